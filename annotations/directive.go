@@ -1,0 +1,446 @@
+package annotations
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"go/token"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Prefix is the text every wink directive comment starts with.
+const Prefix = "//wink:"
+
+// Directive is one parsed //wink: directive: *Tool, *Example or *Idempotent.
+type Directive interface {
+	directive()
+	// Position returns the position of the "//" of the directive.
+	Position() token.Position
+}
+
+// Tool is a //wink:tool directive: it marks a function as a tool handler.
+type Tool struct {
+	Pos       token.Position // position of the "//" of the directive
+	Name      string         // name=snake_name; syntax is checked by the generator
+	NamePos   token.Position // position of the name value
+	HasName   bool           // name= was given
+	Overrides bool           // overrides=true|false (default false): the description may be overridden
+}
+
+// Example is a //wink:example directive: one documented, validated call of the tool.
+type Example struct {
+	Pos       token.Position
+	Desc      string         // desc="Basic search" (required), unquoted
+	DescPos   token.Position // position of the desc value
+	Input     string         // input=<one JSON value> (required), compacted JSON text
+	InputPos  token.Position // position of the input value
+	Output    string         // output=<one JSON value> (optional), compacted JSON text
+	OutputPos token.Position // position of the output value
+	HasOutput bool           // output= was given
+}
+
+// Idempotent is a //wink:idempotent directive: how the tool's calls are keyed in the effect ledger.
+type Idempotent struct {
+	Pos          token.Position
+	Strategy     string           // auto|params|custom|none (default auto)
+	StrategyPos  token.Position   // position of the strategy value; zero when defaulted
+	Keys         []string         // keys=a,b: JSON field names (strategy=params only)
+	KeysPos      token.Position   // position of the keys value
+	KeyPositions []token.Position // position of each element of Keys
+	Func         string           // func=GoFuncName (strategy=custom only), a Go identifier
+	FuncPos      token.Position   // position of the func value
+	TTL          time.Duration    // ttl=1h (time.ParseDuration, > 0)
+	HasTTL       bool             // ttl= was given and is valid
+	TTLPos       token.Position   // position of the ttl value
+	Scope        string           // session|global (default session)
+	ScopePos     token.Position   // position of the scope value; zero when defaulted
+}
+
+func (*Tool) directive()       {}
+func (*Example) directive()    {}
+func (*Idempotent) directive() {}
+
+// Position returns the position of the "//" of the directive.
+func (d *Tool) Position() token.Position { return d.Pos }
+
+// Position returns the position of the "//" of the directive.
+func (d *Example) Position() token.Position { return d.Pos }
+
+// Position returns the position of the "//" of the directive.
+func (d *Idempotent) Position() token.Position { return d.Pos }
+
+// IsDirective reports whether a comment text (as in ast.Comment.Text, e.g. "//wink:tool name=x") is a wink
+// directive: it starts with exactly "//wink:" (no space after //).
+func IsDirective(text string) bool { return strings.HasPrefix(text, Prefix) }
+
+// NearMiss reports a comment that was probably meant as a wink directive but is not one, and so would be
+// silently ignored: "// wink:tool" (space after //), "//wink tool" or "//wink" (no colon), "//Wink:tool".
+// It returns nil for real directives and for ordinary comments.
+func NearMiss(text string, pos token.Position) *Error {
+	if IsDirective(text) || !strings.HasPrefix(text, "//") {
+		return nil
+	}
+	rest := text[2:]
+	trimmed := strings.TrimLeft(rest, " \t")
+	switch {
+	case trimmed != rest && strings.HasPrefix(trimmed, "wink:"):
+		return &Error{Pos: pos, Msg: "this comment is not a wink directive because of the space after \"//\"; write " +
+			strconv.Quote(Prefix+trimmed[len("wink:"):])}
+	case rest == "wink" || strings.HasPrefix(rest, "wink ") || strings.HasPrefix(rest, "wink\t"):
+		return &Error{Pos: pos, Msg: "this comment is not a wink directive: a colon must follow \"//wink\", as in //wink:tool"}
+	case len(rest) >= 5 && rest[:5] != "wink:" && strings.EqualFold(rest[:5], "wink:"):
+		return &Error{Pos: pos, Msg: "this comment is not a wink directive: write \"//wink:\" in lower case"}
+	}
+	return nil
+}
+
+// verbs lists the directive verbs in the order messages show them.
+var verbs = []string{"tool", "example", "idempotent"}
+
+// keySpec describes one key of a verb: its name and how to write it.
+type keySpec struct{ name, form string }
+
+var verbKeys = map[string][]keySpec{
+	"tool": {{"name", "name=<tool_name>"}, {"overrides", "overrides=true|false"}},
+	"example": {{"desc", `desc="<text>"`}, {"input", "input=<JSON value>"},
+		{"output", "output=<JSON value>"}},
+	"idempotent": {{"strategy", "strategy=auto|params|custom|none"}, {"keys", "keys=<field>,<field>"},
+		{"func", "func=<GoFuncName>"}, {"ttl", "ttl=<duration such as 30m or 1h>"},
+		{"scope", "scope=session|global"}},
+}
+
+// dirParser holds the state of one ParseDirective call.
+type dirParser struct {
+	text string
+	pos  token.Position
+	verb string
+	errs []*Error
+}
+
+func (p *dirParser) errorf(off int, msg string) {
+	p.errs = append(p.errs, &Error{Pos: advance(p.pos, off), Msg: msg})
+}
+
+// ParseDirective parses one directive comment. pos is the position of the comment's first '/'; every error
+// position is pos advanced by the byte column of the offending token in text (same line; Offset and Column both
+// advanced). It returns all errors it can find in the directive, not just the first. The directive is
+// non-nil whenever the verb is known, even if there are errors; its fields then hold what could be parsed.
+func ParseDirective(text string, pos token.Position) (Directive, []*Error) {
+	p := &dirParser{text: text, pos: pos}
+	if !IsDirective(text) {
+		p.errorf(0, "not a wink directive: a directive starts with \"//wink:\" (no space after \"//\")")
+		return nil, p.errs
+	}
+	end := len(Prefix)
+	for end < len(text) && !isBlank(text[end]) {
+		end++
+	}
+	p.verb = text[len(Prefix):end]
+	var d Directive
+	switch p.verb {
+	case "tool":
+		d = &Tool{Pos: pos}
+	case "example":
+		d = &Example{Pos: pos}
+	case "idempotent":
+		d = &Idempotent{Pos: pos, Strategy: "auto", Scope: "session"}
+	case "":
+		p.errorf(0, "missing directive verb after \"//wink:\"; expected //wink:tool, //wink:example or //wink:idempotent")
+		return nil, p.errs
+	default:
+		p.errorf(len(Prefix), "unknown directive verb "+strconv.QuoteToASCII(p.verb)+didYouMean(p.verb, verbs)+
+			"; expected //wink:tool, //wink:example or //wink:idempotent")
+		return nil, p.errs
+	}
+	args := p.checkKeys(lexArgs(text, end, p.errorf))
+	switch d := d.(type) {
+	case *Tool:
+		p.tool(d, args)
+	case *Example:
+		p.example(d, args)
+	case *Idempotent:
+		p.idempotent(d, args)
+	}
+	slices.SortStableFunc(p.errs, func(a, b *Error) int { return cmp.Compare(a.Pos.Offset, b.Pos.Offset) })
+	return d, p.errs
+}
+
+// checkKeys reports unknown, duplicate and value-less keys, and returns the first argument of each known
+// key indexed by key. Arguments whose value is broken are kept (so required-key checks do not cascade)
+// but have kind argBad.
+func (p *dirParser) checkKeys(args []arg) map[string]arg {
+	specs := verbKeys[p.verb]
+	names := make([]string, len(specs))
+	for i, s := range specs {
+		names[i] = s.name
+	}
+	found := make(map[string]arg, len(args))
+	for _, a := range args {
+		var spec keySpec
+		for _, s := range specs {
+			if s.name == a.key {
+				spec = s
+			}
+		}
+		if spec.name == "" {
+			p.errorf(a.keyOff, "unknown key "+keyName(a.key)+" in //wink:"+p.verb+didYouMean(a.key, names)+
+				"; accepted keys: "+strings.Join(names, ", "))
+			continue
+		}
+		if _, dup := found[a.key]; dup {
+			p.errorf(a.keyOff, "duplicate key "+keyName(a.key)+" in //wink:"+p.verb+"; give each key once")
+			continue
+		}
+		switch a.kind {
+		case argNoEq:
+			p.errorf(a.keyOff, "missing '=' after "+a.key+"; write "+spec.form)
+			a.kind = argBad
+		case argNoValue:
+			p.errorf(a.keyOff, "missing value after "+a.key+"=; write "+spec.form)
+			a.kind = argBad
+		}
+		found[a.key] = a
+	}
+	return found
+}
+
+// word returns the text of a value written as a bare word or a quoted string, reporting other forms and
+// empty values.
+func (p *dirParser) word(a arg) (string, bool) {
+	switch a.kind {
+	case argBare:
+		return a.val, true
+	case argQuoted:
+		s, ok := p.unquote(a)
+		if ok && s == "" {
+			p.errorf(a.valOff, "empty value for "+a.key+"; write "+formOf(p.verb, a.key))
+			return "", false
+		}
+		return s, ok
+	case argJSON:
+		p.errorf(a.valOff, "the value of "+a.key+" must be a word or a double-quoted string, not a JSON "+
+			jsonKind(a.val)+"; write "+formOf(p.verb, a.key))
+	}
+	return "", false
+}
+
+func formOf(verb, key string) string {
+	for _, s := range verbKeys[verb] {
+		if s.name == key {
+			return s.form
+		}
+	}
+	return key + "=<value>"
+}
+
+func jsonKind(v string) string {
+	if strings.HasPrefix(v, "[") {
+		return "array"
+	}
+	return "object"
+}
+
+// unquote decodes a double-quoted value with Go or JSON escapes.
+func (p *dirParser) unquote(a arg) (string, bool) {
+	if s, err := strconv.Unquote(a.val); err == nil {
+		return s, true
+	}
+	var s string
+	if json.Unmarshal([]byte(a.val), &s) == nil {
+		return s, true
+	}
+	// Find the offending escape for the position.
+	off := 1
+	if _, _, bad, ok := unquoteGo(a.val[1:len(a.val)-1], '"'); !ok {
+		off += bad
+	}
+	p.errorf(a.valOff+off, "invalid escape in the quoted value of "+a.key+"; use Go or JSON string escapes such as \\\" \\\\ \\n \\u00e9")
+	return "", false
+}
+
+// jsonValue validates a value as exactly one JSON value and returns it compacted.
+func (p *dirParser) jsonValue(a arg) (string, bool) {
+	if a.kind == argBad {
+		return "", false
+	}
+	if !utf8.ValidString(a.val) {
+		p.errorf(a.valOff, "invalid JSON in "+a.key+": invalid UTF-8")
+		return "", false
+	}
+	// Unmarshal (not Compact) reports the offset of the offending byte.
+	var raw json.RawMessage
+	if err := json.Unmarshal([]byte(a.val), &raw); err != nil {
+		off := 0
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			off = min(max(int(se.Offset)-1, 0), len(a.val)-1)
+		}
+		hint := ""
+		if a.kind == argBare {
+			hint = " (a bare value must be a JSON number, true, false or null; write strings in double quotes)"
+		}
+		p.errorf(a.valOff+off, "invalid JSON in "+a.key+": "+err.Error()+hint)
+		return "", false
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, raw); err != nil { // cannot fail on a valid value
+		p.errorf(a.valOff, "invalid JSON in "+a.key+": "+err.Error())
+		return "", false
+	}
+	return buf.String(), true
+}
+
+func (p *dirParser) tool(d *Tool, args map[string]arg) {
+	if a, ok := args["name"]; ok {
+		if v, ok := p.word(a); ok {
+			d.Name, d.NamePos, d.HasName = v, advance(p.pos, a.valOff), true
+		}
+	}
+	if a, ok := args["overrides"]; ok {
+		if v, ok := p.word(a); ok {
+			switch v {
+			case "true":
+				d.Overrides = true
+			case "false":
+			default:
+				p.errorf(a.valOff, "invalid value "+strconv.QuoteToASCII(v)+" for overrides; expected true or false")
+			}
+		}
+	}
+}
+
+func (p *dirParser) example(d *Example, args map[string]arg) {
+	a, ok := args["desc"]
+	if ok {
+		if v, ok := p.word(a); ok {
+			d.Desc, d.DescPos = v, advance(p.pos, a.valOff)
+		}
+	} else {
+		p.errorf(0, "//wink:example is missing desc; write desc=\"<what the example shows>\"")
+	}
+	if a, ok := args["input"]; ok {
+		if v, ok := p.jsonValue(a); ok {
+			d.Input, d.InputPos = v, advance(p.pos, a.valOff)
+		}
+	} else {
+		p.errorf(0, "//wink:example is missing input; write input=<JSON value>, e.g. input={\"query\":\"x\"}")
+	}
+	if a, ok := args["output"]; ok {
+		if v, ok := p.jsonValue(a); ok {
+			d.Output, d.OutputPos, d.HasOutput = v, advance(p.pos, a.valOff), true
+		}
+	}
+}
+
+func (p *dirParser) idempotent(d *Idempotent, args map[string]arg) {
+	strategyOK := true
+	strategy, hasStrategy := args["strategy"]
+	if hasStrategy {
+		v, ok := p.word(strategy)
+		switch {
+		case !ok:
+			strategyOK = false
+		case v == "auto" || v == "params" || v == "custom" || v == "none":
+			d.Strategy, d.StrategyPos = v, advance(p.pos, strategy.valOff)
+		default:
+			p.errorf(strategy.valOff, "invalid strategy "+strconv.QuoteToASCII(v)+
+				didYouMean(v, []string{"auto", "params", "custom", "none"})+"; expected auto, params, custom or none")
+			strategyOK = false
+		}
+	}
+	// wrongStrategy reports a key that the (valid) strategy does not take.
+	wrongStrategy := func(a arg, want string) {
+		got := "strategy=" + d.Strategy
+		if !hasStrategy {
+			got += " (the default)"
+		}
+		p.errorf(a.keyOff, a.key+" is only allowed with strategy="+want+", not "+got)
+	}
+	if a, ok := args["keys"]; ok {
+		if strategyOK && d.Strategy != "params" {
+			wrongStrategy(a, "params")
+		} else if v, ok := p.word(a); ok {
+			p.keys(d, a, v)
+		}
+	} else if strategyOK && d.Strategy == "params" {
+		p.errorf(strategy.valOff, "strategy=params requires keys=<field>,<field> naming the JSON fields that form the key")
+	}
+	if a, ok := args["func"]; ok {
+		if strategyOK && d.Strategy != "custom" {
+			wrongStrategy(a, "custom")
+		} else if v, ok := p.word(a); ok {
+			if token.IsIdentifier(v) {
+				d.Func, d.FuncPos = v, advance(p.pos, a.valOff)
+			} else {
+				p.errorf(a.valOff, "func must be the name of a Go function in this package, got "+strconv.QuoteToASCII(v))
+			}
+		}
+	} else if strategyOK && d.Strategy == "custom" {
+		p.errorf(strategy.valOff, "strategy=custom requires func=<GoFuncName>, the function that computes the key")
+	}
+	for _, key := range []string{"ttl", "scope"} {
+		if a, ok := args[key]; ok && strategyOK && d.Strategy == "none" {
+			p.errorf(a.keyOff, key+" has no effect with strategy=none; remove it or choose another strategy")
+		}
+	}
+	if a, ok := args["ttl"]; ok {
+		if v, ok := p.word(a); ok {
+			ttl, err := time.ParseDuration(v)
+			switch {
+			case err != nil:
+				p.errorf(a.valOff, "invalid ttl "+strconv.QuoteToASCII(v)+"; expected a positive Go duration such as 30s, 15m or 1h")
+			case ttl <= 0:
+				p.errorf(a.valOff, "ttl must be positive, got "+strconv.QuoteToASCII(v)+"; write a duration such as 30s, 15m or 1h")
+			default:
+				d.TTL, d.HasTTL, d.TTLPos = ttl, true, advance(p.pos, a.valOff)
+			}
+		}
+	}
+	if a, ok := args["scope"]; ok {
+		if v, ok := p.word(a); ok {
+			if v == "session" || v == "global" {
+				d.Scope, d.ScopePos = v, advance(p.pos, a.valOff)
+			} else {
+				p.errorf(a.valOff, "invalid scope "+strconv.QuoteToASCII(v)+"; expected session or global")
+			}
+		}
+	}
+}
+
+// keys splits keys=a,b. For a quoted value, element positions point at the opening quote.
+func (p *dirParser) keys(d *Idempotent, a arg, v string) {
+	d.KeysPos = advance(p.pos, a.valOff)
+	off := 0
+	seen := map[string]bool{}
+	ok := true
+	for _, k := range strings.Split(v, ",") {
+		kOff := a.valOff
+		if a.kind == argBare {
+			kOff += off
+		}
+		off += len(k) + 1
+		if k == "" && a.kind == argBare && kOff == a.valOff+len(a.val) {
+			kOff-- // a trailing comma: point at it
+		}
+		switch {
+		case k == "":
+			p.errorf(kOff, "empty field name in keys; write keys=<field>,<field>")
+			ok = false
+		case seen[k]:
+			p.errorf(kOff, "duplicate field "+strconv.QuoteToASCII(k)+" in keys")
+			ok = false
+		default:
+			seen[k] = true
+			d.Keys = append(d.Keys, k)
+			d.KeyPositions = append(d.KeyPositions, advance(p.pos, kOff))
+		}
+	}
+	if !ok {
+		d.Keys, d.KeyPositions = nil, nil
+	}
+}

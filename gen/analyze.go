@@ -1,0 +1,480 @@
+package gen
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/winkgen/wink/annotations"
+	"github.com/winkgen/wink/gen/model"
+	"golang.org/x/tools/go/packages"
+)
+
+// WinkPath is the import path of the runtime package generated code and handlers use.
+const WinkPath = "github.com/winkgen/wink/runtime/wink"
+
+// analyzer turns one type-checked package into the model, checking everything DESIGN.md asks for and
+// collecting every problem as a diagnostic.
+type analyzer struct {
+	pkg  *packages.Package
+	fset *token.FileSet
+	ds   diags
+
+	named     map[*types.Named]*model.Type
+	inProg    []*types.Named // named structs being converted (recursion detection)
+	inProgTy  []*model.Type
+	order     []*model.Type
+	ids       map[string]*model.Type
+	astFields map[token.Pos]*ast.Field // field name (or embedded type) position → syntax
+	typeDocs  map[token.Pos]string     // type name position → doc text
+	reported  map[string]bool          // de-duplicates per-type diagnostics
+}
+
+func newAnalyzer(pkg *packages.Package) *analyzer {
+	a := &analyzer{
+		pkg:       pkg,
+		fset:      pkg.Fset,
+		named:     map[*types.Named]*model.Type{},
+		ids:       map[string]*model.Type{},
+		astFields: map[token.Pos]*ast.Field{},
+		typeDocs:  map[token.Pos]string{},
+		reported:  map[string]bool{},
+	}
+	for _, f := range a.files() {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.GenDecl:
+				if n.Tok == token.TYPE {
+					for _, s := range n.Specs {
+						ts := s.(*ast.TypeSpec)
+						doc := ts.Doc
+						if doc == nil && len(n.Specs) == 1 {
+							doc = n.Doc
+						}
+						if doc != nil {
+							a.typeDocs[ts.Name.Pos()] = doc.Text()
+						}
+					}
+				}
+			case *ast.StructType:
+				for _, fld := range n.Fields.List {
+					if len(fld.Names) == 0 {
+						a.astFields[embeddedPos(fld.Type)] = fld
+					}
+					for _, name := range fld.Names {
+						a.astFields[name.Pos()] = fld
+					}
+				}
+			}
+			return true
+		})
+	}
+	return a
+}
+
+// embeddedPos is the position go/types reports for an embedded field: that of the type name.
+func embeddedPos(e ast.Expr) token.Pos {
+	switch t := e.(type) {
+	case *ast.StarExpr:
+		return embeddedPos(t.X)
+	case *ast.SelectorExpr:
+		return t.Sel.Pos()
+	case *ast.IndexExpr:
+		return embeddedPos(t.X)
+	case *ast.IndexListExpr:
+		return embeddedPos(t.X)
+	}
+	return e.Pos()
+}
+
+// files returns the package's syntax without a previous generated file, in file name order.
+func (a *analyzer) files() []*ast.File {
+	var out []*ast.File
+	for _, f := range a.pkg.Syntax {
+		name := a.fset.Position(f.Pos()).Filename
+		if filepath.Base(name) == OutputName {
+			continue
+		}
+		out = append(out, f)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		return a.fset.Position(out[i].Pos()).Filename < a.fset.Position(out[j].Pos()).Filename
+	})
+	return out
+}
+
+func (a *analyzer) pos(p token.Pos) token.Position { return a.fset.Position(p) }
+
+func (a *analyzer) mpos(p token.Pos) model.Pos {
+	tp := a.fset.Position(p)
+	return model.Pos{File: tp.Filename, Line: tp.Line, Col: tp.Column}
+}
+
+func (a *analyzer) errorf(p token.Pos, format string, args ...any) {
+	a.ds.add(a.pos(p), format, args...)
+}
+
+// analyze returns the model of pkg, or nil when it declares no tools.
+func analyze(pkg *packages.Package) (*model.Package, []Diagnostic) {
+	a := newAnalyzer(pkg)
+	mp := &model.Package{Path: pkg.PkgPath, Name: pkg.Name}
+	if len(pkg.GoFiles) > 0 {
+		mp.Dir = filepath.Dir(pkg.GoFiles[0])
+	}
+	names := map[string]*model.Tool{}
+	for _, f := range a.files() {
+		owned := map[*ast.Comment]bool{}
+		for _, decl := range f.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Doc == nil {
+				continue
+			}
+			var dirs []*ast.Comment
+			for _, c := range fd.Doc.List {
+				if annotations.IsDirective(c.Text) {
+					dirs = append(dirs, c)
+					owned[c] = true
+				}
+			}
+			if len(dirs) == 0 {
+				continue
+			}
+			t := a.tool(fd, dirs)
+			if t == nil {
+				continue
+			}
+			if prev, dup := names[t.Name]; dup {
+				a.ds.add(a.pos(fd.Name.Pos()), "duplicate tool name %q: also declared by %s at %s", t.Name,
+					prev.Func.Name, shortPos(prev.Pos))
+				continue
+			}
+			names[t.Name] = t
+			mp.Tools = append(mp.Tools, t)
+		}
+		for _, cg := range f.Comments {
+			for _, c := range cg.List {
+				if annotations.IsDirective(c.Text) && !owned[c] {
+					a.errorf(c.Pos(), "%s must be in the doc comment of a function declaration (the handler)", directiveVerb(c.Text))
+				}
+			}
+		}
+	}
+	mp.Types = a.order
+	if len(mp.Tools) == 0 && len(a.ds.list) == 0 {
+		return nil, nil
+	}
+	return mp, a.ds.list
+}
+
+func shortPos(p model.Pos) string {
+	return filepath.Base(p.File) + ":" + itoa(p.Line) + ":" + itoa(p.Col)
+}
+
+func directiveVerb(text string) string {
+	v := strings.TrimPrefix(text, "//")
+	if i := strings.IndexAny(v, " \t"); i >= 0 {
+		v = v[:i]
+	}
+	return "//" + v
+}
+
+// tool analyzes one annotated function.
+func (a *analyzer) tool(fd *ast.FuncDecl, dirs []*ast.Comment) *model.Tool {
+	var td *annotations.Tool
+	var examples []*annotations.Example
+	var idem *annotations.Idempotent
+	ok := true
+	for _, c := range dirs {
+		d, errs := annotations.ParseDirective(c.Text, a.pos(c.Pos()))
+		for _, e := range errs {
+			a.ds.add(e.Pos, "%s", e.Msg)
+			ok = false
+		}
+		switch d := d.(type) {
+		case *annotations.Tool:
+			if td != nil {
+				a.errorf(c.Pos(), "more than one //wink:tool directive on %s", fd.Name.Name)
+				ok = false
+				continue
+			}
+			td = d
+		case *annotations.Example:
+			examples = append(examples, d)
+		case *annotations.Idempotent:
+			if idem != nil {
+				a.errorf(c.Pos(), "more than one //wink:idempotent directive on %s", fd.Name.Name)
+				ok = false
+				continue
+			}
+			idem = d
+		}
+	}
+	if td == nil {
+		if ok {
+			a.errorf(dirs[0].Pos(), "%s needs a //wink:tool directive on the same function", directiveVerb(dirs[0].Text))
+		}
+		return nil
+	}
+	t := &model.Tool{
+		Func:      model.Ident{Path: a.pkg.PkgPath, Name: fd.Name.Name},
+		Pos:       a.mpos(fd.Pos()),
+		DirPos:    a.mpos(dirs[0].Pos()),
+		Overrides: td.Overrides,
+	}
+	// Name.
+	if td.HasName {
+		t.Name = td.Name
+		if !validToolName(t.Name) {
+			a.ds.add(td.NamePos, "tool name %q must match ^[a-z0-9_-]{1,64}$ (lowercase letters, digits, '_' and '-')", t.Name)
+			ok = false
+		}
+	} else {
+		t.Name = snakeCase(fd.Name.Name)
+		if !validToolName(t.Name) {
+			a.errorf(fd.Name.Pos(), "tool name %q (from the function name) must match ^[a-z0-9_-]{1,64}$; set one with //wink:tool name=...", t.Name)
+			ok = false
+		}
+	}
+	// Description.
+	doc := ""
+	if fd.Doc != nil {
+		doc = fd.Doc.Text()
+	}
+	t.Description = toolDescription(doc, fd.Name.Name)
+	switch {
+	case t.Description == "":
+		a.errorf(fd.Name.Pos(), "tool %s needs a doc comment: it becomes the description the model reads (1-200 ASCII characters)", t.Name)
+		ok = false
+	case !isASCII(t.Description):
+		a.errorf(fd.Doc.Pos(), "description of tool %s must be ASCII (it is sent to every provider as is)", t.Name)
+		ok = false
+	case len(t.Description) > 200:
+		a.errorf(fd.Doc.Pos(), "description of tool %s is %d characters; the limit is 200 (move details to the parameter docs)", t.Name, len(t.Description))
+		ok = false
+	}
+	// Handler shape.
+	if !a.handlerShape(fd, t) {
+		ok = false
+	}
+	if idem != nil && t != nil {
+		if m := a.idempotency(idem, t, fd); m != nil {
+			t.Idempotency = m
+		} else {
+			ok = false
+		}
+	}
+	if ok {
+		for _, ex := range examples {
+			if m := a.example(ex, t); m != nil {
+				t.Examples = append(t.Examples, m)
+			}
+		}
+	}
+	if !ok {
+		return nil
+	}
+	return t
+}
+
+const shapes = "accepted shapes: func(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) or " +
+	"func(tc *wink.ToolContext) (wink.ToolResult[R], error), with P a named struct type and R a named struct type or wink.NoValue"
+
+// handlerShape checks the handler's signature and fills the params and result types.
+func (a *analyzer) handlerShape(fd *ast.FuncDecl, t *model.Tool) bool {
+	obj, _ := a.pkg.TypesInfo.Defs[fd.Name].(*types.Func)
+	if obj == nil {
+		a.errorf(fd.Name.Pos(), "cannot type-check handler %s", fd.Name.Name)
+		return false
+	}
+	sig := obj.Type().(*types.Signature)
+	if sig.Recv() != nil {
+		a.errorf(fd.Name.Pos(), "handler %s is a method; a tool handler must be a plain function (%s)", fd.Name.Name, shapes)
+		return false
+	}
+	if sig.TypeParams().Len() > 0 {
+		a.errorf(fd.Name.Pos(), "handler %s is generic; %s", fd.Name.Name, shapes)
+		return false
+	}
+	bad := func(what string) bool {
+		a.errorf(fd.Type.Pos(), "handler %s: %s; %s", fd.Name.Name, what, shapes)
+		return false
+	}
+	ps, rs := sig.Params(), sig.Results()
+	if sig.Variadic() {
+		return bad("variadic parameters are not allowed")
+	}
+	if ps.Len() < 1 || ps.Len() > 2 {
+		return bad("it has " + itoa(ps.Len()) + " parameters")
+	}
+	if !isWinkPointer(ps.At(0).Type(), "ToolContext") {
+		return bad("the first parameter must be *wink.ToolContext, not " + a.typeString(ps.At(0).Type()))
+	}
+	if rs.Len() != 2 {
+		return bad("it must return (wink.ToolResult[R], error)")
+	}
+	if !isErrorType(rs.At(1).Type()) {
+		return bad("the second result must be error, not " + a.typeString(rs.At(1).Type()))
+	}
+	res, isRes := types.Unalias(rs.At(0).Type()).(*types.Named)
+	if !isRes || !isWinkNamed(res, "ToolResult") || res.TypeArgs().Len() != 1 {
+		return bad("the first result must be wink.ToolResult[R], not " + a.typeString(rs.At(0).Type()))
+	}
+	ok := true
+	rt := res.TypeArgs().At(0)
+	if n, isNamed := types.Unalias(rt).(*types.Named); isNamed && isWinkNamed(n, "NoValue") {
+		t.Result = nil
+	} else if n, isNamed := types.Unalias(rt).(*types.Named); !isNamed || !isStruct(n) {
+		a.errorf(fd.Type.Pos(), "handler %s: result type %s must be a named struct type or wink.NoValue; %s", fd.Name.Name, a.typeString(rt), shapes)
+		ok = false
+	} else {
+		t.Result = a.convert(rt, n.Obj().Name(), fd.Type.Pos())
+		t.ResultValidate = hasMethod(rt, "Validate", "error")
+		t.ResultRender = hasMethod(rt, "Render", "string")
+	}
+	if ps.Len() == 2 {
+		pt := ps.At(1).Type()
+		if n, isNamed := types.Unalias(pt).(*types.Named); !isNamed || !isStruct(n) {
+			a.errorf(fd.Type.Pos(), "handler %s: params type %s must be a named struct type; %s", fd.Name.Name, a.typeString(pt), shapes)
+			ok = false
+		} else if n.TypeArgs().Len() > 0 {
+			a.errorf(fd.Type.Pos(), "handler %s: params type %s is generic; use a named non-generic struct", fd.Name.Name, a.typeString(pt))
+			ok = false
+		} else {
+			t.Params = a.convert(pt, n.Obj().Name(), fd.Type.Pos())
+			t.ParamsValidate = hasMethod(pt, "Validate", "error")
+		}
+	}
+	return ok
+}
+
+func (a *analyzer) typeString(t types.Type) string {
+	return types.TypeString(t, types.RelativeTo(a.pkg.Types))
+}
+
+func isWinkNamed(n *types.Named, name string) bool {
+	o := n.Obj()
+	return o.Pkg() != nil && o.Pkg().Path() == WinkPath && o.Name() == name
+}
+
+func isWinkPointer(t types.Type, name string) bool {
+	p, ok := types.Unalias(t).(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n, ok := types.Unalias(p.Elem()).(*types.Named)
+	return ok && isWinkNamed(n, name)
+}
+
+func isErrorType(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+func isStruct(n *types.Named) bool {
+	_, ok := n.Underlying().(*types.Struct)
+	return ok
+}
+
+// hasMethod reports whether t or *t has a method name() result with no parameters.
+func hasMethod(t types.Type, name, result string) bool {
+	ms := types.NewMethodSet(types.NewPointer(t))
+	for i := 0; i < ms.Len(); i++ {
+		f, ok := ms.At(i).Obj().(*types.Func)
+		if !ok || f.Name() != name {
+			continue
+		}
+		sig := f.Type().(*types.Signature)
+		if sig.Params().Len() != 0 || sig.Results().Len() != 1 {
+			return false
+		}
+		r := sig.Results().At(0).Type()
+		switch result {
+		case "error":
+			return isErrorType(r)
+		case "string":
+			b, ok := r.(*types.Basic)
+			return ok && b.Kind() == types.String
+		}
+	}
+	return false
+}
+
+// idempotency checks a //wink:idempotent directive against the tool.
+func (a *analyzer) idempotency(d *annotations.Idempotent, t *model.Tool, fd *ast.FuncDecl) *model.Idempotency {
+	m := &model.Idempotency{Strategy: d.Strategy, Scope: d.Scope}
+	if m.Strategy == "" {
+		m.Strategy = "auto"
+	}
+	if m.Scope == "" {
+		m.Scope = "session"
+	}
+	if d.HasTTL {
+		m.TTLNanos = int64(d.TTL / time.Nanosecond)
+	}
+	ok := true
+	switch m.Strategy {
+	case "params":
+		if t.Params == nil {
+			a.ds.add(d.KeysPos, "strategy=params needs a params type; %s takes no parameters", t.Name)
+			return nil
+		}
+		for _, k := range d.Keys {
+			found := false
+			for _, f := range t.Params.Fields {
+				if f.JSONName == k {
+					found = true
+				}
+			}
+			if !found {
+				a.ds.add(d.KeysPos, "idempotency key %q is not a field of %s (fields: %s)", k, t.Params.Named.Name, strings.Join(fieldNames(t.Params), ", "))
+				ok = false
+			}
+		}
+		m.Keys = d.Keys
+	case "custom":
+		obj := a.pkg.Types.Scope().Lookup(d.Func)
+		fn, isFn := obj.(*types.Func)
+		var want string
+		if t.Params != nil {
+			want = "func(" + t.Params.Named.Name + ") string"
+		} else {
+			want = "func() string"
+		}
+		if !isFn {
+			a.ds.add(d.FuncPos, "idempotency key function %s is not a function of package %s; want %s", d.Func, a.pkg.Name, want)
+			return nil
+		}
+		sig := fn.Type().(*types.Signature)
+		good := sig.Recv() == nil && sig.Results().Len() == 1 && isString(sig.Results().At(0).Type())
+		if t.Params != nil {
+			good = good && sig.Params().Len() == 1 && types.Identical(sig.Params().At(0).Type(), a.pkg.TypesInfo.Defs[fd.Name].(*types.Func).Type().(*types.Signature).Params().At(1).Type())
+		} else {
+			good = good && sig.Params().Len() == 0
+		}
+		if !good {
+			a.ds.add(d.FuncPos, "idempotency key function %s has type %s; want %s", d.Func, a.typeString(fn.Type()), want)
+			return nil
+		}
+		m.Func = model.Ident{Path: a.pkg.PkgPath, Name: d.Func}
+	}
+	if !ok {
+		return nil
+	}
+	return m
+}
+
+func isString(t types.Type) bool {
+	b, ok := t.(*types.Basic)
+	return ok && b.Kind() == types.String
+}
+
+func fieldNames(t *model.Type) []string {
+	var out []string
+	for _, f := range t.Fields {
+		out = append(out, f.JSONName)
+	}
+	return out
+}

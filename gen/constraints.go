@@ -1,0 +1,355 @@
+package gen
+
+import (
+	"encoding/json"
+	"math/big"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/winkgen/wink/annotations"
+	"github.com/winkgen/wink/gen/model"
+	"github.com/winkgen/wink/runtime/strictjson"
+)
+
+// scalarTarget is the type scalar constraints apply to: the field's type without a pointer, or the element
+// type (without a pointer) of a slice or array field. nil when there is none.
+func scalarTarget(t *model.Type) *model.Type {
+	t = stripPtr(t)
+	if t.Kind == model.KindSlice || t.Kind == model.KindArray {
+		t = stripPtr(t.Elem)
+	}
+	switch t.Kind {
+	case model.KindString, model.KindBool, model.KindInt, model.KindUint, model.KindFloat, model.KindTime:
+		return t
+	}
+	return nil
+}
+
+// itemsTarget is the slice or array item constraints apply to.
+func itemsTarget(t *model.Type) *model.Type {
+	t = stripPtr(t)
+	if t.Kind == model.KindSlice || t.Kind == model.KindArray {
+		return t
+	}
+	return nil
+}
+
+func stripPtr(t *model.Type) *model.Type {
+	if t.Kind == model.KindPointer {
+		return t.Elem
+	}
+	return t
+}
+
+func kindName(t *model.Type) string {
+	switch t.Kind {
+	case model.KindString:
+		if len(t.Enum) > 0 {
+			return "string enum"
+		}
+		return "string"
+	case model.KindBool:
+		return "bool"
+	case model.KindInt, model.KindUint:
+		if len(t.Enum) > 0 {
+			return "integer enum"
+		}
+		return "integer"
+	case model.KindFloat:
+		return "number"
+	case model.KindTime:
+		return "time.Time"
+	case model.KindStruct:
+		return "struct"
+	case model.KindSlice:
+		return "slice"
+	case model.KindArray:
+		return "array"
+	case model.KindMap:
+		return "map"
+	case model.KindPointer:
+		return "pointer"
+	}
+	return "value"
+}
+
+// constraints checks a wink tag against the field's type and returns the model constraints.
+func (a *analyzer) constraints(tag *annotations.Tag, f *model.Field, where string) *model.Constraints {
+	c := &model.Constraints{}
+	st := scalarTarget(f.Type)
+	it := itemsTarget(f.Type)
+	bad := func(item annotations.TagItem, format string, args ...any) {
+		a.ds.add(item.KeyPos, where+": "+format, args...)
+	}
+	isNum := func(t *model.Type) bool {
+		return t != nil && len(t.Enum) == 0 && (t.Kind == model.KindInt || t.Kind == model.KindUint || t.Kind == model.KindFloat)
+	}
+	isStr := func(t *model.Type) bool {
+		return t != nil && len(t.Enum) == 0 && t.Kind == model.KindString
+	}
+	ok := true
+	num := func(item annotations.TagItem) *model.Number {
+		if !isNum(st) {
+			bad(item, "%s applies to numbers, not to a %s field", item.Key, kindName(stripPtr(f.Type)))
+			ok = false
+			return nil
+		}
+		r, good := new(big.Rat).SetString(item.Value)
+		if !good {
+			a.ds.add(item.ValuePos, "%s: %s=%s is not a number", where, item.Key, item.Value)
+			ok = false
+			return nil
+		}
+		n := &model.Number{Literal: item.Value, Int: r.IsInt()}
+		if (st.Kind == model.KindInt || st.Kind == model.KindUint) && !n.Int {
+			a.ds.add(item.ValuePos, "%s: %s=%s on an integer field must be an integer", where, item.Key, item.Value)
+			ok = false
+			return nil
+		}
+		if item.Key == "multipleOf" && r.Sign() <= 0 {
+			a.ds.add(item.ValuePos, "%s: multipleOf must be greater than 0", where)
+			ok = false
+			return nil
+		}
+		if st.Kind == model.KindInt || st.Kind == model.KindUint {
+			lo, hi := typeRange(st)
+			if item.Key != "multipleOf" && (r.Num().Cmp(lo) < 0 || r.Num().Cmp(hi) > 0) {
+				a.ds.add(item.ValuePos, "%s: %s=%s is outside the range of %s (%s..%s)", where, item.Key, item.Value, st.Basic, lo, hi)
+				ok = false
+				return nil
+			}
+			if item.Key == "multipleOf" && r.Num().Cmp(hi) > 0 {
+				a.ds.add(item.ValuePos, "%s: multipleOf=%s is outside the range of %s", where, item.Value, st.Basic)
+				ok = false
+				return nil
+			}
+		}
+		return n
+	}
+	count := func(item annotations.TagItem, need func() bool, what string) *int {
+		if !need() {
+			bad(item, "%s applies to %s, not to a %s field", item.Key, what, kindName(stripPtr(f.Type)))
+			ok = false
+			return nil
+		}
+		n, err := strconv.Atoi(item.Value)
+		if err != nil || n < 0 {
+			a.ds.add(item.ValuePos, "%s: %s must be a non-negative integer", where, item.Key)
+			ok = false
+			return nil
+		}
+		return &n
+	}
+	var defItem annotations.TagItem
+	for _, item := range tag.Items {
+		switch item.Key {
+		case "min":
+			c.Min = num(item)
+		case "max":
+			c.Max = num(item)
+		case "exclusiveMin":
+			c.ExclusiveMin = num(item)
+		case "exclusiveMax":
+			c.ExclusiveMax = num(item)
+		case "multipleOf":
+			c.MultipleOf = num(item)
+		case "minLength":
+			c.MinLength = count(item, func() bool { return isStr(st) && st == stripPtr(f.Type) || isStr(st) }, "strings")
+		case "maxLength":
+			c.MaxLength = count(item, func() bool { return isStr(st) }, "strings")
+		case "minItems":
+			c.MinItems = count(item, func() bool { return it != nil }, "slices and arrays")
+		case "maxItems":
+			c.MaxItems = count(item, func() bool { return it != nil }, "slices and arrays")
+		case "uniqueItems":
+			if it == nil {
+				bad(item, "uniqueItems applies to slices and arrays, not to a %s field", kindName(stripPtr(f.Type)))
+				ok = false
+				continue
+			}
+			if item.HasValue && item.Value == "false" {
+				continue
+			}
+			e := stripPtr(it.Elem)
+			if it.Elem.Kind == model.KindPointer || !(e.Kind == model.KindString || e.Kind == model.KindInt || e.Kind == model.KindUint || e.Kind == model.KindFloat || e.Kind == model.KindBool) {
+				bad(item, "uniqueItems needs items of a string, number or bool type, not %s", kindName(it.Elem))
+				ok = false
+				continue
+			}
+			c.UniqueItems = true
+		case "pattern":
+			if !isStr(st) {
+				bad(item, "pattern applies to strings, not to a %s field", kindName(stripPtr(f.Type)))
+				ok = false
+				continue
+			}
+			if _, err := regexp.Compile(anchored(item.Value)); err != nil {
+				a.ds.add(item.ValuePos, "%s: pattern %q is not a valid RE2 expression: %v", where, item.Value, err)
+				ok = false
+				continue
+			}
+			c.Pattern = item.Value
+		case "format":
+			if !isStr(st) {
+				bad(item, "format applies to strings, not to a %s field (time.Time fields are date-time already)", kindName(stripPtr(f.Type)))
+				ok = false
+				continue
+			}
+			if _, known := strictjson.FormatByName(item.Value); !known {
+				a.ds.add(item.ValuePos, "%s: unknown format %q; supported: %s", where, item.Value, strings.Join(formatNames(), ", "))
+				ok = false
+				continue
+			}
+			c.Format = item.Value
+		case "enum":
+			if st == nil || !(st.Kind == model.KindString || st.Kind == model.KindInt || st.Kind == model.KindUint) {
+				bad(item, "enum applies to string and integer fields, not to a %s field", kindName(stripPtr(f.Type)))
+				ok = false
+				continue
+			}
+			for _, v := range strings.Split(item.Value, "|") {
+				lit, err := scalarJSON(st, v)
+				if err != "" {
+					a.ds.add(item.ValuePos, "%s: enum value %q: %s", where, v, err)
+					ok = false
+					continue
+				}
+				if len(st.Enum) > 0 && enumByJSON(st, lit) == nil {
+					a.ds.add(item.ValuePos, "%s: enum value %s is not a constant of %s (its values: %s)", where, v, st.Named.Name, enumList(st))
+					ok = false
+					continue
+				}
+				for _, prev := range c.Enum {
+					if prev == lit {
+						a.ds.add(item.ValuePos, "%s: enum value %s is listed twice", where, v)
+						ok = false
+					}
+				}
+				c.Enum = append(c.Enum, lit)
+			}
+		case "default":
+			defItem = item
+		}
+	}
+	if c.Min != nil && c.Max != nil && ratOf(c.Min).Cmp(ratOf(c.Max)) > 0 {
+		a.ds.add(tag.Items[0].KeyPos, "%s: min=%s is greater than max=%s; no value could pass", where, c.Min.Literal, c.Max.Literal)
+		ok = false
+	}
+	if c.MinLength != nil && c.MaxLength != nil && *c.MinLength > *c.MaxLength {
+		a.ds.add(tag.Items[0].KeyPos, "%s: minLength=%d is greater than maxLength=%d", where, *c.MinLength, *c.MaxLength)
+		ok = false
+	}
+	if c.MinItems != nil && c.MaxItems != nil && *c.MinItems > *c.MaxItems {
+		a.ds.add(tag.Items[0].KeyPos, "%s: minItems=%d is greater than maxItems=%d", where, *c.MinItems, *c.MaxItems)
+		ok = false
+	}
+	if defItem.Key != "" && ok {
+		dt := stripPtr(f.Type)
+		if scalarTarget(dt) != dt {
+			a.ds.add(defItem.KeyPos, "%s: default applies to string, bool, number, enum and time fields, not to a %s field", where, kindName(dt))
+			return nil
+		}
+		lit, err := scalarJSON(dt, defItem.Value)
+		if err != "" {
+			a.ds.add(defItem.ValuePos, "%s: default %q: %s", where, defItem.Value, err)
+			return nil
+		}
+		val, errs := decodeJSONValue([]byte(lit), dt, c)
+		if len(errs) > 0 {
+			a.ds.add(defItem.ValuePos, "%s: default %s violates the field's own constraints: %s", where, lit, strings.Join(errs, "; "))
+			return nil
+		}
+		c.Default = lit
+		c.DefaultValue = val
+	}
+	if !ok {
+		return nil
+	}
+	return c
+}
+
+// anchored is the full-match form of a pattern, as written in schemas and compiled in decoders.
+func anchored(p string) string { return "^(?:" + p + ")$" }
+
+func ratOf(n *model.Number) *big.Rat {
+	r, _ := new(big.Rat).SetString(n.Literal)
+	return r
+}
+
+// typeRange is the range of an integer type.
+func typeRange(t *model.Type) (lo, hi *big.Int) {
+	one := big.NewInt(1)
+	if t.Kind == model.KindUint {
+		hi = new(big.Int).Sub(new(big.Int).Lsh(one, uint(t.Bits)), one)
+		return big.NewInt(0), hi
+	}
+	hi = new(big.Int).Sub(new(big.Int).Lsh(one, uint(t.Bits-1)), one)
+	lo = new(big.Int).Neg(new(big.Int).Lsh(one, uint(t.Bits-1)))
+	return lo, hi
+}
+
+// scalarJSON converts a tag value to a JSON literal of the scalar type t: strings (and string enums and
+// times) are quoted, numbers and bools are checked literals. It returns a message when the value cannot be
+// of that type.
+func scalarJSON(t *model.Type, v string) (string, string) {
+	switch t.Kind {
+	case model.KindString, model.KindTime:
+		return jsonQuote(v), ""
+	case model.KindBool:
+		if v != "true" && v != "false" {
+			return "", "want true or false"
+		}
+		return v, ""
+	case model.KindInt, model.KindUint, model.KindFloat:
+		var x json.Number
+		if err := json.Unmarshal([]byte(v), &x); err != nil {
+			return "", "not a number"
+		}
+		return v, ""
+	}
+	return "", "not a scalar type"
+}
+
+func enumByJSON(t *model.Type, lit string) *model.EnumValue {
+	for _, e := range t.Enum {
+		if e.JSON == lit {
+			return e
+		}
+	}
+	// integer literals may be written differently (1e0); compare numerically
+	if t.Kind != model.KindString {
+		r, ok := new(big.Rat).SetString(lit)
+		if !ok {
+			return nil
+		}
+		for _, e := range t.Enum {
+			if er, ok := new(big.Rat).SetString(e.JSON); ok && er.Cmp(r) == 0 {
+				return e
+			}
+		}
+	}
+	return nil
+}
+
+func enumList(t *model.Type) string {
+	var out []string
+	for _, e := range t.Enum {
+		out = append(out, e.JSON)
+	}
+	return strings.Join(out, ", ")
+}
+
+func formatNames() []string {
+	var out []string
+	for f := strictjson.Format(1); f < 64; f++ {
+		n := f.Name()
+		if n == "" {
+			break
+		}
+		if _, ok := strictjson.FormatByName(n); ok {
+			out = append(out, n)
+		}
+	}
+	return out
+}

@@ -1,0 +1,386 @@
+package gen
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/winkgen/wink/gen/model"
+	"github.com/winkgen/wink/gen/schema"
+)
+
+// emit writes the wink_gen.go file of one analyzed package.
+func emit(p *model.Package) ([]byte, error) {
+	f := jen.NewFilePathName(p.Path, p.Name)
+	f.HeaderComment(Header)
+	f.ImportName(WinkPath, "wink")
+	f.ImportName(sjPath, "strictjson")
+	e := &emitter{pkg: p, f: f, rats: map[string]string{}, pats: map[string]string{}, keys: map[*model.Type]string{}}
+
+	// Compile-time guards.
+	f.Comment("Compile-time guards: this file was generated for runtime support version 1, and every handler")
+	f.Comment("must still have the signature it had at generation time. Regenerate with go generate if either fails.")
+	f.Const().Id("_").Op("=").Qual(WinkPath, "EnforceVersion").Call(jen.Qual(WinkPath, "MaxGenVersion").Op("-").Lit(1))
+	f.Const().Id("_").Op("=").Qual(WinkPath, "EnforceVersion").Call(jen.Lit(1).Op("-").Qual(WinkPath, "MinGenVersion"))
+	var guards []jen.Code
+	for _, t := range p.Tools {
+		guards = append(guards, jen.Id("_").Add(handlerType(t)).Op("=").Qual(t.Func.Path, t.Func.Name))
+	}
+	f.Var().Defs(guards...)
+
+	// Registry.
+	var list []jen.Code
+	for _, t := range p.Tools {
+		list = append(list, jen.Id(defName(t)).Dot("Tool").Call())
+	}
+	f.Comment("WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with")
+	f.Comment("other packages' WinkTools, to build the registry a dispatcher serves.")
+	f.Func().Id("WinkTools").Params().Index().Op("*").Qual(WinkPath, "Tool").Block(
+		jen.Return(jen.Index().Op("*").Qual(WinkPath, "Tool").Values(list...)))
+
+	for _, t := range p.Tools {
+		if err := e.emitTool(t); err != nil {
+			return nil, err
+		}
+	}
+	for _, t := range p.Types {
+		if t.Kind == model.KindStruct && t.Named != nil {
+			e.emitStructDecoder(t)
+			e.emitStructEncoder(t)
+		}
+	}
+	var vars []jen.Code
+	vars = append(vars, e.keyDecls...)
+	for _, pat := range e.patOrder {
+		vars = append(vars, jen.Id(e.pats[pat]).Op("=").Qual("regexp", "MustCompile").Call(rawLit(anchored(pat))))
+	}
+	for _, lit := range e.ratOrder {
+		vars = append(vars, jen.Id(e.rats[lit]).Op("=").Qual(sjPath, "MustRat").Call(jen.Lit(lit)))
+	}
+	if len(vars) > 0 {
+		f.Comment("Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.")
+		f.Var().Defs(vars...)
+	}
+	if e.needGrow {
+		f.Comment("winkGrow appends a zero element to *s and returns a pointer to it.")
+		f.Func().Id("winkGrow").Types(jen.Id("S").Op("~").Index().Id("E"), jen.Id("E").Any()).Params(jen.Id("s").Op("*").Id("S")).Op("*").Id("E").Block(
+			jen.Var().Id("z").Id("E"),
+			jen.Op("*").Id("s").Op("=").Append(jen.Op("*").Id("s"), jen.Id("z")),
+			jen.Return(jen.Op("&").Parens(jen.Op("*").Id("s")).Index(jen.Len(jen.Op("*").Id("s")).Op("-").Lit(1))))
+	}
+	if e.needNew {
+		f.Comment("winkNew sets *p to a new zero value and returns it.")
+		f.Func().Id("winkNew").Types(jen.Id("T").Any()).Params(jen.Id("p").Op("**").Id("T")).Op("*").Id("T").Block(
+			jen.Op("*").Id("p").Op("=").New(jen.Id("T")),
+			jen.Return(jen.Op("*").Id("p")))
+	}
+	if e.needPtr {
+		f.Comment("winkPtr returns a pointer to a copy of v.")
+		f.Func().Id("winkPtr").Types(jen.Id("T").Any()).Params(jen.Id("v").Id("T")).Op("*").Id("T").Block(jen.Return(jen.Op("&").Id("v")))
+	}
+	var buf bytes.Buffer
+	if err := f.Render(&buf); err != nil {
+		return nil, fmt.Errorf("rendering %s: %w\n%s", p.Path, err, numbered(buf.String()))
+	}
+	out, err := format.Source(buf.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("formatting %s: %w\n%s", p.Path, err, numbered(buf.String()))
+	}
+	return out, nil
+}
+
+func numbered(src string) string {
+	var b strings.Builder
+	for i, l := range strings.Split(src, "\n") {
+		fmt.Fprintf(&b, "%5d  %s\n", i+1, l)
+	}
+	return b.String()
+}
+
+// rawLit writes s as a raw string literal when it can.
+func rawLit(s string) jen.Code {
+	if !strings.ContainsAny(s, "`\r") {
+		return jen.Id("`" + s + "`")
+	}
+	return jen.Lit(s)
+}
+
+func defName(t *model.Tool) string { return "Wink" + t.Func.Name }
+
+func paramsType(t *model.Tool) jen.Code {
+	if t.Params == nil {
+		return jen.Qual(WinkPath, "NoParams")
+	}
+	return typeCode(t.Params)
+}
+
+func resultType(t *model.Tool) jen.Code {
+	if t.Result == nil {
+		return jen.Qual(WinkPath, "NoValue")
+	}
+	return typeCode(t.Result)
+}
+
+// handlerType is the handler's function type as written by the developer.
+func handlerType(t *model.Tool) jen.Code {
+	params := []jen.Code{jen.Op("*").Qual(WinkPath, "ToolContext")}
+	if t.Params != nil {
+		params = append(params, typeCode(t.Params))
+	}
+	return jen.Func().Params(params...).Params(jen.Qual(WinkPath, "ToolResult").Types(resultType(t)), jen.Error())
+}
+
+func (e *emitter) emitTool(t *model.Tool) error {
+	var paramsPlain, paramsStrict, resultPlain, resultStrict []byte
+	strictOK := true
+	var err error
+	if t.Params == nil {
+		paramsPlain, paramsStrict = schema.Empty(), schema.Empty()
+	} else {
+		if paramsPlain, err = schema.Plain(t.Params); err != nil {
+			return err
+		}
+		var ok bool
+		if paramsStrict, ok, err = schema.Strict(t.Params); err != nil {
+			return err
+		}
+		strictOK = ok
+	}
+	if t.Result == nil {
+		resultPlain, resultStrict = schema.NoValue(), schema.NoValue()
+	} else {
+		if resultPlain, err = schema.Plain(t.Result); err != nil {
+			return err
+		}
+		if resultStrict, _, err = schema.Strict(t.Result); err != nil {
+			return err
+		}
+	}
+	spec := jen.Dict{
+		jen.Id("Name"):             jen.Lit(t.Name),
+		jen.Id("Description"):      jen.Lit(t.Description),
+		jen.Id("Position"):         jen.Lit(filepath.Base(t.Pos.File) + ":" + itoa(t.Pos.Line) + ":" + itoa(t.Pos.Col)),
+		jen.Id("ParamsSchema"):     jen.Index().Byte().Parens(rawLit(string(paramsPlain))),
+		jen.Id("ResultSchema"):     jen.Index().Byte().Parens(rawLit(string(resultPlain))),
+		jen.Id("StrictOK"):         jen.Lit(strictOK),
+		jen.Id("AcceptsOverrides"): jen.Lit(t.Overrides),
+	}
+	if paramsStrict != nil {
+		spec[jen.Id("ParamsSchemaStrict")] = jen.Index().Byte().Parens(rawLit(string(paramsStrict)))
+	}
+	if resultStrict != nil {
+		spec[jen.Id("ResultSchemaStrict")] = jen.Index().Byte().Parens(rawLit(string(resultStrict)))
+	}
+	if len(t.Examples) > 0 {
+		var exs []jen.Code
+		for _, ex := range t.Examples {
+			d := jen.Dict{
+				jen.Id("Description"): jen.Lit(ex.Description),
+				jen.Id("Input"):       jen.Index().Byte().Parens(rawLit(ex.Input)),
+			}
+			if ex.Output != "" {
+				d[jen.Id("Output")] = jen.Index().Byte().Parens(rawLit(ex.Output))
+			}
+			exs = append(exs, jen.Values(d))
+		}
+		spec[jen.Id("Examples")] = jen.Index().Qual(WinkPath, "Example").Values(exs...)
+	}
+	if id := t.Idempotency; id != nil {
+		strat := map[string]string{"auto": "IdemAuto", "params": "IdemParams", "custom": "IdemCustom", "none": "IdemNone"}[id.Strategy]
+		d := jen.Dict{jen.Id("Strategy"): jen.Qual(WinkPath, strat), jen.Id("Scope"): jen.Lit(id.Scope)}
+		if len(id.Keys) > 0 {
+			var ks []jen.Code
+			for _, k := range id.Keys {
+				ks = append(ks, jen.Lit(k))
+			}
+			d[jen.Id("Keys")] = jen.Index().String().Values(ks...)
+		}
+		if id.TTLNanos > 0 {
+			d[jen.Id("TTL")] = durationCode(time.Duration(id.TTLNanos))
+		}
+		spec[jen.Id("Idempotency")] = jen.Qual(WinkPath, "Idempotency").Values(d)
+	}
+
+	funcs := jen.Dict{}
+	if t.Params == nil {
+		funcs[jen.Id("Decode")] = jen.Qual(WinkPath, "DecodeNoParams")
+		funcs[jen.Id("EncodeParams")] = jen.Qual(WinkPath, "EncodeNoParams")
+		funcs[jen.Id("Handler")] = jen.Func().Params(jen.Id("tc").Op("*").Qual(WinkPath, "ToolContext"), jen.Id("_").Qual(WinkPath, "NoParams")).
+			Params(jen.Qual(WinkPath, "ToolResult").Types(resultType(t)), jen.Error()).Block(jen.Return(jen.Qual(t.Func.Path, t.Func.Name).Call(jen.Id("tc"))))
+	} else {
+		funcs[jen.Id("Decode")] = jen.Id(decodeFuncName(t.Params))
+		funcs[jen.Id("EncodeParams")] = jen.Id(encodeFuncName(t.Params))
+		funcs[jen.Id("Handler")] = jen.Qual(t.Func.Path, t.Func.Name)
+		if t.ParamsValidate {
+			funcs[jen.Id("Validate")] = jen.Func().Params(jen.Id("p").Op("*").Add(typeCode(t.Params))).Error().Block(jen.Return(jen.Id("p").Dot("Validate").Call()))
+		}
+	}
+	if t.Result == nil {
+		funcs[jen.Id("EncodeResult")] = jen.Qual(WinkPath, "EncodeNoValue")
+	} else {
+		funcs[jen.Id("EncodeResult")] = jen.Id(encodeFuncName(t.Result))
+		if t.ResultValidate {
+			funcs[jen.Id("ValidateResult")] = jen.Func().Params(jen.Id("r").Op("*").Add(typeCode(t.Result))).Error().Block(jen.Return(jen.Id("r").Dot("Validate").Call()))
+		}
+		if t.ResultRender {
+			funcs[jen.Id("Render")] = jen.Func().Params(jen.Id("r").Op("*").Add(typeCode(t.Result))).String().Block(jen.Return(jen.Id("r").Dot("Render").Call()))
+		}
+	}
+	if t.Idempotency != nil && t.Idempotency.Strategy == "custom" {
+		var call jen.Code
+		if t.Params == nil {
+			call = jen.Qual(t.Idempotency.Func.Path, t.Idempotency.Func.Name).Call()
+		} else {
+			call = jen.Qual(t.Idempotency.Func.Path, t.Idempotency.Func.Name).Call(jen.Op("*").Id("p"))
+		}
+		funcs[jen.Id("IdempotencyKey")] = jen.Func().Params(jen.Id("p").Op("*").Add(paramsType(t))).String().Block(jen.Return(call))
+	}
+
+	name := defName(t)
+	e.f.Commentf("%s is the %s tool, handled by %s.", name, t.Name, t.Func.Name)
+	e.f.Var().Id(name).Op("=").Qual(WinkPath, "NewDef").Call(
+		jen.Qual(WinkPath, "Spec").Values(spec),
+		jen.Qual(WinkPath, "Funcs").Types(paramsType(t), resultType(t)).Values(funcs),
+	)
+	if len(t.Examples) > 0 {
+		e.emitExamples(t)
+	}
+	return nil
+}
+
+func durationCode(d time.Duration) jen.Code {
+	switch {
+	case d%time.Hour == 0:
+		return jen.Lit(int(d/time.Hour)).Op("*").Qual("time", "Hour")
+	case d%time.Minute == 0:
+		return jen.Lit(int(d/time.Minute)).Op("*").Qual("time", "Minute")
+	case d%time.Second == 0:
+		return jen.Lit(int(d/time.Second)).Op("*").Qual("time", "Second")
+	}
+	return jen.Qual("time", "Duration").Parens(jen.Lit(int64(d)))
+}
+
+// emitExamples writes the examples as typed Go values (so the compiler checks them again): a function per
+// tool returning them in directive order.
+func (e *emitter) emitExamples(t *model.Tool) {
+	name := defName(t) + "Examples"
+	var body []jen.Code
+	body = append(body, jen.Id("out").Op(":=").Make(jen.Index().Qual(WinkPath, "TypedExample").Types(paramsType(t), resultType(t)), jen.Lit(len(t.Examples))))
+	for i, ex := range t.Examples {
+		target := jen.Id("out").Index(jen.Lit(i))
+		stmts := []jen.Code{jen.Add(target).Dot("Description").Op("=").Lit(ex.Description)}
+		if ex.InputValue != nil {
+			stmts = append(stmts, e.assignValue(ex.InputValue, jen.Add(target).Dot("Input"), 0)...)
+		}
+		if ex.OutputValue != nil {
+			stmts = append(stmts, e.assignValue(ex.OutputValue, jen.Add(target).Dot("Output"), 0)...)
+			stmts = append(stmts, jen.Add(target).Dot("HasOutput").Op("=").True())
+		}
+		body = append(body, jen.Block(stmts...))
+	}
+	body = append(body, jen.Return(jen.Id("out")))
+	e.f.Commentf("%s returns the examples of %s as typed values, in directive order. Their JSON forms are in", name, t.Name)
+	e.f.Commentf("%s.Tool().Spec().Examples.", defName(t))
+	e.f.Func().Id(name).Params().Index().Qual(WinkPath, "TypedExample").Types(paramsType(t), resultType(t)).Block(body...)
+}
+
+// assignValue writes statements that set target to v.
+func (e *emitter) assignValue(v *model.Value, target *jen.Statement, depth int) []jen.Code {
+	t := v.Type
+	sfx := itoa(depth)
+	switch t.Kind {
+	case model.KindStruct:
+		var out []jen.Code
+		for _, fv := range v.Fields {
+			out = append(out, e.assignValue(fv.Value, fieldExpr(target, fv.Field), depth+1)...)
+		}
+		return out
+	case model.KindPointer:
+		if v.Nil {
+			return []jen.Code{jen.Add(target).Op("=").Nil()}
+		}
+		e.needNew = true
+		inner := e.assignValue(v.Items[0], jen.Parens(jen.Op("*").Id("p"+sfx)), depth+1)
+		return []jen.Code{jen.Block(append([]jen.Code{jen.Id("p" + sfx).Op(":=").Id("winkNew").Call(jen.Op("&").Add(target))}, inner...)...)}
+	case model.KindSlice:
+		if v.Nil {
+			return nil
+		}
+		var out []jen.Code
+		if spellable(t) {
+			out = append(out, jen.Add(target).Op("=").Make(typeCode(t), jen.Lit(len(v.Items))))
+			for i, it := range v.Items {
+				out = append(out, e.assignValue(it, jen.Add(target).Index(jen.Lit(i)), depth+1)...)
+			}
+			return out
+		}
+		e.needGrow = true
+		for _, it := range v.Items {
+			inner := e.assignValue(it, jen.Parens(jen.Op("*").Id("e"+sfx)), depth+1)
+			out = append(out, jen.Block(append([]jen.Code{jen.Id("e" + sfx).Op(":=").Id("winkGrow").Call(jen.Op("&").Add(target))}, inner...)...))
+		}
+		return out
+	case model.KindArray:
+		var out []jen.Code
+		for i, it := range v.Items {
+			out = append(out, e.assignValue(it, jen.Add(target).Index(jen.Lit(i)), depth+1)...)
+		}
+		return out
+	case model.KindMap:
+		out := []jen.Code{jen.Add(target).Op("=").Make(typeCode(t), jen.Lit(len(v.Items)))}
+		for i, k := range v.Keys {
+			inner := e.assignValue(v.Items[i], jen.Id("e"+sfx), depth+1)
+			out = append(out, jen.Block(append(append([]jen.Code{jen.Var().Id("e" + sfx).Add(typeCode(t.Elem))}, inner...),
+				jen.Add(target).Index(jen.Lit(k)).Op("=").Id("e"+sfx))...))
+		}
+		return out
+	}
+	return []jen.Code{jen.Add(target).Op("=").Add(e.valueLit(v))}
+}
+
+// valueLit is a typed Go expression for a scalar value.
+func (e *emitter) valueLit(v *model.Value) jen.Code {
+	t := v.Type
+	if v.Enum != nil {
+		return jen.Qual(v.Enum.Const.Path, v.Enum.Const.Name)
+	}
+	conv := func(x jen.Code) jen.Code {
+		if t.Named != nil {
+			return jen.Add(typeCode(t)).Parens(x)
+		}
+		return jen.Id(t.Basic).Parens(x)
+	}
+	switch t.Kind {
+	case model.KindString:
+		if t.Named != nil {
+			return conv(jen.Lit(v.Str))
+		}
+		return jen.Lit(v.Str)
+	case model.KindBool:
+		if t.Named != nil {
+			return conv(jen.Lit(v.Bool))
+		}
+		return jen.Lit(v.Bool)
+	case model.KindInt, model.KindUint, model.KindFloat:
+		return conv(jen.Id(v.Num))
+	case model.KindTime:
+		tm, err := time.Parse(time.RFC3339Nano, v.Str)
+		if err != nil {
+			return jen.Qual("time", "Time").Values()
+		}
+		var loc jen.Code = jen.Qual("time", "UTC")
+		if _, off := tm.Zone(); off != 0 {
+			loc = jen.Qual("time", "FixedZone").Call(jen.Lit(""), jen.Lit(off))
+		}
+		return jen.Qual("time", "Date").Call(jen.Lit(tm.Year()), jen.Qual("time", tm.Month().String()), jen.Lit(tm.Day()),
+			jen.Lit(tm.Hour()), jen.Lit(tm.Minute()), jen.Lit(tm.Second()), jen.Lit(tm.Nanosecond()), loc)
+	}
+	return jen.Nil()
+}
+
+var _ = strconv.Itoa

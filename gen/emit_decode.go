@@ -1,0 +1,535 @@
+package gen
+
+import (
+	"encoding/json"
+	"math/big"
+	"strconv"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/winkgen/wink/gen/model"
+)
+
+const sjPath = "github.com/winkgen/wink/runtime/strictjson"
+
+// emitter carries per-file state for emitting one package.
+type emitter struct {
+	pkg      *model.Package
+	f        *jen.File
+	rats     map[string]string // multipleOf literal → package variable name
+	ratOrder []string
+	pats     map[string]string // pattern → package variable name
+	patOrder []string
+	keys     map[*model.Type]string // struct → allowed-keys variable
+	keyDecls []jen.Code
+	needGrow bool
+	needNew  bool
+	needPtr  bool
+}
+
+// typeCode spells a model type in Go. Anonymous structs cannot be spelled (their unexported fields and tags are
+// not in the model); callers avoid needing them (see spellable).
+func typeCode(t *model.Type) jen.Code {
+	if t.Named != nil {
+		return jen.Qual(t.Named.Path, t.Named.Name)
+	}
+	switch t.Kind {
+	case model.KindPointer:
+		return jen.Op("*").Add(typeCode(t.Elem))
+	case model.KindSlice:
+		return jen.Index().Add(typeCode(t.Elem))
+	case model.KindArray:
+		return jen.Index(jen.Lit(int(t.Len))).Add(typeCode(t.Elem))
+	case model.KindMap:
+		return jen.Map(jen.String()).Add(typeCode(t.Elem))
+	case model.KindStruct:
+		return jen.Id("struct{ /* anonymous */ }")
+	}
+	return jen.Id(t.Basic)
+}
+
+// spellable reports whether t can be written as a Go type expression (it contains no anonymous struct).
+func spellable(t *model.Type) bool {
+	if t.Named != nil {
+		return true
+	}
+	switch t.Kind {
+	case model.KindStruct:
+		return false
+	case model.KindPointer, model.KindSlice, model.KindArray, model.KindMap:
+		return spellable(t.Elem)
+	}
+	return true
+}
+
+func (e *emitter) ratVar(lit string) string {
+	if v, ok := e.rats[lit]; ok {
+		return v
+	}
+	v := "winkRat" + itoa(len(e.rats))
+	e.rats[lit] = v
+	e.ratOrder = append(e.ratOrder, lit)
+	return v
+}
+
+func (e *emitter) patVar(p string) string {
+	if v, ok := e.pats[p]; ok {
+		return v
+	}
+	v := "winkPattern" + itoa(len(e.pats))
+	e.pats[p] = v
+	e.patOrder = append(e.patOrder, p)
+	return v
+}
+
+// keysVar returns the name of the variable listing a struct's JSON field names (for unknown-key messages).
+func (e *emitter) keysVar(t *model.Type, id string) string {
+	if v, ok := e.keys[t]; ok {
+		return v
+	}
+	v := "winkKeys" + id
+	e.keys[t] = v
+	var names []jen.Code
+	for _, f := range t.Fields {
+		names = append(names, jen.Lit(f.JSONName))
+	}
+	e.keyDecls = append(e.keyDecls, jen.Id(v).Op("=").Index().String().Values(names...))
+	return v
+}
+
+// decodeFuncName is the generated decoder of a named struct type.
+func decodeFuncName(t *model.Type) string { return "winkDecode" + t.ID }
+
+// emitStructDecoder writes func winkDecodeT(d *strictjson.Decoder, v *T).
+func (e *emitter) emitStructDecoder(t *model.Type) {
+	body := e.structBody(t, jen.Id("v"), t.ID, 0)
+	e.f.Commentf("%s strictly decodes a %s object; errors are recorded in d.", decodeFuncName(t), t.Named.Name)
+	e.f.Func().Id(decodeFuncName(t)).Params(jen.Id("d").Op("*").Qual(sjPath, "Decoder"), jen.Id("v").Op("*").Add(typeCode(t))).Block(body...)
+}
+
+// structBody decodes an object into the struct expression v (addressable).
+func (e *emitter) structBody(t *model.Type, v *jen.Statement, id string, depth int) []jen.Code {
+	seen := "seen" + suffix(depth)
+	set := "set" + suffix(depth)
+	words := (len(t.Fields) + 63) / 64
+	if words == 0 {
+		words = 1
+	}
+	needSet := false
+	for _, f := range t.Fields {
+		if f.Cons != nil && f.Cons.Default != "" {
+			needSet = true
+		}
+	}
+	var cases []jen.Code
+	for i, f := range t.Fields {
+		word, bit := i/64, uint64(1)<<(uint(i)%64)
+		bitLit := uintLit(bit)
+		target := fieldExpr(v, f)
+		var stmts []jen.Code
+		stmts = append(stmts,
+			jen.If(jen.Id(seen).Index(jen.Lit(word)).Op("&").Add(bitLit).Op("!=").Lit(0)).Block(
+				jen.Id("d").Dot("Duplicate").Call(), jen.Id("d").Dot("Skip").Call(), jen.Continue()),
+			jen.Id(seen).Index(jen.Lit(word)).Op("|=").Add(bitLit),
+		)
+		if !f.Required {
+			stmts = append(stmts, jen.If(jen.Id("d").Dot("Null").Call()).Block(jen.Continue()))
+		}
+		if needSet && f.Cons != nil && f.Cons.Default != "" {
+			stmts = append(stmts, jen.Id(set).Index(jen.Lit(word)).Op("|=").Add(uintLit(bit)))
+		}
+		stmts = append(stmts, e.valueCode(f.Type, target, f.Cons, true, id+exportedName(f.JSONName), depth+1)...)
+		cases = append(cases, jen.Case(jen.Lit(f.JSONName)).Block(stmts...))
+	}
+	cases = append(cases, jen.Default().Block(jen.Id("d").Dot("Unknown").Call(jen.Id(e.keysVar(t, id)))))
+	out := []jen.Code{
+		jen.If(jen.Op("!").Id("d").Dot("ObjectStart").Call()).Block(jen.Return()),
+		jen.Var().Id(seen).Index(jen.Lit(words)).Uint64(),
+	}
+	if needSet {
+		out = append(out, jen.Var().Id(set).Index(jen.Lit(words)).Uint64())
+	}
+	out = append(out, jen.For(jen.Id("d").Dot("NextKey").Call()).Block(
+		jen.Switch(jen.String().Parens(jen.Id("d").Dot("Key").Call())).Block(cases...)))
+	for i, f := range t.Fields {
+		word, bit := i/64, uint64(1)<<(uint(i)%64)
+		if f.Required {
+			out = append(out, jen.If(jen.Id(seen).Index(jen.Lit(word)).Op("&").Add(uintLit(bit)).Op("==").Lit(0)).Block(
+				jen.Id("d").Dot("Missing").Call(jen.Lit(f.JSONName))))
+		}
+		if f.Cons != nil && f.Cons.Default != "" {
+			out = append(out, jen.If(jen.Id(set).Index(jen.Lit(word)).Op("&").Add(uintLit(bit)).Op("==").Lit(0)).Block(
+				jen.Add(fieldExpr(v, f)).Op("=").Add(e.defaultCode(f))))
+		}
+	}
+	out = append(out, jen.Id("d").Dot("ObjectEnd").Call())
+	if depth > 0 {
+		// Inline (anonymous struct): wrap in if d.ObjectStart() { ... }.
+		return []jen.Code{jen.If(jen.Id("d").Dot("ObjectStart").Call()).Block(out[1:]...)}
+	}
+	return out
+}
+
+func suffix(depth int) string {
+	if depth == 0 {
+		return ""
+	}
+	return itoa(depth)
+}
+
+func fieldExpr(v *jen.Statement, f *model.Field) *jen.Statement {
+	s := jen.Add(v)
+	for _, p := range f.GoPath {
+		s = s.Dot(p)
+	}
+	return s
+}
+
+// defaultCode is the Go value of a field's default.
+func (e *emitter) defaultCode(f *model.Field) jen.Code {
+	val := e.valueLit(f.Cons.DefaultValue)
+	if f.Type.Kind == model.KindPointer {
+		e.needPtr = true
+		return jen.Id("winkPtr").Call(val)
+	}
+	return val
+}
+
+// valueCode decodes the next JSON value into target (an addressable expression of type t). c carries the
+// field's constraints; items reports whether item constraints apply at this level.
+func (e *emitter) valueCode(t *model.Type, target *jen.Statement, c *model.Constraints, items bool, id string, depth int) []jen.Code {
+	d := jen.Id("d")
+	conv := func(x jen.Code) jen.Code {
+		if t.Named != nil {
+			return jen.Add(typeCode(t)).Parens(x)
+		}
+		if t.Kind == model.KindInt || t.Kind == model.KindUint || t.Kind == model.KindFloat {
+			return jen.Id(t.Basic).Parens(x)
+		}
+		return x
+	}
+	switch t.Kind {
+	case model.KindPointer:
+		sfx := suffix(depth)
+		if spellable(t.Elem) {
+			inner := jen.Id("p" + sfx)
+			body := []jen.Code{jen.Var().Id("p" + sfx).Add(typeCode(t.Elem))}
+			body = append(body, e.valueCode(t.Elem, inner, c, items, id, depth+1)...)
+			body = append(body, jen.Add(target).Op("=").Op("&").Id("p"+sfx))
+			return []jen.Code{jen.If(d.Clone().Dot("Null").Call()).Block(jen.Add(target).Op("=").Nil()).Else().Block(body...)}
+		}
+		e.needNew = true
+		body := []jen.Code{jen.Id("p" + sfx).Op(":=").Id("winkNew").Call(jen.Op("&").Add(target))}
+		body = append(body, e.valueCode(t.Elem, jen.Parens(jen.Op("*").Id("p"+sfx)), c, items, id, depth+1)...)
+		return []jen.Code{jen.If(d.Clone().Dot("Null").Call()).Block(jen.Add(target).Op("=").Nil()).Else().Block(body...)}
+	case model.KindString:
+		allowed := enumAllowed(t, c)
+		if len(allowed) > 0 {
+			var cases []jen.Code
+			for _, lit := range allowed {
+				ev := enumByJSON(t, lit)
+				var val jen.Code
+				if ev != nil {
+					val = jen.Qual(ev.Const.Path, ev.Const.Name)
+				} else {
+					s, _ := strconv.Unquote(lit)
+					val = conv(jen.Lit(s))
+				}
+				s, _ := unquoteJSON(lit)
+				cases = append(cases, jen.Case(jen.Lit(s)).Block(jen.Add(target).Op("=").Add(val)))
+			}
+			cases = append(cases, jen.Default().Block(d.Clone().Dot("EnumMismatch").Call(jen.Id("b"), jen.Lit(enumText(allowed)))))
+			return []jen.Code{jen.If(jen.List(jen.Id("b"), jen.Id("ok")).Op(":=").Add(d.Clone().Dot("StringBytes").Call()), jen.Id("ok")).Block(
+				jen.Switch(jen.String().Parens(jen.Id("b"))).Block(cases...))}
+		}
+		body := []jen.Code{jen.Add(target).Op("=").Add(conv(jen.Id("s")))}
+		body = append(body, e.stringChecks(c)...)
+		return []jen.Code{jen.If(jen.List(jen.Id("s"), jen.Id("ok")).Op(":=").Add(d.Clone().Dot("String").Call()), jen.Id("ok")).Block(body...)}
+	case model.KindBool:
+		return []jen.Code{jen.If(jen.List(jen.Id("b"), jen.Id("ok")).Op(":=").Add(d.Clone().Dot("Bool").Call()), jen.Id("ok")).Block(
+			jen.Add(target).Op("=").Add(conv(jen.Id("b"))))}
+	case model.KindInt, model.KindUint:
+		var call jen.Code
+		if t.Kind == model.KindInt {
+			lo, hi := intBounds(t, c)
+			call = d.Clone().Dot("Int").Call(intLit(lo), intLit(hi))
+		} else {
+			call = d.Clone().Dot("Uint").Call(uintLit(uintBound(t, c)))
+		}
+		body := e.intChecks(t, c)
+		body = append(body, jen.Add(target).Op("=").Add(conv(jen.Id("n"))))
+		return []jen.Code{jen.If(jen.List(jen.Id("n"), jen.Id("ok")).Op(":=").Add(call), jen.Id("ok")).Block(body...)}
+	case model.KindFloat:
+		body := e.floatChecks(c)
+		body = append(body, jen.Add(target).Op("=").Add(conv(jen.Id("f"))))
+		return []jen.Code{jen.If(jen.List(jen.Id("f"), jen.Id("ok")).Op(":=").Add(d.Clone().Dot("Float").Call(jen.Lit(t.Bits))), jen.Id("ok")).Block(body...)}
+	case model.KindTime:
+		return []jen.Code{jen.If(jen.List(jen.Id("tm"), jen.Id("ok")).Op(":=").Add(d.Clone().Dot("Time").Call()), jen.Id("ok")).Block(
+			jen.Add(target).Op("=").Id("tm"))}
+	case model.KindStruct:
+		if t.Named != nil {
+			return []jen.Code{jen.Id(decodeFuncName(t)).Call(d, jen.Op("&").Add(target))}
+		}
+		return e.structBody(t, target, id, depth)
+	case model.KindSlice:
+		return e.sliceCode(t, target, c, items, id, depth)
+	case model.KindArray:
+		sfx := suffix(depth)
+		i := jen.Id("i" + sfx)
+		elem := e.valueCode(t.Elem, jen.Add(target).Index(jen.Id("i"+sfx)), c, false, id+"Item", depth+1)
+		body := []jen.Code{
+			jen.Id("i" + sfx).Op(":=").Lit(0),
+			jen.For(d.Clone().Dot("NextElem").Call()).Block(
+				jen.If(jen.Id("i"+sfx).Op("<").Lit(int(t.Len))).Block(elem...).Else().Block(d.Clone().Dot("Skip").Call()),
+				jen.Add(i).Op("++"),
+			),
+			d.Clone().Dot("ArrayEnd").Call(),
+			jen.If(jen.Id("i" + sfx).Op("!=").Lit(int(t.Len))).Block(d.Clone().Dot("FailLen").Call(jen.Lit(msgExactItems(t.Len)), jen.Id("i"+sfx))),
+		}
+		if items {
+			body = append(body, e.itemChecks(c, jen.Id("i"+sfx), jen.Add(target).Index(jen.Op(":")))...)
+		}
+		return []jen.Code{jen.If(d.Clone().Dot("ArrayStart").Call()).Block(body...)}
+	case model.KindMap:
+		sfx := suffix(depth)
+		m := "m" + sfx
+		k := "k" + sfx
+		ev := "e" + sfx
+		elem := e.valueCode(t.Elem, jen.Id(ev), nil, false, id+"Value", depth+1)
+		loop := []jen.Code{
+			jen.Id(k).Op(":=").Add(d.Clone().Dot("KeyString").Call()),
+			jen.If(jen.List(jen.Id("_"), jen.Id("dup")).Op(":=").Id(m).Index(jen.Id(k)), jen.Id("dup")).Block(
+				d.Clone().Dot("Duplicate").Call(), d.Clone().Dot("Skip").Call(), jen.Continue()),
+			jen.Var().Id(ev).Add(typeCode(t.Elem)),
+		}
+		loop = append(loop, elem...)
+		loop = append(loop, jen.Id(m).Index(jen.Id(k)).Op("=").Id(ev))
+		return []jen.Code{jen.If(d.Clone().Dot("ObjectStart").Call()).Block(
+			jen.Id(m).Op(":=").Make(typeCode(t)),
+			jen.For(d.Clone().Dot("NextKey").Call()).Block(loop...),
+			d.Clone().Dot("ObjectEnd").Call(),
+			jen.Add(target).Op("=").Id(m),
+		)}
+	}
+	return []jen.Code{d.Clone().Dot("Skip").Call()}
+}
+
+func (e *emitter) sliceCode(t *model.Type, target *jen.Statement, c *model.Constraints, items bool, id string, depth int) []jen.Code {
+	d := jen.Id("d")
+	sfx := suffix(depth)
+	tmp := "tmp" + sfx
+	if spellable(t.Elem) {
+		ev := "e" + sfx
+		elem := e.valueCode(t.Elem, jen.Id(ev), c, false, id+"Item", depth+1)
+		loop := []jen.Code{jen.Var().Id(ev).Add(typeCode(t.Elem))}
+		loop = append(loop, elem...)
+		loop = append(loop, jen.Id(tmp).Op("=").Append(jen.Id(tmp), jen.Id(ev)))
+		body := []jen.Code{
+			jen.Var().Id("buf" + sfx).Index(jen.Lit(8)).Add(typeCode(t.Elem)),
+			jen.Id(tmp).Op(":=").Id("buf" + sfx).Index(jen.Op(":").Lit(0)),
+			jen.For(d.Clone().Dot("NextElem").Call()).Block(loop...),
+			d.Clone().Dot("ArrayEnd").Call(),
+		}
+		var val jen.Code = jen.Qual(sjPath, "Clone").Call(jen.Id(tmp))
+		if t.Named != nil {
+			val = jen.Add(typeCode(t)).Parens(val)
+		}
+		body = append(body, jen.Add(target).Op("=").Add(val))
+		if items {
+			body = append(body, e.itemChecks(c, jen.Len(jen.Id(tmp)), jen.Id(tmp))...)
+		}
+		return []jen.Code{jen.If(d.Clone().Dot("ArrayStart").Call()).Block(body...)}
+	}
+	// Elements of an anonymous struct type: grow the target in place.
+	e.needGrow = true
+	ep := "e" + sfx
+	elem := e.valueCode(t.Elem, jen.Parens(jen.Op("*").Id(ep)), c, false, id+"Item", depth+1)
+	loop := []jen.Code{jen.Id(ep).Op(":=").Id("winkGrow").Call(jen.Op("&").Add(target))}
+	loop = append(loop, elem...)
+	body := []jen.Code{
+		jen.Add(target).Op("=").Add(target).Index(jen.Op(":").Lit(0)),
+		jen.For(d.Clone().Dot("NextElem").Call()).Block(loop...),
+		d.Clone().Dot("ArrayEnd").Call(),
+	}
+	if items {
+		body = append(body, e.itemChecks(c, jen.Len(target), target)...)
+	}
+	return []jen.Code{jen.If(d.Clone().Dot("ArrayStart").Call()).Block(body...)}
+}
+
+func (e *emitter) itemChecks(c *model.Constraints, n jen.Code, slice jen.Code) []jen.Code {
+	if c == nil {
+		return nil
+	}
+	d := jen.Id("d")
+	var out []jen.Code
+	if c.MinItems != nil {
+		out = append(out, jen.If(jen.Add(n).Op("<").Lit(*c.MinItems)).Block(d.Clone().Dot("FailLen").Call(jen.Lit(msgMinItems(*c.MinItems)), n)))
+	}
+	if c.MaxItems != nil {
+		out = append(out, jen.If(jen.Add(n).Op(">").Lit(*c.MaxItems)).Block(d.Clone().Dot("FailLen").Call(jen.Lit(msgMaxItems(*c.MaxItems)), n)))
+	}
+	if c.UniqueItems {
+		out = append(out, jen.If(jen.List(jen.Id("i"), jen.Id("j"), jen.Id("dup")).Op(":=").Qual(sjPath, "FirstDuplicate").Call(slice), jen.Id("dup")).Block(
+			d.Clone().Dot("Fail").Call(jen.Lit("items must be unique; item ").Op("+").Qual("strconv", "Itoa").Call(jen.Id("j")).Op("+").Lit(" repeats item ").Op("+").Qual("strconv", "Itoa").Call(jen.Id("i")))))
+	}
+	return out
+}
+
+func (e *emitter) stringChecks(c *model.Constraints) []jen.Code {
+	if c == nil {
+		return nil
+	}
+	d := jen.Id("d")
+	var out []jen.Code
+	if c.MinLength != nil || c.MaxLength != nil {
+		var inner []jen.Code
+		if c.MinLength != nil {
+			inner = append(inner, jen.If(jen.Id("n").Op("<").Lit(*c.MinLength)).Block(d.Clone().Dot("FailLen").Call(jen.Lit(msgMinLength(*c.MinLength)), jen.Id("n"))))
+		}
+		if c.MaxLength != nil {
+			inner = append(inner, jen.If(jen.Id("n").Op(">").Lit(*c.MaxLength)).Block(d.Clone().Dot("FailLen").Call(jen.Lit(msgMaxLength(*c.MaxLength)), jen.Id("n"))))
+		}
+		out = append(out, jen.Block(append([]jen.Code{jen.Id("n").Op(":=").Qual(sjPath, "RuneCount").Call(jen.Id("s"))}, inner...)...))
+	}
+	if c.Pattern != "" {
+		out = append(out, jen.If(jen.Op("!").Id(e.patVar(c.Pattern)).Dot("MatchString").Call(jen.Id("s"))).Block(
+			d.Clone().Dot("FailString").Call(jen.Lit(msgPattern(c.Pattern)), jen.Id("s"))))
+	}
+	if c.Format != "" {
+		out = append(out, d.Clone().Dot("CheckFormat").Call(jen.Id("s"), jen.Qual(sjPath, formatConst(c.Format))))
+	}
+	return out
+}
+
+func formatConst(name string) string {
+	switch name {
+	case "date-time":
+		return "FormatDateTime"
+	case "date":
+		return "FormatDate"
+	case "time":
+		return "FormatTime"
+	case "duration":
+		return "FormatDuration"
+	case "email":
+		return "FormatEmail"
+	case "hostname":
+		return "FormatHostname"
+	case "ipv4":
+		return "FormatIPv4"
+	case "ipv6":
+		return "FormatIPv6"
+	case "uuid":
+		return "FormatUUID"
+	case "uri":
+		return "FormatURI"
+	}
+	return "FormatUnknown"
+}
+
+func (e *emitter) intChecks(t *model.Type, c *model.Constraints) []jen.Code {
+	d := jen.Id("d")
+	fail := "FailInt"
+	lit := func(n *model.Number) jen.Code { return intLit(ratOf(n).Num().Int64()) }
+	if t.Kind == model.KindUint {
+		fail = "FailUint"
+		lit = func(n *model.Number) jen.Code { return uintLit(ratOf(n).Num().Uint64()) }
+	}
+	var out []jen.Code
+	if c != nil {
+		if t.Kind == model.KindUint && c.Min != nil && ratOf(c.Min).Sign() > 0 {
+			out = append(out, jen.If(jen.Id("n").Op("<").Add(lit(c.Min))).Block(d.Clone().Dot(fail).Call(jen.Lit(msgMin(c.Min.Literal)), jen.Id("n"))))
+		}
+		if c.ExclusiveMin != nil {
+			if t.Kind == model.KindUint && ratOf(c.ExclusiveMin).Sign() < 0 {
+				// every unsigned value is greater
+			} else {
+				out = append(out, jen.If(jen.Id("n").Op("<=").Add(lit(c.ExclusiveMin))).Block(d.Clone().Dot(fail).Call(jen.Lit(msgExclusiveMin(c.ExclusiveMin.Literal)), jen.Id("n"))))
+			}
+		}
+		if c.ExclusiveMax != nil {
+			if t.Kind == model.KindUint && ratOf(c.ExclusiveMax).Sign() <= 0 {
+				out = append(out, d.Clone().Dot(fail).Call(jen.Lit(msgExclusiveMax(c.ExclusiveMax.Literal)), jen.Id("n")))
+			} else {
+				out = append(out, jen.If(jen.Id("n").Op(">=").Add(lit(c.ExclusiveMax))).Block(d.Clone().Dot(fail).Call(jen.Lit(msgExclusiveMax(c.ExclusiveMax.Literal)), jen.Id("n"))))
+			}
+		}
+		if c.MultipleOf != nil {
+			out = append(out, jen.If(jen.Id("n").Op("%").Add(lit(c.MultipleOf)).Op("!=").Lit(0)).Block(d.Clone().Dot(fail).Call(jen.Lit(msgMultipleOf(c.MultipleOf.Literal)), jen.Id("n"))))
+		}
+	}
+	allowed := enumAllowed(t, c)
+	if len(allowed) > 0 {
+		var vals []jen.Code
+		for _, a := range allowed {
+			r, _ := new(big.Rat).SetString(a)
+			if t.Kind == model.KindUint {
+				vals = append(vals, uintLit(r.Num().Uint64()))
+			} else {
+				vals = append(vals, intLit(r.Num().Int64()))
+			}
+		}
+		var mismatch jen.Code = d.Clone().Dot("EnumMismatchInt").Call(jen.Int64().Parens(jen.Id("n")), jen.Lit(enumText(allowed)))
+		out = append(out, jen.Switch(jen.Id("n")).Block(jen.Case(vals...), jen.Default().Block(mismatch)))
+	}
+	return out
+}
+
+func (e *emitter) floatChecks(c *model.Constraints) []jen.Code {
+	if c == nil {
+		return nil
+	}
+	d := jen.Id("d")
+	var out []jen.Code
+	cmp := func(n *model.Number, op, msg string) {
+		if n == nil {
+			return
+		}
+		out = append(out, jen.If(jen.Id("f").Op(op).Lit(floatOf(n))).Block(d.Clone().Dot("FailFloat").Call(jen.Lit(msg), jen.Id("f"))))
+	}
+	if c.Min != nil {
+		cmp(c.Min, "<", msgMin(c.Min.Literal))
+	}
+	if c.Max != nil {
+		cmp(c.Max, ">", msgMax(c.Max.Literal))
+	}
+	if c.ExclusiveMin != nil {
+		cmp(c.ExclusiveMin, "<=", msgExclusiveMin(c.ExclusiveMin.Literal))
+	}
+	if c.ExclusiveMax != nil {
+		cmp(c.ExclusiveMax, ">=", msgExclusiveMax(c.ExclusiveMax.Literal))
+	}
+	if c.MultipleOf != nil {
+		out = append(out, jen.If(jen.Op("!").Qual(sjPath, "MultipleOf").Call(d.Clone().Dot("NumberLiteral").Call(), jen.Id(e.ratVar(c.MultipleOf.Literal)))).Block(
+			d.Clone().Dot("FailFloat").Call(jen.Lit(msgMultipleOf(c.MultipleOf.Literal)), jen.Id("f"))))
+	}
+	return out
+}
+
+func intLit(n int64) jen.Code {
+	switch n {
+	case -1 << 63:
+		return jen.Qual("math", "MinInt64")
+	case 1<<63 - 1:
+		return jen.Qual("math", "MaxInt64")
+	}
+	return jen.Lit(int(n))
+}
+
+func uintLit(n uint64) jen.Code {
+	if n == 1<<64-1 {
+		return jen.Qual("math", "MaxUint64")
+	}
+	if n > 1<<62 {
+		return jen.Lit(n)
+	}
+	return jen.Lit(int(n))
+}
+
+func unquoteJSON(lit string) (string, bool) {
+	var s string
+	if err := json.Unmarshal([]byte(lit), &s); err != nil {
+		return "", false
+	}
+	return s, true
+}

@@ -1,0 +1,165 @@
+// Package gen is the winkgen generator library: load (go/packages) → analyze (go/types and the //wink:
+// annotations into the model, with every semantic check) → emit (jennifer). It returns files as bytes plus
+// diagnostics and never writes or exits on its own; cmd/winkgen and the tests consume the same Result.
+package gen
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Config selects what to generate.
+type Config struct {
+	Dir      string   // working directory for package patterns; "" means the current directory
+	Patterns []string // package patterns; default "."
+}
+
+// Result is the outcome for one package that declares tools.
+type Result struct {
+	PkgPath    string
+	OutputPath string // absolute path of wink_gen.go
+	Content    []byte // nil when the package has diagnostics
+}
+
+// Generate loads, analyzes and emits every package matched by cfg. Diagnostics are returned all at once,
+// sorted and deduplicated; when there are any, no Result carries content. The error is for failures that
+// are not the developer's annotations (the loader itself failed, or emitted code did not format).
+func Generate(cfg Config) ([]Result, []Diagnostic, error) {
+	pkgs, ds, err := load(cfg.Dir, cfg.Patterns)
+	if err != nil {
+		return nil, nil, err
+	}
+	var results []Result
+	for _, p := range pkgs {
+		if len(p.Syntax) == 0 {
+			continue
+		}
+		mp, pds := analyze(p)
+		ds = append(ds, pds...)
+		if mp == nil || len(pds) > 0 {
+			continue
+		}
+		src, err := emit(mp)
+		if err != nil {
+			return nil, nil, err
+		}
+		results = append(results, Result{PkgPath: p.PkgPath, OutputPath: filepath.Join(mp.Dir, OutputName), Content: src})
+	}
+	ds = sortDiagnostics(ds)
+	if len(ds) > 0 {
+		for i := range results {
+			results[i].Content = nil
+		}
+		return nil, ds, nil
+	}
+	sort.Slice(results, func(i, j int) bool { return results[i].PkgPath < results[j].PkgPath })
+	return results, nil, nil
+}
+
+// Write writes each result whose file content differs from what is on disk, and returns the paths it
+// wrote. Unchanged files are not touched, so build systems and editors see no change.
+func Write(results []Result) ([]string, error) {
+	var wrote []string
+	for _, r := range results {
+		old, err := os.ReadFile(r.OutputPath)
+		if err == nil && bytes.Equal(old, r.Content) {
+			continue
+		}
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return wrote, err
+		}
+		if err := os.WriteFile(r.OutputPath, r.Content, 0o644); err != nil {
+			return wrote, err
+		}
+		wrote = append(wrote, r.OutputPath)
+	}
+	return wrote, nil
+}
+
+// Stale compares each result with the file on disk and returns a unified-style diff for every stale or
+// missing file; empty means everything is fresh.
+func Stale(results []Result, base string) string {
+	var b strings.Builder
+	for _, r := range results {
+		old, err := os.ReadFile(r.OutputPath)
+		if err == nil && bytes.Equal(old, r.Content) {
+			continue
+		}
+		name := r.OutputPath
+		if rel, err := filepath.Rel(base, name); err == nil && !strings.HasPrefix(rel, "..") {
+			name = rel
+		}
+		if err != nil {
+			fmt.Fprintf(&b, "%s: missing; run go generate\n", name)
+			continue
+		}
+		fmt.Fprintf(&b, "%s: stale; run go generate\n%s", name, lineDiff(string(old), string(r.Content)))
+	}
+	return b.String()
+}
+
+// lineDiff is a small line diff (longest common subsequence) in unified style without hunks' context
+// trimming beyond 3 lines.
+func lineDiff(a, b string) string {
+	x, y := strings.Split(a, "\n"), strings.Split(b, "\n")
+	n, m := len(x), len(y)
+	if n*m > 25_000_000 {
+		return fmt.Sprintf("--- on disk (%d lines)\n+++ generated (%d lines)\n", n, m)
+	}
+	lcs := make([][]int32, n+1)
+	for i := range lcs {
+		lcs[i] = make([]int32, m+1)
+	}
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			if x[i] == y[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	type op struct {
+		kind byte
+		text string
+		line int
+	}
+	var ops []op
+	i, j := 0, 0
+	for i < n || j < m {
+		switch {
+		case i < n && j < m && x[i] == y[j]:
+			ops = append(ops, op{' ', x[i], i + 1})
+			i++
+			j++
+		case j < m && (i == n || lcs[i][j+1] >= lcs[i+1][j]):
+			ops = append(ops, op{'+', y[j], i + 1})
+			j++
+		default:
+			ops = append(ops, op{'-', x[i], i + 1})
+			i++
+		}
+	}
+	var out strings.Builder
+	out.WriteString("--- on disk\n+++ generated\n")
+	for k, o := range ops {
+		if o.kind == ' ' {
+			near := false
+			for d := -3; d <= 3; d++ {
+				if k+d >= 0 && k+d < len(ops) && ops[k+d].kind != ' ' {
+					near = true
+				}
+			}
+			if !near {
+				continue
+			}
+		}
+		fmt.Fprintf(&out, "%c%s\n", o.kind, o.text)
+	}
+	return out.String()
+}

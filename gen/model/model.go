@@ -1,0 +1,174 @@
+// Package model is winkgen's intermediate representation: what the analyzer understood about a package's
+// tools, as plain data. It holds no go/types values and no jennifer code, so it can be dumped, compared in
+// tests and consumed by every emitter (schemas, decoders, encoders, examples, registry) alike.
+//
+// Go identifiers are (import path, name) pairs, as in protobuf-go's GoIdent. Positions are file:line:col with
+// the file name as the loader reported it (absolute); diagnostics make them relative when printed.
+package model
+
+// Pos is a source position.
+type Pos struct {
+	File string
+	Line int
+	Col  int
+}
+
+// IsValid reports whether p names a line.
+func (p Pos) IsValid() bool { return p.Line > 0 }
+
+// Ident is a Go identifier qualified by its package import path.
+type Ident struct {
+	Path string // import path; "" for predeclared identifiers
+	Name string
+}
+
+// Package is one Go package that declares tools.
+type Package struct {
+	Path  string // import path
+	Name  string // package name
+	Dir   string // directory (absolute)
+	Tools []*Tool
+	// Types lists every named struct and enum type reachable from the tools, in first-use order; each has a
+	// unique ID used for generated function names and $defs keys.
+	Types []*Type
+}
+
+// Tool is one //wink:tool function.
+type Tool struct {
+	Name        string // wire name, e.g. "search_docs"
+	Description string // model-facing description
+	Func        Ident  // the handler
+	Pos         Pos    // position of the func keyword
+	DirPos      Pos    // position of the //wink:tool directive
+	Params      *Type  // named struct; nil for a parameterless handler
+	Result      *Type  // named struct, or nil when the result is wink.NoValue
+	Overrides   bool   // description may be overridden
+	Examples    []*Example
+	Idempotency *Idempotency // nil: not idempotent
+
+	ParamsValidate bool // *P or P has Validate() error
+	ResultValidate bool // *R or R has Validate() error
+	ResultRender   bool // *R or R has Render() string
+}
+
+// Example is one //wink:example directive, checked against the params and result types.
+type Example struct {
+	Pos         Pos
+	Description string
+	Input       string // canonical JSON of the decoded input (declaration order, defaults applied)
+	Output      string // canonical JSON of the decoded output; "" when absent
+	InputValue  *Value // decoded input, for emitting a typed Go literal
+	OutputValue *Value // nil when absent
+}
+
+// Idempotency is the parsed //wink:idempotent directive.
+type Idempotency struct {
+	Strategy string   // auto, params, custom, none
+	Keys     []string // JSON field names for strategy params, validated against the params type
+	Func     Ident    // custom key function: func(P) string
+	TTLNanos int64    // 0: no expiry
+	Scope    string   // session or global
+}
+
+// Kind is the JSON shape of a type.
+type Kind int
+
+// Kinds.
+const (
+	KindString Kind = iota + 1
+	KindBool
+	KindInt   // signed integers; Bits gives the size
+	KindUint  // unsigned integers; Bits gives the size
+	KindFloat // Bits is 32 or 64
+	KindTime  // time.Time, RFC 3339 date-time string
+	KindStruct
+	KindSlice
+	KindArray // fixed length Len
+	KindMap   // string keys; Elem is the value type
+	KindPointer
+	KindNoValue // wink.NoValue
+)
+
+// Type is a Go type as winkgen understands it. Named types are shared (one *Type per named type), so the
+// graph may contain cycles through KindStruct fields (recursive types).
+type Type struct {
+	Kind  Kind
+	Named *Ident // Go name for named types (structs, enums, named scalars); nil for unnamed types
+	// Basic is the Go predeclared type name underlying scalar kinds ("string", "int32", "float64", ...).
+	Basic string
+	Bits  int   // for KindInt/KindUint/KindFloat: 8, 16, 32, 64
+	Elem  *Type // slice, array, map value, pointer target
+	Len   int64 // array length
+
+	Fields []*Field // struct fields in JSON order (embedded structs flattened)
+	Doc    string   // the type's doc comment, folded, used as the object description
+
+	Enum []*EnumValue // non-empty for enum types (named string or integer types with constants)
+
+	ID        string // unique in the package: the Go type name, or a derived name; for generated identifiers
+	Recursive bool   // part of a reference cycle: emitted under $defs and decoded by a named function
+
+	Validate bool // has Validate() error (value or pointer receiver)
+	Render   bool // has Render() string (value or pointer receiver)
+}
+
+// EnumValue is one constant of an enum type, in declaration order.
+type EnumValue struct {
+	Const Ident  // the Go constant
+	JSON  string // its JSON literal: a quoted string or an integer
+}
+
+// Field is one JSON property of a struct.
+type Field struct {
+	GoPath   []string // Go selector path from the struct value (more than one element for promoted fields)
+	JSONName string
+	Type     *Type
+	Required bool
+	Doc      string // description
+	Pos      Pos
+	// Optional reasons, kept for messages and docs.
+	OmitEmpty bool
+	Cons      *Constraints // nil: none
+}
+
+// Constraints are a field's wink:"..." tag, checked against its type. Scalar constraints (numbers, strings,
+// enum, format) apply to the field's scalar value, or to each element when the field is a slice or array of
+// scalars; item constraints apply to the slice or array. For pointers they apply to the target.
+type Constraints struct {
+	Min, Max, ExclusiveMin, ExclusiveMax, MultipleOf *Number
+	MinLength, MaxLength                             *int
+	Pattern                                          string // as written; "" for none
+	Format                                           string
+	MinItems, MaxItems                               *int
+	UniqueItems                                      bool
+	Enum                                             []string // JSON literals, in tag order
+	Default                                          string   // JSON literal; "" for none
+	DefaultValue                                     *Value
+}
+
+// Number is a numeric constraint literal.
+type Number struct {
+	Literal string // as written (a JSON number)
+	Int     bool   // integral
+}
+
+// Value is a decoded JSON value typed by a model Type, used for examples and defaults so emitters can write
+// typed Go literals.
+type Value struct {
+	Type *Type
+	// Exactly one of the following is meaningful, according to Type.Kind.
+	Str    string     // KindString, KindTime (RFC 3339 text)
+	Bool   bool       // KindBool
+	Num    string     // KindInt, KindUint, KindFloat: canonical literal
+	Enum   *EnumValue // enum types
+	Items  []*Value   // slices and arrays
+	Keys   []string   // maps: keys in sorted order, parallel to Items
+	Fields []*FieldValue
+	Nil    bool // pointer or slice or map that is nil
+}
+
+// FieldValue is one set field of a struct Value.
+type FieldValue struct {
+	Field *Field
+	Value *Value
+}

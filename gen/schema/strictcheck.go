@@ -1,0 +1,380 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// strictKeywords are the keywords OpenAI strict mode supports.
+var strictKeywords = map[string]bool{
+	"type": true, "description": true, "enum": true, "properties": true, "required": true,
+	"additionalProperties": true, "items": true, "anyOf": true, "$ref": true, "$defs": true,
+	"pattern": true, "format": true, "minimum": true, "maximum": true, "exclusiveMinimum": true,
+	"exclusiveMaximum": true, "multipleOf": true, "minItems": true, "maxItems": true,
+}
+
+var jsonTypes = map[string]bool{
+	"string": true, "number": true, "integer": true, "boolean": true, "object": true, "array": true, "null": true,
+}
+
+// CheckOpenAIStrict walks a strict-mode schema and reports every violation of OpenAI's strict rules: the
+// root is a non-nullable object; every object has "additionalProperties": false and lists every property
+// in "required"; only supported keywords and formats appear; "type" is one type or [T, "null"]; an enum of
+// a nullable type lists null; "$ref" has no siblings and resolves ("#" or "#/$defs/NAME"); "$defs" only at
+// the root; no "type" beside "anyOf". Whether optional properties are nullable needs the plain schema: see
+// CheckStrictAgainstPlain. Errors name the JSON pointer of the offending schema.
+func CheckOpenAIStrict(schema []byte) error {
+	root, err := parseSchema(schema)
+	if err != nil {
+		return err
+	}
+	c := &strictChecker{root: root}
+	if m, ok := root.(map[string]any); ok {
+		if t, _ := m["type"].(string); t != "object" {
+			c.fail("", `root must have "type": "object"`)
+		}
+	}
+	c.walk(root, "", true)
+	return errors.Join(c.errs...)
+}
+
+// CheckStrictAgainstPlain checks that a strict schema keeps the plain schema's meaning for absent values:
+// it has the same properties at every object, a property optional in plain is nullable in strict, and a
+// property required in plain is not.
+func CheckStrictAgainstPlain(strict, plain []byte) error {
+	s, err := parseSchema(strict)
+	if err != nil {
+		return fmt.Errorf("strict: %w", err)
+	}
+	p, err := parseSchema(plain)
+	if err != nil {
+		return fmt.Errorf("plain: %w", err)
+	}
+	c := &strictChecker{}
+	c.pair(p, s, "")
+	return errors.Join(c.errs...)
+}
+
+func parseSchema(b []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, fmt.Errorf("schema is not JSON: %w", err)
+	}
+	if d.More() {
+		return nil, errors.New("schema has trailing data")
+	}
+	return v, nil
+}
+
+type strictChecker struct {
+	root any
+	errs []error
+}
+
+func (c *strictChecker) fail(ptr, format string, args ...any) {
+	if ptr == "" {
+		ptr = "/"
+	}
+	c.errs = append(c.errs, fmt.Errorf("%s: %s", ptr, fmt.Sprintf(format, args...)))
+}
+
+func escapePtr(s string) string {
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// types returns the "type" keyword's types, or nil when absent or malformed (reported).
+func (c *strictChecker) types(m map[string]any, ptr string) []string {
+	switch t := m["type"].(type) {
+	case nil:
+		return nil
+	case string:
+		if !jsonTypes[t] {
+			c.fail(ptr, "unknown type %q", t)
+		}
+		return []string{t}
+	case []any:
+		var ts []string
+		for _, e := range t {
+			s, ok := e.(string)
+			if !ok || !jsonTypes[s] {
+				c.fail(ptr, "bad type entry %v", e)
+				return nil
+			}
+			ts = append(ts, s)
+		}
+		if len(ts) != 2 || ts[0] == "null" || ts[1] != "null" {
+			c.fail(ptr, `a type list must be [T, "null"], got %v`, ts)
+		}
+		return ts
+	default:
+		c.fail(ptr, "type must be a string or a list")
+		return nil
+	}
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *strictChecker) walk(n any, ptr string, root bool) {
+	m, ok := n.(map[string]any)
+	if !ok {
+		c.fail(ptr, "a schema must be a JSON object")
+		return
+	}
+	for _, k := range sortedKeys(m) {
+		if !strictKeywords[k] {
+			c.fail(ptr, "keyword %q is not supported in strict mode", k)
+		}
+	}
+	if r, ok := m["$ref"]; ok {
+		if len(m) != 1 {
+			c.fail(ptr, `"$ref" must not have sibling keywords`)
+		}
+		c.checkRef(r, ptr)
+	}
+	if _, ok := m["$defs"]; ok && !root {
+		c.fail(ptr, `"$defs" is only allowed at the root`)
+	}
+	ts := c.types(m, ptr)
+	_, hasAnyOf := m["anyOf"]
+	if hasAnyOf && m["type"] != nil {
+		c.fail(ptr, `"type" must not appear beside "anyOf"`)
+	}
+	if m["type"] == nil && !hasAnyOf && m["$ref"] == nil {
+		c.fail(ptr, `schema has no "type", "anyOf" or "$ref"`)
+	}
+	if ap, ok := m["additionalProperties"]; ok && ap != false {
+		c.fail(ptr, `"additionalProperties" must be false`)
+	}
+	if contains(ts, "object") {
+		c.checkObject(m, ptr)
+	} else if _, ok := m["properties"]; ok {
+		c.fail(ptr, `"properties" on a schema whose type is not "object"`)
+	}
+	if _, ok := m["required"]; ok && m["properties"] == nil {
+		c.fail(ptr, `"required" without "properties"`)
+	}
+	if items, ok := m["items"]; ok {
+		c.walk(items, ptr+"/items", false)
+	} else if contains(ts, "array") {
+		c.fail(ptr, `an array needs "items"`)
+	}
+	if a, ok := m["anyOf"]; ok {
+		l, ok := a.([]any)
+		if !ok || len(l) == 0 {
+			c.fail(ptr, `"anyOf" must be a non-empty list`)
+		}
+		for i, e := range l {
+			c.walk(e, fmt.Sprintf("%s/anyOf/%d", ptr, i), false)
+		}
+	}
+	if d, ok := m["$defs"]; ok {
+		dm, ok := d.(map[string]any)
+		if !ok {
+			c.fail(ptr, `"$defs" must be an object`)
+		}
+		for _, k := range sortedKeys(dm) {
+			c.walk(dm[k], ptr+"/$defs/"+escapePtr(k), false)
+		}
+	}
+	if f, ok := m["format"]; ok {
+		if s, _ := f.(string); !strictFormats[s] {
+			c.fail(ptr, "format %v is not supported in strict mode", f)
+		}
+	}
+	if e, ok := m["enum"]; ok {
+		l, ok := e.([]any)
+		if !ok || len(l) == 0 {
+			c.fail(ptr, `"enum" must be a non-empty list`)
+		}
+		hasNull := false
+		for _, v := range l {
+			hasNull = hasNull || v == nil
+		}
+		if contains(ts, "null") != hasNull {
+			c.fail(ptr, `"enum" must list null exactly when the type is nullable`)
+		}
+	}
+	for _, k := range []string{"description", "pattern"} {
+		if v, ok := m[k]; ok {
+			if _, ok := v.(string); !ok {
+				c.fail(ptr, "%q must be a string", k)
+			}
+		}
+	}
+	for _, k := range []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"} {
+		if v, ok := m[k]; ok {
+			if _, ok := v.(json.Number); !ok {
+				c.fail(ptr, "%q must be a number", k)
+			}
+		}
+	}
+	for _, k := range []string{"minItems", "maxItems"} {
+		if v, ok := m[k]; ok {
+			n, ok := v.(json.Number)
+			if i, err := n.Int64(); !ok || err != nil || i < 0 {
+				c.fail(ptr, "%q must be a non-negative integer", k)
+			}
+		}
+	}
+}
+
+func (c *strictChecker) checkObject(m map[string]any, ptr string) {
+	if m["additionalProperties"] != false {
+		c.fail(ptr, `an object needs "additionalProperties": false`)
+	}
+	props, ok := m["properties"].(map[string]any)
+	if !ok {
+		c.fail(ptr, `an object needs "properties"`)
+		return
+	}
+	required := map[string]bool{}
+	if r, ok := m["required"]; ok {
+		l, ok := r.([]any)
+		if !ok {
+			c.fail(ptr, `"required" must be a list`)
+		}
+		for _, e := range l {
+			s, ok := e.(string)
+			switch {
+			case !ok:
+				c.fail(ptr, `"required" entries must be strings`)
+			case required[s]:
+				c.fail(ptr, "%q is listed twice in \"required\"", s)
+			case props[s] == nil:
+				c.fail(ptr, "%q is required but not a property", s)
+			}
+			required[s] = true
+		}
+	}
+	for _, k := range sortedKeys(props) {
+		if !required[k] {
+			c.fail(ptr, "property %q is not listed in \"required\"", k)
+		}
+		c.walk(props[k], ptr+"/properties/"+escapePtr(k), false)
+	}
+}
+
+func (c *strictChecker) checkRef(r any, ptr string) {
+	s, ok := r.(string)
+	if !ok {
+		c.fail(ptr, `"$ref" must be a string`)
+		return
+	}
+	if s == "#" {
+		return
+	}
+	name, ok := strings.CutPrefix(s, "#/$defs/")
+	if ok {
+		if root, _ := c.root.(map[string]any); root != nil {
+			if defs, _ := root["$defs"].(map[string]any); defs != nil && defs[name] != nil {
+				return
+			}
+		}
+	}
+	c.fail(ptr, "$ref %q does not resolve", s)
+}
+
+// nullable reports whether a schema accepts null through "type" or an "anyOf" branch {"type":"null"}.
+func nullable(n any) bool {
+	m, _ := n.(map[string]any)
+	switch t := m["type"].(type) {
+	case string:
+		if t == "null" {
+			return true
+		}
+	case []any:
+		for _, e := range t {
+			if e == "null" {
+				return true
+			}
+		}
+	}
+	if l, ok := m["anyOf"].([]any); ok {
+		for _, e := range l {
+			if nullable(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (c *strictChecker) pair(p, s any, ptr string) {
+	pm, _ := p.(map[string]any)
+	sm, ok := s.(map[string]any)
+	if pm == nil {
+		return
+	}
+	if !ok {
+		c.fail(ptr, "missing in the strict schema")
+		return
+	}
+	if pp, ok := pm["properties"].(map[string]any); ok {
+		sp, _ := sm["properties"].(map[string]any)
+		req := map[string]bool{}
+		if l, ok := pm["required"].([]any); ok {
+			for _, e := range l {
+				if s, ok := e.(string); ok {
+					req[s] = true
+				}
+			}
+		}
+		for _, k := range sortedKeys(pp) {
+			at := ptr + "/properties/" + escapePtr(k)
+			sv, ok := sp[k]
+			switch {
+			case !ok:
+				c.fail(ptr, "property %q is missing in the strict schema", k)
+				continue
+			case req[k] && nullable(sv):
+				c.fail(at, "required in the plain schema but nullable in the strict schema")
+			case !req[k] && !nullable(sv):
+				c.fail(at, "optional in the plain schema but not nullable in the strict schema")
+			}
+			c.pair(pp[k], sv, at)
+		}
+		for _, k := range sortedKeys(sp) {
+			if _, ok := pp[k]; !ok {
+				c.fail(ptr, "property %q is not in the plain schema", k)
+			}
+		}
+	}
+	if pi, ok := pm["items"]; ok {
+		c.pair(pi, sm["items"], ptr+"/items")
+	}
+	if pa, ok := pm["anyOf"].([]any); ok {
+		if sa, ok := sm["anyOf"].([]any); ok && len(sa) == len(pa) {
+			for i := range pa {
+				c.pair(pa[i], sa[i], fmt.Sprintf("%s/anyOf/%d", ptr, i))
+			}
+		}
+	}
+	if pd, ok := pm["$defs"].(map[string]any); ok {
+		sd, _ := sm["$defs"].(map[string]any)
+		for _, k := range sortedKeys(pd) {
+			c.pair(pd[k], sd[k], ptr+"/$defs/"+escapePtr(k))
+		}
+	}
+}

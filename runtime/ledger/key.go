@@ -1,0 +1,165 @@
+package ledger
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+)
+
+// Strategy says how a tool's idempotency key is derived from a call.
+//
+// The zero value is None, so a tool descriptor that says nothing about
+// idempotency never replays results.
+type Strategy uint8
+
+const (
+	// None disables idempotency: the handler always runs and nothing is recorded.
+	None Strategy = iota
+	// Auto hashes the canonical JSON encoding of all decoded parameters (WINK's default strategy).
+	Auto
+	// Params hashes only the selected parameter fields, in the order they were selected.
+	Params
+	// Custom uses a key computed by the tool's own code from the decoded parameters.
+	Custom
+)
+
+var strategyNames = [...]string{None: "none", Auto: "auto", Params: "params", Custom: "custom"}
+
+// String returns the strategy's directive spelling: "none", "auto", "params" or "custom".
+func (s Strategy) String() string {
+	if int(s) < len(strategyNames) {
+		return strategyNames[s]
+	}
+	return "Strategy(" + strconv.Itoa(int(s)) + ")"
+}
+
+// ParseStrategy parses the directive spelling of a strategy (as in
+// `//wink:idempotent strategy=auto`). The match is exact and case-sensitive.
+func ParseStrategy(s string) (Strategy, error) {
+	for i, n := range strategyNames {
+		if s == n {
+			return Strategy(i), nil
+		}
+	}
+	return None, &strategyError{s}
+}
+
+type strategyError struct{ s string }
+
+func (e *strategyError) Error() string {
+	return "unknown idempotency strategy " + strconv.Quote(e.s) + " (allowed: auto, params, custom, none)"
+}
+
+// DefaultScope is the scope used when a tool declares idempotency without a scope (WINK's default).
+const DefaultScope = "session"
+
+// CheckScope reports whether scope can be used as a key prefix: 1 to 128
+// characters from [A-Za-z0-9_.-]. The ':' separator is excluded so that the
+// scope, the tool name and the hash can never run into one another.
+func CheckScope(scope string) error {
+	if scope == "" || len(scope) > 128 {
+		return &scopeError{scope}
+	}
+	for i := 0; i < len(scope); i++ {
+		c := scope[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-') {
+			return &scopeError{scope}
+		}
+	}
+	return nil
+}
+
+type scopeError struct{ s string }
+
+func (e *scopeError) Error() string {
+	return "invalid idempotency scope " + strconv.Quote(e.s) + ": must be 1-128 characters from A-Z a-z 0-9 _ . -"
+}
+
+// Field is one selected parameter for the Params strategy: its JSON name and
+// the canonical JSON encoding of its value. A nil or empty JSON is hashed as
+// null, so an absent optional field and an explicit null give the same key.
+type Field struct {
+	Name string
+	JSON []byte
+}
+
+// hashLen is the number of hex characters of the SHA-256 digest kept in a key.
+const hashLen = 16
+
+// AutoKey returns the key of the Auto strategy: "scope:tool:" followed by the
+// first 16 hex characters of the SHA-256 of canonical, the canonical JSON
+// encoding of the decoded parameters.
+func AutoKey(scope, tool string, canonical []byte) string {
+	sum := sha256.Sum256(canonical)
+	return join(scope, tool, &sum)
+}
+
+// ParamsKey returns the key of the Params strategy: "scope:tool:" followed by
+// the first 16 hex characters of the SHA-256 of the JSON object made of the
+// given fields, in the given order ({"name":value,...}, no spaces). Selecting
+// every field in declaration order therefore gives the same key as AutoKey.
+func ParamsKey(scope, tool string, fields []Field) string {
+	var stack [256]byte
+	b := append(stack[:0], '{')
+	for i, f := range fields {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, f.Name)
+		b = append(b, ':')
+		if len(f.JSON) == 0 {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, f.JSON...)
+		}
+	}
+	b = append(b, '}')
+	sum := sha256.Sum256(b)
+	return join(scope, tool, &sum)
+}
+
+// CustomKey returns the key of the Custom strategy: "scope:tool:custom".
+//
+// WINK writes "scope:custom" without the tool; winkgen keeps the tool so that
+// two tools whose key functions agree can never replay each other's results.
+func CustomKey(scope, tool, custom string) string {
+	return scope + ":" + tool + ":" + custom
+}
+
+func join(scope, tool string, sum *[sha256.Size]byte) string {
+	n := len(scope) + 1 + len(tool) + 1
+	var stack [128]byte
+	var b []byte
+	if n+hashLen <= len(stack) {
+		b = stack[:0]
+	} else {
+		b = make([]byte, 0, n+hashLen)
+	}
+	b = append(b, scope...)
+	b = append(b, ':')
+	b = append(b, tool...)
+	b = append(b, ':')
+	b = hex.AppendEncode(b, sum[:hashLen/2])
+	return string(b)
+}
+
+// appendJSONString appends s as a JSON string, escaping as RFC 8259 requires
+// (quote, backslash, control characters). Field names are JSON names chosen
+// at generation time, so this never sees invalid UTF-8 in practice; bytes are
+// copied through unchanged.
+func appendJSONString(b []byte, s string) []byte {
+	const hexDigits = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c < 0x20:
+			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		default:
+			b = append(b, c)
+		}
+	}
+	return append(b, '"')
+}

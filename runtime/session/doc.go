@@ -1,0 +1,71 @@
+// Package session holds an agent run's state: typed slices of values, each
+// with a Policy (State or Log), updated directly or by events dispatched to
+// reducers, with O(1) snapshots that the tool dispatcher restores when a tool
+// call fails.
+//
+// It implements WINK's Session semantics (session[Plan].latest(), reducers,
+// STATE and LOG slices, snapshot/restore around every tool call) with
+// generics instead of reflection:
+//
+//	var Plans = session.NewSlice[Plan]("plan", session.State)
+//	var SetupPlan = session.NewEvent[SetupPlanParams]("setup_plan")
+//
+//	s := session.New()
+//	session.On(s, SetupPlan, Plans, func(_ session.View[Plan], e SetupPlanParams) (session.Op[Plan], error) {
+//		return session.Appended(Plan{Objective: e.Objective}), nil
+//	})
+//	err := session.Dispatch(s, SetupPlan, SetupPlanParams{Objective: "ship"})
+//	plan, ok := session.Latest(s, Plans)
+//
+// # Design decisions (where the spec was silent)
+//
+// Storage. Each slice's items live in an immutable persistent vector: a
+// 32-way trie of full 32-item leaves plus a tail leaf (Clojure's layout).
+// Append is O(1) amortised (O(log32 n) when the tail is full); At is
+// O(log32 n); Latest is O(1). Tail appends write in place into the tail leaf
+// when no other version has claimed the slot (an atomic per-leaf count of
+// claimed slots), so a version held by a snapshot or a View never sees a
+// later write. When a version whose tail is full is extended more than once
+// (the rollback pattern: restore, then append again), the trie built by its
+// first extension is reused.
+//
+// Snapshots. A session keeps a table of slice heads indexed by slice id.
+// Snapshot shares the table (O(1)) and marks it copy-on-write; the next
+// mutation copies the table, Restore builds a new one: both O(number of
+// slices declared in the process), independent of the number of items.
+// Slice ids are process-wide, so declare slices once as package variables,
+// not per request. A snapshot can be restored any number of times, in any
+// order (nested transactions work). Restore rolls back State slices only;
+// Log slices keep everything, including what was appended after the
+// snapshot. Restoring a snapshot from another session, or the zero Snapshot,
+// panics; Transactional adapts a session to the dispatcher's
+// Snapshot() (any, error) / Restore(any) error interface and returns a
+// *SnapshotError instead.
+//
+// Identity. A slice is identified by its handle, not its name or type: two
+// NewSlice calls declare two slices even with the same name and type, so two
+// packages can both own a "state" slice. Names are for messages and telemetry.
+//
+// Reducers. A reducer gets an immutable View of its slice (as left by the
+// reducers before it in the same dispatch) and the typed payload, and returns
+// an Op (Appended, Replaced, Cleared, Unchanged) plus an error. Reducers for
+// one event run in registration order. A dispatch is atomic: if a reducer
+// returns an error or panics, the session is left exactly as before (Log
+// slices included: the event never happened) and a *DispatchError (with the
+// panic's stack, for telemetry) is returned. Dispatching an event with no
+// reducers is a no-op, as in WINK. Reducers cannot be unregistered, and they
+// are not part of snapshots.
+//
+// Concurrency. A Session is safe for concurrent use. Queries grab an
+// immutable head under a read lock and copy outside it; All and Where return
+// fresh slices the caller owns. Mutations, Dispatch, Snapshot and Restore are
+// serialised. Reducers and Replace's function run under the session's lock
+// and must not call back into the same session (that deadlocks).
+//
+// Values. The session copies T values, it does not deep-copy them: store
+// values that are not mutated afterwards (no shared maps or slices you keep
+// writing to), as WINK stores frozen dataclasses.
+//
+// Empty results are nil: All and Where return nil, not an empty slice, when
+// there is nothing to return.
+package session

@@ -1,0 +1,256 @@
+package session
+
+import "sync/atomic"
+
+// The persistent vector: a 32-way trie of full leaf chunks plus a tail chunk
+// holding the last 1..32 items (Clojure's PersistentVector layout). Every
+// vector value is immutable once published; an update returns a new vector
+// that shares all untouched nodes with the old one.
+//
+// Tail appends are done in place when possible: a chunk records how many of
+// its slots have been claimed (used). A vector whose tail length equals the
+// chunk's used count may claim the next slot with a CAS and write it; every
+// other version (a snapshot, a view, a rolled-back version) only ever reads
+// slots below its own tail length, so it never observes the write. A version
+// that loses the CAS copies the tail first. This keeps Append at one small
+// allocation (the vector header) for 31 of 32 appends.
+
+const (
+	bits  = 5
+	width = 1 << bits
+	mask  = width - 1
+)
+
+// chunk is a leaf: up to width items. Slots below used are immutable.
+type chunk[T any] struct {
+	used  atomic.Int32
+	items [width]T
+}
+
+// inner is an interior trie node; kids hold *inner or *chunk[T] values.
+type inner struct {
+	kids [width]any
+}
+
+// vector is an immutable persistent vector. A nil *vector is empty.
+type vector[T any] struct {
+	count int
+	shift uint // shift of root; 0 means root is a *chunk[T] (or nil)
+	root  any  // nil, *chunk[T] or *inner
+	tail  *chunk[T]
+
+	// pushed memoises the trie with this vector's full tail pushed into it,
+	// computed by the first push from this version. Pushing the same full
+	// tail into the same immutable trie always gives the same trie, so later
+	// pushes from this version (after a rollback restored it) reuse it
+	// instead of path-copying again.
+	pushed atomic.Pointer[trie]
+}
+
+// trie is a root and its shift.
+type trie struct {
+	root  any
+	shift uint
+}
+
+func (v *vector[T]) len() int {
+	if v == nil {
+		return 0
+	}
+	return v.count
+}
+
+// tailLen is the number of items in the tail: 1..width when count > 0.
+func (v *vector[T]) tailLen() int {
+	if v == nil || v.count == 0 {
+		return 0
+	}
+	return ((v.count - 1) & mask) + 1
+}
+
+func newChunk[T any](x T) *chunk[T] {
+	c := new(chunk[T])
+	c.items[0] = x
+	c.used.Store(1)
+	return c
+}
+
+// push returns a new vector with x appended. v is not modified (observably).
+func (v *vector[T]) push(x T) *vector[T] {
+	if v == nil || v.count == 0 {
+		return &vector[T]{count: 1, tail: newChunk(x)}
+	}
+	tl := v.tailLen()
+	if tl < width {
+		t := v.tail
+		if !t.used.CompareAndSwap(int32(tl), int32(tl+1)) {
+			n := new(chunk[T])
+			copy(n.items[:tl], t.items[:tl])
+			n.used.Store(int32(tl + 1))
+			t = n
+		}
+		t.items[tl] = x
+		return &vector[T]{count: v.count + 1, shift: v.shift, root: v.root, tail: t}
+	}
+	t := v.pushed.Load()
+	if t == nil {
+		root, shift := pushLeaf(v.root, v.shift, v.count-width, v.tail)
+		t = &trie{root: root, shift: shift}
+		v.pushed.Store(t) // a racing push stores an equal trie: either is fine
+	}
+	return &vector[T]{count: v.count + 1, shift: t.shift, root: t.root, tail: newChunk(x)}
+}
+
+// pushLeaf adds a full leaf whose first item has index off (the trie's item
+// count) to the trie rooted at root, path-copying.
+func pushLeaf[T any](root any, shift uint, off int, leaf *chunk[T]) (any, uint) {
+	if root == nil {
+		return leaf, 0
+	}
+	if off == 1<<(shift+bits) { // root is full: grow one level
+		n := &inner{}
+		n.kids[0] = root
+		n.kids[1] = newPath(leaf, shift)
+		return n, shift + bits
+	}
+	return pushInto(root.(*inner), shift, off, leaf), shift
+}
+
+func newPath[T any](leaf *chunk[T], shift uint) any {
+	if shift == 0 {
+		return leaf
+	}
+	n := &inner{}
+	n.kids[0] = newPath(leaf, shift-bits)
+	return n
+}
+
+func pushInto[T any](n *inner, shift uint, off int, leaf *chunk[T]) *inner {
+	c := *n
+	i := (off >> shift) & mask
+	switch {
+	case shift == bits:
+		c.kids[i] = leaf
+	case c.kids[i] == nil:
+		c.kids[i] = newPath(leaf, shift-bits)
+	default:
+		c.kids[i] = pushInto(c.kids[i].(*inner), shift-bits, off, leaf)
+	}
+	return &c
+}
+
+// at returns item i; i must be in range.
+func (v *vector[T]) at(i int) T {
+	off := v.count - v.tailLen()
+	if i >= off {
+		return v.tail.items[i-off]
+	}
+	n := v.root
+	for s := v.shift; s > 0; s -= bits {
+		n = n.(*inner).kids[(i>>s)&mask]
+	}
+	return n.(*chunk[T]).items[i&mask]
+}
+
+// appendTo appends all items in order to dst.
+func (v *vector[T]) appendTo(dst []T) []T {
+	if v == nil || v.count == 0 {
+		return dst
+	}
+	dst = appendNode[T](dst, v.root, v.shift)
+	return append(dst, v.tail.items[:v.tailLen()]...)
+}
+
+func appendNode[T any](dst []T, n any, shift uint) []T {
+	if n == nil {
+		return dst
+	}
+	if shift == 0 {
+		return append(dst, n.(*chunk[T]).items[:]...)
+	}
+	for _, k := range n.(*inner).kids {
+		if k == nil {
+			break
+		}
+		dst = appendNode[T](dst, k, shift-bits)
+	}
+	return dst
+}
+
+// each calls yield for every item in order until yield returns false.
+func (v *vector[T]) each(yield func(int, T) bool) {
+	if v == nil || v.count == 0 {
+		return
+	}
+	i := 0
+	if !eachNode(v.root, v.shift, &i, yield) {
+		return
+	}
+	for _, x := range v.tail.items[:v.tailLen()] {
+		if !yield(i, x) {
+			return
+		}
+		i++
+	}
+}
+
+func eachNode[T any](n any, shift uint, i *int, yield func(int, T) bool) bool {
+	if n == nil {
+		return true
+	}
+	if shift == 0 {
+		for _, x := range n.(*chunk[T]).items {
+			if !yield(*i, x) {
+				return false
+			}
+			*i++
+		}
+		return true
+	}
+	for _, k := range n.(*inner).kids {
+		if k == nil {
+			break
+		}
+		if !eachNode(k, shift-bits, i, yield) {
+			return false
+		}
+	}
+	return true
+}
+
+// build returns a fresh vector holding a copy of vs (nil when empty), built
+// bottom-up in O(len(vs)).
+func build[T any](vs []T) *vector[T] {
+	n := len(vs)
+	if n == 0 {
+		return nil
+	}
+	tl := ((n - 1) & mask) + 1
+	off := n - tl
+	tail := new(chunk[T])
+	copy(tail.items[:], vs[off:])
+	tail.used.Store(int32(tl))
+	v := &vector[T]{count: n, tail: tail}
+	if off == 0 {
+		return v
+	}
+	level := make([]any, 0, off/width)
+	for i := 0; i < off; i += width {
+		c := new(chunk[T])
+		copy(c.items[:], vs[i:i+width])
+		c.used.Store(width)
+		level = append(level, c)
+	}
+	for len(level) > 1 {
+		next := make([]any, 0, (len(level)+mask)/width)
+		for i := 0; i < len(level); i += width {
+			nd := &inner{}
+			copy(nd.kids[:], level[i:min(i+width, len(level))])
+			next = append(next, nd)
+		}
+		level = next
+		v.shift += bits
+	}
+	v.root = level[0]
+	return v
+}

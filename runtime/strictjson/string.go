@@ -1,0 +1,73 @@
+package strictjson
+
+import (
+	"time"
+	"unicode/utf8"
+)
+
+// String reads a string value, unescaped. The first call converts the whole input to a string once;
+// strings without escapes are then substrings of it (no further allocation); strings with escapes
+// allocate their own result. Any other value records "expected string, got ..." and is skipped.
+func (d *Decoder) String() (string, bool) {
+	if !d.begin() {
+		return "", false
+	}
+	if d.data[d.pos] != '"' {
+		d.mismatch("string")
+		return "", false
+	}
+	s, e, esc, ok := d.scanString()
+	if !ok {
+		return "", false
+	}
+	if !esc {
+		d.ensureSrc()
+		return d.src[s:e], true
+	}
+	d.strBuf = appendUnescaped(d.strBuf[:0], d.data[s:e])
+	return string(d.strBuf), true
+}
+
+// StringBytes reads a string value, unescaped, without allocating (for enums). The bytes are valid
+// until the next call of any Decoder method.
+func (d *Decoder) StringBytes() ([]byte, bool) {
+	if !d.begin() {
+		return nil, false
+	}
+	if d.data[d.pos] != '"' {
+		d.mismatch("string")
+		return nil, false
+	}
+	s, e, esc, ok := d.scanString()
+	if !ok {
+		return nil, false
+	}
+	if !esc {
+		return d.data[s:e], true
+	}
+	d.strBuf = appendUnescaped(d.strBuf[:0], d.data[s:e])
+	return d.strBuf, true
+}
+
+// RuneCount returns the number of Unicode code points in s (JSON Schema string length).
+func RuneCount(s string) int { return utf8.RuneCountInString(s) }
+
+const dateTimeMsg = `must be a valid date-time (RFC 3339, e.g. "2026-01-02T15:04:05Z")`
+
+// Time reads a string holding an RFC 3339 date-time, exactly as the JSON Schema "date-time" format
+// accepts it (so 't', 'z' and a leap second "23:59:60Z" are accepted; a leap second becomes the first
+// second of the next minute, as time.Date normalises it). "Z" gives time.UTC; a numeric offset, even
+// +00:00, gives a fixed zone without name. Otherwise: `must be a valid date-time (RFC 3339, e.g.
+// "2026-01-02T15:04:05Z"); got "x"`.
+func (d *Decoder) Time() (time.Time, bool) {
+	s, ok := d.String()
+	if !ok {
+		return time.Time{}, false
+	}
+	t, ok := parseDateTime(s)
+	if !ok {
+		d.FailString(dateTimeMsg, s)
+		return time.Time{}, false
+	}
+	return t, true
+}

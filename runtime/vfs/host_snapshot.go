@@ -1,0 +1,649 @@
+package vfs
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Entry kinds in a host snapshot.
+const (
+	kindDir uint8 = iota + 1
+	kindFile
+	kindLink
+	kindOther // fifo, socket, device: recorded so Restore leaves it alone; never copied or recreated
+)
+
+// modeBits are the mode bits a snapshot records and Restore re-applies.
+const modeBits = fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
+
+// racyWindow: a file whose ctime is within this window before the stat that produced its signature (or
+// later) could still change without its signature changing (timestamps come from a coarse kernel clock),
+// so its signature is not trusted and its content is compared instead (git's "racy clean" rule).
+const (
+	racyWindow       = 100 * time.Millisecond
+	racyWindowCoarse = 2 * time.Second // for filesystems with whole-second timestamps
+)
+
+// sig is a file's stat signature. Any write, truncate, chmod, rename-over or replacement changes ctime (or
+// the inode), so an equal, trusted signature means an unchanged file.
+type sig struct {
+	dev, ino     uint64
+	size         int64
+	mtime, ctime int64
+	mode         uint32
+}
+
+func trustedAt(s sig, ok bool, t time.Time) bool {
+	if !ok {
+		return false
+	}
+	w := racyWindow
+	if s.ctime%1e9 == 0 && s.mtime%1e9 == 0 {
+		w = racyWindowCoarse
+	}
+	return s.ctime < t.Add(-w).UnixNano()
+}
+
+// blob is one stored file content in the snapshot store.
+type blob struct {
+	id   uint64
+	size int64
+	refs int // number of live snapState values that reference it
+}
+
+// hentry is one path of a host snapshot. Immutable once its snapState is published.
+type hentry struct {
+	path    string
+	kind    uint8
+	mode    fs.FileMode // modeBits only
+	mtime   time.Time
+	sig     sig // kindFile
+	trusted bool
+	blob    *blob  // kindFile
+	link    string // kindLink
+}
+
+// snapState is a full description of the tree, in walk order (parents before children).
+type snapState struct {
+	entries []*hentry
+	byPath  map[string]*hentry
+	holders int // snapshot handles plus the index
+}
+
+// hostSnapshot is what Host.Snapshot returns.
+type hostSnapshot struct{ h *snapHandle }
+
+// snapHandle is the part the cleanup sees; it must not point to the hostSnapshot.
+type snapHandle struct {
+	owner    *Host
+	st       *snapState
+	released bool
+}
+
+// blobStore is a directory outside the root holding content copies named by id.
+type blobStore struct {
+	dir    string
+	nextID uint64
+}
+
+func (b *blobStore) path(id uint64) string { return filepath.Join(b.dir, strconv.FormatUint(id, 10)) }
+
+var (
+	errClosedSnap   = errors.New("snapshot was released")
+	errBackupInside = errors.New("the snapshot store would be inside the root; pass vfs.BackupDir with a directory outside it")
+)
+
+// ensureStore creates the snapshot store on first use. Callers hold h.mu.
+func (h *Host) ensureStore() error {
+	if h.store != nil {
+		return nil
+	}
+	parent, err := filepath.Abs(h.backup)
+	if err != nil {
+		return err
+	}
+	if r, err := filepath.EvalSymlinks(parent); err == nil {
+		parent = r
+	}
+	if parent == h.dir || strings.HasPrefix(parent, h.dir+"/") || h.dir == "/" {
+		return errBackupInside
+	}
+	dir, err := os.MkdirTemp(parent, "wink-vfs-")
+	if err != nil {
+		return err
+	}
+	h.store = &blobStore{dir: dir}
+	return nil
+}
+
+func (h *Host) retain(st *snapState) {
+	if st.holders == 0 {
+		for _, e := range st.entries {
+			if e.blob != nil {
+				e.blob.refs++
+			}
+		}
+	}
+	st.holders++
+}
+
+func (h *Host) release(st *snapState) {
+	if st == nil {
+		return
+	}
+	st.holders--
+	if st.holders > 0 {
+		return
+	}
+	for _, e := range st.entries {
+		if b := e.blob; b != nil {
+			b.refs--
+			if b.refs == 0 && h.store != nil {
+				os.Remove(h.store.path(b.id))
+			}
+		}
+	}
+}
+
+// setIndex makes st the index. Callers hold h.mu.
+func (h *Host) setIndex(st *snapState) {
+	h.retain(st)
+	h.release(h.index)
+	h.index = st
+}
+
+// Snapshot records the whole tree under the root so that Restore can roll back every later change, made by
+// this process or any other. Cost: one lstat walk of the tree (O(files)), plus a copy of every file whose
+// stat signature changed since the previous Snapshot or Restore (O(changed bytes)); unchanged files share
+// the stored copy. The snapshot's storage is freed by Release, or when the snapshot becomes unreachable,
+// or by Close.
+func (h *Host) Snapshot() (any, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil, pathErr("snapshot", ".", ErrClosed)
+	}
+	if err := h.ensureStore(); err != nil {
+		return nil, pathErr("snapshot", ".", err)
+	}
+	start := time.Now()
+	st := &snapState{byPath: map[string]*hentry{}}
+	var created []*blob
+	err := h.walk(func(p string, fi fs.FileInfo) (bool, error) {
+		e := &hentry{path: p, mode: fi.Mode() & modeBits, mtime: fi.ModTime()}
+		switch {
+		case fi.IsDir():
+			e.kind = kindDir
+		case fi.Mode()&fs.ModeSymlink != 0:
+			e.kind = kindLink
+			t, err := h.root.Readlink(p)
+			if err != nil {
+				return false, err
+			}
+			e.link = t
+		case fi.Mode().IsRegular():
+			e.kind = kindFile
+			if err := h.captureFile(e, fi, start, &created); err != nil {
+				return false, err
+			}
+		default:
+			e.kind = kindOther
+		}
+		st.entries = append(st.entries, e)
+		st.byPath[p] = e
+		return e.kind == kindDir, nil
+	})
+	if err != nil {
+		for _, b := range created {
+			os.Remove(h.store.path(b.id))
+		}
+		return nil, pathErr("snapshot", ".", mapErr(err))
+	}
+	h.setIndex(st)
+	h.retain(st)
+	hd := &snapHandle{owner: h, st: st}
+	s := &hostSnapshot{h: hd}
+	runtime.AddCleanup(s, func(hd *snapHandle) { hd.owner.releaseHandle(hd) }, hd)
+	return s, nil
+}
+
+// captureFile fills e's signature and blob, reusing the index's blob when the file is unchanged.
+func (h *Host) captureFile(e *hentry, fi fs.FileInfo, start time.Time, created *[]*blob) error {
+	s, ok := sigOf(fi)
+	if prev := h.index.lookup(e.path); prev != nil && prev.kind == kindFile && ok && prev.sig == s {
+		if prev.trusted || h.sameContent(e.path, prev.blob) {
+			e.sig, e.blob, e.trusted = s, prev.blob, trustedAt(s, ok, start)
+			return nil
+		}
+	}
+	f, err := h.openForRead(e.path, fi)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	before, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	b := &blob{id: h.store.nextID}
+	h.store.nextID++
+	dst, err := os.OpenFile(h.store.path(b.id), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	n, err := io.Copy(dst, f)
+	if cerr := dst.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(h.store.path(b.id))
+		return err
+	}
+	*created = append(*created, b)
+	after, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	b.size = n
+	s1, ok1 := sigOf(before)
+	s2, ok2 := sigOf(after)
+	e.sig, e.blob = s2, b
+	// A file that changed while it was copied is never trusted: the next Restore compares its content.
+	e.trusted = ok1 && ok2 && s1 == s2 && s2.size == n && trustedAt(s2, true, start)
+	return nil
+}
+
+// openForRead opens a regular file, making it readable for the copy if its mode forbids reading.
+func (h *Host) openForRead(p string, fi fs.FileInfo) (*os.File, error) {
+	f, err := h.root.Open(p)
+	if err == nil || !errors.Is(err, fs.ErrPermission) {
+		return f, err
+	}
+	mode := fi.Mode() & modeBits
+	if cerr := h.root.Chmod(p, mode|0o400); cerr != nil {
+		return nil, err
+	}
+	f, err = h.root.Open(p)
+	h.root.Chmod(p, mode) // the ctime change makes the entry untrusted, which is safe
+	return f, err
+}
+
+func (st *snapState) lookup(p string) *hentry {
+	if st == nil {
+		return nil
+	}
+	return st.byPath[p]
+}
+
+// sameContent reports whether the file at p holds exactly the blob's bytes.
+func (h *Host) sameContent(p string, b *blob) bool {
+	f, err := h.root.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	g, err := os.Open(h.store.path(b.id))
+	if err != nil {
+		return false
+	}
+	defer g.Close()
+	var x, y [32 << 10]byte
+	for {
+		n, err1 := io.ReadFull(f, x[:])
+		m, err2 := io.ReadFull(g, y[:])
+		if n != m || !bytes.Equal(x[:n], y[:m]) {
+			return false
+		}
+		end1 := err1 == io.EOF || err1 == io.ErrUnexpectedEOF
+		end2 := err2 == io.EOF || err2 == io.ErrUnexpectedEOF
+		if end1 || end2 {
+			return end1 && end2
+		}
+		if err1 != nil || err2 != nil {
+			return false
+		}
+	}
+}
+
+// walk visits the root and every path below it in depth-first, name order, without following symlinks.
+// f returns whether to descend into a directory. A directory whose mode forbids reading is made readable
+// for the listing and put back.
+func (h *Host) walk(f func(p string, fi fs.FileInfo) (bool, error)) error {
+	fi, err := h.root.Lstat(".")
+	if err != nil {
+		return err
+	}
+	return h.walkAt(".", fi, f)
+}
+
+func (h *Host) walkAt(p string, fi fs.FileInfo, f func(string, fs.FileInfo) (bool, error)) error {
+	descend, err := f(p, fi)
+	if err != nil || !descend {
+		return err
+	}
+	des, err := h.readDir(p, fi)
+	if err != nil {
+		return err
+	}
+	for _, de := range des {
+		cp := joinPath(p, de.Name())
+		cfi, err := de.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // removed during the walk
+		}
+		if err != nil {
+			return err
+		}
+		if err := h.walkAt(cp, cfi, f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (h *Host) readDir(p string, fi fs.FileInfo) ([]fs.DirEntry, error) {
+	des, err := h.readDirOnce(p)
+	if err != nil && errors.Is(err, fs.ErrPermission) {
+		mode := fi.Mode() & modeBits
+		if h.root.Chmod(p, mode|0o700) == nil {
+			des, err = h.readDirOnce(p)
+			h.root.Chmod(p, mode)
+		}
+	}
+	return des, err
+}
+
+func (h *Host) readDirOnce(p string) ([]fs.DirEntry, error) {
+	d, err := h.root.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	des, err := d.ReadDir(-1)
+	slices.SortFunc(des, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return des, err
+}
+
+// Release frees the storage only snap references. Releasing twice, or a snapshot of another filesystem,
+// does nothing. A released snapshot cannot be restored.
+func (h *Host) Release(snap any) {
+	s, ok := snap.(*hostSnapshot)
+	if !ok || s == nil || s.h.owner != h {
+		return
+	}
+	h.releaseHandle(s.h)
+}
+
+func (h *Host) releaseHandle(hd *snapHandle) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if hd.released || h.closed {
+		hd.released = true
+		return
+	}
+	hd.released = true
+	h.release(hd.st)
+}
+
+// Close deletes the snapshot store and closes the root. Snapshots cannot be restored afterwards and every
+// operation fails with ErrClosed.
+func (h *Host) Close() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil
+	}
+	h.closed = true
+	var err error
+	if h.store != nil {
+		err = os.RemoveAll(h.store.dir)
+	}
+	if cerr := h.root.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Restore rolls the tree back to snap: paths created since are removed, changed files are rewritten from
+// the store (mode and mtime included), deleted files, directories and symlinks are recreated, and
+// directory modes and mtimes are put back. Cost: one lstat walk (O(files)) plus O(changed bytes); a file
+// whose signature is untrusted is compared by content. Not restored: ownership, hard-link identity (files
+// come back as separate files), fifos/sockets/devices that were deleted, access times.
+func (h *Host) Restore(snap any) error {
+	s, ok := snap.(*hostSnapshot)
+	if !ok || s == nil || s.h.owner != h {
+		return pathErr("restore", ".", errForeignSnapshot)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return pathErr("restore", ".", ErrClosed)
+	}
+	if s.h.released {
+		return pathErr("restore", ".", errClosedSnap)
+	}
+	r := restorer{h: h, st: s.h.st, start: time.Now(), seen: map[string]bool{}, fixed: map[string]*hentry{},
+		dirty: map[string]bool{}}
+	if err := r.run(); err != nil {
+		// The tree is partly restored; the index no longer describes it, so drop it (the next Snapshot
+		// copies everything it cannot trust).
+		h.release(h.index)
+		h.index = nil
+		return pathErr("restore", r.at, mapErr(err))
+	}
+	next := &snapState{entries: make([]*hentry, len(r.st.entries)), byPath: make(map[string]*hentry, len(r.st.entries))}
+	for i, e := range r.st.entries {
+		if f := r.fixed[e.path]; f != nil {
+			e = f
+		}
+		next.entries[i] = e
+		next.byPath[e.path] = e
+	}
+	h.setIndex(next)
+	return nil
+}
+
+type restorer struct {
+	h     *Host
+	st    *snapState
+	start time.Time
+	seen  map[string]bool    // snapshot paths found in place with the right kind
+	fixed map[string]*hentry // file entries rewritten or re-verified: their new signature
+	dirty map[string]bool    // directories whose mode or mtime must be put back
+	at    string             // the path being worked on, for the error
+}
+
+func (r *restorer) run() error {
+	root := r.h.root
+	// Pass 1: walk what is there now; remove what is new or of another kind, keep what is unchanged.
+	err := r.h.walk(func(p string, fi fs.FileInfo) (bool, error) {
+		r.at = p
+		e := r.st.byPath[p]
+		kind := kindOf(fi)
+		if e == nil || e.kind != kind {
+			r.dirty[parentOf(p)] = true
+			return false, r.removeAll(p)
+		}
+		switch kind {
+		case kindDir:
+			r.seen[p] = true
+			if fi.Mode()&modeBits != e.mode || !fi.ModTime().Equal(e.mtime) {
+				r.dirty[p] = true
+			}
+			if fi.Mode()&0o700 != 0o700 { // make it workable; pass 3 puts the mode back
+				r.dirty[p] = true
+				if err := root.Chmod(p, fi.Mode()&modeBits|0o700); err != nil {
+					return false, err
+				}
+			}
+			return true, nil
+		case kindLink:
+			t, err := root.Readlink(p)
+			if err == nil && t == e.link {
+				r.seen[p] = true
+				return false, nil
+			}
+			r.dirty[parentOf(p)] = true
+			return false, r.removeAll(p)
+		case kindFile:
+			s, ok := sigOf(fi)
+			if ok && e.trusted && s == e.sig {
+				r.seen[p] = true
+				return false, nil
+			}
+			if fi.Size() == e.blob.size && r.h.sameContent(p, e.blob) {
+				r.seen[p] = true
+				return false, r.fixFile(p, e, fi)
+			}
+			r.dirty[parentOf(p)] = true
+			return false, r.removeAll(p)
+		default:
+			r.seen[p] = true
+			return false, nil
+		}
+	})
+	if err != nil {
+		return err
+	}
+	// Pass 2: recreate what is missing, parents first.
+	for _, e := range r.st.entries {
+		if r.seen[e.path] || e.kind == kindOther {
+			continue
+		}
+		r.at = e.path
+		r.dirty[parentOf(e.path)] = true
+		switch e.kind {
+		case kindDir:
+			if err := root.Mkdir(e.path, 0o700); err != nil {
+				return err
+			}
+			r.dirty[e.path] = true
+		case kindLink:
+			if err := root.Symlink(e.link, e.path); err != nil {
+				return err
+			}
+		case kindFile:
+			if err := r.createFile(e); err != nil {
+				return err
+			}
+		}
+	}
+	// Pass 3: directory modes and mtimes, children before parents.
+	for i := len(r.st.entries) - 1; i >= 0; i-- {
+		e := r.st.entries[i]
+		if e.kind != kindDir || !r.dirty[e.path] {
+			continue
+		}
+		r.at = e.path
+		if err := root.Chmod(e.path, e.mode); err != nil {
+			return err
+		}
+		if err := root.Chtimes(e.path, e.mtime, e.mtime); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func kindOf(fi fs.FileInfo) uint8 {
+	switch m := fi.Mode(); {
+	case m.IsDir():
+		return kindDir
+	case m&fs.ModeSymlink != 0:
+		return kindLink
+	case m.IsRegular():
+		return kindFile
+	}
+	return kindOther
+}
+
+// removeAll removes p; when a directory below it forbids it, it makes the subtree writable and retries.
+func (r *restorer) removeAll(p string) error {
+	err := r.h.root.RemoveAll(p)
+	if err == nil || !errors.Is(err, fs.ErrPermission) {
+		return err
+	}
+	r.h.chmodTree(p)
+	return r.h.root.RemoveAll(p)
+}
+
+func (h *Host) chmodTree(p string) {
+	fi, err := h.root.Lstat(p)
+	if err != nil || !fi.IsDir() {
+		return
+	}
+	h.root.Chmod(p, 0o700)
+	des, err := h.readDirOnce(p)
+	if err != nil {
+		return
+	}
+	for _, de := range des {
+		if de.IsDir() {
+			h.chmodTree(joinPath(p, de.Name()))
+		}
+	}
+}
+
+// fixFile puts back the mode and mtime of a file whose content is right, and records its new signature.
+func (r *restorer) fixFile(p string, e *hentry, fi fs.FileInfo) error {
+	if fi.Mode()&modeBits != e.mode {
+		if err := r.h.root.Chmod(p, e.mode); err != nil {
+			return err
+		}
+	}
+	if !fi.ModTime().Equal(e.mtime) {
+		if err := r.h.root.Chtimes(p, e.mtime, e.mtime); err != nil {
+			return err
+		}
+	}
+	return r.record(p, e)
+}
+
+// createFile writes a file from its blob with its mode and mtime.
+func (r *restorer) createFile(e *hentry) error {
+	src, err := os.Open(r.h.store.path(e.blob.id))
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := r.h.root.OpenFile(e.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(dst, src)
+	if cerr := dst.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if err := r.h.root.Chmod(e.path, e.mode); err != nil {
+		return err
+	}
+	if err := r.h.root.Chtimes(e.path, e.mtime, e.mtime); err != nil {
+		return err
+	}
+	return r.record(e.path, e)
+}
+
+// record stores the signature of a file just verified or rewritten, for the next Snapshot or Restore.
+func (r *restorer) record(p string, e *hentry) error {
+	fi, err := r.h.root.Lstat(p)
+	if err != nil {
+		return err
+	}
+	s, ok := sigOf(fi)
+	n := *e
+	n.sig, n.trusted = s, trustedAt(s, ok, r.start)
+	r.fixed[p] = &n
+	return nil
+}

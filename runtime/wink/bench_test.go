@@ -1,0 +1,81 @@
+package wink_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/winkgen/wink/runtime/wink"
+)
+
+var benchArgs = []byte(`{"query":"filesystem snapshot rollback","limit":25}`)
+
+func noopDone(*wink.ToolContext, searchParams) (wink.ToolResult[searchResult], error) {
+	return wink.Done[searchResult]("ok"), nil
+}
+
+func noopValue(_ *wink.ToolContext, p searchParams) (wink.ToolResult[searchResult], error) {
+	return wink.OK(searchResult{Total: p.Limit}, "ok"), nil
+}
+
+func benchDispatcher(h handlerFunc, events bool) *wink.Dispatcher {
+	d := &wink.Dispatcher{Registry: wink.MustRegistry([]*wink.Tool{newSearchDef("search_docs", h, nil).Tool()})}
+	if events {
+		d.Events = func(*wink.ToolInvoked) {}
+	}
+	return d
+}
+
+// BenchmarkDispatchNoop measures the whole pipeline around a handler that does
+// nothing: lookup, strict decode, ToolContext, handler, rendering.
+func BenchmarkDispatchNoop(b *testing.B) {
+	cases := []struct {
+		name   string
+		h      handlerFunc
+		events bool
+	}{
+		{"no_value", noopDone, false},
+		{"json_value", noopValue, false},
+		{"json_value_events", noopValue, true},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			d := benchDispatcher(c.h, c.events)
+			call := wink.Call{ID: "call_1", Name: "search_docs", Arguments: benchArgs}
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				out, err := d.Dispatch(ctx, call)
+				if err != nil || !out.Success {
+					b.Fatal(out, err)
+				}
+			}
+		})
+	}
+}
+
+// TestDispatchAllocations pins the allocation count of the success path: the
+// call frame, the query string (strictjson converts the input once) and, with
+// a value, the output string.
+func TestDispatchAllocations(t *testing.T) {
+	tests := []struct {
+		name string
+		h    handlerFunc
+		max  float64
+	}{
+		{"no value", noopDone, 2},
+		{"json value", noopValue, 3},
+	}
+	for _, tt := range tests {
+		d := benchDispatcher(tt.h, false)
+		call := wink.Call{ID: "call_1", Name: "search_docs", Arguments: benchArgs}
+		ctx := context.Background()
+		got := testing.AllocsPerRun(200, func() {
+			if out, err := d.Dispatch(ctx, call); err != nil || !out.Success {
+				t.Fatal(out, err)
+			}
+		})
+		if got > tt.max {
+			t.Errorf("%s: %v allocs per dispatch, want <= %v", tt.name, got, tt.max)
+		}
+	}
+}

@@ -1,0 +1,422 @@
+package wink
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/winkgen/wink/runtime/strictjson"
+)
+
+// Call is one tool call requested by the model.
+type Call struct {
+	// ID is the provider's call id, echoed in the Outcome.
+	ID string
+	// Name is the requested tool name.
+	Name string
+	// Arguments is the raw JSON arguments text.
+	Arguments []byte
+}
+
+// Outcome is the result of one dispatched call as the model sees it.
+type Outcome struct {
+	// CallID is Call.ID.
+	CallID string
+	// Name is Call.Name.
+	Name string
+	// Success reports whether the call succeeded.
+	Success bool
+	// Message is the result's message (or the failure text).
+	Message string
+	// Output is the text sent back to the model: Message, a blank line and
+	// the rendered value; Message alone when the value is absent or excluded.
+	Output string
+	// Replayed reports that the outcome was replayed from the idempotency
+	// ledger instead of running the handler.
+	Replayed bool
+}
+
+// ToolInvoked is the telemetry event recorded for every call, whatever its
+// outcome (step 10 of the pipeline).
+type ToolInvoked struct {
+	// Name is the requested tool name.
+	Name string
+	// CallID is the provider's call id.
+	CallID string
+	// Tool is the called tool; nil when the name is unknown.
+	Tool *Tool
+	// Arguments is the raw arguments text (shared with the Call; do not
+	// modify).
+	Arguments []byte
+	// Params is the decoded params value (the tool's P); nil when decoding
+	// failed or the tool is unknown.
+	Params any
+	// Success reports whether the call succeeded.
+	Success bool
+	// Message is the outcome's message.
+	Message string
+	// Value is the result value (the tool's R); nil when the result has no
+	// value or its value is excluded from the context.
+	Value any
+	// HasValue reports whether the result carried a value.
+	HasValue bool
+	// Excluded reports that the result's value was excluded from the context.
+	Excluded bool
+	// Output is the text sent to the model (empty when Dispatch returned an
+	// error).
+	Output string
+	// Duration is the time from the start of Dispatch to the event.
+	Duration time.Duration
+	// Err is the error behind a failure or a returned error: the
+	// *ArgumentsError, the *Denial, the handler's error, the result's
+	// validation error, ErrUnknownTool, or the error Dispatch returned. It is
+	// nil on success and for panics (see Panic).
+	Err error
+	// Panic is the value a panic was called with; nil if none.
+	Panic any
+	// Stack is the stack of the goroutine at the panic; never shown to the
+	// model.
+	Stack []byte
+	// Replayed reports that the outcome was replayed from the ledger.
+	Replayed bool
+	// Time is when Dispatch started.
+	Time time.Time
+}
+
+// Hooks are the dispatcher's extension points for policies and transactions.
+// Each is optional. A panic in a hook is recovered like a handler panic.
+type Hooks struct {
+	// Check runs after decoding (step 3); a non-nil *Denial becomes a
+	// failure result with its text and the handler does not run.
+	Check func(tc *ToolContext, tool *Tool, params any) *Denial
+	// Begin runs before the handler (step 6) and returns the rollback to run
+	// if the call fails (step 9). If Begin returns an error, the call is not
+	// executed, Dispatch returns the error wrapped, and a rollback returned
+	// alongside the error is still run.
+	Begin func(tc *ToolContext, tool *Tool) (rollback func() error, err error)
+	// OnResult runs after a successful handler (step 8). It may edit the
+	// outcome; if it sets Success to false, the call is rolled back.
+	OnResult func(tc *ToolContext, tool *Tool, params any, out *Outcome)
+}
+
+// Dispatcher runs tool calls through the pipeline of DESIGN.md "Dispatch".
+// Its zero value is usable (every call names an unknown tool). A Dispatcher
+// must not be modified while it dispatches; Dispatch is safe for concurrent
+// use when the hooks and the event sink are.
+type Dispatcher struct {
+	// Registry holds the callable tools.
+	Registry *Registry
+	// Limits bounds strict decoding; zero fields take strictjson's defaults.
+	Limits strictjson.Limits
+	// Events receives a ToolInvoked for every call (step 10); nil drops
+	// them. The event is freshly allocated and may be retained.
+	Events func(*ToolInvoked)
+	// Hooks are the policy and transaction hooks (steps 3, 6, 8, 9).
+	Hooks Hooks
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// RunContext holds the correlation ids copied into every ToolContext.
+	RunContext RunContext
+	// Heartbeat, when set, is called by ToolContext.Beat.
+	Heartbeat func(*ToolContext)
+}
+
+// invoker is implemented by *Def[P, R]: the non-generic Tool reaches the
+// typed pipeline through it.
+type invoker interface {
+	invoke(ctx context.Context, disp *Dispatcher, call Call) (Outcome, error)
+	decodeAny(args []byte, lim strictjson.Limits) (any, error)
+}
+
+// now reads the dispatcher's clock.
+func (d *Dispatcher) now() time.Time {
+	if d.Now != nil {
+		return d.Now()
+	}
+	return time.Now()
+}
+
+// Dispatch runs one tool call and returns what the model sees. Failures of
+// the call (unknown tool, bad arguments, denial, handler failure, error or
+// panic, invalid result) are outcomes with Success false, not errors. The
+// error is non-nil, and the Outcome zero, only when the call must not be
+// answered as a tool result: the deadline expired or ctx was cancelled before
+// the handler ran, the handler returned a context error while ctx was done,
+// Hooks.Begin failed, or a rollback failed. A nil ctx means
+// context.Background().
+func (d *Dispatcher) Dispatch(ctx context.Context, call Call) (Outcome, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	t, ok := d.Registry.Lookup(call.Name)
+	if !ok {
+		return d.unknownTool(call), nil
+	}
+	return t.impl.invoke(ctx, d, call)
+}
+
+// unknownTool answers a call naming no registered tool (step 1).
+func (d *Dispatcher) unknownTool(call Call) Outcome {
+	msg := d.Registry.unknownToolMessage(call.Name)
+	out := Outcome{CallID: call.ID, Name: call.Name, Message: msg, Output: msg}
+	if d.Events != nil {
+		now := d.now()
+		d.Events(&ToolInvoked{
+			Name: call.Name, CallID: call.ID, Arguments: call.Arguments,
+			Message: msg, Output: msg, Err: ErrUnknownTool, Time: now,
+		})
+	}
+	return out
+}
+
+// callState is the non-generic state of one call, kept in the call's frame.
+type callState struct {
+	out      Outcome
+	err      error // returned by Dispatch instead of out
+	cause    error // ToolInvoked.Err
+	rollback func() error
+	start    time.Time
+	params   any // boxed P, set only when a hook or the event needs it
+	value    any // boxed R for the event
+	hasValue bool
+	excluded bool
+	panicV   any
+	stack    []byte
+}
+
+// frame is everything one call needs on the heap, in a single allocation:
+// the ToolContext escapes to the handler, and the params, the result and the
+// state are reached through pointers by function values.
+type frame[P, R any] struct {
+	tc  ToolContext
+	p   P
+	res ToolResult[R]
+	cs  callState
+}
+
+// fail makes the outcome a failure with text msg.
+func (cs *callState) fail(msg string) {
+	cs.out.Success = false
+	cs.out.Message = msg
+	cs.out.Output = msg
+	cs.value, cs.hasValue, cs.excluded = nil, false, false
+}
+
+// invoke runs steps 2-11 for a call to d's tool.
+func (d *Def[P, R]) invoke(ctx context.Context, disp *Dispatcher, call Call) (Outcome, error) {
+	fr := new(frame[P, R])
+	cs := &fr.cs
+	cs.out.CallID, cs.out.Name = call.ID, d.tool.spec.Name
+	if disp.Events != nil {
+		cs.start = disp.now()
+	}
+	d.run(ctx, disp, call, fr)
+	return cs.finish(disp, &d.tool, call)
+}
+
+// run executes steps 2-8, recovering any panic into a failure.
+func (d *Def[P, R]) run(ctx context.Context, disp *Dispatcher, call Call, fr *frame[P, R]) {
+	cs := &fr.cs
+	name := d.tool.spec.Name
+	defer func() {
+		if pv := recover(); pv != nil {
+			cs.fail("Tool " + strconv.Quote(name) + " failed: " + panicText(pv))
+			cs.err, cs.cause = nil, nil
+			cs.panicV, cs.stack = pv, debug.Stack()
+		}
+	}()
+
+	// 2: strict decoding, then the params' Validate.
+	if aerr := d.decode(call.Arguments, disp.Limits, &fr.p); aerr != nil {
+		cs.fail(aerr.Error())
+		cs.cause = aerr
+		return
+	}
+	hooks := &disp.Hooks
+	if disp.Events != nil || hooks.Check != nil || hooks.OnResult != nil {
+		cs.params = fr.p
+	}
+
+	// 5 (built before 3 so that policies see the call's context).
+	tc := &fr.tc
+	tc.CallID, tc.ToolName, tc.Run = call.ID, name, disp.RunContext
+	tc.ctx, tc.tool, tc.beat = ctx, &d.tool, disp.Heartbeat
+
+	// 3: policies.
+	if hooks.Check != nil {
+		if den := hooks.Check(tc, &d.tool, cs.params); den != nil {
+			cs.fail(den.message(name))
+			cs.cause = den
+			return
+		}
+	}
+
+	// 4: deadline and cancellation.
+	if err := ctx.Err(); err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			cs.err = &deadlineError{tool: name, cause: err}
+		} else {
+			cs.err = fmt.Errorf("tool %q not executed: %w", name, err)
+		}
+		cs.cause = cs.err
+		return
+	}
+	if dl, ok := ctx.Deadline(); ok && !disp.now().Before(dl) {
+		cs.err = &deadlineError{tool: name, cause: context.DeadlineExceeded}
+		cs.cause = cs.err
+		return
+	}
+
+	// 6: transaction.
+	if hooks.Begin != nil {
+		rb, err := hooks.Begin(tc, &d.tool)
+		cs.rollback = rb
+		if err != nil {
+			cs.err = fmt.Errorf("wink: starting the transaction for tool %q: %w", name, err)
+			cs.cause = cs.err
+			return
+		}
+	}
+
+	// 7: the handler.
+	res := &fr.res
+	var herr error
+	*res, herr = d.f.Handler(tc, fr.p)
+	if herr != nil {
+		if ctx.Err() != nil && (errors.Is(herr, context.Canceled) || errors.Is(herr, context.DeadlineExceeded)) {
+			cs.err = fmt.Errorf("tool %q interrupted: %w", name, herr)
+			cs.cause = cs.err
+			return
+		}
+		if te, ok := errors.AsType[*ToolError](herr); ok {
+			cs.fail(te.Message)
+		} else {
+			cs.fail("Tool " + strconv.Quote(name) + " failed: " + herr.Error())
+		}
+		cs.cause = herr
+		return
+	}
+	hasValue := res.HasValue && !d.noValue
+	if res.Success && hasValue && d.f.ValidateResult != nil {
+		if verr := d.f.ValidateResult(&res.Value); verr != nil {
+			cs.fail("Tool " + strconv.Quote(name) + " returned an invalid result: " + verr.Error())
+			cs.cause = verr
+			return
+		}
+	}
+
+	// 11 (rendered before 8 so that OnResult sees the output).
+	cs.out.Success = res.Success
+	cs.out.Message = res.Message
+	cs.hasValue = hasValue
+	cs.excluded = hasValue && res.ExcludeValueFromContext
+	if hasValue && !res.ExcludeValueFromContext {
+		cs.out.Output = d.render(res.Message, &res.Value)
+		if disp.Events != nil {
+			cs.value = res.Value
+		}
+	} else {
+		cs.out.Output = res.Message
+	}
+
+	// 8: policies' OnResult.
+	if res.Success && hooks.OnResult != nil {
+		hooks.OnResult(tc, &d.tool, cs.params, &cs.out)
+	}
+}
+
+// finish runs step 9 (rollback on failure) and step 10 (the event) and
+// returns Dispatch's results.
+func (cs *callState) finish(disp *Dispatcher, t *Tool, call Call) (Outcome, error) {
+	evErr := cs.cause
+	if (cs.err != nil || !cs.out.Success) && cs.rollback != nil {
+		if rerr := cs.rollback(); rerr != nil {
+			rerr = fmt.Errorf("wink: rolling back tool %q failed: %w", t.spec.Name, rerr)
+			cs.err = joinErr(cs.err, rerr)
+			evErr = joinErr(evErr, rerr)
+		}
+	}
+	out := cs.out
+	if cs.err != nil {
+		out = Outcome{}
+	}
+	if disp.Events != nil {
+		disp.Events(&ToolInvoked{
+			Name: call.Name, CallID: call.ID, Tool: t, Arguments: call.Arguments,
+			Params: cs.params, Success: out.Success, Message: out.Message,
+			Value: cs.value, HasValue: cs.hasValue, Excluded: cs.excluded,
+			Output: out.Output, Duration: disp.now().Sub(cs.start), Err: evErr,
+			Panic: cs.panicV, Stack: cs.stack, Replayed: out.Replayed, Time: cs.start,
+		})
+	}
+	return out, cs.err
+}
+
+// joinErr joins two errors, either of which may be nil.
+func joinErr(a, b error) error {
+	if a == nil {
+		return b
+	}
+	return errors.Join(a, b)
+}
+
+// panicText returns the text of a panic value.
+func panicText(pv any) string {
+	switch v := pv.(type) {
+	case error:
+		return v.Error()
+	case string:
+		return v
+	}
+	return fmt.Sprint(pv)
+}
+
+// bufPool holds scratch buffers for JSON-rendered output.
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
+
+// maxPooledBuf bounds the buffers bufPool keeps.
+const maxPooledBuf = 64 << 10
+
+// render returns msg, a blank line, and v rendered (Render, else the JSON
+// encoding). An empty msg or rendering yields the other part alone.
+func (d *Def[P, R]) render(msg string, v *R) string {
+	if d.f.Render != nil {
+		s := d.f.Render(v)
+		switch {
+		case s == "":
+			return msg
+		case msg == "":
+			return s
+		}
+		return msg + "\n\n" + s
+	}
+	bp := bufPool.Get().(*[]byte)
+	b := append((*bp)[:0], msg...)
+	if msg != "" {
+		b = append(b, '\n', '\n')
+	}
+	b = d.f.EncodeResult(b, v)
+	s := string(b)
+	if cap(b) <= maxPooledBuf {
+		*bp = b[:0]
+		bufPool.Put(bp)
+	}
+	return s
+}
+
+// decoderPool holds decoders between calls.
+var decoderPool = sync.Pool{New: func() any { return new(strictjson.Decoder) }}
+
+// getDecoder returns a decoder to Reset.
+func getDecoder() *strictjson.Decoder { return decoderPool.Get().(*strictjson.Decoder) }
+
+// putDecoder returns a decoder after a successful decode, dropping its
+// references to the input.
+func putDecoder(d *strictjson.Decoder) {
+	d.Reset(nil, strictjson.Limits{})
+	decoderPool.Put(d)
+}

@@ -1,0 +1,83 @@
+// Package wink is the runtime that user code and winkgen-generated code
+// import: tool descriptors (Spec, Def, Tool), the handler's ToolContext and
+// ToolResult, model-facing errors, registries and the dispatcher.
+//
+// # Generated code
+//
+// For each //wink:tool handler winkgen emits a package-level
+//
+//	var WinkSearchDocs = wink.NewDef(wink.Spec{...}, wink.Funcs[SearchParams, SearchResult]{...})
+//
+// plus a WinkTools() []*wink.Tool listing the package's tools in source
+// order, and compile-time guards built on EnforceVersion, GenVersion,
+// MinGenVersion and MaxGenVersion. Parameterless handlers are wrapped to take
+// NoParams (decoded by DecodeNoParams); tools without a value return NoValue.
+//
+// # Dispatch
+//
+// Dispatcher.Dispatch runs the pipeline of DESIGN.md "Dispatch":
+//
+//  1. lookup: an unknown name is a failure result
+//     `Unknown tool "x". Available tools: a, b, c.` (registry order;
+//     `Unknown tool "x". No tools are available.` for an empty registry;
+//     names longer than 64 runes are truncated with "…" when echoed);
+//  2. strict decoding with the generated decoder, then the params' Validate
+//     (only when decoding found no error: a half-decoded value is
+//     meaningless); all problems become one ArgumentsError text;
+//  3. Hooks.Check (policies); a *Denial is a failure result;
+//  4. deadline: a cancelled ctx, or a deadline at or before Dispatcher.Now,
+//     makes Dispatch return an error (matching ErrDeadlineExpired and
+//     context.DeadlineExceeded, or wrapping context.Canceled), not a result;
+//  5. the ToolContext (built before step 3 so that policies see it);
+//  6. Hooks.Begin returns the rollback;
+//  7. the handler, with panics recovered; then Funcs.ValidateResult on a
+//     successful result with a value;
+//  8. Hooks.OnResult on success (after rendering, so it sees and may edit
+//     the Outcome);
+//  9. the rollback on every failure: failure result, returned error, panic,
+//     invalid result, a propagated context error, an OnResult that set
+//     Success to false;
+//  10. a ToolInvoked event for every call, including unknown tools, bad
+//     arguments and calls that return an error;
+//  11. Output = Message + "\n\n" + rendered value (Render, else the
+//     generated JSON encoding); Message alone when the result has no value,
+//     its value is excluded, or R is NoValue; the rendered value alone when
+//     Message is empty.
+//
+// Failure texts the model sees (product text, tested verbatim):
+//
+//   - a panic: `Tool "x" failed: <panic value>` (the stack only in
+//     ToolInvoked.Stack);
+//   - a returned error: `Tool "x" failed: <error text>`, except a
+//     *ToolError anywhere in its chain, whose Message is used verbatim;
+//   - an invalid result: `Tool "x" returned an invalid result: <error text>`;
+//   - a Failure result: its message verbatim (with its value rendered if it
+//     has one);
+//   - a denial: its Reason, then "\n- suggestion" per suggestion; an empty
+//     Reason reads `Policy denied the call to tool "x".`.
+//
+// A handler error that wraps context.Canceled or context.DeadlineExceeded
+// propagates to the caller only while the call's context is done; the same
+// error with a live context (say, an HTTP client's own timeout) is an
+// ordinary tool failure. When a handler returns both a result and an error,
+// the error wins. A panic anywhere in steps 2-8, hooks included, is recovered
+// the same way as a handler panic. A failing Hooks.Begin or rollback makes
+// Dispatch return an error: without a transaction, or after a failed
+// restore, the state cannot be trusted.
+//
+// # Allocation
+//
+// The pipeline is one generic method on Def[P, R], reached from the
+// non-generic Tool through an unexported interface, so params and results
+// stay typed. On the success path a call allocates one frame (ToolContext,
+// params, result and pipeline state together), the output string when a
+// value is rendered, plus whatever decoding and the handler allocate.
+// Decoders and render buffers are pooled. Params and values are boxed into
+// interfaces only when Hooks.Check, Hooks.OnResult or Events need them.
+//
+// # Not yet here
+//
+// Idempotency (Spec.Idempotency, Funcs.IdempotencyKey, Outcome.Replayed) is
+// declared but not applied: the ledger is wired in by the next issue, as are
+// session, resources and filesystem on the ToolContext.
+package wink

@@ -1,0 +1,150 @@
+package wink
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/winkgen/wink/runtime/strictjson"
+)
+
+// ToolError is an error a handler returns when its text is meant for the
+// model: the dispatcher turns it into a failure result whose message is
+// Message verbatim (no "Tool ... failed:" prefix) and rolls the call back.
+//
+// The dispatcher finds a ToolError anywhere in the returned error's chain
+// (errors.As), so wrapping it with context for logs keeps the model's text.
+type ToolError struct {
+	// Message is the text the model sees.
+	Message string
+	// cause is what Errorf built; it keeps %w-wrapped errors reachable.
+	cause error
+}
+
+// Error returns the model-facing message.
+func (e *ToolError) Error() string { return e.Message }
+
+// Unwrap returns the errors wrapped with %w by Errorf, if any.
+func (e *ToolError) Unwrap() error { return e.cause }
+
+// Errorf formats a model-facing error (a *ToolError) according to format, as
+// fmt.Errorf does; errors wrapped with %w stay reachable through errors.Is and
+// errors.As.
+func Errorf(format string, args ...any) error {
+	err := fmt.Errorf(format, args...)
+	te := &ToolError{Message: err.Error()}
+	switch err.(type) {
+	case interface{ Unwrap() error }, interface{ Unwrap() []error }:
+		te.cause = err
+	}
+	return te
+}
+
+// NewToolError returns a model-facing error (a *ToolError) whose text is msg.
+func NewToolError(msg string) error {
+	return &ToolError{Message: msg}
+}
+
+// ArgumentsError reports arguments that failed strict decoding or the params
+// type's Validate method. Its text is what the model sees.
+type ArgumentsError struct {
+	// Tool is the name of the tool whose arguments were rejected.
+	Tool string
+	// Errors lists every problem found, in input order.
+	Errors *strictjson.Errors
+}
+
+// Error returns the model-facing text, for example:
+//
+//	Invalid arguments for tool "search_docs":
+//	- limit: expected integer, got string "10"
+//	- unknown field "querry"; did you mean "query"? (allowed: query, limit, mode)
+//	Fix the arguments and call search_docs again.
+func (e *ArgumentsError) Error() string {
+	var b strings.Builder
+	b.WriteString("Invalid arguments for tool ")
+	b.WriteString(strconv.Quote(e.Tool))
+	b.WriteString(":\n")
+	if e.Errors != nil {
+		for _, line := range e.Errors.Lines() {
+			b.WriteString("- ")
+			b.WriteString(line)
+			b.WriteByte('\n')
+		}
+	}
+	b.WriteString("Fix the arguments and call ")
+	b.WriteString(e.Tool)
+	b.WriteString(" again.")
+	return b.String()
+}
+
+// Unwrap returns the underlying *strictjson.Errors.
+func (e *ArgumentsError) Unwrap() error {
+	if e.Errors == nil {
+		return nil
+	}
+	return e.Errors
+}
+
+// FieldErrorer is implemented by errors that a params type's Validate method
+// returns to report problems at JSON paths. Each entry becomes one line of the
+// ArgumentsError, exactly like a decoding error.
+type FieldErrorer interface {
+	FieldErrors() []strictjson.FieldError
+}
+
+// Denial is a policy's refusal of a call (Hooks.Check). The model sees a
+// failure result whose text is Reason followed by one "- suggestion" line per
+// suggestion; an empty Reason reads `Policy denied the call to tool "<name>".`.
+type Denial struct {
+	// Reason says why the call was refused, in words the model can act on.
+	Reason string
+	// Suggestions lists what the model can do instead.
+	Suggestions []string
+}
+
+// Error returns the denial's reason.
+func (d *Denial) Error() string { return d.Reason }
+
+// message returns the failure text the model sees for a denial of tool.
+func (d *Denial) message(tool string) string {
+	msg := d.Reason
+	if msg == "" {
+		msg = "Policy denied the call to tool " + strconv.Quote(tool) + "."
+	}
+	if len(d.Suggestions) == 0 {
+		return msg
+	}
+	var b strings.Builder
+	b.WriteString(msg)
+	for _, s := range d.Suggestions {
+		b.WriteString("\n- ")
+		b.WriteString(s)
+	}
+	return b.String()
+}
+
+// ErrDeadlineExpired is matched (errors.Is) by the error Dispatch returns when
+// the call's deadline had passed before the handler could run. That error also
+// wraps context.DeadlineExceeded.
+var ErrDeadlineExpired = errors.New("deadline expired")
+
+// ErrUnknownTool is ToolInvoked.Err for calls naming a tool the registry does
+// not hold.
+var ErrUnknownTool = errors.New("unknown tool")
+
+// deadlineError is returned by Dispatch when the deadline passed before the
+// handler ran.
+type deadlineError struct {
+	tool  string
+	cause error
+}
+
+func (e *deadlineError) Error() string {
+	return "deadline expired before executing tool " + strconv.Quote(e.tool)
+}
+
+func (e *deadlineError) Is(target error) bool { return target == ErrDeadlineExpired }
+
+func (e *deadlineError) Unwrap() error { return e.cause }

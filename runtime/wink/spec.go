@@ -1,0 +1,290 @@
+package wink
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/winkgen/wink/runtime/strictjson"
+)
+
+// GenVersion is the version of the generated-code contract this runtime
+// implements; winkgen emits code for it.
+const GenVersion = 1
+
+// MinGenVersion is the oldest generated-code version this runtime supports.
+const MinGenVersion = 1
+
+// MaxGenVersion is the newest generated-code version this runtime supports.
+const MaxGenVersion = 1
+
+// EnforceVersion is used by generated code to fail compilation when it does
+// not fit this runtime (the protobuf-go idiom). Code generated for version G
+// declares
+//
+//	const _ = wink.EnforceVersion(wink.MaxGenVersion - G)
+//	const _ = wink.EnforceVersion(G - wink.MinGenVersion)
+//
+// and a negative constant does not convert to an unsigned type.
+type EnforceVersion uint
+
+// Spec is the static description of a tool, emitted by winkgen as constants.
+type Spec struct {
+	// Name is the tool's name, matching ^[a-z0-9_-]{1,64}$.
+	Name string
+	// Description is the text shown to the model (1-200 ASCII characters).
+	Description string
+	// Position is where the handler is declared ("search.go:12:1"), for
+	// diagnostics such as duplicate names.
+	Position string
+	// ParamsSchema is the plain JSON Schema of the arguments (Anthropic
+	// input_schema, MCP inputSchema).
+	ParamsSchema []byte
+	// ParamsSchemaStrict is the OpenAI strict-mode variant of ParamsSchema.
+	ParamsSchemaStrict []byte
+	// StrictOK reports whether the params type can be expressed in OpenAI
+	// strict mode; when false, adapters send ParamsSchema with strict off.
+	StrictOK bool
+	// ResultSchema is the plain JSON Schema of the result value (MCP
+	// outputSchema).
+	ResultSchema []byte
+	// ResultSchemaStrict is the OpenAI strict-mode variant of ResultSchema.
+	ResultSchemaStrict []byte
+	// Examples are the tool's validated examples, in declaration order.
+	Examples []Example
+	// Idempotency is the tool's idempotency declaration; its zero value means
+	// the tool is not idempotent.
+	Idempotency Idempotency
+	// AcceptsOverrides reports whether the description may be overridden.
+	AcceptsOverrides bool
+}
+
+// Example is one example call of a tool: canonical JSON of its arguments and
+// of its result value.
+type Example struct {
+	// Description says what the example shows.
+	Description string
+	// Input is the canonical JSON of the arguments.
+	Input []byte
+	// Output is the canonical JSON of the result value.
+	Output []byte
+}
+
+// IdemStrategy selects how a tool call's idempotency key is derived.
+type IdemStrategy uint8
+
+const (
+	// IdemNone (the zero value) marks a tool that is not idempotent.
+	IdemNone IdemStrategy = iota
+	// IdemAuto keys a call on all of its arguments.
+	IdemAuto
+	// IdemParams keys a call on the arguments named in Idempotency.Keys.
+	IdemParams
+	// IdemCustom keys a call on what Funcs.IdempotencyKey returns.
+	IdemCustom
+)
+
+// String returns the strategy's directive spelling: "none", "auto", "params"
+// or "custom".
+func (s IdemStrategy) String() string {
+	switch s {
+	case IdemNone:
+		return "none"
+	case IdemAuto:
+		return "auto"
+	case IdemParams:
+		return "params"
+	case IdemCustom:
+		return "custom"
+	}
+	return "IdemStrategy(" + strconv.Itoa(int(s)) + ")"
+}
+
+// Idempotency is a tool's idempotency declaration (//wink:idempotent).
+type Idempotency struct {
+	// Strategy selects how keys are derived; IdemNone disables idempotency.
+	Strategy IdemStrategy
+	// Keys are the argument names an IdemParams key is built from.
+	Keys []string
+	// TTL is how long a recorded result is replayed; zero means forever.
+	TTL time.Duration
+	// Scope namespaces keys (for example "session").
+	Scope string
+}
+
+// Funcs are the typed functions behind one tool; winkgen generates all but
+// Handler, which is the user's function.
+type Funcs[P, R any] struct {
+	// Decode is the generated strict decoder of the params (required).
+	Decode func(*strictjson.Decoder, *P)
+	// EncodeParams appends the canonical JSON of the params.
+	EncodeParams func([]byte, *P) []byte
+	// EncodeResult appends the JSON of the result value (required).
+	EncodeResult func([]byte, *R) []byte
+	// Handler is the tool's handler (required).
+	Handler func(*ToolContext, P) (ToolResult[R], error)
+	// Validate, when set, checks the params after a decode without errors;
+	// its errors are reported to the model as argument errors.
+	Validate func(*P) error
+	// ValidateResult, when set, checks a successful result's value; a
+	// violation turns the call into a failure that rolls back.
+	ValidateResult func(*R) error
+	// Render, when set, renders the result value for the model instead of
+	// its JSON encoding.
+	Render func(*R) string
+	// IdempotencyKey, when set, derives an IdemCustom key from the params.
+	IdempotencyKey func(*P) string
+}
+
+// Def is a typed tool: its Spec and Funcs. Generated code declares one
+// package-level Def per tool; Tool returns its non-generic descriptor.
+type Def[P, R any] struct {
+	tool    Tool
+	f       Funcs[P, R]
+	noValue bool // R is NoValue: never rendered
+}
+
+// NewDef returns the typed tool described by spec and f. It panics when the
+// name does not match ^[a-z0-9_-]{1,64}$ or when Decode, EncodeResult or
+// Handler is nil: generated code never does that, so such a Def is a
+// programming error caught at package initialisation.
+func NewDef[P, R any](spec Spec, f Funcs[P, R]) *Def[P, R] {
+	if !validName(spec.Name) {
+		panic(fmt.Sprintf("wink.NewDef: tool name %q must match ^[a-z0-9_-]{1,64}$", spec.Name))
+	}
+	if f.Decode == nil || f.EncodeResult == nil || f.Handler == nil {
+		panic(fmt.Sprintf("wink.NewDef: tool %q: Funcs.Decode, Funcs.EncodeResult and Funcs.Handler are required", spec.Name))
+	}
+	var zero R
+	_, noValue := any(zero).(NoValue)
+	d := &Def[P, R]{f: f, noValue: noValue}
+	d.tool = Tool{spec: spec, impl: d}
+	return d
+}
+
+// validName reports whether name matches ^[a-z0-9_-]{1,64}$.
+func validName(name string) bool {
+	if len(name) == 0 || len(name) > 64 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// Tool returns the tool's non-generic descriptor; every call returns the same
+// pointer.
+func (d *Def[P, R]) Tool() *Tool { return &d.tool }
+
+// Funcs returns the typed functions the Def was built with.
+func (d *Def[P, R]) Funcs() Funcs[P, R] { return d.f }
+
+// Decode strictly decodes args with the default limits and runs the params'
+// Validate. A non-nil error is an *ArgumentsError.
+func (d *Def[P, R]) Decode(args []byte) (P, error) {
+	return d.DecodeWith(args, strictjson.Limits{})
+}
+
+// DecodeWith is Decode with explicit limits.
+func (d *Def[P, R]) DecodeWith(args []byte, lim strictjson.Limits) (P, error) {
+	var p P
+	if err := d.decode(args, lim, &p); err != nil {
+		var zero P
+		return zero, err
+	}
+	return p, nil
+}
+
+// decode fills *p from args and validates it; nil means success. Validate
+// runs only when decoding found no error: a half-decoded value is
+// meaningless.
+func (d *Def[P, R]) decode(args []byte, lim strictjson.Limits, p *P) *ArgumentsError {
+	dec := getDecoder()
+	dec.Reset(args, lim)
+	d.f.Decode(dec, p)
+	if errs := dec.Finish(); errs != nil {
+		// The decoder is not pooled again: errs may share its storage.
+		return &ArgumentsError{Tool: d.tool.spec.Name, Errors: errs}
+	}
+	putDecoder(dec)
+	if d.f.Validate == nil {
+		return nil
+	}
+	err := d.f.Validate(p)
+	if err == nil {
+		return nil
+	}
+	return &ArgumentsError{Tool: d.tool.spec.Name, Errors: validationErrors(err)}
+}
+
+// decodeAny implements invoker.
+func (d *Def[P, R]) decodeAny(args []byte, lim strictjson.Limits) (any, error) {
+	p, err := d.DecodeWith(args, lim)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// validationErrors converts an error returned by a Validate method into
+// decoding-style errors: a *strictjson.Errors or a FieldErrorer contributes
+// its entries, any other error one root entry with its text.
+func validationErrors(err error) *strictjson.Errors {
+	errs := &strictjson.Errors{}
+	if se, ok := errors.AsType[*strictjson.Errors](err); ok {
+		for _, fe := range se.List {
+			errs.Add(fe.Path, fe.Message)
+		}
+		errs.Omitted += se.Omitted
+		return errs
+	}
+	if fe, ok := errors.AsType[fieldErrorsError](err); ok {
+		list := fe.FieldErrors()
+		if len(list) > 0 {
+			for _, e := range list {
+				errs.Add(e.Path, e.Message)
+			}
+			return errs
+		}
+	}
+	errs.Add("", err.Error())
+	return errs
+}
+
+// fieldErrorsError is an error that is also a FieldErrorer.
+type fieldErrorsError interface {
+	error
+	FieldErrorer
+}
+
+// Tool is the non-generic descriptor of a tool: its Spec plus a route to the
+// typed dispatch pipeline of the Def it came from. Tools are created only by
+// NewDef and are immutable; use them from any goroutine.
+type Tool struct {
+	spec Spec
+	impl invoker
+}
+
+// Spec returns the tool's static description. The result points into the
+// Tool and must not be modified.
+func (t *Tool) Spec() *Spec { return &t.spec }
+
+// Name returns the tool's name.
+func (t *Tool) Name() string { return t.spec.Name }
+
+// Description returns the tool's description.
+func (t *Tool) Description() string { return t.spec.Description }
+
+// Position returns where the tool's handler is declared.
+func (t *Tool) Position() string { return t.spec.Position }
+
+// Decode strictly decodes and validates args with lim and returns the typed
+// params boxed in an interface. A non-nil error is an *ArgumentsError.
+func (t *Tool) Decode(args []byte, lim strictjson.Limits) (any, error) {
+	return t.impl.decodeAny(args, lim)
+}
