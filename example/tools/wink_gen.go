@@ -5,9 +5,12 @@ package tools
 import (
 	"github.com/winkgen/wink/runtime/strictjson"
 	"github.com/winkgen/wink/runtime/wink"
+	"maps"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
+	"time"
 )
 
 // Compile-time guards: this file was generated for runtime support version 1, and every handler
@@ -16,13 +19,74 @@ const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
 const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
 
 var (
-	_ func(*wink.ToolContext, SearchParams) (wink.ToolResult[SearchResult], error) = SearchDocs
+	_ func(*wink.ToolContext, ScheduleParams) (wink.ToolResult[Task], error)        = ScheduleTask
+	_ func(*wink.ToolContext, SearchParams) (wink.ToolResult[SearchResult], error)  = SearchDocs
+	_ func(*wink.ToolContext, StatsParams) (wink.ToolResult[Stats], error)          = ComputeStats
+	_ func(*wink.ToolContext) (wink.ToolResult[Status], error)                      = GetStatus
+	_ func(*wink.ToolContext, OutlineParams) (wink.ToolResult[OutlineCount], error) = CountOutline
+	_ func(*wink.ToolContext, ArchiveParams) (wink.ToolResult[wink.NoValue], error) = ArchiveDocs
 )
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkSearchDocs.Tool()}
+	return []*wink.Tool{WinkScheduleTask.Tool(), WinkSearchDocs.Tool(), WinkComputeStats.Tool(), WinkGetStatus.Tool(), WinkCountOutline.Tool(), WinkArchiveDocs.Tool()}
+}
+
+// WinkScheduleTask is the schedule_task tool, handled by ScheduleTask.
+var WinkScheduleTask = wink.NewDef(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Schedules a task for a time.",
+	Examples: []wink.Example{{
+		Description: "A weekly review",
+		Input:       []byte(`{"title":"Weekly review","at":"2026-11-23T09:00:00Z","priority":2,"repeat":{"every":7}}`),
+		Output:      []byte(`{"id":"T-1","title":"Weekly review","due":"2026-11-23T09:00:00Z","priority":2,"labels":{}}`),
+	}},
+	Idempotency: wink.Idempotency{
+		Keys:     []string{"title", "at"},
+		Scope:    "session",
+		Strategy: wink.IdemParams,
+		TTL:      1 * time.Hour,
+	},
+	Name:         "schedule_task",
+	ParamsSchema: []byte(`{"type":"object","description":"ScheduleParams are the arguments of schedule_task.","properties":{"title":{"type":"string","description":"Title names the task.","minLength":3,"maxLength":80},"at":{"type":"string","description":"At is when the task is due (RFC 3339).","format":"date-time"},"priority":{"type":["integer","null"],"description":"Priority of the task.","enum":[1,2,3,null],"default":2},"assignee":{"type":["string","null"],"description":"Assignee is the e-mail address of the person responsible.","format":"email"},"labels":{"type":["object","null"],"description":"Labels attach free-form key/value metadata.","additionalProperties":{"type":"string"}},"repeat":{"type":["object","null"],"description":"Repeat makes the task recur.","properties":{"every":{"type":"integer","description":"Every is the interval in days.","minimum":1,"maximum":365},"until":{"type":["string","null"],"description":"Until ends the recurrence; open-ended when absent.","format":"date-time"}},"required":["every"],"additionalProperties":false},"ticket":{"type":["string","null"],"description":"Ticket is the tracker reference, like ABC-123.","pattern":"^(?:[A-Z]{2,5}-[0-9]+)$"}},"required":["title","at"],"additionalProperties":false}`),
+	Position:     "schedule.go:81:1",
+	ResultSchema: []byte(`{"type":"object","description":"Task is a scheduled task.","properties":{"id":{"type":"string","description":"ID identifies the task."},"title":{"type":"string","description":"Title names the task."},"due":{"type":"string","description":"Due is when the task is due.","format":"date-time"},"priority":{"type":"integer","description":"Priority of the task.","enum":[1,2,3]},"labels":{"type":"object","description":"Labels are the task's metadata.","additionalProperties":{"type":"string"}}},"required":["id","title","due","priority","labels"],"additionalProperties":false}`),
+	StrictOK:     false,
+}, wink.Funcs[ScheduleParams, Task]{
+	Decode:       winkDecodeScheduleParams,
+	EncodeParams: winkEncodeScheduleParams,
+	EncodeResult: winkEncodeTask,
+	Handler:      ScheduleTask,
+	Render: func(r *Task) string {
+		return r.Render()
+	},
+	Validate: func(p *ScheduleParams) error {
+		return p.Validate()
+	},
+})
+
+// WinkScheduleTaskExamples returns the examples of schedule_task as typed values, in directive order. Their JSON forms are in
+// WinkScheduleTask.Tool().Spec().Examples.
+func WinkScheduleTaskExamples() []wink.TypedExample[ScheduleParams, Task] {
+	out := make([]wink.TypedExample[ScheduleParams, Task], 1)
+	{
+		out[0].Description = "A weekly review"
+		out[0].Input.Title = "Weekly review"
+		out[0].Input.At = time.Date(2026, time.November, 23, 9, 0, 0, 0, time.UTC)
+		out[0].Input.Priority = PriorityNormal
+		{
+			p1 := winkNew(&out[0].Input.Repeat)
+			(*p1).Every = int(7)
+		}
+		out[0].Output.ID = "T-1"
+		out[0].Output.Title = "Weekly review"
+		out[0].Output.Due = time.Date(2026, time.November, 23, 9, 0, 0, 0, time.UTC)
+		out[0].Output.Priority = PriorityNormal
+		out[0].Output.Labels = make(map[string]string, 0)
+		out[0].HasOutput = true
+	}
+	return out
 }
 
 // WinkSearchDocs is the search_docs tool, handled by SearchDocs.
@@ -65,6 +129,522 @@ func WinkSearchDocsExamples() []wink.TypedExample[SearchParams, SearchResult] {
 		out[0].HasOutput = true
 	}
 	return out
+}
+
+// WinkComputeStats is the compute_stats tool, handled by ComputeStats.
+var WinkComputeStats = wink.NewDef(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Computes summary statistics of numeric samples.",
+	Examples: []wink.Example{{
+		Description: "Three samples",
+		Input:       []byte(`{"samples":[1,2,3.5],"precision":0.01}`),
+		Output:      []byte(`{"mean":2.17,"min":1,"max":3.5,"count":3}`),
+	}},
+	Name:               "compute_stats",
+	ParamsSchema:       []byte(`{"type":"object","description":"StatsParams are the arguments of compute_stats.","properties":{"samples":{"type":"array","description":"Samples are the measurements.","items":{"type":"number","exclusiveMinimum":-1e9,"maximum":1e9},"minItems":1,"maxItems":1000},"precision":{"type":["number","null"],"description":"Precision is the rounding step of the results, like 0.01.","exclusiveMinimum":0,"maximum":1,"multipleOf":0.001,"default":0.01},"weights":{"type":["array","null"],"description":"Weights give each sample's weight; same length as samples when present.","items":{"type":"integer","minimum":0,"maximum":255}},"window":{"type":["array","null"],"description":"Window is a fixed three-point smoothing kernel.","items":{"type":"integer","minimum":-32768,"maximum":32767},"minItems":3,"maxItems":3}},"required":["samples"],"additionalProperties":false}`),
+	ParamsSchemaStrict: []byte(`{"type":"object","description":"StatsParams are the arguments of compute_stats.","properties":{"samples":{"type":"array","description":"Samples are the measurements.","items":{"type":"number","exclusiveMinimum":-1e9,"maximum":1e9},"minItems":1,"maxItems":1000},"precision":{"type":["number","null"],"description":"Precision is the rounding step of the results, like 0.01. (default: 0.01)","exclusiveMinimum":0,"maximum":1,"multipleOf":0.001},"weights":{"type":["array","null"],"description":"Weights give each sample's weight; same length as samples when present.","items":{"type":"integer","minimum":0,"maximum":255}},"window":{"type":["array","null"],"description":"Window is a fixed three-point smoothing kernel.","items":{"type":"integer","minimum":-32768,"maximum":32767},"minItems":3,"maxItems":3}},"required":["samples","precision","weights","window"],"additionalProperties":false}`),
+	Position:           "stats.go:38:1",
+	ResultSchema:       []byte(`{"type":"object","description":"Stats summarises samples.","properties":{"mean":{"type":"number","description":"Mean of the samples.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"min":{"type":"number","description":"Min is the smallest sample.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"max":{"type":"number","description":"Max is the largest sample.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"count":{"type":"integer","description":"Count of samples.","minimum":0,"maximum":4294967295}},"required":["mean","min","max","count"],"additionalProperties":false}`),
+	ResultSchemaStrict: []byte(`{"type":"object","description":"Stats summarises samples.","properties":{"mean":{"type":"number","description":"Mean of the samples.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"min":{"type":"number","description":"Min is the smallest sample.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"max":{"type":"number","description":"Max is the largest sample.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"count":{"type":"integer","description":"Count of samples.","minimum":0,"maximum":4294967295}},"required":["mean","min","max","count"],"additionalProperties":false}`),
+	StrictOK:           true,
+}, wink.Funcs[StatsParams, Stats]{
+	Decode:       winkDecodeStatsParams,
+	EncodeParams: winkEncodeStatsParams,
+	EncodeResult: winkEncodeStats,
+	Handler:      ComputeStats,
+})
+
+// WinkComputeStatsExamples returns the examples of compute_stats as typed values, in directive order. Their JSON forms are in
+// WinkComputeStats.Tool().Spec().Examples.
+func WinkComputeStatsExamples() []wink.TypedExample[StatsParams, Stats] {
+	out := make([]wink.TypedExample[StatsParams, Stats], 1)
+	{
+		out[0].Description = "Three samples"
+		out[0].Input.Samples = make([]float64, 3)
+		out[0].Input.Samples[0] = float64(1)
+		out[0].Input.Samples[1] = float64(2)
+		out[0].Input.Samples[2] = float64(3.5)
+		out[0].Input.Precision = float64(0.01)
+		out[0].Output.Mean = float64(2.17)
+		out[0].Output.Min = float64(1)
+		out[0].Output.Max = float64(3.5)
+		out[0].Output.Count = uint32(3)
+		out[0].HasOutput = true
+	}
+	return out
+}
+
+// WinkGetStatus is the get_status tool, handled by GetStatus.
+var WinkGetStatus = wink.NewDef(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Reports whether the agent is healthy. It takes no arguments.",
+	Examples: []wink.Example{{
+		Description: "Healthy",
+		Input:       []byte(`{}`),
+		Output:      []byte(`{"healthy":true,"uptime_seconds":12.5}`),
+	}},
+	Name:               "get_status",
+	ParamsSchema:       []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
+	ParamsSchemaStrict: []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
+	Position:           "status.go:17:1",
+	ResultSchema:       []byte(`{"type":"object","description":"Status reports the agent's health.","properties":{"healthy":{"type":"boolean","description":"Healthy is true when every subsystem is up."},"uptime_seconds":{"type":"number","description":"Uptime in seconds.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}},"required":["healthy","uptime_seconds"],"additionalProperties":false}`),
+	ResultSchemaStrict: []byte(`{"type":"object","description":"Status reports the agent's health.","properties":{"healthy":{"type":"boolean","description":"Healthy is true when every subsystem is up."},"uptime_seconds":{"type":"number","description":"Uptime in seconds.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}},"required":["healthy","uptime_seconds"],"additionalProperties":false}`),
+	StrictOK:           true,
+}, wink.Funcs[wink.NoParams, Status]{
+	Decode:       wink.DecodeNoParams,
+	EncodeParams: wink.EncodeNoParams,
+	EncodeResult: winkEncodeStatus,
+	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[Status], error) {
+		return GetStatus(tc)
+	},
+})
+
+// WinkGetStatusExamples returns the examples of get_status as typed values, in directive order. Their JSON forms are in
+// WinkGetStatus.Tool().Spec().Examples.
+func WinkGetStatusExamples() []wink.TypedExample[wink.NoParams, Status] {
+	out := make([]wink.TypedExample[wink.NoParams, Status], 1)
+	{
+		out[0].Description = "Healthy"
+		out[0].Output.Healthy = true
+		out[0].Output.Uptime = float64(12.5)
+		out[0].HasOutput = true
+	}
+	return out
+}
+
+// WinkCountOutline is the count_outline tool, handled by CountOutline.
+var WinkCountOutline = wink.NewDef(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Counts the entries and depth of a nested outline.",
+	Examples: []wink.Example{{
+		Description: "Two levels",
+		Input:       []byte(`{"root":{"title":"Plan","children":[{"title":"Build"},{"title":"Test"}]}}`),
+		Output:      []byte(`{"entries":3,"depth":2}`),
+	}},
+	Name:               "count_outline",
+	ParamsSchema:       []byte(`{"type":"object","description":"OutlineParams are the arguments of count_outline.","properties":{"root":{"description":"Root is the outline's top entry.","$ref":"#/$defs/Node"}},"required":["root"],"additionalProperties":false,"$defs":{"Node":{"type":"object","description":"Node is an outline entry with nested children.","properties":{"title":{"type":"string","description":"Title of the entry.","minLength":1},"children":{"type":["array","null"],"description":"Children are nested entries.","items":{"$ref":"#/$defs/Node"},"maxItems":20}},"required":["title"],"additionalProperties":false}}}`),
+	ParamsSchemaStrict: []byte(`{"type":"object","description":"OutlineParams are the arguments of count_outline.","properties":{"root":{"description":"Root is the outline's top entry.","anyOf":[{"$ref":"#/$defs/Node"}]}},"required":["root"],"additionalProperties":false,"$defs":{"Node":{"type":"object","description":"Node is an outline entry with nested children.","properties":{"title":{"type":"string","description":"Title of the entry. (at least 1 character)"},"children":{"type":["array","null"],"description":"Children are nested entries.","items":{"$ref":"#/$defs/Node"},"maxItems":20}},"required":["title","children"],"additionalProperties":false}}}`),
+	Position:           "tree.go:35:1",
+	ResultSchema:       []byte(`{"type":"object","description":"OutlineCount is the size of an outline.","properties":{"entries":{"type":"integer","description":"Entries counts every node.","minimum":-9223372036854775808,"maximum":9223372036854775807},"depth":{"type":"integer","description":"Depth is the longest path from the root.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["entries","depth"],"additionalProperties":false}`),
+	ResultSchemaStrict: []byte(`{"type":"object","description":"OutlineCount is the size of an outline.","properties":{"entries":{"type":"integer","description":"Entries counts every node.","minimum":-9223372036854775808,"maximum":9223372036854775807},"depth":{"type":"integer","description":"Depth is the longest path from the root.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["entries","depth"],"additionalProperties":false}`),
+	StrictOK:           true,
+}, wink.Funcs[OutlineParams, OutlineCount]{
+	Decode:       winkDecodeOutlineParams,
+	EncodeParams: winkEncodeOutlineParams,
+	EncodeResult: winkEncodeOutlineCount,
+	Handler:      CountOutline,
+})
+
+// WinkCountOutlineExamples returns the examples of count_outline as typed values, in directive order. Their JSON forms are in
+// WinkCountOutline.Tool().Spec().Examples.
+func WinkCountOutlineExamples() []wink.TypedExample[OutlineParams, OutlineCount] {
+	out := make([]wink.TypedExample[OutlineParams, OutlineCount], 1)
+	{
+		out[0].Description = "Two levels"
+		out[0].Input.Root.Title = "Plan"
+		out[0].Input.Root.Children = make([]Node, 2)
+		out[0].Input.Root.Children[0].Title = "Build"
+		out[0].Input.Root.Children[1].Title = "Test"
+		out[0].Output.Entries = int(3)
+		out[0].Output.Depth = int(2)
+		out[0].HasOutput = true
+	}
+	return out
+}
+
+// WinkArchiveDocs is the archive_docs tool, handled by ArchiveDocs.
+var WinkArchiveDocs = wink.NewDef(wink.Spec{
+	AcceptsOverrides:   false,
+	Description:        "Archives documents; it has no result value.",
+	Name:               "archive_docs",
+	ParamsSchema:       []byte(`{"type":"object","description":"ArchiveParams are the arguments of archive_docs.","properties":{"paths":{"type":"array","description":"Paths to archive.","items":{"type":"string"},"minItems":1}},"required":["paths"],"additionalProperties":false}`),
+	ParamsSchemaStrict: []byte(`{"type":"object","description":"ArchiveParams are the arguments of archive_docs.","properties":{"paths":{"type":"array","description":"Paths to archive.","items":{"type":"string"},"minItems":1}},"required":["paths"],"additionalProperties":false}`),
+	Position:           "tree.go:60:1",
+	ResultSchema:       []byte(`{"type":"null"}`),
+	ResultSchemaStrict: []byte(`{"type":"null"}`),
+	StrictOK:           true,
+}, wink.Funcs[ArchiveParams, wink.NoValue]{
+	Decode:       winkDecodeArchiveParams,
+	EncodeParams: winkEncodeArchiveParams,
+	EncodeResult: wink.EncodeNoValue,
+	Handler:      ArchiveDocs,
+})
+
+// winkDecodeTask strictly decodes a Task object; errors are recorded in d.
+func winkDecodeTask(d *strictjson.Decoder, v *Task) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "id":
+			if seen[0]&1 != 0 {
+				d.Duplicate()
+				d.Skip()
+				continue
+			}
+			seen[0] |= 1
+			if s, ok := d.String(); ok {
+				v.ID = s
+			}
+		case "title":
+			if seen[0]&2 != 0 {
+				d.Duplicate()
+				d.Skip()
+				continue
+			}
+			seen[0] |= 2
+			if s, ok := d.String(); ok {
+				v.Title = s
+			}
+		case "due":
+			if seen[0]&4 != 0 {
+				d.Duplicate()
+				d.Skip()
+				continue
+			}
+			seen[0] |= 4
+			if tm, ok := d.Time(); ok {
+				v.Due = tm
+			}
+		case "priority":
+			if seen[0]&8 != 0 {
+				d.Duplicate()
+				d.Skip()
+				continue
+			}
+			seen[0] |= 8
+			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+				switch n {
+				case 1, 2, 3:
+				default:
+					d.EnumMismatchInt(int64(n), "1, 2, 3")
+				}
+				v.Priority = Priority(n)
+			}
+		case "labels":
+			if seen[0]&16 != 0 {
+				d.Duplicate()
+				d.Skip()
+				continue
+			}
+			seen[0] |= 16
+			if d.ObjectStart() {
+				m1 := make(map[string]string)
+				for d.NextKey() {
+					k1 := d.KeyString()
+					if _, dup := m1[k1]; dup {
+						d.Duplicate()
+						d.Skip()
+						continue
+					}
+					var e1 string
+					if s, ok := d.String(); ok {
+						e1 = s
+					}
+					m1[k1] = e1
+				}
+				d.ObjectEnd()
+				v.Labels = m1
+			}
+		default:
+			d.Unknown(winkKeysTask)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("id")
+	}
+	if seen[0]&2 == 0 {
+		d.Missing("title")
+	}
+	if seen[0]&4 == 0 {
+		d.Missing("due")
+	}
+	if seen[0]&8 == 0 {
+		d.Missing("priority")
+	}
+	if seen[0]&16 == 0 {
+		d.Missing("labels")
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeTask appends the canonical JSON encoding of v to dst.
+func winkEncodeTask(dst []byte, v *Task) []byte {
+	dst = append(dst, "{\"id\":"...)
+	dst = strictjson.AppendString(dst, v.ID)
+	dst = append(dst, ",\"title\":"...)
+	dst = strictjson.AppendString(dst, v.Title)
+	dst = append(dst, ",\"due\":"...)
+	dst = strictjson.AppendTime(dst, v.Due)
+	dst = append(dst, ",\"priority\":"...)
+	dst = strictjson.AppendInt(dst, int64(v.Priority))
+	dst = append(dst, ",\"labels\":"...)
+	dst = append(dst, byte(0x7b))
+	for i1, k1 := range slices.Sorted(maps.Keys(v.Labels)) {
+		if i1 > 0 {
+			dst = append(dst, byte(0x2c))
+		}
+		dst = strictjson.AppendString(dst, k1)
+		dst = append(dst, byte(0x3a))
+		dst = strictjson.AppendString(dst, v.Labels[k1])
+	}
+	dst = append(dst, byte(0x7d))
+	dst = append(dst, byte(0x7d))
+	return dst
+}
+
+// winkDecodeScheduleParams strictly decodes a ScheduleParams object; errors are recorded in d.
+func winkDecodeScheduleParams(d *strictjson.Decoder, v *ScheduleParams) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	var set [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "title":
+			if seen[0]&1 != 0 {
+				d.Duplicate()
+				d.Skip()
+				continue
+			}
+			seen[0] |= 1
+			if s, ok := d.String(); ok {
+				v.Title = s
+				{
+					n := strictjson.RuneCount(s)
+					if n < 3 {
+						d.FailLen("must be at least 3 characters long", n)
+					}
+					if n > 80 {
+						d.FailLen("must be at most 80 characters long", n)
+					}
+				}
+			}
+		case "at":
+			if seen[0]&2 != 0 {
+				d.Duplicate()
+				d.Skip()
+				continue
+			}
+			seen[0] |= 2
+			if tm, ok := d.Time(); ok {
+				v.At = tm
+			}
+		case "priority":
+			if seen[0]&4 != 0 {
+				d.Duplicate()
+				d.Skip()
+				continue
+			}
+			seen[0] |= 4
+			if d.Null() {
+				continue
+			}
+			set[0] |= 4
+			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+				switch n {
+				case 1, 2, 3:
+				default:
+					d.EnumMismatchInt(int64(n), "1, 2, 3")
+				}
+				v.Priority = Priority(n)
+			}
+		case "assignee":
+			if seen[0]&8 != 0 {
+				d.Duplicate()
+				d.Skip()
+				continue
+			}
+			seen[0] |= 8
+			if d.Null() {
+				continue
+			}
+			if d.Null() {
+				v.Assignee = nil
+			} else {
+				var p1 string
+				if s, ok := d.String(); ok {
+					p1 = s
+					d.CheckFormat(s, strictjson.FormatEmail)
+				}
+				v.Assignee = &p1
+			}
+		case "labels":
+			if seen[0]&16 != 0 {
+				d.Duplicate()
+				d.Skip()
+				continue
+			}
+			seen[0] |= 16
+			if d.Null() {
+				continue
+			}
+			if d.ObjectStart() {
+				m1 := make(map[string]string)
+				for d.NextKey() {
+					k1 := d.KeyString()
+					if _, dup := m1[k1]; dup {
+						d.Duplicate()
+						d.Skip()
+						continue
+					}
+					var e1 string
+					if s, ok := d.String(); ok {
+						e1 = s
+					}
+					m1[k1] = e1
+				}
+				d.ObjectEnd()
+				v.Labels = m1
+			}
+		case "repeat":
+			if seen[0]&32 != 0 {
+				d.Duplicate()
+				d.Skip()
+				continue
+			}
+			seen[0] |= 32
+			if d.Null() {
+				continue
+			}
+			if d.Null() {
+				v.Repeat = nil
+			} else {
+				var p1 Recurrence
+				winkDecodeRecurrence(d, &p1)
+				v.Repeat = &p1
+			}
+		case "ticket":
+			if seen[0]&64 != 0 {
+				d.Duplicate()
+				d.Skip()
+				continue
+			}
+			seen[0] |= 64
+			if d.Null() {
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.Ticket = s
+				if !winkPattern0.MatchString(s) {
+					d.FailString("must match the pattern ^(?:[A-Z]{2,5}-[0-9]+)$", s)
+				}
+			}
+		default:
+			d.Unknown(winkKeysScheduleParams)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("title")
+	}
+	if seen[0]&2 == 0 {
+		d.Missing("at")
+	}
+	if set[0]&4 == 0 {
+		v.Priority = PriorityNormal
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeScheduleParams appends the canonical JSON encoding of v to dst.
+func winkEncodeScheduleParams(dst []byte, v *ScheduleParams) []byte {
+	dst = append(dst, "{\"title\":"...)
+	dst = strictjson.AppendString(dst, v.Title)
+	dst = append(dst, ",\"at\":"...)
+	dst = strictjson.AppendTime(dst, v.At)
+	dst = append(dst, ",\"priority\":"...)
+	dst = strictjson.AppendInt(dst, int64(v.Priority))
+	dst = append(dst, ",\"assignee\":"...)
+	if v.Assignee == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendString(dst, (*v.Assignee))
+	}
+	dst = append(dst, ",\"labels\":"...)
+	dst = append(dst, byte(0x7b))
+	for i1, k1 := range slices.Sorted(maps.Keys(v.Labels)) {
+		if i1 > 0 {
+			dst = append(dst, byte(0x2c))
+		}
+		dst = strictjson.AppendString(dst, k1)
+		dst = append(dst, byte(0x3a))
+		dst = strictjson.AppendString(dst, v.Labels[k1])
+	}
+	dst = append(dst, byte(0x7d))
+	dst = append(dst, ",\"repeat\":"...)
+	if v.Repeat == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = winkEncodeRecurrence(dst, &(*v.Repeat))
+	}
+	dst = append(dst, ",\"ticket\":"...)
+	dst = strictjson.AppendString(dst, v.Ticket)
+	dst = append(dst, byte(0x7d))
+	return dst
+}
+
+// winkDecodeRecurrence strictly decodes a Recurrence object; errors are recorded in d.
+func winkDecodeRecurrence(d *strictjson.Decoder, v *Recurrence) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "every":
+			if seen[0]&1 != 0 {
+				d.Duplicate()
+				d.Skip()
+				continue
+			}
+			seen[0] |= 1
+			if n, ok := d.Int(1, 365); ok {
+				v.Every = int(n)
+			}
+		case "until":
+			if seen[0]&2 != 0 {
+				d.Duplicate()
+				d.Skip()
+				continue
+			}
+			seen[0] |= 2
+			if d.Null() {
+				continue
+			}
+			if d.Null() {
+				v.Until = nil
+			} else {
+				var p1 time.Time
+				if tm, ok := d.Time(); ok {
+					p1 = tm
+				}
+				v.Until = &p1
+			}
+		default:
+			d.Unknown(winkKeysRecurrence)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("every")
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeRecurrence appends the canonical JSON encoding of v to dst.
+func winkEncodeRecurrence(dst []byte, v *Recurrence) []byte {
+	dst = append(dst, "{\"every\":"...)
+	dst = strictjson.AppendInt(dst, int64(v.Every))
+	dst = append(dst, ",\"until\":"...)
+	if v.Until == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendTime(dst, (*v.Until))
+	}
+	dst = append(dst, byte(0x7d))
+	return dst
 }
 
 // winkDecodeSearchResult strictly decodes a SearchResult object; errors are recorded in d.
@@ -207,7 +787,7 @@ func winkDecodeSearchParams(d *strictjson.Decoder, v *SearchParams) {
 					var e1 string
 					if s, ok := d.String(); ok {
 						e1 = s
-						if !winkPattern0.MatchString(s) {
+						if !winkPattern1.MatchString(s) {
 							d.FailString("must match the pattern ^(?:[a-z0-9]{1,8})$", s)
 						}
 					}
@@ -242,7 +822,7 @@ func winkDecodeSearchParams(d *strictjson.Decoder, v *SearchParams) {
 						seen1[0] |= 1
 						if s, ok := d.String(); ok {
 							v.Filters.PathPrefix = s
-							if !winkPattern1.MatchString(s) {
+							if !winkPattern2.MatchString(s) {
 								d.FailString("must match the pattern ^(?:/[A-Za-z0-9_./-]*)$", s)
 							}
 						}
@@ -337,11 +917,549 @@ func winkEncodeSearchParams(dst []byte, v *SearchParams) []byte {
 	return dst
 }
 
+// winkDecodeStats strictly decodes a Stats object; errors are recorded in d.
+func winkDecodeStats(d *strictjson.Decoder, v *Stats) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "mean":
+			if seen[0]&1 != 0 {
+				d.Duplicate()
+				d.Skip()
+				continue
+			}
+			seen[0] |= 1
+			if f, ok := d.Float(64); ok {
+				v.Mean = float64(f)
+			}
+		case "min":
+			if seen[0]&2 != 0 {
+				d.Duplicate()
+				d.Skip()
+				continue
+			}
+			seen[0] |= 2
+			if f, ok := d.Float(64); ok {
+				v.Min = float64(f)
+			}
+		case "max":
+			if seen[0]&4 != 0 {
+				d.Duplicate()
+				d.Skip()
+				continue
+			}
+			seen[0] |= 4
+			if f, ok := d.Float(64); ok {
+				v.Max = float64(f)
+			}
+		case "count":
+			if seen[0]&8 != 0 {
+				d.Duplicate()
+				d.Skip()
+				continue
+			}
+			seen[0] |= 8
+			if n, ok := d.Uint(4294967295); ok {
+				v.Count = uint32(n)
+			}
+		default:
+			d.Unknown(winkKeysStats)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("mean")
+	}
+	if seen[0]&2 == 0 {
+		d.Missing("min")
+	}
+	if seen[0]&4 == 0 {
+		d.Missing("max")
+	}
+	if seen[0]&8 == 0 {
+		d.Missing("count")
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeStats appends the canonical JSON encoding of v to dst.
+func winkEncodeStats(dst []byte, v *Stats) []byte {
+	dst = append(dst, "{\"mean\":"...)
+	dst = strictjson.AppendFloat(dst, float64(v.Mean), 64)
+	dst = append(dst, ",\"min\":"...)
+	dst = strictjson.AppendFloat(dst, float64(v.Min), 64)
+	dst = append(dst, ",\"max\":"...)
+	dst = strictjson.AppendFloat(dst, float64(v.Max), 64)
+	dst = append(dst, ",\"count\":"...)
+	dst = strictjson.AppendUint(dst, uint64(v.Count))
+	dst = append(dst, byte(0x7d))
+	return dst
+}
+
+// winkDecodeStatsParams strictly decodes a StatsParams object; errors are recorded in d.
+func winkDecodeStatsParams(d *strictjson.Decoder, v *StatsParams) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	var set [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "samples":
+			if seen[0]&1 != 0 {
+				d.Duplicate()
+				d.Skip()
+				continue
+			}
+			seen[0] |= 1
+			if d.ArrayStart() {
+				var buf1 [8]float64
+				tmp1 := buf1[:0]
+				for d.NextElem() {
+					var e1 float64
+					if f, ok := d.Float(64); ok {
+						if f > 1e+09 {
+							d.FailFloat("must be <= 1e9", f)
+						}
+						if f <= -1e+09 {
+							d.FailFloat("must be > -1e9", f)
+						}
+						e1 = float64(f)
+					}
+					tmp1 = append(tmp1, e1)
+				}
+				d.ArrayEnd()
+				v.Samples = strictjson.Clone(tmp1)
+				if len(tmp1) < 1 {
+					d.FailLen("must contain at least 1 items", len(tmp1))
+				}
+				if len(tmp1) > 1000 {
+					d.FailLen("must contain at most 1000 items", len(tmp1))
+				}
+			}
+		case "precision":
+			if seen[0]&2 != 0 {
+				d.Duplicate()
+				d.Skip()
+				continue
+			}
+			seen[0] |= 2
+			if d.Null() {
+				continue
+			}
+			set[0] |= 2
+			if f, ok := d.Float(64); ok {
+				if f > 1.0 {
+					d.FailFloat("must be <= 1", f)
+				}
+				if f <= 0.0 {
+					d.FailFloat("must be > 0", f)
+				}
+				if !strictjson.MultipleOf(d.NumberLiteral(), winkRat0) {
+					d.FailFloat("must be a multiple of 0.001", f)
+				}
+				v.Precision = float64(f)
+			}
+		case "weights":
+			if seen[0]&4 != 0 {
+				d.Duplicate()
+				d.Skip()
+				continue
+			}
+			seen[0] |= 4
+			if d.Null() {
+				continue
+			}
+			if d.ArrayStart() {
+				var buf1 [8]uint8
+				tmp1 := buf1[:0]
+				for d.NextElem() {
+					var e1 uint8
+					if n, ok := d.Uint(255); ok {
+						e1 = uint8(n)
+					}
+					tmp1 = append(tmp1, e1)
+				}
+				d.ArrayEnd()
+				v.Weights = strictjson.Clone(tmp1)
+			}
+		case "window":
+			if seen[0]&8 != 0 {
+				d.Duplicate()
+				d.Skip()
+				continue
+			}
+			seen[0] |= 8
+			if d.Null() {
+				continue
+			}
+			if d.Null() {
+				v.Window = nil
+			} else {
+				var p1 [3]int16
+				if d.ArrayStart() {
+					i2 := 0
+					for d.NextElem() {
+						if i2 < 3 {
+							if n, ok := d.Int(-32768, 32767); ok {
+								p1[i2] = int16(n)
+							}
+						} else {
+							d.Skip()
+						}
+						i2++
+					}
+					d.ArrayEnd()
+					if i2 != 3 {
+						d.FailLen("must contain exactly 3 items", i2)
+					}
+				}
+				v.Window = &p1
+			}
+		default:
+			d.Unknown(winkKeysStatsParams)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("samples")
+	}
+	if set[0]&2 == 0 {
+		v.Precision = float64(0.01)
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeStatsParams appends the canonical JSON encoding of v to dst.
+func winkEncodeStatsParams(dst []byte, v *StatsParams) []byte {
+	dst = append(dst, "{\"samples\":"...)
+	dst = append(dst, byte(0x5b))
+	for i1 := range v.Samples {
+		if i1 > 0 {
+			dst = append(dst, byte(0x2c))
+		}
+		dst = strictjson.AppendFloat(dst, float64(v.Samples[i1]), 64)
+	}
+	dst = append(dst, byte(0x5d))
+	dst = append(dst, ",\"precision\":"...)
+	dst = strictjson.AppendFloat(dst, float64(v.Precision), 64)
+	dst = append(dst, ",\"weights\":"...)
+	dst = append(dst, byte(0x5b))
+	for i1 := range v.Weights {
+		if i1 > 0 {
+			dst = append(dst, byte(0x2c))
+		}
+		dst = strictjson.AppendUint(dst, uint64(v.Weights[i1]))
+	}
+	dst = append(dst, byte(0x5d))
+	dst = append(dst, ",\"window\":"...)
+	if v.Window == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = append(dst, byte(0x5b))
+		for i2 := range *v.Window {
+			if i2 > 0 {
+				dst = append(dst, byte(0x2c))
+			}
+			dst = strictjson.AppendInt(dst, int64((*v.Window)[i2]))
+		}
+		dst = append(dst, byte(0x5d))
+	}
+	dst = append(dst, byte(0x7d))
+	return dst
+}
+
+// winkDecodeStatus strictly decodes a Status object; errors are recorded in d.
+func winkDecodeStatus(d *strictjson.Decoder, v *Status) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "healthy":
+			if seen[0]&1 != 0 {
+				d.Duplicate()
+				d.Skip()
+				continue
+			}
+			seen[0] |= 1
+			if b, ok := d.Bool(); ok {
+				v.Healthy = b
+			}
+		case "uptime_seconds":
+			if seen[0]&2 != 0 {
+				d.Duplicate()
+				d.Skip()
+				continue
+			}
+			seen[0] |= 2
+			if f, ok := d.Float(64); ok {
+				v.Uptime = float64(f)
+			}
+		default:
+			d.Unknown(winkKeysStatus)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("healthy")
+	}
+	if seen[0]&2 == 0 {
+		d.Missing("uptime_seconds")
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeStatus appends the canonical JSON encoding of v to dst.
+func winkEncodeStatus(dst []byte, v *Status) []byte {
+	dst = append(dst, "{\"healthy\":"...)
+	dst = strictjson.AppendBool(dst, v.Healthy)
+	dst = append(dst, ",\"uptime_seconds\":"...)
+	dst = strictjson.AppendFloat(dst, float64(v.Uptime), 64)
+	dst = append(dst, byte(0x7d))
+	return dst
+}
+
+// winkDecodeOutlineCount strictly decodes a OutlineCount object; errors are recorded in d.
+func winkDecodeOutlineCount(d *strictjson.Decoder, v *OutlineCount) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "entries":
+			if seen[0]&1 != 0 {
+				d.Duplicate()
+				d.Skip()
+				continue
+			}
+			seen[0] |= 1
+			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+				v.Entries = int(n)
+			}
+		case "depth":
+			if seen[0]&2 != 0 {
+				d.Duplicate()
+				d.Skip()
+				continue
+			}
+			seen[0] |= 2
+			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+				v.Depth = int(n)
+			}
+		default:
+			d.Unknown(winkKeysOutlineCount)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("entries")
+	}
+	if seen[0]&2 == 0 {
+		d.Missing("depth")
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeOutlineCount appends the canonical JSON encoding of v to dst.
+func winkEncodeOutlineCount(dst []byte, v *OutlineCount) []byte {
+	dst = append(dst, "{\"entries\":"...)
+	dst = strictjson.AppendInt(dst, int64(v.Entries))
+	dst = append(dst, ",\"depth\":"...)
+	dst = strictjson.AppendInt(dst, int64(v.Depth))
+	dst = append(dst, byte(0x7d))
+	return dst
+}
+
+// winkDecodeOutlineParams strictly decodes a OutlineParams object; errors are recorded in d.
+func winkDecodeOutlineParams(d *strictjson.Decoder, v *OutlineParams) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "root":
+			if seen[0]&1 != 0 {
+				d.Duplicate()
+				d.Skip()
+				continue
+			}
+			seen[0] |= 1
+			winkDecodeNode(d, &v.Root)
+		default:
+			d.Unknown(winkKeysOutlineParams)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("root")
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeOutlineParams appends the canonical JSON encoding of v to dst.
+func winkEncodeOutlineParams(dst []byte, v *OutlineParams) []byte {
+	dst = append(dst, "{\"root\":"...)
+	dst = winkEncodeNode(dst, &v.Root)
+	dst = append(dst, byte(0x7d))
+	return dst
+}
+
+// winkDecodeNode strictly decodes a Node object; errors are recorded in d.
+func winkDecodeNode(d *strictjson.Decoder, v *Node) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "title":
+			if seen[0]&1 != 0 {
+				d.Duplicate()
+				d.Skip()
+				continue
+			}
+			seen[0] |= 1
+			if s, ok := d.String(); ok {
+				v.Title = s
+				{
+					n := strictjson.RuneCount(s)
+					if n < 1 {
+						d.FailLen("must be at least 1 characters long", n)
+					}
+				}
+			}
+		case "children":
+			if seen[0]&2 != 0 {
+				d.Duplicate()
+				d.Skip()
+				continue
+			}
+			seen[0] |= 2
+			if d.Null() {
+				continue
+			}
+			if d.ArrayStart() {
+				var buf1 [8]Node
+				tmp1 := buf1[:0]
+				for d.NextElem() {
+					var e1 Node
+					winkDecodeNode(d, &e1)
+					tmp1 = append(tmp1, e1)
+				}
+				d.ArrayEnd()
+				v.Children = strictjson.Clone(tmp1)
+				if len(tmp1) > 20 {
+					d.FailLen("must contain at most 20 items", len(tmp1))
+				}
+			}
+		default:
+			d.Unknown(winkKeysNode)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("title")
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeNode appends the canonical JSON encoding of v to dst.
+func winkEncodeNode(dst []byte, v *Node) []byte {
+	dst = append(dst, "{\"title\":"...)
+	dst = strictjson.AppendString(dst, v.Title)
+	dst = append(dst, ",\"children\":"...)
+	dst = append(dst, byte(0x5b))
+	for i1 := range v.Children {
+		if i1 > 0 {
+			dst = append(dst, byte(0x2c))
+		}
+		dst = winkEncodeNode(dst, &v.Children[i1])
+	}
+	dst = append(dst, byte(0x5d))
+	dst = append(dst, byte(0x7d))
+	return dst
+}
+
+// winkDecodeArchiveParams strictly decodes a ArchiveParams object; errors are recorded in d.
+func winkDecodeArchiveParams(d *strictjson.Decoder, v *ArchiveParams) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "paths":
+			if seen[0]&1 != 0 {
+				d.Duplicate()
+				d.Skip()
+				continue
+			}
+			seen[0] |= 1
+			if d.ArrayStart() {
+				var buf1 [8]string
+				tmp1 := buf1[:0]
+				for d.NextElem() {
+					var e1 string
+					if s, ok := d.String(); ok {
+						e1 = s
+					}
+					tmp1 = append(tmp1, e1)
+				}
+				d.ArrayEnd()
+				v.Paths = strictjson.Clone(tmp1)
+				if len(tmp1) < 1 {
+					d.FailLen("must contain at least 1 items", len(tmp1))
+				}
+			}
+		default:
+			d.Unknown(winkKeysArchiveParams)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("paths")
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeArchiveParams appends the canonical JSON encoding of v to dst.
+func winkEncodeArchiveParams(dst []byte, v *ArchiveParams) []byte {
+	dst = append(dst, "{\"paths\":"...)
+	dst = append(dst, byte(0x5b))
+	for i1 := range v.Paths {
+		if i1 > 0 {
+			dst = append(dst, byte(0x2c))
+		}
+		dst = strictjson.AppendString(dst, v.Paths[i1])
+	}
+	dst = append(dst, byte(0x5d))
+	dst = append(dst, byte(0x7d))
+	return dst
+}
+
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
+	winkKeysTask                = []string{"id", "title", "due", "priority", "labels"}
+	winkKeysScheduleParams      = []string{"title", "at", "priority", "assignee", "labels", "repeat", "ticket"}
+	winkKeysRecurrence          = []string{"every", "until"}
 	winkKeysSearchResult        = []string{"matches", "total_count"}
 	winkKeysSearchParamsFilters = []string{"path_prefix", "max_size"}
 	winkKeysSearchParams        = []string{"query", "limit", "case_sensitive", "file_types", "filters", "mode"}
-	winkPattern0                = regexp.MustCompile(`^(?:[a-z0-9]{1,8})$`)
-	winkPattern1                = regexp.MustCompile(`^(?:/[A-Za-z0-9_./-]*)$`)
+	winkKeysStats               = []string{"mean", "min", "max", "count"}
+	winkKeysStatsParams         = []string{"samples", "precision", "weights", "window"}
+	winkKeysStatus              = []string{"healthy", "uptime_seconds"}
+	winkKeysOutlineCount        = []string{"entries", "depth"}
+	winkKeysOutlineParams       = []string{"root"}
+	winkKeysNode                = []string{"title", "children"}
+	winkKeysArchiveParams       = []string{"paths"}
+	winkPattern0                = regexp.MustCompile(`^(?:[A-Z]{2,5}-[0-9]+)$`)
+	winkPattern1                = regexp.MustCompile(`^(?:[a-z0-9]{1,8})$`)
+	winkPattern2                = regexp.MustCompile(`^(?:/[A-Za-z0-9_./-]*)$`)
+	winkRat0                    = strictjson.MustRat("0.001")
 )
+
+// winkNew sets *p to a new zero value and returns it.
+func winkNew[T any](p **T) *T {
+	*p = new(T)
+	return *p
+}

@@ -64,8 +64,8 @@ func TestPropertyAgainstModel(t *testing.T) {
 			})
 			var snaps []taken
 			var views []heldView
-			next := 0
-			for step := range 4000 {
+			next, longest := 0, 0
+			for step := range 2500 {
 				k := r.IntN(3)
 				switch op := r.IntN(100); {
 				case op < 55:
@@ -77,6 +77,9 @@ func TestPropertyAgainstModel(t *testing.T) {
 					}
 				case op < 60:
 					n := r.IntN(70)
+					if r.IntN(3) == 0 {
+						n = 1000 + r.IntN(1200) // straddle the second trie level
+					}
 					vs := make([]int, n)
 					for i := range vs {
 						next++
@@ -129,13 +132,18 @@ func TestPropertyAgainstModel(t *testing.T) {
 					if len(want) == 0 {
 						want = nil
 					}
-					if diff := cmp.Diff(want, All(s, sl)); diff != "" {
-						t.Fatalf("step %d slice %s (-model +session):\n%s", step, sl.Name(), diff)
+					got := All(s, sl)
+					if !slices.Equal(want, got) || (want == nil) != (got == nil) {
+						t.Fatalf("step %d slice %s (-model +session):\n%s", step, sl.Name(), cmp.Diff(want, got))
 					}
+					longest = max(longest, len(want))
 					if Len(s, sl) != len(want) {
 						t.Fatalf("step %d slice %s: Len %d, want %d", step, sl.Name(), Len(s, sl), len(want))
 					}
 				}
+			}
+			if longest <= 32*32+32 {
+				t.Errorf("slices reached only %d items; the test must exercise two trie levels", longest)
 			}
 			for i, hv := range views {
 				want := hv.want

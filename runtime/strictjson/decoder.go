@@ -477,7 +477,13 @@ func (d *Decoder) ensureSrc() {
 
 // ---- error recording ----
 
-func (d *Decoder) addErr(path, msg string) { d.errs.Add(path, msg) }
+// addErr records a value error. After a fatal error nothing more is recorded: the rest of the input was
+// not read, so "missing field" or length errors would be wrong.
+func (d *Decoder) addErr(path, msg string) {
+	if !d.fatal {
+		d.errs.Add(path, msg)
+	}
+}
 
 // syntax records a fatal error at byte offset at.
 func (d *Decoder) syntax(at int, what string) {

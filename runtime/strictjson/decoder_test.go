@@ -296,7 +296,7 @@ func TestGeneratedShapeReportsEveryErrorWithItsPath(t *testing.T) {
 		{"float constraint", `{"query":"q","score":-0.5}`, []string{`score: must be >= 0; got -0.5`}},
 		{"syntax error keeps earlier errors", `{"query":1,"limit":2,}`, []string{
 			`query: expected string, got number 1`,
-			`invalid JSON at byte 20: trailing comma before '}'`,
+			`invalid JSON at byte 21: trailing comma before '}'`,
 		}},
 		{"syntax error inside a skipped unknown value", `{"query":"q","zzz":[1,2}`, []string{
 			`unknown field "zzz" (allowed: query, limit, file_types, filters, mode, labels, score, matrix)`,

@@ -79,3 +79,15 @@ func TestDispatchAllocations(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDefDecode is the strict decode alone, the yardstick for
+// BenchmarkDispatchNoop.
+func BenchmarkDefDecode(b *testing.B) {
+	def := newSearchDef("search_docs", noopDone, nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := def.Decode(benchArgs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -188,11 +188,12 @@ type callState struct {
 	stack    []byte
 }
 
-// frame is everything one call needs on the heap, in a single allocation:
-// the ToolContext escapes to the handler, and the params, the result and the
-// state are reached through pointers by function values.
+// frame is the per-call state the pipeline reaches through pointers (the
+// params and result are passed by address to function values, the outcome
+// to OnResult). Frames are pooled per Def, so those pointers are valid only
+// during the call. The ToolContext is allocated on its own: the handler may
+// keep it.
 type frame[P, R any] struct {
-	tc  ToolContext
 	p   P
 	res ToolResult[R]
 	cs  callState
@@ -208,14 +209,20 @@ func (cs *callState) fail(msg string) {
 
 // invoke runs steps 2-11 for a call to d's tool.
 func (d *Def[P, R]) invoke(ctx context.Context, disp *Dispatcher, call Call) (Outcome, error) {
-	fr := new(frame[P, R])
+	fr, _ := d.frames.Get().(*frame[P, R])
+	if fr == nil {
+		fr = new(frame[P, R])
+	}
 	cs := &fr.cs
 	cs.out.CallID, cs.out.Name = call.ID, d.tool.spec.Name
 	if disp.Events != nil {
 		cs.start = disp.now()
 	}
 	d.run(ctx, disp, call, fr)
-	return cs.finish(disp, &d.tool, call)
+	out, err := cs.finish(disp, &d.tool, call)
+	*fr = frame[P, R]{}
+	d.frames.Put(fr)
+	return out, err
 }
 
 // run executes steps 2-8, recovering any panic into a failure.
@@ -242,9 +249,8 @@ func (d *Def[P, R]) run(ctx context.Context, disp *Dispatcher, call Call, fr *fr
 	}
 
 	// 5 (built before 3 so that policies see the call's context).
-	tc := &fr.tc
-	tc.CallID, tc.ToolName, tc.Run = call.ID, name, disp.RunContext
-	tc.ctx, tc.tool, tc.beat = ctx, &d.tool, disp.Heartbeat
+	tc := &ToolContext{CallID: call.ID, ToolName: name, Run: disp.RunContext,
+		ctx: ctx, tool: &d.tool, beat: disp.Heartbeat}
 
 	// 3: policies.
 	if hooks.Check != nil {

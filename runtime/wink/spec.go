@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/winkgen/wink/runtime/strictjson"
@@ -142,7 +143,8 @@ type Funcs[P, R any] struct {
 type Def[P, R any] struct {
 	tool    Tool
 	f       Funcs[P, R]
-	noValue bool // R is NoValue: never rendered
+	noValue bool      // R is NoValue: never rendered
+	frames  sync.Pool // of *frame[P, R]
 }
 
 // NewDef returns the typed tool described by spec and f. It panics when the
