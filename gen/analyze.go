@@ -160,14 +160,40 @@ func analyze(pkg *packages.Package) (*model.Package, []Diagnostic) {
 				if annotations.IsDirective(c.Text) && !owned[c] {
 					a.errorf(c.Pos(), "%s must be in the doc comment of a function declaration (the handler)", directiveVerb(c.Text))
 				}
+				if e := annotations.NearMiss(c.Text, a.pos(c.Pos())); e != nil {
+					a.ds.add(e.Pos, "%s", e.Msg)
+				}
 			}
 		}
+	}
+	if len(mp.Tools) > 0 {
+		a.reservedNames()
 	}
 	mp.Types = a.order
 	if len(mp.Tools) == 0 && len(a.ds.list) == 0 {
 		return nil, nil
 	}
 	return mp, a.ds.list
+}
+
+// reservedNames reports package-level identifiers that generated code would declare: winkgen owns every
+// top-level name starting with "Wink" or "wink" followed by an upper-case letter (WinkTools, WinkSearchDocs,
+// winkDecodeSearchParams, ...) in a package that declares tools.
+func (a *analyzer) reservedNames() {
+	scope := a.pkg.Types.Scope()
+	for _, name := range scope.Names() {
+		obj := scope.Lookup(name)
+		if filepath.Base(a.pos(obj.Pos()).Filename) == OutputName {
+			continue
+		}
+		rest, isW := strings.CutPrefix(name, "Wink")
+		if !isW {
+			rest, isW = strings.CutPrefix(name, "wink")
+		}
+		if isW && rest != "" && rest[0] >= 'A' && rest[0] <= 'Z' {
+			a.errorf(obj.Pos(), "%s is reserved for generated code in packages that declare tools (names starting with Wink or wink followed by an upper-case letter); rename it", name)
+		}
+	}
 }
 
 func shortPos(p model.Pos) string {
@@ -193,6 +219,9 @@ func (a *analyzer) tool(fd *ast.FuncDecl, dirs []*ast.Comment) *model.Tool {
 		for _, e := range errs {
 			a.ds.add(e.Pos, "%s", e.Msg)
 			ok = false
+		}
+		if _, isEx := d.(*annotations.Example); isEx && len(errs) > 0 {
+			continue // reported; the other examples are still checked
 		}
 		switch d := d.(type) {
 		case *annotations.Tool:
@@ -257,20 +286,23 @@ func (a *analyzer) tool(fd *ast.FuncDecl, dirs []*ast.Comment) *model.Tool {
 		ok = false
 	}
 	// Handler shape.
-	if !a.handlerShape(fd, t) {
+	shapeOK := a.handlerShape(fd, t)
+	if !shapeOK {
 		ok = false
 	}
-	if idem != nil && t != nil {
+	if idem != nil && shapeOK {
 		if m := a.idempotency(idem, t, fd); m != nil {
 			t.Idempotency = m
 		} else {
 			ok = false
 		}
 	}
-	if ok {
+	if shapeOK {
 		for _, ex := range examples {
 			if m := a.example(ex, t); m != nil {
 				t.Examples = append(t.Examples, m)
+			} else {
+				ok = false
 			}
 		}
 	}

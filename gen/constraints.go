@@ -42,6 +42,15 @@ func stripPtr(t *model.Type) *model.Type {
 	return t
 }
 
+// aKind is kindName with its article: "a string", "an integer".
+func aKind(t *model.Type) string {
+	k := kindName(t)
+	if strings.IndexByte("aeiou", k[0]) >= 0 {
+		return "an " + k
+	}
+	return "a " + k
+}
+
 func kindName(t *model.Type) string {
 	switch t.Kind {
 	case model.KindString:
@@ -91,7 +100,7 @@ func (a *analyzer) constraints(tag *annotations.Tag, f *model.Field, where strin
 	ok := true
 	num := func(item annotations.TagItem) *model.Number {
 		if !isNum(st) {
-			bad(item, "%s applies to numbers, not to a %s field", item.Key, kindName(stripPtr(f.Type)))
+			bad(item, "%s applies to numbers, not to %s field", item.Key, aKind(stripPtr(f.Type)))
 			ok = false
 			return nil
 		}
@@ -129,7 +138,7 @@ func (a *analyzer) constraints(tag *annotations.Tag, f *model.Field, where strin
 	}
 	count := func(item annotations.TagItem, need func() bool, what string) *int {
 		if !need() {
-			bad(item, "%s applies to %s, not to a %s field", item.Key, what, kindName(stripPtr(f.Type)))
+			bad(item, "%s applies to %s, not to %s field", item.Key, what, aKind(stripPtr(f.Type)))
 			ok = false
 			return nil
 		}
@@ -164,7 +173,7 @@ func (a *analyzer) constraints(tag *annotations.Tag, f *model.Field, where strin
 			c.MaxItems = count(item, func() bool { return it != nil }, "slices and arrays")
 		case "uniqueItems":
 			if it == nil {
-				bad(item, "uniqueItems applies to slices and arrays, not to a %s field", kindName(stripPtr(f.Type)))
+				bad(item, "uniqueItems applies to slices and arrays, not to %s field", aKind(stripPtr(f.Type)))
 				ok = false
 				continue
 			}
@@ -180,7 +189,7 @@ func (a *analyzer) constraints(tag *annotations.Tag, f *model.Field, where strin
 			c.UniqueItems = true
 		case "pattern":
 			if !isStr(st) {
-				bad(item, "pattern applies to strings, not to a %s field", kindName(stripPtr(f.Type)))
+				bad(item, "pattern applies to strings, not to %s field", aKind(stripPtr(f.Type)))
 				ok = false
 				continue
 			}
@@ -192,7 +201,7 @@ func (a *analyzer) constraints(tag *annotations.Tag, f *model.Field, where strin
 			c.Pattern = item.Value
 		case "format":
 			if !isStr(st) {
-				bad(item, "format applies to strings, not to a %s field (time.Time fields are date-time already)", kindName(stripPtr(f.Type)))
+				bad(item, "format applies to strings, not to %s field (time.Time fields are date-time already)", aKind(stripPtr(f.Type)))
 				ok = false
 				continue
 			}
@@ -204,7 +213,7 @@ func (a *analyzer) constraints(tag *annotations.Tag, f *model.Field, where strin
 			c.Format = item.Value
 		case "enum":
 			if st == nil || !(st.Kind == model.KindString || st.Kind == model.KindInt || st.Kind == model.KindUint) {
-				bad(item, "enum applies to string and integer fields, not to a %s field", kindName(stripPtr(f.Type)))
+				bad(item, "enum applies to string and integer fields, not to %s field", aKind(stripPtr(f.Type)))
 				ok = false
 				continue
 			}
@@ -247,7 +256,7 @@ func (a *analyzer) constraints(tag *annotations.Tag, f *model.Field, where strin
 	if defItem.Key != "" && ok {
 		dt := stripPtr(f.Type)
 		if scalarTarget(dt) != dt {
-			a.ds.add(defItem.KeyPos, "%s: default applies to string, bool, number, enum and time fields, not to a %s field", where, kindName(dt))
+			a.ds.add(defItem.KeyPos, "%s: default applies to string, bool, number, enum and time fields, not to %s field", where, aKind(dt))
 			return nil
 		}
 		lit, err := scalarJSON(dt, defItem.Value)

@@ -59,16 +59,16 @@ func sortDiagnostics(list []Diagnostic) []Diagnostic {
 		if a.Pos.Line != b.Pos.Line {
 			return a.Pos.Line < b.Pos.Line
 		}
-		if a.Pos.Column != b.Pos.Column {
-			return a.Pos.Column < b.Pos.Column
-		}
-		return a.Message < b.Message
+		return a.Pos.Column < b.Pos.Column
 	})
+	// Several messages at one position keep the order they were found in (input order for examples).
+	seen := map[Diagnostic]bool{}
 	out := list[:0]
-	for i, d := range list {
-		if i > 0 && d == list[i-1] {
+	for _, d := range list {
+		if seen[d] {
 			continue
 		}
+		seen[d] = true
 		out = append(out, d)
 	}
 	return out

@@ -145,6 +145,9 @@ func (e *emitter) structBody(t *model.Type, v *jen.Statement, id string, depth i
 		jen.If(jen.Op("!").Id("d").Dot("ObjectStart").Call()).Block(jen.Return()),
 		jen.Var().Id(seen).Index(jen.Lit(words)).Uint64(),
 	}
+	if len(t.Fields) == 0 {
+		out[1] = jen.Null()
+	}
 	if needSet {
 		out = append(out, jen.Var().Id(set).Index(jen.Lit(words)).Uint64())
 	}

@@ -28,7 +28,7 @@ func (a *analyzer) convert(t types.Type, where string, pos token.Pos) *model.Typ
 		return a.basic(t, where, pos)
 	case *types.Pointer:
 		if _, ok := types.Unalias(t.Elem()).(*types.Pointer); ok {
-			a.unsupported(where, pos, "a pointer to a pointer")
+			a.unsupported(where, pos, "pointer to a pointer "+a.typeString(t)+" (use one pointer)")
 			return nil
 		}
 		e := a.convert(t.Elem(), where, pos)

@@ -54,7 +54,9 @@
 // slices included: the event never happened) and a *DispatchError (with the
 // panic's stack, for telemetry) is returned. Dispatching an event with no
 // reducers is a no-op, as in WINK. Reducers cannot be unregistered, and they
-// are not part of snapshots.
+// are not part of snapshots. Atomicity uses the same copy-on-write table as
+// snapshots, so a Dispatch that changes something copies the table of heads
+// once (O(number of slices)), which a tool call's snapshot forces anyway.
 //
 // Concurrency. A Session is safe for concurrent use. Queries grab an
 // immutable head under a read lock and copy outside it; All and Where return

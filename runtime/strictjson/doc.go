@@ -39,6 +39,8 @@
 //
 // # Decisions where the contract was silent
 //
+//   - After a fatal error no further value error is recorded (Fail*, Missing, Unknown ... are no-ops):
+//     the rest of the input was not read, so "missing required field" would be false.
 //   - A member or element the generated code leaves unread (no call consumed it) is skipped strictly by
 //     the next NextKey / NextElem / ObjectEnd / ArrayEnd, so a generator bug cannot desynchronise the
 //     lexer. Unknown skips the value itself.

@@ -171,7 +171,7 @@ func FuzzTimeAgreesWithDateTimeFormat(f *testing.F) {
 		if ok != FormatDateTime.Valid(s) {
 			t.Fatalf("parseDateTime(%q) ok=%v disagrees with Valid", s, ok)
 		}
-		if !ok || strings.Contains(s, ":60") || strings.ContainsAny(s, "+-")&&strings.Count(s, "+")+strings.Count(s, "-") > 3 {
+		if !ok || strings.Contains(s, ":60") || strings.ContainsAny(s, "+-") && strings.Count(s, "+")+strings.Count(s, "-") > 3 {
 			return
 		}
 		want, err := time.Parse(time.RFC3339Nano, strings.ToUpper(s))

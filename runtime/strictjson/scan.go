@@ -1,6 +1,9 @@
 package strictjson
 
-import "unicode/utf8"
+import (
+	"encoding/binary"
+	"unicode/utf8"
+)
 
 var isWS = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
 
@@ -13,11 +16,31 @@ var strPlain = func() (t [256]bool) {
 }()
 
 func (d *Decoder) skipWS() {
+	if p := d.pos; p < len(d.data) && d.data[p] > ' ' {
+		return // the common case: no whitespace
+	}
+	d.skipWSSlow()
+}
+
+func (d *Decoder) skipWSSlow() {
 	p, data := d.pos, d.data
 	for p < len(data) && isWS[data[p]] {
 		p++
 	}
 	d.pos = p
+}
+
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// plain8 reports whether the 8 bytes of x (little-endian) need no attention inside a string: none is
+// below 0x20, '"', ” or non-ASCII.
+func plain8(x uint64) bool {
+	q := x ^ ('"' * lsb)
+	b := x ^ ('\\' * lsb)
+	return ((x-0x20*lsb)|(q-lsb)|(b-lsb)|x)&msb == 0
 }
 
 // literal consumes the literal lit (true, false, null) at d.pos.
@@ -44,9 +67,7 @@ func (d *Decoder) scanString() (start, end int, esc, ok bool) {
 	i := d.pos + 1
 	start = i
 	for {
-		for i+8 <= len(data) && strPlain[data[i]] && strPlain[data[i+1]] && strPlain[data[i+2]] &&
-			strPlain[data[i+3]] && strPlain[data[i+4]] && strPlain[data[i+5]] && strPlain[data[i+6]] &&
-			strPlain[data[i+7]] {
+		for i+8 <= len(data) && plain8(binary.LittleEndian.Uint64(data[i:])) {
 			i += 8
 		}
 		for i < len(data) && strPlain[data[i]] {

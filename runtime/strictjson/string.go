@@ -24,6 +24,9 @@ func (d *Decoder) String() (string, bool) {
 		d.ensureSrc()
 		return d.src[s:e], true
 	}
+	if cap(d.strBuf) < e-s {
+		d.strBuf = make([]byte, 0, e-s)
+	}
 	d.strBuf = appendUnescaped(d.strBuf[:0], d.data[s:e])
 	return string(d.strBuf), true
 }
@@ -44,6 +47,9 @@ func (d *Decoder) StringBytes() ([]byte, bool) {
 	}
 	if !esc {
 		return d.data[s:e], true
+	}
+	if cap(d.strBuf) < e-s {
+		d.strBuf = make([]byte, 0, e-s)
 	}
 	d.strBuf = appendUnescaped(d.strBuf[:0], d.data[s:e])
 	return d.strBuf, true

@@ -99,7 +99,8 @@ type Hooks struct {
 	// alongside the error is still run.
 	Begin func(tc *ToolContext, tool *Tool) (rollback func() error, err error)
 	// OnResult runs after a successful handler (step 8). It may edit the
-	// outcome; if it sets Success to false, the call is rolled back.
+	// outcome; if it sets Success to false, the call is rolled back. out is
+	// valid only until OnResult returns.
 	OnResult func(tc *ToolContext, tool *Tool, params any, out *Outcome)
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -587,5 +588,89 @@ func TestDispatchWithoutEventsOrHooks(t *testing.T) {
 	}
 	if out := dispatch(t, d, "nope", ``); out.Success {
 		t.Error("unknown tool succeeded")
+	}
+}
+
+func TestDispatchPooledStateDoesNotLeakBetweenCalls(t *testing.T) {
+	rec := &recorder{}
+	def := newSearchDef("search_docs", func(tc *wink.ToolContext, p searchParams) (wink.ToolResult[searchResult], error) {
+		switch p.Query {
+		case "panic":
+			panic("boom")
+		case "fail":
+			return wink.Failure[searchResult]("failed"), nil
+		case "excluded":
+			return wink.OK(searchResult{Total: 9}, "hidden").WithoutValueInContext(), nil
+		}
+		return wink.OK(searchResult{Matches: []string{p.Query}, Total: p.Limit}, "found"), nil
+	}, nil)
+	d := newDispatcher(rec, def.Tool())
+	calls := []struct{ args, output string }{
+		{`{"query":"a","limit":1}`, "found\n\n{\"matches\":[\"a\"],\"total_count\":1}"},
+		{`{"query":"panic"}`, `Tool "search_docs" failed: boom`},
+		{`{"query":"b"}`, "found\n\n{\"matches\":[\"b\"],\"total_count\":0}"},
+		{`{"query":1}`, "Invalid arguments for tool \"search_docs\":\n- query: expected string, got number 1\nFix the arguments and call search_docs again."},
+		{`{"query":"excluded"}`, "hidden"},
+		{`{"query":"fail"}`, "failed"},
+		{`{"query":"c","limit":3}`, "found\n\n{\"matches\":[\"c\"],\"total_count\":3}"},
+	}
+	for i, c := range calls {
+		out := dispatch(t, d, "search_docs", c.args)
+		if out.Output != c.output {
+			t.Errorf("call %d: output %q, want %q", i, out.Output, c.output)
+		}
+		ev := rec.events[i]
+		if c.args == `{"query":1}` && (ev.Params != nil || ev.Value != nil || ev.HasValue) {
+			t.Errorf("call %d: event carries state of an earlier call: %+v", i, ev)
+		}
+		if (ev.Panic != nil) != (c.args == `{"query":"panic"}`) {
+			t.Errorf("call %d: Panic = %v", i, ev.Panic)
+		}
+		if c.args == `{"query":"fail"}` && (ev.HasValue || ev.Value != nil || ev.Excluded) {
+			t.Errorf("call %d: failure event has a value: %+v", i, ev)
+		}
+	}
+}
+
+func TestDispatchConcurrentCallsKeepTheirOwnParams(t *testing.T) {
+	def := newSearchDef("search_docs", func(tc *wink.ToolContext, p searchParams) (wink.ToolResult[searchResult], error) {
+		return wink.OK(searchResult{Matches: []string{p.Query}, Total: p.Limit}, tc.CallID), nil
+	}, nil)
+	d := &wink.Dispatcher{Registry: wink.MustRegistry([]*wink.Tool{def.Tool()})}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 50 {
+				id := fmt.Sprintf("g%d_%d", g, i)
+				out, err := d.Dispatch(context.Background(), wink.Call{ID: id, Name: "search_docs",
+					Arguments: []byte(fmt.Sprintf(`{"query":%q,"limit":%d}`, id, i))})
+				want := fmt.Sprintf("%s\n\n{\"matches\":[%q],\"total_count\":%d}", id, id, i)
+				if err != nil || out.Output != want || out.CallID != id {
+					t.Errorf("got %+v, %v; want output %q", out, err, want)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func TestDispatchPanicInParamsValidateIsRecoveredBeforeHandler(t *testing.T) {
+	rec := &recorder{}
+	def := newSearchDef("search_docs", okHandler(rec), func(f *wink.Funcs[searchParams, searchResult]) {
+		f.Validate = func(*searchParams) error { panic("validate broke") }
+	})
+	d := newDispatcher(rec, def.Tool())
+	out := dispatch(t, d, "search_docs", `{"query":"fs"}`)
+	if out.Success || out.Output != `Tool "search_docs" failed: validate broke` {
+		t.Errorf("outcome %+v", out)
+	}
+	if got := rec.trace(); got != "event" {
+		t.Errorf("steps = %s, want only the event", got)
+	}
+	if ev := rec.events[0]; ev.Panic != "validate broke" || ev.Params != nil {
+		t.Errorf("event %+v", ev)
 	}
 }

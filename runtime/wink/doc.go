@@ -69,10 +69,13 @@
 //
 // The pipeline is one generic method on Def[P, R], reached from the
 // non-generic Tool through an unexported interface, so params and results
-// stay typed. On the success path a call allocates one frame (ToolContext,
-// params, result and pipeline state together), the output string when a
-// value is rendered, plus whatever decoding and the handler allocate.
-// Decoders and render buffers are pooled. Params and values are boxed into
+// stay typed. On the success path a call allocates the ToolContext (the
+// handler may keep it), the output string when a value is rendered, plus
+// whatever decoding and the handler allocate. The rest of the call's state
+// (params, result, outcome) lives in a frame pooled per Def, as are decoders
+// and render buffers: the pointers the pipeline passes to Funcs (Validate,
+// ValidateResult, Render, EncodeResult) and to Hooks.OnResult are valid only
+// during the call and must not be kept. Params and values are boxed into
 // interfaces only when Hooks.Check, Hooks.OnResult or Events need them.
 //
 // # Not yet here

@@ -115,7 +115,8 @@ type Idempotency struct {
 }
 
 // Funcs are the typed functions behind one tool; winkgen generates all but
-// Handler, which is the user's function.
+// Handler, which is the user's function. The pointers the dispatcher passes
+// to them are valid only during the call and must not be kept.
 type Funcs[P, R any] struct {
 	// Decode is the generated strict decoder of the params (required).
 	Decode func(*strictjson.Decoder, *P)

@@ -1,0 +1,136 @@
+package gen
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/tools/go/packages"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files (wink_gen.go and want.diag) in gen/testdata")
+
+// caseDirs lists the golden cases: each folder of testdata is one package.
+func caseDirs(t *testing.T) []string {
+	t.Helper()
+	entries, err := os.ReadDir("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, e := range entries {
+		if e.IsDir() {
+			dirs = append(dirs, e.Name())
+		}
+	}
+	if len(dirs) < 10 {
+		t.Fatalf("only %d golden cases found", len(dirs))
+	}
+	return dirs
+}
+
+// TestGolden generates every case and compares with its golden: wink_gen.go for good cases (the golden is
+// a real file of the case's package, so it is compiled with it), want.diag for cases with diagnostics.
+func TestGolden(t *testing.T) {
+	for _, name := range caseDirs(t) {
+		t.Run(name, func(t *testing.T) {
+			dir, _ := filepath.Abs(filepath.Join("testdata", name))
+			results, diags, err := Generate(Config{Dir: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			diagFile := filepath.Join(dir, "want.diag")
+			genFile := filepath.Join(dir, OutputName)
+			if len(diags) > 0 {
+				var b strings.Builder
+				for _, d := range diags {
+					b.WriteString(d.Format(dir) + "\n")
+				}
+				checkGolden(t, diagFile, []byte(b.String()))
+				if _, err := os.Stat(genFile); err == nil {
+					t.Errorf("%s has diagnostics but also a generated file", name)
+				}
+				return
+			}
+			if _, err := os.Stat(diagFile); err == nil {
+				t.Fatalf("want.diag exists but generation succeeded")
+			}
+			if len(results) != 1 {
+				t.Fatalf("got %d results, want 1", len(results))
+			}
+			checkGolden(t, genFile, results[0].Content)
+			if !bytes.HasPrefix(results[0].Content, []byte(Header+"\n\n")) {
+				t.Errorf("output does not start with the header line and a blank line")
+			}
+			if bytes.Contains(results[0].Content, []byte(dir)) {
+				t.Errorf("output contains the absolute directory %s", dir)
+			}
+			typeCheck(t, dir)
+		})
+	}
+}
+
+func checkGolden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("reading golden (run go test ./gen -update): %v", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s mismatch (-want +got), run go test ./gen -update if intended:\n%s", filepath.Base(path), diff)
+	}
+}
+
+// typeCheck compiles the case package together with its golden wink_gen.go.
+func typeCheck(t *testing.T, dir string) {
+	t.Helper()
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedTypes | packages.NeedSyntax | packages.NeedName | packages.NeedFiles, Dir: dir}, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pkgs {
+		for _, e := range p.Errors {
+			t.Errorf("golden does not compile: %v", e)
+		}
+	}
+}
+
+// TestDeterministic generates the example-like cases twice and compares bytes.
+func TestDeterministic(t *testing.T) {
+	dir, _ := filepath.Abs("testdata")
+	var first [][]byte
+	for round := 0; round < 2; round++ {
+		var all [][]byte
+		for _, name := range caseDirs(t) {
+			results, _, err := Generate(Config{Dir: filepath.Join(dir, name)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range results {
+				all = append(all, r.Content)
+			}
+		}
+		if round == 0 {
+			first = all
+			continue
+		}
+		if len(all) != len(first) {
+			t.Fatalf("round 2 produced %d files, round 1 %d", len(all), len(first))
+		}
+		for i := range all {
+			if !bytes.Equal(all[i], first[i]) {
+				t.Errorf("file %d differs between runs", i)
+			}
+		}
+	}
+}

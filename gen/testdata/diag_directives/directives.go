@@ -1,0 +1,63 @@
+// Package diagdirectives has directive mistakes.
+package diagdirectives
+
+import "github.com/winkgen/wink/runtime/wink"
+
+// P is a params struct.
+type P struct {
+	A string `json:"a"`
+}
+
+// R is a result struct.
+type R struct{}
+
+// Unknown uses an unknown verb and key.
+//
+//wink:tool nmae=x
+//wink:tol
+func Unknown(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) { return wink.ToolResult[R]{}, nil }
+
+// BadName has an invalid name.
+//
+//wink:tool name=Bad.Name
+func BadName(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) { return wink.ToolResult[R]{}, nil }
+
+// First declares dup.
+//
+//wink:tool name=dup
+func First(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) { return wink.ToolResult[R]{}, nil }
+
+// Second declares dup again.
+//
+//wink:tool name=dup
+func Second(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) { return wink.ToolResult[R]{}, nil }
+
+//wink:tool
+func NoDoc(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) { return wink.ToolResult[R]{}, nil }
+
+// NonASCII describes itself with a café.
+//
+//wink:tool
+func NonASCII(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) { return wink.ToolResult[R]{}, nil }
+
+// Orphan has an example but no tool directive.
+//
+//wink:example desc="x" input={}
+func Orphan(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) { return wink.ToolResult[R]{}, nil }
+
+// OnType is a type with a directive.
+//
+//wink:tool
+type OnType struct{}
+
+// Idem has idempotency mistakes.
+//
+//wink:tool
+//wink:idempotent strategy=params keys=a,zzz ttl=1h
+func Idem(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) { return wink.ToolResult[R]{}, nil }
+
+// Custom names a missing key function.
+//
+//wink:tool
+//wink:idempotent strategy=custom func=NoSuchFunc
+func Custom(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) { return wink.ToolResult[R]{}, nil }
