@@ -28,7 +28,9 @@ type hwError struct {
 	msg string
 }
 
-func (e *hwError) Error() string { return "invalid arguments at byte " + strconv.Itoa(e.pos) + ": " + e.msg }
+func (e *hwError) Error() string {
+	return "invalid arguments at byte " + strconv.Itoa(e.pos) + ": " + e.msg
+}
 
 // hw is the state of one handwritten decode.
 type hw struct {

@@ -34,8 +34,8 @@ func (c *clock) Advance(d time.Duration) {
 	c.mu.Unlock()
 }
 
-// waitForWaiters blocks until n callers have joined the run in flight for
-// key. It polls a condition, never a timer.
+// waitForWaiters blocks until a run is in flight for key and n callers have
+// joined it (n = 0: the run has started). It polls a condition, never a timer.
 func waitForWaiters(t *testing.T, fs *flightSet, key string, n int) {
 	t.Helper()
 	for {
@@ -444,6 +444,7 @@ func TestDoFailureThenRetrySucceedsAndRecords(t *testing.T) {
 		})
 		leaderDone <- e
 	}()
+	waitForWaiters(t, &m.fs, "k", 0)
 	waiterDone := make(chan bool)
 	go func() {
 		// waitForWaiters below guarantees this caller joins the failing run.
@@ -476,6 +477,7 @@ func TestDoContextCancelledWhileWaiting(t *testing.T) {
 		})
 		leaderDone <- err
 	}()
+	waitForWaiters(t, &m.fs, "k", 0)
 	ctx, cancel := context.WithCancel(context.Background())
 	waiterDone := make(chan error)
 	var waiterRan atomic.Bool
@@ -503,11 +505,26 @@ func TestDoContextCancelledWhileWaiting(t *testing.T) {
 	}
 }
 
+// errOnlyContext reports cancellation through Err but never closes Done, so
+// a waiter can only learn of it after its run ends.
+type errOnlyContext struct {
+	context.Context
+	cancelled atomic.Bool
+}
+
+func (c *errOnlyContext) Err() error {
+	if c.cancelled.Load() {
+		return context.Canceled
+	}
+	return nil
+}
+
 func TestDoCancelledWaiterDoesNotRetryAfterFailure(t *testing.T) {
 	m := NewMemory()
 	release := make(chan struct{})
 	go m.Do(context.Background(), "k", "t", 0, nil, func() (Entry, bool) { <-release; return Entry{}, false })
-	ctx, cancel := context.WithCancel(context.Background())
+	waitForWaiters(t, &m.fs, "k", 0)
+	ctx := &errOnlyContext{Context: context.Background()}
 	var waiterRan atomic.Bool
 	done := make(chan error)
 	go func() {
@@ -515,10 +532,8 @@ func TestDoCancelledWaiterDoesNotRetryAfterFailure(t *testing.T) {
 		done <- err
 	}()
 	waitForWaiters(t, &m.fs, "k", 1)
-	// Cancel, then fail the run. The waiter may observe either event first;
-	// it must never run its handler with a dead context.
-	cancel()
-	close(release)
+	ctx.cancelled.Store(true)
+	close(release) // the run fails; the waiter wakes on it and must not retry
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
 	}
@@ -535,6 +550,7 @@ func TestDoPanicInHandlerReleasesWaitersAndPropagates(t *testing.T) {
 		defer func() { panicked <- recover() }()
 		m.Do(context.Background(), "k", "t", 0, nil, func() (Entry, bool) { <-release; panic("handler bug") })
 	}()
+	waitForWaiters(t, &m.fs, "k", 0)
 	waiterDone := make(chan Entry)
 	go func() {
 		e, _, _ := m.Do(context.Background(), "k", "t", 0, nil, func() (Entry, bool) { return Entry{Message: "ok"}, true })
@@ -571,6 +587,7 @@ func TestDoInvalidationDuringRunKeepsResultFromBeingRecorded(t *testing.T) {
 				})
 				leader <- e
 			}()
+			waitForWaiters(t, &m.fs, "s:t:k", 0)
 			waiter := make(chan bool)
 			go func() {
 				_, replayed, _ := m.Do(context.Background(), "s:t:k", "t", 0, nil, nil)
@@ -600,6 +617,7 @@ func TestDoInvalidateOtherToolDoesNotAffectRun(t *testing.T) {
 		m.Do(context.Background(), "s:t:k", "t", 0, nil, func() (Entry, bool) { <-release; return Entry{}, true })
 		close(done)
 	}()
+	waitForWaiters(t, &m.fs, "s:t:k", 0)
 	go m.Do(context.Background(), "s:t:k", "t", 0, nil, nil)
 	waitForWaiters(t, &m.fs, "s:t:k", 1)
 	m.InvalidateTool("other")
@@ -669,6 +687,7 @@ func TestFlightsRecordErrorReturnsResultAndError(t *testing.T) {
 		}
 		leader <- err
 	}()
+	waitForWaiters(t, &d.fs, "k", 0)
 	waiter := make(chan error)
 	go func() {
 		e, replayed, err := d.Do(context.Background(), "k", "t", 0, nil, nil)

@@ -1,0 +1,41 @@
+GO ?= go
+# Packages that declare //wink:tool handlers (their wink_gen.go is committed and checked fresh).
+TOOL_PKGS := ./example/... ./benchmarks/... ./runtime/...
+FUZZTIME ?= 60s
+
+.PHONY: demo test generate check-generated bench fuzz fuzz-brief vet
+
+## demo: regenerate the example agent's tools, print their payloads, dispatch good and bad calls
+demo: generate
+	$(GO) run ./example/cmd/demo
+
+## test: everything CI runs
+test: vet
+	$(GO) test ./...
+	$(MAKE) --no-print-directory check-generated
+	$(MAKE) --no-print-directory fuzz-brief
+
+vet:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
+	$(GO) vet ./...
+
+## generate: run go generate (winkgen) everywhere
+generate:
+	$(GO) generate ./...
+
+## check-generated: fail with a diff when any wink_gen.go is stale or missing
+check-generated:
+	$(GO) run ./cmd/winkgen -check $(TOOL_PKGS)
+	$(GO) test ./gen -run 'TestGolden|TestDeterministic' -count=1
+
+## bench: decode and dispatch benchmarks against the peers, as a table of medians and ratios
+bench:
+	bash scripts/bench.sh
+
+## fuzz: every fuzz target for FUZZTIME (default 60s each)
+fuzz:
+	FUZZTIME=$(FUZZTIME) bash scripts/fuzz.sh
+
+fuzz-brief:
+	FUZZTIME=3s bash scripts/fuzz.sh
