@@ -79,16 +79,22 @@ func blankGenerated(file, pkgName string) []byte {
 // ignorableTypeError reports whether a type error only says that an identifier the generator produces is
 // missing (the package refers to WinkTools or WinkSearchDocs before they exist).
 func ignorableTypeError(e packages.Error) bool {
-	if e.Kind != packages.TypeError {
+	if e.Kind == packages.ParseError {
 		return false
 	}
-	msg := e.Msg
-	for _, prefix := range []string{"undefined: Wink", "undefined: wink"} {
-		if strings.HasPrefix(msg, prefix) {
-			return true
+	lines := 0
+	for _, l := range strings.Split(e.Msg, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		lines++
+		if !strings.Contains(l, "undefined: Wink") && !strings.Contains(l, "undefined: wink") &&
+			!(strings.Contains(l, ".Wink") && strings.Contains(l, "undefined")) {
+			return false
 		}
 	}
-	return strings.Contains(msg, ".Wink") && strings.Contains(msg, "undefined")
+	return lines > 0
 }
 
 func errPosition(e packages.Error) token.Position {

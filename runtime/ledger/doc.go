@@ -48,8 +48,11 @@
 //     entries are never returned; Lookup removes the one it meets, and
 //     PruneExpired removes them all. A zero TTL means no expiry (WINK's
 //     ttl=None); a negative TTL means the result is shared with the callers
-//     waiting on it but not recorded. The package sets no default TTL; WINK's
-//     is 24 hours, which the directive layer applies.
+//     waiting on it but not recorded. Do applies no default TTL; DefaultTTL
+//     (WINK's 24 hours) and DefaultScope are for the layer that reads the
+//     tool's declaration.
+//   - A replay from Memory allocates nothing: Do looks the key up before it
+//     creates a flight, and the leader looks again once it holds the flight.
 //   - Time is always injected (now, or a now func) so tests and replays are
 //     deterministic; a nil now func means time.Now.
 //   - Invalidate, InvalidateTool and Clear also stop calls in flight from

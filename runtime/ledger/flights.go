@@ -10,7 +10,8 @@ import (
 // successes-only recording, TTL, and cancellation while waiting. Other
 // processes sharing the same store are not coordinated; a store that needs
 // that must implement Doer itself (a row lock or a unique insert of a
-// "pending" marker).
+// "pending" marker). A miss costs two Lookups (one before the flight is
+// created, one after), a replay one.
 //
 // Invalidate, InvalidateTool and Clear also apply to calls in flight: a run
 // that was in flight when its key was invalidated still returns its result to
@@ -76,6 +77,11 @@ func (s *flightSet) do(ctx context.Context, l Ledger, key, tool string, ttl time
 	if key == "" {
 		e, _ := fn()
 		return e, false, nil
+	}
+	// Fast path: a replay needs no flight. On a miss the leader looks again
+	// once it holds the flight, since a run may have recorded meanwhile.
+	if hit, ok := l.Lookup(key, now()); ok {
+		return hit, true, nil
 	}
 	for {
 		s.mu.Lock()

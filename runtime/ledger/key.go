@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"crypto/sha256"
-	"encoding/hex"
 	"strconv"
 )
 
@@ -83,6 +82,9 @@ type Field struct {
 	JSON []byte
 }
 
+// hexDigits are the lower-case hex digits (encoding/hex is not used: it imports fmt).
+const hexDigits = "0123456789abcdef"
+
 // hashLen is the number of hex characters of the SHA-256 digest kept in a key.
 const hashLen = 16
 
@@ -139,7 +141,9 @@ func join(scope, tool string, sum *[sha256.Size]byte) string {
 	b = append(b, ':')
 	b = append(b, tool...)
 	b = append(b, ':')
-	b = hex.AppendEncode(b, sum[:hashLen/2])
+	for _, c := range sum[:hashLen/2] {
+		b = append(b, hexDigits[c>>4], hexDigits[c&0xf])
+	}
 	return string(b)
 }
 
@@ -148,7 +152,6 @@ func join(scope, tool string, sum *[sha256.Size]byte) string {
 // at generation time, so this never sees invalid UTF-8 in practice; bytes are
 // copied through unchanged.
 func appendJSONString(b []byte, s string) []byte {
-	const hexDigits = "0123456789abcdef"
 	b = append(b, '"')
 	for i := 0; i < len(s); i++ {
 		c := s[i]

@@ -5,6 +5,11 @@ import (
 	"time"
 )
 
+// DefaultTTL is how long a result is kept when a tool declares idempotency
+// without a ttl (WINK's default). Do itself applies no default: it uses the
+// ttl it is given.
+const DefaultTTL = 24 * time.Hour
+
 // Entry is one recorded effect: what a replay of the call returns.
 //
 // Value is shared by every replay of the entry and must be treated as

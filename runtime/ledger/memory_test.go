@@ -706,6 +706,16 @@ func TestFlightsRecordErrorReturnsResultAndError(t *testing.T) {
 	}
 }
 
+func TestMemoryDoReplayDoesNotAllocate(t *testing.T) {
+	m := NewMemory()
+	fn := func() (Entry, bool) { return Entry{Message: "ok"}, true }
+	ctx := context.Background()
+	m.Do(ctx, "k", "t", 0, nil, fn)
+	if n := testing.AllocsPerRun(100, func() { m.Do(ctx, "k", "t", 0, nil, fn) }); n != 0 {
+		t.Errorf("replay allocates %v times, want 0", n)
+	}
+}
+
 func BenchmarkMemoryDoReplay(b *testing.B) {
 	m := NewMemory()
 	fn := func() (Entry, bool) { return Entry{Message: "ok"}, true }
