@@ -38,7 +38,9 @@ func NoDoc(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) { return wink.
 // NonASCII describes itself with a café.
 //
 //wink:tool
-func NonASCII(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) { return wink.ToolResult[R]{}, nil }
+func NonASCII(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) {
+	return wink.ToolResult[R]{}, nil
+}
 
 // Orphan has an example but no tool directive.
 //

@@ -21,17 +21,23 @@ type S struct{}
 // Method is a method.
 //
 //wink:tool
-func (S) Method(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) { return wink.ToolResult[R]{}, nil }
+func (S) Method(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) {
+	return wink.ToolResult[R]{}, nil
+}
 
 // NoContext takes a context.Context.
 //
 //wink:tool
-func NoContext(ctx context.Context, p P) (wink.ToolResult[R], error) { return wink.ToolResult[R]{}, nil }
+func NoContext(ctx context.Context, p P) (wink.ToolResult[R], error) {
+	return wink.ToolResult[R]{}, nil
+}
 
 // NotStruct takes a string.
 //
 //wink:tool
-func NotStruct(tc *wink.ToolContext, s string) (wink.ToolResult[R], error) { return wink.ToolResult[R]{}, nil }
+func NotStruct(tc *wink.ToolContext, s string) (wink.ToolResult[R], error) {
+	return wink.ToolResult[R]{}, nil
+}
 
 // OneResult returns only the result.
 //
@@ -41,7 +47,9 @@ func OneResult(tc *wink.ToolContext, p P) wink.ToolResult[R] { return wink.ToolR
 // BadResult returns a pointer result type.
 //
 //wink:tool
-func BadResult(tc *wink.ToolContext, p P) (wink.ToolResult[*R], error) { return wink.ToolResult[*R]{}, nil }
+func BadResult(tc *wink.ToolContext, p P) (wink.ToolResult[*R], error) {
+	return wink.ToolResult[*R]{}, nil
+}
 
 // TooMany has three parameters.
 //

@@ -5,9 +5,9 @@ import "github.com/winkgen/wink/runtime/wink"
 
 // Tree is self-recursive.
 type Tree struct {
-	Label    string  `json:"label"`
-	Children []Tree  `json:"children,omitempty"`
-	Parent   *Tree   `json:"parent,omitempty"`
+	Label    string `json:"label"`
+	Children []Tree `json:"children,omitempty"`
+	Parent   *Tree  `json:"parent,omitempty"`
 }
 
 // Expr and Call are mutually recursive.
