@@ -1,10 +1,13 @@
 // Command winkgen generates wink_gen.go for every package that declares //wink:tool handlers.
 //
-//	winkgen [-check] [packages]
+//	winkgen [-check] [packages]                          generate (or, with -check, verify) wink_gen.go
+//	winkgen list [packages]                              print a table of the tools
+//	winkgen schema -format openai|anthropic|mcp [packages] print the tools payload a model would get
 //
-// With no packages it generates the package in the current directory (as go generate runs it). Diagnostics
+// With no packages it works on the package in the current directory (as go generate runs it). Diagnostics
 // are printed as file:line:col: message, all at once. Exit codes: 0 ok; 1 diagnostics, or with -check stale
-// output (a diff is printed); 2 usage or internal error.
+// output (a diff is printed); 2 usage or internal error. list and schema read the source only, so they work
+// before the first go generate.
 package main
 
 import (
@@ -12,6 +15,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
+	"text/tabwriter"
 
 	"github.com/winkgen/wink/gen"
 )
@@ -19,6 +24,14 @@ import (
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "list":
+			return list(args[1:], stdout, stderr)
+		case "schema":
+			return schemaCmd(args[1:], stdout, stderr)
+		}
+	}
 	fs := flag.NewFlagSet("winkgen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	check := fs.Bool("check", false, "do not write; report stale or missing generated files with a diff and exit 1")
@@ -56,5 +69,83 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "winkgen:", err)
 		return 2
 	}
+	return 0
+}
+
+func inspect(patterns []string, stderr io.Writer) ([]gen.ToolInfo, int) {
+	wd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintln(stderr, "winkgen:", err)
+		return nil, 2
+	}
+	tools, diags, err := gen.Inspect(gen.Config{Dir: wd, Patterns: patterns})
+	if err != nil {
+		fmt.Fprintln(stderr, "winkgen:", err)
+		return nil, 2
+	}
+	if len(diags) > 0 {
+		for _, d := range diags {
+			fmt.Fprintln(stderr, d.Format(wd))
+		}
+		return nil, 1
+	}
+	return tools, 0
+}
+
+func list(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("winkgen list", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprintln(stderr, "usage: winkgen list [packages]") }
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	tools, code := inspect(fs.Args(), stderr)
+	if code != 0 {
+		return code
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tDESCRIPTION\tPARAMS (? optional)\tIDEMPOTENCY\tPOSITION")
+	for _, t := range tools {
+		idem := t.Idempotency
+		if idem == "" {
+			idem = "-"
+		}
+		params := strings.Join(t.Params, ", ")
+		if params == "" {
+			params = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.Name, t.Description, params, idem, t.Position)
+	}
+	tw.Flush()
+	return 0
+}
+
+func schemaCmd(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("winkgen schema", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	format := fs.String("format", "openai", "payload format: openai, anthropic or mcp")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: winkgen schema -format openai|anthropic|mcp [packages]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	switch *format {
+	case "openai", "anthropic", "mcp":
+	default:
+		fmt.Fprintf(stderr, "winkgen schema: unknown format %q; use openai, anthropic or mcp\n", *format)
+		return 2
+	}
+	tools, code := inspect(fs.Args(), stderr)
+	if code != 0 {
+		return code
+	}
+	out, err := gen.Payload(tools, *format)
+	if err != nil {
+		fmt.Fprintln(stderr, "winkgen:", err)
+		return 2
+	}
+	stdout.Write(out)
 	return 0
 }

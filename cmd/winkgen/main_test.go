@@ -88,3 +88,29 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+func TestListAndSchema(t *testing.T) {
+	code, out, stderr := runIn(t, "../../gen/testdata/idempotent", "list")
+	if code != 0 {
+		t.Fatalf("list: exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"NAME", "pay", "params(account,amount) ttl=24h0m0s scope=session", "custom(PayKey) ttl=1m30s scope=global", "account, amount, memo?", "idempotent.go:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("list output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, _ = runIn(t, "../../gen/testdata/noparams", "schema", "-format", "openai")
+	if code != 0 || !strings.Contains(out, `"strict": true`) || !strings.Contains(out, `"name": "clear-key"`) {
+		t.Errorf("schema -format openai: exit %d\n%s", code, out)
+	}
+	code, out, _ = runIn(t, "../../gen/testdata/noparams", "schema", "-format", "mcp")
+	if code != 0 || !strings.Contains(out, `"inputSchema"`) {
+		t.Errorf("schema -format mcp: exit %d\n%s", code, out)
+	}
+	if code, _, _ := runIn(t, "../../gen/testdata/noparams", "schema", "-format", "xml"); code != 2 {
+		t.Errorf("unknown format: exit %d, want 2", code)
+	}
+	if code, _, _ := runIn(t, "../../gen/testdata/diag_tags", "list"); code != 1 {
+		t.Errorf("list with diagnostics: exit %d, want 1", code)
+	}
+}
