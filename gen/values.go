@@ -452,13 +452,19 @@ func msgMax(lit string) string          { return "must be <= " + lit }
 func msgExclusiveMin(lit string) string { return "must be > " + lit }
 func msgExclusiveMax(lit string) string { return "must be < " + lit }
 func msgMultipleOf(lit string) string   { return "must be a multiple of " + lit }
-func msgMinLength(n int) string         { return "must be at least " + itoa(n) + " characters long" }
-func msgMaxLength(n int) string         { return "must be at most " + itoa(n) + " characters long" }
+func msgMinLength(n int) string         { return "must be at least " + plural(n, "character") + " long" }
+func msgMaxLength(n int) string         { return "must be at most " + plural(n, "character") + " long" }
 func msgPattern(p string) string        { return "must match the pattern " + anchored(p) }
-func msgMinItems(n int) string          { return "must contain at least " + itoa(n) + " items" }
-func msgMaxItems(n int) string          { return "must contain at most " + itoa(n) + " items" }
-func msgExactItems(n int64) string {
-	return "must contain exactly " + strconv.FormatInt(n, 10) + " items"
+func msgMinItems(n int) string          { return "must contain at least " + plural(n, "item") }
+func msgMaxItems(n int) string          { return "must contain at most " + plural(n, "item") }
+func msgExactItems(n int64) string      { return "must contain exactly " + plural(int(n), "item") }
+
+// plural writes "1 item" or "3 items".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return itoa(n) + " " + noun + "s"
 }
 func msgUnique(i, j int) string {
 	return "items must be unique; item " + itoa(j) + " repeats item " + itoa(i)

@@ -136,7 +136,7 @@ func winkDecodeForecastParams(d *strictjson.Decoder, v *ForecastParams) {
 				{
 					n := strictjson.RuneCount(s)
 					if n < 1 {
-						d.FailLen("must be at least 1 characters long", n)
+						d.FailLen("must be at least 1 character long", n)
 					}
 					if n > 100 {
 						d.FailLen("must be at most 100 characters long", n)

@@ -724,11 +724,10 @@ func randomNode(rng *rand.Rand, depth int) string {
 	}
 	if depth < 7 && rng.IntN(3) > 0 {
 		n := rng.IntN(4)
-		switch rng.IntN(30) {
-		case 0:
-			n = 21
-		case 1:
-			n = 20
+		if depth == 0 && rng.IntN(10) == 0 {
+			n = 20 + rng.IntN(2) // at and beyond maxItems, at the top only: the tree stays small
+		} else if depth > 2 {
+			n = rng.IntN(2)
 		}
 		items := make([]string, n)
 		for j := range items {
@@ -840,7 +839,9 @@ func floatEdgeRows() []row {
 func agreementTables() map[string][]row {
 	stats := shapeRows(statsShape(), 3, 120)
 	stats = append(stats, floatEdgeRows()...)
-	_, repeatDups := nested(recurrence(), func(s string) string { return `{"title":"Weekly review","at":"2026-11-23T09:00:00Z","repeat":` + s + `}` })
+	_, repeatDups := nested(recurrence(), func(s string) string {
+		return `{"title":"Weekly review","at":"2026-11-23T09:00:00Z","repeat":` + s + `}`
+	})
 	_, filterDups := nested(filtersShape(), func(s string) string { return `{"query":"q","filters":` + s + `}` })
 	return map[string][]row{
 		"schedule_task": append(shapeRows(scheduleShape(), 1, 150), repeatDups...),

@@ -736,7 +736,7 @@ func winkDecodeSearchParams(d *strictjson.Decoder, v *SearchParams) {
 				{
 					n := strictjson.RuneCount(s)
 					if n < 1 {
-						d.FailLen("must be at least 1 characters long", n)
+						d.FailLen("must be at least 1 character long", n)
 					}
 					if n > 200 {
 						d.FailLen("must be at most 200 characters long", n)
@@ -1033,7 +1033,7 @@ func winkDecodeStatsParams(d *strictjson.Decoder, v *StatsParams) {
 				d.ArrayEnd()
 				v.Samples = strictjson.Clone(tmp1)
 				if len(tmp1) < 1 {
-					d.FailLen("must contain at least 1 items", len(tmp1))
+					d.FailLen("must contain at least 1 item", len(tmp1))
 				}
 				if len(tmp1) > 1000 {
 					d.FailLen("must contain at most 1000 items", len(tmp1))
@@ -1326,7 +1326,7 @@ func winkDecodeNode(d *strictjson.Decoder, v *Node) {
 				{
 					n := strictjson.RuneCount(s)
 					if n < 1 {
-						d.FailLen("must be at least 1 characters long", n)
+						d.FailLen("must be at least 1 character long", n)
 					}
 				}
 			}
@@ -1409,7 +1409,7 @@ func winkDecodeArchiveParams(d *strictjson.Decoder, v *ArchiveParams) {
 				d.ArrayEnd()
 				v.Paths = strictjson.Clone(tmp1)
 				if len(tmp1) < 1 {
-					d.FailLen("must contain at least 1 items", len(tmp1))
+					d.FailLen("must contain at least 1 item", len(tmp1))
 				}
 			}
 		default:

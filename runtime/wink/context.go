@@ -2,8 +2,17 @@ package wink
 
 import (
 	"context"
+	"errors"
 	"time"
+
+	"github.com/winkgen/wink/runtime/resources"
+	"github.com/winkgen/wink/runtime/session"
+	"github.com/winkgen/wink/runtime/vfs"
 )
+
+// FilesystemKey is the well-known resource key of the filesystem that
+// ToolContext.Filesystem returns when Dispatcher.Filesystem is nil.
+var FilesystemKey = resources.NewKey[vfs.Filesystem]("Filesystem")
 
 // RunContext carries the correlation ids of the run a call belongs to; the
 // dispatcher copies it into every ToolContext.
@@ -32,9 +41,14 @@ type ToolContext struct {
 	// Run holds the correlation ids of the run.
 	Run RunContext
 
-	ctx  context.Context
-	tool *Tool
-	beat func(*ToolContext)
+	ctx    context.Context
+	tool   *Tool
+	beat   func(*ToolContext)
+	sess   *session.Session
+	res    *resources.Context
+	fs     vfs.Filesystem
+	fsErr  error // resolving FilesystemKey failed
+	budget *Budget
 }
 
 // NewToolContext returns a ToolContext for calling a handler directly, as
@@ -45,6 +59,61 @@ func NewToolContext(ctx context.Context, name, callID string) *ToolContext {
 	}
 	return &ToolContext{CallID: callID, ToolName: name, ctx: ctx}
 }
+
+// ToolContext returns a ToolContext wired like the ones d gives handlers
+// (session, resources, filesystem, budget, heartbeat, run context), for
+// calling a handler directly in tests. A nil ctx means context.Background().
+func (d *Dispatcher) ToolContext(ctx context.Context, name, callID string) *ToolContext {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return d.newToolContext(ctx, nil, name, callID)
+}
+
+// newToolContext builds the ToolContext of one call (step 5).
+func (d *Dispatcher) newToolContext(ctx context.Context, t *Tool, name, callID string) *ToolContext {
+	return &ToolContext{CallID: callID, ToolName: name, Run: d.RunContext, ctx: ctx, tool: t,
+		beat: d.Heartbeat, sess: d.Session, res: d.Resources, fs: d.Filesystem, budget: d.Budget}
+}
+
+// Session returns the session of the call (Dispatcher.Session); nil when the
+// dispatcher has none.
+func (tc *ToolContext) Session() *session.Session { return tc.sess }
+
+// Resources returns the resource context of the call (Dispatcher.Resources);
+// nil when the dispatcher has none. Get typed resources with
+// resources.Get(tc.Resources(), key); ToolCall resources live until the
+// handler returns.
+func (tc *ToolContext) Resources() *resources.Context { return tc.res }
+
+// Filesystem returns the call's filesystem: Dispatcher.Filesystem, else the
+// resource bound to FilesystemKey (resolved before the handler runs, so that
+// the transaction covers it); nil when there is neither.
+func (tc *ToolContext) Filesystem() vfs.Filesystem {
+	if tc.fs == nil && tc.res != nil && tc.fsErr == nil {
+		tc.resolveFilesystem()
+	}
+	return tc.fs
+}
+
+// resolveFilesystem resolves FilesystemKey from the resources; an unbound
+// key is not an error (there is no filesystem).
+func (tc *ToolContext) resolveFilesystem() error {
+	fs, err := resources.Get(tc.res, FilesystemKey)
+	if err != nil {
+		if errors.Is(err, resources.ErrUnbound) {
+			return nil
+		}
+		tc.fsErr = err
+		return err
+	}
+	tc.fs = fs
+	return nil
+}
+
+// Budget returns the token budget tracker of the run (Dispatcher.Budget);
+// nil when there is none. A nil *Budget is usable: it has no limits.
+func (tc *ToolContext) Budget() *Budget { return tc.budget }
 
 // parent returns the delegate, context.Background() for a zero ToolContext.
 func (tc *ToolContext) parent() context.Context {

@@ -9,7 +9,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/winkgen/wink/runtime/ledger"
+	"github.com/winkgen/wink/runtime/resources"
+	"github.com/winkgen/wink/runtime/session"
 	"github.com/winkgen/wink/runtime/strictjson"
+	"github.com/winkgen/wink/runtime/txn"
+	"github.com/winkgen/wink/runtime/vfs"
 )
 
 // Call is one tool call requested by the model.
@@ -73,8 +78,10 @@ type ToolInvoked struct {
 	Duration time.Duration
 	// Err is the error behind a failure or a returned error: the
 	// *ArgumentsError, the *Denial, the handler's error, the result's
-	// validation error, ErrUnknownTool, or the error Dispatch returned. It is
-	// nil on success and for panics (see Panic).
+	// validation error, ErrUnknownTool, or the error Dispatch returned,
+	// joined with errors that do not change the outcome (closing the
+	// tool-call scope, recording in the ledger). It is nil on a clean
+	// success and for panics (see Panic).
 	Err error
 	// Panic is the value a panic was called with; nil if none.
 	Panic any
@@ -83,31 +90,40 @@ type ToolInvoked struct {
 	Stack []byte
 	// Replayed reports that the outcome was replayed from the ledger.
 	Replayed bool
+	// IdempotencyKey is the ledger key of an idempotent call; empty
+	// otherwise.
+	IdempotencyKey string
 	// Time is when Dispatch started.
 	Time time.Time
 }
 
-// Hooks are the dispatcher's extension points for policies and transactions.
-// Each is optional. A panic in a hook is recovered like a handler panic.
+// Hooks are low-level extension points around the built-in policies and
+// transaction. Each is optional. A panic in a hook is recovered like a handler
+// panic.
 type Hooks struct {
-	// Check runs after decoding (step 3); a non-nil *Denial becomes a
-	// failure result with its text and the handler does not run.
+	// Check runs after the dispatcher's policies (step 3); a non-nil *Denial
+	// becomes a failure result with its text and the handler does not run.
 	Check func(tc *ToolContext, tool *Tool, params any) *Denial
-	// Begin runs before the handler (step 6) and returns the rollback to run
-	// if the call fails (step 9). If Begin returns an error, the call is not
-	// executed, Dispatch returns the error wrapped, and a rollback returned
-	// alongside the error is still run.
+	// Begin runs after the built-in snapshot (step 6) and returns the
+	// rollback to run if the call fails (step 9), before the built-in
+	// restore. If Begin returns an error, the call is not executed, Dispatch
+	// returns the error wrapped, and a rollback returned alongside the error
+	// is still run.
 	Begin func(tc *ToolContext, tool *Tool) (rollback func() error, err error)
-	// OnResult runs after a successful handler (step 8). It may edit the
-	// outcome; if it sets Success to false, the call is rolled back. out is
-	// valid only until OnResult returns.
+	// OnResult runs after the policies' OnResult on success (step 8). It may
+	// edit the outcome; if it sets Success to false, the call is rolled
+	// back. out is valid only until OnResult returns.
 	OnResult func(tc *ToolContext, tool *Tool, params any, out *Outcome)
 }
 
 // Dispatcher runs tool calls through the pipeline of DESIGN.md "Dispatch".
 // Its zero value is usable (every call names an unknown tool). A Dispatcher
-// must not be modified while it dispatches; Dispatch is safe for concurrent
-// use when the hooks and the event sink are.
+// must not be modified while it dispatches; it is a small value, so the usual
+// pattern is one Dispatcher per session, copied from a template. Dispatch is
+// safe for concurrent use when the hooks, policies and event sink are; calls
+// sharing a Session, Resources or Filesystem are not isolated from each other
+// (a rollback undoes whatever happened since its snapshot), so serialise the
+// calls of one session.
 type Dispatcher struct {
 	// Registry holds the callable tools.
 	Registry *Registry
@@ -116,7 +132,7 @@ type Dispatcher struct {
 	// Events receives a ToolInvoked for every call (step 10); nil drops
 	// them. The event is freshly allocated and may be retained.
 	Events func(*ToolInvoked)
-	// Hooks are the policy and transaction hooks (steps 3, 6, 8, 9).
+	// Hooks are low-level policy and transaction hooks (steps 3, 6, 8, 9).
 	Hooks Hooks
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
@@ -124,6 +140,32 @@ type Dispatcher struct {
 	RunContext RunContext
 	// Heartbeat, when set, is called by ToolContext.Beat.
 	Heartbeat func(*ToolContext)
+
+	// Session is the session handlers see (ToolContext.Session). Its STATE
+	// slices are snapshotted before every handler and restored when the
+	// call fails; ToolInvoked and PolicyChecked events are appended to its
+	// LOG slices ToolLog and PolicyLog. Nil: no session.
+	Session *session.Session
+	// Resources is the resource context handlers see. A tool-call scope is
+	// opened before every handler and closed after it; its snapshotable
+	// instances are part of the call's transaction.
+	Resources *resources.Context
+	// Filesystem is the filesystem handlers see; when nil, the resource
+	// bound to FilesystemKey is used, if any. A snapshotable filesystem
+	// (vfs.Memory, vfs.Host) is part of the call's transaction.
+	Filesystem vfs.Filesystem
+	// Policies are the prompt-level policies, checked after the section
+	// policies, in order.
+	Policies []Policy
+	// SectionPolicies returns the policies of the section that declares
+	// tool, checked first; nil means none. Sections plug in here.
+	SectionPolicies func(tool *Tool) []Policy
+	// Ledger records and replays the results of idempotent tools
+	// (Spec.Idempotency); nil disables idempotency. ledger.NewMemory() is
+	// the in-memory default.
+	Ledger ledger.Doer
+	// Budget is the run's token budget tracker (ToolContext.Budget).
+	Budget *Budget
 }
 
 // invoker is implemented by *Def[P, R]: the non-generic Tool reaches the
@@ -131,6 +173,8 @@ type Dispatcher struct {
 type invoker interface {
 	invoke(ctx context.Context, disp *Dispatcher, call Call) (Outcome, error)
 	decodeAny(args []byte, lim strictjson.Limits) (any, error)
+	encodeParams(dst []byte, params any) ([]byte, bool)
+	idemKeyAny(disp *Dispatcher, params any) string
 }
 
 // now reads the dispatcher's clock.
@@ -146,8 +190,9 @@ func (d *Dispatcher) now() time.Time {
 // panic, invalid result) are outcomes with Success false, not errors. The
 // error is non-nil, and the Outcome zero, only when the call must not be
 // answered as a tool result: the deadline expired or ctx was cancelled before
-// the handler ran, the handler returned a context error while ctx was done,
-// Hooks.Begin failed, or a rollback failed. A nil ctx means
+// the handler ran (or while waiting for an identical idempotent call), the
+// handler returned a context error while ctx was done, the transaction could
+// not be started, or a rollback failed. A nil ctx means
 // context.Background().
 func (d *Dispatcher) Dispatch(ctx context.Context, call Call) (Outcome, error) {
 	if ctx == nil {
@@ -160,13 +205,26 @@ func (d *Dispatcher) Dispatch(ctx context.Context, call Call) (Outcome, error) {
 	return t.impl.invoke(ctx, d, call)
 }
 
+// records reports whether ToolInvoked events are recorded.
+func (d *Dispatcher) records() bool { return d.Events != nil || d.Session != nil }
+
+// record delivers a ToolInvoked event to the session log and the sink.
+func (d *Dispatcher) record(ev *ToolInvoked) {
+	if d.Session != nil {
+		session.Append(d.Session, ToolLog, ev)
+	}
+	if d.Events != nil {
+		d.Events(ev)
+	}
+}
+
 // unknownTool answers a call naming no registered tool (step 1).
 func (d *Dispatcher) unknownTool(call Call) Outcome {
 	msg := d.Registry.unknownToolMessage(call.Name)
 	out := Outcome{CallID: call.ID, Name: call.Name, Message: msg, Output: msg}
-	if d.Events != nil {
+	if d.records() {
 		now := d.now()
-		d.Events(&ToolInvoked{
+		d.record(&ToolInvoked{
 			Name: call.Name, CallID: call.ID, Arguments: call.Arguments,
 			Message: msg, Output: msg, Err: ErrUnknownTool, Time: now,
 		})
@@ -180,13 +238,16 @@ type callState struct {
 	err      error // returned by Dispatch instead of out
 	cause    error // ToolInvoked.Err
 	rollback func() error
+	snap     txn.Snap
 	start    time.Time
-	params   any // boxed P, set only when a hook or the event needs it
+	params   any // boxed P, set only when a policy, hook or the event needs it
 	value    any // boxed R for the event
 	hasValue bool
 	excluded bool
 	panicV   any
 	stack    []byte
+	idemKey  string
+	extraErr error // scope close or ledger recording errors (telemetry only)
 }
 
 // frame is the per-call state the pipeline reaches through pointers (the
@@ -205,6 +266,7 @@ func (cs *callState) fail(msg string) {
 	cs.out.Success = false
 	cs.out.Message = msg
 	cs.out.Output = msg
+	cs.out.Replayed = false
 	cs.value, cs.hasValue, cs.excluded = nil, false, false
 }
 
@@ -216,7 +278,7 @@ func (d *Def[P, R]) invoke(ctx context.Context, disp *Dispatcher, call Call) (Ou
 	}
 	cs := &fr.cs
 	cs.out.CallID, cs.out.Name = call.ID, d.tool.spec.Name
-	if disp.Events != nil {
+	if disp.records() {
 		cs.start = disp.now()
 	}
 	d.run(ctx, disp, call, fr)
@@ -245,15 +307,22 @@ func (d *Def[P, R]) run(ctx context.Context, disp *Dispatcher, call Call, fr *fr
 		return
 	}
 	hooks := &disp.Hooks
-	if disp.Events != nil || hooks.Check != nil || hooks.OnResult != nil {
+	policies := disp.hasPolicies()
+	if disp.records() || policies || hooks.Check != nil || hooks.OnResult != nil {
 		cs.params = fr.p
 	}
 
 	// 5 (built before 3 so that policies see the call's context).
-	tc := &ToolContext{CallID: call.ID, ToolName: name, Run: disp.RunContext,
-		ctx: ctx, tool: &d.tool, beat: disp.Heartbeat}
+	tc := disp.newToolContext(ctx, &d.tool, name, call.ID)
 
-	// 3: policies.
+	// 3: policies, section first, then prompt; then the Check hook.
+	if policies {
+		if den := disp.policies(tc, &d.tool, cs.params); den != nil {
+			cs.fail(den.message(name))
+			cs.cause = den
+			return
+		}
+	}
 	if hooks.Check != nil {
 		if den := hooks.Check(tc, &d.tool, cs.params); den != nil {
 			cs.fail(den.message(name))
@@ -278,7 +347,106 @@ func (d *Def[P, R]) run(ctx context.Context, disp *Dispatcher, call Call, fr *fr
 		return
 	}
 
+	// Idempotency: look the key up, run steps 6-8 on a miss, record a
+	// success; identical concurrent calls run the handler once.
+	if disp.Ledger != nil && d.tool.spec.Idempotency.Strategy != IdemNone {
+		if key := d.idemKey(disp, &fr.p); key != "" {
+			cs.idemKey = key
+			d.runIdempotent(ctx, disp, tc, fr, key)
+			return
+		}
+	}
+	d.execute(ctx, disp, tc, fr)
+}
+
+// runIdempotent runs the call through the ledger under key.
+func (d *Def[P, R]) runIdempotent(ctx context.Context, disp *Dispatcher, tc *ToolContext, fr *frame[P, R], key string) {
+	cs := &fr.cs
+	name := d.tool.spec.Name
+	ran := false
+	e, replayed, err := disp.Ledger.Do(ctx, key, name, d.tool.spec.Idempotency.TTL, disp.Now,
+		func() (ledger.Entry, bool) {
+			ran = true
+			d.execute(ctx, disp, tc, fr)
+			if cs.err != nil || !cs.out.Success {
+				return ledger.Entry{}, false
+			}
+			e := ledger.Entry{Message: cs.out.Message, Rendered: cs.out.Output}
+			if fr.res.HasValue && !d.noValue && !fr.res.ExcludeValueFromContext {
+				e.Value = fr.res.Value
+			}
+			return e, true
+		})
+	if err != nil {
+		if ran {
+			// Recording failed: the result stands, its effects happened.
+			cs.extraErr = joinErr(cs.extraErr, fmt.Errorf("wink: recording the result of tool %q: %w", name, err))
+			return
+		}
+		cs.err = fmt.Errorf("tool %q not executed: %w", name, err)
+		cs.cause = cs.err
+		return
+	}
+	if !replayed {
+		return
+	}
+	// A replay: the recorded outcome, then the policies' OnResult inside a
+	// transaction over the session (policies keep their state there).
+	cs.out.Success = true
+	cs.out.Message = e.Message
+	cs.out.Output = e.Rendered
+	cs.out.Replayed = true
+	cs.value, cs.hasValue = e.Value, e.Value != nil
+	if disp.hasPolicies() || disp.Hooks.OnResult != nil {
+		if disp.Session != nil {
+			if err := cs.snap.Capture(txn.Parts{Session: disp.Session}); err != nil {
+				cs.err = fmt.Errorf("wink: starting the transaction for tool %q: %w", name, err)
+				cs.cause = cs.err
+				return
+			}
+		}
+		d.afterSuccess(disp, tc, cs)
+	}
+}
+
+// execute runs steps 6-8: tool-call scope, snapshot, handler, result
+// validation, rendering, OnResult.
+func (d *Def[P, R]) execute(ctx context.Context, disp *Dispatcher, tc *ToolContext, fr *frame[P, R]) {
+	cs := &fr.cs
+	name := d.tool.spec.Name
+	hooks := &disp.Hooks
+
+	// 5: the tool-call resource scope, closed however the call ends.
+	if res := disp.Resources; res != nil {
+		res.BeginToolCall()
+		defer func() {
+			if err := res.EndToolCall(); err != nil {
+				cs.extraErr = joinErr(cs.extraErr, err)
+			}
+		}()
+		if tc.fs == nil {
+			if err := tc.resolveFilesystem(); err != nil {
+				cs.err = fmt.Errorf("wink: resolving the filesystem for tool %q: %w", name, err)
+				cs.cause = cs.err
+				return
+			}
+		}
+	}
+
 	// 6: transaction.
+	if disp.Session != nil || disp.Resources != nil || tc.fs != nil {
+		var others [1]txn.Snapshotable
+		parts := txn.Parts{Session: disp.Session, Resources: disp.Resources}
+		if sn, ok := tc.fs.(txn.Snapshotable); ok {
+			others[0] = sn
+			parts.Others = others[:]
+		}
+		if err := cs.snap.Capture(parts); err != nil {
+			cs.err = fmt.Errorf("wink: starting the transaction for tool %q: %w", name, err)
+			cs.cause = cs.err
+			return
+		}
+	}
 	if hooks.Begin != nil {
 		rb, err := hooks.Begin(tc, &d.tool)
 		cs.rollback = rb
@@ -299,11 +467,7 @@ func (d *Def[P, R]) run(ctx context.Context, disp *Dispatcher, call Call, fr *fr
 			cs.cause = cs.err
 			return
 		}
-		if te, ok := errors.AsType[*ToolError](herr); ok {
-			cs.fail(te.Message)
-		} else {
-			cs.fail("Tool " + strconv.Quote(name) + " failed: " + herr.Error())
-		}
+		cs.fail(handlerErrorText(name, herr))
 		cs.cause = herr
 		return
 	}
@@ -323,41 +487,90 @@ func (d *Def[P, R]) run(ctx context.Context, disp *Dispatcher, call Call, fr *fr
 	cs.excluded = hasValue && res.ExcludeValueFromContext
 	if hasValue && !res.ExcludeValueFromContext {
 		cs.out.Output = d.render(res.Message, &res.Value)
-		if disp.Events != nil {
+		if disp.records() {
 			cs.value = res.Value
 		}
 	} else {
 		cs.out.Output = res.Message
 	}
 
-	// 8: policies' OnResult.
-	if res.Success && hooks.OnResult != nil {
-		hooks.OnResult(tc, &d.tool, cs.params, &cs.out)
+	// 8: policies' OnResult, then the hook.
+	if res.Success {
+		d.afterSuccess(disp, tc, cs)
 	}
+}
+
+// afterSuccess runs step 8 on a successful outcome.
+func (d *Def[P, R]) afterSuccess(disp *Dispatcher, tc *ToolContext, cs *callState) {
+	if disp.hasPolicies() {
+		disp.onResult(tc, &d.tool, cs.params, &cs.out)
+	}
+	if disp.Hooks.OnResult != nil && cs.out.Success {
+		disp.Hooks.OnResult(tc, &d.tool, cs.params, &cs.out)
+	}
+	if !cs.out.Success {
+		cs.out.Replayed = false
+	}
+}
+
+// handlerErrorText is the failure text of an error returned by a handler: a
+// *ToolError's message verbatim; a validation error raised inside the
+// handler (an *ArgumentsError such as InvalidArguments returns, a
+// FieldErrorer, a *strictjson.Errors) rendered like a decoding error; any other error
+// `Tool "x" failed: <text>`.
+func handlerErrorText(name string, err error) string {
+	if te, ok := errors.AsType[*ToolError](err); ok {
+		return te.Message
+	}
+	if ae, ok := errors.AsType[*ArgumentsError](err); ok {
+		if ae.Tool == "" {
+			c := *ae
+			c.Tool = name
+			return c.Error()
+		}
+		return ae.Error()
+	}
+	if _, ok := errors.AsType[fieldErrorsError](err); ok {
+		return (&ArgumentsError{Tool: name, Errors: validationErrors(err)}).Error()
+	}
+	if _, ok := errors.AsType[*strictjson.Errors](err); ok {
+		return (&ArgumentsError{Tool: name, Errors: validationErrors(err)}).Error()
+	}
+	return "Tool " + strconv.Quote(name) + " failed: " + err.Error()
 }
 
 // finish runs step 9 (rollback on failure) and step 10 (the event) and
 // returns Dispatch's results.
 func (cs *callState) finish(disp *Dispatcher, t *Tool, call Call) (Outcome, error) {
 	evErr := cs.cause
-	if (cs.err != nil || !cs.out.Success) && cs.rollback != nil {
-		if rerr := cs.rollback(); rerr != nil {
+	if cs.err != nil || !cs.out.Success {
+		if cs.rollback != nil {
+			if rerr := cs.rollback(); rerr != nil {
+				rerr = fmt.Errorf("wink: rolling back tool %q failed: %w", t.spec.Name, rerr)
+				cs.err = joinErr(cs.err, rerr)
+				evErr = joinErr(evErr, rerr)
+			}
+		}
+		if rerr := cs.snap.Restore(); rerr != nil {
 			rerr = fmt.Errorf("wink: rolling back tool %q failed: %w", t.spec.Name, rerr)
 			cs.err = joinErr(cs.err, rerr)
 			evErr = joinErr(evErr, rerr)
 		}
 	}
+	cs.snap.Release()
+	evErr = joinErr(evErr, cs.extraErr)
 	out := cs.out
 	if cs.err != nil {
 		out = Outcome{}
 	}
-	if disp.Events != nil {
-		disp.Events(&ToolInvoked{
+	if disp.records() {
+		disp.record(&ToolInvoked{
 			Name: call.Name, CallID: call.ID, Tool: t, Arguments: call.Arguments,
 			Params: cs.params, Success: out.Success, Message: out.Message,
 			Value: cs.value, HasValue: cs.hasValue, Excluded: cs.excluded,
 			Output: out.Output, Duration: disp.now().Sub(cs.start), Err: evErr,
 			Panic: cs.panicV, Stack: cs.stack, Replayed: out.Replayed, Time: cs.start,
+			IdempotencyKey: cs.idemKey,
 		})
 	}
 	return out, cs.err
@@ -367,6 +580,9 @@ func (cs *callState) finish(disp *Dispatcher, t *Tool, call Call) (Outcome, erro
 func joinErr(a, b error) error {
 	if a == nil {
 		return b
+	}
+	if b == nil {
+		return a
 	}
 	return errors.Join(a, b)
 }

@@ -78,9 +78,40 @@
 // during the call and must not be kept. Params and values are boxed into
 // interfaces only when Hooks.Check, Hooks.OnResult or Events need them.
 //
-// # Not yet here
+// # Session, resources, filesystem, policies, transactions, idempotency
 //
-// Idempotency (Spec.Idempotency, Funcs.IdempotencyKey, Outcome.Replayed) is
-// declared but not applied: the ledger is wired in by the next issue, as are
-// session, resources and filesystem on the ToolContext.
+// Dispatcher.Session, Resources, Filesystem, Policies, SectionPolicies,
+// Ledger and Budget reach the handler through ToolContext (Session,
+// Resources, Filesystem, Budget, Beat, Deadline, Run). Decisions:
+//
+//   - Filesystem: Dispatcher.Filesystem, else the resource bound to
+//     FilesystemKey, resolved before the snapshot so the transaction covers it.
+//   - Policies: section policies (SectionPolicies(tool)), then prompt
+//     policies; first denial wins; a panicking policy denies
+//     (`Policy "p" failed while checking the call to tool "x": ...`); a
+//     PolicyChecked goes to the session's PolicyLog for every decision;
+//     ToolInvoked events go to ToolLog (and Events). Hooks run after them.
+//   - Transaction (runtime/txn): the tool-call resource scope is opened, then
+//     the session, the resources' Snapshotables and a snapshotable filesystem
+//     are captured; any failure (failure result, error, panic, invalid
+//     result, validation error raised in the handler, OnResult failing the
+//     call) restores them; LOG slices are kept; the snapshot is released on
+//     commit. A validation error raised in the handler (an *ArgumentsError,
+//     e.g. from InvalidArguments, a FieldErrorer or *strictjson.Errors) is
+//     rendered like a decoding error: `Invalid arguments for tool "x": ...`.
+//   - Idempotency: only with a Ledger (nil disables it). Keys: auto =
+//     ledger.AutoKey over Funcs.EncodeParams; params = ledger.ParamsKey over
+//     the named top-level fields of that encoding (JSONField, no reflection);
+//     custom = Funcs.IdempotencyKey ("" means not idempotent for that call).
+//     Scope "session" becomes "session.<session id>" (just "session" without
+//     a session); other scopes are used verbatim. Checked after the deadline;
+//     the ledger's Do runs steps 6-8 once for concurrent identical calls;
+//     only successes are recorded; a replay returns the recorded message and
+//     output with Replayed set, runs the policies' OnResult (in a session
+//     transaction), and opens no tool-call scope.
+//   - Errors that do not change the outcome (closing the tool-call scope,
+//     recording in the ledger) are joined into ToolInvoked.Err.
+//   - Calls sharing a session, resource context or filesystem must be
+//     serialised: transactions do not isolate concurrent calls, and the
+//     resource context's tool-call scopes form one stack.
 package wink

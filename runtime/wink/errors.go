@@ -98,6 +98,8 @@ type FieldErrorer interface {
 // failure result whose text is Reason followed by one "- suggestion" line per
 // suggestion; an empty Reason reads `Policy denied the call to tool "<name>".`.
 type Denial struct {
+	// Policy is the Name of the denying policy; empty for Hooks.Check.
+	Policy string
 	// Reason says why the call was refused, in words the model can act on.
 	Reason string
 	// Suggestions lists what the model can do instead.
@@ -129,6 +131,23 @@ func (d *Denial) message(tool string) string {
 // the call's deadline had passed before the handler could run. That error also
 // wraps context.DeadlineExceeded.
 var ErrDeadlineExpired = errors.New("deadline expired")
+
+// ErrBudgetExceeded is matched (errors.Is) by *BudgetExceededError.
+var ErrBudgetExceeded = errors.New("token budget exceeded")
+
+// InvalidArguments returns the error a handler returns when it finds its
+// arguments invalid after decoding (a validation error raised inside the
+// handler): an *ArgumentsError with one entry per problem at its JSON path
+// ("" for the whole arguments). The dispatcher renders it exactly like a
+// decoding error (`Invalid arguments for tool "x": ...`), filling in the
+// tool's name, and rolls the call back.
+func InvalidArguments(errs ...strictjson.FieldError) error {
+	e := &strictjson.Errors{}
+	for _, fe := range errs {
+		e.Add(fe.Path, fe.Message)
+	}
+	return &ArgumentsError{Errors: e}
+}
 
 // ErrUnknownTool is ToolInvoked.Err for calls naming a tool the registry does
 // not hold.

@@ -234,6 +234,24 @@ func (d *Def[P, R]) decodeAny(args []byte, lim strictjson.Limits) (any, error) {
 	return p, nil
 }
 
+// encodeParams implements invoker.
+func (d *Def[P, R]) encodeParams(dst []byte, params any) ([]byte, bool) {
+	p, ok := params.(P)
+	if !ok || d.f.EncodeParams == nil {
+		return dst, false
+	}
+	return d.f.EncodeParams(dst, &p), true
+}
+
+// idemKeyAny implements invoker.
+func (d *Def[P, R]) idemKeyAny(disp *Dispatcher, params any) string {
+	p, ok := params.(P)
+	if !ok || d.tool.spec.Idempotency.Strategy == IdemNone {
+		return ""
+	}
+	return d.idemKey(disp, &p)
+}
+
 // validationErrors converts an error returned by a Validate method into
 // decoding-style errors: a *strictjson.Errors or a FieldErrorer contributes
 // its entries, any other error one root entry with its text.

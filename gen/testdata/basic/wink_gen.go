@@ -149,7 +149,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				{
 					n := strictjson.RuneCount(s)
 					if n < 1 {
-						d.FailLen("must be at least 1 characters long", n)
+						d.FailLen("must be at least 1 character long", n)
 					}
 					if n > 10 {
 						d.FailLen("must be at most 10 characters long", n)
@@ -348,7 +348,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				d.ArrayEnd()
 				v.Tags = strictjson.Clone(tmp1)
 				if len(tmp1) < 1 {
-					d.FailLen("must contain at least 1 items", len(tmp1))
+					d.FailLen("must contain at least 1 item", len(tmp1))
 				}
 				if len(tmp1) > 3 {
 					d.FailLen("must contain at most 3 items", len(tmp1))

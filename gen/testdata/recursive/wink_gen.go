@@ -287,7 +287,7 @@ func winkDecodeCall(d *strictjson.Decoder, v *Call) {
 				d.ArrayEnd()
 				v.Args = strictjson.Clone(tmp1)
 				if len(tmp1) < 1 {
-					d.FailLen("must contain at least 1 items", len(tmp1))
+					d.FailLen("must contain at least 1 item", len(tmp1))
 				}
 			}
 		default:

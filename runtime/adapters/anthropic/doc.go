@@ -1,0 +1,40 @@
+// Package anthropic adapts a winkgen registry to the Anthropic Messages API: it writes the `tools`
+// payload, reads `tool_use` content blocks into wink.Calls for the dispatcher, and writes the
+// dispatcher's wink.Outcomes back as `tool_result` blocks.
+//
+// # What goes over the wire
+//
+//	tools:        [{"name":N,"description":D,"input_schema":S}, ...]
+//	tool calls:   content[i] = {"type":"tool_use","id":ID,"name":N,"input":{...}}
+//	tool result:  {"type":"tool_result","tool_use_id":ID,"content":OUTPUT}                  (success)
+//	              {"type":"tool_result","tool_use_id":ID,"content":OUTPUT,"is_error":true}  (failure)
+//
+// S is the tool's plain ParamsSchema (Anthropic has no strict variant; the generated decoder enforces
+// the schema), appended byte for byte. OUTPUT is wink.Outcome.Output, the text the dispatcher rendered
+// for the model, sent as a string; is_error is written only for failures (Outcome.Success false), so the
+// model sees both the flag and the text that says how to fix the call. ToolResults builds the content
+// array of the user message that answers a whole turn, in the calls' order.
+//
+// # Arguments
+//
+// `input` arrives as a JSON object, not a string: Call.Arguments is its raw bytes exactly as they appear
+// in the response (whitespace, key order, escapes), never decoded and re-encoded, so the strict decoder
+// judges what the model really produced. A tool_use without `input` gives empty Arguments, and an input
+// that is not an object is passed through as well: the dispatcher decides, and answers the model.
+//
+// # Decisions where the contract was silent
+//
+//   - Payloads are written by hand with strictjson.AppendString (no reflection, no HTML escaping, fixed
+//     key order); responses are read with encoding/json into small private structs, with the input held
+//     as json.RawMessage (which copies the bytes unchanged).
+//   - A tools list with nil tools, duplicate names or a schema that is not a JSON object is an error
+//     (all problems joined): the API would reject the request.
+//   - Blocks other than tool_use (text, thinking, server_tool_use and the server tools' results) are
+//     skipped: server tools run at Anthropic, not in the registry.
+//   - An empty output leaves `content` out of the tool_result (it is optional; an empty string adds
+//     nothing).
+//   - ParseToolUses accepts the message object or its content array; an error body
+//     (`{"type":"error","error":{...}}`) is returned as an error.
+//   - Tool names: winkgen names (^[a-z0-9_-]{1,64}$) are a subset of what Anthropic accepts; a call
+//     naming a tool the registry lacks is answered by the dispatcher as an unknown tool.
+package anthropic

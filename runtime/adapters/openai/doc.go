@@ -1,0 +1,62 @@
+// Package openai adapts a winkgen registry to the OpenAI APIs: chat completions and the Responses API.
+// It writes the `tools` payloads, reads the model's tool calls into wink.Calls for the dispatcher, and
+// writes the dispatcher's wink.Outcomes back as tool messages / function_call_output items.
+//
+// # What goes over the wire
+//
+// Chat completions (ChatTools, ParseChatToolCalls / ParseChatCompletion, ChatToolMessage):
+//
+//	tools:        [{"type":"function","function":{"name":N,"description":D,"parameters":S,"strict":B}}, ...]
+//	tool calls:   message.tool_calls[i] = {"id":ID,"type":"function","function":{"name":N,"arguments":"<JSON text>"}}
+//	tool result:  {"role":"tool","tool_call_id":ID,"content":OUTPUT}
+//
+// Responses API (ResponsesTools, ParseResponsesToolCalls, ResponsesToolOutput):
+//
+//	tools:        [{"type":"function","name":N,"description":D,"parameters":S,"strict":B}, ...]
+//	tool calls:   output[i] = {"type":"function_call","id":"fc_...","call_id":ID,"name":N,"arguments":"<JSON text>"}
+//	tool result:  {"type":"function_call_output","call_id":ID,"output":OUTPUT}
+//
+// OUTPUT is wink.Outcome.Output, the text the dispatcher rendered for the model. Neither API has an
+// error flag on tool results, so a failure is sent as its text, which already says what went wrong and
+// how to fix it.
+//
+// # Strict mode and its fallback
+//
+// A tool whose params OpenAI strict mode can express (Spec.StrictOK) is sent with its
+// ParamsSchemaStrict and "strict":true, so the model's arguments are constrained to the schema the
+// generated decoder enforces. Otherwise (maps with arbitrary keys, for example) the plain ParamsSchema
+// goes with "strict":false, always written out rather than omitted, and the strict decoder alone guards
+// the arguments. Schema reports the choice.
+//
+// # Arguments
+//
+// `arguments` is a JSON string whose content is the arguments text: Call.Arguments is its unescaped
+// content, byte for byte (whitespace, key order and escapes inside the text are kept). An empty string,
+// null or a missing member give empty Arguments; the dispatcher decides (a parameterless tool accepts
+// them, any other tells the model its arguments are not valid JSON). Arguments that are an object instead of a
+// string, as some OpenAI-compatible servers send, are passed through verbatim. Malformed argument text
+// is not an adapter error either: it reaches the dispatcher, which answers the model with the syntax
+// error, so one bad call never aborts a turn.
+//
+// # Decisions where the contract was silent
+//
+//   - Payloads are written by hand with strictjson.AppendString (no reflection, no HTML escaping, a
+//     fixed key order), and the generated schema bytes are appended verbatim, never decoded or
+//     re-marshaled: what the model is shown is exactly what winkgen emitted. Provider responses are read
+//     with encoding/json into small private structs (once per response; not a dispatch path).
+//   - A tools list with nil tools, duplicate names or a schema that is not a JSON object is an error
+//     (all problems joined): the API would reject the request. An empty list gives `[]`; callers should
+//     leave `tools` out then, since the API rejects an empty array.
+//   - A chat tool call of a type other than "function" (custom tools) or without `function` is an error:
+//     it cannot be dispatched, and answering it as a function would be wrong. An absent type is taken as
+//     "function". Responses items other than function_call (messages, reasoning, built-in tools) are
+//     skipped.
+//   - Call ids and names are passed through as received, even empty: the dispatcher answers an unknown
+//     name with the list of available tools, and the id is echoed back.
+//   - ParseChatCompletion reads the first choice; with n > 1, parse each choice with
+//     ParseChatToolCalls. An `error` body is returned as an error.
+//   - The deprecated `function_call` (functions API) is not read.
+//   - Tool names: winkgen names (^[a-z0-9_-]{1,64}$) are a subset of what OpenAI accepts, so every
+//     registry is sendable; a call naming a tool the registry lacks (say camelCase from another client's
+//     history) is answered by the dispatcher as an unknown tool.
+package openai

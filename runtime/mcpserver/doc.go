@@ -1,0 +1,70 @@
+// Package mcpserver serves the tools of a wink.Dispatcher to Model Context Protocol clients with the
+// official Go SDK (github.com/modelcontextprotocol/go-sdk), using winkgen's schemas, strict decoders and
+// dispatcher rather than the SDK's reflection and validation.
+//
+// # Serving
+//
+// Over standard input and output (what desktop clients and IDEs launch):
+//
+//	reg := wink.MustRegistry(tools.WinkTools())
+//	err := mcpserver.ServeStdio(ctx, &wink.Dispatcher{Registry: reg})
+//
+// Over streamable HTTP:
+//
+//	h, err := mcpserver.HTTPHandler(&wink.Dispatcher{Registry: reg})
+//	...
+//	http.Handle("/mcp", h)
+//
+// For any other transport, or to add prompts and resources, New returns the *mcp.Server itself.
+// example/cmd/mcpserver is a complete stdio server of the example agent's tools.
+//
+// # What the client sees
+//
+// tools/list: every tool of the registry (the SDK lists them by name) with its name, its description,
+// inputSchema = Spec.ParamsSchema byte for byte, outputSchema = Spec.ResultSchema byte for byte when its
+// root "type" is "object" (winkgen writes every struct result that way, recursive ones included) and no
+// outputSchema otherwise (a wink.NoValue result's schema is {"type":"null"}, which MCP does not accept),
+// and the annotation idempotentHint for tools declared //wink:idempotent.
+//
+// tools/call: the raw arguments go to Dispatcher.Dispatch untouched (absent arguments are sent as {}), so
+// the strict decoder is the only validator and its messages reach the model. Then:
+//
+//   - success: one text block holding Outcome.Output (the message, a blank line and the rendered value,
+//     exactly what other adapters send the model) and, when the result has a value that is not excluded
+//     from the context, structuredContent: the value written by the generated JSON encoder (never Render),
+//     so it matches outputSchema. An empty Output gives no content block.
+//   - failure (unknown arguments, bad values, policy denial, failure result, handler error or panic,
+//     invalid result): isError true and one text block holding Outcome.Output, the same product text the
+//     model sees through any adapter, for example `Tool "compute_stats" failed: sample overflow in the
+//     accumulator`. A failure never carries structuredContent, even when its result had a value (the value
+//     is in the text).
+//   - a call the dispatcher does not answer as a result (deadline expired or call cancelled before the
+//     handler ran, a failed transaction begin or rollback): a JSON-RPC internal error whose message is
+//     `tool "<name>" was not answered: <error>`, also logged (WithLogger).
+//   - an unknown tool name never reaches the dispatcher: the SDK answers it with its own JSON-RPC error
+//     (`unknown tool "x"`), since only registered tools are routed.
+//
+// # Decisions
+//
+//   - Panics: the dispatcher recovers handler and hook panics into failure results. The SDK lets a panic
+//     in a tool handler crash the process, so the server's own handler recovers too: a panic anywhere in
+//     its path (an Events sink, an encoder) becomes an isError result `Tool "<name>" failed: <panic>`, is
+//     logged with its stack, and the session goes on.
+//   - Call ids: MCP's tools/call has no call id, so each server numbers its calls "mcp-1", "mcp-2", ...;
+//     they are Call.ID, ToolContext.CallID and ToolInvoked.CallID.
+//   - Structured results: wink.Outcome carries text only, so New works on a shallow copy of the
+//     Dispatcher whose Events sink first records the successful call's value (ToolInvoked.Value, keyed by
+//     the call id) and then calls the original sink, if any; the value is encoded after Dispatch returns
+//     with wink.Tool.AppendValueJSON, the tool's generated encoder. The caller's Dispatcher is never
+//     modified, and must not be modified after New.
+//   - A result with no value (wink.Done, or a value excluded from the context) carries no
+//     structuredContent even though the tool declares an outputSchema: excluding a value from the
+//     model's context must hold on every adapter.
+//   - New returns an error instead of letting the SDK panic when a tool's params schema is not a JSON
+//     object of type "object" (winkgen never generates one); all such tools are reported at once.
+//   - One server, and so one Dispatcher, answers every session; HTTPHandler shares it across sessions.
+//     The SDK may run calls concurrently, so the Dispatcher's hooks and event sink must be safe for
+//     concurrent use (as wink requires for concurrent Dispatch).
+//   - This package uses no encoding/json and no reflect of its own: schemas and values are handed to the
+//     SDK as pre-encoded JSON. The SDK itself uses both to frame messages.
+package mcpserver

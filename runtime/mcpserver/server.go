@@ -1,0 +1,312 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/winkgen/wink/runtime/strictjson"
+	"github.com/winkgen/wink/runtime/wink"
+)
+
+// DefaultName and DefaultVersion identify the server to clients (the
+// serverInfo of the initialize response) unless WithImplementation says
+// otherwise.
+const (
+	DefaultName    = "wink"
+	DefaultVersion = "dev"
+)
+
+// Option configures New, ServeStdio and HTTPHandler.
+type Option func(*config)
+
+type config struct {
+	impl       mcp.Implementation
+	serverOpts *mcp.ServerOptions
+	httpOpts   *mcp.StreamableHTTPOptions
+	logger     *slog.Logger
+}
+
+// WithImplementation sets the name and version the server reports to
+// clients; the defaults are DefaultName and DefaultVersion.
+func WithImplementation(name, version string) Option {
+	return func(c *config) { c.impl.Name, c.impl.Version = name, version }
+}
+
+// WithServerOptions passes opts to mcp.NewServer (instructions, logging,
+// paging, ...). Their Logger is used when WithLogger is not given.
+func WithServerOptions(opts *mcp.ServerOptions) Option {
+	return func(c *config) { c.serverOpts = opts }
+}
+
+// WithHTTPOptions passes opts to mcp.NewStreamableHTTPHandler (HTTPHandler
+// only).
+func WithHTTPOptions(opts *mcp.StreamableHTTPOptions) Option {
+	return func(c *config) { c.httpOpts = opts }
+}
+
+// WithLogger sets where the server reports what the client is not told in
+// full: a call the dispatcher answered with an error instead of a result,
+// and a panic outside the dispatcher (with its stack). nil (the default)
+// discards those reports. Handler panics themselves are recorded by the
+// dispatcher, in the ToolInvoked event its Events sink receives.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) { c.logger = l }
+}
+
+// New returns an MCP server exposing every tool of d.Registry. Each tool is registered with mcp.Server.AddTool (the SDK's raw,
+// non-validating path): inputSchema is Spec.ParamsSchema verbatim and
+// outputSchema is Spec.ResultSchema verbatim when its root type is "object"
+// (omitted otherwise, as for tools returning wink.NoValue). A tools/call
+// passes the raw arguments to d.Dispatch; see the package documentation for
+// the results the client sees.
+//
+// New uses a shallow copy of d whose Events sink also records result values
+// for structuredContent (d's own sink still receives every event); d must
+// not be modified afterwards. New fails when d is nil or a tool's schemas
+// are not what MCP accepts (a params schema that is not a JSON object of type
+// "object"); winkgen never generates such tools.
+func New(d *wink.Dispatcher, opts ...Option) (*mcp.Server, error) {
+	s, c, err := newServer(d, opts)
+	if err != nil {
+		return nil, err
+	}
+	ms := mcp.NewServer(&c.impl, c.serverOpts)
+	for _, t := range s.tools {
+		ms.AddTool(t, s.handle)
+	}
+	return ms, nil
+}
+
+// ServeStdio serves d's tools over standard input and output until the
+// client disconnects or ctx is done. It returns the error that ended the
+// session.
+func ServeStdio(ctx context.Context, d *wink.Dispatcher, opts ...Option) error {
+	ms, err := New(d, opts...)
+	if err != nil {
+		return err
+	}
+	return ms.Run(ctx, &mcp.StdioTransport{})
+}
+
+// HTTPHandler returns an http.Handler serving d's tools over the streamable
+// HTTP transport. One server (and so one dispatcher) answers every session.
+func HTTPHandler(d *wink.Dispatcher, opts ...Option) (http.Handler, error) {
+	ms, err := New(d, opts...)
+	if err != nil {
+		return nil, err
+	}
+	var c config
+	for _, o := range opts {
+		o(&c)
+	}
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return ms }, c.httpOpts), nil
+}
+
+// server answers tools/call for one mcp.Server.
+type server struct {
+	disp    wink.Dispatcher // the caller's dispatcher with Events wrapped
+	events  func(*wink.ToolInvoked)
+	logger  *slog.Logger
+	tools   []*mcp.Tool
+	seq     atomic.Uint64
+	pending sync.Map // call id -> *pendingCall
+}
+
+// pendingCall receives the result value of one call from the event sink.
+type pendingCall struct {
+	tool  *wink.Tool
+	value any
+}
+
+// rawJSON is JSON text that marshals as itself (json.RawMessage without
+// encoding/json).
+type rawJSON []byte
+
+// MarshalJSON returns r.
+func (r rawJSON) MarshalJSON() ([]byte, error) { return r, nil }
+
+// emptyArgs stands for absent arguments.
+var emptyArgs = []byte("{}")
+
+func newServer(d *wink.Dispatcher, opts []Option) (*server, *config, error) {
+	if d == nil {
+		return nil, nil, errors.New("mcpserver: nil dispatcher")
+	}
+	c := &config{impl: mcp.Implementation{Name: DefaultName, Version: DefaultVersion}}
+	for _, o := range opts {
+		o(c)
+	}
+	if c.logger == nil && c.serverOpts != nil {
+		c.logger = c.serverOpts.Logger
+	}
+	s := &server{disp: *d, events: d.Events, logger: c.logger}
+	s.disp.Events = s.event
+	var errs []error
+	if d.Registry != nil {
+		for _, t := range d.Registry.Tools() {
+			mt, err := mcpTool(t)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			s.tools = append(s.tools, mt)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, nil, err
+	}
+	return s, c, nil
+}
+
+// mcpTool describes t for tools/list.
+func mcpTool(t *wink.Tool) (*mcp.Tool, error) {
+	sp := t.Spec()
+	typ, err := rootType(sp.ParamsSchema)
+	if err != nil {
+		return nil, errors.New("mcpserver: tool " + strconv.Quote(sp.Name) + ": params schema: " + err.Error())
+	}
+	if typ != "object" {
+		return nil, errors.New("mcpserver: tool " + strconv.Quote(sp.Name) + `: params schema must have type "object", not ` + strconv.Quote(typ))
+	}
+	mt := &mcp.Tool{Name: sp.Name, Description: sp.Description, InputSchema: rawJSON(sp.ParamsSchema)}
+	if len(sp.ResultSchema) > 0 {
+		typ, err := rootType(sp.ResultSchema)
+		if err != nil {
+			return nil, errors.New("mcpserver: tool " + strconv.Quote(sp.Name) + ": result schema: " + err.Error())
+		}
+		if typ == "object" {
+			mt.OutputSchema = rawJSON(sp.ResultSchema)
+		}
+	}
+	if sp.Idempotency.Strategy != wink.IdemNone {
+		mt.Annotations = &mcp.ToolAnnotations{IdempotentHint: true}
+	}
+	return mt, nil
+}
+
+// schemaLimits bounds the reading of a schema's root (schemas are trusted,
+// generated constants; the limits only keep a broken one from being read
+// without end).
+var schemaLimits = strictjson.Limits{MaxBytes: 64 << 20, MaxDepth: 10000, MaxErrors: 1}
+
+// rootType returns the "type" keyword of the schema object in schema: ""
+// when it has none, and an error when schema is not a JSON object or its
+// type is not a string.
+func rootType(schema []byte) (string, error) {
+	var d strictjson.Decoder
+	d.Reset(schema, schemaLimits)
+	typ := ""
+	if d.Peek() != strictjson.KindObject {
+		return "", errors.New("not a JSON object")
+	}
+	if d.ObjectStart() {
+		for d.NextKey() {
+			if string(d.Key()) != "type" {
+				d.Skip()
+				continue
+			}
+			if d.Peek() != strictjson.KindString {
+				d.Skip()
+				typ = "(not a string)"
+				continue
+			}
+			typ, _ = d.String()
+		}
+		d.ObjectEnd()
+	}
+	if errs := d.Finish(); errs != nil && errs.Len() > 0 {
+		return "", errs
+	}
+	return typ, nil
+}
+
+// event records a successful call's result value for handle, then forwards
+// ev to the caller's sink.
+func (s *server) event(ev *wink.ToolInvoked) {
+	if ev.Success && ev.HasValue && ev.Value != nil && ev.Tool != nil {
+		if p, ok := s.pending.Load(ev.CallID); ok {
+			pc := p.(*pendingCall)
+			pc.tool, pc.value = ev.Tool, ev.Value
+		}
+	}
+	if s.events != nil {
+		s.events(ev)
+	}
+}
+
+// handle answers one tools/call through the dispatcher. Nothing in it can
+// panic out: a panic becomes an isError result.
+func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+	name := ""
+	var args []byte
+	if req != nil && req.Params != nil {
+		name, args = req.Params.Name, req.Params.Arguments
+	}
+	if len(args) == 0 {
+		args = emptyArgs
+	}
+	id := "mcp-" + strconv.FormatUint(s.seq.Add(1), 10)
+	pc := &pendingCall{}
+	s.pending.Store(id, pc)
+	defer s.pending.Delete(id)
+	defer func() {
+		if pv := recover(); pv != nil {
+			text := "Tool " + strconv.Quote(name) + " failed: " + panicText(pv)
+			if s.logger != nil {
+				s.logger.ErrorContext(ctx, "mcpserver: panic outside the tool handler", "tool", name, "call_id", id, "panic", text, "stack", string(debug.Stack()))
+			}
+			res, err = errorResult(text), nil
+		}
+	}()
+
+	out, derr := s.disp.Dispatch(ctx, wink.Call{ID: id, Name: name, Arguments: args})
+	if derr != nil {
+		if s.logger != nil {
+			s.logger.ErrorContext(ctx, "mcpserver: call not answered", "tool", name, "call_id", id, "error", derr.Error())
+		}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "tool " + strconv.Quote(name) + " was not answered: " + derr.Error()}
+	}
+	if !out.Success {
+		return errorResult(out.Output), nil
+	}
+	res = &mcp.CallToolResult{Content: textContent(out.Output)}
+	if pc.tool != nil {
+		if b, ok := pc.tool.AppendValueJSON(nil, pc.value); ok {
+			res.StructuredContent = rawJSON(b)
+		}
+	}
+	return res, nil
+}
+
+// errorResult is an isError result showing text.
+func errorResult(text string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: textContent(text)}
+}
+
+// textContent is one text block holding text, or none for an empty text.
+func textContent(text string) []mcp.Content {
+	if text == "" {
+		return []mcp.Content{}
+	}
+	return []mcp.Content{&mcp.TextContent{Text: text}}
+}
+
+// panicText returns the text of a panic value, as the dispatcher writes it.
+func panicText(pv any) string {
+	switch v := pv.(type) {
+	case error:
+		return v.Error()
+	case string:
+		return v
+	}
+	return fmt.Sprint(pv)
+}

@@ -1,0 +1,36 @@
+// Package policy holds winkgen's built-in tool policies (wink.Policy):
+// SequentialDependency, ReadBeforeWrite, and the compositions AllOf and
+// AnyOf. Give them to a dispatcher as prompt policies (Dispatcher.Policies)
+// or per section (Dispatcher.SectionPolicies).
+//
+// Texts the model sees (product text, tested verbatim, WINK's wording):
+//
+//	Tool 'deploy' requires: build, test
+//	File 'a.txt' must be read before overwriting.
+//	- Call read_file on 'a.txt' first.
+//
+// # Decisions where the design was silent
+//
+//   - State: every policy value declares its own session STATE slice when it
+//     is constructed (WINK shared one PolicyState slice among all policies).
+//     A failed call is rolled back with the session, so a rolled-back
+//     "build" does not satisfy "deploy". Construct policies once, at startup:
+//     slice ids are process-wide. Check never writes state (it runs before
+//     the call's snapshot); OnResult does.
+//   - SequentialDependency lists every missing prerequisite, sorted and
+//     deduplicated, and records only tools that are someone's prerequisite.
+//     It has no suggestions (WINK's text is the whole message).
+//   - ReadBeforeWrite finds the path through PathParams, else the "path" then
+//     "file_path" string field of the params' canonical JSON
+//     (wink.Tool.ParamString: no reflection). Paths are cleaned with
+//     vfs.Clean, and the denial names the cleaned path. A successful write
+//     also makes a path known (the model wrote what it now holds). A path
+//     that does not clean (escapes the root) is allowed: the filesystem
+//     refuses it with a better message. No filesystem on the call: every
+//     path is taken to exist. A Stat error other than "not found" counts as
+//     existing (fail-closed).
+//   - Replayed idempotent calls count as successes for OnResult.
+//   - AllOf: first denial wins. AnyOf: the first allowing member wins; when
+//     all deny, reasons are joined with "\nAlternatively: ". Member panics
+//     deny (wink.CheckPolicy), whatever the composition.
+package policy

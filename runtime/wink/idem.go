@@ -1,0 +1,77 @@
+package wink
+
+import (
+	"github.com/winkgen/wink/runtime/ledger"
+)
+
+// ScopeSession and ScopeGlobal are the idempotency scopes the dispatcher
+// knows: "session" keys are prefixed with the session's id, "global" keys are
+// shared by every session using the same ledger. Any other scope is used
+// verbatim as the key's prefix.
+const (
+	// ScopeSession scopes idempotency keys to the dispatcher's session.
+	ScopeSession = "session"
+	// ScopeGlobal shares idempotency keys across sessions.
+	ScopeGlobal = "global"
+)
+
+// idemScope returns the key prefix for a tool's scope.
+func (d *Dispatcher) idemScope(scope string) string {
+	if scope == "" {
+		scope = ledger.DefaultScope
+	}
+	if scope == ScopeSession && d.Session != nil {
+		return ScopeSession + "." + d.Session.ID()
+	}
+	return scope
+}
+
+// idemKey returns the ledger key of a call to d's tool with params p, or ""
+// when the call is not idempotent (no strategy, no encoder, an empty custom
+// key).
+func (d *Def[P, R]) idemKey(disp *Dispatcher, p *P) string {
+	id := &d.tool.spec.Idempotency
+	name := d.tool.spec.Name
+	switch id.Strategy {
+	case IdemAuto, IdemParams:
+		if d.f.EncodeParams == nil {
+			return ""
+		}
+		bp := bufPool.Get().(*[]byte)
+		b := d.f.EncodeParams((*bp)[:0], p)
+		var key string
+		if id.Strategy == IdemAuto {
+			key = ledger.AutoKey(disp.idemScope(id.Scope), name, b)
+		} else {
+			var stack [4]ledger.Field
+			fields := stack[:0]
+			for _, k := range id.Keys {
+				raw, _ := JSONField(b, k)
+				fields = append(fields, ledger.Field{Name: k, JSON: raw})
+			}
+			key = ledger.ParamsKey(disp.idemScope(id.Scope), name, fields)
+		}
+		if cap(b) <= maxPooledBuf {
+			*bp = b[:0]
+			bufPool.Put(bp)
+		}
+		return key
+	case IdemCustom:
+		if d.f.IdempotencyKey == nil {
+			return ""
+		}
+		k := d.f.IdempotencyKey(p)
+		if k == "" {
+			return ""
+		}
+		return ledger.CustomKey(disp.idemScope(id.Scope), name, k)
+	}
+	return ""
+}
+
+// IdempotencyKey returns the ledger key the dispatcher d would use for a
+// call to t with the decoded params (the tool's P), or "" when the call is
+// not idempotent.
+func (d *Dispatcher) IdempotencyKey(t *Tool, params any) string {
+	return t.impl.idemKeyAny(d, params)
+}

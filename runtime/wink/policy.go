@@ -1,0 +1,282 @@
+package wink
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/winkgen/wink/runtime/session"
+	"github.com/winkgen/wink/runtime/strictjson"
+)
+
+// Policy governs calls before their handler runs (Check, step 3) and learns
+// from their successes (OnResult, step 8). Built-ins live in runtime/policy.
+//
+// A policy keeps its state in its own session STATE slice (declared once, when
+// the policy is constructed), so a rolled-back call rolls the policy's state
+// back too. Check must not change state: it runs before the call's snapshot.
+type Policy interface {
+	// Name identifies the policy in PolicyChecked events and denials.
+	Name() string
+	// Check decides whether the call may run. params is the decoded params
+	// value (the tool's P). A panic denies the call (fail-closed).
+	Check(tc *ToolContext, tool *Tool, params any) Decision
+	// OnResult runs after a successful handler (and for a replayed
+	// idempotent call). It may edit out; setting out.Success to false fails
+	// the call, which is then rolled back. A panic fails the call.
+	OnResult(tc *ToolContext, tool *Tool, params any, out *Outcome)
+}
+
+// Decision is a policy's verdict on one call.
+type Decision struct {
+	// Allow lets the call proceed.
+	Allow bool
+	// Reason says why a call is denied, in words the model can act on.
+	Reason string
+	// Suggestions list what the model can do instead; each becomes a
+	// "- suggestion" line after the reason.
+	Suggestions []string
+}
+
+// Allow returns the allowing Decision.
+func Allow() Decision { return Decision{Allow: true} }
+
+// Deny returns a denying Decision with reason and suggestions.
+func Deny(reason string, suggestions ...string) Decision {
+	return Decision{Reason: reason, Suggestions: suggestions}
+}
+
+// PolicyChecked is recorded in the session's PolicyLog for every policy
+// decision the dispatcher obtains (step 3), allowing or not.
+type PolicyChecked struct {
+	// Tool is the name of the tool called.
+	Tool string
+	// CallID is the provider's call id.
+	CallID string
+	// Policy is the policy's Name.
+	Policy string
+	// Allowed reports the decision.
+	Allowed bool
+	// Reason is the denial's reason (empty when allowed).
+	Reason string
+	// Time is when the decision was obtained.
+	Time time.Time
+}
+
+// PolicyLog is the session LOG slice of PolicyChecked events.
+var PolicyLog = session.NewSlice[PolicyChecked]("policy_checked", session.Log)
+
+// ToolLog is the session LOG slice of ToolInvoked events, one per call (the
+// same pointer Dispatcher.Events receives; do not modify it).
+var ToolLog = session.NewSlice[*ToolInvoked]("tool_invoked", session.Log)
+
+// CheckPolicy runs p.Check and turns a panic into a denial (fail-closed):
+// `Policy "<name>" failed while checking the call to tool "<tool>": <panic>`.
+// Composite policies use it for their members.
+func CheckPolicy(p Policy, tc *ToolContext, tool *Tool, params any) (dec Decision) {
+	name := ""
+	defer func() {
+		if pv := recover(); pv != nil {
+			dec = Decision{Reason: "Policy " + strconv.Quote(name) + " failed while checking the call to tool " +
+				strconv.Quote(tool.Name()) + ": " + panicText(pv)}
+		}
+	}()
+	name = p.Name()
+	return p.Check(tc, tool, params)
+}
+
+// policies runs the section policies, then the prompt policies, recording a
+// PolicyChecked per decision; the first denial wins and is returned.
+func (d *Dispatcher) policies(tc *ToolContext, t *Tool, params any) *Denial {
+	if d.SectionPolicies != nil {
+		if den := d.checkAll(d.SectionPolicies(t), tc, t, params); den != nil {
+			return den
+		}
+	}
+	return d.checkAll(d.Policies, tc, t, params)
+}
+
+// checkAll checks ps in order; see policies.
+func (d *Dispatcher) checkAll(ps []Policy, tc *ToolContext, t *Tool, params any) *Denial {
+	for _, p := range ps {
+		dec := CheckPolicy(p, tc, t, params)
+		name := policyName(p)
+		if d.Session != nil {
+			session.Append(d.Session, PolicyLog, PolicyChecked{Tool: t.Name(), CallID: tc.CallID, Policy: name,
+				Allowed: dec.Allow, Reason: dec.Reason, Time: d.now()})
+		}
+		if !dec.Allow {
+			return &Denial{Policy: name, Reason: dec.Reason, Suggestions: dec.Suggestions}
+		}
+	}
+	return nil
+}
+
+// policyName returns p.Name(), or "" when it panics or p is nil.
+func policyName(p Policy) (name string) {
+	defer func() { _ = recover() }()
+	return p.Name()
+}
+
+// onResult runs every policy's OnResult (section policies first).
+func (d *Dispatcher) onResult(tc *ToolContext, t *Tool, params any, out *Outcome) {
+	if d.SectionPolicies != nil {
+		for _, p := range d.SectionPolicies(t) {
+			p.OnResult(tc, t, params, out)
+		}
+	}
+	for _, p := range d.Policies {
+		p.OnResult(tc, t, params, out)
+	}
+}
+
+// hasPolicies reports whether any policy may apply.
+func (d *Dispatcher) hasPolicies() bool { return d.SectionPolicies != nil || len(d.Policies) > 0 }
+
+// EncodeParams appends the canonical JSON encoding of params (the tool's P,
+// as the dispatcher hands it to policies) to dst. ok is false when params is
+// not a P or the tool has no params encoder.
+func (t *Tool) EncodeParams(dst []byte, params any) (b []byte, ok bool) {
+	return t.impl.encodeParams(dst, params)
+}
+
+// ParamString returns the first of the named top-level params fields that is
+// a JSON string, decoded, read from the canonical JSON encoding of params
+// (no reflection). Policies use it to read fields such as "path".
+func (t *Tool) ParamString(params any, names ...string) (string, bool) {
+	b, ok := t.EncodeParams(nil, params)
+	if !ok {
+		return "", false
+	}
+	for _, n := range names {
+		raw, ok := JSONField(b, n)
+		if !ok || len(raw) == 0 || raw[0] != '"' {
+			continue
+		}
+		var dec strictjson.Decoder
+		dec.Reset(raw, strictjson.Limits{})
+		if s, ok := dec.String(); ok && dec.Finish() == nil {
+			return s, true
+		}
+	}
+	return "", false
+}
+
+// JSONField returns the raw JSON value of the top-level member name of the
+// JSON object obj (the first one, if duplicated); ok is false when obj is not
+// an object or has no such member. It is a small reflection-free scanner
+// meant for canonical encodings, not a validator.
+func JSONField(obj []byte, name string) (raw []byte, ok bool) {
+	i := skipWS(obj, 0)
+	if i >= len(obj) || obj[i] != '{' {
+		return nil, false
+	}
+	i++
+	for {
+		i = skipWS(obj, i)
+		if i >= len(obj) || obj[i] == '}' {
+			return nil, false
+		}
+		if obj[i] == ',' {
+			i++
+			continue
+		}
+		if obj[i] != '"' {
+			return nil, false
+		}
+		ks := i
+		ke, ok := skipString(obj, i)
+		if !ok {
+			return nil, false
+		}
+		i = skipWS(obj, ke)
+		if i >= len(obj) || obj[i] != ':' {
+			return nil, false
+		}
+		i = skipWS(obj, i+1)
+		vs := i
+		ve, ok := skipValue(obj, i)
+		if !ok {
+			return nil, false
+		}
+		if keyIs(obj[ks:ke], name) {
+			return obj[vs:ve], true
+		}
+		i = ve
+	}
+}
+
+// keyIs reports whether the quoted JSON string raw decodes to name.
+func keyIs(raw []byte, name string) bool {
+	inner := raw[1 : len(raw)-1]
+	for _, c := range inner {
+		if c == '\\' {
+			var dec strictjson.Decoder
+			dec.Reset(raw, strictjson.Limits{})
+			s, ok := dec.String()
+			return ok && s == name
+		}
+	}
+	return string(inner) == name
+}
+
+// skipWS skips JSON whitespace from i.
+func skipWS(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index after the string starting at b[i] == '"'.
+func skipString(b []byte, i int) (int, bool) {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1, true
+		}
+	}
+	return 0, false
+}
+
+// skipValue returns the index after the JSON value starting at i.
+func skipValue(b []byte, i int) (int, bool) {
+	if i >= len(b) {
+		return 0, false
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for i < len(b) {
+			switch b[i] {
+			case '"':
+				j, ok := skipString(b, i)
+				if !ok {
+					return 0, false
+				}
+				i = j
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1, true
+				}
+			}
+			i++
+		}
+		return 0, false
+	}
+	j := i
+	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\n' && b[j] != '\r' {
+		j++
+	}
+	if j == i {
+		return 0, false
+	}
+	return j, true
+}
