@@ -24,6 +24,7 @@ type ToolInfo struct {
 	ParamsSchema []byte
 	StrictSchema []byte // nil when the params cannot be expressed in OpenAI strict mode
 	StrictOK     bool
+	ResultSchema []byte // nil when the tool returns wink.NoValue
 }
 
 // Inspect analyzes the packages of cfg and describes their tools in package, then source, order.
@@ -63,6 +64,11 @@ func Inspect(cfg Config) ([]ToolInfo, []Diagnostic, error) {
 					return nil, nil, err
 				}
 				if info.StrictSchema, info.StrictOK, err = schema.Strict(t.Params); err != nil {
+					return nil, nil, err
+				}
+			}
+			if t.Result != nil {
+				if info.ResultSchema, err = schema.Plain(t.Result); err != nil {
 					return nil, nil, err
 				}
 			}
@@ -111,7 +117,15 @@ func Payload(tools []ToolInfo, format string) ([]byte, error) {
 		case "anthropic":
 			items = append(items, ordered{{"name", t.Name}, {"description", t.Description}, {"input_schema", json.RawMessage(t.ParamsSchema)}})
 		case "mcp":
-			items = append(items, ordered{{"name", t.Name}, {"description", t.Description}, {"inputSchema", json.RawMessage(t.ParamsSchema)}})
+			o := ordered{{"name", t.Name}, {"description", t.Description}, {"inputSchema", json.RawMessage(t.ParamsSchema)}}
+			if t.ResultSchema != nil {
+				// MCP requires an object schema; winkgen results are named structs, NoValue has none.
+				o = append(o, struct {
+					k string
+					v any
+				}{"outputSchema", json.RawMessage(t.ResultSchema)})
+			}
+			items = append(items, o)
 		default:
 			return nil, fmt.Errorf("unknown format %q; use openai, anthropic or mcp", format)
 		}

@@ -104,7 +104,7 @@ func TestListAndSchema(t *testing.T) {
 		t.Errorf("schema -format openai: exit %d\n%s", code, out)
 	}
 	code, out, _ = runIn(t, "../../gen/testdata/noparams", "schema", "-format", "mcp")
-	if code != 0 || !strings.Contains(out, `"inputSchema"`) {
+	if code != 0 || !strings.Contains(out, `"inputSchema"`) || strings.Count(out, `"outputSchema"`) != 1 {
 		t.Errorf("schema -format mcp: exit %d\n%s", code, out)
 	}
 	if code, _, _ := runIn(t, "../../gen/testdata/noparams", "schema", "-format", "xml"); code != 2 {
