@@ -1,0 +1,171 @@
+package files
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/winkgen/wink/runtime/strictjson"
+	"github.com/winkgen/wink/runtime/vfs"
+	"github.com/winkgen/wink/runtime/wink"
+)
+
+// Limits of the suite. Paths beyond them are argument errors; outputs beyond them are cut with a note that
+// says how to page.
+const (
+	// MaxPathDepth is the largest number of segments in a path.
+	MaxPathDepth = 16
+	// MaxSegmentLength is the longest path segment, in bytes (paths are ASCII).
+	MaxSegmentLength = 80
+	// MaxPathLength is the longest path accepted by the schema: MaxPathDepth segments of
+	// MaxSegmentLength bytes, their separators, and a leading and a trailing "/".
+	MaxPathLength = MaxPathDepth*(MaxSegmentLength+1) + 1
+	// MaxFileSize is the largest content write_file accepts and edit_file produces (32 MiB); the
+	// filesystem's own limit applies too.
+	MaxFileSize = int(vfs.DefaultMaxFileSize)
+	// MaxReadLines is the largest limit of read_file, and its default.
+	MaxReadLines = 2000
+	// MaxLineBytes is the longest line read_file and grep show; longer lines are cut and marked.
+	MaxLineBytes = 2000
+	// MaxOutputBytes bounds the text read_file and grep return; the message then says how to page.
+	MaxOutputBytes = 100_000
+	// MaxListLimit is the largest limit of ls, glob and grep.
+	MaxListLimit = 1000
+)
+
+// truncatedMark ends a line that was cut at MaxLineBytes.
+const truncatedMark = "… [line truncated]"
+
+// checkPath adds the depth and segment-length problems of the path p, given in the field named field, to
+// errs. The schema's pattern has already checked its characters and its "." and ".." segments.
+func checkPath(errs *strictjson.Errors, field, p string) {
+	trimmed := strings.Trim(p, "/")
+	if trimmed == "" {
+		return
+	}
+	segs := strings.Split(trimmed, "/")
+	if len(segs) > MaxPathDepth {
+		errs.Add(field, "has "+strconv.Itoa(len(segs))+" segments; at most "+strconv.Itoa(MaxPathDepth)+
+			" are allowed (use a shorter path)")
+	}
+	for _, s := range segs {
+		if len(s) > MaxSegmentLength {
+			errs.Add(field, "segment "+strconv.Quote(s[:20]+"…")+" is "+strconv.Itoa(len(s))+
+				" characters long; at most "+strconv.Itoa(MaxSegmentLength)+" are allowed")
+		}
+	}
+}
+
+// validPath returns the problems of the named paths as the error a Validate method returns (nil if none).
+func validPath(fields ...string) error {
+	var errs strictjson.Errors
+	for i := 0; i+1 < len(fields); i += 2 {
+		checkPath(&errs, fields[i], fields[i+1])
+	}
+	if errs.Len() == 0 {
+		return nil
+	}
+	return &errs
+}
+
+// clean turns a path argument into the root-relative form every filesystem reads the same way: a leading
+// "/" is the root, "" and "/" are the root ("."). The second result is the path as messages show it ("/"
+// for the root). A path vfs.Clean refuses is returned as given, so the filesystem's error reports it.
+func clean(p string) (string, string) {
+	c, err := vfs.Clean(p)
+	if err != nil {
+		return p, p
+	}
+	if c == "." {
+		return ".", "/"
+	}
+	return c, c
+}
+
+// join returns base/rel for a cleaned base ("." is the root).
+func join(base, rel string) string {
+	rel = strings.TrimLeft(rel, "/")
+	if base == "." {
+		return rel
+	}
+	return base + "/" + rel
+}
+
+// quote wraps a path in single quotes, as WINK's messages do.
+func quote(p string) string { return "'" + p + "'" }
+
+// plural returns "1 line" or "3 lines".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// fsFailure turns a filesystem error into the text the model sees, as a failure result; ok is false for
+// errors with no sentinel (host I/O failures), which the handler returns as errors.
+func fsFailure(err error, shown string) (msg string, ok bool) {
+	switch {
+	case errors.Is(err, vfs.ErrEscapesRoot):
+		return quote(shown) + " is outside the workspace. Use a path relative to the workspace root, without '..' and without symlinks that lead out of it.", true
+	case errors.Is(err, vfs.ErrNotFound):
+		return quote(shown) + " does not exist. Use ls or glob to see what exists.", true
+	case errors.Is(err, vfs.ErrIsDir):
+		return quote(shown) + " is a directory, not a file. Use ls to list it.", true
+	case errors.Is(err, vfs.ErrNotDir):
+		return quote(shown) + " is not a directory (it, or a directory above it, is a file). Use ls on its parent directory.", true
+	case errors.Is(err, vfs.ErrTooLarge):
+		var pe *vfs.PathError
+		reason := "it is too large"
+		if errors.As(err, &pe) {
+			reason = pe.Err.Error()
+		}
+		return quote(shown) + ": " + reason + ".", true
+	case errors.Is(err, vfs.ErrInvalid), errors.Is(err, vfs.ErrExists):
+		var pe *vfs.PathError
+		if errors.As(err, &pe) {
+			return quote(shown) + ": " + pe.Err.Error() + ".", true
+		}
+		return quote(shown) + ": " + err.Error() + ".", true
+	}
+	return "", false
+}
+
+// failed returns the result or error a handler returns for a filesystem error.
+func failed[R any](err error, shown string) (wink.ToolResult[R], error) {
+	if msg, ok := fsFailure(err, shown); ok {
+		return wink.Failure[R](msg), nil
+	}
+	return wink.ToolResult[R]{}, err
+}
+
+// noFilesystem is the failure of a call made without a filesystem.
+func noFilesystem[R any]() (wink.ToolResult[R], error) {
+	return wink.ToolResult[R]{}, errors.New("no filesystem is configured for this call (set Dispatcher.Filesystem or bind wink.FilesystemKey)")
+}
+
+// cutLine returns line cut to MaxLineBytes at a rune boundary, with the truncation mark, and whether it was
+// cut.
+func cutLine(line string) (string, bool) {
+	if len(line) <= MaxLineBytes {
+		return line, false
+	}
+	n := MaxLineBytes
+	for n > 0 && !utf8.RuneStart(line[n]) {
+		n--
+	}
+	return line[:n] + truncatedMark, true
+}
+
+// countLines returns the number of lines of text: a trailing newline does not start a line.
+func countLines(text string) int {
+	if text == "" {
+		return 0
+	}
+	n := strings.Count(text, "\n")
+	if text[len(text)-1] != '\n' {
+		n++
+	}
+	return n
+}
