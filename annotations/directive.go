@@ -64,6 +64,7 @@ type Idempotent struct {
 func (*Tool) directive()       {}
 func (*Example) directive()    {}
 func (*Idempotent) directive() {}
+func (*Constraints) directive() {}
 
 // Position returns the position of the "//" of the directive.
 func (d *Tool) Position() token.Position { return d.Pos }
@@ -73,6 +74,17 @@ func (d *Example) Position() token.Position { return d.Pos }
 
 // Position returns the position of the "//" of the directive.
 func (d *Idempotent) Position() token.Position { return d.Pos }
+
+// Constraints is a //wink:constraints directive in the doc comment of a named type: its body uses the
+// wink:"..." tag grammar (//wink:constraints minLength=1,pattern='[a-z]+') and applies to every field of that
+// type, as if written in each field's tag (a field's own tag adds to it and wins where both set a key).
+type Constraints struct {
+	Pos token.Position
+	Tag *Tag
+}
+
+// Position reports where the directive starts.
+func (d *Constraints) Position() token.Position { return d.Pos }
 
 // IsDirective reports whether a comment text (as in ast.Comment.Text, e.g. "//wink:tool name=x") is a wink
 // directive: it starts with exactly "//wink:" (no space after //).
@@ -100,7 +112,7 @@ func NearMiss(text string, pos token.Position) *Error {
 }
 
 // verbs lists the directive verbs in the order messages show them.
-var verbs = []string{"tool", "example", "idempotent"}
+var verbs = []string{"tool", "example", "idempotent", "constraints"}
 
 // keySpec describes one key of a verb: its name and how to write it.
 type keySpec struct{ name, form string }
@@ -149,12 +161,22 @@ func ParseDirective(text string, pos token.Position) (Directive, []*Error) {
 		d = &Example{Pos: pos}
 	case "idempotent":
 		d = &Idempotent{Pos: pos, Strategy: "auto", Scope: "session"}
+	case "constraints":
+		body := end
+		for body < len(text) && isBlank(text[body]) {
+			body++
+		}
+		tag, errs := ParseTag(text[body:], advance(pos, body))
+		if body == len(text) {
+			errs = append(errs, &Error{Pos: advance(pos, end), Msg: "//wink:constraints needs constraints in the wink tag grammar, e.g. //wink:constraints minLength=1,maxLength=80"})
+		}
+		return &Constraints{Pos: pos, Tag: tag}, errs
 	case "":
-		p.errorf(0, "missing directive verb after \"//wink:\"; expected //wink:tool, //wink:example or //wink:idempotent")
+		p.errorf(0, "missing directive verb after \"//wink:\"; expected //wink:tool, //wink:example, //wink:idempotent or //wink:constraints")
 		return nil, p.errs
 	default:
 		p.errorf(len(Prefix), "unknown directive verb "+strconv.QuoteToASCII(p.verb)+didYouMean(p.verb, verbs)+
-			"; expected //wink:tool, //wink:example or //wink:idempotent")
+			"; expected //wink:tool, //wink:example, //wink:idempotent or //wink:constraints")
 		return nil, p.errs
 	}
 	args := p.checkKeys(lexArgs(text, end, p.errorf))

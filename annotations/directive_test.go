@@ -72,9 +72,9 @@ func TestParseDirectiveReportsEveryErrorWithPositionAndMessage(t *testing.T) {
 		want []string
 	}{
 		{`// wink:tool`, []string{`tools.go:12:1: not a wink directive: a directive starts with "//wink:" (no space after "//")`}},
-		{`//wink:`, []string{`tools.go:12:1: missing directive verb after "//wink:"; expected //wink:tool, //wink:example or //wink:idempotent`}},
-		{`//wink:tol name=x`, []string{`tools.go:12:8: unknown directive verb "tol" (did you mean "tool"?); expected //wink:tool, //wink:example or //wink:idempotent`}},
-		{`//wink:handler`, []string{`tools.go:12:8: unknown directive verb "handler"; expected //wink:tool, //wink:example or //wink:idempotent`}},
+		{`//wink:`, []string{`tools.go:12:1: missing directive verb after "//wink:"; expected //wink:tool, //wink:example, //wink:idempotent or //wink:constraints`}},
+		{`//wink:tol name=x`, []string{`tools.go:12:8: unknown directive verb "tol" (did you mean "tool"?); expected //wink:tool, //wink:example, //wink:idempotent or //wink:constraints`}},
+		{`//wink:handler`, []string{`tools.go:12:8: unknown directive verb "handler"; expected //wink:tool, //wink:example, //wink:idempotent or //wink:constraints`}},
 		{`//wink:tool nme=x overrides=yes name= name=y`, []string{
 			`tools.go:12:13: unknown key "nme" in //wink:tool (did you mean "name"?); accepted keys: name, overrides`,
 			`tools.go:12:29: invalid value "yes" for overrides; expected true or false`,
@@ -305,5 +305,28 @@ func BenchmarkParseDirective(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		ParseDirective(`//wink:example desc="Basic search" input={"query":"filesystem","limit":10} output={"matches":["fs.md"],"total_count":1}`, base)
+	}
+}
+
+func TestParseConstraintsDirective(t *testing.T) {
+	pos := token.Position{Filename: "p.go", Line: 3, Column: 1, Offset: 40}
+	d, errs := ParseDirective("//wink:constraints minLength=1,pattern='[a-z]+'", pos)
+	if len(errs) != 0 {
+		t.Fatalf("errors: %v", errs)
+	}
+	c, ok := d.(*Constraints)
+	if !ok {
+		t.Fatalf("got %T, want *Constraints", d)
+	}
+	if it, ok := c.Tag.Get("pattern"); !ok || it.Value != "[a-z]+" || it.KeyPos.Column != 32 {
+		t.Errorf("pattern item = %+v", it)
+	}
+	_, errs = ParseDirective("//wink:constraints minLenght=1", pos)
+	if len(errs) != 1 || errs[0].Pos.Column != 20 || !strings.Contains(errs[0].Msg, `unknown key "minLenght"`) {
+		t.Errorf("bad key errors = %v", errs)
+	}
+	_, errs = ParseDirective("//wink:constraints", pos)
+	if len(errs) != 1 || !strings.Contains(errs[0].Msg, "needs constraints") {
+		t.Errorf("empty body errors = %v", errs)
 	}
 }

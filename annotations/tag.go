@@ -36,14 +36,14 @@ func (t *Tag) Get(key string) (TagItem, bool) {
 
 // tagKeys lists the keys a wink tag accepts, in the order messages show them.
 var tagKeys = []string{"min", "max", "exclusiveMin", "exclusiveMax", "multipleOf", "minLength", "maxLength",
-	"pattern", "format", "minItems", "maxItems", "uniqueItems", "enum", "default"}
+	"pattern", "patternDesc", "format", "minItems", "maxItems", "uniqueItems", "enum", "default"}
 
 // tagForm says how to write each key, for messages.
 var tagForm = map[string]string{
 	"min": "min=<number>", "max": "max=<number>", "exclusiveMin": "exclusiveMin=<number>",
 	"exclusiveMax": "exclusiveMax=<number>", "multipleOf": "multipleOf=<positive number>",
 	"minLength": "minLength=<count>", "maxLength": "maxLength=<count>", "minItems": "minItems=<count>",
-	"maxItems": "maxItems=<count>", "pattern": "pattern='<RE2 regexp>'", "format": "format=<name>",
+	"maxItems": "maxItems=<count>", "pattern": "pattern='<RE2 regexp>'", "patternDesc": "patternDesc='<what the pattern accepts>'", "format": "format=<name>",
 	"uniqueItems": "uniqueItems or uniqueItems=true|false", "enum": "enum=a|b|c", "default": "default=<value>",
 }
 

@@ -1,0 +1,204 @@
+package wink_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/winkgen/wink/runtime/wink"
+)
+
+// secTool returns a parameterless tool that answers "ran <name>".
+func secTool(name, desc string, acceptsOverrides bool, examples ...wink.Example) *wink.Tool {
+	return wink.NewDef(wink.Spec{
+		Name: name, Description: desc, Position: name + ".go:1:1",
+		ParamsSchema:     []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
+		ResultSchema:     []byte(`{"type":"null"}`),
+		AcceptsOverrides: acceptsOverrides,
+		Examples:         examples,
+	}, wink.Funcs[wink.NoParams, wink.NoValue]{
+		Decode:       wink.DecodeNoParams,
+		EncodeParams: wink.EncodeNoParams,
+		EncodeResult: wink.EncodeNoValue,
+		Handler: func(*wink.ToolContext, wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
+			return wink.Done[wink.NoValue]("ran " + name), nil
+		},
+	}).Tool()
+}
+
+// mustSection is wink.NewSection failing the test on error.
+func mustSection(t testing.TB, s wink.SectionSpec) *wink.Section {
+	t.Helper()
+	sec, err := wink.NewSection(s)
+	if err != nil {
+		t.Fatalf("NewSection(%q): %v", s.Key, err)
+	}
+	return sec
+}
+
+func TestNewSectionConstructionErrorsExactText(t *testing.T) {
+	child := mustSection(t, wink.SectionSpec{Key: "docs", Title: "Docs"})
+	ls := secTool("ls", "Lists files.", false)
+	tests := []struct {
+		name string
+		spec wink.SectionSpec
+		want string
+	}{
+		{"key with upper case", wink.SectionSpec{Key: "Files", Title: "Files"},
+			`section key "Files" must match ^[a-z0-9][a-z0-9._-]*$`},
+		{"empty key", wink.SectionSpec{Key: "", Title: "Files"},
+			`section key "" must match ^[a-z0-9][a-z0-9._-]*$`},
+		{"key starting with a dot", wink.SectionSpec{Key: ".files", Title: "Files"},
+			`section key ".files" must match ^[a-z0-9][a-z0-9._-]*$`},
+		{"empty title", wink.SectionSpec{Key: "files", Title: "  "},
+			`section "files": the title must be one non-empty line`},
+		{"title on two lines", wink.SectionSpec{Key: "files", Title: "Files\nand more"},
+			`section "files": the title must be one non-empty line`},
+		{"placeholder without param", wink.SectionSpec{Key: "files", Title: "Files", Template: "Work in\nthe ${root} folder."},
+			`section "files": placeholder "${root}" on line 2 has no matching param`},
+		{"placeholder reported once", wink.SectionSpec{Key: "files", Title: "Files", Template: "${a} ${a}"},
+			`section "files": placeholder "${a}" on line 1 has no matching param`},
+		{"unterminated placeholder", wink.SectionSpec{Key: "files", Title: "Files", Template: "x\n\nUse ${root to\nstart",
+			Params: []wink.Param{{Name: "root"}}},
+			`section "files": unterminated placeholder "${root to" on line 3: no closing "}"`},
+		{"unterminated at end", wink.SectionSpec{Key: "files", Title: "Files", Template: "Use ${"},
+			`section "files": unterminated placeholder "${" on line 1: no closing "}"`},
+		{"placeholder with bad name", wink.SectionSpec{Key: "files", Title: "Files", Template: "${1x}"},
+			`section "files": placeholder "${1x}" on line 1: the name must match ^[A-Za-z_][A-Za-z0-9_]*$`},
+		{"empty placeholder", wink.SectionSpec{Key: "files", Title: "Files", Template: "${}"},
+			`section "files": placeholder "${}" on line 1: the name must match ^[A-Za-z_][A-Za-z0-9_]*$`},
+		{"bad param name", wink.SectionSpec{Key: "files", Title: "Files", Params: []wink.Param{{Name: "1x"}}},
+			`section "files": param name "1x" must match ^[A-Za-z_][A-Za-z0-9_]*$`},
+		{"duplicate param", wink.SectionSpec{Key: "files", Title: "Files", Params: []wink.Param{{Name: "root"}, {Name: "root"}}},
+			`section "files": duplicate param "root"`},
+		{"required param with default", wink.SectionSpec{Key: "files", Title: "Files",
+			Params: []wink.Param{{Name: "root", Required: true, Default: "/"}}},
+			`section "files": required param "root" has a default`},
+		{"nil tool", wink.SectionSpec{Key: "files", Title: "Files", Tools: []*wink.Tool{ls, nil}},
+			`section "files": tool 1 is nil`},
+		{"duplicate tool", wink.SectionSpec{Key: "files", Title: "Files", Tools: []*wink.Tool{ls, ls}},
+			`section "files": duplicate tool name "ls"`},
+		{"nil policy", wink.SectionSpec{Key: "files", Title: "Files", Policies: []wink.Policy{nil}},
+			`section "files": policy 0 is nil`},
+		{"nil child", wink.SectionSpec{Key: "files", Title: "Files", Children: []*wink.Section{nil}},
+			`section "files": child 0 is nil`},
+		{"duplicate child key", wink.SectionSpec{Key: "files", Title: "Files", Children: []*wink.Section{child, child}},
+			`section "files": duplicate child key "docs"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sec, err := wink.NewSection(tt.spec)
+			if err == nil {
+				t.Fatalf("NewSection succeeded, want error %q", tt.want)
+			}
+			if sec != nil {
+				t.Errorf("NewSection returned a section with an error")
+			}
+			if err.Error() != tt.want {
+				t.Errorf("error:\n got %s\nwant %s", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestNewSectionReportsAllErrorsAtOnce(t *testing.T) {
+	_, err := wink.NewSection(wink.SectionSpec{
+		Key: "Bad", Title: "", Template: "${a} ${b",
+		Params: []wink.Param{{Name: "x"}, {Name: "x"}},
+	})
+	want := strings.Join([]string{
+		`section key "Bad" must match ^[a-z0-9][a-z0-9._-]*$`,
+		`section "Bad": the title must be one non-empty line`,
+		`section "Bad": duplicate param "x"`,
+		`section "Bad": unterminated placeholder "${b" on line 1: no closing "}"`,
+		`section "Bad": placeholder "${a}" on line 1 has no matching param`,
+	}, "\n")
+	if err == nil || err.Error() != want {
+		t.Errorf("error:\n got %v\nwant %s", err, want)
+	}
+}
+
+func TestNewSectionAcceptsValidKeysAndCopiesInputs(t *testing.T) {
+	for _, key := range []string{"a", "0", "workspace.files", "my_section-2"} {
+		if _, err := wink.NewSection(wink.SectionSpec{Key: key, Title: "T"}); err != nil {
+			t.Errorf("key %q: %v", key, err)
+		}
+	}
+	tools := []*wink.Tool{secTool("ls", "Lists files.", false)}
+	params := []wink.Param{{Name: "root", Required: true}}
+	sec := mustSection(t, wink.SectionSpec{Key: "files", Title: " Files ", Template: "${root}", Params: params, Tools: tools})
+	tools[0] = secTool("rm", "Removes files.", false)
+	params[0].Name = "changed"
+	if sec.Key() != "files" || sec.Title() != "Files" || sec.Tools()[0].Name() != "ls" || sec.Params()[0].Name != "root" {
+		t.Errorf("section changed with its inputs or title not trimmed: key %q title %q tool %q param %q",
+			sec.Key(), sec.Title(), sec.Tools()[0].Name(), sec.Params()[0].Name)
+	}
+}
+
+func TestMustSectionPanicsWithTheError(t *testing.T) {
+	defer func() {
+		if got, want := recover(), `wink.MustSection: section key "X" must match ^[a-z0-9][a-z0-9._-]*$`; got != want {
+			t.Errorf("panic = %v, want %s", got, want)
+		}
+	}()
+	wink.MustSection(wink.SectionSpec{Key: "X", Title: "T"})
+}
+
+func TestSectionTemplateSubstitutionEscapesAndDedent(t *testing.T) {
+	tests := []struct {
+		name     string
+		template string
+		params   []wink.Param
+		vars     wink.Vars
+		want     string
+	}{
+		{"placeholder replaced", "Root: ${root}.", []wink.Param{{Name: "root"}}, wink.Vars{"root": "/ws"}, "Root: /ws."},
+		{"default used", "Mode: ${mode}.", []wink.Param{{Name: "mode", Default: "fast"}}, nil, "Mode: fast."},
+		{"given empty value wins over default", "Mode: ${mode}.", []wink.Param{{Name: "mode", Default: "fast"}},
+			wink.Vars{"mode": ""}, "Mode: ."},
+		{"escape gives a literal placeholder", "Write $${HOME} or ${x}.", []wink.Param{{Name: "x"}}, wink.Vars{"x": "1"},
+			"Write ${HOME} or 1."},
+		{"other dollars literal", "Costs $5, $$ and $x.", nil, nil, "Costs $5, $$ and $x."},
+		{"values are not expanded again", "${a}", []wink.Param{{Name: "a"}, {Name: "b"}}, wink.Vars{"a": "${b}", "b": "no"},
+			"${b}"},
+		{"adjacent placeholders", "${a}${b}", []wink.Param{{Name: "a"}, {Name: "b"}}, wink.Vars{"a": "1", "b": "2"}, "12"},
+		{"indented raw string dedented and trimmed", "\n\t\tFirst line.\n\t\t  indented ${a}\n\n\t\tLast.\n\t",
+			[]wink.Param{{Name: "a"}}, wink.Vars{"a": "x"}, "First line.\n  indented x\n\nLast."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sec := mustSection(t, wink.SectionSpec{Key: "s", Title: "S", Template: tt.template, Params: tt.params})
+			r, err := wink.MustPrompt("p", sec).Render(tt.vars)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := "## S\n\n" + tt.want + "\n"; r.Text != want {
+				t.Errorf("text:\n got %q\nwant %q", r.Text, want)
+			}
+		})
+	}
+}
+
+func FuzzSectionTemplate(f *testing.F) {
+	for _, s := range []string{"", "plain", "${x}", "$${x}", "${", "$$${x}", "\t a\n\t\tb ${x}\n", "${x", "${1}", "$"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		sec, err := wink.NewSection(wink.SectionSpec{Key: "s", Title: "S", Template: src, Params: []wink.Param{{Name: "x"}}})
+		if !strings.Contains(src, "${") && err != nil {
+			t.Fatalf("template without placeholders refused: %v", err)
+		}
+		if err != nil {
+			return
+		}
+		r, err := wink.MustPrompt("p", sec).Render(wink.Vars{"x": "VALUE"})
+		if err != nil {
+			t.Fatalf("Render: %v", err)
+		}
+		if !strings.HasPrefix(r.Text, "## S\n") || !strings.HasSuffix(r.Text, "\n") {
+			t.Fatalf("text %q", r.Text)
+		}
+		if !strings.Contains(src, "$") && strings.TrimSpace(src) != "" && !strings.Contains(r.Text, strings.TrimSpace(strings.Split(strings.TrimSpace(src), "\n")[0])) {
+			t.Fatalf("first line of %q missing from %q", src, r.Text)
+		}
+	})
+}
