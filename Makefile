@@ -3,10 +3,15 @@ GO ?= go
 TOOL_PKGS := ./example/... ./benchmarks/... ./runtime/...
 FUZZTIME ?= 60s
 
-.PHONY: demo test generate check-generated bench fuzz fuzz-brief vet
+.PHONY: demo demo-tools test generate check-generated bench fuzz fuzz-brief vet
 
-## demo: regenerate the example agent's tools, print their payloads, dispatch good and bad calls
+## demo: regenerate, then run the example agent end to end through the agent loop with a scripted model
+## (WINK_DEMO_LIVE=1 plus OPENAI_BASE_URL / OPENAI_MODEL / OPENAI_API_KEY: the same agent on a real endpoint)
 demo: generate
+	$(GO) run ./example/cmd/agent
+
+## demo-tools: print the example tools' payloads, dispatch good and bad calls
+demo-tools: generate
 	$(GO) run ./example/cmd/demo
 
 ## test: everything CI runs

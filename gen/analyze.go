@@ -29,9 +29,11 @@ type analyzer struct {
 	inProgTy  []*model.Type
 	order     []*model.Type
 	ids       map[string]*model.Type
-	astFields map[token.Pos]*ast.Field // field name (or embedded type) position → syntax
-	typeDocs  map[token.Pos]string     // type name position → doc text
-	reported  map[string]bool          // de-duplicates per-type diagnostics
+	astFields map[token.Pos]*ast.Field       // field name (or embedded type) position → syntax
+	typeDocs  map[token.Pos]string           // type name position → doc text
+	typeCons  map[token.Pos]*annotations.Tag // type name position → its //wink:constraints
+	owned     map[*ast.Comment]bool          // directives that belong to a declaration
+	reported  map[string]bool                // de-duplicates per-type diagnostics
 }
 
 func newAnalyzer(pkg *packages.Package) *analyzer {
@@ -42,6 +44,8 @@ func newAnalyzer(pkg *packages.Package) *analyzer {
 		ids:       map[string]*model.Type{},
 		astFields: map[token.Pos]*ast.Field{},
 		typeDocs:  map[token.Pos]string{},
+		typeCons:  map[token.Pos]*annotations.Tag{},
+		owned:     map[*ast.Comment]bool{},
 		reported:  map[string]bool{},
 	}
 	for _, f := range a.files() {
@@ -57,6 +61,7 @@ func newAnalyzer(pkg *packages.Package) *analyzer {
 						}
 						if doc != nil {
 							a.typeDocs[ts.Name.Pos()] = doc.Text()
+							a.typeConstraints(ts, doc)
 						}
 					}
 				}
@@ -74,6 +79,31 @@ func newAnalyzer(pkg *packages.Package) *analyzer {
 		})
 	}
 	return a
+}
+
+// typeConstraints records the //wink:constraints directives in a type's doc comment.
+func (a *analyzer) typeConstraints(ts *ast.TypeSpec, doc *ast.CommentGroup) {
+	for _, c := range doc.List {
+		if !annotations.IsDirective(c.Text) {
+			continue
+		}
+		d, errs := annotations.ParseDirective(c.Text, a.pos(c.Pos()))
+		cons, ok := d.(*annotations.Constraints)
+		if !ok {
+			continue // reported as misplaced by analyze
+		}
+		a.owned[c] = true
+		for _, e := range errs {
+			a.ds.add(e.Pos, "%s: %s", ts.Name.Name, e.Msg)
+		}
+		if prev := a.typeCons[ts.Name.Pos()]; prev != nil {
+			a.errorf(c.Pos(), "%s has more than one //wink:constraints directive; put all constraints in one", ts.Name.Name)
+			continue
+		}
+		if cons.Tag != nil {
+			a.typeCons[ts.Name.Pos()] = cons.Tag
+		}
+	}
 }
 
 // embeddedPos is the position go/types reports for an embedded field: that of the type name.
@@ -127,7 +157,7 @@ func analyze(pkg *packages.Package) (*model.Package, []Diagnostic) {
 	}
 	names := map[string]*model.Tool{}
 	for _, f := range a.files() {
-		owned := map[*ast.Comment]bool{}
+		owned := a.owned
 		for _, decl := range f.Decls {
 			fd, ok := decl.(*ast.FuncDecl)
 			if !ok || fd.Doc == nil {
@@ -233,6 +263,9 @@ func (a *analyzer) tool(fd *ast.FuncDecl, dirs []*ast.Comment) *model.Tool {
 			td = d
 		case *annotations.Example:
 			examples = append(examples, d)
+		case *annotations.Constraints:
+			a.errorf(c.Pos(), "//wink:constraints belongs in the doc comment of a named type (its constraints apply to every field of that type), not of the function %s", fd.Name.Name)
+			ok = false
 		case *annotations.Idempotent:
 			if idem != nil {
 				a.errorf(c.Pos(), "more than one //wink:idempotent directive on %s", fd.Name.Name)

@@ -199,6 +199,13 @@ func (a *analyzer) constraints(tag *annotations.Tag, f *model.Field, where strin
 				continue
 			}
 			c.Pattern = item.Value
+		case "patternDesc":
+			if !isStr(st) {
+				bad(item, "patternDesc applies to strings, not to %s field", aKind(stripPtr(f.Type)))
+				ok = false
+				continue
+			}
+			c.PatternDesc = item.Value
 		case "format":
 			if !isStr(st) {
 				bad(item, "format applies to strings, not to %s field (time.Time fields are date-time already)", aKind(stripPtr(f.Type)))
@@ -243,6 +250,12 @@ func (a *analyzer) constraints(tag *annotations.Tag, f *model.Field, where strin
 	}
 	if c.Min != nil && c.Max != nil && ratOf(c.Min).Cmp(ratOf(c.Max)) > 0 {
 		a.ds.add(tag.Items[0].KeyPos, "%s: min=%s is greater than max=%s; no value could pass", where, c.Min.Literal, c.Max.Literal)
+		ok = false
+	}
+	if c.PatternDesc != "" && c.Pattern == "" {
+		if it, found := tag.Get("patternDesc"); found {
+			a.ds.add(it.KeyPos, "%s: patternDesc describes a pattern; add pattern='...' or remove it", where)
+		}
 		ok = false
 	}
 	if c.MinLength != nil && c.MaxLength != nil && *c.MinLength > *c.MaxLength {

@@ -137,7 +137,12 @@ func (e *emitter) structBody(t *model.Type, v *jen.Statement, id string, depth i
 		if needSet && f.Cons != nil && f.Cons.Default != "" {
 			stmts = append(stmts, jen.Id(set).Index(jen.Lit(word)).Op("|=").Add(uintLit(bit)))
 		}
-		stmts = append(stmts, e.valueCode(f.Type, target, f.Cons, true, id+exportedName(f.JSONName), depth+1)...)
+		if f.Type.Kind == model.KindPointer {
+			// null was handled above (optional fields: null means absent).
+			stmts = append(stmts, e.pointeeCode(f.Type, target, f.Cons, true, id+exportedName(f.JSONName), depth+1)...)
+		} else {
+			stmts = append(stmts, e.valueCode(f.Type, target, f.Cons, true, id+exportedName(f.JSONName), depth+1)...)
+		}
 		cases = append(cases, jen.Case(jen.Lit(f.JSONName)).Block(stmts...))
 	}
 	cases = append(cases, jen.Default().Block(jen.Id("d").Dot("Unknown").Call(jen.Id(e.keysVar(t, id)))))
@@ -212,18 +217,8 @@ func (e *emitter) valueCode(t *model.Type, target *jen.Statement, c *model.Const
 	}
 	switch t.Kind {
 	case model.KindPointer:
-		sfx := suffix(depth)
-		if spellable(t.Elem) {
-			inner := jen.Id("p" + sfx)
-			body := []jen.Code{jen.Var().Id("p" + sfx).Add(typeCode(t.Elem))}
-			body = append(body, e.valueCode(t.Elem, inner, c, items, id, depth+1)...)
-			body = append(body, jen.Add(target).Op("=").Op("&").Id("p"+sfx))
-			return []jen.Code{jen.If(d.Clone().Dot("Null").Call()).Block(jen.Add(target).Op("=").Nil()).Else().Block(body...)}
-		}
-		e.needNew = true
-		body := []jen.Code{jen.Id("p" + sfx).Op(":=").Id("winkNew").Call(jen.Op("&").Add(target))}
-		body = append(body, e.valueCode(t.Elem, jen.Parens(jen.Op("*").Id("p"+sfx)), c, items, id, depth+1)...)
-		return []jen.Code{jen.If(d.Clone().Dot("Null").Call()).Block(jen.Add(target).Op("=").Nil()).Else().Block(body...)}
+		return []jen.Code{jen.If(d.Clone().Dot("Null").Call()).Block(jen.Add(target).Op("=").Nil()).Else().Block(
+			e.pointeeCode(t, target, c, items, id, depth)...)}
 	case model.KindString:
 		allowed := enumAllowed(t, c)
 		if len(allowed) > 0 {
@@ -316,6 +311,19 @@ func (e *emitter) valueCode(t *model.Type, target *jen.Statement, c *model.Const
 	return []jen.Code{d.Clone().Dot("Skip").Call()}
 }
 
+// pointeeCode decodes a non-null value into a new target of the pointer type t.
+func (e *emitter) pointeeCode(t *model.Type, target *jen.Statement, c *model.Constraints, items bool, id string, depth int) []jen.Code {
+	sfx := suffix(depth)
+	if spellable(t.Elem) {
+		body := []jen.Code{jen.Var().Id("p" + sfx).Add(typeCode(t.Elem))}
+		body = append(body, e.valueCode(t.Elem, jen.Id("p"+sfx), c, items, id, depth+1)...)
+		return append(body, jen.Add(target).Op("=").Op("&").Id("p"+sfx))
+	}
+	e.needNew = true
+	body := []jen.Code{jen.Id("p" + sfx).Op(":=").Id("winkNew").Call(jen.Op("&").Add(target))}
+	return append(body, e.valueCode(t.Elem, jen.Parens(jen.Op("*").Id("p"+sfx)), c, items, id, depth+1)...)
+}
+
 func (e *emitter) sliceCode(t *model.Type, target *jen.Statement, c *model.Constraints, items bool, id string, depth int) []jen.Code {
 	d := jen.Id("d")
 	sfx := suffix(depth)
@@ -396,7 +404,7 @@ func (e *emitter) stringChecks(c *model.Constraints) []jen.Code {
 	}
 	if c.Pattern != "" {
 		out = append(out, jen.If(jen.Op("!").Id(e.patVar(c.Pattern)).Dot("MatchString").Call(jen.Id("s"))).Block(
-			d.Clone().Dot("FailString").Call(jen.Lit(msgPattern(c.Pattern)), jen.Id("s"))))
+			d.Clone().Dot("FailString").Call(jen.Lit(msgPattern(c.Pattern, c.PatternDesc)), jen.Id("s"))))
 	}
 	if c.Format != "" {
 		out = append(out, d.Clone().Dot("CheckFormat").Call(jen.Id("s"), jen.Qual(sjPath, formatConst(c.Format))))

@@ -38,7 +38,14 @@ func (e *emitter) encodeStruct(t *model.Type, v *jen.Statement, depth int) []jen
 			prefix = "{"
 		}
 		out = append(out, appendRaw(prefix+jsonQuote(f.JSONName)+":"))
-		out = append(out, e.encodeValue(f.Type, fieldExpr(v, f), depth+1)...)
+		value := e.encodeValue(f.Type, fieldExpr(v, f), depth+1)
+		if zero := zeroTest(f, fieldExpr(v, f)); zero != nil {
+			// An optional field at its zero value is written as null (absent): its zero value may not satisfy
+			// its own constraints (an empty string against a pattern), and null decodes back to it.
+			out = append(out, jen.If(zero).Block(appendRaw("null")).Else().Block(value...))
+			continue
+		}
+		out = append(out, value...)
 	}
 	out = append(out, appendByte('}'))
 	return out
@@ -100,4 +107,26 @@ func (e *emitter) encodeValue(t *model.Type, v *jen.Statement, depth int) []jen.
 		}
 	}
 	return []jen.Code{appendRaw("null")}
+}
+
+// zeroTest is the condition under which an optional field without a default is written as null: its Go
+// zero value. nil when the field is written as is (required fields, defaults, pointers, which are null when
+// nil anyway, and structs and arrays).
+func zeroTest(f *model.Field, v *jen.Statement) jen.Code {
+	if f.Required || (f.Cons != nil && f.Cons.Default != "") {
+		return nil
+	}
+	switch f.Type.Kind {
+	case model.KindString:
+		return jen.Add(v).Op("==").Lit("")
+	case model.KindBool:
+		return jen.Op("!").Add(v)
+	case model.KindInt, model.KindUint, model.KindFloat:
+		return jen.Add(v).Op("==").Lit(0)
+	case model.KindTime:
+		return jen.Add(v).Dot("IsZero").Call()
+	case model.KindSlice, model.KindMap:
+		return jen.Add(v).Op("==").Nil()
+	}
+	return nil
 }

@@ -331,7 +331,7 @@ func (a *analyzer) collectFields(st *types.Struct, where string, goPath []string
 		if f.Type == nil {
 			continue
 		}
-		// Tag constraints.
+		// Tag constraints: the field's type's //wink:constraints, then the field's own tag (which wins).
 		var wt *annotations.Tag
 		var errs []*annotations.Error
 		if af := a.astFields[v.Pos()]; af != nil && af.Tag != nil {
@@ -342,10 +342,58 @@ func (a *analyzer) collectFields(st *types.Struct, where string, goPath []string
 		for _, e := range errs {
 			a.ds.add(e.Pos, "%s: %s", fwhere, e.Msg)
 		}
+		wt = mergeTags(a.typeTag(v.Type()), wt)
 		if wt != nil && len(errs) == 0 {
 			f.Cons = a.constraints(wt, f, fwhere)
 		}
 		f.Required = f.Type.Kind != model.KindPointer && !f.OmitEmpty && (f.Cons == nil || f.Cons.Default == "")
 		*out = append(*out, fieldCand{f: f, depth: depth, tag: jname != ""})
 	}
+}
+
+// typeTag returns the //wink:constraints of the named type that field constraints would apply to: the
+// field's type, its pointer target, or the (pointer) element of a slice or array.
+func (a *analyzer) typeTag(t types.Type) *annotations.Tag {
+	strip := func(t types.Type) types.Type {
+		if p, ok := types.Unalias(t).(*types.Pointer); ok {
+			return p.Elem()
+		}
+		return t
+	}
+	t = strip(t)
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		if tag := a.typeCons[n.Obj().Pos()]; tag != nil {
+			return tag
+		}
+	}
+	switch u := types.Unalias(t).Underlying().(type) {
+	case *types.Slice:
+		t = strip(u.Elem())
+	case *types.Array:
+		t = strip(u.Elem())
+	default:
+		return nil
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return a.typeCons[n.Obj().Pos()]
+	}
+	return nil
+}
+
+// mergeTags combines a type's constraints with a field's: the field's items win key by key.
+func mergeTags(typeTag, fieldTag *annotations.Tag) *annotations.Tag {
+	if typeTag == nil {
+		return fieldTag
+	}
+	if fieldTag == nil {
+		return typeTag
+	}
+	out := &annotations.Tag{}
+	for _, it := range typeTag.Items {
+		if _, overridden := fieldTag.Get(it.Key); !overridden {
+			out.Items = append(out.Items, it)
+		}
+	}
+	out.Items = append(out.Items, fieldTag.Items...)
+	return out
 }

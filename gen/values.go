@@ -280,7 +280,7 @@ func checkString(d *strictjson.Decoder, s string, c *model.Constraints) bool {
 		}
 	}
 	if c.Pattern != "" && !regexp.MustCompile(anchored(c.Pattern)).MatchString(s) {
-		d.FailString(msgPattern(c.Pattern), s)
+		d.FailString(msgPattern(c.Pattern, c.PatternDesc), s)
 		ok = false
 	}
 	if c.Format != "" {
@@ -454,10 +454,18 @@ func msgExclusiveMax(lit string) string { return "must be < " + lit }
 func msgMultipleOf(lit string) string   { return "must be a multiple of " + lit }
 func msgMinLength(n int) string         { return "must be at least " + plural(n, "character") + " long" }
 func msgMaxLength(n int) string         { return "must be at most " + plural(n, "character") + " long" }
-func msgPattern(p string) string        { return "must match the pattern " + anchored(p) }
-func msgMinItems(n int) string          { return "must contain at least " + plural(n, "item") }
-func msgMaxItems(n int) string          { return "must contain at most " + plural(n, "item") }
-func msgExactItems(n int64) string      { return "must contain exactly " + plural(int(n), "item") }
+
+// msgPattern is the pattern message: the developer's description of what the pattern accepts when given
+// (patternDesc completes "must be ..."), else the anchored pattern itself.
+func msgPattern(p, desc string) string {
+	if desc != "" {
+		return "must be " + desc
+	}
+	return "must match the pattern " + anchored(p)
+}
+func msgMinItems(n int) string     { return "must contain at least " + plural(n, "item") }
+func msgMaxItems(n int) string     { return "must contain at most " + plural(n, "item") }
+func msgExactItems(n int64) string { return "must contain exactly " + plural(int(n), "item") }
 
 // plural writes "1 item" or "3 items".
 func plural(n int, noun string) string {

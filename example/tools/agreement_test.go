@@ -17,6 +17,12 @@ package tools
 //   - numbers within half an ULP of a float bound: the validator compares the exact decimal, the decoder the
 //     float64 nearest to it (DESIGN.md: float fields are float64 values);
 //   - the empty (or whitespace-only) input of a parameterless tool: not a JSON text, accepted by design.
+// Known divergences, skipped with a knownBug note rather than hidden: a parameterless tool accepts `null`
+// (DESIGN.md says so: providers send null or nothing for a tool without arguments) while its plain schema
+// says "type":"object", which providers require of a tool's root schema. This is the one documented exception.
+// TestTableDetectsSchemaDrift keeps the table honest: loosening or tightening any one keyword of an emitted
+// schema must make some row disagree.
+//
 // Numbers with huge exponents (1e1000000000) are left out of the table: the validator expands them into
 // big.Rat values and exhausts memory; the decoder's handling of them is tested in runtime/strictjson.
 
@@ -30,8 +36,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/winkgen/wink/gen/schema"
 	"github.com/winkgen/wink/runtime/strictjson"
@@ -161,7 +165,12 @@ func TestDecoderAgreesWithValidatorOnPlainSchema(t *testing.T) {
 			if len(rows) < 200 {
 				t.Fatalf("only %d inputs for %s; want at least 200", len(rows), s.name)
 			}
-			accepted, rejected := 0, 0
+			accepted, rejected, knownSeen := 0, 0, 0
+			defer func() {
+				if knownSeen > 0 {
+					t.Logf("known bug (%d rows): %s", knownSeen, knownReencodeBugs[s.name])
+				}
+			}()
 			for _, r := range rows {
 				in := []byte(r.in)
 				v, errs := s.decode(in, agreeLimits) // excluded rows too: never a panic
@@ -181,35 +190,69 @@ func TestDecoderAgreesWithValidatorOnPlainSchema(t *testing.T) {
 					continue
 				}
 				accepted++
-				checkReencode(t, s, sch, r.name, v)
+				if p := reencodeProblem(s, sch, v); p != "" {
+					if bug := knownReencodeBugs[s.name]; bug != "" {
+						knownSeen++
+						continue
+					}
+					t.Errorf("row %q: %s", r.name, p)
+				}
 				checkToolDecode(t, s, r.name, in)
 			}
-			if accepted < 20 || rejected < 20 {
+			minAccepted := 20
+			if s.name == "get_status" {
+				minAccepted = 5 // only {} with whitespace variants is valid
+			}
+			if accepted < minAccepted || rejected < 20 {
 				t.Errorf("table of %s is lopsided: %d accepted, %d rejected", s.name, accepted, rejected)
 			}
 		})
 	}
 }
 
-// checkReencode: the canonical JSON of an accepted input's params is valid, decodes, and decodes to the same
-// value.
-func checkReencode(t *testing.T, s subject, sch *jsonschema.Schema, name string, v any) {
-	t.Helper()
+// strictSchemas holds the compiled strict params schema of each StrictOK tool.
+var strictSchemas = func() map[string]*jsonschema.Schema {
+	m := map[string]*jsonschema.Schema{}
+	for _, s := range subjects() {
+		if sp := s.tool.Spec(); sp.StrictOK {
+			if sch, err := compileSchema(s.name+"_strict", sp.ParamsSchemaStrict); err == nil {
+				m[s.name] = sch
+			}
+		}
+	}
+	return m
+}()
+
+// knownReencodeBugs are re-encoding failures of generated encoders not fixed yet (gen/emit_encode.go is the
+// lead's): the failure is logged once per tool instead of failing the test.
+var knownReencodeBugs = map[string]string{}
+
+// reencodeProblem: the canonical JSON of an accepted input's params is valid, decodes, and encodes again to
+// the same bytes; "" when it is so.
+func reencodeProblem(s subject, sch *jsonschema.Schema, v any) string {
 	if s.reencode == nil {
-		return
+		return ""
 	}
 	out := s.reencode(v)
 	if ok, msg := validatorVerdict(sch, out); !ok {
-		t.Errorf("row %q: re-encoded params %s fail the schema: %s", name, out, msg)
+		return fmt.Sprintf("re-encoded params %s fail the schema: %s", out, msg)
+	}
+	// The canonical form lists every property, as OpenAI strict mode makes a model do: the strict schema
+	// accepts it too.
+	if strict := strictSchemas[s.name]; strict != nil {
+		if ok, msg := validatorVerdict(strict, out); !ok {
+			return fmt.Sprintf("re-encoded params %s fail the strict schema: %s", out, msg)
+		}
 	}
 	v2, errs := s.decode(out, agreeLimits)
 	if errs != nil {
-		t.Errorf("row %q: re-encoded params %s do not decode: %v", name, out, errs)
-		return
+		return fmt.Sprintf("re-encoded params %s do not decode: %v", out, errs)
 	}
-	if d := cmp.Diff(v, v2, cmpopts.EquateEmpty()); d != "" {
-		t.Errorf("row %q: re-encoded params %s decode to another value (-first +second):\n%s", name, out, d)
+	// The canonical encoding is a fixed point (cmp.Diff is exponential on the recursive Node type).
+	if out2 := s.reencode(v2); !bytes.Equal(out, out2) {
+		return fmt.Sprintf("re-encoded params %s decode to a value that encodes as %s", out, out2)
 	}
+	return ""
 }
 
 // checkToolDecode: Tool.Decode (decoder plus Validate) accepts what the raw decoder accepts, unless the
@@ -226,6 +269,72 @@ func checkToolDecode(t *testing.T, s subject, name string, in []byte) {
 			return // ScheduleParams.Validate: a cross-field rule beyond the schema.
 		}
 		t.Errorf("row %q: the decoder accepts, Tool.Decode rejects: %v", name, err)
+	}
+}
+
+// TestPinnedVerdicts fixes the verdict of edge cases by hand, so that the agreement cannot pass with a
+// validator that judges nothing (formats off, numbers compared as floats...): both sides must give want.
+func TestPinnedVerdicts(t *testing.T) {
+	const sched = `{"title":"Weekly review","at":%s}`
+	const search = `{"query":"q","filters":{"path_prefix":"/d","max_size":%s}}`
+	tests := []struct {
+		tool, in string
+		want     bool
+	}{
+		{"schedule_task", fmt.Sprintf(sched, `"2016-12-31T23:59:60Z"`), true},
+		{"schedule_task", fmt.Sprintf(sched, `"2016-12-31T22:59:60Z"`), false},
+		{"schedule_task", fmt.Sprintf(sched, `"2016-12-31T18:59:60-05:00"`), true},
+		{"schedule_task", fmt.Sprintf(sched, `"2026-11-23t09:00:00z"`), true},
+		{"schedule_task", fmt.Sprintf(sched, `"2026-02-29T00:00:00Z"`), false},
+		{"schedule_task", fmt.Sprintf(sched, `"2026-11-23T09:00:00.1234567891234Z"`), true},
+		{"schedule_task", fmt.Sprintf(sched, `"2026-11-23 09:00:00Z"`), false},
+		{"schedule_task", `{"title":"ab😀","at":"2026-11-23T09:00:00Z"}`, true},
+		{"schedule_task", `{"title":"a😀","at":"2026-11-23T09:00:00Z"}`, false},
+		{"schedule_task", `{"title":"ab","at":"2026-11-23T09:00:00Z","assignee":"a@b"}`, false},
+		{"schedule_task", `{"title":"abc","at":"2026-11-23T09:00:00Z","assignee":"a@b.co"}`, true},
+		{"schedule_task", `{"title":"abc","at":"2026-11-23T09:00:00Z","assignee":"ab"}`, false},
+		{"schedule_task", `{"title":"abc","at":"2026-11-23T09:00:00Z","priority":2.0}`, true},
+		{"schedule_task", `{"title":"abc","at":"2026-11-23T09:00:00Z","priority":4}`, false},
+		{"schedule_task", `{"title":"abc","at":"2026-11-23T09:00:00Z","ticket":"ABC-1\n"}`, false},
+		{"schedule_task", `{"title":"abc","at":"2026-11-23T09:00:00Z","repeat":{"every":3.65e2}}`, true},
+		{"schedule_task", `{"title":"abc","at":"2026-11-23T09:00:00Z","repeat":{"every":366}}`, false},
+		{"search_docs", fmt.Sprintf(search, `9223372036854775807`), true},
+		{"search_docs", fmt.Sprintf(search, `9223372036854775808`), false},
+		{"search_docs", fmt.Sprintf(search, `-0`), true},
+		{"search_docs", fmt.Sprintf(search, `2.5e1`), true},
+		{"search_docs", fmt.Sprintf(search, `25.5`), false},
+		{"search_docs", fmt.Sprintf(search, `true`), false},
+		{"search_docs", `{"query":"q","filters":{"path_prefix":"/d","max_size":1},"file_types":["go","go"]}`, false},
+		{"compute_stats", `{"samples":[1],"precision":0.7}`, true},
+		{"compute_stats", `{"samples":[1],"precision":0.0015}`, false},
+		{"compute_stats", `{"samples":[1],"precision":0}`, false},
+		{"compute_stats", `{"samples":[-1e9]}`, false},
+		{"compute_stats", `{"samples":[1e9]}`, true},
+		{"compute_stats", `{"samples":[1],"weights":[2.55e2]}`, true},
+		{"compute_stats", `{"samples":[1],"weights":[256]}`, false},
+		{"compute_stats", `{"samples":[1],"window":[-32768,32767,0]}`, true},
+		{"compute_stats", `{"samples":[1],"window":[1,2]}`, false},
+		{"count_outline", `{"root":{"title":"a","children":[{"title":"b","children":[{"title":""}]}]}}`, false},
+		{"get_status", `{}`, true},
+		{"get_status", `{"a":1}`, false},
+	}
+	byName := map[string]subject{}
+	for _, s := range subjects() {
+		byName[s.name] = s
+	}
+	for _, tt := range tests {
+		s := byName[tt.tool]
+		sch, err := compileSchema(s.name, s.tool.Spec().ParamsSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, errs := s.decode([]byte(tt.in), agreeLimits)
+		if got := errs == nil; got != tt.want {
+			t.Errorf("%s decoder on %s: accepted=%v, want %v (%v)", tt.tool, tt.in, got, tt.want, errs)
+		}
+		if got, msg := validatorVerdict(sch, []byte(tt.in)); got != tt.want {
+			t.Errorf("%s validator on %s: accepted=%v, want %v (%s)", tt.tool, tt.in, got, tt.want, msg)
+		}
 	}
 }
 
@@ -764,7 +873,10 @@ func statusRows() []row {
 		{name: "null", in: `null`, knownBug: "parameterless tools accept null (DESIGN.md) but the plain schema says type object"},
 		{name: "spaced null", in: ` null `, knownBug: "parameterless tools accept null (DESIGN.md) but the plain schema says type object"},
 	}
-	others := []string{`{"a":1}`, `{"":null}`, `{"a":{}}`, `{"query":"x"}`, `[]`, `[{}]`, `"{}"`, `0`, `true`, `false`, `{}{}`, `{} x`,
+	others := []string{`{"a":[1,{"b":[{}]}]}`, `{"\u0000":0}`, `{"a":"\ud83d\ude00"}`, `[1,2]`, `"x"`, `-0`, `1e400`, `{"a":1e400}`,
+		`{"a":-}`, `{"a":01}`, `{"a":1.}`, `{"a":.5}`, `{"a":"\u12"}`, `{"a":tru}`, `{"a" 1}`, `{1:1}`, `{"a":1}}`, `[`, `]`, `{]`,
+		`{"a":[}`, `{"a":{"b":{}}}`, `{"a":NaN}`, `{"a":Infinity}`, `{"a":+1}`, `{"a":0x1}`, `{"a":"\t"}`, "{\"a\":\"\t\"}", `{"a":'b'}`,
+		`{}` + rep(" ", 100), rep(" ", 100) + `{}`, `{"a":[` + rep("[", 20) + rep("]", 20) + `]}`, `{"a":1}`, `{"":null}`, `{"a":{}}`, `{"query":"x"}`, `[]`, `[{}]`, `"{}"`, `0`, `true`, `false`, `{}{}`, `{} x`,
 		`{"a"}`, `{`, `}`, `{,}`, `{"a":1,}`, `nul`, `NULL`, `{}/`, `{/**/}`, "\ufeff{}", `{"a":1,"a":2}`}
 	for i, o := range others {
 		r := row{name: "other" + strconv.Itoa(i), in: o}
@@ -779,7 +891,7 @@ func statusRows() []row {
 			rows = append(rows, row{name: "key" + strconv.Itoa(i) + "val" + strconv.Itoa(j), in: `{"` + k + `":` + v + `}`})
 		}
 	}
-	for i, ws := range []string{" ", "\t", "\n", "\r", "\u00a0", "\v", "\f"} {
+	for i, ws := range []string{" ", "\t", "\n", "\r", "\u00a0", "\v", "\f", "\r\n", "\u2028", "\x00", " \t\n\r"} {
 		rows = append(rows, row{name: "ws" + strconv.Itoa(i), in: ws + "{" + ws + "}" + ws})
 	}
 	return rows
@@ -829,14 +941,71 @@ func shapeRows(sh shape, seed uint64, n int) []row {
 // floatEdgeRows are inputs within half an ULP of a float bound: excluded, listed so they still run.
 func floatEdgeRows() []row {
 	var rows []row
-	for _, v := range []string{`1000000000.0000000001`, `-999999999.99999999999`, `0.0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001`} {
+	rows = append(rows, row{name: "float underflow to zero", in: `{"samples":[0.0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001]}`})
+	for _, v := range []string{`1000000000.0000000001`, `-999999999.99999999999`} {
 		rows = append(rows, row{name: "float edge samples " + v[:8], in: `{"samples":[` + v + `]}`, exclude: exclFloatEdge})
 	}
 	rows = append(rows, row{name: "float edge precision", in: `{"samples":[1],"precision":1.0000000000000000001}`, exclude: exclFloatEdge})
 	return rows
 }
 
+// handRows are hand-written edge cases: escaped keys and enum values, numbers spelled with exponents that
+// cancel, leap seconds on days that had none, format quirks.
+func handRows() map[string][]row {
+	const f = `"filters":{"path_prefix":"/","max_size":1}`
+	const at = `"title":"abc","at":"2026-11-23T09:00:00Z"`
+	search := []string{
+		`{"\u0071uery":"x",` + f + `}`,
+		`{"query":"x",` + f + `,"mode":"\u0066uzzy"}`,
+		`{"query":"x","filters":{"path_prefix":"/","max\u005fsize":1}}`,
+		`{"query":"x","filters":{"path_prefix":"\/docs","max_size":1}}`,
+		`{"query":"x",` + f + `,"file_types":["go","g\u006f"]}`,
+		`{"query":"x","filters":{"path_prefix":"/","max_size":123456789012345678901234567890e-11}}`,
+		`{"query":"x","filters":{"path_prefix":"/","max_size":0.00000000000000000000000000001e29}}`,
+		`{"query":"x","filters":{"path_prefix":"/","max_size":92233720368547758070e-1}}`,
+		`{"query":"x","filters":{"path_prefix":"/","max_size":92233720368547758080e-1}}`,
+		`{"query":"x",` + f + `,"limit":1000e-1}`,
+		`{"query":"x",` + f + `,"limit":1001e-1}`,
+	}
+	sched := []string{
+		`{"title":"abc","at":"2026-11-23T09:00:00\u005a"}`,
+		`{"title":"a\u0000c","at":"2026-11-23T09:00:00Z"}`,
+		`{` + at + `,"priority":1e0}`,
+		`{` + at + `,"priority":0.3e1}`,
+		`{` + at + `,"priority":30000000000000000000000e-22}`,
+		`{` + at + `,"repeat":{"every":1e-0}}`,
+		`{` + at + `,"assignee":"\"\"@b.co"}`,
+		`{` + at + `,"assignee":"a@[::1]"}`,
+		`{` + at + `,"assignee":"a@[1.2.3.4]"}`,
+		`{"title":"abc","at":"2026-11-23T09:00:00.000000000000000000000000000000001Z"}`,
+		`{"title":"abc","at":"1970-01-01T00:00:00+23:59"}`,
+		`{"title":"abc","at":"0000-01-01T00:00:00+00:01"}`,
+		`{"title":"abc","at":"9999-12-31T23:59:60-00:01"}`,
+		`{"title":"abc","at":"9999-12-31T23:59:60Z"}`,
+		`{"title":"abc","at":"1998-12-31T23:59:60Z"}`,
+		`{"title":"abc","at":"2026-06-30T23:59:60Z"}`,
+	}
+	out := map[string][]row{}
+	for i, in := range search {
+		out["search_docs"] = append(out["search_docs"], row{name: "hand" + strconv.Itoa(i), in: in})
+	}
+	for i, in := range sched {
+		out["schedule_task"] = append(out["schedule_task"], row{name: "hand" + strconv.Itoa(i), in: in})
+	}
+	out["schedule_task"] = append(out["schedule_task"], row{name: "hand escaped duplicate label",
+		in: `{` + at + `,"labels":{"a":"x","\u0061":"y"}}`, exclude: exclDupKey})
+	return out
+}
+
 func agreementTables() map[string][]row {
+	tables := baseTables()
+	for k, rows := range handRows() {
+		tables[k] = append(tables[k], rows...)
+	}
+	return tables
+}
+
+func baseTables() map[string][]row {
 	stats := shapeRows(statsShape(), 3, 120)
 	stats = append(stats, floatEdgeRows()...)
 	_, repeatDups := nested(recurrence(), func(s string) string {
@@ -867,4 +1036,67 @@ func manyArchive() []row {
 		rows = append(rows, row{name: "paths random" + strconv.Itoa(i), in: `{"paths":` + arrOf(items...) + `}`})
 	}
 	return rows
+}
+
+// TestTableDetectsSchemaDrift mutates one keyword of an emitted schema at a time and requires the table to
+// find a disagreement: the table covers every bound, length, pattern, format, enum and item rule.
+func TestTableDetectsSchemaDrift(t *testing.T) {
+	tests := []struct {
+		tool, from, to string
+	}{
+		{"search_docs", `"minLength":1,"maxLength":200`, `"minLength":1,"maxLength":201`},
+		{"search_docs", `"minLength":1,"maxLength":200`, `"minLength":2,"maxLength":200`},
+		{"search_docs", `"minimum":1,"maximum":100,`, `"minimum":1,"maximum":99,`},
+		{"search_docs", `"minimum":1,"maximum":100,`, `"minimum":0,"maximum":100,`},
+		{"search_docs", `"maxItems":10,"uniqueItems":true`, `"maxItems":10`},
+		{"search_docs", `"maxItems":10,"uniqueItems":true`, `"maxItems":11,"uniqueItems":true`},
+		{"search_docs", `"minimum":0,"maximum":9223372036854775807`, `"minimum":0`},
+		{"search_docs", `"enum":["fuzzy","exact",null]`, `"enum":["fuzzy","exact","regex",null]`},
+		{"search_docs", `"pattern":"^(?:/[A-Za-z0-9_./-]*)$"`, `"pattern":"/[A-Za-z0-9_./-]*"`},
+		{"search_docs", `"required":["path_prefix","max_size"],"additionalProperties":false}`, `"required":["path_prefix","max_size"]}`},
+		{"schedule_task", `"format":"email"`, `"format":"idn-email"`},
+		{"schedule_task", `"description":"At is when the task is due (RFC 3339).","format":"date-time"`, `"description":"At"`},
+		{"schedule_task", `"enum":[1,2,3,null]`, `"enum":[1,2,3,4,null]`},
+		{"schedule_task", `"minimum":1,"maximum":365`, `"minimum":1,"maximum":364`},
+		{"schedule_task", `"pattern":"^(?:[A-Z]{2,5}-[0-9]+)$"`, `"pattern":"[A-Z]{2,5}-[0-9]+"`},
+		{"schedule_task", `"minLength":3,"maxLength":80`, `"minLength":3,"maxLength":79`},
+		{"schedule_task", `"additionalProperties":{"type":"string"}`, `"additionalProperties":{}`},
+		{"compute_stats", `"exclusiveMinimum":-1e9`, `"minimum":-1e9`},
+		{"compute_stats", `"multipleOf":0.001`, `"multipleOf":0.01`},
+		{"compute_stats", `"exclusiveMinimum":0,"maximum":1`, `"minimum":0,"maximum":1`},
+		{"compute_stats", `"minimum":0,"maximum":255`, `"minimum":0,"maximum":256`},
+		{"compute_stats", `"minimum":-32768,"maximum":32767},"minItems":3,"maxItems":3`, `"minimum":-32768,"maximum":32767},"minItems":2,"maxItems":3`},
+		{"compute_stats", `"minItems":1,"maxItems":1000`, `"minItems":1,"maxItems":999`},
+		{"count_outline", `"items":{"$ref":"#/$defs/Node"},"maxItems":20`, `"items":{"$ref":"#/$defs/Node"},"maxItems":19`},
+		{"count_outline", `"minLength":1},"children"`, `"minLength":0},"children"`},
+		{"archive_docs", `"minItems":1`, `"minItems":0`},
+		{"get_status", `"additionalProperties":false`, `"additionalProperties":true`},
+	}
+	tables := agreementTables()
+	byName := map[string]subject{}
+	for _, s := range subjects() {
+		byName[s.name] = s
+	}
+	for _, tt := range tests {
+		s := byName[tt.tool]
+		raw := string(s.tool.Spec().ParamsSchema)
+		if !strings.Contains(raw, tt.from) {
+			t.Errorf("%s: schema has no %s", tt.tool, tt.from)
+			continue
+		}
+		sch, err := compileSchema(tt.tool+"_drift", []byte(strings.Replace(raw, tt.from, tt.to, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, r := range tables[tt.tool] {
+			if r.exclude == "" && r.knownBug == "" && agreement(s, sch, []byte(r.in)) != "" {
+				found = true
+				break
+			}
+		}
+		if !found {
+			t.Errorf("%s: no table row tells %s from %s", tt.tool, tt.from, tt.to)
+		}
+	}
 }

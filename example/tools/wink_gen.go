@@ -462,16 +462,12 @@ func winkDecodeScheduleParams(d *strictjson.Decoder, v *ScheduleParams) {
 			if d.Null() {
 				continue
 			}
-			if d.Null() {
-				v.Assignee = nil
-			} else {
-				var p1 string
-				if s, ok := d.String(); ok {
-					p1 = s
-					d.CheckFormat(s, strictjson.FormatEmail)
-				}
-				v.Assignee = &p1
+			var p1 string
+			if s, ok := d.String(); ok {
+				p1 = s
+				d.CheckFormat(s, strictjson.FormatEmail)
 			}
+			v.Assignee = &p1
 		case "labels":
 			if seen[0]&16 != 0 {
 				d.Duplicate()
@@ -510,13 +506,9 @@ func winkDecodeScheduleParams(d *strictjson.Decoder, v *ScheduleParams) {
 			if d.Null() {
 				continue
 			}
-			if d.Null() {
-				v.Repeat = nil
-			} else {
-				var p1 Recurrence
-				winkDecodeRecurrence(d, &p1)
-				v.Repeat = &p1
-			}
+			var p1 Recurrence
+			winkDecodeRecurrence(d, &p1)
+			v.Repeat = &p1
 		case "ticket":
 			if seen[0]&64 != 0 {
 				d.Duplicate()
@@ -564,16 +556,20 @@ func winkEncodeScheduleParams(dst []byte, v *ScheduleParams) []byte {
 		dst = strictjson.AppendString(dst, (*v.Assignee))
 	}
 	dst = append(dst, ",\"labels\":"...)
-	dst = append(dst, byte(0x7b))
-	for i1, k1 := range slices.Sorted(maps.Keys(v.Labels)) {
-		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+	if v.Labels == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = append(dst, byte(0x7b))
+		for i1, k1 := range slices.Sorted(maps.Keys(v.Labels)) {
+			if i1 > 0 {
+				dst = append(dst, byte(0x2c))
+			}
+			dst = strictjson.AppendString(dst, k1)
+			dst = append(dst, byte(0x3a))
+			dst = strictjson.AppendString(dst, v.Labels[k1])
 		}
-		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
-		dst = strictjson.AppendString(dst, v.Labels[k1])
+		dst = append(dst, byte(0x7d))
 	}
-	dst = append(dst, byte(0x7d))
 	dst = append(dst, ",\"repeat\":"...)
 	if v.Repeat == nil {
 		dst = append(dst, "null"...)
@@ -581,7 +577,11 @@ func winkEncodeScheduleParams(dst []byte, v *ScheduleParams) []byte {
 		dst = winkEncodeRecurrence(dst, &(*v.Repeat))
 	}
 	dst = append(dst, ",\"ticket\":"...)
-	dst = strictjson.AppendString(dst, v.Ticket)
+	if v.Ticket == "" {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendString(dst, v.Ticket)
+	}
 	dst = append(dst, byte(0x7d))
 	return dst
 }
@@ -614,15 +614,11 @@ func winkDecodeRecurrence(d *strictjson.Decoder, v *Recurrence) {
 			if d.Null() {
 				continue
 			}
-			if d.Null() {
-				v.Until = nil
-			} else {
-				var p1 time.Time
-				if tm, ok := d.Time(); ok {
-					p1 = tm
-				}
-				v.Until = &p1
+			var p1 time.Time
+			if tm, ok := d.Time(); ok {
+				p1 = tm
 			}
+			v.Until = &p1
 		default:
 			d.Unknown(winkKeysRecurrence)
 		}
@@ -895,16 +891,24 @@ func winkEncodeSearchParams(dst []byte, v *SearchParams) []byte {
 	dst = append(dst, ",\"limit\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Limit))
 	dst = append(dst, ",\"case_sensitive\":"...)
-	dst = strictjson.AppendBool(dst, v.CaseSensitive)
-	dst = append(dst, ",\"file_types\":"...)
-	dst = append(dst, byte(0x5b))
-	for i1 := range v.FileTypes {
-		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
-		}
-		dst = strictjson.AppendString(dst, v.FileTypes[i1])
+	if !v.CaseSensitive {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendBool(dst, v.CaseSensitive)
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ",\"file_types\":"...)
+	if v.FileTypes == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = append(dst, byte(0x5b))
+		for i1 := range v.FileTypes {
+			if i1 > 0 {
+				dst = append(dst, byte(0x2c))
+			}
+			dst = strictjson.AppendString(dst, v.FileTypes[i1])
+		}
+		dst = append(dst, byte(0x5d))
+	}
 	dst = append(dst, ",\"filters\":"...)
 	dst = append(dst, "{\"path_prefix\":"...)
 	dst = strictjson.AppendString(dst, v.Filters.PathPrefix)
@@ -1095,29 +1099,25 @@ func winkDecodeStatsParams(d *strictjson.Decoder, v *StatsParams) {
 			if d.Null() {
 				continue
 			}
-			if d.Null() {
-				v.Window = nil
-			} else {
-				var p1 [3]int16
-				if d.ArrayStart() {
-					i2 := 0
-					for d.NextElem() {
-						if i2 < 3 {
-							if n, ok := d.Int(-32768, 32767); ok {
-								p1[i2] = int16(n)
-							}
-						} else {
-							d.Skip()
+			var p1 [3]int16
+			if d.ArrayStart() {
+				i2 := 0
+				for d.NextElem() {
+					if i2 < 3 {
+						if n, ok := d.Int(-32768, 32767); ok {
+							p1[i2] = int16(n)
 						}
-						i2++
+					} else {
+						d.Skip()
 					}
-					d.ArrayEnd()
-					if i2 != 3 {
-						d.FailLen("must contain exactly 3 items", i2)
-					}
+					i2++
 				}
-				v.Window = &p1
+				d.ArrayEnd()
+				if i2 != 3 {
+					d.FailLen("must contain exactly 3 items", i2)
+				}
 			}
+			v.Window = &p1
 		default:
 			d.Unknown(winkKeysStatsParams)
 		}
@@ -1145,14 +1145,18 @@ func winkEncodeStatsParams(dst []byte, v *StatsParams) []byte {
 	dst = append(dst, ",\"precision\":"...)
 	dst = strictjson.AppendFloat(dst, float64(v.Precision), 64)
 	dst = append(dst, ",\"weights\":"...)
-	dst = append(dst, byte(0x5b))
-	for i1 := range v.Weights {
-		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+	if v.Weights == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = append(dst, byte(0x5b))
+		for i1 := range v.Weights {
+			if i1 > 0 {
+				dst = append(dst, byte(0x2c))
+			}
+			dst = strictjson.AppendUint(dst, uint64(v.Weights[i1]))
 		}
-		dst = strictjson.AppendUint(dst, uint64(v.Weights[i1]))
+		dst = append(dst, byte(0x5d))
 	}
-	dst = append(dst, byte(0x5d))
 	dst = append(dst, ",\"window\":"...)
 	if v.Window == nil {
 		dst = append(dst, "null"...)
@@ -1369,14 +1373,18 @@ func winkEncodeNode(dst []byte, v *Node) []byte {
 	dst = append(dst, "{\"title\":"...)
 	dst = strictjson.AppendString(dst, v.Title)
 	dst = append(dst, ",\"children\":"...)
-	dst = append(dst, byte(0x5b))
-	for i1 := range v.Children {
-		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+	if v.Children == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = append(dst, byte(0x5b))
+		for i1 := range v.Children {
+			if i1 > 0 {
+				dst = append(dst, byte(0x2c))
+			}
+			dst = winkEncodeNode(dst, &v.Children[i1])
 		}
-		dst = winkEncodeNode(dst, &v.Children[i1])
+		dst = append(dst, byte(0x5d))
 	}
-	dst = append(dst, byte(0x5d))
 	dst = append(dst, byte(0x7d))
 	return dst
 }

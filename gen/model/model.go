@@ -138,6 +138,7 @@ type Constraints struct {
 	Min, Max, ExclusiveMin, ExclusiveMax, MultipleOf *Number
 	MinLength, MaxLength                             *int
 	Pattern                                          string // as written; "" for none
+	PatternDesc                                      string // what the pattern accepts, for messages ("must be <PatternDesc>")
 	Format                                           string
 	MinItems, MaxItems                               *int
 	UniqueItems                                      bool

@@ -40,7 +40,7 @@ func On[E, T any](s *Session, ev Event[E], sl Slice[T], reduce Reducer[E, T]) {
 				err = de
 			}
 		}()
-		op, rerr := reduce(View[T]{head(s, sl)}, e)
+		op, rerr := reduce(View[T]{head(s, sl).publish()}, e)
 		if rerr != nil {
 			return &DispatchError{Event: ev.name, Slice: sl.name, Reducer: index, Err: rerr}
 		}

@@ -105,7 +105,7 @@ func setHead[T any](s *Session, sl Slice[T], v *vector[T]) {
 func ViewOf[T any](s *Session, sl Slice[T]) View[T] {
 	sl.check()
 	s.mu.RLock()
-	v := head(s, sl)
+	v := head(s, sl).publish()
 	s.mu.RUnlock()
 	return View[T]{v}
 }
@@ -133,11 +133,20 @@ func Len[T any](s *Session, sl Slice[T]) int { return ViewOf(s, sl).Len() }
 func Values[T any](s *Session, sl Slice[T]) iter.Seq[T] { return ViewOf(s, sl).Values() }
 
 // Append adds v to the end of the slice. O(1) amortised (O(log32 n) worst).
+// Appending to a LOG slice allocates nothing but the storage of the items
+// (one chunk per 32) while no View of the slice is taken in between: LOG
+// slices are never rolled back, so their head is grown in place even when a
+// Snapshot shares the session's table.
 func Append[T any](s *Session, sl Slice[T], v T) {
 	sl.check()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	setHead(s, sl, head(s, sl).push(v))
+	h := head(s, sl)
+	if sl.policy == Log && h != nil && h.count > 0 && !h.published.Load() {
+		h.pushInPlace(v)
+		return
+	}
+	setHead(s, sl, h.push(v))
 }
 
 // Seed replaces the slice's contents with a copy of vs.

@@ -45,6 +45,21 @@ type vector[T any] struct {
 	// pushes from this version (after a rollback restored it) reuse it
 	// instead of path-copying again.
 	pushed atomic.Pointer[trie]
+
+	// published is set once the vector is visible outside its session's
+	// table of heads (a View, a reducer's view). Until then Append may grow a
+	// LOG slice's head in place (pushInPlace) instead of allocating a new
+	// head per item: nothing but the tables hold it, and snapshots and
+	// Restore never read a LOG slice's head from a saved table.
+	published atomic.Bool
+}
+
+// publish marks v as visible outside the session's tables (nil-safe).
+func (v *vector[T]) publish() *vector[T] {
+	if v != nil && !v.published.Load() {
+		v.published.Store(true)
+	}
+	return v
 }
 
 // trie is a root and its shift.
@@ -99,6 +114,34 @@ func (v *vector[T]) push(x T) *vector[T] {
 		v.pushed.Store(t) // a racing push stores an equal trie: either is fine
 	}
 	return &vector[T]{count: v.count + 1, shift: t.shift, root: t.root, tail: newChunk(x)}
+}
+
+// pushInPlace appends x to v itself, which must be non-empty, unpublished
+// and owned by the caller (the session's write lock held). The tail slot is
+// claimed as push does, so other versions sharing the chunk are unaffected.
+func (v *vector[T]) pushInPlace(x T) {
+	tl := v.tailLen()
+	if tl < width {
+		t := v.tail
+		if !t.used.CompareAndSwap(int32(tl), int32(tl+1)) {
+			n := new(chunk[T])
+			copy(n.items[:tl], t.items[:tl])
+			n.used.Store(int32(tl + 1))
+			t = n
+			v.tail = n
+		}
+		t.items[tl] = x
+		v.count++
+		return
+	}
+	t := v.pushed.Load()
+	if t == nil {
+		root, shift := pushLeaf(v.root, v.shift, v.count-width, v.tail)
+		t = &trie{root: root, shift: shift}
+	}
+	v.root, v.shift, v.tail = t.root, t.shift, newChunk(x)
+	v.count++
+	v.pushed.Store(nil) // the memo belonged to the previous version
 }
 
 // pushLeaf adds a full leaf whose first item has index off (the trie's item

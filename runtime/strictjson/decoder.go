@@ -95,8 +95,11 @@ type Decoder struct {
 
 	numStart, numEnd int // last number literal
 
-	key    []byte // current key, unescaped
-	keyBuf []byte // storage for escaped keys
+	// The current key: data[keyStart:keyEnd], or keyBuf (unescaped) when keyEsc. Offsets rather than a
+	// slice, so that NextKey stores no pointer into the (usually pooled, heap-allocated) Decoder.
+	keyStart, keyEnd int
+	keyEsc           bool
+	keyBuf           []byte // storage for escaped keys
 	strBuf []byte // storage for StringBytes and escaped strings
 
 	errs   Errors
@@ -115,18 +118,28 @@ func (d *Decoder) Reset(data []byte, lim Limits) {
 	if d.maxDepth <= 0 {
 		d.maxDepth = DefaultMaxDepth
 	}
-	d.errs = Errors{max: lim.MaxErrors}
+	// Pointer fields are written only when they change: a pooled Decoder lives on the heap, where every
+	// pointer store pays a write barrier while the collector runs.
+	if d.errs.List != nil {
+		d.errs.List = nil
+	}
+	d.errs.Omitted = 0
+	d.errs.max = lim.MaxErrors
 	if d.errs.max <= 0 {
 		d.errs.max = DefaultMaxErrors
 	}
 	d.data = data
-	d.src = ""
+	if d.src != "" {
+		d.src = ""
+	}
 	d.pos = 0
 	d.depth = 0
 	d.fatal = false
 	d.numStart, d.numEnd = 0, 0
-	d.key = nil
-	d.deep = d.deep[:0]
+	d.keyStart, d.keyEnd, d.keyEsc = 0, 0, false
+	if len(d.deep) != 0 {
+		d.deep = d.deep[:0]
+	}
 	if len(data) > maxBytes {
 		d.fatal = true
 		d.errs.Add("", "arguments are "+strconv.Itoa(len(data))+" bytes; the limit is "+strconv.Itoa(maxBytes)+" bytes")
@@ -207,8 +220,11 @@ func (d *Decoder) ObjectStart() bool {
 // element of the path). It returns false at '}' (which it consumes), after a fatal error, and when the
 // current level is not an open object. A value the caller left unread is skipped first.
 func (d *Decoder) NextKey() bool {
+	if d.fatal || d.depth == 0 {
+		return false
+	}
 	l := d.top()
-	if d.fatal || l == nil || l.kind != lvObject || l.closed {
+	if l.kind != lvObject || l.closed {
 		return false
 	}
 	data := d.data
@@ -218,6 +234,11 @@ func (d *Decoder) NextKey() bool {
 			if d.fatal {
 				return false
 			}
+		}
+		if p := d.pos; p+1 < len(data) && data[p] == ',' && data[p+1] == '"' {
+			// compact JSON: the next key follows the comma at once
+			d.pos = p + 1
+			goto key
 		}
 		d.skipWS()
 		if d.pos >= len(data) {
@@ -264,6 +285,7 @@ func (d *Decoder) NextKey() bool {
 		d.eof()
 		return false
 	}
+key:
 	ks, ke, esc, ok := d.scanString()
 	if !ok {
 		return false
@@ -282,17 +304,23 @@ func (d *Decoder) NextKey() bool {
 	l.keyStart, l.keyEnd, l.keyEsc = ks, ke, esc
 	l.valPos = d.pos
 	l.idx++
+	d.keyStart, d.keyEnd, d.keyEsc = ks, ke, esc
 	if esc {
 		d.keyBuf = appendUnescaped(d.keyBuf[:0], data[ks:ke])
-		d.key = d.keyBuf
-	} else {
-		d.key = data[ks:ke]
 	}
 	return true
 }
 
 // Key returns the current key, unescaped. The bytes are valid until the next NextKey.
-func (d *Decoder) Key() []byte { return d.key }
+func (d *Decoder) Key() []byte {
+	if d.keyEsc {
+		return d.keyBuf
+	}
+	if d.keyEnd == 0 {
+		return nil // no key read since Reset
+	}
+	return d.data[d.keyStart:d.keyEnd]
+}
 
 // KeyString returns the current key as a string (for map keys). Keys without escapes share the input
 // string made by String and cost no allocation of their own.
@@ -302,7 +330,7 @@ func (d *Decoder) KeyString() string {
 		return ""
 	}
 	if l.keyEsc {
-		return string(d.key)
+		return string(d.Key())
 	}
 	d.ensureSrc()
 	return d.src[l.keyStart:l.keyEnd]
@@ -681,7 +709,7 @@ func (d *Decoder) Unknown(allowed []string) {
 	if d.fatal {
 		return
 	}
-	key := string(d.key)
+	key := string(d.Key())
 	msg := "unknown field " + quote(key)
 	if len(allowed) == 0 {
 		msg += "; this object takes no fields"
@@ -733,7 +761,7 @@ func DecodeEmpty(d *Decoder) {
 		return
 	}
 	for d.NextKey() {
-		d.addErr(d.path(d.depth-1), "unknown field "+quote(string(d.key))+"; this tool takes no arguments")
+		d.addErr(d.path(d.depth-1), "unknown field "+quote(string(d.Key()))+"; this tool takes no arguments")
 		d.Skip()
 	}
 	d.ObjectEnd()

@@ -55,7 +55,7 @@
 //     string alignment distance (Damerau-Levenshtein without repeated edits of one substring) that is at
 //     most max(2, runes(name)/3), where name is the allowed name; ties go to the earlier name.
 //   - Time: exactly the strings the "date-time" format accepts; "Z"/"z" gives time.UTC, any numeric
-//     offset (even +00:00) a nameless fixed zone; a leap second (23:59:60Z) becomes the next minute's
+//     offset (even +00:00) a nameless fixed zone; a leap second (23:59:60Z) becomes 23:59:59.999999999 of its minute
 //     first second; fractions beyond nanoseconds are truncated.
 //   - Errors.Lines ends with "and 1 more error" / "and N more errors".
 //   - FirstDuplicate compares pairwise up to 64 elements and uses a map (one allocation) above that.

@@ -257,7 +257,14 @@ func parseDateTime(s string) (time.Time, bool) {
 	if !c.utc {
 		loc = time.FixedZone("", c.offset)
 	}
-	return time.Date(y, time.Month(mo), d, c.h, c.m, c.s, ns, loc), true
+	sec := c.s
+	if sec == 60 {
+		// A leap second (23:59:60Z) cannot be a time.Time; it becomes the last instant of its minute, so the
+		// value stays in its own day and re-encodes as a valid date-time (rolling over to the next minute
+		// would turn 9999-12-31T23:59:60Z into year 10000, which no RFC 3339 text can express).
+		sec, ns = 59, 999_999_999
+	}
+	return time.Date(y, time.Month(mo), d, c.h, c.m, sec, ns, loc), true
 }
 
 func validDuration(s string) bool {

@@ -2,6 +2,7 @@ package strictjson
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -35,12 +36,14 @@ const (
 	msb = 0x8080808080808080
 )
 
-// plain8 reports whether the 8 bytes of x (little-endian) need no attention inside a string: none is
-// below 0x20, '"', ” or non-ASCII.
-func plain8(x uint64) bool {
+// special8 returns a mask of the bytes of x (little-endian) that need attention inside a string: below
+// 0x20, '"', '\\' or non-ASCII. Borrows may flag bytes above the first special one, but the lowest set
+// bit is exact: bits.TrailingZeros64(m)/8 is the index of the first special byte, and m == 0 when there is
+// none.
+func special8(x uint64) uint64 {
 	q := x ^ ('"' * lsb)
 	b := x ^ ('\\' * lsb)
-	return ((x-0x20*lsb)|(q-lsb)|(b-lsb)|x)&msb == 0
+	return ((x - 0x20*lsb) | (q - lsb) | (b - lsb) | x) & msb
 }
 
 // literal consumes the literal lit (true, false, null) at d.pos.
@@ -67,7 +70,13 @@ func (d *Decoder) scanString() (start, end int, esc, ok bool) {
 	i := d.pos + 1
 	start = i
 	for {
-		for i+8 <= len(data) && plain8(binary.LittleEndian.Uint64(data[i:])) {
+		// Eight bytes at a time, jumping straight to the first special byte; the last few bytes of the
+		// input one at a time.
+		for i+8 <= len(data) {
+			if m := special8(binary.LittleEndian.Uint64(data[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				goto special
+			}
 			i += 8
 		}
 		for i < len(data) && strPlain[data[i]] {
@@ -77,6 +86,7 @@ func (d *Decoder) scanString() (start, end int, esc, ok bool) {
 			d.eof()
 			return
 		}
+	special:
 		switch c := data[i]; {
 		case c == '"':
 			d.pos = i + 1

@@ -9,12 +9,17 @@ import (
 // strings without escapes are then substrings of it (no further allocation); strings with escapes
 // allocate their own result. Any other value records "expected string, got ..." and is skipped.
 func (d *Decoder) String() (string, bool) {
-	if !d.begin() {
+	if d.fatal {
 		return "", false
 	}
-	if d.data[d.pos] != '"' {
-		d.mismatch("string")
-		return "", false
+	if p := d.pos; p >= len(d.data) || d.data[p] != '"' { // whitespace first, or not a string
+		if !d.begin() {
+			return "", false
+		}
+		if d.data[d.pos] != '"' {
+			d.mismatch("string")
+			return "", false
+		}
 	}
 	s, e, esc, ok := d.scanString()
 	if !ok {
@@ -61,8 +66,8 @@ func RuneCount(s string) int { return utf8.RuneCountInString(s) }
 const dateTimeMsg = `must be a valid date-time (RFC 3339, e.g. "2026-01-02T15:04:05Z")`
 
 // Time reads a string holding an RFC 3339 date-time, exactly as the JSON Schema "date-time" format
-// accepts it (so 't', 'z' and a leap second "23:59:60Z" are accepted; a leap second becomes the first
-// second of the next minute, as time.Date normalises it). "Z" gives time.UTC; a numeric offset, even
+// accepts it (so 't', 'z' and a leap second "23:59:60Z" are accepted; a leap second becomes
+// 23:59:59.999999999 of its minute, so it stays in its day and re-encodes as a valid date-time). "Z" gives time.UTC; a numeric offset, even
 // +00:00, gives a fixed zone without name. Otherwise: `must be a valid date-time (RFC 3339, e.g.
 // "2026-01-02T15:04:05Z"); got "x"`.
 func (d *Decoder) Time() (time.Time, bool) {

@@ -185,6 +185,27 @@ func (d *Dispatcher) now() time.Time {
 	return time.Now()
 }
 
+// since returns the time elapsed since start, a time read from the
+// dispatcher's clock. The default clock reads only the monotonic clock, half
+// the cost of time.Now.
+func (d *Dispatcher) since(start time.Time) time.Duration {
+	if d.Now != nil {
+		return d.Now().Sub(start)
+	}
+	return time.Since(start)
+}
+
+// nowAfter reads the dispatcher's clock like now, given start, an earlier
+// reading of it (zero when none was taken): with the default clock it is
+// start plus the monotonic time elapsed since, without reading the wall clock
+// again.
+func (d *Dispatcher) nowAfter(start time.Time) time.Time {
+	if d.Now != nil || start.IsZero() {
+		return d.now()
+	}
+	return start.Add(time.Since(start))
+}
+
 // Dispatch runs one tool call and returns what the model sees. Failures of
 // the call (unknown tool, bad arguments, denial, handler failure, error or
 // panic, invalid result) are outcomes with Success false, not errors. The
@@ -254,8 +275,10 @@ type callState struct {
 // params and result are passed by address to function values, the outcome
 // to OnResult). Frames are pooled per Def, so those pointers are valid only
 // during the call. The ToolContext is allocated on its own: the handler may
-// keep it.
+// keep it. A frame keeps its Decoder across uses (one pool operation per
+// call instead of two).
 type frame[P, R any] struct {
+	dec *strictjson.Decoder // nil until the first decode, and after a failed one
 	p   P
 	res ToolResult[R]
 	cs  callState
@@ -272,10 +295,7 @@ func (cs *callState) fail(msg string) {
 
 // invoke runs steps 2-11 for a call to d's tool.
 func (d *Def[P, R]) invoke(ctx context.Context, disp *Dispatcher, call Call) (Outcome, error) {
-	fr, _ := d.frames.Get().(*frame[P, R])
-	if fr == nil {
-		fr = new(frame[P, R])
-	}
+	fr := d.getFrame()
 	cs := &fr.cs
 	cs.out.CallID, cs.out.Name = call.ID, d.tool.spec.Name
 	if disp.records() {
@@ -283,7 +303,7 @@ func (d *Def[P, R]) invoke(ctx context.Context, disp *Dispatcher, call Call) (Ou
 	}
 	d.run(ctx, disp, call, fr)
 	out, err := cs.finish(disp, &d.tool, call)
-	*fr = frame[P, R]{}
+	*fr = frame[P, R]{dec: fr.dec}
 	d.frames.Put(fr)
 	return out, err
 }
@@ -301,7 +321,7 @@ func (d *Def[P, R]) run(ctx context.Context, disp *Dispatcher, call Call, fr *fr
 	}()
 
 	// 2: strict decoding, then the params' Validate.
-	if aerr := d.decode(call.Arguments, disp.Limits, &fr.p); aerr != nil {
+	if aerr := d.decode(fr, call.Arguments, disp.Limits); aerr != nil {
 		cs.fail(aerr.Error())
 		cs.cause = aerr
 		return
@@ -317,7 +337,7 @@ func (d *Def[P, R]) run(ctx context.Context, disp *Dispatcher, call Call, fr *fr
 
 	// 3: policies, section first, then prompt; then the Check hook.
 	if policies {
-		if den := disp.policies(tc, &d.tool, cs.params); den != nil {
+		if den := disp.policies(tc, &d.tool, cs.params, cs.start); den != nil {
 			cs.fail(den.message(name))
 			cs.cause = den
 			return
@@ -568,7 +588,7 @@ func (cs *callState) finish(disp *Dispatcher, t *Tool, call Call) (Outcome, erro
 			Name: call.Name, CallID: call.ID, Tool: t, Arguments: call.Arguments,
 			Params: cs.params, Success: out.Success, Message: out.Message,
 			Value: cs.value, HasValue: cs.hasValue, Excluded: cs.excluded,
-			Output: out.Output, Duration: disp.now().Sub(cs.start), Err: evErr,
+			Output: out.Output, Duration: disp.since(cs.start), Err: evErr,
 			Panic: cs.panicV, Stack: cs.stack, Replayed: out.Replayed, Time: cs.start,
 			IdempotencyKey: cs.idemKey,
 		})
@@ -629,17 +649,4 @@ func (d *Def[P, R]) render(msg string, v *R) string {
 		bufPool.Put(bp)
 	}
 	return s
-}
-
-// decoderPool holds decoders between calls.
-var decoderPool = sync.Pool{New: func() any { return new(strictjson.Decoder) }}
-
-// getDecoder returns a decoder to Reset.
-func getDecoder() *strictjson.Decoder { return decoderPool.Get().(*strictjson.Decoder) }
-
-// putDecoder returns a decoder after a successful decode, dropping its
-// references to the input.
-func putDecoder(d *strictjson.Decoder) {
-	d.Reset(nil, strictjson.Limits{})
-	decoderPool.Put(d)
 }

@@ -85,24 +85,25 @@ func CheckPolicy(p Policy, tc *ToolContext, tool *Tool, params any) (dec Decisio
 }
 
 // policies runs the section policies, then the prompt policies, recording a
-// PolicyChecked per decision; the first denial wins and is returned.
-func (d *Dispatcher) policies(tc *ToolContext, t *Tool, params any) *Denial {
+// PolicyChecked per decision; the first denial wins and is returned. start
+// is the call's start on the dispatcher's clock (zero when not read).
+func (d *Dispatcher) policies(tc *ToolContext, t *Tool, params any, start time.Time) *Denial {
 	if d.SectionPolicies != nil {
-		if den := d.checkAll(d.SectionPolicies(t), tc, t, params); den != nil {
+		if den := d.checkAll(d.SectionPolicies(t), tc, t, params, start); den != nil {
 			return den
 		}
 	}
-	return d.checkAll(d.Policies, tc, t, params)
+	return d.checkAll(d.Policies, tc, t, params, start)
 }
 
 // checkAll checks ps in order; see policies.
-func (d *Dispatcher) checkAll(ps []Policy, tc *ToolContext, t *Tool, params any) *Denial {
+func (d *Dispatcher) checkAll(ps []Policy, tc *ToolContext, t *Tool, params any, start time.Time) *Denial {
 	for _, p := range ps {
 		dec := CheckPolicy(p, tc, t, params)
 		name := policyName(p)
 		if d.Session != nil {
 			session.Append(d.Session, PolicyLog, PolicyChecked{Tool: t.Name(), CallID: tc.CallID, Policy: name,
-				Allowed: dec.Allow, Reason: dec.Reason, Time: d.now()})
+				Allowed: dec.Allow, Reason: dec.Reason, Time: d.nowAfter(start)})
 		}
 		if !dec.Allow {
 			return &Denial{Policy: name, Reason: dec.Reason, Suggestions: dec.Suggestions}

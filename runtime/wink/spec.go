@@ -195,30 +195,50 @@ func (d *Def[P, R]) Decode(args []byte) (P, error) {
 
 // DecodeWith is Decode with explicit limits.
 func (d *Def[P, R]) DecodeWith(args []byte, lim strictjson.Limits) (P, error) {
-	var p P
-	if err := d.decode(args, lim, &p); err != nil {
-		var zero P
-		return zero, err
+	// The params are decoded into a pooled call frame, not a local: a local
+	// whose address goes to the Decode function value escapes, costing an
+	// allocation and a write barrier per stored field.
+	fr := d.getFrame()
+	aerr := d.decode(fr, args, lim)
+	p := fr.p
+	var zero P
+	fr.p = zero
+	d.frames.Put(fr)
+	if aerr != nil {
+		return zero, aerr
 	}
 	return p, nil
 }
 
-// decode fills *p from args and validates it; nil means success. Validate
-// runs only when decoding found no error: a half-decoded value is
-// meaningless.
-func (d *Def[P, R]) decode(args []byte, lim strictjson.Limits, p *P) *ArgumentsError {
-	dec := getDecoder()
+// getFrame returns a zero call frame from the pool.
+func (d *Def[P, R]) getFrame() *frame[P, R] {
+	if fr, _ := d.frames.Get().(*frame[P, R]); fr != nil {
+		return fr
+	}
+	return new(frame[P, R])
+}
+
+// decode fills fr.p from args with the frame's decoder and validates it;
+// nil means success. Validate runs only when decoding found no error: a
+// half-decoded value is meaningless.
+func (d *Def[P, R]) decode(fr *frame[P, R], args []byte, lim strictjson.Limits) *ArgumentsError {
+	dec := fr.dec
+	if dec == nil {
+		dec = new(strictjson.Decoder)
+		fr.dec = dec
+	}
 	dec.Reset(args, lim)
-	d.f.Decode(dec, p)
+	d.f.Decode(dec, &fr.p)
 	if errs := dec.Finish(); errs != nil {
-		// The decoder is not pooled again: errs may share its storage.
+		// The decoder is not used again: errs may share its storage.
+		fr.dec = nil
 		return &ArgumentsError{Tool: d.tool.spec.Name, Errors: errs}
 	}
-	putDecoder(dec)
+	dec.Reset(nil, strictjson.Limits{}) // drop the references to the input
 	if d.f.Validate == nil {
 		return nil
 	}
-	err := d.f.Validate(p)
+	err := d.f.Validate(&fr.p)
 	if err == nil {
 		return nil
 	}

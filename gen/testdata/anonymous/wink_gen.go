@@ -197,15 +197,11 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 								if d.Null() {
 									continue
 								}
-								if d.Null() {
-									(*e1).Value = nil
-								} else {
-									var p3 int
-									if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-										p3 = int(n)
-									}
-									(*e1).Value = &p3
+								var p3 int
+								if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+									p3 = int(n)
 								}
+								(*e1).Value = &p3
 							default:
 								d.Unknown(winkKeysParamsRowsItem)
 							}
@@ -231,33 +227,29 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 			if d.Null() {
 				continue
 			}
-			if d.Null() {
-				v.Extra = nil
-			} else {
-				p1 := winkNew(&v.Extra)
-				if d.ObjectStart() {
-					var seen2 [1]uint64
-					for d.NextKey() {
-						switch string(d.Key()) {
-						case "note":
-							if seen2[0]&1 != 0 {
-								d.Duplicate()
-								d.Skip()
-								continue
-							}
-							seen2[0] |= 1
-							if s, ok := d.String(); ok {
-								(*p1).Note = s
-							}
-						default:
-							d.Unknown(winkKeysParamsExtra)
+			p1 := winkNew(&v.Extra)
+			if d.ObjectStart() {
+				var seen2 [1]uint64
+				for d.NextKey() {
+					switch string(d.Key()) {
+					case "note":
+						if seen2[0]&1 != 0 {
+							d.Duplicate()
+							d.Skip()
+							continue
 						}
+						seen2[0] |= 1
+						if s, ok := d.String(); ok {
+							(*p1).Note = s
+						}
+					default:
+						d.Unknown(winkKeysParamsExtra)
 					}
-					if seen2[0]&1 == 0 {
-						d.Missing("note")
-					}
-					d.ObjectEnd()
 				}
+				if seen2[0]&1 == 0 {
+					d.Missing("note")
+				}
+				d.ObjectEnd()
 			}
 		default:
 			d.Unknown(winkKeysParams)
@@ -278,7 +270,11 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 	dst = append(dst, "{\"prefix\":"...)
 	dst = strictjson.AppendString(dst, v.Filter.Prefix)
 	dst = append(dst, ",\"max\":"...)
-	dst = strictjson.AppendInt(dst, int64(v.Filter.Max))
+	if v.Filter.Max == 0 {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendInt(dst, int64(v.Filter.Max))
+	}
 	dst = append(dst, byte(0x7d))
 	dst = append(dst, ",\"rows\":"...)
 	dst = append(dst, byte(0x5b))

@@ -319,15 +319,11 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 			if d.Null() {
 				continue
 			}
-			if d.Null() {
-				v.Maybe = nil
-			} else {
-				var p1 int
-				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-					p1 = int(n)
-				}
-				v.Maybe = &p1
+			var p1 int
+			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+				p1 = int(n)
 			}
+			v.Maybe = &p1
 		case "tags":
 			if seen[0]&2048 != 0 {
 				d.Duplicate()
@@ -430,24 +426,20 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 			if d.Null() {
 				continue
 			}
-			if d.Null() {
-				v.Opt = nil
-			} else {
-				var p1 Color
-				if b, ok := d.StringBytes(); ok {
-					switch string(b) {
-					case "red":
-						p1 = Red
-					case "green":
-						p1 = Green
-					case "blue":
-						p1 = Blue
-					default:
-						d.EnumMismatch(b, "\"red\", \"green\", \"blue\"")
-					}
+			var p1 Color
+			if b, ok := d.StringBytes(); ok {
+				switch string(b) {
+				case "red":
+					p1 = Red
+				case "green":
+					p1 = Green
+				case "blue":
+					p1 = Blue
+				default:
+					d.EnumMismatch(b, "\"red\", \"green\", \"blue\"")
 				}
-				v.Opt = &p1
 			}
+			v.Opt = &p1
 		case "nested":
 			if seen[0]&65536 != 0 {
 				d.Duplicate()
@@ -497,15 +489,11 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				continue
 			}
 			set[0] |= 131072
-			if d.Null() {
-				v.Default = nil
-			} else {
-				var p1 string
-				if s, ok := d.String(); ok {
-					p1 = s
-				}
-				v.Default = &p1
+			var p1 string
+			if s, ok := d.String(); ok {
+				p1 = s
 			}
+			v.Default = &p1
 		default:
 			d.Unknown(winkKeysParams)
 		}
@@ -620,7 +608,11 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 	}
 	dst = append(dst, byte(0x7d))
 	dst = append(dst, ",\"email\":"...)
-	dst = strictjson.AppendString(dst, v.Email)
+	if v.Email == "" {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendString(dst, v.Email)
+	}
 	dst = append(dst, ",\"opt\":"...)
 	if v.Opt == nil {
 		dst = append(dst, "null"...)
@@ -628,23 +620,27 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 		dst = strictjson.AppendString(dst, string((*v.Opt)))
 	}
 	dst = append(dst, ",\"nested\":"...)
-	dst = append(dst, byte(0x7b))
-	for i1, k1 := range slices.Sorted(maps.Keys(v.Nested)) {
-		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
-		}
-		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
-		dst = append(dst, byte(0x5b))
-		for i2 := range v.Nested[k1] {
-			if i2 > 0 {
+	if v.Nested == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = append(dst, byte(0x7b))
+		for i1, k1 := range slices.Sorted(maps.Keys(v.Nested)) {
+			if i1 > 0 {
 				dst = append(dst, byte(0x2c))
 			}
-			dst = strictjson.AppendBool(dst, v.Nested[k1][i2])
+			dst = strictjson.AppendString(dst, k1)
+			dst = append(dst, byte(0x3a))
+			dst = append(dst, byte(0x5b))
+			for i2 := range v.Nested[k1] {
+				if i2 > 0 {
+					dst = append(dst, byte(0x2c))
+				}
+				dst = strictjson.AppendBool(dst, v.Nested[k1][i2])
+			}
+			dst = append(dst, byte(0x5d))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, byte(0x7d))
 	}
-	dst = append(dst, byte(0x7d))
 	dst = append(dst, ",\"default_ptr\":"...)
 	if v.Default == nil {
 		dst = append(dst, "null"...)

@@ -63,3 +63,17 @@ func Idem(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) { return wink.T
 //wink:tool
 //wink:idempotent strategy=custom func=NoSuchFunc
 func Custom(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) { return wink.ToolResult[R]{}, nil }
+
+// Misplaced puts type constraints on a function.
+//
+//wink:tool
+//wink:constraints minLength=1
+func Misplaced(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) {
+	return wink.ToolResult[R]{}, nil
+}
+
+// Name has two constraint directives.
+//
+//wink:constraints minLength=1
+//wink:constraints maxLength=3
+type Name string

@@ -27,6 +27,7 @@ type P struct {
 	K []P     `json:"k" wink:"uniqueItems"`
 	L string  `json:"l" wink:"minLenght=2"`
 	M float64 `json:"m" wink:"multipleOf=0"`
+	N string  `json:"n" wink:"patternDesc='a name'"`
 }
 
 // R is a result struct.

@@ -214,11 +214,19 @@ func winkDecodeListParams(d *strictjson.Decoder, v *ListParams) {
 // winkEncodeListParams appends the canonical JSON encoding of v to dst.
 func winkEncodeListParams(dst []byte, v *ListParams) []byte {
 	dst = append(dst, "{\"offset\":"...)
-	dst = strictjson.AppendInt(dst, int64(v.Paging.Offset))
+	if v.Paging.Offset == 0 {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendInt(dst, int64(v.Paging.Offset))
+	}
 	dst = append(dst, ",\"limit\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Paging.Limit))
 	dst = append(dst, ",\"desc\":"...)
-	dst = strictjson.AppendBool(dst, v.Ordering.Desc)
+	if !v.Ordering.Desc {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendBool(dst, v.Ordering.Desc)
+	}
 	dst = append(dst, ",\"query\":"...)
 	dst = strictjson.AppendString(dst, v.Query)
 	dst = append(dst, ",\"field\":"...)
@@ -260,7 +268,11 @@ func winkDecodeSort(d *strictjson.Decoder, v *Sort) {
 // winkEncodeSort appends the canonical JSON encoding of v to dst.
 func winkEncodeSort(dst []byte, v *Sort) []byte {
 	dst = append(dst, "{\"field\":"...)
-	dst = strictjson.AppendString(dst, v.Field)
+	if v.Field == "" {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendString(dst, v.Field)
+	}
 	dst = append(dst, byte(0x7d))
 	return dst
 }

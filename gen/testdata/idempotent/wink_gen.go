@@ -195,7 +195,11 @@ func winkEncodePayParams(dst []byte, v *PayParams) []byte {
 	dst = append(dst, ",\"amount\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Amount))
 	dst = append(dst, ",\"memo\":"...)
-	dst = strictjson.AppendString(dst, v.Memo)
+	if v.Memo == "" {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendString(dst, v.Memo)
+	}
 	dst = append(dst, byte(0x7d))
 	return dst
 }

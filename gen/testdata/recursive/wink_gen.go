@@ -193,15 +193,11 @@ func winkDecodeExpr(d *strictjson.Decoder, v *Expr) {
 			if d.Null() {
 				continue
 			}
-			if d.Null() {
-				v.Lit = nil
-			} else {
-				var p1 float64
-				if f, ok := d.Float(64); ok {
-					p1 = float64(f)
-				}
-				v.Lit = &p1
+			var p1 float64
+			if f, ok := d.Float(64); ok {
+				p1 = float64(f)
 			}
+			v.Lit = &p1
 		case "call":
 			if seen[0]&2 != 0 {
 				d.Duplicate()
@@ -212,13 +208,9 @@ func winkDecodeExpr(d *strictjson.Decoder, v *Expr) {
 			if d.Null() {
 				continue
 			}
-			if d.Null() {
-				v.Call = nil
-			} else {
-				var p1 Call
-				winkDecodeCall(d, &p1)
-				v.Call = &p1
-			}
+			var p1 Call
+			winkDecodeCall(d, &p1)
+			v.Call = &p1
 		default:
 			d.Unknown(winkKeysExpr)
 		}
@@ -369,13 +361,9 @@ func winkDecodeTree(d *strictjson.Decoder, v *Tree) {
 			if d.Null() {
 				continue
 			}
-			if d.Null() {
-				v.Parent = nil
-			} else {
-				var p1 Tree
-				winkDecodeTree(d, &p1)
-				v.Parent = &p1
-			}
+			var p1 Tree
+			winkDecodeTree(d, &p1)
+			v.Parent = &p1
 		default:
 			d.Unknown(winkKeysTree)
 		}
@@ -391,14 +379,18 @@ func winkEncodeTree(dst []byte, v *Tree) []byte {
 	dst = append(dst, "{\"label\":"...)
 	dst = strictjson.AppendString(dst, v.Label)
 	dst = append(dst, ",\"children\":"...)
-	dst = append(dst, byte(0x5b))
-	for i1 := range v.Children {
-		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+	if v.Children == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = append(dst, byte(0x5b))
+		for i1 := range v.Children {
+			if i1 > 0 {
+				dst = append(dst, byte(0x2c))
+			}
+			dst = winkEncodeTree(dst, &v.Children[i1])
 		}
-		dst = winkEncodeTree(dst, &v.Children[i1])
+		dst = append(dst, byte(0x5d))
 	}
-	dst = append(dst, byte(0x5d))
 	dst = append(dst, ",\"parent\":"...)
 	if v.Parent == nil {
 		dst = append(dst, "null"...)

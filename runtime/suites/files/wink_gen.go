@@ -429,7 +429,11 @@ func winkEncodeEditFileParams(dst []byte, v *EditFileParams) []byte {
 	dst = append(dst, ",\"new_string\":"...)
 	dst = strictjson.AppendString(dst, v.NewString)
 	dst = append(dst, ",\"replace_all\":"...)
-	dst = strictjson.AppendBool(dst, v.ReplaceAll)
+	if !v.ReplaceAll {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendBool(dst, v.ReplaceAll)
+	}
 	dst = append(dst, byte(0x7d))
 	return dst
 }
@@ -604,7 +608,11 @@ func winkEncodeGlobParams(dst []byte, v *GlobParams) []byte {
 	dst = append(dst, "{\"pattern\":"...)
 	dst = strictjson.AppendString(dst, v.Pattern)
 	dst = append(dst, ",\"path\":"...)
-	dst = strictjson.AppendString(dst, v.Path)
+	if v.Path == "" {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendString(dst, v.Path)
+	}
 	dst = append(dst, ",\"offset\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Offset))
 	dst = append(dst, ",\"limit\":"...)
@@ -881,9 +889,17 @@ func winkEncodeGrepParams(dst []byte, v *GrepParams) []byte {
 	dst = append(dst, "{\"pattern\":"...)
 	dst = strictjson.AppendString(dst, v.Pattern)
 	dst = append(dst, ",\"path\":"...)
-	dst = strictjson.AppendString(dst, v.Path)
+	if v.Path == "" {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendString(dst, v.Path)
+	}
 	dst = append(dst, ",\"glob\":"...)
-	dst = strictjson.AppendString(dst, v.Glob)
+	if v.Glob == "" {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendString(dst, v.Glob)
+	}
 	dst = append(dst, ",\"offset\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Offset))
 	dst = append(dst, ",\"limit\":"...)
@@ -1121,7 +1137,11 @@ func winkDecodeLsParams(d *strictjson.Decoder, v *LsParams) {
 // winkEncodeLsParams appends the canonical JSON encoding of v to dst.
 func winkEncodeLsParams(dst []byte, v *LsParams) []byte {
 	dst = append(dst, "{\"path\":"...)
-	dst = strictjson.AppendString(dst, v.Path)
+	if v.Path == "" {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendString(dst, v.Path)
+	}
 	dst = append(dst, ",\"offset\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Offset))
 	dst = append(dst, ",\"limit\":"...)

@@ -507,14 +507,18 @@ func winkEncodeSetupPlanParams(dst []byte, v *SetupPlanParams) []byte {
 	dst = append(dst, "{\"objective\":"...)
 	dst = strictjson.AppendString(dst, v.Objective)
 	dst = append(dst, ",\"initial_steps\":"...)
-	dst = append(dst, byte(0x5b))
-	for i1 := range v.InitialSteps {
-		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+	if v.InitialSteps == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = append(dst, byte(0x5b))
+		for i1 := range v.InitialSteps {
+			if i1 > 0 {
+				dst = append(dst, byte(0x2c))
+			}
+			dst = strictjson.AppendString(dst, v.InitialSteps[i1])
 		}
-		dst = strictjson.AppendString(dst, v.InitialSteps[i1])
+		dst = append(dst, byte(0x5d))
 	}
-	dst = append(dst, byte(0x5d))
 	dst = append(dst, byte(0x7d))
 	return dst
 }
@@ -612,24 +616,20 @@ func winkDecodeUpdateStepParams(d *strictjson.Decoder, v *UpdateStepParams) {
 			if d.Null() {
 				continue
 			}
-			if d.Null() {
-				v.Title = nil
-			} else {
-				var p1 string
-				if s, ok := d.String(); ok {
-					p1 = s
-					{
-						n := strictjson.RuneCount(s)
-						if n < 1 {
-							d.FailLen("must be at least 1 character long", n)
-						}
-						if n > 500 {
-							d.FailLen("must be at most 500 characters long", n)
-						}
+			var p1 string
+			if s, ok := d.String(); ok {
+				p1 = s
+				{
+					n := strictjson.RuneCount(s)
+					if n < 1 {
+						d.FailLen("must be at least 1 character long", n)
+					}
+					if n > 500 {
+						d.FailLen("must be at most 500 characters long", n)
 					}
 				}
-				v.Title = &p1
 			}
+			v.Title = &p1
 		case "status":
 			if seen[0]&4 != 0 {
 				d.Duplicate()
@@ -640,24 +640,20 @@ func winkDecodeUpdateStepParams(d *strictjson.Decoder, v *UpdateStepParams) {
 			if d.Null() {
 				continue
 			}
-			if d.Null() {
-				v.Status = nil
-			} else {
-				var p1 StepStatus
-				if b, ok := d.StringBytes(); ok {
-					switch string(b) {
-					case "pending":
-						p1 = StepPending
-					case "in_progress":
-						p1 = StepInProgress
-					case "done":
-						p1 = StepDone
-					default:
-						d.EnumMismatch(b, "\"pending\", \"in_progress\", \"done\"")
-					}
+			var p1 StepStatus
+			if b, ok := d.StringBytes(); ok {
+				switch string(b) {
+				case "pending":
+					p1 = StepPending
+				case "in_progress":
+					p1 = StepInProgress
+				case "done":
+					p1 = StepDone
+				default:
+					d.EnumMismatch(b, "\"pending\", \"in_progress\", \"done\"")
 				}
-				v.Status = &p1
 			}
+			v.Status = &p1
 		default:
 			d.Unknown(winkKeysUpdateStepParams)
 		}

@@ -233,7 +233,11 @@ func winkEncodeWeatherParams(dst []byte, v *WeatherParams) []byte {
 	dst = append(dst, "{\"location\":"...)
 	dst = strictjson.AppendString(dst, v.Location)
 	dst = append(dst, ",\"unit\":"...)
-	dst = strictjson.AppendString(dst, string(v.Unit))
+	if v.Unit == "" {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendString(dst, string(v.Unit))
+	}
 	dst = append(dst, byte(0x7d))
 	return dst
 }

@@ -387,11 +387,23 @@ func winkEncodeMutateParams(dst []byte, v *MutateParams) []byte {
 	dst = append(dst, "{\"note\":"...)
 	dst = strictjson.AppendString(dst, v.Note)
 	dst = append(dst, ",\"path\":"...)
-	dst = strictjson.AppendString(dst, v.Path)
+	if v.Path == "" {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendString(dst, v.Path)
+	}
 	dst = append(dst, ",\"content\":"...)
-	dst = strictjson.AppendString(dst, v.Content)
+	if v.Content == "" {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendString(dst, v.Content)
+	}
 	dst = append(dst, ",\"remove\":"...)
-	dst = strictjson.AppendString(dst, v.Remove)
+	if v.Remove == "" {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendString(dst, v.Remove)
+	}
 	dst = append(dst, ",\"fail\":"...)
 	dst = strictjson.AppendString(dst, string(v.Fail))
 	dst = append(dst, byte(0x7d))
@@ -618,7 +630,11 @@ func winkDecodeStepParams(d *strictjson.Decoder, v *StepParams) {
 // winkEncodeStepParams appends the canonical JSON encoding of v to dst.
 func winkEncodeStepParams(dst []byte, v *StepParams) []byte {
 	dst = append(dst, "{\"fail\":"...)
-	dst = strictjson.AppendBool(dst, v.Fail)
+	if !v.Fail {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendBool(dst, v.Fail)
+	}
 	dst = append(dst, byte(0x7d))
 	return dst
 }
@@ -720,7 +736,11 @@ func winkEncodeChargeParams(dst []byte, v *ChargeParams) []byte {
 	dst = append(dst, ",\"amount\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Amount))
 	dst = append(dst, ",\"fail\":"...)
-	dst = strictjson.AppendBool(dst, v.Fail)
+	if !v.Fail {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendBool(dst, v.Fail)
+	}
 	dst = append(dst, byte(0x7d))
 	return dst
 }
@@ -786,7 +806,11 @@ func winkEncodeBookParams(dst []byte, v *BookParams) []byte {
 	dst = append(dst, ",\"day\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Day))
 	dst = append(dst, ",\"note\":"...)
-	dst = strictjson.AppendString(dst, v.Note)
+	if v.Note == "" {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendString(dst, v.Note)
+	}
 	dst = append(dst, byte(0x7d))
 	return dst
 }

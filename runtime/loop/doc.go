@@ -1,0 +1,38 @@
+// Package loop is the agent loop: it drives a Provider (a model behind some API) until the model stops
+// calling tools, running every tool call through a wink.Dispatcher and feeding the outcomes back, within
+// a maximum number of turns, the context's deadline and the dispatcher's token Budget.
+//
+//	res, err := loop.Run(ctx, loop.Config{Provider: p, Dispatcher: d, System: prompt}, []loop.Message{loop.UserMessage(task)})
+//
+// Providers live elsewhere: runtime/providers/openaihttp (any OpenAI-compatible chat completions server)
+// and runtime/providers/scripted (replays a transcript file, for demos and tests).
+//
+// # Decisions where the design was silent
+//
+//   - A turn is one provider response plus the execution of its tool calls. MaxTurns bounds provider
+//     calls; zero means DefaultMaxTurns (32), since an unbounded loop is never what production wants.
+//     When the last allowed turn still calls tools, its calls run (so that every call in the transcript
+//     is answered) and Run returns ErrMaxTurns.
+//   - Run's error is nil only when the model finished (StopDone). Every other stop returns the partial
+//     Result (transcript, usage, turns) together with the error; Result.Stop classifies it.
+//   - Budget: each response's usage is charged to Dispatcher.Budget (the tracker handlers see) right after
+//     it arrives. When that exceeds a limit, the run stops before the response's tool calls run: the
+//     model's instructions are not acted on once the budget is spent. The transcript then ends with an
+//     assistant message whose calls are unanswered; a caller resuming the conversation must answer or
+//     drop them. A Budget already exceeded (shared with earlier runs) stops the run before any request.
+//     Result.Usage counts this run's tokens only; the Budget keeps the total.
+//   - Deadline: ctx is checked before every request; the provider and Dispatch report it while they
+//     work (Dispatch refuses a call whose deadline has passed). A provider error while ctx is done is
+//     joined with ctx.Err() if it does not wrap it, so errors.Is(err, context.DeadlineExceeded) holds.
+//   - Errors from Dispatch (deadline, cancellation, a transaction that could not start or roll back)
+//     stop the run: the tool results obtained before the error are kept in the transcript, later calls
+//     of the turn do not run. With Parallel, every call of the turn has started; the outcomes of those
+//     that succeeded are kept in the calls' order and the error of the earliest failing call returned.
+//   - Failed tool calls (bad arguments, unknown tool, denials, handler failures) are not errors: their
+//     text goes back to the model, which is how it recovers.
+//   - Parallel is a switch on the whole run (the dispatcher does not isolate concurrent calls sharing a
+//     session or filesystem, so it is the developer's decision); results always keep the calls' order.
+//   - A call to a tool that is not offered (Config.Tools narrower than the registry) is still dispatched:
+//     the registry is the authority, and unknown names are answered by the dispatcher.
+//   - OnTurn runs on Run's goroutine after each turn's calls, also for the final and the stopping turn.
+package loop

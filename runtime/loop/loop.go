@@ -1,0 +1,351 @@
+package loop
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"sync"
+
+	"github.com/winkgen/wink/runtime/wink"
+)
+
+// DefaultMaxTurns is the number of turns a run may take when Config.MaxTurns is zero.
+const DefaultMaxTurns = 32
+
+// ErrMaxTurns is returned by Run when the model was still calling tools after the last allowed turn.
+var ErrMaxTurns = errors.New("loop: maximum number of turns reached")
+
+// Role says who wrote a Message.
+type Role string
+
+// The roles of a conversation. The system prompt is not a message: it is Request.System.
+const (
+	// RoleUser marks what the user (or the application) said.
+	RoleUser Role = "user"
+	// RoleAssistant marks what the model answered: text and/or tool calls.
+	RoleAssistant Role = "assistant"
+	// RoleTool marks the result of one tool call, fed back to the model.
+	RoleTool Role = "tool"
+)
+
+// Message is one entry of the conversation, in a provider-neutral form that providers translate to their
+// wire format.
+type Message struct {
+	// Role says who wrote the message.
+	Role Role
+	// Text is the user's or the model's text (empty for tool messages).
+	Text string
+	// ToolCalls are the calls the model requested (assistant messages only), in the model's order.
+	ToolCalls []wink.Call
+	// Result is the dispatched call's outcome (tool messages only): Result.CallID answers the call with
+	// that id, Result.Output is the text the model reads, Result.Success says whether the call failed.
+	Result wink.Outcome
+}
+
+// UserMessage returns a user message with text.
+func UserMessage(text string) Message { return Message{Role: RoleUser, Text: text} }
+
+// Usage counts the tokens one provider response consumed.
+type Usage struct {
+	// Input counts the input (prompt) tokens.
+	Input int
+	// Output counts the output (completion) tokens.
+	Output int
+}
+
+// Request is what the loop sends a provider for one turn.
+type Request struct {
+	// System is the system prompt ("" for none).
+	System string
+	// Messages is the conversation so far, oldest first.
+	Messages []Message
+	// Tools are the tools the model may call, in order.
+	Tools []*wink.Tool
+}
+
+// Response is one model turn as a provider reports it.
+type Response struct {
+	// Text is the model's text (may be empty when it only calls tools).
+	Text string
+	// ToolCalls are the calls the model requested, in order. None means the model is done.
+	ToolCalls []wink.Call
+	// Usage is the tokens this response consumed.
+	Usage Usage
+	// Stop is the provider's own stop reason, verbatim ("stop", "tool_calls", "length", "end_turn", ...).
+	// The loop does not interpret it: only ToolCalls decides whether the run goes on.
+	Stop string
+}
+
+// Provider is a model behind some API: it answers a conversation with text and/or tool calls.
+type Provider interface {
+	// Complete returns the model's next turn. An error stops the run; it should wrap ctx.Err() when the
+	// request was abandoned because ctx is done.
+	Complete(ctx context.Context, req Request) (Response, error)
+}
+
+// Turn is one model response and what the loop did with it, reported to Config.OnTurn.
+type Turn struct {
+	// Index counts turns from 1.
+	Index int
+	// Response is the provider's response.
+	Response Response
+	// Outcomes holds the outcome of each of Response.ToolCalls, in the calls' order. It is shorter than
+	// ToolCalls only when the run stopped during the turn: a Dispatch error (deadline, cancellation, a failed
+	// rollback) or an exceeded budget (no call runs then).
+	Outcomes []wink.Outcome
+	// Usage is the tokens the run has consumed so far, this turn included.
+	Usage wink.TokenUsage
+}
+
+// StopReason says why a run ended.
+type StopReason uint8
+
+// The reasons a run ends.
+const (
+	// StopDone: the model answered without calling tools. Run's error is nil only then.
+	StopDone StopReason = iota
+	// StopMaxTurns: the last allowed turn still called tools (they ran); the error is ErrMaxTurns.
+	StopMaxTurns
+	// StopBudget: the Dispatcher's Budget is exceeded; the error is a *wink.BudgetExceededError.
+	StopBudget
+	// StopDeadline: ctx's deadline passed; the error matches context.DeadlineExceeded.
+	StopDeadline
+	// StopCancelled: ctx was cancelled; the error matches context.Canceled.
+	StopCancelled
+	// StopError: the provider or the dispatcher failed; the error says how.
+	StopError
+)
+
+// String returns the reason's name: "done", "max_turns", "budget", "deadline", "cancelled" or "error".
+func (r StopReason) String() string {
+	switch r {
+	case StopDone:
+		return "done"
+	case StopMaxTurns:
+		return "max_turns"
+	case StopBudget:
+		return "budget"
+	case StopDeadline:
+		return "deadline"
+	case StopCancelled:
+		return "cancelled"
+	case StopError:
+		return "error"
+	}
+	return "StopReason(" + strconv.Itoa(int(r)) + ")"
+}
+
+// Config configures a run.
+type Config struct {
+	// Provider answers each turn (required).
+	Provider Provider
+	// Dispatcher runs the tool calls (required). Its Budget, when set, is charged with every response's
+	// usage, and the run stops once it is exceeded.
+	Dispatcher *wink.Dispatcher
+	// System is the system prompt sent with every request.
+	System string
+	// Tools are the tools offered to the model; nil offers every tool of Dispatcher.Registry. A call to a
+	// tool that is not offered still goes to the dispatcher, which answers unknown names itself.
+	Tools []*wink.Tool
+	// MaxTurns bounds the number of provider calls; zero means DefaultMaxTurns, a negative value is an
+	// error.
+	MaxTurns int
+	// Parallel runs the tool calls of one turn concurrently instead of in order; their results still
+	// keep the calls' order. Set it only when the offered tools do not share session, resource or
+	// filesystem state: the dispatcher does not isolate concurrent calls (a rolled-back call undoes what
+	// the others did since its snapshot).
+	Parallel bool
+	// OnTurn, when set, is called after each turn, from the goroutine running Run.
+	OnTurn func(Turn)
+}
+
+// Result is what a run produced, complete or not.
+type Result struct {
+	// Messages is the whole conversation: the input messages, then every assistant message and a tool
+	// message per dispatched call, in order. It is valid whatever the error: a caller may inspect it or
+	// continue the conversation from it.
+	Messages []Message
+	// Text is the text of the last response (the final answer when Stop is StopDone).
+	Text string
+	// Turns counts the provider responses received.
+	Turns int
+	// Usage is the tokens this run consumed (not the Budget's total, which may span runs).
+	Usage wink.TokenUsage
+	// Stop says why the run ended.
+	Stop StopReason
+}
+
+// Run drives cfg.Provider until the model stops calling tools: each turn sends the conversation and the
+// tools, charges the response's usage to the dispatcher's Budget, runs the response's tool calls through
+// cfg.Dispatcher (in order, or concurrently with Parallel) and appends their outcomes as tool messages.
+//
+// The run stops, with Result.Stop saying why:
+//   - when a response has no tool calls (StopDone, nil error);
+//   - after MaxTurns responses, the last one's calls run (StopMaxTurns, ErrMaxTurns);
+//   - when the Budget is exceeded, before the response's calls run; also before the first request when
+//     the Budget is already exceeded (StopBudget, the *wink.BudgetExceededError);
+//   - when ctx is done, checked before every request and reported by the provider or the dispatcher
+//     (StopDeadline or StopCancelled, an error matching ctx.Err());
+//   - when the provider fails, or Dispatch returns an error (StopError, the error wrapped with the turn).
+//
+// messages is not modified; Result.Messages starts with a copy of it.
+func Run(ctx context.Context, cfg Config, messages []Message) (Result, error) {
+	res := Result{Messages: append([]Message(nil), messages...)}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if cfg.Provider == nil || cfg.Dispatcher == nil {
+		res.Stop = StopError
+		return res, errors.New("loop: Config.Provider and Config.Dispatcher are required")
+	}
+	maxTurns := cfg.MaxTurns
+	switch {
+	case maxTurns < 0:
+		res.Stop = StopError
+		return res, errors.New("loop: Config.MaxTurns is negative (" + strconv.Itoa(maxTurns) + ")")
+	case maxTurns == 0:
+		maxTurns = DefaultMaxTurns
+	}
+	tools := cfg.Tools
+	if tools == nil && cfg.Dispatcher.Registry != nil {
+		tools = cfg.Dispatcher.Registry.Tools()
+	}
+	budget := cfg.Dispatcher.Budget
+	if err := budget.Err(); err != nil {
+		res.Stop = StopBudget
+		return res, err
+	}
+
+	for turn := 1; ; turn++ {
+		if err := ctx.Err(); err != nil {
+			return res.stop(ctx, err, StopError)
+		}
+		resp, err := cfg.Provider.Complete(ctx, Request{System: cfg.System, Messages: res.Messages, Tools: tools})
+		if err != nil {
+			return res.stop(ctx, turnError(turn, "provider", err), StopError)
+		}
+		res.Turns = turn
+		res.Text = resp.Text
+		in, out := int64(max(resp.Usage.Input, 0)), int64(max(resp.Usage.Output, 0))
+		res.Usage.Input += in
+		res.Usage.Output += out
+		res.Usage.Total += in + out
+		res.Messages = append(res.Messages, Message{Role: RoleAssistant, Text: resp.Text, ToolCalls: resp.ToolCalls})
+		t := Turn{Index: turn, Response: resp, Usage: res.Usage}
+
+		if err := budget.Consume(in, out); err != nil {
+			cfg.report(t)
+			res.Stop = StopBudget
+			return res, err
+		}
+		if len(resp.ToolCalls) == 0 {
+			cfg.report(t)
+			res.Stop = StopDone
+			return res, nil
+		}
+
+		var outcomes []wink.Outcome
+		if cfg.Parallel && len(resp.ToolCalls) > 1 {
+			outcomes, err = dispatchParallel(ctx, cfg.Dispatcher, resp.ToolCalls)
+		} else {
+			outcomes, err = dispatchSequential(ctx, cfg.Dispatcher, resp.ToolCalls)
+		}
+		for _, o := range outcomes {
+			res.Messages = append(res.Messages, Message{Role: RoleTool, Result: o})
+		}
+		t.Outcomes = outcomes
+		cfg.report(t)
+		if err != nil {
+			return res.stop(ctx, turnError(turn, "dispatch", err), StopError)
+		}
+		if turn >= maxTurns {
+			res.Stop = StopMaxTurns
+			return res, ErrMaxTurns
+		}
+	}
+}
+
+func (cfg *Config) report(t Turn) {
+	if cfg.OnTurn != nil {
+		cfg.OnTurn(t)
+	}
+}
+
+// stop ends the run with err, classified as a deadline or a cancellation when it matches one (or when
+// ctx is done: the error is then joined with ctx.Err() if it does not already match it).
+func (res Result) stop(ctx context.Context, err error, otherwise StopReason) (Result, error) {
+	if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
+		err = errors.Join(err, cerr)
+	}
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		res.Stop = StopDeadline
+	case errors.Is(err, context.Canceled):
+		res.Stop = StopCancelled
+	default:
+		res.Stop = otherwise
+	}
+	return res, err
+}
+
+// turnError wraps err in a *TurnError saying where it happened.
+func turnError(turn int, what string, err error) error {
+	return &TurnError{Turn: turn, Op: what, Err: err}
+}
+
+// TurnError is the error Run returns when the provider or the dispatcher fails during a turn.
+type TurnError struct {
+	// Turn is the turn's Index.
+	Turn int
+	// Op is "provider" or "dispatch".
+	Op string
+	// Err is the provider's or Dispatch's error.
+	Err error
+}
+
+// Error returns "loop: turn 3: provider: <error>".
+func (e *TurnError) Error() string {
+	return "loop: turn " + strconv.Itoa(e.Turn) + ": " + e.Op + ": " + e.Err.Error()
+}
+
+// Unwrap returns Err.
+func (e *TurnError) Unwrap() error { return e.Err }
+
+// dispatchSequential runs calls in order and stops at the first Dispatch error, returning the outcomes
+// obtained before it.
+func dispatchSequential(ctx context.Context, d *wink.Dispatcher, calls []wink.Call) ([]wink.Outcome, error) {
+	outcomes := make([]wink.Outcome, 0, len(calls))
+	for _, c := range calls {
+		o, err := d.Dispatch(ctx, c)
+		if err != nil {
+			return outcomes, err
+		}
+		outcomes = append(outcomes, o)
+	}
+	return outcomes, nil
+}
+
+// dispatchParallel runs calls concurrently and waits for all of them. Outcomes keep the calls' order;
+// when some calls return an error, the outcomes of the others are returned (still in order) with the
+// error of the earliest failing call.
+func dispatchParallel(ctx context.Context, d *wink.Dispatcher, calls []wink.Call) ([]wink.Outcome, error) {
+	outcomes := make([]wink.Outcome, len(calls))
+	errs := make([]error, len(calls))
+	var wg sync.WaitGroup
+	for i := range calls {
+		wg.Go(func() { outcomes[i], errs[i] = d.Dispatch(ctx, calls[i]) })
+	}
+	wg.Wait()
+	var first error
+	kept := outcomes[:0]
+	for i, err := range errs {
+		if err != nil {
+			if first == nil {
+				first = err
+			}
+			continue
+		}
+		kept = append(kept, outcomes[i])
+	}
+	return kept, first
+}
