@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"go/format"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -383,4 +382,3 @@ func (e *emitter) valueLit(v *model.Value) jen.Code {
 	return jen.Nil()
 }
 
-var _ = strconv.Itoa

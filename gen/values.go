@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"go/constant"
 	"go/token"
-	"math"
 	"math/big"
 	"regexp"
 	"sort"
@@ -613,4 +612,3 @@ func (a *analyzer) exampleErrors(pos token.Position, what, tool string, errs []s
 	}
 }
 
-var _ = math.MaxInt64
