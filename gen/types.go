@@ -62,6 +62,10 @@ func (a *analyzer) convert(t types.Type, where string, pos token.Pos) *model.Typ
 		if e == nil {
 			return nil
 		}
+		if !spellable(e) {
+			a.unsupported(where, pos, "map value type "+a.typeString(t.Elem())+" (an anonymous struct; declare a named type for the values)")
+			return nil
+		}
 		return &model.Type{Kind: model.KindMap, Elem: e}
 	case *types.Struct:
 		mt := &model.Type{Kind: model.KindStruct}
@@ -152,6 +156,10 @@ func (a *analyzer) convertNamed(n *types.Named, where string, pos token.Pos) *mo
 		return nil
 	}
 	if mt, ok := a.named[n]; ok {
+		if mt == nil {
+			a.unsupported(where, pos, "recursive type "+a.typeString(n)+" (recursion must go through a struct type)")
+			return nil
+		}
 		for i, p := range a.inProg {
 			if p == n {
 				for _, r := range a.inProgTy[i:] {

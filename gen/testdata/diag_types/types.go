@@ -19,7 +19,14 @@ type P struct {
 	S     string         `json:"s,string"`
 	Dup1  string         `json:"same"`
 	Dup2  string         `json:"same"`
+	Loop  List           `json:"loop"`
+	Anon  map[string]struct {
+		X int `json:"x"`
+	} `json:"anon"`
 }
+
+// List is recursive without a struct.
+type List []List
 
 // R is a result struct.
 type R struct {
