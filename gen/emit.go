@@ -381,4 +381,3 @@ func (e *emitter) valueLit(v *model.Value) jen.Code {
 	}
 	return jen.Nil()
 }
-

@@ -100,6 +100,27 @@ func idemSummary(id *model.Idempotency) string {
 	return s + " scope=" + id.Scope
 }
 
+// Models loads and analyzes the packages of cfg and returns the model of each package that declares
+// tools (for `winkgen -dump-ir`).
+func Models(cfg Config) ([]*model.Package, []Diagnostic, error) {
+	pkgs, ds, err := load(cfg.Dir, cfg.Patterns)
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []*model.Package
+	for _, p := range pkgs {
+		if len(p.Syntax) == 0 {
+			continue
+		}
+		mp, pds := analyze(p)
+		ds = append(ds, pds...)
+		if mp != nil && len(pds) == 0 {
+			out = append(out, mp)
+		}
+	}
+	return out, sortDiagnostics(ds), nil
+}
+
 // Payload renders the tools as the request payload a provider receives: "openai" (chat completions
 // function tools, strict when possible), "anthropic" (messages tools) or "mcp" (tools/list entries). The
 // schemas are embedded verbatim.

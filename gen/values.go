@@ -611,4 +611,3 @@ func (a *analyzer) exampleErrors(pos token.Position, what, tool string, errs []s
 		a.ds.add(pos, "example %s for %s: %s", what, tool, e)
 	}
 }
-

@@ -1,6 +1,7 @@
 // Command winkgen generates wink_gen.go for every package that declares //wink:tool handlers.
 //
 //	winkgen [-check] [packages]                          generate (or, with -check, verify) wink_gen.go
+//	winkgen -dump-ir [packages]                          print what the analyzer understood
 //	winkgen list [packages]                              print a table of the tools
 //	winkgen schema -format openai|anthropic|mcp [packages] print the tools payload a model would get
 //
@@ -19,6 +20,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/winkgen/wink/gen"
+	"github.com/winkgen/wink/gen/model"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -35,6 +37,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("winkgen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	check := fs.Bool("check", false, "do not write; report stale or missing generated files with a diff and exit 1")
+	dumpIR := fs.Bool("dump-ir", false, "do not write; print what was understood (tools, types, fields, constraints)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: winkgen [-check] [packages]")
 		fs.PrintDefaults()
@@ -46,6 +49,23 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "winkgen:", err)
 		return 2
+	}
+	if *dumpIR {
+		models, diags, err := gen.Models(gen.Config{Dir: wd, Patterns: fs.Args()})
+		if err != nil {
+			fmt.Fprintln(stderr, "winkgen:", err)
+			return 2
+		}
+		for _, d := range diags {
+			fmt.Fprintln(stderr, d.Format(wd))
+		}
+		for _, m := range models {
+			model.Dump(stdout, m)
+		}
+		if len(diags) > 0 {
+			return 1
+		}
+		return 0
 	}
 	results, diags, err := gen.Generate(gen.Config{Dir: wd, Patterns: fs.Args()})
 	if err != nil {

@@ -114,3 +114,15 @@ func TestListAndSchema(t *testing.T) {
 		t.Errorf("list with diagnostics: exit %d, want 1", code)
 	}
 }
+
+func TestDumpIR(t *testing.T) {
+	code, out, stderr := runIn(t, "../../gen/testdata/recursive", "-dump-ir")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"tool eval", "params: EvalParams", "type Tree (recursive) struct", "children (Children) []Tree optional", "fn (Fn) string required [enum=\"add\"|\"mul\"]"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("dump lacks %q:\n%s", want, out)
+		}
+	}
+}
