@@ -136,6 +136,9 @@ func consString(c *Constraints) string {
 	if c.Pattern != "" {
 		parts = append(parts, fmt.Sprintf("pattern=%q", c.Pattern))
 	}
+	if c.PatternDesc != "" {
+		parts = append(parts, fmt.Sprintf("patternDesc=%q", c.PatternDesc))
+	}
 	if c.Format != "" {
 		parts = append(parts, "format="+c.Format)
 	}
