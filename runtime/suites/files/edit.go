@@ -10,7 +10,7 @@ import (
 // EditFileParams are the arguments of edit_file.
 type EditFileParams struct {
 	// FilePath is the file to edit, relative to the workspace root.
-	FilePath string `json:"file_path" wink:"maxLength=1297,pattern='/?(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+)(?:/(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+))*/?'"`
+	FilePath Path `json:"file_path"`
 	// OldString is the exact text to replace, as it appears in the file (without read_file's line numbers).
 	OldString string `json:"old_string" wink:"minLength=1"`
 	// NewString is the text to put in its place.
@@ -18,9 +18,6 @@ type EditFileParams struct {
 	// ReplaceAll replaces every occurrence instead of exactly one.
 	ReplaceAll bool `json:"replace_all,omitempty"`
 }
-
-// Validate checks the path's depth and segment lengths.
-func (p EditFileParams) Validate() error { return validPath("file_path", p.FilePath) }
 
 // EditFile replaces exactly one occurrence of old_string in a file with new_string (every one with replace_all).
 //
@@ -31,7 +28,7 @@ func EditFile(tc *wink.ToolContext, p EditFileParams) (wink.ToolResult[wink.NoVa
 	if fs == nil {
 		return noFilesystem[wink.NoValue]()
 	}
-	name, shown := clean(p.FilePath)
+	name, shown := clean(string(p.FilePath))
 	if p.OldString == p.NewString {
 		return wink.Failure[wink.NoValue]("old_string and new_string are the same, so there is nothing to change. Give the new text in new_string."), nil
 	}

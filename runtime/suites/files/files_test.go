@@ -94,9 +94,8 @@ func content(fs vfs.Filesystem, p string) string {
 }
 
 const (
-	seg        = `(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+)`
-	filePat    = `^(?:/?` + seg + `(?:/` + seg + `)*/?)$`
-	dirPat     = `^(?:/?|/?` + seg + `(?:/` + seg + `)*/?)$`
+	pathMsg    = "must be a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or .."
+	rootMsg    = "must be empty or / for the workspace root, or a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or .."
 	helloWorld = "hello\nworld\n"
 )
 
@@ -148,8 +147,10 @@ func TestTools(t *testing.T) {
 			want: "Offset 3 is past the end of src, which has 3 entries. Call ls with an offset below 3."},
 		{name: "ls missing", tool: "ls", args: `{"path":"nope"}`, want: "'nope' does not exist. Use ls or glob to see what exists."},
 		{name: "ls a file", tool: "ls", args: `{"path":"README.md"}`, want: "'README.md' is a file, not a directory. Use read_file to read it."},
+		{name: "ls too deep", tool: "ls", args: `{"path":"` + deep(17) + `"}`,
+			want: argsErr("ls", `path: `+rootMsg+`; got "`+deep(17)+`"`)},
 		{name: "ls escape refused by schema", tool: "ls", args: `{"path":"../x"}`,
-			want: argsErr("ls", `path: must match the pattern `+dirPat+`; got "../x"`)},
+			want: argsErr("ls", `path: `+rootMsg+`; got "../x"`)},
 
 		// read_file
 		{name: "read whole file", tool: "read_file", args: `{"file_path":"three.txt"}`, ok: true,
@@ -177,15 +178,20 @@ func TestTools(t *testing.T) {
 		{name: "read limit above 2000 refused", tool: "read_file", args: `{"file_path":"three.txt","limit":2001}`,
 			want: argsErr("read_file", "limit: must be <= 2000; got 2001")},
 		{name: "read too deep", tool: "read_file", args: `{"file_path":"` + deep(17) + `"}`,
-			want: argsErr("read_file", "file_path: has 17 segments; at most 16 are allowed (use a shorter path)")},
+			want: argsErr("read_file", `file_path: `+pathMsg+`; got "`+deep(17)+`"`)},
 		{name: "read segment too long", tool: "read_file", args: `{"file_path":"a/` + strings.Repeat("s", 81) + `"}`,
-			want: argsErr("read_file", `file_path: segment "ssssssssssssssssssss…" is 81 characters long; at most 80 are allowed`)},
-		{name: "read 16 segments is fine", tool: "read_file", args: `{"file_path":"` + deep(16) + `"}`,
+			want: argsErr("read_file", `file_path: `+pathMsg+`; got "a/`+strings.Repeat("s", 58)+`…"`)},
+		{name: "read 16 segments is fine", tool: "read_file", args: `{"file_path":"/` + deep(16) + `/"}`,
 			want: "'" + deep(16) + "' does not exist. Use ls or glob to see what exists."},
+		{name: "read 80-character segment is fine", tool: "read_file", args: `{"file_path":"a/` + strings.Repeat("s", 80) + `"}`,
+			want: "'a/" + strings.Repeat("s", 80) + "' does not exist. Use ls or glob to see what exists."},
+		{name: "read too long path gets both messages", tool: "read_file", args: `{"file_path":"` + strings.Repeat("s", 1298) + `"}`,
+			want: "Invalid arguments for tool \"read_file\":\n- file_path: must be at most 1297 characters long; got 1298\n" +
+				"- file_path: " + pathMsg + "; got \"" + strings.Repeat("s", 60) + "…\"\nFix the arguments and call read_file again."},
 		{name: "read dotdot refused", tool: "read_file", args: `{"file_path":"src/../../etc/passwd"}`,
-			want: argsErr("read_file", `file_path: must match the pattern `+filePat+`; got "src/../../etc/passwd"`)},
+			want: argsErr("read_file", `file_path: `+pathMsg+`; got "src/../../etc/passwd"`)},
 		{name: "read non-ASCII refused", tool: "read_file", args: `{"file_path":"café.txt"}`,
-			want: argsErr("read_file", `file_path: must match the pattern `+filePat+`; got "café.txt"`)},
+			want: argsErr("read_file", `file_path: `+pathMsg+`; got "café.txt"`)},
 		{name: "read host absolute path stays in the root", tool: "read_file", args: `{"file_path":"/etc/passwd"}`,
 			want: "'etc/passwd' does not exist. Use ls or glob to see what exists."},
 
@@ -202,7 +208,7 @@ func TestTools(t *testing.T) {
 		{name: "write below a file refused", tool: "write_file", args: `{"file_path":"README.md/x","content":"x"}`,
 			want: "'README.md/x' is not a directory (it, or a directory above it, is a file). Use ls on its parent directory."},
 		{name: "write escape refused by schema", tool: "write_file", args: `{"file_path":"../x","content":"x"}`,
-			want: argsErr("write_file", `file_path: must match the pattern `+filePat+`; got "../x"`)},
+			want: argsErr("write_file", `file_path: `+pathMsg+`; got "../x"`)},
 
 		// edit_file
 		{name: "edit one occurrence", tool: "edit_file", args: `{"file_path":"three.txt","old_string":"two","new_string":"2"}`, ok: true,
@@ -258,7 +264,7 @@ func TestTools(t *testing.T) {
 			want: "Removed the directory src and everything in it.", after: map[string]string{"src/sub/c.txt": "<gone>"}},
 		{name: "rm missing", tool: "rm", args: `{"path":"nope"}`, want: "'nope' does not exist. Use ls or glob to see what exists."},
 		{name: "rm root refused by schema", tool: "rm", args: `{"path":"/"}`,
-			want: argsErr("rm", `path: must match the pattern `+filePat+`; got "/"`)},
+			want: argsErr("rm", `path: `+pathMsg+`; got "/"`)},
 	}
 	filesystems(t, func(t *testing.T, mk func(...vfs.Option) fsys) {
 		for _, c := range cases {

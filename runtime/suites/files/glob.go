@@ -12,15 +12,12 @@ type GlobParams struct {
 	// Pattern is matched against paths below path, segment by segment: * and ? match within a segment, [abc] a character class, ** any number of segments.
 	Pattern string `json:"pattern" wink:"minLength=1,maxLength=1297,pattern='[ -~]+'"`
 	// Path is the directory the pattern is relative to; empty or / for the workspace root.
-	Path string `json:"path,omitempty" wink:"maxLength=1297,pattern='/?|/?(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+)(?:/(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+))*/?'"`
+	Path PathOrRoot `json:"path,omitempty"`
 	// Offset is the number of matches to skip.
 	Offset int `json:"offset" wink:"min=0,default=0"`
 	// Limit is the largest number of matches to return.
 	Limit int `json:"limit" wink:"min=1,max=1000,default=200"`
 }
-
-// Validate checks the path's depth and segment lengths.
-func (p GlobParams) Validate() error { return validPath("path", p.Path) }
 
 // GlobResult is a page of the paths matching a pattern.
 type GlobResult struct {
@@ -42,7 +39,7 @@ func Glob(tc *wink.ToolContext, p GlobParams) (wink.ToolResult[GlobResult], erro
 	if fs == nil {
 		return noFilesystem[GlobResult]()
 	}
-	base, shownBase := clean(p.Path)
+	base, shownBase := clean(string(p.Path))
 	full := join(base, p.Pattern)
 	paths, err := fs.Glob(full)
 	if err != nil {

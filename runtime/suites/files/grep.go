@@ -16,7 +16,7 @@ type GrepParams struct {
 	// Pattern is an RE2 regular expression matched against each line; start it with (?i) to ignore case.
 	Pattern string `json:"pattern" wink:"minLength=1,maxLength=1000"`
 	// Path is the directory to search below, or a single file; empty or / for the workspace root.
-	Path string `json:"path,omitempty" wink:"maxLength=1297,pattern='/?|/?(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+)(?:/(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+))*/?'"`
+	Path PathOrRoot `json:"path,omitempty"`
 	// Glob keeps only the files whose paths, relative to path, match this glob pattern (like **/*.go).
 	Glob string `json:"glob,omitempty" wink:"maxLength=1297,pattern='[ -~]+'"`
 	// Offset is the number of matches to skip.
@@ -24,9 +24,6 @@ type GrepParams struct {
 	// Limit is the largest number of matches to return.
 	Limit int `json:"limit" wink:"min=1,max=1000,default=200"`
 }
-
-// Validate checks the path's depth and segment lengths.
-func (p GrepParams) Validate() error { return validPath("path", p.Path) }
 
 // GrepMatch is one matching line.
 type GrepMatch struct {
@@ -78,7 +75,7 @@ func Grep(tc *wink.ToolContext, p GrepParams) (wink.ToolResult[GrepResult], erro
 		return wink.Failure[GrepResult]("Invalid regular expression " + strconv.Quote(p.Pattern) + ": " + err.Error() +
 			". Fix the pattern (RE2 syntax: no lookaround, no backreferences; escape literal characters such as ( [ . with \\) and call grep again."), nil
 	}
-	base, shownBase := clean(p.Path)
+	base, shownBase := clean(string(p.Path))
 	st, err := fs.Stat(base)
 	if err != nil {
 		return failed[GrepResult](err, shownBase)

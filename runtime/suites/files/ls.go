@@ -19,15 +19,12 @@ const (
 // LsParams are the arguments of ls.
 type LsParams struct {
 	// Path is the directory to list, relative to the workspace root; empty or / for the root.
-	Path string `json:"path,omitempty" wink:"maxLength=1297,pattern='/?|/?(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+)(?:/(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+))*/?'"`
+	Path PathOrRoot `json:"path,omitempty"`
 	// Offset is the number of entries to skip.
 	Offset int `json:"offset" wink:"min=0,default=0"`
 	// Limit is the largest number of entries to return.
 	Limit int `json:"limit" wink:"min=1,max=1000,default=200"`
 }
-
-// Validate checks the path's depth and segment lengths.
-func (p LsParams) Validate() error { return validPath("path", p.Path) }
 
 // LsEntry is one entry of a directory.
 type LsEntry struct {
@@ -77,7 +74,7 @@ func Ls(tc *wink.ToolContext, p LsParams) (wink.ToolResult[LsResult], error) {
 	if fs == nil {
 		return noFilesystem[LsResult]()
 	}
-	dir, shown := clean(p.Path)
+	dir, shown := clean(string(p.Path))
 	entries, err := fs.List(dir)
 	if err != nil {
 		if st, serr := fs.Stat(dir); serr == nil && !st.IsDir {

@@ -6,13 +6,13 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/winkgen/wink/runtime/strictjson"
 	"github.com/winkgen/wink/runtime/vfs"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Limits of the suite. Paths beyond them are argument errors; outputs beyond them are cut with a note that
-// says how to page.
+// Limits of the suite. Paths beyond them are argument errors (the pattern of Path and PathOrRoot states the
+// path limits, as literals that the tests check against these constants); outputs beyond them are cut with a
+// note that says how to page.
 const (
 	// MaxPathDepth is the largest number of segments in a path.
 	MaxPathDepth = 16
@@ -34,40 +34,23 @@ const (
 	MaxListLimit = 1000
 )
 
+// Path is a path in the workspace, relative to its root (a leading "/" is the root too): 1 to MaxPathDepth
+// segments of 1 to MaxSegmentLength printable ASCII characters, none of them "." or "..", with an
+// optional trailing "/". The schema's pattern states every rule, so the decoder enforces them all: a segment
+// is any 3 to 80 characters, or 1 or 2 characters other than "." and ".."; Go's RE2 refuses nested
+// repetitions whose counts multiply past 1000, so the 15 segments after the first are two runs of at
+// most 12 and 3.
+//
+//wink:constraints maxLength=1297,pattern='/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?',patternDesc='a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..'
+type Path string
+
+// PathOrRoot is a Path, or "" or "/" for the workspace root.
+//
+//wink:constraints maxLength=1297,pattern='/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?',patternDesc='empty or / for the workspace root, or a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..'
+type PathOrRoot string
+
 // truncatedMark ends a line that was cut at MaxLineBytes.
 const truncatedMark = "… [line truncated]"
-
-// checkPath adds the depth and segment-length problems of the path p, given in the field named field, to
-// errs. The schema's pattern has already checked its characters and its "." and ".." segments.
-func checkPath(errs *strictjson.Errors, field, p string) {
-	trimmed := strings.Trim(p, "/")
-	if trimmed == "" {
-		return
-	}
-	segs := strings.Split(trimmed, "/")
-	if len(segs) > MaxPathDepth {
-		errs.Add(field, "has "+strconv.Itoa(len(segs))+" segments; at most "+strconv.Itoa(MaxPathDepth)+
-			" are allowed (use a shorter path)")
-	}
-	for _, s := range segs {
-		if len(s) > MaxSegmentLength {
-			errs.Add(field, "segment "+strconv.Quote(s[:20]+"…")+" is "+strconv.Itoa(len(s))+
-				" characters long; at most "+strconv.Itoa(MaxSegmentLength)+" are allowed")
-		}
-	}
-}
-
-// validPath returns the problems of the named paths as the error a Validate method returns (nil if none).
-func validPath(fields ...string) error {
-	var errs strictjson.Errors
-	for i := 0; i+1 < len(fields); i += 2 {
-		checkPath(&errs, fields[i], fields[i+1])
-	}
-	if errs.Len() == 0 {
-		return nil
-	}
-	return &errs
-}
 
 // clean turns a path argument into the root-relative form every filesystem reads the same way: a leading
 // "/" is the root, "" and "/" are the root ("."). The second result is the path as messages show it ("/"

@@ -11,15 +11,12 @@ import (
 // ReadFileParams are the arguments of read_file.
 type ReadFileParams struct {
 	// FilePath is the file to read, relative to the workspace root.
-	FilePath string `json:"file_path" wink:"maxLength=1297,pattern='/?(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+)(?:/(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+))*/?'"`
+	FilePath Path `json:"file_path"`
 	// Offset is the number of lines to skip from the start of the file.
 	Offset int `json:"offset" wink:"min=0,default=0"`
 	// Limit is the largest number of lines to return.
 	Limit int `json:"limit" wink:"min=1,max=2000,default=2000"`
 }
-
-// Validate checks the path's depth and segment lengths.
-func (p ReadFileParams) Validate() error { return validPath("file_path", p.FilePath) }
 
 // ReadFileResult is a window of a text file, with numbered lines.
 type ReadFileResult struct {
@@ -47,7 +44,7 @@ func ReadFile(tc *wink.ToolContext, p ReadFileParams) (wink.ToolResult[ReadFileR
 	if fs == nil {
 		return noFilesystem[ReadFileResult]()
 	}
-	name, shown := clean(p.FilePath)
+	name, shown := clean(string(p.FilePath))
 	data, err := fs.Read(name)
 	if err != nil {
 		return failed[ReadFileResult](err, shown)

@@ -7,11 +7,8 @@ import (
 // RmParams are the arguments of rm.
 type RmParams struct {
 	// Path is the file or directory to remove, relative to the workspace root.
-	Path string `json:"path" wink:"maxLength=1297,pattern='/?(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+)(?:/(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+))*/?'"`
+	Path Path `json:"path"`
 }
-
-// Validate checks the path's depth and segment lengths.
-func (p RmParams) Validate() error { return validPath("path", p.Path) }
 
 // Rm removes a file, or a directory with everything in it.
 //
@@ -22,7 +19,7 @@ func Rm(tc *wink.ToolContext, p RmParams) (wink.ToolResult[wink.NoValue], error)
 	if fs == nil {
 		return noFilesystem[wink.NoValue]()
 	}
-	name, shown := clean(p.Path)
+	name, shown := clean(string(p.Path))
 	st, err := fs.Stat(name)
 	if err != nil {
 		return failed[wink.NoValue](err, shown)

@@ -39,9 +39,9 @@ var WinkEditFile = wink.NewDef(wink.Spec{
 		Input:       []byte(`{"file_path":"README.md","old_string":"teh","new_string":"the"}`),
 	}},
 	Name:               "edit_file",
-	ParamsSchema:       []byte(`{"type":"object","description":"EditFileParams are the arguments of edit_file.","properties":{"file_path":{"type":"string","description":"FilePath is the file to edit, relative to the workspace root.","maxLength":1297,"pattern":"^(?:/?(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+)(?:/(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+))*/?)$"},"old_string":{"type":"string","description":"OldString is the exact text to replace, as it appears in the file (without read_file's line numbers).","minLength":1},"new_string":{"type":"string","description":"NewString is the text to put in its place."},"replace_all":{"type":["boolean","null"],"description":"ReplaceAll replaces every occurrence instead of exactly one."}},"required":["file_path","old_string","new_string"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"EditFileParams are the arguments of edit_file.","properties":{"file_path":{"type":"string","description":"FilePath is the file to edit, relative to the workspace root. (at most 1297 characters)","pattern":"^(?:/?(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+)(?:/(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+))*/?)$"},"old_string":{"type":"string","description":"OldString is the exact text to replace, as it appears in the file (without read_file's line numbers). (at least 1 character)"},"new_string":{"type":"string","description":"NewString is the text to put in its place."},"replace_all":{"type":["boolean","null"],"description":"ReplaceAll replaces every occurrence instead of exactly one."}},"required":["file_path","old_string","new_string","replace_all"],"additionalProperties":false}`),
-	Position:           "edit.go:29:1",
+	ParamsSchema:       []byte(`{"type":"object","description":"EditFileParams are the arguments of edit_file.","properties":{"file_path":{"type":"string","description":"FilePath is the file to edit, relative to the workspace root.","maxLength":1297,"pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"},"old_string":{"type":"string","description":"OldString is the exact text to replace, as it appears in the file (without read_file's line numbers).","minLength":1},"new_string":{"type":"string","description":"NewString is the text to put in its place."},"replace_all":{"type":["boolean","null"],"description":"ReplaceAll replaces every occurrence instead of exactly one."}},"required":["file_path","old_string","new_string"],"additionalProperties":false}`),
+	ParamsSchemaStrict: []byte(`{"type":"object","description":"EditFileParams are the arguments of edit_file.","properties":{"file_path":{"type":"string","description":"FilePath is the file to edit, relative to the workspace root. (at most 1297 characters)","pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"},"old_string":{"type":"string","description":"OldString is the exact text to replace, as it appears in the file (without read_file's line numbers). (at least 1 character)"},"new_string":{"type":"string","description":"NewString is the text to put in its place."},"replace_all":{"type":["boolean","null"],"description":"ReplaceAll replaces every occurrence instead of exactly one."}},"required":["file_path","old_string","new_string","replace_all"],"additionalProperties":false}`),
+	Position:           "edit.go:26:1",
 	ResultSchema:       []byte(`{"type":"null"}`),
 	ResultSchemaStrict: []byte(`{"type":"null"}`),
 	StrictOK:           true,
@@ -50,9 +50,6 @@ var WinkEditFile = wink.NewDef(wink.Spec{
 	EncodeParams: winkEncodeEditFileParams,
 	EncodeResult: wink.EncodeNoValue,
 	Handler:      EditFile,
-	Validate: func(p *EditFileParams) error {
-		return p.Validate()
-	},
 })
 
 // WinkEditFileExamples returns the examples of edit_file as typed values, in directive order. Their JSON forms are in
@@ -61,7 +58,7 @@ func WinkEditFileExamples() []wink.TypedExample[EditFileParams, wink.NoValue] {
 	out := make([]wink.TypedExample[EditFileParams, wink.NoValue], 1)
 	{
 		out[0].Description = "Fix a typo"
-		out[0].Input.FilePath = "README.md"
+		out[0].Input.FilePath = Path("README.md")
 		out[0].Input.OldString = "teh"
 		out[0].Input.NewString = "the"
 	}
@@ -78,9 +75,9 @@ var WinkGlob = wink.NewDef(wink.Spec{
 		Output:      []byte(`{"matches":["cmd/main.go","lib/lib.go"],"total":2}`),
 	}},
 	Name:               "glob",
-	ParamsSchema:       []byte(`{"type":"object","description":"GlobParams are the arguments of glob.","properties":{"pattern":{"type":"string","description":"Pattern is matched against paths below path, segment by segment: * and ? match within a segment, [abc] a character class, ** any number of segments.","minLength":1,"maxLength":1297,"pattern":"^(?:[ -~]+)$"},"path":{"type":["string","null"],"description":"Path is the directory the pattern is relative to; empty or / for the workspace root.","maxLength":1297,"pattern":"^(?:/?|/?(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+)(?:/(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+))*/?)$"},"offset":{"type":["integer","null"],"description":"Offset is the number of matches to skip.","minimum":0,"maximum":9223372036854775807,"default":0},"limit":{"type":["integer","null"],"description":"Limit is the largest number of matches to return.","minimum":1,"maximum":1000,"default":200}},"required":["pattern"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"GlobParams are the arguments of glob.","properties":{"pattern":{"type":"string","description":"Pattern is matched against paths below path, segment by segment: * and ? match within a segment, [abc] a character class, ** any number of segments. (at least 1 character; at most 1297 characters)","pattern":"^(?:[ -~]+)$"},"path":{"type":["string","null"],"description":"Path is the directory the pattern is relative to; empty or / for the workspace root. (at most 1297 characters)","pattern":"^(?:/?|/?(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+)(?:/(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+))*/?)$"},"offset":{"type":["integer","null"],"description":"Offset is the number of matches to skip. (default: 0)","minimum":0,"maximum":9223372036854775807},"limit":{"type":["integer","null"],"description":"Limit is the largest number of matches to return. (default: 200)","minimum":1,"maximum":1000}},"required":["pattern","path","offset","limit"],"additionalProperties":false}`),
-	Position:           "glob.go:40:1",
+	ParamsSchema:       []byte(`{"type":"object","description":"GlobParams are the arguments of glob.","properties":{"pattern":{"type":"string","description":"Pattern is matched against paths below path, segment by segment: * and ? match within a segment, [abc] a character class, ** any number of segments.","minLength":1,"maxLength":1297,"pattern":"^(?:[ -~]+)$"},"path":{"type":["string","null"],"description":"Path is the directory the pattern is relative to; empty or / for the workspace root.","maxLength":1297,"pattern":"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$"},"offset":{"type":["integer","null"],"description":"Offset is the number of matches to skip.","minimum":0,"maximum":9223372036854775807,"default":0},"limit":{"type":["integer","null"],"description":"Limit is the largest number of matches to return.","minimum":1,"maximum":1000,"default":200}},"required":["pattern"],"additionalProperties":false}`),
+	ParamsSchemaStrict: []byte(`{"type":"object","description":"GlobParams are the arguments of glob.","properties":{"pattern":{"type":"string","description":"Pattern is matched against paths below path, segment by segment: * and ? match within a segment, [abc] a character class, ** any number of segments. (at least 1 character; at most 1297 characters)","pattern":"^(?:[ -~]+)$"},"path":{"type":["string","null"],"description":"Path is the directory the pattern is relative to; empty or / for the workspace root. (at most 1297 characters)","pattern":"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$"},"offset":{"type":["integer","null"],"description":"Offset is the number of matches to skip. (default: 0)","minimum":0,"maximum":9223372036854775807},"limit":{"type":["integer","null"],"description":"Limit is the largest number of matches to return. (default: 200)","minimum":1,"maximum":1000}},"required":["pattern","path","offset","limit"],"additionalProperties":false}`),
+	Position:           "glob.go:37:1",
 	ResultSchema:       []byte(`{"type":"object","description":"GlobResult is a page of the paths matching a pattern.","properties":{"matches":{"type":"array","description":"Matches are the matching paths, relative to the workspace root, sorted; directories end with \"/\".","items":{"type":"string"}},"total":{"type":"integer","description":"Total is the number of matching paths.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["matches","total"],"additionalProperties":false}`),
 	ResultSchemaStrict: []byte(`{"type":"object","description":"GlobResult is a page of the paths matching a pattern.","properties":{"matches":{"type":"array","description":"Matches are the matching paths, relative to the workspace root, sorted; directories end with \"/\".","items":{"type":"string"}},"total":{"type":"integer","description":"Total is the number of matching paths.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["matches","total"],"additionalProperties":false}`),
 	StrictOK:           true,
@@ -91,9 +88,6 @@ var WinkGlob = wink.NewDef(wink.Spec{
 	Handler:      Glob,
 	Render: func(r *GlobResult) string {
 		return r.Render()
-	},
-	Validate: func(p *GlobParams) error {
-		return p.Validate()
 	},
 })
 
@@ -125,9 +119,9 @@ var WinkGrep = wink.NewDef(wink.Spec{
 		Output:      []byte(`{"matches":[{"path":"main.go","line":3,"text":"// TODO: log"}],"more":false,"skipped":0}`),
 	}},
 	Name:               "grep",
-	ParamsSchema:       []byte(`{"type":"object","description":"GrepParams are the arguments of grep.","properties":{"pattern":{"type":"string","description":"Pattern is an RE2 regular expression matched against each line; start it with (?i) to ignore case.","minLength":1,"maxLength":1000},"path":{"type":["string","null"],"description":"Path is the directory to search below, or a single file; empty or / for the workspace root.","maxLength":1297,"pattern":"^(?:/?|/?(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+)(?:/(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+))*/?)$"},"glob":{"type":["string","null"],"description":"Glob keeps only the files whose paths, relative to path, match this glob pattern (like **/*.go).","maxLength":1297,"pattern":"^(?:[ -~]+)$"},"offset":{"type":["integer","null"],"description":"Offset is the number of matches to skip.","minimum":0,"maximum":9223372036854775807,"default":0},"limit":{"type":["integer","null"],"description":"Limit is the largest number of matches to return.","minimum":1,"maximum":1000,"default":200}},"required":["pattern"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"GrepParams are the arguments of grep.","properties":{"pattern":{"type":"string","description":"Pattern is an RE2 regular expression matched against each line; start it with (?i) to ignore case. (at least 1 character; at most 1000 characters)"},"path":{"type":["string","null"],"description":"Path is the directory to search below, or a single file; empty or / for the workspace root. (at most 1297 characters)","pattern":"^(?:/?|/?(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+)(?:/(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+))*/?)$"},"glob":{"type":["string","null"],"description":"Glob keeps only the files whose paths, relative to path, match this glob pattern (like **/*.go). (at most 1297 characters)","pattern":"^(?:[ -~]+)$"},"offset":{"type":["integer","null"],"description":"Offset is the number of matches to skip. (default: 0)","minimum":0,"maximum":9223372036854775807},"limit":{"type":["integer","null"],"description":"Limit is the largest number of matches to return. (default: 200)","minimum":1,"maximum":1000}},"required":["pattern","path","glob","offset","limit"],"additionalProperties":false}`),
-	Position:           "grep.go:71:1",
+	ParamsSchema:       []byte(`{"type":"object","description":"GrepParams are the arguments of grep.","properties":{"pattern":{"type":"string","description":"Pattern is an RE2 regular expression matched against each line; start it with (?i) to ignore case.","minLength":1,"maxLength":1000},"path":{"type":["string","null"],"description":"Path is the directory to search below, or a single file; empty or / for the workspace root.","maxLength":1297,"pattern":"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$"},"glob":{"type":["string","null"],"description":"Glob keeps only the files whose paths, relative to path, match this glob pattern (like **/*.go).","maxLength":1297,"pattern":"^(?:[ -~]+)$"},"offset":{"type":["integer","null"],"description":"Offset is the number of matches to skip.","minimum":0,"maximum":9223372036854775807,"default":0},"limit":{"type":["integer","null"],"description":"Limit is the largest number of matches to return.","minimum":1,"maximum":1000,"default":200}},"required":["pattern"],"additionalProperties":false}`),
+	ParamsSchemaStrict: []byte(`{"type":"object","description":"GrepParams are the arguments of grep.","properties":{"pattern":{"type":"string","description":"Pattern is an RE2 regular expression matched against each line; start it with (?i) to ignore case. (at least 1 character; at most 1000 characters)"},"path":{"type":["string","null"],"description":"Path is the directory to search below, or a single file; empty or / for the workspace root. (at most 1297 characters)","pattern":"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$"},"glob":{"type":["string","null"],"description":"Glob keeps only the files whose paths, relative to path, match this glob pattern (like **/*.go). (at most 1297 characters)","pattern":"^(?:[ -~]+)$"},"offset":{"type":["integer","null"],"description":"Offset is the number of matches to skip. (default: 0)","minimum":0,"maximum":9223372036854775807},"limit":{"type":["integer","null"],"description":"Limit is the largest number of matches to return. (default: 200)","minimum":1,"maximum":1000}},"required":["pattern","path","glob","offset","limit"],"additionalProperties":false}`),
+	Position:           "grep.go:68:1",
 	ResultSchema:       []byte(`{"type":"object","description":"GrepResult is a page of matching lines.","properties":{"matches":{"type":"array","description":"Matches are the matching lines, by path, then line.","items":{"type":"object","description":"GrepMatch is one matching line.","properties":{"path":{"type":"string","description":"Path is the file, relative to the workspace root."},"line":{"type":"integer","description":"Line is the line number, from 1.","minimum":-9223372036854775808,"maximum":9223372036854775807},"text":{"type":"string","description":"Text is the line (cut when longer than the line limit)."}},"required":["path","line","text"],"additionalProperties":false}},"more":{"type":"boolean","description":"More reports that there are matches after this page."},"skipped":{"type":"integer","description":"Skipped counts the files not searched because they are not UTF-8 text or are too large.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["matches","more","skipped"],"additionalProperties":false}`),
 	ResultSchemaStrict: []byte(`{"type":"object","description":"GrepResult is a page of matching lines.","properties":{"matches":{"type":"array","description":"Matches are the matching lines, by path, then line.","items":{"type":"object","description":"GrepMatch is one matching line.","properties":{"path":{"type":"string","description":"Path is the file, relative to the workspace root."},"line":{"type":"integer","description":"Line is the line number, from 1.","minimum":-9223372036854775808,"maximum":9223372036854775807},"text":{"type":"string","description":"Text is the line (cut when longer than the line limit)."}},"required":["path","line","text"],"additionalProperties":false}},"more":{"type":"boolean","description":"More reports that there are matches after this page."},"skipped":{"type":"integer","description":"Skipped counts the files not searched because they are not UTF-8 text or are too large.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["matches","more","skipped"],"additionalProperties":false}`),
 	StrictOK:           true,
@@ -138,9 +132,6 @@ var WinkGrep = wink.NewDef(wink.Spec{
 	Handler:      Grep,
 	Render: func(r *GrepResult) string {
 		return r.Render()
-	},
-	Validate: func(p *GrepParams) error {
-		return p.Validate()
 	},
 })
 
@@ -175,9 +166,9 @@ var WinkLs = wink.NewDef(wink.Spec{
 		Output:      []byte(`{"path":"/","entries":[{"name":"README.md","kind":"file","size":12},{"name":"src","kind":"dir","size":0}],"total":2}`),
 	}},
 	Name:               "ls",
-	ParamsSchema:       []byte(`{"type":"object","description":"LsParams are the arguments of ls.","properties":{"path":{"type":["string","null"],"description":"Path is the directory to list, relative to the workspace root; empty or / for the root.","maxLength":1297,"pattern":"^(?:/?|/?(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+)(?:/(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+))*/?)$"},"offset":{"type":["integer","null"],"description":"Offset is the number of entries to skip.","minimum":0,"maximum":9223372036854775807,"default":0},"limit":{"type":["integer","null"],"description":"Limit is the largest number of entries to return.","minimum":1,"maximum":1000,"default":200}},"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"LsParams are the arguments of ls.","properties":{"path":{"type":["string","null"],"description":"Path is the directory to list, relative to the workspace root; empty or / for the root. (at most 1297 characters)","pattern":"^(?:/?|/?(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+)(?:/(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+))*/?)$"},"offset":{"type":["integer","null"],"description":"Offset is the number of entries to skip. (default: 0)","minimum":0,"maximum":9223372036854775807},"limit":{"type":["integer","null"],"description":"Limit is the largest number of entries to return. (default: 200)","minimum":1,"maximum":1000}},"required":["path","offset","limit"],"additionalProperties":false}`),
-	Position:           "ls.go:75:1",
+	ParamsSchema:       []byte(`{"type":"object","description":"LsParams are the arguments of ls.","properties":{"path":{"type":["string","null"],"description":"Path is the directory to list, relative to the workspace root; empty or / for the root.","maxLength":1297,"pattern":"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$"},"offset":{"type":["integer","null"],"description":"Offset is the number of entries to skip.","minimum":0,"maximum":9223372036854775807,"default":0},"limit":{"type":["integer","null"],"description":"Limit is the largest number of entries to return.","minimum":1,"maximum":1000,"default":200}},"additionalProperties":false}`),
+	ParamsSchemaStrict: []byte(`{"type":"object","description":"LsParams are the arguments of ls.","properties":{"path":{"type":["string","null"],"description":"Path is the directory to list, relative to the workspace root; empty or / for the root. (at most 1297 characters)","pattern":"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$"},"offset":{"type":["integer","null"],"description":"Offset is the number of entries to skip. (default: 0)","minimum":0,"maximum":9223372036854775807},"limit":{"type":["integer","null"],"description":"Limit is the largest number of entries to return. (default: 200)","minimum":1,"maximum":1000}},"required":["path","offset","limit"],"additionalProperties":false}`),
+	Position:           "ls.go:72:1",
 	ResultSchema:       []byte(`{"type":"object","description":"LsResult is a page of a directory listing.","properties":{"path":{"type":"string","description":"Path is the listed directory (\"/\" for the root)."},"entries":{"type":"array","description":"Entries are the entries shown, sorted by name.","items":{"type":"object","description":"LsEntry is one entry of a directory.","properties":{"name":{"type":"string","description":"Name is the entry's name."},"kind":{"type":"string","description":"Kind is file or dir.","enum":["file","dir"]},"size":{"type":"integer","description":"Size is a file's size in bytes (0 for directories).","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["name","kind","size"],"additionalProperties":false}},"total":{"type":"integer","description":"Total is the number of entries in the directory.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["path","entries","total"],"additionalProperties":false}`),
 	ResultSchemaStrict: []byte(`{"type":"object","description":"LsResult is a page of a directory listing.","properties":{"path":{"type":"string","description":"Path is the listed directory (\"/\" for the root)."},"entries":{"type":"array","description":"Entries are the entries shown, sorted by name.","items":{"type":"object","description":"LsEntry is one entry of a directory.","properties":{"name":{"type":"string","description":"Name is the entry's name."},"kind":{"type":"string","description":"Kind is file or dir.","enum":["file","dir"]},"size":{"type":"integer","description":"Size is a file's size in bytes (0 for directories).","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["name","kind","size"],"additionalProperties":false}},"total":{"type":"integer","description":"Total is the number of entries in the directory.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["path","entries","total"],"additionalProperties":false}`),
 	StrictOK:           true,
@@ -189,9 +180,6 @@ var WinkLs = wink.NewDef(wink.Spec{
 	Render: func(r *LsResult) string {
 		return r.Render()
 	},
-	Validate: func(p *LsParams) error {
-		return p.Validate()
-	},
 })
 
 // WinkLsExamples returns the examples of ls as typed values, in directive order. Their JSON forms are in
@@ -200,7 +188,7 @@ func WinkLsExamples() []wink.TypedExample[LsParams, LsResult] {
 	out := make([]wink.TypedExample[LsParams, LsResult], 1)
 	{
 		out[0].Description = "List the root"
-		out[0].Input.Path = ""
+		out[0].Input.Path = PathOrRoot("")
 		out[0].Input.Offset = int(0)
 		out[0].Input.Limit = int(200)
 		out[0].Output.Path = "/"
@@ -227,9 +215,9 @@ var WinkReadFile = wink.NewDef(wink.Spec{
 		Output:      []byte(`{"path":"notes.txt","content":"   1 | hello","start_line":1,"end_line":1,"total_lines":1}`),
 	}},
 	Name:               "read_file",
-	ParamsSchema:       []byte(`{"type":"object","description":"ReadFileParams are the arguments of read_file.","properties":{"file_path":{"type":"string","description":"FilePath is the file to read, relative to the workspace root.","maxLength":1297,"pattern":"^(?:/?(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+)(?:/(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+))*/?)$"},"offset":{"type":["integer","null"],"description":"Offset is the number of lines to skip from the start of the file.","minimum":0,"maximum":9223372036854775807,"default":0},"limit":{"type":["integer","null"],"description":"Limit is the largest number of lines to return.","minimum":1,"maximum":2000,"default":2000}},"required":["file_path"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"ReadFileParams are the arguments of read_file.","properties":{"file_path":{"type":"string","description":"FilePath is the file to read, relative to the workspace root. (at most 1297 characters)","pattern":"^(?:/?(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+)(?:/(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+))*/?)$"},"offset":{"type":["integer","null"],"description":"Offset is the number of lines to skip from the start of the file. (default: 0)","minimum":0,"maximum":9223372036854775807},"limit":{"type":["integer","null"],"description":"Limit is the largest number of lines to return. (default: 2000)","minimum":1,"maximum":2000}},"required":["file_path","offset","limit"],"additionalProperties":false}`),
-	Position:           "read.go:45:1",
+	ParamsSchema:       []byte(`{"type":"object","description":"ReadFileParams are the arguments of read_file.","properties":{"file_path":{"type":"string","description":"FilePath is the file to read, relative to the workspace root.","maxLength":1297,"pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"},"offset":{"type":["integer","null"],"description":"Offset is the number of lines to skip from the start of the file.","minimum":0,"maximum":9223372036854775807,"default":0},"limit":{"type":["integer","null"],"description":"Limit is the largest number of lines to return.","minimum":1,"maximum":2000,"default":2000}},"required":["file_path"],"additionalProperties":false}`),
+	ParamsSchemaStrict: []byte(`{"type":"object","description":"ReadFileParams are the arguments of read_file.","properties":{"file_path":{"type":"string","description":"FilePath is the file to read, relative to the workspace root. (at most 1297 characters)","pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"},"offset":{"type":["integer","null"],"description":"Offset is the number of lines to skip from the start of the file. (default: 0)","minimum":0,"maximum":9223372036854775807},"limit":{"type":["integer","null"],"description":"Limit is the largest number of lines to return. (default: 2000)","minimum":1,"maximum":2000}},"required":["file_path","offset","limit"],"additionalProperties":false}`),
+	Position:           "read.go:42:1",
 	ResultSchema:       []byte(`{"type":"object","description":"ReadFileResult is a window of a text file, with numbered lines.","properties":{"path":{"type":"string","description":"Path is the file read."},"content":{"type":"string","description":"Content holds the lines shown, each as \" 1 | text\"."},"start_line":{"type":"integer","description":"StartLine is the number of the first line shown (from 1).","minimum":-9223372036854775808,"maximum":9223372036854775807},"end_line":{"type":"integer","description":"EndLine is the number of the last line shown.","minimum":-9223372036854775808,"maximum":9223372036854775807},"total_lines":{"type":"integer","description":"TotalLines is the number of lines in the file.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["path","content","start_line","end_line","total_lines"],"additionalProperties":false}`),
 	ResultSchemaStrict: []byte(`{"type":"object","description":"ReadFileResult is a window of a text file, with numbered lines.","properties":{"path":{"type":"string","description":"Path is the file read."},"content":{"type":"string","description":"Content holds the lines shown, each as \" 1 | text\"."},"start_line":{"type":"integer","description":"StartLine is the number of the first line shown (from 1).","minimum":-9223372036854775808,"maximum":9223372036854775807},"end_line":{"type":"integer","description":"EndLine is the number of the last line shown.","minimum":-9223372036854775808,"maximum":9223372036854775807},"total_lines":{"type":"integer","description":"TotalLines is the number of lines in the file.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["path","content","start_line","end_line","total_lines"],"additionalProperties":false}`),
 	StrictOK:           true,
@@ -241,9 +229,6 @@ var WinkReadFile = wink.NewDef(wink.Spec{
 	Render: func(r *ReadFileResult) string {
 		return r.Render()
 	},
-	Validate: func(p *ReadFileParams) error {
-		return p.Validate()
-	},
 })
 
 // WinkReadFileExamples returns the examples of read_file as typed values, in directive order. Their JSON forms are in
@@ -252,7 +237,7 @@ func WinkReadFileExamples() []wink.TypedExample[ReadFileParams, ReadFileResult] 
 	out := make([]wink.TypedExample[ReadFileParams, ReadFileResult], 1)
 	{
 		out[0].Description = "Read a small file"
-		out[0].Input.FilePath = "notes.txt"
+		out[0].Input.FilePath = Path("notes.txt")
 		out[0].Input.Offset = int(0)
 		out[0].Input.Limit = int(2000)
 		out[0].Output.Path = "notes.txt"
@@ -274,9 +259,9 @@ var WinkRm = wink.NewDef(wink.Spec{
 		Input:       []byte(`{"path":"build/out.log"}`),
 	}},
 	Name:               "rm",
-	ParamsSchema:       []byte(`{"type":"object","description":"RmParams are the arguments of rm.","properties":{"path":{"type":"string","description":"Path is the file or directory to remove, relative to the workspace root.","maxLength":1297,"pattern":"^(?:/?(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+)(?:/(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+))*/?)$"}},"required":["path"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"RmParams are the arguments of rm.","properties":{"path":{"type":"string","description":"Path is the file or directory to remove, relative to the workspace root. (at most 1297 characters)","pattern":"^(?:/?(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+)(?:/(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+))*/?)$"}},"required":["path"],"additionalProperties":false}`),
-	Position:           "rm.go:20:1",
+	ParamsSchema:       []byte(`{"type":"object","description":"RmParams are the arguments of rm.","properties":{"path":{"type":"string","description":"Path is the file or directory to remove, relative to the workspace root.","maxLength":1297,"pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"}},"required":["path"],"additionalProperties":false}`),
+	ParamsSchemaStrict: []byte(`{"type":"object","description":"RmParams are the arguments of rm.","properties":{"path":{"type":"string","description":"Path is the file or directory to remove, relative to the workspace root. (at most 1297 characters)","pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"}},"required":["path"],"additionalProperties":false}`),
+	Position:           "rm.go:17:1",
 	ResultSchema:       []byte(`{"type":"null"}`),
 	ResultSchemaStrict: []byte(`{"type":"null"}`),
 	StrictOK:           true,
@@ -285,9 +270,6 @@ var WinkRm = wink.NewDef(wink.Spec{
 	EncodeParams: winkEncodeRmParams,
 	EncodeResult: wink.EncodeNoValue,
 	Handler:      Rm,
-	Validate: func(p *RmParams) error {
-		return p.Validate()
-	},
 })
 
 // WinkRmExamples returns the examples of rm as typed values, in directive order. Their JSON forms are in
@@ -296,7 +278,7 @@ func WinkRmExamples() []wink.TypedExample[RmParams, wink.NoValue] {
 	out := make([]wink.TypedExample[RmParams, wink.NoValue], 1)
 	{
 		out[0].Description = "Remove a file"
-		out[0].Input.Path = "build/out.log"
+		out[0].Input.Path = Path("build/out.log")
 	}
 	return out
 }
@@ -310,9 +292,9 @@ var WinkWriteFile = wink.NewDef(wink.Spec{
 		Input:       []byte(`{"file_path":"notes/todo.txt","content":"buy milk\n"}`),
 	}},
 	Name:               "write_file",
-	ParamsSchema:       []byte(`{"type":"object","description":"WriteFileParams are the arguments of write_file.","properties":{"file_path":{"type":"string","description":"FilePath is the file to create, relative to the workspace root; missing directories are created.","maxLength":1297,"pattern":"^(?:/?(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+)(?:/(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+))*/?)$"},"content":{"type":"string","description":"Content is the text of the new file."}},"required":["file_path","content"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"WriteFileParams are the arguments of write_file.","properties":{"file_path":{"type":"string","description":"FilePath is the file to create, relative to the workspace root; missing directories are created. (at most 1297 characters)","pattern":"^(?:/?(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+)(?:/(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+))*/?)$"},"content":{"type":"string","description":"Content is the text of the new file."}},"required":["file_path","content"],"additionalProperties":false}`),
-	Position:           "write.go:26:1",
+	ParamsSchema:       []byte(`{"type":"object","description":"WriteFileParams are the arguments of write_file.","properties":{"file_path":{"type":"string","description":"FilePath is the file to create, relative to the workspace root; missing directories are created.","maxLength":1297,"pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"},"content":{"type":"string","description":"Content is the text of the new file."}},"required":["file_path","content"],"additionalProperties":false}`),
+	ParamsSchemaStrict: []byte(`{"type":"object","description":"WriteFileParams are the arguments of write_file.","properties":{"file_path":{"type":"string","description":"FilePath is the file to create, relative to the workspace root; missing directories are created. (at most 1297 characters)","pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"},"content":{"type":"string","description":"Content is the text of the new file."}},"required":["file_path","content"],"additionalProperties":false}`),
+	Position:           "write.go:23:1",
 	ResultSchema:       []byte(`{"type":"null"}`),
 	ResultSchemaStrict: []byte(`{"type":"null"}`),
 	StrictOK:           true,
@@ -321,9 +303,6 @@ var WinkWriteFile = wink.NewDef(wink.Spec{
 	EncodeParams: winkEncodeWriteFileParams,
 	EncodeResult: wink.EncodeNoValue,
 	Handler:      WriteFile,
-	Validate: func(p *WriteFileParams) error {
-		return p.Validate()
-	},
 })
 
 // WinkWriteFileExamples returns the examples of write_file as typed values, in directive order. Their JSON forms are in
@@ -332,7 +311,7 @@ func WinkWriteFileExamples() []wink.TypedExample[WriteFileParams, wink.NoValue] 
 	out := make([]wink.TypedExample[WriteFileParams, wink.NoValue], 1)
 	{
 		out[0].Description = "Create a file"
-		out[0].Input.FilePath = "notes/todo.txt"
+		out[0].Input.FilePath = Path("notes/todo.txt")
 		out[0].Input.Content = "buy milk\n"
 	}
 	return out
@@ -354,7 +333,7 @@ func winkDecodeEditFileParams(d *strictjson.Decoder, v *EditFileParams) {
 			}
 			seen[0] |= 1
 			if s, ok := d.String(); ok {
-				v.FilePath = s
+				v.FilePath = Path(s)
 				{
 					n := strictjson.RuneCount(s)
 					if n > 1297 {
@@ -362,7 +341,7 @@ func winkDecodeEditFileParams(d *strictjson.Decoder, v *EditFileParams) {
 					}
 				}
 				if !winkPattern0.MatchString(s) {
-					d.FailString("must match the pattern ^(?:/?(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+)(?:/(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+))*/?)$", s)
+					d.FailString("must be a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
 				}
 			}
 		case "old_string":
@@ -423,7 +402,7 @@ func winkDecodeEditFileParams(d *strictjson.Decoder, v *EditFileParams) {
 // winkEncodeEditFileParams appends the canonical JSON encoding of v to dst.
 func winkEncodeEditFileParams(dst []byte, v *EditFileParams) []byte {
 	dst = append(dst, "{\"file_path\":"...)
-	dst = strictjson.AppendString(dst, v.FilePath)
+	dst = strictjson.AppendString(dst, string(v.FilePath))
 	dst = append(dst, ",\"old_string\":"...)
 	dst = strictjson.AppendString(dst, v.OldString)
 	dst = append(dst, ",\"new_string\":"...)
@@ -548,7 +527,7 @@ func winkDecodeGlobParams(d *strictjson.Decoder, v *GlobParams) {
 				continue
 			}
 			if s, ok := d.String(); ok {
-				v.Path = s
+				v.Path = PathOrRoot(s)
 				{
 					n := strictjson.RuneCount(s)
 					if n > 1297 {
@@ -556,7 +535,7 @@ func winkDecodeGlobParams(d *strictjson.Decoder, v *GlobParams) {
 					}
 				}
 				if !winkPattern2.MatchString(s) {
-					d.FailString("must match the pattern ^(?:/?|/?(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+)(?:/(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+))*/?)$", s)
+					d.FailString("must be empty or / for the workspace root, or a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
 				}
 			}
 		case "offset":
@@ -611,7 +590,7 @@ func winkEncodeGlobParams(dst []byte, v *GlobParams) []byte {
 	if v.Path == "" {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendString(dst, v.Path)
+		dst = strictjson.AppendString(dst, string(v.Path))
 	}
 	dst = append(dst, ",\"offset\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Offset))
@@ -807,7 +786,7 @@ func winkDecodeGrepParams(d *strictjson.Decoder, v *GrepParams) {
 				continue
 			}
 			if s, ok := d.String(); ok {
-				v.Path = s
+				v.Path = PathOrRoot(s)
 				{
 					n := strictjson.RuneCount(s)
 					if n > 1297 {
@@ -815,7 +794,7 @@ func winkDecodeGrepParams(d *strictjson.Decoder, v *GrepParams) {
 					}
 				}
 				if !winkPattern2.MatchString(s) {
-					d.FailString("must match the pattern ^(?:/?|/?(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+)(?:/(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+))*/?)$", s)
+					d.FailString("must be empty or / for the workspace root, or a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
 				}
 			}
 		case "glob":
@@ -892,7 +871,7 @@ func winkEncodeGrepParams(dst []byte, v *GrepParams) []byte {
 	if v.Path == "" {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendString(dst, v.Path)
+		dst = strictjson.AppendString(dst, string(v.Path))
 	}
 	dst = append(dst, ",\"glob\":"...)
 	if v.Glob == "" {
@@ -1082,7 +1061,7 @@ func winkDecodeLsParams(d *strictjson.Decoder, v *LsParams) {
 				continue
 			}
 			if s, ok := d.String(); ok {
-				v.Path = s
+				v.Path = PathOrRoot(s)
 				{
 					n := strictjson.RuneCount(s)
 					if n > 1297 {
@@ -1090,7 +1069,7 @@ func winkDecodeLsParams(d *strictjson.Decoder, v *LsParams) {
 					}
 				}
 				if !winkPattern2.MatchString(s) {
-					d.FailString("must match the pattern ^(?:/?|/?(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+)(?:/(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+))*/?)$", s)
+					d.FailString("must be empty or / for the workspace root, or a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
 				}
 			}
 		case "offset":
@@ -1140,7 +1119,7 @@ func winkEncodeLsParams(dst []byte, v *LsParams) []byte {
 	if v.Path == "" {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendString(dst, v.Path)
+		dst = strictjson.AppendString(dst, string(v.Path))
 	}
 	dst = append(dst, ",\"offset\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Offset))
@@ -1263,7 +1242,7 @@ func winkDecodeReadFileParams(d *strictjson.Decoder, v *ReadFileParams) {
 			}
 			seen[0] |= 1
 			if s, ok := d.String(); ok {
-				v.FilePath = s
+				v.FilePath = Path(s)
 				{
 					n := strictjson.RuneCount(s)
 					if n > 1297 {
@@ -1271,7 +1250,7 @@ func winkDecodeReadFileParams(d *strictjson.Decoder, v *ReadFileParams) {
 					}
 				}
 				if !winkPattern0.MatchString(s) {
-					d.FailString("must match the pattern ^(?:/?(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+)(?:/(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+))*/?)$", s)
+					d.FailString("must be a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
 				}
 			}
 		case "offset":
@@ -1321,7 +1300,7 @@ func winkDecodeReadFileParams(d *strictjson.Decoder, v *ReadFileParams) {
 // winkEncodeReadFileParams appends the canonical JSON encoding of v to dst.
 func winkEncodeReadFileParams(dst []byte, v *ReadFileParams) []byte {
 	dst = append(dst, "{\"file_path\":"...)
-	dst = strictjson.AppendString(dst, v.FilePath)
+	dst = strictjson.AppendString(dst, string(v.FilePath))
 	dst = append(dst, ",\"offset\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Offset))
 	dst = append(dst, ",\"limit\":"...)
@@ -1346,7 +1325,7 @@ func winkDecodeRmParams(d *strictjson.Decoder, v *RmParams) {
 			}
 			seen[0] |= 1
 			if s, ok := d.String(); ok {
-				v.Path = s
+				v.Path = Path(s)
 				{
 					n := strictjson.RuneCount(s)
 					if n > 1297 {
@@ -1354,7 +1333,7 @@ func winkDecodeRmParams(d *strictjson.Decoder, v *RmParams) {
 					}
 				}
 				if !winkPattern0.MatchString(s) {
-					d.FailString("must match the pattern ^(?:/?(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+)(?:/(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+))*/?)$", s)
+					d.FailString("must be a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
 				}
 			}
 		default:
@@ -1370,7 +1349,7 @@ func winkDecodeRmParams(d *strictjson.Decoder, v *RmParams) {
 // winkEncodeRmParams appends the canonical JSON encoding of v to dst.
 func winkEncodeRmParams(dst []byte, v *RmParams) []byte {
 	dst = append(dst, "{\"path\":"...)
-	dst = strictjson.AppendString(dst, v.Path)
+	dst = strictjson.AppendString(dst, string(v.Path))
 	dst = append(dst, byte(0x7d))
 	return dst
 }
@@ -1391,7 +1370,7 @@ func winkDecodeWriteFileParams(d *strictjson.Decoder, v *WriteFileParams) {
 			}
 			seen[0] |= 1
 			if s, ok := d.String(); ok {
-				v.FilePath = s
+				v.FilePath = Path(s)
 				{
 					n := strictjson.RuneCount(s)
 					if n > 1297 {
@@ -1399,7 +1378,7 @@ func winkDecodeWriteFileParams(d *strictjson.Decoder, v *WriteFileParams) {
 					}
 				}
 				if !winkPattern0.MatchString(s) {
-					d.FailString("must match the pattern ^(?:/?(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+)(?:/(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+))*/?)$", s)
+					d.FailString("must be a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
 				}
 			}
 		case "content":
@@ -1428,7 +1407,7 @@ func winkDecodeWriteFileParams(d *strictjson.Decoder, v *WriteFileParams) {
 // winkEncodeWriteFileParams appends the canonical JSON encoding of v to dst.
 func winkEncodeWriteFileParams(dst []byte, v *WriteFileParams) []byte {
 	dst = append(dst, "{\"file_path\":"...)
-	dst = strictjson.AppendString(dst, v.FilePath)
+	dst = strictjson.AppendString(dst, string(v.FilePath))
 	dst = append(dst, ",\"content\":"...)
 	dst = strictjson.AppendString(dst, v.Content)
 	dst = append(dst, byte(0x7d))
@@ -1450,7 +1429,7 @@ var (
 	winkKeysReadFileParams  = []string{"file_path", "offset", "limit"}
 	winkKeysRmParams        = []string{"path"}
 	winkKeysWriteFileParams = []string{"file_path", "content"}
-	winkPattern0            = regexp.MustCompile(`^(?:/?(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+)(?:/(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+))*/?)$`)
+	winkPattern0            = regexp.MustCompile(`^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$`)
 	winkPattern1            = regexp.MustCompile(`^(?:[ -~]+)$`)
-	winkPattern2            = regexp.MustCompile(`^(?:/?|/?(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+)(?:/(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+))*/?)$`)
+	winkPattern2            = regexp.MustCompile(`^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$`)
 )

@@ -11,13 +11,10 @@ import (
 // WriteFileParams are the arguments of write_file.
 type WriteFileParams struct {
 	// FilePath is the file to create, relative to the workspace root; missing directories are created.
-	FilePath string `json:"file_path" wink:"maxLength=1297,pattern='/?(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+)(?:/(?:[ -,0-~-][ -.0-~]*|[.][ -,0-~-][ -.0-~]*|[.][.][ -.0-~]+))*/?'"`
+	FilePath Path `json:"file_path"`
 	// Content is the text of the new file.
 	Content string `json:"content"`
 }
-
-// Validate checks the path's depth and segment lengths.
-func (p WriteFileParams) Validate() error { return validPath("file_path", p.FilePath) }
 
 // WriteFile creates a new file with the given content; it never overwrites (use edit_file to change a file).
 //
@@ -28,7 +25,7 @@ func WriteFile(tc *wink.ToolContext, p WriteFileParams) (wink.ToolResult[wink.No
 	if fs == nil {
 		return noFilesystem[wink.NoValue]()
 	}
-	name, shown := clean(p.FilePath)
+	name, shown := clean(string(p.FilePath))
 	if st, err := fs.Stat(name); err == nil {
 		if st.IsDir {
 			return wink.Failure[wink.NoValue](quote(shown) + " is an existing directory. Choose a file path that does not exist yet."), nil
