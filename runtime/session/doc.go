@@ -56,10 +56,23 @@
 // reducers is a no-op, as in WINK. Reducers cannot be unregistered, and they
 // are not part of snapshots. Atomicity uses the same copy-on-write table as
 // snapshots, so a Dispatch that changes something copies the table of heads
-// once (O(number of slices)), which a tool call's snapshot forces anyway.
+// once (O(number of slices)).
+//
+// Cheap logs. A dispatcher snapshots the session before every call and then
+// appends to LOG slices (ToolInvoked, PolicyChecked), so Append on a LOG slice
+// must not pay for the snapshot. It grows the slice's head in place instead of
+// publishing a new head and copying the shared table: snapshots never read a
+// LOG head (Restore keeps the current one) and Dispatch never grows a head in
+// place, so nothing can observe the change. Once a View of the head is taken
+// (ViewOf, queries, a reducer's view) the head is marked published and the next
+// Append makes a new one, as for STATE slices, so Views stay immutable. A LOG
+// append therefore allocates only the storage of its items (a 32-item chunk,
+// and the trie path every 32 items).
 //
 // Concurrency. A Session is safe for concurrent use. Queries grab an
-// immutable head under a read lock and copy outside it; All and Where return
+// immutable head under the session's mutex (a plain sync.Mutex: the critical
+// section is a load, cheaper than a read-write lock's bookkeeping) and copy
+// outside it; All and Where return
 // fresh slices the caller owns. Mutations, Dispatch, Snapshot and Restore are
 // serialised. Reducers and Replace's function run under the session's lock
 // and must not call back into the same session (that deadlocks).

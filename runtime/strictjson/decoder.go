@@ -1,6 +1,8 @@
 package strictjson
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 )
@@ -100,7 +102,7 @@ type Decoder struct {
 	keyStart, keyEnd int
 	keyEsc           bool
 	keyBuf           []byte // storage for escaped keys
-	strBuf []byte // storage for StringBytes and escaped strings
+	strBuf           []byte // storage for StringBytes and escaped strings
 
 	errs   Errors
 	levels [inlineLevels]level
@@ -286,10 +288,26 @@ func (d *Decoder) NextKey() bool {
 		return false
 	}
 key:
-	ks, ke, esc, ok := d.scanString()
-	if !ok {
-		return false
+	var ks, ke int
+	var esc bool
+	// Fast path: a key of at most 7 plain bytes and its closing quote in one 8-byte word, which most
+	// keys are; anything else (longer, escapes, near the end of the input) takes scanString.
+	if p := d.pos + 1; p+8 <= len(data) {
+		if m := special8(binary.LittleEndian.Uint64(data[p:])); m != 0 {
+			if q := p + bits.TrailingZeros64(m)>>3; data[q] == '"' {
+				ks, ke = p, q
+				d.pos = q + 1
+				goto scanned
+			}
+		}
 	}
+	{
+		var ok bool
+		if ks, ke, esc, ok = d.scanString(); !ok {
+			return false
+		}
+	}
+scanned:
 	d.skipWS()
 	if d.pos >= len(data) {
 		d.eof()

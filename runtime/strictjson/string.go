@@ -1,6 +1,8 @@
 package strictjson
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"time"
 	"unicode/utf8"
 )
@@ -21,10 +23,25 @@ func (d *Decoder) String() (string, bool) {
 			return "", false
 		}
 	}
-	s, e, esc, ok := d.scanString()
-	if !ok {
-		return "", false
+	var s, e int
+	var esc bool
+	// Fast path, as in NextKey: at most 7 plain bytes and the closing quote in the next 8-byte word.
+	if p := d.pos + 1; p+8 <= len(d.data) {
+		if m := special8(binary.LittleEndian.Uint64(d.data[p:])); m != 0 {
+			if q := p + bits.TrailingZeros64(m)>>3; d.data[q] == '"' {
+				s, e = p, q
+				d.pos = q + 1
+				goto scanned
+			}
+		}
 	}
+	{
+		var ok bool
+		if s, e, esc, ok = d.scanString(); !ok {
+			return "", false
+		}
+	}
+scanned:
 	if !esc {
 		d.ensureSrc()
 		return d.src[s:e], true
@@ -45,6 +62,14 @@ func (d *Decoder) StringBytes() ([]byte, bool) {
 	if d.data[d.pos] != '"' {
 		d.mismatch("string")
 		return nil, false
+	}
+	if p := d.pos + 1; p+8 <= len(d.data) { // the fast path of String
+		if m := special8(binary.LittleEndian.Uint64(d.data[p:])); m != 0 {
+			if q := p + bits.TrailingZeros64(m)>>3; d.data[q] == '"' {
+				d.pos = q + 1
+				return d.data[p:q], true
+			}
+		}
 	}
 	s, e, esc, ok := d.scanString()
 	if !ok {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/winkgen/wink/runtime/ledger"
 	"github.com/winkgen/wink/runtime/resources"
@@ -268,7 +269,8 @@ type callState struct {
 	panicV   any
 	stack    []byte
 	idemKey  string
-	extraErr error // scope close or ledger recording errors (telemetry only)
+	extraErr error        // scope close or ledger recording errors (telemetry only)
+	ev       *ToolInvoked // the event's storage, allocated with the params' box (boxParams); nil: allocate
 }
 
 // frame is the per-call state the pipeline reaches through pointers (the
@@ -282,6 +284,51 @@ type frame[P, R any] struct {
 	p   P
 	res ToolResult[R]
 	cs  callState
+}
+
+// reset makes cs zero again after finish (which leaves snap zero: released
+// or never taken). It writes only the fields that are set: frames live on
+// the heap, where zeroing the whole struct would pay a write barrier per
+// pointer slot whenever the collector runs.
+func (cs *callState) reset() {
+	if cs.out != (Outcome{}) {
+		cs.out = Outcome{}
+	}
+	if cs.err != nil {
+		cs.err = nil
+	}
+	if cs.cause != nil {
+		cs.cause = nil
+	}
+	if cs.rollback != nil {
+		cs.rollback = nil
+	}
+	if cs.snap.Taken() {
+		cs.snap.Release()
+	}
+	cs.start = time.Time{}
+	if cs.params != nil {
+		cs.params = nil
+	}
+	if cs.value != nil {
+		cs.value = nil
+	}
+	cs.hasValue, cs.excluded = false, false
+	if cs.panicV != nil {
+		cs.panicV = nil
+	}
+	if cs.stack != nil {
+		cs.stack = nil
+	}
+	if cs.idemKey != "" {
+		cs.idemKey = ""
+	}
+	if cs.extraErr != nil {
+		cs.extraErr = nil
+	}
+	if cs.ev != nil {
+		cs.ev = nil
+	}
 }
 
 // fail makes the outcome a failure with text msg.
@@ -303,7 +350,11 @@ func (d *Def[P, R]) invoke(ctx context.Context, disp *Dispatcher, call Call) (Ou
 	}
 	d.run(ctx, disp, call, fr)
 	out, err := cs.finish(disp, &d.tool, call)
-	*fr = frame[P, R]{dec: fr.dec}
+	var zp P
+	fr.p = zp
+	var zr ToolResult[R]
+	fr.res = zr
+	cs.reset()
 	d.frames.Put(fr)
 	return out, err
 }
@@ -328,7 +379,9 @@ func (d *Def[P, R]) run(ctx context.Context, disp *Dispatcher, call Call, fr *fr
 	}
 	hooks := &disp.Hooks
 	policies := disp.hasPolicies()
-	if disp.records() || policies || hooks.Check != nil || hooks.OnResult != nil {
+	if disp.records() {
+		cs.ev = d.boxParams(&cs.params, &fr.p)
+	} else if policies || hooks.Check != nil || hooks.OnResult != nil {
 		cs.params = fr.p
 	}
 
@@ -577,21 +630,28 @@ func (cs *callState) finish(disp *Dispatcher, t *Tool, call Call) (Outcome, erro
 			evErr = joinErr(evErr, rerr)
 		}
 	}
-	cs.snap.Release()
+	if cs.snap.Taken() {
+		cs.snap.Release()
+	}
 	evErr = joinErr(evErr, cs.extraErr)
 	out := cs.out
 	if cs.err != nil {
 		out = Outcome{}
 	}
 	if disp.records() {
-		disp.record(&ToolInvoked{
+		ev := cs.ev
+		if ev == nil {
+			ev = new(ToolInvoked)
+		}
+		*ev = ToolInvoked{
 			Name: call.Name, CallID: call.ID, Tool: t, Arguments: call.Arguments,
 			Params: cs.params, Success: out.Success, Message: out.Message,
 			Value: cs.value, HasValue: cs.hasValue, Excluded: cs.excluded,
 			Output: out.Output, Duration: disp.since(cs.start), Err: evErr,
 			Panic: cs.panicV, Stack: cs.stack, Replayed: out.Replayed, Time: cs.start,
 			IdempotencyKey: cs.idemKey,
-		})
+		}
+		disp.record(ev)
 	}
 	return out, cs.err
 }
@@ -618,12 +678,6 @@ func panicText(pv any) string {
 	return fmt.Sprint(pv)
 }
 
-// bufPool holds scratch buffers for JSON-rendered output.
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
-
-// maxPooledBuf bounds the buffers bufPool keeps.
-const maxPooledBuf = 64 << 10
-
 // render returns msg, a blank line, and v rendered (Render, else the JSON
 // encoding). An empty msg or rendering yields the other part alone.
 func (d *Def[P, R]) render(msg string, v *R) string {
@@ -637,16 +691,31 @@ func (d *Def[P, R]) render(msg string, v *R) string {
 		}
 		return msg + "\n\n" + s
 	}
-	bp := bufPool.Get().(*[]byte)
-	b := append((*bp)[:0], msg...)
+	// The text is built in a buffer of its own, sized by the longest
+	// encoding seen so far, and becomes the string without a copy: one
+	// allocation, no pooled scratch buffer.
+	hint := int(d.renderHint.Load())
+	b := make([]byte, 0, len(msg)+2+hint)
+	b = append(b, msg...)
 	if msg != "" {
 		b = append(b, '\n', '\n')
 	}
+	n := len(b)
 	b = d.f.EncodeResult(b, v)
-	s := string(b)
-	if cap(b) <= maxPooledBuf {
-		*bp = b[:0]
-		bufPool.Put(bp)
+	if enc := len(b) - n; enc > hint {
+		d.renderHint.Store(int32(min(enc, maxRenderHint)))
 	}
-	return s
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b)) // b is never written again
 }
+
+// maxRenderHint caps the capacity render reserves for an encoding.
+const maxRenderHint = 4 << 10
+
+// bufPool holds scratch buffers (idempotency keys).
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
+
+// maxPooledBuf bounds the buffers bufPool keeps.
+const maxPooledBuf = 64 << 10

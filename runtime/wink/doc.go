@@ -73,11 +73,31 @@
 // stay typed. On the success path a call allocates the ToolContext (the
 // handler may keep it), the output string when a value is rendered, plus
 // whatever decoding and the handler allocate. The rest of the call's state
-// (params, result, outcome) lives in a frame pooled per Def, as are decoders
-// and render buffers: the pointers the pipeline passes to Funcs (Validate,
-// ValidateResult, Render, EncodeResult) and to Hooks.OnResult are valid only
-// during the call and must not be kept. Params and values are boxed into
-// interfaces only when Hooks.Check, Hooks.OnResult or Events need them.
+// (params, result, outcome) lives in a frame pooled per Def, which keeps its
+// strictjson.Decoder across calls (one pool operation per call): the
+// pointers the pipeline passes to Funcs (Validate, ValidateResult, Render,
+// EncodeResult) and to Hooks.OnResult are valid only during the call and
+// must not be kept. Def.Decode decodes into a pooled frame too (a local P
+// whose address goes to the Decode function value would escape). Params and
+// values are boxed into interfaces only when policies, Hooks.Check,
+// Hooks.OnResult or the event need them. Performance decisions:
+//
+//   - When the call is recorded (Events or Session), the params' box and the
+//     ToolInvoked event are one allocation (eventBox): the interface's data
+//     word is pointed at the copy inside it with unsafe, as the runtime's own
+//     boxing would point at a fresh copy; pointer-shaped P (boxed without
+//     allocating) are boxed normally. TestBoxParamsMatchesTheLanguage checks
+//     the result against ordinary boxing.
+//   - The rendered output is built in a buffer sized by the longest encoding
+//     seen so far and turned into the string with unsafe.String (one
+//     allocation, no pooled scratch buffer, no copy).
+//   - The pooled frame is cleared field by field, only where set: zeroing the
+//     whole frame would pay a write barrier per pointer slot while the
+//     collector runs.
+//   - The clock's wall time is read once per call (ToolInvoked.Time);
+//     Duration and PolicyChecked.Time are derived from it with the monotonic
+//     clock (time.Since), half the cost of time.Now. With Dispatcher.Now set,
+//     that clock is read each time instead.
 //
 // # Session, resources, filesystem, policies, transactions, idempotency
 //

@@ -72,8 +72,14 @@ var ToolLog = session.NewSlice[*ToolInvoked]("tool_invoked", session.Log)
 // CheckPolicy runs p.Check and turns a panic into a denial (fail-closed):
 // `Policy "<name>" failed while checking the call to tool "<tool>": <panic>`.
 // Composite policies use it for their members.
-func CheckPolicy(p Policy, tc *ToolContext, tool *Tool, params any) (dec Decision) {
-	name := ""
+func CheckPolicy(p Policy, tc *ToolContext, tool *Tool, params any) Decision {
+	dec, _ := checkPolicy(p, tc, tool, params)
+	return dec
+}
+
+// checkPolicy is CheckPolicy that also returns p.Name() ("" when it
+// panicked), so that the dispatcher asks for it once.
+func checkPolicy(p Policy, tc *ToolContext, tool *Tool, params any) (dec Decision, name string) {
 	defer func() {
 		if pv := recover(); pv != nil {
 			dec = Decision{Reason: "Policy " + strconv.Quote(name) + " failed while checking the call to tool " +
@@ -81,7 +87,7 @@ func CheckPolicy(p Policy, tc *ToolContext, tool *Tool, params any) (dec Decisio
 		}
 	}()
 	name = p.Name()
-	return p.Check(tc, tool, params)
+	return p.Check(tc, tool, params), name
 }
 
 // policies runs the section policies, then the prompt policies, recording a
@@ -99,8 +105,7 @@ func (d *Dispatcher) policies(tc *ToolContext, t *Tool, params any, start time.T
 // checkAll checks ps in order; see policies.
 func (d *Dispatcher) checkAll(ps []Policy, tc *ToolContext, t *Tool, params any, start time.Time) *Denial {
 	for _, p := range ps {
-		dec := CheckPolicy(p, tc, t, params)
-		name := policyName(p)
+		dec, name := checkPolicy(p, tc, t, params)
 		if d.Session != nil {
 			session.Append(d.Session, PolicyLog, PolicyChecked{Tool: t.Name(), CallID: tc.CallID, Policy: name,
 				Allowed: dec.Allow, Reason: dec.Reason, Time: d.nowAfter(start)})
@@ -110,12 +115,6 @@ func (d *Dispatcher) checkAll(ps []Policy, tc *ToolContext, t *Tool, params any,
 		}
 	}
 	return nil
-}
-
-// policyName returns p.Name(), or "" when it panics or p is nil.
-func policyName(p Policy) (name string) {
-	defer func() { _ = recover() }()
-	return p.Name()
 }
 
 // onResult runs every policy's OnResult (section policies first).
