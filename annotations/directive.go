@@ -61,9 +61,9 @@ type Idempotent struct {
 	ScopePos     token.Position   // position of the scope value; zero when defaulted
 }
 
-func (*Tool) directive()       {}
-func (*Example) directive()    {}
-func (*Idempotent) directive() {}
+func (*Tool) directive()        {}
+func (*Example) directive()     {}
+func (*Idempotent) directive()  {}
 func (*Constraints) directive() {}
 
 // Position returns the position of the "//" of the directive.
