@@ -1,7 +1,6 @@
 package anthropic
 
 import (
-	"encoding/json"
 	"errors"
 
 	"github.com/winkgen/wink/runtime/adapters/internal/toolset"
@@ -39,12 +38,19 @@ func Tools(tools []*wink.Tool) ([]byte, error) {
 	return append(b, ']'), nil
 }
 
+// block is the part of a content block that a tool_use needs, filled as json.Unmarshal did into its
+// former tagged version (whose Go type names the error texts keep).
 type block struct {
-	Type  string          `json:"type"`
-	ID    string          `json:"id"`
-	Name  string          `json:"name"`
-	Input json.RawMessage `json:"input"`
+	Type  string
+	ID    string
+	Name  string
+	Input []byte // raw JSON (json.RawMessage), aliasing the response
 }
+
+const (
+	blockType   = "anthropic.block"
+	messageType = `struct { Content []anthropic.block "json:\"content\""; Error json.RawMessage "json:\"error\"" }`
+)
 
 // ParseToolUses reads the tool calls of a Messages API response: data is the message object (its
 // `content` array is read; an error body `{"type":"error","error":{...}}` is an error) or the `content`
@@ -54,36 +60,86 @@ type block struct {
 // skipped.
 func ParseToolUses(data []byte) ([]wink.Call, error) {
 	var blocks []block
+	var r toolset.Reader
+	r.Reset(data)
 	switch toolset.FirstByte(data) {
 	case '[':
-		if err := json.Unmarshal(data, &blocks); err != nil {
-			return nil, errors.New("anthropic: reading content: " + err.Error())
+		blocks = readBlocks(&r, blocks, "", "")
+		if err := r.Err(); err != "" {
+			return nil, errors.New("anthropic: reading content: " + err)
 		}
 	default:
-		var m struct {
-			Content []block         `json:"content"`
-			Error   json.RawMessage `json:"error"`
+		var errMember []byte
+		if r.Object("", messageType) {
+			for r.D.NextKey() {
+				switch k := r.D.Key(); {
+				case toolset.Match(k, "content"):
+					blocks = readBlocks(&r, blocks, ".content", "content.")
+				case toolset.Match(k, "error"):
+					errMember, _ = r.D.Raw()
+				}
+			}
+			r.D.ObjectEnd()
 		}
-		if err := json.Unmarshal(data, &m); err != nil {
-			return nil, errors.New("anthropic: reading message: " + err.Error())
+		if err := r.Err(); err != "" {
+			return nil, errors.New("anthropic: reading message: " + err)
 		}
-		if msg := toolset.ErrorBody(m.Error); msg != "" {
+		if msg := toolset.ErrorBody(errMember); msg != "" {
 			return nil, errors.New("anthropic: message error: " + msg)
 		}
-		blocks = m.Content
 	}
 	var calls []wink.Call
 	for _, bl := range blocks {
 		if bl.Type != "tool_use" {
 			continue
 		}
-		args := []byte(bl.Input)
-		if args == nil {
-			args = []byte{}
-		}
-		calls = append(calls, wink.Call{ID: bl.ID, Name: bl.Name, Arguments: args})
+		calls = append(calls, wink.Call{ID: bl.ID, Name: bl.Name, Arguments: append([]byte{}, bl.Input...)})
 	}
 	return calls, nil
+}
+
+// readBlocks reads an array of content blocks into blocks as encoding/json fills a slice: null gives
+// nil, an empty array an empty slice, and elements are decoded in place over blocks' backing array.
+// field and path spell the array's place in type errors: the array's own field (".content", or "" at
+// the top level) and the prefix of its blocks' fields ("content.").
+func readBlocks(r *toolset.Reader, blocks []block, field, path string) []block {
+	var null bool
+	if !r.Array(field, "[]"+blockType, &null) {
+		if null {
+			return nil
+		}
+		return blocks
+	}
+	blocks = blocks[:0]
+	for r.D.NextElem() {
+		if i := len(blocks); i < cap(blocks) {
+			blocks = blocks[:i+1]
+		} else {
+			blocks = append(blocks, block{})
+		}
+		bl := &blocks[len(blocks)-1]
+		if !r.Object(field, blockType) {
+			continue
+		}
+		for r.D.NextKey() {
+			switch k := r.D.Key(); {
+			case toolset.Match(k, "type"):
+				r.String(&bl.Type, "block."+path+"type")
+			case toolset.Match(k, "id"):
+				r.String(&bl.ID, "block."+path+"id")
+			case toolset.Match(k, "name"):
+				r.String(&bl.Name, "block."+path+"name")
+			case toolset.Match(k, "input"):
+				bl.Input, _ = r.D.Raw()
+			}
+		}
+		r.D.ObjectEnd()
+	}
+	r.D.ArrayEnd()
+	if len(blocks) == 0 {
+		return []block{}
+	}
+	return blocks
 }
 
 // ToolResult returns the content block answering the tool_use block toolUseID:

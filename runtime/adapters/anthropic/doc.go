@@ -25,8 +25,10 @@
 // # Decisions where the contract was silent
 //
 //   - Payloads are written by hand with strictjson.AppendString (no reflection, no HTML escaping, fixed
-//     key order); responses are read with encoding/json into small private structs, with the input held
-//     as json.RawMessage (which copies the bytes unchanged).
+//     key order); responses are read without reflection or encoding/json, with runtime/strictjson, keeping
+//     encoding/json's former semantics and error texts (see package openai). The input is taken with
+//     strictjson's Decoder.Raw (validated, byte for byte) and copied into Call.Arguments. Invalid UTF-8
+//     or a lone surrogate escape anywhere in the response is now an error instead of U+FFFD.
 //   - A tools list with nil tools, duplicate names or a schema that is not a JSON object is an error
 //     (all problems joined): the API would reject the request.
 //   - Blocks other than tool_use (text, thinking, server_tool_use and the server tools' results) are

@@ -2,7 +2,6 @@ package openai
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"strconv"
 
@@ -12,20 +11,30 @@ import (
 )
 
 // chatMessage is the part of an assistant message (or of a choice, which wraps one) that carries tool
-// calls.
+// calls. The readers below fill these structs as json.Unmarshal did into their former tagged versions;
+// the Go type names in the error texts are those of the former structs.
 type chatMessage struct {
-	ToolCalls []chatToolCall  `json:"tool_calls"`
-	Message   json.RawMessage `json:"message"`
+	ToolCalls []chatToolCall
+	Message   []byte // raw JSON (json.RawMessage)
 }
 
 type chatToolCall struct {
-	ID       string `json:"id"`
-	Type     string `json:"type"`
-	Function *struct {
-		Name      string          `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-	} `json:"function"`
+	ID       string
+	Type     string
+	Function *chatFunction
 }
+
+type chatFunction struct {
+	Name      string
+	Arguments []byte // raw JSON (json.RawMessage)
+}
+
+const (
+	chatMessageType  = "openai.chatMessage"
+	chatToolCallType = "openai.chatToolCall"
+	chatFunctionType = `struct { Name string "json:\"name\""; Arguments json.RawMessage "json:\"arguments\"" }`
+	completionType   = `struct { Choices []json.RawMessage "json:\"choices\""; Error json.RawMessage "json:\"error\"" }`
+)
 
 // ParseChatToolCalls reads the tool calls of a chat completions assistant message
 // (`choices[i].message`) or of a choice (an object with a `message` member), in order: id from
@@ -39,8 +48,21 @@ type chatToolCall struct {
 // cannot be dispatched.
 func ParseChatToolCalls(message []byte) ([]wink.Call, error) {
 	var m chatMessage
-	if err := json.Unmarshal(message, &m); err != nil {
-		return nil, errors.New("openai: reading chat message: " + err.Error())
+	var r toolset.Reader
+	r.Reset(message)
+	if r.Object("", chatMessageType) {
+		for r.D.NextKey() {
+			switch k := r.D.Key(); {
+			case toolset.Match(k, "tool_calls"):
+				m.ToolCalls = readChatToolCalls(&r, m.ToolCalls)
+			case toolset.Match(k, "message"):
+				m.Message, _ = r.D.Raw()
+			}
+		}
+		r.D.ObjectEnd()
+	}
+	if err := r.Err(); err != "" {
+		return nil, errors.New("openai: reading chat message: " + err)
 	}
 	if !toolset.IsNull(m.Message) {
 		if m.ToolCalls != nil {
@@ -51,24 +73,109 @@ func ParseChatToolCalls(message []byte) ([]wink.Call, error) {
 	return chatCalls(m.ToolCalls)
 }
 
+// readChatToolCalls reads `tool_calls` into tcs as encoding/json fills a slice: null gives nil, an empty
+// array an empty slice, and elements are decoded in place over tcs' backing array.
+func readChatToolCalls(r *toolset.Reader, tcs []chatToolCall) []chatToolCall {
+	var null bool
+	if !r.Array("chatMessage.tool_calls", "[]"+chatToolCallType, &null) {
+		if null {
+			return nil
+		}
+		return tcs
+	}
+	tcs = tcs[:0]
+	for r.D.NextElem() {
+		if i := len(tcs); i < cap(tcs) {
+			tcs = tcs[:i+1]
+		} else {
+			tcs = append(tcs, chatToolCall{})
+		}
+		tc := &tcs[len(tcs)-1]
+		if !r.Object("chatMessage.tool_calls", chatToolCallType) {
+			continue
+		}
+		for r.D.NextKey() {
+			switch k := r.D.Key(); {
+			case toolset.Match(k, "id"):
+				r.String(&tc.ID, "chatToolCall.tool_calls.id")
+			case toolset.Match(k, "type"):
+				r.String(&tc.Type, "chatToolCall.tool_calls.type")
+			case toolset.Match(k, "function"):
+				if r.D.Null() {
+					tc.Function = nil
+					continue
+				}
+				if tc.Function == nil {
+					tc.Function = new(chatFunction)
+				}
+				if !r.Object("chatToolCall.tool_calls.function", chatFunctionType) {
+					continue
+				}
+				for r.D.NextKey() {
+					switch k := r.D.Key(); {
+					case toolset.Match(k, "name"):
+						r.String(&tc.Function.Name, ".tool_calls.function.name")
+					case toolset.Match(k, "arguments"):
+						tc.Function.Arguments, _ = r.D.Raw()
+					}
+				}
+				r.D.ObjectEnd()
+			}
+		}
+		r.D.ObjectEnd()
+	}
+	r.D.ArrayEnd()
+	if len(tcs) == 0 {
+		return []chatToolCall{}
+	}
+	return tcs
+}
+
 // ParseChatCompletion reads the tool calls of a whole chat completion response body: those of its first
 // choice (ask for one choice; with n > 1, pass each `choices[i]` to ParseChatToolCalls). An error body
 // (`{"error":{...}}`) or a response without choices is an error.
 func ParseChatCompletion(body []byte) ([]wink.Call, error) {
-	var r struct {
-		Choices []json.RawMessage `json:"choices"`
-		Error   json.RawMessage   `json:"error"`
+	var first, errMember []byte
+	choices := 0
+	var r toolset.Reader
+	r.Reset(body)
+	if r.Object("", completionType) {
+		for r.D.NextKey() {
+			switch k := r.D.Key(); {
+			case toolset.Match(k, "choices"):
+				var null bool
+				if !r.Array(".choices", "[]json.RawMessage", &null) {
+					if null {
+						first, choices = nil, 0
+					}
+					continue
+				}
+				n := 0
+				for r.D.NextElem() {
+					raw, _ := r.D.Raw()
+					if n == 0 {
+						first = raw
+					}
+					n++
+				}
+				r.D.ArrayEnd()
+				choices = n
+			case toolset.Match(k, "error"):
+				errMember, _ = r.D.Raw()
+			}
+		}
+		r.D.ObjectEnd()
 	}
-	if err := json.Unmarshal(body, &r); err != nil {
-		return nil, errors.New("openai: reading chat completion: " + err.Error())
+	if err := r.Err(); err != "" {
+		return nil, errors.New("openai: reading chat completion: " + err)
 	}
-	if msg := toolset.ErrorBody(r.Error); msg != "" {
+	if msg := toolset.ErrorBody(errMember); msg != "" {
 		return nil, errors.New("openai: chat completion error: " + msg)
 	}
-	if len(r.Choices) == 0 {
+	if choices == 0 {
 		return nil, errors.New("openai: chat completion has no choices")
 	}
-	return ParseChatToolCalls(r.Choices[0])
+	return ParseChatToolCalls(first)
 }
 
 func chatCalls(tcs []chatToolCall) ([]wink.Call, error) {
@@ -92,19 +199,21 @@ func chatCalls(tcs []chatToolCall) ([]wink.Call, error) {
 	return calls, nil
 }
 
-// arguments turns the raw `arguments` member into the arguments text: a string's content, empty for
-// null or absent, any other JSON value verbatim.
-func arguments(raw json.RawMessage) ([]byte, error) {
+// arguments turns the raw `arguments` member (validated JSON) into the arguments text: a string's
+// content, empty for null or absent, any other JSON value verbatim (copied).
+func arguments(raw []byte) ([]byte, error) {
 	t := bytes.TrimSpace(raw)
 	switch {
 	case toolset.IsNull(t):
 		return []byte{}, nil
 	case t[0] == '"':
-		var s string
-		if err := json.Unmarshal(t, &s); err != nil {
-			return nil, errors.New("reading arguments: " + err.Error())
+		var d strictjson.Decoder
+		d.Reset(t, strictjson.Limits{MaxBytes: len(t) + 1, MaxErrors: 1})
+		b, _ := d.StringBytes()
+		if errs := d.Finish(); errs != nil {
+			return nil, errors.New("reading arguments: " + errs.Error())
 		}
-		return []byte(s), nil
+		return append([]byte{}, b...), nil
 	default:
 		return bytes.Clone(t), nil
 	}

@@ -1,20 +1,23 @@
 // Package toolset holds what the provider adapters share: the check of a tools list before its payload
-// is built, and the JSON reading helpers for provider responses.
+// is built, and the reflection-free reading of provider responses (Reader, SyntaxError, ErrorBody).
 package toolset
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"strconv"
 
+	"github.com/winkgen/wink/runtime/strictjson"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
+// maxDepth is the nesting limit of encoding/json (10000 levels), which the readers keep.
+const maxDepth = 10000
+
 // Check reports every problem of a tools list at once (joined with errors.Join), each prefixed with
 // pkg: a nil tool, two tools with the same name (the provider would reject the request), a tool whose
-// schema (as chosen by schema) is not a JSON object. The schema bytes are checked with json.Valid, never
-// re-encoded.
+// schema (as chosen by schema) is not a JSON object. The schema bytes are validated with the strict
+// decoder, never re-encoded.
 func Check(pkg string, tools []*wink.Tool, schema func(*wink.Spec) []byte) error {
 	var errs []error
 	first := make(map[string]int, len(tools))
@@ -30,11 +33,19 @@ func Check(pkg string, tools []*wink.Tool, schema func(*wink.Spec) []byte) error
 			first[name] = i
 		}
 		s := bytes.TrimSpace(schema(t.Spec()))
-		if len(s) == 0 || s[0] != '{' || !json.Valid(s) {
+		if len(s) == 0 || s[0] != '{' || !valid(s) {
 			errs = append(errs, errors.New(pkg+": tool "+strconv.Quote(name)+": parameters schema is not a JSON object"))
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// valid reports whether b is one valid JSON value (strictly: UTF-8 and escapes are checked too).
+func valid(b []byte) bool {
+	var d strictjson.Decoder
+	d.Reset(b, strictjson.Limits{MaxBytes: len(b) + 1, MaxDepth: maxDepth, MaxErrors: 1})
+	d.Skip()
+	return d.Finish() == nil
 }
 
 // Grow returns a buffer with room for the payload of tools: their schemas and descriptions plus
@@ -49,27 +60,40 @@ func Grow(tools []*wink.Tool, perEntry int, schema func(*wink.Spec) []byte) []by
 }
 
 // ErrorBody returns the message of a provider error body ({"error":{"message":...}}, with or without an
-// outer "type":"error"), or "" when body's "error" member is absent or null.
-func ErrorBody(errMember json.RawMessage) string {
+// outer "type":"error"), or "" when body's "error" member is absent or null. errMember is the raw
+// member, already validated. "type" and "message" are read as encoding/json would into a struct of two
+// strings (keys matched case-insensitively, a null leaves the field, a later duplicate wins); a member
+// that is not such an object, or has neither field, is returned as its JSON text.
+func ErrorBody(errMember []byte) string {
 	t := bytes.TrimSpace(errMember)
 	if len(t) == 0 || string(t) == "null" {
 		return ""
 	}
-	var e struct {
-		Type    string `json:"type"`
-		Message string `json:"message"`
+	var r Reader
+	r.Reset(t)
+	var typ, msg string
+	if r.Object("", "") {
+		for r.D.NextKey() {
+			switch k := r.D.Key(); {
+			case Match(k, "type"):
+				r.String(&typ, "type")
+			case Match(k, "message"):
+				r.String(&msg, "message")
+			}
+		}
+		r.D.ObjectEnd()
 	}
-	if json.Unmarshal(t, &e) != nil || (e.Message == "" && e.Type == "") {
+	if r.Err() != "" || (msg == "" && typ == "") {
 		return string(t)
 	}
-	if e.Type == "" {
-		return e.Message
+	if typ == "" {
+		return msg
 	}
-	return e.Type + ": " + e.Message
+	return typ + ": " + msg
 }
 
 // IsNull reports whether raw is absent (empty) or the JSON literal null.
-func IsNull(raw json.RawMessage) bool {
+func IsNull(raw []byte) bool {
 	t := bytes.TrimSpace(raw)
 	return len(t) == 0 || string(t) == "null"
 }
