@@ -50,12 +50,9 @@ func winkDecodeSearchResult(d *strictjson.Decoder, v *SearchResult) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "total":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 				v.Total = int(n)
 			}
@@ -86,42 +83,30 @@ func winkDecodeSearchArgs(d *strictjson.Decoder, v *SearchArgs) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "query":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.Query = s
 			}
 		case "limit":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 				v.Limit = int(n)
 			}
 		case "case_sensitive":
-			if seen[0]&4 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			seen[0] |= 4
 			if b, ok := d.Bool(); ok {
 				v.CaseSensitive = b
 			}
 		case "file_types":
-			if seen[0]&8 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 8) {
 				continue
 			}
-			seen[0] |= 8
 			if d.ArrayStart() {
 				var buf1 [8]string
 				tmp1 := buf1[:0]
@@ -136,33 +121,24 @@ func winkDecodeSearchArgs(d *strictjson.Decoder, v *SearchArgs) {
 				v.FileTypes = strictjson.Clone(tmp1)
 			}
 		case "filters":
-			if seen[0]&16 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 16) {
 				continue
 			}
-			seen[0] |= 16
 			if d.ObjectStart() {
 				var seen1 [1]uint64
 				for d.NextKey() {
 					switch string(d.Key()) {
 					case "path_prefix":
-						if seen1[0]&1 != 0 {
-							d.Duplicate()
-							d.Skip()
+						if d.Repeated(&seen1[0], 1) {
 							continue
 						}
-						seen1[0] |= 1
 						if s, ok := d.String(); ok {
 							v.Filters.PathPrefix = s
 						}
 					case "max_size":
-						if seen1[0]&2 != 0 {
-							d.Duplicate()
-							d.Skip()
+						if d.Repeated(&seen1[0], 2) {
 							continue
 						}
-						seen1[0] |= 2
 						if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 							v.Filters.MaxSize = int64(n)
 						}
@@ -179,12 +155,9 @@ func winkDecodeSearchArgs(d *strictjson.Decoder, v *SearchArgs) {
 				d.ObjectEnd()
 			}
 		case "mode":
-			if seen[0]&32 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 32) {
 				continue
 			}
-			seen[0] |= 32
 			if b, ok := d.StringBytes(); ok {
 				switch string(b) {
 				case "fuzzy":

@@ -127,10 +127,7 @@ func (e *emitter) structBody(t *model.Type, v *jen.Statement, id string, depth i
 		target := fieldExpr(v, f)
 		var stmts []jen.Code
 		stmts = append(stmts,
-			jen.If(jen.Id(seen).Index(jen.Lit(word)).Op("&").Add(bitLit).Op("!=").Lit(0)).Block(
-				jen.Id("d").Dot("Duplicate").Call(), jen.Id("d").Dot("Skip").Call(), jen.Continue()),
-			jen.Id(seen).Index(jen.Lit(word)).Op("|=").Add(bitLit),
-		)
+			jen.If(jen.Id("d").Dot("Repeated").Call(jen.Op("&").Id(seen).Index(jen.Lit(word)), bitLit)).Block(jen.Continue()))
 		if !f.Required {
 			stmts = append(stmts, jen.If(jen.Id("d").Dot("Null").Call()).Block(jen.Continue()))
 		}

@@ -51,22 +51,16 @@ func winkDecodePublished(d *strictjson.Decoder, v *Published) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "index":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.Index = s
 			}
 		case "pages":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 				v.Pages = int(n)
 			}
@@ -102,12 +96,9 @@ func winkDecodePublishParams(d *strictjson.Decoder, v *PublishParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "paths":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if d.ArrayStart() {
 				var buf1 [8]string
 				tmp1 := buf1[:0]

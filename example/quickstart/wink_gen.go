@@ -71,12 +71,9 @@ func winkDecodeForecast(d *strictjson.Decoder, v *Forecast) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "highs":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if d.ArrayStart() {
 				var buf1 [8]float64
 				tmp1 := buf1[:0]
@@ -125,12 +122,9 @@ func winkDecodeForecastParams(d *strictjson.Decoder, v *ForecastParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "city":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.City = s
 				{
@@ -144,12 +138,9 @@ func winkDecodeForecastParams(d *strictjson.Decoder, v *ForecastParams) {
 				}
 			}
 		case "days":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if d.Null() {
 				continue
 			}
@@ -158,12 +149,9 @@ func winkDecodeForecastParams(d *strictjson.Decoder, v *ForecastParams) {
 				v.Days = int(n)
 			}
 		case "unit":
-			if seen[0]&4 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			seen[0] |= 4
 			if d.Null() {
 				continue
 			}

@@ -279,42 +279,30 @@ func winkDecodeTask(d *strictjson.Decoder, v *Task) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "id":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.ID = s
 			}
 		case "title":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if s, ok := d.String(); ok {
 				v.Title = s
 			}
 		case "due":
-			if seen[0]&4 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			seen[0] |= 4
 			if tm, ok := d.Time(); ok {
 				v.Due = tm
 			}
 		case "priority":
-			if seen[0]&8 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 8) {
 				continue
 			}
-			seen[0] |= 8
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 				switch n {
 				case 1, 2, 3:
@@ -324,12 +312,9 @@ func winkDecodeTask(d *strictjson.Decoder, v *Task) {
 				v.Priority = Priority(n)
 			}
 		case "labels":
-			if seen[0]&16 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 16) {
 				continue
 			}
-			seen[0] |= 16
 			if d.ObjectStart() {
 				m1 := make(map[string]string)
 				for d.NextKey() {
@@ -405,12 +390,9 @@ func winkDecodeScheduleParams(d *strictjson.Decoder, v *ScheduleParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "title":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.Title = s
 				{
@@ -424,22 +406,16 @@ func winkDecodeScheduleParams(d *strictjson.Decoder, v *ScheduleParams) {
 				}
 			}
 		case "at":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if tm, ok := d.Time(); ok {
 				v.At = tm
 			}
 		case "priority":
-			if seen[0]&4 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			seen[0] |= 4
 			if d.Null() {
 				continue
 			}
@@ -453,12 +429,9 @@ func winkDecodeScheduleParams(d *strictjson.Decoder, v *ScheduleParams) {
 				v.Priority = Priority(n)
 			}
 		case "assignee":
-			if seen[0]&8 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 8) {
 				continue
 			}
-			seen[0] |= 8
 			if d.Null() {
 				continue
 			}
@@ -469,12 +442,9 @@ func winkDecodeScheduleParams(d *strictjson.Decoder, v *ScheduleParams) {
 			}
 			v.Assignee = &p1
 		case "labels":
-			if seen[0]&16 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 16) {
 				continue
 			}
-			seen[0] |= 16
 			if d.Null() {
 				continue
 			}
@@ -497,12 +467,9 @@ func winkDecodeScheduleParams(d *strictjson.Decoder, v *ScheduleParams) {
 				v.Labels = m1
 			}
 		case "repeat":
-			if seen[0]&32 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 32) {
 				continue
 			}
-			seen[0] |= 32
 			if d.Null() {
 				continue
 			}
@@ -510,12 +477,9 @@ func winkDecodeScheduleParams(d *strictjson.Decoder, v *ScheduleParams) {
 			winkDecodeRecurrence(d, &p1)
 			v.Repeat = &p1
 		case "ticket":
-			if seen[0]&64 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 64) {
 				continue
 			}
-			seen[0] |= 64
 			if d.Null() {
 				continue
 			}
@@ -595,22 +559,16 @@ func winkDecodeRecurrence(d *strictjson.Decoder, v *Recurrence) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "every":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if n, ok := d.Int(1, 365); ok {
 				v.Every = int(n)
 			}
 		case "until":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if d.Null() {
 				continue
 			}
@@ -652,12 +610,9 @@ func winkDecodeSearchResult(d *strictjson.Decoder, v *SearchResult) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "matches":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if d.ArrayStart() {
 				var buf1 [8]string
 				tmp1 := buf1[:0]
@@ -672,12 +627,9 @@ func winkDecodeSearchResult(d *strictjson.Decoder, v *SearchResult) {
 				v.Matches = strictjson.Clone(tmp1)
 			}
 		case "total_count":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 				v.TotalCount = int(n)
 			}
@@ -721,12 +673,9 @@ func winkDecodeSearchParams(d *strictjson.Decoder, v *SearchParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "query":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.Query = s
 				{
@@ -740,12 +689,9 @@ func winkDecodeSearchParams(d *strictjson.Decoder, v *SearchParams) {
 				}
 			}
 		case "limit":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if d.Null() {
 				continue
 			}
@@ -754,12 +700,9 @@ func winkDecodeSearchParams(d *strictjson.Decoder, v *SearchParams) {
 				v.Limit = int(n)
 			}
 		case "case_sensitive":
-			if seen[0]&4 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			seen[0] |= 4
 			if d.Null() {
 				continue
 			}
@@ -767,12 +710,9 @@ func winkDecodeSearchParams(d *strictjson.Decoder, v *SearchParams) {
 				v.CaseSensitive = b
 			}
 		case "file_types":
-			if seen[0]&8 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 8) {
 				continue
 			}
-			seen[0] |= 8
 			if d.Null() {
 				continue
 			}
@@ -799,23 +739,17 @@ func winkDecodeSearchParams(d *strictjson.Decoder, v *SearchParams) {
 				}
 			}
 		case "filters":
-			if seen[0]&16 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 16) {
 				continue
 			}
-			seen[0] |= 16
 			if d.ObjectStart() {
 				var seen1 [1]uint64
 				for d.NextKey() {
 					switch string(d.Key()) {
 					case "path_prefix":
-						if seen1[0]&1 != 0 {
-							d.Duplicate()
-							d.Skip()
+						if d.Repeated(&seen1[0], 1) {
 							continue
 						}
-						seen1[0] |= 1
 						if s, ok := d.String(); ok {
 							v.Filters.PathPrefix = s
 							if !winkPattern2.MatchString(s) {
@@ -823,12 +757,9 @@ func winkDecodeSearchParams(d *strictjson.Decoder, v *SearchParams) {
 							}
 						}
 					case "max_size":
-						if seen1[0]&2 != 0 {
-							d.Duplicate()
-							d.Skip()
+						if d.Repeated(&seen1[0], 2) {
 							continue
 						}
-						seen1[0] |= 2
 						if n, ok := d.Int(0, math.MaxInt64); ok {
 							v.Filters.MaxSize = int64(n)
 						}
@@ -845,12 +776,9 @@ func winkDecodeSearchParams(d *strictjson.Decoder, v *SearchParams) {
 				d.ObjectEnd()
 			}
 		case "mode":
-			if seen[0]&32 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 32) {
 				continue
 			}
-			seen[0] |= 32
 			if d.Null() {
 				continue
 			}
@@ -930,42 +858,30 @@ func winkDecodeStats(d *strictjson.Decoder, v *Stats) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "mean":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if f, ok := d.Float(64); ok {
 				v.Mean = float64(f)
 			}
 		case "min":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if f, ok := d.Float(64); ok {
 				v.Min = float64(f)
 			}
 		case "max":
-			if seen[0]&4 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			seen[0] |= 4
 			if f, ok := d.Float(64); ok {
 				v.Max = float64(f)
 			}
 		case "count":
-			if seen[0]&8 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 8) {
 				continue
 			}
-			seen[0] |= 8
 			if n, ok := d.Uint(4294967295); ok {
 				v.Count = uint32(n)
 			}
@@ -1012,12 +928,9 @@ func winkDecodeStatsParams(d *strictjson.Decoder, v *StatsParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "samples":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if d.ArrayStart() {
 				var buf1 [8]float64
 				tmp1 := buf1[:0]
@@ -1044,12 +957,9 @@ func winkDecodeStatsParams(d *strictjson.Decoder, v *StatsParams) {
 				}
 			}
 		case "precision":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if d.Null() {
 				continue
 			}
@@ -1067,12 +977,9 @@ func winkDecodeStatsParams(d *strictjson.Decoder, v *StatsParams) {
 				v.Precision = float64(f)
 			}
 		case "weights":
-			if seen[0]&4 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			seen[0] |= 4
 			if d.Null() {
 				continue
 			}
@@ -1090,12 +997,9 @@ func winkDecodeStatsParams(d *strictjson.Decoder, v *StatsParams) {
 				v.Weights = strictjson.Clone(tmp1)
 			}
 		case "window":
-			if seen[0]&8 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 8) {
 				continue
 			}
-			seen[0] |= 8
 			if d.Null() {
 				continue
 			}
@@ -1183,22 +1087,16 @@ func winkDecodeStatus(d *strictjson.Decoder, v *Status) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "healthy":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if b, ok := d.Bool(); ok {
 				v.Healthy = b
 			}
 		case "uptime_seconds":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if f, ok := d.Float(64); ok {
 				v.Uptime = float64(f)
 			}
@@ -1234,22 +1132,16 @@ func winkDecodeOutlineCount(d *strictjson.Decoder, v *OutlineCount) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "entries":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 				v.Entries = int(n)
 			}
 		case "depth":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 				v.Depth = int(n)
 			}
@@ -1285,12 +1177,9 @@ func winkDecodeOutlineParams(d *strictjson.Decoder, v *OutlineParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "root":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			winkDecodeNode(d, &v.Root)
 		default:
 			d.Unknown(winkKeysOutlineParams)
@@ -1319,12 +1208,9 @@ func winkDecodeNode(d *strictjson.Decoder, v *Node) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "title":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.Title = s
 				{
@@ -1335,12 +1221,9 @@ func winkDecodeNode(d *strictjson.Decoder, v *Node) {
 				}
 			}
 		case "children":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if d.Null() {
 				continue
 			}
@@ -1398,12 +1281,9 @@ func winkDecodeArchiveParams(d *strictjson.Decoder, v *ArchiveParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "paths":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if d.ArrayStart() {
 				var buf1 [8]string
 				tmp1 := buf1[:0]

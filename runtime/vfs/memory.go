@@ -2,40 +2,73 @@ package vfs
 
 import (
 	"errors"
+	"strings"
 	"sync"
 	"time"
 )
 
-// Memory is an in-memory Filesystem with O(1) snapshots. It is safe for concurrent use: readers take the
-// current root pointer and work on an immutable tree; writers are serialized by a mutex.
+// Memory is an in-memory Filesystem with O(1) snapshots. It is a persistent tree of directories, each
+// holding its entries in a persistent B+tree (ptree.go), so a write copies only the directories and
+// B-tree nodes on its path. It is safe for concurrent use: readers take the current root pointer and work
+// on an immutable tree; writers are serialized by a mutex.
 type Memory struct {
 	mu      sync.Mutex
-	root    *tnode
+	root    *mnode
+	last    *memSnapshot // the latest snapshot taken or restored; reused while root is unchanged
 	maxSize int64
 	now     func() time.Time
 }
 
 var _ Filesystem = (*Memory)(nil)
 
+// emptyRoot is the root directory of an empty filesystem (mtime 0, like the root's Stat always had).
+var emptyRoot = &mnode{kids: emptyDir}
+
 // NewMemory returns an empty in-memory filesystem. Only MaxFileSize applies to it.
 func NewMemory(opts ...Option) *Memory {
 	o := buildOptions(opts)
-	return &Memory{maxSize: o.maxFileSize, now: time.Now}
+	return &Memory{root: emptyRoot, maxSize: o.maxFileSize, now: time.Now}
 }
 
-func (m *Memory) load() *tnode {
+func (m *Memory) load() *mnode {
 	m.mu.Lock()
-	r := m.root
+	r := m.cur()
 	m.mu.Unlock()
 	return r
 }
 
-// lookup returns the record at a cleaned path; the root is always a directory.
-func lookup(root *tnode, p string) *mfile {
-	if p == "." {
-		return &mfile{dir: true}
+// cur returns the current root; callers hold m.mu. A zero Memory is an empty tree.
+func (m *Memory) cur() *mnode {
+	if m.root == nil {
+		return emptyRoot
 	}
-	return tget(root, p)
+	return m.root
+}
+
+// nextSeg splits a cleaned relative path into its first segment and the rest ("" for the last segment).
+func nextSeg(p string) (name, rest string) {
+	if i := indexSlash(p); i >= 0 {
+		return p[:i], p[i+1:]
+	}
+	return p, ""
+}
+
+// lookup returns the record at a cleaned path, or nil; the root is always a directory.
+func lookup(root *mnode, p string) *mnode {
+	if p == "." {
+		return root
+	}
+	n := root
+	for {
+		if !n.isDir() {
+			return nil
+		}
+		name, rest := nextSeg(p)
+		if n = bget(n.kids, name); n == nil || rest == "" {
+			return n
+		}
+		p = rest
+	}
 }
 
 // Read returns a copy of the file's content.
@@ -48,10 +81,10 @@ func (m *Memory) Read(p string) ([]byte, error) {
 	switch {
 	case f == nil:
 		return nil, pathErr("read", p, ErrNotFound)
-	case f.dir:
+	case f.isDir():
 		return nil, pathErr("read", p, ErrIsDir)
 	}
-	return append([]byte(nil), f.data...), nil
+	return []byte(f.data), nil
 }
 
 // Write creates or replaces the file, creating missing parent directories. data is copied.
@@ -63,10 +96,14 @@ func (m *Memory) Write(p string, data []byte) error {
 	if int64(len(data)) > m.maxSize {
 		return pathErr("write", p, tooLarge(int64(len(data)), m.maxSize))
 	}
-	stored := append([]byte(nil), data...)
+	if c == "." {
+		return pathErr("write", p, ErrIsDir)
+	}
+	stored := string(data)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	root, err := m.putFile(m.root, c, stored)
+	f := &mnode{data: stored, mtime: m.now().UnixNano()}
+	root, err := put(m.cur(), c, f, f.mtime)
 	if err != nil {
 		return pathErr("write", p, err)
 	}
@@ -74,38 +111,48 @@ func (m *Memory) Write(p string, data []byte) error {
 	return nil
 }
 
-// putFile stores a file record at c, creating parents. Callers hold m.mu.
-func (m *Memory) putFile(root *tnode, c string, data []byte) (*tnode, error) {
-	if c == "." {
-		return nil, ErrIsDir
-	}
-	if f := tget(root, c); f != nil && f.dir {
-		return nil, ErrIsDir
-	}
-	now := m.now().UnixNano()
-	root, err := m.mkdirs(root, parentOf(c), now)
-	if err != nil {
-		return nil, err
-	}
-	return tput(root, c, &mfile{data: data, mtime: now}), nil
-}
-
-// mkdirs creates directory c and its parents. Callers hold m.mu.
-func (m *Memory) mkdirs(root *tnode, c string, now int64) (*tnode, error) {
-	if c == "." {
-		return root, nil
-	}
-	if f := tget(root, c); f != nil {
-		if !f.dir {
+// put returns dir with the file f, or a new directory when f is nil, stored at the cleaned relative path
+// p (not "."), creating missing directories (with mtime now) on the way. It copies only the directories
+// on the path. Errors: ErrNotDir (a file in the middle of the path), ErrIsDir (storing a file over a
+// directory), ErrExists (a directory over a file). Storing a directory where one exists returns dir
+// unchanged.
+func put(dir *mnode, p string, f *mnode, now int64) (*mnode, error) {
+	name, rest := nextSeg(p)
+	var fg finger
+	child, exact := fg.seek(dir.kids, name)
+	var nc *mnode
+	switch {
+	case rest != "":
+		if child == nil {
+			child = &mnode{mtime: now, kids: emptyDir}
+		} else if !child.isDir() {
 			return nil, ErrNotDir
 		}
-		return root, nil // a directory's parents exist by construction
+		var err error
+		if nc, err = put(child, rest, f, now); err != nil {
+			return nil, err
+		}
+		if nc == child { // an existing directory, created again
+			return dir, nil
+		}
+	case f != nil:
+		if child != nil && child.isDir() {
+			return nil, ErrIsDir
+		}
+		nc = f
+	default:
+		if child != nil {
+			if !child.isDir() {
+				return nil, ErrExists
+			}
+			return dir, nil
+		}
+		nc = &mnode{mtime: now, kids: emptyDir}
 	}
-	root, err := m.mkdirs(root, parentOf(c), now)
-	if err != nil {
-		return nil, err
+	if exact {
+		return &mnode{mtime: dir.mtime, kids: fg.set(nc)}, nil
 	}
-	return tput(root, c, &mfile{dir: true, mtime: now}), nil
+	return &mnode{mtime: dir.mtime, kids: bput(dir.kids, name, nc)}, nil
 }
 
 // Edit replaces old with new in the file; see Filesystem.Edit.
@@ -116,87 +163,100 @@ func (m *Memory) Edit(p, old, new string, replaceAll bool) (int, error) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	f := lookup(m.root, c)
+	f := lookup(m.cur(), c)
 	switch {
 	case f == nil:
 		return 0, pathErr("edit", p, ErrNotFound)
-	case f.dir:
+	case f.isDir():
 		return 0, pathErr("edit", p, ErrIsDir)
 	}
-	data, n, err := editContent(f.data, old, new, replaceAll)
+	data, n, err := editString(f.data, old, new, replaceAll)
 	if err != nil {
 		return 0, pathErr("edit", p, err)
 	}
 	if int64(len(data)) > m.maxSize {
 		return 0, pathErr("edit", p, tooLarge(int64(len(data)), m.maxSize))
 	}
-	m.root = tput(m.root, c, &mfile{data: data, mtime: m.now().UnixNano()})
+	nf := &mnode{data: data, mtime: m.now().UnixNano()}
+	root, err := put(m.cur(), c, nf, nf.mtime)
+	if err != nil { // not reachable: the file exists, so its parents are directories
+		return 0, pathErr("edit", p, err)
+	}
+	m.root = root
 	return n, nil
 }
 
-func entryOf(p string, f *mfile) Entry {
-	return Entry{Path: p, Name: baseName(p), IsDir: f.dir, Size: int64(len(f.data)), ModTime: time.Unix(0, f.mtime)}
+// editString is editContent for Memory's string contents.
+func editString(content, old, new string, replaceAll bool) (string, int, error) {
+	if old == "" {
+		return "", 0, errEmptyOld
+	}
+	n := strings.Count(content, old)
+	switch {
+	case n == 0:
+		return "", 0, ErrNoMatch
+	case n > 1 && !replaceAll:
+		return "", 0, ambiguous(n)
+	}
+	return strings.ReplaceAll(content, old, new), n, nil
 }
 
-// List returns the directory's entries sorted by name, in O(children * log n).
+func entryOf(p string, f *mnode) Entry {
+	return Entry{Path: p, Name: baseName(p), IsDir: f.isDir(), Size: int64(len(f.data)), ModTime: time.Unix(0, f.mtime)}
+}
+
+// List returns the directory's entries sorted by name, in O(children).
 func (m *Memory) List(dir string) ([]Entry, error) {
 	c, err := Clean(dir)
 	if err != nil {
 		return nil, pathErr("ls", dir, err)
 	}
-	root := m.load()
-	f := lookup(root, c)
+	f := lookup(m.load(), c)
 	switch {
 	case f == nil:
 		return nil, pathErr("ls", dir, errNoDir)
-	case !f.dir:
+	case !f.isDir():
 		return nil, pathErr("ls", dir, ErrNotDir)
 	}
-	prefix := ""
-	if c != "." {
-		prefix = c + "/"
-	}
-	// Children come out in name order. Keys of grandchildren interleave with children ("a/b" < "a/b.txt" <
-	// "a/b/c"), so a key with a further "/" means "skip the subtree of the child it belongs to", which was
-	// emitted already (a key sorts before its descendants). At most two seeks per child.
 	var out []Entry
-	key := prefix
-	for {
-		k, v, ok := tseek(root, key)
-		if !ok || len(k) < len(prefix) || k[:len(prefix)] != prefix {
-			break
-		}
-		if i := indexSlash(k[len(prefix):]); i >= 0 {
-			key = k[:len(prefix)+i] + "0"
-			continue
-		}
-		out = append(out, entryOf(k, v))
-		key = k + "\x00"
-	}
+	bwalk(f.kids, func(name string, n *mnode) bool {
+		out = append(out, entryOf(joinPath(c, name), n))
+		return true
+	})
 	return out, nil
 }
 
-// Glob returns the sorted paths of entries matching pattern; see Filesystem.Glob.
+// Glob returns the sorted paths of entries matching pattern; see Filesystem.Glob. It walks only the
+// subtree below the pattern's literal prefix.
 func (m *Memory) Glob(pattern string) ([]string, error) {
 	g, err := compileGlob(pattern)
 	if err != nil {
 		return nil, pathErr("glob", pattern, err)
 	}
-	root := m.load()
 	var out []string
-	lo, hi := "", ""
-	if g.base != "." {
-		if f := tget(root, g.base); f != nil && g.match(g.base) {
-			out = append(out, g.base)
-		}
-		lo, hi = g.base+"/", g.base+"0"
+	base := lookup(m.load(), g.base)
+	if base == nil {
+		return nil, nil
 	}
-	tascend(root, lo, hi, func(k string, _ *mfile) bool {
-		if g.match(k) {
-			out = append(out, k)
-		}
-		return true
-	})
+	if g.base != "." && g.match(g.base) {
+		out = append(out, g.base)
+	}
+	var walk func(dir string, d *mnode)
+	walk = func(dir string, d *mnode) {
+		bwalk(d.kids, func(name string, n *mnode) bool {
+			p := joinPath(dir, name)
+			if g.match(p) {
+				out = append(out, p)
+			}
+			if n.isDir() {
+				walk(p, n)
+			}
+			return true
+		})
+	}
+	if base.isDir() {
+		walk(g.base, base)
+	}
 	sortStrings(out)
 	return out, nil
 }
@@ -214,7 +274,8 @@ func (m *Memory) Stat(p string) (Entry, error) {
 	return entryOf(c, f), nil
 }
 
-// Remove deletes a file, or a directory and everything below it, in O(log n).
+// Remove deletes a file, or a directory and everything below it: one entry removed from its parent, in
+// O(depth · log₃₂ children).
 func (m *Memory) Remove(p string) error {
 	c, err := Clean(p)
 	if err != nil {
@@ -225,16 +286,43 @@ func (m *Memory) Remove(p string) error {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	f := tget(m.root, c)
-	if f == nil {
+	root := del(m.cur(), c)
+	if root == nil {
 		return pathErr("rm", p, ErrNotFound)
 	}
-	root := m.root
-	if f.dir {
-		root = tdeleteRange(root, c+"/", c+"0")
-	}
-	m.root = tdeleteRange(root, c, c+"\x00")
+	m.root = root
 	return nil
+}
+
+// del returns dir without the entry at the cleaned relative path p, or nil when there is no such entry.
+func del(dir *mnode, p string) *mnode {
+	name, rest := nextSeg(p)
+	var kids *bnode
+	if rest == "" {
+		var ok bool
+		if kids, ok = bdel(dir.kids, name); !ok {
+			return nil
+		}
+	} else {
+		var fg finger
+		child, exact := fg.seek(dir.kids, name)
+		if child == nil || !child.isDir() {
+			return nil
+		}
+		nc := del(child, rest)
+		if nc == nil {
+			return nil
+		}
+		if exact {
+			kids = fg.set(nc)
+		} else {
+			kids = bput(dir.kids, name, nc)
+		}
+	}
+	if kids == nil {
+		kids = emptyDir
+	}
+	return &mnode{mtime: dir.mtime, kids: kids}
 }
 
 // MkdirAll creates a directory and any missing parents.
@@ -243,12 +331,12 @@ func (m *Memory) MkdirAll(p string) error {
 	if err != nil {
 		return pathErr("mkdir", p, err)
 	}
+	if c == "." {
+		return nil
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if f := tget(m.root, c); f != nil && !f.dir {
-		return pathErr("mkdir", p, ErrExists)
-	}
-	root, err := m.mkdirs(m.root, c, m.now().UnixNano())
+	root, err := put(m.cur(), c, nil, m.now().UnixNano())
 	if err != nil {
 		return pathErr("mkdir", p, err)
 	}
@@ -259,15 +347,22 @@ func (m *Memory) MkdirAll(p string) error {
 // memSnapshot is what Memory.Snapshot returns: the owner and a root pointer.
 type memSnapshot struct {
 	owner *Memory
-	root  *tnode
+	root  *mnode
 }
 
 var errForeignSnapshot = errors.New("snapshot was not taken from this filesystem")
 
 // Snapshot captures the current tree in O(1): it returns the root pointer. The snapshot holds the tree's
-// memory until it is unreachable; there is nothing to release.
+// memory until it is unreachable; there is nothing to release. Snapshots of an unchanged tree are the same
+// immutable value, so taking one again after a Restore allocates nothing.
 func (m *Memory) Snapshot() (any, error) {
-	return &memSnapshot{owner: m, root: m.load()}, nil
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r := m.cur()
+	if m.last == nil || m.last.root != r {
+		m.last = &memSnapshot{owner: m, root: r}
+	}
+	return m.last, nil
 }
 
 // Restore makes the tree the one captured by snap, in O(1). A snapshot from another filesystem is an error.
@@ -277,7 +372,7 @@ func (m *Memory) Restore(snap any) error {
 		return pathErr("restore", ".", errForeignSnapshot)
 	}
 	m.mu.Lock()
-	m.root = s.root
+	m.root, m.last = s.root, s
 	m.mu.Unlock()
 	return nil
 }

@@ -84,12 +84,9 @@ func winkDecodeOut(d *strictjson.Decoder, v *Out) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "n":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 				v.N = int(n)
 			}
@@ -120,33 +117,24 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "filter":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if d.ObjectStart() {
 				var seen1 [1]uint64
 				for d.NextKey() {
 					switch string(d.Key()) {
 					case "prefix":
-						if seen1[0]&1 != 0 {
-							d.Duplicate()
-							d.Skip()
+						if d.Repeated(&seen1[0], 1) {
 							continue
 						}
-						seen1[0] |= 1
 						if s, ok := d.String(); ok {
 							v.Filter.Prefix = s
 						}
 					case "max":
-						if seen1[0]&2 != 0 {
-							d.Duplicate()
-							d.Skip()
+						if d.Repeated(&seen1[0], 2) {
 							continue
 						}
-						seen1[0] |= 2
 						if d.Null() {
 							continue
 						}
@@ -163,12 +151,9 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				d.ObjectEnd()
 			}
 		case "rows":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if d.ArrayStart() {
 				v.Rows = v.Rows[:0]
 				for d.NextElem() {
@@ -178,22 +163,16 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 						for d.NextKey() {
 							switch string(d.Key()) {
 							case "key":
-								if seen2[0]&1 != 0 {
-									d.Duplicate()
-									d.Skip()
+								if d.Repeated(&seen2[0], 1) {
 									continue
 								}
-								seen2[0] |= 1
 								if s, ok := d.String(); ok {
 									(*e1).Key = s
 								}
 							case "value":
-								if seen2[0]&2 != 0 {
-									d.Duplicate()
-									d.Skip()
+								if d.Repeated(&seen2[0], 2) {
 									continue
 								}
-								seen2[0] |= 2
 								if d.Null() {
 									continue
 								}
@@ -218,12 +197,9 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				}
 			}
 		case "extra":
-			if seen[0]&4 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			seen[0] |= 4
 			if d.Null() {
 				continue
 			}
@@ -233,12 +209,9 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				for d.NextKey() {
 					switch string(d.Key()) {
 					case "note":
-						if seen2[0]&1 != 0 {
-							d.Duplicate()
-							d.Skip()
+						if d.Repeated(&seen2[0], 1) {
 							continue
 						}
-						seen2[0] |= 1
 						if s, ok := d.String(); ok {
 							(*p1).Note = s
 						}

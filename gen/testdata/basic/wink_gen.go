@@ -101,12 +101,9 @@ func winkDecodeResult(d *strictjson.Decoder, v *Result) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "ok":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if b, ok := d.Bool(); ok {
 				v.OK = b
 			}
@@ -138,12 +135,9 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "name":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.Name = s
 				{
@@ -160,12 +154,9 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				}
 			}
 		case "count":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if n, ok := d.Uint(500); ok {
 				if n%5 != 0 {
 					d.FailUint("must be a multiple of 5", n)
@@ -173,12 +164,9 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				v.Count = uint16(n)
 			}
 		case "delta":
-			if seen[0]&4 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			seen[0] |= 4
 			if d.Null() {
 				continue
 			}
@@ -193,12 +181,9 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				v.Delta = int32(n)
 			}
 		case "ratio":
-			if seen[0]&8 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 8) {
 				continue
 			}
-			seen[0] |= 8
 			if f, ok := d.Float(32); ok {
 				if f < 0.0 {
 					d.FailFloat("must be >= 0", f)
@@ -209,12 +194,9 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				v.Ratio = float32(f)
 			}
 		case "temp":
-			if seen[0]&16 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 16) {
 				continue
 			}
-			seen[0] |= 16
 			if f, ok := d.Float(64); ok {
 				if !strictjson.MultipleOf(d.NumberLiteral(), winkRat0) {
 					d.FailFloat("must be a multiple of 0.5", f)
@@ -222,22 +204,16 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				v.Temp = Celsius(f)
 			}
 		case "on":
-			if seen[0]&32 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 32) {
 				continue
 			}
-			seen[0] |= 32
 			if b, ok := d.Bool(); ok {
 				v.On = b
 			}
 		case "color":
-			if seen[0]&64 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 64) {
 				continue
 			}
-			seen[0] |= 64
 			if d.Null() {
 				continue
 			}
@@ -255,12 +231,9 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				}
 			}
 		case "allowed":
-			if seen[0]&128 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 128) {
 				continue
 			}
-			seen[0] |= 128
 			if d.ArrayStart() {
 				var buf1 [8]Color
 				tmp1 := buf1[:0]
@@ -285,12 +258,9 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				}
 			}
 		case "level":
-			if seen[0]&256 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 256) {
 				continue
 			}
-			seen[0] |= 256
 			if n, ok := d.Int(-128, 127); ok {
 				switch n {
 				case 1, 2:
@@ -300,22 +270,16 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				v.Level = Level(n)
 			}
 		case "when":
-			if seen[0]&512 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 512) {
 				continue
 			}
-			seen[0] |= 512
 			if tm, ok := d.Time(); ok {
 				v.When = tm
 			}
 		case "maybe":
-			if seen[0]&1024 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1024) {
 				continue
 			}
-			seen[0] |= 1024
 			if d.Null() {
 				continue
 			}
@@ -325,12 +289,9 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 			}
 			v.Maybe = &p1
 		case "tags":
-			if seen[0]&2048 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2048) {
 				continue
 			}
-			seen[0] |= 2048
 			if d.ArrayStart() {
 				var buf1 [8]string
 				tmp1 := buf1[:0]
@@ -354,12 +315,9 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				}
 			}
 		case "grid":
-			if seen[0]&4096 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4096) {
 				continue
 			}
-			seen[0] |= 4096
 			if d.ArrayStart() {
 				i1 := 0
 				for d.NextElem() {
@@ -378,12 +336,9 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				}
 			}
 		case "meta":
-			if seen[0]&8192 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 8192) {
 				continue
 			}
-			seen[0] |= 8192
 			if d.ObjectStart() {
 				m1 := make(map[string]int)
 				for d.NextKey() {
@@ -403,12 +358,9 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				v.Meta = m1
 			}
 		case "email":
-			if seen[0]&16384 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 16384) {
 				continue
 			}
-			seen[0] |= 16384
 			if d.Null() {
 				continue
 			}
@@ -417,12 +369,9 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				d.CheckFormat(s, strictjson.FormatEmail)
 			}
 		case "opt":
-			if seen[0]&32768 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 32768) {
 				continue
 			}
-			seen[0] |= 32768
 			if d.Null() {
 				continue
 			}
@@ -441,12 +390,9 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 			}
 			v.Opt = &p1
 		case "nested":
-			if seen[0]&65536 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 65536) {
 				continue
 			}
-			seen[0] |= 65536
 			if d.Null() {
 				continue
 			}
@@ -479,12 +425,9 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				v.Nested = m1
 			}
 		case "default_ptr":
-			if seen[0]&131072 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 131072) {
 				continue
 			}
-			seen[0] |= 131072
 			if d.Null() {
 				continue
 			}

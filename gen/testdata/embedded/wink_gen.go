@@ -71,12 +71,9 @@ func winkDecodeItems(d *strictjson.Decoder, v *Items) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "names":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if d.ArrayStart() {
 				var buf1 [8]string
 				tmp1 := buf1[:0]
@@ -125,12 +122,9 @@ func winkDecodeListParams(d *strictjson.Decoder, v *ListParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "offset":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if d.Null() {
 				continue
 			}
@@ -138,12 +132,9 @@ func winkDecodeListParams(d *strictjson.Decoder, v *ListParams) {
 				v.Paging.Offset = int(n)
 			}
 		case "limit":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if d.Null() {
 				continue
 			}
@@ -152,12 +143,9 @@ func winkDecodeListParams(d *strictjson.Decoder, v *ListParams) {
 				v.Paging.Limit = int(n)
 			}
 		case "desc":
-			if seen[0]&4 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			seen[0] |= 4
 			if d.Null() {
 				continue
 			}
@@ -165,32 +153,23 @@ func winkDecodeListParams(d *strictjson.Decoder, v *ListParams) {
 				v.Ordering.Desc = b
 			}
 		case "query":
-			if seen[0]&8 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 8) {
 				continue
 			}
-			seen[0] |= 8
 			if s, ok := d.String(); ok {
 				v.Query = s
 			}
 		case "field":
-			if seen[0]&16 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 16) {
 				continue
 			}
-			seen[0] |= 16
 			if s, ok := d.String(); ok {
 				v.Field = s
 			}
 		case "sort":
-			if seen[0]&32 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 32) {
 				continue
 			}
-			seen[0] |= 32
 			winkDecodeSort(d, &v.Sort)
 		default:
 			d.Unknown(winkKeysListParams)
@@ -246,12 +225,9 @@ func winkDecodeSort(d *strictjson.Decoder, v *Sort) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "field":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if d.Null() {
 				continue
 			}

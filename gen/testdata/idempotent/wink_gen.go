@@ -107,12 +107,9 @@ func winkDecodeReceipt(d *strictjson.Decoder, v *Receipt) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "id":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.ID = s
 			}
@@ -143,32 +140,23 @@ func winkDecodePayParams(d *strictjson.Decoder, v *PayParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "account":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.Account = s
 			}
 		case "amount":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 				v.Amount = int64(n)
 			}
 		case "memo":
-			if seen[0]&4 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			seen[0] |= 4
 			if d.Null() {
 				continue
 			}

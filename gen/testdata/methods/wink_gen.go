@@ -59,12 +59,9 @@ func winkDecodeSpan(d *strictjson.Decoder, v *Span) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "len":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 				v.Len = int(n)
 			}
@@ -95,22 +92,16 @@ func winkDecodeRange(d *strictjson.Decoder, v *Range) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "from":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 				v.From = int(n)
 			}
 		case "to":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 				v.To = int(n)
 			}

@@ -108,12 +108,9 @@ func winkDecodePong(d *strictjson.Decoder, v *Pong) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "at":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.At = s
 			}
@@ -144,12 +141,9 @@ func winkDecodeClearParams(d *strictjson.Decoder, v *ClearParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "key":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.Key = s
 			}

@@ -101,12 +101,9 @@ func winkDecodeValue(d *strictjson.Decoder, v *Value) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "v":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if f, ok := d.Float(64); ok {
 				v.V = float64(f)
 			}
@@ -137,20 +134,14 @@ func winkDecodeEvalParams(d *strictjson.Decoder, v *EvalParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "expr":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			winkDecodeExpr(d, &v.Expr)
 		case "tree":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			winkDecodeTree(d, &v.Tree)
 		default:
 			d.Unknown(winkKeysEvalParams)
@@ -184,12 +175,9 @@ func winkDecodeExpr(d *strictjson.Decoder, v *Expr) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "lit":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if d.Null() {
 				continue
 			}
@@ -199,12 +187,9 @@ func winkDecodeExpr(d *strictjson.Decoder, v *Expr) {
 			}
 			v.Lit = &p1
 		case "call":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if d.Null() {
 				continue
 			}
@@ -245,12 +230,9 @@ func winkDecodeCall(d *strictjson.Decoder, v *Call) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "fn":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if b, ok := d.StringBytes(); ok {
 				switch string(b) {
 				case "add":
@@ -262,12 +244,9 @@ func winkDecodeCall(d *strictjson.Decoder, v *Call) {
 				}
 			}
 		case "args":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if d.ArrayStart() {
 				var buf1 [8]Expr
 				tmp1 := buf1[:0]
@@ -321,22 +300,16 @@ func winkDecodeTree(d *strictjson.Decoder, v *Tree) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "label":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.Label = s
 			}
 		case "children":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if d.Null() {
 				continue
 			}
@@ -352,12 +325,9 @@ func winkDecodeTree(d *strictjson.Decoder, v *Tree) {
 				v.Children = strictjson.Clone(tmp1)
 			}
 		case "parent":
-			if seen[0]&4 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			seen[0] |= 4
 			if d.Null() {
 				continue
 			}

@@ -71,12 +71,9 @@ func winkDecodeCopied(d *strictjson.Decoder, v *Copied) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "n":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 				v.N = int(n)
 			}
@@ -107,12 +104,9 @@ func winkDecodeCopyParams(d *strictjson.Decoder, v *CopyParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "from":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.From = Path(s)
 				{
@@ -126,12 +120,9 @@ func winkDecodeCopyParams(d *strictjson.Decoder, v *CopyParams) {
 				}
 			}
 		case "to":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if d.Null() {
 				continue
 			}
@@ -150,12 +141,9 @@ func winkDecodeCopyParams(d *strictjson.Decoder, v *CopyParams) {
 			}
 			v.To = &p1
 		case "also":
-			if seen[0]&4 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			seen[0] |= 4
 			if d.Null() {
 				continue
 			}
@@ -185,12 +173,9 @@ func winkDecodeCopyParams(d *strictjson.Decoder, v *CopyParams) {
 				}
 			}
 		case "tag":
-			if seen[0]&8 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 8) {
 				continue
 			}
-			seen[0] |= 8
 			if d.Null() {
 				continue
 			}

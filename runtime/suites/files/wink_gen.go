@@ -326,12 +326,9 @@ func winkDecodeEditFileParams(d *strictjson.Decoder, v *EditFileParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "file_path":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.FilePath = Path(s)
 				{
@@ -345,12 +342,9 @@ func winkDecodeEditFileParams(d *strictjson.Decoder, v *EditFileParams) {
 				}
 			}
 		case "old_string":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if s, ok := d.String(); ok {
 				v.OldString = s
 				{
@@ -361,22 +355,16 @@ func winkDecodeEditFileParams(d *strictjson.Decoder, v *EditFileParams) {
 				}
 			}
 		case "new_string":
-			if seen[0]&4 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			seen[0] |= 4
 			if s, ok := d.String(); ok {
 				v.NewString = s
 			}
 		case "replace_all":
-			if seen[0]&8 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 8) {
 				continue
 			}
-			seen[0] |= 8
 			if d.Null() {
 				continue
 			}
@@ -426,12 +414,9 @@ func winkDecodeGlobResult(d *strictjson.Decoder, v *GlobResult) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "matches":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if d.ArrayStart() {
 				var buf1 [8]string
 				tmp1 := buf1[:0]
@@ -446,12 +431,9 @@ func winkDecodeGlobResult(d *strictjson.Decoder, v *GlobResult) {
 				v.Matches = strictjson.Clone(tmp1)
 			}
 		case "total":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 				v.Total = int(n)
 			}
@@ -495,12 +477,9 @@ func winkDecodeGlobParams(d *strictjson.Decoder, v *GlobParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "pattern":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.Pattern = s
 				{
@@ -517,12 +496,9 @@ func winkDecodeGlobParams(d *strictjson.Decoder, v *GlobParams) {
 				}
 			}
 		case "path":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if d.Null() {
 				continue
 			}
@@ -539,12 +515,9 @@ func winkDecodeGlobParams(d *strictjson.Decoder, v *GlobParams) {
 				}
 			}
 		case "offset":
-			if seen[0]&4 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			seen[0] |= 4
 			if d.Null() {
 				continue
 			}
@@ -553,12 +526,9 @@ func winkDecodeGlobParams(d *strictjson.Decoder, v *GlobParams) {
 				v.Offset = int(n)
 			}
 		case "limit":
-			if seen[0]&8 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 8) {
 				continue
 			}
-			seen[0] |= 8
 			if d.Null() {
 				continue
 			}
@@ -609,12 +579,9 @@ func winkDecodeGrepResult(d *strictjson.Decoder, v *GrepResult) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "matches":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if d.ArrayStart() {
 				var buf1 [8]GrepMatch
 				tmp1 := buf1[:0]
@@ -627,22 +594,16 @@ func winkDecodeGrepResult(d *strictjson.Decoder, v *GrepResult) {
 				v.Matches = strictjson.Clone(tmp1)
 			}
 		case "more":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if b, ok := d.Bool(); ok {
 				v.More = b
 			}
 		case "skipped":
-			if seen[0]&4 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			seen[0] |= 4
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 				v.Skipped = int(n)
 			}
@@ -690,32 +651,23 @@ func winkDecodeGrepMatch(d *strictjson.Decoder, v *GrepMatch) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "path":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.Path = s
 			}
 		case "line":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 				v.Line = int(n)
 			}
 		case "text":
-			if seen[0]&4 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			seen[0] |= 4
 			if s, ok := d.String(); ok {
 				v.Text = s
 			}
@@ -757,12 +709,9 @@ func winkDecodeGrepParams(d *strictjson.Decoder, v *GrepParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "pattern":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.Pattern = s
 				{
@@ -776,12 +725,9 @@ func winkDecodeGrepParams(d *strictjson.Decoder, v *GrepParams) {
 				}
 			}
 		case "path":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if d.Null() {
 				continue
 			}
@@ -798,12 +744,9 @@ func winkDecodeGrepParams(d *strictjson.Decoder, v *GrepParams) {
 				}
 			}
 		case "glob":
-			if seen[0]&4 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			seen[0] |= 4
 			if d.Null() {
 				continue
 			}
@@ -820,12 +763,9 @@ func winkDecodeGrepParams(d *strictjson.Decoder, v *GrepParams) {
 				}
 			}
 		case "offset":
-			if seen[0]&8 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 8) {
 				continue
 			}
-			seen[0] |= 8
 			if d.Null() {
 				continue
 			}
@@ -834,12 +774,9 @@ func winkDecodeGrepParams(d *strictjson.Decoder, v *GrepParams) {
 				v.Offset = int(n)
 			}
 		case "limit":
-			if seen[0]&16 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 16) {
 				continue
 			}
-			seen[0] |= 16
 			if d.Null() {
 				continue
 			}
@@ -896,22 +833,16 @@ func winkDecodeLsResult(d *strictjson.Decoder, v *LsResult) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "path":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.Path = s
 			}
 		case "entries":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if d.ArrayStart() {
 				var buf1 [8]LsEntry
 				tmp1 := buf1[:0]
@@ -924,12 +855,9 @@ func winkDecodeLsResult(d *strictjson.Decoder, v *LsResult) {
 				v.Entries = strictjson.Clone(tmp1)
 			}
 		case "total":
-			if seen[0]&4 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			seen[0] |= 4
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 				v.Total = int(n)
 			}
@@ -977,22 +905,16 @@ func winkDecodeLsEntry(d *strictjson.Decoder, v *LsEntry) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "name":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.Name = s
 			}
 		case "kind":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if b, ok := d.StringBytes(); ok {
 				switch string(b) {
 				case "file":
@@ -1004,12 +926,9 @@ func winkDecodeLsEntry(d *strictjson.Decoder, v *LsEntry) {
 				}
 			}
 		case "size":
-			if seen[0]&4 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			seen[0] |= 4
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 				v.Size = int64(n)
 			}
@@ -1051,12 +970,9 @@ func winkDecodeLsParams(d *strictjson.Decoder, v *LsParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "path":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if d.Null() {
 				continue
 			}
@@ -1073,12 +989,9 @@ func winkDecodeLsParams(d *strictjson.Decoder, v *LsParams) {
 				}
 			}
 		case "offset":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if d.Null() {
 				continue
 			}
@@ -1087,12 +1000,9 @@ func winkDecodeLsParams(d *strictjson.Decoder, v *LsParams) {
 				v.Offset = int(n)
 			}
 		case "limit":
-			if seen[0]&4 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			seen[0] |= 4
 			if d.Null() {
 				continue
 			}
@@ -1138,52 +1048,37 @@ func winkDecodeReadFileResult(d *strictjson.Decoder, v *ReadFileResult) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "path":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.Path = s
 			}
 		case "content":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if s, ok := d.String(); ok {
 				v.Content = s
 			}
 		case "start_line":
-			if seen[0]&4 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			seen[0] |= 4
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 				v.StartLine = int(n)
 			}
 		case "end_line":
-			if seen[0]&8 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 8) {
 				continue
 			}
-			seen[0] |= 8
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 				v.EndLine = int(n)
 			}
 		case "total_lines":
-			if seen[0]&16 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 16) {
 				continue
 			}
-			seen[0] |= 16
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 				v.TotalLines = int(n)
 			}
@@ -1235,12 +1130,9 @@ func winkDecodeReadFileParams(d *strictjson.Decoder, v *ReadFileParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "file_path":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.FilePath = Path(s)
 				{
@@ -1254,12 +1146,9 @@ func winkDecodeReadFileParams(d *strictjson.Decoder, v *ReadFileParams) {
 				}
 			}
 		case "offset":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if d.Null() {
 				continue
 			}
@@ -1268,12 +1157,9 @@ func winkDecodeReadFileParams(d *strictjson.Decoder, v *ReadFileParams) {
 				v.Offset = int(n)
 			}
 		case "limit":
-			if seen[0]&4 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			seen[0] |= 4
 			if d.Null() {
 				continue
 			}
@@ -1318,12 +1204,9 @@ func winkDecodeRmParams(d *strictjson.Decoder, v *RmParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "path":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.Path = Path(s)
 				{
@@ -1363,12 +1246,9 @@ func winkDecodeWriteFileParams(d *strictjson.Decoder, v *WriteFileParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "file_path":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.FilePath = Path(s)
 				{
@@ -1382,12 +1262,9 @@ func winkDecodeWriteFileParams(d *strictjson.Decoder, v *WriteFileParams) {
 				}
 			}
 		case "content":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if s, ok := d.String(); ok {
 				v.Content = s
 			}

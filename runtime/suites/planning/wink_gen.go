@@ -279,22 +279,16 @@ func winkDecodePlan(d *strictjson.Decoder, v *Plan) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "objective":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.Objective = s
 			}
 		case "status":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if b, ok := d.StringBytes(); ok {
 				switch string(b) {
 				case "active":
@@ -306,12 +300,9 @@ func winkDecodePlan(d *strictjson.Decoder, v *Plan) {
 				}
 			}
 		case "steps":
-			if seen[0]&4 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			seen[0] |= 4
 			if d.ArrayStart() {
 				var buf1 [8]PlanStep
 				tmp1 := buf1[:0]
@@ -367,32 +358,23 @@ func winkDecodePlanStep(d *strictjson.Decoder, v *PlanStep) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "step_id":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 				v.StepID = int(n)
 			}
 		case "title":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if s, ok := d.String(); ok {
 				v.Title = s
 			}
 		case "status":
-			if seen[0]&4 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			seen[0] |= 4
 			if b, ok := d.StringBytes(); ok {
 				switch string(b) {
 				case "pending":
@@ -442,12 +424,9 @@ func winkDecodeSetupPlanParams(d *strictjson.Decoder, v *SetupPlanParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "objective":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.Objective = s
 				{
@@ -461,12 +440,9 @@ func winkDecodeSetupPlanParams(d *strictjson.Decoder, v *SetupPlanParams) {
 				}
 			}
 		case "initial_steps":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if d.Null() {
 				continue
 			}
@@ -532,12 +508,9 @@ func winkDecodeAddStepParams(d *strictjson.Decoder, v *AddStepParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "steps":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if d.ArrayStart() {
 				var buf1 [8]string
 				tmp1 := buf1[:0]
@@ -597,22 +570,16 @@ func winkDecodeUpdateStepParams(d *strictjson.Decoder, v *UpdateStepParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "step_id":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if n, ok := d.Int(1, math.MaxInt64); ok {
 				v.StepID = int(n)
 			}
 		case "title":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if d.Null() {
 				continue
 			}
@@ -631,12 +598,9 @@ func winkDecodeUpdateStepParams(d *strictjson.Decoder, v *UpdateStepParams) {
 			}
 			v.Title = &p1
 		case "status":
-			if seen[0]&4 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			seen[0] |= 4
 			if d.Null() {
 				continue
 			}

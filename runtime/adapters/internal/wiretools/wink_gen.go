@@ -110,32 +110,23 @@ func winkDecodeWeather(d *strictjson.Decoder, v *Weather) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "location":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.Location = s
 			}
 		case "temperature":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 				v.Temperature = int(n)
 			}
 		case "unit":
-			if seen[0]&4 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			seen[0] |= 4
 			if b, ok := d.StringBytes(); ok {
 				switch string(b) {
 				case "celsius":
@@ -183,12 +174,9 @@ func winkDecodeWeatherParams(d *strictjson.Decoder, v *WeatherParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "location":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.Location = s
 				{
@@ -199,12 +187,9 @@ func winkDecodeWeatherParams(d *strictjson.Decoder, v *WeatherParams) {
 				}
 			}
 		case "unit":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if d.Null() {
 				continue
 			}
@@ -251,12 +236,9 @@ func winkDecodeSearchResult(d *strictjson.Decoder, v *SearchResult) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "hits":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if d.ArrayStart() {
 				var buf1 [8]string
 				tmp1 := buf1[:0]
@@ -304,12 +286,9 @@ func winkDecodeSearchParams(d *strictjson.Decoder, v *SearchParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "search_engine":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if b, ok := d.StringBytes(); ok {
 				switch string(b) {
 				case "google":
@@ -323,12 +302,9 @@ func winkDecodeSearchParams(d *strictjson.Decoder, v *SearchParams) {
 				}
 			}
 		case "search_query":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if s, ok := d.String(); ok {
 				v.SearchQuery = s
 				{
@@ -370,12 +346,9 @@ func winkDecodeIssueList(d *strictjson.Decoder, v *IssueList) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "open":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 				v.Open = int(n)
 			}
@@ -406,22 +379,16 @@ func winkDecodeLabelParams(d *strictjson.Decoder, v *LabelParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "issue":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if n, ok := d.Int(1, math.MaxInt64); ok {
 				v.Issue = int(n)
 			}
 		case "labels":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if d.ObjectStart() {
 				m1 := make(map[string]string)
 				for d.NextKey() {

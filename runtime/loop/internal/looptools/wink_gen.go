@@ -68,12 +68,9 @@ func winkDecodeEchoParams(d *strictjson.Decoder, v *EchoParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "text":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.Text = s
 				{
@@ -110,12 +107,9 @@ func winkDecodeStepParams(d *strictjson.Decoder, v *StepParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "id":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.ID = s
 			}

@@ -109,22 +109,16 @@ func winkDecodeEchoed(d *strictjson.Decoder, v *Echoed) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "text":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.Text = s
 			}
 		case "length":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 				v.Length = int(n)
 			}
@@ -160,12 +154,9 @@ func winkDecodeEchoParams(d *strictjson.Decoder, v *EchoParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "text":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.Text = s
 				{
@@ -202,12 +193,9 @@ func winkDecodeExplodeParams(d *strictjson.Decoder, v *ExplodeParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "reason":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.Reason = s
 			}

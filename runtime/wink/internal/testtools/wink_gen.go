@@ -260,12 +260,9 @@ func winkDecodeMutateResult(d *strictjson.Decoder, v *MutateResult) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "notes":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 				v.Notes = int(n)
 			}
@@ -296,22 +293,16 @@ func winkDecodeMutateParams(d *strictjson.Decoder, v *MutateParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "note":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.Note = s
 			}
 		case "path":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if d.Null() {
 				continue
 			}
@@ -319,12 +310,9 @@ func winkDecodeMutateParams(d *strictjson.Decoder, v *MutateParams) {
 				v.Path = s
 			}
 		case "content":
-			if seen[0]&4 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			seen[0] |= 4
 			if d.Null() {
 				continue
 			}
@@ -332,12 +320,9 @@ func winkDecodeMutateParams(d *strictjson.Decoder, v *MutateParams) {
 				v.Content = s
 			}
 		case "remove":
-			if seen[0]&8 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 8) {
 				continue
 			}
-			seen[0] |= 8
 			if d.Null() {
 				continue
 			}
@@ -345,12 +330,9 @@ func winkDecodeMutateParams(d *strictjson.Decoder, v *MutateParams) {
 				v.Remove = s
 			}
 		case "fail":
-			if seen[0]&16 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 16) {
 				continue
 			}
-			seen[0] |= 16
 			if b, ok := d.StringBytes(); ok {
 				switch string(b) {
 				case "none":
@@ -419,12 +401,9 @@ func winkDecodeFileContent(d *strictjson.Decoder, v *FileContent) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "content":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.Content = s
 			}
@@ -455,12 +434,9 @@ func winkDecodePathParams(d *strictjson.Decoder, v *PathParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "path":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.Path = s
 			}
@@ -491,22 +467,16 @@ func winkDecodeWriteParams(d *strictjson.Decoder, v *WriteParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "path":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.Path = s
 			}
 		case "content":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if s, ok := d.String(); ok {
 				v.Content = s
 			}
@@ -542,32 +512,23 @@ func winkDecodeEditParams(d *strictjson.Decoder, v *EditParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "file_path":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.FilePath = s
 			}
 		case "old":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if s, ok := d.String(); ok {
 				v.Old = s
 			}
 		case "new":
-			if seen[0]&4 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			seen[0] |= 4
 			if s, ok := d.String(); ok {
 				v.New = s
 			}
@@ -608,12 +569,9 @@ func winkDecodeStepParams(d *strictjson.Decoder, v *StepParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "fail":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if d.Null() {
 				continue
 			}
@@ -648,12 +606,9 @@ func winkDecodeReceipt(d *strictjson.Decoder, v *Receipt) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "seq":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 				v.Seq = int64(n)
 			}
@@ -684,32 +639,23 @@ func winkDecodeChargeParams(d *strictjson.Decoder, v *ChargeParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "account":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.Account = s
 			}
 		case "amount":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 				v.Amount = int(n)
 			}
 		case "fail":
-			if seen[0]&4 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			seen[0] |= 4
 			if d.Null() {
 				continue
 			}
@@ -754,32 +700,23 @@ func winkDecodeBookParams(d *strictjson.Decoder, v *BookParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "room":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.Room = s
 			}
 		case "day":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 				v.Day = int(n)
 			}
 		case "note":
-			if seen[0]&4 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			seen[0] |= 4
 			if d.Null() {
 				continue
 			}
@@ -824,22 +761,16 @@ func winkDecodePingParams(d *strictjson.Decoder, v *PingParams) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "id":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.ID = s
 			}
 		case "n":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 				v.N = int(n)
 			}
@@ -875,32 +806,23 @@ func winkDecodeProbe(d *strictjson.Decoder, v *Probe) {
 	for d.NextKey() {
 		switch string(d.Key()) {
 		case "has_deadline":
-			if seen[0]&1 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			seen[0] |= 1
 			if b, ok := d.Bool(); ok {
 				v.HasDeadline = b
 			}
 		case "in_tool_call":
-			if seen[0]&2 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			seen[0] |= 2
 			if b, ok := d.Bool(); ok {
 				v.InToolCall = b
 			}
 		case "budget_left":
-			if seen[0]&4 != 0 {
-				d.Duplicate()
-				d.Skip()
+			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			seen[0] |= 4
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 				v.BudgetLeft = int64(n)
 			}
