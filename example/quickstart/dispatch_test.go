@@ -40,8 +40,8 @@ func TestReadmeCodeMatchesSources(t *testing.T) {
 		t.Fatal(err)
 	}
 	blocks := regexp.MustCompile("(?s)```go\n// file: ([^\n]+)\n(.*?)```").FindAllSubmatch(readme, -1)
-	if len(blocks) < 2 {
-		t.Fatalf("README has %d Go blocks tied to files; want at least 2", len(blocks))
+	if all := bytes.Count(readme, []byte("```go\n")); len(blocks) != all || all < 3 {
+		t.Fatalf("README has %d Go blocks, %d of them tied to files; every Go block must start with // file:", all, len(blocks))
 	}
 	for _, b := range blocks {
 		path, code := string(b[1]), b[2]
