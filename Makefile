@@ -3,7 +3,7 @@ GO ?= go
 TOOL_PKGS := ./example/... ./benchmarks/... ./runtime/...
 FUZZTIME ?= 60s
 
-.PHONY: demo demo-tools test generate check-generated bench fuzz fuzz-brief vet
+.PHONY: demo demo-tools test race generate check-generated bench fuzz fuzz-brief vet
 
 ## demo: regenerate, then run the example agent end to end through the agent loop with a scripted model
 ## (WINK_DEMO_LIVE=1 plus OPENAI_BASE_URL / OPENAI_MODEL / OPENAI_API_KEY: the same agent on a real endpoint)
@@ -17,8 +17,13 @@ demo-tools: generate
 ## test: everything CI runs
 test: vet
 	$(GO) test ./...
+	$(MAKE) --no-print-directory race
 	$(MAKE) --no-print-directory check-generated
 	$(MAKE) --no-print-directory fuzz-brief
+
+## race: the concurrency tests (concurrent dispatch on many sessions, identical idempotent calls) under -race
+race:
+	$(GO) test -race ./runtime/wink/... ./runtime/ledger/... ./runtime/session/... ./runtime/resources/... ./runtime/txn/... ./runtime/loop/... ./runtime/mcpserver/...
 
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
