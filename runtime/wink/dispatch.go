@@ -196,17 +196,6 @@ func (d *Dispatcher) since(start time.Time) time.Duration {
 	return time.Since(start)
 }
 
-// nowAfter reads the dispatcher's clock like now, given start, an earlier
-// reading of it (zero when none was taken): with the default clock it is
-// start plus the monotonic time elapsed since, without reading the wall clock
-// again.
-func (d *Dispatcher) nowAfter(start time.Time) time.Time {
-	if d.Now != nil || start.IsZero() {
-		return d.now()
-	}
-	return start.Add(time.Since(start))
-}
-
 // Dispatch runs one tool call and returns what the model sees. Failures of
 // the call (unknown tool, bad arguments, denial, handler failure, error or
 // panic, invalid result) are outcomes with Success false, not errors. The

@@ -58,7 +58,7 @@ type PolicyChecked struct {
 	Allowed bool
 	// Reason is the denial's reason (empty when allowed).
 	Reason string
-	// Time is when the decision was obtained.
+	// Time is when the call being decided started (Dispatcher.Now, or the wall clock).
 	Time time.Time
 }
 
@@ -107,8 +107,14 @@ func (d *Dispatcher) checkAll(ps []Policy, tc *ToolContext, t *Tool, params any,
 	for _, p := range ps {
 		dec, name := checkPolicy(p, tc, t, params)
 		if d.Session != nil {
+			// Time is the call's start: decisions take microseconds, and reading the clock per decision
+			// was a measurable part of a dispatch with policies.
+			at := start
+			if at.IsZero() {
+				at = d.now()
+			}
 			session.Append(d.Session, PolicyLog, PolicyChecked{Tool: t.Name(), CallID: tc.CallID, Policy: name,
-				Allowed: dec.Allow, Reason: dec.Reason, Time: d.nowAfter(start)})
+				Allowed: dec.Allow, Reason: dec.Reason, Time: at})
 		}
 		if !dec.Allow {
 			return &Denial{Policy: name, Reason: dec.Reason, Suggestions: dec.Suggestions}
