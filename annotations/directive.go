@@ -99,16 +99,28 @@ func NearMiss(text string, pos token.Position) *Error {
 	}
 	rest := text[2:]
 	trimmed := strings.TrimLeft(rest, " \t")
+	// Only a known verb right after the near-miss counts, so prose such as `// wink:"..." tag grammar` or
+	// "// wink is ..." is left alone.
 	switch {
-	case trimmed != rest && strings.HasPrefix(trimmed, "wink:"):
+	case trimmed != rest && strings.HasPrefix(trimmed, "wink:") && knownVerbAt(trimmed[len("wink:"):]):
 		return &Error{Pos: pos, Msg: "this comment is not a wink directive because of the space after \"//\"; write " +
 			strconv.Quote(Prefix+trimmed[len("wink:"):])}
-	case rest == "wink" || strings.HasPrefix(rest, "wink ") || strings.HasPrefix(rest, "wink\t"):
+	case rest == "wink" || (strings.HasPrefix(rest, "wink ") || strings.HasPrefix(rest, "wink\t")) && knownVerbAt(strings.TrimLeft(rest[len("wink"):], " \t")):
 		return &Error{Pos: pos, Msg: "this comment is not a wink directive: a colon must follow \"//wink\", as in //wink:tool"}
-	case len(rest) >= 5 && rest[:5] != "wink:" && strings.EqualFold(rest[:5], "wink:"):
+	case len(rest) >= 5 && rest[:5] != "wink:" && strings.EqualFold(rest[:5], "wink:") && knownVerbAt(rest[5:]):
 		return &Error{Pos: pos, Msg: "this comment is not a wink directive: write \"//wink:\" in lower case"}
 	}
 	return nil
+}
+
+// knownVerbAt reports whether s starts with a directive verb followed by the end or a blank.
+func knownVerbAt(s string) bool {
+	for _, v := range verbs {
+		if rest, ok := strings.CutPrefix(s, v); ok && (rest == "" || isBlank(rest[0])) {
+			return true
+		}
+	}
+	return false
 }
 
 // verbs lists the directive verbs in the order messages show them.

@@ -211,6 +211,9 @@ func TestNearMissFlagsMistypedDirectives(t *testing.T) {
 		{"//Wink:tool", `this comment is not a wink directive: write "//wink:" in lower case`},
 		{"//wink:tool", ""},
 		{"// winking is fun", ""},
+		{"// wink:\"...\" tag grammar (prose, not a verb)", ""},
+		{"//wink is the runtime", ""},
+		{"//Wink:Tools lists", ""},
 		{"// SearchDocs searches.", ""},
 		{"/* wink:tool */", ""},
 	}

@@ -16,7 +16,7 @@
 //	http.Handle("/mcp", h)
 //
 // For any other transport, or to add prompts and resources, New returns the *mcp.Server itself.
-// example/cmd/mcpserver is a complete stdio server of the example agent's tools.
+// example/cmd/mcpserver is a complete stdio server of the example tools (example/tools).
 //
 // # What the client sees
 //

@@ -1,4 +1,4 @@
-// Command mcpserver serves the example agent's tools (github.com/winkgen/wink/example/tools) to an MCP
+// Command mcpserver serves the example tools (github.com/winkgen/wink/example/tools) to an MCP
 // client over standard input and output:
 //
 //	go build -o mcpserver ./example/cmd/mcpserver
