@@ -47,5 +47,7 @@ bench:
 fuzz:
 	FUZZTIME=$(FUZZTIME) bash scripts/fuzz.sh
 
+# fuzz-brief (part of make test) counts executions instead of seconds: a duration -fuzztime can fail with a
+# spurious "context deadline exceeded" on Go 1.26 (golang/go#75804, a race in the fuzzing coordinator).
 fuzz-brief:
-	FUZZTIME=3s bash scripts/fuzz.sh
+	FUZZTIME=10000x bash scripts/fuzz.sh
