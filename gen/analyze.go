@@ -28,7 +28,7 @@ type analyzer struct {
 	inProg    []*types.Named // named structs being converted (recursion detection)
 	inProgTy  []*model.Type
 	order     []*model.Type
-	ids       map[string]*model.Type
+	ids       map[string]bool                // generated-identifier stems in use
 	astFields map[token.Pos]*ast.Field       // field name (or embedded type) position → syntax
 	typeDocs  map[token.Pos]string           // type name position → doc text
 	typeCons  map[token.Pos]*annotations.Tag // type name position → its //wink:constraints
@@ -41,7 +41,7 @@ func newAnalyzer(pkg *packages.Package) *analyzer {
 		pkg:       pkg,
 		fset:      pkg.Fset,
 		named:     map[*types.Named]*model.Type{},
-		ids:       map[string]*model.Type{},
+		ids:       map[string]bool{},
 		astFields: map[token.Pos]*ast.Field{},
 		typeDocs:  map[token.Pos]string{},
 		typeCons:  map[token.Pos]*annotations.Tag{},

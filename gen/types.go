@@ -96,10 +96,10 @@ func (a *analyzer) unsupported(where string, pos token.Pos, what string) {
 
 func (a *analyzer) uniqueID(base string) string {
 	id := base
-	for i := 2; a.ids[id] != nil; i++ {
+	for i := 2; a.ids[id]; i++ {
 		id = base + itoa(i)
 	}
-	a.ids[id] = &model.Type{}
+	a.ids[id] = true
 	return id
 }
 
