@@ -19,7 +19,8 @@ func emit(p *model.Package) ([]byte, error) {
 	f.HeaderComment(Header)
 	f.ImportName(WinkPath, "wink")
 	f.ImportName(sjPath, "strictjson")
-	e := &emitter{pkg: p, f: f, rats: map[string]string{}, pats: map[string]string{}, keys: map[*model.Type]string{}}
+	e := &emitter{pkg: p, f: f, rats: map[string]string{}, pats: map[string]string{}, keys: map[*model.Type]string{},
+		schemas: map[string]string{}, schemaNames: map[string]bool{}}
 
 	// Compile-time guards.
 	f.Comment("Compile-time guards: this file was generated for runtime support version 1, and every handler")
@@ -52,6 +53,14 @@ func emit(p *model.Package) ([]byte, error) {
 			e.emitStructDecoder(t)
 			e.emitStructEncoder(t)
 		}
+	}
+	if len(e.schemaOrder) > 0 {
+		var defs []jen.Code
+		for _, b := range e.schemaOrder {
+			defs = append(defs, jen.Id(e.schemas[b]).Op("=").Index().Byte().Parens(rawLit(b)))
+		}
+		f.Comment("JSON Schemas, each written once and shared by the tools whose params or results use it.")
+		f.Var().Defs(defs...)
 	}
 	var vars []jen.Code
 	vars = append(vars, e.keyDecls...)
@@ -109,6 +118,30 @@ func rawLit(s string) jen.Code {
 	return jen.Lit(s)
 }
 
+// schemaVar names the package variable holding schema bytes b, declaring it on first use (the first hint
+// wins; a clashing hint gets a number).
+func (e *emitter) schemaVar(b []byte, hint string) jen.Code {
+	if v, ok := e.schemas[string(b)]; ok {
+		return jen.Id(v)
+	}
+	name := hint
+	for i := 2; e.schemaNames[name]; i++ {
+		name = hint + itoa(i)
+	}
+	e.schemaNames[name] = true
+	e.schemas[string(b)] = name
+	e.schemaOrder = append(e.schemaOrder, string(b))
+	return jen.Id(name)
+}
+
+// schemaStem is the part of a schema variable's name that names its type.
+func schemaStem(t *model.Type, none string) string {
+	if t == nil {
+		return none
+	}
+	return t.ID
+}
+
 func defName(t *model.Tool) string { return "Wink" + t.Func.Name }
 
 func paramsType(t *model.Tool) jen.Code {
@@ -164,16 +197,16 @@ func (e *emitter) emitTool(t *model.Tool) error {
 		jen.Id("Name"):             jen.Lit(t.Name),
 		jen.Id("Description"):      jen.Lit(t.Description),
 		jen.Id("Position"):         jen.Lit(filepath.Base(t.Pos.File) + ":" + itoa(t.Pos.Line) + ":" + itoa(t.Pos.Col)),
-		jen.Id("ParamsSchema"):     jen.Index().Byte().Parens(rawLit(string(paramsPlain))),
-		jen.Id("ResultSchema"):     jen.Index().Byte().Parens(rawLit(string(resultPlain))),
+		jen.Id("ParamsSchema"):     e.schemaVar(paramsPlain, "winkSchema"+schemaStem(t.Params, "NoParams")),
+		jen.Id("ResultSchema"):     e.schemaVar(resultPlain, "winkSchema"+schemaStem(t.Result, "NoValue")),
 		jen.Id("StrictOK"):         jen.Lit(strictOK),
 		jen.Id("AcceptsOverrides"): jen.Lit(t.Overrides),
 	}
 	if paramsStrict != nil {
-		spec[jen.Id("ParamsSchemaStrict")] = jen.Index().Byte().Parens(rawLit(string(paramsStrict)))
+		spec[jen.Id("ParamsSchemaStrict")] = e.schemaVar(paramsStrict, "winkStrictSchema"+schemaStem(t.Params, "NoParams"))
 	}
 	if resultStrict != nil {
-		spec[jen.Id("ResultSchemaStrict")] = jen.Index().Byte().Parens(rawLit(string(resultStrict)))
+		spec[jen.Id("ResultSchemaStrict")] = e.schemaVar(resultStrict, "winkStrictSchema"+schemaStem(t.Result, "NoValue"))
 	}
 	if len(t.Examples) > 0 {
 		var exs []jen.Code
@@ -216,7 +249,7 @@ func (e *emitter) emitTool(t *model.Tool) error {
 		funcs[jen.Id("EncodeParams")] = jen.Id(encodeFuncName(t.Params))
 		funcs[jen.Id("Handler")] = jen.Qual(t.Func.Path, t.Func.Name)
 		if t.ParamsValidate {
-			funcs[jen.Id("Validate")] = jen.Func().Params(jen.Id("p").Op("*").Add(typeCode(t.Params))).Error().Block(jen.Return(jen.Id("p").Dot("Validate").Call()))
+			funcs[jen.Id("Validate")] = jen.Parens(jen.Op("*").Add(typeCode(t.Params))).Dot("Validate")
 		}
 	}
 	if t.Result == nil {
@@ -224,10 +257,10 @@ func (e *emitter) emitTool(t *model.Tool) error {
 	} else {
 		funcs[jen.Id("EncodeResult")] = jen.Id(encodeFuncName(t.Result))
 		if t.ResultValidate {
-			funcs[jen.Id("ValidateResult")] = jen.Func().Params(jen.Id("r").Op("*").Add(typeCode(t.Result))).Error().Block(jen.Return(jen.Id("r").Dot("Validate").Call()))
+			funcs[jen.Id("ValidateResult")] = jen.Parens(jen.Op("*").Add(typeCode(t.Result))).Dot("Validate")
 		}
 		if t.ResultRender {
-			funcs[jen.Id("Render")] = jen.Func().Params(jen.Id("r").Op("*").Add(typeCode(t.Result))).String().Block(jen.Return(jen.Id("r").Dot("Render").Call()))
+			funcs[jen.Id("Render")] = jen.Parens(jen.Op("*").Add(typeCode(t.Result))).Dot("Render")
 		}
 	}
 	if t.Idempotency != nil && t.Idempotency.Strategy == "custom" {

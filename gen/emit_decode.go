@@ -13,17 +13,20 @@ const sjPath = "github.com/winkgen/wink/runtime/strictjson"
 
 // emitter carries per-file state for emitting one package.
 type emitter struct {
-	pkg      *model.Package
-	f        *jen.File
-	rats     map[string]string // multipleOf literal → package variable name
-	ratOrder []string
-	pats     map[string]string // pattern → package variable name
-	patOrder []string
-	keys     map[*model.Type]string // struct → allowed-keys variable
-	keyDecls []jen.Code
-	needGrow bool
-	needNew  bool
-	needPtr  bool
+	pkg         *model.Package
+	f           *jen.File
+	rats        map[string]string // multipleOf literal → package variable name
+	ratOrder    []string
+	pats        map[string]string // pattern → package variable name
+	patOrder    []string
+	keys        map[*model.Type]string // struct → allowed-keys variable
+	keyDecls    []jen.Code
+	schemas     map[string]string // schema bytes → package variable
+	schemaNames map[string]bool
+	schemaOrder []string
+	needGrow    bool
+	needNew     bool
+	needPtr     bool
 }
 
 // typeCode spells a model type in Go. Anonymous structs cannot be spelled (their unexported fields and tags are

@@ -29,11 +29,11 @@ var WinkPublishDocs = wink.NewDef(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Publishes workspace documents to the site: it writes the site index, then checks every page. A page that still contains \"TODO\" fails the call, and the index write is rolled back with it.",
 	Name:               "publish_docs",
-	ParamsSchema:       []byte(`{"type":"object","description":"PublishParams are the arguments of publish_docs.","properties":{"paths":{"type":"array","description":"Paths are the workspace documents to publish, in order.","items":{"type":"string"},"minItems":1,"maxItems":20,"uniqueItems":true}},"required":["paths"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"PublishParams are the arguments of publish_docs.","properties":{"paths":{"type":"array","description":"Paths are the workspace documents to publish, in order. (items must be unique)","items":{"type":"string"},"minItems":1,"maxItems":20}},"required":["paths"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaPublishParams,
+	ParamsSchemaStrict: winkStrictSchemaPublishParams,
 	Position:           "publish.go:33:1",
-	ResultSchema:       []byte(`{"type":"object","description":"Published reports a publication.","properties":{"index":{"type":"string","description":"Index is the path of the index page written."},"pages":{"type":"integer","description":"Pages counts the pages published.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["index","pages"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"Published reports a publication.","properties":{"index":{"type":"string","description":"Index is the path of the index page written."},"pages":{"type":"integer","description":"Pages counts the pages published.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["index","pages"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaPublished,
+	ResultSchemaStrict: winkSchemaPublished,
 	StrictOK:           true,
 }, wink.Funcs[PublishParams, Published]{
 	Decode:       winkDecodePublishParams,
@@ -145,6 +145,13 @@ func winkEncodePublishParams(dst []byte, v *PublishParams) []byte {
 	dst = append(dst, byte(0x7d))
 	return dst
 }
+
+// JSON Schemas, each written once and shared by the tools whose params or results use it.
+var (
+	winkSchemaPublishParams       = []byte(`{"type":"object","description":"PublishParams are the arguments of publish_docs.","properties":{"paths":{"type":"array","description":"Paths are the workspace documents to publish, in order.","items":{"type":"string"},"minItems":1,"maxItems":20,"uniqueItems":true}},"required":["paths"],"additionalProperties":false}`)
+	winkSchemaPublished           = []byte(`{"type":"object","description":"Published reports a publication.","properties":{"index":{"type":"string","description":"Index is the path of the index page written."},"pages":{"type":"integer","description":"Pages counts the pages published.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["index","pages"],"additionalProperties":false}`)
+	winkStrictSchemaPublishParams = []byte(`{"type":"object","description":"PublishParams are the arguments of publish_docs.","properties":{"paths":{"type":"array","description":"Paths are the workspace documents to publish, in order. (items must be unique)","items":{"type":"string"},"minItems":1,"maxItems":20}},"required":["paths"],"additionalProperties":false}`)
+)
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (

@@ -32,11 +32,11 @@ var WinkGetForecast = wink.NewDef(wink.Spec{
 		Output:      []byte(`{"highs":[21.5,23]}`),
 	}},
 	Name:               "get_forecast",
-	ParamsSchema:       []byte(`{"type":"object","description":"ForecastParams are the arguments of get_forecast.","properties":{"city":{"type":"string","description":"City to forecast, like \"Lisbon\".","minLength":1,"maxLength":100},"days":{"type":["integer","null"],"description":"Days ahead, 1 to 7.","minimum":1,"maximum":7,"default":1},"unit":{"type":["string","null"],"description":"Unit of the temperatures.","enum":["celsius","fahrenheit",null],"default":"celsius"}},"required":["city"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"ForecastParams are the arguments of get_forecast.","properties":{"city":{"type":"string","description":"City to forecast, like \"Lisbon\". (at least 1 character; at most 100 characters)"},"days":{"type":["integer","null"],"description":"Days ahead, 1 to 7. (default: 1)","minimum":1,"maximum":7},"unit":{"type":["string","null"],"description":"Unit of the temperatures. (default: \"celsius\")","enum":["celsius","fahrenheit",null]}},"required":["city","days","unit"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaForecastParams,
+	ParamsSchemaStrict: winkStrictSchemaForecastParams,
 	Position:           "quickstart.go:37:1",
-	ResultSchema:       []byte(`{"type":"object","description":"Forecast is the predicted weather.","properties":{"highs":{"type":"array","description":"High temperatures, one per day.","items":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}}},"required":["highs"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"Forecast is the predicted weather.","properties":{"highs":{"type":"array","description":"High temperatures, one per day.","items":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}}},"required":["highs"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaForecast,
+	ResultSchemaStrict: winkSchemaForecast,
 	StrictOK:           true,
 }, wink.Funcs[ForecastParams, Forecast]{
 	Decode:       winkDecodeForecastParams,
@@ -193,6 +193,13 @@ func winkEncodeForecastParams(dst []byte, v *ForecastParams) []byte {
 	dst = append(dst, byte(0x7d))
 	return dst
 }
+
+// JSON Schemas, each written once and shared by the tools whose params or results use it.
+var (
+	winkSchemaForecastParams       = []byte(`{"type":"object","description":"ForecastParams are the arguments of get_forecast.","properties":{"city":{"type":"string","description":"City to forecast, like \"Lisbon\".","minLength":1,"maxLength":100},"days":{"type":["integer","null"],"description":"Days ahead, 1 to 7.","minimum":1,"maximum":7,"default":1},"unit":{"type":["string","null"],"description":"Unit of the temperatures.","enum":["celsius","fahrenheit",null],"default":"celsius"}},"required":["city"],"additionalProperties":false}`)
+	winkSchemaForecast             = []byte(`{"type":"object","description":"Forecast is the predicted weather.","properties":{"highs":{"type":"array","description":"High temperatures, one per day.","items":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}}},"required":["highs"],"additionalProperties":false}`)
+	winkStrictSchemaForecastParams = []byte(`{"type":"object","description":"ForecastParams are the arguments of get_forecast.","properties":{"city":{"type":"string","description":"City to forecast, like \"Lisbon\". (at least 1 character; at most 100 characters)"},"days":{"type":["integer","null"],"description":"Days ahead, 1 to 7. (default: 1)","minimum":1,"maximum":7},"unit":{"type":["string","null"],"description":"Unit of the temperatures. (default: \"celsius\")","enum":["celsius","fahrenheit",null]}},"required":["city","days","unit"],"additionalProperties":false}`)
+)
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (

@@ -12,8 +12,6 @@ import (
 // TestStrictDecodingMessages checks, through the generated decoders and the dispatcher, the exact text a
 // model reads for every rule of DESIGN.md "Strict decoding", and that a bad call never reaches the handler.
 func TestStrictDecodingMessages(t *testing.T) {
-	const head = "Invalid arguments for tool \"search_docs\":\n"
-	const tail = "\nFix the arguments and call search_docs again."
 	good := `"query":"q","filters":{"path_prefix":"/docs","max_size":1}`
 	cases := []struct {
 		rule, tool, args string
@@ -114,8 +112,6 @@ func TestStrictDecodingMessages(t *testing.T) {
 			}
 		})
 	}
-	_ = head
-	_ = tail
 }
 
 // TestLimits checks the size, depth and error-count limits.

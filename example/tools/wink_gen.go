@@ -49,21 +49,17 @@ var WinkScheduleTask = wink.NewDef(wink.Spec{
 		TTL:      1 * time.Hour,
 	},
 	Name:         "schedule_task",
-	ParamsSchema: []byte(`{"type":"object","description":"ScheduleParams are the arguments of schedule_task.","properties":{"title":{"type":"string","description":"Title names the task.","minLength":3,"maxLength":80},"at":{"type":"string","description":"At is when the task is due (RFC 3339).","format":"date-time"},"priority":{"type":["integer","null"],"description":"Priority of the task.","enum":[1,2,3,null],"default":2},"assignee":{"type":["string","null"],"description":"Assignee is the e-mail address of the person responsible.","format":"email"},"labels":{"type":["object","null"],"description":"Labels attach free-form key/value metadata.","additionalProperties":{"type":"string"}},"repeat":{"type":["object","null"],"description":"Repeat makes the task recur.","properties":{"every":{"type":"integer","description":"Every is the interval in days.","minimum":1,"maximum":365},"until":{"type":["string","null"],"description":"Until ends the recurrence; open-ended when absent.","format":"date-time"}},"required":["every"],"additionalProperties":false},"ticket":{"type":["string","null"],"description":"Ticket is the tracker reference, like ABC-123.","pattern":"^(?:[A-Z]{2,5}-[0-9]+)$"}},"required":["title","at"],"additionalProperties":false}`),
+	ParamsSchema: winkSchemaScheduleParams,
 	Position:     "schedule.go:81:1",
-	ResultSchema: []byte(`{"type":"object","description":"Task is a scheduled task.","properties":{"id":{"type":"string","description":"ID identifies the task."},"title":{"type":"string","description":"Title names the task."},"due":{"type":"string","description":"Due is when the task is due.","format":"date-time"},"priority":{"type":"integer","description":"Priority of the task.","enum":[1,2,3]},"labels":{"type":"object","description":"Labels are the task's metadata.","additionalProperties":{"type":"string"}}},"required":["id","title","due","priority","labels"],"additionalProperties":false}`),
+	ResultSchema: winkSchemaTask,
 	StrictOK:     false,
 }, wink.Funcs[ScheduleParams, Task]{
 	Decode:       winkDecodeScheduleParams,
 	EncodeParams: winkEncodeScheduleParams,
 	EncodeResult: winkEncodeTask,
 	Handler:      ScheduleTask,
-	Render: func(r *Task) string {
-		return r.Render()
-	},
-	Validate: func(p *ScheduleParams) error {
-		return p.Validate()
-	},
+	Render:       (*Task).Render,
+	Validate:     (*ScheduleParams).Validate,
 })
 
 // WinkScheduleTaskExamples returns the examples of schedule_task as typed values, in directive order. Their JSON forms are in
@@ -99,11 +95,11 @@ var WinkSearchDocs = wink.NewDef(wink.Spec{
 		Output:      []byte(`{"matches":["fs.md"],"total_count":1}`),
 	}},
 	Name:               "search_docs",
-	ParamsSchema:       []byte(`{"type":"object","description":"SearchParams are the arguments of search_docs.","properties":{"query":{"type":"string","description":"Query is the text to search for.","minLength":1,"maxLength":200},"limit":{"type":["integer","null"],"description":"Limit caps the number of matches returned.","minimum":1,"maximum":100,"default":10},"case_sensitive":{"type":["boolean","null"],"description":"CaseSensitive makes matching case-sensitive."},"file_types":{"type":["array","null"],"description":"FileTypes restricts matches to these extensions.","items":{"type":"string","pattern":"^(?:[a-z0-9]{1,8})$"},"maxItems":10,"uniqueItems":true},"filters":{"type":"object","description":"Filters narrows the search.","properties":{"path_prefix":{"type":"string","description":"PathPrefix keeps only documents under this path.","pattern":"^(?:/[A-Za-z0-9_./-]*)$"},"max_size":{"type":"integer","description":"MaxSize skips documents larger than this many bytes.","minimum":0,"maximum":9223372036854775807}},"required":["path_prefix","max_size"],"additionalProperties":false},"mode":{"type":["string","null"],"description":"Mode is the matching mode.","enum":["fuzzy","exact",null],"default":"fuzzy"}},"required":["query","filters"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"SearchParams are the arguments of search_docs.","properties":{"query":{"type":"string","description":"Query is the text to search for. (at least 1 character; at most 200 characters)"},"limit":{"type":["integer","null"],"description":"Limit caps the number of matches returned. (default: 10)","minimum":1,"maximum":100},"case_sensitive":{"type":["boolean","null"],"description":"CaseSensitive makes matching case-sensitive."},"file_types":{"type":["array","null"],"description":"FileTypes restricts matches to these extensions. (items must be unique)","items":{"type":"string","pattern":"^(?:[a-z0-9]{1,8})$"},"maxItems":10},"filters":{"type":"object","description":"Filters narrows the search.","properties":{"path_prefix":{"type":"string","description":"PathPrefix keeps only documents under this path.","pattern":"^(?:/[A-Za-z0-9_./-]*)$"},"max_size":{"type":"integer","description":"MaxSize skips documents larger than this many bytes.","minimum":0,"maximum":9223372036854775807}},"required":["path_prefix","max_size"],"additionalProperties":false},"mode":{"type":["string","null"],"description":"Mode is the matching mode. (default: \"fuzzy\")","enum":["fuzzy","exact",null]}},"required":["query","limit","case_sensitive","file_types","filters","mode"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaSearchParams,
+	ParamsSchemaStrict: winkStrictSchemaSearchParams,
 	Position:           "search.go:55:1",
-	ResultSchema:       []byte(`{"type":"object","description":"SearchResult lists matching documents.","properties":{"matches":{"type":"array","description":"Matches are the matching document paths.","items":{"type":"string"}},"total_count":{"type":"integer","description":"TotalCount is the number of matches before the limit.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["matches","total_count"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"SearchResult lists matching documents.","properties":{"matches":{"type":"array","description":"Matches are the matching document paths.","items":{"type":"string"}},"total_count":{"type":"integer","description":"TotalCount is the number of matches before the limit.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["matches","total_count"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaSearchResult,
+	ResultSchemaStrict: winkSchemaSearchResult,
 	StrictOK:           true,
 }, wink.Funcs[SearchParams, SearchResult]{
 	Decode:       winkDecodeSearchParams,
@@ -141,11 +137,11 @@ var WinkComputeStats = wink.NewDef(wink.Spec{
 		Output:      []byte(`{"mean":2.17,"min":1,"max":3.5,"count":3}`),
 	}},
 	Name:               "compute_stats",
-	ParamsSchema:       []byte(`{"type":"object","description":"StatsParams are the arguments of compute_stats.","properties":{"samples":{"type":"array","description":"Samples are the measurements.","items":{"type":"number","exclusiveMinimum":-1e9,"maximum":1e9},"minItems":1,"maxItems":1000},"precision":{"type":["number","null"],"description":"Precision is the rounding step of the results, like 0.01.","exclusiveMinimum":0,"maximum":1,"multipleOf":0.001,"default":0.01},"weights":{"type":["array","null"],"description":"Weights give each sample's weight; same length as samples when present.","items":{"type":"integer","minimum":0,"maximum":255}},"window":{"type":["array","null"],"description":"Window is a fixed three-point smoothing kernel.","items":{"type":"integer","minimum":-32768,"maximum":32767},"minItems":3,"maxItems":3}},"required":["samples"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"StatsParams are the arguments of compute_stats.","properties":{"samples":{"type":"array","description":"Samples are the measurements.","items":{"type":"number","exclusiveMinimum":-1e9,"maximum":1e9},"minItems":1,"maxItems":1000},"precision":{"type":["number","null"],"description":"Precision is the rounding step of the results, like 0.01. (default: 0.01)","exclusiveMinimum":0,"maximum":1,"multipleOf":0.001},"weights":{"type":["array","null"],"description":"Weights give each sample's weight; same length as samples when present.","items":{"type":"integer","minimum":0,"maximum":255}},"window":{"type":["array","null"],"description":"Window is a fixed three-point smoothing kernel.","items":{"type":"integer","minimum":-32768,"maximum":32767},"minItems":3,"maxItems":3}},"required":["samples","precision","weights","window"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaStatsParams,
+	ParamsSchemaStrict: winkStrictSchemaStatsParams,
 	Position:           "stats.go:38:1",
-	ResultSchema:       []byte(`{"type":"object","description":"Stats summarises samples.","properties":{"mean":{"type":"number","description":"Mean of the samples.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"min":{"type":"number","description":"Min is the smallest sample.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"max":{"type":"number","description":"Max is the largest sample.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"count":{"type":"integer","description":"Count of samples.","minimum":0,"maximum":4294967295}},"required":["mean","min","max","count"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"Stats summarises samples.","properties":{"mean":{"type":"number","description":"Mean of the samples.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"min":{"type":"number","description":"Min is the smallest sample.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"max":{"type":"number","description":"Max is the largest sample.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"count":{"type":"integer","description":"Count of samples.","minimum":0,"maximum":4294967295}},"required":["mean","min","max","count"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaStats,
+	ResultSchemaStrict: winkSchemaStats,
 	StrictOK:           true,
 }, wink.Funcs[StatsParams, Stats]{
 	Decode:       winkDecodeStatsParams,
@@ -184,11 +180,11 @@ var WinkGetStatus = wink.NewDef(wink.Spec{
 		Output:      []byte(`{"healthy":true,"uptime_seconds":12.5}`),
 	}},
 	Name:               "get_status",
-	ParamsSchema:       []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaNoParams,
+	ParamsSchemaStrict: winkSchemaNoParams,
 	Position:           "status.go:17:1",
-	ResultSchema:       []byte(`{"type":"object","description":"Status reports the agent's health.","properties":{"healthy":{"type":"boolean","description":"Healthy is true when every subsystem is up."},"uptime_seconds":{"type":"number","description":"Uptime in seconds.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}},"required":["healthy","uptime_seconds"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"Status reports the agent's health.","properties":{"healthy":{"type":"boolean","description":"Healthy is true when every subsystem is up."},"uptime_seconds":{"type":"number","description":"Uptime in seconds.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}},"required":["healthy","uptime_seconds"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaStatus,
+	ResultSchemaStrict: winkSchemaStatus,
 	StrictOK:           true,
 }, wink.Funcs[wink.NoParams, Status]{
 	Decode:       wink.DecodeNoParams,
@@ -222,11 +218,11 @@ var WinkCountOutline = wink.NewDef(wink.Spec{
 		Output:      []byte(`{"entries":3,"depth":2}`),
 	}},
 	Name:               "count_outline",
-	ParamsSchema:       []byte(`{"type":"object","description":"OutlineParams are the arguments of count_outline.","properties":{"root":{"description":"Root is the outline's top entry.","$ref":"#/$defs/Node"}},"required":["root"],"additionalProperties":false,"$defs":{"Node":{"type":"object","description":"Node is an outline entry with nested children.","properties":{"title":{"type":"string","description":"Title of the entry.","minLength":1},"children":{"type":["array","null"],"description":"Children are nested entries.","items":{"$ref":"#/$defs/Node"},"maxItems":20}},"required":["title"],"additionalProperties":false}}}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"OutlineParams are the arguments of count_outline.","properties":{"root":{"description":"Root is the outline's top entry.","anyOf":[{"$ref":"#/$defs/Node"}]}},"required":["root"],"additionalProperties":false,"$defs":{"Node":{"type":"object","description":"Node is an outline entry with nested children.","properties":{"title":{"type":"string","description":"Title of the entry. (at least 1 character)"},"children":{"type":["array","null"],"description":"Children are nested entries.","items":{"$ref":"#/$defs/Node"},"maxItems":20}},"required":["title","children"],"additionalProperties":false}}}`),
+	ParamsSchema:       winkSchemaOutlineParams,
+	ParamsSchemaStrict: winkStrictSchemaOutlineParams,
 	Position:           "tree.go:35:1",
-	ResultSchema:       []byte(`{"type":"object","description":"OutlineCount is the size of an outline.","properties":{"entries":{"type":"integer","description":"Entries counts every node.","minimum":-9223372036854775808,"maximum":9223372036854775807},"depth":{"type":"integer","description":"Depth is the longest path from the root.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["entries","depth"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"OutlineCount is the size of an outline.","properties":{"entries":{"type":"integer","description":"Entries counts every node.","minimum":-9223372036854775808,"maximum":9223372036854775807},"depth":{"type":"integer","description":"Depth is the longest path from the root.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["entries","depth"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaOutlineCount,
+	ResultSchemaStrict: winkSchemaOutlineCount,
 	StrictOK:           true,
 }, wink.Funcs[OutlineParams, OutlineCount]{
 	Decode:       winkDecodeOutlineParams,
@@ -257,11 +253,11 @@ var WinkArchiveDocs = wink.NewDef(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Archives documents; it has no result value.",
 	Name:               "archive_docs",
-	ParamsSchema:       []byte(`{"type":"object","description":"ArchiveParams are the arguments of archive_docs.","properties":{"paths":{"type":"array","description":"Paths to archive.","items":{"type":"string"},"minItems":1}},"required":["paths"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"ArchiveParams are the arguments of archive_docs.","properties":{"paths":{"type":"array","description":"Paths to archive.","items":{"type":"string"},"minItems":1}},"required":["paths"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaArchiveParams,
+	ParamsSchemaStrict: winkSchemaArchiveParams,
 	Position:           "tree.go:60:1",
-	ResultSchema:       []byte(`{"type":"null"}`),
-	ResultSchemaStrict: []byte(`{"type":"null"}`),
+	ResultSchema:       winkSchemaNoValue,
+	ResultSchemaStrict: winkSchemaNoValue,
 	StrictOK:           true,
 }, wink.Funcs[ArchiveParams, wink.NoValue]{
 	Decode:       winkDecodeArchiveParams,
@@ -1324,6 +1320,25 @@ func winkEncodeArchiveParams(dst []byte, v *ArchiveParams) []byte {
 	dst = append(dst, byte(0x7d))
 	return dst
 }
+
+// JSON Schemas, each written once and shared by the tools whose params or results use it.
+var (
+	winkSchemaScheduleParams      = []byte(`{"type":"object","description":"ScheduleParams are the arguments of schedule_task.","properties":{"title":{"type":"string","description":"Title names the task.","minLength":3,"maxLength":80},"at":{"type":"string","description":"At is when the task is due (RFC 3339).","format":"date-time"},"priority":{"type":["integer","null"],"description":"Priority of the task.","enum":[1,2,3,null],"default":2},"assignee":{"type":["string","null"],"description":"Assignee is the e-mail address of the person responsible.","format":"email"},"labels":{"type":["object","null"],"description":"Labels attach free-form key/value metadata.","additionalProperties":{"type":"string"}},"repeat":{"type":["object","null"],"description":"Repeat makes the task recur.","properties":{"every":{"type":"integer","description":"Every is the interval in days.","minimum":1,"maximum":365},"until":{"type":["string","null"],"description":"Until ends the recurrence; open-ended when absent.","format":"date-time"}},"required":["every"],"additionalProperties":false},"ticket":{"type":["string","null"],"description":"Ticket is the tracker reference, like ABC-123.","pattern":"^(?:[A-Z]{2,5}-[0-9]+)$"}},"required":["title","at"],"additionalProperties":false}`)
+	winkSchemaTask                = []byte(`{"type":"object","description":"Task is a scheduled task.","properties":{"id":{"type":"string","description":"ID identifies the task."},"title":{"type":"string","description":"Title names the task."},"due":{"type":"string","description":"Due is when the task is due.","format":"date-time"},"priority":{"type":"integer","description":"Priority of the task.","enum":[1,2,3]},"labels":{"type":"object","description":"Labels are the task's metadata.","additionalProperties":{"type":"string"}}},"required":["id","title","due","priority","labels"],"additionalProperties":false}`)
+	winkSchemaSearchParams        = []byte(`{"type":"object","description":"SearchParams are the arguments of search_docs.","properties":{"query":{"type":"string","description":"Query is the text to search for.","minLength":1,"maxLength":200},"limit":{"type":["integer","null"],"description":"Limit caps the number of matches returned.","minimum":1,"maximum":100,"default":10},"case_sensitive":{"type":["boolean","null"],"description":"CaseSensitive makes matching case-sensitive."},"file_types":{"type":["array","null"],"description":"FileTypes restricts matches to these extensions.","items":{"type":"string","pattern":"^(?:[a-z0-9]{1,8})$"},"maxItems":10,"uniqueItems":true},"filters":{"type":"object","description":"Filters narrows the search.","properties":{"path_prefix":{"type":"string","description":"PathPrefix keeps only documents under this path.","pattern":"^(?:/[A-Za-z0-9_./-]*)$"},"max_size":{"type":"integer","description":"MaxSize skips documents larger than this many bytes.","minimum":0,"maximum":9223372036854775807}},"required":["path_prefix","max_size"],"additionalProperties":false},"mode":{"type":["string","null"],"description":"Mode is the matching mode.","enum":["fuzzy","exact",null],"default":"fuzzy"}},"required":["query","filters"],"additionalProperties":false}`)
+	winkSchemaSearchResult        = []byte(`{"type":"object","description":"SearchResult lists matching documents.","properties":{"matches":{"type":"array","description":"Matches are the matching document paths.","items":{"type":"string"}},"total_count":{"type":"integer","description":"TotalCount is the number of matches before the limit.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["matches","total_count"],"additionalProperties":false}`)
+	winkStrictSchemaSearchParams  = []byte(`{"type":"object","description":"SearchParams are the arguments of search_docs.","properties":{"query":{"type":"string","description":"Query is the text to search for. (at least 1 character; at most 200 characters)"},"limit":{"type":["integer","null"],"description":"Limit caps the number of matches returned. (default: 10)","minimum":1,"maximum":100},"case_sensitive":{"type":["boolean","null"],"description":"CaseSensitive makes matching case-sensitive."},"file_types":{"type":["array","null"],"description":"FileTypes restricts matches to these extensions. (items must be unique)","items":{"type":"string","pattern":"^(?:[a-z0-9]{1,8})$"},"maxItems":10},"filters":{"type":"object","description":"Filters narrows the search.","properties":{"path_prefix":{"type":"string","description":"PathPrefix keeps only documents under this path.","pattern":"^(?:/[A-Za-z0-9_./-]*)$"},"max_size":{"type":"integer","description":"MaxSize skips documents larger than this many bytes.","minimum":0,"maximum":9223372036854775807}},"required":["path_prefix","max_size"],"additionalProperties":false},"mode":{"type":["string","null"],"description":"Mode is the matching mode. (default: \"fuzzy\")","enum":["fuzzy","exact",null]}},"required":["query","limit","case_sensitive","file_types","filters","mode"],"additionalProperties":false}`)
+	winkSchemaStatsParams         = []byte(`{"type":"object","description":"StatsParams are the arguments of compute_stats.","properties":{"samples":{"type":"array","description":"Samples are the measurements.","items":{"type":"number","exclusiveMinimum":-1e9,"maximum":1e9},"minItems":1,"maxItems":1000},"precision":{"type":["number","null"],"description":"Precision is the rounding step of the results, like 0.01.","exclusiveMinimum":0,"maximum":1,"multipleOf":0.001,"default":0.01},"weights":{"type":["array","null"],"description":"Weights give each sample's weight; same length as samples when present.","items":{"type":"integer","minimum":0,"maximum":255}},"window":{"type":["array","null"],"description":"Window is a fixed three-point smoothing kernel.","items":{"type":"integer","minimum":-32768,"maximum":32767},"minItems":3,"maxItems":3}},"required":["samples"],"additionalProperties":false}`)
+	winkSchemaStats               = []byte(`{"type":"object","description":"Stats summarises samples.","properties":{"mean":{"type":"number","description":"Mean of the samples.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"min":{"type":"number","description":"Min is the smallest sample.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"max":{"type":"number","description":"Max is the largest sample.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"count":{"type":"integer","description":"Count of samples.","minimum":0,"maximum":4294967295}},"required":["mean","min","max","count"],"additionalProperties":false}`)
+	winkStrictSchemaStatsParams   = []byte(`{"type":"object","description":"StatsParams are the arguments of compute_stats.","properties":{"samples":{"type":"array","description":"Samples are the measurements.","items":{"type":"number","exclusiveMinimum":-1e9,"maximum":1e9},"minItems":1,"maxItems":1000},"precision":{"type":["number","null"],"description":"Precision is the rounding step of the results, like 0.01. (default: 0.01)","exclusiveMinimum":0,"maximum":1,"multipleOf":0.001},"weights":{"type":["array","null"],"description":"Weights give each sample's weight; same length as samples when present.","items":{"type":"integer","minimum":0,"maximum":255}},"window":{"type":["array","null"],"description":"Window is a fixed three-point smoothing kernel.","items":{"type":"integer","minimum":-32768,"maximum":32767},"minItems":3,"maxItems":3}},"required":["samples","precision","weights","window"],"additionalProperties":false}`)
+	winkSchemaNoParams            = []byte(`{"type":"object","properties":{},"additionalProperties":false}`)
+	winkSchemaStatus              = []byte(`{"type":"object","description":"Status reports the agent's health.","properties":{"healthy":{"type":"boolean","description":"Healthy is true when every subsystem is up."},"uptime_seconds":{"type":"number","description":"Uptime in seconds.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}},"required":["healthy","uptime_seconds"],"additionalProperties":false}`)
+	winkSchemaOutlineParams       = []byte(`{"type":"object","description":"OutlineParams are the arguments of count_outline.","properties":{"root":{"description":"Root is the outline's top entry.","$ref":"#/$defs/Node"}},"required":["root"],"additionalProperties":false,"$defs":{"Node":{"type":"object","description":"Node is an outline entry with nested children.","properties":{"title":{"type":"string","description":"Title of the entry.","minLength":1},"children":{"type":["array","null"],"description":"Children are nested entries.","items":{"$ref":"#/$defs/Node"},"maxItems":20}},"required":["title"],"additionalProperties":false}}}`)
+	winkSchemaOutlineCount        = []byte(`{"type":"object","description":"OutlineCount is the size of an outline.","properties":{"entries":{"type":"integer","description":"Entries counts every node.","minimum":-9223372036854775808,"maximum":9223372036854775807},"depth":{"type":"integer","description":"Depth is the longest path from the root.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["entries","depth"],"additionalProperties":false}`)
+	winkStrictSchemaOutlineParams = []byte(`{"type":"object","description":"OutlineParams are the arguments of count_outline.","properties":{"root":{"description":"Root is the outline's top entry.","anyOf":[{"$ref":"#/$defs/Node"}]}},"required":["root"],"additionalProperties":false,"$defs":{"Node":{"type":"object","description":"Node is an outline entry with nested children.","properties":{"title":{"type":"string","description":"Title of the entry. (at least 1 character)"},"children":{"type":["array","null"],"description":"Children are nested entries.","items":{"$ref":"#/$defs/Node"},"maxItems":20}},"required":["title","children"],"additionalProperties":false}}}`)
+	winkSchemaArchiveParams       = []byte(`{"type":"object","description":"ArchiveParams are the arguments of archive_docs.","properties":{"paths":{"type":"array","description":"Paths to archive.","items":{"type":"string"},"minItems":1}},"required":["paths"],"additionalProperties":false}`)
+	winkSchemaNoValue             = []byte(`{"type":"null"}`)
+)
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (

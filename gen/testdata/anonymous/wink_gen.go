@@ -33,11 +33,11 @@ var WinkAnon = wink.NewDef(wink.Spec{
 		Output:      []byte(`{"n":2}`),
 	}},
 	Name:               "anon",
-	ParamsSchema:       []byte(`{"type":"object","description":"Params has anonymous structs at several places.","properties":{"filter":{"type":"object","properties":{"prefix":{"type":"string"},"max":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["prefix"],"additionalProperties":false},"rows":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["key"],"additionalProperties":false},"maxItems":5},"extra":{"type":["object","null"],"properties":{"note":{"type":"string"}},"required":["note"],"additionalProperties":false}},"required":["filter","rows"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"Params has anonymous structs at several places.","properties":{"filter":{"type":"object","properties":{"prefix":{"type":"string"},"max":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["prefix","max"],"additionalProperties":false},"rows":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["key","value"],"additionalProperties":false},"maxItems":5},"extra":{"type":["object","null"],"properties":{"note":{"type":"string"}},"required":["note"],"additionalProperties":false}},"required":["filter","rows","extra"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaParams,
+	ParamsSchemaStrict: winkStrictSchemaParams,
 	Position:           "anonymous.go:30:1",
-	ResultSchema:       []byte(`{"type":"object","description":"Out is the result.","properties":{"n":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["n"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"Out is the result.","properties":{"n":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["n"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaOut,
+	ResultSchemaStrict: winkSchemaOut,
 	StrictOK:           true,
 }, wink.Funcs[Params, Out]{
 	Decode:       winkDecodeParams,
@@ -277,6 +277,13 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 	dst = append(dst, byte(0x7d))
 	return dst
 }
+
+// JSON Schemas, each written once and shared by the tools whose params or results use it.
+var (
+	winkSchemaParams       = []byte(`{"type":"object","description":"Params has anonymous structs at several places.","properties":{"filter":{"type":"object","properties":{"prefix":{"type":"string"},"max":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["prefix"],"additionalProperties":false},"rows":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["key"],"additionalProperties":false},"maxItems":5},"extra":{"type":["object","null"],"properties":{"note":{"type":"string"}},"required":["note"],"additionalProperties":false}},"required":["filter","rows"],"additionalProperties":false}`)
+	winkSchemaOut          = []byte(`{"type":"object","description":"Out is the result.","properties":{"n":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["n"],"additionalProperties":false}`)
+	winkStrictSchemaParams = []byte(`{"type":"object","description":"Params has anonymous structs at several places.","properties":{"filter":{"type":"object","properties":{"prefix":{"type":"string"},"max":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["prefix","max"],"additionalProperties":false},"rows":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["key","value"],"additionalProperties":false},"maxItems":5},"extra":{"type":["object","null"],"properties":{"note":{"type":"string"}},"required":["note"],"additionalProperties":false}},"required":["filter","rows","extra"],"additionalProperties":false}`)
+)
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (

@@ -38,10 +38,10 @@ var WinkKinds = wink.NewDef(wink.Spec{
 		Output:      []byte(`{"ok":true}`),
 	}},
 	Name:               "kinds",
-	ParamsSchema:       []byte(`{"type":"object","description":"Params covers the kinds.","properties":{"name":{"type":"string","minLength":1,"maxLength":10,"pattern":"^(?:[a-z]+)$"},"count":{"type":"integer","minimum":0,"maximum":500,"multipleOf":5},"delta":{"type":["integer","null"],"exclusiveMinimum":-10,"exclusiveMaximum":10,"default":0},"ratio":{"type":"number","minimum":0,"maximum":1},"temp":{"type":"number","description":"Celsius is a named float.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308,"multipleOf":0.5},"on":{"type":"boolean"},"color":{"type":["string","null"],"description":"Color is a string enum.","enum":["red","green","blue",null],"default":"green"},"allowed":{"type":"array","items":{"type":"string","description":"Color is a string enum.","enum":["red","blue"]},"uniqueItems":true},"level":{"type":"integer","description":"Level is an integer enum.","enum":[1,2]},"when":{"type":"string","format":"date-time"},"maybe":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807},"tags":{"type":"array","items":{"type":"string"},"minItems":1,"maxItems":3,"uniqueItems":true},"grid":{"type":"array","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"minItems":2,"maxItems":2},"meta":{"type":"object","additionalProperties":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"email":{"type":["string","null"],"format":"email"},"opt":{"type":["string","null"],"description":"Color is a string enum.","enum":["red","green","blue",null]},"nested":{"type":["object","null"],"additionalProperties":{"type":"array","items":{"type":"boolean"}}},"default_ptr":{"type":["string","null"],"default":"a b"}},"required":["name","count","ratio","temp","on","allowed","level","when","tags","grid","meta"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaParams,
 	Position:           "basic.go:66:1",
-	ResultSchema:       []byte(`{"type":"object","description":"Result is the tool's result.","properties":{"ok":{"type":"boolean"}},"required":["ok"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"Result is the tool's result.","properties":{"ok":{"type":"boolean"}},"required":["ok"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaResult,
+	ResultSchemaStrict: winkSchemaResult,
 	StrictOK:           false,
 }, wink.Funcs[Params, Result]{
 	Decode:       winkDecodeParams,
@@ -593,6 +593,12 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 	dst = append(dst, byte(0x7d))
 	return dst
 }
+
+// JSON Schemas, each written once and shared by the tools whose params or results use it.
+var (
+	winkSchemaParams = []byte(`{"type":"object","description":"Params covers the kinds.","properties":{"name":{"type":"string","minLength":1,"maxLength":10,"pattern":"^(?:[a-z]+)$"},"count":{"type":"integer","minimum":0,"maximum":500,"multipleOf":5},"delta":{"type":["integer","null"],"exclusiveMinimum":-10,"exclusiveMaximum":10,"default":0},"ratio":{"type":"number","minimum":0,"maximum":1},"temp":{"type":"number","description":"Celsius is a named float.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308,"multipleOf":0.5},"on":{"type":"boolean"},"color":{"type":["string","null"],"description":"Color is a string enum.","enum":["red","green","blue",null],"default":"green"},"allowed":{"type":"array","items":{"type":"string","description":"Color is a string enum.","enum":["red","blue"]},"uniqueItems":true},"level":{"type":"integer","description":"Level is an integer enum.","enum":[1,2]},"when":{"type":"string","format":"date-time"},"maybe":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807},"tags":{"type":"array","items":{"type":"string"},"minItems":1,"maxItems":3,"uniqueItems":true},"grid":{"type":"array","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"minItems":2,"maxItems":2},"meta":{"type":"object","additionalProperties":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"email":{"type":["string","null"],"format":"email"},"opt":{"type":["string","null"],"description":"Color is a string enum.","enum":["red","green","blue",null]},"nested":{"type":["object","null"],"additionalProperties":{"type":"array","items":{"type":"boolean"}}},"default_ptr":{"type":["string","null"],"default":"a b"}},"required":["name","count","ratio","temp","on","allowed","level","when","tags","grid","meta"],"additionalProperties":false}`)
+	winkSchemaResult = []byte(`{"type":"object","description":"Result is the tool's result.","properties":{"ok":{"type":"boolean"}},"required":["ok"],"additionalProperties":false}`)
+)
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (

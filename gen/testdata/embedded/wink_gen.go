@@ -33,11 +33,11 @@ var WinkListItems = wink.NewDef(wink.Spec{
 		Output:      []byte(`{"names":[]}`),
 	}},
 	Name:               "list_items",
-	ParamsSchema:       []byte(`{"type":"object","description":"ListParams embeds Paging and Ordering; its own Limit-free fields sit beside them.","properties":{"offset":{"type":["integer","null"],"minimum":0,"maximum":9223372036854775807},"limit":{"type":["integer","null"],"minimum":1,"maximum":50,"default":20},"desc":{"type":["boolean","null"]},"query":{"type":"string"},"field":{"type":"string","description":"Field shadows Ordering.Sort.Field (shallower wins)."},"sort":{"type":"object","description":"Named keeps an embedded struct as a named field.","properties":{"field":{"type":["string","null"]}},"additionalProperties":false}},"required":["query","field","sort"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"ListParams embeds Paging and Ordering; its own Limit-free fields sit beside them.","properties":{"offset":{"type":["integer","null"],"minimum":0,"maximum":9223372036854775807},"limit":{"type":["integer","null"],"description":"(default: 20)","minimum":1,"maximum":50},"desc":{"type":["boolean","null"]},"query":{"type":"string"},"field":{"type":"string","description":"Field shadows Ordering.Sort.Field (shallower wins)."},"sort":{"type":"object","description":"Named keeps an embedded struct as a named field.","properties":{"field":{"type":["string","null"]}},"required":["field"],"additionalProperties":false}},"required":["offset","limit","desc","query","field","sort"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaListParams,
+	ParamsSchemaStrict: winkStrictSchemaListParams,
 	Position:           "embedded.go:43:1",
-	ResultSchema:       []byte(`{"type":"object","description":"Items lists items.","properties":{"names":{"type":"array","items":{"type":"string"}}},"required":["names"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"Items lists items.","properties":{"names":{"type":"array","items":{"type":"string"}}},"required":["names"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaItems,
+	ResultSchemaStrict: winkSchemaItems,
 	StrictOK:           true,
 }, wink.Funcs[ListParams, Items]{
 	Decode:       winkDecodeListParams,
@@ -252,6 +252,13 @@ func winkEncodeSort(dst []byte, v *Sort) []byte {
 	dst = append(dst, byte(0x7d))
 	return dst
 }
+
+// JSON Schemas, each written once and shared by the tools whose params or results use it.
+var (
+	winkSchemaListParams       = []byte(`{"type":"object","description":"ListParams embeds Paging and Ordering; its own Limit-free fields sit beside them.","properties":{"offset":{"type":["integer","null"],"minimum":0,"maximum":9223372036854775807},"limit":{"type":["integer","null"],"minimum":1,"maximum":50,"default":20},"desc":{"type":["boolean","null"]},"query":{"type":"string"},"field":{"type":"string","description":"Field shadows Ordering.Sort.Field (shallower wins)."},"sort":{"type":"object","description":"Named keeps an embedded struct as a named field.","properties":{"field":{"type":["string","null"]}},"additionalProperties":false}},"required":["query","field","sort"],"additionalProperties":false}`)
+	winkSchemaItems            = []byte(`{"type":"object","description":"Items lists items.","properties":{"names":{"type":"array","items":{"type":"string"}}},"required":["names"],"additionalProperties":false}`)
+	winkStrictSchemaListParams = []byte(`{"type":"object","description":"ListParams embeds Paging and Ordering; its own Limit-free fields sit beside them.","properties":{"offset":{"type":["integer","null"],"minimum":0,"maximum":9223372036854775807},"limit":{"type":["integer","null"],"description":"(default: 20)","minimum":1,"maximum":50},"desc":{"type":["boolean","null"]},"query":{"type":"string"},"field":{"type":"string","description":"Field shadows Ordering.Sort.Field (shallower wins)."},"sort":{"type":"object","description":"Named keeps an embedded struct as a named field.","properties":{"field":{"type":["string","null"]}},"required":["field"],"additionalProperties":false}},"required":["offset","limit","desc","query","field","sort"],"additionalProperties":false}`)
+)
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (

@@ -37,11 +37,11 @@ var WinkPay = wink.NewDef(wink.Spec{
 		TTL:      24 * time.Hour,
 	},
 	Name:               "pay",
-	ParamsSchema:       []byte(`{"type":"object","description":"PayParams describe a payment.","properties":{"account":{"type":"string"},"amount":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"memo":{"type":["string","null"]}},"required":["account","amount"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"PayParams describe a payment.","properties":{"account":{"type":"string"},"amount":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"memo":{"type":["string","null"]}},"required":["account","amount","memo"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaPayParams,
+	ParamsSchemaStrict: winkStrictSchemaPayParams,
 	Position:           "idempotent.go:26:1",
-	ResultSchema:       []byte(`{"type":"object","description":"Receipt confirms a payment.","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"Receipt confirms a payment.","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaReceipt,
+	ResultSchemaStrict: winkSchemaReceipt,
 	StrictOK:           true,
 }, wink.Funcs[PayParams, Receipt]{
 	Decode:       winkDecodePayParams,
@@ -59,11 +59,11 @@ var WinkRefund = wink.NewDef(wink.Spec{
 		Strategy: wink.IdemAuto,
 	},
 	Name:               "refund",
-	ParamsSchema:       []byte(`{"type":"object","description":"PayParams describe a payment.","properties":{"account":{"type":"string"},"amount":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"memo":{"type":["string","null"]}},"required":["account","amount"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"PayParams describe a payment.","properties":{"account":{"type":"string"},"amount":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"memo":{"type":["string","null"]}},"required":["account","amount","memo"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaPayParams,
+	ParamsSchemaStrict: winkStrictSchemaPayParams,
 	Position:           "idempotent.go:34:1",
-	ResultSchema:       []byte(`{"type":"object","description":"Receipt confirms a payment.","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"Receipt confirms a payment.","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaReceipt,
+	ResultSchemaStrict: winkSchemaReceipt,
 	StrictOK:           true,
 }, wink.Funcs[PayParams, Receipt]{
 	Decode:       winkDecodePayParams,
@@ -82,11 +82,11 @@ var WinkTransfer = wink.NewDef(wink.Spec{
 		TTL:      90 * time.Second,
 	},
 	Name:               "transfer",
-	ParamsSchema:       []byte(`{"type":"object","description":"PayParams describe a payment.","properties":{"account":{"type":"string"},"amount":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"memo":{"type":["string","null"]}},"required":["account","amount"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"PayParams describe a payment.","properties":{"account":{"type":"string"},"amount":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"memo":{"type":["string","null"]}},"required":["account","amount","memo"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaPayParams,
+	ParamsSchemaStrict: winkStrictSchemaPayParams,
 	Position:           "idempotent.go:45:1",
-	ResultSchema:       []byte(`{"type":"object","description":"Receipt confirms a payment.","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"Receipt confirms a payment.","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaReceipt,
+	ResultSchemaStrict: winkSchemaReceipt,
 	StrictOK:           true,
 }, wink.Funcs[PayParams, Receipt]{
 	Decode:       winkDecodePayParams,
@@ -191,6 +191,13 @@ func winkEncodePayParams(dst []byte, v *PayParams) []byte {
 	dst = append(dst, byte(0x7d))
 	return dst
 }
+
+// JSON Schemas, each written once and shared by the tools whose params or results use it.
+var (
+	winkSchemaPayParams       = []byte(`{"type":"object","description":"PayParams describe a payment.","properties":{"account":{"type":"string"},"amount":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"memo":{"type":["string","null"]}},"required":["account","amount"],"additionalProperties":false}`)
+	winkSchemaReceipt         = []byte(`{"type":"object","description":"Receipt confirms a payment.","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":false}`)
+	winkStrictSchemaPayParams = []byte(`{"type":"object","description":"PayParams describe a payment.","properties":{"account":{"type":"string"},"amount":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"memo":{"type":["string","null"]}},"required":["account","amount","memo"],"additionalProperties":false}`)
+)
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (

@@ -28,26 +28,20 @@ var WinkMeasure = wink.NewDef(wink.Spec{
 	AcceptsOverrides:   true,
 	Description:        "Measures a range across lines.",
 	Name:               "measure",
-	ParamsSchema:       []byte(`{"type":"object","description":"Range is validated across fields.","properties":{"from":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"to":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["from","to"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"Range is validated across fields.","properties":{"from":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"to":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["from","to"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaRange,
+	ParamsSchemaStrict: winkSchemaRange,
 	Position:           "methods.go:40:1",
-	ResultSchema:       []byte(`{"type":"object","description":"Span is the result; it renders itself and validates itself.","properties":{"len":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["len"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"Span is the result; it renders itself and validates itself.","properties":{"len":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["len"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaSpan,
+	ResultSchemaStrict: winkSchemaSpan,
 	StrictOK:           true,
 }, wink.Funcs[Range, Span]{
-	Decode:       winkDecodeRange,
-	EncodeParams: winkEncodeRange,
-	EncodeResult: winkEncodeSpan,
-	Handler:      Measure,
-	Render: func(r *Span) string {
-		return r.Render()
-	},
-	Validate: func(p *Range) error {
-		return p.Validate()
-	},
-	ValidateResult: func(r *Span) error {
-		return r.Validate()
-	},
+	Decode:         winkDecodeRange,
+	EncodeParams:   winkEncodeRange,
+	EncodeResult:   winkEncodeSpan,
+	Handler:        Measure,
+	Render:         (*Span).Render,
+	Validate:       (*Range).Validate,
+	ValidateResult: (*Span).Validate,
 })
 
 // winkDecodeSpan strictly decodes a Span object; errors are recorded in d.
@@ -127,6 +121,12 @@ func winkEncodeRange(dst []byte, v *Range) []byte {
 	dst = append(dst, byte(0x7d))
 	return dst
 }
+
+// JSON Schemas, each written once and shared by the tools whose params or results use it.
+var (
+	winkSchemaRange = []byte(`{"type":"object","description":"Range is validated across fields.","properties":{"from":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"to":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["from","to"],"additionalProperties":false}`)
+	winkSchemaSpan  = []byte(`{"type":"object","description":"Span is the result; it renders itself and validates itself.","properties":{"len":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["len"],"additionalProperties":false}`)
+)
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (

@@ -34,11 +34,11 @@ var WinkPing = wink.NewDef(wink.Spec{
 		Output:      []byte(`{"at":"now"}`),
 	}},
 	Name:               "ping",
-	ParamsSchema:       []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaNoParams,
+	ParamsSchemaStrict: winkSchemaNoParams,
 	Position:           "noparams.go:15:1",
-	ResultSchema:       []byte(`{"type":"object","description":"Pong answers a ping.","properties":{"at":{"type":"string"}},"required":["at"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"Pong answers a ping.","properties":{"at":{"type":"string"}},"required":["at"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaPong,
+	ResultSchemaStrict: winkSchemaPong,
 	StrictOK:           true,
 }, wink.Funcs[wink.NoParams, Pong]{
 	Decode:       wink.DecodeNoParams,
@@ -66,11 +66,11 @@ var WinkClear = wink.NewDef(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Forgets a key and returns no value.",
 	Name:               "clear-key",
-	ParamsSchema:       []byte(`{"type":"object","description":"ClearParams name what to clear.","properties":{"key":{"type":"string"}},"required":["key"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"ClearParams name what to clear.","properties":{"key":{"type":"string"}},"required":["key"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaClearParams,
+	ParamsSchemaStrict: winkSchemaClearParams,
 	Position:           "noparams.go:27:1",
-	ResultSchema:       []byte(`{"type":"null"}`),
-	ResultSchemaStrict: []byte(`{"type":"null"}`),
+	ResultSchema:       winkSchemaNoValue,
+	ResultSchemaStrict: winkSchemaNoValue,
 	StrictOK:           true,
 }, wink.Funcs[ClearParams, wink.NoValue]{
 	Decode:       winkDecodeClearParams,
@@ -84,11 +84,11 @@ var WinkNoop = wink.NewDef(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Does nothing at all.",
 	Name:               "noop",
-	ParamsSchema:       []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaNoParams,
+	ParamsSchemaStrict: winkSchemaNoParams,
 	Position:           "noparams.go:34:1",
-	ResultSchema:       []byte(`{"type":"null"}`),
-	ResultSchemaStrict: []byte(`{"type":"null"}`),
+	ResultSchema:       winkSchemaNoValue,
+	ResultSchemaStrict: winkSchemaNoValue,
 	StrictOK:           true,
 }, wink.Funcs[wink.NoParams, wink.NoValue]{
 	Decode:       wink.DecodeNoParams,
@@ -164,6 +164,14 @@ func winkEncodeClearParams(dst []byte, v *ClearParams) []byte {
 	dst = append(dst, byte(0x7d))
 	return dst
 }
+
+// JSON Schemas, each written once and shared by the tools whose params or results use it.
+var (
+	winkSchemaNoParams    = []byte(`{"type":"object","properties":{},"additionalProperties":false}`)
+	winkSchemaPong        = []byte(`{"type":"object","description":"Pong answers a ping.","properties":{"at":{"type":"string"}},"required":["at"],"additionalProperties":false}`)
+	winkSchemaClearParams = []byte(`{"type":"object","description":"ClearParams name what to clear.","properties":{"key":{"type":"string"}},"required":["key"],"additionalProperties":false}`)
+	winkSchemaNoValue     = []byte(`{"type":"null"}`)
+)
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (

@@ -33,11 +33,11 @@ var WinkEval = wink.NewDef(wink.Spec{
 		Output:      []byte(`{"v":3}`),
 	}},
 	Name:               "eval",
-	ParamsSchema:       []byte(`{"type":"object","description":"EvalParams wraps an expression.","properties":{"expr":{"$ref":"#/$defs/Expr"},"tree":{"$ref":"#/$defs/Tree"}},"required":["expr","tree"],"additionalProperties":false,"$defs":{"Expr":{"type":"object","description":"Expr and Call are mutually recursive.","properties":{"lit":{"type":["number","null"],"minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"call":{"anyOf":[{"$ref":"#/$defs/Call"},{"type":"null"}]}},"additionalProperties":false},"Tree":{"type":"object","description":"Tree is self-recursive.","properties":{"label":{"type":"string"},"children":{"type":["array","null"],"items":{"$ref":"#/$defs/Tree"}},"parent":{"anyOf":[{"$ref":"#/$defs/Tree"},{"type":"null"}]}},"required":["label"],"additionalProperties":false},"Call":{"type":"object","description":"Call applies a function.","properties":{"fn":{"type":"string","enum":["add","mul"]},"args":{"type":"array","items":{"$ref":"#/$defs/Expr"},"minItems":1}},"required":["fn","args"],"additionalProperties":false}}}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"EvalParams wraps an expression.","properties":{"expr":{"$ref":"#/$defs/Expr"},"tree":{"$ref":"#/$defs/Tree"}},"required":["expr","tree"],"additionalProperties":false,"$defs":{"Expr":{"type":"object","description":"Expr and Call are mutually recursive.","properties":{"lit":{"type":["number","null"],"minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"call":{"anyOf":[{"$ref":"#/$defs/Call"},{"type":"null"}]}},"required":["lit","call"],"additionalProperties":false},"Tree":{"type":"object","description":"Tree is self-recursive.","properties":{"label":{"type":"string"},"children":{"type":["array","null"],"items":{"$ref":"#/$defs/Tree"}},"parent":{"anyOf":[{"$ref":"#/$defs/Tree"},{"type":"null"}]}},"required":["label","children","parent"],"additionalProperties":false},"Call":{"type":"object","description":"Call applies a function.","properties":{"fn":{"type":"string","enum":["add","mul"]},"args":{"type":"array","items":{"$ref":"#/$defs/Expr"},"minItems":1}},"required":["fn","args"],"additionalProperties":false}}}`),
+	ParamsSchema:       winkSchemaEvalParams,
+	ParamsSchemaStrict: winkStrictSchemaEvalParams,
 	Position:           "recursive.go:40:1",
-	ResultSchema:       []byte(`{"type":"object","description":"Value is a number.","properties":{"v":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}},"required":["v"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"Value is a number.","properties":{"v":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}},"required":["v"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaValue,
+	ResultSchemaStrict: winkSchemaValue,
 	StrictOK:           true,
 }, wink.Funcs[EvalParams, Value]{
 	Decode:       winkDecodeEvalParams,
@@ -79,11 +79,11 @@ var WinkWalk = wink.NewDef(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Takes a tree as its root params type.",
 	Name:               "walk",
-	ParamsSchema:       []byte(`{"type":"object","description":"Tree is self-recursive.","properties":{"label":{"type":"string"},"children":{"type":["array","null"],"items":{"$ref":"#"}},"parent":{"anyOf":[{"$ref":"#"},{"type":"null"}]}},"required":["label"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"Tree is self-recursive.","properties":{"label":{"type":"string"},"children":{"type":["array","null"],"items":{"$ref":"#"}},"parent":{"anyOf":[{"$ref":"#"},{"type":"null"}]}},"required":["label","children","parent"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaTree,
+	ParamsSchemaStrict: winkStrictSchemaTree,
 	Position:           "recursive.go:47:1",
-	ResultSchema:       []byte(`{"type":"object","description":"Tree is self-recursive.","properties":{"label":{"type":"string"},"children":{"type":["array","null"],"items":{"$ref":"#"}},"parent":{"anyOf":[{"$ref":"#"},{"type":"null"}]}},"required":["label"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"Tree is self-recursive.","properties":{"label":{"type":"string"},"children":{"type":["array","null"],"items":{"$ref":"#"}},"parent":{"anyOf":[{"$ref":"#"},{"type":"null"}]}},"required":["label","children","parent"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaTree,
+	ResultSchemaStrict: winkStrictSchemaTree,
 	StrictOK:           true,
 }, wink.Funcs[Tree, Tree]{
 	Decode:       winkDecodeTree,
@@ -370,6 +370,15 @@ func winkEncodeTree(dst []byte, v *Tree) []byte {
 	dst = append(dst, byte(0x7d))
 	return dst
 }
+
+// JSON Schemas, each written once and shared by the tools whose params or results use it.
+var (
+	winkSchemaEvalParams       = []byte(`{"type":"object","description":"EvalParams wraps an expression.","properties":{"expr":{"$ref":"#/$defs/Expr"},"tree":{"$ref":"#/$defs/Tree"}},"required":["expr","tree"],"additionalProperties":false,"$defs":{"Expr":{"type":"object","description":"Expr and Call are mutually recursive.","properties":{"lit":{"type":["number","null"],"minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"call":{"anyOf":[{"$ref":"#/$defs/Call"},{"type":"null"}]}},"additionalProperties":false},"Tree":{"type":"object","description":"Tree is self-recursive.","properties":{"label":{"type":"string"},"children":{"type":["array","null"],"items":{"$ref":"#/$defs/Tree"}},"parent":{"anyOf":[{"$ref":"#/$defs/Tree"},{"type":"null"}]}},"required":["label"],"additionalProperties":false},"Call":{"type":"object","description":"Call applies a function.","properties":{"fn":{"type":"string","enum":["add","mul"]},"args":{"type":"array","items":{"$ref":"#/$defs/Expr"},"minItems":1}},"required":["fn","args"],"additionalProperties":false}}}`)
+	winkSchemaValue            = []byte(`{"type":"object","description":"Value is a number.","properties":{"v":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}},"required":["v"],"additionalProperties":false}`)
+	winkStrictSchemaEvalParams = []byte(`{"type":"object","description":"EvalParams wraps an expression.","properties":{"expr":{"$ref":"#/$defs/Expr"},"tree":{"$ref":"#/$defs/Tree"}},"required":["expr","tree"],"additionalProperties":false,"$defs":{"Expr":{"type":"object","description":"Expr and Call are mutually recursive.","properties":{"lit":{"type":["number","null"],"minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"call":{"anyOf":[{"$ref":"#/$defs/Call"},{"type":"null"}]}},"required":["lit","call"],"additionalProperties":false},"Tree":{"type":"object","description":"Tree is self-recursive.","properties":{"label":{"type":"string"},"children":{"type":["array","null"],"items":{"$ref":"#/$defs/Tree"}},"parent":{"anyOf":[{"$ref":"#/$defs/Tree"},{"type":"null"}]}},"required":["label","children","parent"],"additionalProperties":false},"Call":{"type":"object","description":"Call applies a function.","properties":{"fn":{"type":"string","enum":["add","mul"]},"args":{"type":"array","items":{"$ref":"#/$defs/Expr"},"minItems":1}},"required":["fn","args"],"additionalProperties":false}}}`)
+	winkSchemaTree             = []byte(`{"type":"object","description":"Tree is self-recursive.","properties":{"label":{"type":"string"},"children":{"type":["array","null"],"items":{"$ref":"#"}},"parent":{"anyOf":[{"$ref":"#"},{"type":"null"}]}},"required":["label"],"additionalProperties":false}`)
+	winkStrictSchemaTree       = []byte(`{"type":"object","description":"Tree is self-recursive.","properties":{"label":{"type":"string"},"children":{"type":["array","null"],"items":{"$ref":"#"}},"parent":{"anyOf":[{"$ref":"#"},{"type":"null"}]}},"required":["label","children","parent"],"additionalProperties":false}`)
+)
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (

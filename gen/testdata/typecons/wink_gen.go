@@ -34,11 +34,11 @@ var WinkCopy = wink.NewDef(wink.Spec{
 		Output:      []byte(`{"n":2}`),
 	}},
 	Name:               "copy",
-	ParamsSchema:       []byte(`{"type":"object","description":"CopyParams copies files.","properties":{"from":{"type":"string","description":"From is the source.","maxLength":200,"pattern":"^(?:[a-z0-9_./-]+)$"},"to":{"type":["string","null"],"description":"To is the destination; a field tag adds to and overrides the type's constraints.","maxLength":50,"pattern":"^(?:[a-z0-9_./-]+)$"},"also":{"type":["array","null"],"description":"Also lists more sources.","items":{"type":"string","description":"Path is a workspace-relative path.","maxLength":200,"pattern":"^(?:[a-z0-9_./-]+)$"},"maxItems":3},"tag":{"type":["string","null"],"description":"Tag names the copy.","minLength":2,"maxLength":8}},"required":["from"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"CopyParams copies files.","properties":{"from":{"type":"string","description":"From is the source. (at most 200 characters)","pattern":"^(?:[a-z0-9_./-]+)$"},"to":{"type":["string","null"],"description":"To is the destination; a field tag adds to and overrides the type's constraints. (at most 50 characters)","pattern":"^(?:[a-z0-9_./-]+)$"},"also":{"type":["array","null"],"description":"Also lists more sources. (each item at most 200 characters)","items":{"type":"string","description":"Path is a workspace-relative path.","pattern":"^(?:[a-z0-9_./-]+)$"},"maxItems":3},"tag":{"type":["string","null"],"description":"Tag names the copy. (at least 2 characters; at most 8 characters)"}},"required":["from","to","also","tag"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaCopyParams,
+	ParamsSchemaStrict: winkStrictSchemaCopyParams,
 	Position:           "typecons.go:37:1",
-	ResultSchema:       []byte(`{"type":"object","description":"Copied is the result.","properties":{"n":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["n"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"Copied is the result.","properties":{"n":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["n"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaCopied,
+	ResultSchemaStrict: winkSchemaCopied,
 	StrictOK:           true,
 }, wink.Funcs[CopyParams, Copied]{
 	Decode:       winkDecodeCopyParams,
@@ -233,6 +233,13 @@ func winkEncodeCopyParams(dst []byte, v *CopyParams) []byte {
 	dst = append(dst, byte(0x7d))
 	return dst
 }
+
+// JSON Schemas, each written once and shared by the tools whose params or results use it.
+var (
+	winkSchemaCopyParams       = []byte(`{"type":"object","description":"CopyParams copies files.","properties":{"from":{"type":"string","description":"From is the source.","maxLength":200,"pattern":"^(?:[a-z0-9_./-]+)$"},"to":{"type":["string","null"],"description":"To is the destination; a field tag adds to and overrides the type's constraints.","maxLength":50,"pattern":"^(?:[a-z0-9_./-]+)$"},"also":{"type":["array","null"],"description":"Also lists more sources.","items":{"type":"string","description":"Path is a workspace-relative path.","maxLength":200,"pattern":"^(?:[a-z0-9_./-]+)$"},"maxItems":3},"tag":{"type":["string","null"],"description":"Tag names the copy.","minLength":2,"maxLength":8}},"required":["from"],"additionalProperties":false}`)
+	winkSchemaCopied           = []byte(`{"type":"object","description":"Copied is the result.","properties":{"n":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["n"],"additionalProperties":false}`)
+	winkStrictSchemaCopyParams = []byte(`{"type":"object","description":"CopyParams copies files.","properties":{"from":{"type":"string","description":"From is the source. (at most 200 characters)","pattern":"^(?:[a-z0-9_./-]+)$"},"to":{"type":["string","null"],"description":"To is the destination; a field tag adds to and overrides the type's constraints. (at most 50 characters)","pattern":"^(?:[a-z0-9_./-]+)$"},"also":{"type":["array","null"],"description":"Also lists more sources. (each item at most 200 characters)","items":{"type":"string","description":"Path is a workspace-relative path.","pattern":"^(?:[a-z0-9_./-]+)$"},"maxItems":3},"tag":{"type":["string","null"],"description":"Tag names the copy. (at least 2 characters; at most 8 characters)"}},"required":["from","to","also","tag"],"additionalProperties":false}`)
+)
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (

@@ -36,26 +36,20 @@ var WinkSetupPlan = wink.NewDef(wink.Spec{
 		Output:      []byte(`{"objective":"Publish migration guide","status":"active","steps":[{"step_id":1,"title":"Audit existing guides","status":"pending"},{"step_id":2,"title":"List breaking changes","status":"pending"}]}`),
 	}},
 	Name:               "planning_setup_plan",
-	ParamsSchema:       []byte(`{"type":"object","description":"SetupPlanParams are the arguments of planning_setup_plan.","properties":{"objective":{"type":"string","description":"Objective is what the plan should accomplish (at most 500 characters).","minLength":1,"maxLength":500},"initial_steps":{"type":["array","null"],"description":"InitialSteps are optional step titles to seed the plan with, in order (each at most 500 characters).","items":{"type":"string","minLength":1,"maxLength":500}}},"required":["objective"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"SetupPlanParams are the arguments of planning_setup_plan.","properties":{"objective":{"type":"string","description":"Objective is what the plan should accomplish (at most 500 characters). (at least 1 character; at most 500 characters)"},"initial_steps":{"type":["array","null"],"description":"InitialSteps are optional step titles to seed the plan with, in order (each at most 500 characters). (each item at least 1 character; each item at most 500 characters)","items":{"type":"string"}}},"required":["objective","initial_steps"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaSetupPlanParams,
+	ParamsSchemaStrict: winkStrictSchemaSetupPlanParams,
 	Position:           "tools.go:111:1",
-	ResultSchema:       []byte(`{"type":"object","description":"Plan is the session's plan: an objective and its ordered steps.","properties":{"objective":{"type":"string","description":"Objective is what the plan should accomplish."},"status":{"type":"string","description":"Status is the plan's lifecycle state: active or completed.","enum":["active","completed"]},"steps":{"type":"array","description":"Steps are the plan's steps in order.","items":{"type":"object","description":"PlanStep is one actionable step of a plan.","properties":{"step_id":{"type":"integer","description":"StepID is the stable identifier of the step (1, 2, 3...).","minimum":-9223372036854775808,"maximum":9223372036854775807},"title":{"type":"string","description":"Title is a concise summary of the work item (at most 500 characters)."},"status":{"type":"string","description":"Status is the step's progress: pending, in_progress or done.","enum":["pending","in_progress","done"]}},"required":["step_id","title","status"],"additionalProperties":false}}},"required":["objective","status","steps"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"Plan is the session's plan: an objective and its ordered steps.","properties":{"objective":{"type":"string","description":"Objective is what the plan should accomplish."},"status":{"type":"string","description":"Status is the plan's lifecycle state: active or completed.","enum":["active","completed"]},"steps":{"type":"array","description":"Steps are the plan's steps in order.","items":{"type":"object","description":"PlanStep is one actionable step of a plan.","properties":{"step_id":{"type":"integer","description":"StepID is the stable identifier of the step (1, 2, 3...).","minimum":-9223372036854775808,"maximum":9223372036854775807},"title":{"type":"string","description":"Title is a concise summary of the work item (at most 500 characters)."},"status":{"type":"string","description":"Status is the step's progress: pending, in_progress or done.","enum":["pending","in_progress","done"]}},"required":["step_id","title","status"],"additionalProperties":false}}},"required":["objective","status","steps"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaPlan,
+	ResultSchemaStrict: winkSchemaPlan,
 	StrictOK:           true,
 }, wink.Funcs[SetupPlanParams, Plan]{
-	Decode:       winkDecodeSetupPlanParams,
-	EncodeParams: winkEncodeSetupPlanParams,
-	EncodeResult: winkEncodePlan,
-	Handler:      SetupPlan,
-	Render: func(r *Plan) string {
-		return r.Render()
-	},
-	Validate: func(p *SetupPlanParams) error {
-		return p.Validate()
-	},
-	ValidateResult: func(r *Plan) error {
-		return r.Validate()
-	},
+	Decode:         winkDecodeSetupPlanParams,
+	EncodeParams:   winkEncodeSetupPlanParams,
+	EncodeResult:   winkEncodePlan,
+	Handler:        SetupPlan,
+	Render:         (*Plan).Render,
+	Validate:       (*SetupPlanParams).Validate,
+	ValidateResult: (*Plan).Validate,
 })
 
 // WinkSetupPlanExamples returns the examples of planning_setup_plan as typed values, in directive order. Their JSON forms are in
@@ -92,26 +86,20 @@ var WinkAddStep = wink.NewDef(wink.Spec{
 		Output:      []byte(`{"objective":"Publish migration guide","status":"active","steps":[{"step_id":1,"title":"Audit guides","status":"done"},{"step_id":2,"title":"Draft outline","status":"pending"},{"step_id":3,"title":"Review with team","status":"pending"}]}`),
 	}},
 	Name:               "planning_add_step",
-	ParamsSchema:       []byte(`{"type":"object","description":"AddStepParams are the arguments of planning_add_step.","properties":{"steps":{"type":"array","description":"Steps are the titles of the steps to append, in order (each at most 500 characters).","items":{"type":"string","minLength":1,"maxLength":500},"minItems":1}},"required":["steps"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"AddStepParams are the arguments of planning_add_step.","properties":{"steps":{"type":"array","description":"Steps are the titles of the steps to append, in order (each at most 500 characters). (each item at least 1 character; each item at most 500 characters)","items":{"type":"string"},"minItems":1}},"required":["steps"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaAddStepParams,
+	ParamsSchemaStrict: winkStrictSchemaAddStepParams,
 	Position:           "tools.go:131:1",
-	ResultSchema:       []byte(`{"type":"object","description":"Plan is the session's plan: an objective and its ordered steps.","properties":{"objective":{"type":"string","description":"Objective is what the plan should accomplish."},"status":{"type":"string","description":"Status is the plan's lifecycle state: active or completed.","enum":["active","completed"]},"steps":{"type":"array","description":"Steps are the plan's steps in order.","items":{"type":"object","description":"PlanStep is one actionable step of a plan.","properties":{"step_id":{"type":"integer","description":"StepID is the stable identifier of the step (1, 2, 3...).","minimum":-9223372036854775808,"maximum":9223372036854775807},"title":{"type":"string","description":"Title is a concise summary of the work item (at most 500 characters)."},"status":{"type":"string","description":"Status is the step's progress: pending, in_progress or done.","enum":["pending","in_progress","done"]}},"required":["step_id","title","status"],"additionalProperties":false}}},"required":["objective","status","steps"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"Plan is the session's plan: an objective and its ordered steps.","properties":{"objective":{"type":"string","description":"Objective is what the plan should accomplish."},"status":{"type":"string","description":"Status is the plan's lifecycle state: active or completed.","enum":["active","completed"]},"steps":{"type":"array","description":"Steps are the plan's steps in order.","items":{"type":"object","description":"PlanStep is one actionable step of a plan.","properties":{"step_id":{"type":"integer","description":"StepID is the stable identifier of the step (1, 2, 3...).","minimum":-9223372036854775808,"maximum":9223372036854775807},"title":{"type":"string","description":"Title is a concise summary of the work item (at most 500 characters)."},"status":{"type":"string","description":"Status is the step's progress: pending, in_progress or done.","enum":["pending","in_progress","done"]}},"required":["step_id","title","status"],"additionalProperties":false}}},"required":["objective","status","steps"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaPlan,
+	ResultSchemaStrict: winkSchemaPlan,
 	StrictOK:           true,
 }, wink.Funcs[AddStepParams, Plan]{
-	Decode:       winkDecodeAddStepParams,
-	EncodeParams: winkEncodeAddStepParams,
-	EncodeResult: winkEncodePlan,
-	Handler:      AddStep,
-	Render: func(r *Plan) string {
-		return r.Render()
-	},
-	Validate: func(p *AddStepParams) error {
-		return p.Validate()
-	},
-	ValidateResult: func(r *Plan) error {
-		return r.Validate()
-	},
+	Decode:         winkDecodeAddStepParams,
+	EncodeParams:   winkEncodeAddStepParams,
+	EncodeResult:   winkEncodePlan,
+	Handler:        AddStep,
+	Render:         (*Plan).Render,
+	Validate:       (*AddStepParams).Validate,
+	ValidateResult: (*Plan).Validate,
 })
 
 // WinkAddStepExamples returns the examples of planning_add_step as typed values, in directive order. Their JSON forms are in
@@ -154,26 +142,20 @@ var WinkUpdateStep = wink.NewDef(wink.Spec{
 		Output:      []byte(`{"objective":"Publish migration guide","status":"active","steps":[{"step_id":1,"title":"Audit guides","status":"done"},{"step_id":2,"title":"Finalize outline","status":"pending"}]}`),
 	}},
 	Name:               "planning_update_step",
-	ParamsSchema:       []byte(`{"type":"object","description":"UpdateStepParams are the arguments of planning_update_step: the step and at least one change.","properties":{"step_id":{"type":"integer","description":"StepID is the identifier of the step to update.","minimum":1,"maximum":9223372036854775807},"title":{"type":["string","null"],"description":"Title is the step's new title (optional; at most 500 characters).","minLength":1,"maxLength":500},"status":{"type":["string","null"],"description":"Status is the step's new status: pending, in_progress or done (optional).","enum":["pending","in_progress","done",null]}},"required":["step_id"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"UpdateStepParams are the arguments of planning_update_step: the step and at least one change.","properties":{"step_id":{"type":"integer","description":"StepID is the identifier of the step to update.","minimum":1,"maximum":9223372036854775807},"title":{"type":["string","null"],"description":"Title is the step's new title (optional; at most 500 characters). (at least 1 character; at most 500 characters)"},"status":{"type":["string","null"],"description":"Status is the step's new status: pending, in_progress or done (optional).","enum":["pending","in_progress","done",null]}},"required":["step_id","title","status"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaUpdateStepParams,
+	ParamsSchemaStrict: winkStrictSchemaUpdateStepParams,
 	Position:           "tools.go:158:1",
-	ResultSchema:       []byte(`{"type":"object","description":"Plan is the session's plan: an objective and its ordered steps.","properties":{"objective":{"type":"string","description":"Objective is what the plan should accomplish."},"status":{"type":"string","description":"Status is the plan's lifecycle state: active or completed.","enum":["active","completed"]},"steps":{"type":"array","description":"Steps are the plan's steps in order.","items":{"type":"object","description":"PlanStep is one actionable step of a plan.","properties":{"step_id":{"type":"integer","description":"StepID is the stable identifier of the step (1, 2, 3...).","minimum":-9223372036854775808,"maximum":9223372036854775807},"title":{"type":"string","description":"Title is a concise summary of the work item (at most 500 characters)."},"status":{"type":"string","description":"Status is the step's progress: pending, in_progress or done.","enum":["pending","in_progress","done"]}},"required":["step_id","title","status"],"additionalProperties":false}}},"required":["objective","status","steps"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"Plan is the session's plan: an objective and its ordered steps.","properties":{"objective":{"type":"string","description":"Objective is what the plan should accomplish."},"status":{"type":"string","description":"Status is the plan's lifecycle state: active or completed.","enum":["active","completed"]},"steps":{"type":"array","description":"Steps are the plan's steps in order.","items":{"type":"object","description":"PlanStep is one actionable step of a plan.","properties":{"step_id":{"type":"integer","description":"StepID is the stable identifier of the step (1, 2, 3...).","minimum":-9223372036854775808,"maximum":9223372036854775807},"title":{"type":"string","description":"Title is a concise summary of the work item (at most 500 characters)."},"status":{"type":"string","description":"Status is the step's progress: pending, in_progress or done.","enum":["pending","in_progress","done"]}},"required":["step_id","title","status"],"additionalProperties":false}}},"required":["objective","status","steps"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaPlan,
+	ResultSchemaStrict: winkSchemaPlan,
 	StrictOK:           true,
 }, wink.Funcs[UpdateStepParams, Plan]{
-	Decode:       winkDecodeUpdateStepParams,
-	EncodeParams: winkEncodeUpdateStepParams,
-	EncodeResult: winkEncodePlan,
-	Handler:      UpdateStep,
-	Render: func(r *Plan) string {
-		return r.Render()
-	},
-	Validate: func(p *UpdateStepParams) error {
-		return p.Validate()
-	},
-	ValidateResult: func(r *Plan) error {
-		return r.Validate()
-	},
+	Decode:         winkDecodeUpdateStepParams,
+	EncodeParams:   winkEncodeUpdateStepParams,
+	EncodeResult:   winkEncodePlan,
+	Handler:        UpdateStep,
+	Render:         (*Plan).Render,
+	Validate:       (*UpdateStepParams).Validate,
+	ValidateResult: (*Plan).Validate,
 })
 
 // WinkUpdateStepExamples returns the examples of planning_update_step as typed values, in directive order. Their JSON forms are in
@@ -229,11 +211,11 @@ var WinkReadPlan = wink.NewDef(wink.Spec{
 		Output:      []byte(`{"objective":"Publish migration guide","status":"active","steps":[{"step_id":1,"title":"Audit guides","status":"done"},{"step_id":2,"title":"Draft outline","status":"pending"}]}`),
 	}},
 	Name:               "planning_read_plan",
-	ParamsSchema:       []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaNoParams,
+	ParamsSchemaStrict: winkSchemaNoParams,
 	Position:           "tools.go:192:1",
-	ResultSchema:       []byte(`{"type":"object","description":"Plan is the session's plan: an objective and its ordered steps.","properties":{"objective":{"type":"string","description":"Objective is what the plan should accomplish."},"status":{"type":"string","description":"Status is the plan's lifecycle state: active or completed.","enum":["active","completed"]},"steps":{"type":"array","description":"Steps are the plan's steps in order.","items":{"type":"object","description":"PlanStep is one actionable step of a plan.","properties":{"step_id":{"type":"integer","description":"StepID is the stable identifier of the step (1, 2, 3...).","minimum":-9223372036854775808,"maximum":9223372036854775807},"title":{"type":"string","description":"Title is a concise summary of the work item (at most 500 characters)."},"status":{"type":"string","description":"Status is the step's progress: pending, in_progress or done.","enum":["pending","in_progress","done"]}},"required":["step_id","title","status"],"additionalProperties":false}}},"required":["objective","status","steps"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"Plan is the session's plan: an objective and its ordered steps.","properties":{"objective":{"type":"string","description":"Objective is what the plan should accomplish."},"status":{"type":"string","description":"Status is the plan's lifecycle state: active or completed.","enum":["active","completed"]},"steps":{"type":"array","description":"Steps are the plan's steps in order.","items":{"type":"object","description":"PlanStep is one actionable step of a plan.","properties":{"step_id":{"type":"integer","description":"StepID is the stable identifier of the step (1, 2, 3...).","minimum":-9223372036854775808,"maximum":9223372036854775807},"title":{"type":"string","description":"Title is a concise summary of the work item (at most 500 characters)."},"status":{"type":"string","description":"Status is the step's progress: pending, in_progress or done.","enum":["pending","in_progress","done"]}},"required":["step_id","title","status"],"additionalProperties":false}}},"required":["objective","status","steps"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaPlan,
+	ResultSchemaStrict: winkSchemaPlan,
 	StrictOK:           true,
 }, wink.Funcs[wink.NoParams, Plan]{
 	Decode:       wink.DecodeNoParams,
@@ -242,12 +224,8 @@ var WinkReadPlan = wink.NewDef(wink.Spec{
 	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[Plan], error) {
 		return ReadPlan(tc)
 	},
-	Render: func(r *Plan) string {
-		return r.Render()
-	},
-	ValidateResult: func(r *Plan) error {
-		return r.Validate()
-	},
+	Render:         (*Plan).Render,
+	ValidateResult: (*Plan).Validate,
 })
 
 // WinkReadPlanExamples returns the examples of planning_read_plan as typed values, in directive order. Their JSON forms are in
@@ -647,6 +625,18 @@ func winkEncodeUpdateStepParams(dst []byte, v *UpdateStepParams) []byte {
 	dst = append(dst, byte(0x7d))
 	return dst
 }
+
+// JSON Schemas, each written once and shared by the tools whose params or results use it.
+var (
+	winkSchemaSetupPlanParams        = []byte(`{"type":"object","description":"SetupPlanParams are the arguments of planning_setup_plan.","properties":{"objective":{"type":"string","description":"Objective is what the plan should accomplish (at most 500 characters).","minLength":1,"maxLength":500},"initial_steps":{"type":["array","null"],"description":"InitialSteps are optional step titles to seed the plan with, in order (each at most 500 characters).","items":{"type":"string","minLength":1,"maxLength":500}}},"required":["objective"],"additionalProperties":false}`)
+	winkSchemaPlan                   = []byte(`{"type":"object","description":"Plan is the session's plan: an objective and its ordered steps.","properties":{"objective":{"type":"string","description":"Objective is what the plan should accomplish."},"status":{"type":"string","description":"Status is the plan's lifecycle state: active or completed.","enum":["active","completed"]},"steps":{"type":"array","description":"Steps are the plan's steps in order.","items":{"type":"object","description":"PlanStep is one actionable step of a plan.","properties":{"step_id":{"type":"integer","description":"StepID is the stable identifier of the step (1, 2, 3...).","minimum":-9223372036854775808,"maximum":9223372036854775807},"title":{"type":"string","description":"Title is a concise summary of the work item (at most 500 characters)."},"status":{"type":"string","description":"Status is the step's progress: pending, in_progress or done.","enum":["pending","in_progress","done"]}},"required":["step_id","title","status"],"additionalProperties":false}}},"required":["objective","status","steps"],"additionalProperties":false}`)
+	winkStrictSchemaSetupPlanParams  = []byte(`{"type":"object","description":"SetupPlanParams are the arguments of planning_setup_plan.","properties":{"objective":{"type":"string","description":"Objective is what the plan should accomplish (at most 500 characters). (at least 1 character; at most 500 characters)"},"initial_steps":{"type":["array","null"],"description":"InitialSteps are optional step titles to seed the plan with, in order (each at most 500 characters). (each item at least 1 character; each item at most 500 characters)","items":{"type":"string"}}},"required":["objective","initial_steps"],"additionalProperties":false}`)
+	winkSchemaAddStepParams          = []byte(`{"type":"object","description":"AddStepParams are the arguments of planning_add_step.","properties":{"steps":{"type":"array","description":"Steps are the titles of the steps to append, in order (each at most 500 characters).","items":{"type":"string","minLength":1,"maxLength":500},"minItems":1}},"required":["steps"],"additionalProperties":false}`)
+	winkStrictSchemaAddStepParams    = []byte(`{"type":"object","description":"AddStepParams are the arguments of planning_add_step.","properties":{"steps":{"type":"array","description":"Steps are the titles of the steps to append, in order (each at most 500 characters). (each item at least 1 character; each item at most 500 characters)","items":{"type":"string"},"minItems":1}},"required":["steps"],"additionalProperties":false}`)
+	winkSchemaUpdateStepParams       = []byte(`{"type":"object","description":"UpdateStepParams are the arguments of planning_update_step: the step and at least one change.","properties":{"step_id":{"type":"integer","description":"StepID is the identifier of the step to update.","minimum":1,"maximum":9223372036854775807},"title":{"type":["string","null"],"description":"Title is the step's new title (optional; at most 500 characters).","minLength":1,"maxLength":500},"status":{"type":["string","null"],"description":"Status is the step's new status: pending, in_progress or done (optional).","enum":["pending","in_progress","done",null]}},"required":["step_id"],"additionalProperties":false}`)
+	winkStrictSchemaUpdateStepParams = []byte(`{"type":"object","description":"UpdateStepParams are the arguments of planning_update_step: the step and at least one change.","properties":{"step_id":{"type":"integer","description":"StepID is the identifier of the step to update.","minimum":1,"maximum":9223372036854775807},"title":{"type":["string","null"],"description":"Title is the step's new title (optional; at most 500 characters). (at least 1 character; at most 500 characters)"},"status":{"type":["string","null"],"description":"Status is the step's new status: pending, in_progress or done (optional).","enum":["pending","in_progress","done",null]}},"required":["step_id","title","status"],"additionalProperties":false}`)
+	winkSchemaNoParams               = []byte(`{"type":"object","properties":{},"additionalProperties":false}`)
+)
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (

@@ -33,11 +33,11 @@ var WinkGetCurrentWeather = wink.NewDef(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Gets the current weather in a given location.",
 	Name:               "get_current_weather",
-	ParamsSchema:       []byte(`{"type":"object","description":"WeatherParams are the arguments of get_current_weather.","properties":{"location":{"type":"string","description":"Location is the city and state, e.g. San Francisco, CA.","minLength":1},"unit":{"type":["string","null"],"description":"Unit is the temperature unit.","enum":["celsius","fahrenheit",null]}},"required":["location"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"WeatherParams are the arguments of get_current_weather.","properties":{"location":{"type":"string","description":"Location is the city and state, e.g. San Francisco, CA. (at least 1 character)"},"unit":{"type":["string","null"],"description":"Unit is the temperature unit.","enum":["celsius","fahrenheit",null]}},"required":["location","unit"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaWeatherParams,
+	ParamsSchemaStrict: winkStrictSchemaWeatherParams,
 	Position:           "tools.go:47:1",
-	ResultSchema:       []byte(`{"type":"object","description":"Weather is a weather report.","properties":{"location":{"type":"string","description":"Location is where the report is for."},"temperature":{"type":"integer","description":"Temperature in the requested unit.","minimum":-9223372036854775808,"maximum":9223372036854775807},"unit":{"type":"string","description":"Unit of the temperature.","enum":["celsius","fahrenheit"]}},"required":["location","temperature","unit"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"Weather is a weather report.","properties":{"location":{"type":"string","description":"Location is where the report is for."},"temperature":{"type":"integer","description":"Temperature in the requested unit.","minimum":-9223372036854775808,"maximum":9223372036854775807},"unit":{"type":"string","description":"Unit of the temperature.","enum":["celsius","fahrenheit"]}},"required":["location","temperature","unit"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaWeather,
+	ResultSchemaStrict: winkSchemaWeather,
 	StrictOK:           true,
 }, wink.Funcs[WeatherParams, Weather]{
 	Decode:       winkDecodeWeatherParams,
@@ -51,11 +51,11 @@ var WinkSearch = wink.NewDef(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Searches by the web search engine.",
 	Name:               "search",
-	ParamsSchema:       []byte(`{"type":"object","description":"SearchParams are the arguments of search.","properties":{"search_engine":{"type":"string","description":"SearchEngine is the engine to ask.","enum":["google","duckduckgo","bing"]},"search_query":{"type":"string","description":"SearchQuery is what to search for.","minLength":1}},"required":["search_engine","search_query"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"SearchParams are the arguments of search.","properties":{"search_engine":{"type":"string","description":"SearchEngine is the engine to ask.","enum":["google","duckduckgo","bing"]},"search_query":{"type":"string","description":"SearchQuery is what to search for. (at least 1 character)"}},"required":["search_engine","search_query"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaSearchParams,
+	ParamsSchemaStrict: winkStrictSchemaSearchParams,
 	Position:           "tools.go:82:1",
-	ResultSchema:       []byte(`{"type":"object","description":"SearchResult lists search hits.","properties":{"hits":{"type":"array","description":"Hits are the result titles.","items":{"type":"string"}}},"required":["hits"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"SearchResult lists search hits.","properties":{"hits":{"type":"array","description":"Hits are the result titles.","items":{"type":"string"}}},"required":["hits"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaSearchResult,
+	ResultSchemaStrict: winkSchemaSearchResult,
 	StrictOK:           true,
 }, wink.Funcs[SearchParams, SearchResult]{
 	Decode:       winkDecodeSearchParams,
@@ -69,11 +69,11 @@ var WinkUpdateIssueList = wink.NewDef(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Updates the current issue list.",
 	Name:               "update_issue_list",
-	ParamsSchema:       []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaNoParams,
+	ParamsSchemaStrict: winkSchemaNoParams,
 	Position:           "tools.go:98:1",
-	ResultSchema:       []byte(`{"type":"object","description":"IssueList is the refreshed issue list.","properties":{"open":{"type":"integer","description":"Open counts the open issues.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["open"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"IssueList is the refreshed issue list.","properties":{"open":{"type":"integer","description":"Open counts the open issues.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["open"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaIssueList,
+	ResultSchemaStrict: winkSchemaIssueList,
 	StrictOK:           true,
 }, wink.Funcs[wink.NoParams, IssueList]{
 	Decode:       wink.DecodeNoParams,
@@ -89,10 +89,10 @@ var WinkLabelIssue = wink.NewDef(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Sets labels on an issue & shows them as <key>=<value>.",
 	Name:               "label_issue",
-	ParamsSchema:       []byte(`{"type":"object","description":"LabelParams are the arguments of label_issue.","properties":{"issue":{"type":"integer","description":"Issue is the issue number.","minimum":1,"maximum":9223372036854775807},"labels":{"type":"object","description":"Labels are key/value labels to set, as <key> & <value> pairs.","additionalProperties":{"type":"string"}}},"required":["issue","labels"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaLabelParams,
 	Position:           "tools.go:113:1",
-	ResultSchema:       []byte(`{"type":"null"}`),
-	ResultSchemaStrict: []byte(`{"type":"null"}`),
+	ResultSchema:       winkSchemaNoValue,
+	ResultSchemaStrict: winkSchemaNoValue,
 	StrictOK:           false,
 }, wink.Funcs[LabelParams, wink.NoValue]{
 	Decode:       winkDecodeLabelParams,
@@ -438,6 +438,20 @@ func winkEncodeLabelParams(dst []byte, v *LabelParams) []byte {
 	dst = append(dst, byte(0x7d))
 	return dst
 }
+
+// JSON Schemas, each written once and shared by the tools whose params or results use it.
+var (
+	winkSchemaWeatherParams       = []byte(`{"type":"object","description":"WeatherParams are the arguments of get_current_weather.","properties":{"location":{"type":"string","description":"Location is the city and state, e.g. San Francisco, CA.","minLength":1},"unit":{"type":["string","null"],"description":"Unit is the temperature unit.","enum":["celsius","fahrenheit",null]}},"required":["location"],"additionalProperties":false}`)
+	winkSchemaWeather             = []byte(`{"type":"object","description":"Weather is a weather report.","properties":{"location":{"type":"string","description":"Location is where the report is for."},"temperature":{"type":"integer","description":"Temperature in the requested unit.","minimum":-9223372036854775808,"maximum":9223372036854775807},"unit":{"type":"string","description":"Unit of the temperature.","enum":["celsius","fahrenheit"]}},"required":["location","temperature","unit"],"additionalProperties":false}`)
+	winkStrictSchemaWeatherParams = []byte(`{"type":"object","description":"WeatherParams are the arguments of get_current_weather.","properties":{"location":{"type":"string","description":"Location is the city and state, e.g. San Francisco, CA. (at least 1 character)"},"unit":{"type":["string","null"],"description":"Unit is the temperature unit.","enum":["celsius","fahrenheit",null]}},"required":["location","unit"],"additionalProperties":false}`)
+	winkSchemaSearchParams        = []byte(`{"type":"object","description":"SearchParams are the arguments of search.","properties":{"search_engine":{"type":"string","description":"SearchEngine is the engine to ask.","enum":["google","duckduckgo","bing"]},"search_query":{"type":"string","description":"SearchQuery is what to search for.","minLength":1}},"required":["search_engine","search_query"],"additionalProperties":false}`)
+	winkSchemaSearchResult        = []byte(`{"type":"object","description":"SearchResult lists search hits.","properties":{"hits":{"type":"array","description":"Hits are the result titles.","items":{"type":"string"}}},"required":["hits"],"additionalProperties":false}`)
+	winkStrictSchemaSearchParams  = []byte(`{"type":"object","description":"SearchParams are the arguments of search.","properties":{"search_engine":{"type":"string","description":"SearchEngine is the engine to ask.","enum":["google","duckduckgo","bing"]},"search_query":{"type":"string","description":"SearchQuery is what to search for. (at least 1 character)"}},"required":["search_engine","search_query"],"additionalProperties":false}`)
+	winkSchemaNoParams            = []byte(`{"type":"object","properties":{},"additionalProperties":false}`)
+	winkSchemaIssueList           = []byte(`{"type":"object","description":"IssueList is the refreshed issue list.","properties":{"open":{"type":"integer","description":"Open counts the open issues.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["open"],"additionalProperties":false}`)
+	winkSchemaLabelParams         = []byte(`{"type":"object","description":"LabelParams are the arguments of label_issue.","properties":{"issue":{"type":"integer","description":"Issue is the issue number.","minimum":1,"maximum":9223372036854775807},"labels":{"type":"object","description":"Labels are key/value labels to set, as <key> & <value> pairs.","additionalProperties":{"type":"string"}}},"required":["issue","labels"],"additionalProperties":false}`)
+	winkSchemaNoValue             = []byte(`{"type":"null"}`)
+)
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (

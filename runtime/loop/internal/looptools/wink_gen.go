@@ -28,11 +28,11 @@ var WinkEcho = wink.NewDef(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Repeats its text back.",
 	Name:               "echo",
-	ParamsSchema:       []byte(`{"type":"object","description":"EchoParams are the arguments of echo.","properties":{"text":{"type":"string","description":"Text is repeated back.","minLength":1}},"required":["text"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"EchoParams are the arguments of echo.","properties":{"text":{"type":"string","description":"Text is repeated back. (at least 1 character)"}},"required":["text"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaEchoParams,
+	ParamsSchemaStrict: winkStrictSchemaEchoParams,
 	Position:           "looptools.go:20:1",
-	ResultSchema:       []byte(`{"type":"null"}`),
-	ResultSchemaStrict: []byte(`{"type":"null"}`),
+	ResultSchema:       winkSchemaNoValue,
+	ResultSchemaStrict: winkSchemaNoValue,
 	StrictOK:           true,
 }, wink.Funcs[EchoParams, wink.NoValue]{
 	Decode:       winkDecodeEchoParams,
@@ -46,11 +46,11 @@ var WinkStep = wink.NewDef(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Calls the test hook and reports the step done.",
 	Name:               "step",
-	ParamsSchema:       []byte(`{"type":"object","description":"StepParams are the arguments of step.","properties":{"id":{"type":"string","description":"ID names the step."}},"required":["id"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"StepParams are the arguments of step.","properties":{"id":{"type":"string","description":"ID names the step."}},"required":["id"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaStepParams,
+	ParamsSchemaStrict: winkSchemaStepParams,
 	Position:           "looptools.go:37:1",
-	ResultSchema:       []byte(`{"type":"null"}`),
-	ResultSchemaStrict: []byte(`{"type":"null"}`),
+	ResultSchema:       winkSchemaNoValue,
+	ResultSchemaStrict: winkSchemaNoValue,
 	StrictOK:           true,
 }, wink.Funcs[StepParams, wink.NoValue]{
 	Decode:       winkDecodeStepParams,
@@ -130,6 +130,14 @@ func winkEncodeStepParams(dst []byte, v *StepParams) []byte {
 	dst = append(dst, byte(0x7d))
 	return dst
 }
+
+// JSON Schemas, each written once and shared by the tools whose params or results use it.
+var (
+	winkSchemaEchoParams       = []byte(`{"type":"object","description":"EchoParams are the arguments of echo.","properties":{"text":{"type":"string","description":"Text is repeated back.","minLength":1}},"required":["text"],"additionalProperties":false}`)
+	winkSchemaNoValue          = []byte(`{"type":"null"}`)
+	winkStrictSchemaEchoParams = []byte(`{"type":"object","description":"EchoParams are the arguments of echo.","properties":{"text":{"type":"string","description":"Text is repeated back. (at least 1 character)"}},"required":["text"],"additionalProperties":false}`)
+	winkSchemaStepParams       = []byte(`{"type":"object","description":"StepParams are the arguments of step.","properties":{"id":{"type":"string","description":"ID names the step."}},"required":["id"],"additionalProperties":false}`)
+)
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (

@@ -31,11 +31,11 @@ var WinkEcho = wink.NewDef(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Repeats its text back.",
 	Name:               "echo",
-	ParamsSchema:       []byte(`{"type":"object","description":"EchoParams are the arguments of echo.","properties":{"text":{"type":"string","description":"Text is repeated back.","maxLength":100}},"required":["text"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"EchoParams are the arguments of echo.","properties":{"text":{"type":"string","description":"Text is repeated back. (at most 100 characters)"}},"required":["text"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaEchoParams,
+	ParamsSchemaStrict: winkStrictSchemaEchoParams,
 	Position:           "testtools.go:31:1",
-	ResultSchema:       []byte(`{"type":"object","description":"Echoed is what echo returns.","properties":{"text":{"type":"string","description":"Text is the text received."},"length":{"type":"integer","description":"Length is the text's length in bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["text","length"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"Echoed is what echo returns.","properties":{"text":{"type":"string","description":"Text is the text received."},"length":{"type":"integer","description":"Length is the text's length in bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["text","length"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaEchoed,
+	ResultSchemaStrict: winkSchemaEchoed,
 	StrictOK:           true,
 }, wink.Funcs[EchoParams, Echoed]{
 	Decode:       winkDecodeEchoParams,
@@ -49,11 +49,11 @@ var WinkExplode = wink.NewDef(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Panics with the reason it is given.",
 	Name:               "explode",
-	ParamsSchema:       []byte(`{"type":"object","description":"ExplodeParams are the arguments of explode.","properties":{"reason":{"type":"string","description":"Reason is the panic value."}},"required":["reason"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"ExplodeParams are the arguments of explode.","properties":{"reason":{"type":"string","description":"Reason is the panic value."}},"required":["reason"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaExplodeParams,
+	ParamsSchemaStrict: winkSchemaExplodeParams,
 	Position:           "testtools.go:44:1",
-	ResultSchema:       []byte(`{"type":"null"}`),
-	ResultSchemaStrict: []byte(`{"type":"null"}`),
+	ResultSchema:       winkSchemaNoValue,
+	ResultSchemaStrict: winkSchemaNoValue,
 	StrictOK:           true,
 }, wink.Funcs[ExplodeParams, wink.NoValue]{
 	Decode:       winkDecodeExplodeParams,
@@ -67,11 +67,11 @@ var WinkQuiet = wink.NewDef(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Succeeds without a value although its result type has one.",
 	Name:               "quiet",
-	ParamsSchema:       []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaNoParams,
+	ParamsSchemaStrict: winkSchemaNoParams,
 	Position:           "testtools.go:51:1",
-	ResultSchema:       []byte(`{"type":"object","description":"Echoed is what echo returns.","properties":{"text":{"type":"string","description":"Text is the text received."},"length":{"type":"integer","description":"Length is the text's length in bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["text","length"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"Echoed is what echo returns.","properties":{"text":{"type":"string","description":"Text is the text received."},"length":{"type":"integer","description":"Length is the text's length in bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["text","length"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaEchoed,
+	ResultSchemaStrict: winkSchemaEchoed,
 	StrictOK:           true,
 }, wink.Funcs[wink.NoParams, Echoed]{
 	Decode:       wink.DecodeNoParams,
@@ -87,11 +87,11 @@ var WinkReject = wink.NewDef(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Fails with a value for the model to read.",
 	Name:               "reject",
-	ParamsSchema:       []byte(`{"type":"object","description":"EchoParams are the arguments of echo.","properties":{"text":{"type":"string","description":"Text is repeated back.","maxLength":100}},"required":["text"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"EchoParams are the arguments of echo.","properties":{"text":{"type":"string","description":"Text is repeated back. (at most 100 characters)"}},"required":["text"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaEchoParams,
+	ParamsSchemaStrict: winkStrictSchemaEchoParams,
 	Position:           "testtools.go:58:1",
-	ResultSchema:       []byte(`{"type":"object","description":"Echoed is what echo returns.","properties":{"text":{"type":"string","description":"Text is the text received."},"length":{"type":"integer","description":"Length is the text's length in bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["text","length"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"Echoed is what echo returns.","properties":{"text":{"type":"string","description":"Text is the text received."},"length":{"type":"integer","description":"Length is the text's length in bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["text","length"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaEchoed,
+	ResultSchemaStrict: winkSchemaEchoed,
 	StrictOK:           true,
 }, wink.Funcs[EchoParams, Echoed]{
 	Decode:       winkDecodeEchoParams,
@@ -216,6 +216,16 @@ func winkEncodeExplodeParams(dst []byte, v *ExplodeParams) []byte {
 	dst = append(dst, byte(0x7d))
 	return dst
 }
+
+// JSON Schemas, each written once and shared by the tools whose params or results use it.
+var (
+	winkSchemaEchoParams       = []byte(`{"type":"object","description":"EchoParams are the arguments of echo.","properties":{"text":{"type":"string","description":"Text is repeated back.","maxLength":100}},"required":["text"],"additionalProperties":false}`)
+	winkSchemaEchoed           = []byte(`{"type":"object","description":"Echoed is what echo returns.","properties":{"text":{"type":"string","description":"Text is the text received."},"length":{"type":"integer","description":"Length is the text's length in bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["text","length"],"additionalProperties":false}`)
+	winkStrictSchemaEchoParams = []byte(`{"type":"object","description":"EchoParams are the arguments of echo.","properties":{"text":{"type":"string","description":"Text is repeated back. (at most 100 characters)"}},"required":["text"],"additionalProperties":false}`)
+	winkSchemaExplodeParams    = []byte(`{"type":"object","description":"ExplodeParams are the arguments of explode.","properties":{"reason":{"type":"string","description":"Reason is the panic value."}},"required":["reason"],"additionalProperties":false}`)
+	winkSchemaNoValue          = []byte(`{"type":"null"}`)
+	winkSchemaNoParams         = []byte(`{"type":"object","properties":{},"additionalProperties":false}`)
+)
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (

@@ -39,11 +39,11 @@ var WinkMutate = wink.NewDef(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Appends a note, writes a file and then ends as asked.",
 	Name:               "mutate",
-	ParamsSchema:       []byte(`{"type":"object","description":"MutateParams are the arguments of mutate.","properties":{"note":{"type":"string","description":"Note is appended to the notes slice."},"path":{"type":["string","null"],"description":"Path is the file written, when set."},"content":{"type":["string","null"],"description":"Content is written to Path."},"remove":{"type":["string","null"],"description":"Remove is a file removed, when set."},"fail":{"type":"string","description":"Fail selects how the call ends.","enum":["none","result","error","panic","validation","tool_error"]}},"required":["note","fail"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"MutateParams are the arguments of mutate.","properties":{"note":{"type":"string","description":"Note is appended to the notes slice."},"path":{"type":["string","null"],"description":"Path is the file written, when set."},"content":{"type":["string","null"],"description":"Content is written to Path."},"remove":{"type":["string","null"],"description":"Remove is a file removed, when set."},"fail":{"type":"string","description":"Fail selects how the call ends.","enum":["none","result","error","panic","validation","tool_error"]}},"required":["note","path","content","remove","fail"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaMutateParams,
+	ParamsSchemaStrict: winkStrictSchemaMutateParams,
 	Position:           "tools.go:56:1",
-	ResultSchema:       []byte(`{"type":"object","description":"MutateResult reports what mutate changed.","properties":{"notes":{"type":"integer","description":"Notes is the number of notes after the call.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["notes"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"MutateResult reports what mutate changed.","properties":{"notes":{"type":"integer","description":"Notes is the number of notes after the call.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["notes"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaMutateResult,
+	ResultSchemaStrict: winkSchemaMutateResult,
 	StrictOK:           true,
 }, wink.Funcs[MutateParams, MutateResult]{
 	Decode:       winkDecodeMutateParams,
@@ -57,11 +57,11 @@ var WinkReadFile = wink.NewDef(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Reads a file.",
 	Name:               "read_file",
-	ParamsSchema:       []byte(`{"type":"object","description":"PathParams name one file.","properties":{"path":{"type":"string","description":"Path is the file."}},"required":["path"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"PathParams name one file.","properties":{"path":{"type":"string","description":"Path is the file."}},"required":["path"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaPathParams,
+	ParamsSchemaStrict: winkSchemaPathParams,
 	Position:           "tools.go:99:1",
-	ResultSchema:       []byte(`{"type":"object","description":"FileContent is a file's content.","properties":{"content":{"type":"string","description":"Content is the text."}},"required":["content"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"FileContent is a file's content.","properties":{"content":{"type":"string","description":"Content is the text."}},"required":["content"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaFileContent,
+	ResultSchemaStrict: winkSchemaFileContent,
 	StrictOK:           true,
 }, wink.Funcs[PathParams, FileContent]{
 	Decode:       winkDecodePathParams,
@@ -75,11 +75,11 @@ var WinkWriteFile = wink.NewDef(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Writes a file.",
 	Name:               "write_file",
-	ParamsSchema:       []byte(`{"type":"object","description":"WriteParams are the arguments of write_file.","properties":{"path":{"type":"string","description":"Path is the file."},"content":{"type":"string","description":"Content is the new content."}},"required":["path","content"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"WriteParams are the arguments of write_file.","properties":{"path":{"type":"string","description":"Path is the file."},"content":{"type":"string","description":"Content is the new content."}},"required":["path","content"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaWriteParams,
+	ParamsSchemaStrict: winkSchemaWriteParams,
 	Position:           "tools.go:118:1",
-	ResultSchema:       []byte(`{"type":"null"}`),
-	ResultSchemaStrict: []byte(`{"type":"null"}`),
+	ResultSchema:       winkSchemaNoValue,
+	ResultSchemaStrict: winkSchemaNoValue,
 	StrictOK:           true,
 }, wink.Funcs[WriteParams, wink.NoValue]{
 	Decode:       winkDecodeWriteParams,
@@ -93,11 +93,11 @@ var WinkEditFile = wink.NewDef(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Edits a file.",
 	Name:               "edit_file",
-	ParamsSchema:       []byte(`{"type":"object","description":"EditParams are the arguments of edit_file.","properties":{"file_path":{"type":"string","description":"FilePath is the file."},"old":{"type":"string","description":"Old is the text replaced."},"new":{"type":"string","description":"New replaces it."}},"required":["file_path","old","new"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"EditParams are the arguments of edit_file.","properties":{"file_path":{"type":"string","description":"FilePath is the file."},"old":{"type":"string","description":"Old is the text replaced."},"new":{"type":"string","description":"New replaces it."}},"required":["file_path","old","new"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaEditParams,
+	ParamsSchemaStrict: winkSchemaEditParams,
 	Position:           "tools.go:138:1",
-	ResultSchema:       []byte(`{"type":"null"}`),
-	ResultSchemaStrict: []byte(`{"type":"null"}`),
+	ResultSchema:       winkSchemaNoValue,
+	ResultSchemaStrict: winkSchemaNoValue,
 	StrictOK:           true,
 }, wink.Funcs[EditParams, wink.NoValue]{
 	Decode:       winkDecodeEditParams,
@@ -111,11 +111,11 @@ var WinkBuild = wink.NewDef(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Builds.",
 	Name:               "build",
-	ParamsSchema:       []byte(`{"type":"object","description":"StepParams are the arguments of the build, test and deploy steps.","properties":{"fail":{"type":["boolean","null"],"description":"Fail makes the step fail."}},"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"StepParams are the arguments of the build, test and deploy steps.","properties":{"fail":{"type":["boolean","null"],"description":"Fail makes the step fail."}},"required":["fail"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaStepParams,
+	ParamsSchemaStrict: winkStrictSchemaStepParams,
 	Position:           "tools.go:162:1",
-	ResultSchema:       []byte(`{"type":"null"}`),
-	ResultSchemaStrict: []byte(`{"type":"null"}`),
+	ResultSchema:       winkSchemaNoValue,
+	ResultSchemaStrict: winkSchemaNoValue,
 	StrictOK:           true,
 }, wink.Funcs[StepParams, wink.NoValue]{
 	Decode:       winkDecodeStepParams,
@@ -129,11 +129,11 @@ var WinkTest = wink.NewDef(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Tests.",
 	Name:               "test",
-	ParamsSchema:       []byte(`{"type":"object","description":"StepParams are the arguments of the build, test and deploy steps.","properties":{"fail":{"type":["boolean","null"],"description":"Fail makes the step fail."}},"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"StepParams are the arguments of the build, test and deploy steps.","properties":{"fail":{"type":["boolean","null"],"description":"Fail makes the step fail."}},"required":["fail"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaStepParams,
+	ParamsSchemaStrict: winkStrictSchemaStepParams,
 	Position:           "tools.go:169:1",
-	ResultSchema:       []byte(`{"type":"null"}`),
-	ResultSchemaStrict: []byte(`{"type":"null"}`),
+	ResultSchema:       winkSchemaNoValue,
+	ResultSchemaStrict: winkSchemaNoValue,
 	StrictOK:           true,
 }, wink.Funcs[StepParams, wink.NoValue]{
 	Decode:       winkDecodeStepParams,
@@ -147,11 +147,11 @@ var WinkDeploy = wink.NewDef(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Deploys.",
 	Name:               "deploy",
-	ParamsSchema:       []byte(`{"type":"object","description":"StepParams are the arguments of the build, test and deploy steps.","properties":{"fail":{"type":["boolean","null"],"description":"Fail makes the step fail."}},"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"StepParams are the arguments of the build, test and deploy steps.","properties":{"fail":{"type":["boolean","null"],"description":"Fail makes the step fail."}},"required":["fail"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaStepParams,
+	ParamsSchemaStrict: winkStrictSchemaStepParams,
 	Position:           "tools.go:176:1",
-	ResultSchema:       []byte(`{"type":"null"}`),
-	ResultSchemaStrict: []byte(`{"type":"null"}`),
+	ResultSchema:       winkSchemaNoValue,
+	ResultSchemaStrict: winkSchemaNoValue,
 	StrictOK:           true,
 }, wink.Funcs[StepParams, wink.NoValue]{
 	Decode:       winkDecodeStepParams,
@@ -169,11 +169,11 @@ var WinkCharge = wink.NewDef(wink.Spec{
 		Strategy: wink.IdemAuto,
 	},
 	Name:               "charge",
-	ParamsSchema:       []byte(`{"type":"object","description":"ChargeParams are the arguments of charge.","properties":{"account":{"type":"string","description":"Account is charged."},"amount":{"type":"integer","description":"Amount in cents.","minimum":-9223372036854775808,"maximum":9223372036854775807},"fail":{"type":["boolean","null"],"description":"Fail makes the charge fail."}},"required":["account","amount"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"ChargeParams are the arguments of charge.","properties":{"account":{"type":"string","description":"Account is charged."},"amount":{"type":"integer","description":"Amount in cents.","minimum":-9223372036854775808,"maximum":9223372036854775807},"fail":{"type":["boolean","null"],"description":"Fail makes the charge fail."}},"required":["account","amount","fail"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaChargeParams,
+	ParamsSchemaStrict: winkStrictSchemaChargeParams,
 	Position:           "tools.go:209:1",
-	ResultSchema:       []byte(`{"type":"object","description":"Receipt is a charge's receipt.","properties":{"seq":{"type":"integer","description":"Seq is the handler run that made the charge.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["seq"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"Receipt is a charge's receipt.","properties":{"seq":{"type":"integer","description":"Seq is the handler run that made the charge.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["seq"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaReceipt,
+	ResultSchemaStrict: winkSchemaReceipt,
 	StrictOK:           true,
 }, wink.Funcs[ChargeParams, Receipt]{
 	Decode:       winkDecodeChargeParams,
@@ -193,11 +193,11 @@ var WinkBook = wink.NewDef(wink.Spec{
 		TTL:      1 * time.Hour,
 	},
 	Name:               "book",
-	ParamsSchema:       []byte(`{"type":"object","description":"BookParams are the arguments of book.","properties":{"room":{"type":"string","description":"Room is booked."},"day":{"type":"integer","description":"Day is the day booked.","minimum":-9223372036854775808,"maximum":9223372036854775807},"note":{"type":["string","null"],"description":"Note is free text, not part of the key."}},"required":["room","day"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"BookParams are the arguments of book.","properties":{"room":{"type":"string","description":"Room is booked."},"day":{"type":"integer","description":"Day is the day booked.","minimum":-9223372036854775808,"maximum":9223372036854775807},"note":{"type":["string","null"],"description":"Note is free text, not part of the key."}},"required":["room","day","note"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaBookParams,
+	ParamsSchemaStrict: winkStrictSchemaBookParams,
 	Position:           "tools.go:235:1",
-	ResultSchema:       []byte(`{"type":"object","description":"Receipt is a charge's receipt.","properties":{"seq":{"type":"integer","description":"Seq is the handler run that made the charge.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["seq"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"Receipt is a charge's receipt.","properties":{"seq":{"type":"integer","description":"Seq is the handler run that made the charge.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["seq"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaReceipt,
+	ResultSchemaStrict: winkSchemaReceipt,
 	StrictOK:           true,
 }, wink.Funcs[BookParams, Receipt]{
 	Decode:       winkDecodeBookParams,
@@ -215,11 +215,11 @@ var WinkPing = wink.NewDef(wink.Spec{
 		Strategy: wink.IdemCustom,
 	},
 	Name:               "ping",
-	ParamsSchema:       []byte(`{"type":"object","description":"PingParams are the arguments of ping.","properties":{"id":{"type":"string","description":"ID identifies the ping."},"n":{"type":"integer","description":"N is ignored by the key.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["id","n"],"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","description":"PingParams are the arguments of ping.","properties":{"id":{"type":"string","description":"ID identifies the ping."},"n":{"type":"integer","description":"N is ignored by the key.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["id","n"],"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaPingParams,
+	ParamsSchemaStrict: winkSchemaPingParams,
 	Position:           "tools.go:254:1",
-	ResultSchema:       []byte(`{"type":"object","description":"Receipt is a charge's receipt.","properties":{"seq":{"type":"integer","description":"Seq is the handler run that made the charge.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["seq"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"Receipt is a charge's receipt.","properties":{"seq":{"type":"integer","description":"Seq is the handler run that made the charge.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["seq"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaReceipt,
+	ResultSchemaStrict: winkSchemaReceipt,
 	StrictOK:           true,
 }, wink.Funcs[PingParams, Receipt]{
 	Decode:       winkDecodePingParams,
@@ -236,11 +236,11 @@ var WinkInspect = wink.NewDef(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Beats, consumes 10 tokens and reports what it sees.",
 	Name:               "inspect",
-	ParamsSchema:       []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
-	ParamsSchemaStrict: []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
+	ParamsSchema:       winkSchemaNoParams,
+	ParamsSchemaStrict: winkSchemaNoParams,
 	Position:           "tools.go:271:1",
-	ResultSchema:       []byte(`{"type":"object","description":"Probe reports what the handler sees.","properties":{"has_deadline":{"type":"boolean","description":"HasDeadline reports a deadline on the context."},"in_tool_call":{"type":"boolean","description":"InToolCall reports an open tool-call scope."},"budget_left":{"type":"integer","description":"BudgetLeft is the total tokens left.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["has_deadline","in_tool_call","budget_left"],"additionalProperties":false}`),
-	ResultSchemaStrict: []byte(`{"type":"object","description":"Probe reports what the handler sees.","properties":{"has_deadline":{"type":"boolean","description":"HasDeadline reports a deadline on the context."},"in_tool_call":{"type":"boolean","description":"InToolCall reports an open tool-call scope."},"budget_left":{"type":"integer","description":"BudgetLeft is the total tokens left.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["has_deadline","in_tool_call","budget_left"],"additionalProperties":false}`),
+	ResultSchema:       winkSchemaProbe,
+	ResultSchemaStrict: winkSchemaProbe,
 	StrictOK:           true,
 }, wink.Funcs[wink.NoParams, Probe]{
 	Decode:       wink.DecodeNoParams,
@@ -853,6 +853,28 @@ func winkEncodeProbe(dst []byte, v *Probe) []byte {
 	dst = append(dst, byte(0x7d))
 	return dst
 }
+
+// JSON Schemas, each written once and shared by the tools whose params or results use it.
+var (
+	winkSchemaMutateParams       = []byte(`{"type":"object","description":"MutateParams are the arguments of mutate.","properties":{"note":{"type":"string","description":"Note is appended to the notes slice."},"path":{"type":["string","null"],"description":"Path is the file written, when set."},"content":{"type":["string","null"],"description":"Content is written to Path."},"remove":{"type":["string","null"],"description":"Remove is a file removed, when set."},"fail":{"type":"string","description":"Fail selects how the call ends.","enum":["none","result","error","panic","validation","tool_error"]}},"required":["note","fail"],"additionalProperties":false}`)
+	winkSchemaMutateResult       = []byte(`{"type":"object","description":"MutateResult reports what mutate changed.","properties":{"notes":{"type":"integer","description":"Notes is the number of notes after the call.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["notes"],"additionalProperties":false}`)
+	winkStrictSchemaMutateParams = []byte(`{"type":"object","description":"MutateParams are the arguments of mutate.","properties":{"note":{"type":"string","description":"Note is appended to the notes slice."},"path":{"type":["string","null"],"description":"Path is the file written, when set."},"content":{"type":["string","null"],"description":"Content is written to Path."},"remove":{"type":["string","null"],"description":"Remove is a file removed, when set."},"fail":{"type":"string","description":"Fail selects how the call ends.","enum":["none","result","error","panic","validation","tool_error"]}},"required":["note","path","content","remove","fail"],"additionalProperties":false}`)
+	winkSchemaPathParams         = []byte(`{"type":"object","description":"PathParams name one file.","properties":{"path":{"type":"string","description":"Path is the file."}},"required":["path"],"additionalProperties":false}`)
+	winkSchemaFileContent        = []byte(`{"type":"object","description":"FileContent is a file's content.","properties":{"content":{"type":"string","description":"Content is the text."}},"required":["content"],"additionalProperties":false}`)
+	winkSchemaWriteParams        = []byte(`{"type":"object","description":"WriteParams are the arguments of write_file.","properties":{"path":{"type":"string","description":"Path is the file."},"content":{"type":"string","description":"Content is the new content."}},"required":["path","content"],"additionalProperties":false}`)
+	winkSchemaNoValue            = []byte(`{"type":"null"}`)
+	winkSchemaEditParams         = []byte(`{"type":"object","description":"EditParams are the arguments of edit_file.","properties":{"file_path":{"type":"string","description":"FilePath is the file."},"old":{"type":"string","description":"Old is the text replaced."},"new":{"type":"string","description":"New replaces it."}},"required":["file_path","old","new"],"additionalProperties":false}`)
+	winkSchemaStepParams         = []byte(`{"type":"object","description":"StepParams are the arguments of the build, test and deploy steps.","properties":{"fail":{"type":["boolean","null"],"description":"Fail makes the step fail."}},"additionalProperties":false}`)
+	winkStrictSchemaStepParams   = []byte(`{"type":"object","description":"StepParams are the arguments of the build, test and deploy steps.","properties":{"fail":{"type":["boolean","null"],"description":"Fail makes the step fail."}},"required":["fail"],"additionalProperties":false}`)
+	winkSchemaChargeParams       = []byte(`{"type":"object","description":"ChargeParams are the arguments of charge.","properties":{"account":{"type":"string","description":"Account is charged."},"amount":{"type":"integer","description":"Amount in cents.","minimum":-9223372036854775808,"maximum":9223372036854775807},"fail":{"type":["boolean","null"],"description":"Fail makes the charge fail."}},"required":["account","amount"],"additionalProperties":false}`)
+	winkSchemaReceipt            = []byte(`{"type":"object","description":"Receipt is a charge's receipt.","properties":{"seq":{"type":"integer","description":"Seq is the handler run that made the charge.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["seq"],"additionalProperties":false}`)
+	winkStrictSchemaChargeParams = []byte(`{"type":"object","description":"ChargeParams are the arguments of charge.","properties":{"account":{"type":"string","description":"Account is charged."},"amount":{"type":"integer","description":"Amount in cents.","minimum":-9223372036854775808,"maximum":9223372036854775807},"fail":{"type":["boolean","null"],"description":"Fail makes the charge fail."}},"required":["account","amount","fail"],"additionalProperties":false}`)
+	winkSchemaBookParams         = []byte(`{"type":"object","description":"BookParams are the arguments of book.","properties":{"room":{"type":"string","description":"Room is booked."},"day":{"type":"integer","description":"Day is the day booked.","minimum":-9223372036854775808,"maximum":9223372036854775807},"note":{"type":["string","null"],"description":"Note is free text, not part of the key."}},"required":["room","day"],"additionalProperties":false}`)
+	winkStrictSchemaBookParams   = []byte(`{"type":"object","description":"BookParams are the arguments of book.","properties":{"room":{"type":"string","description":"Room is booked."},"day":{"type":"integer","description":"Day is the day booked.","minimum":-9223372036854775808,"maximum":9223372036854775807},"note":{"type":["string","null"],"description":"Note is free text, not part of the key."}},"required":["room","day","note"],"additionalProperties":false}`)
+	winkSchemaPingParams         = []byte(`{"type":"object","description":"PingParams are the arguments of ping.","properties":{"id":{"type":"string","description":"ID identifies the ping."},"n":{"type":"integer","description":"N is ignored by the key.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["id","n"],"additionalProperties":false}`)
+	winkSchemaNoParams           = []byte(`{"type":"object","properties":{},"additionalProperties":false}`)
+	winkSchemaProbe              = []byte(`{"type":"object","description":"Probe reports what the handler sees.","properties":{"has_deadline":{"type":"boolean","description":"HasDeadline reports a deadline on the context."},"in_tool_call":{"type":"boolean","description":"InToolCall reports an open tool-call scope."},"budget_left":{"type":"integer","description":"BudgetLeft is the total tokens left.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["has_deadline","in_tool_call","budget_left"],"additionalProperties":false}`)
+)
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
