@@ -29,6 +29,9 @@ type Session struct {
 	entries  []entry    // heads by slice id; copy-on-write when shared
 	shared   bool       // entries is referenced by a Snapshot (or an open Dispatch)
 	reducers map[uint64][]any
+
+	txOnce sync.Once
+	tx     *txLock // the transaction lock (Begin); created on first use
 }
 
 // Option configures a Session built by New.
