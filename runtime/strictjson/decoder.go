@@ -94,6 +94,7 @@ type Decoder struct {
 	depth    int
 	maxDepth int
 	fatal    bool
+	inKey    bool // scanning an object key (stringErr names the object's path)
 
 	numStart, numEnd int // last number literal
 
@@ -303,7 +304,10 @@ key:
 	}
 	{
 		var ok bool
-		if ks, ke, esc, ok = d.scanString(); !ok {
+		d.inKey = true
+		ks, ke, esc, ok = d.scanString()
+		d.inKey = false
+		if !ok {
 			return false
 		}
 	}

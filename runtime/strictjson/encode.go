@@ -86,10 +86,14 @@ func AppendBool(dst []byte, v bool) []byte {
 
 // AppendFloat appends v with the text encoding/json produces for a float of the given size (32 or 64):
 // shortest representation, exponent form below 1e-6 and from 1e21 on. NaN and ±Inf, which JSON cannot
-// represent, are written as null.
+// represent, are written as null. Negative zero is written 0: JSON (and JSON Schema) give -0 and 0 one
+// meaning, and the encoding is canonical (equal values, equal bytes: idempotency keys depend on it).
 func AppendFloat(dst []byte, v float64, bitSize int) []byte {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return append(dst, "null"...)
+	}
+	if v == 0 {
+		return append(dst, '0')
 	}
 	if bitSize != 32 {
 		bitSize = 64
@@ -113,9 +117,16 @@ func AppendFloat(dst []byte, v float64, bitSize int) []byte {
 	return dst
 }
 
-// AppendTime appends t as a quoted RFC 3339 date-time with nanoseconds (time.RFC3339Nano).
+// AppendTime appends t as a quoted RFC 3339 date-time with nanoseconds (time.RFC3339Nano), in UTC: the
+// encoding is canonical, so one instant written with different offsets encodes to the same bytes
+// (idempotency keys depend on it). The instant is kept; the offset it was written with is not. The one
+// exception: an instant whose UTC year falls outside 0000-9999 (RFC 3339's range, reachable only within
+// hours of its ends) keeps its own offset, since UTC could not be written.
 func AppendTime(dst []byte, t time.Time) []byte {
 	dst = append(dst, '"')
+	if u := t.UTC(); u.Year() >= 0 && u.Year() <= 9999 {
+		t = u
+	}
 	dst = t.AppendFormat(dst, time.RFC3339Nano)
 	return append(dst, '"')
 }

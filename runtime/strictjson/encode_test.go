@@ -62,6 +62,31 @@ func TestAppendFloatMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
+// TestEncodingIsCanonical checks that equal values encode to equal bytes whatever their representation:
+// one instant at different offsets, and negative zero.
+func TestEncodingIsCanonical(t *testing.T) {
+	utc := time.Date(2026, 1, 2, 15, 4, 5, 120000000, time.UTC)
+	for _, off := range []int{-12 * 3600, -3600, 0, 1800, 5 * 3600, 14 * 3600} {
+		in := utc.In(time.FixedZone("", off))
+		if got, want := string(AppendTime(nil, in)), `"2026-01-02T15:04:05.12Z"`; got != want {
+			t.Errorf("AppendTime(%v) = %s, want %s", in, got, want)
+		}
+	}
+	if got := string(AppendTime(nil, utc.In(time.Local))); got != `"2026-01-02T15:04:05.12Z"` {
+		t.Errorf("AppendTime(local) = %s", got)
+	}
+	edge := time.Date(0, 1, 1, 0, 30, 0, 0, time.FixedZone("", 3600)) // UTC would be year -1
+	if got, want := string(AppendTime(nil, edge)), `"0000-01-01T00:30:00+01:00"`; got != want {
+		t.Errorf("AppendTime(%v) = %s, want %s", edge, got, want)
+	}
+	negZero := math.Copysign(0, -1)
+	for _, bits := range []int{32, 64} {
+		if got := string(AppendFloat(nil, negZero, bits)); got != "0" {
+			t.Errorf("AppendFloat(-0, %d) = %s, want 0", bits, got)
+		}
+	}
+}
+
 func TestAppendScalars(t *testing.T) {
 	b := AppendInt(nil, -42)
 	b = append(b, ',')
@@ -72,7 +97,7 @@ func TestAppendScalars(t *testing.T) {
 	b = AppendBool(b, false)
 	b = append(b, ',')
 	b = AppendTime(b, time.Date(2026, 1, 2, 15, 4, 5, 120000000, time.FixedZone("", -3600)))
-	want := `-42,18446744073709551615,true,false,"2026-01-02T15:04:05.12-01:00"`
+	want := `-42,18446744073709551615,true,false,"2026-01-02T16:04:05.12Z"`
 	if string(b) != want {
 		t.Errorf("got %s\nwant %s", b, want)
 	}

@@ -3,6 +3,7 @@ package strictjson
 import (
 	"encoding/binary"
 	"math/bits"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -63,6 +64,33 @@ func (d *Decoder) literal(lit string) bool {
 	return true
 }
 
+// stringErr records a fatal error inside a string (a control character, invalid UTF-8, a bad escape, a
+// lone surrogate) like syntax does, but named by the JSON path of the value the string is, as every other
+// error is ("title: invalid UTF-8 in string (byte 11)"); inside an object key, by the path of the object
+// ("filters: invalid UTF-8 in object key (byte 12)").
+func (d *Decoder) stringErr(at int, what string) {
+	if d.fatal {
+		return
+	}
+	d.fatal = true
+	path := ""
+	if d.inKey {
+		path = d.path(d.depth - 1)
+		if n := len(what) - len(" in string"); n > 0 && what[n:] == " in string" {
+			what = what[:n] + " in object key"
+		} else {
+			what += " in object key"
+		}
+	} else {
+		path = d.path(d.depth)
+	}
+	if path == "" {
+		d.errs.Add("", "invalid JSON at byte "+strconv.Itoa(at)+": "+what)
+		return
+	}
+	d.errs.Add(path, what+" (byte "+strconv.Itoa(at)+")")
+}
+
 // scanString validates the string whose opening quote is at d.pos and moves past its closing quote. It
 // returns the offsets of the raw content and whether it contains escapes.
 func (d *Decoder) scanString() (start, end int, esc, ok bool) {
@@ -99,7 +127,7 @@ func (d *Decoder) scanString() (start, end int, esc, ok bool) {
 			}
 			i += n
 		case c < 0x20:
-			d.syntax(i, "control character in string")
+			d.stringErr(i, "control character in string")
 			return
 		default:
 			r, size := utf8.DecodeRune(data[i:])
@@ -107,7 +135,7 @@ func (d *Decoder) scanString() (start, end int, esc, ok bool) {
 				if !utf8.FullRune(data[i:]) && validPrefix(data[i:]) {
 					d.eof()
 				} else {
-					d.syntax(i, "invalid UTF-8 in string")
+					d.stringErr(i, "invalid UTF-8 in string")
 				}
 				return
 			}
@@ -167,9 +195,9 @@ func (d *Decoder) scanEscape(i int) (int, bool) {
 		return 0, false
 	default:
 		if c >= 0x20 && c < 0x7f {
-			d.syntax(i, `invalid escape \`+string(rune(c)))
+			d.stringErr(i, `invalid escape \`+string(rune(c)))
 		} else {
-			d.syntax(i, `invalid escape: '\' followed by `+describeByte(c))
+			d.stringErr(i, `invalid escape: '\' followed by `+describeByte(c))
 		}
 		return 0, false
 	}
@@ -194,7 +222,7 @@ func (d *Decoder) hex4(i int) (rune, bool) {
 		case c >= 'A' && c <= 'F':
 			v = c - 'A' + 10
 		default:
-			d.syntax(i, `invalid \u escape; expected 4 hex digits`)
+			d.stringErr(i, `invalid \u escape; expected 4 hex digits`)
 			return 0, false
 		}
 		r = r<<4 | rune(v)
@@ -204,7 +232,7 @@ func (d *Decoder) hex4(i int) (rune, bool) {
 
 func (d *Decoder) loneSurrogate(i int, r rune) {
 	const hex = "0123456789abcdef"
-	d.syntax(i, `lone surrogate \u`+string([]byte{hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15]})+" in string")
+	d.stringErr(i, `lone surrogate \u`+string([]byte{hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15]})+" in string")
 }
 
 // appendUnescaped appends the unescaped form of raw (the validated content of a string).
