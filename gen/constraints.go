@@ -3,12 +3,12 @@ package gen
 import (
 	"encoding/json"
 	"math/big"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/winkgen/wink/annotations"
 	"github.com/winkgen/wink/gen/model"
+	"github.com/winkgen/wink/gen/schema"
 	"github.com/winkgen/wink/runtime/strictjson"
 )
 
@@ -193,8 +193,8 @@ func (a *analyzer) constraints(tag *annotations.Tag, f *model.Field, where strin
 				ok = false
 				continue
 			}
-			if _, err := regexp.Compile(anchored(item.Value)); err != nil {
-				a.ds.add(item.ValuePos, "%s: pattern %q is not a valid RE2 expression: %v", where, item.Value, err)
+			if err := schema.CheckPattern(item.Value); err != nil {
+				a.ds.add(item.ValuePos, "%s: %v", where, err)
 				ok = false
 				continue
 			}
@@ -292,7 +292,7 @@ func (a *analyzer) constraints(tag *annotations.Tag, f *model.Field, where strin
 }
 
 // anchored is the full-match form of a pattern, as written in schemas and compiled in decoders.
-func anchored(p string) string { return "^(?:" + p + ")$" }
+func anchored(p string) string { return schema.Anchored(p) }
 
 func ratOf(n *model.Number) *big.Rat {
 	r, _ := new(big.Rat).SetString(n.Literal)

@@ -28,7 +28,8 @@
 //     exclusive bound implies it. Floats do the same with ±3.4028234663852886e+38 (32 bits) or
 //     ±1.7976931348623157e+308 (64 bits). Enum-valued numbers (type or tag enum) carry no implicit range
 //     (the enum is tighter; explicit Cons bounds are still written).
-//   - A pattern P is written "^(?:P)$" (full match). time.Time is {"type":"string","format":"date-time"}.
+//   - A pattern P is written "^(?:P)$" (full match), or P itself when it is already anchored as a whole
+//     (Anchored); CheckPattern limits patterns to what RE2 and ECMA-262 read alike. time.Time is {"type":"string","format":"date-time"}.
 //   - Arrays [N]T have minItems = maxItems = N, tightened by Cons minItems/maxItems.
 //   - Scalar constraints on a slice or array field apply to its items; item constraints (minItems, maxItems,
 //     uniqueItems) to the array. A constraint that fits nowhere (pattern on an integer, minItems on a

@@ -481,7 +481,7 @@ func (b *builder) scalar(t *model.Type, nullable bool, c *model.Constraints, pat
 			return nil, nil, fmt.Errorf("schema: %s: %w", path, err)
 		}
 		if c.Pattern != "" {
-			s.set("pattern", str("^(?:"+c.Pattern+")$"))
+			s.set("pattern", str(Anchored(c.Pattern)))
 		}
 		if c.Format != "" {
 			if b.strict && !strictFormats[c.Format] {
