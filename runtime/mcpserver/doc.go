@@ -18,6 +18,33 @@
 // For any other transport, or to add prompts and resources, New returns the *mcp.Server itself.
 // example/cmd/mcpserver is a complete stdio server of the example tools (example/tools).
 //
+// # One session per client
+//
+// A client is one MCP session of the SDK: the stdio connection, one Mcp-Session-Id of the streamable
+// HTTP transport, or one request of a stateless HTTP server (StreamableHTTPOptions.Stateless). Each
+// client gets its own dispatcher, and so its own session, from the factory given with WithSessions:
+//
+//	h, err := mcpserver.HTTPHandler(template, mcpserver.WithSessions(
+//		func(ctx context.Context, c mcpserver.Client) (*wink.Dispatcher, func(), error) {
+//			d := *template // a Dispatcher is a small value: copy the template
+//			d.Session = session.New()
+//			return &d, nil, nil
+//		}))
+//
+// The factory is called on the client's first tools/call (lazily: a client that only lists tools
+// costs nothing) and its release function, if any, when the client's MCP session ends (the client
+// closes it, it times out, or the stateless request is answered), after the client's last call.
+// Client carries the MCP session id and the HTTP header, so the factory can map a client to a
+// stored session: a stateless request carrying, say, an X-Session header can reopen the session an
+// earlier request (on any worker) left in a session store. A stateless request the factory does
+// not map gets a fresh session and loses it when answered. Two clients share state only when the
+// factory gives them the same session.
+//
+// Without WithSessions, the dispatcher given to New serves every client. That is right for
+// ServeStdio (one connection, one client) and for dispatchers without per-client state; New and
+// HTTPHandler refuse a dispatcher holding a Session, Resources or Filesystem, which every client
+// would otherwise share (a factory returning that dispatcher shares it on purpose).
+//
 // # What the client sees
 //
 // tools/list: every tool of the registry (the SDK lists them by name) with its name, its description,
@@ -62,9 +89,9 @@
 //     model's context must hold on every adapter.
 //   - New returns an error instead of letting the SDK panic when a tool's params schema is not a JSON
 //     object of type "object" (winkgen never generates one); all such tools are reported at once.
-//   - One server, and so one Dispatcher, answers every session; HTTPHandler shares it across sessions.
-//     The SDK may run calls concurrently, so the Dispatcher's hooks and event sink must be safe for
-//     concurrent use (as wink requires for concurrent Dispatch).
+//   - The SDK runs calls concurrently, even on one session, so the Dispatcher's hooks and event sink
+//     must be safe for concurrent use (as wink requires for concurrent Dispatch); the dispatcher
+//     isolates the calls of one session from each other.
 //   - This package uses no encoding/json and no reflect of its own: schemas and values are handed to the
 //     SDK as pre-encoded JSON. The SDK itself uses both to frame messages.
 package mcpserver

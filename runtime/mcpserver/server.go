@@ -33,6 +33,7 @@ type config struct {
 	serverOpts *mcp.ServerOptions
 	httpOpts   *mcp.StreamableHTTPOptions
 	logger     *slog.Logger
+	sessions   SessionFunc
 }
 
 // WithImplementation sets the name and version the server reports to
@@ -75,7 +76,13 @@ func WithLogger(l *slog.Logger) Option {
 // are not what MCP accepts (a params schema that is not a JSON object of type
 // "object"); winkgen never generates such tools.
 func New(d *wink.Dispatcher, opts ...Option) (*mcp.Server, error) {
-	s, c, err := newServer(d, opts)
+	return newMCPServer(d, false, opts)
+}
+
+// newMCPServer is New; oneClient says the server will have one client (the
+// stdio connection), which may use d's own state without a session factory.
+func newMCPServer(d *wink.Dispatcher, oneClient bool, opts []Option) (*mcp.Server, error) {
+	s, c, err := newServer(d, oneClient, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +97,7 @@ func New(d *wink.Dispatcher, opts ...Option) (*mcp.Server, error) {
 // client disconnects or ctx is done. It returns the error that ended the
 // session.
 func ServeStdio(ctx context.Context, d *wink.Dispatcher, opts ...Option) error {
-	ms, err := New(d, opts...)
+	ms, err := newMCPServer(d, true, opts)
 	if err != nil {
 		return err
 	}
@@ -98,7 +105,9 @@ func ServeStdio(ctx context.Context, d *wink.Dispatcher, opts ...Option) error {
 }
 
 // HTTPHandler returns an http.Handler serving d's tools over the streamable
-// HTTP transport. One server (and so one dispatcher) answers every session.
+// HTTP transport. Each MCP session is a client (a stateless request too):
+// with WithSessions, each gets its own dispatcher; without it, d serves
+// every client, which New allows only when d holds no per-client state.
 func HTTPHandler(d *wink.Dispatcher, opts ...Option) (http.Handler, error) {
 	ms, err := New(d, opts...)
 	if err != nil {
@@ -114,7 +123,7 @@ func HTTPHandler(d *wink.Dispatcher, opts ...Option) (http.Handler, error) {
 // server answers tools/call for one mcp.Server.
 type server struct {
 	disp    wink.Dispatcher // the caller's dispatcher with Events wrapped
-	events  func(*wink.ToolInvoked)
+	clients *clients        // per-client dispatchers (WithSessions); nil: disp serves everyone
 	logger  *slog.Logger
 	tools   []*mcp.Tool
 	seq     atomic.Uint64
@@ -137,7 +146,10 @@ func (r rawJSON) MarshalJSON() ([]byte, error) { return r, nil }
 // emptyArgs stands for absent arguments.
 var emptyArgs = []byte("{}")
 
-func newServer(d *wink.Dispatcher, opts []Option) (*server, *config, error) {
+// errSharedState is New's error when several clients would share d's state.
+var errSharedState = errors.New("mcpserver: the dispatcher has a Session, Resources or Filesystem that every client would share; give each client its own with WithSessions (return this dispatcher from the factory to share them on purpose)")
+
+func newServer(d *wink.Dispatcher, oneClient bool, opts []Option) (*server, *config, error) {
 	if d == nil {
 		return nil, nil, errors.New("mcpserver: nil dispatcher")
 	}
@@ -148,8 +160,14 @@ func newServer(d *wink.Dispatcher, opts []Option) (*server, *config, error) {
 	if c.logger == nil && c.serverOpts != nil {
 		c.logger = c.serverOpts.Logger
 	}
-	s := &server{disp: *d, events: d.Events, logger: c.logger}
-	s.disp.Events = s.event
+	if c.sessions == nil && !oneClient && (d.Session != nil || d.Resources != nil || d.Filesystem != nil) {
+		return nil, nil, errSharedState
+	}
+	s := &server{disp: *d, logger: c.logger}
+	s.disp.Events = s.eventSink(d.Events)
+	if c.sessions != nil {
+		s.clients = &clients{s: s, make: c.sessions}
+	}
 	var errs []error
 	if d.Registry != nil {
 		for _, t := range d.Registry.Tools() {
@@ -229,17 +247,19 @@ func rootType(schema []byte) (string, error) {
 	return typ, nil
 }
 
-// event records a successful call's result value for handle, then forwards
-// ev to the caller's sink.
-func (s *server) event(ev *wink.ToolInvoked) {
-	if ev.Success && ev.HasValue && ev.Value != nil && ev.Tool != nil {
-		if p, ok := s.pending.Load(ev.CallID); ok {
-			pc := p.(*pendingCall)
-			pc.tool, pc.value = ev.Tool, ev.Value
+// eventSink returns an Events sink that records a successful call's result
+// value for handle, then forwards the event to sink, if any.
+func (s *server) eventSink(sink func(*wink.ToolInvoked)) func(*wink.ToolInvoked) {
+	return func(ev *wink.ToolInvoked) {
+		if ev.Success && ev.HasValue && ev.Value != nil && ev.Tool != nil {
+			if p, ok := s.pending.Load(ev.CallID); ok {
+				pc := p.(*pendingCall)
+				pc.tool, pc.value = ev.Tool, ev.Value
+			}
 		}
-	}
-	if s.events != nil {
-		s.events(ev)
+		if sink != nil {
+			sink(ev)
+		}
 	}
 }
 
@@ -268,7 +288,18 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 		}
 	}()
 
-	out, derr := s.disp.Dispatch(ctx, wink.Call{ID: id, Name: name, Arguments: args})
+	disp := &s.disp
+	if s.clients != nil {
+		cd, cerr := s.clients.dispatcher(ctx, req)
+		if cerr != nil {
+			if s.logger != nil {
+				s.logger.ErrorContext(ctx, "mcpserver: no session for the client", "tool", name, "call_id", id, "error", cerr.Error())
+			}
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "tool " + strconv.Quote(name) + " was not answered: no session for this client: " + cerr.Error()}
+		}
+		disp = cd
+	}
+	out, derr := disp.Dispatch(ctx, wink.Call{ID: id, Name: name, Arguments: args})
 	if derr != nil {
 		if s.logger != nil {
 			s.logger.ErrorContext(ctx, "mcpserver: call not answered", "tool", name, "call_id", id, "error", derr.Error())

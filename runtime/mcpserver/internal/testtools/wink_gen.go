@@ -14,6 +14,9 @@ const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
 const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
 
 var (
+	_ func(*wink.ToolContext, NoteParams) (wink.ToolResult[wink.NoValue], error)    = AddNote
+	_ func(*wink.ToolContext, NoteParams) (wink.ToolResult[wink.NoValue], error)    = SlowFail
+	_ func(*wink.ToolContext) (wink.ToolResult[NoteList], error)                    = ListNotes
 	_ func(*wink.ToolContext, EchoParams) (wink.ToolResult[Echoed], error)          = Echo
 	_ func(*wink.ToolContext, ExplodeParams) (wink.ToolResult[wink.NoValue], error) = Explode
 	_ func(*wink.ToolContext) (wink.ToolResult[Echoed], error)                      = Quiet
@@ -23,8 +26,64 @@ var (
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkEcho.Tool(), WinkExplode.Tool(), WinkQuiet.Tool(), WinkReject.Tool()}
+	return []*wink.Tool{WinkAddNote.Tool(), WinkSlowFail.Tool(), WinkListNotes.Tool(), WinkEcho.Tool(), WinkExplode.Tool(), WinkQuiet.Tool(), WinkReject.Tool()}
 }
+
+// WinkAddNote is the add_note tool, handled by AddNote.
+var WinkAddNote = wink.NewDef(wink.Spec{
+	AcceptsOverrides:   false,
+	Description:        "Appends a note to the session.",
+	Name:               "add_note",
+	ParamsSchema:       winkSchemaNoteParams,
+	ParamsSchemaStrict: winkStrictSchemaNoteParams,
+	Position:           "notes.go:35:1",
+	ResultSchema:       winkSchemaNoValue,
+	ResultSchemaStrict: winkSchemaNoValue,
+	StrictOK:           true,
+}, wink.Funcs[NoteParams, wink.NoValue]{
+	Decode:       winkDecodeNoteParams,
+	EncodeParams: winkEncodeNoteParams,
+	EncodeResult: wink.EncodeNoValue,
+	Handler:      AddNote,
+})
+
+// WinkSlowFail is the slow_fail tool, handled by SlowFail.
+var WinkSlowFail = wink.NewDef(wink.Spec{
+	AcceptsOverrides:   false,
+	Description:        "Appends a note, waits a little, then fails: the dispatcher rolls the note back.",
+	Name:               "slow_fail",
+	ParamsSchema:       winkSchemaNoteParams,
+	ParamsSchemaStrict: winkStrictSchemaNoteParams,
+	Position:           "notes.go:43:1",
+	ResultSchema:       winkSchemaNoValue,
+	ResultSchemaStrict: winkSchemaNoValue,
+	StrictOK:           true,
+}, wink.Funcs[NoteParams, wink.NoValue]{
+	Decode:       winkDecodeNoteParams,
+	EncodeParams: winkEncodeNoteParams,
+	EncodeResult: wink.EncodeNoValue,
+	Handler:      SlowFail,
+})
+
+// WinkListNotes is the list_notes tool, handled by ListNotes.
+var WinkListNotes = wink.NewDef(wink.Spec{
+	AcceptsOverrides:   false,
+	Description:        "Returns the session's notes.",
+	Name:               "list_notes",
+	ParamsSchema:       winkSchemaNoParams,
+	ParamsSchemaStrict: winkSchemaNoParams,
+	Position:           "notes.go:55:1",
+	ResultSchema:       winkSchemaNoteList,
+	ResultSchemaStrict: winkSchemaNoteList,
+	StrictOK:           true,
+}, wink.Funcs[wink.NoParams, NoteList]{
+	Decode:       wink.DecodeNoParams,
+	EncodeParams: wink.EncodeNoParams,
+	EncodeResult: winkEncodeNoteList,
+	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[NoteList], error) {
+		return ListNotes(tc)
+	},
+})
 
 // WinkEcho is the echo tool, handled by Echo.
 var WinkEcho = wink.NewDef(wink.Spec{
@@ -99,6 +158,98 @@ var WinkReject = wink.NewDef(wink.Spec{
 	EncodeResult: winkEncodeEchoed,
 	Handler:      Reject,
 })
+
+// winkDecodeNoteParams strictly decodes a NoteParams object; errors are recorded in d.
+func winkDecodeNoteParams(d *strictjson.Decoder, v *NoteParams) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "text":
+			if d.Repeated(&seen[0], 1) {
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.Text = s
+				{
+					n := strictjson.RuneCount(s)
+					if n < 1 {
+						d.FailLen("must be at least 1 character long", n)
+					}
+					if n > 100 {
+						d.FailLen("must be at most 100 characters long", n)
+					}
+				}
+			}
+		default:
+			d.Unknown(winkKeysNoteParams)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("text")
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeNoteParams appends the canonical JSON encoding of v to dst.
+func winkEncodeNoteParams(dst []byte, v *NoteParams) []byte {
+	dst = append(dst, "{\"text\":"...)
+	dst = strictjson.AppendString(dst, v.Text)
+	dst = append(dst, byte(0x7d))
+	return dst
+}
+
+// winkDecodeNoteList strictly decodes a NoteList object; errors are recorded in d.
+func winkDecodeNoteList(d *strictjson.Decoder, v *NoteList) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "notes":
+			if d.Repeated(&seen[0], 1) {
+				continue
+			}
+			if d.ArrayStart() {
+				var buf1 [8]string
+				tmp1 := buf1[:0]
+				for d.NextElem() {
+					var e1 string
+					if s, ok := d.String(); ok {
+						e1 = s
+					}
+					tmp1 = append(tmp1, e1)
+				}
+				d.ArrayEnd()
+				v.Notes = strictjson.Clone(tmp1)
+			}
+		default:
+			d.Unknown(winkKeysNoteList)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("notes")
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeNoteList appends the canonical JSON encoding of v to dst.
+func winkEncodeNoteList(dst []byte, v *NoteList) []byte {
+	dst = append(dst, "{\"notes\":"...)
+	dst = append(dst, byte(0x5b))
+	for i1 := range v.Notes {
+		if i1 > 0 {
+			dst = append(dst, byte(0x2c))
+		}
+		dst = strictjson.AppendString(dst, v.Notes[i1])
+	}
+	dst = append(dst, byte(0x5d))
+	dst = append(dst, byte(0x7d))
+	return dst
+}
 
 // winkDecodeEchoed strictly decodes a Echoed object; errors are recorded in d.
 func winkDecodeEchoed(d *strictjson.Decoder, v *Echoed) {
@@ -219,16 +370,21 @@ func winkEncodeExplodeParams(dst []byte, v *ExplodeParams) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
+	winkSchemaNoteParams       = []byte(`{"type":"object","description":"NoteParams are the arguments of the note tools.","properties":{"text":{"type":"string","description":"Text is the note.","minLength":1,"maxLength":100}},"required":["text"],"additionalProperties":false}`)
+	winkSchemaNoValue          = []byte(`{"type":"null"}`)
+	winkStrictSchemaNoteParams = []byte(`{"type":"object","description":"NoteParams are the arguments of the note tools.","properties":{"text":{"type":"string","description":"Text is the note. (at least 1 character; at most 100 characters)"}},"required":["text"],"additionalProperties":false}`)
+	winkSchemaNoParams         = []byte(`{"type":"object","properties":{},"additionalProperties":false}`)
+	winkSchemaNoteList         = []byte(`{"type":"object","description":"NoteList is what list_notes returns.","properties":{"notes":{"type":"array","description":"Notes are the session's notes, oldest first.","items":{"type":"string"}}},"required":["notes"],"additionalProperties":false}`)
 	winkSchemaEchoParams       = []byte(`{"type":"object","description":"EchoParams are the arguments of echo.","properties":{"text":{"type":"string","description":"Text is repeated back.","maxLength":100}},"required":["text"],"additionalProperties":false}`)
 	winkSchemaEchoed           = []byte(`{"type":"object","description":"Echoed is what echo returns.","properties":{"text":{"type":"string","description":"Text is the text received."},"length":{"type":"integer","description":"Length is the text's length in bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["text","length"],"additionalProperties":false}`)
 	winkStrictSchemaEchoParams = []byte(`{"type":"object","description":"EchoParams are the arguments of echo.","properties":{"text":{"type":"string","description":"Text is repeated back. (at most 100 characters)"}},"required":["text"],"additionalProperties":false}`)
 	winkSchemaExplodeParams    = []byte(`{"type":"object","description":"ExplodeParams are the arguments of explode.","properties":{"reason":{"type":"string","description":"Reason is the panic value."}},"required":["reason"],"additionalProperties":false}`)
-	winkSchemaNoValue          = []byte(`{"type":"null"}`)
-	winkSchemaNoParams         = []byte(`{"type":"object","properties":{},"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
+	winkKeysNoteParams    = []string{"text"}
+	winkKeysNoteList      = []string{"notes"}
 	winkKeysEchoed        = []string{"text", "length"}
 	winkKeysEchoParams    = []string{"text"}
 	winkKeysExplodeParams = []string{"reason"}
