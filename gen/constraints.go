@@ -2,6 +2,7 @@ package gen
 
 import (
 	"encoding/json"
+	"math"
 	"math/big"
 	"strconv"
 	"strings"
@@ -120,6 +121,13 @@ func (a *analyzer) constraints(tag *annotations.Tag, f *model.Field, where strin
 			a.ds.add(item.ValuePos, "%s: multipleOf must be greater than 0", where)
 			ok = false
 			return nil
+		}
+		if st.Kind == model.KindFloat && st.Bits == 32 && item.Key != "multipleOf" {
+			if msg := float32Bound(item.Key, r); msg != "" {
+				a.ds.add(item.ValuePos, "%s: %s=%s %s", where, item.Key, item.Value, msg)
+				ok = false
+				return nil
+			}
 		}
 		if st.Kind == model.KindInt || st.Kind == model.KindUint {
 			lo, hi := typeRange(st)
@@ -282,6 +290,13 @@ func (a *analyzer) constraints(tag *annotations.Tag, f *model.Field, where strin
 			a.ds.add(defItem.ValuePos, "%s: default %s violates the field's own constraints: %s", where, lit, strings.Join(errs, "; "))
 			return nil
 		}
+		if dt.Kind == model.KindFloat && dt.Bits == 32 {
+			if r, good := new(big.Rat).SetString(lit); good && float32Text(r) != nil && float32Text(r).Cmp(r) != 0 {
+				a.ds.add(defItem.ValuePos, "%s: default %s is not a float32 value: it would be stored and written as %s; write default=%s",
+					where, lit, float32String(r), float32String(r))
+				return nil
+			}
+		}
 		c.Default = lit
 		c.DefaultValue = val
 	}
@@ -374,4 +389,62 @@ func formatNames() []string {
 		}
 	}
 	return out
+}
+
+// float32Text is the value of the text the encoder writes for the float32 nearest to r (the shortest
+// decimal that reads back as that float32), or nil when r is beyond float32's range.
+func float32Text(r *big.Rat) *big.Rat {
+	f, _ := r.Float64()
+	if math.Abs(f) > strictjson.MaxFloat32JSON {
+		return nil
+	}
+	t, _ := new(big.Rat).SetString(float32String(r))
+	return t
+}
+
+// float32String is the text the encoder writes for the float32 nearest to r.
+func float32String(r *big.Rat) string {
+	f, _ := r.Float64()
+	return strconv.FormatFloat(float64(float32(f)), 'g', -1, 32)
+}
+
+// float32Bound checks a bound on a float32 field and returns why it cannot be used, or "". The decoder
+// checks bounds on the number as written and stores the nearest float32, which the encoder writes as
+// its shortest text; so that everything the encoder writes satisfies the schema, an inclusive bound must
+// be a float32's own text (a value at the bound is then written as the bound), and an exclusive bound
+// cannot be kept (a value just inside it rounds onto it): the message names the inclusive bound to use.
+func float32Bound(key string, r *big.Rat) string {
+	t := float32Text(r)
+	if t == nil {
+		return "" // beyond float32's range: looser than the type's own bound, which the schema states
+	}
+	switch key {
+	case "exclusiveMax":
+		return "cannot bound a float32 field: values just below it round onto it as float32; use max=" + float32Near(r, true, true)
+	case "exclusiveMin":
+		return "cannot bound a float32 field: values just above it round onto it as float32; use min=" + float32Near(r, false, true)
+	}
+	if t.Cmp(r) == 0 {
+		return ""
+	}
+	return "is not a float32 value (the nearest is written " + float32String(r) + "); use " + key + "=" + float32Near(r, key == "max", false)
+}
+
+// float32Near is the text of the float32 nearest to r whose text is below r (below) or above it, or
+// equal to r unless strict.
+func float32Near(r *big.Rat, below, strict bool) string {
+	f, _ := r.Float64()
+	g := float32(f)
+	text := func() *big.Rat {
+		t, _ := new(big.Rat).SetString(strconv.FormatFloat(float64(g), 'g', -1, 32))
+		return t
+	}
+	c := text().Cmp(r)
+	switch {
+	case below && (c > 0 || c == 0 && strict):
+		g = math.Nextafter32(g, float32(math.Inf(-1)))
+	case !below && (c < 0 || c == 0 && strict):
+		g = math.Nextafter32(g, float32(math.Inf(1)))
+	}
+	return strconv.FormatFloat(float64(g), 'g', -1, 32)
 }

@@ -25,7 +25,8 @@
 //   - Integers always carry the Go type's range as minimum/maximum. A Cons min/max replaces the bound when
 //     at least as tight (written as given); a looser one is dropped (the type bound implies it). An
 //     exclusive Cons bound is always written, and the implicit type bound on that side is left out when the
-//     exclusive bound implies it. Floats do the same with ±3.4028234663852886e+38 (32 bits) or
+//     exclusive bound implies it. Floats do the same with ±3.4028235e+38 (32 bits: the text math.MaxFloat32 is
+//     encoded as) or
 //     ±1.7976931348623157e+308 (64 bits). Enum-valued numbers (type or tag enum) carry no implicit range
 //     (the enum is tighter; explicit Cons bounds are still written).
 //   - A pattern P is written "^(?:P)$" (full match), or P itself when it is already anchored as a whole

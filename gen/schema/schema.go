@@ -513,7 +513,7 @@ func (b *builder) scalar(t *model.Type, nullable bool, c *model.Constraints, pat
 		var lo, hi string
 		switch t.Bits {
 		case 32:
-			lo, hi = "-3.4028234663852886e+38", "3.4028234663852886e+38"
+			lo, hi = "-3.4028235e+38", "3.4028235e+38" // strictjson.MaxFloat32JSON: what the encoder writes for MaxFloat32
 		case 64:
 			lo, hi = "-1.7976931348623157e+308", "1.7976931348623157e+308"
 		default:

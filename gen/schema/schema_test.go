@@ -151,7 +151,7 @@ func TestScalarSchemas(t *testing.T) {
 		{"uint16", req("f", tUint(16)), `{"type":"integer","minimum":0,"maximum":65535}`},
 		{"uint32", req("f", tUint(32)), `{"type":"integer","minimum":0,"maximum":4294967295}`},
 		{"uint64", req("f", tUint(64)), `{"type":"integer","minimum":0,"maximum":18446744073709551615}`},
-		{"float32", req("f", tFloat(32)), `{"type":"number","minimum":-3.4028234663852886e+38,"maximum":3.4028234663852886e+38}`},
+		{"float32", req("f", tFloat(32)), `{"type":"number","minimum":-3.4028235e+38,"maximum":3.4028235e+38}`},
 		{"float64", req("f", tFloat(64)), `{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}`},
 		{"optional int accepts null", opt("f", tInt(8)), `{"type":["integer","null"],"minimum":-128,"maximum":127}`},
 		{"required pointer never accepts null", req("f", tPtr(tInt(8))), `{"type":"integer","minimum":-128,"maximum":127}`},
@@ -202,7 +202,7 @@ func TestNumericBounds(t *testing.T) {
 		{"exclusive max above range keeps the type max", tInt(8), model.Constraints{ExclusiveMax: num("500")}, `"minimum":-128,"maximum":127,"exclusiveMaximum":500`},
 		{"multipleOf", tInt(8), model.Constraints{MultipleOf: num("3")}, `"minimum":-128,"maximum":127,"multipleOf":3`},
 		{"float32 tighter both", tFloat(32), model.Constraints{Min: num("-1.5"), Max: num("2.5E+1")}, `"minimum":-1.5,"maximum":2.5E+1`},
-		{"float32 looser max dropped", tFloat(32), model.Constraints{Max: num("1e39")}, `"minimum":-3.4028234663852886e+38,"maximum":3.4028234663852886e+38`},
+		{"float32 looser max dropped", tFloat(32), model.Constraints{Max: num("1e39")}, `"minimum":-3.4028235e+38,"maximum":3.4028235e+38`},
 		{"float64 exclusive both", tFloat(64), model.Constraints{ExclusiveMin: num("0"), ExclusiveMax: num("1"), MultipleOf: num("0.1")}, `"exclusiveMinimum":0,"exclusiveMaximum":1,"multipleOf":0.1`},
 	}
 	for _, tc := range tests {

@@ -175,3 +175,27 @@ func TestCloneAndFirstDuplicate(t *testing.T) {
 		t.Errorf("FirstDuplicate(long) = %d, %d, %v", i, j, ok)
 	}
 }
+
+// TestFloat32EncodingStaysInTheDecodersRange checks that every float32 the encoder can write is a number
+// a float32 field accepts back, to the same float32: the extremes, and a sweep of bit patterns.
+func TestFloat32EncodingStaysInTheDecodersRange(t *testing.T) {
+	check := func(f float32) {
+		text := AppendFloat(nil, float64(f), 32)
+		var d Decoder
+		d.Reset(text, Limits{})
+		got, ok := d.Float(32)
+		if errs := d.Finish(); !ok || errs != nil {
+			t.Fatalf("float32 %v is written %s, which a float32 field refuses: %v", f, text, lines(errs))
+		}
+		if float32(got) != f {
+			t.Fatalf("float32 %v is written %s, which reads back as %v", f, text, float32(got))
+		}
+	}
+	for _, f := range []float32{math.MaxFloat32, -math.MaxFloat32, math.SmallestNonzeroFloat32, 0.1, 1e-7, 16777217} {
+		check(f)
+	}
+	for bits := uint32(0); bits < 0x7f800000; bits += 0x00012345 {
+		check(math.Float32frombits(bits))
+		check(-math.Float32frombits(bits))
+	}
+}

@@ -229,8 +229,16 @@ func (d *Decoder) Uint(max uint64) (uint64, bool) {
 	return mag, true
 }
 
-// Float reads a number as a float of the given size (32 or 64). Values beyond the type's finite range
-// are errors: "must be <= 3.4028234663852886e+38; got 1e39"; values too small to represent become 0.
+// MaxFloat32JSON is the largest magnitude a float32 field accepts: 3.4028235e+38, the text the encoder
+// writes for math.MaxFloat32 (it rounds to that float32), so that every float32 the encoder writes is
+// within the range the schema states.
+const MaxFloat32JSON = 3.4028235e+38
+
+// Float reads a number for a float field of the given size (32 or 64) and returns it as a float64, NOT
+// rounded to float32: bounds are checked on the number the model wrote, as the schema states them, and
+// the caller converts to float32 when it stores the value. Values beyond the type's finite range are
+// errors: "must be <= 3.4028235e+38; got 1e39" (for 64 bits: 1.7976931348623157e+308); values too small
+// to represent become 0.
 func (d *Decoder) Float(bitSize int) (float64, bool) {
 	lit, ok := d.number("number")
 	if !ok {
@@ -266,11 +274,11 @@ func (d *Decoder) Float(bitSize int) (float64, bool) {
 	} else {
 		s = string(lit)
 	}
-	f, err := strconv.ParseFloat(s, bitSize)
-	if err != nil || math.IsInf(f, 0) {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(f, 0) || bitSize == 32 && math.Abs(f) > MaxFloat32JSON {
 		max := "1.7976931348623157e+308"
 		if bitSize == 32 {
-			max = "3.4028234663852886e+38"
+			max = "3.4028235e+38"
 		}
 		if f < 0 {
 			d.rangeErr(">= ", "-"+max, truncate(s))
