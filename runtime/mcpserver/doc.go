@@ -15,6 +15,12 @@
 //	...
 //	http.Handle("/mcp", h)
 //
+// ServeStdio reads its input with LineTransport: a line that is not a JSON-RPC 2.0 message (invalid
+// JSON, binary bytes, a batch, "jsonrpc":"1.0", an object id, nesting deeper than 128 levels, a line
+// over the size limit) is answered with -32700 Parse error or -32600 Invalid Request (id null when
+// the line's id cannot be read) and the session goes on, where the SDK's own stdio transport ends
+// the connection.
+//
 // For any other transport, or to add prompts and resources, New returns the *mcp.Server itself.
 // example/cmd/mcpserver is a complete stdio server of the example tools (example/tools).
 //

@@ -180,6 +180,25 @@ func overStdio(t *testing.T) *mcp.ClientSession {
 	if testing.Short() {
 		t.Skip("builds and runs a subprocess")
 	}
+	cmd := exec.Command(buildServer(t))
+	stderr := &testWriter{}
+	cmd.Stderr = stderr
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("server standard error:\n%s", stderr.String())
+		}
+	})
+	cs, err := newClient().Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// buildServer builds example/cmd/mcpserver once and returns the binary's path.
+func buildServer(t *testing.T) string {
+	t.Helper()
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "mcpserver-test")
 		if err != nil {
@@ -198,20 +217,7 @@ func overStdio(t *testing.T) *mcp.ClientSession {
 	if buildErr != nil {
 		t.Fatal(buildErr)
 	}
-	cmd := exec.Command(binPath)
-	stderr := &testWriter{}
-	cmd.Stderr = stderr
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("server standard error:\n%s", stderr.String())
-		}
-	})
-	cs, err := newClient().Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return binPath
 }
 
 func TestMain(m *testing.M) {

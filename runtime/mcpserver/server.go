@@ -95,13 +95,21 @@ func newMCPServer(d *wink.Dispatcher, oneClient bool, opts []Option) (*mcp.Serve
 
 // ServeStdio serves d's tools over standard input and output until the
 // client disconnects or ctx is done. It returns the error that ended the
-// session.
+// session. The connection is read with LineTransport: a malformed line is
+// answered with a JSON-RPC error and the session goes on.
 func ServeStdio(ctx context.Context, d *wink.Dispatcher, opts ...Option) error {
 	ms, err := newMCPServer(d, true, opts)
 	if err != nil {
 		return err
 	}
-	return ms.Run(ctx, &mcp.StdioTransport{})
+	c := config{}
+	for _, o := range opts {
+		o(&c)
+	}
+	if c.logger == nil && c.serverOpts != nil {
+		c.logger = c.serverOpts.Logger
+	}
+	return ms.Run(ctx, &LineTransport{Logger: c.logger})
 }
 
 // HTTPHandler returns an http.Handler serving d's tools over the streamable

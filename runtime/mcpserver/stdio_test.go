@@ -1,0 +1,260 @@
+package mcpserver_test
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/winkgen/wink/example/tools"
+	"github.com/winkgen/wink/runtime/mcpserver"
+	"github.com/winkgen/wink/runtime/wink"
+)
+
+// lineClient speaks raw lines to a server connected with mcpserver.LineTransport over pipes.
+type lineClient struct {
+	t     testing.TB
+	w     *io.PipeWriter
+	lines chan string
+}
+
+// startLineServer serves the example tools over a LineTransport of pipes; max is MaxLineBytes.
+func startLineServer(t testing.TB, max int) *lineClient {
+	t.Helper()
+	d := exampleDispatcherTB(t)
+	srv, err := mcpserver.New(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clientR, serverW := io.Pipe()
+	serverR, clientW := io.Pipe()
+	ss, err := srv.Connect(context.Background(), &mcpserver.LineTransport{Reader: serverR, Writer: serverW, MaxLineBytes: max}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &lineClient{t: t, w: clientW, lines: make(chan string, 16)}
+	go func() {
+		defer close(c.lines)
+		br := bufio.NewReaderSize(clientR, 1<<20)
+		for {
+			l, err := br.ReadString('\n')
+			if err != nil {
+				return
+			}
+			c.lines <- strings.TrimSuffix(l, "\n")
+		}
+	}()
+	t.Cleanup(func() {
+		clientW.Close()
+		ss.Wait()
+		clientR.Close()
+	})
+	return c
+}
+
+// send writes one line (a newline is added).
+func (c *lineClient) send(line string) {
+	c.t.Helper()
+	if _, err := io.WriteString(c.w, line+"\n"); err != nil {
+		c.t.Fatalf("writing a line: %v (the server closed the connection)", err)
+	}
+}
+
+// recv returns the server's next line.
+func (c *lineClient) recv() string {
+	c.t.Helper()
+	select {
+	case l, ok := <-c.lines:
+		if !ok {
+			c.t.Fatal("the server closed the connection")
+		}
+		return l
+	case <-time.After(10 * time.Second):
+		c.t.Fatal("no answer from the server in 10s")
+	}
+	return ""
+}
+
+// initialize runs the MCP handshake.
+func (c *lineClient) initialize() {
+	c.t.Helper()
+	c.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
+	if got := c.recv(); !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":"init","result":`) {
+		c.t.Fatalf("initialize answered %s", got)
+	}
+	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+}
+
+// ping sends a ping with id and checks it is answered.
+func (c *lineClient) ping(id string) {
+	c.t.Helper()
+	c.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}`)
+	if got, want := c.recv(), `{"jsonrpc":"2.0","id":`+id+`,"result":{}}`; got != want {
+		c.t.Fatalf("ping answered\n%s\nwant\n%s", got, want)
+	}
+}
+
+func errLine(id string, code int, msg string) string {
+	return `{"jsonrpc":"2.0","id":` + id + `,"error":{"code":` + strconv.Itoa(code) + `,"message":` + strconv.Quote(msg) + `}}`
+}
+
+func deep(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+
+// badLines are lines that are not JSON-RPC 2.0 messages, with the exact answer each must get.
+var badLines = []struct{ why, line, want string }{
+	{"truncated JSON", `{"jsonrpc":"2.0","id":1,"method":"ping"`,
+		errLine("null", -32700, "Parse error: invalid JSON at byte 39: unexpected end of input")},
+	{"not JSON", `hello`, errLine("null", -32700, "Parse error: invalid JSON at byte 0: unexpected character 'h'; expected a value")},
+	{"binary bytes", "\x00\x01\xfe\xff", errLine("null", -32700, "Parse error: invalid JSON at byte 0: unexpected byte 0x00; expected a value")},
+	{"invalid UTF-8 in a string", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"pi\xffng\"}",
+		errLine("null", -32700, "Parse error: method: invalid UTF-8 in string (byte 36)")},
+	{"trailing garbage", `{"jsonrpc":"2.0","id":1,"method":"ping"} x`,
+		errLine("null", -32700, "Parse error: invalid JSON at byte 41: unexpected data after the message")},
+	{"very deep nesting", `{"jsonrpc":"2.0","id":3,"method":"ping","params":{"a":` + deep(100000) + `}}`,
+		errLine("null", -32700, "Parse error: invalid JSON at byte 180: nesting deeper than 128 levels")},
+	{"a batch", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`,
+		errLine("null", -32600, "Invalid Request: batches are not supported; send one JSON-RPC message per line")},
+	{"an empty batch", `[]`, errLine("null", -32600, "Invalid Request: batches are not supported; send one JSON-RPC message per line")},
+	{"a number", `42`, errLine("null", -32600, "Invalid Request: a message must be a JSON object")},
+	{"jsonrpc 1.0", `{"jsonrpc":"1.0","id":7,"method":"ping"}`, errLine("7", -32600, `Invalid Request: "jsonrpc" must be "2.0"`)},
+	{"jsonrpc a number", `{"jsonrpc":2.0,"id":"s","method":"ping"}`, errLine(`"s"`, -32600, `Invalid Request: "jsonrpc" must be "2.0"`)},
+	{"no jsonrpc", `{"id":8,"method":"ping"}`, errLine("8", -32600, `Invalid Request: "jsonrpc" must be "2.0"`)},
+	{"an object id", `{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`,
+		errLine("null", -32600, `Invalid Request: "id" must be a string, an integer (at most 2^53-1 in magnitude) or null`)},
+	{"an array id", `{"jsonrpc":"2.0","id":[1],"method":"ping"}`,
+		errLine("null", -32600, `Invalid Request: "id" must be a string, an integer (at most 2^53-1 in magnitude) or null`)},
+	{"a fractional id", `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`,
+		errLine("null", -32600, `Invalid Request: "id" must be a string, an integer (at most 2^53-1 in magnitude) or null`)},
+	{"a huge id", `{"jsonrpc":"2.0","id":1e300,"method":"ping"}`,
+		errLine("null", -32600, `Invalid Request: "id" must be a string, an integer (at most 2^53-1 in magnitude) or null`)},
+	{"an id given twice", `{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}`,
+		errLine("null", -32600, `Invalid Request: member "id" is given twice`)},
+	{"a method that is not a string", `{"jsonrpc":"2.0","id":4,"method":5}`, errLine("4", -32600, `Invalid Request: "method" must be a string`)},
+	{"params that are a string", `{"jsonrpc":"2.0","id":"p","method":"ping","params":"x"}`,
+		errLine(`"p"`, -32600, `Invalid Request: "params" must be an object or an array`)},
+	{"neither request nor response", `{"jsonrpc":"2.0","id":9}`,
+		errLine("9", -32600, `Invalid Request: a message needs "method" (a request) or "result" or "error" (a response)`)},
+	{"a response without id", `{"jsonrpc":"2.0","result":{}}`,
+		errLine("null", -32600, `Invalid Request: a response needs the "id" of its request`)},
+	{"a response with result and error", `{"jsonrpc":"2.0","id":10,"result":{},"error":{"code":1,"message":"x"}}`,
+		errLine("10", -32600, `Invalid Request: a response carries "result" or "error", not both`)},
+	{"a request with a result", `{"jsonrpc":"2.0","id":11,"method":"ping","result":{}}`,
+		errLine("11", -32600, `Invalid Request: a request must not carry "result" or "error"`)},
+}
+
+func TestMalformedLinesAreAnsweredAndTheSessionGoesOn(t *testing.T) {
+	c := startLineServer(t, 0)
+	c.initialize()
+	for i, bl := range badLines {
+		c.send(bl.line)
+		if got := c.recv(); got != bl.want {
+			t.Errorf("%s: answered\n%s\nwant\n%s", bl.why, got, bl.want)
+		}
+		c.ping(strconv.Itoa(100 + i))
+	}
+	c.send("")
+	c.send("   \r")
+	c.ping(`"after blank lines"`)
+	c.send(`{"jsonrpc":"2.0","id":"call","method":"tools/call","params":{"name":"get_status"}}`)
+	if got := c.recv(); !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":"call","result":{"content":[{"type":"text","text":"Agent is healthy.`) {
+		t.Errorf("tools/call after the bad lines answered %s", got)
+	}
+}
+
+func TestMalformedLineBeforeInitializeIsAnswered(t *testing.T) {
+	c := startLineServer(t, 0)
+	c.send(`{"jsonrpc":"2.0","id":{},"method":"initialize"}`)
+	if got, want := c.recv(), errLine("null", -32600, `Invalid Request: "id" must be a string, an integer (at most 2^53-1 in magnitude) or null`); got != want {
+		t.Errorf("answered\n%s\nwant\n%s", got, want)
+	}
+	c.initialize()
+	c.ping("1")
+}
+
+func TestOverLongLineIsAnsweredAndSkipped(t *testing.T) {
+	c := startLineServer(t, 200)
+	c.initialize()
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", 100000) + `"}}`)
+	if got, want := c.recv(), errLine("null", -32600, "Invalid Request: the line is longer than 200 bytes"); got != want {
+		t.Errorf("answered\n%s\nwant\n%s", got, want)
+	}
+	c.ping("2")
+}
+
+// FuzzStdioLine sends an arbitrary line, then a ping: whatever the line, the server must answer the
+// ping (the connection survives).
+func FuzzStdioLine(f *testing.F) {
+	for _, bl := range badLines {
+		if len(bl.line) < 4096 {
+			f.Add(bl.line)
+		}
+	}
+	f.Add(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":` + deep(200) + `}}`)
+	f.Add(`{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"get_status"}}`)
+	f.Add(`{"jsonrpc":"2.0","id":2,"result":{}}`)
+	f.Add(`{"jsonrpc":"2.0","id":"\ud800","method":"ping"}`)
+	f.Add(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"zz"}}`)
+	f.Add("\xef\xbb\xbf{}")
+	f.Fuzz(func(t *testing.T, line string) {
+		c := startLineServer(t, 0)
+		c.initialize()
+		c.send(line)
+		c.send(`{"jsonrpc":"2.0","id":"probe-after-fuzz","method":"ping"}`)
+		for {
+			got := c.recv()
+			if got == `{"jsonrpc":"2.0","id":"probe-after-fuzz","result":{}}` {
+				return
+			}
+		}
+	})
+}
+
+// exampleDispatcherTB is exampleDispatcher for tests and fuzz targets alike.
+func exampleDispatcherTB(t testing.TB) *wink.Dispatcher {
+	t.Helper()
+	reg, err := wink.NewRegistry(tools.WinkTools())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &wink.Dispatcher{Registry: reg}
+}
+
+// TestServeStdioAnswersMalformedLines runs example/cmd/mcpserver (ServeStdio) as a subprocess.
+func TestServeStdioAnswersMalformedLines(t *testing.T) {
+	cmd := exec.Command(buildServer(t))
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stdin.Close(); cmd.Wait() })
+	var in strings.Builder
+	for _, bl := range badLines {
+		in.WriteString(bl.line + "\n")
+	}
+	in.WriteString(`{"jsonrpc":"2.0","id":"last","method":"ping"}` + "\n")
+	go io.WriteString(stdin, in.String())
+	br := bufio.NewReaderSize(stdout, 1<<20)
+	for _, bl := range badLines {
+		got, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatalf("%s: the server ended the connection: %v", bl.why, err)
+		}
+		if got = strings.TrimSuffix(got, "\n"); got != bl.want {
+			t.Errorf("%s: answered\n%s\nwant\n%s", bl.why, got, bl.want)
+		}
+	}
+	if got, _ := br.ReadString('\n'); got != `{"jsonrpc":"2.0","id":"last","result":{}}`+"\n" {
+		t.Errorf("ping after the bad lines answered %q", got)
+	}
+}
