@@ -24,10 +24,17 @@ func On[E, T any](s *Session, ev Event[E], sl Slice[T], reduce Reducer[E, T]) {
 	if reduce == nil {
 		panic("session: On " + strconv.Quote(ev.name) + ": nil reducer")
 	}
+	s = s.target()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.reducers == nil {
 		s.reducers = make(map[uint64][]any)
+	}
+	if sl.policy == State {
+		if s.stateEvents == nil {
+			s.stateEvents = make(map[uint64]bool)
+		}
+		s.stateEvents[ev.id] = true
 	}
 	index := len(s.reducers[ev.id])
 	f := reducerFunc[E](func(s *Session, e E) (err error) {
@@ -82,8 +89,20 @@ func apply[T any](s *Session, sl Slice[T], op Op[T]) {
 // and if any reducer returns an error or panics, no slice changes (LOG slices
 // included) and the error is returned as a *DispatchError. Dispatching an
 // event with no reducers does nothing and returns nil.
+//
+// On a read-only view (Session.ReadOnly), an event with a reducer on a STATE slice is refused with a
+// *ReadOnlyError and nothing changes; an event whose reducers all write LOG slices is dispatched.
 func Dispatch[E any](s *Session, ev Event[E], e E) error {
 	ev.check()
+	if s.base != nil {
+		s.base.mu.Lock()
+		touchesState := s.base.stateEvents[ev.id]
+		s.base.mu.Unlock()
+		if touchesState {
+			return &ReadOnlyError{Session: s.id, Event: ev.name}
+		}
+		s = s.base
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rs := s.reducers[ev.id]

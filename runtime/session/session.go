@@ -32,6 +32,12 @@ type Session struct {
 
 	txOnce sync.Once
 	tx     *txLock // the transaction lock (Begin); created on first use
+
+	base   *Session // non-nil in a read-only view: the session it shows
+	roOnce sync.Once
+	ro     *Session // the read-only view of this session (ReadOnly), made on first use
+
+	stateEvents map[uint64]bool // events with a reducer on a STATE slice (guarded by mu)
 }
 
 // Option configures a Session built by New.
@@ -72,7 +78,63 @@ func newUUID() string {
 }
 
 // ID returns the session's identifier.
-func (s *Session) ID() string { return s.id }
+func (s *Session) ID() string { return s.target().id }
+
+// target is the session s shows: s itself, or for a read-only view the viewed session.
+func (s *Session) target() *Session {
+	if s.base != nil {
+		return s.base
+	}
+	return s
+}
+
+// ReadOnly returns a read-only view of s: queries (ViewOf, All, Latest, ...) see s's live state, LOG
+// slices may be appended to, and every change to a STATE slice fails without changing anything:
+// Dispatch of an event that has a reducer on a STATE slice returns a *ReadOnlyError, and Seed, Clear,
+// Replace, Append to a STATE slice and Restore panic with one (the tool dispatcher turns the panic into
+// the call's failure). The dispatcher hands this view to tools declared //wink:tool readonly. The view
+// of a view is itself.
+func (s *Session) ReadOnly() *Session {
+	if s.base != nil {
+		return s
+	}
+	s.roOnce.Do(func() { s.ro = &Session{id: s.id, base: s} })
+	return s.ro
+}
+
+// IsReadOnly reports whether s is a read-only view (ReadOnly).
+func (s *Session) IsReadOnly() bool { return s.base != nil }
+
+// ReadOnlyError reports a change attempted through a read-only view of a session (ReadOnly).
+type ReadOnlyError struct {
+	Session string // the session's ID
+	Slice   string // the STATE slice that would have changed; empty for an event
+	Event   string // the event dispatched; empty for a direct change
+}
+
+// Error returns the message, written for the model: what was refused and why.
+func (e *ReadOnlyError) Error() string {
+	what := "change STATE slice " + strconv.Quote(e.Slice)
+	switch {
+	case e.Event != "":
+		what = "dispatch event " + strconv.Quote(e.Event) + ", which changes session state"
+	case e.Slice == "":
+		what = "restore a snapshot"
+	}
+	return "the session is read-only in this call: cannot " + what + " (the tool is declared read-only)"
+}
+
+// writable returns the session to change for a mutation of sl, panicking with a *ReadOnlyError when
+// s is a read-only view and sl is a STATE slice.
+func writable(s *Session, name string, policy Policy) *Session {
+	if s.base == nil {
+		return s
+	}
+	if policy == State {
+		panic(&ReadOnlyError{Session: s.id, Slice: name})
+	}
+	return s.base
+}
 
 // head returns the slice's current vector. Callers hold s.mu (read or write).
 func head[T any](s *Session, sl Slice[T]) *vector[T] {
@@ -107,6 +169,7 @@ func setHead[T any](s *Session, sl Slice[T], v *vector[T]) {
 // ViewOf returns an immutable point-in-time View of the slice in O(1).
 func ViewOf[T any](s *Session, sl Slice[T]) View[T] {
 	sl.check()
+	s = s.target()
 	s.mu.Lock()
 	v := head(s, sl).publish()
 	s.mu.Unlock()
@@ -142,6 +205,7 @@ func Values[T any](s *Session, sl Slice[T]) iter.Seq[T] { return ViewOf(s, sl).V
 // Snapshot shares the session's table.
 func Append[T any](s *Session, sl Slice[T], v T) {
 	sl.check()
+	s = writable(s, sl.name, sl.policy)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	h := head(s, sl)
@@ -155,6 +219,7 @@ func Append[T any](s *Session, sl Slice[T], v T) {
 // Seed replaces the slice's contents with a copy of vs.
 func Seed[T any](s *Session, sl Slice[T], vs ...T) {
 	sl.check()
+	s = writable(s, sl.name, sl.policy)
 	nv := build(vs)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -164,6 +229,7 @@ func Seed[T any](s *Session, sl Slice[T], vs ...T) {
 // Clear empties the slice.
 func Clear[T any](s *Session, sl Slice[T]) {
 	sl.check()
+	s = writable(s, sl.name, sl.policy)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	setHead[T](s, sl, nil)
@@ -175,6 +241,7 @@ func Clear[T any](s *Session, sl Slice[T]) {
 // panic continues).
 func Replace[T any](s *Session, sl Slice[T], f func(items []T) []T) {
 	sl.check()
+	s = writable(s, sl.name, sl.policy)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	cur := head(s, sl)
@@ -202,6 +269,7 @@ func (sn Snapshot) Session() *Session { return sn.owner }
 // the session's immutable heads; the next mutation copies the table of heads
 // (O(number of slices declared), independent of the number of items).
 func (s *Session) Snapshot() Snapshot {
+	s = s.target()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.shared = true
@@ -214,6 +282,9 @@ func (s *Session) Snapshot() Snapshot {
 // older or newer one, is allowed. It panics if sn was not taken from s
 // (see Transactional for an error-returning form).
 func (s *Session) Restore(sn Snapshot) {
+	if s.base != nil {
+		panic(&ReadOnlyError{Session: s.id})
+	}
 	if err := s.checkSnapshot(sn); err != nil {
 		panic(err.Error())
 	}

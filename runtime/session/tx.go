@@ -56,6 +56,7 @@ func (s *Session) Begin(ctx context.Context, access Access) (*Tx, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	s = s.target()
 	if err := s.lock().acquire(ctx, access); err != nil {
 		return nil, err
 	}
@@ -90,8 +91,3 @@ func (s *Session) lock() *txLock {
 	s.txOnce.Do(func() { s.tx = &txLock{sem: semaphore.NewWeighted(writerWeight)} })
 	return s.tx
 }
-
-// ReadOnly returns a read-only view of s: queries see s's current state;
-// changing a STATE slice through the view fails (not yet enforced: see
-// the isolation work).
-func (s *Session) ReadOnly() *Session { return s }
