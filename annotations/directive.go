@@ -30,6 +30,7 @@ type Tool struct {
 	NamePos   token.Position // position of the name value
 	HasName   bool           // name= was given
 	Overrides bool           // overrides=true|false (default false): the description may be overridden
+	ReadOnly  bool           // readonly, or readonly=true|false (default false): the tool changes no state
 }
 
 // Example is a //wink:example directive: one documented, validated call of the tool.
@@ -127,15 +128,19 @@ func knownVerbAt(s string) bool {
 var verbs = []string{"tool", "example", "idempotent", "constraints"}
 
 // keySpec describes one key of a verb: its name and how to write it.
-type keySpec struct{ name, form string }
+type keySpec struct {
+	name, form string
+	flag       bool // the key may be written alone, meaning key=true
+}
 
 var verbKeys = map[string][]keySpec{
-	"tool": {{"name", "name=<tool_name>"}, {"overrides", "overrides=true|false"}},
-	"example": {{"desc", `desc="<text>"`}, {"input", "input=<JSON value>"},
-		{"output", "output=<JSON value>"}},
-	"idempotent": {{"strategy", "strategy=auto|params|custom|none"}, {"keys", "keys=<field>,<field>"},
-		{"func", "func=<GoFuncName>"}, {"ttl", "ttl=<duration such as 30m or 1h>"},
-		{"scope", "scope=session|global"}},
+	"tool": {{"name", "name=<tool_name>", false}, {"overrides", "overrides=true|false", false},
+		{"readonly", "readonly (or readonly=true|false)", true}},
+	"example": {{"desc", `desc="<text>"`, false}, {"input", "input=<JSON value>", false},
+		{"output", "output=<JSON value>", false}},
+	"idempotent": {{"strategy", "strategy=auto|params|custom|none", false}, {"keys", "keys=<field>,<field>", false},
+		{"func", "func=<GoFuncName>", false}, {"ttl", "ttl=<duration such as 30m or 1h>", false},
+		{"scope", "scope=session|global", false}},
 }
 
 // dirParser holds the state of one ParseDirective call.
@@ -232,8 +237,10 @@ func (p *dirParser) checkKeys(args []arg) map[string]arg {
 		}
 		switch a.kind {
 		case argNoEq:
-			p.errorf(a.keyOff, "missing '=' after "+a.key+"; write "+spec.form)
-			a.kind = argBad
+			if !spec.flag {
+				p.errorf(a.keyOff, "missing '=' after "+a.key+"; write "+spec.form)
+				a.kind = argBad
+			}
 		case argNoValue:
 			p.errorf(a.keyOff, "missing value after "+a.key+"=; write "+spec.form)
 			a.kind = argBad
@@ -343,6 +350,19 @@ func (p *dirParser) tool(d *Tool, args map[string]arg) {
 			case "false":
 			default:
 				p.errorf(a.valOff, "invalid value "+strconv.QuoteToASCII(v)+" for overrides; expected true or false")
+			}
+		}
+	}
+	if a, ok := args["readonly"]; ok {
+		if a.kind == argNoEq {
+			d.ReadOnly = true
+		} else if v, ok := p.word(a); ok {
+			switch v {
+			case "true":
+				d.ReadOnly = true
+			case "false":
+			default:
+				p.errorf(a.valOff, "invalid value "+strconv.QuoteToASCII(v)+" for readonly; expected true or false, or a bare readonly")
 			}
 		}
 	}

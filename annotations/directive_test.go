@@ -23,6 +23,9 @@ func TestParseDirectiveAcceptsValidDirectives(t *testing.T) {
 		{`//wink:tool`, &Tool{Pos: base}},
 		{`//wink:tool name=search_docs overrides=true`,
 			&Tool{Pos: base, Name: "search_docs", NamePos: at(18), HasName: true, Overrides: true}},
+		{`//wink:tool readonly`, &Tool{Pos: base, ReadOnly: true}},
+		{`//wink:tool name=ls readonly=true`, &Tool{Pos: base, Name: "ls", NamePos: at(18), HasName: true, ReadOnly: true}},
+		{`//wink:tool readonly=false`, &Tool{Pos: base}},
 		{"//wink:tool\tname=\"quoted-name\"  overrides=false",
 			&Tool{Pos: base, Name: "quoted-name", NamePos: at(18), HasName: true}},
 		{`//wink:example desc="Basic search" input={"query":"filesystem","limit":10} output={"matches":["fs.md"],"total_count":1}`,
@@ -76,10 +79,14 @@ func TestParseDirectiveReportsEveryErrorWithPositionAndMessage(t *testing.T) {
 		{`//wink:tol name=x`, []string{`tools.go:12:8: unknown directive verb "tol" (did you mean "tool"?); expected //wink:tool, //wink:example, //wink:idempotent or //wink:constraints`}},
 		{`//wink:handler`, []string{`tools.go:12:8: unknown directive verb "handler"; expected //wink:tool, //wink:example, //wink:idempotent or //wink:constraints`}},
 		{`//wink:tool nme=x overrides=yes name= name=y`, []string{
-			`tools.go:12:13: unknown key "nme" in //wink:tool (did you mean "name"?); accepted keys: name, overrides`,
+			`tools.go:12:13: unknown key "nme" in //wink:tool (did you mean "name"?); accepted keys: name, overrides, readonly`,
 			`tools.go:12:29: invalid value "yes" for overrides; expected true or false`,
 			`tools.go:12:33: missing value after name=; write name=<tool_name>`,
 			`tools.go:12:39: duplicate key "name" in //wink:tool; give each key once`,
+		}},
+		{`//wink:tool readonly=yes readonly`, []string{
+			`tools.go:12:22: invalid value "yes" for readonly; expected true or false, or a bare readonly`,
+			`tools.go:12:26: duplicate key "readonly" in //wink:tool; give each key once`,
 		}},
 		{`//wink:tool name="" overrides`, []string{
 			`tools.go:12:18: empty value for name; write name=<tool_name>`,

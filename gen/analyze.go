@@ -286,6 +286,7 @@ func (a *analyzer) tool(fd *ast.FuncDecl, dirs []*ast.Comment) *model.Tool {
 		Pos:       a.mpos(fd.Pos()),
 		DirPos:    a.mpos(dirs[0].Pos()),
 		Overrides: td.Overrides,
+		ReadOnly:  td.ReadOnly,
 	}
 	// Name.
 	if td.HasName {

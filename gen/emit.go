@@ -202,6 +202,9 @@ func (e *emitter) emitTool(t *model.Tool) error {
 		jen.Id("StrictOK"):         jen.Lit(strictOK),
 		jen.Id("AcceptsOverrides"): jen.Lit(t.Overrides),
 	}
+	if t.ReadOnly {
+		spec[jen.Id("ReadOnly")] = jen.True()
+	}
 	if paramsStrict != nil {
 		spec[jen.Id("ParamsSchemaStrict")] = e.schemaVar(paramsStrict, "winkStrictSchema"+schemaStem(t.Params, "NoParams"))
 	}

@@ -12,7 +12,7 @@ type Status struct {
 
 // GetStatus reports whether the agent is healthy. It takes no arguments.
 //
-//wink:tool name=get_status
+//wink:tool name=get_status readonly
 //wink:example desc="Healthy" input={} output={"healthy":true,"uptime_seconds":12.5}
 func GetStatus(tc *wink.ToolContext) (wink.ToolResult[Status], error) {
 	return wink.OK(Status{Healthy: true, Uptime: 12.5}, "Agent is healthy."), nil

@@ -183,6 +183,7 @@ var WinkGetStatus = wink.NewDef(wink.Spec{
 	ParamsSchema:       winkSchemaNoParams,
 	ParamsSchemaStrict: winkSchemaNoParams,
 	Position:           "status.go:17:1",
+	ReadOnly:           true,
 	ResultSchema:       winkSchemaStatus,
 	ResultSchemaStrict: winkSchemaStatus,
 	StrictOK:           true,

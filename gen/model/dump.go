@@ -31,6 +31,9 @@ func Dump(w io.Writer, p *Package) {
 		if t.Overrides {
 			flags = append(flags, "overrides")
 		}
+		if t.ReadOnly {
+			flags = append(flags, "readonly")
+		}
 		if len(flags) > 0 {
 			fmt.Fprintf(w, "  methods and flags: %s\n", strings.Join(flags, ", "))
 		}

@@ -43,6 +43,7 @@ type Tool struct {
 	Params      *Type  // named struct; nil for a parameterless handler
 	Result      *Type  // named struct, or nil when the result is wink.NoValue
 	Overrides   bool   // description may be overridden
+	ReadOnly    bool   // //wink:tool readonly: the tool changes no session state and no file
 	Examples    []*Example
 	Idempotency *Idempotency // nil: not idempotent
 

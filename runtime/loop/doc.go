@@ -30,8 +30,10 @@
 //     that succeeded are kept in the calls' order and the error of the earliest failing call returned.
 //   - Failed tool calls (bad arguments, unknown tool, denials, handler failures) are not errors: their
 //     text goes back to the model, which is how it recovers.
-//   - Parallel is a switch on the whole run (the dispatcher does not isolate concurrent calls sharing a
-//     session or filesystem, so it is the developer's decision); results always keep the calls' order.
+//   - Parallel is a switch on the whole run; results always keep the calls' order. It is safe on one
+//     session: the dispatcher isolates the calls (each call that changes state holds its session
+//     exclusively from snapshot to commit or rollback, read-only tools share it), so parallel calls
+//     overlap only where they cannot undo each other's writes.
 //   - A call to a tool that is not offered (Config.Tools narrower than the registry) is still dispatched:
 //     the registry is the authority, and unknown names are answered by the dispatcher.
 //   - OnTurn runs on Run's goroutine after each turn's calls, also for the final and the stopping turn.

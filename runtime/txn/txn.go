@@ -170,7 +170,7 @@ func (s *Snap) Restore() error {
 	var errs []error
 	for i := s.n - 1; i >= 0; i-- {
 		it := s.at(i)
-		if err := it.part.Restore(it.snap); err != nil {
+		if err := restorePart(it); err != nil {
 			errs = append(errs, &Error{Op: "restore", Part: i, Err: err})
 		}
 	}
@@ -178,6 +178,30 @@ func (s *Snap) Restore() error {
 		s.sessP.Restore(s.sess)
 	}
 	return errors.Join(errs...)
+}
+
+// restorePart restores one part, containing a panic (so that the other
+// parts and the session are restored all the same).
+func restorePart(it *item) (err error) {
+	defer func() {
+		if pv := recover(); pv != nil {
+			err = &panicError{pv}
+		}
+	}()
+	return it.part.Restore(it.snap)
+}
+
+// panicError is a part's Restore that panicked.
+type panicError struct{ v any }
+
+func (e *panicError) Error() string {
+	switch v := e.v.(type) {
+	case error:
+		return "panicked: " + v.Error()
+	case string:
+		return "panicked: " + v
+	}
+	return "panicked"
 }
 
 // Release frees the storage of the captured snapshots (Releaser parts) and

@@ -120,11 +120,19 @@ type Hooks struct {
 // Dispatcher runs tool calls through the pipeline of DESIGN.md "Dispatch".
 // Its zero value is usable (every call names an unknown tool). A Dispatcher
 // must not be modified while it dispatches; it is a small value, so the usual
-// pattern is one Dispatcher per session, copied from a template. Dispatch is
-// safe for concurrent use when the hooks, policies and event sink are; calls
-// sharing a Session, Resources or Filesystem are not isolated from each other
-// (a rollback undoes whatever happened since its snapshot), so serialise the
-// calls of one session.
+// pattern is one Dispatcher per session, copied from a template.
+//
+// Dispatch is safe for concurrent use when the hooks, policies and event sink
+// are, and it isolates the calls itself: a call that takes a transaction
+// holds its Session exclusively (Session.Begin, which for a stored session
+// also takes the store's lock and commits at the end) from snapshot to
+// commit or restore, then the resource context and a snapshotable filesystem
+// (locked by identity, so two sessions' dispatchers sharing a filesystem
+// serialise on it). A rollback can therefore only undo its own call's
+// changes. Tools declared read-only (Spec.ReadOnly, //wink:tool readonly)
+// take no snapshot, share the locks with each other and see read-only views
+// of the session and the filesystem. Calls on different sessions and parts
+// run in parallel.
 type Dispatcher struct {
 	// Registry holds the callable tools.
 	Registry *Registry
@@ -178,12 +186,23 @@ type invoker interface {
 	idemKeyAny(disp *Dispatcher, params any) string
 }
 
-// now reads the dispatcher's clock.
+// now reads the dispatcher's clock. A clock that panics is contained: the
+// system clock is read instead.
 func (d *Dispatcher) now() time.Time {
 	if d.Now != nil {
-		return d.Now()
+		return d.userNow()
 	}
 	return time.Now()
+}
+
+// userNow calls d.Now, falling back to time.Now if it panics.
+func (d *Dispatcher) userNow() (t time.Time) {
+	defer func() {
+		if recover() != nil {
+			t = time.Now()
+		}
+	}()
+	return d.Now()
 }
 
 // since returns the time elapsed since start, a time read from the
@@ -191,7 +210,7 @@ func (d *Dispatcher) now() time.Time {
 // the cost of time.Now.
 func (d *Dispatcher) since(start time.Time) time.Duration {
 	if d.Now != nil {
-		return d.Now().Sub(start)
+		return d.userNow().Sub(start)
 	}
 	return time.Since(start)
 }
@@ -219,14 +238,22 @@ func (d *Dispatcher) Dispatch(ctx context.Context, call Call) (Outcome, error) {
 // records reports whether ToolInvoked events are recorded.
 func (d *Dispatcher) records() bool { return d.Events != nil || d.Session != nil }
 
-// record delivers a ToolInvoked event to the session log and the sink.
+// record delivers a ToolInvoked event to the session log and the sink. A
+// sink that panics is contained: the event is dropped for it, and the call's
+// outcome stands.
 func (d *Dispatcher) record(ev *ToolInvoked) {
 	if d.Session != nil {
 		session.Append(d.Session, ToolLog, ev)
 	}
 	if d.Events != nil {
-		d.Events(ev)
+		d.deliver(ev)
 	}
+}
+
+// deliver calls the Events sink, containing a panic.
+func (d *Dispatcher) deliver(ev *ToolInvoked) {
+	defer func() { _ = recover() }()
+	d.Events(ev)
 }
 
 // unknownTool answers a call naming no registered tool (step 1).
@@ -260,6 +287,9 @@ type callState struct {
 	idemKey  string
 	extraErr error        // scope close or ledger recording errors (telemetry only)
 	ev       *ToolInvoked // the event's storage, allocated with the params' box (boxParams); nil: allocate
+	tx       *session.Tx  // the session's transaction (isolate), ended by finish
+	resLock  txn.Locks    // the resource context's lock (isolate), released by finish
+	fsLock   txn.Locks    // the filesystem's lock (lockFilesystem), released by finish
 }
 
 // frame is the per-call state the pipeline reaches through pointers (the
@@ -318,6 +348,9 @@ func (cs *callState) reset() {
 	if cs.ev != nil {
 		cs.ev = nil
 	}
+	cs.tx = nil
+	cs.fsLock.Unlock()
+	cs.resLock.Unlock()
 }
 
 // fail makes the outcome a failure with text msg.
@@ -338,7 +371,7 @@ func (d *Def[P, R]) invoke(ctx context.Context, disp *Dispatcher, call Call) (Ou
 		cs.start = disp.now()
 	}
 	d.run(ctx, disp, call, fr)
-	out, err := cs.finish(disp, &d.tool, call)
+	out, err := cs.finish(ctx, disp, &d.tool, call)
 	var zp P
 	fr.p = zp
 	var zr ToolResult[R]
@@ -426,7 +459,11 @@ func (d *Def[P, R]) runIdempotent(ctx context.Context, disp *Dispatcher, tc *Too
 	cs := &fr.cs
 	name := d.tool.spec.Name
 	ran := false
-	e, replayed, err := disp.Ledger.Do(ctx, key, name, d.tool.spec.Idempotency.TTL, disp.Now,
+	var clock func() time.Time
+	if disp.Now != nil {
+		clock = disp.userNow
+	}
+	e, replayed, err := disp.Ledger.Do(ctx, key, name, d.tool.spec.Idempotency.TTL, clock,
 		func() (ledger.Entry, bool) {
 			ran = true
 			d.execute(ctx, disp, tc, fr)
@@ -461,6 +498,11 @@ func (d *Def[P, R]) runIdempotent(ctx context.Context, disp *Dispatcher, tc *Too
 	cs.value, cs.hasValue = e.Value, e.Value != nil
 	if disp.hasPolicies() || disp.Hooks.OnResult != nil {
 		if disp.Session != nil {
+			if err := disp.isolate(ctx, tc, cs, false, false); err != nil {
+				cs.err = fmt.Errorf("tool %q not executed: %w", name, err)
+				cs.cause = cs.err
+				return
+			}
 			if err := cs.snap.Capture(txn.Parts{Session: disp.Session}); err != nil {
 				cs.err = fmt.Errorf("wink: starting the transaction for tool %q: %w", name, err)
 				cs.cause = cs.err
@@ -477,6 +519,17 @@ func (d *Def[P, R]) execute(ctx context.Context, disp *Dispatcher, tc *ToolConte
 	cs := &fr.cs
 	name := d.tool.spec.Name
 	hooks := &disp.Hooks
+
+	// 6 (begun first): isolation. The session's lock and the resource
+	// context's (whose tool-call scopes form one stack, so it is always held
+	// exclusively) before the scope opens; the filesystem's after it is
+	// resolved. Shared for a read-only tool, which also gets read-only views.
+	ro := d.tool.spec.ReadOnly
+	if err := disp.isolate(ctx, tc, cs, ro, true); err != nil {
+		cs.err = fmt.Errorf("tool %q not executed: %w", name, err)
+		cs.cause = cs.err
+		return
+	}
 
 	// 5: the tool-call resource scope, closed however the call ends.
 	if res := disp.Resources; res != nil {
@@ -495,8 +548,13 @@ func (d *Def[P, R]) execute(ctx context.Context, disp *Dispatcher, tc *ToolConte
 		}
 	}
 
-	// 6: transaction.
-	if disp.Session != nil || disp.Resources != nil || tc.fs != nil {
+	// 6: the filesystem's lock, then the transaction.
+	if err := disp.lockFilesystem(ctx, tc, cs, ro); err != nil {
+		cs.err = fmt.Errorf("tool %q not executed: %w", name, err)
+		cs.cause = cs.err
+		return
+	}
+	if !ro && (disp.Session != nil || disp.Resources != nil || tc.fs != nil) {
 		var others [1]txn.Snapshotable
 		parts := txn.Parts{Session: disp.Session, Resources: disp.Resources}
 		if sn, ok := tc.fs.(txn.Snapshotable); ok {
@@ -564,6 +622,21 @@ func (d *Def[P, R]) execute(ctx context.Context, disp *Dispatcher, tc *ToolConte
 
 // afterSuccess runs step 8 on a successful outcome.
 func (d *Def[P, R]) afterSuccess(disp *Dispatcher, tc *ToolContext, cs *callState) {
+	if d.tool.spec.ReadOnly && disp.Session != nil {
+		// Policies keep their own state in the session after a read-only
+		// call too (ReadBeforeWrite records the read): that bookkeeping is
+		// the runtime's, not a change the tool made. If the outcome turns
+		// into a failure, finish restores this snapshot (which, under the
+		// shared lock, may also drop another read-only call's bookkeeping:
+		// the safe direction, a policy then asks again).
+		tc.sess = disp.Session
+		if !cs.snap.Taken() && (disp.hasPolicies() || disp.Hooks.OnResult != nil) {
+			if err := cs.snap.Capture(txn.Parts{Session: disp.Session}); err != nil {
+				cs.fail("Tool " + strconv.Quote(d.tool.spec.Name) + " failed: " + err.Error())
+				return
+			}
+		}
+	}
 	if disp.hasPolicies() {
 		disp.onResult(tc, &d.tool, cs.params, &cs.out)
 	}
@@ -601,26 +674,30 @@ func handlerErrorText(name string, err error) string {
 	return "Tool " + strconv.Quote(name) + " failed: " + err.Error()
 }
 
-// finish runs step 9 (rollback on failure) and step 10 (the event) and
-// returns Dispatch's results.
-func (cs *callState) finish(disp *Dispatcher, t *Tool, call Call) (Outcome, error) {
+// finish runs step 9 (rollback on failure), step 10 (the event) and the
+// end of the call's isolation (the session's commit, then the locks), and
+// returns Dispatch's results. Every callback it runs is contained: a panic in
+// the Begin hook's rollback, a part's Restore, the event sink or the session's
+// commit becomes an error (or, for the sink, is dropped), and the built-in
+// restore always runs.
+func (cs *callState) finish(ctx context.Context, disp *Dispatcher, t *Tool, call Call) (Outcome, error) {
 	evErr := cs.cause
 	if cs.err != nil || !cs.out.Success {
 		if cs.rollback != nil {
-			if rerr := cs.rollback(); rerr != nil {
+			if rerr := contained("the Begin hook's rollback", cs.rollback); rerr != nil {
 				rerr = fmt.Errorf("wink: rolling back tool %q failed: %w", t.spec.Name, rerr)
 				cs.err = joinErr(cs.err, rerr)
 				evErr = joinErr(evErr, rerr)
 			}
 		}
-		if rerr := cs.snap.Restore(); rerr != nil {
+		if rerr := contained("restoring the snapshot", cs.snap.Restore); rerr != nil {
 			rerr = fmt.Errorf("wink: rolling back tool %q failed: %w", t.spec.Name, rerr)
 			cs.err = joinErr(cs.err, rerr)
 			evErr = joinErr(evErr, rerr)
 		}
 	}
 	if cs.snap.Taken() {
-		cs.snap.Release()
+		_ = contained("releasing the snapshot", func() error { cs.snap.Release(); return nil })
 	}
 	evErr = joinErr(evErr, cs.extraErr)
 	out := cs.out
@@ -642,7 +719,76 @@ func (cs *callState) finish(disp *Dispatcher, t *Tool, call Call) (Outcome, erro
 		}
 		disp.record(ev)
 	}
-	return out, cs.err
+	if cs.tx != nil {
+		tx := cs.tx
+		cs.tx = nil
+		if cerr := contained("committing the session", func() error { return tx.End(context.WithoutCancel(ctx)) }); cerr != nil {
+			cs.err = joinErr(cs.err, fmt.Errorf("wink: committing the session of tool %q failed: %w", t.spec.Name, cerr))
+		}
+	}
+	cs.fsLock.Unlock()
+	cs.resLock.Unlock()
+	if cs.err != nil {
+		return Outcome{}, cs.err
+	}
+	return out, nil
+}
+
+// contained runs f, turning a panic into an error that names what was
+// running.
+func contained(what string, f func() error) (err error) {
+	defer func() {
+		if pv := recover(); pv != nil {
+			err = errors.New(what + " panicked: " + panicText(pv))
+		}
+	}()
+	return f()
+}
+
+// isolate starts the call's isolation: the session's transaction (its lock,
+// and its store's lock and refresh when it is stored; shared for a read-only
+// call, which then sees a read-only view), then, with resources set, the
+// resource context's lock (always exclusive: its tool-call scopes form one
+// stack). Locks are taken in that order, then the filesystem's
+// (lockFilesystem), so two calls never wait for each other.
+func (d *Dispatcher) isolate(ctx context.Context, tc *ToolContext, cs *callState, ro, resources bool) error {
+	if d.Session != nil && cs.tx == nil {
+		access := session.ReadWrite
+		if ro {
+			access = session.ReadOnly
+		}
+		tx, err := d.Session.Begin(ctx, access)
+		if err != nil {
+			return err
+		}
+		cs.tx = tx
+		tc.sess = tx.Session()
+	}
+	if resources && d.Resources != nil {
+		l, err := txn.Lock(ctx, false, d.Resources)
+		if err != nil {
+			return err
+		}
+		cs.resLock = l
+	}
+	return nil
+}
+
+// lockFilesystem takes the lock of the call's filesystem when it is
+// snapshotable (shared for a read-only call, which also gets a read-only
+// view of it).
+func (d *Dispatcher) lockFilesystem(ctx context.Context, tc *ToolContext, cs *callState, ro bool) error {
+	if _, ok := tc.fs.(txn.Snapshotable); ok {
+		l, err := txn.Lock(ctx, ro, tc.fs)
+		if err != nil {
+			return err
+		}
+		cs.fsLock = l
+	}
+	if ro && tc.fs != nil {
+		tc.fs = vfs.ReadOnly(tc.fs)
+	}
+	return nil
 }
 
 // joinErr joins two errors, either of which may be nil.

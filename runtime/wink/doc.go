@@ -132,9 +132,14 @@
 //     transaction), and opens no tool-call scope.
 //   - Errors that do not change the outcome (closing the tool-call scope,
 //     recording in the ledger) are joined into ToolInvoked.Err.
-//   - Calls sharing a session, resource context or filesystem must be
-//     serialised: transactions do not isolate concurrent calls, and the
-//     resource context's tool-call scopes form one stack.
+//   - Isolation is the dispatcher's: a call holds its session exclusively
+//     from snapshot to commit or restore (the resource context and a
+//     snapshotable filesystem too, locked in that order), so concurrent calls
+//     (loop.Config.Parallel, an MCP server) never undo each other's writes.
+//     Read-only tools (//wink:tool readonly) share the locks, take no
+//     snapshot and get read-only views: a change is a failure that changes
+//     nothing. Their policies' bookkeeping (ReadBeforeWrite's reads) is still
+//     recorded in the session.
 //
 // # Sections and prompts
 //

@@ -1,6 +1,7 @@
 package wink
 
 import (
+	"context"
 	"errors"
 	"reflect"
 	"testing"
@@ -33,6 +34,17 @@ func TestCallStateResetZeroesEveryField(t *testing.T) {
 		ev:       new(ToolInvoked),
 	}
 	if err := cs.snap.Capture(txn.Parts{Session: session.New()}); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := session.New().Begin(context.Background(), session.ReadWrite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs.tx = tx
+	if cs.resLock, err = txn.Lock(context.Background(), false, new(int)); err != nil {
+		t.Fatal(err)
+	}
+	if cs.fsLock, err = txn.Lock(context.Background(), true, new(int)); err != nil {
 		t.Fatal(err)
 	}
 	v := reflect.ValueOf(cs).Elem()

@@ -61,6 +61,12 @@ type Spec struct {
 	Idempotency Idempotency
 	// AcceptsOverrides reports whether the description may be overridden.
 	AcceptsOverrides bool
+	// ReadOnly reports that the tool changes neither session state nor files
+	// (//wink:tool readonly). The dispatcher enforces it: the call takes no
+	// snapshot, shares its session's lock with other read-only calls, and
+	// sees read-only views of the session and the filesystem, so a change
+	// fails with a clear error and changes nothing.
+	ReadOnly bool
 }
 
 // Example is one example call of a tool: canonical JSON of its arguments and

@@ -32,7 +32,7 @@ func (r GlobResult) Render() string { return strings.Join(r.Matches, "\n") }
 
 // Glob finds files and directories whose paths match a pattern such as **/*.go.
 //
-//wink:tool name=glob
+//wink:tool name=glob readonly
 //wink:example desc="Go files anywhere" input={"pattern":"**/*.go"} output={"matches":["cmd/main.go","lib/lib.go"],"total":2}
 func Glob(tc *wink.ToolContext, p GlobParams) (wink.ToolResult[GlobResult], error) {
 	fs := tc.Filesystem()

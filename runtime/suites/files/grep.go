@@ -63,7 +63,7 @@ func (r GrepResult) Render() string {
 
 // Grep searches the lines of text files for an RE2 regular expression and returns path:line: text matches.
 //
-//wink:tool name=grep
+//wink:tool name=grep readonly
 //wink:example desc="Find TODOs in Go files" input={"pattern":"TODO","glob":"**/*.go"} output={"matches":[{"path":"main.go","line":3,"text":"// TODO: log"}],"more":false,"skipped":0}
 func Grep(tc *wink.ToolContext, p GrepParams) (wink.ToolResult[GrepResult], error) {
 	fs := tc.Filesystem()

@@ -67,7 +67,7 @@ func (r LsResult) Render() string {
 
 // Ls lists the files and directories in a directory of the workspace.
 //
-//wink:tool name=ls
+//wink:tool name=ls readonly
 //wink:example desc="List the root" input={"path":""} output={"path":"/","entries":[{"name":"README.md","kind":"file","size":12},{"name":"src","kind":"dir","size":0}],"total":2}
 func Ls(tc *wink.ToolContext, p LsParams) (wink.ToolResult[LsResult], error) {
 	fs := tc.Filesystem()

@@ -37,7 +37,7 @@ func (r ReadFileResult) Render() string { return r.Content }
 
 // ReadFile reads a text file and returns its lines numbered from 1, a window at a time (offset, limit).
 //
-//wink:tool name=read_file
+//wink:tool name=read_file readonly
 //wink:example desc="Read a small file" input={"file_path":"notes.txt"} output={"path":"notes.txt","content":"   1 | hello","start_line":1,"end_line":1,"total_lines":1}
 func ReadFile(tc *wink.ToolContext, p ReadFileParams) (wink.ToolResult[ReadFileResult], error) {
 	fs := tc.Filesystem()

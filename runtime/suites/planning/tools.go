@@ -187,7 +187,7 @@ func UpdateStep(tc *wink.ToolContext, p UpdateStepParams) (wink.ToolResult[Plan]
 
 // ReadPlan returns the latest plan snapshot.
 //
-//wink:tool name=planning_read_plan
+//wink:tool name=planning_read_plan readonly
 //wink:example desc="Inspect the current plan" input={} output={"objective":"Publish migration guide","status":"active","steps":[{"step_id":1,"title":"Audit guides","status":"done"},{"step_id":2,"title":"Draft outline","status":"pending"}]}
 func ReadPlan(tc *wink.ToolContext) (wink.ToolResult[Plan], error) {
 	s, err := sessionOf(tc)

@@ -214,6 +214,7 @@ var WinkReadPlan = wink.NewDef(wink.Spec{
 	ParamsSchema:       winkSchemaNoParams,
 	ParamsSchemaStrict: winkSchemaNoParams,
 	Position:           "tools.go:192:1",
+	ReadOnly:           true,
 	ResultSchema:       winkSchemaPlan,
 	ResultSchemaStrict: winkSchemaPlan,
 	StrictOK:           true,

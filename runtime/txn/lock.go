@@ -1,0 +1,144 @@
+package txn
+
+import (
+	"context"
+	"sync"
+
+	"golang.org/x/sync/semaphore"
+)
+
+// Isolation. A tool call that takes a transaction must hold its parts exclusively from snapshot to
+// commit or restore, so that its rollback can only undo its own changes; read-only calls share them.
+// A session has its own lock (session.Session.Begin, which also takes a session store's lock); every
+// other part (a filesystem, a resource context) is locked here, in a table keyed by the part's
+// identity. Lock order, so that no two calls can wait for each other: the session first, then the
+// parts in the order they were first locked in the process (each table entry gets a sequence number
+// when it is created, and a call acquires its parts sorted by it). Entries are reference-counted and
+// dropped when no call holds or waits for them, so the table holds only parts in use.
+
+// partWeight is what an exclusive holder takes of a part's semaphore: all of it.
+const partWeight = 1 << 30
+
+// MaxLockParts is how many parts one Lock call takes.
+const MaxLockParts = 4
+
+type partLock struct {
+	sem  *semaphore.Weighted
+	seq  uint64
+	refs int
+}
+
+var parts struct {
+	mu    sync.Mutex
+	seq   uint64
+	table map[any]*partLock
+}
+
+// Locks is a set of part locks held by one call; Unlock releases them. The zero Locks holds nothing.
+// It is a value with no allocation of its own, kept in the caller's frame.
+type Locks struct {
+	held   [MaxLockParts]*partLock
+	keys   [MaxLockParts]any
+	n      int
+	shared bool
+}
+
+// Lock acquires the locks of the given parts (comparable values, typically pointers: a filesystem, a
+// *resources.Context), exclusively or shared, waiting until ctx is done. Nil parts, parts that cannot
+// be map keys, duplicates and parts beyond MaxLockParts are ignored. On error nothing is held.
+func Lock(ctx context.Context, shared bool, keys ...any) (Locks, error) {
+	var l Locks
+	l.shared = shared
+	parts.mu.Lock()
+	if parts.table == nil {
+		parts.table = make(map[any]*partLock)
+	}
+	for _, k := range keys {
+		if l.n == MaxLockParts || k == nil || !comparable(k) || l.has(k) {
+			continue
+		}
+		pl := parts.table[k]
+		if pl == nil {
+			parts.seq++
+			pl = &partLock{sem: semaphore.NewWeighted(partWeight), seq: parts.seq}
+			parts.table[k] = pl
+		}
+		pl.refs++
+		// Insert in sequence order.
+		i := l.n
+		for i > 0 && l.held[i-1].seq > pl.seq {
+			l.held[i], l.keys[i] = l.held[i-1], l.keys[i-1]
+			i--
+		}
+		l.held[i], l.keys[i] = pl, k
+		l.n++
+	}
+	parts.mu.Unlock()
+	w := l.weight()
+	for i := 0; i < l.n; i++ {
+		if err := l.held[i].sem.Acquire(ctx, w); err != nil {
+			for _, p := range l.held[:i] {
+				p.sem.Release(w)
+			}
+			l.unref()
+			return Locks{}, err
+		}
+	}
+	return l, nil
+}
+
+// Held reports whether l holds any lock.
+func (l *Locks) Held() bool { return l.n > 0 }
+
+// Unlock releases the locks. Calling it again does nothing.
+func (l *Locks) Unlock() {
+	if l.n == 0 {
+		return
+	}
+	w := l.weight()
+	for i := l.n - 1; i >= 0; i-- {
+		l.held[i].sem.Release(w)
+	}
+	l.unref()
+}
+
+func (l *Locks) weight() int64 {
+	if l.shared {
+		return 1
+	}
+	return partWeight
+}
+
+func (l *Locks) has(k any) bool {
+	for _, h := range l.keys[:l.n] {
+		if h == k {
+			return true
+		}
+	}
+	return false
+}
+
+// unref drops the table references of l and empties it.
+func (l *Locks) unref() {
+	parts.mu.Lock()
+	for i, k := range l.keys[:l.n] {
+		pl := l.held[i]
+		pl.refs--
+		if pl.refs == 0 && parts.table[k] == pl {
+			delete(parts.table, k)
+		}
+	}
+	parts.mu.Unlock()
+	*l = Locks{}
+}
+
+// comparable reports whether k can be a map key (a part whose dynamic type is, say, a map cannot, and
+// is left unlocked rather than panicking).
+func comparable(k any) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return k == k
+}
