@@ -1,0 +1,246 @@
+// Package pgcluster starts a throwaway PostgreSQL cluster from Debian's postgresql package (initdb and
+// postgres, found under /usr/lib/postgresql/*/bin or on PATH) in a directory of its own, listening only
+// on a unix socket in that directory. The tests (through internal/pgtest) and `make demo-fleet` use it;
+// nothing of it is meant to outlive the process that started it: the server is killed when that process
+// dies, and Stop removes the directory.
+//
+// PostgreSQL refuses to run as root: when the process is root, the cluster's files are owned by, and the
+// server runs as, the "postgres" user that Debian's package creates (or "nobody" without it).
+package pgcluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Cluster is a running throwaway cluster.
+type Cluster struct {
+	dir  string // the cluster's directory: data/ and the socket
+	cmd  *exec.Cmd
+	done chan struct{}
+	// User is the database superuser name.
+	User string
+}
+
+// ErrNoPostgres reports that no PostgreSQL server binaries were found.
+var ErrNoPostgres = errors.New("pgcluster: no PostgreSQL server found (initdb and postgres); install Debian's postgresql package: apt-get install -y postgresql")
+
+// binDir finds the directory holding initdb and postgres: the highest version under
+// /usr/lib/postgresql, else the directory of initdb on PATH.
+func binDir() (string, error) {
+	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
+	sort.Slice(dirs, func(i, j int) bool { return version(dirs[i]) > version(dirs[j]) })
+	for _, d := range dirs {
+		if fileExists(filepath.Join(d, "initdb")) && fileExists(filepath.Join(d, "postgres")) {
+			return d, nil
+		}
+	}
+	if p, err := exec.LookPath("initdb"); err == nil {
+		d := filepath.Dir(p)
+		if fileExists(filepath.Join(d, "postgres")) {
+			return d, nil
+		}
+	}
+	return "", ErrNoPostgres
+}
+
+func version(binDir string) int {
+	n, _ := strconv.Atoi(filepath.Base(filepath.Dir(binDir)))
+	return n
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// Start creates a cluster in a new directory under parent ("" for the system's temporary directory),
+// starts its server and waits until it accepts connections.
+func Start(parent string) (*Cluster, error) {
+	bin, err := binDir()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp(parent, "winkpg")
+	if err != nil {
+		return nil, err
+	}
+	c := &Cluster{dir: dir, User: "postgres", done: make(chan struct{})}
+	cred, err := serverCredential(dir)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	data := filepath.Join(dir, "data")
+	initdb := exec.Command(filepath.Join(bin, "initdb"), "-D", data, "-U", c.User, "--auth=trust", "-E", "UTF8",
+		"--locale=C", "--no-sync")
+	initdb.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	initdb.Dir = dir
+	if out, err := initdb.CombinedOutput(); err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("pgcluster: initdb: %v\n%s", err, out)
+	}
+	c.cmd = exec.Command(filepath.Join(bin, "postgres"), "-D", data, "-k", dir, "-c", "listen_addresses=",
+		"-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
+		"-c", "max_connections=300", "-c", "shared_buffers=32MB")
+	c.cmd.Dir = dir
+	// Pdeathsig: the server is killed when the process that started it dies, however it dies.
+	c.cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Pdeathsig: syscall.SIGKILL, Setpgid: true}
+	logf, err := os.Create(filepath.Join(dir, "server.log"))
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	c.cmd.Stdout, c.cmd.Stderr = logf, logf
+	if err := c.cmd.Start(); err != nil {
+		logf.Close()
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("pgcluster: starting postgres: %w", err)
+	}
+	go func() { c.cmd.Wait(); logf.Close(); close(c.done) }()
+	if err := c.waitReady(30 * time.Second); err != nil {
+		log, _ := os.ReadFile(filepath.Join(dir, "server.log"))
+		c.Stop()
+		return nil, fmt.Errorf("%w\n%s", err, log)
+	}
+	return c, nil
+}
+
+// serverCredential returns the credential to run the server with: nil unless the process is root, in
+// which case dir is handed to the postgres user (or nobody).
+func serverCredential(dir string) (*syscall.Credential, error) {
+	if os.Geteuid() != 0 {
+		return nil, nil
+	}
+	u, err := user.Lookup("postgres")
+	if err != nil {
+		if u, err = user.Lookup("nobody"); err != nil {
+			return nil, errors.New("pgcluster: running as root and neither a postgres nor a nobody user exists to run the server as")
+		}
+	}
+	uid, _ := strconv.Atoi(u.Uid)
+	gid, _ := strconv.Atoi(u.Gid)
+	if err := os.Chown(dir, uid, gid); err != nil {
+		return nil, err
+	}
+	// The parent directories must let that user reach dir.
+	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, nil
+}
+
+// waitReady waits until the server accepts a connection.
+func (c *Cluster) waitReady(limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		conn, err := pgx.Connect(ctx, c.DSN("postgres"))
+		cancel()
+		if err == nil {
+			conn.Close(context.Background())
+			return nil
+		}
+		select {
+		case <-c.done:
+			return errors.New("pgcluster: the server exited while starting")
+		default:
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("pgcluster: the server did not accept connections within %s: %w", limit, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Dir returns the cluster's directory.
+func (c *Cluster) Dir() string { return c.dir }
+
+// DSN returns the connection string of database db on the cluster's socket.
+func (c *Cluster) DSN(db string) string {
+	return "host=" + c.dir + " user=" + c.User + " dbname=" + db + " sslmode=disable"
+}
+
+// CreateDB creates database name (a plain identifier) and returns its DSN.
+func (c *Cluster) CreateDB(ctx context.Context, name string) (string, error) {
+	return CreateDB(ctx, c.DSN("postgres"), name)
+}
+
+// CreateDB creates database name (a plain identifier) on the server of adminDSN and returns the DSN of
+// the new database (adminDSN with its dbname replaced).
+func CreateDB(ctx context.Context, adminDSN, name string) (string, error) {
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') {
+			return "", fmt.Errorf("pgcluster: database name %q: use lowercase letters, digits and _", name)
+		}
+	}
+	conn, err := pgx.Connect(ctx, adminDSN)
+	if err != nil {
+		return "", err
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		return "", err
+	}
+	return withDB(adminDSN, name), nil
+}
+
+// withDB returns dsn naming database db: a key=value DSN gets dbname replaced or added;
+// a URL gets its path replaced.
+func withDB(dsn, db string) string {
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		head, query, _ := strings.Cut(dsn, "?")
+		scheme, rest, _ := strings.Cut(head, "://")
+		host, _, _ := strings.Cut(rest, "/")
+		out := scheme + "://" + host + "/" + db
+		if query != "" {
+			out += "?" + query
+		}
+		return out
+	}
+	var fields []string
+	replaced := false
+	for _, f := range strings.Fields(dsn) {
+		if strings.HasPrefix(f, "dbname=") {
+			f = "dbname=" + db
+			replaced = true
+		}
+		fields = append(fields, f)
+	}
+	if !replaced {
+		fields = append(fields, "dbname="+db)
+	}
+	return strings.Join(fields, " ")
+}
+
+// Stop stops the server (fast shutdown, then a kill) and removes the cluster's directory.
+func (c *Cluster) Stop() {
+	if c.cmd != nil && c.cmd.Process != nil {
+		_ = c.cmd.Process.Signal(syscall.SIGINT)
+		select {
+		case <-c.done:
+		case <-time.After(10 * time.Second):
+			_ = c.cmd.Process.Kill()
+			<-c.done
+		}
+	}
+	os.RemoveAll(c.dir)
+}
+
+// Kill stops the server at once (SIGKILL to its process group), as a crash would, without removing the
+// directory. Tests use it to take the database down under a running client.
+func (c *Cluster) Kill() {
+	if c.cmd != nil && c.cmd.Process != nil {
+		_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
+		<-c.done
+	}
+}
