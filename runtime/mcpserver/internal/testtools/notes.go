@@ -51,7 +51,7 @@ func SlowFail(tc *wink.ToolContext, p NoteParams) (wink.ToolResult[wink.NoValue]
 
 // ListNotes returns the session's notes.
 //
-//wink:tool
+//wink:tool readonly
 func ListNotes(tc *wink.ToolContext) (wink.ToolResult[NoteList], error) {
 	return wink.OK(NoteList{Notes: session.All(tc.Session(), Notes)}, "Notes."), nil
 }

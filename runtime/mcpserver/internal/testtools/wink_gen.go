@@ -73,6 +73,7 @@ var WinkListNotes = wink.NewDef(wink.Spec{
 	ParamsSchema:       winkSchemaNoParams,
 	ParamsSchemaStrict: winkSchemaNoParams,
 	Position:           "notes.go:55:1",
+	ReadOnly:           true,
 	ResultSchema:       winkSchemaNoteList,
 	ResultSchemaStrict: winkSchemaNoteList,
 	StrictOK:           true,
