@@ -38,6 +38,10 @@ type Session struct {
 	ro     *Session // the read-only view of this session (ReadOnly), made on first use
 
 	stateEvents map[uint64]bool // events with a reducer on a STATE slice (guarded by mu)
+
+	store     Store       // WithStore; nil: memory only
+	storeOnce sync.Once   //
+	stored    *storeState // the store's bookkeeping, guarded by the transaction lock
 }
 
 // Option configures a Session built by New.

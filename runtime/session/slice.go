@@ -44,16 +44,23 @@ type Slice[T any] struct {
 	id     uint32
 	policy Policy
 	name   string
+	codec  *Codec[T] // WithCodec; nil: the slice is not stored
 }
 
 // NewSlice declares a slice of T values named name with the given policy.
 // Every call declares a distinct slice, even with an equal name; the name is
 // used in error messages and telemetry only. It panics on an unknown policy.
-func NewSlice[T any](name string, policy Policy) Slice[T] {
+//
+// WithCodec makes the slice storable (see Store).
+func NewSlice[T any](name string, policy Policy, opts ...SliceOption[T]) Slice[T] {
 	if policy > Log {
 		panic("session: NewSlice " + strconv.Quote(name) + ": unknown policy " + policy.String())
 	}
-	return Slice[T]{id: sliceIDs.Add(1), policy: policy, name: name}
+	sl := Slice[T]{id: sliceIDs.Add(1), policy: policy, name: name}
+	for _, o := range opts {
+		o(&sl)
+	}
+	return sl
 }
 
 // Name returns the name given to NewSlice.

@@ -26,6 +26,8 @@ const writerWeight = 1 << 30
 // readers/writer lock (a weighted semaphore where a writer takes everything).
 type txLock struct{ sem *semaphore.Weighted }
 
+func newTxLock() txLock { return txLock{sem: semaphore.NewWeighted(writerWeight)} }
+
 func (l *txLock) acquire(ctx context.Context, a Access) error {
 	if a == ReadOnly {
 		return l.sem.Acquire(ctx, 1)
@@ -46,7 +48,11 @@ func (l *txLock) release(a Access) {
 type Tx struct {
 	s      *Session
 	access Access
+	lockAs Access // how the lock is held: access, or ReadWrite for a stored session
 	done   bool
+	stx    StoreTx // the store's transaction of a stored session
+	heads  []any   // the stored slices' heads at Begin (STATE change detection)
+	lens   []int
 }
 
 // Begin starts a call's transaction on s: it waits for s's lock (exclusive
@@ -57,10 +63,24 @@ func (s *Session) Begin(ctx context.Context, access Access) (*Tx, error) {
 		ctx = context.Background()
 	}
 	s = s.target()
-	if err := s.lock().acquire(ctx, access); err != nil {
+	// A stored session serialises every transaction, read-only ones
+	// included: each may commit (the log entries of the call, a policy's
+	// bookkeeping), and across processes the store's lock is exclusive.
+	lockAs := access
+	if s.store != nil {
+		lockAs = ReadWrite
+	}
+	if err := s.lock().acquire(ctx, lockAs); err != nil {
 		return nil, err
 	}
-	return &Tx{s: s, access: access}, nil
+	tx := &Tx{s: s, access: access, lockAs: lockAs}
+	if s.store != nil {
+		if err := s.storeBegin(ctx, tx); err != nil {
+			s.lock().release(lockAs)
+			return nil, err
+		}
+	}
+	return tx, nil
 }
 
 // Session returns the session the call's handler sees: the session itself
@@ -75,19 +95,24 @@ func (tx *Tx) Session() *Session {
 // Access returns the transaction's access mode.
 func (tx *Tx) Access() Access { return tx.access }
 
-// End ends the transaction and releases the session's lock. Calling it
-// again does nothing.
+// End ends the transaction: for a stored session it commits what the
+// transaction changed (see Store), then it releases the session's lock. If
+// the commit fails, the error is returned and the session is reloaded from
+// the store at its next Begin. Calling End again does nothing.
 func (tx *Tx) End(ctx context.Context) error {
 	if tx.done {
 		return nil
 	}
 	tx.done = true
-	tx.s.lock().release(tx.access)
+	defer tx.s.lock().release(tx.lockAs)
+	if tx.stx != nil {
+		return tx.s.storeEnd(ctx, tx)
+	}
 	return nil
 }
 
 // lock returns s's transaction lock, creating it on first use.
 func (s *Session) lock() *txLock {
-	s.txOnce.Do(func() { s.tx = &txLock{sem: semaphore.NewWeighted(writerWeight)} })
+	s.txOnce.Do(func() { l := newTxLock(); s.tx = &l })
 	return s.tx
 }

@@ -1,0 +1,136 @@
+package pgstore_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/winkgen/wink/internal/pgcluster"
+	"github.com/winkgen/wink/internal/pgtest"
+	"github.com/winkgen/wink/runtime/session"
+	"github.com/winkgen/wink/runtime/session/internal/storetest"
+	"github.com/winkgen/wink/runtime/strictjson"
+	"github.com/winkgen/wink/runtime/wink"
+)
+
+type stepParams struct{ Title string }
+
+func decodeStep(d *strictjson.Decoder, v *stepParams) {
+	if !d.ObjectStart() {
+		return
+	}
+	for d.NextKey() {
+		if string(d.Key()) == "title" {
+			v.Title, _ = d.String()
+			continue
+		}
+		d.Unknown([]string{"title"})
+	}
+	d.ObjectEnd()
+}
+
+// addStep appends a plan step; a title "fail" fails after changing the plan, "boom" panics.
+func addStep(ran *int) *wink.Registry {
+	def := wink.NewDef(wink.Spec{Name: "add_step"}, wink.Funcs[stepParams, wink.NoValue]{
+		Decode:       decodeStep,
+		EncodeResult: func(b []byte, _ *wink.NoValue) []byte { return append(b, "null"...) },
+		Handler: func(tc *wink.ToolContext, p stepParams) (wink.ToolResult[wink.NoValue], error) {
+			*ran++
+			session.Append(tc.Session(), storetest.Plan, p.Title)
+			session.Append(tc.Session(), storetest.Events, "added "+p.Title)
+			switch p.Title {
+			case "fail":
+				return wink.Failure[wink.NoValue]("cannot add it"), nil
+			case "boom":
+				panic("boom")
+			}
+			return wink.Done[wink.NoValue]("added"), nil
+		},
+	})
+	return wink.MustRegistry([]*wink.Tool{def.Tool()})
+}
+
+func dispatch(t testing.TB, d *wink.Dispatcher, title string) (wink.Outcome, error) {
+	t.Helper()
+	return d.Dispatch(context.Background(), wink.Call{ID: "c", Name: "add_step", Arguments: []byte(`{"title":"` + title + `"}`)})
+}
+
+// TestDispatchCommitsAcknowledgedCallsOnly: through the dispatcher, a successful call's changes are in
+// the database when Dispatch returns; a failed or panicking call leaves only its LOG entries.
+func TestDispatchCommitsAcknowledgedCallsOnly(t *testing.T) {
+	st := newStore(t, pgtest.DSN(t))
+	var ran int
+	d := &wink.Dispatcher{Registry: addStep(&ran), Session: session.New(session.WithID("conv-d1"), session.WithStore(st))}
+	for _, title := range []string{"one", "fail", "boom", "two"} {
+		out, err := dispatch(t, d, title)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := title == "one" || title == "two"; out.Success != want {
+			t.Fatalf("%s: %+v", title, out)
+		}
+	}
+	other := session.New(session.WithID("conv-d1"), session.WithStore(st)) // another worker
+	storetest.InTx(t, other, func() {
+		if got := session.All(other, storetest.Plan); strings.Join(got, ",") != "one,two" {
+			t.Fatalf("stored plan %v, want the acknowledged [one two]", got)
+		}
+		// Events is a LOG slice the handler writes: LOG is never rolled back, so the failed calls' entries
+		// stay, as they do in memory.
+		if got := session.All(other, storetest.Events); strings.Join(got, ",") != "added one,added fail,added boom,added two" {
+			t.Fatalf("stored events %v", got)
+		}
+	})
+}
+
+// TestDispatchOnADatabaseThatIsDownReturnsAnErrorAndDoesNotRunTheHandler.
+func TestDispatchOnADatabaseThatIsDownReturnsAnErrorAndDoesNotRunTheHandler(t *testing.T) {
+	c, err := pgcluster.Start("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Stop()
+	dsn, err := c.CreateDB(context.Background(), "down2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := newStore(t, dsn)
+	var ran int
+	d := &wink.Dispatcher{Registry: addStep(&ran), Session: session.New(session.WithID("conv-d2"), session.WithStore(st))}
+	if out, err := dispatch(t, d, "one"); err != nil || !out.Success || ran != 1 {
+		t.Fatalf("%v %+v", err, out)
+	}
+	c.Kill()
+	out, err := dispatch(t, d, "two")
+	if err == nil || out != (wink.Outcome{}) || !strings.Contains(err.Error(), `tool "add_step" not executed: pgstore: session "conv-d2"`) {
+		t.Fatalf("err = %v, outcome %+v", err, out)
+	}
+	if ran != 1 {
+		t.Fatalf("the handler ran %d times; it must not run when the store is down", ran)
+	}
+	var ce *session.CorruptError
+	if errors.As(err, &ce) {
+		t.Fatal("a down database is not corruption")
+	}
+}
+
+// BenchmarkDispatch compares a dispatch on a session in the memory store with one in PostgreSQL.
+func BenchmarkDispatch(b *testing.B) {
+	mem, _ := session.NewMemoryStore(storetest.Slices()...)
+	for _, sc := range []struct {
+		name string
+		st   session.Store
+	}{{"memory", mem}, {"postgres", newStore(b, pgtest.DSN(b))}} {
+		b.Run("store="+sc.name, func(b *testing.B) {
+			var ran int
+			d := &wink.Dispatcher{Registry: addStep(&ran), Session: session.New(session.WithID("bench"), session.WithStore(sc.st))}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := dispatch(b, d, "x"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
