@@ -1,0 +1,308 @@
+// Package pgledger is the idempotency ledger on PostgreSQL (through github.com/jackc/pgx/v5): the
+// workers of a fleet share it, so an idempotent call's effect happens once whichever worker gets it,
+// and recorded results survive restarts.
+//
+//	l, err := pgledger.New(ctx, pool)
+//	d := &wink.Dispatcher{Registry: reg, Ledger: l}
+//
+// Do claims the key with one atomic statement (an INSERT that only a free or abandoned key accepts):
+// the claimant runs the handler while the others wait, polling, and replay its recorded result. A claim
+// carries a lease (Lease, 30 s by default) that the claimant renews while its handler runs; when a
+// claimant dies, its lease runs out and the next caller takes the call over. Only successes are
+// recorded; a failure releases the claim, and a waiter runs the handler in turn. TTLs are measured with
+// the caller's clock (the now func Do is given), leases with the database's.
+//
+// What a replay from the database carries: the message and the rendered output (what the model sees);
+// Entry.Value, the typed result, is nil, since the value's Go type is not stored. A negative TTL (share
+// the result with waiters without recording it) cannot cross processes: the claim is released and a
+// waiter runs the handler itself.
+//
+// The Ledger methods without an error result (Lookup, Invalidate, InvalidateTool, PruneExpired, Clear)
+// treat a database error as a miss or as nothing done; their *Context forms return the error.
+package pgledger
+
+import (
+	"context"
+	"crypto/rand"
+	_ "embed"
+	"encoding/hex"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/winkgen/wink/runtime/ledger"
+)
+
+//go:embed schema.sql
+var schema string
+
+const migrationLock = 0x776c6467 // "wldg"
+
+// DefaultLease is how long a claim holds without renewal.
+const DefaultLease = 30 * time.Second
+
+// DefaultPoll is how often a waiting caller looks at the key again.
+const DefaultPoll = 20 * time.Millisecond
+
+// Ledger is a ledger.Doer on PostgreSQL. It is safe for concurrent use.
+type Ledger struct {
+	pool *pgxpool.Pool
+	// Lease is how long a claim holds without renewal (DefaultLease when zero).
+	Lease time.Duration
+	// Poll is how often a waiting caller looks again (DefaultPoll when zero).
+	Poll time.Duration
+	// OpTimeout bounds the methods that take no context (5 s when zero).
+	OpTimeout time.Duration
+}
+
+var _ ledger.Doer = (*Ledger)(nil)
+
+// New applies the ledger's schema on pool's database (idempotent, under an advisory lock, so workers
+// may start together) and returns the ledger.
+func New(ctx context.Context, pool *pgxpool.Pool) (*Ledger, error) {
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return nil, errors.New("pgledger: connecting to the database: " + err.Error())
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", migrationLock); err != nil {
+		return nil, errors.New("pgledger: migrating: " + err.Error())
+	}
+	defer conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", migrationLock)
+	if _, err := conn.Exec(ctx, schema); err != nil {
+		return nil, errors.New("pgledger: migrating: " + err.Error())
+	}
+	return &Ledger{pool: pool}, nil
+}
+
+func (l *Ledger) lease() time.Duration {
+	if l.Lease > 0 {
+		return l.Lease
+	}
+	return DefaultLease
+}
+
+func (l *Ledger) poll() time.Duration {
+	if l.Poll > 0 {
+		return l.Poll
+	}
+	return DefaultPoll
+}
+
+func (l *Ledger) opCtx() (context.Context, context.CancelFunc) {
+	d := l.OpTimeout
+	if d <= 0 {
+		d = 5 * time.Second
+	}
+	return context.WithTimeout(context.Background(), d)
+}
+
+func millis(d time.Duration) int64 { return d.Milliseconds() }
+
+// Do implements ledger.Doer across processes; see the package documentation.
+func (l *Ledger) Do(ctx context.Context, key, tool string, ttl time.Duration, now func() time.Time,
+	fn func() (ledger.Entry, bool)) (ledger.Entry, bool, error) {
+	if now == nil {
+		now = time.Now
+	}
+	if key == "" {
+		e, _ := fn()
+		return e, false, nil
+	}
+	owner := newOwner()
+	for {
+		e, found, err := l.lookup(ctx, key, now())
+		if err != nil {
+			return ledger.Entry{}, false, err
+		}
+		if found {
+			return e, true, nil
+		}
+		claimed, err := l.claim(ctx, key, tool, owner)
+		if err != nil {
+			return ledger.Entry{}, false, err
+		}
+		if claimed {
+			return l.run(ctx, key, tool, owner, ttl, now, fn)
+		}
+		select {
+		case <-ctx.Done():
+			return ledger.Entry{}, false, ctx.Err()
+		case <-time.After(l.poll()):
+		}
+	}
+}
+
+// claim takes key for owner when it is free, or held by a claim whose lease has run out.
+func (l *Ledger) claim(ctx context.Context, key, tool, owner string) (bool, error) {
+	tag, err := l.pool.Exec(ctx, `INSERT INTO wink_ledger (key, tool, state, owner, lease_until)
+		VALUES ($1, $2, 'claimed', $3, clock_timestamp() + $4 * interval '1 millisecond')
+		ON CONFLICT (key) DO UPDATE SET tool = EXCLUDED.tool, owner = EXCLUDED.owner, lease_until = EXCLUDED.lease_until
+		WHERE wink_ledger.state = 'claimed' AND wink_ledger.lease_until < clock_timestamp()`,
+		key, tool, owner, millis(l.lease()))
+	if err != nil {
+		return false, errors.New("pgledger: claiming " + strconv.Quote(key) + ": " + err.Error())
+	}
+	return tag.RowsAffected() == 1, nil
+}
+
+// run runs fn under owner's claim, renewing its lease, and records a success.
+func (l *Ledger) run(ctx context.Context, key, tool, owner string, ttl time.Duration, now func() time.Time,
+	fn func() (ledger.Entry, bool)) (e ledger.Entry, replayed bool, err error) {
+	stop := make(chan struct{})
+	renewed := make(chan struct{})
+	go func() {
+		defer close(renewed)
+		t := time.NewTicker(l.lease() / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				rctx, cancel := context.WithTimeout(context.Background(), l.lease()/3)
+				_, _ = l.pool.Exec(rctx, `UPDATE wink_ledger SET lease_until = clock_timestamp() + $3 * interval '1 millisecond'
+					WHERE key = $1 AND owner = $2 AND state = 'claimed'`, key, owner, millis(l.lease()))
+				cancel()
+			}
+		}
+	}()
+	finished := false
+	defer func() {
+		close(stop)
+		<-renewed
+		if !finished { // fn panicked: release the claim, then let the panic go on
+			l.release(key, owner)
+		}
+	}()
+	e, ok := fn()
+	finished = true
+	if !ok || ttl < 0 {
+		l.release(key, owner)
+		return e, false, nil
+	}
+	e.Key, e.Tool, e.Recorded = key, tool, now()
+	e.Expires = time.Time{}
+	if ttl > 0 {
+		e.Expires = e.Recorded.Add(ttl)
+	}
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), l.lease())
+	defer cancel()
+	tag, err := l.pool.Exec(wctx, `UPDATE wink_ledger SET state = 'done', owner = NULL, lease_until = NULL,
+		message = $3, rendered = $4, recorded = $5, expires = $6 WHERE key = $1 AND owner = $2`,
+		key, owner, e.Message, e.Rendered, e.Recorded, nullTime(e.Expires))
+	if err != nil {
+		return e, false, errors.New("pgledger: recording " + strconv.Quote(key) + ": " + err.Error())
+	}
+	_ = tag // 0 rows: invalidated (or taken over) while running; the result is returned, not recorded
+	return e, false, nil
+}
+
+// release drops owner's claim on key so that a waiter runs the call.
+func (l *Ledger) release(key, owner string) {
+	ctx, cancel := l.opCtx()
+	defer cancel()
+	_, _ = l.pool.Exec(ctx, "DELETE FROM wink_ledger WHERE key = $1 AND owner = $2 AND state = 'claimed'", key, owner)
+}
+
+func nullTime(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t
+}
+
+func newOwner() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// lookup returns the recorded entry for key unless there is none or it has expired at now (an expired
+// entry is deleted).
+func (l *Ledger) lookup(ctx context.Context, key string, now time.Time) (ledger.Entry, bool, error) {
+	var e ledger.Entry
+	var expires *time.Time
+	err := l.pool.QueryRow(ctx, `SELECT tool, message, rendered, recorded, expires FROM wink_ledger
+		WHERE key = $1 AND state = 'done'`, key).Scan(&e.Tool, &e.Message, &e.Rendered, &e.Recorded, &expires)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return ledger.Entry{}, false, nil
+	}
+	if err != nil {
+		return ledger.Entry{}, false, errors.New("pgledger: looking up " + strconv.Quote(key) + ": " + err.Error())
+	}
+	e.Key = key
+	if expires != nil {
+		e.Expires = *expires
+	}
+	if e.Expired(now) {
+		_, _ = l.pool.Exec(ctx, "DELETE FROM wink_ledger WHERE key = $1 AND state = 'done' AND expires <= $2", key, now)
+		return ledger.Entry{}, false, nil
+	}
+	return e, true, nil
+}
+
+// Lookup returns the entry stored under key unless there is none, it has expired, or the database
+// cannot be read (see LookupContext).
+func (l *Ledger) Lookup(key string, now time.Time) (ledger.Entry, bool) {
+	ctx, cancel := l.opCtx()
+	defer cancel()
+	e, ok, _ := l.lookup(ctx, key, now)
+	return e, ok
+}
+
+// LookupContext is Lookup with a context and the database's error.
+func (l *Ledger) LookupContext(ctx context.Context, key string, now time.Time) (ledger.Entry, bool, error) {
+	return l.lookup(ctx, key, now)
+}
+
+// Record stores e under e.Key, replacing any entry or claim there.
+func (l *Ledger) Record(e ledger.Entry) error {
+	ctx, cancel := l.opCtx()
+	defer cancel()
+	_, err := l.pool.Exec(ctx, `INSERT INTO wink_ledger (key, tool, state, message, rendered, recorded, expires)
+		VALUES ($1, $2, 'done', $3, $4, $5, $6)
+		ON CONFLICT (key) DO UPDATE SET tool = EXCLUDED.tool, state = 'done', owner = NULL, lease_until = NULL,
+		message = EXCLUDED.message, rendered = EXCLUDED.rendered, recorded = EXCLUDED.recorded, expires = EXCLUDED.expires`,
+		e.Key, e.Tool, e.Message, e.Rendered, e.Recorded, nullTime(e.Expires))
+	if err != nil {
+		return errors.New("pgledger: recording " + strconv.Quote(e.Key) + ": " + err.Error())
+	}
+	return nil
+}
+
+// Invalidate removes the entry under key; a call in flight for key still returns its result but does
+// not record it.
+func (l *Ledger) Invalidate(key string) { _ = l.exec("DELETE FROM wink_ledger WHERE key = $1", key) }
+
+// InvalidateTool removes every entry of tool (and its calls in flight, which then do not record).
+func (l *Ledger) InvalidateTool(tool string) { _ = l.exec("DELETE FROM wink_ledger WHERE tool = $1", tool) }
+
+// Clear removes every entry and claim.
+func (l *Ledger) Clear() { _ = l.exec("DELETE FROM wink_ledger") }
+
+// ClearContext is Clear with a context and the database's error.
+func (l *Ledger) ClearContext(ctx context.Context) error {
+	_, err := l.pool.Exec(ctx, "DELETE FROM wink_ledger")
+	return err
+}
+
+// PruneExpired removes the entries expired at now and returns how many it removed.
+func (l *Ledger) PruneExpired(now time.Time) int {
+	ctx, cancel := l.opCtx()
+	defer cancel()
+	tag, err := l.pool.Exec(ctx, "DELETE FROM wink_ledger WHERE state = 'done' AND expires <= $1", now)
+	if err != nil {
+		return 0
+	}
+	return int(tag.RowsAffected())
+}
+
+func (l *Ledger) exec(sql string, args ...any) error {
+	ctx, cancel := l.opCtx()
+	defer cancel()
+	_, err := l.pool.Exec(ctx, sql, args...)
+	return err
+}
