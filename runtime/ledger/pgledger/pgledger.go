@@ -278,7 +278,9 @@ func (l *Ledger) Record(e ledger.Entry) error {
 func (l *Ledger) Invalidate(key string) { _ = l.exec("DELETE FROM wink_ledger WHERE key = $1", key) }
 
 // InvalidateTool removes every entry of tool (and its calls in flight, which then do not record).
-func (l *Ledger) InvalidateTool(tool string) { _ = l.exec("DELETE FROM wink_ledger WHERE tool = $1", tool) }
+func (l *Ledger) InvalidateTool(tool string) {
+	_ = l.exec("DELETE FROM wink_ledger WHERE tool = $1", tool)
+}
 
 // Clear removes every entry and claim.
 func (l *Ledger) Clear() { _ = l.exec("DELETE FROM wink_ledger") }
