@@ -3,7 +3,7 @@ GO ?= go
 TOOL_PKGS := ./example/... ./benchmarks/... ./runtime/...
 FUZZTIME ?= 60s
 
-.PHONY: demo demo-tools test race generate check-generated bench fuzz fuzz-brief vet
+.PHONY: demo demo-tools demo-fleet test race generate check-generated bench fuzz fuzz-brief vet
 
 ## demo: regenerate, then run the example agent end to end through the agent loop with a scripted model
 ## (WINK_DEMO_LIVE=1 plus OPENAI_BASE_URL / OPENAI_MODEL / OPENAI_API_KEY: the same agent on a real endpoint)
@@ -13,6 +13,11 @@ demo: generate
 ## demo-tools: print the example tools' payloads, dispatch good and bad calls
 demo-tools: generate
 	$(GO) run ./example/cmd/demo
+
+## demo-fleet: three MCP workers sharing a throwaway PostgreSQL cluster (sessions and idempotency ledger),
+## one payment made once across them, one conversation continued from worker to worker
+demo-fleet:
+	$(GO) run ./example/cmd/fleet
 
 ## test: everything CI runs
 test: vet
