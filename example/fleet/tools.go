@@ -64,7 +64,7 @@ type Recalled struct {
 
 // Recall lists the notes of the conversation.
 //
-//wink:tool
+//wink:tool readonly
 func Recall(tc *wink.ToolContext) (wink.ToolResult[Recalled], error) {
 	return wink.OK(Recalled{Notes: session.All(tc.Session(), Notes), Worker: Worker}, "Recalled."), nil
 }

@@ -52,6 +52,7 @@ var WinkRecall = wink.NewDef(wink.Spec{
 	ParamsSchema:       winkSchemaNoParams,
 	ParamsSchemaStrict: winkSchemaNoParams,
 	Position:           "tools.go:68:1",
+	ReadOnly:           true,
 	ResultSchema:       winkSchemaRecalled,
 	ResultSchemaStrict: winkSchemaRecalled,
 	StrictOK:           true,
