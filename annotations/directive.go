@@ -87,6 +87,18 @@ type Constraints struct {
 // Position reports where the directive starts.
 func (d *Constraints) Position() token.Position { return d.Pos }
 
+// State is a //wink:state directive on a named struct type: winkgen emits the type's strict decoder,
+// canonical encoder and a session.Codec (Wink<Type>Codec), so that session slices of the type can be
+// stored. It takes no keys.
+type State struct {
+	Pos token.Position
+}
+
+// Position reports where the directive starts.
+func (d *State) Position() token.Position { return d.Pos }
+
+func (*State) directive() {}
+
 // IsDirective reports whether a comment text (as in ast.Comment.Text, e.g. "//wink:tool name=x") is a wink
 // directive: it starts with exactly "//wink:" (no space after //).
 func IsDirective(text string) bool { return strings.HasPrefix(text, Prefix) }
@@ -125,7 +137,7 @@ func knownVerbAt(s string) bool {
 }
 
 // verbs lists the directive verbs in the order messages show them.
-var verbs = []string{"tool", "example", "idempotent", "constraints"}
+var verbs = []string{"tool", "example", "idempotent", "constraints", "state"}
 
 // keySpec describes one key of a verb: its name and how to write it.
 type keySpec struct {
@@ -134,6 +146,7 @@ type keySpec struct {
 }
 
 var verbKeys = map[string][]keySpec{
+	"state": nil,
 	"tool": {{"name", "name=<tool_name>", false}, {"overrides", "overrides=true|false", false},
 		{"readonly", "readonly (or readonly=true|false)", true}},
 	"example": {{"desc", `desc="<text>"`, false}, {"input", "input=<JSON value>", false},
@@ -178,6 +191,8 @@ func ParseDirective(text string, pos token.Position) (Directive, []*Error) {
 		d = &Example{Pos: pos}
 	case "idempotent":
 		d = &Idempotent{Pos: pos, Strategy: "auto", Scope: "session"}
+	case "state":
+		d = &State{Pos: pos}
 	case "constraints":
 		body := end
 		for body < len(text) && isBlank(text[body]) {
@@ -189,11 +204,11 @@ func ParseDirective(text string, pos token.Position) (Directive, []*Error) {
 		}
 		return &Constraints{Pos: pos, Tag: tag}, errs
 	case "":
-		p.errorf(0, "missing directive verb after \"//wink:\"; expected //wink:tool, //wink:example, //wink:idempotent or //wink:constraints")
+		p.errorf(0, "missing directive verb after \"//wink:\"; expected //wink:tool, //wink:example, //wink:idempotent, //wink:constraints or //wink:state")
 		return nil, p.errs
 	default:
 		p.errorf(len(Prefix), "unknown directive verb "+strconv.QuoteToASCII(p.verb)+didYouMean(p.verb, verbs)+
-			"; expected //wink:tool, //wink:example, //wink:idempotent or //wink:constraints")
+			"; expected //wink:tool, //wink:example, //wink:idempotent, //wink:constraints or //wink:state")
 		return nil, p.errs
 	}
 	args := p.checkKeys(lexArgs(text, end, p.errorf))
@@ -225,6 +240,10 @@ func (p *dirParser) checkKeys(args []arg) map[string]arg {
 			if s.name == a.key {
 				spec = s
 			}
+		}
+		if spec.name == "" && len(specs) == 0 {
+			p.errorf(a.keyOff, "//wink:"+p.verb+" takes no keys; remove "+keyName(a.key))
+			continue
 		}
 		if spec.name == "" {
 			p.errorf(a.keyOff, "unknown key "+keyName(a.key)+" in //wink:"+p.verb+didYouMean(a.key, names)+

@@ -24,6 +24,7 @@ func TestParseDirectiveAcceptsValidDirectives(t *testing.T) {
 		{`//wink:tool name=search_docs overrides=true`,
 			&Tool{Pos: base, Name: "search_docs", NamePos: at(18), HasName: true, Overrides: true}},
 		{`//wink:tool readonly`, &Tool{Pos: base, ReadOnly: true}},
+		{`//wink:state`, &State{Pos: base}},
 		{`//wink:tool name=ls readonly=true`, &Tool{Pos: base, Name: "ls", NamePos: at(18), HasName: true, ReadOnly: true}},
 		{`//wink:tool readonly=false`, &Tool{Pos: base}},
 		{"//wink:tool\tname=\"quoted-name\"  overrides=false",
@@ -75,14 +76,17 @@ func TestParseDirectiveReportsEveryErrorWithPositionAndMessage(t *testing.T) {
 		want []string
 	}{
 		{`// wink:tool`, []string{`tools.go:12:1: not a wink directive: a directive starts with "//wink:" (no space after "//")`}},
-		{`//wink:`, []string{`tools.go:12:1: missing directive verb after "//wink:"; expected //wink:tool, //wink:example, //wink:idempotent or //wink:constraints`}},
-		{`//wink:tol name=x`, []string{`tools.go:12:8: unknown directive verb "tol" (did you mean "tool"?); expected //wink:tool, //wink:example, //wink:idempotent or //wink:constraints`}},
-		{`//wink:handler`, []string{`tools.go:12:8: unknown directive verb "handler"; expected //wink:tool, //wink:example, //wink:idempotent or //wink:constraints`}},
+		{`//wink:`, []string{`tools.go:12:1: missing directive verb after "//wink:"; expected //wink:tool, //wink:example, //wink:idempotent, //wink:constraints or //wink:state`}},
+		{`//wink:tol name=x`, []string{`tools.go:12:8: unknown directive verb "tol" (did you mean "tool"?); expected //wink:tool, //wink:example, //wink:idempotent, //wink:constraints or //wink:state`}},
+		{`//wink:handler`, []string{`tools.go:12:8: unknown directive verb "handler"; expected //wink:tool, //wink:example, //wink:idempotent, //wink:constraints or //wink:state`}},
 		{`//wink:tool nme=x overrides=yes name= name=y`, []string{
 			`tools.go:12:13: unknown key "nme" in //wink:tool (did you mean "name"?); accepted keys: name, overrides, readonly`,
 			`tools.go:12:29: invalid value "yes" for overrides; expected true or false`,
 			`tools.go:12:33: missing value after name=; write name=<tool_name>`,
 			`tools.go:12:39: duplicate key "name" in //wink:tool; give each key once`,
+		}},
+		{`//wink:state name=x`, []string{
+			`tools.go:12:14: //wink:state takes no keys; remove "name"`,
 		}},
 		{`//wink:tool readonly=yes readonly`, []string{
 			`tools.go:12:22: invalid value "yes" for readonly; expected true or false, or a bare readonly`,

@@ -9,6 +9,8 @@
 //	//wink:tool name=search_docs overrides=false
 //	//wink:example desc="Basic search" input={"query":"fs","limit":10} output={"total":1}
 //	//wink:idempotent strategy=params keys=user_id,order_id ttl=1h scope=session
+//	//wink:tool readonly
+//	//wink:state                          (on a named struct type: emit its session codec)
 //
 // Decisions where the contract is silent:
 //   - Arguments are separated by spaces or tabs only. A value is a double-quoted string (Go or JSON

@@ -32,6 +32,7 @@ type analyzer struct {
 	astFields map[token.Pos]*ast.Field       // field name (or embedded type) position → syntax
 	typeDocs  map[token.Pos]string           // type name position → doc text
 	typeCons  map[token.Pos]*annotations.Tag // type name position → its //wink:constraints
+	states    []stateDecl                    // types marked //wink:state, in source order
 	owned     map[*ast.Comment]bool          // directives that belong to a declaration
 	reported  map[string]bool                // de-duplicates per-type diagnostics
 }
@@ -62,6 +63,7 @@ func newAnalyzer(pkg *packages.Package) *analyzer {
 						if doc != nil {
 							a.typeDocs[ts.Name.Pos()] = doc.Text()
 							a.typeConstraints(ts, doc)
+							a.stateDirective(ts, doc)
 						}
 					}
 				}
@@ -104,6 +106,64 @@ func (a *analyzer) typeConstraints(ts *ast.TypeSpec, doc *ast.CommentGroup) {
 			a.typeCons[ts.Name.Pos()] = cons.Tag
 		}
 	}
+}
+
+// stateDecl is a type declaration marked //wink:state.
+type stateDecl struct {
+	ts  *ast.TypeSpec
+	dir *ast.Comment
+}
+
+// stateDirective records a //wink:state directive in a type's doc comment.
+func (a *analyzer) stateDirective(ts *ast.TypeSpec, doc *ast.CommentGroup) {
+	found := false
+	for _, c := range doc.List {
+		if !annotations.IsDirective(c.Text) {
+			continue
+		}
+		d, errs := annotations.ParseDirective(c.Text, a.pos(c.Pos()))
+		if _, ok := d.(*annotations.State); !ok {
+			continue
+		}
+		a.owned[c] = true
+		for _, e := range errs {
+			a.ds.add(e.Pos, "%s: %s", ts.Name.Name, e.Msg)
+		}
+		if found {
+			a.errorf(c.Pos(), "%s has more than one //wink:state directive; one is enough", ts.Name.Name)
+			continue
+		}
+		found = true
+		a.states = append(a.states, stateDecl{ts, c})
+	}
+}
+
+// stateTypes converts the types marked //wink:state: each must be a named, non-generic struct type.
+func (a *analyzer) stateTypes() []*model.Type {
+	var out []*model.Type
+	for _, sd := range a.states {
+		obj, _ := a.pkg.TypesInfo.Defs[sd.ts.Name].(*types.TypeName)
+		if obj == nil {
+			continue
+		}
+		named, isNamed := obj.Type().(*types.Named)
+		if !isNamed || obj.IsAlias() {
+			a.errorf(sd.dir.Pos(), "//wink:state applies to a named struct type, not to the alias %s", sd.ts.Name.Name)
+			continue
+		}
+		if named.TypeParams().Len() > 0 {
+			a.errorf(sd.dir.Pos(), "//wink:state applies to a named struct type, not to the generic type %s", sd.ts.Name.Name)
+			continue
+		}
+		if _, ok := named.Underlying().(*types.Struct); !ok {
+			a.errorf(sd.dir.Pos(), "//wink:state applies to a named struct type; %s is %s", sd.ts.Name.Name, a.typeString(named.Underlying()))
+			continue
+		}
+		if t := a.convert(named, sd.ts.Name.Name, sd.ts.Name.Pos()); t != nil {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // embeddedPos is the position go/types reports for an embedded field: that of the type name.
@@ -196,11 +256,12 @@ func analyze(pkg *packages.Package) (*model.Package, []Diagnostic) {
 			}
 		}
 	}
-	if len(mp.Tools) > 0 {
+	mp.States = a.stateTypes()
+	if len(mp.Tools) > 0 || len(mp.States) > 0 {
 		a.reservedNames()
 	}
 	mp.Types = a.order
-	if len(mp.Tools) == 0 && len(a.ds.list) == 0 {
+	if len(mp.Tools) == 0 && len(mp.States) == 0 && len(a.ds.list) == 0 {
 		return nil, nil
 	}
 	return mp, a.ds.list
@@ -263,6 +324,9 @@ func (a *analyzer) tool(fd *ast.FuncDecl, dirs []*ast.Comment) *model.Tool {
 			td = d
 		case *annotations.Example:
 			examples = append(examples, d)
+		case *annotations.State:
+			a.errorf(c.Pos(), "//wink:state belongs in the doc comment of a named struct type (whose session codec it asks for), not of the function %s", fd.Name.Name)
+			ok = false
 		case *annotations.Constraints:
 			a.errorf(c.Pos(), "//wink:constraints belongs in the doc comment of a named type (its constraints apply to every field of that type), not of the function %s", fd.Name.Name)
 			ok = false

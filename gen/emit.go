@@ -27,21 +27,23 @@ func emit(p *model.Package) ([]byte, error) {
 	f.Comment("must still have the signature it had at generation time. Regenerate with go generate if either fails.")
 	f.Const().Id("_").Op("=").Qual(WinkPath, "EnforceVersion").Call(jen.Qual(WinkPath, "MaxGenVersion").Op("-").Lit(1))
 	f.Const().Id("_").Op("=").Qual(WinkPath, "EnforceVersion").Call(jen.Lit(1).Op("-").Qual(WinkPath, "MinGenVersion"))
-	var guards []jen.Code
-	for _, t := range p.Tools {
-		guards = append(guards, jen.Id("_").Add(handlerType(t)).Op("=").Qual(t.Func.Path, t.Func.Name))
-	}
-	f.Var().Defs(guards...)
+	if len(p.Tools) > 0 {
+		var guards []jen.Code
+		for _, t := range p.Tools {
+			guards = append(guards, jen.Id("_").Add(handlerType(t)).Op("=").Qual(t.Func.Path, t.Func.Name))
+		}
+		f.Var().Defs(guards...)
 
-	// Registry.
-	var list []jen.Code
-	for _, t := range p.Tools {
-		list = append(list, jen.Id(defName(t)).Dot("Tool").Call())
+		// Registry.
+		var list []jen.Code
+		for _, t := range p.Tools {
+			list = append(list, jen.Id(defName(t)).Dot("Tool").Call())
+		}
+		f.Comment("WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with")
+		f.Comment("other packages' WinkTools, to build the registry a dispatcher serves.")
+		f.Func().Id("WinkTools").Params().Index().Op("*").Qual(WinkPath, "Tool").Block(
+			jen.Return(jen.Index().Op("*").Qual(WinkPath, "Tool").Values(list...)))
 	}
-	f.Comment("WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with")
-	f.Comment("other packages' WinkTools, to build the registry a dispatcher serves.")
-	f.Func().Id("WinkTools").Params().Index().Op("*").Qual(WinkPath, "Tool").Block(
-		jen.Return(jen.Index().Op("*").Qual(WinkPath, "Tool").Values(list...)))
 
 	for _, t := range p.Tools {
 		if err := e.emitTool(t); err != nil {
@@ -53,6 +55,9 @@ func emit(p *model.Package) ([]byte, error) {
 			e.emitStructDecoder(t)
 			e.emitStructEncoder(t)
 		}
+	}
+	for _, t := range p.States {
+		e.emitStateCodec(t)
 	}
 	if len(e.schemaOrder) > 0 {
 		var defs []jen.Code

@@ -31,6 +31,8 @@ type Package struct {
 	// Types lists every named struct and enum type reachable from the tools, in first-use order; each has a
 	// unique ID used for generated function names and $defs keys.
 	Types []*Type
+	// States lists the named struct types marked //wink:state, in source order: each gets a session codec.
+	States []*Type
 }
 
 // Tool is one //wink:tool function.

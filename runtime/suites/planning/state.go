@@ -9,8 +9,9 @@ import (
 )
 
 // PlanSlice is the session STATE slice holding the current plan (at most one item). A failed tool call
-// restores it; read it with Current.
-var PlanSlice = session.NewSlice[Plan]("planning.plan", session.State)
+// restores it; read it with Current. It carries the generated codec (Plan is //wink:state), so a session
+// store keeps it: give it to the store (session.NewMemoryStore(planning.PlanSlice), pgstore.New(...)).
+var PlanSlice = session.NewSlice[Plan]("planning.plan", session.State, session.WithCodec(WinkPlanCodec))
 
 // The events the planning tools dispatch; their payloads are the tools' params after normalisation. Other
 // code may dispatch them too (after Install): the reducers check them and refuse, atomically, what the

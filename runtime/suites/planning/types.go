@@ -51,6 +51,8 @@ func (s PlanStep) Render() string {
 }
 
 // Plan is the session's plan: an objective and its ordered steps.
+//
+//wink:state
 type Plan struct {
 	// Objective is what the plan should accomplish.
 	Objective string `json:"objective"`

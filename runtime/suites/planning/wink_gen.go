@@ -3,6 +3,7 @@
 package planning
 
 import (
+	session "github.com/winkgen/wink/runtime/session"
 	"github.com/winkgen/wink/runtime/strictjson"
 	"github.com/winkgen/wink/runtime/wink"
 	"math"
@@ -625,6 +626,26 @@ func winkEncodeUpdateStepParams(dst []byte, v *UpdateStepParams) []byte {
 	}
 	dst = append(dst, byte(0x7d))
 	return dst
+}
+
+// WinkPlanCodec stores session slices of Plan (//wink:state): its canonical JSON encoding,
+// and a strict decoder that reports every problem with its JSON path. Attach it with
+// session.WithCodec when declaring the slice.
+var WinkPlanCodec = session.Codec[Plan]{
+	Decode: winkStateDecodePlan,
+	Encode: winkEncodePlan,
+}
+
+// winkStateDecodePlan decodes one stored Plan strictly.
+func winkStateDecodePlan(data []byte) (Plan, error) {
+	var d strictjson.Decoder
+	d.Reset(data, strictjson.Limits{MaxBytes: len(data) + 1})
+	var v Plan
+	winkDecodePlan(&d, &v)
+	if errs := d.Finish(); errs != nil {
+		return v, errs
+	}
+	return v, nil
 }
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
