@@ -259,3 +259,20 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+func TestLineConnectionIsOneClient(t *testing.T) {
+	f := &freshSessions{template: testDispatcher(t)}
+	cs := overLines(t, f.template, mcpserver.WithSessions(f.open))
+	checkResult(t, call(t, cs, "add_note", `{"text":"one"}`), false, "added", "")
+	checkResult(t, call(t, cs, "add_note", `{"text":"two"}`), false, "added", "")
+	if got := notes(t, cs); strings.Join(got, ",") != "one,two" {
+		t.Errorf("the connection's session holds %q", got)
+	}
+	f.mu.Lock()
+	if c := f.clients; len(c) != 1 || c[0].SessionID != "" || c[0].Stateless || c[0].Header != nil || c[0].TokenInfo != nil {
+		t.Errorf("factory saw %+v, want one client with no session id and no header", f.clients)
+	}
+	f.mu.Unlock()
+	cs.Close()
+	waitFor(t, "the connection's session to be released", func() bool { return f.released.Load() == 1 })
+}

@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"context"
+	"io"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/winkgen/wink/runtime/mcpserver"
 	"github.com/winkgen/wink/runtime/mcpserver/internal/testtools"
+	"github.com/winkgen/wink/runtime/wink"
 )
 
 // TestConcurrentCallsOnOneSessionKeepAcknowledgedWrites is the isolation proof through the SDK's
@@ -26,6 +28,9 @@ func TestConcurrentCallsOnOneSessionKeepAcknowledgedWrites(t *testing.T) {
 	}{
 		{"in-memory", func(t *testing.T, f *freshSessions) *mcp.ClientSession {
 			return inMemory(t, f.template, mcpserver.WithSessions(f.open))
+		}},
+		{"line-transport", func(t *testing.T, f *freshSessions) *mcp.ClientSession {
+			return overLines(t, f.template, mcpserver.WithSessions(f.open))
 		}},
 		{"streamable-http", func(t *testing.T, f *freshSessions) *mcp.ClientSession {
 			return connectHTTP(t, serveHTTP(t, f.template, mcpserver.WithSessions(f.open)), nil)
@@ -69,4 +74,26 @@ func TestConcurrentCallsOnOneSessionKeepAcknowledgedWrites(t *testing.T) {
 
 func errorResultText(s string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+}
+
+// overLines connects the SDK's client (mcp.IOTransport) to New(d) served over mcpserver.LineTransport
+// on pipes, as ServeStdio serves it.
+func overLines(t *testing.T, d *wink.Dispatcher, opts ...mcpserver.Option) *mcp.ClientSession {
+	t.Helper()
+	srv, err := mcpserver.New(d, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clientR, serverW := io.Pipe()
+	serverR, clientW := io.Pipe()
+	ss, err := srv.Connect(context.Background(), &mcpserver.LineTransport{Reader: serverR, Writer: serverW}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := newClient().Connect(context.Background(), &mcp.IOTransport{Reader: clientR, Writer: clientW}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close(); ss.Wait() })
+	return cs
 }
