@@ -8,23 +8,7 @@ import (
 	"github.com/winkgen/wink/runtime/ledger/pgledger"
 	"github.com/winkgen/wink/runtime/session"
 	"github.com/winkgen/wink/runtime/session/pgstore"
-	"github.com/winkgen/wink/runtime/strictjson"
 )
-
-// noteCodec stores Notes items with the generated encoder and strict decoder of Note.
-var noteCodec = session.Codec[Note]{
-	Encode: winkEncodeNote,
-	Decode: func(data []byte) (Note, error) {
-		var d strictjson.Decoder
-		d.Reset(data, strictjson.Limits{})
-		var n Note
-		winkDecodeNote(&d, &n)
-		if errs := d.Finish(); errs != nil && errs.Len() > 0 {
-			return Note{}, errs
-		}
-		return n, nil
-	},
-}
 
 // shared is what a worker shares with the others through the database.
 type shared struct {

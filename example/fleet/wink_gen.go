@@ -3,6 +3,7 @@
 package fleet
 
 import (
+	session "github.com/winkgen/wink/runtime/session"
 	"github.com/winkgen/wink/runtime/strictjson"
 	"github.com/winkgen/wink/runtime/wink"
 	"math"
@@ -33,7 +34,7 @@ var WinkRemember = wink.NewDef(wink.Spec{
 	Name:               "remember",
 	ParamsSchema:       winkSchemaRememberParams,
 	ParamsSchemaStrict: winkStrictSchemaRememberParams,
-	Position:           "tools.go:51:1",
+	Position:           "tools.go:53:1",
 	ResultSchema:       winkSchemaRemembered,
 	ResultSchemaStrict: winkSchemaRemembered,
 	StrictOK:           true,
@@ -51,7 +52,7 @@ var WinkRecall = wink.NewDef(wink.Spec{
 	Name:               "recall",
 	ParamsSchema:       winkSchemaNoParams,
 	ParamsSchemaStrict: winkSchemaNoParams,
-	Position:           "tools.go:68:1",
+	Position:           "tools.go:70:1",
 	ReadOnly:           true,
 	ResultSchema:       winkSchemaRecalled,
 	ResultSchemaStrict: winkSchemaRecalled,
@@ -77,7 +78,7 @@ var WinkPay = wink.NewDef(wink.Spec{
 	Name:               "pay",
 	ParamsSchema:       winkSchemaPayParams,
 	ParamsSchemaStrict: winkSchemaPayParams,
-	Position:           "tools.go:94:1",
+	Position:           "tools.go:96:1",
 	ResultSchema:       winkSchemaReceipt,
 	ResultSchemaStrict: winkSchemaReceipt,
 	StrictOK:           true,
@@ -383,6 +384,26 @@ func winkEncodePayParams(dst []byte, v *PayParams) []byte {
 	dst = strictjson.AppendInt(dst, int64(v.Cents))
 	dst = append(dst, byte(0x7d))
 	return dst
+}
+
+// WinkNoteCodec stores session slices of Note (//wink:state): its canonical JSON encoding,
+// and a strict decoder that reports every problem with its JSON path. Attach it with
+// session.WithCodec when declaring the slice.
+var WinkNoteCodec = session.Codec[Note]{
+	Decode: winkStateDecodeNote,
+	Encode: winkEncodeNote,
+}
+
+// winkStateDecodeNote decodes one stored Note strictly.
+func winkStateDecodeNote(data []byte) (Note, error) {
+	var d strictjson.Decoder
+	d.Reset(data, strictjson.Limits{MaxBytes: len(data) + 1})
+	var v Note
+	winkDecodeNote(&d, &v)
+	if errs := d.Finish(); errs != nil {
+		return v, errs
+	}
+	return v, nil
 }
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
