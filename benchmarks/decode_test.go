@@ -14,7 +14,7 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// payload is issue 2's benchmark input, byte for byte.
+// payload is the benchmark input, byte for byte.
 var payload = []byte(`{"query":"filesystem snapshot rollback","limit":25,"case_sensitive":false,"file_types":["go","md","txt"],"filters":{"path_prefix":"/workspace/src","max_size":1048576},"mode":"fuzzy"}`)
 
 // want is payload decoded.
@@ -225,7 +225,7 @@ func FuzzHandwrittenAgreesWithWinkgen(f *testing.F) {
 
 var sink SearchArgs
 
-// BenchmarkDecodeSearchArgs decodes issue 2's payload with each implementation; each op starts from a
+// BenchmarkDecodeSearchArgs decodes the benchmark payload with each implementation; each op starts from a
 // zero SearchArgs, as a dispatcher's does.
 func BenchmarkDecodeSearchArgs(b *testing.B) {
 	for _, impl := range implementations {

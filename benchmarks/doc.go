@@ -1,10 +1,10 @@
 // Package benchmarks measures winkgen's generated strict decoder and the whole dispatch against the
-// ways Go programs decode tool arguments today. It is the benchmark part of issue 2's proof; `make bench`
+// ways Go programs decode tool arguments today. `make bench`
 // (scripts/bench.sh) runs it six times and prints the table of medians with the targets checked.
 //
 // # What is measured
 //
-// One type and one payload, both fixed by the issue: SearchArgs (search.go; no wink constraints beyond
+// One type and one payload: SearchArgs (search.go; no wink constraints beyond
 // what the Go types imply, so every implementation checks the same things: types, integer range, the
 // mode enum, unknown keys) and
 //

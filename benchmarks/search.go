@@ -15,7 +15,7 @@ const (
 	SearchExact SearchMode = "exact"
 )
 
-// SearchArgs are the arguments of search_docs, exactly the type of issue 2's benchmark: no wink
+// SearchArgs are the arguments of search_docs, the benchmark's type: no wink
 // constraints beyond what the Go types imply, so every implementation checks the same things.
 type SearchArgs struct {
 	// Query is the text to search for.

@@ -11,7 +11,7 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// BenchmarkDispatchSearchTxn is issue 3's comparison: BenchmarkDispatchSearch's dispatch (lookup, strict
+// BenchmarkDispatchSearchTxn measures the cost of a transaction: BenchmarkDispatchSearch's dispatch (lookup, strict
 // decoding, the no-op handler, the ToolInvoked event, rendering) without ("plain") and with ("txn") a
 // transaction and one policy, side by side. The txn dispatcher has a session (snapshotted before the
 // handler; it logs every ToolInvoked and PolicyChecked in its LOG slices, as a real agent session does,

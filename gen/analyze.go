@@ -17,7 +17,7 @@ import (
 // WinkPath is the import path of the runtime package generated code and handlers use.
 const WinkPath = "github.com/winkgen/wink/runtime/wink"
 
-// analyzer turns one type-checked package into the model, checking everything DESIGN.md asks for and
+// analyzer turns one type-checked package into the model, checking everything the README promises and
 // collecting every problem as a diagnostic.
 type analyzer struct {
 	pkg  *packages.Package

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench.sh (make bench): runs issue 2's benchmarks six times, shows benchstat's summary, and prints the
+# bench.sh (make bench): runs the decode and dispatch benchmarks six times, shows benchstat's summary, and prints the
 # markdown table of medians with the targets checked (scripts/benchtable). Exits non-zero when a target
 # is missed.
 #

@@ -1,11 +1,11 @@
 package tools
 
-// Agreement proof (issue 2, "Proof"): for every example tool, an independent JSON Schema 2020-12 validator
+// Agreement proof: for every example tool, an independent JSON Schema 2020-12 validator
 // (github.com/santhosh-tekuri/jsonschema/v6, format assertions on) run on the emitted plain ParamsSchema and
 // the generated strict decoder give the same accept/reject verdict on a deterministic table of inputs.
 //
 // The decoder side is the generated Funcs.Decode alone (no params Validate): a cross-field Validate method is
-// a contract beyond the schema by design (DESIGN.md "Contracts beyond one field"). Tool.Decode (decode plus
+// a contract beyond the schema by design (the README's "Contracts beyond one field"). Tool.Decode (decode plus
 // Validate) is checked separately: it never accepts what the raw decoder rejects.
 //
 // Inputs excluded from agreement, because JSON Schema cannot judge them (each table row says which):
@@ -15,10 +15,10 @@ package tools
 //   - nesting beyond the decoder's depth limit (the agreement runs with MaxDepth raised to 10000, which is
 //     encoding/json's own limit, so only the limit rows are excluded);
 //   - numbers within half an ULP of a float bound: the validator compares the exact decimal, the decoder the
-//     float64 nearest to it (DESIGN.md: float fields are float64 values);
+//     float64 nearest to it (the README: float fields are float64 values);
 //   - the empty (or whitespace-only) input of a parameterless tool: not a JSON text, accepted by design.
 // Known divergences, skipped with a knownBug note rather than hidden: a parameterless tool accepts `null`
-// (DESIGN.md says so: providers send null or nothing for a tool without arguments) while its plain schema
+// (the README says so: providers send null or nothing for a tool without arguments) while its plain schema
 // says "type":"object", which providers require of a tool's root schema. This is the one documented exception.
 // TestTableDetectsSchemaDrift keeps the table honest: loosening or tightening any one keyword of an emitted
 // schema must make some row disagree.
@@ -870,8 +870,8 @@ func statusRows() []row {
 		{name: "spaced object", in: " \t\n{ \r\n} \n"},
 		{name: "empty input", in: ``, exclude: exclEmptyInput},
 		{name: "whitespace input", in: "  \n", exclude: exclEmptyInput},
-		{name: "null", in: `null`, knownBug: "parameterless tools accept null (DESIGN.md) but the plain schema says type object"},
-		{name: "spaced null", in: ` null `, knownBug: "parameterless tools accept null (DESIGN.md) but the plain schema says type object"},
+		{name: "null", in: `null`, knownBug: "parameterless tools accept null (the README) but the plain schema says type object"},
+		{name: "spaced null", in: ` null `, knownBug: "parameterless tools accept null (the README) but the plain schema says type object"},
 	}
 	others := []string{`{"a":[1,{"b":[{}]}]}`, `{"\u0000":0}`, `{"a":"\ud83d\ude00"}`, `[1,2]`, `"x"`, `-0`, `1e400`, `{"a":1e400}`,
 		`{"a":-}`, `{"a":01}`, `{"a":1.}`, `{"a":.5}`, `{"a":"\u12"}`, `{"a":tru}`, `{"a" 1}`, `{1:1}`, `{"a":1}}`, `[`, `]`, `{]`,

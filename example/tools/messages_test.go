@@ -10,7 +10,7 @@ import (
 )
 
 // TestStrictDecodingMessages checks, through the generated decoders and the dispatcher, the exact text a
-// model reads for every rule of DESIGN.md "Strict decoding", and that a bad call never reaches the handler.
+// model reads for every rule of the README's "Strict decoding", and that a bad call never reaches the handler.
 func TestStrictDecodingMessages(t *testing.T) {
 	good := `"query":"q","filters":{"path_prefix":"/docs","max_size":1}`
 	cases := []struct {

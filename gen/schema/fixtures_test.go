@@ -65,7 +65,7 @@ func cons(f *model.Field, c model.Constraints) *model.Field { f.Cons = &c; retur
 func num(lit string) *model.Number { return &model.Number{Literal: lit} }
 func n(i int) *int                 { return &i }
 
-// searchParams is the issue's benchmark type, with constraints of most kinds.
+// searchParams is the benchmark type shared with the peers' benchmarks, with constraints of most kinds.
 func searchParams() *model.Type {
 	mode := tEnum("Mode", "Mode picks the matching algorithm.", model.KindString, `"fuzzy"`, `"exact"`)
 	filters := tStruct("Filters", "Filters narrow the search.",

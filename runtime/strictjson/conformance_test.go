@@ -46,23 +46,16 @@ var iDecisions = map[string]bool{ // name → accepted
 	"i_structure_UTF-8_BOM_empty_object.json":             false,
 }
 
-// suiteFiles finds shared/testdata/jsontestsuite/test_parsing in the nearest ancestor folder that has it
-// (CI clones the repository with shared/ beside it) and fails when it is missing: the conformance set is
-// part of the contract, so its absence must not pass silently.
+// suiteFiles lists the repository's JSONTestSuite cases (testdata/jsontestsuite/test_parsing at the
+// module root) and fails when they are missing: the conformance set is part of the contract, so its
+// absence must not pass silently.
 func suiteFiles(t testing.TB) []string {
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
+	dir := filepath.Join("..", "..", "testdata", "jsontestsuite", "test_parsing")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	if len(files) < 300 {
+		t.Fatalf("JSON test suite not found in %s (%d files)", dir, len(files))
 	}
-	for d := wd; ; d = filepath.Dir(d) {
-		dir := filepath.Join(d, "shared", "testdata", "jsontestsuite", "test_parsing")
-		if files, _ := filepath.Glob(filepath.Join(dir, "*.json")); len(files) >= 300 {
-			return files
-		}
-		if filepath.Dir(d) == d {
-			t.Fatalf("JSON test suite not found in shared/testdata/jsontestsuite above %s", wd)
-		}
-	}
+	return files
 }
 
 // skipAll runs data through Reset, Skip, Finish and returns the errors.

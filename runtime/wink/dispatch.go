@@ -117,7 +117,7 @@ type Hooks struct {
 	OnResult func(tc *ToolContext, tool *Tool, params any, out *Outcome)
 }
 
-// Dispatcher runs tool calls through the pipeline of DESIGN.md "Dispatch".
+// Dispatcher runs tool calls through the pipeline of the README's "Dispatch".
 // Its zero value is usable (every call names an unknown tool). A Dispatcher
 // must not be modified while it dispatches; it is a small value, so the usual
 // pattern is one Dispatcher per session, copied from a template.

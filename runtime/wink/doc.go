@@ -16,7 +16,7 @@
 //
 // # Dispatch
 //
-// Dispatcher.Dispatch runs the pipeline of DESIGN.md "Dispatch":
+// Dispatcher.Dispatch runs the pipeline of the README's "Dispatch":
 //
 //  1. lookup: an unknown name is a failure result
 //     `Unknown tool "x". Available tools: a, b, c.` (registry order;

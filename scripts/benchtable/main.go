@@ -3,7 +3,7 @@
 //	go test -run '^$' -bench 'DecodeSearchArgs|DispatchSearch' -benchmem -count N ./benchmarks/
 //
 // and prints a markdown table of medians (ns/op, B/op, allocs/op) per implementation with each one's time
-// relative to winkgen, then the targets of issue 2 checked. It exits 1 when a target is missed or a
+// relative to winkgen, then the speed targets checked. It exits 1 when a target is missed or a
 // benchmark is absent, 2 on a usage or read error.
 //
 // Usage: benchtable [file] (standard input when absent).
@@ -139,7 +139,7 @@ func median(xs []float64) float64 {
 	return (s[n/2-1] + s[n/2]) / 2
 }
 
-// check is one target of issue 2.
+// check is one speed target.
 type check struct {
 	what, target, measured string
 	ok                     bool

@@ -12,7 +12,7 @@ import (
 )
 
 // TestScriptedDemoShowsEveryFeature runs the demo as `make demo` does and checks that the output shows
-// what issue 5 asks for: a validation error then its recovery, a policy denial, a rolled-back failure
+// what the demo must show: a validation error then its recovery, a policy denial, a rolled-back failure
 // (the workspace unchanged), an idempotent replay, planning and file tools, and the final answer. The
 // transcript's own expectations are verified by run (it fails otherwise).
 func TestScriptedDemoShowsEveryFeature(t *testing.T) {

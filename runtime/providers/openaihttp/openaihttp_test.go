@@ -74,17 +74,11 @@ func readHTTPRR(t *testing.T, name string) []exchange {
 }
 
 func wireDir(t *testing.T) string {
-	dir, _ := os.Getwd()
-	for {
-		cand := filepath.Join(dir, "shared", "testdata", "wire")
-		if st, err := os.Stat(cand); err == nil && st.IsDir() {
-			return cand
-		}
-		if filepath.Dir(dir) == dir {
-			t.Skip("no shared/testdata/wire above the working directory")
-		}
-		dir = filepath.Dir(dir)
+	dir := filepath.Join("..", "..", "..", "testdata", "wire")
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		t.Fatalf("the wire recordings are missing: %s", dir)
 	}
+	return dir
 }
 
 // recordedTool builds a wink tool from a recorded chat completions tool entry: its name, description and

@@ -1,5 +1,5 @@
 // Package wiretest holds the helpers the adapter tests share: a reader of the httprr recordings in
-// shared/testdata/wire (the format of golang.org/x/oscar/internal/httprr, as used by langchaingo), a
+// testdata/wire (the format of golang.org/x/oscar/internal/httprr, as used by langchaingo), a
 // locator for that folder, and Shape, which reduces a JSON document to its keys and nesting so that our
 // payloads can be compared with recorded ones whose values (schemas, names) differ.
 //
@@ -33,21 +33,24 @@ type Exchange struct {
 	ResponseBody []byte
 }
 
-// Dir returns the shared wire recordings folder: ../shared/testdata/wire relative to the module root,
-// found by walking up from the working directory. It fails when there is none.
+// Dir returns the repository's wire recordings folder, testdata/wire at the module root (the nearest
+// folder above the working directory that holds go.mod). It fails when there is none.
 func Dir() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
 	for {
-		cand := filepath.Join(dir, "shared", "testdata", "wire")
-		if st, err := os.Stat(cand); err == nil && st.IsDir() {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			cand := filepath.Join(dir, "testdata", "wire")
+			if st, err := os.Stat(cand); err != nil || !st.IsDir() {
+				return "", errors.New("wiretest: no testdata/wire at the module root " + dir)
+			}
 			return cand, nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", errors.New("wiretest: no shared/testdata/wire above the working directory")
+			return "", errors.New("wiretest: no go.mod above the working directory")
 		}
 		dir = parent
 	}
