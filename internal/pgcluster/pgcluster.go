@@ -236,11 +236,49 @@ func (c *Cluster) Stop() {
 	os.RemoveAll(c.dir)
 }
 
-// Kill stops the server at once (SIGKILL to its process group), as a crash would, without removing the
-// directory. Tests use it to take the database down under a running client.
+// Kill stops the server at once, as a crash would, without removing the directory: SIGKILL to the
+// postmaster and to every backend it forked (backends lead process groups of their own, so they are
+// found through /proc). Tests use it to take the database down under a running client.
 func (c *Cluster) Kill() {
-	if c.cmd != nil && c.cmd.Process != nil {
-		_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
-		<-c.done
+	if c.cmd == nil || c.cmd.Process == nil {
+		return
 	}
+	pid := c.cmd.Process.Pid
+	children := childrenOf(pid)
+	_ = syscall.Kill(pid, syscall.SIGKILL)
+	for _, ch := range children {
+		_ = syscall.Kill(ch, syscall.SIGKILL)
+	}
+	<-c.done
+	for _, ch := range children { // wait until they are gone
+		for i := 0; i < 500 && syscall.Kill(ch, 0) == nil; i++ {
+			time.Sleep(2 * time.Millisecond)
+		}
+	}
+}
+
+// childrenOf lists the processes whose parent is pid (Linux /proc).
+func childrenOf(pid int) []int {
+	entries, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range entries {
+		n, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces, so read after the last ')'.
+		i := strings.LastIndexByte(string(b), ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) > 1 && f[1] == strconv.Itoa(pid) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
