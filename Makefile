@@ -1,17 +1,21 @@
 GO ?= go
 # Packages that declare //wink:tool handlers (their wink_gen.go is committed and checked fresh).
 TOOL_PKGS := ./example/... ./benchmarks/... ./runtime/...
+# Packages whose tests run under -race (make race); make test runs every other package without it, so
+# nothing runs twice.
+RACE_PKGS := ./runtime/wink/... ./runtime/ledger/... ./runtime/session/... ./runtime/resources/... \
+	./runtime/txn/... ./runtime/loop/... ./runtime/mcpserver/...
 FUZZTIME ?= 60s
 
-.PHONY: demo demo-tools demo-fleet test race generate check-generated bench fuzz fuzz-brief vet
+.PHONY: demo demo-tools demo-fleet test race generate regen check-generated check-fresh cross bench fuzz fuzz-brief vet
 
 ## demo: regenerate, then run the example agent end to end through the agent loop with a scripted model
 ## (WINK_DEMO_LIVE=1 plus OPENAI_BASE_URL / OPENAI_MODEL / OPENAI_API_KEY: the same agent on a real endpoint)
-demo: generate
+demo: regen
 	$(GO) run ./example/cmd/agent
 
 ## demo-tools: print the example tools' payloads, dispatch good and bad calls
-demo-tools: generate
+demo-tools: regen
 	$(GO) run ./example/cmd/demo
 
 ## demo-fleet: three MCP workers sharing a throwaway PostgreSQL cluster (sessions and idempotency ledger),
@@ -21,14 +25,21 @@ demo-fleet:
 
 ## test: everything CI runs
 test: vet
-	$(GO) test ./...
+	$(GO) test $$($(GO) list ./... | grep -v -x -F "$$($(GO) list $(RACE_PKGS))")
 	$(MAKE) --no-print-directory race
-	$(MAKE) --no-print-directory check-generated
+	$(MAKE) --no-print-directory check-fresh
+	$(MAKE) --no-print-directory cross
 	$(MAKE) --no-print-directory fuzz-brief
 
-## race: the concurrency tests (concurrent dispatch on many sessions, identical idempotent calls) under -race
+## race: the concurrency tests (isolation on one session, stores and ledgers shared by processes, the MCP
+## server, the loop in parallel) under -race
 race:
-	$(GO) test -race ./runtime/wink/... ./runtime/ledger/... ./runtime/session/... ./runtime/resources/... ./runtime/txn/... ./runtime/loop/... ./runtime/mcpserver/...
+	$(GO) test -race $(RACE_PKGS)
+
+## cross: the module builds and vets for darwin and windows too
+cross:
+	GOOS=darwin $(GO) build ./... && GOOS=darwin $(GO) vet ./...
+	GOOS=windows $(GO) build ./... && GOOS=windows $(GO) vet ./...
 
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -39,10 +50,16 @@ vet:
 generate:
 	$(GO) generate ./...
 
-## check-generated: fail with a diff when any wink_gen.go is stale or missing
-check-generated:
-	$(GO) run ./cmd/winkgen -check $(TOOL_PKGS)
+## regen: regenerate every tool package with one winkgen process (unchanged files are not rewritten)
+regen:
+	$(GO) run ./cmd/winkgen $(TOOL_PKGS)
+
+## check-generated: fail with a diff when any wink_gen.go is stale or missing, and check the goldens
+check-generated: check-fresh
 	$(GO) test ./gen -run 'TestGolden|TestDeterministic' -count=1
+
+check-fresh:
+	$(GO) run ./cmd/winkgen -check $(TOOL_PKGS)
 
 ## bench: decode and dispatch benchmarks against the peers, as a table of medians and ratios
 bench:

@@ -14,12 +14,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"os/user"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -78,7 +76,7 @@ func Start(parent string) (*Cluster, error) {
 		return nil, err
 	}
 	c := &Cluster{dir: dir, User: "postgres", done: make(chan struct{})}
-	cred, err := serverCredential(dir)
+	attr, err := processAttr(dir, false)
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, err
@@ -86,7 +84,7 @@ func Start(parent string) (*Cluster, error) {
 	data := filepath.Join(dir, "data")
 	initdb := exec.Command(filepath.Join(bin, "initdb"), "-D", data, "-U", c.User, "--auth=trust", "-E", "UTF8",
 		"--locale=C", "--no-sync")
-	initdb.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	initdb.SysProcAttr = attr
 	initdb.Dir = dir
 	if out, err := initdb.CombinedOutput(); err != nil {
 		os.RemoveAll(dir)
@@ -96,8 +94,11 @@ func Start(parent string) (*Cluster, error) {
 		"-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
 		"-c", "max_connections=300", "-c", "shared_buffers=32MB")
 	c.cmd.Dir = dir
-	// Pdeathsig: the server is killed when the process that started it dies, however it dies.
-	c.cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Pdeathsig: syscall.SIGKILL, Setpgid: true}
+	// On Linux the server is killed when the process that started it dies, however it dies.
+	if c.cmd.SysProcAttr, err = processAttr(dir, true); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
 	logf, err := os.Create(filepath.Join(dir, "server.log"))
 	if err != nil {
 		os.RemoveAll(dir)
@@ -116,27 +117,6 @@ func Start(parent string) (*Cluster, error) {
 		return nil, fmt.Errorf("%w\n%s", err, log)
 	}
 	return c, nil
-}
-
-// serverCredential returns the credential to run the server with: nil unless the process is root, in
-// which case dir is handed to the postgres user (or nobody).
-func serverCredential(dir string) (*syscall.Credential, error) {
-	if os.Geteuid() != 0 {
-		return nil, nil
-	}
-	u, err := user.Lookup("postgres")
-	if err != nil {
-		if u, err = user.Lookup("nobody"); err != nil {
-			return nil, errors.New("pgcluster: running as root and neither a postgres nor a nobody user exists to run the server as")
-		}
-	}
-	uid, _ := strconv.Atoi(u.Uid)
-	gid, _ := strconv.Atoi(u.Gid)
-	if err := os.Chown(dir, uid, gid); err != nil {
-		return nil, err
-	}
-	// The parent directories must let that user reach dir.
-	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, nil
 }
 
 // waitReady waits until the server accepts a connection.
@@ -225,7 +205,7 @@ func withDB(dsn, db string) string {
 // Stop stops the server (fast shutdown, then a kill) and removes the cluster's directory.
 func (c *Cluster) Stop() {
 	if c.cmd != nil && c.cmd.Process != nil {
-		_ = c.cmd.Process.Signal(syscall.SIGINT)
+		_ = c.cmd.Process.Signal(os.Interrupt)
 		select {
 		case <-c.done:
 		case <-time.After(10 * time.Second):
@@ -234,51 +214,4 @@ func (c *Cluster) Stop() {
 		}
 	}
 	os.RemoveAll(c.dir)
-}
-
-// Kill stops the server at once, as a crash would, without removing the directory: SIGKILL to the
-// postmaster and to every backend it forked (backends lead process groups of their own, so they are
-// found through /proc). Tests use it to take the database down under a running client.
-func (c *Cluster) Kill() {
-	if c.cmd == nil || c.cmd.Process == nil {
-		return
-	}
-	pid := c.cmd.Process.Pid
-	children := childrenOf(pid)
-	_ = syscall.Kill(pid, syscall.SIGKILL)
-	for _, ch := range children {
-		_ = syscall.Kill(ch, syscall.SIGKILL)
-	}
-	<-c.done
-	for _, ch := range children { // wait until they are gone
-		for i := 0; i < 500 && syscall.Kill(ch, 0) == nil; i++ {
-			time.Sleep(2 * time.Millisecond)
-		}
-	}
-}
-
-// childrenOf lists the processes whose parent is pid (Linux /proc).
-func childrenOf(pid int) []int {
-	entries, _ := os.ReadDir("/proc")
-	var out []int
-	for _, e := range entries {
-		n, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid ...: comm may hold spaces, so read after the last ')'.
-		i := strings.LastIndexByte(string(b), ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(b[i+1:]))
-		if len(f) > 1 && f[1] == strconv.Itoa(pid) {
-			out = append(out, n)
-		}
-	}
-	return out
 }
