@@ -1,6 +1,8 @@
 package vfs
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"io"
 	"io/fs"
@@ -197,10 +199,46 @@ func (h *Host) write(op, p, c string, data []byte) error {
 			return pathErr(op, p, mapErr(err))
 		}
 	}
-	if fi, err := h.root.Stat(c); err == nil && fi.IsDir() {
+	fi, err := h.root.Stat(c)
+	if err == nil && fi.IsDir() {
 		return pathErr(op, p, ErrIsDir)
 	}
+	if err == nil && fi.Mode().IsRegular() && linkCount(fi) > 1 {
+		// A file with other hard links shares its inode with paths that may be outside the root: writing
+		// in place would change them too, and no snapshot of the root could undo it. Write a new file
+		// and rename it over the path instead, which gives this path an inode of its own.
+		if lfi, lerr := h.root.Lstat(c); lerr != nil || lfi.Mode()&fs.ModeSymlink != 0 {
+			return pathErr(op, p, errSharedInode)
+		}
+		return h.replace(op, p, c, data, fi.Mode()&modeBits)
+	}
 	if err := h.root.WriteFile(c, data, 0o644); err != nil {
+		return pathErr(op, p, mapErr(err))
+	}
+	return nil
+}
+
+var errSharedInode = &reason{ErrInvalid, "is a symlink to a file with other hard links; write to the file's own path"}
+
+// replace writes data to a new file beside c and renames it over c, with the given mode.
+func (h *Host) replace(op, p, c string, data []byte, mode fs.FileMode) error {
+	tmp := joinPath(parentOf(c), "."+baseName(c)+".wink-"+randomSuffix())
+	f, err := h.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return pathErr(op, p, mapErr(err))
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = h.root.Chmod(tmp, mode)
+	}
+	if err == nil {
+		err = h.root.Rename(tmp, c)
+	}
+	if err != nil {
+		h.root.Remove(tmp)
 		return pathErr(op, p, mapErr(err))
 	}
 	return nil
@@ -271,7 +309,9 @@ func (h *Host) List(dir string) ([]Entry, error) {
 				continue // vanished meanwhile
 			}
 		}
-		out = append(out, hostEntry(p, info))
+		e := hostEntry(p, info)
+		e.Link = de.Type()&fs.ModeSymlink != 0
+		out = append(out, e)
 	}
 	sortEntries(out)
 	return out, nil
@@ -349,4 +389,11 @@ func (h *Host) MkdirAll(p string) error {
 		return pathErr("mkdir", p, mapErr(err))
 	}
 	return nil
+}
+
+// randomSuffix names a temporary file.
+func randomSuffix() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }

@@ -18,3 +18,11 @@ func sigOf(fi fs.FileInfo) (s sig, ok bool) {
 		mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(), mode: uint32(fi.Mode()),
 	}, true
 }
+
+// linkCount is the number of hard links of a file (1 where the platform does not say).
+func linkCount(fi fs.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 1
+}

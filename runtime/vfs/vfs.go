@@ -46,6 +46,10 @@ type Entry struct {
 	Name string
 	// IsDir reports whether the entry is a directory.
 	IsDir bool
+	// Link reports that the entry is a symbolic link (Host), described by what it points to when that
+	// resolves inside the root. Walks do not descend into linked directories: a link may point back up
+	// the tree, around a loop.
+	Link bool
 	// Size is the content length in bytes of a file (0 for directories in Memory; the host's value on Host).
 	Size int64
 	// ModTime is the last modification time.

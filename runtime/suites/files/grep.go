@@ -41,7 +41,8 @@ type GrepResult struct {
 	Matches []GrepMatch `json:"matches"`
 	// More reports that there are matches after this page.
 	More bool `json:"more"`
-	// Skipped counts the files not searched because they are not UTF-8 text or are too large.
+	// Skipped counts the files not searched because they are not UTF-8 text, are too large, or could not
+	// be read (a directory or file without permission, a link that leaves the workspace or leads nowhere).
 	Skipped int `json:"skipped"`
 }
 
@@ -81,6 +82,9 @@ func Grep(tc *wink.ToolContext, p GrepParams) (wink.ToolResult[GrepResult], erro
 		return failed[GrepResult](err, shownBase)
 	}
 	var files []string
+	var unreadable int
+	var firstProblem string
+	truncatedWalk := false
 	switch {
 	case !st.IsDir:
 		files = []string{base}
@@ -95,11 +99,14 @@ func Grep(tc *wink.ToolContext, p GrepParams) (wink.ToolResult[GrepResult], erro
 			}
 		}
 	default:
-		if files, err = walkFiles(tc, fs, base, files); err != nil {
+		var w walker
+		if files, err = w.walk(tc, fs, base, files, true); err != nil {
 			return failed[GrepResult](err, shownBase)
 		}
+		unreadable, firstProblem = w.unreadable, w.first
+		truncatedWalk = w.truncated
 	}
-	res := GrepResult{Matches: []GrepMatch{}}
+	res := GrepResult{Matches: []GrepMatch{}, Skipped: unreadable}
 	seen, outBytes := 0, 0
 search:
 	for _, f := range files {
@@ -108,11 +115,14 @@ search:
 		}
 		data, err := fs.Read(f)
 		if err != nil {
-			if errors.Is(err, vfs.ErrTooLarge) {
-				res.Skipped++
-				continue
+			if !errors.Is(err, vfs.ErrTooLarge) {
+				unreadable++
+				if firstProblem == "" {
+					firstProblem = err.Error()
+				}
 			}
-			return failed[GrepResult](err, f)
+			res.Skipped++
+			continue
 		}
 		if !utf8.Valid(data) {
 			res.Skipped++
@@ -144,8 +154,14 @@ search:
 		where = ""
 	}
 	skipped := ""
-	if res.Skipped > 0 {
-		skipped = " Skipped " + plural(res.Skipped, "file", "files") + " that are not UTF-8 text or are too large."
+	if n := res.Skipped - unreadable; n > 0 {
+		skipped = " Skipped " + plural(n, "file", "files") + " that are not UTF-8 text or are too large."
+	}
+	if unreadable > 0 {
+		skipped += " Could not read " + plural(unreadable, "file or directory", "files or directories") + " (first: " + firstProblem + ")."
+	}
+	if truncatedWalk {
+		skipped += " Searched only the first " + strconv.Itoa(MaxWalkEntries) + " files; narrow the path or use a glob."
 	}
 	if len(res.Matches) == 0 {
 		if p.Offset > 0 && seen > 0 {
@@ -167,18 +183,43 @@ search:
 	return wink.OK(res, msg), nil
 }
 
-// walkFiles appends the files below dir to files, depth first in name order.
-func walkFiles(tc *wink.ToolContext, fs vfs.Filesystem, dir string, files []string) ([]string, error) {
+// MaxWalkEntries bounds the files one grep walk collects.
+const MaxWalkEntries = 100_000
+
+// walker collects the files below a directory, depth first in name order, without descending into
+// linked directories (a link can point back up the tree, around a loop, or out of it), counting what it
+// cannot read instead of failing, and stopping at MaxWalkEntries.
+type walker struct {
+	unreadable int
+	first      string
+	truncated  bool
+}
+
+func (w *walker) walk(tc *wink.ToolContext, fs vfs.Filesystem, dir string, files []string, top bool) ([]string, error) {
 	entries, err := fs.List(dir)
 	if err != nil {
-		return files, err
+		if top {
+			return files, err
+		}
+		w.unreadable++
+		if w.first == "" {
+			w.first = err.Error()
+		}
+		return files, nil
 	}
 	for _, e := range entries {
 		if err := tc.Err(); err != nil {
 			return files, err
 		}
+		if len(files) >= MaxWalkEntries {
+			w.truncated = true
+			return files, nil
+		}
 		if e.IsDir {
-			if files, err = walkFiles(tc, fs, e.Path, files); err != nil {
+			if e.Link {
+				continue
+			}
+			if files, err = w.walk(tc, fs, e.Path, files, false); err != nil {
 				return files, err
 			}
 			continue
