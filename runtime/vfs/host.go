@@ -30,6 +30,7 @@ type Host struct {
 	given   string // absolute as given, cleaned
 	maxSize int64
 	backup  string // parent of the snapshot store
+	maxSnap int64  // MaxSnapshotBytes
 
 	mu    sync.Mutex // guards everything below
 	store *blobStore
@@ -66,7 +67,7 @@ func NewHost(root string, opts ...HostOption) (*Host, error) {
 	if backup == "" {
 		backup = os.TempDir()
 	}
-	return &Host{root: r, dir: dir, given: filepath.Clean(abs), maxSize: o.maxFileSize, backup: backup}, nil
+	return &Host{root: r, dir: dir, given: filepath.Clean(abs), maxSize: o.maxFileSize, backup: backup, maxSnap: o.maxSnapshot}, nil
 }
 
 // Root returns the absolute, symlink-resolved host path of the root directory.

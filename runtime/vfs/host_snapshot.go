@@ -178,6 +178,7 @@ func (h *Host) Snapshot() (any, error) {
 	start := time.Now()
 	st := &snapState{byPath: map[string]*hentry{}}
 	var created []*blob
+	budget := h.maxSnap
 	err := h.walk(func(p string, fi fs.FileInfo) (bool, error) {
 		e := &hentry{path: p, mode: fi.Mode() & modeBits, mtime: fi.ModTime()}
 		switch {
@@ -192,7 +193,7 @@ func (h *Host) Snapshot() (any, error) {
 			e.link = t
 		case fi.Mode().IsRegular():
 			e.kind = kindFile
-			if err := h.captureFile(e, fi, start, &created); err != nil {
+			if err := h.captureFile(e, fi, start, &created, &budget); err != nil {
 				return false, err
 			}
 		default:
@@ -217,7 +218,7 @@ func (h *Host) Snapshot() (any, error) {
 }
 
 // captureFile fills e's signature and blob, reusing the index's blob when the file is unchanged.
-func (h *Host) captureFile(e *hentry, fi fs.FileInfo, start time.Time, created *[]*blob) error {
+func (h *Host) captureFile(e *hentry, fi fs.FileInfo, start time.Time, created *[]*blob, budget *int64) error {
 	s, ok := sigOf(fi)
 	if prev := h.index.lookup(e.path); prev != nil && prev.kind == kindFile && ok && prev.sig == s {
 		if prev.trusted || h.sameContent(e.path, prev.blob) {
@@ -240,14 +241,18 @@ func (h *Host) captureFile(e *hentry, fi fs.FileInfo, start time.Time, created *
 	if err != nil {
 		return err
 	}
-	n, err := io.Copy(dst, f)
+	n, data, err := copyFile(dst, f, before.Size(), *budget)
 	if cerr := dst.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		os.Remove(h.store.path(b.id))
+		if errors.Is(err, errBudget) {
+			return &snapshotCapError{path: e.path, limit: h.maxSnap}
+		}
 		return err
 	}
+	*budget -= data
 	*created = append(*created, b)
 	after, err := f.Stat()
 	if err != nil {
@@ -619,7 +624,7 @@ func (r *restorer) createFile(e *hentry) error {
 	if err != nil {
 		return err
 	}
-	_, err = io.Copy(dst, src)
+	_, _, err = copyFile(dst, src, e.blob.size, -1)
 	if cerr := dst.Close(); err == nil {
 		err = cerr
 	}
@@ -645,5 +650,56 @@ func (r *restorer) record(p string, e *hentry) error {
 	n := *e
 	n.sig, n.trusted = s, trustedAt(s, ok, r.start)
 	r.fixed[p] = &n
+	return nil
+}
+
+// errBudget: a copy would exceed the snapshot's budget.
+var errBudget = errors.New("snapshot budget exceeded")
+
+// snapshotCapError is a snapshot that would copy more than MaxSnapshotBytes.
+type snapshotCapError struct {
+	path  string
+	limit int64
+}
+
+func (e *snapshotCapError) Error() string {
+	return "copying " + strconv.Quote(e.path) + " would take the snapshot over its limit of " +
+		strconv.FormatInt(e.limit, 10) + " bytes of file content (vfs.MaxSnapshotBytes); move large files out of the workspace or raise the limit"
+}
+
+func (e *snapshotCapError) Unwrap() error { return ErrTooLarge }
+
+// copyFile copies the size bytes of src to dst, sparsely where the platform can (the holes of a sparse
+// file are neither read nor written: dst gets holes there too), and returns the bytes written and the
+// bytes of data among them. With budget >= 0, a copy whose data would exceed budget stops with errBudget.
+func copyFile(dst, src *os.File, size, budget int64) (n, data int64, err error) {
+	data, err = copyData(dst, src, size, budget)
+	if err != nil {
+		return 0, 0, err
+	}
+	if err := dst.Truncate(size); err != nil { // the trailing hole, if any
+		return 0, 0, err
+	}
+	return size, data, nil
+}
+
+// copyRange copies [off, end) of src to the same offsets of dst.
+func copyRange(dst, src *os.File, off, end int64, buf []byte) error {
+	for off < end {
+		n := min(int64(len(buf)), end-off)
+		m, err := src.ReadAt(buf[:n], off)
+		if m > 0 {
+			if _, werr := dst.WriteAt(buf[:m], off); werr != nil {
+				return werr
+			}
+			off += int64(m)
+		}
+		if err == io.EOF {
+			return nil // the file shrank meanwhile: the signature check catches it
+		}
+		if err != nil {
+			return err
+		}
+	}
 	return nil
 }

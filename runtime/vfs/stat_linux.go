@@ -4,6 +4,7 @@ package vfs
 
 import (
 	"io/fs"
+	"os"
 	"syscall"
 )
 
@@ -25,4 +26,46 @@ func linkCount(fi fs.FileInfo) uint64 {
 		return uint64(st.Nlink)
 	}
 	return 1
+}
+
+// Linux lseek whences for sparse files.
+const (
+	seekData = 3
+	seekHole = 4
+)
+
+// copyData copies the data regions of src (SEEK_DATA/SEEK_HOLE) to dst at the same offsets, leaving holes
+// unwritten, and returns the bytes of data copied; on a filesystem without the two whences the whole file
+// is one data region.
+func copyData(dst, src *os.File, size, budget int64) (int64, error) {
+	buf := make([]byte, 256<<10)
+	fd := int(src.Fd())
+	var total int64
+	for off := int64(0); off < size; {
+		start, err := syscall.Seek(fd, off, seekData)
+		if err != nil {
+			if err == syscall.ENXIO { // no data after off: the rest is a hole
+				break
+			}
+			start = off // no SEEK_DATA here: copy everything
+			end := size
+			if budget >= 0 && total+end-start > budget {
+				return 0, errBudget
+			}
+			return total + end - start, copyRange(dst, src, start, end, buf)
+		}
+		end, err := syscall.Seek(fd, start, seekHole)
+		if err != nil || end > size {
+			end = size
+		}
+		if budget >= 0 && total+end-start > budget {
+			return 0, errBudget
+		}
+		if err := copyRange(dst, src, start, end, buf); err != nil {
+			return 0, err
+		}
+		total += end - start
+		off = end
+	}
+	return total, nil
 }

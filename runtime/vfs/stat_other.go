@@ -2,7 +2,10 @@
 
 package vfs
 
-import "io/fs"
+import (
+	"io/fs"
+	"os"
+)
 
 // sigOf returns no signature outside Linux: every file is then compared by content at Snapshot and
 // Restore (correct, but O(bytes) instead of O(files)).
@@ -10,3 +13,11 @@ func sigOf(fi fs.FileInfo) (s sig, ok bool) { return sig{}, false }
 
 // linkCount is 1 outside Linux: hard links are not detected there.
 func linkCount(fi fs.FileInfo) uint64 { return 1 }
+
+// copyData copies the whole of src to dst (no sparse-file support outside Linux).
+func copyData(dst, src *os.File, size, budget int64) (int64, error) {
+	if budget >= 0 && size > budget {
+		return 0, errBudget
+	}
+	return size, copyRange(dst, src, 0, size, make([]byte, 256<<10))
+}

@@ -158,10 +158,11 @@ type HostOption = Option
 type options struct {
 	maxFileSize int64
 	backupDir   string
+	maxSnapshot int64
 }
 
 func buildOptions(opts []Option) options {
-	o := options{maxFileSize: DefaultMaxFileSize}
+	o := options{maxFileSize: DefaultMaxFileSize, maxSnapshot: DefaultMaxSnapshotBytes}
 	for _, f := range opts {
 		f(&o)
 	}
@@ -181,6 +182,22 @@ func MaxFileSize(n int64) Option {
 // BackupDir sets the directory under which a Host keeps its snapshot store (default: os.TempDir()).
 // It must not be inside the Host's root.
 func BackupDir(dir string) Option { return func(o *options) { o.backupDir = dir } }
+
+// DefaultMaxSnapshotBytes is how many bytes of file content one Host snapshot may copy unless
+// MaxSnapshotBytes says otherwise.
+const DefaultMaxSnapshotBytes int64 = 1 << 30
+
+// MaxSnapshotBytes caps the bytes of file content one Host snapshot copies into its store (files that did
+// not change since the previous snapshot share their copy and cost nothing; the holes of sparse files cost
+// nothing). A snapshot over the cap fails with an error naming the file that crossed it. n <= 0 keeps the
+// default.
+func MaxSnapshotBytes(n int64) Option {
+	return func(o *options) {
+		if n > 0 {
+			o.maxSnapshot = n
+		}
+	}
+}
 
 // baseName returns the last element of a cleaned path ("." for the root).
 func baseName(p string) string {
