@@ -35,6 +35,8 @@ type Host struct {
 	mu    sync.Mutex // guards everything below
 	store *blobStore
 	index *snapState // what the tree looked like at the last Snapshot or Restore; nil before the first
+	// warnings are the entries snapshots leave alone (Warnings), by path.
+	warnings map[string]string
 	// closed is set by Close.
 	closed bool
 }

@@ -1,5 +1,26 @@
 package vfs
 
+// Design.
+//
+// Host goes through os.Root, which refuses ".." and symlinks resolving outside the root anywhere in the
+// path (dangling ones included) and also absolute symlinks. Snapshots live in a store created with
+// os.MkdirTemp under BackupDir (default os.TempDir(), refused when inside the root). A snapshot is a
+// manifest of every path (kind, mode bits, mtime, symlink target, content blob). Files are copied into the
+// store only when their stat signature (device, inode, size, mtime ns, ctime ns, mode) differs from the
+// previous Snapshot's or Restore's record, like git's index; files whose ctime lies within 100 ms (2 s on
+// whole-second filesystems) of the signature's stat are "racy" and compared by content instead of trusted.
+// Cost: Snapshot = lstat walk O(files) + O(changed bytes) copied; Restore = lstat walk + O(changed bytes)
+// written (new paths removed, changed files recreated from the store with mode and mtime, deleted paths
+// recreated, directory modes and mtimes put back). Limits: ownership, hard-link identity and atime are not
+// restored; fifos, sockets and devices are left alone (never removed, never recreated); a change that
+// keeps size, mtime and ctime identical (clock set back, other tools that forge ctime) is not seen; Snapshot
+// and Restore are not atomic against writers running at the same time. Outside Linux no signature is
+// available and every file is compared by content.
+//
+// Storage: a blob is reference-counted by the snapshots (and the latest index) that use it. Release(snap)
+// frees a snapshot's share at once; a snapshot that becomes unreachable is released by runtime.AddCleanup;
+// Close deletes the whole store. Memory has a Release that does nothing, for symmetry.
+
 import (
 	"bytes"
 	"errors"
@@ -70,6 +91,10 @@ type hentry struct {
 	trusted bool
 	blob    *blob  // kindFile
 	link    string // kindLink
+	// sealed marks a file or directory this user can neither read nor change (another user's, without
+	// read permission for us): it is recorded but not copied, and Restore leaves it and what is below it
+	// alone. Host.Warnings lists them.
+	sealed bool
 }
 
 // snapState is a full description of the tree, in walk order (parents before children).
@@ -179,7 +204,17 @@ func (h *Host) Snapshot() (any, error) {
 	st := &snapState{byPath: map[string]*hentry{}}
 	var created []*blob
 	budget := h.maxSnap
-	err := h.walk(func(p string, fi fs.FileInfo) (bool, error) {
+	denied := func(p string, fi fs.FileInfo, cause error) error {
+		if h.mayChange(p, fi.IsDir()) {
+			return &unreadableError{path: p, dir: fi.IsDir(), cause: cause}
+		}
+		if e := st.byPath[p]; e != nil {
+			e.sealed, e.blob = true, nil
+		}
+		h.warn(p, fi.IsDir())
+		return nil
+	}
+	err := h.walkDenied(func(p string, fi fs.FileInfo) (bool, error) {
 		e := &hentry{path: p, mode: fi.Mode() & modeBits, mtime: fi.ModTime()}
 		switch {
 		case fi.IsDir():
@@ -194,7 +229,12 @@ func (h *Host) Snapshot() (any, error) {
 		case fi.Mode().IsRegular():
 			e.kind = kindFile
 			if err := h.captureFile(e, fi, start, &created, &budget); err != nil {
-				return false, err
+				if !errors.Is(err, fs.ErrPermission) {
+					return false, err
+				}
+				st.entries = append(st.entries, e)
+				st.byPath[p] = e
+				return false, denied(p, fi, err)
 			}
 		default:
 			e.kind = kindOther
@@ -202,10 +242,14 @@ func (h *Host) Snapshot() (any, error) {
 		st.entries = append(st.entries, e)
 		st.byPath[p] = e
 		return e.kind == kindDir, nil
-	})
+	}, denied)
 	if err != nil {
 		for _, b := range created {
 			os.Remove(h.store.path(b.id))
+		}
+		var ue *unreadableError
+		if errors.As(err, &ue) {
+			return nil, pathErr("snapshot", ".", ue)
 		}
 		return nil, pathErr("snapshot", ".", mapErr(err))
 	}
@@ -220,7 +264,7 @@ func (h *Host) Snapshot() (any, error) {
 // captureFile fills e's signature and blob, reusing the index's blob when the file is unchanged.
 func (h *Host) captureFile(e *hentry, fi fs.FileInfo, start time.Time, created *[]*blob, budget *int64) error {
 	s, ok := sigOf(fi)
-	if prev := h.index.lookup(e.path); prev != nil && prev.kind == kindFile && ok && prev.sig == s {
+	if prev := h.index.lookup(e.path); prev != nil && prev.kind == kindFile && prev.blob != nil && ok && prev.sig == s {
 		if prev.trusted || h.sameContent(e.path, prev.blob) {
 			e.sig, e.blob, e.trusted = s, prev.blob, trustedAt(s, ok, start)
 			return nil
@@ -323,19 +367,28 @@ func (h *Host) sameContent(p string, b *blob) bool {
 // f returns whether to descend into a directory. A directory whose mode forbids reading is made readable
 // for the listing and put back.
 func (h *Host) walk(f func(p string, fi fs.FileInfo) (bool, error)) error {
+	return h.walkDenied(f, nil)
+}
+
+// walkDenied is walk where a directory that cannot be listed for lack of permission (after trying to
+// make it readable) is handed to denied: nil skips what is below it, an error stops the walk.
+func (h *Host) walkDenied(f func(p string, fi fs.FileInfo) (bool, error), denied func(string, fs.FileInfo, error) error) error {
 	fi, err := h.root.Lstat(".")
 	if err != nil {
 		return err
 	}
-	return h.walkAt(".", fi, f)
+	return h.walkAt(".", fi, f, denied)
 }
 
-func (h *Host) walkAt(p string, fi fs.FileInfo, f func(string, fs.FileInfo) (bool, error)) error {
+func (h *Host) walkAt(p string, fi fs.FileInfo, f func(string, fs.FileInfo) (bool, error), denied func(string, fs.FileInfo, error) error) error {
 	descend, err := f(p, fi)
 	if err != nil || !descend {
 		return err
 	}
 	des, err := h.readDir(p, fi)
+	if err != nil && denied != nil && errors.Is(err, fs.ErrPermission) {
+		return denied(p, fi, err)
+	}
 	if err != nil {
 		return err
 	}
@@ -348,7 +401,7 @@ func (h *Host) walkAt(p string, fi fs.FileInfo, f func(string, fs.FileInfo) (boo
 		if err != nil {
 			return err
 		}
-		if err := h.walkAt(cp, cfi, f); err != nil {
+		if err := h.walkAt(cp, cfi, f, denied); err != nil {
 			return err
 		}
 	}
@@ -474,6 +527,10 @@ func (r *restorer) run() error {
 		r.at = p
 		e := r.st.byPath[p]
 		kind := kindOf(fi)
+		if e != nil && e.sealed {
+			r.seen[p] = true // neither readable nor changeable by this user: left alone
+			return false, nil
+		}
 		if e == nil || e.kind != kind {
 			r.dirty[parentOf(p)] = true
 			return false, r.removeAll(p)
@@ -521,7 +578,7 @@ func (r *restorer) run() error {
 	}
 	// Pass 2: recreate what is missing, parents first.
 	for _, e := range r.st.entries {
-		if r.seen[e.path] || e.kind == kindOther {
+		if r.seen[e.path] || e.kind == kindOther || e.sealed {
 			continue
 		}
 		r.at = e.path
@@ -545,7 +602,7 @@ func (r *restorer) run() error {
 	// Pass 3: directory modes and mtimes, children before parents.
 	for i := len(r.st.entries) - 1; i >= 0; i-- {
 		e := r.st.entries[i]
-		if e.kind != kindDir || !r.dirty[e.path] {
+		if e.kind != kindDir || !r.dirty[e.path] || e.sealed {
 			continue
 		}
 		r.at = e.path
@@ -702,4 +759,53 @@ func copyRange(dst, src *os.File, off, end int64, buf []byte) error {
 		}
 	}
 	return nil
+}
+
+// unreadableError is an entry a snapshot cannot read but this user could change: its changes could not
+// be rolled back, so the snapshot fails.
+type unreadableError struct {
+	path  string
+	dir   bool
+	cause error
+}
+
+func (e *unreadableError) Error() string {
+	what, fix := "file", "chmod u+r"
+	if e.dir {
+		what, fix = "directory", "chmod u+rx"
+	}
+	return "cannot read the " + what + " " + strconv.Quote(e.path) + " to snapshot it, yet this user can change it, so " +
+		"its changes could not be rolled back; make it readable (" + fix + ", as its owner) or move it out of the workspace"
+}
+
+func (e *unreadableError) Unwrap() error { return e.cause }
+
+// warn records, once per path, that a snapshot leaves p alone. Callers hold h.mu.
+func (h *Host) warn(p string, dir bool) {
+	if h.warnings == nil {
+		h.warnings = map[string]string{}
+	}
+	if _, done := h.warnings[p]; done {
+		return
+	}
+	what := "file"
+	if dir {
+		what = "directory (and everything below it)"
+	}
+	h.warnings[p] = "the " + what + " " + strconv.Quote(p) + " can be neither read nor changed by this user: snapshots record it but do not copy it, and rollbacks leave it alone"
+}
+
+// Warnings returns, sorted, what snapshots had to leave alone: entries under the root that this user can
+// neither read nor change (owned by another user, without read permission). They cannot be changed
+// through this filesystem either, so leaving them out never breaks a rollback; an entry this user cannot
+// read but could change fails the snapshot instead, naming it.
+func (h *Host) Warnings() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make([]string, 0, len(h.warnings))
+	for _, w := range h.warnings {
+		out = append(out, w)
+	}
+	slices.Sort(out)
+	return out
 }

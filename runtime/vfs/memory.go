@@ -1,5 +1,22 @@
 package vfs
 
+// Design.
+//
+// Memory is a persistent tree of directories (ptree.go): each directory record holds its entries in a
+// small persistent B+tree (at most 32 entries a node) keyed by name. A change copies the directories on
+// its path and, in each, the O(log₃₂ entries) B-tree nodes down to the entry; everything else is shared.
+// So the cost of a write depends on the path's depth and the sizes of the directories on it, not on how
+// many files the filesystem holds. (The treap this replaced copied O(log n) nodes over all n paths: one
+// Snapshot+Write+Restore took ~1.7x as many instructions at 10,000 files as at 10; now ~1.1x. What remains
+// is the second B-tree level of a 100-entry directory and the cache misses of allocating in a 100 MB heap.)
+// Overwriting an entry copies only the node's pointer slice (names are shared), each node copy is one
+// allocation sized to a runtime size class, names compare as 8-byte integers first, and a file record is
+// 32 bytes (contents are a string: copied in on Write and out on Read, never mutated). Snapshot is the root
+// pointer (the same value again while the tree is unchanged) and Restore swaps it back, both O(1). List is
+// an in-order walk of one directory's B-tree, O(entries); Remove of a directory with everything below it
+// is one B-tree delete in its parent; Glob walks only the subtree of the pattern's literal prefix. A mutex
+// guards the root pointer; readers work on an immutable tree.
+
 import (
 	"errors"
 	"strings"

@@ -69,3 +69,13 @@ func copyData(dst, src *os.File, size, budget int64) (int64, error) {
 	}
 	return total, nil
 }
+
+// mayChange reports whether this user could change the entry at p under the root: write a file, or add
+// and remove entries of a directory (write and search permission).
+func (h *Host) mayChange(p string, dir bool) bool {
+	mode := uint32(2) // W_OK
+	if dir {
+		mode |= 1 // X_OK
+	}
+	return syscall.Access(h.dir+"/"+p, mode) == nil
+}
