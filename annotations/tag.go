@@ -142,6 +142,10 @@ type tagParser struct {
 	at   func(int) token.Position
 	i    int
 	errs []*Error
+	// The previous item when its value was unquoted: an unknown key right after it is most likely the
+	// rest of that value, cut at a comma (pattern=^[a-z]{1,3}$), and the message says to quote it.
+	prevKey      string
+	prevValStart int
 }
 
 func (p *tagParser) errorf(off int, msg string) {
@@ -178,7 +182,14 @@ func parseTag(s string, at func(int) token.Position) (*Tag, []*Error) {
 				off = prevComma // a trailing comma
 			}
 			p.errorf(off, "empty item in wink tag; remove the extra comma")
-		} else if it, ok := p.item(); ok {
+		} else if it, ok := p.item(); ok || it.Key != "" {
+			p.prevKey, p.prevValStart = "", 0
+			if it.eq && !it.quoted && it.Key != "" && knownTagKey(it.Key) {
+				p.prevKey, p.prevValStart = it.Key, it.rawOff
+			}
+			if !ok {
+				goto next
+			}
 			switch {
 			case seen[it.Key]:
 				p.errorf(it.keyOff, "duplicate key "+it.Key+" in wink tag; give each key once")
@@ -189,6 +200,7 @@ func parseTag(s string, at func(int) token.Position) (*Tag, []*Error) {
 				}
 			}
 		}
+	next:
 		if p.i >= len(s) {
 			return t, p.errs
 		}
@@ -202,6 +214,7 @@ type tagItem struct {
 	TagItem
 	keyOff int    // offset of the key in the tag value
 	eq     bool   // an '=' follows the key
+	quoted bool   // the value is in single quotes
 	raw    string // the value as written, inside the quotes if quoted
 	rawOff int    // offset of raw in the tag value
 }
@@ -218,6 +231,11 @@ func (p *tagParser) item() (tagItem, bool) {
 	ok := true
 	if it.Key == "" {
 		p.errorf(start, "missing key before '=' in wink tag; write key=value")
+		ok = false
+	} else if !knownTagKey(it.Key) && p.prevKey != "" && !strings.Contains(s[start:itemEnd(s, start)], "=") {
+		whole := strings.TrimRight(s[p.prevValStart:itemEnd(s, start)], " \t")
+		p.errorf(start, strconv.QuoteToASCII(it.Key)+" is not a key: the unquoted value of "+p.prevKey+
+			" ends at the comma before it; quote values that contain commas: "+p.prevKey+"='"+strings.ReplaceAll(whole, "'", "''")+"'")
 		ok = false
 	} else if !knownTagKey(it.Key) {
 		p.errorf(start, "unknown key "+strconv.QuoteToASCII(it.Key)+" in wink tag"+didYouMean(it.Key, tagKeys)+
@@ -256,7 +274,7 @@ func (p *tagParser) item() (tagItem, bool) {
 			}
 			b.WriteByte(s[p.i])
 		}
-		it.raw, it.rawOff, it.ValuePos = s[vs+1:p.i], vs+1, p.at(vs+1)
+		it.raw, it.rawOff, it.ValuePos, it.quoted = s[vs+1:p.i], vs+1, p.at(vs+1), true
 		it.Value, it.HasValue = b.String(), true
 		p.i++ // closing quote
 		p.skipBlanks()
@@ -419,4 +437,12 @@ func isCount(s string) bool {
 	}
 	_, err := strconv.ParseInt(s, 10, 64)
 	return err == nil
+}
+
+// itemEnd is the offset of the comma ending the item that starts at i, or len(s).
+func itemEnd(s string, i int) int {
+	if j := strings.IndexByte(s[i:], ','); j >= 0 {
+		return i + j
+	}
+	return len(s)
 }

@@ -95,6 +95,9 @@ func TestParseTagReportsEveryErrorWithPositionAndMessage(t *testing.T) {
 			`78: maxItems must be a non-negative integer such as 0 or 10; got "99999999999999999999"`,
 		}},
 		{`uniqueItems=yes`, []string{`42: invalid value "yes" for uniqueItems; expected true or false, or a bare uniqueItems`}},
+		// The likeliest mistake: an unquoted comma inside a pattern.
+		{`pattern=^[a-z]{1,3}$`, []string{`47: "3}$" is not a key: the unquoted value of pattern ends at the comma before it; quote values that contain commas: pattern='^[a-z]{1,3}$'`}},
+		{`minLength=1,pattern=[a,b]+,maxLength=3`, []string{`53: "b]+" is not a key: the unquoted value of pattern ends at the comma before it; quote values that contain commas: pattern='[a,b]+'`}},
 		{`uniqueItems=`, []string{`30: missing value after uniqueItems=; write uniqueItems or uniqueItems=true|false`}},
 		{`enum=a||b|`, []string{
 			`37: empty alternative in enum; write enum=a|b|c`,

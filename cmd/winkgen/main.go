@@ -4,6 +4,8 @@
 //	winkgen -dump-ir [packages]                          print what the analyzer understood
 //	winkgen list [packages]                              print a table of the tools
 //	winkgen schema -format openai|anthropic|mcp [packages] print the tools payload a model would get
+//	winkgen help [command]                               print usage (also -h)
+//	winkgen -version                                     print the module version
 //
 // With no packages it works on the package in the current directory (as go generate runs it). Diagnostics
 // are printed as file:line:col: message, all at once. Exit codes: 0 ok; 1 diagnostics, or with -check stale
@@ -16,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 	"text/tabwriter"
 
@@ -25,6 +28,25 @@ import (
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
+// usage is the text of winkgen -h and winkgen help.
+const usage = `winkgen generates wink_gen.go (tool registry, JSON Schemas, strict decoders, encoders) for every
+package that declares //wink:tool handlers or //wink:state types.
+
+usage:
+  winkgen [-check] [-dump-ir] [packages]   generate wink_gen.go (with -check: verify it is fresh, print a
+                                           diff and exit 1 when it is not; with -dump-ir: print what was
+                                           understood)
+  winkgen list [packages]                  print a table of the tools
+  winkgen schema -format F [packages]      print the tools payload a model would get (F: openai, anthropic, mcp)
+  winkgen help [list|schema]               print this help, or a command's
+  winkgen -version                         print the module version
+
+With no packages it works on the package in the current directory (as go generate runs it).
+Exit codes: 0 ok; 1 diagnostics or stale output; 2 usage or internal error.
+
+flags:
+`
+
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		switch args[0] {
@@ -32,18 +54,35 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return list(args[1:], stdout, stderr)
 		case "schema":
 			return schemaCmd(args[1:], stdout, stderr)
+		case "help":
+			switch {
+			case len(args) > 1 && args[1] == "list":
+				return list([]string{"-h"}, stdout, stdout)
+			case len(args) > 1 && args[1] == "schema":
+				return schemaCmd([]string{"-h"}, stdout, stdout)
+			}
+			args = []string{"-h"}
+			stderr = stdout
 		}
 	}
 	fs := flag.NewFlagSet("winkgen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	check := fs.Bool("check", false, "do not write; report stale or missing generated files with a diff and exit 1")
 	dumpIR := fs.Bool("dump-ir", false, "do not write; print what was understood (tools, types, fields, constraints)")
+	version := fs.Bool("version", false, "print the module version and exit")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: winkgen [-check] [packages]")
+		fmt.Fprint(fs.Output(), usage)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
 		return 2
+	}
+	if *version {
+		fmt.Fprintln(stdout, "winkgen", moduleVersion())
+		return 0
 	}
 	wd, err := os.Getwd()
 	if err != nil {
@@ -117,6 +156,9 @@ func list(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprintln(stderr, "usage: winkgen list [packages]") }
 	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
 		return 2
 	}
 	tools, code := inspect(fs.Args(), stderr)
@@ -149,6 +191,9 @@ func schemaCmd(args []string, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
 		return 2
 	}
 	switch *format {
@@ -168,4 +213,27 @@ func schemaCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	stdout.Write(out)
 	return 0
+}
+
+// moduleVersion is the version of the module winkgen was built from ("(devel)" inside its own module).
+func moduleVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)"
+	}
+	v := bi.Main.Version
+	if bi.Main.Path != "github.com/winkgen/wink" {
+		for _, d := range bi.Deps {
+			if d.Path == "github.com/winkgen/wink" {
+				v = d.Version
+				if d.Replace != nil {
+					v += " => " + d.Replace.Path
+				}
+			}
+		}
+	}
+	if v == "" {
+		v = "(devel)"
+	}
+	return v + " " + bi.GoVersion
 }

@@ -126,3 +126,28 @@ func TestDumpIR(t *testing.T) {
 		}
 	}
 }
+
+func TestHelpListsEveryCommandAndExitsZero(t *testing.T) {
+	for _, args := range [][]string{{"-h"}, {"-help"}, {"help"}} {
+		code, stdout, stderr := runIn(t, ".", args...)
+		out := stdout + stderr
+		if code != 0 {
+			t.Errorf("%v: exit %d, want 0", args, code)
+		}
+		for _, want := range []string{"winkgen [-check] [-dump-ir] [packages]", "winkgen list [packages]", "winkgen schema -format F", "winkgen -version", "-check"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%v: help lacks %q:\n%s", args, want, out)
+			}
+		}
+	}
+	for _, cmd := range []string{"list", "schema"} {
+		code, stdout, _ := runIn(t, ".", "help", cmd)
+		if code != 0 || !strings.Contains(stdout, "usage: winkgen "+cmd) {
+			t.Errorf("help %s: exit %d\n%s", cmd, code, stdout)
+		}
+	}
+	code, stdout, _ := runIn(t, ".", "-version")
+	if code != 0 || !strings.HasPrefix(stdout, "winkgen ") || !strings.Contains(stdout, "go1.") {
+		t.Errorf("-version: exit %d, %q", code, stdout)
+	}
+}
