@@ -30,7 +30,7 @@ var WinkSearchDocs = wink.NewDef(wink.Spec{
 	Name:               "search_docs",
 	ParamsSchema:       winkSchemaSearchArgs,
 	ParamsSchemaStrict: winkSchemaSearchArgs,
-	Position:           "search.go:50:1",
+	Position:           "github.com/winkgen/wink/benchmarks.SearchDocs (search.go)",
 	ResultSchema:       winkSchemaSearchResult,
 	ResultSchemaStrict: winkSchemaSearchResult,
 	StrictOK:           true,
@@ -224,7 +224,7 @@ func winkEncodeSearchArgs(dst []byte, v *SearchArgs) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaSearchArgs   = []byte(`{"type":"object","description":"SearchArgs are the arguments of search_docs, exactly the type of issue 2's benchmark: no wink constraints beyond what the Go types imply, so every implementation checks the same things.","properties":{"query":{"type":"string","description":"Query is the text to search for."},"limit":{"type":"integer","description":"Limit caps the number of matches.","minimum":-9223372036854775808,"maximum":9223372036854775807},"case_sensitive":{"type":"boolean","description":"CaseSensitive makes matching case-sensitive."},"file_types":{"type":"array","description":"FileTypes restricts matches to these extensions.","items":{"type":"string"}},"filters":{"type":"object","description":"Filters narrows the search.","properties":{"path_prefix":{"type":"string","description":"PathPrefix keeps only documents under this path."},"max_size":{"type":"integer","description":"MaxSize skips documents larger than this many bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["path_prefix","max_size"],"additionalProperties":false},"mode":{"type":"string","description":"Mode is the matching mode.","enum":["fuzzy","exact"]}},"required":["query","limit","case_sensitive","file_types","filters","mode"],"additionalProperties":false}`)
+	winkSchemaSearchArgs   = []byte(`{"type":"object","description":"SearchArgs are the arguments of search_docs, the benchmark's type: no wink constraints beyond what the Go types imply, so every implementation checks the same things.","properties":{"query":{"type":"string","description":"Query is the text to search for."},"limit":{"type":"integer","description":"Limit caps the number of matches.","minimum":-9223372036854775808,"maximum":9223372036854775807},"case_sensitive":{"type":"boolean","description":"CaseSensitive makes matching case-sensitive."},"file_types":{"type":"array","description":"FileTypes restricts matches to these extensions.","items":{"type":"string"}},"filters":{"type":"object","description":"Filters narrows the search.","properties":{"path_prefix":{"type":"string","description":"PathPrefix keeps only documents under this path."},"max_size":{"type":"integer","description":"MaxSize skips documents larger than this many bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["path_prefix","max_size"],"additionalProperties":false},"mode":{"type":"string","description":"Mode is the matching mode.","enum":["fuzzy","exact"]}},"required":["query","limit","case_sensitive","file_types","filters","mode"],"additionalProperties":false}`)
 	winkSchemaSearchResult = []byte(`{"type":"object","description":"SearchResult is the (empty) result of the no-op search_docs handler.","properties":{"total":{"type":"integer","description":"Total is the number of matches.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["total"],"additionalProperties":false}`)
 )
 

@@ -201,7 +201,7 @@ func (e *emitter) emitTool(t *model.Tool) error {
 	spec := jen.Dict{
 		jen.Id("Name"):             jen.Lit(t.Name),
 		jen.Id("Description"):      jen.Lit(t.Description),
-		jen.Id("Position"):         jen.Lit(filepath.Base(t.Pos.File) + ":" + itoa(t.Pos.Line) + ":" + itoa(t.Pos.Col)),
+		jen.Id("Position"):         jen.Lit(t.Func.Path + "." + t.Func.Name + " (" + filepath.Base(t.Pos.File) + ")"),
 		jen.Id("ParamsSchema"):     e.schemaVar(paramsPlain, "winkSchema"+schemaStem(t.Params, "NoParams")),
 		jen.Id("ResultSchema"):     e.schemaVar(resultPlain, "winkSchema"+schemaStem(t.Result, "NoValue")),
 		jen.Id("StrictOK"):         jen.Lit(strictOK),

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -133,4 +134,50 @@ func TestDeterministic(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestMovingAHandlerLeavesTheOutputUnchanged: generated code names no line numbers, so blank lines and
+// comments inserted above a handler change no byte of wink_gen.go.
+func TestMovingAHandlerLeavesTheOutputUnchanged(t *testing.T) {
+	dir, err := os.MkdirTemp("testdata", "_shifted")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	src, err := os.ReadFile(filepath.Join("testdata", "basic", "basic.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join("testdata", "basic", OutputName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shifted := bytes.Replace(src, []byte("\nimport"), []byte("\n\n// A comment that moves everything below it.\n\n\nimport"), 1)
+	if bytes.Equal(shifted, src) {
+		t.Fatal("the edit did not apply")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "basic.go"), shifted, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	abs, _ := filepath.Abs(dir)
+	results, diags, err := Generate(Config{Dir: abs})
+	if err != nil || len(diags) > 0 || len(results) != 1 {
+		t.Fatalf("generate: %v %v", err, diags)
+	}
+	// The copy lives in another folder, so its import path differs; nothing else may.
+	got := bytes.ReplaceAll(results[0].Content, []byte("testdata/"+filepath.Base(dir)+"."), []byte("testdata/basic."))
+	if !bytes.Equal(got, want) {
+		t.Errorf("the output changed when the handler moved down:\n%s", diffLines(string(want), string(got)))
+	}
+}
+
+// diffLines shows the first differing line of two texts.
+func diffLines(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := 0; i < len(al) && i < len(bl); i++ {
+		if al[i] != bl[i] {
+			return "line " + strconv.Itoa(i+1) + ":\n- " + al[i] + "\n+ " + bl[i]
+		}
+	}
+	return "lengths differ"
 }

@@ -31,7 +31,7 @@ var WinkPublishDocs = wink.NewDef(wink.Spec{
 	Name:               "publish_docs",
 	ParamsSchema:       winkSchemaPublishParams,
 	ParamsSchemaStrict: winkStrictSchemaPublishParams,
-	Position:           "publish.go:33:1",
+	Position:           "github.com/winkgen/wink/example/agent.PublishDocs (publish.go)",
 	ResultSchema:       winkSchemaPublished,
 	ResultSchemaStrict: winkSchemaPublished,
 	StrictOK:           true,

@@ -34,7 +34,7 @@ var WinkGetForecast = wink.NewDef(wink.Spec{
 	Name:               "get_forecast",
 	ParamsSchema:       winkSchemaForecastParams,
 	ParamsSchemaStrict: winkStrictSchemaForecastParams,
-	Position:           "quickstart.go:37:1",
+	Position:           "github.com/winkgen/wink/example/quickstart.GetForecast (quickstart.go)",
 	ResultSchema:       winkSchemaForecast,
 	ResultSchemaStrict: winkSchemaForecast,
 	StrictOK:           true,

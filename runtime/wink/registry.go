@@ -21,7 +21,7 @@ type Registry struct {
 // NewRegistry merges groups of tools into a registry. Two tools with the
 // same name are an error naming both declarations, for example
 //
-//	duplicate tool name "search_docs": declared at search.go:12:1 and at docs/search.go:8:1
+//	duplicate tool name "search_docs": declared by example.com/agent/tools.SearchDocs (search.go) and by example.com/agent/docs.Search (search.go)
 //
 // All problems are reported at once (joined with errors.Join).
 func NewRegistry(groups ...[]*Tool) (*Registry, error) {
@@ -35,7 +35,7 @@ func NewRegistry(groups ...[]*Tool) (*Registry, error) {
 			}
 			name := t.spec.Name
 			if prev, dup := r.byName[name]; dup {
-				errs = append(errs, fmt.Errorf("duplicate tool name %q: declared at %s and at %s",
+				errs = append(errs, fmt.Errorf("duplicate tool name %q: declared by %s and by %s",
 					name, posOrUnknown(prev), posOrUnknown(t)))
 				continue
 			}
@@ -50,10 +50,10 @@ func NewRegistry(groups ...[]*Tool) (*Registry, error) {
 	return r, nil
 }
 
-// posOrUnknown returns t's position, or "an unknown position".
+// posOrUnknown returns t's position, or "an unknown handler".
 func posOrUnknown(t *Tool) string {
 	if t.spec.Position == "" {
-		return "an unknown position"
+		return "an unknown handler"
 	}
 	return t.spec.Position
 }

@@ -34,13 +34,13 @@ func TestRegistryMergesGroupsInOrder(t *testing.T) {
 }
 
 func TestRegistryDuplicateNamesNameBothPositions(t *testing.T) {
-	x := wink.NewDef(wink.Spec{Name: "search_docs", Position: "search.go:12:1"}, searchFuncs()).Tool()
-	y := wink.NewDef(wink.Spec{Name: "search_docs", Position: "docs/search.go:8:1"}, searchFuncs()).Tool()
+	x := wink.NewDef(wink.Spec{Name: "search_docs", Position: "example.com/agent/tools.SearchDocs (search.go)"}, searchFuncs()).Tool()
+	y := wink.NewDef(wink.Spec{Name: "search_docs", Position: "example.com/agent/docs.Search (search.go)"}, searchFuncs()).Tool()
 	z := wink.NewDef(wink.Spec{Name: "z"}, searchFuncs()).Tool()
 	w := wink.NewDef(wink.Spec{Name: "z"}, searchFuncs()).Tool()
 	_, err := wink.NewRegistry([]*wink.Tool{x, z}, []*wink.Tool{y, w, nil})
-	want := `duplicate tool name "search_docs": declared at search.go:12:1 and at docs/search.go:8:1` + "\n" +
-		`duplicate tool name "z": declared at an unknown position and at an unknown position` + "\n" +
+	want := `duplicate tool name "search_docs": declared by example.com/agent/tools.SearchDocs (search.go) and by example.com/agent/docs.Search (search.go)` + "\n" +
+		`duplicate tool name "z": declared by an unknown handler and by an unknown handler` + "\n" +
 		`tool 2 of group 1 is nil`
 	if err == nil || err.Error() != want {
 		t.Errorf("err =\n%v\nwant\n%s", err, want)

@@ -38,8 +38,10 @@ type Spec struct {
 	Name string
 	// Description is the text shown to the model (1-200 ASCII characters).
 	Description string
-	// Position is where the handler is declared ("search.go:12:1"), for
-	// diagnostics such as duplicate names.
+	// Position is the handler, by package path and name, and its file
+	// ("example.com/agent/tools.SearchDocs (search.go)"), for diagnostics
+	// such as duplicate names. It carries no line number, so an edit that
+	// moves a handler does not change the generated file.
 	Position string
 	// ParamsSchema is the plain JSON Schema of the arguments (Anthropic
 	// input_schema, MCP inputSchema).

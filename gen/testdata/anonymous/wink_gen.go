@@ -35,7 +35,7 @@ var WinkAnon = wink.NewDef(wink.Spec{
 	Name:               "anon",
 	ParamsSchema:       winkSchemaParams,
 	ParamsSchemaStrict: winkStrictSchemaParams,
-	Position:           "anonymous.go:30:1",
+	Position:           "github.com/winkgen/wink/gen/testdata/anonymous.Anon (anonymous.go)",
 	ResultSchema:       winkSchemaOut,
 	ResultSchemaStrict: winkSchemaOut,
 	StrictOK:           true,

@@ -39,7 +39,7 @@ var WinkKinds = wink.NewDef(wink.Spec{
 	}},
 	Name:               "kinds",
 	ParamsSchema:       winkSchemaParams,
-	Position:           "basic.go:66:1",
+	Position:           "github.com/winkgen/wink/gen/testdata/basic.Kinds (basic.go)",
 	ResultSchema:       winkSchemaResult,
 	ResultSchemaStrict: winkSchemaResult,
 	StrictOK:           false,

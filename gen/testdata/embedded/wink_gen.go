@@ -35,7 +35,7 @@ var WinkListItems = wink.NewDef(wink.Spec{
 	Name:               "list_items",
 	ParamsSchema:       winkSchemaListParams,
 	ParamsSchemaStrict: winkStrictSchemaListParams,
-	Position:           "embedded.go:43:1",
+	Position:           "github.com/winkgen/wink/gen/testdata/embedded.ListItems (embedded.go)",
 	ResultSchema:       winkSchemaItems,
 	ResultSchemaStrict: winkSchemaItems,
 	StrictOK:           true,

@@ -30,7 +30,7 @@ var WinkMeasure = wink.NewDef(wink.Spec{
 	Name:               "measure",
 	ParamsSchema:       winkSchemaRange,
 	ParamsSchemaStrict: winkSchemaRange,
-	Position:           "methods.go:40:1",
+	Position:           "github.com/winkgen/wink/gen/testdata/methods.Measure (methods.go)",
 	ResultSchema:       winkSchemaSpan,
 	ResultSchemaStrict: winkSchemaSpan,
 	StrictOK:           true,

@@ -36,7 +36,7 @@ var WinkCopy = wink.NewDef(wink.Spec{
 	Name:               "copy",
 	ParamsSchema:       winkSchemaCopyParams,
 	ParamsSchemaStrict: winkStrictSchemaCopyParams,
-	Position:           "typecons.go:37:1",
+	Position:           "github.com/winkgen/wink/gen/testdata/typecons.Copy (typecons.go)",
 	ResultSchema:       winkSchemaCopied,
 	ResultSchemaStrict: winkSchemaCopied,
 	StrictOK:           true,

@@ -305,10 +305,11 @@ func BenchmarkDo(b *testing.B) {
 		})
 		b.Run("ledger="+lc.name+"/miss", func(b *testing.B) {
 			b.ReportAllocs()
+			prefix := lc.name + "-miss-" + strconv.FormatInt(time.Now().UnixNano(), 36) + "-" // new keys on every run
 			i := 0
 			for b.Loop() {
 				i++
-				if _, _, err := lc.l.Do(ctx, lc.name+"-miss-"+strconv.Itoa(i), "tool", 0, nil, ok("x")); err != nil {
+				if _, _, err := lc.l.Do(ctx, prefix+strconv.Itoa(i), "tool", 0, nil, ok("x")); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -115,19 +115,37 @@ func TestDispatchOnADatabaseThatIsDownReturnsAnErrorAndDoesNotRunTheHandler(t *t
 	}
 }
 
-// BenchmarkDispatch compares a dispatch on a session in the memory store with one in PostgreSQL.
+// setTitle replaces the plan with one step: a call that changes one small STATE slice.
+func setTitle() *wink.Registry {
+	def := wink.NewDef(wink.Spec{Name: "set_title"}, wink.Funcs[stepParams, wink.NoValue]{
+		Decode:       decodeStep,
+		EncodeResult: func(b []byte, _ *wink.NoValue) []byte { return append(b, "null"...) },
+		Handler: func(tc *wink.ToolContext, p stepParams) (wink.ToolResult[wink.NoValue], error) {
+			session.Seed(tc.Session(), storetest.Plan, p.Title)
+			return wink.Done[wink.NoValue]("set"), nil
+		},
+	})
+	return wink.MustRegistry([]*wink.Tool{def.Tool()})
+}
+
+// BenchmarkDispatch compares a dispatch that changes one STATE slice of a session in the memory store
+// with the same dispatch on a session in PostgreSQL, and with no store.
 func BenchmarkDispatch(b *testing.B) {
 	mem, _ := session.NewMemoryStore(storetest.Slices()...)
+	call := wink.Call{ID: "c", Name: "set_title", Arguments: []byte(`{"title":"x"}`)}
 	for _, sc := range []struct {
 		name string
 		st   session.Store
-	}{{"memory", mem}, {"postgres", newStore(b, pgtest.DSN(b))}} {
+	}{{"none", nil}, {"memory", mem}, {"postgres", newStore(b, pgtest.DSN(b))}} {
 		b.Run("store="+sc.name, func(b *testing.B) {
-			var ran int
-			d := &wink.Dispatcher{Registry: addStep(&ran), Session: session.New(session.WithID("bench"), session.WithStore(sc.st))}
+			s := session.New(session.WithID("bench"))
+			if sc.st != nil {
+				s = session.New(session.WithID("bench"), session.WithStore(sc.st))
+			}
+			d := &wink.Dispatcher{Registry: setTitle(), Session: s}
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := dispatch(b, d, "x"); err != nil {
+				if _, err := d.Dispatch(context.Background(), call); err != nil {
 					b.Fatal(err)
 				}
 			}
