@@ -1,0 +1,111 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestUseInYourModule follows the README's "Use it in your module" in a fresh module in a temporary
+// directory: go get -tool, //go:generate go tool winkgen, generate, build, vet, go mod tidy, build again,
+// winkgen -check, and a program that dispatches a call. The module is not published, so the new module
+// replaces it with this checkout and resolves everything from the module cache (GOPROXY=off).
+func TestUseInYourModule(t *testing.T) {
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	write := func(name, content string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/agent\n\ngo 1.26\n\nrequire github.com/winkgen/wink v0.0.0\n\nreplace github.com/winkgen/wink => "+repo+"\n")
+	sum, err := os.ReadFile(filepath.Join(repo, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("go.sum", string(sum))
+	write("tools/tools.go", `// Package tools holds the agent's tools.
+package tools
+
+//go:generate go tool winkgen
+
+import "github.com/winkgen/wink/runtime/wink"
+
+// GreetParams are the arguments of greet.
+type GreetParams struct {
+	// Name is who to greet.
+	Name string `+"`json:\"name\" wink:\"minLength=1\"`"+`
+}
+
+// Greeting is what greet returns.
+type Greeting struct {
+	// Text is the greeting.
+	Text string `+"`json:\"text\"`"+`
+}
+
+// Greet greets someone by name.
+//
+//wink:tool
+func Greet(tc *wink.ToolContext, p GreetParams) (wink.ToolResult[Greeting], error) {
+	return wink.OK(Greeting{Text: "Hello, " + p.Name + "!"}, "Greeted."), nil
+}
+`)
+	write("main.go", `package main
+
+import (
+	"context"
+	"fmt"
+
+	"example.com/agent/tools"
+	"github.com/winkgen/wink/runtime/wink"
+)
+
+func main() {
+	d := &wink.Dispatcher{Registry: wink.MustRegistry(tools.WinkTools())}
+	for _, args := range []string{`+"`{\"name\":\"Ada\"}`, `{\"name\":\"\"}`"+`} {
+		out, err := d.Dispatch(context.Background(), wink.Call{ID: "1", Name: "greet", Arguments: []byte(args)})
+		fmt.Println(out.Success, out.Output, err)
+	}
+}
+`)
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("go", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOPROXY=off", "GOFLAGS=-mod=mod", "GOWORK=off")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	run("get", "-tool", "github.com/winkgen/wink/cmd/winkgen@v0.0.0")
+	run("generate", "./...")
+	if _, err := os.Stat(filepath.Join(dir, "tools", "wink_gen.go")); err != nil {
+		t.Fatal("go generate wrote no wink_gen.go")
+	}
+	run("build", "./...")
+	run("vet", "./...")
+	run("mod", "tidy")
+	run("build", "./...")
+	run("tool", "winkgen", "-check", "./...")
+	out := run("run", ".")
+	want := "true Greeted.\n\n{\"text\":\"Hello, Ada!\"} <nil>\n" +
+		"false Invalid arguments for tool \"greet\":\n- name: must be at least 1 character long; got 0\nFix the arguments and call greet again. <nil>\n"
+	if out != want {
+		t.Errorf("the program printed:\n%s\nwant:\n%s", out, want)
+	}
+	if gomod, _ := os.ReadFile(filepath.Join(dir, "go.mod")); !strings.Contains(string(gomod), "tool github.com/winkgen/wink/cmd/winkgen") {
+		t.Errorf("go mod tidy dropped the tool line:\n%s", gomod)
+	}
+}
