@@ -59,6 +59,7 @@ func emit(p *model.Package) ([]byte, error) {
 	for _, t := range p.States {
 		e.emitStateCodec(t)
 	}
+	e.emitZeroFuncs()
 	if len(e.schemaOrder) > 0 {
 		var defs []jen.Code
 		for _, b := range e.schemaOrder {

@@ -27,6 +27,8 @@ type emitter struct {
 	needGrow    bool
 	needNew     bool
 	needPtr     bool
+	zeroTypes   map[*model.Type]bool // named structs whose zero test is used
+	zeroOrder   []*model.Type
 }
 
 // typeCode spells a model type in Go. Anonymous structs cannot be spelled (their unexported fields and tags are

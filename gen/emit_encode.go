@@ -39,7 +39,7 @@ func (e *emitter) encodeStruct(t *model.Type, v *jen.Statement, depth int) []jen
 		}
 		out = append(out, appendRaw(prefix+jsonQuote(f.JSONName)+":"))
 		value := e.encodeValue(f.Type, fieldExpr(v, f), depth+1)
-		if zero := zeroTest(f, fieldExpr(v, f)); zero != nil {
+		if zero := e.zeroTest(f, fieldExpr(v, f)); zero != nil {
 			// An optional field at its zero value is written as null (absent): its zero value may not satisfy
 			// its own constraints (an empty string against a pattern), and null decodes back to it.
 			out = append(out, jen.If(zero).Block(appendRaw("null")).Else().Block(value...))
@@ -99,7 +99,15 @@ func (e *emitter) encodeValue(t *model.Type, v *jen.Statement, depth int) []jen.
 			jen.Id("dst").Op("=").Add(sj("AppendString")).Call(jen.Id("dst"), jen.Id(k)),
 			appendByte(':'),
 		}
-		loop = append(loop, e.encodeValue(t.Elem, jen.Add(v).Index(jen.Id(k)), depth+1)...)
+		// The element is copied into a variable: a map element is not addressable, and struct encoders
+		// take a pointer.
+		elem := jen.Add(v).Index(jen.Id(k))
+		if needsAddr(t.Elem) {
+			el := "e" + sfx
+			loop = append(loop, jen.Id(el).Op(":=").Add(elem))
+			elem = jen.Id(el)
+		}
+		loop = append(loop, e.encodeValue(t.Elem, elem, depth+1)...)
 		return []jen.Code{
 			appendByte('{'),
 			jen.For(jen.List(jen.Id("i"+sfx), jen.Id(k)).Op(":=").Range().Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(v))).Block(loop...),
@@ -110,13 +118,122 @@ func (e *emitter) encodeValue(t *model.Type, v *jen.Statement, depth int) []jen.
 }
 
 // zeroTest is the condition under which an optional field without a default is written as null: its Go
-// zero value. nil when the field is written as is (required fields, defaults, pointers, which are null when
-// nil anyway, and structs and arrays).
-func zeroTest(f *model.Field, v *jen.Statement) jen.Code {
-	if f.Required || (f.Cons != nil && f.Cons.Default != "") {
+// zero value, which null decodes back to (and which may not satisfy the field's own constraints: an empty
+// string against a pattern, a zero struct whose fields have minLength). nil when the field is written as is
+// (required fields, defaults, pointers, which are null when nil anyway).
+func (e *emitter) zeroTest(f *model.Field, v *jen.Statement) jen.Code {
+	if f.Required || (f.Cons != nil && f.Cons.Default != "") || f.Type.Kind == model.KindPointer {
 		return nil
 	}
-	switch f.Type.Kind {
+	return e.zeroExpr(f.Type, v)
+}
+
+// needsAddr reports whether encoding a value of t takes its address (a struct, or an array or map
+// holding one), so a map element must be copied to a variable first.
+func needsAddr(t *model.Type) bool {
+	switch t.Kind {
+	case model.KindStruct:
+		return true
+	case model.KindArray:
+		return needsAddr(t.Elem)
+	}
+	return false
+}
+
+// zeroExpr is the Go condition that v (of type t) is its zero value; nil when it cannot be written (an
+// array of a type without one).
+func (e *emitter) zeroExpr(t *model.Type, v *jen.Statement) jen.Code {
+	switch t.Kind {
+	case model.KindStruct:
+		if t.Named != nil {
+			e.needZero(t)
+			return jen.Id(zeroFuncName(t)).Call(jen.Op("&").Add(v))
+		}
+		if len(t.Fields) == 0 {
+			return jen.True()
+		}
+		var conds []jen.Code
+		for _, f := range t.Fields {
+			c := e.zeroExpr(f.Type, fieldExpr(v, f))
+			if c == nil {
+				return nil
+			}
+			conds = append(conds, c)
+		}
+		return andAll(conds)
+	case model.KindArray:
+		if t.Len == 0 {
+			return jen.True()
+		}
+		if c := e.zeroExpr(t.Elem, jen.Id("x")); c == nil {
+			return nil
+		}
+		// Every element is zero: a small closure over the array (arrays are short).
+		return jen.Func().Params().Bool().Block(
+			jen.For(jen.Id("i").Op(":=").Range().Add(v)).Block(
+				jen.Id("x").Op(":=").Add(v).Index(jen.Id("i")),
+				jen.If(jen.Op("!").Parens(e.zeroExpr(t.Elem, jen.Id("x")))).Block(jen.Return(jen.False()))),
+			jen.Return(jen.True())).Call()
+	case model.KindPointer:
+		return jen.Add(v).Op("==").Nil()
+	}
+	return zeroScalar(t, v)
+}
+
+// andAll joins conditions with &&.
+func andAll(conds []jen.Code) jen.Code {
+	s := jen.Parens(conds[0])
+	for _, c := range conds[1:] {
+		s = s.Op("&&").Parens(c)
+	}
+	return s
+}
+
+// zeroFuncName is the generated zero test of a named struct type.
+func zeroFuncName(t *model.Type) string { return "winkZero" + t.ID }
+
+// needZero records that the zero test of the named struct t is used; emitZeroFuncs writes them.
+func (e *emitter) needZero(t *model.Type) {
+	if e.zeroTypes == nil {
+		e.zeroTypes = map[*model.Type]bool{}
+	}
+	if !e.zeroTypes[t] {
+		e.zeroTypes[t] = true
+		e.zeroOrder = append(e.zeroOrder, t)
+	}
+}
+
+// emitZeroFuncs writes func winkZeroT(v *T) bool for every named struct whose zero test is used (each may
+// ask for more: nested structs).
+func (e *emitter) emitZeroFuncs() {
+	for i := 0; i < len(e.zeroOrder); i++ {
+		t := e.zeroOrder[i]
+		var body jen.Code = jen.True()
+		if len(t.Fields) > 0 {
+			var conds []jen.Code
+			ok := true
+			for _, f := range t.Fields {
+				c := e.zeroExpr(f.Type, fieldExpr(jen.Id("v"), f))
+				if c == nil {
+					ok = false
+					break
+				}
+				conds = append(conds, c)
+			}
+			if ok {
+				body = andAll(conds)
+			} else {
+				body = jen.False() // a field without a zero test: treat the value as set
+			}
+		}
+		e.f.Commentf("%s reports whether v is the zero %s (an optional field holding it is written as null).", zeroFuncName(t), t.Named.Name)
+		e.f.Func().Id(zeroFuncName(t)).Params(jen.Id("v").Op("*").Add(typeCode(t))).Bool().Block(jen.Return(body))
+	}
+}
+
+// zeroScalar is the zero test of a scalar, slice or map.
+func zeroScalar(t *model.Type, v *jen.Statement) jen.Code {
+	switch t.Kind {
 	case model.KindString:
 		return jen.Add(v).Op("==").Lit("")
 	case model.KindBool:
