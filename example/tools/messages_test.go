@@ -81,8 +81,9 @@ func TestStrictDecodingMessages(t *testing.T) {
 			[]string{`invalid JSON at byte 61: unexpected data after the arguments object`}},
 		{"syntax error", "search_docs", `{"query":"q",}`,
 			[]string{`invalid JSON at byte 13: trailing comma before '}'`}},
-		{"empty arguments for a tool with params", "search_docs", ``,
-			[]string{`invalid JSON at byte 0: unexpected end of input`}},
+		{"empty arguments for a tool with params mean {}", "search_docs", ``,
+			[]string{`query: missing required field`, `filters: missing required field`}},
+
 		{"several errors in one call, in input order", "search_docs", `{"querry":"x","limit":"10","mode":"regex","filters":{"path_prefix":"docs","max_size":-1}}`,
 			[]string{
 				`unknown field "querry"; did you mean "query"? (allowed: query, limit, case_sensitive, file_types, filters, mode)`,

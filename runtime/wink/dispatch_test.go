@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -84,7 +85,7 @@ func TestDispatchBadArgumentsFailWithExactTextAndSkipHandler(t *testing.T) {
 			`query: must be at least 1 characters long; got 0`}},
 		{"duplicate", `{"query":"a","query":"b"}`, []string{`query: duplicate field; each field may appear once`}},
 		{"not an object", `[1]`, []string{`expected object, got array`}},
-		{"empty arguments are a syntax error", ``, []string{`invalid JSON at byte 0: unexpected end of input`}},
+		{"empty arguments mean {}", ``, []string{`query: missing required field`}},
 		{"trailing data", `{"query":"a"} x`, []string{`invalid JSON at byte 14: unexpected data after the arguments object`}},
 		{"constraint", `{"query":"a","limit":101}`, []string{`limit: must be <= 100; got 101`}},
 	}
@@ -672,5 +673,54 @@ func TestDispatchPanicInParamsValidateIsRecoveredBeforeHandler(t *testing.T) {
 	}
 	if ev := rec.events[0]; ev.Panic != "validate broke" || ev.Params != nil {
 		t.Errorf("event %+v", ev)
+	}
+}
+
+// A tool whose params have no required field takes "", blanks and null as {}
+// (providers send those for calls without arguments); a tool with a required
+// field still reports it missing, and anything else stays an error.
+func TestNoRequiredFieldAcceptsEmptyAndNull(t *testing.T) {
+	type opt struct{ Limit int }
+	decodeOpt := func(d *strictjson.Decoder, v *opt) {
+		if !d.ObjectStart() {
+			return
+		}
+		for d.NextKey() {
+			switch string(d.Key()) {
+			case "limit":
+				if n, ok := d.Int(0, 100); ok {
+					v.Limit = int(n)
+				}
+			default:
+				d.Unknown([]string{"limit"})
+			}
+		}
+		d.ObjectEnd()
+	}
+	def := wink.NewDef(wink.Spec{Name: "list_all", Description: "Lists."}, wink.Funcs[opt, wink.NoValue]{
+		Decode: decodeOpt, EncodeResult: wink.EncodeNoValue,
+		Handler: func(tc *wink.ToolContext, p opt) (wink.ToolResult[wink.NoValue], error) {
+			return wink.Done[wink.NoValue]("limit " + strconv.Itoa(p.Limit)), nil
+		},
+	})
+	d := &wink.Dispatcher{Registry: wink.MustRegistry([]*wink.Tool{def.Tool(), newSearchDef("search_docs", okHandler(&recorder{}), nil).Tool()})}
+	for _, args := range []string{``, "  \n", `null`, ` null `, `{}`} {
+		if out := dispatch(t, d, "list_all", args); !out.Success || out.Output != "limit 0" {
+			t.Errorf("list_all %q: outcome %+v", args, out)
+		}
+	}
+	if out := dispatch(t, d, "list_all", `{"limit":7}`); out.Output != "limit 7" {
+		t.Errorf("limit 7: %+v", out)
+	}
+	for _, args := range []string{`nul`, `[]`, `""`, `0`, `null null`, `{"limit":-1}`} {
+		if out := dispatch(t, d, "list_all", args); out.Success {
+			t.Errorf("list_all %q accepted: %+v", args, out)
+		}
+	}
+	for _, args := range []string{``, `null`} {
+		out := dispatch(t, d, "search_docs", args)
+		if out.Success || !strings.Contains(out.Output, "query: missing required field") {
+			t.Errorf("search_docs %q: %q", args, out.Output)
+		}
 	}
 }

@@ -276,6 +276,12 @@ func (d *Def[P, R]) decode(fr *frame[P, R], args []byte, lim strictjson.Limits) 
 		dec = new(strictjson.Decoder)
 		fr.dec = dec
 	}
+	// Providers send "" or null for a call without arguments: they mean {},
+	// which a tool with no required field accepts and any other tool answers
+	// by naming its missing fields.
+	if noArguments(args) {
+		args = emptyObject
+	}
 	dec.Reset(args, lim)
 	d.f.Decode(dec, &fr.p)
 	if errs := dec.Finish(); errs != nil {
@@ -293,6 +299,23 @@ func (d *Def[P, R]) decode(fr *frame[P, R], args []byte, lim strictjson.Limits) 
 	}
 	return &ArgumentsError{Tool: d.tool.spec.Name, Errors: validationErrors(err)}
 }
+
+// emptyObject is the arguments "" and null stand for.
+var emptyObject = []byte("{}")
+
+// noArguments reports whether args is empty, blank, or null (with blanks around it).
+func noArguments(args []byte) bool {
+	i, j := 0, len(args)
+	for i < j && isBlank(args[i]) {
+		i++
+	}
+	for j > i && isBlank(args[j-1]) {
+		j--
+	}
+	return i == j || string(args[i:j]) == "null"
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // decodeAny implements invoker.
 func (d *Def[P, R]) decodeAny(args []byte, lim strictjson.Limits) (any, error) {

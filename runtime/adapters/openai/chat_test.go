@@ -172,7 +172,7 @@ func TestEmptyArgumentsReachTheDispatcherWhichDecides(t *testing.T) {
 	d := dispatcher()
 	want := []string{
 		`{"role":"tool","tool_call_id":"a","content":"Issue list updated.\n\n{\"open\":3}"}`,
-		`{"role":"tool","tool_call_id":"b","content":"Invalid arguments for tool \"get_current_weather\":\n- invalid JSON at byte 0: unexpected end of input\nFix the arguments and call get_current_weather again."}`,
+		`{"role":"tool","tool_call_id":"b","content":"Invalid arguments for tool \"get_current_weather\":\n- location: missing required field\nFix the arguments and call get_current_weather again."}`,
 	}
 	for i, c := range calls {
 		out, err := d.Dispatch(context.Background(), c)

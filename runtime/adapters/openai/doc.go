@@ -32,8 +32,8 @@
 //
 // `arguments` is a JSON string whose content is the arguments text: Call.Arguments is its unescaped
 // content, byte for byte (whitespace, key order and escapes inside the text are kept). An empty string,
-// null or a missing member give empty Arguments; the dispatcher decides (a parameterless tool accepts
-// them, any other tells the model its arguments are not valid JSON). Arguments that are an object instead of a
+// null or a missing member give empty Arguments; the dispatcher decides (they mean {}: a tool with no
+// required field accepts them, any other names its missing fields to the model). Arguments that are an object instead of a
 // string, as some OpenAI-compatible servers send, are passed through verbatim. Malformed argument text
 // is not an adapter error either: it reaches the dispatcher, which answers the model with the syntax
 // error, so one bad call never aborts a turn.
