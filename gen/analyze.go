@@ -35,6 +35,8 @@ type analyzer struct {
 	states    []stateDecl                    // types marked //wink:state, in source order
 	owned     map[*ast.Comment]bool          // directives that belong to a declaration
 	reported  map[string]bool                // de-duplicates per-type diagnostics
+	pkgNames  map[string]string              // import path → name of other packages whose types are named
+	buildCons map[string]string              // file name → its build constraint, for constrained files
 }
 
 func newAnalyzer(pkg *packages.Package) *analyzer {
@@ -48,6 +50,13 @@ func newAnalyzer(pkg *packages.Package) *analyzer {
 		typeCons:  map[token.Pos]*annotations.Tag{},
 		owned:     map[*ast.Comment]bool{},
 		reported:  map[string]bool{},
+	}
+	a.buildCons = map[string]string{}
+	for _, f := range a.files() {
+		name := a.fset.Position(f.Pos()).Filename
+		if why := fileConstraint(name, f); why != "" {
+			a.buildCons[name] = why
+		}
 	}
 	for _, f := range a.files() {
 		ast.Inspect(f, func(n ast.Node) bool {
@@ -216,7 +225,18 @@ func analyze(pkg *packages.Package) (*model.Package, []Diagnostic) {
 		mp.Dir = filepath.Dir(pkg.GoFiles[0])
 	}
 	names := map[string]*model.Tool{}
+	a.constrainedDirectives()
 	for _, f := range a.files() {
+		if why := a.buildCons[a.fset.Position(f.Pos()).Filename]; why != "" {
+			for _, cg := range f.Comments {
+				for _, c := range cg.List {
+					if annotations.IsDirective(c.Text) {
+						a.errorf(c.Pos(), "%s is in a file with build constraints (%s): generated code must be the same on "+
+							"every platform; move it to a file without build constraints", directiveVerb(c.Text), why)
+					}
+				}
+			}
+		}
 		owned := a.owned
 		for _, decl := range f.Decls {
 			fd, ok := decl.(*ast.FuncDecl)
@@ -264,6 +284,8 @@ func analyze(pkg *packages.Package) (*model.Package, []Diagnostic) {
 	if len(mp.Tools) == 0 && len(mp.States) == 0 && len(a.ds.list) == 0 {
 		return nil, nil
 	}
+	mp.Scope = a.scope()
+	mp.PkgNames = a.pkgNames
 	return mp, a.ds.list
 }
 
@@ -285,6 +307,18 @@ func (a *analyzer) reservedNames() {
 			a.errorf(obj.Pos(), "%s is reserved for generated code in packages that declare tools (names starting with Wink or wink followed by an upper-case letter); rename it", name)
 		}
 	}
+}
+
+// scope returns the package-level identifiers declared outside the generated file.
+func (a *analyzer) scope() map[string]model.Pos {
+	scope := a.pkg.Types.Scope()
+	m := map[string]model.Pos{}
+	for _, name := range scope.Names() {
+		if p := a.pos(scope.Lookup(name).Pos()); filepath.Base(p.Filename) != OutputName {
+			m[name] = model.Pos{File: p.Filename, Line: p.Line, Col: p.Column}
+		}
+	}
+	return m
 }
 
 func shortPos(p model.Pos) string {

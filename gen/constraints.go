@@ -21,7 +21,7 @@ func scalarTarget(t *model.Type) *model.Type {
 		t = stripPtr(t.Elem)
 	}
 	switch t.Kind {
-	case model.KindString, model.KindBool, model.KindInt, model.KindUint, model.KindFloat, model.KindTime:
+	case model.KindString, model.KindBool, model.KindInt, model.KindUint, model.KindFloat, model.KindTime, model.KindDuration:
 		return t
 	}
 	return nil
@@ -70,6 +70,8 @@ func kindName(t *model.Type) string {
 		return "number"
 	case model.KindTime:
 		return "time.Time"
+	case model.KindDuration:
+		return "time.Duration"
 	case model.KindStruct:
 		return "struct"
 	case model.KindSlice:
@@ -277,7 +279,7 @@ func (a *analyzer) constraints(tag *annotations.Tag, f *model.Field, where strin
 	if defItem.Key != "" && ok {
 		dt := stripPtr(f.Type)
 		if scalarTarget(dt) != dt {
-			a.ds.add(defItem.KeyPos, "%s: default applies to string, bool, number, enum and time fields, not to %s field", where, aKind(dt))
+			a.ds.add(defItem.KeyPos, "%s: default applies to string, bool, number, enum, time and duration fields, not to %s field", where, aKind(dt))
 			return nil
 		}
 		lit, err := scalarJSON(dt, defItem.Value)
@@ -331,7 +333,7 @@ func typeRange(t *model.Type) (lo, hi *big.Int) {
 // of that type.
 func scalarJSON(t *model.Type, v string) (string, string) {
 	switch t.Kind {
-	case model.KindString, model.KindTime:
+	case model.KindString, model.KindTime, model.KindDuration:
 		return jsonQuote(v), ""
 	case model.KindBool:
 		if v != "true" && v != "false" {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/winkgen/wink/gen/model"
@@ -17,8 +18,7 @@ import (
 func emit(p *model.Package) ([]byte, error) {
 	f := jen.NewFilePathName(p.Path, p.Name)
 	f.HeaderComment(Header)
-	f.ImportName(WinkPath, "wink")
-	f.ImportName(sjPath, "strictjson")
+	nameImports(f, p)
 	e := &emitter{pkg: p, f: f, rats: map[string]string{}, pats: map[string]string{}, keys: map[*model.Type]string{},
 		schemas: map[string]string{}, schemaNames: map[string]bool{}}
 
@@ -101,7 +101,7 @@ func emit(p *model.Package) ([]byte, error) {
 	if err := f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("rendering %s: %w\n%s", p.Path, err, numbered(buf.String()))
 	}
-	out, err := format.Source(buf.Bytes())
+	out, err := format.Source(groupImports(buf.Bytes()))
 	if err != nil {
 		return nil, fmt.Errorf("formatting %s: %w\n%s", p.Path, err, numbered(buf.String()))
 	}
@@ -118,10 +118,16 @@ func numbered(src string) string {
 
 // rawLit writes s as a raw string literal when it can.
 func rawLit(s string) jen.Code {
-	if !strings.ContainsAny(s, "`\r") {
+	if rawable(s) {
 		return jen.Id("`" + s + "`")
 	}
-	return jen.Lit(s)
+	return jen.Lit(s) // quoted with escapes (strconv.Quote)
+}
+
+// rawable reports whether s can be written as a raw string literal: valid UTF-8 without a backquote, a
+// carriage return (dropped from raw strings), a NUL or a byte order mark (both forbidden in Go source).
+func rawable(s string) bool {
+	return utf8.ValidString(s) && !strings.ContainsAny(s, "`\r\x00\ufeff")
 }
 
 // schemaVar names the package variable holding schema bytes b, declaring it on first use (the first hint
@@ -295,15 +301,18 @@ func (e *emitter) emitTool(t *model.Tool) error {
 }
 
 func durationCode(d time.Duration) jen.Code {
-	switch {
-	case d%time.Hour == 0:
-		return jen.Lit(int(d/time.Hour)).Op("*").Qual("time", "Hour")
-	case d%time.Minute == 0:
-		return jen.Lit(int(d/time.Minute)).Op("*").Qual("time", "Minute")
-	case d%time.Second == 0:
-		return jen.Lit(int(d/time.Second)).Op("*").Qual("time", "Second")
+	if d == 0 {
+		return jen.Lit(0)
 	}
-	return jen.Qual("time", "Duration").Parens(jen.Lit(int64(d)))
+	for _, u := range []struct {
+		d    time.Duration
+		name string
+	}{{time.Hour, "Hour"}, {time.Minute, "Minute"}, {time.Second, "Second"}, {time.Millisecond, "Millisecond"}, {time.Microsecond, "Microsecond"}} {
+		if d%u.d == 0 {
+			return jen.Lit(int(d / u.d)).Op("*").Qual("time", u.name)
+		}
+	}
+	return jen.Qual("time", "Duration").Parens(jen.Lit(int(d)))
 }
 
 // emitExamples writes the examples as typed Go values (so the compiler checks them again): a function per
@@ -409,6 +418,9 @@ func (e *emitter) valueLit(v *model.Value) jen.Code {
 		return jen.Lit(v.Bool)
 	case model.KindInt, model.KindUint, model.KindFloat:
 		return conv(jen.Id(v.Num))
+	case model.KindDuration:
+		du, _ := time.ParseDuration(v.Str)
+		return durationCode(du)
 	case model.KindTime:
 		tm, err := time.Parse(time.RFC3339Nano, v.Str)
 		if err != nil {

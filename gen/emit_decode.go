@@ -265,6 +265,9 @@ func (e *emitter) valueCode(t *model.Type, target *jen.Statement, c *model.Const
 	case model.KindTime:
 		return []jen.Code{jen.If(jen.List(jen.Id("tm"), jen.Id("ok")).Op(":=").Add(d.Clone().Dot("Time").Call()), jen.Id("ok")).Block(
 			jen.Add(target).Op("=").Id("tm"))}
+	case model.KindDuration:
+		return []jen.Code{jen.If(jen.List(jen.Id("du"), jen.Id("ok")).Op(":=").Add(d.Clone().Dot("Duration").Call()), jen.Id("ok")).Block(
+			jen.Add(target).Op("=").Id("du"))}
 	case model.KindStruct:
 		if t.Named != nil {
 			return []jen.Code{jen.Id(decodeFuncName(t)).Call(d, jen.Op("&").Add(target))}

@@ -74,6 +74,8 @@ func (e *emitter) encodeValue(t *model.Type, v *jen.Statement, depth int) []jen.
 		return set(sj("AppendFloat").Call(jen.Id("dst"), jen.Float64().Parens(v), jen.Lit(t.Bits)))
 	case model.KindTime:
 		return set(sj("AppendTime").Call(jen.Id("dst"), v))
+	case model.KindDuration:
+		return set(sj("AppendDuration").Call(jen.Id("dst"), v))
 	case model.KindStruct:
 		if t.Named != nil {
 			return set(jen.Id(encodeFuncName(t)).Call(jen.Id("dst"), jen.Op("&").Add(v)))
@@ -238,7 +240,7 @@ func zeroScalar(t *model.Type, v *jen.Statement) jen.Code {
 		return jen.Add(v).Op("==").Lit("")
 	case model.KindBool:
 		return jen.Op("!").Add(v)
-	case model.KindInt, model.KindUint, model.KindFloat:
+	case model.KindInt, model.KindUint, model.KindFloat, model.KindDuration:
 		return jen.Add(v).Op("==").Lit(0)
 	case model.KindTime:
 		return jen.Add(v).Dot("IsZero").Call()

@@ -48,6 +48,7 @@ func Generate(cfg Config) ([]Result, []Diagnostic, error) {
 		if err != nil {
 			return nil, nil, err
 		}
+		ds = append(ds, checkEmitted(mp, src)...)
 		results = append(results, Result{PkgPath: p.PkgPath, OutputPath: filepath.Join(mp.Dir, OutputName), Content: src})
 	}
 	ds = sortDiagnostics(ds)

@@ -14,7 +14,7 @@ import (
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-const supported = "supported: string, bool, integers, float32/64, named types over these, enums, time.Time, " +
+const supported = "supported: string, bool, integers, float32/64, named types over these, enums, time.Time, time.Duration, " +
 	"slices, arrays, maps with string keys, pointers and structs"
 
 // convert maps a Go type to the model. where names the value for messages ("SearchParams.Filters");
@@ -37,6 +37,11 @@ func (a *analyzer) convert(t types.Type, where string, pos token.Pos) *model.Typ
 		}
 		return &model.Type{Kind: model.KindPointer, Elem: e}
 	case *types.Slice:
+		if b, ok := types.Unalias(t.Elem()).(*types.Basic); ok && b.Kind() == types.Uint8 {
+			a.unsupported(where, pos, "byte slice "+a.typeString(t)+" (encoding/json writes bytes as base64, which a model "+
+				"cannot write reliably: use a string for text, and decode base64 in the handler if you need bytes)")
+			return nil
+		}
 		e := a.convert(t.Elem(), where+"[]", pos)
 		if e == nil {
 			return nil
@@ -83,6 +88,18 @@ func (a *analyzer) convert(t types.Type, where string, pos token.Pos) *model.Typ
 		a.unsupported(where, pos, "type "+a.typeString(t))
 	}
 	return nil
+}
+
+// jsonMethod returns the name of a method of n (or *n) through which encoding/json would read or write
+// it its own way, or "".
+func jsonMethod(n *types.Named) string {
+	ms := types.NewMethodSet(types.NewPointer(n))
+	for _, name := range [...]string{"MarshalJSON", "UnmarshalJSON", "MarshalText", "UnmarshalText"} {
+		if sel := ms.Lookup(nil, name); sel != nil && sel.Obj().Exported() {
+			return name
+		}
+	}
+	return ""
 }
 
 func (a *analyzer) unsupported(where string, pos token.Pos, what string) {
@@ -142,6 +159,9 @@ func (a *analyzer) convertNamed(n *types.Named, where string, pos token.Pos) *mo
 	if obj.Pkg() != nil && obj.Pkg().Path() == "time" && obj.Name() == "Time" {
 		return &model.Type{Kind: model.KindTime, Named: &model.Ident{Path: "time", Name: "Time"}}
 	}
+	if obj.Pkg() != nil && obj.Pkg().Path() == "time" && obj.Name() == "Duration" {
+		return &model.Type{Kind: model.KindDuration, Named: &model.Ident{Path: "time", Name: "Duration"}}
+	}
 	if obj.Pkg() != nil && obj.Pkg().Path() == WinkPath && obj.Name() == "NoValue" {
 		a.unsupported(where, pos, "use of wink.NoValue inside a type (it is only a result type)")
 		return nil
@@ -149,6 +169,11 @@ func (a *analyzer) convertNamed(n *types.Named, where string, pos token.Pos) *mo
 	if obj.Pkg() == nil {
 		// error and other universe types
 		a.unsupported(where, pos, "type "+obj.Name())
+		return nil
+	}
+	if m := jsonMethod(n); m != "" {
+		a.unsupported(where, pos, "type "+a.typeString(n)+" with its own "+m+" method (encoding/json would use it, "+
+			"and winkgen cannot know the JSON it reads or writes; use a type without it, or a plain field the handler converts)")
 		return nil
 	}
 	if n.TypeArgs().Len() > 0 {
@@ -170,6 +195,17 @@ func (a *analyzer) convertNamed(n *types.Named, where string, pos token.Pos) *mo
 		return mt
 	}
 	ident := &model.Ident{Path: obj.Pkg().Path(), Name: obj.Name()}
+	if why := a.buildCons[a.pos(obj.Pos()).Filename]; why != "" && obj.Pkg().Path() == a.pkg.PkgPath {
+		a.unsupported(where, pos, "type "+obj.Name()+", declared in a file with build constraints ("+why+
+			"): generated code must compile on every platform; move the type to a file without build constraints")
+		return nil
+	}
+	if obj.Pkg().Path() != a.pkg.PkgPath {
+		if a.pkgNames == nil {
+			a.pkgNames = map[string]string{}
+		}
+		a.pkgNames[obj.Pkg().Path()] = obj.Pkg().Name()
+	}
 	if obj.Pkg().Path() != a.pkg.PkgPath && !obj.Exported() {
 		a.unsupported(where, pos, "unexported type "+a.typeString(n)+" of another package")
 		return nil
@@ -295,7 +331,7 @@ func (a *analyzer) collectFields(st *types.Struct, where string, goPath []string
 		tag := reflect.StructTag(st.Tag(i))
 		jsonTag, hasJSON := tag.Lookup("json")
 		jname, opts, _ := strings.Cut(jsonTag, ",")
-		if jname == "-" && opts == "" {
+		if jsonTag == "-" { // "-," names the field "-", as in encoding/json
 			continue
 		}
 		path := append(append([]string{}, goPath...), v.Name())

@@ -119,6 +119,13 @@ func interpret(d *strictjson.Decoder, t *model.Type, c *model.Constraints, items
 			return nil
 		}
 		return v
+	case model.KindDuration:
+		du, ok := d.Duration()
+		if !ok {
+			return nil
+		}
+		v.Str = du.String()
+		return v
 	case model.KindTime:
 		tm, ok := d.Time()
 		if !ok {
@@ -495,7 +502,7 @@ func appendCanonical(b []byte, v *model.Value) []byte {
 			return append(b, "null"...)
 		}
 		return appendCanonical(b, v.Items[0])
-	case model.KindString, model.KindTime:
+	case model.KindString, model.KindTime, model.KindDuration:
 		return strictjson.AppendString(b, v.Str)
 	case model.KindBool:
 		return strconv.AppendBool(b, v.Bool)

@@ -3,11 +3,12 @@
 package fleet
 
 import (
-	session "github.com/winkgen/wink/runtime/session"
-	"github.com/winkgen/wink/runtime/strictjson"
-	"github.com/winkgen/wink/runtime/wink"
 	"math"
 	"regexp"
+
+	"github.com/winkgen/wink/runtime/session"
+	"github.com/winkgen/wink/runtime/strictjson"
+	"github.com/winkgen/wink/runtime/wink"
 )
 
 // Compile-time guards: this file was generated for runtime support version 1, and every handler

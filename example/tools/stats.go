@@ -14,7 +14,7 @@ type StatsParams struct {
 	// Precision is the rounding step of the results, like 0.01.
 	Precision float64 `json:"precision,omitempty" wink:"exclusiveMin=0,max=1,multipleOf=0.001,default=0.01"`
 	// Weights give each sample's weight; same length as samples when present.
-	Weights []uint8 `json:"weights,omitempty"`
+	Weights []uint16 `json:"weights,omitempty" wink:"max=255"`
 	// Window is a fixed three-point smoothing kernel.
 	Window *[3]int16 `json:"window,omitempty"`
 }

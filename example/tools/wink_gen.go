@@ -3,14 +3,15 @@
 package tools
 
 import (
-	"github.com/winkgen/wink/runtime/strictjson"
-	"github.com/winkgen/wink/runtime/wink"
 	"maps"
 	"math"
 	"regexp"
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/winkgen/wink/runtime/strictjson"
+	"github.com/winkgen/wink/runtime/wink"
 )
 
 // Compile-time guards: this file was generated for runtime support version 1, and every handler
@@ -981,12 +982,12 @@ func winkDecodeStatsParams(d *strictjson.Decoder, v *StatsParams) {
 				continue
 			}
 			if d.ArrayStart() {
-				var buf1 [8]uint8
+				var buf1 [8]uint16
 				tmp1 := buf1[:0]
 				for d.NextElem() {
-					var e1 uint8
+					var e1 uint16
 					if n, ok := d.Uint(255); ok {
-						e1 = uint8(n)
+						e1 = uint16(n)
 					}
 					tmp1 = append(tmp1, e1)
 				}

@@ -33,6 +33,12 @@ type Package struct {
 	Types []*Type
 	// States lists the named struct types marked //wink:state, in source order: each gets a session codec.
 	States []*Type
+	// Scope holds the package-level identifiers declared outside the generated file, with their
+	// positions: the generated file's imports are named so as not to collide with any of them.
+	Scope map[string]Pos
+	// PkgNames maps the import path of each other package whose types the generated code names to that
+	// package's name.
+	PkgNames map[string]string
 }
 
 // Tool is one //wink:tool function.
@@ -89,7 +95,8 @@ const (
 	KindArray // fixed length Len
 	KindMap   // string keys; Elem is the value type
 	KindPointer
-	KindNoValue // wink.NoValue
+	KindNoValue  // wink.NoValue
+	KindDuration // time.Duration, a Go duration string ("1h30m")
 )
 
 // Type is a Go type as winkgen understands it. Named types are shared (one *Type per named type), so the

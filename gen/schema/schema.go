@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/winkgen/wink/gen/model"
+	"github.com/winkgen/wink/runtime/strictjson"
 )
 
 // errNotStrict reports a type that OpenAI strict mode cannot express (a map).
@@ -92,6 +93,8 @@ func kindName(t *model.Type) string {
 		return "number"
 	case model.KindTime:
 		return "time"
+	case model.KindDuration:
+		return "duration"
 	case model.KindStruct:
 		return "struct"
 	case model.KindSlice:
@@ -364,7 +367,7 @@ func (b *builder) array(t *model.Type, nullable bool, c *model.Constraints, path
 
 func isScalar(t *model.Type) bool {
 	switch t.Kind {
-	case model.KindString, model.KindBool, model.KindInt, model.KindUint, model.KindFloat, model.KindTime:
+	case model.KindString, model.KindBool, model.KindInt, model.KindUint, model.KindFloat, model.KindTime, model.KindDuration:
 		return true
 	}
 	return false
@@ -422,7 +425,7 @@ func noScalarCons(c *model.Constraints, path string, t *model.Type) error {
 func scalarAllowed(t *model.Type, name string) bool {
 	switch name {
 	case "enum":
-		return t.Kind != model.KindTime
+		return t.Kind != model.KindTime && t.Kind != model.KindDuration
 	case "min", "exclusiveMin", "max", "exclusiveMax", "multipleOf":
 		return t.Kind == model.KindInt || t.Kind == model.KindUint || t.Kind == model.KindFloat
 	case "minLength", "maxLength", "pattern", "format":
@@ -499,6 +502,9 @@ func (b *builder) scalar(t *model.Type, nullable bool, c *model.Constraints, pat
 	case model.KindTime:
 		s.set("type", typeKeyword("string", nullable))
 		s.set("format", str("date-time"))
+	case model.KindDuration:
+		s.set("type", typeKeyword("string", nullable))
+		s.set("pattern", str(strictjson.DurationPattern))
 	case model.KindInt, model.KindUint:
 		s.set("type", typeKeyword("integer", nullable))
 		lo, hi, err := intRange(t)

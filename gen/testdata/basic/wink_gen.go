@@ -3,14 +3,15 @@
 package basic
 
 import (
-	"github.com/winkgen/wink/runtime/strictjson"
-	"github.com/winkgen/wink/runtime/wink"
 	"maps"
 	"math"
 	"regexp"
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/winkgen/wink/runtime/strictjson"
+	"github.com/winkgen/wink/runtime/wink"
 )
 
 // Compile-time guards: this file was generated for runtime support version 1, and every handler

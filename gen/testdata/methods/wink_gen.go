@@ -3,9 +3,10 @@
 package methods
 
 import (
+	"math"
+
 	"github.com/winkgen/wink/runtime/strictjson"
 	"github.com/winkgen/wink/runtime/wink"
-	"math"
 )
 
 // Compile-time guards: this file was generated for runtime support version 1, and every handler

@@ -3,10 +3,11 @@
 package planning
 
 import (
-	session "github.com/winkgen/wink/runtime/session"
+	"math"
+
+	"github.com/winkgen/wink/runtime/session"
 	"github.com/winkgen/wink/runtime/strictjson"
 	"github.com/winkgen/wink/runtime/wink"
-	"math"
 )
 
 // Compile-time guards: this file was generated for runtime support version 1, and every handler

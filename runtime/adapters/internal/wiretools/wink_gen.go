@@ -3,11 +3,12 @@
 package wiretools
 
 import (
-	"github.com/winkgen/wink/runtime/strictjson"
-	"github.com/winkgen/wink/runtime/wink"
 	"maps"
 	"math"
 	"slices"
+
+	"github.com/winkgen/wink/runtime/strictjson"
+	"github.com/winkgen/wink/runtime/wink"
 )
 
 // Compile-time guards: this file was generated for runtime support version 1, and every handler
