@@ -96,4 +96,3 @@ func AppendDuration(dst []byte, v time.Duration) []byte {
 	dst = append(dst, v.String()...)
 	return append(dst, '"')
 }
-
