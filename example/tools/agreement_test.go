@@ -96,7 +96,6 @@ func subjects() []subject {
 
 // compileSchema compiles one emitted schema with the 2020-12 draft and format assertions on.
 
-
 // row is one table input. exclude names why the input is outside what JSON Schema can judge (the row is
 // still decoded, so it must not panic); knownBug skips the comparison of a disagreement not fixed yet.
 type row struct {

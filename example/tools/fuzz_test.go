@@ -45,9 +45,6 @@ func TestFuzzExclusionsMatchTable(t *testing.T) {
 	}
 }
 
-
-
-
 func fuzzAgree(f *testing.F, toolName string) {
 	var s subject
 	for _, c := range subjects() {
