@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/format"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -19,7 +20,7 @@ func emit(p *model.Package) ([]byte, error) {
 	f := jen.NewFilePathName(p.Path, p.Name)
 	f.HeaderComment(Header)
 	nameImports(f, p)
-	e := &emitter{pkg: p, f: f, rats: map[string]string{}, pats: map[string]string{}, keys: map[*model.Type]string{},
+	e := &emitter{pkg: p, f: f, rats: map[string]string{}, pats: map[string]string{}, patNames: map[string]bool{}, keys: map[*model.Type]string{},
 		schemas: map[string]string{}, schemaNames: map[string]bool{}}
 
 	// Compile-time guards.
@@ -70,6 +71,8 @@ func emit(p *model.Package) ([]byte, error) {
 	}
 	var vars []jen.Code
 	vars = append(vars, e.keyDecls...)
+	sort.Slice(e.patOrder, func(i, j int) bool { return e.pats[e.patOrder[i]] < e.pats[e.patOrder[j]] })
+	sort.Slice(e.ratOrder, func(i, j int) bool { return e.rats[e.ratOrder[i]] < e.rats[e.ratOrder[j]] })
 	for _, pat := range e.patOrder {
 		vars = append(vars, jen.Id(e.pats[pat]).Op("=").Qual("regexp", "MustCompile").Call(rawLit(anchored(pat))))
 	}
@@ -390,16 +393,20 @@ func (e *emitter) assignValue(v *model.Value, target *jen.Statement, depth int) 
 		}
 		return out
 	}
-	return []jen.Code{jen.Add(target).Op("=").Add(e.valueLit(v))}
+	return []jen.Code{jen.Add(target).Op("=").Add(e.valueLit(v, false))}
 }
 
-// valueLit is a typed Go expression for a scalar value.
-func (e *emitter) valueLit(v *model.Value) jen.Code {
+// valueLit is a Go expression for a scalar value: an untyped constant where it is assigned to a typed
+// target, converted to its type when typed is set (for type inference).
+func (e *emitter) valueLit(v *model.Value, typed bool) jen.Code {
 	t := v.Type
 	if v.Enum != nil {
 		return jen.Qual(v.Enum.Const.Path, v.Enum.Const.Name)
 	}
 	conv := func(x jen.Code) jen.Code {
+		if !typed {
+			return x
+		}
 		if t.Named != nil {
 			return jen.Add(typeCode(t)).Parens(x)
 		}
@@ -420,6 +427,9 @@ func (e *emitter) valueLit(v *model.Value) jen.Code {
 		return conv(jen.Id(v.Num))
 	case model.KindDuration:
 		du, _ := time.ParseDuration(v.Str)
+		if du == 0 && typed {
+			return jen.Qual("time", "Duration").Parens(jen.Lit(0))
+		}
 		return durationCode(du)
 	case model.KindTime:
 		tm, err := time.Parse(time.RFC3339Nano, v.Str)

@@ -1,9 +1,12 @@
 package gen
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"math/big"
 	"strconv"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/winkgen/wink/gen/model"
@@ -18,6 +21,7 @@ type emitter struct {
 	rats        map[string]string // multipleOf literal → package variable name
 	ratOrder    []string
 	pats        map[string]string // pattern → package variable name
+	patNames    map[string]bool   // the names in pats
 	patOrder    []string
 	keys        map[*model.Type]string // struct → allowed-keys variable
 	keyDecls    []jen.Code
@@ -70,7 +74,7 @@ func (e *emitter) ratVar(lit string) string {
 	if v, ok := e.rats[lit]; ok {
 		return v
 	}
-	v := "winkRat" + itoa(len(e.rats))
+	v := "winkRat" + strings.NewReplacer(".", "p", "-", "m", "+", "P").Replace(lit)
 	e.rats[lit] = v
 	e.ratOrder = append(e.ratOrder, lit)
 	return v
@@ -80,7 +84,13 @@ func (e *emitter) patVar(p string) string {
 	if v, ok := e.pats[p]; ok {
 		return v
 	}
-	v := "winkPattern" + itoa(len(e.pats))
+	// Named by a hash of the pattern, not by order of use: adding a pattern renames no other.
+	sum := sha256.Sum256([]byte(p))
+	v := "winkPattern" + hex.EncodeToString(sum[:4])
+	for n := 5; e.patNames[v]; n++ {
+		v = "winkPattern" + hex.EncodeToString(sum[:n])
+	}
+	e.patNames[v] = true
 	e.pats[p] = v
 	e.patOrder = append(e.patOrder, p)
 	return v
@@ -196,12 +206,11 @@ func fieldExpr(v *jen.Statement, f *model.Field) *jen.Statement {
 
 // defaultCode is the Go value of a field's default.
 func (e *emitter) defaultCode(f *model.Field) jen.Code {
-	val := e.valueLit(f.Cons.DefaultValue)
 	if f.Type.Kind == model.KindPointer {
 		e.needPtr = true
-		return jen.Id("winkPtr").Call(val)
+		return jen.Id("winkPtr").Call(e.valueLit(f.Cons.DefaultValue, true))
 	}
-	return val
+	return e.valueLit(f.Cons.DefaultValue, false)
 }
 
 // valueCode decodes the next JSON value into target (an addressable expression of type t). c carries the

@@ -149,9 +149,9 @@ func winkEncodePublishParams(dst []byte, v *PublishParams) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaPublishParams       = []byte(`{"type":"object","description":"PublishParams are the arguments of publish_docs.","properties":{"paths":{"type":"array","description":"Paths are the workspace documents to publish, in order.","items":{"type":"string"},"minItems":1,"maxItems":20,"uniqueItems":true}},"required":["paths"],"additionalProperties":false}`)
+	winkSchemaPublishParams       = []byte(`{"type":"object","properties":{"paths":{"type":"array","description":"Paths are the workspace documents to publish, in order.","items":{"type":"string"},"minItems":1,"maxItems":20,"uniqueItems":true}},"required":["paths"],"additionalProperties":false}`)
 	winkSchemaPublished           = []byte(`{"type":"object","description":"Published reports a publication.","properties":{"index":{"type":"string","description":"Index is the path of the index page written."},"pages":{"type":"integer","description":"Pages counts the pages published.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["index","pages"],"additionalProperties":false}`)
-	winkStrictSchemaPublishParams = []byte(`{"type":"object","description":"PublishParams are the arguments of publish_docs.","properties":{"paths":{"type":"array","description":"Paths are the workspace documents to publish, in order. (items must be unique)","items":{"type":"string"},"minItems":1,"maxItems":20}},"required":["paths"],"additionalProperties":false}`)
+	winkStrictSchemaPublishParams = []byte(`{"type":"object","properties":{"paths":{"type":"array","description":"Paths are the workspace documents to publish, in order. (items must be unique)","items":{"type":"string"},"minItems":1,"maxItems":20}},"required":["paths"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

@@ -353,7 +353,7 @@ func winkDecodePayParams(d *strictjson.Decoder, v *PayParams) {
 			}
 			if s, ok := d.String(); ok {
 				v.Invoice = s
-				if !winkPattern0.MatchString(s) {
+				if !winkPattern1c6552e2.MatchString(s) {
 					d.FailString("must be an invoice number like INV-7", s)
 				}
 			}
@@ -409,12 +409,12 @@ func winkStateDecodeNote(data []byte) (Note, error) {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaRememberParams       = []byte(`{"type":"object","description":"RememberParams are the arguments of remember.","properties":{"text":{"type":"string","description":"Text to remember.","minLength":1,"maxLength":200}},"required":["text"],"additionalProperties":false}`)
+	winkSchemaRememberParams       = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text to remember.","minLength":1,"maxLength":200}},"required":["text"],"additionalProperties":false}`)
 	winkSchemaRemembered           = []byte(`{"type":"object","description":"Remembered is what remember returns.","properties":{"count":{"type":"integer","description":"Count is how many notes the conversation holds now.","minimum":-9223372036854775808,"maximum":9223372036854775807},"worker":{"type":"string","description":"Worker is the worker that answered."}},"required":["count","worker"],"additionalProperties":false}`)
-	winkStrictSchemaRememberParams = []byte(`{"type":"object","description":"RememberParams are the arguments of remember.","properties":{"text":{"type":"string","description":"Text to remember. (at least 1 character; at most 200 characters)"}},"required":["text"],"additionalProperties":false}`)
+	winkStrictSchemaRememberParams = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text to remember. (at least 1 character; at most 200 characters)"}},"required":["text"],"additionalProperties":false}`)
 	winkSchemaNoParams             = []byte(`{"type":"object","properties":{},"additionalProperties":false}`)
 	winkSchemaRecalled             = []byte(`{"type":"object","description":"Recalled is what recall returns.","properties":{"notes":{"type":"array","description":"Notes are the conversation's notes, oldest first.","items":{"type":"object","description":"Note is one thing the user asked the agent to remember.","properties":{"text":{"type":"string","description":"Text is the note."},"worker":{"type":"string","description":"Worker is the worker that wrote it."}},"required":["text","worker"],"additionalProperties":false}},"worker":{"type":"string","description":"Worker is the worker that answered."}},"required":["notes","worker"],"additionalProperties":false}`)
-	winkSchemaPayParams            = []byte(`{"type":"object","description":"PayParams are the arguments of pay.","properties":{"invoice":{"type":"string","description":"Invoice to pay, like \"INV-7\".","pattern":"^(?:INV-[0-9]{1,9})$"},"cents":{"type":"integer","description":"Cents to pay.","minimum":1,"maximum":100000000}},"required":["invoice","cents"],"additionalProperties":false}`)
+	winkSchemaPayParams            = []byte(`{"type":"object","properties":{"invoice":{"type":"string","description":"Invoice to pay, like \"INV-7\".","pattern":"^(?:INV-[0-9]{1,9})$"},"cents":{"type":"integer","description":"Cents to pay.","minimum":1,"maximum":100000000}},"required":["invoice","cents"],"additionalProperties":false}`)
 	winkSchemaReceipt              = []byte(`{"type":"object","description":"Receipt is what pay returns.","properties":{"invoice":{"type":"string","description":"Invoice paid."},"cents":{"type":"integer","description":"Cents paid.","minimum":-9223372036854775808,"maximum":9223372036854775807},"payment":{"type":"string","description":"Payment identifies the payment: worker and its sequence number."}},"required":["invoice","cents","payment"],"additionalProperties":false}`)
 )
 
@@ -426,5 +426,5 @@ var (
 	winkKeysNote           = []string{"text", "worker"}
 	winkKeysReceipt        = []string{"invoice", "cents", "payment"}
 	winkKeysPayParams      = []string{"invoice", "cents"}
-	winkPattern0           = regexp.MustCompile(`^(?:INV-[0-9]{1,9})$`)
+	winkPattern1c6552e2    = regexp.MustCompile(`^(?:INV-[0-9]{1,9})$`)
 )

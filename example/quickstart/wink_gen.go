@@ -52,11 +52,11 @@ func WinkGetForecastExamples() []wink.TypedExample[ForecastParams, Forecast] {
 	{
 		out[0].Description = "Two days in Lisbon"
 		out[0].Input.City = "Lisbon"
-		out[0].Input.Days = int(2)
+		out[0].Input.Days = 2
 		out[0].Input.Unit = Celsius
 		out[0].Output.Highs = make([]float64, 2)
-		out[0].Output.Highs[0] = float64(21.5)
-		out[0].Output.Highs[1] = float64(23)
+		out[0].Output.Highs[0] = 21.5
+		out[0].Output.Highs[1] = 23
 		out[0].HasOutput = true
 	}
 	return out
@@ -174,7 +174,7 @@ func winkDecodeForecastParams(d *strictjson.Decoder, v *ForecastParams) {
 		d.Missing("city")
 	}
 	if set[0]&2 == 0 {
-		v.Days = int(1)
+		v.Days = 1
 	}
 	if set[0]&4 == 0 {
 		v.Unit = Celsius
@@ -196,9 +196,9 @@ func winkEncodeForecastParams(dst []byte, v *ForecastParams) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaForecastParams       = []byte(`{"type":"object","description":"ForecastParams are the arguments of get_forecast.","properties":{"city":{"type":"string","description":"City to forecast, like \"Lisbon\".","minLength":1,"maxLength":100},"days":{"type":["integer","null"],"description":"Days ahead, 1 to 7.","minimum":1,"maximum":7,"default":1},"unit":{"type":["string","null"],"description":"Unit of the temperatures.","enum":["celsius","fahrenheit",null],"default":"celsius"}},"required":["city"],"additionalProperties":false}`)
+	winkSchemaForecastParams       = []byte(`{"type":"object","properties":{"city":{"type":"string","description":"City to forecast, like \"Lisbon\".","minLength":1,"maxLength":100},"days":{"type":["integer","null"],"description":"Days ahead, 1 to 7.","minimum":1,"maximum":7,"default":1},"unit":{"type":["string","null"],"description":"Unit of the temperatures.","enum":["celsius","fahrenheit",null],"default":"celsius"}},"required":["city"],"additionalProperties":false}`)
 	winkSchemaForecast             = []byte(`{"type":"object","description":"Forecast is the predicted weather.","properties":{"highs":{"type":"array","description":"High temperatures, one per day.","items":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}}},"required":["highs"],"additionalProperties":false}`)
-	winkStrictSchemaForecastParams = []byte(`{"type":"object","description":"ForecastParams are the arguments of get_forecast.","properties":{"city":{"type":"string","description":"City to forecast, like \"Lisbon\". (at least 1 character; at most 100 characters)"},"days":{"type":["integer","null"],"description":"Days ahead, 1 to 7. (default: 1)","minimum":1,"maximum":7},"unit":{"type":["string","null"],"description":"Unit of the temperatures. (default: \"celsius\")","enum":["celsius","fahrenheit",null]}},"required":["city","days","unit"],"additionalProperties":false}`)
+	winkStrictSchemaForecastParams = []byte(`{"type":"object","properties":{"city":{"type":"string","description":"City to forecast, like \"Lisbon\". (at least 1 character; at most 100 characters)"},"days":{"type":["integer","null"],"description":"Days ahead, 1 to 7. (default: 1)","minimum":1,"maximum":7},"unit":{"type":["string","null"],"description":"Unit of the temperatures. (default: \"celsius\")","enum":["celsius","fahrenheit",null]}},"required":["city","days","unit"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

@@ -74,7 +74,7 @@ func WinkScheduleTaskExamples() []wink.TypedExample[ScheduleParams, Task] {
 		out[0].Input.Priority = PriorityNormal
 		{
 			p1 := winkNew(&out[0].Input.Repeat)
-			(*p1).Every = int(7)
+			(*p1).Every = 7
 		}
 		out[0].Output.ID = "T-1"
 		out[0].Output.Title = "Weekly review"
@@ -116,13 +116,13 @@ func WinkSearchDocsExamples() []wink.TypedExample[SearchParams, SearchResult] {
 	{
 		out[0].Description = "Basic search"
 		out[0].Input.Query = "filesystem"
-		out[0].Input.Limit = int(10)
+		out[0].Input.Limit = 10
 		out[0].Input.Filters.PathPrefix = "/docs"
-		out[0].Input.Filters.MaxSize = int64(1000)
+		out[0].Input.Filters.MaxSize = 1000
 		out[0].Input.Mode = ModeFuzzy
 		out[0].Output.Matches = make([]string, 1)
 		out[0].Output.Matches[0] = "fs.md"
-		out[0].Output.TotalCount = int(1)
+		out[0].Output.TotalCount = 1
 		out[0].HasOutput = true
 	}
 	return out
@@ -158,14 +158,14 @@ func WinkComputeStatsExamples() []wink.TypedExample[StatsParams, Stats] {
 	{
 		out[0].Description = "Three samples"
 		out[0].Input.Samples = make([]float64, 3)
-		out[0].Input.Samples[0] = float64(1)
-		out[0].Input.Samples[1] = float64(2)
-		out[0].Input.Samples[2] = float64(3.5)
-		out[0].Input.Precision = float64(0.01)
-		out[0].Output.Mean = float64(2.17)
-		out[0].Output.Min = float64(1)
-		out[0].Output.Max = float64(3.5)
-		out[0].Output.Count = uint32(3)
+		out[0].Input.Samples[0] = 1
+		out[0].Input.Samples[1] = 2
+		out[0].Input.Samples[2] = 3.5
+		out[0].Input.Precision = 0.01
+		out[0].Output.Mean = 2.17
+		out[0].Output.Min = 1
+		out[0].Output.Max = 3.5
+		out[0].Output.Count = 3
 		out[0].HasOutput = true
 	}
 	return out
@@ -204,7 +204,7 @@ func WinkGetStatusExamples() []wink.TypedExample[wink.NoParams, Status] {
 	{
 		out[0].Description = "Healthy"
 		out[0].Output.Healthy = true
-		out[0].Output.Uptime = float64(12.5)
+		out[0].Output.Uptime = 12.5
 		out[0].HasOutput = true
 	}
 	return out
@@ -243,8 +243,8 @@ func WinkCountOutlineExamples() []wink.TypedExample[OutlineParams, OutlineCount]
 		out[0].Input.Root.Children = make([]Node, 2)
 		out[0].Input.Root.Children[0].Title = "Build"
 		out[0].Input.Root.Children[1].Title = "Test"
-		out[0].Output.Entries = int(3)
-		out[0].Output.Depth = int(2)
+		out[0].Output.Entries = 3
+		out[0].Output.Depth = 2
 		out[0].HasOutput = true
 	}
 	return out
@@ -483,7 +483,7 @@ func winkDecodeScheduleParams(d *strictjson.Decoder, v *ScheduleParams) {
 			}
 			if s, ok := d.String(); ok {
 				v.Ticket = s
-				if !winkPattern0.MatchString(s) {
+				if !winkPattern9302c816.MatchString(s) {
 					d.FailString("must match the pattern ^(?:[A-Z]{2,5}-[0-9]+)$", s)
 				}
 			}
@@ -721,7 +721,7 @@ func winkDecodeSearchParams(d *strictjson.Decoder, v *SearchParams) {
 					var e1 string
 					if s, ok := d.String(); ok {
 						e1 = s
-						if !winkPattern1.MatchString(s) {
+						if !winkPattern9b4c9772.MatchString(s) {
 							d.FailString("must match the pattern ^(?:[a-z0-9]{1,8})$", s)
 						}
 					}
@@ -750,7 +750,7 @@ func winkDecodeSearchParams(d *strictjson.Decoder, v *SearchParams) {
 						}
 						if s, ok := d.String(); ok {
 							v.Filters.PathPrefix = s
-							if !winkPattern2.MatchString(s) {
+							if !winkPatternffdb9d89.MatchString(s) {
 								d.FailString("must match the pattern ^(?:/[A-Za-z0-9_./-]*)$", s)
 							}
 						}
@@ -799,7 +799,7 @@ func winkDecodeSearchParams(d *strictjson.Decoder, v *SearchParams) {
 		d.Missing("query")
 	}
 	if set[0]&2 == 0 {
-		v.Limit = int(10)
+		v.Limit = 10
 	}
 	if seen[0]&16 == 0 {
 		d.Missing("filters")
@@ -969,7 +969,7 @@ func winkDecodeStatsParams(d *strictjson.Decoder, v *StatsParams) {
 				if f <= 0.0 {
 					d.FailFloat("must be > 0", f)
 				}
-				if !strictjson.MultipleOf(d.NumberLiteral(), winkRat0) {
+				if !strictjson.MultipleOf(d.NumberLiteral(), winkRat0p001) {
 					d.FailFloat("must be a multiple of 0.001", f)
 				}
 				v.Precision = float64(f)
@@ -1028,7 +1028,7 @@ func winkDecodeStatsParams(d *strictjson.Decoder, v *StatsParams) {
 		d.Missing("samples")
 	}
 	if set[0]&2 == 0 {
-		v.Precision = float64(0.01)
+		v.Precision = 0.01
 	}
 	d.ObjectEnd()
 }
@@ -1325,20 +1325,20 @@ func winkEncodeArchiveParams(dst []byte, v *ArchiveParams) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaScheduleParams      = []byte(`{"type":"object","description":"ScheduleParams are the arguments of schedule_task.","properties":{"title":{"type":"string","description":"Title names the task.","minLength":3,"maxLength":80},"at":{"type":"string","description":"At is when the task is due (RFC 3339).","format":"date-time"},"priority":{"type":["integer","null"],"description":"Priority of the task.","enum":[1,2,3,null],"default":2},"assignee":{"type":["string","null"],"description":"Assignee is the e-mail address of the person responsible.","format":"email"},"labels":{"type":["object","null"],"description":"Labels attach free-form key/value metadata.","additionalProperties":{"type":"string"}},"repeat":{"type":["object","null"],"description":"Repeat makes the task recur.","properties":{"every":{"type":"integer","description":"Every is the interval in days.","minimum":1,"maximum":365},"until":{"type":["string","null"],"description":"Until ends the recurrence; open-ended when absent.","format":"date-time"}},"required":["every"],"additionalProperties":false},"ticket":{"type":["string","null"],"description":"Ticket is the tracker reference, like ABC-123.","pattern":"^(?:[A-Z]{2,5}-[0-9]+)$"}},"required":["title","at"],"additionalProperties":false}`)
+	winkSchemaScheduleParams      = []byte(`{"type":"object","properties":{"title":{"type":"string","description":"Title names the task.","minLength":3,"maxLength":80},"at":{"type":"string","description":"At is when the task is due (RFC 3339).","format":"date-time"},"priority":{"type":["integer","null"],"description":"Priority of the task.","enum":[1,2,3,null],"default":2},"assignee":{"type":["string","null"],"description":"Assignee is the e-mail address of the person responsible.","format":"email"},"labels":{"type":["object","null"],"description":"Labels attach free-form key/value metadata.","additionalProperties":{"type":"string"}},"repeat":{"type":["object","null"],"description":"Repeat makes the task recur.","properties":{"every":{"type":"integer","description":"Every is the interval in days.","minimum":1,"maximum":365},"until":{"type":["string","null"],"description":"Until ends the recurrence; open-ended when absent.","format":"date-time"}},"required":["every"],"additionalProperties":false},"ticket":{"type":["string","null"],"description":"Ticket is the tracker reference, like ABC-123.","pattern":"^(?:[A-Z]{2,5}-[0-9]+)$"}},"required":["title","at"],"additionalProperties":false}`)
 	winkSchemaTask                = []byte(`{"type":"object","description":"Task is a scheduled task.","properties":{"id":{"type":"string","description":"ID identifies the task."},"title":{"type":"string","description":"Title names the task."},"due":{"type":"string","description":"Due is when the task is due.","format":"date-time"},"priority":{"type":"integer","description":"Priority of the task.","enum":[1,2,3]},"labels":{"type":"object","description":"Labels are the task's metadata.","additionalProperties":{"type":"string"}}},"required":["id","title","due","priority","labels"],"additionalProperties":false}`)
-	winkSchemaSearchParams        = []byte(`{"type":"object","description":"SearchParams are the arguments of search_docs.","properties":{"query":{"type":"string","description":"Query is the text to search for.","minLength":1,"maxLength":200},"limit":{"type":["integer","null"],"description":"Limit caps the number of matches returned.","minimum":1,"maximum":100,"default":10},"case_sensitive":{"type":["boolean","null"],"description":"CaseSensitive makes matching case-sensitive."},"file_types":{"type":["array","null"],"description":"FileTypes restricts matches to these extensions.","items":{"type":"string","pattern":"^(?:[a-z0-9]{1,8})$"},"maxItems":10,"uniqueItems":true},"filters":{"type":"object","description":"Filters narrows the search.","properties":{"path_prefix":{"type":"string","description":"PathPrefix keeps only documents under this path.","pattern":"^(?:/[A-Za-z0-9_./-]*)$"},"max_size":{"type":"integer","description":"MaxSize skips documents larger than this many bytes.","minimum":0,"maximum":9223372036854775807}},"required":["path_prefix","max_size"],"additionalProperties":false},"mode":{"type":["string","null"],"description":"Mode is the matching mode.","enum":["fuzzy","exact",null],"default":"fuzzy"}},"required":["query","filters"],"additionalProperties":false}`)
+	winkSchemaSearchParams        = []byte(`{"type":"object","properties":{"query":{"type":"string","description":"Query is the text to search for.","minLength":1,"maxLength":200},"limit":{"type":["integer","null"],"description":"Limit caps the number of matches returned.","minimum":1,"maximum":100,"default":10},"case_sensitive":{"type":["boolean","null"],"description":"CaseSensitive makes matching case-sensitive."},"file_types":{"type":["array","null"],"description":"FileTypes restricts matches to these extensions.","items":{"type":"string","pattern":"^(?:[a-z0-9]{1,8})$"},"maxItems":10,"uniqueItems":true},"filters":{"type":"object","description":"Filters narrows the search.","properties":{"path_prefix":{"type":"string","description":"PathPrefix keeps only documents under this path.","pattern":"^(?:/[A-Za-z0-9_./-]*)$"},"max_size":{"type":"integer","description":"MaxSize skips documents larger than this many bytes.","minimum":0,"maximum":9223372036854775807}},"required":["path_prefix","max_size"],"additionalProperties":false},"mode":{"type":["string","null"],"description":"Mode is the matching mode.","enum":["fuzzy","exact",null],"default":"fuzzy"}},"required":["query","filters"],"additionalProperties":false}`)
 	winkSchemaSearchResult        = []byte(`{"type":"object","description":"SearchResult lists matching documents.","properties":{"matches":{"type":"array","description":"Matches are the matching document paths.","items":{"type":"string"}},"total_count":{"type":"integer","description":"TotalCount is the number of matches before the limit.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["matches","total_count"],"additionalProperties":false}`)
-	winkStrictSchemaSearchParams  = []byte(`{"type":"object","description":"SearchParams are the arguments of search_docs.","properties":{"query":{"type":"string","description":"Query is the text to search for. (at least 1 character; at most 200 characters)"},"limit":{"type":["integer","null"],"description":"Limit caps the number of matches returned. (default: 10)","minimum":1,"maximum":100},"case_sensitive":{"type":["boolean","null"],"description":"CaseSensitive makes matching case-sensitive."},"file_types":{"type":["array","null"],"description":"FileTypes restricts matches to these extensions. (items must be unique)","items":{"type":"string","pattern":"^(?:[a-z0-9]{1,8})$"},"maxItems":10},"filters":{"type":"object","description":"Filters narrows the search.","properties":{"path_prefix":{"type":"string","description":"PathPrefix keeps only documents under this path.","pattern":"^(?:/[A-Za-z0-9_./-]*)$"},"max_size":{"type":"integer","description":"MaxSize skips documents larger than this many bytes.","minimum":0,"maximum":9223372036854775807}},"required":["path_prefix","max_size"],"additionalProperties":false},"mode":{"type":["string","null"],"description":"Mode is the matching mode. (default: \"fuzzy\")","enum":["fuzzy","exact",null]}},"required":["query","limit","case_sensitive","file_types","filters","mode"],"additionalProperties":false}`)
-	winkSchemaStatsParams         = []byte(`{"type":"object","description":"StatsParams are the arguments of compute_stats.","properties":{"samples":{"type":"array","description":"Samples are the measurements.","items":{"type":"number","exclusiveMinimum":-1e9,"maximum":1e9},"minItems":1,"maxItems":1000},"precision":{"type":["number","null"],"description":"Precision is the rounding step of the results, like 0.01.","exclusiveMinimum":0,"maximum":1,"multipleOf":0.001,"default":0.01},"weights":{"type":["array","null"],"description":"Weights give each sample's weight; same length as samples when present.","items":{"type":"integer","minimum":0,"maximum":255}},"window":{"type":["array","null"],"description":"Window is a fixed three-point smoothing kernel.","items":{"type":"integer","minimum":-32768,"maximum":32767},"minItems":3,"maxItems":3}},"required":["samples"],"additionalProperties":false}`)
+	winkStrictSchemaSearchParams  = []byte(`{"type":"object","properties":{"query":{"type":"string","description":"Query is the text to search for. (at least 1 character; at most 200 characters)"},"limit":{"type":["integer","null"],"description":"Limit caps the number of matches returned. (default: 10)","minimum":1,"maximum":100},"case_sensitive":{"type":["boolean","null"],"description":"CaseSensitive makes matching case-sensitive."},"file_types":{"type":["array","null"],"description":"FileTypes restricts matches to these extensions. (items must be unique)","items":{"type":"string","pattern":"^(?:[a-z0-9]{1,8})$"},"maxItems":10},"filters":{"type":"object","description":"Filters narrows the search.","properties":{"path_prefix":{"type":"string","description":"PathPrefix keeps only documents under this path.","pattern":"^(?:/[A-Za-z0-9_./-]*)$"},"max_size":{"type":"integer","description":"MaxSize skips documents larger than this many bytes.","minimum":0,"maximum":9223372036854775807}},"required":["path_prefix","max_size"],"additionalProperties":false},"mode":{"type":["string","null"],"description":"Mode is the matching mode. (default: \"fuzzy\")","enum":["fuzzy","exact",null]}},"required":["query","limit","case_sensitive","file_types","filters","mode"],"additionalProperties":false}`)
+	winkSchemaStatsParams         = []byte(`{"type":"object","properties":{"samples":{"type":"array","description":"Samples are the measurements.","items":{"type":"number","exclusiveMinimum":-1e9,"maximum":1e9},"minItems":1,"maxItems":1000},"precision":{"type":["number","null"],"description":"Precision is the rounding step of the results, like 0.01.","exclusiveMinimum":0,"maximum":1,"multipleOf":0.001,"default":0.01},"weights":{"type":["array","null"],"description":"Weights give each sample's weight; same length as samples when present.","items":{"type":"integer","minimum":0,"maximum":255}},"window":{"type":["array","null"],"description":"Window is a fixed three-point smoothing kernel.","items":{"type":"integer","minimum":-32768,"maximum":32767},"minItems":3,"maxItems":3}},"required":["samples"],"additionalProperties":false}`)
 	winkSchemaStats               = []byte(`{"type":"object","description":"Stats summarises samples.","properties":{"mean":{"type":"number","description":"Mean of the samples.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"min":{"type":"number","description":"Min is the smallest sample.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"max":{"type":"number","description":"Max is the largest sample.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"count":{"type":"integer","description":"Count of samples.","minimum":0,"maximum":4294967295}},"required":["mean","min","max","count"],"additionalProperties":false}`)
-	winkStrictSchemaStatsParams   = []byte(`{"type":"object","description":"StatsParams are the arguments of compute_stats.","properties":{"samples":{"type":"array","description":"Samples are the measurements.","items":{"type":"number","exclusiveMinimum":-1e9,"maximum":1e9},"minItems":1,"maxItems":1000},"precision":{"type":["number","null"],"description":"Precision is the rounding step of the results, like 0.01. (default: 0.01)","exclusiveMinimum":0,"maximum":1,"multipleOf":0.001},"weights":{"type":["array","null"],"description":"Weights give each sample's weight; same length as samples when present.","items":{"type":"integer","minimum":0,"maximum":255}},"window":{"type":["array","null"],"description":"Window is a fixed three-point smoothing kernel.","items":{"type":"integer","minimum":-32768,"maximum":32767},"minItems":3,"maxItems":3}},"required":["samples","precision","weights","window"],"additionalProperties":false}`)
+	winkStrictSchemaStatsParams   = []byte(`{"type":"object","properties":{"samples":{"type":"array","description":"Samples are the measurements.","items":{"type":"number","exclusiveMinimum":-1e9,"maximum":1e9},"minItems":1,"maxItems":1000},"precision":{"type":["number","null"],"description":"Precision is the rounding step of the results, like 0.01. (default: 0.01)","exclusiveMinimum":0,"maximum":1,"multipleOf":0.001},"weights":{"type":["array","null"],"description":"Weights give each sample's weight; same length as samples when present.","items":{"type":"integer","minimum":0,"maximum":255}},"window":{"type":["array","null"],"description":"Window is a fixed three-point smoothing kernel.","items":{"type":"integer","minimum":-32768,"maximum":32767},"minItems":3,"maxItems":3}},"required":["samples","precision","weights","window"],"additionalProperties":false}`)
 	winkSchemaNoParams            = []byte(`{"type":"object","properties":{},"additionalProperties":false}`)
 	winkSchemaStatus              = []byte(`{"type":"object","description":"Status reports the agent's health.","properties":{"healthy":{"type":"boolean","description":"Healthy is true when every subsystem is up."},"uptime_seconds":{"type":"number","description":"Uptime in seconds.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}},"required":["healthy","uptime_seconds"],"additionalProperties":false}`)
-	winkSchemaOutlineParams       = []byte(`{"type":"object","description":"OutlineParams are the arguments of count_outline.","properties":{"root":{"description":"Root is the outline's top entry.","$ref":"#/$defs/Node"}},"required":["root"],"additionalProperties":false,"$defs":{"Node":{"type":"object","description":"Node is an outline entry with nested children.","properties":{"title":{"type":"string","description":"Title of the entry.","minLength":1},"children":{"type":["array","null"],"description":"Children are nested entries.","items":{"$ref":"#/$defs/Node"},"maxItems":20}},"required":["title"],"additionalProperties":false}}}`)
+	winkSchemaOutlineParams       = []byte(`{"type":"object","properties":{"root":{"description":"Root is the outline's top entry.","$ref":"#/$defs/Node"}},"required":["root"],"additionalProperties":false,"$defs":{"Node":{"type":"object","description":"Node is an outline entry with nested children.","properties":{"title":{"type":"string","description":"Title of the entry.","minLength":1},"children":{"type":["array","null"],"description":"Children are nested entries.","items":{"$ref":"#/$defs/Node"},"maxItems":20}},"required":["title"],"additionalProperties":false}}}`)
 	winkSchemaOutlineCount        = []byte(`{"type":"object","description":"OutlineCount is the size of an outline.","properties":{"entries":{"type":"integer","description":"Entries counts every node.","minimum":-9223372036854775808,"maximum":9223372036854775807},"depth":{"type":"integer","description":"Depth is the longest path from the root.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["entries","depth"],"additionalProperties":false}`)
-	winkStrictSchemaOutlineParams = []byte(`{"type":"object","description":"OutlineParams are the arguments of count_outline.","properties":{"root":{"description":"Root is the outline's top entry.","anyOf":[{"$ref":"#/$defs/Node"}]}},"required":["root"],"additionalProperties":false,"$defs":{"Node":{"type":"object","description":"Node is an outline entry with nested children.","properties":{"title":{"type":"string","description":"Title of the entry. (at least 1 character)"},"children":{"type":["array","null"],"description":"Children are nested entries.","items":{"$ref":"#/$defs/Node"},"maxItems":20}},"required":["title","children"],"additionalProperties":false}}}`)
-	winkSchemaArchiveParams       = []byte(`{"type":"object","description":"ArchiveParams are the arguments of archive_docs.","properties":{"paths":{"type":"array","description":"Paths to archive.","items":{"type":"string"},"minItems":1}},"required":["paths"],"additionalProperties":false}`)
+	winkStrictSchemaOutlineParams = []byte(`{"type":"object","properties":{"root":{"description":"Root is the outline's top entry.","anyOf":[{"$ref":"#/$defs/Node"}]}},"required":["root"],"additionalProperties":false,"$defs":{"Node":{"type":"object","description":"Node is an outline entry with nested children.","properties":{"title":{"type":"string","description":"Title of the entry. (at least 1 character)"},"children":{"type":["array","null"],"description":"Children are nested entries.","items":{"$ref":"#/$defs/Node"},"maxItems":20}},"required":["title","children"],"additionalProperties":false}}}`)
+	winkSchemaArchiveParams       = []byte(`{"type":"object","properties":{"paths":{"type":"array","description":"Paths to archive.","items":{"type":"string"},"minItems":1}},"required":["paths"],"additionalProperties":false}`)
 	winkSchemaNoValue             = []byte(`{"type":"null"}`)
 )
 
@@ -1357,10 +1357,10 @@ var (
 	winkKeysOutlineParams       = []string{"root"}
 	winkKeysNode                = []string{"title", "children"}
 	winkKeysArchiveParams       = []string{"paths"}
-	winkPattern0                = regexp.MustCompile(`^(?:[A-Z]{2,5}-[0-9]+)$`)
-	winkPattern1                = regexp.MustCompile(`^(?:[a-z0-9]{1,8})$`)
-	winkPattern2                = regexp.MustCompile(`^(?:/[A-Za-z0-9_./-]*)$`)
-	winkRat0                    = strictjson.MustRat("0.001")
+	winkPattern9302c816         = regexp.MustCompile(`^(?:[A-Z]{2,5}-[0-9]+)$`)
+	winkPattern9b4c9772         = regexp.MustCompile(`^(?:[a-z0-9]{1,8})$`)
+	winkPatternffdb9d89         = regexp.MustCompile(`^(?:/[A-Za-z0-9_./-]*)$`)
+	winkRat0p001                = strictjson.MustRat("0.001")
 )
 
 // winkNew sets *p to a new zero value and returns it.

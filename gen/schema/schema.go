@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -29,6 +30,15 @@ func NoValue() []byte {
 // {"type":"object","properties":{},"additionalProperties":false}.
 func Empty() []byte {
 	return []byte(`{"type":"object","properties":{},"additionalProperties":false}`)
+}
+
+// rootBoilerplate matches the Go doc convention for a params or result type ("SearchParams are the
+// arguments of search_docs."): at a schema's root it would only repeat the tool's description, so it is left
+// out there.
+var rootBoilerplate = regexp.MustCompile(`^\S+ (?:is|are|holds|has) the (?:arguments?|parameters?|params|inputs?|results?|outputs?|return value|value returned) (?:of|for|to|from|by) [^.\s]+(?: tool)?\.?$`)
+
+func boilerplate(t *model.Type) bool {
+	return t.Named != nil && strings.HasPrefix(t.Doc, t.Named.Name+" ") && rootBoilerplate.MatchString(t.Doc)
 }
 
 // builder writes one schema document (plain or strict).
@@ -144,7 +154,7 @@ func (b *builder) structBody(t *model.Type, nullable bool) (*obj, error) {
 
 	s := newSchema()
 	s.set("type", typeKeyword("object", nullable))
-	if t.Doc != "" {
+	if t.Doc != "" && !(t == b.root && boilerplate(t)) {
 		s.set("description", str(t.Doc))
 	}
 	props := newMap()

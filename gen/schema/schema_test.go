@@ -38,8 +38,8 @@ func TestPlainAndStrictGolden(t *testing.T) {
 		{
 			name:   "search params: constraints, nested optional struct, enum with default",
 			ty:     searchParams(),
-			plain:  `{"type":"object","description":"SearchArgs are the arguments of search_docs.","properties":{"query":{"type":"string","description":"Search terms.","minLength":1,"maxLength":200},"limit":{"type":["integer","null"],"description":"Maximum results.","minimum":1,"maximum":100,"default":10},"case_sensitive":{"type":["boolean","null"]},"file_types":{"type":["array","null"],"description":"File extensions.","items":{"type":"string","maxLength":20,"pattern":"^(?:[a-z]+)$"},"maxItems":10,"uniqueItems":true},"filters":{"type":["object","null"],"description":"Filters narrow the search.","properties":{"path_prefix":{"type":["string","null"],"description":"Only paths under this prefix.","format":"uri"},"max_size":{"type":["integer","null"],"minimum":0,"maximum":9223372036854775807}},"additionalProperties":false},"mode":{"type":["string","null"],"description":"Mode picks the matching algorithm.","enum":["fuzzy","exact",null],"default":"fuzzy"}},"required":["query"],"additionalProperties":false}`,
-			strict: `{"type":"object","description":"SearchArgs are the arguments of search_docs.","properties":{"query":{"type":"string","description":"Search terms. (at least 1 character; at most 200 characters)"},"limit":{"type":["integer","null"],"description":"Maximum results. (default: 10)","minimum":1,"maximum":100},"case_sensitive":{"type":["boolean","null"]},"file_types":{"type":["array","null"],"description":"File extensions. (items must be unique; each item at most 20 characters)","items":{"type":"string","pattern":"^(?:[a-z]+)$"},"maxItems":10},"filters":{"type":["object","null"],"description":"Filters narrow the search.","properties":{"path_prefix":{"type":["string","null"],"description":"Only paths under this prefix. (format: uri)"},"max_size":{"type":["integer","null"],"minimum":0,"maximum":9223372036854775807}},"required":["path_prefix","max_size"],"additionalProperties":false},"mode":{"type":["string","null"],"description":"Mode picks the matching algorithm. (default: \"fuzzy\")","enum":["fuzzy","exact",null]}},"required":["query","limit","case_sensitive","file_types","filters","mode"],"additionalProperties":false}`,
+			plain:  `{"type":"object","properties":{"query":{"type":"string","description":"Search terms.","minLength":1,"maxLength":200},"limit":{"type":["integer","null"],"description":"Maximum results.","minimum":1,"maximum":100,"default":10},"case_sensitive":{"type":["boolean","null"]},"file_types":{"type":["array","null"],"description":"File extensions.","items":{"type":"string","maxLength":20,"pattern":"^(?:[a-z]+)$"},"maxItems":10,"uniqueItems":true},"filters":{"type":["object","null"],"description":"Filters narrow the search.","properties":{"path_prefix":{"type":["string","null"],"description":"Only paths under this prefix.","format":"uri"},"max_size":{"type":["integer","null"],"minimum":0,"maximum":9223372036854775807}},"additionalProperties":false},"mode":{"type":["string","null"],"description":"Mode picks the matching algorithm.","enum":["fuzzy","exact",null],"default":"fuzzy"}},"required":["query"],"additionalProperties":false}`,
+			strict: `{"type":"object","properties":{"query":{"type":"string","description":"Search terms. (at least 1 character; at most 200 characters)"},"limit":{"type":["integer","null"],"description":"Maximum results. (default: 10)","minimum":1,"maximum":100},"case_sensitive":{"type":["boolean","null"]},"file_types":{"type":["array","null"],"description":"File extensions. (items must be unique; each item at most 20 characters)","items":{"type":"string","pattern":"^(?:[a-z]+)$"},"maxItems":10},"filters":{"type":["object","null"],"description":"Filters narrow the search.","properties":{"path_prefix":{"type":["string","null"],"description":"Only paths under this prefix. (format: uri)"},"max_size":{"type":["integer","null"],"minimum":0,"maximum":9223372036854775807}},"required":["path_prefix","max_size"],"additionalProperties":false},"mode":{"type":["string","null"],"description":"Mode picks the matching algorithm. (default: \"fuzzy\")","enum":["fuzzy","exact",null]}},"required":["query","limit","case_sensitive","file_types","filters","mode"],"additionalProperties":false}`,
 		},
 		{
 			name:   "self-recursive root: refs are # and nullable pointers use anyOf",
@@ -477,5 +477,28 @@ func TestAppendStringEscapes(t *testing.T) {
 	}
 	if !json.Valid([]byte(got)) {
 		t.Error("not valid JSON")
+	}
+}
+
+// The Go doc boilerplate of a params or result type is left out at the schema's root (the tool's
+// description says it), and kept anywhere else and for any other doc.
+func TestRootBoilerplateIsLeftOut(t *testing.T) {
+	for doc, kept := range map[string]bool{
+		"SearchArgs are the arguments of search_docs.":             false,
+		"SearchArgs is the input to search_docs":                   false,
+		"SearchArgs holds the parameters for search_docs.":         false,
+		"SearchArgs are the arguments of search_docs. Use globs.":  true,
+		"SearchArgs narrow a search to the files the model wants.": true,
+		"Other are the arguments of search_docs.":                  true,
+	} {
+		ty := searchParams()
+		ty.Doc = doc
+		b, err := Plain(ty)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := bytes.Contains(b, []byte(`"type":"object","description":`)); got != kept {
+			t.Errorf("%q: root description kept %v, want %v", doc, got, kept)
+		}
 	}
 }

@@ -59,7 +59,7 @@ func WinkAnonExamples() []wink.TypedExample[Params, Out] {
 			(*e1).Key = "a"
 			{
 				p3 := winkNew(&(*e1).Value)
-				(*p3) = int(1)
+				(*p3) = 1
 			}
 		}
 		{
@@ -70,7 +70,7 @@ func WinkAnonExamples() []wink.TypedExample[Params, Out] {
 			p1 := winkNew(&out[0].Input.Extra)
 			(*p1).Note = "x"
 		}
-		out[0].Output.N = int(2)
+		out[0].Output.N = 2
 		out[0].HasOutput = true
 	}
 	return out

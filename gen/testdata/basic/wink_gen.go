@@ -58,10 +58,10 @@ func WinkKindsExamples() []wink.TypedExample[Params, Result] {
 	{
 		out[0].Description = "Everything"
 		out[0].Input.Name = "ab"
-		out[0].Input.Count = uint16(10)
-		out[0].Input.Delta = int32(0)
-		out[0].Input.Ratio = float32(0.5)
-		out[0].Input.Temp = Celsius(20.5)
+		out[0].Input.Count = 10
+		out[0].Input.Delta = 0
+		out[0].Input.Ratio = 0.5
+		out[0].Input.Temp = 20.5
 		out[0].Input.On = true
 		out[0].Input.Color = Green
 		out[0].Input.Allowed = make([]Color, 1)
@@ -70,17 +70,17 @@ func WinkKindsExamples() []wink.TypedExample[Params, Result] {
 		out[0].Input.When = time.Date(2026, time.January, 2, 15, 4, 5, 0, time.FixedZone("", 3600))
 		out[0].Input.Tags = make([]string, 1)
 		out[0].Input.Tags[0] = "x"
-		out[0].Input.Grid[0] = int(1)
-		out[0].Input.Grid[1] = int(2)
+		out[0].Input.Grid[0] = 1
+		out[0].Input.Grid[1] = 2
 		out[0].Input.Meta = make(map[string]int, 2)
 		{
 			var e1 int
-			e1 = int(1)
+			e1 = 1
 			out[0].Input.Meta["a"] = e1
 		}
 		{
 			var e1 int
-			e1 = int(2)
+			e1 = 2
 			out[0].Input.Meta["b"] = e1
 		}
 		{
@@ -150,7 +150,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 						d.FailLen("must be at most 10 characters long", n)
 					}
 				}
-				if !winkPattern0.MatchString(s) {
+				if !winkPattern32c4dce4.MatchString(s) {
 					d.FailString("must match the pattern ^(?:[a-z]+)$", s)
 				}
 			}
@@ -199,7 +199,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				continue
 			}
 			if f, ok := d.Float(64); ok {
-				if !strictjson.MultipleOf(d.NumberLiteral(), winkRat0) {
+				if !strictjson.MultipleOf(d.NumberLiteral(), winkRat0p5) {
 					d.FailFloat("must be a multiple of 0.5", f)
 				}
 				v.Temp = Celsius(f)
@@ -449,7 +449,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 		d.Missing("count")
 	}
 	if set[0]&4 == 0 {
-		v.Delta = int32(0)
+		v.Delta = 0
 	}
 	if seen[0]&8 == 0 {
 		d.Missing("ratio")
@@ -603,10 +603,10 @@ var (
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
-	winkKeysResult = []string{"ok"}
-	winkKeysParams = []string{"name", "count", "delta", "ratio", "temp", "on", "color", "allowed", "level", "when", "maybe", "tags", "grid", "meta", "email", "opt", "nested", "default_ptr"}
-	winkPattern0   = regexp.MustCompile(`^(?:[a-z]+)$`)
-	winkRat0       = strictjson.MustRat("0.5")
+	winkKeysResult      = []string{"ok"}
+	winkKeysParams      = []string{"name", "count", "delta", "ratio", "temp", "on", "color", "allowed", "level", "when", "maybe", "tags", "grid", "meta", "email", "opt", "nested", "default_ptr"}
+	winkPattern32c4dce4 = regexp.MustCompile(`^(?:[a-z]+)$`)
+	winkRat0p5          = strictjson.MustRat("0.5")
 )
 
 // winkNew sets *p to a new zero value and returns it.

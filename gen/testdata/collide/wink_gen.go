@@ -64,7 +64,7 @@ func WinkCollideExamples() []wink3.TypedExample[Params, Result] {
 		out[0].Input.When = time2.Date(2026, time2.January, 2, 15, 4, 5, 0, time2.UTC)
 		out[0].Input.Wait = 2 * time2.Second
 		out[0].Input.Name = "abc"
-		out[0].Input.Ratio = float64(1.5)
+		out[0].Input.Ratio = 1.5
 		out[0].Input.Dash = "dash"
 		out[0].Input.Level = High
 	}
@@ -143,7 +143,7 @@ func winkDecodeParams(d *strictjson2.Decoder, v *Params) {
 						d.FailLen("must be at most 9 characters long", n)
 					}
 				}
-				if !winkPattern0.MatchString(s) {
+				if !winkPattern39c46b36.MatchString(s) {
 					d.FailString("must match the pattern ^[a-z]+$", s)
 				}
 			}
@@ -155,7 +155,7 @@ func winkDecodeParams(d *strictjson2.Decoder, v *Params) {
 				if f > 10.0 {
 					d.FailFloat("must be <= 10", f)
 				}
-				if !strictjson2.MultipleOf(d.NumberLiteral(), winkRat0) {
+				if !strictjson2.MultipleOf(d.NumberLiteral(), winkRat0p5) {
 					d.FailFloat("must be a multiple of 0.5", f)
 				}
 				v.Ratio = float64(f)
@@ -327,15 +327,15 @@ func winkEncodeItem(dst []byte, v *Item) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaParams = []byte(`{"type":"object","description":"Params are the arguments of collide.","properties":{"when":{"type":"string","format":"date-time"},"wait":{"type":["string","null"],"pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$","default":"2s"},"name":{"type":"string","maxLength":9,"pattern":"^[a-z]+$"},"ratio":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":10,"multipleOf":0.5},"-":{"type":"string"},"level":{"type":"integer","description":"Level is an integer enum.","enum":[0,1]},"tags":{"type":["object","null"],"additionalProperties":{"type":"object","description":"Item is an element.","properties":{"n":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["n"],"additionalProperties":false}},"list":{"type":["array","null"],"items":{"type":"object","description":"Item is an element.","properties":{"n":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["n"],"additionalProperties":false}}},"required":["when","name","ratio","-","level"],"additionalProperties":false}`)
+	winkSchemaParams = []byte(`{"type":"object","properties":{"when":{"type":"string","format":"date-time"},"wait":{"type":["string","null"],"pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$","default":"2s"},"name":{"type":"string","maxLength":9,"pattern":"^[a-z]+$"},"ratio":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":10,"multipleOf":0.5},"-":{"type":"string"},"level":{"type":"integer","description":"Level is an integer enum.","enum":[0,1]},"tags":{"type":["object","null"],"additionalProperties":{"type":"object","description":"Item is an element.","properties":{"n":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["n"],"additionalProperties":false}},"list":{"type":["array","null"],"items":{"type":"object","description":"Item is an element.","properties":{"n":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["n"],"additionalProperties":false}}},"required":["when","name","ratio","-","level"],"additionalProperties":false}`)
 	winkSchemaResult = []byte(`{"type":"object","description":"Result is what collide returns.","properties":{"at":{"type":"string","format":"date-time"}},"required":["at"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
-	winkKeysResult = []string{"at"}
-	winkKeysParams = []string{"when", "wait", "name", "ratio", "-", "level", "tags", "list"}
-	winkKeysItem   = []string{"n"}
-	winkPattern0   = regexp2.MustCompile(`^[a-z]+$`)
-	winkRat0       = strictjson2.MustRat("0.5")
+	winkKeysResult      = []string{"at"}
+	winkKeysParams      = []string{"when", "wait", "name", "ratio", "-", "level", "tags", "list"}
+	winkKeysItem        = []string{"n"}
+	winkPattern39c46b36 = regexp2.MustCompile(`^[a-z]+$`)
+	winkRat0p5          = strictjson2.MustRat("0.5")
 )

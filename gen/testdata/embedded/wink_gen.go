@@ -53,7 +53,7 @@ func WinkListItemsExamples() []wink.TypedExample[ListParams, Items] {
 	out := make([]wink.TypedExample[ListParams, Items], 1)
 	{
 		out[0].Description = "First page"
-		out[0].Input.Paging.Limit = int(20)
+		out[0].Input.Paging.Limit = 20
 		out[0].Input.Query = "a"
 		out[0].Input.Field = "x"
 		out[0].Input.Sort.Field = "name"
@@ -177,7 +177,7 @@ func winkDecodeListParams(d *strictjson.Decoder, v *ListParams) {
 		}
 	}
 	if set[0]&2 == 0 {
-		v.Paging.Limit = int(20)
+		v.Paging.Limit = 20
 	}
 	if seen[0]&8 == 0 {
 		d.Missing("query")

@@ -144,9 +144,9 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaParams       = []byte("{\"type\":\"object\",\"description\":\"Params are the arguments of mark.\",\"properties\":{\"mark\":{\"type\":\"string\",\"description\":\"Mark is a string enum with awkward values.\",\"enum\":[\"\ufeffbom\",\"back`quote\",\"car\\rriage\",\"n\\u0000ul\",\"plain\"]},\"label\":{\"type\":[\"string\",\"null\"],\"default\":\"a\\u2028b\"},\"note\":{\"type\":[\"string\",\"null\"],\"maxLength\":40}},\"required\":[\"mark\"],\"additionalProperties\":false}")
+	winkSchemaParams       = []byte("{\"type\":\"object\",\"properties\":{\"mark\":{\"type\":\"string\",\"description\":\"Mark is a string enum with awkward values.\",\"enum\":[\"\ufeffbom\",\"back`quote\",\"car\\rriage\",\"n\\u0000ul\",\"plain\"]},\"label\":{\"type\":[\"string\",\"null\"],\"default\":\"a\\u2028b\"},\"note\":{\"type\":[\"string\",\"null\"],\"maxLength\":40}},\"required\":[\"mark\"],\"additionalProperties\":false}")
 	winkSchemaNoValue      = []byte(`{"type":"null"}`)
-	winkStrictSchemaParams = []byte("{\"type\":\"object\",\"description\":\"Params are the arguments of mark.\",\"properties\":{\"mark\":{\"type\":\"string\",\"description\":\"Mark is a string enum with awkward values.\",\"enum\":[\"\ufeffbom\",\"back`quote\",\"car\\rriage\",\"n\\u0000ul\",\"plain\"]},\"label\":{\"type\":[\"string\",\"null\"],\"description\":\"(default: \\\"a\\\\u2028b\\\")\"},\"note\":{\"type\":[\"string\",\"null\"],\"description\":\"(at most 40 characters)\"}},\"required\":[\"mark\",\"label\",\"note\"],\"additionalProperties\":false}")
+	winkStrictSchemaParams = []byte("{\"type\":\"object\",\"properties\":{\"mark\":{\"type\":\"string\",\"description\":\"Mark is a string enum with awkward values.\",\"enum\":[\"\ufeffbom\",\"back`quote\",\"car\\rriage\",\"n\\u0000ul\",\"plain\"]},\"label\":{\"type\":[\"string\",\"null\"],\"description\":\"(default: \\\"a\\\\u2028b\\\")\"},\"note\":{\"type\":[\"string\",\"null\"],\"description\":\"(at most 40 characters)\"}},\"required\":[\"mark\",\"label\",\"note\"],\"additionalProperties\":false}")
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

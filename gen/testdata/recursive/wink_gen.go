@@ -58,17 +58,17 @@ func WinkEvalExamples() []wink.TypedExample[EvalParams, Value] {
 			(*p2).Args = make([]Expr, 2)
 			{
 				p6 := winkNew(&(*p2).Args[0].Lit)
-				(*p6) = float64(1)
+				(*p6) = 1
 			}
 			{
 				p6 := winkNew(&(*p2).Args[1].Lit)
-				(*p6) = float64(2)
+				(*p6) = 2
 			}
 		}
 		out[0].Input.Tree.Label = "r"
 		out[0].Input.Tree.Children = make([]Tree, 1)
 		out[0].Input.Tree.Children[0].Label = "c"
-		out[0].Output.V = float64(3)
+		out[0].Output.V = 3
 		out[0].HasOutput = true
 	}
 	return out

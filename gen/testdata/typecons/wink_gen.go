@@ -54,10 +54,10 @@ func WinkCopyExamples() []wink.TypedExample[CopyParams, Copied] {
 	out := make([]wink.TypedExample[CopyParams, Copied], 1)
 	{
 		out[0].Description = "One file"
-		out[0].Input.From = Path("a/b.txt")
+		out[0].Input.From = "a/b.txt"
 		out[0].Input.Also = make([]Path, 1)
-		out[0].Input.Also[0] = Path("c")
-		out[0].Output.N = int(2)
+		out[0].Input.Also[0] = "c"
+		out[0].Output.N = 2
 		out[0].HasOutput = true
 	}
 	return out
@@ -116,7 +116,7 @@ func winkDecodeCopyParams(d *strictjson.Decoder, v *CopyParams) {
 						d.FailLen("must be at most 200 characters long", n)
 					}
 				}
-				if !winkPattern0.MatchString(s) {
+				if !winkPatternde24dc97.MatchString(s) {
 					d.FailString("must be a relative path of lowercase letters, digits, _ . / and -", s)
 				}
 			}
@@ -136,7 +136,7 @@ func winkDecodeCopyParams(d *strictjson.Decoder, v *CopyParams) {
 						d.FailLen("must be at most 50 characters long", n)
 					}
 				}
-				if !winkPattern0.MatchString(s) {
+				if !winkPatternde24dc97.MatchString(s) {
 					d.FailString("must be a relative path of lowercase letters, digits, _ . / and -", s)
 				}
 			}
@@ -161,7 +161,7 @@ func winkDecodeCopyParams(d *strictjson.Decoder, v *CopyParams) {
 								d.FailLen("must be at most 200 characters long", n)
 							}
 						}
-						if !winkPattern0.MatchString(s) {
+						if !winkPatternde24dc97.MatchString(s) {
 							d.FailString("must be a relative path of lowercase letters, digits, _ . / and -", s)
 						}
 					}
@@ -244,7 +244,7 @@ var (
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
-	winkKeysCopied     = []string{"n"}
-	winkKeysCopyParams = []string{"from", "to", "also", "tag"}
-	winkPattern0       = regexp.MustCompile(`^(?:[a-z0-9_./-]+)$`)
+	winkKeysCopied      = []string{"n"}
+	winkKeysCopyParams  = []string{"from", "to", "also", "tag"}
+	winkPatternde24dc97 = regexp.MustCompile(`^(?:[a-z0-9_./-]+)$`)
 )

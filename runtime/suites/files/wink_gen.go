@@ -59,7 +59,7 @@ func WinkEditFileExamples() []wink.TypedExample[EditFileParams, wink.NoValue] {
 	out := make([]wink.TypedExample[EditFileParams, wink.NoValue], 1)
 	{
 		out[0].Description = "Fix a typo"
-		out[0].Input.FilePath = Path("README.md")
+		out[0].Input.FilePath = "README.md"
 		out[0].Input.OldString = "teh"
 		out[0].Input.NewString = "the"
 	}
@@ -98,12 +98,12 @@ func WinkGlobExamples() []wink.TypedExample[GlobParams, GlobResult] {
 	{
 		out[0].Description = "Go files anywhere"
 		out[0].Input.Pattern = "**/*.go"
-		out[0].Input.Offset = int(0)
-		out[0].Input.Limit = int(200)
+		out[0].Input.Offset = 0
+		out[0].Input.Limit = 200
 		out[0].Output.Matches = make([]string, 2)
 		out[0].Output.Matches[0] = "cmd/main.go"
 		out[0].Output.Matches[1] = "lib/lib.go"
-		out[0].Output.Total = int(2)
+		out[0].Output.Total = 2
 		out[0].HasOutput = true
 	}
 	return out
@@ -142,14 +142,14 @@ func WinkGrepExamples() []wink.TypedExample[GrepParams, GrepResult] {
 		out[0].Description = "Find TODOs in Go files"
 		out[0].Input.Pattern = "TODO"
 		out[0].Input.Glob = "**/*.go"
-		out[0].Input.Offset = int(0)
-		out[0].Input.Limit = int(200)
+		out[0].Input.Offset = 0
+		out[0].Input.Limit = 200
 		out[0].Output.Matches = make([]GrepMatch, 1)
 		out[0].Output.Matches[0].Path = "main.go"
-		out[0].Output.Matches[0].Line = int(3)
+		out[0].Output.Matches[0].Line = 3
 		out[0].Output.Matches[0].Text = "// TODO: log"
 		out[0].Output.More = false
-		out[0].Output.Skipped = int(0)
+		out[0].Output.Skipped = 0
 		out[0].HasOutput = true
 	}
 	return out
@@ -186,18 +186,18 @@ func WinkLsExamples() []wink.TypedExample[LsParams, LsResult] {
 	out := make([]wink.TypedExample[LsParams, LsResult], 1)
 	{
 		out[0].Description = "List the root"
-		out[0].Input.Path = PathOrRoot("")
-		out[0].Input.Offset = int(0)
-		out[0].Input.Limit = int(200)
+		out[0].Input.Path = ""
+		out[0].Input.Offset = 0
+		out[0].Input.Limit = 200
 		out[0].Output.Path = "/"
 		out[0].Output.Entries = make([]LsEntry, 2)
 		out[0].Output.Entries[0].Name = "README.md"
 		out[0].Output.Entries[0].Kind = KindFile
-		out[0].Output.Entries[0].Size = int64(12)
+		out[0].Output.Entries[0].Size = 12
 		out[0].Output.Entries[1].Name = "src"
 		out[0].Output.Entries[1].Kind = KindDir
-		out[0].Output.Entries[1].Size = int64(0)
-		out[0].Output.Total = int(2)
+		out[0].Output.Entries[1].Size = 0
+		out[0].Output.Total = 2
 		out[0].HasOutput = true
 	}
 	return out
@@ -234,14 +234,14 @@ func WinkReadFileExamples() []wink.TypedExample[ReadFileParams, ReadFileResult] 
 	out := make([]wink.TypedExample[ReadFileParams, ReadFileResult], 1)
 	{
 		out[0].Description = "Read a small file"
-		out[0].Input.FilePath = Path("notes.txt")
-		out[0].Input.Offset = int(0)
-		out[0].Input.Limit = int(2000)
+		out[0].Input.FilePath = "notes.txt"
+		out[0].Input.Offset = 0
+		out[0].Input.Limit = 2000
 		out[0].Output.Path = "notes.txt"
 		out[0].Output.Content = "   1 | hello"
-		out[0].Output.StartLine = int(1)
-		out[0].Output.EndLine = int(1)
-		out[0].Output.TotalLines = int(1)
+		out[0].Output.StartLine = 1
+		out[0].Output.EndLine = 1
+		out[0].Output.TotalLines = 1
 		out[0].HasOutput = true
 	}
 	return out
@@ -275,7 +275,7 @@ func WinkRmExamples() []wink.TypedExample[RmParams, wink.NoValue] {
 	out := make([]wink.TypedExample[RmParams, wink.NoValue], 1)
 	{
 		out[0].Description = "Remove a file"
-		out[0].Input.Path = Path("build/out.log")
+		out[0].Input.Path = "build/out.log"
 	}
 	return out
 }
@@ -308,7 +308,7 @@ func WinkWriteFileExamples() []wink.TypedExample[WriteFileParams, wink.NoValue] 
 	out := make([]wink.TypedExample[WriteFileParams, wink.NoValue], 1)
 	{
 		out[0].Description = "Create a file"
-		out[0].Input.FilePath = Path("notes/todo.txt")
+		out[0].Input.FilePath = "notes/todo.txt"
 		out[0].Input.Content = "buy milk\n"
 	}
 	return out
@@ -334,7 +334,7 @@ func winkDecodeEditFileParams(d *strictjson.Decoder, v *EditFileParams) {
 						d.FailLen("must be at most 1297 characters long", n)
 					}
 				}
-				if !winkPattern0.MatchString(s) {
+				if !winkPatternf70c7ee7.MatchString(s) {
 					d.FailString("must be a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
 				}
 			}
@@ -488,7 +488,7 @@ func winkDecodeGlobParams(d *strictjson.Decoder, v *GlobParams) {
 						d.FailLen("must be at most 1297 characters long", n)
 					}
 				}
-				if !winkPattern1.MatchString(s) {
+				if !winkPatternb11ea1a3.MatchString(s) {
 					d.FailString("must match the pattern ^(?:[ -~]+)$", s)
 				}
 			}
@@ -507,7 +507,7 @@ func winkDecodeGlobParams(d *strictjson.Decoder, v *GlobParams) {
 						d.FailLen("must be at most 1297 characters long", n)
 					}
 				}
-				if !winkPattern2.MatchString(s) {
+				if !winkPatternc3254eac.MatchString(s) {
 					d.FailString("must be empty or / for the workspace root, or a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
 				}
 			}
@@ -541,10 +541,10 @@ func winkDecodeGlobParams(d *strictjson.Decoder, v *GlobParams) {
 		d.Missing("pattern")
 	}
 	if set[0]&4 == 0 {
-		v.Offset = int(0)
+		v.Offset = 0
 	}
 	if set[0]&8 == 0 {
-		v.Limit = int(200)
+		v.Limit = 200
 	}
 	d.ObjectEnd()
 }
@@ -736,7 +736,7 @@ func winkDecodeGrepParams(d *strictjson.Decoder, v *GrepParams) {
 						d.FailLen("must be at most 1297 characters long", n)
 					}
 				}
-				if !winkPattern2.MatchString(s) {
+				if !winkPatternc3254eac.MatchString(s) {
 					d.FailString("must be empty or / for the workspace root, or a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
 				}
 			}
@@ -755,7 +755,7 @@ func winkDecodeGrepParams(d *strictjson.Decoder, v *GrepParams) {
 						d.FailLen("must be at most 1297 characters long", n)
 					}
 				}
-				if !winkPattern1.MatchString(s) {
+				if !winkPatternb11ea1a3.MatchString(s) {
 					d.FailString("must match the pattern ^(?:[ -~]+)$", s)
 				}
 			}
@@ -789,10 +789,10 @@ func winkDecodeGrepParams(d *strictjson.Decoder, v *GrepParams) {
 		d.Missing("pattern")
 	}
 	if set[0]&8 == 0 {
-		v.Offset = int(0)
+		v.Offset = 0
 	}
 	if set[0]&16 == 0 {
-		v.Limit = int(200)
+		v.Limit = 200
 	}
 	d.ObjectEnd()
 }
@@ -981,7 +981,7 @@ func winkDecodeLsParams(d *strictjson.Decoder, v *LsParams) {
 						d.FailLen("must be at most 1297 characters long", n)
 					}
 				}
-				if !winkPattern2.MatchString(s) {
+				if !winkPatternc3254eac.MatchString(s) {
 					d.FailString("must be empty or / for the workspace root, or a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
 				}
 			}
@@ -1012,10 +1012,10 @@ func winkDecodeLsParams(d *strictjson.Decoder, v *LsParams) {
 		}
 	}
 	if set[0]&2 == 0 {
-		v.Offset = int(0)
+		v.Offset = 0
 	}
 	if set[0]&4 == 0 {
-		v.Limit = int(200)
+		v.Limit = 200
 	}
 	d.ObjectEnd()
 }
@@ -1138,7 +1138,7 @@ func winkDecodeReadFileParams(d *strictjson.Decoder, v *ReadFileParams) {
 						d.FailLen("must be at most 1297 characters long", n)
 					}
 				}
-				if !winkPattern0.MatchString(s) {
+				if !winkPatternf70c7ee7.MatchString(s) {
 					d.FailString("must be a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
 				}
 			}
@@ -1172,10 +1172,10 @@ func winkDecodeReadFileParams(d *strictjson.Decoder, v *ReadFileParams) {
 		d.Missing("file_path")
 	}
 	if set[0]&2 == 0 {
-		v.Offset = int(0)
+		v.Offset = 0
 	}
 	if set[0]&4 == 0 {
-		v.Limit = int(2000)
+		v.Limit = 2000
 	}
 	d.ObjectEnd()
 }
@@ -1212,7 +1212,7 @@ func winkDecodeRmParams(d *strictjson.Decoder, v *RmParams) {
 						d.FailLen("must be at most 1297 characters long", n)
 					}
 				}
-				if !winkPattern0.MatchString(s) {
+				if !winkPatternf70c7ee7.MatchString(s) {
 					d.FailString("must be a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
 				}
 			}
@@ -1254,7 +1254,7 @@ func winkDecodeWriteFileParams(d *strictjson.Decoder, v *WriteFileParams) {
 						d.FailLen("must be at most 1297 characters long", n)
 					}
 				}
-				if !winkPattern0.MatchString(s) {
+				if !winkPatternf70c7ee7.MatchString(s) {
 					d.FailString("must be a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
 				}
 			}
@@ -1290,25 +1290,25 @@ func winkEncodeWriteFileParams(dst []byte, v *WriteFileParams) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaEditFileParams        = []byte(`{"type":"object","description":"EditFileParams are the arguments of edit_file.","properties":{"file_path":{"type":"string","description":"FilePath is the file to edit, relative to the workspace root.","maxLength":1297,"pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"},"old_string":{"type":"string","description":"OldString is the exact text to replace, as it appears in the file (without read_file's line numbers).","minLength":1},"new_string":{"type":"string","description":"NewString is the text to put in its place."},"replace_all":{"type":["boolean","null"],"description":"ReplaceAll replaces every occurrence instead of exactly one."}},"required":["file_path","old_string","new_string"],"additionalProperties":false}`)
+	winkSchemaEditFileParams        = []byte(`{"type":"object","properties":{"file_path":{"type":"string","description":"FilePath is the file to edit, relative to the workspace root.","maxLength":1297,"pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"},"old_string":{"type":"string","description":"OldString is the exact text to replace, as it appears in the file (without read_file's line numbers).","minLength":1},"new_string":{"type":"string","description":"NewString is the text to put in its place."},"replace_all":{"type":["boolean","null"],"description":"ReplaceAll replaces every occurrence instead of exactly one."}},"required":["file_path","old_string","new_string"],"additionalProperties":false}`)
 	winkSchemaNoValue               = []byte(`{"type":"null"}`)
-	winkStrictSchemaEditFileParams  = []byte(`{"type":"object","description":"EditFileParams are the arguments of edit_file.","properties":{"file_path":{"type":"string","description":"FilePath is the file to edit, relative to the workspace root. (at most 1297 characters)","pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"},"old_string":{"type":"string","description":"OldString is the exact text to replace, as it appears in the file (without read_file's line numbers). (at least 1 character)"},"new_string":{"type":"string","description":"NewString is the text to put in its place."},"replace_all":{"type":["boolean","null"],"description":"ReplaceAll replaces every occurrence instead of exactly one."}},"required":["file_path","old_string","new_string","replace_all"],"additionalProperties":false}`)
-	winkSchemaGlobParams            = []byte(`{"type":"object","description":"GlobParams are the arguments of glob.","properties":{"pattern":{"type":"string","description":"Pattern is matched against paths below path, segment by segment: * and ? match within a segment, [abc] a character class, ** any number of segments.","minLength":1,"maxLength":1297,"pattern":"^(?:[ -~]+)$"},"path":{"type":["string","null"],"description":"Path is the directory the pattern is relative to; empty or / for the workspace root.","maxLength":1297,"pattern":"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$"},"offset":{"type":["integer","null"],"description":"Offset is the number of matches to skip.","minimum":0,"maximum":9223372036854775807,"default":0},"limit":{"type":["integer","null"],"description":"Limit is the largest number of matches to return.","minimum":1,"maximum":1000,"default":200}},"required":["pattern"],"additionalProperties":false}`)
+	winkStrictSchemaEditFileParams  = []byte(`{"type":"object","properties":{"file_path":{"type":"string","description":"FilePath is the file to edit, relative to the workspace root. (at most 1297 characters)","pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"},"old_string":{"type":"string","description":"OldString is the exact text to replace, as it appears in the file (without read_file's line numbers). (at least 1 character)"},"new_string":{"type":"string","description":"NewString is the text to put in its place."},"replace_all":{"type":["boolean","null"],"description":"ReplaceAll replaces every occurrence instead of exactly one."}},"required":["file_path","old_string","new_string","replace_all"],"additionalProperties":false}`)
+	winkSchemaGlobParams            = []byte(`{"type":"object","properties":{"pattern":{"type":"string","description":"Pattern is matched against paths below path, segment by segment: * and ? match within a segment, [abc] a character class, ** any number of segments.","minLength":1,"maxLength":1297,"pattern":"^(?:[ -~]+)$"},"path":{"type":["string","null"],"description":"Path is the directory the pattern is relative to; empty or / for the workspace root.","maxLength":1297,"pattern":"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$"},"offset":{"type":["integer","null"],"description":"Offset is the number of matches to skip.","minimum":0,"maximum":9223372036854775807,"default":0},"limit":{"type":["integer","null"],"description":"Limit is the largest number of matches to return.","minimum":1,"maximum":1000,"default":200}},"required":["pattern"],"additionalProperties":false}`)
 	winkSchemaGlobResult            = []byte(`{"type":"object","description":"GlobResult is a page of the paths matching a pattern.","properties":{"matches":{"type":"array","description":"Matches are the matching paths, relative to the workspace root, sorted; directories end with \"/\".","items":{"type":"string"}},"total":{"type":"integer","description":"Total is the number of matching paths.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["matches","total"],"additionalProperties":false}`)
-	winkStrictSchemaGlobParams      = []byte(`{"type":"object","description":"GlobParams are the arguments of glob.","properties":{"pattern":{"type":"string","description":"Pattern is matched against paths below path, segment by segment: * and ? match within a segment, [abc] a character class, ** any number of segments. (at least 1 character; at most 1297 characters)","pattern":"^(?:[ -~]+)$"},"path":{"type":["string","null"],"description":"Path is the directory the pattern is relative to; empty or / for the workspace root. (at most 1297 characters)","pattern":"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$"},"offset":{"type":["integer","null"],"description":"Offset is the number of matches to skip. (default: 0)","minimum":0,"maximum":9223372036854775807},"limit":{"type":["integer","null"],"description":"Limit is the largest number of matches to return. (default: 200)","minimum":1,"maximum":1000}},"required":["pattern","path","offset","limit"],"additionalProperties":false}`)
-	winkSchemaGrepParams            = []byte(`{"type":"object","description":"GrepParams are the arguments of grep.","properties":{"pattern":{"type":"string","description":"Pattern is an RE2 regular expression matched against each line; start it with (?i) to ignore case.","minLength":1,"maxLength":1000},"path":{"type":["string","null"],"description":"Path is the directory to search below, or a single file; empty or / for the workspace root.","maxLength":1297,"pattern":"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$"},"glob":{"type":["string","null"],"description":"Glob keeps only the files whose paths, relative to path, match this glob pattern (like **/*.go).","maxLength":1297,"pattern":"^(?:[ -~]+)$"},"offset":{"type":["integer","null"],"description":"Offset is the number of matches to skip.","minimum":0,"maximum":9223372036854775807,"default":0},"limit":{"type":["integer","null"],"description":"Limit is the largest number of matches to return.","minimum":1,"maximum":1000,"default":200}},"required":["pattern"],"additionalProperties":false}`)
+	winkStrictSchemaGlobParams      = []byte(`{"type":"object","properties":{"pattern":{"type":"string","description":"Pattern is matched against paths below path, segment by segment: * and ? match within a segment, [abc] a character class, ** any number of segments. (at least 1 character; at most 1297 characters)","pattern":"^(?:[ -~]+)$"},"path":{"type":["string","null"],"description":"Path is the directory the pattern is relative to; empty or / for the workspace root. (at most 1297 characters)","pattern":"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$"},"offset":{"type":["integer","null"],"description":"Offset is the number of matches to skip. (default: 0)","minimum":0,"maximum":9223372036854775807},"limit":{"type":["integer","null"],"description":"Limit is the largest number of matches to return. (default: 200)","minimum":1,"maximum":1000}},"required":["pattern","path","offset","limit"],"additionalProperties":false}`)
+	winkSchemaGrepParams            = []byte(`{"type":"object","properties":{"pattern":{"type":"string","description":"Pattern is an RE2 regular expression matched against each line; start it with (?i) to ignore case.","minLength":1,"maxLength":1000},"path":{"type":["string","null"],"description":"Path is the directory to search below, or a single file; empty or / for the workspace root.","maxLength":1297,"pattern":"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$"},"glob":{"type":["string","null"],"description":"Glob keeps only the files whose paths, relative to path, match this glob pattern (like **/*.go).","maxLength":1297,"pattern":"^(?:[ -~]+)$"},"offset":{"type":["integer","null"],"description":"Offset is the number of matches to skip.","minimum":0,"maximum":9223372036854775807,"default":0},"limit":{"type":["integer","null"],"description":"Limit is the largest number of matches to return.","minimum":1,"maximum":1000,"default":200}},"required":["pattern"],"additionalProperties":false}`)
 	winkSchemaGrepResult            = []byte(`{"type":"object","description":"GrepResult is a page of matching lines.","properties":{"matches":{"type":"array","description":"Matches are the matching lines, by path, then line.","items":{"type":"object","description":"GrepMatch is one matching line.","properties":{"path":{"type":"string","description":"Path is the file, relative to the workspace root."},"line":{"type":"integer","description":"Line is the line number, from 1.","minimum":-9223372036854775808,"maximum":9223372036854775807},"text":{"type":"string","description":"Text is the line (cut when longer than the line limit)."}},"required":["path","line","text"],"additionalProperties":false}},"more":{"type":"boolean","description":"More reports that there are matches after this page."},"skipped":{"type":"integer","description":"Skipped counts the files not searched because they are not UTF-8 text, are too large, or could not be read (a directory or file without permission, a link that leaves the workspace or leads nowhere).","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["matches","more","skipped"],"additionalProperties":false}`)
-	winkStrictSchemaGrepParams      = []byte(`{"type":"object","description":"GrepParams are the arguments of grep.","properties":{"pattern":{"type":"string","description":"Pattern is an RE2 regular expression matched against each line; start it with (?i) to ignore case. (at least 1 character; at most 1000 characters)"},"path":{"type":["string","null"],"description":"Path is the directory to search below, or a single file; empty or / for the workspace root. (at most 1297 characters)","pattern":"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$"},"glob":{"type":["string","null"],"description":"Glob keeps only the files whose paths, relative to path, match this glob pattern (like **/*.go). (at most 1297 characters)","pattern":"^(?:[ -~]+)$"},"offset":{"type":["integer","null"],"description":"Offset is the number of matches to skip. (default: 0)","minimum":0,"maximum":9223372036854775807},"limit":{"type":["integer","null"],"description":"Limit is the largest number of matches to return. (default: 200)","minimum":1,"maximum":1000}},"required":["pattern","path","glob","offset","limit"],"additionalProperties":false}`)
-	winkSchemaLsParams              = []byte(`{"type":"object","description":"LsParams are the arguments of ls.","properties":{"path":{"type":["string","null"],"description":"Path is the directory to list, relative to the workspace root; empty or / for the root.","maxLength":1297,"pattern":"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$"},"offset":{"type":["integer","null"],"description":"Offset is the number of entries to skip.","minimum":0,"maximum":9223372036854775807,"default":0},"limit":{"type":["integer","null"],"description":"Limit is the largest number of entries to return.","minimum":1,"maximum":1000,"default":200}},"additionalProperties":false}`)
+	winkStrictSchemaGrepParams      = []byte(`{"type":"object","properties":{"pattern":{"type":"string","description":"Pattern is an RE2 regular expression matched against each line; start it with (?i) to ignore case. (at least 1 character; at most 1000 characters)"},"path":{"type":["string","null"],"description":"Path is the directory to search below, or a single file; empty or / for the workspace root. (at most 1297 characters)","pattern":"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$"},"glob":{"type":["string","null"],"description":"Glob keeps only the files whose paths, relative to path, match this glob pattern (like **/*.go). (at most 1297 characters)","pattern":"^(?:[ -~]+)$"},"offset":{"type":["integer","null"],"description":"Offset is the number of matches to skip. (default: 0)","minimum":0,"maximum":9223372036854775807},"limit":{"type":["integer","null"],"description":"Limit is the largest number of matches to return. (default: 200)","minimum":1,"maximum":1000}},"required":["pattern","path","glob","offset","limit"],"additionalProperties":false}`)
+	winkSchemaLsParams              = []byte(`{"type":"object","properties":{"path":{"type":["string","null"],"description":"Path is the directory to list, relative to the workspace root; empty or / for the root.","maxLength":1297,"pattern":"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$"},"offset":{"type":["integer","null"],"description":"Offset is the number of entries to skip.","minimum":0,"maximum":9223372036854775807,"default":0},"limit":{"type":["integer","null"],"description":"Limit is the largest number of entries to return.","minimum":1,"maximum":1000,"default":200}},"additionalProperties":false}`)
 	winkSchemaLsResult              = []byte(`{"type":"object","description":"LsResult is a page of a directory listing.","properties":{"path":{"type":"string","description":"Path is the listed directory (\"/\" for the root)."},"entries":{"type":"array","description":"Entries are the entries shown, sorted by name.","items":{"type":"object","description":"LsEntry is one entry of a directory.","properties":{"name":{"type":"string","description":"Name is the entry's name."},"kind":{"type":"string","description":"Kind is file or dir.","enum":["file","dir"]},"size":{"type":"integer","description":"Size is a file's size in bytes (0 for directories).","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["name","kind","size"],"additionalProperties":false}},"total":{"type":"integer","description":"Total is the number of entries in the directory.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["path","entries","total"],"additionalProperties":false}`)
-	winkStrictSchemaLsParams        = []byte(`{"type":"object","description":"LsParams are the arguments of ls.","properties":{"path":{"type":["string","null"],"description":"Path is the directory to list, relative to the workspace root; empty or / for the root. (at most 1297 characters)","pattern":"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$"},"offset":{"type":["integer","null"],"description":"Offset is the number of entries to skip. (default: 0)","minimum":0,"maximum":9223372036854775807},"limit":{"type":["integer","null"],"description":"Limit is the largest number of entries to return. (default: 200)","minimum":1,"maximum":1000}},"required":["path","offset","limit"],"additionalProperties":false}`)
-	winkSchemaReadFileParams        = []byte(`{"type":"object","description":"ReadFileParams are the arguments of read_file.","properties":{"file_path":{"type":"string","description":"FilePath is the file to read, relative to the workspace root.","maxLength":1297,"pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"},"offset":{"type":["integer","null"],"description":"Offset is the number of lines to skip from the start of the file.","minimum":0,"maximum":9223372036854775807,"default":0},"limit":{"type":["integer","null"],"description":"Limit is the largest number of lines to return.","minimum":1,"maximum":2000,"default":2000}},"required":["file_path"],"additionalProperties":false}`)
+	winkStrictSchemaLsParams        = []byte(`{"type":"object","properties":{"path":{"type":["string","null"],"description":"Path is the directory to list, relative to the workspace root; empty or / for the root. (at most 1297 characters)","pattern":"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$"},"offset":{"type":["integer","null"],"description":"Offset is the number of entries to skip. (default: 0)","minimum":0,"maximum":9223372036854775807},"limit":{"type":["integer","null"],"description":"Limit is the largest number of entries to return. (default: 200)","minimum":1,"maximum":1000}},"required":["path","offset","limit"],"additionalProperties":false}`)
+	winkSchemaReadFileParams        = []byte(`{"type":"object","properties":{"file_path":{"type":"string","description":"FilePath is the file to read, relative to the workspace root.","maxLength":1297,"pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"},"offset":{"type":["integer","null"],"description":"Offset is the number of lines to skip from the start of the file.","minimum":0,"maximum":9223372036854775807,"default":0},"limit":{"type":["integer","null"],"description":"Limit is the largest number of lines to return.","minimum":1,"maximum":2000,"default":2000}},"required":["file_path"],"additionalProperties":false}`)
 	winkSchemaReadFileResult        = []byte(`{"type":"object","description":"ReadFileResult is a window of a text file, with numbered lines.","properties":{"path":{"type":"string","description":"Path is the file read."},"content":{"type":"string","description":"Content holds the lines shown, each as \" 1 | text\"."},"start_line":{"type":"integer","description":"StartLine is the number of the first line shown (from 1).","minimum":-9223372036854775808,"maximum":9223372036854775807},"end_line":{"type":"integer","description":"EndLine is the number of the last line shown.","minimum":-9223372036854775808,"maximum":9223372036854775807},"total_lines":{"type":"integer","description":"TotalLines is the number of lines in the file.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["path","content","start_line","end_line","total_lines"],"additionalProperties":false}`)
-	winkStrictSchemaReadFileParams  = []byte(`{"type":"object","description":"ReadFileParams are the arguments of read_file.","properties":{"file_path":{"type":"string","description":"FilePath is the file to read, relative to the workspace root. (at most 1297 characters)","pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"},"offset":{"type":["integer","null"],"description":"Offset is the number of lines to skip from the start of the file. (default: 0)","minimum":0,"maximum":9223372036854775807},"limit":{"type":["integer","null"],"description":"Limit is the largest number of lines to return. (default: 2000)","minimum":1,"maximum":2000}},"required":["file_path","offset","limit"],"additionalProperties":false}`)
-	winkSchemaRmParams              = []byte(`{"type":"object","description":"RmParams are the arguments of rm.","properties":{"path":{"type":"string","description":"Path is the file or directory to remove, relative to the workspace root.","maxLength":1297,"pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"}},"required":["path"],"additionalProperties":false}`)
-	winkStrictSchemaRmParams        = []byte(`{"type":"object","description":"RmParams are the arguments of rm.","properties":{"path":{"type":"string","description":"Path is the file or directory to remove, relative to the workspace root. (at most 1297 characters)","pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"}},"required":["path"],"additionalProperties":false}`)
-	winkSchemaWriteFileParams       = []byte(`{"type":"object","description":"WriteFileParams are the arguments of write_file.","properties":{"file_path":{"type":"string","description":"FilePath is the file to create, relative to the workspace root; missing directories are created.","maxLength":1297,"pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"},"content":{"type":"string","description":"Content is the text of the new file."}},"required":["file_path","content"],"additionalProperties":false}`)
-	winkStrictSchemaWriteFileParams = []byte(`{"type":"object","description":"WriteFileParams are the arguments of write_file.","properties":{"file_path":{"type":"string","description":"FilePath is the file to create, relative to the workspace root; missing directories are created. (at most 1297 characters)","pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"},"content":{"type":"string","description":"Content is the text of the new file."}},"required":["file_path","content"],"additionalProperties":false}`)
+	winkStrictSchemaReadFileParams  = []byte(`{"type":"object","properties":{"file_path":{"type":"string","description":"FilePath is the file to read, relative to the workspace root. (at most 1297 characters)","pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"},"offset":{"type":["integer","null"],"description":"Offset is the number of lines to skip from the start of the file. (default: 0)","minimum":0,"maximum":9223372036854775807},"limit":{"type":["integer","null"],"description":"Limit is the largest number of lines to return. (default: 2000)","minimum":1,"maximum":2000}},"required":["file_path","offset","limit"],"additionalProperties":false}`)
+	winkSchemaRmParams              = []byte(`{"type":"object","properties":{"path":{"type":"string","description":"Path is the file or directory to remove, relative to the workspace root.","maxLength":1297,"pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"}},"required":["path"],"additionalProperties":false}`)
+	winkStrictSchemaRmParams        = []byte(`{"type":"object","properties":{"path":{"type":"string","description":"Path is the file or directory to remove, relative to the workspace root. (at most 1297 characters)","pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"}},"required":["path"],"additionalProperties":false}`)
+	winkSchemaWriteFileParams       = []byte(`{"type":"object","properties":{"file_path":{"type":"string","description":"FilePath is the file to create, relative to the workspace root; missing directories are created.","maxLength":1297,"pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"},"content":{"type":"string","description":"Content is the text of the new file."}},"required":["file_path","content"],"additionalProperties":false}`)
+	winkStrictSchemaWriteFileParams = []byte(`{"type":"object","properties":{"file_path":{"type":"string","description":"FilePath is the file to create, relative to the workspace root; missing directories are created. (at most 1297 characters)","pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"},"content":{"type":"string","description":"Content is the text of the new file."}},"required":["file_path","content"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
@@ -1326,7 +1326,7 @@ var (
 	winkKeysReadFileParams  = []string{"file_path", "offset", "limit"}
 	winkKeysRmParams        = []string{"path"}
 	winkKeysWriteFileParams = []string{"file_path", "content"}
-	winkPattern0            = regexp.MustCompile(`^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$`)
-	winkPattern1            = regexp.MustCompile(`^(?:[ -~]+)$`)
-	winkPattern2            = regexp.MustCompile(`^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$`)
+	winkPatternb11ea1a3     = regexp.MustCompile(`^(?:[ -~]+)$`)
+	winkPatternc3254eac     = regexp.MustCompile(`^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$`)
+	winkPatternf70c7ee7     = regexp.MustCompile(`^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$`)
 )

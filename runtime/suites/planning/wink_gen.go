@@ -67,10 +67,10 @@ func WinkSetupPlanExamples() []wink.TypedExample[SetupPlanParams, Plan] {
 		out[0].Output.Objective = "Publish migration guide"
 		out[0].Output.Status = PlanActive
 		out[0].Output.Steps = make([]PlanStep, 2)
-		out[0].Output.Steps[0].StepID = int(1)
+		out[0].Output.Steps[0].StepID = 1
 		out[0].Output.Steps[0].Title = "Audit existing guides"
 		out[0].Output.Steps[0].Status = StepPending
-		out[0].Output.Steps[1].StepID = int(2)
+		out[0].Output.Steps[1].StepID = 2
 		out[0].Output.Steps[1].Title = "List breaking changes"
 		out[0].Output.Steps[1].Status = StepPending
 		out[0].HasOutput = true
@@ -116,13 +116,13 @@ func WinkAddStepExamples() []wink.TypedExample[AddStepParams, Plan] {
 		out[0].Output.Objective = "Publish migration guide"
 		out[0].Output.Status = PlanActive
 		out[0].Output.Steps = make([]PlanStep, 3)
-		out[0].Output.Steps[0].StepID = int(1)
+		out[0].Output.Steps[0].StepID = 1
 		out[0].Output.Steps[0].Title = "Audit guides"
 		out[0].Output.Steps[0].Status = StepDone
-		out[0].Output.Steps[1].StepID = int(2)
+		out[0].Output.Steps[1].StepID = 2
 		out[0].Output.Steps[1].Title = "Draft outline"
 		out[0].Output.Steps[1].Status = StepPending
-		out[0].Output.Steps[2].StepID = int(3)
+		out[0].Output.Steps[2].StepID = 3
 		out[0].Output.Steps[2].Title = "Review with team"
 		out[0].Output.Steps[2].Status = StepPending
 		out[0].HasOutput = true
@@ -166,7 +166,7 @@ func WinkUpdateStepExamples() []wink.TypedExample[UpdateStepParams, Plan] {
 	out := make([]wink.TypedExample[UpdateStepParams, Plan], 2)
 	{
 		out[0].Description = "Mark step 1 as done"
-		out[0].Input.StepID = int(1)
+		out[0].Input.StepID = 1
 		{
 			p1 := winkNew(&out[0].Input.Status)
 			(*p1) = StepDone
@@ -174,17 +174,17 @@ func WinkUpdateStepExamples() []wink.TypedExample[UpdateStepParams, Plan] {
 		out[0].Output.Objective = "Publish migration guide"
 		out[0].Output.Status = PlanActive
 		out[0].Output.Steps = make([]PlanStep, 2)
-		out[0].Output.Steps[0].StepID = int(1)
+		out[0].Output.Steps[0].StepID = 1
 		out[0].Output.Steps[0].Title = "Audit guides"
 		out[0].Output.Steps[0].Status = StepDone
-		out[0].Output.Steps[1].StepID = int(2)
+		out[0].Output.Steps[1].StepID = 2
 		out[0].Output.Steps[1].Title = "Draft outline"
 		out[0].Output.Steps[1].Status = StepPending
 		out[0].HasOutput = true
 	}
 	{
 		out[1].Description = "Rename step 2"
-		out[1].Input.StepID = int(2)
+		out[1].Input.StepID = 2
 		{
 			p1 := winkNew(&out[1].Input.Title)
 			(*p1) = "Finalize outline"
@@ -192,10 +192,10 @@ func WinkUpdateStepExamples() []wink.TypedExample[UpdateStepParams, Plan] {
 		out[1].Output.Objective = "Publish migration guide"
 		out[1].Output.Status = PlanActive
 		out[1].Output.Steps = make([]PlanStep, 2)
-		out[1].Output.Steps[0].StepID = int(1)
+		out[1].Output.Steps[0].StepID = 1
 		out[1].Output.Steps[0].Title = "Audit guides"
 		out[1].Output.Steps[0].Status = StepDone
-		out[1].Output.Steps[1].StepID = int(2)
+		out[1].Output.Steps[1].StepID = 2
 		out[1].Output.Steps[1].Title = "Finalize outline"
 		out[1].Output.Steps[1].Status = StepPending
 		out[1].HasOutput = true
@@ -240,10 +240,10 @@ func WinkReadPlanExamples() []wink.TypedExample[wink.NoParams, Plan] {
 		out[0].Output.Objective = "Publish migration guide"
 		out[0].Output.Status = PlanActive
 		out[0].Output.Steps = make([]PlanStep, 2)
-		out[0].Output.Steps[0].StepID = int(1)
+		out[0].Output.Steps[0].StepID = 1
 		out[0].Output.Steps[0].Title = "Audit guides"
 		out[0].Output.Steps[0].Status = StepDone
-		out[0].Output.Steps[1].StepID = int(2)
+		out[0].Output.Steps[1].StepID = 2
 		out[0].Output.Steps[1].Title = "Draft outline"
 		out[0].Output.Steps[1].Status = StepPending
 		out[0].HasOutput = true
@@ -651,11 +651,11 @@ func winkStateDecodePlan(data []byte) (Plan, error) {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaSetupPlanParams        = []byte(`{"type":"object","description":"SetupPlanParams are the arguments of planning_setup_plan.","properties":{"objective":{"type":"string","description":"Objective is what the plan should accomplish (at most 500 characters).","minLength":1,"maxLength":500},"initial_steps":{"type":["array","null"],"description":"InitialSteps are optional step titles to seed the plan with, in order (each at most 500 characters).","items":{"type":"string","minLength":1,"maxLength":500}}},"required":["objective"],"additionalProperties":false}`)
+	winkSchemaSetupPlanParams        = []byte(`{"type":"object","properties":{"objective":{"type":"string","description":"Objective is what the plan should accomplish (at most 500 characters).","minLength":1,"maxLength":500},"initial_steps":{"type":["array","null"],"description":"InitialSteps are optional step titles to seed the plan with, in order (each at most 500 characters).","items":{"type":"string","minLength":1,"maxLength":500}}},"required":["objective"],"additionalProperties":false}`)
 	winkSchemaPlan                   = []byte(`{"type":"object","description":"Plan is the session's plan: an objective and its ordered steps.","properties":{"objective":{"type":"string","description":"Objective is what the plan should accomplish."},"status":{"type":"string","description":"Status is the plan's lifecycle state: active or completed.","enum":["active","completed"]},"steps":{"type":"array","description":"Steps are the plan's steps in order.","items":{"type":"object","description":"PlanStep is one actionable step of a plan.","properties":{"step_id":{"type":"integer","description":"StepID is the stable identifier of the step (1, 2, 3...).","minimum":-9223372036854775808,"maximum":9223372036854775807},"title":{"type":"string","description":"Title is a concise summary of the work item (at most 500 characters)."},"status":{"type":"string","description":"Status is the step's progress: pending, in_progress or done.","enum":["pending","in_progress","done"]}},"required":["step_id","title","status"],"additionalProperties":false}}},"required":["objective","status","steps"],"additionalProperties":false}`)
-	winkStrictSchemaSetupPlanParams  = []byte(`{"type":"object","description":"SetupPlanParams are the arguments of planning_setup_plan.","properties":{"objective":{"type":"string","description":"Objective is what the plan should accomplish (at most 500 characters). (at least 1 character; at most 500 characters)"},"initial_steps":{"type":["array","null"],"description":"InitialSteps are optional step titles to seed the plan with, in order (each at most 500 characters). (each item at least 1 character; each item at most 500 characters)","items":{"type":"string"}}},"required":["objective","initial_steps"],"additionalProperties":false}`)
-	winkSchemaAddStepParams          = []byte(`{"type":"object","description":"AddStepParams are the arguments of planning_add_step.","properties":{"steps":{"type":"array","description":"Steps are the titles of the steps to append, in order (each at most 500 characters).","items":{"type":"string","minLength":1,"maxLength":500},"minItems":1}},"required":["steps"],"additionalProperties":false}`)
-	winkStrictSchemaAddStepParams    = []byte(`{"type":"object","description":"AddStepParams are the arguments of planning_add_step.","properties":{"steps":{"type":"array","description":"Steps are the titles of the steps to append, in order (each at most 500 characters). (each item at least 1 character; each item at most 500 characters)","items":{"type":"string"},"minItems":1}},"required":["steps"],"additionalProperties":false}`)
+	winkStrictSchemaSetupPlanParams  = []byte(`{"type":"object","properties":{"objective":{"type":"string","description":"Objective is what the plan should accomplish (at most 500 characters). (at least 1 character; at most 500 characters)"},"initial_steps":{"type":["array","null"],"description":"InitialSteps are optional step titles to seed the plan with, in order (each at most 500 characters). (each item at least 1 character; each item at most 500 characters)","items":{"type":"string"}}},"required":["objective","initial_steps"],"additionalProperties":false}`)
+	winkSchemaAddStepParams          = []byte(`{"type":"object","properties":{"steps":{"type":"array","description":"Steps are the titles of the steps to append, in order (each at most 500 characters).","items":{"type":"string","minLength":1,"maxLength":500},"minItems":1}},"required":["steps"],"additionalProperties":false}`)
+	winkStrictSchemaAddStepParams    = []byte(`{"type":"object","properties":{"steps":{"type":"array","description":"Steps are the titles of the steps to append, in order (each at most 500 characters). (each item at least 1 character; each item at most 500 characters)","items":{"type":"string"},"minItems":1}},"required":["steps"],"additionalProperties":false}`)
 	winkSchemaUpdateStepParams       = []byte(`{"type":"object","description":"UpdateStepParams are the arguments of planning_update_step: the step and at least one change.","properties":{"step_id":{"type":"integer","description":"StepID is the identifier of the step to update.","minimum":1,"maximum":9223372036854775807},"title":{"type":["string","null"],"description":"Title is the step's new title (optional; at most 500 characters).","minLength":1,"maxLength":500},"status":{"type":["string","null"],"description":"Status is the step's new status: pending, in_progress or done (optional).","enum":["pending","in_progress","done",null]}},"required":["step_id"],"additionalProperties":false}`)
 	winkStrictSchemaUpdateStepParams = []byte(`{"type":"object","description":"UpdateStepParams are the arguments of planning_update_step: the step and at least one change.","properties":{"step_id":{"type":"integer","description":"StepID is the identifier of the step to update.","minimum":1,"maximum":9223372036854775807},"title":{"type":["string","null"],"description":"Title is the step's new title (optional; at most 500 characters). (at least 1 character; at most 500 characters)"},"status":{"type":["string","null"],"description":"Status is the step's new status: pending, in_progress or done (optional).","enum":["pending","in_progress","done",null]}},"required":["step_id","title","status"],"additionalProperties":false}`)
 	winkSchemaNoParams               = []byte(`{"type":"object","properties":{},"additionalProperties":false}`)

@@ -377,10 +377,10 @@ var (
 	winkStrictSchemaNoteParams = []byte(`{"type":"object","description":"NoteParams are the arguments of the note tools.","properties":{"text":{"type":"string","description":"Text is the note. (at least 1 character; at most 100 characters)"}},"required":["text"],"additionalProperties":false}`)
 	winkSchemaNoParams         = []byte(`{"type":"object","properties":{},"additionalProperties":false}`)
 	winkSchemaNoteList         = []byte(`{"type":"object","description":"NoteList is what list_notes returns.","properties":{"notes":{"type":"array","description":"Notes are the session's notes, oldest first.","items":{"type":"string"}}},"required":["notes"],"additionalProperties":false}`)
-	winkSchemaEchoParams       = []byte(`{"type":"object","description":"EchoParams are the arguments of echo.","properties":{"text":{"type":"string","description":"Text is repeated back.","maxLength":100}},"required":["text"],"additionalProperties":false}`)
+	winkSchemaEchoParams       = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text is repeated back.","maxLength":100}},"required":["text"],"additionalProperties":false}`)
 	winkSchemaEchoed           = []byte(`{"type":"object","description":"Echoed is what echo returns.","properties":{"text":{"type":"string","description":"Text is the text received."},"length":{"type":"integer","description":"Length is the text's length in bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["text","length"],"additionalProperties":false}`)
-	winkStrictSchemaEchoParams = []byte(`{"type":"object","description":"EchoParams are the arguments of echo.","properties":{"text":{"type":"string","description":"Text is repeated back. (at most 100 characters)"}},"required":["text"],"additionalProperties":false}`)
-	winkSchemaExplodeParams    = []byte(`{"type":"object","description":"ExplodeParams are the arguments of explode.","properties":{"reason":{"type":"string","description":"Reason is the panic value."}},"required":["reason"],"additionalProperties":false}`)
+	winkStrictSchemaEchoParams = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text is repeated back. (at most 100 characters)"}},"required":["text"],"additionalProperties":false}`)
+	winkSchemaExplodeParams    = []byte(`{"type":"object","properties":{"reason":{"type":"string","description":"Reason is the panic value."}},"required":["reason"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
