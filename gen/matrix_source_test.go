@@ -2,6 +2,7 @@ package gen
 
 import (
 	"bytes"
+	"go/format"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,7 +85,11 @@ type Leaf struct {
 		b.WriteString("func Echo" + base.name + "(tc *wink.ToolContext, p " + base.name + "s) (wink.ToolResult[" + base.name + "s], error) {\n")
 		b.WriteString("\treturn wink.OK(p, \"ok\"), nil\n}\n")
 	}
-	return []byte(b.String()), fields
+	src, err := format.Source([]byte(b.String()))
+	if err != nil {
+		panic(err)
+	}
+	return src, fields
 }
 
 func TestMatrixSource(t *testing.T) {

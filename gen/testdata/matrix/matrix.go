@@ -43,20 +43,20 @@ type Leaf struct {
 
 // Strings holds string in every shape.
 type Strings struct {
-	ValReq string `json:"val_req"`
-	ValOpt string `json:"val_opt,omitempty"`
-	PtrReq *string `json:"ptr_req"`
-	PtrOpt *string `json:"ptr_opt,omitempty"`
-	SliceReq []string `json:"slice_req"`
-	SliceOpt []string `json:"slice_opt,omitempty"`
-	ArrayReq [2]string `json:"array_req"`
-	ArrayOpt [2]string `json:"array_opt,omitempty"`
-	MapReq map[string]string `json:"map_req"`
-	MapOpt map[string]string `json:"map_opt,omitempty"`
+	ValReq      string              `json:"val_req"`
+	ValOpt      string              `json:"val_opt,omitempty"`
+	PtrReq      *string             `json:"ptr_req"`
+	PtrOpt      *string             `json:"ptr_opt,omitempty"`
+	SliceReq    []string            `json:"slice_req"`
+	SliceOpt    []string            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]string           `json:"array_req"`
+	ArrayOpt    [2]string           `json:"array_opt,omitempty"`
+	MapReq      map[string]string   `json:"map_req"`
+	MapOpt      map[string]string   `json:"map_opt,omitempty"`
 	MapSliceReq map[string][]string `json:"map_slice_req"`
 	MapSliceOpt map[string][]string `json:"map_slice_opt,omitempty"`
-	SlicePtrReq []*string `json:"slice_ptr_req"`
-	SlicePtrOpt []*string `json:"slice_ptr_opt,omitempty"`
+	SlicePtrReq []*string           `json:"slice_ptr_req"`
+	SlicePtrOpt []*string           `json:"slice_ptr_opt,omitempty"`
 }
 
 // EchoString returns its arguments.
@@ -68,20 +68,20 @@ func EchoString(tc *wink.ToolContext, p Strings) (wink.ToolResult[Strings], erro
 
 // Bools holds bool in every shape.
 type Bools struct {
-	ValReq bool `json:"val_req"`
-	ValOpt bool `json:"val_opt,omitempty"`
-	PtrReq *bool `json:"ptr_req"`
-	PtrOpt *bool `json:"ptr_opt,omitempty"`
-	SliceReq []bool `json:"slice_req"`
-	SliceOpt []bool `json:"slice_opt,omitempty"`
-	ArrayReq [2]bool `json:"array_req"`
-	ArrayOpt [2]bool `json:"array_opt,omitempty"`
-	MapReq map[string]bool `json:"map_req"`
-	MapOpt map[string]bool `json:"map_opt,omitempty"`
+	ValReq      bool              `json:"val_req"`
+	ValOpt      bool              `json:"val_opt,omitempty"`
+	PtrReq      *bool             `json:"ptr_req"`
+	PtrOpt      *bool             `json:"ptr_opt,omitempty"`
+	SliceReq    []bool            `json:"slice_req"`
+	SliceOpt    []bool            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]bool           `json:"array_req"`
+	ArrayOpt    [2]bool           `json:"array_opt,omitempty"`
+	MapReq      map[string]bool   `json:"map_req"`
+	MapOpt      map[string]bool   `json:"map_opt,omitempty"`
 	MapSliceReq map[string][]bool `json:"map_slice_req"`
 	MapSliceOpt map[string][]bool `json:"map_slice_opt,omitempty"`
-	SlicePtrReq []*bool `json:"slice_ptr_req"`
-	SlicePtrOpt []*bool `json:"slice_ptr_opt,omitempty"`
+	SlicePtrReq []*bool           `json:"slice_ptr_req"`
+	SlicePtrOpt []*bool           `json:"slice_ptr_opt,omitempty"`
 }
 
 // EchoBool returns its arguments.
@@ -93,20 +93,20 @@ func EchoBool(tc *wink.ToolContext, p Bools) (wink.ToolResult[Bools], error) {
 
 // Ints holds int in every shape.
 type Ints struct {
-	ValReq int `json:"val_req"`
-	ValOpt int `json:"val_opt,omitempty"`
-	PtrReq *int `json:"ptr_req"`
-	PtrOpt *int `json:"ptr_opt,omitempty"`
-	SliceReq []int `json:"slice_req"`
-	SliceOpt []int `json:"slice_opt,omitempty"`
-	ArrayReq [2]int `json:"array_req"`
-	ArrayOpt [2]int `json:"array_opt,omitempty"`
-	MapReq map[string]int `json:"map_req"`
-	MapOpt map[string]int `json:"map_opt,omitempty"`
+	ValReq      int              `json:"val_req"`
+	ValOpt      int              `json:"val_opt,omitempty"`
+	PtrReq      *int             `json:"ptr_req"`
+	PtrOpt      *int             `json:"ptr_opt,omitempty"`
+	SliceReq    []int            `json:"slice_req"`
+	SliceOpt    []int            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]int           `json:"array_req"`
+	ArrayOpt    [2]int           `json:"array_opt,omitempty"`
+	MapReq      map[string]int   `json:"map_req"`
+	MapOpt      map[string]int   `json:"map_opt,omitempty"`
 	MapSliceReq map[string][]int `json:"map_slice_req"`
 	MapSliceOpt map[string][]int `json:"map_slice_opt,omitempty"`
-	SlicePtrReq []*int `json:"slice_ptr_req"`
-	SlicePtrOpt []*int `json:"slice_ptr_opt,omitempty"`
+	SlicePtrReq []*int           `json:"slice_ptr_req"`
+	SlicePtrOpt []*int           `json:"slice_ptr_opt,omitempty"`
 }
 
 // EchoInt returns its arguments.
@@ -118,20 +118,20 @@ func EchoInt(tc *wink.ToolContext, p Ints) (wink.ToolResult[Ints], error) {
 
 // Int8s holds int8 in every shape.
 type Int8s struct {
-	ValReq int8 `json:"val_req"`
-	ValOpt int8 `json:"val_opt,omitempty"`
-	PtrReq *int8 `json:"ptr_req"`
-	PtrOpt *int8 `json:"ptr_opt,omitempty"`
-	SliceReq []int8 `json:"slice_req"`
-	SliceOpt []int8 `json:"slice_opt,omitempty"`
-	ArrayReq [2]int8 `json:"array_req"`
-	ArrayOpt [2]int8 `json:"array_opt,omitempty"`
-	MapReq map[string]int8 `json:"map_req"`
-	MapOpt map[string]int8 `json:"map_opt,omitempty"`
+	ValReq      int8              `json:"val_req"`
+	ValOpt      int8              `json:"val_opt,omitempty"`
+	PtrReq      *int8             `json:"ptr_req"`
+	PtrOpt      *int8             `json:"ptr_opt,omitempty"`
+	SliceReq    []int8            `json:"slice_req"`
+	SliceOpt    []int8            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]int8           `json:"array_req"`
+	ArrayOpt    [2]int8           `json:"array_opt,omitempty"`
+	MapReq      map[string]int8   `json:"map_req"`
+	MapOpt      map[string]int8   `json:"map_opt,omitempty"`
 	MapSliceReq map[string][]int8 `json:"map_slice_req"`
 	MapSliceOpt map[string][]int8 `json:"map_slice_opt,omitempty"`
-	SlicePtrReq []*int8 `json:"slice_ptr_req"`
-	SlicePtrOpt []*int8 `json:"slice_ptr_opt,omitempty"`
+	SlicePtrReq []*int8           `json:"slice_ptr_req"`
+	SlicePtrOpt []*int8           `json:"slice_ptr_opt,omitempty"`
 }
 
 // EchoInt8 returns its arguments.
@@ -143,20 +143,20 @@ func EchoInt8(tc *wink.ToolContext, p Int8s) (wink.ToolResult[Int8s], error) {
 
 // Int16s holds int16 in every shape.
 type Int16s struct {
-	ValReq int16 `json:"val_req"`
-	ValOpt int16 `json:"val_opt,omitempty"`
-	PtrReq *int16 `json:"ptr_req"`
-	PtrOpt *int16 `json:"ptr_opt,omitempty"`
-	SliceReq []int16 `json:"slice_req"`
-	SliceOpt []int16 `json:"slice_opt,omitempty"`
-	ArrayReq [2]int16 `json:"array_req"`
-	ArrayOpt [2]int16 `json:"array_opt,omitempty"`
-	MapReq map[string]int16 `json:"map_req"`
-	MapOpt map[string]int16 `json:"map_opt,omitempty"`
+	ValReq      int16              `json:"val_req"`
+	ValOpt      int16              `json:"val_opt,omitempty"`
+	PtrReq      *int16             `json:"ptr_req"`
+	PtrOpt      *int16             `json:"ptr_opt,omitempty"`
+	SliceReq    []int16            `json:"slice_req"`
+	SliceOpt    []int16            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]int16           `json:"array_req"`
+	ArrayOpt    [2]int16           `json:"array_opt,omitempty"`
+	MapReq      map[string]int16   `json:"map_req"`
+	MapOpt      map[string]int16   `json:"map_opt,omitempty"`
 	MapSliceReq map[string][]int16 `json:"map_slice_req"`
 	MapSliceOpt map[string][]int16 `json:"map_slice_opt,omitempty"`
-	SlicePtrReq []*int16 `json:"slice_ptr_req"`
-	SlicePtrOpt []*int16 `json:"slice_ptr_opt,omitempty"`
+	SlicePtrReq []*int16           `json:"slice_ptr_req"`
+	SlicePtrOpt []*int16           `json:"slice_ptr_opt,omitempty"`
 }
 
 // EchoInt16 returns its arguments.
@@ -168,20 +168,20 @@ func EchoInt16(tc *wink.ToolContext, p Int16s) (wink.ToolResult[Int16s], error) 
 
 // Int32s holds int32 in every shape.
 type Int32s struct {
-	ValReq int32 `json:"val_req"`
-	ValOpt int32 `json:"val_opt,omitempty"`
-	PtrReq *int32 `json:"ptr_req"`
-	PtrOpt *int32 `json:"ptr_opt,omitempty"`
-	SliceReq []int32 `json:"slice_req"`
-	SliceOpt []int32 `json:"slice_opt,omitempty"`
-	ArrayReq [2]int32 `json:"array_req"`
-	ArrayOpt [2]int32 `json:"array_opt,omitempty"`
-	MapReq map[string]int32 `json:"map_req"`
-	MapOpt map[string]int32 `json:"map_opt,omitempty"`
+	ValReq      int32              `json:"val_req"`
+	ValOpt      int32              `json:"val_opt,omitempty"`
+	PtrReq      *int32             `json:"ptr_req"`
+	PtrOpt      *int32             `json:"ptr_opt,omitempty"`
+	SliceReq    []int32            `json:"slice_req"`
+	SliceOpt    []int32            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]int32           `json:"array_req"`
+	ArrayOpt    [2]int32           `json:"array_opt,omitempty"`
+	MapReq      map[string]int32   `json:"map_req"`
+	MapOpt      map[string]int32   `json:"map_opt,omitempty"`
 	MapSliceReq map[string][]int32 `json:"map_slice_req"`
 	MapSliceOpt map[string][]int32 `json:"map_slice_opt,omitempty"`
-	SlicePtrReq []*int32 `json:"slice_ptr_req"`
-	SlicePtrOpt []*int32 `json:"slice_ptr_opt,omitempty"`
+	SlicePtrReq []*int32           `json:"slice_ptr_req"`
+	SlicePtrOpt []*int32           `json:"slice_ptr_opt,omitempty"`
 }
 
 // EchoInt32 returns its arguments.
@@ -193,20 +193,20 @@ func EchoInt32(tc *wink.ToolContext, p Int32s) (wink.ToolResult[Int32s], error) 
 
 // Int64s holds int64 in every shape.
 type Int64s struct {
-	ValReq int64 `json:"val_req"`
-	ValOpt int64 `json:"val_opt,omitempty"`
-	PtrReq *int64 `json:"ptr_req"`
-	PtrOpt *int64 `json:"ptr_opt,omitempty"`
-	SliceReq []int64 `json:"slice_req"`
-	SliceOpt []int64 `json:"slice_opt,omitempty"`
-	ArrayReq [2]int64 `json:"array_req"`
-	ArrayOpt [2]int64 `json:"array_opt,omitempty"`
-	MapReq map[string]int64 `json:"map_req"`
-	MapOpt map[string]int64 `json:"map_opt,omitempty"`
+	ValReq      int64              `json:"val_req"`
+	ValOpt      int64              `json:"val_opt,omitempty"`
+	PtrReq      *int64             `json:"ptr_req"`
+	PtrOpt      *int64             `json:"ptr_opt,omitempty"`
+	SliceReq    []int64            `json:"slice_req"`
+	SliceOpt    []int64            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]int64           `json:"array_req"`
+	ArrayOpt    [2]int64           `json:"array_opt,omitempty"`
+	MapReq      map[string]int64   `json:"map_req"`
+	MapOpt      map[string]int64   `json:"map_opt,omitempty"`
 	MapSliceReq map[string][]int64 `json:"map_slice_req"`
 	MapSliceOpt map[string][]int64 `json:"map_slice_opt,omitempty"`
-	SlicePtrReq []*int64 `json:"slice_ptr_req"`
-	SlicePtrOpt []*int64 `json:"slice_ptr_opt,omitempty"`
+	SlicePtrReq []*int64           `json:"slice_ptr_req"`
+	SlicePtrOpt []*int64           `json:"slice_ptr_opt,omitempty"`
 }
 
 // EchoInt64 returns its arguments.
@@ -218,20 +218,20 @@ func EchoInt64(tc *wink.ToolContext, p Int64s) (wink.ToolResult[Int64s], error) 
 
 // Uints holds uint in every shape.
 type Uints struct {
-	ValReq uint `json:"val_req"`
-	ValOpt uint `json:"val_opt,omitempty"`
-	PtrReq *uint `json:"ptr_req"`
-	PtrOpt *uint `json:"ptr_opt,omitempty"`
-	SliceReq []uint `json:"slice_req"`
-	SliceOpt []uint `json:"slice_opt,omitempty"`
-	ArrayReq [2]uint `json:"array_req"`
-	ArrayOpt [2]uint `json:"array_opt,omitempty"`
-	MapReq map[string]uint `json:"map_req"`
-	MapOpt map[string]uint `json:"map_opt,omitempty"`
+	ValReq      uint              `json:"val_req"`
+	ValOpt      uint              `json:"val_opt,omitempty"`
+	PtrReq      *uint             `json:"ptr_req"`
+	PtrOpt      *uint             `json:"ptr_opt,omitempty"`
+	SliceReq    []uint            `json:"slice_req"`
+	SliceOpt    []uint            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]uint           `json:"array_req"`
+	ArrayOpt    [2]uint           `json:"array_opt,omitempty"`
+	MapReq      map[string]uint   `json:"map_req"`
+	MapOpt      map[string]uint   `json:"map_opt,omitempty"`
 	MapSliceReq map[string][]uint `json:"map_slice_req"`
 	MapSliceOpt map[string][]uint `json:"map_slice_opt,omitempty"`
-	SlicePtrReq []*uint `json:"slice_ptr_req"`
-	SlicePtrOpt []*uint `json:"slice_ptr_opt,omitempty"`
+	SlicePtrReq []*uint           `json:"slice_ptr_req"`
+	SlicePtrOpt []*uint           `json:"slice_ptr_opt,omitempty"`
 }
 
 // EchoUint returns its arguments.
@@ -243,14 +243,14 @@ func EchoUint(tc *wink.ToolContext, p Uints) (wink.ToolResult[Uints], error) {
 
 // Uint8s holds uint8 in every shape.
 type Uint8s struct {
-	ValReq uint8 `json:"val_req"`
-	ValOpt uint8 `json:"val_opt,omitempty"`
-	PtrReq *uint8 `json:"ptr_req"`
-	PtrOpt *uint8 `json:"ptr_opt,omitempty"`
-	ArrayReq [2]uint8 `json:"array_req"`
-	ArrayOpt [2]uint8 `json:"array_opt,omitempty"`
-	MapReq map[string]uint8 `json:"map_req"`
-	MapOpt map[string]uint8 `json:"map_opt,omitempty"`
+	ValReq   uint8            `json:"val_req"`
+	ValOpt   uint8            `json:"val_opt,omitempty"`
+	PtrReq   *uint8           `json:"ptr_req"`
+	PtrOpt   *uint8           `json:"ptr_opt,omitempty"`
+	ArrayReq [2]uint8         `json:"array_req"`
+	ArrayOpt [2]uint8         `json:"array_opt,omitempty"`
+	MapReq   map[string]uint8 `json:"map_req"`
+	MapOpt   map[string]uint8 `json:"map_opt,omitempty"`
 }
 
 // EchoUint8 returns its arguments.
@@ -262,20 +262,20 @@ func EchoUint8(tc *wink.ToolContext, p Uint8s) (wink.ToolResult[Uint8s], error) 
 
 // Uint16s holds uint16 in every shape.
 type Uint16s struct {
-	ValReq uint16 `json:"val_req"`
-	ValOpt uint16 `json:"val_opt,omitempty"`
-	PtrReq *uint16 `json:"ptr_req"`
-	PtrOpt *uint16 `json:"ptr_opt,omitempty"`
-	SliceReq []uint16 `json:"slice_req"`
-	SliceOpt []uint16 `json:"slice_opt,omitempty"`
-	ArrayReq [2]uint16 `json:"array_req"`
-	ArrayOpt [2]uint16 `json:"array_opt,omitempty"`
-	MapReq map[string]uint16 `json:"map_req"`
-	MapOpt map[string]uint16 `json:"map_opt,omitempty"`
+	ValReq      uint16              `json:"val_req"`
+	ValOpt      uint16              `json:"val_opt,omitempty"`
+	PtrReq      *uint16             `json:"ptr_req"`
+	PtrOpt      *uint16             `json:"ptr_opt,omitempty"`
+	SliceReq    []uint16            `json:"slice_req"`
+	SliceOpt    []uint16            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]uint16           `json:"array_req"`
+	ArrayOpt    [2]uint16           `json:"array_opt,omitempty"`
+	MapReq      map[string]uint16   `json:"map_req"`
+	MapOpt      map[string]uint16   `json:"map_opt,omitempty"`
 	MapSliceReq map[string][]uint16 `json:"map_slice_req"`
 	MapSliceOpt map[string][]uint16 `json:"map_slice_opt,omitempty"`
-	SlicePtrReq []*uint16 `json:"slice_ptr_req"`
-	SlicePtrOpt []*uint16 `json:"slice_ptr_opt,omitempty"`
+	SlicePtrReq []*uint16           `json:"slice_ptr_req"`
+	SlicePtrOpt []*uint16           `json:"slice_ptr_opt,omitempty"`
 }
 
 // EchoUint16 returns its arguments.
@@ -287,20 +287,20 @@ func EchoUint16(tc *wink.ToolContext, p Uint16s) (wink.ToolResult[Uint16s], erro
 
 // Uint32s holds uint32 in every shape.
 type Uint32s struct {
-	ValReq uint32 `json:"val_req"`
-	ValOpt uint32 `json:"val_opt,omitempty"`
-	PtrReq *uint32 `json:"ptr_req"`
-	PtrOpt *uint32 `json:"ptr_opt,omitempty"`
-	SliceReq []uint32 `json:"slice_req"`
-	SliceOpt []uint32 `json:"slice_opt,omitempty"`
-	ArrayReq [2]uint32 `json:"array_req"`
-	ArrayOpt [2]uint32 `json:"array_opt,omitempty"`
-	MapReq map[string]uint32 `json:"map_req"`
-	MapOpt map[string]uint32 `json:"map_opt,omitempty"`
+	ValReq      uint32              `json:"val_req"`
+	ValOpt      uint32              `json:"val_opt,omitempty"`
+	PtrReq      *uint32             `json:"ptr_req"`
+	PtrOpt      *uint32             `json:"ptr_opt,omitempty"`
+	SliceReq    []uint32            `json:"slice_req"`
+	SliceOpt    []uint32            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]uint32           `json:"array_req"`
+	ArrayOpt    [2]uint32           `json:"array_opt,omitempty"`
+	MapReq      map[string]uint32   `json:"map_req"`
+	MapOpt      map[string]uint32   `json:"map_opt,omitempty"`
 	MapSliceReq map[string][]uint32 `json:"map_slice_req"`
 	MapSliceOpt map[string][]uint32 `json:"map_slice_opt,omitempty"`
-	SlicePtrReq []*uint32 `json:"slice_ptr_req"`
-	SlicePtrOpt []*uint32 `json:"slice_ptr_opt,omitempty"`
+	SlicePtrReq []*uint32           `json:"slice_ptr_req"`
+	SlicePtrOpt []*uint32           `json:"slice_ptr_opt,omitempty"`
 }
 
 // EchoUint32 returns its arguments.
@@ -312,20 +312,20 @@ func EchoUint32(tc *wink.ToolContext, p Uint32s) (wink.ToolResult[Uint32s], erro
 
 // Uint64s holds uint64 in every shape.
 type Uint64s struct {
-	ValReq uint64 `json:"val_req"`
-	ValOpt uint64 `json:"val_opt,omitempty"`
-	PtrReq *uint64 `json:"ptr_req"`
-	PtrOpt *uint64 `json:"ptr_opt,omitempty"`
-	SliceReq []uint64 `json:"slice_req"`
-	SliceOpt []uint64 `json:"slice_opt,omitempty"`
-	ArrayReq [2]uint64 `json:"array_req"`
-	ArrayOpt [2]uint64 `json:"array_opt,omitempty"`
-	MapReq map[string]uint64 `json:"map_req"`
-	MapOpt map[string]uint64 `json:"map_opt,omitempty"`
+	ValReq      uint64              `json:"val_req"`
+	ValOpt      uint64              `json:"val_opt,omitempty"`
+	PtrReq      *uint64             `json:"ptr_req"`
+	PtrOpt      *uint64             `json:"ptr_opt,omitempty"`
+	SliceReq    []uint64            `json:"slice_req"`
+	SliceOpt    []uint64            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]uint64           `json:"array_req"`
+	ArrayOpt    [2]uint64           `json:"array_opt,omitempty"`
+	MapReq      map[string]uint64   `json:"map_req"`
+	MapOpt      map[string]uint64   `json:"map_opt,omitempty"`
 	MapSliceReq map[string][]uint64 `json:"map_slice_req"`
 	MapSliceOpt map[string][]uint64 `json:"map_slice_opt,omitempty"`
-	SlicePtrReq []*uint64 `json:"slice_ptr_req"`
-	SlicePtrOpt []*uint64 `json:"slice_ptr_opt,omitempty"`
+	SlicePtrReq []*uint64           `json:"slice_ptr_req"`
+	SlicePtrOpt []*uint64           `json:"slice_ptr_opt,omitempty"`
 }
 
 // EchoUint64 returns its arguments.
@@ -337,20 +337,20 @@ func EchoUint64(tc *wink.ToolContext, p Uint64s) (wink.ToolResult[Uint64s], erro
 
 // Float32s holds float32 in every shape.
 type Float32s struct {
-	ValReq float32 `json:"val_req"`
-	ValOpt float32 `json:"val_opt,omitempty"`
-	PtrReq *float32 `json:"ptr_req"`
-	PtrOpt *float32 `json:"ptr_opt,omitempty"`
-	SliceReq []float32 `json:"slice_req"`
-	SliceOpt []float32 `json:"slice_opt,omitempty"`
-	ArrayReq [2]float32 `json:"array_req"`
-	ArrayOpt [2]float32 `json:"array_opt,omitempty"`
-	MapReq map[string]float32 `json:"map_req"`
-	MapOpt map[string]float32 `json:"map_opt,omitempty"`
+	ValReq      float32              `json:"val_req"`
+	ValOpt      float32              `json:"val_opt,omitempty"`
+	PtrReq      *float32             `json:"ptr_req"`
+	PtrOpt      *float32             `json:"ptr_opt,omitempty"`
+	SliceReq    []float32            `json:"slice_req"`
+	SliceOpt    []float32            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]float32           `json:"array_req"`
+	ArrayOpt    [2]float32           `json:"array_opt,omitempty"`
+	MapReq      map[string]float32   `json:"map_req"`
+	MapOpt      map[string]float32   `json:"map_opt,omitempty"`
 	MapSliceReq map[string][]float32 `json:"map_slice_req"`
 	MapSliceOpt map[string][]float32 `json:"map_slice_opt,omitempty"`
-	SlicePtrReq []*float32 `json:"slice_ptr_req"`
-	SlicePtrOpt []*float32 `json:"slice_ptr_opt,omitempty"`
+	SlicePtrReq []*float32           `json:"slice_ptr_req"`
+	SlicePtrOpt []*float32           `json:"slice_ptr_opt,omitempty"`
 }
 
 // EchoFloat32 returns its arguments.
@@ -362,20 +362,20 @@ func EchoFloat32(tc *wink.ToolContext, p Float32s) (wink.ToolResult[Float32s], e
 
 // Float64s holds float64 in every shape.
 type Float64s struct {
-	ValReq float64 `json:"val_req"`
-	ValOpt float64 `json:"val_opt,omitempty"`
-	PtrReq *float64 `json:"ptr_req"`
-	PtrOpt *float64 `json:"ptr_opt,omitempty"`
-	SliceReq []float64 `json:"slice_req"`
-	SliceOpt []float64 `json:"slice_opt,omitempty"`
-	ArrayReq [2]float64 `json:"array_req"`
-	ArrayOpt [2]float64 `json:"array_opt,omitempty"`
-	MapReq map[string]float64 `json:"map_req"`
-	MapOpt map[string]float64 `json:"map_opt,omitempty"`
+	ValReq      float64              `json:"val_req"`
+	ValOpt      float64              `json:"val_opt,omitempty"`
+	PtrReq      *float64             `json:"ptr_req"`
+	PtrOpt      *float64             `json:"ptr_opt,omitempty"`
+	SliceReq    []float64            `json:"slice_req"`
+	SliceOpt    []float64            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]float64           `json:"array_req"`
+	ArrayOpt    [2]float64           `json:"array_opt,omitempty"`
+	MapReq      map[string]float64   `json:"map_req"`
+	MapOpt      map[string]float64   `json:"map_opt,omitempty"`
 	MapSliceReq map[string][]float64 `json:"map_slice_req"`
 	MapSliceOpt map[string][]float64 `json:"map_slice_opt,omitempty"`
-	SlicePtrReq []*float64 `json:"slice_ptr_req"`
-	SlicePtrOpt []*float64 `json:"slice_ptr_opt,omitempty"`
+	SlicePtrReq []*float64           `json:"slice_ptr_req"`
+	SlicePtrOpt []*float64           `json:"slice_ptr_opt,omitempty"`
 }
 
 // EchoFloat64 returns its arguments.
@@ -387,20 +387,20 @@ func EchoFloat64(tc *wink.ToolContext, p Float64s) (wink.ToolResult[Float64s], e
 
 // Times holds time.Time in every shape.
 type Times struct {
-	ValReq time.Time `json:"val_req"`
-	ValOpt time.Time `json:"val_opt,omitempty"`
-	PtrReq *time.Time `json:"ptr_req"`
-	PtrOpt *time.Time `json:"ptr_opt,omitempty"`
-	SliceReq []time.Time `json:"slice_req"`
-	SliceOpt []time.Time `json:"slice_opt,omitempty"`
-	ArrayReq [2]time.Time `json:"array_req"`
-	ArrayOpt [2]time.Time `json:"array_opt,omitempty"`
-	MapReq map[string]time.Time `json:"map_req"`
-	MapOpt map[string]time.Time `json:"map_opt,omitempty"`
+	ValReq      time.Time              `json:"val_req"`
+	ValOpt      time.Time              `json:"val_opt,omitempty"`
+	PtrReq      *time.Time             `json:"ptr_req"`
+	PtrOpt      *time.Time             `json:"ptr_opt,omitempty"`
+	SliceReq    []time.Time            `json:"slice_req"`
+	SliceOpt    []time.Time            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]time.Time           `json:"array_req"`
+	ArrayOpt    [2]time.Time           `json:"array_opt,omitempty"`
+	MapReq      map[string]time.Time   `json:"map_req"`
+	MapOpt      map[string]time.Time   `json:"map_opt,omitempty"`
 	MapSliceReq map[string][]time.Time `json:"map_slice_req"`
 	MapSliceOpt map[string][]time.Time `json:"map_slice_opt,omitempty"`
-	SlicePtrReq []*time.Time `json:"slice_ptr_req"`
-	SlicePtrOpt []*time.Time `json:"slice_ptr_opt,omitempty"`
+	SlicePtrReq []*time.Time           `json:"slice_ptr_req"`
+	SlicePtrOpt []*time.Time           `json:"slice_ptr_opt,omitempty"`
 }
 
 // EchoTime returns its arguments.
@@ -412,20 +412,20 @@ func EchoTime(tc *wink.ToolContext, p Times) (wink.ToolResult[Times], error) {
 
 // Durations holds time.Duration in every shape.
 type Durations struct {
-	ValReq time.Duration `json:"val_req"`
-	ValOpt time.Duration `json:"val_opt,omitempty"`
-	PtrReq *time.Duration `json:"ptr_req"`
-	PtrOpt *time.Duration `json:"ptr_opt,omitempty"`
-	SliceReq []time.Duration `json:"slice_req"`
-	SliceOpt []time.Duration `json:"slice_opt,omitempty"`
-	ArrayReq [2]time.Duration `json:"array_req"`
-	ArrayOpt [2]time.Duration `json:"array_opt,omitempty"`
-	MapReq map[string]time.Duration `json:"map_req"`
-	MapOpt map[string]time.Duration `json:"map_opt,omitempty"`
+	ValReq      time.Duration              `json:"val_req"`
+	ValOpt      time.Duration              `json:"val_opt,omitempty"`
+	PtrReq      *time.Duration             `json:"ptr_req"`
+	PtrOpt      *time.Duration             `json:"ptr_opt,omitempty"`
+	SliceReq    []time.Duration            `json:"slice_req"`
+	SliceOpt    []time.Duration            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]time.Duration           `json:"array_req"`
+	ArrayOpt    [2]time.Duration           `json:"array_opt,omitempty"`
+	MapReq      map[string]time.Duration   `json:"map_req"`
+	MapOpt      map[string]time.Duration   `json:"map_opt,omitempty"`
 	MapSliceReq map[string][]time.Duration `json:"map_slice_req"`
 	MapSliceOpt map[string][]time.Duration `json:"map_slice_opt,omitempty"`
-	SlicePtrReq []*time.Duration `json:"slice_ptr_req"`
-	SlicePtrOpt []*time.Duration `json:"slice_ptr_opt,omitempty"`
+	SlicePtrReq []*time.Duration           `json:"slice_ptr_req"`
+	SlicePtrOpt []*time.Duration           `json:"slice_ptr_opt,omitempty"`
 }
 
 // EchoDuration returns its arguments.
@@ -437,20 +437,20 @@ func EchoDuration(tc *wink.ToolContext, p Durations) (wink.ToolResult[Durations]
 
 // Colors holds Color in every shape.
 type Colors struct {
-	ValReq Color `json:"val_req"`
-	ValOpt Color `json:"val_opt,omitempty"`
-	PtrReq *Color `json:"ptr_req"`
-	PtrOpt *Color `json:"ptr_opt,omitempty"`
-	SliceReq []Color `json:"slice_req"`
-	SliceOpt []Color `json:"slice_opt,omitempty"`
-	ArrayReq [2]Color `json:"array_req"`
-	ArrayOpt [2]Color `json:"array_opt,omitempty"`
-	MapReq map[string]Color `json:"map_req"`
-	MapOpt map[string]Color `json:"map_opt,omitempty"`
+	ValReq      Color              `json:"val_req"`
+	ValOpt      Color              `json:"val_opt,omitempty"`
+	PtrReq      *Color             `json:"ptr_req"`
+	PtrOpt      *Color             `json:"ptr_opt,omitempty"`
+	SliceReq    []Color            `json:"slice_req"`
+	SliceOpt    []Color            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]Color           `json:"array_req"`
+	ArrayOpt    [2]Color           `json:"array_opt,omitempty"`
+	MapReq      map[string]Color   `json:"map_req"`
+	MapOpt      map[string]Color   `json:"map_opt,omitempty"`
 	MapSliceReq map[string][]Color `json:"map_slice_req"`
 	MapSliceOpt map[string][]Color `json:"map_slice_opt,omitempty"`
-	SlicePtrReq []*Color `json:"slice_ptr_req"`
-	SlicePtrOpt []*Color `json:"slice_ptr_opt,omitempty"`
+	SlicePtrReq []*Color           `json:"slice_ptr_req"`
+	SlicePtrOpt []*Color           `json:"slice_ptr_opt,omitempty"`
 }
 
 // EchoColor returns its arguments.
@@ -462,20 +462,20 @@ func EchoColor(tc *wink.ToolContext, p Colors) (wink.ToolResult[Colors], error) 
 
 // Levels holds Level in every shape.
 type Levels struct {
-	ValReq Level `json:"val_req"`
-	ValOpt Level `json:"val_opt,omitempty"`
-	PtrReq *Level `json:"ptr_req"`
-	PtrOpt *Level `json:"ptr_opt,omitempty"`
-	SliceReq []Level `json:"slice_req"`
-	SliceOpt []Level `json:"slice_opt,omitempty"`
-	ArrayReq [2]Level `json:"array_req"`
-	ArrayOpt [2]Level `json:"array_opt,omitempty"`
-	MapReq map[string]Level `json:"map_req"`
-	MapOpt map[string]Level `json:"map_opt,omitempty"`
+	ValReq      Level              `json:"val_req"`
+	ValOpt      Level              `json:"val_opt,omitempty"`
+	PtrReq      *Level             `json:"ptr_req"`
+	PtrOpt      *Level             `json:"ptr_opt,omitempty"`
+	SliceReq    []Level            `json:"slice_req"`
+	SliceOpt    []Level            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]Level           `json:"array_req"`
+	ArrayOpt    [2]Level           `json:"array_opt,omitempty"`
+	MapReq      map[string]Level   `json:"map_req"`
+	MapOpt      map[string]Level   `json:"map_opt,omitempty"`
 	MapSliceReq map[string][]Level `json:"map_slice_req"`
 	MapSliceOpt map[string][]Level `json:"map_slice_opt,omitempty"`
-	SlicePtrReq []*Level `json:"slice_ptr_req"`
-	SlicePtrOpt []*Level `json:"slice_ptr_opt,omitempty"`
+	SlicePtrReq []*Level           `json:"slice_ptr_req"`
+	SlicePtrOpt []*Level           `json:"slice_ptr_opt,omitempty"`
 }
 
 // EchoLevel returns its arguments.
@@ -487,20 +487,20 @@ func EchoLevel(tc *wink.ToolContext, p Levels) (wink.ToolResult[Levels], error) 
 
 // Names holds Name in every shape.
 type Names struct {
-	ValReq Name `json:"val_req"`
-	ValOpt Name `json:"val_opt,omitempty"`
-	PtrReq *Name `json:"ptr_req"`
-	PtrOpt *Name `json:"ptr_opt,omitempty"`
-	SliceReq []Name `json:"slice_req"`
-	SliceOpt []Name `json:"slice_opt,omitempty"`
-	ArrayReq [2]Name `json:"array_req"`
-	ArrayOpt [2]Name `json:"array_opt,omitempty"`
-	MapReq map[string]Name `json:"map_req"`
-	MapOpt map[string]Name `json:"map_opt,omitempty"`
+	ValReq      Name              `json:"val_req"`
+	ValOpt      Name              `json:"val_opt,omitempty"`
+	PtrReq      *Name             `json:"ptr_req"`
+	PtrOpt      *Name             `json:"ptr_opt,omitempty"`
+	SliceReq    []Name            `json:"slice_req"`
+	SliceOpt    []Name            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]Name           `json:"array_req"`
+	ArrayOpt    [2]Name           `json:"array_opt,omitempty"`
+	MapReq      map[string]Name   `json:"map_req"`
+	MapOpt      map[string]Name   `json:"map_opt,omitempty"`
 	MapSliceReq map[string][]Name `json:"map_slice_req"`
 	MapSliceOpt map[string][]Name `json:"map_slice_opt,omitempty"`
-	SlicePtrReq []*Name `json:"slice_ptr_req"`
-	SlicePtrOpt []*Name `json:"slice_ptr_opt,omitempty"`
+	SlicePtrReq []*Name           `json:"slice_ptr_req"`
+	SlicePtrOpt []*Name           `json:"slice_ptr_opt,omitempty"`
 }
 
 // EchoName returns its arguments.
@@ -512,20 +512,20 @@ func EchoName(tc *wink.ToolContext, p Names) (wink.ToolResult[Names], error) {
 
 // Leafs holds Leaf in every shape.
 type Leafs struct {
-	ValReq Leaf `json:"val_req"`
-	ValOpt Leaf `json:"val_opt,omitempty"`
-	PtrReq *Leaf `json:"ptr_req"`
-	PtrOpt *Leaf `json:"ptr_opt,omitempty"`
-	SliceReq []Leaf `json:"slice_req"`
-	SliceOpt []Leaf `json:"slice_opt,omitempty"`
-	ArrayReq [2]Leaf `json:"array_req"`
-	ArrayOpt [2]Leaf `json:"array_opt,omitempty"`
-	MapReq map[string]Leaf `json:"map_req"`
-	MapOpt map[string]Leaf `json:"map_opt,omitempty"`
+	ValReq      Leaf              `json:"val_req"`
+	ValOpt      Leaf              `json:"val_opt,omitempty"`
+	PtrReq      *Leaf             `json:"ptr_req"`
+	PtrOpt      *Leaf             `json:"ptr_opt,omitempty"`
+	SliceReq    []Leaf            `json:"slice_req"`
+	SliceOpt    []Leaf            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]Leaf           `json:"array_req"`
+	ArrayOpt    [2]Leaf           `json:"array_opt,omitempty"`
+	MapReq      map[string]Leaf   `json:"map_req"`
+	MapOpt      map[string]Leaf   `json:"map_opt,omitempty"`
 	MapSliceReq map[string][]Leaf `json:"map_slice_req"`
 	MapSliceOpt map[string][]Leaf `json:"map_slice_opt,omitempty"`
-	SlicePtrReq []*Leaf `json:"slice_ptr_req"`
-	SlicePtrOpt []*Leaf `json:"slice_ptr_opt,omitempty"`
+	SlicePtrReq []*Leaf           `json:"slice_ptr_req"`
+	SlicePtrOpt []*Leaf           `json:"slice_ptr_opt,omitempty"`
 }
 
 // EchoLeaf returns its arguments.

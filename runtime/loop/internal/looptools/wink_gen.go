@@ -133,10 +133,10 @@ func winkEncodeStepParams(dst []byte, v *StepParams) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaEchoParams       = []byte(`{"type":"object","description":"EchoParams are the arguments of echo.","properties":{"text":{"type":"string","description":"Text is repeated back.","minLength":1}},"required":["text"],"additionalProperties":false}`)
+	winkSchemaEchoParams       = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text is repeated back.","minLength":1}},"required":["text"],"additionalProperties":false}`)
 	winkSchemaNoValue          = []byte(`{"type":"null"}`)
-	winkStrictSchemaEchoParams = []byte(`{"type":"object","description":"EchoParams are the arguments of echo.","properties":{"text":{"type":"string","description":"Text is repeated back. (at least 1 character)"}},"required":["text"],"additionalProperties":false}`)
-	winkSchemaStepParams       = []byte(`{"type":"object","description":"StepParams are the arguments of step.","properties":{"id":{"type":"string","description":"ID names the step."}},"required":["id"],"additionalProperties":false}`)
+	winkStrictSchemaEchoParams = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text is repeated back. (at least 1 character)"}},"required":["text"],"additionalProperties":false}`)
+	winkSchemaStepParams       = []byte(`{"type":"object","properties":{"id":{"type":"string","description":"ID names the step."}},"required":["id"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
