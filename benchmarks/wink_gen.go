@@ -14,6 +14,24 @@ import (
 const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
 const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
 
+// Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
+// at generation time. A failure here means a struct changed: regenerate with go generate.
+var (
+	_ struct {
+		Total int `json:"total"`
+	} = SearchResult{}
+	_ struct {
+		Query         string   `json:"query"`
+		Limit         int      `json:"limit"`
+		CaseSensitive bool     `json:"case_sensitive"`
+		FileTypes     []string `json:"file_types"`
+		Filters       struct {
+			PathPrefix string `json:"path_prefix"`
+			MaxSize    int64  `json:"max_size"`
+		} `json:"filters"`
+		Mode SearchMode `json:"mode"`
+	} = SearchArgs{}
+)
 var (
 	_ func(*wink.ToolContext, SearchArgs) (wink.ToolResult[SearchResult], error) = SearchDocs
 )

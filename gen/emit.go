@@ -28,6 +28,11 @@ func emit(p *model.Package) ([]byte, error) {
 	f.Comment("must still have the signature it had at generation time. Regenerate with go generate if either fails.")
 	f.Const().Id("_").Op("=").Qual(WinkPath, "EnforceVersion").Call(jen.Qual(WinkPath, "MaxGenVersion").Op("-").Lit(1))
 	f.Const().Id("_").Op("=").Qual(WinkPath, "EnforceVersion").Call(jen.Lit(1).Op("-").Qual(WinkPath, "MinGenVersion"))
+	if shapes := shapeGuards(p); len(shapes) > 0 {
+		f.Comment("Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had")
+		f.Comment("at generation time. A failure here means a struct changed: regenerate with go generate.")
+		f.Var().Defs(shapes...)
+	}
 	if len(p.Tools) > 0 {
 		var guards []jen.Code
 		for _, t := range p.Tools {

@@ -181,3 +181,57 @@ func diffLines(a, b string) string {
 	}
 	return "lengths differ"
 }
+
+// TestChangingAStructWithoutRegeneratingFailsToCompile: the generated shape guards make every edit of a
+// params or result struct (a field added, removed, retyped or retagged) a compile error in wink_gen.go until
+// the file is regenerated; an edit elsewhere (a comment, a blank line) still compiles.
+func TestChangingAStructWithoutRegeneratingFailsToCompile(t *testing.T) {
+	dir, _ := filepath.Abs(filepath.Join("testdata", "basic"))
+	file := filepath.Join(dir, "basic.go")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edits := []struct {
+		name, old, new string
+		compiles       bool
+	}{
+		{"a field added", "\tOn      bool              `json:\"on\"`", "\tOn bool `json:\"on\"`\n\tExtra string `json:\"extra\"`", false},
+		{"a field removed", "\tOn      bool              `json:\"on\"`\n", "", false},
+		{"a field retyped", "\tCount   uint16", "\tCount   uint32", false},
+		{"a json tag changed", "`json:\"on\"`", "`json:\"enabled\"`", false},
+		{"a constraint changed", "max=500,multipleOf=5", "max=400,multipleOf=5", false},
+		{"an unexported field added", "\thidden  string", "\tsecret int\n\thidden  string", false},
+		{"a result field added", "\tOK bool `json:\"ok\"`", "\tOK bool `json:\"ok\"`\n\tN int `json:\"n\"`", false},
+		{"a comment added", "\n// Kinds", "\n// A new comment.\n\n// Kinds", true},
+	}
+	for _, e := range edits {
+		t.Run(e.name, func(t *testing.T) {
+			edited := bytes.Replace(src, []byte(e.old), []byte(e.new), 1)
+			if bytes.Equal(edited, src) {
+				t.Fatalf("the edit %q did not apply", e.old)
+			}
+			pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedTypes | packages.NeedName | packages.NeedFiles,
+				Dir: dir, Overlay: map[string][]byte{file: edited}}, ".")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var inGenerated []string
+			for _, p := range pkgs {
+				for _, pe := range p.Errors {
+					if strings.Contains(pe.Pos, OutputName) || strings.Contains(pe.Msg, OutputName) {
+						inGenerated = append(inGenerated, pe.Error())
+					} else {
+						t.Errorf("unexpected error outside the generated file: %v", pe)
+					}
+				}
+			}
+			if e.compiles && len(inGenerated) > 0 {
+				t.Errorf("the package no longer compiles: %v", inGenerated)
+			}
+			if !e.compiles && !strings.Contains(strings.Join(inGenerated, "\n"), "{} (value of struct type") {
+				t.Errorf("no shape guard fails: %v", inGenerated)
+			}
+		})
+	}
+}

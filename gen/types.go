@@ -222,6 +222,7 @@ func (a *analyzer) convertNamed(n *types.Named, where string, pos token.Pos) *mo
 		a.inProg = append(a.inProg, n)
 		a.inProgTy = append(a.inProgTy, mt)
 		mt.Fields = a.fields(u, obj.Name(), obj.Pos())
+		mt.Shape = a.goType(u)
 		a.inProg = a.inProg[:len(a.inProg)-1]
 		a.inProgTy = a.inProgTy[:len(a.inProgTy)-1]
 		return mt

@@ -15,6 +15,17 @@ import (
 const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
 const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
 
+// Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
+// at generation time. A failure here means a struct changed: regenerate with go generate.
+var (
+	_ struct {
+		Index string `json:"index"`
+		Pages int    `json:"pages"`
+	} = Published{}
+	_ struct {
+		Paths []string `json:"paths" wink:"minItems=1,maxItems=20,uniqueItems"`
+	} = PublishParams{}
+)
 var (
 	_ func(*wink.ToolContext, PublishParams) (wink.ToolResult[Published], error) = PublishDocs
 )

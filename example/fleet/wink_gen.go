@@ -16,6 +16,34 @@ import (
 const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
 const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
 
+// Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
+// at generation time. A failure here means a struct changed: regenerate with go generate.
+var (
+	_ struct {
+		Count  int    `json:"count"`
+		Worker string `json:"worker"`
+	} = Remembered{}
+	_ struct {
+		Text string `json:"text" wink:"minLength=1,maxLength=200"`
+	} = RememberParams{}
+	_ struct {
+		Notes  []Note `json:"notes"`
+		Worker string `json:"worker"`
+	} = Recalled{}
+	_ struct {
+		Text   string `json:"text"`
+		Worker string `json:"worker"`
+	} = Note{}
+	_ struct {
+		Invoice string `json:"invoice"`
+		Cents   int    `json:"cents"`
+		Payment string `json:"payment"`
+	} = Receipt{}
+	_ struct {
+		Invoice string `json:"invoice" wink:"pattern='INV-[0-9]{1,9}',patternDesc='an invoice number like INV-7'"`
+		Cents   int    `json:"cents" wink:"min=1,max=100000000"`
+	} = PayParams{}
+)
 var (
 	_ func(*wink.ToolContext, RememberParams) (wink.ToolResult[Remembered], error) = Remember
 	_ func(*wink.ToolContext) (wink.ToolResult[Recalled], error)                   = Recall

@@ -12,6 +12,18 @@ import (
 const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
 const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
 
+// Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
+// at generation time. A failure here means a struct changed: regenerate with go generate.
+var (
+	_ struct {
+		Highs []float64 `json:"highs"`
+	} = Forecast{}
+	_ struct {
+		City string `json:"city" wink:"minLength=1,maxLength=100"`
+		Days int    `json:"days" wink:"min=1,max=7,default=1"`
+		Unit Unit   `json:"unit,omitempty" wink:"default=celsius"`
+	} = ForecastParams{}
+)
 var (
 	_ func(*wink.ToolContext, ForecastParams) (wink.ToolResult[Forecast], error) = GetForecast
 )

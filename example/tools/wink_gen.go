@@ -19,6 +19,75 @@ import (
 const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
 const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
 
+// Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
+// at generation time. A failure here means a struct changed: regenerate with go generate.
+var (
+	_ struct {
+		ID       string            `json:"id"`
+		Title    string            `json:"title"`
+		Due      time.Time         `json:"due"`
+		Priority Priority          `json:"priority"`
+		Labels   map[string]string `json:"labels"`
+	} = Task{}
+	_ struct {
+		Title    string            `json:"title" wink:"minLength=3,maxLength=80"`
+		At       time.Time         `json:"at"`
+		Priority Priority          `json:"priority" wink:"default=2"`
+		Assignee *string           `json:"assignee,omitempty" wink:"format=email"`
+		Labels   map[string]string `json:"labels,omitempty"`
+		Repeat   *Recurrence       `json:"repeat,omitempty"`
+		Ticket   string            `json:"ticket,omitempty" wink:"pattern='[A-Z]{2,5}-[0-9]+'"`
+	} = ScheduleParams{}
+	_ struct {
+		Every int        `json:"every" wink:"min=1,max=365"`
+		Until *time.Time `json:"until,omitempty"`
+	} = Recurrence{}
+	_ struct {
+		Matches    []string `json:"matches"`
+		TotalCount int      `json:"total_count"`
+	} = SearchResult{}
+	_ struct {
+		Query         string   `json:"query" wink:"minLength=1,maxLength=200"`
+		Limit         int      `json:"limit" wink:"min=1,max=100,default=10"`
+		CaseSensitive bool     `json:"case_sensitive,omitempty"`
+		FileTypes     []string `json:"file_types,omitempty" wink:"maxItems=10,uniqueItems,pattern='[a-z0-9]{1,8}'"`
+		Filters       struct {
+			PathPrefix string `json:"path_prefix" wink:"pattern='/[A-Za-z0-9_./-]*'"`
+			MaxSize    int64  `json:"max_size" wink:"min=0"`
+		} `json:"filters"`
+		Mode Mode `json:"mode" wink:"default=fuzzy"`
+	} = SearchParams{}
+	_ struct {
+		Mean  float64 `json:"mean"`
+		Min   float64 `json:"min"`
+		Max   float64 `json:"max"`
+		Count uint32  `json:"count"`
+	} = Stats{}
+	_ struct {
+		Samples   []float64 `json:"samples" wink:"minItems=1,maxItems=1000,exclusiveMin=-1e9,max=1e9"`
+		Precision float64   `json:"precision,omitempty" wink:"exclusiveMin=0,max=1,multipleOf=0.001,default=0.01"`
+		Weights   []uint16  `json:"weights,omitempty" wink:"max=255"`
+		Window    *[3]int16 `json:"window,omitempty"`
+	} = StatsParams{}
+	_ struct {
+		Healthy bool    `json:"healthy"`
+		Uptime  float64 `json:"uptime_seconds"`
+	} = Status{}
+	_ struct {
+		Entries int `json:"entries"`
+		Depth   int `json:"depth"`
+	} = OutlineCount{}
+	_ struct {
+		Root Node `json:"root"`
+	} = OutlineParams{}
+	_ struct {
+		Title    string `json:"title" wink:"minLength=1"`
+		Children []Node `json:"children,omitempty" wink:"maxItems=20"`
+	} = Node{}
+	_ struct {
+		Paths []string `json:"paths" wink:"minItems=1"`
+	} = ArchiveParams{}
+)
 var (
 	_ func(*wink.ToolContext, ScheduleParams) (wink.ToolResult[Task], error)        = ScheduleTask
 	_ func(*wink.ToolContext, SearchParams) (wink.ToolResult[SearchResult], error)  = SearchDocs

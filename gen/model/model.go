@@ -120,6 +120,27 @@ type Type struct {
 
 	Validate bool // has Validate() error (value or pointer receiver)
 	Render   bool // has Render() string (value or pointer receiver)
+
+	// Shape spells a named struct's underlying struct type (every field, exported or not, with its
+	// tag) for the generated compile-time guard; nil when it cannot be spelled in the generated file.
+	Shape *GoType
+}
+
+// GoType is a Go type expression as the generated file writes it.
+type GoType struct {
+	Op        string // "ident" (a named or predeclared type), "ptr", "slice", "array", "map" or "struct"
+	Ident     Ident  // for "ident"; Path is "" for predeclared types
+	Len       int64  // for "array"
+	Key, Elem *GoType
+	Fields    []GoField // for "struct"
+}
+
+// GoField is one field of a struct GoType.
+type GoField struct {
+	Name     string
+	Embedded bool
+	Type     *GoType
+	Tag      string // the tag's value, as the compiler sees it
 }
 
 // EnumValue is one constant of an enum type, in declaration order.

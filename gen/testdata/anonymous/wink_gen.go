@@ -14,6 +14,26 @@ import (
 const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
 const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
 
+// Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
+// at generation time. A failure here means a struct changed: regenerate with go generate.
+var (
+	_ struct {
+		N int `json:"n"`
+	} = Out{}
+	_ struct {
+		Filter struct {
+			Prefix string `json:"prefix"`
+			Max    int    `json:"max,omitempty"`
+		} `json:"filter"`
+		Rows []struct {
+			Key   string `json:"key"`
+			Value *int   `json:"value"`
+		} `json:"rows" wink:"maxItems=5"`
+		Extra *struct {
+			Note string `json:"note"`
+		} `json:"extra,omitempty"`
+	} = Params{}
+)
 var (
 	_ func(*wink.ToolContext, Params) (wink.ToolResult[Out], error) = Anon
 )

@@ -19,6 +19,35 @@ import (
 const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
 const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
 
+// Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
+// at generation time. A failure here means a struct changed: regenerate with go generate.
+var (
+	_ struct {
+		OK bool `json:"ok"`
+	} = Result{}
+	_ struct {
+		Name    string         `json:"name" wink:"minLength=1,maxLength=10,pattern='[a-z]+'"`
+		Count   uint16         `json:"count" wink:"max=500,multipleOf=5"`
+		Delta   int32          `json:"delta,omitempty" wink:"exclusiveMin=-10,exclusiveMax=10,default=0"`
+		Ratio   float32        `json:"ratio" wink:"min=0,max=1"`
+		Temp    Celsius        `json:"temp" wink:"multipleOf=0.5"`
+		On      bool           `json:"on"`
+		Color   Color          `json:"color" wink:"default=green"`
+		Allowed []Color        `json:"allowed" wink:"enum=red|blue,uniqueItems"`
+		Level   Level          `json:"level"`
+		When    time.Time      `json:"when"`
+		Maybe   *int           `json:"maybe"`
+		Tags    []string       `json:"tags" wink:"minItems=1,maxItems=3,uniqueItems"`
+		Grid    [2]int         `json:"grid"`
+		Meta    map[string]int `json:"meta"`
+		Email   string         `json:"email,omitempty" wink:"format=email"`
+		Skip    string         `json:"-"`
+		hidden  string
+		Opt     *Color            `json:"opt"`
+		Nested  map[string][]bool `json:"nested,omitempty"`
+		Default *string           `json:"default_ptr" wink:"default='a b'"`
+	} = Params{}
+)
 var (
 	_ func(*wink.ToolContext, Params) (wink.ToolResult[Result], error) = Kinds
 )

@@ -18,6 +18,27 @@ import (
 const _ = wink3.EnforceVersion(wink3.MaxGenVersion - 1)
 const _ = wink3.EnforceVersion(1 - wink3.MinGenVersion)
 
+// Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
+// at generation time. A failure here means a struct changed: regenerate with go generate.
+var (
+	_ struct {
+		At time2.Time `json:"at"`
+	} = Result{}
+	_ struct {
+		When   time2.Time      `json:"when"`
+		Wait   time2.Duration  `json:"wait,omitempty" wink:"default=2s"`
+		Name   string          `json:"name" wink:"pattern='^[a-z]+$',maxLength=9"`
+		Ratio  float64         `json:"ratio" wink:"multipleOf=0.5,max=10"`
+		Dash   string          `json:"-,"`
+		Hidden string          `json:"-"`
+		Level  Level           `json:"level"`
+		Tags   map[string]Item `json:"tags,omitempty"`
+		List   []Item          `json:"list,omitempty"`
+	} = Params{}
+	_ struct {
+		N int `json:"n"`
+	} = Item{}
+)
 var (
 	_ func(*wink3.ToolContext, Params) (wink3.ToolResult[Result], error) = Collide
 )

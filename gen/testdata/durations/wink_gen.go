@@ -14,6 +14,20 @@ import (
 const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
 const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
 
+// Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
+// at generation time. A failure here means a struct changed: regenerate with go generate.
+var (
+	_ struct {
+		Waited time.Duration `json:"waited"`
+	} = Result{}
+	_ struct {
+		For      time.Duration
+		Timeout  time.Duration   `json:"timeout" wink:"default=1m30s"`
+		Backoff  *time.Duration  `json:"backoff,omitempty"`
+		Steps    []time.Duration `json:"steps,omitempty"`
+		Deadline time.Time       `json:"deadline,omitempty"`
+	} = Params{}
+)
 var (
 	_ func(*wink.ToolContext, Params) (wink.ToolResult[Result], error) = Wait
 )

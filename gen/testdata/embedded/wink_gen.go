@@ -14,6 +14,23 @@ import (
 const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
 const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
 
+// Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
+// at generation time. A failure here means a struct changed: regenerate with go generate.
+var (
+	_ struct {
+		Names []string `json:"names"`
+	} = Items{}
+	_ struct {
+		Paging
+		Ordering
+		Query string `json:"query"`
+		Field string `json:"field"`
+		Sort  `json:"sort"`
+	} = ListParams{}
+	_ struct {
+		Field string `json:"field,omitempty"`
+	} = Sort{}
+)
 var (
 	_ func(*wink.ToolContext, ListParams) (wink.ToolResult[Items], error) = ListItems
 )

@@ -12,6 +12,15 @@ import (
 const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
 const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
 
+// Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
+// at generation time. A failure here means a struct changed: regenerate with go generate.
+var (
+	_ struct {
+		Mark  Mark   `json:"mark"`
+		Label string `json:"label" wink:"default='a\u2028b'"`
+		Note  string `json:"note,omitempty" wink:"maxLength=40"`
+	} = Params{}
+)
 var (
 	_ func(*wink.ToolContext, Params) (wink.ToolResult[wink.NoValue], error) = MarkIt
 )

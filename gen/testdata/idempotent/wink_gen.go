@@ -15,6 +15,18 @@ import (
 const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
 const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
 
+// Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
+// at generation time. A failure here means a struct changed: regenerate with go generate.
+var (
+	_ struct {
+		ID string `json:"id"`
+	} = Receipt{}
+	_ struct {
+		Account string `json:"account"`
+		Amount  int64  `json:"amount"`
+		Memo    string `json:"memo,omitempty"`
+	} = PayParams{}
+)
 var (
 	_ func(*wink.ToolContext, PayParams) (wink.ToolResult[Receipt], error) = Pay
 	_ func(*wink.ToolContext, PayParams) (wink.ToolResult[Receipt], error) = Refund

@@ -15,6 +15,28 @@ import (
 const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
 const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
 
+// Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
+// at generation time. A failure here means a struct changed: regenerate with go generate.
+var (
+	_ struct {
+		ByName map[string]Item            `json:"by_name"`
+		Refs   map[string]*Item           `json:"refs"`
+		Lists  map[string][]Item          `json:"lists"`
+		Nested map[string]map[string]Item `json:"nested"`
+		Pairs  map[string][2]Item         `json:"pairs"`
+		Pair   [2]string                  `json:"pair,omitempty" wink:"minLength=1"`
+		Prefix Prefix                     `json:"prefix,omitempty"`
+		Anon   struct {
+			X string `json:"x" wink:"minLength=1"`
+		} `json:"anon,omitempty"`
+	} = Params{}
+	_ struct {
+		Name string `json:"name" wink:"minLength=1"`
+	} = Item{}
+	_ struct {
+		Value string `json:"value" wink:"minLength=1"`
+	} = Prefix{}
+)
 var (
 	_ func(*wink.ToolContext, Params) (wink.ToolResult[Params], error) = Store
 )

@@ -14,6 +14,17 @@ import (
 const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
 const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
 
+// Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
+// at generation time. A failure here means a struct changed: regenerate with go generate.
+var (
+	_ struct {
+		Len int `json:"len"`
+	} = Span{}
+	_ struct {
+		From int `json:"from"`
+		To   int `json:"to"`
+	} = Range{}
+)
 var (
 	_ func(*wink.ToolContext, Range) (wink.ToolResult[Span], error) = Measure
 )

@@ -12,6 +12,16 @@ import (
 const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
 const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
 
+// Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
+// at generation time. A failure here means a struct changed: regenerate with go generate.
+var (
+	_ struct {
+		At string `json:"at"`
+	} = Pong{}
+	_ struct {
+		Key string `json:"key"`
+	} = ClearParams{}
+)
 var (
 	_ func(*wink.ToolContext) (wink.ToolResult[Pong], error)                      = Ping
 	_ func(*wink.ToolContext, ClearParams) (wink.ToolResult[wink.NoValue], error) = Clear

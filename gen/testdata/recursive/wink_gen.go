@@ -12,6 +12,30 @@ import (
 const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
 const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
 
+// Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
+// at generation time. A failure here means a struct changed: regenerate with go generate.
+var (
+	_ struct {
+		V float64 `json:"v"`
+	} = Value{}
+	_ struct {
+		Expr Expr `json:"expr"`
+		Tree Tree `json:"tree"`
+	} = EvalParams{}
+	_ struct {
+		Lit  *float64 `json:"lit,omitempty"`
+		Call *Call    `json:"call,omitempty"`
+	} = Expr{}
+	_ struct {
+		Fn   string `json:"fn" wink:"enum=add|mul"`
+		Args []Expr `json:"args" wink:"minItems=1"`
+	} = Call{}
+	_ struct {
+		Label    string `json:"label"`
+		Children []Tree `json:"children,omitempty"`
+		Parent   *Tree  `json:"parent,omitempty"`
+	} = Tree{}
+)
 var (
 	_ func(*wink.ToolContext, EvalParams) (wink.ToolResult[Value], error) = Eval
 	_ func(*wink.ToolContext, Tree) (wink.ToolResult[Tree], error)        = Walk

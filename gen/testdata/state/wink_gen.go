@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/winkgen/wink/runtime/session"
 	"github.com/winkgen/wink/runtime/strictjson"
@@ -16,6 +17,22 @@ import (
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
 const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
 const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
+
+// Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
+// at generation time. A failure here means a struct changed: regenerate with go generate.
+var (
+	_ struct {
+		Phase  Phase             `json:"phase"`
+		Notes  []Note            `json:"notes"`
+		Tags   map[string]int    `json:"tags"`
+		Pinned *Note             `json:"pinned,omitempty"`
+		Extra  map[string]string `json:"extra,omitempty"`
+	} = Board{}
+	_ struct {
+		Text string `json:"text" wink:"minLength=1"`
+		At   time.Time
+	} = Note{}
+)
 
 // winkDecodeBoard strictly decodes a Board object; errors are recorded in d.
 func winkDecodeBoard(d *strictjson.Decoder, v *Board) {

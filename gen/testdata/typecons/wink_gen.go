@@ -15,6 +15,19 @@ import (
 const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
 const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
 
+// Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
+// at generation time. A failure here means a struct changed: regenerate with go generate.
+var (
+	_ struct {
+		N int `json:"n"`
+	} = Copied{}
+	_ struct {
+		From Path   `json:"from"`
+		To   *Path  `json:"to,omitempty" wink:"maxLength=50"`
+		Also []Path `json:"also,omitempty" wink:"maxItems=3"`
+		Tag  Slug   `json:"tag,omitempty"`
+	} = CopyParams{}
+)
 var (
 	_ func(*wink.ToolContext, CopyParams) (wink.ToolResult[Copied], error) = Copy
 )

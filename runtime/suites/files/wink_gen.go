@@ -15,6 +15,77 @@ import (
 const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
 const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
 
+// Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
+// at generation time. A failure here means a struct changed: regenerate with go generate.
+var (
+	_ struct {
+		FilePath   Path   `json:"file_path"`
+		OldString  string `json:"old_string" wink:"minLength=1"`
+		NewString  string `json:"new_string"`
+		ReplaceAll bool   `json:"replace_all,omitempty"`
+	} = EditFileParams{}
+	_ struct {
+		Matches []string `json:"matches"`
+		Total   int      `json:"total"`
+	} = GlobResult{}
+	_ struct {
+		Pattern string     `json:"pattern" wink:"minLength=1,maxLength=1297,pattern='[ -~]+'"`
+		Path    PathOrRoot `json:"path,omitempty"`
+		Offset  int        `json:"offset" wink:"min=0,default=0"`
+		Limit   int        `json:"limit" wink:"min=1,max=1000,default=200"`
+	} = GlobParams{}
+	_ struct {
+		Matches []GrepMatch `json:"matches"`
+		More    bool        `json:"more"`
+		Skipped int         `json:"skipped"`
+	} = GrepResult{}
+	_ struct {
+		Path string `json:"path"`
+		Line int    `json:"line"`
+		Text string `json:"text"`
+	} = GrepMatch{}
+	_ struct {
+		Pattern string     `json:"pattern" wink:"minLength=1,maxLength=1000"`
+		Path    PathOrRoot `json:"path,omitempty"`
+		Glob    string     `json:"glob,omitempty" wink:"maxLength=1297,pattern='[ -~]+'"`
+		Offset  int        `json:"offset" wink:"min=0,default=0"`
+		Limit   int        `json:"limit" wink:"min=1,max=1000,default=200"`
+	} = GrepParams{}
+	_ struct {
+		Path    string    `json:"path"`
+		Entries []LsEntry `json:"entries"`
+		Total   int       `json:"total"`
+	} = LsResult{}
+	_ struct {
+		Name string    `json:"name"`
+		Kind EntryKind `json:"kind"`
+		Size int64     `json:"size"`
+	} = LsEntry{}
+	_ struct {
+		Path   PathOrRoot `json:"path,omitempty"`
+		Offset int        `json:"offset" wink:"min=0,default=0"`
+		Limit  int        `json:"limit" wink:"min=1,max=1000,default=200"`
+	} = LsParams{}
+	_ struct {
+		Path       string `json:"path"`
+		Content    string `json:"content"`
+		StartLine  int    `json:"start_line"`
+		EndLine    int    `json:"end_line"`
+		TotalLines int    `json:"total_lines"`
+	} = ReadFileResult{}
+	_ struct {
+		FilePath Path `json:"file_path"`
+		Offset   int  `json:"offset" wink:"min=0,default=0"`
+		Limit    int  `json:"limit" wink:"min=1,max=2000,default=2000"`
+	} = ReadFileParams{}
+	_ struct {
+		Path Path `json:"path"`
+	} = RmParams{}
+	_ struct {
+		FilePath Path   `json:"file_path"`
+		Content  string `json:"content"`
+	} = WriteFileParams{}
+)
 var (
 	_ func(*wink.ToolContext, EditFileParams) (wink.ToolResult[wink.NoValue], error)   = EditFile
 	_ func(*wink.ToolContext, GlobParams) (wink.ToolResult[GlobResult], error)         = Glob

@@ -15,6 +15,32 @@ import (
 const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
 const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
 
+// Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
+// at generation time. A failure here means a struct changed: regenerate with go generate.
+var (
+	_ struct {
+		Objective string     `json:"objective"`
+		Status    PlanStatus `json:"status"`
+		Steps     []PlanStep `json:"steps"`
+	} = Plan{}
+	_ struct {
+		StepID int        `json:"step_id"`
+		Title  string     `json:"title"`
+		Status StepStatus `json:"status"`
+	} = PlanStep{}
+	_ struct {
+		Objective    string   `json:"objective" wink:"minLength=1,maxLength=500"`
+		InitialSteps []string `json:"initial_steps,omitempty" wink:"minLength=1,maxLength=500"`
+	} = SetupPlanParams{}
+	_ struct {
+		Steps []string `json:"steps" wink:"minItems=1,minLength=1,maxLength=500"`
+	} = AddStepParams{}
+	_ struct {
+		StepID int         `json:"step_id" wink:"min=1"`
+		Title  *string     `json:"title,omitempty" wink:"minLength=1,maxLength=500"`
+		Status *StepStatus `json:"status,omitempty"`
+	} = UpdateStepParams{}
+)
 var (
 	_ func(*wink.ToolContext, SetupPlanParams) (wink.ToolResult[Plan], error)  = SetupPlan
 	_ func(*wink.ToolContext, AddStepParams) (wink.ToolResult[Plan], error)    = AddStep

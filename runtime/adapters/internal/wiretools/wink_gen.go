@@ -16,6 +16,33 @@ import (
 const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
 const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
 
+// Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
+// at generation time. A failure here means a struct changed: regenerate with go generate.
+var (
+	_ struct {
+		Location    string `json:"location"`
+		Temperature int    `json:"temperature"`
+		Unit        Unit   `json:"unit"`
+	} = Weather{}
+	_ struct {
+		Location string `json:"location" wink:"minLength=1"`
+		Unit     Unit   `json:"unit,omitempty"`
+	} = WeatherParams{}
+	_ struct {
+		Hits []string `json:"hits"`
+	} = SearchResult{}
+	_ struct {
+		SearchEngine Engine `json:"search_engine"`
+		SearchQuery  string `json:"search_query" wink:"minLength=1"`
+	} = SearchParams{}
+	_ struct {
+		Open int `json:"open"`
+	} = IssueList{}
+	_ struct {
+		Issue  int               `json:"issue" wink:"min=1"`
+		Labels map[string]string `json:"labels"`
+	} = LabelParams{}
+)
 var (
 	_ func(*wink.ToolContext, WeatherParams) (wink.ToolResult[Weather], error)     = GetCurrentWeather
 	_ func(*wink.ToolContext, SearchParams) (wink.ToolResult[SearchResult], error) = Search

@@ -12,6 +12,16 @@ import (
 const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
 const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
 
+// Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
+// at generation time. A failure here means a struct changed: regenerate with go generate.
+var (
+	_ struct {
+		Text string `json:"text" wink:"minLength=1"`
+	} = EchoParams{}
+	_ struct {
+		ID string `json:"id"`
+	} = StepParams{}
+)
 var (
 	_ func(*wink.ToolContext, EchoParams) (wink.ToolResult[wink.NoValue], error) = Echo
 	_ func(*wink.ToolContext, StepParams) (wink.ToolResult[wink.NoValue], error) = Step

@@ -14,6 +14,26 @@ import (
 const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
 const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
 
+// Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
+// at generation time. A failure here means a struct changed: regenerate with go generate.
+var (
+	_ struct {
+		Text string `json:"text" wink:"minLength=1,maxLength=100"`
+	} = NoteParams{}
+	_ struct {
+		Notes []string `json:"notes"`
+	} = NoteList{}
+	_ struct {
+		Text   string `json:"text"`
+		Length int    `json:"length"`
+	} = Echoed{}
+	_ struct {
+		Text string `json:"text" wink:"maxLength=100"`
+	} = EchoParams{}
+	_ struct {
+		Reason string `json:"reason"`
+	} = ExplodeParams{}
+)
 var (
 	_ func(*wink.ToolContext, NoteParams) (wink.ToolResult[wink.NoValue], error)    = AddNote
 	_ func(*wink.ToolContext, NoteParams) (wink.ToolResult[wink.NoValue], error)    = SlowFail

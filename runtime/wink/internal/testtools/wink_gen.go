@@ -15,6 +15,60 @@ import (
 const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
 const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
 
+// Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
+// at generation time. A failure here means a struct changed: regenerate with go generate.
+var (
+	_ struct {
+		Notes int `json:"notes"`
+	} = MutateResult{}
+	_ struct {
+		Note    string   `json:"note"`
+		Path    string   `json:"path,omitempty"`
+		Content string   `json:"content,omitempty"`
+		Remove  string   `json:"remove,omitempty"`
+		Fail    FailKind `json:"fail"`
+	} = MutateParams{}
+	_ struct {
+		Content string `json:"content"`
+	} = FileContent{}
+	_ struct {
+		Path string `json:"path"`
+	} = PathParams{}
+	_ struct {
+		Path    string `json:"path"`
+		Content string `json:"content"`
+	} = WriteParams{}
+	_ struct {
+		FilePath string `json:"file_path"`
+		Old      string `json:"old"`
+		New      string `json:"new"`
+	} = EditParams{}
+	_ struct {
+		Fail bool `json:"fail,omitempty"`
+	} = StepParams{}
+	_ struct {
+		Seq int64 `json:"seq"`
+	} = Receipt{}
+	_ struct {
+		Account string `json:"account"`
+		Amount  int    `json:"amount"`
+		Fail    bool   `json:"fail,omitempty"`
+	} = ChargeParams{}
+	_ struct {
+		Room string `json:"room"`
+		Day  int    `json:"day"`
+		Note string `json:"note,omitempty"`
+	} = BookParams{}
+	_ struct {
+		ID string `json:"id"`
+		N  int    `json:"n"`
+	} = PingParams{}
+	_ struct {
+		HasDeadline bool  `json:"has_deadline"`
+		InToolCall  bool  `json:"in_tool_call"`
+		BudgetLeft  int64 `json:"budget_left"`
+	} = Probe{}
+)
 var (
 	_ func(*wink.ToolContext, MutateParams) (wink.ToolResult[MutateResult], error) = Mutate
 	_ func(*wink.ToolContext, PathParams) (wink.ToolResult[FileContent], error)    = ReadFile
