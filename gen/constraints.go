@@ -43,47 +43,13 @@ func stripPtr(t *model.Type) *model.Type {
 	return t
 }
 
-// aKind is kindName with its article: "a string", "an integer".
+// aKind is the kind's name (model.Type.KindName) with its article: "a string", "an integer".
 func aKind(t *model.Type) string {
-	k := kindName(t)
+	k := t.KindName()
 	if strings.IndexByte("aeiou", k[0]) >= 0 {
 		return "an " + k
 	}
 	return "a " + k
-}
-
-func kindName(t *model.Type) string {
-	switch t.Kind {
-	case model.KindString:
-		if len(t.Enum) > 0 {
-			return "string enum"
-		}
-		return "string"
-	case model.KindBool:
-		return "bool"
-	case model.KindInt, model.KindUint:
-		if len(t.Enum) > 0 {
-			return "integer enum"
-		}
-		return "integer"
-	case model.KindFloat:
-		return "number"
-	case model.KindTime:
-		return "time.Time"
-	case model.KindDuration:
-		return "time.Duration"
-	case model.KindStruct:
-		return "struct"
-	case model.KindSlice:
-		return "slice"
-	case model.KindArray:
-		return "array"
-	case model.KindMap:
-		return "map"
-	case model.KindPointer:
-		return "pointer"
-	}
-	return "value"
 }
 
 // constraints checks a wink tag against the field's type and returns the model constraints.
@@ -192,7 +158,7 @@ func (a *analyzer) constraints(tag *annotations.Tag, f *model.Field, where strin
 			}
 			e := stripPtr(it.Elem)
 			if it.Elem.Kind == model.KindPointer || !(e.Kind == model.KindString || e.Kind == model.KindInt || e.Kind == model.KindUint || e.Kind == model.KindFloat || e.Kind == model.KindBool) {
-				bad(item, "uniqueItems needs items of a string, number or bool type, not %s", kindName(it.Elem))
+				bad(item, "uniqueItems needs items of a string, number or bool type, not %s", it.Elem.KindName())
 				ok = false
 				continue
 			}

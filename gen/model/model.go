@@ -126,6 +126,44 @@ type Type struct {
 	Shape *GoType
 }
 
+// KindName names t's kind for messages: "string", "string enum", "integer", "integer enum", "number",
+// "bool", "time.Time", "time.Duration", "struct", "slice", "array", "map", "pointer", "NoValue".
+func (t *Type) KindName() string {
+	switch t.Kind {
+	case KindString:
+		if len(t.Enum) > 0 {
+			return "string enum"
+		}
+		return "string"
+	case KindBool:
+		return "bool"
+	case KindInt, KindUint:
+		if len(t.Enum) > 0 {
+			return "integer enum"
+		}
+		return "integer"
+	case KindFloat:
+		return "number"
+	case KindTime:
+		return "time.Time"
+	case KindDuration:
+		return "time.Duration"
+	case KindStruct:
+		return "struct"
+	case KindSlice:
+		return "slice"
+	case KindArray:
+		return "array"
+	case KindMap:
+		return "map"
+	case KindPointer:
+		return "pointer"
+	case KindNoValue:
+		return "NoValue"
+	}
+	return "value"
+}
+
 // GoType is a Go type expression as the generated file writes it.
 type GoType struct {
 	Op        string // "ident" (a named or predeclared type), "ptr", "slice", "array", "map" or "struct"

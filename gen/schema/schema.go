@@ -58,7 +58,7 @@ func build(t *model.Type, strict bool) ([]byte, error) {
 		return NoValue(), nil
 	}
 	if t.Kind != model.KindStruct {
-		return nil, fmt.Errorf("schema: %s: a tool's params or result must be a struct, not %s", typeName(t), kindName(t))
+		return nil, fmt.Errorf("schema: %s: a tool's params or result must be a struct, not %s", typeName(t), t.KindName())
 	}
 	b := &builder{strict: strict, root: t, defIDs: map[string]*model.Type{}}
 	s, err := b.structBody(t, false)
@@ -88,37 +88,7 @@ func typeName(t *model.Type) string {
 	case t.ID != "":
 		return t.ID
 	}
-	return kindName(t)
-}
-
-func kindName(t *model.Type) string {
-	switch t.Kind {
-	case model.KindString:
-		return "string"
-	case model.KindBool:
-		return "bool"
-	case model.KindInt, model.KindUint:
-		return "integer"
-	case model.KindFloat:
-		return "number"
-	case model.KindTime:
-		return "time"
-	case model.KindDuration:
-		return "duration"
-	case model.KindStruct:
-		return "struct"
-	case model.KindSlice:
-		return "slice"
-	case model.KindArray:
-		return "array"
-	case model.KindMap:
-		return "map"
-	case model.KindPointer:
-		return "pointer"
-	case model.KindNoValue:
-		return "NoValue"
-	}
-	return "kind " + strconv.Itoa(int(t.Kind))
+	return t.KindName()
 }
 
 // typeKeyword returns the "type" value, with "null" added when nullable.
@@ -283,7 +253,7 @@ func (b *builder) value(t *model.Type, nullable bool, path string) (*obj, error)
 		s, _, err := b.scalar(t, nullable, noCons, path, false)
 		return s, err
 	}
-	return nil, fmt.Errorf("schema: %s: unsupported type %s", path, kindName(t))
+	return nil, fmt.Errorf("schema: %s: unsupported type %s", path, t.KindName())
 }
 
 // ref writes a reference to a recursive struct: "#" for the root, "#/$defs/ID" otherwise, wrapped in
@@ -317,7 +287,7 @@ func (b *builder) ref(t *model.Type, nullable bool) (*obj, error) {
 // array writes a slice or array. Item constraints go on the array, scalar constraints on its items.
 func (b *builder) array(t *model.Type, nullable bool, c *model.Constraints, path string) (*obj, []string, error) {
 	if t.Elem == nil {
-		return nil, nil, fmt.Errorf("schema: %s: %s without an element type", path, kindName(t))
+		return nil, nil, fmt.Errorf("schema: %s: %s without an element type", path, t.KindName())
 	}
 	elem, elemNull, err := unpointer(t.Elem, path)
 	if err != nil {
@@ -327,7 +297,7 @@ func (b *builder) array(t *model.Type, nullable bool, c *model.Constraints, path
 	var itemNotes []string
 	if hasScalarCons(c) {
 		if !isScalar(elem) {
-			return nil, nil, fmt.Errorf("schema: %s: %s does not apply to elements of type %s", path, scalarConsNames(c)[0], kindName(elem))
+			return nil, nil, fmt.Errorf("schema: %s: %s does not apply to elements of type %s", path, scalarConsNames(c)[0], elem.KindName())
 		}
 		items, itemNotes, err = b.scalar(elem, elemNull, c, path+"[]", true)
 	} else {
@@ -398,7 +368,7 @@ func noItemCons(c *model.Constraints, path string, t *model.Type) error {
 	case c.MaxItems != nil:
 		name = "maxItems"
 	}
-	return fmt.Errorf("schema: %s: %s does not apply to type %s", path, name, kindName(t))
+	return fmt.Errorf("schema: %s: %s does not apply to type %s", path, name, t.KindName())
 }
 
 // scalarConsNames lists the scalar constraints set in c, in keyword order.
@@ -426,7 +396,7 @@ func hasScalarCons(c *model.Constraints) bool { return len(scalarConsNames(c)) >
 
 func noScalarCons(c *model.Constraints, path string, t *model.Type) error {
 	if n := scalarConsNames(c); len(n) > 0 {
-		return fmt.Errorf("schema: %s: %s does not apply to type %s", path, n[0], kindName(t))
+		return fmt.Errorf("schema: %s: %s does not apply to type %s", path, n[0], t.KindName())
 	}
 	return nil
 }
@@ -449,7 +419,7 @@ func scalarAllowed(t *model.Type, name string) bool {
 func (b *builder) scalar(t *model.Type, nullable bool, c *model.Constraints, path string, item bool) (*obj, []string, error) {
 	for _, n := range scalarConsNames(c) {
 		if !scalarAllowed(t, n) {
-			return nil, nil, fmt.Errorf("schema: %s: %s does not apply to type %s", path, n, kindName(t))
+			return nil, nil, fmt.Errorf("schema: %s: %s does not apply to type %s", path, n, t.KindName())
 		}
 	}
 	s := newSchema()
@@ -539,7 +509,7 @@ func (b *builder) scalar(t *model.Type, nullable bool, c *model.Constraints, pat
 			return nil, nil, fmt.Errorf("schema: %s: %w", path, err)
 		}
 	default:
-		return nil, nil, fmt.Errorf("schema: %s: %s is not a scalar", path, kindName(t))
+		return nil, nil, fmt.Errorf("schema: %s: %s is not a scalar", path, t.KindName())
 	}
 	return s, notes, nil
 }

@@ -289,7 +289,7 @@ func TestErrors(t *testing.T) {
 		{"pattern on integer", tStruct("S", "", cons(req("f", tInt(8)), model.Constraints{Pattern: "x"})), "schema: S.f: pattern does not apply to type integer"},
 		{"min on string", tStruct("S", "", cons(req("f", tString()), model.Constraints{Min: num("1")})), "schema: S.f: min does not apply to type string"},
 		{"minItems on string", tStruct("S", "", cons(req("f", tString()), model.Constraints{MinItems: n(1)})), "schema: S.f: minItems does not apply to type string"},
-		{"format on time", tStruct("S", "", cons(req("f", tTime()), model.Constraints{Format: "date"})), "schema: S.f: format does not apply to type time"},
+		{"format on time", tStruct("S", "", cons(req("f", tTime()), model.Constraints{Format: "date"})), "schema: S.f: format does not apply to type time.Time"},
 		{"maxLength on struct", tStruct("S", "", cons(req("f", tStruct("T", "")), model.Constraints{MaxLength: n(1)})), "schema: S.f: maxLength does not apply to type struct"},
 		{"uniqueItems on map", tStruct("S", "", cons(req("f", tMap(tBool())), model.Constraints{UniqueItems: true})), "schema: S.f: uniqueItems does not apply to type map"},
 		{"scalar cons on slice of structs", tStruct("S", "", cons(req("f", tSlice(tStruct("T", ""))), model.Constraints{Enum: []string{"1"}})), "schema: S.f: enum does not apply to elements of type struct"},
