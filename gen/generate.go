@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/winkgen/wink/gen/model"
 )
 
 // Config selects what to generate.
@@ -26,36 +28,47 @@ type Result struct {
 	Content    []byte // nil when the package has diagnostics
 }
 
-// Generate loads, analyzes and emits every package matched by cfg. Diagnostics are returned all at once,
-// sorted and deduplicated; when there are any, no Result carries content. The error is for failures that
-// are not the developer's annotations (the loader itself failed, or emitted code did not format).
-func Generate(cfg Config) ([]Result, []Diagnostic, error) {
+// Analyze loads the packages matched by cfg and analyzes them: the model of each package that declares
+// tools (or //wink:state types), in load order, and every diagnostic of the run, sorted and deduplicated.
+// It is the one front end of generation, -check, -dump-ir, list and schema. The error is for failures that
+// are not the developer's (the loader itself failed).
+func Analyze(cfg Config) ([]*model.Package, []Diagnostic, error) {
 	pkgs, ds, err := load(cfg.Dir, cfg.Patterns)
 	if err != nil {
 		return nil, nil, err
 	}
-	var results []Result
+	var out []*model.Package
 	for _, p := range pkgs {
 		if len(p.Syntax) == 0 {
 			continue
 		}
 		mp, pds := analyze(p)
 		ds = append(ds, pds...)
-		if mp == nil || len(pds) > 0 {
-			continue
+		if mp != nil && len(pds) == 0 {
+			out = append(out, mp)
 		}
+	}
+	return out, sortDiagnostics(ds), nil
+}
+
+// Generate analyzes (Analyze) and emits every package matched by cfg. Diagnostics are returned all at
+// once, sorted and deduplicated; when there are any, no Result is returned. The error is for failures
+// that are not the developer's annotations (the loader itself failed, or emitted code did not format).
+func Generate(cfg Config) ([]Result, []Diagnostic, error) {
+	models, ds, err := Analyze(cfg)
+	if err != nil || len(ds) > 0 {
+		return nil, ds, err
+	}
+	var results []Result
+	for _, mp := range models {
 		src, err := emit(mp)
 		if err != nil {
 			return nil, nil, err
 		}
 		ds = append(ds, checkEmitted(mp, src)...)
-		results = append(results, Result{PkgPath: p.PkgPath, OutputPath: filepath.Join(mp.Dir, OutputName), Content: src})
+		results = append(results, Result{PkgPath: mp.Path, OutputPath: filepath.Join(mp.Dir, OutputName), Content: src})
 	}
-	ds = sortDiagnostics(ds)
-	if len(ds) > 0 {
-		for i := range results {
-			results[i].Content = nil
-		}
+	if ds = sortDiagnostics(ds); len(ds) > 0 {
 		return nil, ds, nil
 	}
 	sort.Slice(results, func(i, j int) bool { return results[i].PkgPath < results[j].PkgPath })

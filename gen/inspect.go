@@ -29,20 +29,12 @@ type ToolInfo struct {
 
 // Inspect analyzes the packages of cfg and describes their tools in package, then source, order.
 func Inspect(cfg Config) ([]ToolInfo, []Diagnostic, error) {
-	pkgs, ds, err := load(cfg.Dir, cfg.Patterns)
-	if err != nil {
-		return nil, nil, err
+	models, ds, err := Analyze(cfg)
+	if err != nil || len(ds) > 0 {
+		return nil, ds, err
 	}
 	var out []ToolInfo
-	for _, p := range pkgs {
-		if len(p.Syntax) == 0 {
-			continue
-		}
-		mp, pds := analyze(p)
-		ds = append(ds, pds...)
-		if mp == nil || len(pds) > 0 {
-			continue
-		}
+	for _, mp := range models {
 		for _, t := range mp.Tools {
 			info := ToolInfo{Package: mp.Path, Name: t.Name, Description: t.Description, StrictOK: true}
 			pos := t.Pos.File
@@ -76,10 +68,6 @@ func Inspect(cfg Config) ([]ToolInfo, []Diagnostic, error) {
 			out = append(out, info)
 		}
 	}
-	ds = sortDiagnostics(ds)
-	if len(ds) > 0 {
-		return nil, ds, nil
-	}
 	return out, nil, nil
 }
 
@@ -98,27 +86,6 @@ func idemSummary(id *model.Idempotency) string {
 		s += " ttl=" + time.Duration(id.TTLNanos).String()
 	}
 	return s + " scope=" + id.Scope
-}
-
-// Models loads and analyzes the packages of cfg and returns the model of each package that declares
-// tools (for `winkgen -dump-ir`).
-func Models(cfg Config) ([]*model.Package, []Diagnostic, error) {
-	pkgs, ds, err := load(cfg.Dir, cfg.Patterns)
-	if err != nil {
-		return nil, nil, err
-	}
-	var out []*model.Package
-	for _, p := range pkgs {
-		if len(p.Syntax) == 0 {
-			continue
-		}
-		mp, pds := analyze(p)
-		ds = append(ds, pds...)
-		if mp != nil && len(pds) == 0 {
-			out = append(out, mp)
-		}
-	}
-	return out, sortDiagnostics(ds), nil
 }
 
 // Payload renders the tools as the request payload a provider receives: "openai" (chat completions

@@ -90,7 +90,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if *dumpIR {
-		models, diags, err := gen.Models(gen.Config{Dir: wd, Patterns: fs.Args()})
+		models, diags, err := gen.Analyze(gen.Config{Dir: wd, Patterns: fs.Args()})
 		if err != nil {
 			fmt.Fprintln(stderr, "winkgen:", err)
 			return 2
