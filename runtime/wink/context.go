@@ -70,7 +70,7 @@ func (d *Dispatcher) ToolContext(ctx context.Context, name, callID string) *Tool
 	return d.newToolContext(ctx, nil, name, callID)
 }
 
-// newToolContext builds the ToolContext of one call (step 5).
+// newToolContext builds the ToolContext of one call (step 3).
 func (d *Dispatcher) newToolContext(ctx context.Context, t *Tool, name, callID string) *ToolContext {
 	return &ToolContext{CallID: callID, ToolName: name, Run: d.RunContext, ctx: ctx, tool: t,
 		beat: d.Heartbeat, sess: d.Session, res: d.Resources, fs: d.Filesystem, budget: d.Budget}

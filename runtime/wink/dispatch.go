@@ -47,7 +47,7 @@ type Outcome struct {
 }
 
 // ToolInvoked is the telemetry event recorded for every call, whatever its
-// outcome (step 10 of the pipeline).
+// outcome (step 11 of the pipeline).
 type ToolInvoked struct {
 	// Name is the requested tool name.
 	Name string
@@ -102,16 +102,16 @@ type ToolInvoked struct {
 // transaction. Each is optional. A panic in a hook is recovered like a handler
 // panic.
 type Hooks struct {
-	// Check runs after the dispatcher's policies (step 3); a non-nil *Denial
+	// Check runs after the dispatcher's policies (step 4); a non-nil *Denial
 	// becomes a failure result with its text and the handler does not run.
 	Check func(tc *ToolContext, tool *Tool, params any) *Denial
 	// Begin runs after the built-in snapshot (step 6) and returns the
-	// rollback to run if the call fails (step 9), before the built-in
+	// rollback to run if the call fails (step 10), before the built-in
 	// restore. If Begin returns an error, the call is not executed, Dispatch
 	// returns the error wrapped, and a rollback returned alongside the error
 	// is still run.
 	Begin func(tc *ToolContext, tool *Tool) (rollback func() error, err error)
-	// OnResult runs after the policies' OnResult on success (step 8). It may
+	// OnResult runs after the policies' OnResult on success (step 9). It may
 	// edit the outcome; if it sets Success to false, the call is rolled
 	// back. out is valid only until OnResult returns.
 	OnResult func(tc *ToolContext, tool *Tool, params any, out *Outcome)
@@ -138,10 +138,10 @@ type Dispatcher struct {
 	Registry *Registry
 	// Limits bounds strict decoding; zero fields take strictjson's defaults.
 	Limits strictjson.Limits
-	// Events receives a ToolInvoked for every call (step 10); nil drops
+	// Events receives a ToolInvoked for every call (step 11); nil drops
 	// them. The event is freshly allocated and may be retained.
 	Events func(*ToolInvoked)
-	// Hooks are low-level policy and transaction hooks (steps 3, 6, 8, 9).
+	// Hooks are low-level policy and transaction hooks (steps 4, 6, 9, 10).
 	Hooks Hooks
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
@@ -285,11 +285,10 @@ type callState struct {
 	panicV   any
 	stack    []byte
 	idemKey  string
-	extraErr error        // scope close or ledger recording errors (telemetry only)
-	ev       *ToolInvoked // the event's storage, allocated with the params' box (boxParams); nil: allocate
-	tx       *session.Tx  // the session's transaction (isolate), ended by finish
-	resLock  txn.Locks    // the resource context's lock (isolate), released by finish
-	fsLock   txn.Locks    // the filesystem's lock (lockFilesystem), released by finish
+	extraErr error       // scope close or ledger recording errors (telemetry only)
+	tx       *session.Tx // the session's transaction (isolate), ended by finish
+	resLock  txn.Locks   // the resource context's lock (isolate), released by finish
+	fsLock   txn.Locks   // the filesystem's lock (lockFilesystem), released by finish
 }
 
 // frame is the per-call state the pipeline reaches through pointers (the
@@ -306,51 +305,14 @@ type frame[P, R any] struct {
 }
 
 // reset makes cs zero again after finish (which leaves snap zero: released
-// or never taken). It writes only the fields that are set: frames live on
-// the heap, where zeroing the whole struct would pay a write barrier per
-// pointer slot whenever the collector runs.
+// or never taken) and releases what finish did not.
 func (cs *callState) reset() {
-	if cs.out != (Outcome{}) {
-		cs.out = Outcome{}
-	}
-	if cs.err != nil {
-		cs.err = nil
-	}
-	if cs.cause != nil {
-		cs.cause = nil
-	}
-	if cs.rollback != nil {
-		cs.rollback = nil
-	}
 	if cs.snap.Taken() {
 		cs.snap.Release()
 	}
-	cs.start = time.Time{}
-	if cs.params != nil {
-		cs.params = nil
-	}
-	if cs.value != nil {
-		cs.value = nil
-	}
-	cs.hasValue, cs.excluded = false, false
-	if cs.panicV != nil {
-		cs.panicV = nil
-	}
-	if cs.stack != nil {
-		cs.stack = nil
-	}
-	if cs.idemKey != "" {
-		cs.idemKey = ""
-	}
-	if cs.extraErr != nil {
-		cs.extraErr = nil
-	}
-	if cs.ev != nil {
-		cs.ev = nil
-	}
-	cs.tx = nil
 	cs.fsLock.Unlock()
 	cs.resLock.Unlock()
+	*cs = callState{}
 }
 
 // fail makes the outcome a failure with text msg.
@@ -381,7 +343,7 @@ func (d *Def[P, R]) invoke(ctx context.Context, disp *Dispatcher, call Call) (Ou
 	return out, err
 }
 
-// run executes steps 2-8, recovering any panic into a failure.
+// run executes steps 2-9, recovering any panic into a failure.
 func (d *Def[P, R]) run(ctx context.Context, disp *Dispatcher, call Call, fr *frame[P, R]) {
 	cs := &fr.cs
 	name := d.tool.spec.Name
@@ -401,16 +363,14 @@ func (d *Def[P, R]) run(ctx context.Context, disp *Dispatcher, call Call, fr *fr
 	}
 	hooks := &disp.Hooks
 	policies := disp.hasPolicies()
-	if disp.records() {
-		cs.ev = d.boxParams(&cs.params, &fr.p)
-	} else if policies || hooks.Check != nil || hooks.OnResult != nil {
+	if disp.records() || policies || hooks.Check != nil || hooks.OnResult != nil {
 		cs.params = fr.p
 	}
 
-	// 5 (built before 3 so that policies see the call's context).
+	// 3: the ToolContext (before the policies, which see it).
 	tc := disp.newToolContext(ctx, &d.tool, name, call.ID)
 
-	// 3: policies, section first, then prompt; then the Check hook.
+	// 4: policies, section first, then prompt; then the Check hook.
 	if policies {
 		if den := disp.policies(tc, &d.tool, cs.params, cs.start); den != nil {
 			cs.fail(den.message(name))
@@ -426,7 +386,7 @@ func (d *Def[P, R]) run(ctx context.Context, disp *Dispatcher, call Call, fr *fr
 		}
 	}
 
-	// 4: deadline and cancellation.
+	// 5: deadline and cancellation.
 	if err := ctx.Err(); err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
 			cs.err = &deadlineError{tool: name, cause: err}
@@ -442,7 +402,7 @@ func (d *Def[P, R]) run(ctx context.Context, disp *Dispatcher, call Call, fr *fr
 		return
 	}
 
-	// Idempotency: look the key up, run steps 6-8 on a miss, record a
+	// Idempotency: look the key up, run steps 6-9 on a miss, record a
 	// success; identical concurrent calls run the handler once.
 	if disp.Ledger != nil && d.tool.spec.Idempotency.Strategy != IdemNone {
 		if key := d.idemKey(disp, &fr.p); key != "" {
@@ -513,14 +473,14 @@ func (d *Def[P, R]) runIdempotent(ctx context.Context, disp *Dispatcher, tc *Too
 	}
 }
 
-// execute runs steps 6-8: tool-call scope, snapshot, handler, result
-// validation, rendering, OnResult.
+// execute runs steps 6-9: isolation, tool-call scope, snapshot, handler, result
+// validation, rendering and OnResult.
 func (d *Def[P, R]) execute(ctx context.Context, disp *Dispatcher, tc *ToolContext, fr *frame[P, R]) {
 	cs := &fr.cs
 	name := d.tool.spec.Name
 	hooks := &disp.Hooks
 
-	// 6 (begun first): isolation. The session's lock and the resource
+	// 6: isolation. The session's lock and the resource
 	// context's (whose tool-call scopes form one stack, so it is always held
 	// exclusively) before the scope opens; the filesystem's after it is
 	// resolved. Shared for a read-only tool, which also gets read-only views.
@@ -531,7 +491,7 @@ func (d *Def[P, R]) execute(ctx context.Context, disp *Dispatcher, tc *ToolConte
 		return
 	}
 
-	// 5: the tool-call resource scope, closed however the call ends.
+	// 6, continued: the tool-call resource scope, closed however the call ends.
 	if res := disp.Resources; res != nil {
 		res.BeginToolCall()
 		defer func() {
@@ -548,7 +508,7 @@ func (d *Def[P, R]) execute(ctx context.Context, disp *Dispatcher, tc *ToolConte
 		}
 	}
 
-	// 6: the filesystem's lock, then the transaction.
+	// 6, continued: the filesystem's lock, then the transaction.
 	if err := disp.lockFilesystem(ctx, tc, cs, ro); err != nil {
 		cs.err = fmt.Errorf("tool %q not executed: %w", name, err)
 		cs.cause = cs.err
@@ -600,7 +560,7 @@ func (d *Def[P, R]) execute(ctx context.Context, disp *Dispatcher, tc *ToolConte
 		}
 	}
 
-	// 11 (rendered before 8 so that OnResult sees the output).
+	// 8: rendering (before OnResult, which sees the output).
 	cs.out.Success = res.Success
 	cs.out.Message = res.Message
 	cs.hasValue = hasValue
@@ -614,13 +574,13 @@ func (d *Def[P, R]) execute(ctx context.Context, disp *Dispatcher, tc *ToolConte
 		cs.out.Output = res.Message
 	}
 
-	// 8: policies' OnResult, then the hook.
+	// 9: policies' OnResult, then the hook.
 	if res.Success {
 		d.afterSuccess(disp, tc, cs)
 	}
 }
 
-// afterSuccess runs step 8 on a successful outcome.
+// afterSuccess runs step 9 on a successful outcome.
 func (d *Def[P, R]) afterSuccess(disp *Dispatcher, tc *ToolContext, cs *callState) {
 	if d.tool.spec.ReadOnly && disp.Session != nil {
 		// Policies keep their own state in the session after a read-only
@@ -674,7 +634,7 @@ func handlerErrorText(name string, err error) string {
 	return "Tool " + strconv.Quote(name) + " failed: " + err.Error()
 }
 
-// finish runs step 9 (rollback on failure), step 10 (the event) and the
+// finish runs step 10 (rollback on failure), step 11 (the event) and the
 // end of the call's isolation (the session's commit, then the locks), and
 // returns Dispatch's results. Every callback it runs is contained: a panic in
 // the Begin hook's rollback, a part's Restore, the event sink or the session's
@@ -705,11 +665,7 @@ func (cs *callState) finish(ctx context.Context, disp *Dispatcher, t *Tool, call
 		out = Outcome{}
 	}
 	if disp.records() {
-		ev := cs.ev
-		if ev == nil {
-			ev = new(ToolInvoked)
-		}
-		*ev = ToolInvoked{
+		ev := &ToolInvoked{
 			Name: call.Name, CallID: call.ID, Tool: t, Arguments: call.Arguments,
 			Params: cs.params, Success: out.Success, Message: out.Message,
 			Value: cs.value, HasValue: cs.hasValue, Excluded: cs.excluded,

@@ -25,25 +25,27 @@
 //  2. strict decoding with the generated decoder, then the params' Validate
 //     (only when decoding found no error: a half-decoded value is
 //     meaningless); all problems become one ArgumentsError text;
-//  3. Hooks.Check (policies); a *Denial is a failure result;
-//  4. deadline: a cancelled ctx, or a deadline at or before Dispatcher.Now,
+//  3. the ToolContext (built before the policies, which see it);
+//  4. the policies, then Hooks.Check; a *Denial is a failure result;
+//  5. deadline: a cancelled ctx, or a deadline at or before Dispatcher.Now,
 //     makes Dispatch return an error (matching ErrDeadlineExpired and
 //     context.DeadlineExceeded, or wrapping context.Canceled), not a result;
-//  5. the ToolContext (built before step 3 so that policies see it);
-//  6. Hooks.Begin returns the rollback;
+//  6. isolation (the session's lock, the resource context's, the
+//     filesystem's), the tool-call resource scope, the snapshot, then
+//     Hooks.Begin, which returns the rollback;
 //  7. the handler, with panics recovered; then Funcs.ValidateResult on a
 //     successful result with a value;
-//  8. Hooks.OnResult on success (after rendering, so it sees and may edit
-//     the Outcome);
-//  9. the rollback on every failure: failure result, returned error, panic,
-//     invalid result, a propagated context error, an OnResult that set
-//     Success to false;
-//  10. a ToolInvoked event for every call, including unknown tools, bad
-//     arguments and calls that return an error;
-//  11. Output = Message + "\n\n" + rendered value (Render, else the
+//  8. Output = Message + "\n\n" + rendered value (Render, else the
 //     generated JSON encoding); Message alone when the result has no value,
 //     its value is excluded, or R is NoValue; the rendered value alone when
-//     Message is empty.
+//     Message is empty;
+//  9. the policies' OnResult, then Hooks.OnResult, on success (they see and
+//     may edit the Outcome);
+//  10. the rollback on every failure: failure result, returned error, panic,
+//     invalid result, a propagated context error, an OnResult that set
+//     Success to false;
+//  11. a ToolInvoked event for every call, including unknown tools, bad
+//     arguments and calls that return an error.
 //
 // Failure texts the model sees (product text, tested verbatim):
 //
@@ -61,7 +63,7 @@
 // propagates to the caller only while the call's context is done; the same
 // error with a live context (say, an HTTP client's own timeout) is an
 // ordinary tool failure. When a handler returns both a result and an error,
-// the error wins. A panic anywhere in steps 2-8, hooks included, is recovered
+// the error wins. A panic anywhere in steps 2-9, hooks included, is recovered
 // the same way as a handler panic. A failing Hooks.Begin or rollback makes
 // Dispatch return an error: without a transaction, or after a failed
 // restore, the state cannot be trusted.
@@ -82,18 +84,9 @@
 // values are boxed into interfaces only when policies, Hooks.Check,
 // Hooks.OnResult or the event need them. Performance decisions:
 //
-//   - When the call is recorded (Events or Session), the params' box and the
-//     ToolInvoked event are one allocation (eventBox): the interface's data
-//     word is pointed at the copy inside it with unsafe, as the runtime's own
-//     boxing would point at a fresh copy; pointer-shaped P (boxed without
-//     allocating) are boxed normally. TestBoxParamsMatchesTheLanguage checks
-//     the result against ordinary boxing.
 //   - The rendered output is built in a buffer sized by the longest encoding
 //     seen so far and turned into the string with unsafe.String (one
 //     allocation, no pooled scratch buffer, no copy).
-//   - The pooled frame is cleared field by field, only where set: zeroing the
-//     whole frame would pay a write barrier per pointer slot while the
-//     collector runs.
 //   - The clock's wall time is read once per call (ToolInvoked.Time);
 //     Duration and PolicyChecked.Time are derived from it with the monotonic
 //     clock (time.Since), half the cost of time.Now. With Dispatcher.Now set,
@@ -126,7 +119,7 @@
 //     custom = Funcs.IdempotencyKey ("" means not idempotent for that call).
 //     Scope "session" becomes "session.<session id>" (just "session" without
 //     a session); other scopes are used verbatim. Checked after the deadline;
-//     the ledger's Do runs steps 6-8 once for concurrent identical calls;
+//     the ledger's Do runs steps 6-9 once for concurrent identical calls;
 //     only successes are recorded; a replay returns the recorded message and
 //     output with Replayed set, runs the policies' OnResult (in a session
 //     transaction), and opens no tool-call scope.

@@ -8,8 +8,8 @@ import (
 	"github.com/winkgen/wink/runtime/strictjson"
 )
 
-// Policy governs calls before their handler runs (Check, step 3) and learns
-// from their successes (OnResult, step 8). Built-ins live in runtime/policy.
+// Policy governs calls before their handler runs (Check, step 4) and learns
+// from their successes (OnResult, step 9). Built-ins live in runtime/policy.
 //
 // A policy keeps its state in its own session STATE slice (declared once, when
 // the policy is constructed), so a rolled-back call rolls the policy's state
@@ -46,7 +46,7 @@ func Deny(reason string, suggestions ...string) Decision {
 }
 
 // PolicyChecked is recorded in the session's PolicyLog for every policy
-// decision the dispatcher obtains (step 3), allowing or not.
+// decision the dispatcher obtains (step 4), allowing or not.
 type PolicyChecked struct {
 	// Tool is the name of the tool called.
 	Tool string

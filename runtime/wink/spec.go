@@ -7,7 +7,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/winkgen/wink/runtime/strictjson"
 )
@@ -154,10 +153,9 @@ type Funcs[P, R any] struct {
 type Def[P, R any] struct {
 	tool       Tool
 	f          Funcs[P, R]
-	noValue    bool           // R is NoValue: never rendered
-	frames     sync.Pool      // of *frame[P, R]
-	ptype      unsafe.Pointer // the type word of a P in an interface; nil when P is pointer-shaped
-	renderHint atomic.Int32   // the longest result encoding rendered so far (capped)
+	noValue    bool         // R is NoValue: never rendered
+	frames     sync.Pool    // of *frame[P, R]
+	renderHint atomic.Int32 // the longest result encoding rendered so far (capped)
 }
 
 // NewDef returns the typed tool described by spec and f. It panics when the
@@ -175,44 +173,7 @@ func NewDef[P, R any](spec Spec, f Funcs[P, R]) *Def[P, R] {
 	_, noValue := any(zero).(NoValue)
 	d := &Def[P, R]{f: f, noValue: noValue}
 	d.tool = Tool{spec: spec, impl: d}
-	// A P boxed in an interface points to a copy of the value, except when P
-	// is pointer-shaped (a pointer, map, chan, func, or a struct or array of
-	// one such), whose interface holds the value itself: its zero boxes to a
-	// nil data word.
-	var boxed any = *new(P)
-	if e := (*eface)(unsafe.Pointer(&boxed)); e.data != nil {
-		d.ptype = e.typ
-	}
 	return d
-}
-
-// eface is the layout of an interface{} value (the runtime's eface, which
-// reflect relies on too).
-type eface struct {
-	typ, data unsafe.Pointer
-}
-
-// eventBox is the storage of one call's ToolInvoked event together with the
-// copy of the params its Params field boxes: the event keeps the copy alive
-// anyway, so one allocation serves both.
-type eventBox[P any] struct {
-	ev ToolInvoked
-	p  P
-}
-
-// boxParams sets *dst to *p boxed in an interface and returns the storage
-// for the call's event. When P is pointer-shaped (boxing allocates nothing)
-// it boxes as usual and returns nil. The boxed copy is never written again,
-// as for any interface value.
-func (d *Def[P, R]) boxParams(dst *any, p *P) *ToolInvoked {
-	if d.ptype == nil {
-		*dst = *p
-		return nil
-	}
-	b := new(eventBox[P])
-	b.p = *p
-	*(*eface)(unsafe.Pointer(dst)) = eface{typ: d.ptype, data: unsafe.Pointer(&b.p)}
-	return &b.ev
 }
 
 // validName reports whether name matches ^[a-z0-9_-]{1,64}$.
