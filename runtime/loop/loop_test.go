@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/winkgen/wink/runtime/loop"
-	"github.com/winkgen/wink/runtime/loop/internal/looptools"
+	"github.com/winkgen/wink/runtime/loop/internal/looptest"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
@@ -55,18 +55,18 @@ func step(id string) wink.Call { return call("call_"+id, "step", `{"id":"`+id+`"
 
 func dispatcher(t *testing.T) *wink.Dispatcher {
 	t.Helper()
-	reg, err := wink.NewRegistry(looptools.WinkTools())
+	reg, err := wink.NewRegistry(looptest.WinkTools())
 	if err != nil {
 		t.Fatal(err)
 	}
 	return &wink.Dispatcher{Registry: reg}
 }
 
-// hook installs a looptools.Hook for the test.
+// hook installs a looptest.Hook for the test.
 func hook(t *testing.T, h func(tc *wink.ToolContext, id string)) {
 	t.Helper()
-	looptools.Hook = h
-	t.Cleanup(func() { looptools.Hook = nil })
+	looptest.Hook = h
+	t.Cleanup(func() { looptest.Hook = nil })
 }
 
 // recorder records the step ids in the order their handlers ran.

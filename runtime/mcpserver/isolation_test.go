@@ -10,7 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/winkgen/wink/runtime/mcpserver"
-	"github.com/winkgen/wink/runtime/mcpserver/internal/testtools"
+	"github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
@@ -19,8 +19,8 @@ import (
 // slow one's rollback must not undo the fast one's acknowledged write.
 func TestConcurrentCallsOnOneSessionKeepAcknowledgedWrites(t *testing.T) {
 	started := make(chan string, 1)
-	testtools.SlowStarted = func(text string) { started <- text }
-	t.Cleanup(func() { testtools.SlowStarted = nil })
+	mcpservertest.SlowStarted = func(text string) { started <- text }
+	t.Cleanup(func() { mcpservertest.SlowStarted = nil })
 
 	for _, tc := range []struct {
 		name    string

@@ -22,7 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/winkgen/wink/example/tools"
 	"github.com/winkgen/wink/runtime/mcpserver"
-	"github.com/winkgen/wink/runtime/mcpserver/internal/testtools"
+	"github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
@@ -118,7 +118,7 @@ func exampleDispatcher(t *testing.T) *wink.Dispatcher {
 // testDispatcher serves the example tools and the test tools.
 func testDispatcher(t *testing.T) *wink.Dispatcher {
 	t.Helper()
-	reg, err := wink.NewRegistry(tools.WinkTools(), testtools.WinkTools())
+	reg, err := wink.NewRegistry(tools.WinkTools(), mcpservertest.WinkTools())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -649,7 +649,7 @@ func TestWireCallWithoutArgumentsMeansEmptyObject(t *testing.T) {
 }
 
 func BenchmarkCallToolInMemory(b *testing.B) {
-	reg, err := wink.NewRegistry(testtools.WinkTools())
+	reg, err := wink.NewRegistry(mcpservertest.WinkTools())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -7,13 +7,13 @@ import (
 	"github.com/winkgen/wink/runtime/session"
 	"github.com/winkgen/wink/runtime/vfs"
 	"github.com/winkgen/wink/runtime/wink"
-	"github.com/winkgen/wink/runtime/wink/internal/testtools"
+	"github.com/winkgen/wink/runtime/wink/internal/winktest"
 )
 
 // A registry of generated tools and a dispatcher answer a model's tool calls. Bad arguments are a failure
 // the model reads, every problem at once, and the handler does not run.
 func ExampleDispatcher_Dispatch() {
-	d := &wink.Dispatcher{Registry: wink.MustRegistry(testtools.WinkTools()), Filesystem: vfs.NewMemory()}
+	d := &wink.Dispatcher{Registry: wink.MustRegistry(winktest.WinkTools()), Filesystem: vfs.NewMemory()}
 	ctx := context.Background()
 
 	out, err := d.Dispatch(ctx, wink.Call{ID: "call_1", Name: "write_file", Arguments: []byte(`{"path":"a.txt","content":"hi"}`)})
@@ -40,7 +40,7 @@ func ExampleDispatcher_Dispatch() {
 // and only its log entry remains. Calls on one session may run concurrently: the dispatcher isolates them.
 func ExampleDispatcher_Dispatch_rollback() {
 	sess, fs := session.New(), vfs.NewMemory()
-	d := &wink.Dispatcher{Registry: wink.MustRegistry(testtools.WinkTools()), Session: sess, Filesystem: fs}
+	d := &wink.Dispatcher{Registry: wink.MustRegistry(winktest.WinkTools()), Session: sess, Filesystem: fs}
 	ctx := context.Background()
 
 	out, _ := d.Dispatch(ctx, wink.Call{Name: "mutate", Arguments: []byte(`{"note":"kept","path":"a.txt","content":"one","fail":"none"}`)})
@@ -49,7 +49,7 @@ func ExampleDispatcher_Dispatch_rollback() {
 	fmt.Println(out.Success, out.Output)
 
 	b, _ := fs.Read("a.txt")
-	fmt.Println(session.All(sess, testtools.Notes), string(b), session.Len(sess, wink.ToolLog))
+	fmt.Println(session.All(sess, winktest.Notes), string(b), session.Len(sess, wink.ToolLog))
 	// Output:
 	// true
 	// false Tool "mutate" failed: kaboom

@@ -17,7 +17,7 @@ import (
 	"github.com/winkgen/wink/runtime/strictjson"
 	"github.com/winkgen/wink/runtime/vfs"
 	"github.com/winkgen/wink/runtime/wink"
-	tt "github.com/winkgen/wink/runtime/wink/internal/testtools"
+	tt "github.com/winkgen/wink/runtime/wink/internal/winktest"
 )
 
 var testRegistry = wink.MustRegistry(tt.WinkTools())

@@ -10,17 +10,17 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/winkgen/wink/runtime/adapters/anthropic"
 	"github.com/winkgen/wink/runtime/adapters/internal/wiretest"
-	"github.com/winkgen/wink/runtime/adapters/internal/wiretools"
+	"github.com/winkgen/wink/runtime/adapters/internal/adapterstest"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
 var (
-	search = wiretools.WinkSearch.Tool()
-	label  = wiretools.WinkLabelIssue.Tool()
+	search = adapterstest.WinkSearch.Tool()
+	label  = adapterstest.WinkLabelIssue.Tool()
 )
 
 func dispatcher() *wink.Dispatcher {
-	return &wink.Dispatcher{Registry: wink.MustRegistry(wiretools.WinkTools())}
+	return &wink.Dispatcher{Registry: wink.MustRegistry(adapterstest.WinkTools())}
 }
 
 // snake maps a recorded camelCase tool name to the winkgen name of the equivalent tool

@@ -13,7 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/winkgen/wink/runtime/adapters/anthropic"
 	"github.com/winkgen/wink/runtime/adapters/internal/wiretest"
-	"github.com/winkgen/wink/runtime/adapters/internal/wiretools"
+	"github.com/winkgen/wink/runtime/adapters/internal/adapterstest"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
@@ -30,7 +30,7 @@ func jsonEqual(t *testing.T, want, got []byte) string {
 }
 
 func TestSDKMessageNewParamsAcceptsTools(t *testing.T) {
-	tools := wiretools.WinkTools()
+	tools := adapterstest.WinkTools()
 	payload, err := anthropic.Tools(tools)
 	if err != nil {
 		t.Fatal(err)

@@ -3,13 +3,13 @@ package openai_test
 import (
 	"testing"
 
-	"github.com/winkgen/wink/runtime/adapters/internal/wiretools"
+	"github.com/winkgen/wink/runtime/adapters/internal/adapterstest"
 	"github.com/winkgen/wink/runtime/adapters/openai"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
 func BenchmarkChatTools(b *testing.B) {
-	tools := wiretools.WinkTools()
+	tools := adapterstest.WinkTools()
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := openai.ChatTools(tools); err != nil {

@@ -7,13 +7,13 @@ import (
 	"unicode"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/winkgen/wink/runtime/adapters/internal/wiretools"
+	"github.com/winkgen/wink/runtime/adapters/internal/adapterstest"
 	"github.com/winkgen/wink/runtime/adapters/openai"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
 func dispatcher() *wink.Dispatcher {
-	return &wink.Dispatcher{Registry: wink.MustRegistry(wiretools.WinkTools())}
+	return &wink.Dispatcher{Registry: wink.MustRegistry(adapterstest.WinkTools())}
 }
 
 // snake maps a recorded camelCase function name to the winkgen name of the equivalent tool
@@ -33,7 +33,7 @@ func snake(s string) string {
 }
 
 // TestRecordedChatResponsesDispatch reads the tool calls of each recorded chat completion, dispatches
-// them against the wiretools registry and writes the tool message the next request would carry.
+// them against the adapterstest registry and writes the tool message the next request would carry.
 func TestRecordedChatResponsesDispatch(t *testing.T) {
 	for _, tc := range []struct {
 		file        string

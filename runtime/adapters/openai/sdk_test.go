@@ -12,7 +12,7 @@ import (
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/responses"
-	"github.com/winkgen/wink/runtime/adapters/internal/wiretools"
+	"github.com/winkgen/wink/runtime/adapters/internal/adapterstest"
 	"github.com/winkgen/wink/runtime/adapters/openai"
 	"github.com/winkgen/wink/runtime/wink"
 )
@@ -40,7 +40,7 @@ func schemaMap(t *testing.T, schema []byte) map[string]any {
 }
 
 func TestSDKChatCompletionNewParamsAcceptsChatTools(t *testing.T) {
-	tools := wiretools.WinkTools()
+	tools := adapterstest.WinkTools()
 	payload, err := openai.ChatTools(tools)
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +77,7 @@ func TestSDKChatCompletionNewParamsAcceptsChatTools(t *testing.T) {
 }
 
 func TestSDKResponsesToolParamsAcceptResponsesTools(t *testing.T) {
-	tools := wiretools.WinkTools()
+	tools := adapterstest.WinkTools()
 	payload, err := openai.ResponsesTools(tools)
 	if err != nil {
 		t.Fatal(err)

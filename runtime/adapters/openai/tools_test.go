@@ -7,14 +7,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/winkgen/wink/runtime/adapters/internal/wiretest"
-	"github.com/winkgen/wink/runtime/adapters/internal/wiretools"
+	"github.com/winkgen/wink/runtime/adapters/internal/adapterstest"
 	"github.com/winkgen/wink/runtime/adapters/openai"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
 var (
-	search = wiretools.WinkSearch.Tool()
-	label  = wiretools.WinkLabelIssue.Tool()
+	search = adapterstest.WinkSearch.Tool()
+	label  = adapterstest.WinkLabelIssue.Tool()
 )
 
 func TestChatToolsWritesStrictAndNonStrictEntriesExactly(t *testing.T) {
@@ -162,7 +162,7 @@ func TestChatToolsHaveTheShapeOfRecordedRequests(t *testing.T) {
 		tool      *wink.Tool
 		addStrict bool
 	}{
-		{"llms_openai_TestFunctionCall.httprr", wiretools.WinkGetCurrentWeather.Tool(), true},
+		{"llms_openai_TestFunctionCall.httprr", adapterstest.WinkGetCurrentWeather.Tool(), true},
 		{"llms_openai_TestStructuredOutputFunctionCalling.httprr", search, false},
 	} {
 		t.Run(tc.file, func(t *testing.T) {

@@ -1,8 +1,10 @@
-// Package testtools holds annotated tools whose generated code (wink_gen.go,
-// produced by `go run ./cmd/winkgen ./runtime/wink/internal/testtools`) the
+// Package winktest holds annotated tools whose generated code (wink_gen.go,
+// produced by `go run ./cmd/winkgen ./runtime/wink/internal/winktest`) the
 // runtime's tests dispatch, so that they exercise real generated decoders and
 // encoders.
-package testtools
+package winktest
+
+//go:generate go run github.com/winkgen/wink/cmd/winkgen
 
 import (
 	"errors"
@@ -15,7 +17,7 @@ import (
 )
 
 // Notes is the session STATE slice the mutate tool appends to.
-var Notes = session.NewSlice[string]("testtools.notes", session.State)
+var Notes = session.NewSlice[string]("winktest.notes", session.State)
 
 // FailKind selects how mutate ends.
 type FailKind string

@@ -1,7 +1,7 @@
-// Package testtools holds the tools the mcpserver tests serve besides the example agent's: one that
+// Package mcpservertest holds the tools the mcpserver tests serve besides the example agent's: one that
 // panics, one that echoes, one that succeeds without a value although its result type has one, and one
 // whose failure carries a value.
-package testtools
+package mcpservertest
 
 //go:generate go run github.com/winkgen/wink/cmd/winkgen
 

@@ -1,6 +1,6 @@
-// Package looptools holds the tools the loop tests dispatch: echo, which repeats its text, and step,
+// Package looptest holds the tools the loop tests dispatch: echo, which repeats its text, and step,
 // which calls a hook the test installs (to observe order and concurrency) and may fail on request.
-package looptools
+package looptest
 
 //go:generate go run github.com/winkgen/wink/cmd/winkgen
 

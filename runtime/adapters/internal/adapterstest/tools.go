@@ -1,10 +1,10 @@
-// Package wiretools holds the tools the adapter tests dispatch the recorded provider tool calls to
+// Package adapterstest holds the tools the adapter tests dispatch the recorded provider tool calls to
 // (testdata/wire/ at the module root). They mirror the recorded functions: getCurrentWeather (from the
 // OpenAI chat recording), search (the strict OpenAI recording) and updateIssueList (the Anthropic
 // recording). winkgen names are snake_case (^[a-z0-9_-]{1,64}$), so the camelCase recorded names map to
 // get_current_weather and update_issue_list; label_issue has a map parameter, which OpenAI strict mode
 // cannot express, so it exercises the non-strict fallback.
-package wiretools
+package adapterstest
 
 //go:generate go run github.com/winkgen/wink/cmd/winkgen
 
