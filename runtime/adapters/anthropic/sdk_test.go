@@ -12,8 +12,8 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/packages/param"
 	"github.com/google/go-cmp/cmp"
 	"github.com/winkgen/wink/runtime/adapters/anthropic"
-	"github.com/winkgen/wink/runtime/adapters/internal/wiretest"
 	"github.com/winkgen/wink/runtime/adapters/internal/adapterstest"
+	"github.com/winkgen/wink/runtime/adapters/internal/wiretest"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
