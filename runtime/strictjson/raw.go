@@ -17,3 +17,26 @@ func (d *Decoder) Raw() ([]byte, bool) {
 	}
 	return d.data[start:d.pos:d.pos], true
 }
+
+// Member returns the raw JSON value of the top-level member name of the JSON object obj (the first one when
+// the key repeats), with the decoder's full validation of what it reads: ok is false when obj is not a
+// valid object or has no such member. Policies use it to read one field of a canonical params encoding.
+func Member(obj []byte, name string) (raw []byte, ok bool) {
+	var d Decoder
+	d.Reset(obj, Limits{})
+	if !d.ObjectStart() {
+		return nil, false
+	}
+	for d.NextKey() {
+		if !ok && string(d.Key()) == name {
+			raw, ok = d.Raw()
+			continue
+		}
+		d.Skip()
+	}
+	d.ObjectEnd()
+	if d.Finish() != nil {
+		return nil, false
+	}
+	return raw, ok
+}

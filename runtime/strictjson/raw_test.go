@@ -74,3 +74,17 @@ func TestRawRejectsMalformedValues(t *testing.T) {
 		}
 	}
 }
+
+func TestMember(t *testing.T) {
+	obj := []byte(` {"a":1, "b" : {"x":[1,"}"]}, "c":"s\"q", "\u0064":true, "a":2} `)
+	for name, want := range map[string]string{"a": `1`, "b": `{"x":[1,"}"]}`, "c": `"s\"q"`, "d": `true`} {
+		if raw, ok := Member(obj, name); !ok || string(raw) != want {
+			t.Errorf("Member(%q) = %s, %v; want %s", name, raw, ok, want)
+		}
+	}
+	for _, bad := range []string{`{"a":1`, `[1]`, `{"a":1} x`, `{"a":tru}`, `{"b":1}`, ``, `{"a":"\ud800"}`} {
+		if raw, ok := Member([]byte(bad), "a"); ok {
+			t.Errorf("Member(%s) = %s, want not ok", bad, raw)
+		}
+	}
+}

@@ -115,7 +115,7 @@
 //     rendered like a decoding error: `Invalid arguments for tool "x": ...`.
 //   - Idempotency: only with a Ledger (nil disables it). Keys: auto =
 //     ledger.AutoKey over Funcs.EncodeParams; params = ledger.ParamsKey over
-//     the named top-level fields of that encoding (JSONField, no reflection);
+//     the named top-level fields of that encoding (strictjson.Member, no reflection);
 //     custom = Funcs.IdempotencyKey ("" means not idempotent for that call).
 //     Scope "session" becomes "session.<session id>" (just "session" without
 //     a session); other scopes are used verbatim. Checked after the deadline;
