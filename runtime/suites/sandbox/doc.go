@@ -1,0 +1,40 @@
+// Package sandbox is WINK's sandboxed shell suite written with winkgen: one tool, shell, that runs a
+// command in bubblewrap (bwrap, Debian's package bubblewrap) over the call's vfs.Host workspace. The
+// workspace is the only writable tree; the system is read-only; there is no network; the command gets a
+// process limit, a time limit and an output cap; and because the workspace is a vfs.Host covered by the
+// dispatcher's transaction, a command that fails has its writes rolled back with the call.
+//
+//	host, _ := vfs.NewHost(dir)
+//	sec, _ := sandbox.Section()             // disabled, with the reason in its text, when bwrap cannot run
+//	d := &wink.Dispatcher{Registry: reg, Filesystem: host}
+//
+// # Decisions where the spec was silent
+//
+//   - The command is an argv (command plus args), never a shell string: a model that wants pipes or
+//     redirections calls sh -c itself, and then the quoting is visibly its own.
+//   - A non-zero exit, a timeout, a kill or output beyond the hard cap is a failure (the call rolls back)
+//     unless the call sets allow_failure, which makes a non-zero exit a success that reports the status
+//     (a test run that is expected to fail, a grep that finds nothing). A timeout or a kill always fails.
+//   - Inside the sandbox: the workspace at /workspace (the working directory is workdir below it, which must
+//     exist), /usr and the usual /bin, /lib links read-only, a minimal /etc (passwd, group, hosts,
+//     nsswitch.conf, ld.so.cache and alternatives; no shadow, no keys), a fresh /tmp (the only other writable place, gone with the call), /proc and /dev, a read-only root, no
+//     network, new PID, IPC and UTS namespaces, a new session (no terminal), and the sandbox dies with the
+//     dispatcher. The environment is cleared: PATH, HOME=/workspace, LANG=C.UTF-8 and TERM=dumb, plus the
+//     variables the call sets whose names Config.EnvAllow lists.
+//   - Processes: when the pids cgroup controller is writable (cgroup v1 or v2, as root in a container or
+//     under a delegated cgroup), each call runs in a cgroup of its own with pids.max = Config.MaxProcs;
+//     otherwise RLIMIT_NPROC is set, which the kernel enforces for every user but root. In both cases the
+//     call's timeout kills the whole PID namespace, so a fork bomb ends with the call.
+//   - Output: stdout and stderr are interleaved as written. The first Config.MaxOutputBytes are shown; the
+//     rest is counted and dropped, with a hint to redirect the output to a file and read it with the files
+//     suite. Past Config.HardOutputBytes the command is killed (a command that writes gigabytes).
+//   - Read-before-write: the shell cannot know which files a command will touch, so the files suite's
+//     policy does not apply to it; its writes are covered by the transaction instead. Its limits (path
+//     rules for workdir, the workspace as the only tree) do.
+//   - Configuration: a resources binding of ConfigKey overrides DefaultConfig for a dispatcher; without one
+//     the defaults apply. Without bubblewrap (or where it cannot create namespaces) the section renders the
+//     reason and offers no tool, and a direct call fails with the same reason: a command never runs
+//     unsandboxed.
+package sandbox
+
+//go:generate go run github.com/winkgen/wink/cmd/winkgen

@@ -1,0 +1,24 @@
+//go:build !linux
+
+package sandbox
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+)
+
+const supported = false
+
+type procLimit struct{}
+
+func newProcLimit(int) (*procLimit, error) { return nil, errors.New("the sandbox needs Linux") }
+func (*procLimit) prepare(*exec.Cmd)       {}
+func (*procLimit) started(*exec.Cmd)       {}
+func (*procLimit) close()                  {}
+func killTree(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		_ = cmd.Process.Kill()
+	}
+}
+func signalOf(*os.ProcessState) string { return "" }

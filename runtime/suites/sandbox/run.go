@@ -1,0 +1,181 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// command is one sandboxed run.
+type command struct {
+	argv    []string
+	root    string // the workspace on the host
+	workdir string // relative to the workspace; "" for its root
+	env     map[string]string
+	timeout time.Duration
+}
+
+// outcome is how a run ended.
+type outcome struct {
+	exitCode  int    // -1 when killed
+	signal    string // the signal that ended it, if any
+	timedOut  bool
+	overflow  bool // killed for writing more than HardOutputBytes
+	output    []byte
+	total     int64
+	truncated bool
+	elapsed   time.Duration
+}
+
+// bwrapArgs builds the bubblewrap command line of c.
+func bwrapArgs(c *command) []string {
+	args := []string{
+		"--die-with-parent", "--new-session", "--unshare-all", "--unshare-user",
+		"--uid", "1000", "--gid", "1000",
+		"--hostname", "sandbox",
+		"--ro-bind", "/usr", "/usr",
+	}
+	for _, d := range []string{"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"} {
+		if target, err := os.Readlink(d); err == nil {
+			args = append(args, "--symlink", target, d)
+		} else if st, err := os.Stat(d); err == nil && st.IsDir() {
+			args = append(args, "--ro-bind", d, d)
+		}
+	}
+	for _, f := range []string{"/etc/passwd", "/etc/group", "/etc/hosts", "/etc/nsswitch.conf", "/etc/ld.so.cache",
+		"/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives", "/etc/localtime"} {
+		args = append(args, "--ro-bind-try", f, f)
+	}
+	args = append(args,
+		"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+		"--bind", c.root, "/workspace",
+		"--remount-ro", "/",
+		"--chdir", filepath.Join("/workspace", c.workdir),
+		"--clearenv",
+		"--setenv", "PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+		"--setenv", "HOME", "/workspace",
+		"--setenv", "LANG", "C.UTF-8",
+		"--setenv", "TERM", "dumb",
+	)
+	names := make([]string, 0, len(c.env))
+	for k := range c.env {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		args = append(args, "--setenv", k, c.env[k])
+	}
+	return append(append(args, "--"), c.argv...)
+}
+
+// run runs c in bubblewrap at path bwrap with cfg's limits.
+func run(ctx context.Context, bwrap string, cfg Config, c *command) (*outcome, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	cmd := exec.Command(bwrap, bwrapArgs(c)...)
+	cmd.Env = []string{}
+	cmd.Stdin = nil
+	var killOnce sync.Once
+	kill := func() { killOnce.Do(func() { killTree(cmd) }) }
+	out := &capture{max: cfg.MaxOutputBytes, hard: cfg.HardOutputBytes, stop: kill}
+	cmd.Stdout, cmd.Stderr = out, out
+	limit, err := newProcLimit(cfg.MaxProcs)
+	if err != nil {
+		return nil, err
+	}
+	defer limit.close()
+	limit.prepare(cmd)
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return nil, errors.New("starting bubblewrap: " + err.Error())
+	}
+	limit.started(cmd)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			kill()
+		case <-done:
+		}
+	}()
+	werr := cmd.Wait()
+	close(done)
+	o := &outcome{elapsed: time.Since(start), timedOut: ctx.Err() != nil}
+	o.output, o.total, o.overflow = out.result()
+	o.truncated = o.total > int64(len(o.output))
+	o.exitCode = cmd.ProcessState.ExitCode()
+	if sig := signalOf(cmd.ProcessState); sig != "" {
+		o.signal = sig
+	}
+	var ee *exec.ExitError
+	if werr != nil && !errors.As(werr, &ee) {
+		return nil, errors.New("running bubblewrap: " + werr.Error())
+	}
+	return o, nil
+}
+
+// probe reports why bubblewrap cannot run a sandbox here, or "".
+func probe(bwrap string) string {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	dir, err := os.MkdirTemp("", "wink-sandbox-probe-")
+	if err != nil {
+		return "no temporary directory: " + err.Error()
+	}
+	defer os.RemoveAll(dir)
+	cmd := exec.CommandContext(ctx, bwrap, bwrapArgs(&command{argv: []string{"true"}, root: dir})...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		msg := strings.TrimSpace(string(out))
+		if msg == "" {
+			msg = err.Error()
+		}
+		return "bubblewrap cannot create a sandbox here (" + firstLine(msg) + ")"
+	}
+	return ""
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+var (
+	probeMu    sync.Mutex
+	probeCache = map[string]string{} // bwrap path → unavailability reason
+)
+
+// available resolves the bubblewrap binary of cfg and checks once per path that it can create a sandbox.
+// It returns the path, or "" and the reason the shell is unavailable.
+func available(cfg Config) (string, string) {
+	if !supported {
+		return "", "the sandbox needs Linux (bubblewrap)"
+	}
+	path := cfg.Bwrap
+	if path == "" {
+		p, err := exec.LookPath("bwrap")
+		if err != nil {
+			return "", "bubblewrap (bwrap) is not installed; install the bubblewrap package to enable it"
+		}
+		path = p
+	}
+	probeMu.Lock()
+	defer probeMu.Unlock()
+	reason, ok := probeCache[path]
+	if !ok {
+		reason = probe(path)
+		probeCache[path] = reason
+	}
+	if reason != "" {
+		return "", reason
+	}
+	return path, ""
+}

@@ -1,0 +1,35 @@
+package sandbox
+
+import "github.com/winkgen/wink/runtime/wink"
+
+// Guidance is the markdown body of the suite's section when the shell is available.
+const Guidance = `You can run commands with shell, in a sandbox over the workspace: the workspace (at /workspace,
+the working directory) is the only place you can write; the system is read-only; there is no network.
+Pass the program and its arguments separately; for pipes or redirections call sh with -c.
+A command that exits with a non-zero status fails and everything it wrote is undone; set allow_failure
+when such a status is expected (a failing test you want to read). Long output is cut: redirect it to a
+file and read it with read_file.`
+
+// Section returns the suite as a prompt section (key "sandbox") with the shell tool when bubblewrap can
+// create a sandbox with cfg (the zero Config: DefaultConfig); otherwise the section says why the shell is
+// unavailable and offers no tool.
+func Section(cfg ...Config) (*wink.Section, error) {
+	c := Config{}
+	if len(cfg) > 0 {
+		c = cfg[0]
+	}
+	c = c.withDefaults()
+	if _, reason := available(c); reason != "" {
+		return wink.NewSection(wink.SectionSpec{
+			Key:      "sandbox",
+			Title:    "Shell",
+			Template: "The shell is not available: " + reason + ". Do not try to run commands.",
+		})
+	}
+	return wink.NewSection(wink.SectionSpec{
+		Key:      "sandbox",
+		Title:    "Shell",
+		Template: Guidance,
+		Tools:    []*wink.Tool{WinkShell.Tool()},
+	})
+}

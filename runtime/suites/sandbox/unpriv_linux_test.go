@@ -1,0 +1,62 @@
+package sandbox_test
+
+import (
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+)
+
+// TestSandboxAsAnUnprivilegedUser re-runs the sandbox tests as the user nobody when run as root (as CI
+// is): there bubblewrap needs unprivileged user namespaces, no cgroup can be created, and the process
+// limit is RLIMIT_NPROC, which the kernel enforces for every user but root.
+func TestSandboxAsAnUnprivilegedUser(t *testing.T) {
+	if os.Getenv("WINK_SANDBOX_UNPRIV") != "" {
+		return // the child: the other tests are the scenario
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("already unprivileged: the other tests of this run are the unprivileged run")
+	}
+	requireBwrap(t)
+	nobody, err := user.Lookup("nobody")
+	if err != nil {
+		t.Fatalf("no nobody user to run as: %v", err)
+	}
+	uid, _ := strconv.Atoi(nobody.Uid)
+	gid, _ := strconv.Atoi(nobody.Gid)
+	base, err := os.MkdirTemp("", "wink-sandbox-unpriv-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(base)
+	if err := os.Chmod(base, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(base, "sandbox.test")
+	data, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tmp := filepath.Join(base, "tmp")
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(tmp, uid, gid); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-test.run", "^(TestShellRunsInTheWorkspace|TestFailedCommandRollsBackItsWrites|TestShellFailureTexts|TestSandboxRefusesEscapes)$", "-test.v")
+	cmd.Dir = tmp
+	cmd.Env = []string{"WINK_SANDBOX_UNPRIV=1", "TMPDIR=" + tmp, "HOME=" + tmp, "PATH=" + os.Getenv("PATH")}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the sandbox tests failed as nobody: %v\n%s", err, out)
+	}
+	t.Logf("as nobody:\n%s", out)
+}
