@@ -1,0 +1,297 @@
+package eval
+
+import (
+	"errors"
+	"runtime/metrics"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"go.starlark.net/resolve"
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+
+	"github.com/winkgen/wink/runtime/strictjson"
+	"github.com/winkgen/wink/runtime/suites/files"
+	"github.com/winkgen/wink/runtime/vfs"
+	"github.com/winkgen/wink/runtime/wink"
+)
+
+// Limits of the suite.
+const (
+	// MaxOutputBytes is how much printed output the model is shown.
+	MaxOutputBytes = 32 << 10
+	// MaxMemory bounds the heap growth of one evaluation.
+	MaxMemory = 256 << 20
+	// MaxWrites bounds the files one evaluation writes.
+	MaxWrites = 100
+)
+
+// EvalParams are the arguments of eval.
+type EvalParams struct {
+	// Source is the Starlark program. Print with print(); set a top-level variable result to return a value.
+	Source string `json:"source" wink:"minLength=1,maxLength=65536"`
+	// MaxSteps bounds the computation steps of the program.
+	MaxSteps int64 `json:"max_steps,omitempty" wink:"min=1000,max=100000000,default=1000000"`
+}
+
+// EvalResult is what a program printed and returned.
+type EvalResult struct {
+	// Output is what the program printed, up to MaxOutputBytes.
+	Output string `json:"output"`
+	// Result is the repr of the top-level variable result; empty when the program set none.
+	Result string `json:"result,omitempty"`
+	// Steps is the number of steps the program took.
+	Steps int64 `json:"steps"`
+	// Truncated says that Output is only the start of what was printed.
+	Truncated bool `json:"truncated,omitempty"`
+}
+
+// Render shows the output, then the result.
+func (r EvalResult) Render() string {
+	var b strings.Builder
+	b.WriteString(r.Output)
+	if r.Truncated {
+		if r.Output != "" && !strings.HasSuffix(r.Output, "\n") {
+			b.WriteByte('\n')
+		}
+		b.WriteString("[output truncated at " + strconv.Itoa(MaxOutputBytes) + " bytes: print less, or write it to a file with write_file]\n")
+	}
+	if r.Result != "" {
+		if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
+			b.WriteByte('\n')
+		}
+		b.WriteString("result = " + r.Result)
+	}
+	if b.Len() == 0 {
+		return "(no output)"
+	}
+	return b.String()
+}
+
+// Eval runs a Starlark program (Python-like) with read_file(path) and write_file(path, content) over the
+// workspace. A failing program is undone.
+//
+//wink:tool
+//wink:example desc="Compute and print" input={"source":"print(sum([n * n for n in range(10)]))"}
+//wink:example desc="Count the lines of a file" input={"source":"result = len(read_file('README.md').splitlines())"}
+func Eval(tc *wink.ToolContext, p EvalParams) (wink.ToolResult[EvalResult], error) {
+	fsys := tc.Filesystem()
+	if fsys == nil {
+		return wink.Failure[EvalResult]("eval needs a workspace filesystem; this dispatcher has none."), nil
+	}
+	out := &printed{}
+	writes := 0
+	thread := &starlark.Thread{
+		Name:  "eval",
+		Print: func(_ *starlark.Thread, msg string) { out.add(msg) },
+		Load: func(*starlark.Thread, string) (starlark.StringDict, error) {
+			return nil, errors.New("load is not available: write the program in one source")
+		},
+	}
+	steps := p.MaxSteps
+	if steps <= 0 {
+		steps = 1_000_000
+	}
+	thread.SetMaxExecutionSteps(uint64(steps))
+	predeclared := starlark.StringDict{
+		"read_file": starlark.NewBuiltin("read_file", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			var path string
+			if err := starlark.UnpackArgs(b.Name(), args, kwargs, "path", &path); err != nil {
+				return nil, err
+			}
+			clean, err := checkPath("read_file", path)
+			if err != nil {
+				return nil, err
+			}
+			data, err := fsys.Read(clean)
+			if err != nil {
+				return nil, errors.New("read_file: " + err.Error())
+			}
+			if !utf8Valid(data) {
+				return nil, errors.New("read_file: '" + clean + "' is not UTF-8 text")
+			}
+			return starlark.String(data), nil
+		}),
+		"write_file": starlark.NewBuiltin("write_file", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			var path, content string
+			if err := starlark.UnpackArgs(b.Name(), args, kwargs, "path", &path, "content", &content); err != nil {
+				return nil, err
+			}
+			clean, err := checkPath("write_file", path)
+			if err != nil {
+				return nil, err
+			}
+			if writes >= MaxWrites {
+				return nil, errors.New("write_file: at most " + strconv.Itoa(MaxWrites) + " files per call")
+			}
+			if len(content) > files.MaxFileSize {
+				return nil, errors.New("write_file: content over " + strconv.Itoa(files.MaxFileSize) + " bytes")
+			}
+			if _, err := fsys.Stat(clean); err == nil {
+				return nil, errors.New("write_file: '" + clean + "' already exists; write_file only creates files (use edit_file to change one)")
+			}
+			if dir := parentDir(clean); dir != "" {
+				if err := fsys.MkdirAll(dir); err != nil {
+					return nil, errors.New("write_file: " + err.Error())
+				}
+			}
+			if err := fsys.Write(clean, []byte(content)); err != nil {
+				return nil, errors.New("write_file: " + err.Error())
+			}
+			writes++
+			return starlark.None, nil
+		}),
+	}
+	stop := watchMemory(thread)
+	globals, err := starlark.ExecFileOptions(&syntax.FileOptions{TopLevelControl: true, While: true, Set: true, GlobalReassign: true}, thread, "program.star", p.Source, predeclared)
+	overMemory := stop()
+	res := EvalResult{Steps: int64(thread.ExecutionSteps())}
+	res.Output, res.Truncated = out.text()
+	if err != nil {
+		msg := errorText(err)
+		switch {
+		case overMemory:
+			msg = "The program used more than " + strconv.Itoa(MaxMemory>>20) + " MiB of memory and was stopped; everything it wrote was undone."
+		case int64(thread.ExecutionSteps()) >= steps:
+			msg = "The program ran out of its " + strconv.FormatInt(steps, 10) + " steps and was stopped; everything it wrote was undone. " +
+				"Raise max_steps or compute less."
+		default:
+			msg += "\nEverything the program wrote was undone; fix it and call eval again."
+		}
+		r := wink.Failure[EvalResult](msg)
+		if res.Output != "" {
+			r.Value, r.HasValue = res, true
+		}
+		return r, nil
+	}
+	if v, ok := globals["result"]; ok {
+		res.Result = v.String()
+	}
+	return wink.OK(res, "The program finished after "+strconv.FormatInt(res.Steps, 10)+" steps."), nil
+}
+
+// errorText formats a Starlark error with its position: "line 3, column 5: message".
+func errorText(err error) string {
+	var rl resolve.ErrorList
+	if errors.As(err, &rl) && len(rl) > 0 {
+		e := rl[0]
+		return "Error at line " + strconv.Itoa(int(e.Pos.Line)) + ", column " + strconv.Itoa(int(e.Pos.Col)) + ": " + e.Msg
+	}
+	var se syntax.Error
+	if errors.As(err, &se) {
+		return "Syntax error at line " + strconv.Itoa(int(se.Pos.Line)) + ", column " + strconv.Itoa(int(se.Pos.Col)) + ": " + se.Msg
+	}
+	var ee *starlark.EvalError
+	if errors.As(err, &ee) {
+		msg := ee.Msg
+		if n := len(ee.CallStack); n > 0 {
+			pos := ee.CallStack[n-1].Pos
+			for i := n - 1; i >= 0; i-- { // the innermost frame of the program itself
+				if ee.CallStack[i].Pos.Line > 0 {
+					pos = ee.CallStack[i].Pos
+					break
+				}
+			}
+			if pos.Line > 0 {
+				return "Error at line " + strconv.Itoa(int(pos.Line)) + ", column " + strconv.Itoa(int(pos.Col)) + ": " + msg
+			}
+		}
+		return "Error: " + msg
+	}
+	return "Error: " + err.Error()
+}
+
+// checkPath checks a builtin's path with the files suite's generated decoder (the same rule, the same
+// words) and returns it cleaned.
+func checkPath(builtin, path string) (string, error) {
+	args := strictjson.AppendString([]byte(`{"file_path":`), path)
+	args = append(args, '}')
+	if _, err := files.WinkReadFile.Tool().Decode(args, strictjson.Limits{}); err != nil {
+		var ae *wink.ArgumentsError
+		if errors.As(err, &ae) && ae.Errors != nil && len(ae.Errors.Lines()) > 0 {
+			return "", errors.New(builtin + ": path " + strings.TrimPrefix(ae.Errors.Lines()[0], "file_path: "))
+		}
+		return "", errors.New(builtin + ": " + err.Error())
+	}
+	c, err := vfs.Clean(strings.Trim(path, "/"))
+	if err != nil || c == "." {
+		return "", errors.New(builtin + ": path " + strconv.Quote(path) + " is not a file path")
+	}
+	return c, nil
+}
+
+func parentDir(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i > 0 {
+		return p[:i]
+	}
+	return ""
+}
+
+func utf8Valid(b []byte) bool { return strings.ToValidUTF8(string(b), "\uFFFD") == string(b) }
+
+// printed collects print output up to MaxOutputBytes.
+type printed struct {
+	b         strings.Builder
+	truncated bool
+}
+
+func (p *printed) add(msg string) {
+	if p.truncated {
+		return
+	}
+	if p.b.Len()+len(msg)+1 > MaxOutputBytes {
+		room := MaxOutputBytes - p.b.Len()
+		if room > 0 {
+			p.b.WriteString(strings.ToValidUTF8(msg[:min(room, len(msg))], ""))
+		}
+		p.truncated = true
+		return
+	}
+	p.b.WriteString(msg)
+	p.b.WriteByte('\n')
+}
+
+func (p *printed) text() (string, bool) { return p.b.String(), p.truncated }
+
+// watchMemory cancels thread when the heap grows by more than MaxMemory; stop ends the watch and reports
+// whether it cancelled.
+func watchMemory(thread *starlark.Thread) (stop func() bool) {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	read := func() uint64 {
+		metrics.Read(sample)
+		if sample[0].Value.Kind() != metrics.KindUint64 {
+			return 0
+		}
+		return sample[0].Value.Uint64()
+	}
+	base := read()
+	done := make(chan struct{})
+	var once sync.Once
+	var over bool
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				if read() > base+MaxMemory {
+					over = true
+					thread.Cancel("memory limit")
+					return
+				}
+			}
+		}
+	}()
+	return func() bool {
+		once.Do(func() { close(done) })
+		wg.Wait()
+		return over
+	}
+}

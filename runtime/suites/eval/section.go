@@ -1,0 +1,19 @@
+package eval
+
+import "github.com/winkgen/wink/runtime/wink"
+
+// Guidance is the markdown body of the suite's section.
+const Guidance = `You can run small programs with eval, in Starlark (a Python dialect without imports, classes or
+exceptions). print() output and a top-level variable named result come back to you. The workspace is reachable
+only through read_file(path) and write_file(path, content) (which creates new files only). Programs are
+deterministic and bounded in steps and memory; a program that fails has everything it wrote undone.`
+
+// Section returns the suite as a prompt section: key "eval", the guidance and the eval tool.
+func Section() (*wink.Section, error) {
+	return wink.NewSection(wink.SectionSpec{
+		Key:      "eval",
+		Title:    "Evaluator",
+		Template: Guidance,
+		Tools:    []*wink.Tool{WinkEval.Tool()},
+	})
+}
