@@ -1,12 +1,15 @@
 package sandbox
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -29,52 +32,27 @@ func newProcLimit(max int) (*procLimit, error) {
 	l := &procLimit{max: max}
 	name := "wink-sandbox-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(cgroupSeq.Add(1), 10)
 	for _, root := range pidsRoots {
-		if _, err := os.Stat(filepath.Join(root, "pids.max")); err != nil && !hasPidsController(root) {
-			continue
+		if _, err := os.Stat(filepath.Join(root, "cgroup.procs")); err != nil {
+			continue // not a cgroup hierarchy
 		}
 		dir := filepath.Join(root, name)
 		if err := os.Mkdir(dir, 0o755); err != nil {
 			continue
 		}
+		// A child of a hierarchy with the pids controller has pids.max (cgroup v1's pids hierarchy, or v2
+		// with pids in the parent's subtree_control).
 		if err := os.WriteFile(filepath.Join(dir, "pids.max"), []byte(strconv.Itoa(max)), 0o644); err != nil {
 			os.Remove(dir)
 			continue
 		}
 		l.cgroup = dir
-		break
+		return l, nil
+	}
+	if os.Geteuid() == 0 {
+		return nil, errors.New("no process limit is available: running as root, the sandbox needs a writable pids cgroup " +
+			"(the kernel does not apply RLIMIT_NPROC to root)")
 	}
 	return l, nil
-}
-
-// hasPidsController reports whether root is a cgroup v1 pids hierarchy or a v2 one with pids enabled.
-func hasPidsController(root string) bool {
-	b, err := os.ReadFile(filepath.Join(root, "cgroup.controllers"))
-	if err == nil {
-		for _, c := range splitFields(string(b)) {
-			if c == "pids" {
-				return true
-			}
-		}
-		return false
-	}
-	_, err = os.Stat(filepath.Join(root, "pids.current"))
-	return err == nil
-}
-
-func splitFields(s string) []string {
-	var out []string
-	start := -1
-	for i := 0; i <= len(s); i++ {
-		if i == len(s) || s[i] == ' ' || s[i] == '\n' || s[i] == '\t' {
-			if start >= 0 {
-				out = append(out, s[start:i])
-				start = -1
-			}
-		} else if start < 0 {
-			start = i
-		}
-	}
-	return out
 }
 
 // prepare sets what must be set before the start: the process group (so that a kill reaches bubblewrap's
@@ -83,23 +61,44 @@ func (l *procLimit) prepare(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }
 
-// started moves the process into the run's cgroup (bubblewrap is still setting up the sandbox then:
-// the command has not started) or sets its RLIMIT_NPROC.
-func (l *procLimit) started(cmd *exec.Cmd) {
-	pid := cmd.Process.Pid
-	if l.cgroup != "" {
-		if err := os.WriteFile(filepath.Join(l.cgroup, "cgroup.procs"), []byte(strconv.Itoa(pid)), 0o644); err == nil {
-			return
-		}
+// command is the command that runs bubblewrap: in the run's cgroup, through /bin/sh, which writes its own
+// PID to the cgroup before it becomes bubblewrap (so nothing bubblewrap starts escapes the cgroup).
+func (l *procLimit) command(bwrap string, args []string) *exec.Cmd {
+	if l.cgroup == "" {
+		return exec.Command(bwrap, args...)
 	}
-	lim := unix.Rlimit{Cur: uint64(l.max), Max: uint64(l.max)}
-	_ = unix.Prlimit(pid, unix.RLIMIT_NPROC, &lim, nil)
+	script := `echo $$ > "$1" && shift && exec "$@"`
+	return exec.Command("/bin/sh", append([]string{"-c", script, "sh", filepath.Join(l.cgroup, "cgroup.procs"), bwrap}, args...)...)
 }
 
-// close removes the run's cgroup (its processes are gone by then).
-func (l *procLimit) close() {
+// started sets the RLIMIT_NPROC of the process when there is no cgroup (it is inherited by everything
+// bubblewrap starts, and was set before the command runs: bubblewrap is still building the sandbox).
+func (l *procLimit) started(cmd *exec.Cmd) {
 	if l.cgroup != "" {
-		os.Remove(l.cgroup)
+		return
+	}
+	lim := unix.Rlimit{Cur: uint64(l.max), Max: uint64(l.max)}
+	_ = unix.Prlimit(cmd.Process.Pid, unix.RLIMIT_NPROC, &lim, nil)
+}
+
+// close kills what is left in the run's cgroup and removes it. Processes of the sandbox may still be
+// exiting when bubblewrap has been reaped, so it tries for up to two seconds.
+func (l *procLimit) close() {
+	if l.cgroup == "" {
+		return
+	}
+	for i := 0; i < 200; i++ {
+		if err := os.Remove(l.cgroup); err == nil || os.IsNotExist(err) {
+			return
+		}
+		if b, err := os.ReadFile(filepath.Join(l.cgroup, "cgroup.procs")); err == nil {
+			for _, f := range strings.Fields(string(b)) {
+				if pid, err := strconv.Atoi(f); err == nil && pid > 0 {
+					_ = syscall.Kill(pid, syscall.SIGKILL)
+				}
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 

@@ -14,8 +14,11 @@ type procLimit struct{}
 
 func newProcLimit(int) (*procLimit, error) { return nil, errors.New("the sandbox needs Linux") }
 func (*procLimit) prepare(*exec.Cmd)       {}
-func (*procLimit) started(*exec.Cmd)       {}
-func (*procLimit) close()                  {}
+func (*procLimit) command(bwrap string, args []string) *exec.Cmd {
+	return exec.Command(bwrap, args...)
+}
+func (*procLimit) started(*exec.Cmd) {}
+func (*procLimit) close()            {}
 func killTree(cmd *exec.Cmd) {
 	if cmd.Process != nil {
 		_ = cmd.Process.Kill()

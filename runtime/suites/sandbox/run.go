@@ -78,18 +78,18 @@ func bwrapArgs(c *command) []string {
 func run(ctx context.Context, bwrap string, cfg Config, c *command) (*outcome, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
-	cmd := exec.Command(bwrap, bwrapArgs(c)...)
+	limit, err := newProcLimit(cfg.MaxProcs)
+	if err != nil {
+		return nil, err
+	}
+	defer limit.close()
+	cmd := limit.command(bwrap, bwrapArgs(c))
 	cmd.Env = []string{}
 	cmd.Stdin = nil
 	var killOnce sync.Once
 	kill := func() { killOnce.Do(func() { killTree(cmd) }) }
 	out := &capture{max: cfg.MaxOutputBytes, hard: cfg.HardOutputBytes, stop: kill}
 	cmd.Stdout, cmd.Stderr = out, out
-	limit, err := newProcLimit(cfg.MaxProcs)
-	if err != nil {
-		return nil, err
-	}
-	defer limit.close()
 	limit.prepare(cmd)
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
@@ -172,6 +172,13 @@ func available(cfg Config) (string, string) {
 	reason, ok := probeCache[path]
 	if !ok {
 		reason = probe(path)
+		if reason == "" {
+			if l, err := newProcLimit(cfg.MaxProcs); err != nil {
+				reason = err.Error()
+			} else {
+				l.close()
+			}
+		}
 		probeCache[path] = reason
 	}
 	if reason != "" {

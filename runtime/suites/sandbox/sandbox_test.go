@@ -219,6 +219,12 @@ func TestSandboxRefusesEscapes(t *testing.T) {
 		}
 	})
 	t.Run("fork bomb", func(t *testing.T) {
+		// First a bounded attempt (100 processes, harmless if the limit failed): the limit must stop it,
+		// or the real fork bomb does not run.
+		probe := e.shell(t, `{"command":"sh","args":["-c","for i in $(seq 100); do sleep 3 & done; wait; echo all-started"],"timeout_seconds":20}`)
+		if probe.Success || strings.Contains(probe.Output, "all-started") {
+			t.Fatalf("100 processes started under a limit of 64: %q", probe.Output)
+		}
 		start := time.Now()
 		out := e.shell(t, `{"command":"sh","args":["-c","b() { b | b & }; b; sleep 2; echo alive"],"timeout_seconds":5}`)
 		if d := time.Since(start); d > 20*time.Second {
