@@ -28,15 +28,16 @@ type analyzer struct {
 	inProg    []*types.Named // named structs being converted (recursion detection)
 	inProgTy  []*model.Type
 	order     []*model.Type
-	ids       map[string]bool                // generated-identifier stems in use
-	astFields map[token.Pos]*ast.Field       // field name (or embedded type) position → syntax
-	typeDocs  map[token.Pos]string           // type name position → doc text
-	typeCons  map[token.Pos]*annotations.Tag // type name position → its //wink:constraints
-	states    []stateDecl                    // types marked //wink:state, in source order
-	owned     map[*ast.Comment]bool          // directives that belong to a declaration
-	reported  map[string]bool                // de-duplicates per-type diagnostics
-	pkgNames  map[string]string              // import path → name of other packages whose types are named
-	buildCons map[string]string              // file name → its build constraint, for constrained files
+	ids       map[string]bool                        // generated-identifier stems in use
+	astFields map[token.Pos]*ast.Field               // field name (or embedded type) position → syntax
+	typeDocs  map[token.Pos]string                   // type name position → doc text
+	typeCons  map[token.Pos]*annotations.Tag         // type name position → its //wink:constraints
+	states    []stateDecl                            // types marked //wink:state, in source order
+	owned     map[*ast.Comment]bool                  // directives that belong to a declaration
+	reported  map[string]bool                        // de-duplicates per-type diagnostics
+	pkgNames  map[string]string                      // import path → name of other packages whose types are named
+	buildCons map[string]string                      // file name → its build constraint, for constrained files
+	foreign   map[string]map[string]*annotations.Tag // another package's file → its types' //wink:constraints
 }
 
 func newAnalyzer(pkg *packages.Package) *analyzer {

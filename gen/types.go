@@ -407,7 +407,7 @@ func (a *analyzer) typeTag(t types.Type) *annotations.Tag {
 	}
 	t = strip(t)
 	if n, ok := types.Unalias(t).(*types.Named); ok {
-		if tag := a.typeCons[n.Obj().Pos()]; tag != nil {
+		if tag := a.namedTag(n); tag != nil {
 			return tag
 		}
 	}
@@ -420,7 +420,7 @@ func (a *analyzer) typeTag(t types.Type) *annotations.Tag {
 		return nil
 	}
 	if n, ok := types.Unalias(t).(*types.Named); ok {
-		return a.typeCons[n.Obj().Pos()]
+		return a.namedTag(n)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ package sandbox
 import (
 	"maps"
 	"math"
+	"regexp"
 	"slices"
 
 	"github.com/winkgen/wink/runtime/strictjson"
@@ -225,6 +226,15 @@ func winkDecodeShellParams(d *strictjson.Decoder, v *ShellParams) {
 			}
 			if s, ok := d.String(); ok {
 				v.Workdir = files.PathOrRoot(s)
+				{
+					n := strictjson.RuneCount(s)
+					if n > 1297 {
+						d.FailLen("must be at most 1297 characters long", n)
+					}
+				}
+				if !winkPatternc3254eac.MatchString(s) {
+					d.FailString("must be empty or / for the workspace root, or a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
+				}
 			}
 		case "timeout_seconds":
 			if d.Repeated(&seen[0], 8) {
@@ -337,7 +347,7 @@ func winkEncodeShellParams(dst []byte, v *ShellParams) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaShellParams = []byte(`{"type":"object","properties":{"command":{"type":"string","description":"Command is the program to run: a name looked up on PATH (ls, go, python3, sh) or a path.","minLength":1,"maxLength":4096},"args":{"type":["array","null"],"description":"Args are the program's arguments, each passed as is (no shell interpretation; use sh -c for pipes).","items":{"type":"string","maxLength":65536},"maxItems":1024},"workdir":{"type":["string","null"],"description":"Workdir is the directory to run in, relative to the workspace root (default: the root)."},"timeout_seconds":{"type":["integer","null"],"description":"TimeoutSeconds stops the command after this many seconds.","minimum":1,"maximum":3600,"default":60},"env":{"type":["object","null"],"description":"Env sets environment variables (only the names the sandbox allows).","additionalProperties":{"type":"string"}},"allow_failure":{"type":["boolean","null"],"description":"AllowFailure reports a non-zero exit status as a result instead of failing the call (which rolls back what the command wrote)."}},"required":["command"],"additionalProperties":false}`)
+	winkSchemaShellParams = []byte(`{"type":"object","properties":{"command":{"type":"string","description":"Command is the program to run: a name looked up on PATH (ls, go, python3, sh) or a path.","minLength":1,"maxLength":4096},"args":{"type":["array","null"],"description":"Args are the program's arguments, each passed as is (no shell interpretation; use sh -c for pipes).","items":{"type":"string","maxLength":65536},"maxItems":1024},"workdir":{"type":["string","null"],"description":"Workdir is the directory to run in, relative to the workspace root (default: the root).","maxLength":1297,"pattern":"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$"},"timeout_seconds":{"type":["integer","null"],"description":"TimeoutSeconds stops the command after this many seconds.","minimum":1,"maximum":3600,"default":60},"env":{"type":["object","null"],"description":"Env sets environment variables (only the names the sandbox allows).","additionalProperties":{"type":"string"}},"allow_failure":{"type":["boolean","null"],"description":"AllowFailure reports a non-zero exit status as a result instead of failing the call (which rolls back what the command wrote)."}},"required":["command"],"additionalProperties":false}`)
 	winkSchemaShellResult = []byte(`{"type":"object","description":"ShellResult is how a command ended and what it printed.","properties":{"exit_code":{"type":"integer","description":"ExitCode is the command's exit status.","minimum":-9223372036854775808,"maximum":9223372036854775807},"output":{"type":"string","description":"Output is stdout and stderr as written, up to the sandbox's output limit."},"output_bytes":{"type":"integer","description":"OutputBytes is the size of the whole output.","minimum":-9223372036854775808,"maximum":9223372036854775807},"truncated":{"type":"boolean","description":"Truncated says that Output is only the start of the output."}},"required":["exit_code","output","output_bytes","truncated"],"additionalProperties":false}`)
 )
 
@@ -345,4 +355,5 @@ var (
 var (
 	winkKeysShellResult = []string{"exit_code", "output", "output_bytes", "truncated"}
 	winkKeysShellParams = []string{"command", "args", "workdir", "timeout_seconds", "env", "allow_failure"}
+	winkPatternc3254eac = regexp.MustCompile(`^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$`)
 )
