@@ -23,7 +23,8 @@
 //     variables the call sets whose names Config.EnvAllow lists.
 //   - Processes: when the pids cgroup controller is writable (cgroup v1 or v2, as root in a container or
 //     under a delegated cgroup), each call runs in a cgroup of its own with pids.max = Config.MaxProcs;
-//     otherwise RLIMIT_NPROC is set, which the kernel enforces for every user but root; so as root without a
+//     otherwise RLIMIT_NPROC is set before bubblewrap starts (through util-linux's prlimit), which the
+//     kernel enforces for every user but root; so as root without a
 //     writable pids cgroup the shell is unavailable (the section says so) rather than unlimited. In both
 //     cases the call's timeout kills the whole PID namespace, so a fork bomb ends with the call.
 //   - Output: stdout and stderr are interleaved as written. The first Config.MaxOutputBytes are shown; the

@@ -19,8 +19,9 @@ const supported = true
 // procLimit bounds the processes of one run: a pids cgroup of its own when the controller is writable,
 // else RLIMIT_NPROC on bubblewrap (inherited by everything it starts; the kernel does not apply it to root).
 type procLimit struct {
-	max    int
-	cgroup string // the run's cgroup directory; "" when none
+	max     int
+	cgroup  string // the run's cgroup directory; "" when none
+	prlimit string // util-linux's prlimit, when there is no cgroup
 }
 
 var cgroupSeq atomic.Int64
@@ -48,6 +49,7 @@ func newProcLimit(max int) (*procLimit, error) {
 		l.cgroup = dir
 		return l, nil
 	}
+	l.prlimit, _ = exec.LookPath("prlimit")
 	if os.Geteuid() == 0 {
 		return nil, errors.New("no process limit is available: running as root, the sandbox needs a writable pids cgroup " +
 			"(the kernel does not apply RLIMIT_NPROC to root)")
@@ -61,20 +63,25 @@ func (l *procLimit) prepare(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }
 
-// command is the command that runs bubblewrap: in the run's cgroup, through /bin/sh, which writes its own
-// PID to the cgroup before it becomes bubblewrap (so nothing bubblewrap starts escapes the cgroup).
+// command is the command that runs bubblewrap, limited before bubblewrap starts anything: in the run's
+// cgroup, through /bin/sh, which writes its own PID to the cgroup before it becomes bubblewrap; else under
+// RLIMIT_NPROC, through util-linux's prlimit, which sets it before it becomes bubblewrap.
 func (l *procLimit) command(bwrap string, args []string) *exec.Cmd {
-	if l.cgroup == "" {
-		return exec.Command(bwrap, args...)
+	if l.cgroup != "" {
+		script := `echo $$ > "$1" && shift && exec "$@"`
+		return exec.Command("/bin/sh", append([]string{"-c", script, "sh", filepath.Join(l.cgroup, "cgroup.procs"), bwrap}, args...)...)
 	}
-	script := `echo $$ > "$1" && shift && exec "$@"`
-	return exec.Command("/bin/sh", append([]string{"-c", script, "sh", filepath.Join(l.cgroup, "cgroup.procs"), bwrap}, args...)...)
+	if l.prlimit != "" {
+		n := strconv.Itoa(l.max)
+		return exec.Command(l.prlimit, append([]string{"--nproc=" + n + ":" + n, "--", bwrap}, args...)...)
+	}
+	return exec.Command(bwrap, args...)
 }
 
-// started sets the RLIMIT_NPROC of the process when there is no cgroup (it is inherited by everything
-// bubblewrap starts, and was set before the command runs: bubblewrap is still building the sandbox).
+// started sets RLIMIT_NPROC on bubblewrap when neither a cgroup nor prlimit could before it started (a
+// race with bubblewrap's first fork: the weakest of the three).
 func (l *procLimit) started(cmd *exec.Cmd) {
-	if l.cgroup != "" {
+	if l.cgroup != "" || l.prlimit != "" {
 		return
 	}
 	lim := unix.Rlimit{Cur: uint64(l.max), Max: uint64(l.max)}
