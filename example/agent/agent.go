@@ -2,14 +2,20 @@ package agent
 
 import (
 	_ "embed"
+	"errors"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 
 	"github.com/winkgen/wink/example/tools"
 	"github.com/winkgen/wink/runtime/ledger"
 	"github.com/winkgen/wink/runtime/session"
+	"github.com/winkgen/wink/runtime/suites/digest"
+	"github.com/winkgen/wink/runtime/suites/eval"
 	"github.com/winkgen/wink/runtime/suites/files"
 	"github.com/winkgen/wink/runtime/suites/planning"
+	"github.com/winkgen/wink/runtime/suites/sandbox"
 	"github.com/winkgen/wink/runtime/vfs"
 	"github.com/winkgen/wink/runtime/wink"
 )
@@ -35,17 +41,19 @@ var Documents = map[string]string{
 
 const role = `
 	You maintain the project's documentation in the workspace. Plan the work with the planning tools,
-	find facts with search_docs, change files with the file tools (read a file before editing it), and
-	publish with publish_docs. When a tool reports an error, fix the arguments or the cause and try again.
-	Finish with a short summary of what changed.`
+	get an overview with workspace_digest, find facts with search_docs, change files with the file tools
+	(read a file before editing it), check things with eval or shell, and publish with publish_docs. When
+	a tool reports an error, fix the arguments or the cause and try again. Finish with a short summary of
+	what changed.`
 
 // Agent is one run's wiring: the prompt rendered, its workspace and session, and the dispatcher the loop
 // uses.
 type Agent struct {
 	// Rendered is the prompt as the model sees it (Text is the system prompt, Tools the tools offered).
 	Rendered *wink.Rendered
-	// Workspace is the in-memory filesystem the file tools and publish_docs work on.
-	Workspace *vfs.Memory
+	// Workspace is the host directory (a temporary one) the file tools, the shell, eval and publish_docs
+	// work on; Close removes it.
+	Workspace *vfs.Host
 	// Session holds the plan, the policies' state and the tool log.
 	Session *session.Session
 	// Dispatcher runs the calls: the prompt's tools and policies, the workspace, the session, an
@@ -53,9 +61,26 @@ type Agent struct {
 	Dispatcher *wink.Dispatcher
 }
 
-// New wires a fresh agent: a new workspace holding Documents, a new session, a new ledger and a budget
-// of maxTokens total tokens (0: unlimited).
+// New wires a fresh agent: a new workspace (a temporary directory) holding Documents, a new session, a new
+// ledger and a budget of maxTokens total tokens (0: unlimited). The shell needs bubblewrap: without it New
+// fails, saying how to install it. Close the agent to remove the workspace.
 func New(maxTokens int64) (*Agent, error) {
+	shellSec, err := sandbox.Section()
+	if err != nil {
+		return nil, err
+	}
+	if len(shellSec.Tools()) == 0 {
+		return nil, errors.New("the demo's shell needs bubblewrap, which cannot run here: install it " +
+			"(apt-get install bubblewrap) and run the demo again")
+	}
+	evalSec, err := eval.Section()
+	if err != nil {
+		return nil, err
+	}
+	digestSec, err := digest.Section()
+	if err != nil {
+		return nil, err
+	}
 	planSec, err := planning.Section(planning.ReAct)
 	if err != nil {
 		return nil, err
@@ -77,7 +102,7 @@ func New(maxTokens int64) (*Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	prompt, err := wink.NewPrompt("docs-maintainer", roleSec, planSec, fileSec, docSec)
+	prompt, err := wink.NewPrompt("docs-maintainer", roleSec, planSec, digestSec, fileSec, shellSec, evalSec, docSec)
 	if err != nil {
 		return nil, err
 	}
@@ -85,8 +110,19 @@ func New(maxTokens int64) (*Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	ws := vfs.NewMemory()
+	dir, err := os.MkdirTemp("", "wink-demo-")
+	if err != nil {
+		return nil, err
+	}
+	ws, err := vfs.NewHost(dir)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
 	for _, p := range slices.Sorted(maps.Keys(Documents)) {
+		if err := ws.MkdirAll(filepath.Dir(p)); err != nil {
+			return nil, err
+		}
 		if err := ws.Write(p, []byte(Documents[p])); err != nil {
 			return nil, err
 		}
@@ -100,4 +136,10 @@ func New(maxTokens int64) (*Agent, error) {
 		RunContext: wink.RunContext{RunID: "demo", Attempt: 1},
 	})
 	return &Agent{Rendered: r, Workspace: ws, Session: sess, Dispatcher: d}, nil
+}
+
+// Close removes the agent's workspace.
+func (a *Agent) Close() error {
+	err := a.Workspace.Close()
+	return errors.Join(err, os.RemoveAll(a.Workspace.Root()))
 }

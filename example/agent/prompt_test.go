@@ -11,13 +11,14 @@ import (
 
 var updatePrompt = flag.Bool("update", false, "rewrite testdata/prompt.golden.md")
 
-// TestPromptOfTheSuitesRendersTheGolden renders the agent's prompt, built of the planning and files suites
+// TestPromptOfTheSuitesRendersTheGolden renders the agent's prompt, built of the planning, digest, files, sandbox and eval suites
 // and two custom sections, and compares the markdown with the golden and the tools with their expected order.
 func TestPromptOfTheSuitesRendersTheGolden(t *testing.T) {
 	a, err := New(0)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer a.Close()
 	const golden = "testdata/prompt.golden.md"
 	if *updatePrompt {
 		if err := os.WriteFile(golden, []byte(a.Rendered.Text), 0o644); err != nil {
@@ -36,8 +37,8 @@ func TestPromptOfTheSuitesRendersTheGolden(t *testing.T) {
 		names = append(names, tl.Name())
 	}
 	wantTools := []string{
-		"planning_setup_plan", "planning_add_step", "planning_update_step", "planning_read_plan",
-		"ls", "read_file", "write_file", "edit_file", "glob", "grep", "rm",
+		"planning_setup_plan", "planning_add_step", "planning_update_step", "planning_read_plan", "workspace_digest",
+		"ls", "read_file", "write_file", "edit_file", "glob", "grep", "rm", "shell", "eval",
 		"schedule_task", "search_docs", "compute_stats", "get_status", "count_outline", "archive_docs", "publish_docs",
 	}
 	if !slices.Equal(names, wantTools) {

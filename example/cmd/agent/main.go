@@ -55,6 +55,7 @@ func run(w io.Writer, o options) error {
 	if err != nil {
 		return err
 	}
+	defer a.Close()
 	var provider loop.Provider
 	var script *scripted.Provider
 	if live {

@@ -13,7 +13,8 @@ import (
 
 // TestScriptedDemoShowsEveryFeature runs the demo as `make demo` does and checks that the output shows
 // what the demo must show: a validation error then its recovery, a policy denial, a rolled-back failure
-// (the workspace unchanged), an idempotent replay, planning and file tools, and the final answer. The
+// (the workspace unchanged), a sandboxed command that fails and is rolled back, a workspace digest, a Starlark
+// check, an idempotent replay, planning and file tools, and the final answer. The
 // transcript's own expectations are verified by run (it fails otherwise).
 func TestScriptedDemoShowsEveryFeature(t *testing.T) {
 	var out bytes.Buffer
@@ -30,7 +31,12 @@ func TestScriptedDemoShowsEveryFeature(t *testing.T) {
 		"ok, REPLAYED from the idempotency ledger",
 		"Plan initialised with 4 steps.",
 		"   7 | TODO: explain snapshots.",
-		"Stopped: done after 12 turns",
+		"Stopped: done after 15 turns",
+		"Workspace digest: 2 files in 1 directories.",
+		"The command exited with status 1; everything it wrote was undone.",
+		"test ! -s todo-report.txt\"]}\n  ← FAILED (whatever the call changed is rolled back; the model reads:)",
+		"result = [\"# Guide\", \"## Snapshots\"]",
+		"no TODO left",
 		"Final answer:\n  Done. I replaced the snapshots TODO",
 		"Every result matched what the transcript expects.",
 	} {
