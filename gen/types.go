@@ -171,6 +171,10 @@ func (a *analyzer) convertNamed(n *types.Named, where string, pos token.Pos) *mo
 		a.unsupported(where, pos, "type "+obj.Name())
 		return nil
 	}
+	if obj.Pkg() != nil && obj.Pkg().Path() == "encoding/json" && obj.Name() == "Number" {
+		a.unsupported(where, pos, "type encoding/json.Number (encoding/json writes it as a bare number; use float64, int64 or string)")
+		return nil
+	}
 	if m := jsonMethod(n); m != "" {
 		a.unsupported(where, pos, "type "+a.typeString(n)+" with its own "+m+" method (encoding/json would use it, "+
 			"and winkgen cannot know the JSON it reads or writes; use a type without it, or a plain field the handler converts)")

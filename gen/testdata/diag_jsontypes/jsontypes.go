@@ -34,6 +34,7 @@ type Params struct {
 	Raw    json.RawMessage `json:"raw"`
 	Fixed  [4]byte         `json:"fixed"`
 	Inline Embeds          `json:"inline"`
+	Num    json.Number     `json:"num"`
 }
 
 // Embeds promotes a MarshalText method.
