@@ -31,6 +31,11 @@ type Tool struct {
 	HasName   bool           // name= was given
 	Overrides bool           // overrides=true|false (default false): the description may be overridden
 	ReadOnly  bool           // readonly, or readonly=true|false (default false): the tool changes no state
+	// Title is title="..." (MCP's human-readable title), unquoted; "" when not given.
+	Title string
+	// Destructive and OpenWorld are destructive=true|false and openworld=true|false (MCP's hints); nil
+	// when not given.
+	Destructive, OpenWorld *bool
 }
 
 // Example is a //wink:example directive: one documented, validated call of the tool.
@@ -148,7 +153,8 @@ type keySpec struct {
 var verbKeys = map[string][]keySpec{
 	"state": nil,
 	"tool": {{"name", "name=<tool_name>", false}, {"overrides", "overrides=true|false", false},
-		{"readonly", "readonly (or readonly=true|false)", true}},
+		{"readonly", "readonly (or readonly=true|false)", true}, {"title", `title="<text>"`, false},
+		{"destructive", "destructive=true|false", false}, {"openworld", "openworld=true|false", false}},
 	"example": {{"desc", `desc="<text>"`, false}, {"input", "input=<JSON value>", false},
 		{"output", "output=<JSON value>", false}},
 	"idempotent": {{"strategy", "strategy=auto|params|custom|none", false}, {"keys", "keys=<field>,<field>", false},
@@ -382,6 +388,31 @@ func (p *dirParser) tool(d *Tool, args map[string]arg) {
 			case "false":
 			default:
 				p.errorf(a.valOff, "invalid value "+strconv.QuoteToASCII(v)+" for readonly; expected true or false, or a bare readonly")
+			}
+		}
+	}
+	if a, ok := args["title"]; ok {
+		if v, ok := p.word(a); ok {
+			if strings.TrimSpace(v) == "" || len(v) > 100 || strings.ContainsAny(v, "\r\n") {
+				p.errorf(a.valOff, "title must be one line of 1-100 characters")
+			} else {
+				d.Title = v
+			}
+		}
+	}
+	for _, k := range []struct {
+		key string
+		dst **bool
+	}{{"destructive", &d.Destructive}, {"openworld", &d.OpenWorld}} {
+		if a, ok := args[k.key]; ok {
+			if v, ok := p.word(a); ok {
+				switch v {
+				case "true", "false":
+					b := v == "true"
+					*k.dst = &b
+				default:
+					p.errorf(a.valOff, "invalid value "+strconv.QuoteToASCII(v)+" for "+k.key+"; expected true or false")
+				}
 			}
 		}
 	}

@@ -27,6 +27,7 @@ func TestParseDirectiveAcceptsValidDirectives(t *testing.T) {
 		{`//wink:state`, &State{Pos: base}},
 		{`//wink:tool name=ls readonly=true`, &Tool{Pos: base, Name: "ls", NamePos: at(18), HasName: true, ReadOnly: true}},
 		{`//wink:tool readonly=false`, &Tool{Pos: base}},
+		{`//wink:tool title="Echo the text" destructive=false openworld=true`, &Tool{Pos: base, Title: "Echo the text", Destructive: ptr(false), OpenWorld: ptr(true)}},
 		{"//wink:tool\tname=\"quoted-name\"  overrides=false",
 			&Tool{Pos: base, Name: "quoted-name", NamePos: at(18), HasName: true}},
 		{`//wink:example desc="Basic search" input={"query":"filesystem","limit":10} output={"matches":["fs.md"],"total_count":1}`,
@@ -80,13 +81,17 @@ func TestParseDirectiveReportsEveryErrorWithPositionAndMessage(t *testing.T) {
 		{`//wink:tol name=x`, []string{`tools.go:12:8: unknown directive verb "tol" (did you mean "tool"?); expected //wink:tool, //wink:example, //wink:idempotent, //wink:constraints or //wink:state`}},
 		{`//wink:handler`, []string{`tools.go:12:8: unknown directive verb "handler"; expected //wink:tool, //wink:example, //wink:idempotent, //wink:constraints or //wink:state`}},
 		{`//wink:tool nme=x overrides=yes name= name=y`, []string{
-			`tools.go:12:13: unknown key "nme" in //wink:tool (did you mean "name"?); accepted keys: name, overrides, readonly`,
+			`tools.go:12:13: unknown key "nme" in //wink:tool (did you mean "name"?); accepted keys: name, overrides, readonly, title, destructive, openworld`,
 			`tools.go:12:29: invalid value "yes" for overrides; expected true or false`,
 			`tools.go:12:33: missing value after name=; write name=<tool_name>`,
 			`tools.go:12:39: duplicate key "name" in //wink:tool; give each key once`,
 		}},
 		{`//wink:state name=x`, []string{
 			`tools.go:12:14: //wink:state takes no keys; remove "name"`,
+		}},
+		{`//wink:tool destructive=maybe title=" "`, []string{
+			`tools.go:12:25: invalid value "maybe" for destructive; expected true or false`,
+			`tools.go:12:37: title must be one line of 1-100 characters`,
 		}},
 		{`//wink:tool readonly=yes readonly`, []string{
 			`tools.go:12:22: invalid value "yes" for readonly; expected true or false, or a bare readonly`,
@@ -344,3 +349,5 @@ func TestParseConstraintsDirective(t *testing.T) {
 		t.Errorf("empty body errors = %v", errs)
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

@@ -386,7 +386,9 @@ func (a *analyzer) tool(fd *ast.FuncDecl, dirs []*ast.Comment) *model.Tool {
 		DirPos:    a.mpos(dirs[0].Pos()),
 		Overrides: td.Overrides,
 		ReadOnly:  td.ReadOnly,
+		Title:     td.Title,
 	}
+	t.Destructive, t.OpenWorld = td.Destructive, td.OpenWorld
 	// Name.
 	if td.HasName {
 		t.Name = td.Name

@@ -225,6 +225,15 @@ func (e *emitter) emitTool(t *model.Tool) error {
 	if t.ReadOnly {
 		spec[jen.Id("ReadOnly")] = jen.True()
 	}
+	if t.Title != "" {
+		spec[jen.Id("Title")] = jen.Lit(t.Title)
+	}
+	if t.Destructive != nil {
+		spec[jen.Id("Destructive")] = jen.Qual(WinkPath, map[bool]string{true: "Yes", false: "No"}[*t.Destructive])
+	}
+	if t.OpenWorld != nil {
+		spec[jen.Id("OpenWorld")] = jen.Qual(WinkPath, map[bool]string{true: "Yes", false: "No"}[*t.OpenWorld])
+	}
 	if paramsStrict != nil {
 		spec[jen.Id("ParamsSchemaStrict")] = e.schemaVar(paramsStrict, "winkStrictSchema"+schemaStem(t.Params, "NoParams"))
 	}

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -33,6 +34,15 @@ func Dump(w io.Writer, p *Package) {
 		}
 		if t.ReadOnly {
 			flags = append(flags, "readonly")
+		}
+		if t.Title != "" {
+			flags = append(flags, "title="+strconv.Quote(t.Title))
+		}
+		if t.Destructive != nil {
+			flags = append(flags, "destructive="+strconv.FormatBool(*t.Destructive))
+		}
+		if t.OpenWorld != nil {
+			flags = append(flags, "openworld="+strconv.FormatBool(*t.OpenWorld))
 		}
 		if len(flags) > 0 {
 			fmt.Fprintf(w, "  methods and flags: %s\n", strings.Join(flags, ", "))

@@ -52,6 +52,9 @@ type Tool struct {
 	Result      *Type  // named struct, or nil when the result is wink.NoValue
 	Overrides   bool   // description may be overridden
 	ReadOnly    bool   // //wink:tool readonly: the tool changes no session state and no file
+	Title       string // //wink:tool title="...": a human-readable title (MCP)
+	Destructive *bool  // //wink:tool destructive=true|false (MCP's destructiveHint); nil: not given
+	OpenWorld   *bool  // //wink:tool openworld=true|false (MCP's openWorldHint); nil: not given
 	Examples    []*Example
 	Idempotency *Idempotency // nil: not idempotent
 

@@ -387,6 +387,9 @@ func TestListToolsShowsWinkgenSchemas(t *testing.T) {
 				if got := mt.Annotations != nil && mt.Annotations.IdempotentHint; got != idem {
 					t.Errorf("%s: idempotentHint %v, want %v", sp.Name, got, idem)
 				}
+				if got := mt.Annotations != nil && mt.Annotations.ReadOnlyHint; got != sp.ReadOnly {
+					t.Errorf("%s: readOnlyHint %v, want %v", sp.Name, got, sp.ReadOnly)
+				}
 			}
 		})
 	}
@@ -674,6 +677,30 @@ func BenchmarkCallToolInMemory(b *testing.B) {
 		res, err := cs.CallTool(ctx, p)
 		if err != nil || res.IsError {
 			b.Fatal(err, res)
+		}
+	}
+}
+
+// TestToolAnnotationsComeFromDirectives: //wink:tool readonly title="..." destructive=false openworld=false
+// reach tools/list as MCP's annotations, seen through the SDK's client; a tool without any has none.
+func TestToolAnnotationsComeFromDirectives(t *testing.T) {
+	cs := inMemory(t, testDispatcher(t))
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	no := false
+	for _, mt := range res.Tools {
+		switch mt.Name {
+		case "echo":
+			want := &mcp.ToolAnnotations{Title: "Echo the text", ReadOnlyHint: true, DestructiveHint: &no, OpenWorldHint: &no}
+			if diff := cmp.Diff(want, mt.Annotations); diff != "" {
+				t.Errorf("echo annotations (-want +got):\n%s", diff)
+			}
+		case "explode":
+			if mt.Annotations != nil {
+				t.Errorf("explode has annotations %+v", mt.Annotations)
+			}
 		}
 	}
 }

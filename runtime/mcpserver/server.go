@@ -213,10 +213,31 @@ func mcpTool(t *wink.Tool) (*mcp.Tool, error) {
 			mt.OutputSchema = rawJSON(sp.ResultSchema)
 		}
 	}
-	if sp.Idempotency.Strategy != wink.IdemNone {
-		mt.Annotations = &mcp.ToolAnnotations{IdempotentHint: true}
-	}
+	mt.Annotations = annotations(sp)
 	return mt, nil
+}
+
+// annotations are the tool's MCP hints: readOnlyHint from //wink:tool readonly, idempotentHint from
+// //wink:idempotent, title, destructiveHint and openWorldHint from //wink:tool's title, destructive and
+// openworld keys; nil when the tool declares none (clients then assume the protocol's defaults).
+func annotations(sp *wink.Spec) *mcp.ToolAnnotations {
+	a := &mcp.ToolAnnotations{
+		Title:          sp.Title,
+		ReadOnlyHint:   sp.ReadOnly,
+		IdempotentHint: sp.Idempotency.Strategy != wink.IdemNone,
+	}
+	hint := func(h wink.Hint) *bool {
+		if h == wink.Unset {
+			return nil
+		}
+		b := h == wink.Yes
+		return &b
+	}
+	a.DestructiveHint, a.OpenWorldHint = hint(sp.Destructive), hint(sp.OpenWorld)
+	if *a == (mcp.ToolAnnotations{}) {
+		return nil
+	}
+	return a
 }
 
 // schemaLimits bounds the reading of a schema's root (schemas are trusted,

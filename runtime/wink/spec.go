@@ -68,7 +68,24 @@ type Spec struct {
 	// sees read-only views of the session and the filesystem, so a change
 	// fails with a clear error and changes nothing.
 	ReadOnly bool
+	// Title is a human-readable title (//wink:tool title="..."), for MCP
+	// clients; "" when not given.
+	Title string
+	// Destructive and OpenWorld are the tool's hints for MCP clients
+	// (//wink:tool destructive=true|false, openworld=true|false): Unset
+	// when not given, so clients assume the protocol's defaults.
+	Destructive, OpenWorld Hint
 }
+
+// Hint is a tri-state tool hint: Unset, Yes or No.
+type Hint uint8
+
+// The hint values.
+const (
+	Unset Hint = iota
+	Yes
+	No
+)
 
 // Example is one example call of a tool: canonical JSON of its arguments and
 // of its result value.

@@ -27,7 +27,7 @@ type Echoed struct {
 
 // Echo repeats its text back.
 //
-//wink:tool
+//wink:tool readonly title="Echo the text" destructive=false openworld=false
 func Echo(tc *wink.ToolContext, p EchoParams) (wink.ToolResult[Echoed], error) {
 	return wink.OK(Echoed{Text: p.Text, Length: len(p.Text)}, "Echoed."), nil
 }

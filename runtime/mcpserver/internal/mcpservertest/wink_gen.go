@@ -111,13 +111,17 @@ var WinkListNotes = wink.NewDef(wink.Spec{
 var WinkEcho = wink.NewDef(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Repeats its text back.",
+	Destructive:        wink.No,
 	Name:               "echo",
+	OpenWorld:          wink.No,
 	ParamsSchema:       winkSchemaEchoParams,
 	ParamsSchemaStrict: winkStrictSchemaEchoParams,
 	Position:           "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Echo (tools.go)",
+	ReadOnly:           true,
 	ResultSchema:       winkSchemaEchoed,
 	ResultSchemaStrict: winkSchemaEchoed,
 	StrictOK:           true,
+	Title:              "Echo the text",
 }, wink.Funcs[EchoParams, Echoed]{
 	Decode:       winkDecodeEchoParams,
 	EncodeParams: winkEncodeEchoParams,
