@@ -100,4 +100,12 @@
 //     isolates the calls of one session from each other.
 //   - This package uses no encoding/json and no reflect of its own: schemas and values are handed to the
 //     SDK as pre-encoded JSON. The SDK itself uses both to frame messages.
+//
+// # Annotations, progress and cancellation
+//
+// tools/list carries each tool's annotations: readOnlyHint from //wink:tool readonly, idempotentHint from
+// //wink:idempotent, and title, destructiveHint and openWorldHint from //wink:tool's title, destructive and
+// openworld keys. A client that sends a progress token receives notifications/progress for every
+// ToolContext.Progress its call's handler reports; a client that cancels a call (notifications/cancelled)
+// cancels the handler's context.
 package mcpserver

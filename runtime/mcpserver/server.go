@@ -328,6 +328,14 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 		}
 		disp = cd
 	}
+	if req != nil && req.Params != nil && req.Session != nil {
+		if tok := req.Params.GetProgressToken(); tok != nil {
+			ss := req.Session
+			ctx = wink.WithProgress(ctx, func(progress, total float64, message string) {
+				_ = ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: progress, Total: total, Message: message})
+			})
+		}
+	}
 	out, derr := disp.Dispatch(ctx, wink.Call{ID: id, Name: name, Arguments: args})
 	if derr != nil {
 		if s.logger != nil {

@@ -1,11 +1,12 @@
 // Package mcpservertest holds the tools the mcpserver tests serve besides the example agent's: one that
 // panics, one that echoes, one that succeeds without a value although its result type has one, and one
-// whose failure carries a value.
+// whose failure carries a value; count reports progress, wait waits for its cancellation.
 package mcpservertest
 
 //go:generate go run github.com/winkgen/wink/cmd/winkgen
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/winkgen/wink/runtime/wink"
@@ -59,4 +60,32 @@ func Reject(tc *wink.ToolContext, p EchoParams) (wink.ToolResult[Echoed], error)
 	r := wink.Failure[Echoed]("Rejected " + strings.ToUpper(p.Text) + ".")
 	r.Value, r.HasValue = Echoed{Text: p.Text, Length: len(p.Text)}, true
 	return r, nil
+}
+
+// CountParams are the arguments of count.
+type CountParams struct {
+	// To is the number to count to.
+	To int `json:"to" wink:"min=1,max=100"`
+}
+
+// Count counts to a number, reporting its progress at each step.
+//
+//wink:tool readonly
+func Count(tc *wink.ToolContext, p CountParams) (wink.ToolResult[wink.NoValue], error) {
+	for i := 1; i <= p.To; i++ {
+		tc.Progress(float64(i), float64(p.To), "counted "+strconv.Itoa(i))
+	}
+	return wink.Done[wink.NoValue]("Counted to " + strconv.Itoa(p.To) + "."), nil
+}
+
+// Waits records the calls of wait that saw their context cancelled.
+var Waits = make(chan error, 16)
+
+// Wait waits until its call is cancelled, then reports the context's error on Waits.
+//
+//wink:tool readonly
+func Wait(tc *wink.ToolContext) (wink.ToolResult[wink.NoValue], error) {
+	<-tc.Done()
+	Waits <- tc.Err()
+	return wink.ToolResult[wink.NoValue]{}, tc.Err()
 }

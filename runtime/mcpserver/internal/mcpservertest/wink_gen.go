@@ -33,6 +33,9 @@ var (
 	_ struct {
 		Reason string `json:"reason"`
 	} = ExplodeParams{}
+	_ struct {
+		To int `json:"to" wink:"min=1,max=100"`
+	} = CountParams{}
 )
 var (
 	_ func(*wink.ToolContext, NoteParams) (wink.ToolResult[wink.NoValue], error)    = AddNote
@@ -42,12 +45,14 @@ var (
 	_ func(*wink.ToolContext, ExplodeParams) (wink.ToolResult[wink.NoValue], error) = Explode
 	_ func(*wink.ToolContext) (wink.ToolResult[Echoed], error)                      = Quiet
 	_ func(*wink.ToolContext, EchoParams) (wink.ToolResult[Echoed], error)          = Reject
+	_ func(*wink.ToolContext, CountParams) (wink.ToolResult[wink.NoValue], error)   = Count
+	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                = Wait
 )
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkAddNote.Tool(), WinkSlowFail.Tool(), WinkListNotes.Tool(), WinkEcho.Tool(), WinkExplode.Tool(), WinkQuiet.Tool(), WinkReject.Tool()}
+	return []*wink.Tool{WinkAddNote.Tool(), WinkSlowFail.Tool(), WinkListNotes.Tool(), WinkEcho.Tool(), WinkExplode.Tool(), WinkQuiet.Tool(), WinkReject.Tool(), WinkCount.Tool(), WinkWait.Tool()}
 }
 
 // WinkAddNote is the add_note tool, handled by AddNote.
@@ -183,6 +188,46 @@ var WinkReject = wink.NewDef(wink.Spec{
 	EncodeParams: winkEncodeEchoParams,
 	EncodeResult: winkEncodeEchoed,
 	Handler:      Reject,
+})
+
+// WinkCount is the count tool, handled by Count.
+var WinkCount = wink.NewDef(wink.Spec{
+	AcceptsOverrides:   false,
+	Description:        "Counts to a number, reporting its progress at each step.",
+	Name:               "count",
+	ParamsSchema:       winkSchemaCountParams,
+	ParamsSchemaStrict: winkSchemaCountParams,
+	Position:           "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Count (tools.go)",
+	ReadOnly:           true,
+	ResultSchema:       winkSchemaNoValue,
+	ResultSchemaStrict: winkSchemaNoValue,
+	StrictOK:           true,
+}, wink.Funcs[CountParams, wink.NoValue]{
+	Decode:       winkDecodeCountParams,
+	EncodeParams: winkEncodeCountParams,
+	EncodeResult: wink.EncodeNoValue,
+	Handler:      Count,
+})
+
+// WinkWait is the wait tool, handled by Wait.
+var WinkWait = wink.NewDef(wink.Spec{
+	AcceptsOverrides:   false,
+	Description:        "Waits until its call is cancelled, then reports the context's error on Waits.",
+	Name:               "wait",
+	ParamsSchema:       winkSchemaNoParams,
+	ParamsSchemaStrict: winkSchemaNoParams,
+	Position:           "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Wait (tools.go)",
+	ReadOnly:           true,
+	ResultSchema:       winkSchemaNoValue,
+	ResultSchemaStrict: winkSchemaNoValue,
+	StrictOK:           true,
+}, wink.Funcs[wink.NoParams, wink.NoValue]{
+	Decode:       wink.DecodeNoParams,
+	EncodeParams: wink.EncodeNoParams,
+	EncodeResult: wink.EncodeNoValue,
+	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
+		return Wait(tc)
+	},
 })
 
 // winkDecodeNoteParams strictly decodes a NoteParams object; errors are recorded in d.
@@ -394,6 +439,39 @@ func winkEncodeExplodeParams(dst []byte, v *ExplodeParams) []byte {
 	return dst
 }
 
+// winkDecodeCountParams strictly decodes a CountParams object; errors are recorded in d.
+func winkDecodeCountParams(d *strictjson.Decoder, v *CountParams) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "to":
+			if d.Repeated(&seen[0], 1) {
+				continue
+			}
+			if n, ok := d.Int(1, 100); ok {
+				v.To = int(n)
+			}
+		default:
+			d.Unknown(winkKeysCountParams)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("to")
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeCountParams appends the canonical JSON encoding of v to dst.
+func winkEncodeCountParams(dst []byte, v *CountParams) []byte {
+	dst = append(dst, "{\"to\":"...)
+	dst = strictjson.AppendInt(dst, int64(v.To))
+	dst = append(dst, byte(0x7d))
+	return dst
+}
+
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
 	winkSchemaNoteParams       = []byte(`{"type":"object","description":"NoteParams are the arguments of the note tools.","properties":{"text":{"type":"string","description":"Text is the note.","minLength":1,"maxLength":100}},"required":["text"],"additionalProperties":false}`)
@@ -405,6 +483,7 @@ var (
 	winkSchemaEchoed           = []byte(`{"type":"object","description":"Echoed is what echo returns.","properties":{"text":{"type":"string","description":"Text is the text received."},"length":{"type":"integer","description":"Length is the text's length in bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["text","length"],"additionalProperties":false}`)
 	winkStrictSchemaEchoParams = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text is repeated back. (at most 100 characters)"}},"required":["text"],"additionalProperties":false}`)
 	winkSchemaExplodeParams    = []byte(`{"type":"object","properties":{"reason":{"type":"string","description":"Reason is the panic value."}},"required":["reason"],"additionalProperties":false}`)
+	winkSchemaCountParams      = []byte(`{"type":"object","properties":{"to":{"type":"integer","description":"To is the number to count to.","minimum":1,"maximum":100}},"required":["to"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
@@ -414,4 +493,5 @@ var (
 	winkKeysEchoed        = []string{"text", "length"}
 	winkKeysEchoParams    = []string{"text"}
 	winkKeysExplodeParams = []string{"reason"}
+	winkKeysCountParams   = []string{"to"}
 )
