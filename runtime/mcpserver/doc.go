@@ -53,7 +53,7 @@
 //
 // # What the client sees
 //
-// tools/list: every tool of the registry (the SDK lists them by name) with its name, its description,
+// tools/list: every tool of the registry in the registry's order with its name, its description,
 // inputSchema = Spec.ParamsSchema byte for byte, outputSchema = Spec.ResultSchema byte for byte when its
 // root "type" is "object" (winkgen writes every struct result that way, recursive ones included) and no
 // outputSchema otherwise (a wink.NoValue result's schema is {"type":"null"}, which MCP does not accept),

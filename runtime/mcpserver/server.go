@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -87,10 +88,28 @@ func newMCPServer(d *wink.Dispatcher, oneClient bool, opts []Option) (*mcp.Serve
 		return nil, err
 	}
 	ms := mcp.NewServer(&c.impl, c.serverOpts)
-	for _, t := range s.tools {
+	order := make(map[string]int, len(s.tools))
+	for i, t := range s.tools {
 		ms.AddTool(t, s.handle)
+		order[t.Name] = i
 	}
+	ms.AddReceivingMiddleware(registryOrder(order))
 	return ms, nil
+}
+
+// registryOrder lists tools in the registry's order (the order the prompt offers them), not the SDK's
+// alphabetical one. The SDK pages tools/list by name: when the list spans several pages, each page is put
+// in registry order, and the pages keep the SDK's cursor.
+func registryOrder(order map[string]int) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			if lr, ok := res.(*mcp.ListToolsResult); ok && err == nil && method == "tools/list" {
+				slices.SortStableFunc(lr.Tools, func(a, b *mcp.Tool) int { return order[a.Name] - order[b.Name] })
+			}
+			return res, err
+		}
+	}
 }
 
 // ServeStdio serves d's tools over standard input and output until the
