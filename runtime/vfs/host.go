@@ -39,6 +39,12 @@ type Host struct {
 	warnings map[string]string
 	// closed is set by Close.
 	closed bool
+	// Change tracking (track.go): the tracker, whether its creation was tried, whether the index is exact
+	// with every change since it known to the tracker, and whether tracking is off (TrackChanges(false)).
+	tr         *tracker
+	trTried    bool
+	tracked    bool
+	noTracking bool
 }
 
 var _ Filesystem = (*Host)(nil)
@@ -69,7 +75,8 @@ func NewHost(root string, opts ...HostOption) (*Host, error) {
 	if backup == "" {
 		backup = os.TempDir()
 	}
-	return &Host{root: r, dir: dir, given: filepath.Clean(abs), maxSize: o.maxFileSize, backup: backup, maxSnap: o.maxSnapshot}, nil
+	return &Host{root: r, dir: dir, given: filepath.Clean(abs), maxSize: o.maxFileSize, backup: backup, maxSnap: o.maxSnapshot,
+		noTracking: o.noTracking}, nil
 }
 
 // Root returns the absolute, symlink-resolved host path of the root directory.

@@ -95,13 +95,16 @@ type hentry struct {
 	// read permission for us): it is recorded but not copied, and Restore leaves it and what is below it
 	// alone. Host.Warnings lists them.
 	sealed bool
+	// multi marks a file with more than one hard link: a write through a link outside the root raises no
+	// event under it, so change tracking re-examines such files at every Snapshot and Restore.
+	multi bool
 }
 
-// snapState is a full description of the tree, in walk order (parents before children).
+// snapState is a full description of the tree, in walk order (parents before children; cmpWalk).
 type snapState struct {
 	entries []*hentry
-	byPath  map[string]*hentry
-	holders int // snapshot handles plus the index
+	byPath  map[string]*hentry // nil for a state built from changes: lookup searches entries
+	holders int                // snapshot handles plus the index
 }
 
 // hostSnapshot is what Host.Snapshot returns.
@@ -187,10 +190,13 @@ func (h *Host) setIndex(st *snapState) {
 }
 
 // Snapshot records the whole tree under the root so that Restore can roll back every later change, made by
-// this process or any other. Cost: one lstat walk of the tree (O(files)), plus a copy of every file whose
-// stat signature changed since the previous Snapshot or Restore (O(changed bytes)); unchanged files share
-// the stored copy. The snapshot's storage is freed by Release, or when the snapshot becomes unreachable,
-// or by Close.
+// this process or any other. Cost with change tracking (Linux, the default): the paths that changed since
+// the previous Snapshot or Restore are examined (O(changes) system calls) and every file among them whose
+// stat signature changed is copied (O(changed bytes)); the description of the tree is rebuilt in memory
+// (O(files) pointer copies, no system calls). Without tracking (other platforms, TrackChanges(false), or
+// after the kernel dropped events) it is one lstat walk of the tree (O(files)). Unchanged files share the
+// stored copy. The snapshot's storage is freed by Release, or when the snapshot becomes unreachable, or by
+// Close.
 func (h *Host) Snapshot() (any, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -201,52 +207,26 @@ func (h *Host) Snapshot() (any, error) {
 		return nil, pathErr("snapshot", ".", err)
 	}
 	start := time.Now()
-	st := &snapState{byPath: map[string]*hentry{}}
-	var created []*blob
-	budget := h.maxSnap
-	denied := func(p string, fi fs.FileInfo, cause error) error {
-		if h.mayChange(p, fi.IsDir()) {
-			return &unreadableError{path: p, dir: fi.IsDir(), cause: cause}
+	c := &capturer{h: h, start: start, budget: h.maxSnap}
+	var st *snapState
+	var err error
+	if h.trackReady() {
+		st, err = h.snapshotTracked(c)
+		if errors.Is(err, errTrackingLost) {
+			for _, b := range c.created {
+				os.Remove(h.store.path(b.id))
+			}
+			c = &capturer{h: h, start: start, budget: h.maxSnap}
+			st, err = h.snapshotWalk(c)
 		}
-		if e := st.byPath[p]; e != nil {
-			e.sealed, e.blob = true, nil
-		}
-		h.warn(p, fi.IsDir())
-		return nil
+	} else {
+		st, err = h.snapshotWalk(c)
 	}
-	err := h.walkDenied(func(p string, fi fs.FileInfo) (bool, error) {
-		e := &hentry{path: p, mode: fi.Mode() & modeBits, mtime: fi.ModTime()}
-		switch {
-		case fi.IsDir():
-			e.kind = kindDir
-		case fi.Mode()&fs.ModeSymlink != 0:
-			e.kind = kindLink
-			t, err := h.root.Readlink(p)
-			if err != nil {
-				return false, err
-			}
-			e.link = t
-		case fi.Mode().IsRegular():
-			e.kind = kindFile
-			if err := h.captureFile(e, fi, start, &created, &budget); err != nil {
-				if !errors.Is(err, fs.ErrPermission) {
-					return false, err
-				}
-				st.entries = append(st.entries, e)
-				st.byPath[p] = e
-				return false, denied(p, fi, err)
-			}
-		default:
-			e.kind = kindOther
-		}
-		st.entries = append(st.entries, e)
-		st.byPath[p] = e
-		return e.kind == kindDir, nil
-	}, denied)
 	if err != nil {
-		for _, b := range created {
+		for _, b := range c.created {
 			os.Remove(h.store.path(b.id))
 		}
+		h.untrack()
 		var ue *unreadableError
 		if errors.As(err, &ue) {
 			return nil, pathErr("snapshot", ".", ue)
@@ -256,9 +236,92 @@ func (h *Host) Snapshot() (any, error) {
 	h.setIndex(st)
 	h.retain(st)
 	hd := &snapHandle{owner: h, st: st}
-	s := &hostSnapshot{h: hd}
-	runtime.AddCleanup(s, func(hd *snapHandle) { hd.owner.releaseHandle(hd) }, hd)
-	return s, nil
+	snap := &hostSnapshot{h: hd}
+	runtime.AddCleanup(snap, func(hd *snapHandle) { hd.owner.releaseHandle(hd) }, hd)
+	return snap, nil
+}
+
+// snapshotWalk describes the tree by walking all of it, (re)arming change tracking as it goes: a watch is
+// added to each directory before it is listed, so what changes after the listing is an event.
+func (h *Host) snapshotWalk(c *capturer) (*snapState, error) {
+	if tr := h.tracker(); tr != nil {
+		tr.arm()
+		c.watch = true
+	}
+	st := &snapState{byPath: map[string]*hentry{}}
+	c.byPath = st.byPath
+	err := h.walkDenied(c.visit, c.denied)
+	if err != nil {
+		return nil, err
+	}
+	st.entries = c.out
+	h.tracked = h.tr != nil && !h.tr.broken
+	return st, nil
+}
+
+// capturer builds the entries of a snapshot from walked paths.
+type capturer struct {
+	h       *Host
+	start   time.Time
+	budget  int64
+	created []*blob
+	out     []*hentry
+	byPath  map[string]*hentry // the entries captured, by path
+	watch   bool               // add a change-tracking watch to each directory visited
+}
+
+func (c *capturer) add(e *hentry) {
+	c.out = append(c.out, e)
+	if c.byPath == nil {
+		c.byPath = map[string]*hentry{}
+	}
+	c.byPath[e.path] = e
+}
+
+// visit records p; it is the walk's callback.
+func (c *capturer) visit(p string, fi fs.FileInfo) (bool, error) {
+	h := c.h
+	e := &hentry{path: p, mode: fi.Mode() & modeBits, mtime: fi.ModTime()}
+	switch {
+	case fi.IsDir():
+		e.kind = kindDir
+		if c.watch {
+			h.tr.watch(h.dir+"/"+p, p)
+		}
+	case fi.Mode()&fs.ModeSymlink != 0:
+		e.kind = kindLink
+		t, err := h.root.Readlink(p)
+		if err != nil {
+			return false, err
+		}
+		e.link = t
+	case fi.Mode().IsRegular():
+		e.kind = kindFile
+		e.multi = linkCount(fi) > 1
+		if err := h.captureFile(e, fi, c.start, &c.created, &c.budget); err != nil {
+			if !errors.Is(err, fs.ErrPermission) {
+				return false, err
+			}
+			c.add(e)
+			return false, c.denied(p, fi, err)
+		}
+	default:
+		e.kind = kindOther
+	}
+	c.add(e)
+	return e.kind == kindDir, nil
+}
+
+// denied handles an entry that cannot be read: sealed when this user cannot change it either, else fatal.
+func (c *capturer) denied(p string, fi fs.FileInfo, cause error) error {
+	if c.h.mayChange(p, fi.IsDir()) {
+		return &unreadableError{path: p, dir: fi.IsDir(), cause: cause}
+	}
+	if e := c.byPath[p]; e != nil {
+		e.sealed, e.blob = true, nil
+	}
+	c.h.warn(p, fi.IsDir())
+	return nil
 }
 
 // captureFile fills e's signature and blob, reusing the index's blob when the file is unchanged.
@@ -330,7 +393,14 @@ func (st *snapState) lookup(p string) *hentry {
 	if st == nil {
 		return nil
 	}
-	return st.byPath[p]
+	if st.byPath != nil {
+		return st.byPath[p]
+	}
+	i, ok := slices.BinarySearchFunc(st.entries, p, func(e *hentry, p string) int { return cmpWalk(e.path, p) })
+	if !ok {
+		return nil
+	}
+	return st.entries[i]
 }
 
 // sameContent reports whether the file at p holds exactly the blob's bytes.
@@ -461,6 +531,7 @@ func (h *Host) Close() error {
 		return nil
 	}
 	h.closed = true
+	h.tr.close()
 	var err error
 	if h.store != nil {
 		err = os.RemoveAll(h.store.dir)
@@ -491,20 +562,52 @@ func (h *Host) Restore(snap any) error {
 	}
 	r := restorer{h: h, st: s.h.st, start: time.Now(), seen: map[string]bool{}, fixed: map[string]*hentry{},
 		dirty: map[string]bool{}}
-	if err := r.run(); err != nil {
+	var err error
+	scopes, tracked := []scope(nil), false
+	if h.trackReady() && s.h.st == h.index {
+		// Only what changed since the index was taken can differ from it.
+		scopes, tracked = h.trackedScopes(s.h.st)
+	}
+	if tracked {
+		err = r.runScopes(scopes)
+		if err == nil {
+			// The deep scopes' directories may be new (recreated here or before): watch them all.
+			for _, sc := range scopes {
+				if !sc.deep {
+					continue
+				}
+				lo, hi := r.st.subtree(sc.path)
+				for _, e := range r.st.entries[lo:hi] {
+					if e.kind == kindDir && !e.sealed {
+						h.tr.watch(h.dir+"/"+e.path, e.path)
+					}
+				}
+			}
+			if h.tr.broken {
+				h.untrack()
+			}
+		}
+	} else {
+		err = r.run()
+		h.untrack() // directories recreated here have no watch: the next Snapshot walks and re-arms
+	}
+	if err != nil {
 		// The tree is partly restored; the index no longer describes it, so drop it (the next Snapshot
 		// copies everything it cannot trust).
 		h.release(h.index)
 		h.index = nil
+		h.untrack()
 		return pathErr("restore", r.at, mapErr(err))
 	}
-	next := &snapState{entries: make([]*hentry, len(r.st.entries)), byPath: make(map[string]*hentry, len(r.st.entries))}
+	next := &snapState{entries: make([]*hentry, len(r.st.entries))}
 	for i, e := range r.st.entries {
 		if f := r.fixed[e.path]; f != nil {
 			e = f
 		}
 		next.entries[i] = e
-		next.byPath[e.path] = e
+	}
+	if r.st.byPath != nil && len(r.fixed) == 0 {
+		next.byPath = r.st.byPath
 	}
 	h.setIndex(next)
 	return nil
@@ -520,12 +623,23 @@ type restorer struct {
 	at    string             // the path being worked on, for the error
 }
 
-func (r *restorer) run() error {
+// scope is a part of the tree a restore compares: a path and, when deep, everything below it.
+type scope struct {
+	path string
+	deep bool
+}
+
+// run compares and restores the whole tree.
+func (r *restorer) run() error { return r.runScopes([]scope{{path: ".", deep: true}}) }
+
+// runScopes compares and restores the scopes (sorted in walk order, none inside a deep one); what lies
+// outside them is taken to be as the snapshot describes it.
+func (r *restorer) runScopes(scopes []scope) error {
 	root := r.h.root
 	// Pass 1: walk what is there now; remove what is new or of another kind, keep what is unchanged.
-	err := r.h.walk(func(p string, fi fs.FileInfo) (bool, error) {
+	visit := func(p string, fi fs.FileInfo) (bool, error) {
 		r.at = p
-		e := r.st.byPath[p]
+		e := r.st.lookup(p)
 		kind := kindOf(fi)
 		if e != nil && e.sealed {
 			r.seen[p] = true // neither readable nor changeable by this user: left alone
@@ -572,29 +686,41 @@ func (r *restorer) run() error {
 			r.seen[p] = true
 			return false, nil
 		}
-	})
-	if err != nil {
-		return err
 	}
-	// Pass 2: recreate what is missing, parents first.
-	for _, e := range r.st.entries {
-		if r.seen[e.path] || e.kind == kindOther || e.sealed {
+	for i, sc := range scopes {
+		r.at = sc.path
+		fi, err := root.Lstat(sc.path)
+		if errors.Is(err, fs.ErrNotExist) {
+			scopes[i].deep = true // missing: pass 2 recreates it and what was below it
 			continue
 		}
-		r.at = e.path
-		r.dirty[parentOf(e.path)] = true
-		switch e.kind {
-		case kindDir:
-			if err := root.Mkdir(e.path, 0o700); err != nil {
-				return err
+		if err != nil {
+			return err
+		}
+		if e := r.st.lookup(sc.path); !sc.deep && fi.IsDir() && e != nil && e.kind == kindDir && !e.sealed {
+			// A directory's own attributes changed: its entries are scopes of their own when they did.
+			r.seen[sc.path] = true
+			if fi.Mode()&modeBits != e.mode || !fi.ModTime().Equal(e.mtime) {
+				r.dirty[sc.path] = true
 			}
-			r.dirty[e.path] = true
-		case kindLink:
-			if err := root.Symlink(e.link, e.path); err != nil {
-				return err
+			continue
+		}
+		scopes[i].deep = true
+		if err := r.h.walkAt(sc.path, fi, visit, nil); err != nil {
+			return err
+		}
+	}
+	// Pass 2: recreate what is missing, parents first.
+	for _, sc := range scopes {
+		lo, hi := r.st.subtree(sc.path)
+		if !sc.deep && hi > lo {
+			hi = lo + 1
+		}
+		for _, e := range r.st.entries[lo:hi] {
+			if r.seen[e.path] || e.kind == kindOther || e.sealed {
+				continue
 			}
-		case kindFile:
-			if err := r.createFile(e); err != nil {
+			if err := r.recreate(e); err != nil {
 				return err
 			}
 		}
@@ -611,6 +737,32 @@ func (r *restorer) run() error {
 		}
 		if err := root.Chtimes(e.path, e.mtime, e.mtime); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// recreate puts back a missing entry of the snapshot.
+func (r *restorer) recreate(e *hentry) error {
+	root := r.h.root
+	{
+		r.at = e.path
+		r.dirty[parentOf(e.path)] = true
+		r.seen[e.path] = true
+		switch e.kind {
+		case kindDir:
+			if err := root.Mkdir(e.path, 0o700); err != nil {
+				return err
+			}
+			r.dirty[e.path] = true
+		case kindLink:
+			if err := root.Symlink(e.link, e.path); err != nil {
+				return err
+			}
+		case kindFile:
+			if err := r.createFile(e); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -159,6 +159,7 @@ type options struct {
 	maxFileSize int64
 	backupDir   string
 	maxSnapshot int64
+	noTracking  bool
 }
 
 func buildOptions(opts []Option) options {

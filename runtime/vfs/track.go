@@ -1,0 +1,242 @@
+package vfs
+
+import (
+	"errors"
+	"io/fs"
+	"slices"
+	"strings"
+)
+
+// Change tracking: how a Host snapshot costs what changed. Design notes for track_linux.go's tracker and
+// the tracked paths of Snapshot and Restore.
+//
+// The index (the tree as the last Snapshot or Restore left it) stays exact while the tracker is intact:
+// every change since then is a dirty path (an event from a directory's watch), a directory created, moved or
+// removed being a deep one (all of it is walked again: what was written in a new directory before its watch
+// existed raised no event). A tracked Snapshot examines only the dirty paths, their parents (a directory's
+// mtime changes with its entries) and the files with more than one hard link (a write through a link
+// outside the root raises no event here); it rebuilds the description in memory by dropping the replaced
+// ranges of the index (a subtree is contiguous in walk order) and merging in the new entries. A tracked
+// Restore to the index compares only the dirty paths with it. Anything else (no tracker, events dropped by
+// the kernel, a watch that could not be added, a Restore to an older snapshot, an error) falls back to the
+// full walk, which re-arms the tracker.
+
+// TrackChanges turns change tracking on or off for a Host (default on, Linux only): with it, Snapshot and
+// Restore cost what changed since the previous Snapshot or Restore instead of a walk of the whole tree.
+// Off, or where the kernel cannot track (no inotify, the watch limit reached, events dropped), every
+// Snapshot and Restore walks the tree. What tracking cannot see, so turn it off if tools do it: a write
+// through a hard link made from outside the root after the file's last snapshot (links that exist when a
+// file is snapshot are re-examined every time), and writes through a shared memory mapping that is never
+// closed.
+func TrackChanges(on bool) Option { return func(o *options) { o.noTracking = !on } }
+
+// tracker returns the Host's tracker, created on first use; nil when tracking is off or unavailable.
+// Callers hold h.mu.
+func (h *Host) tracker() *tracker {
+	if h.noTracking {
+		return nil
+	}
+	if h.tr == nil && !h.trTried {
+		h.trTried = true
+		h.tr = newTracker()
+	}
+	return h.tr
+}
+
+// trackReady reports whether the index is exact and every change since it is known. Callers hold h.mu.
+func (h *Host) trackReady() bool {
+	return h.tracked && h.tr != nil && !h.tr.broken && h.index != nil
+}
+
+// untrack makes the next Snapshot walk the tree (and re-arm the tracker).
+func (h *Host) untrack() { h.tracked = false }
+
+// trackedScopes drains the tracker and returns the scopes that may differ from st: the dirty paths (deep
+// for directories created, moved or removed) and st's files with several links, in walk order, none inside a
+// deep one. ok is false when tracking broke while draining.
+func (h *Host) trackedScopes(st *snapState) (scopes []scope, ok bool) {
+	h.tr.drain()
+	if h.tr.broken {
+		return nil, false
+	}
+	dirty := h.tr.take()
+	for _, e := range st.entries {
+		if e.multi {
+			if _, ok := dirty[e.path]; !ok {
+				dirty[e.path] = false
+			}
+		}
+	}
+	for p, deep := range dirty {
+		scopes = append(scopes, scope{path: p, deep: deep})
+	}
+	return normScopes(scopes), true
+}
+
+// normScopes sorts scopes in walk order and drops those inside a deep one (and duplicates).
+func normScopes(scopes []scope) []scope {
+	slices.SortFunc(scopes, func(a, b scope) int { return cmpWalk(a.path, b.path) })
+	out := scopes[:0]
+	deepAt := "" // the last deep scope kept
+	for _, sc := range scopes {
+		if deepAt != "" && within(sc.path, deepAt) {
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].path == sc.path {
+			out[n-1].deep = out[n-1].deep || sc.deep
+			if sc.deep {
+				deepAt = sc.path
+			}
+			continue
+		}
+		out = append(out, sc)
+		if sc.deep {
+			deepAt = sc.path
+		}
+	}
+	return out
+}
+
+// within reports whether p is dir or below it.
+func within(p, dir string) bool {
+	return dir == "." || p == dir || strings.HasPrefix(p, dir+"/")
+}
+
+// cmpWalk orders paths as the walk visits them: the root first, then depth first with names in byte order
+// (a path's descendants follow it directly).
+func cmpWalk(a, b string) int {
+	if a == b {
+		return 0
+	}
+	if a == "." {
+		return -1
+	}
+	if b == "." {
+		return 1
+	}
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		x, y := a[i], b[i]
+		if x == y {
+			continue
+		}
+		if x == '/' {
+			return -1
+		}
+		if y == '/' {
+			return 1
+		}
+		if x < y {
+			return -1
+		}
+		return 1
+	}
+	if len(a) < len(b) {
+		return -1
+	}
+	return 1
+}
+
+// subtree returns the range of st's entries that are p and what lies below it (empty when st has no p).
+func (st *snapState) subtree(p string) (lo, hi int) {
+	n := len(st.entries)
+	lo, found := slices.BinarySearchFunc(st.entries, p, func(e *hentry, p string) int { return cmpWalk(e.path, p) })
+	if !found {
+		return lo, lo
+	}
+	hi = lo + 1 + sortSearch(n-lo-1, func(i int) bool { return !within(st.entries[lo+1+i].path, p) })
+	return lo, hi
+}
+
+func sortSearch(n int, f func(int) bool) int {
+	i, j := 0, n
+	for i < j {
+		m := int(uint(i+j) >> 1)
+		if !f(m) {
+			i = m + 1
+		} else {
+			j = m
+		}
+	}
+	return i
+}
+
+// snapshotTracked describes the tree from the index and the tracked changes.
+func (h *Host) snapshotTracked(c *capturer) (*snapState, error) {
+	old := h.index
+	scopes, ok := h.trackedScopes(old)
+	if !ok {
+		return h.snapshotWalk(c)
+	}
+	if len(scopes) == 0 {
+		return &snapState{entries: old.entries, byPath: old.byPath}, nil
+	}
+	// A directory's mtime changes with its entries: refresh the parents' own entries too.
+	withParents := scopes
+	for _, sc := range scopes {
+		if sc.path != "." {
+			withParents = append(withParents, scope{path: parentOf(sc.path)})
+		}
+	}
+	scopes = normScopes(withParents)
+	c.watch = true
+	drop := make([]bool, len(old.entries))
+	for _, sc := range scopes {
+		lo, hi := old.subtree(sc.path)
+		fi, err := h.root.Lstat(sc.path)
+		if errors.Is(err, fs.ErrNotExist) {
+			markRange(drop, lo, hi)
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		oe := old.lookup(sc.path)
+		if oe != nil && oe.sealed {
+			continue // left alone, as the walk leaves it
+		}
+		if !sc.deep && oe != nil && oe.kind == kindOf(fi) {
+			markRange(drop, lo, lo+1)
+			if oe.kind == kindDir { // its own attributes; its entries are scopes when they changed
+				c.add(&hentry{path: sc.path, kind: kindDir, mode: fi.Mode() & modeBits, mtime: fi.ModTime()})
+				continue
+			}
+			if _, err := c.visit(sc.path, fi); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		markRange(drop, lo, hi)
+		if err := h.walkAt(sc.path, fi, c.visit, c.denied); err != nil {
+			return nil, err
+		}
+	}
+	if h.tr.broken { // a watch could not be added: what it would have reported is unknown
+		return nil, errTrackingLost
+	}
+	added := c.out
+	slices.SortStableFunc(added, func(a, b *hentry) int { return cmpWalk(a.path, b.path) })
+	merged := make([]*hentry, 0, len(old.entries)+len(added))
+	j := 0
+	for i, e := range old.entries {
+		if drop[i] {
+			continue
+		}
+		for j < len(added) && cmpWalk(added[j].path, e.path) < 0 {
+			merged = append(merged, added[j])
+			j++
+		}
+		merged = append(merged, e)
+	}
+	merged = append(merged, added[j:]...)
+	return &snapState{entries: merged}, nil
+}
+
+func markRange(drop []bool, lo, hi int) {
+	for i := lo; i < hi; i++ {
+		drop[i] = true
+	}
+}
+
+// errTrackingLost: tracking broke during a tracked snapshot; Snapshot walks the tree instead.
+var errTrackingLost = errors.New("change tracking lost during the snapshot")
