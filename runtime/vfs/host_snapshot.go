@@ -78,7 +78,7 @@ func trustedAt(s sig, ok bool, t time.Time) bool {
 type blob struct {
 	id   uint64
 	size int64
-	refs int // number of live snapState values that reference it
+	mark uint64 // the last sweep that found it in a live state
 }
 
 // hentry is one path of a host snapshot. Immutable once its snapState is published.
@@ -104,6 +104,7 @@ type hentry struct {
 type snapState struct {
 	entries []*hentry
 	byPath  map[string]*hentry // nil for a state built from changes: lookup searches entries
+	multi   []*hentry          // the files with more than one hard link, in walk order
 	holders int                // snapshot handles plus the index
 }
 
@@ -121,6 +122,15 @@ type snapHandle struct {
 type blobStore struct {
 	dir    string
 	nextID uint64
+	// Storage is reclaimed by sweeps (sweep): blobs lists every copy on disk; live the states held by a
+	// snapshot or as the index; garbage is set when a state stops being held; pending counts the copies
+	// (and their bytes) made since the last sweep, which the next sweep's cost is charged to.
+	blobs        []*blob
+	live         []*snapState
+	garbage      bool
+	pending      int
+	pendingBytes int64
+	gen          uint64
 }
 
 func (b *blobStore) path(id uint64) string { return filepath.Join(b.dir, strconv.FormatUint(id, 10)) }
@@ -153,15 +163,12 @@ func (h *Host) ensureStore() error {
 	return nil
 }
 
+// retain and release count the holders of st (the index, snapshot handles). Callers hold h.mu.
 func (h *Host) retain(st *snapState) {
-	if st.holders == 0 {
-		for _, e := range st.entries {
-			if e.blob != nil {
-				e.blob.refs++
-			}
-		}
-	}
 	st.holders++
+	if st.holders == 1 && h.store != nil {
+		h.store.live = append(h.store.live, st)
+	}
 }
 
 func (h *Host) release(st *snapState) {
@@ -169,17 +176,66 @@ func (h *Host) release(st *snapState) {
 		return
 	}
 	st.holders--
-	if st.holders > 0 {
+	if st.holders > 0 || h.store == nil {
 		return
 	}
-	for _, e := range st.entries {
-		if b := e.blob; b != nil {
-			b.refs--
-			if b.refs == 0 && h.store != nil {
-				os.Remove(h.store.path(b.id))
+	b := h.store
+	if i := slices.Index(b.live, st); i >= 0 {
+		b.live = slices.Delete(b.live, i, i+1)
+	}
+	b.garbage = true
+	h.maybeSweep()
+}
+
+// Reclaiming storage. A copy may be shared by every snapshot of a file that did not change, so counting
+// references per copy would cost a pass over the whole tree at every Snapshot and Release (what change
+// tracking exists to avoid). Instead a sweep marks the copies the live states use and deletes the rest;
+// it costs O(files × live states), so it runs when the tree is small (promptly, as reference counting
+// would) and otherwise once the copies made since the previous sweep number an eighth of the tree's files
+// or hold sweepBytes: its cost is then paid for by the copying it follows, and the storage of released
+// snapshots waits at most that long.
+const sweepBytes = 64 << 20 // content copied since the last sweep that triggers one
+
+// sweepSmall: trees up to this many entries are swept at every release (a variable for tests).
+var sweepSmall = 4096
+
+// maybeSweep sweeps when a state was released and the sweep's cost is due (see above). Callers hold h.mu.
+func (h *Host) maybeSweep() {
+	b := h.store
+	if b == nil || !b.garbage {
+		return
+	}
+	n := 0
+	if h.index != nil {
+		n = len(h.index.entries)
+	}
+	if n <= sweepSmall || b.pending*8 >= n || b.pendingBytes >= sweepBytes {
+		h.sweep()
+	}
+}
+
+// sweep deletes every stored copy no live state uses. Callers hold h.mu.
+func (h *Host) sweep() {
+	b := h.store
+	b.gen++
+	for _, st := range b.live {
+		for _, e := range st.entries {
+			if e.blob != nil {
+				e.blob.mark = b.gen
 			}
 		}
 	}
+	kept := b.blobs[:0]
+	for _, bl := range b.blobs {
+		if bl.mark == b.gen {
+			kept = append(kept, bl)
+		} else {
+			os.Remove(b.path(bl.id))
+		}
+	}
+	clear(b.blobs[len(kept):])
+	b.blobs = kept
+	b.garbage, b.pending, b.pendingBytes = false, 0, 0
 }
 
 // setIndex makes st the index. Callers hold h.mu.
@@ -193,7 +249,7 @@ func (h *Host) setIndex(st *snapState) {
 // this process or any other. Cost with change tracking (Linux, the default): the paths that changed since
 // the previous Snapshot or Restore are examined (O(changes) system calls) and every file among them whose
 // stat signature changed is copied (O(changed bytes)); the description of the tree is rebuilt in memory
-// (O(files) pointer copies, no system calls). Without tracking (other platforms, TrackChanges(false), or
+// (one copy of its pointer slice; the unchanged entries are not visited). Without tracking (other platforms, TrackChanges(false), or
 // after the kernel dropped events) it is one lstat walk of the tree (O(files)). Unchanged files share the
 // stored copy. The snapshot's storage is freed by Release, or when the snapshot becomes unreachable, or by
 // Close.
@@ -233,8 +289,13 @@ func (h *Host) Snapshot() (any, error) {
 		}
 		return nil, pathErr("snapshot", ".", mapErr(err))
 	}
+	for _, b := range c.created {
+		h.store.blobs = append(h.store.blobs, b)
+		h.store.pendingBytes += b.size
+	}
+	h.store.pending += len(c.created)
+	h.retain(st) // the handle's hold first, so that setIndex's release of the old index sees st live
 	h.setIndex(st)
-	h.retain(st)
 	hd := &snapHandle{owner: h, st: st}
 	snap := &hostSnapshot{h: hd}
 	runtime.AddCleanup(snap, func(hd *snapHandle) { hd.owner.releaseHandle(hd) }, hd)
@@ -255,6 +316,11 @@ func (h *Host) snapshotWalk(c *capturer) (*snapState, error) {
 		return nil, err
 	}
 	st.entries = c.out
+	for _, e := range st.entries {
+		if e.multi {
+			st.multi = append(st.multi, e)
+		}
+	}
 	h.tracked = h.tr != nil && !h.tr.broken
 	return st, nil
 }
@@ -501,8 +567,11 @@ func (h *Host) readDirOnce(p string) ([]fs.DirEntry, error) {
 	return des, err
 }
 
-// Release frees the storage only snap references. Releasing twice, or a snapshot of another filesystem,
-// does nothing. A released snapshot cannot be restored.
+// Release frees the storage only snap references: at once in a tree of up to 4,096 entries, otherwise at
+// the next sweep, which runs once the copies made since the previous one number an eighth of the tree's
+// files or hold 64 MiB (a sweep visits every entry of the live snapshots, so its cost is spread over the
+// copying that made it due). Releasing twice, or a snapshot of another filesystem, does nothing. A
+// released snapshot cannot be restored.
 func (h *Host) Release(snap any) {
 	s, ok := snap.(*hostSnapshot)
 	if !ok || s == nil || s.h.owner != h {
@@ -544,7 +613,8 @@ func (h *Host) Close() error {
 
 // Restore rolls the tree back to snap: paths created since are removed, changed files are rewritten from
 // the store (mode and mtime included), deleted files, directories and symlinks are recreated, and
-// directory modes and mtimes are put back. Cost: one lstat walk (O(files)) plus O(changed bytes); a file
+// directory modes and mtimes are put back. Cost, restoring the latest snapshot with change tracking: the
+// paths changed since it (O(changes)); otherwise one lstat walk (O(files)); plus O(changed bytes). A file
 // whose signature is untrusted is compared by content. Not restored: ownership, hard-link identity (files
 // come back as separate files), fifos/sockets/devices that were deleted, access times.
 func (h *Host) Restore(snap any) error {
@@ -599,15 +669,19 @@ func (h *Host) Restore(snap any) error {
 		h.untrack()
 		return pathErr("restore", r.at, mapErr(err))
 	}
-	next := &snapState{entries: make([]*hentry, len(r.st.entries))}
-	for i, e := range r.st.entries {
-		if f := r.fixed[e.path]; f != nil {
-			e = f
+	// The new index is the snapshot's description with the entries Restore rewrote replaced: O(files
+	// rewritten × log files) plus a copy of the pointer slice.
+	next := &snapState{entries: r.st.entries, byPath: r.st.byPath, multi: r.st.multi}
+	if len(r.fixed) > 0 {
+		next = &snapState{entries: slices.Clone(r.st.entries), multi: slices.Clone(r.st.multi)}
+		for p, f := range r.fixed {
+			if i, ok := slices.BinarySearchFunc(next.entries, p, func(e *hentry, p string) int { return cmpWalk(e.path, p) }); ok {
+				next.entries[i] = f
+			}
+			if i, ok := slices.BinarySearchFunc(next.multi, p, func(e *hentry, p string) int { return cmpWalk(e.path, p) }); ok {
+				next.multi[i] = f
+			}
 		}
-		next.entries[i] = e
-	}
-	if r.st.byPath != nil && len(r.fixed) == 0 {
-		next.byPath = r.st.byPath
 	}
 	h.setIndex(next)
 	return nil

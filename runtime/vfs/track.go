@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -60,11 +61,9 @@ func (h *Host) trackedScopes(st *snapState) (scopes []scope, ok bool) {
 		return nil, false
 	}
 	dirty := h.tr.take()
-	for _, e := range st.entries {
-		if e.multi {
-			if _, ok := dirty[e.path]; !ok {
-				dirty[e.path] = false
-			}
+	for _, e := range st.multi {
+		if _, ok := dirty[e.path]; !ok {
+			dirty[e.path] = false
 		}
 	}
 	for p, deep := range dirty {
@@ -169,7 +168,7 @@ func (h *Host) snapshotTracked(c *capturer) (*snapState, error) {
 		return h.snapshotWalk(c)
 	}
 	if len(scopes) == 0 {
-		return &snapState{entries: old.entries, byPath: old.byPath}, nil
+		return &snapState{entries: old.entries, byPath: old.byPath, multi: old.multi}, nil
 	}
 	// A directory's mtime changes with its entries: refresh the parents' own entries too.
 	withParents := scopes
@@ -180,12 +179,12 @@ func (h *Host) snapshotTracked(c *capturer) (*snapState, error) {
 	}
 	scopes = normScopes(withParents)
 	c.watch = true
-	drop := make([]bool, len(old.entries))
+	var drop []span // the ranges of old.entries replaced, in order
 	for _, sc := range scopes {
 		lo, hi := old.subtree(sc.path)
 		fi, err := h.root.Lstat(sc.path)
 		if errors.Is(err, fs.ErrNotExist) {
-			markRange(drop, lo, hi)
+			drop = addSpan(drop, lo, hi)
 			continue
 		}
 		if err != nil {
@@ -196,7 +195,7 @@ func (h *Host) snapshotTracked(c *capturer) (*snapState, error) {
 			continue // left alone, as the walk leaves it
 		}
 		if !sc.deep && oe != nil && oe.kind == kindOf(fi) {
-			markRange(drop, lo, lo+1)
+			drop = addSpan(drop, lo, lo+1)
 			if oe.kind == kindDir { // its own attributes; its entries are scopes when they changed
 				c.add(&hentry{path: sc.path, kind: kindDir, mode: fi.Mode() & modeBits, mtime: fi.ModTime()})
 				continue
@@ -206,7 +205,7 @@ func (h *Host) snapshotTracked(c *capturer) (*snapState, error) {
 			}
 			continue
 		}
-		markRange(drop, lo, hi)
+		drop = addSpan(drop, lo, hi)
 		if err := h.walkAt(sc.path, fi, c.visit, c.denied); err != nil {
 			return nil, err
 		}
@@ -216,26 +215,96 @@ func (h *Host) snapshotTracked(c *capturer) (*snapState, error) {
 	}
 	added := c.out
 	slices.SortStableFunc(added, func(a, b *hentry) int { return cmpWalk(a.path, b.path) })
-	merged := make([]*hentry, 0, len(old.entries)+len(added))
-	j := 0
-	for i, e := range old.entries {
-		if drop[i] {
-			continue
-		}
-		for j < len(added) && cmpWalk(added[j].path, e.path) < 0 {
-			merged = append(merged, added[j])
-			j++
-		}
-		merged = append(merged, e)
-	}
-	merged = append(merged, added[j:]...)
-	return &snapState{entries: merged}, nil
+	return old.patched(drop, added), nil
 }
 
-func markRange(drop []bool, lo, hi int) {
-	for i := lo; i < hi; i++ {
-		drop[i] = true
+// span is a range [lo, hi) of a state's entries.
+type span struct{ lo, hi int }
+
+// addSpan adds [lo, hi) to spans, kept sorted and merged.
+func addSpan(spans []span, lo, hi int) []span {
+	if lo >= hi {
+		return spans
 	}
+	spans = append(spans, span{lo, hi})
+	if n := len(spans); n == 1 || spans[n-2].hi < lo {
+		return spans // the usual case: scopes come in walk order
+	}
+	slices.SortFunc(spans, func(a, b span) int { return a.lo - b.lo })
+	out := spans[:1]
+	for _, sp := range spans[1:] {
+		if last := &out[len(out)-1]; sp.lo <= last.hi {
+			last.hi = max(last.hi, sp.hi)
+		} else {
+			out = append(out, sp)
+		}
+	}
+	return out
+}
+
+// patched returns the state st becomes when the entries in drop are removed and added (in walk order,
+// none of them among the kept entries) are inserted. It dereferences only the added entries and the
+// O(log files) entries a binary search visits to place each one: the kept entries are copied in runs, so
+// the cost is O(changes × log files) plus a copy of the pointer slice.
+func (st *snapState) patched(drop []span, added []*hentry) *snapState {
+	old := st.entries
+	dropped := 0
+	for _, sp := range drop {
+		dropped += sp.hi - sp.lo
+	}
+	out := &snapState{entries: make([]*hentry, 0, len(old)-dropped+len(added))}
+	di := 0
+	// keep appends old[lo:hi] minus the dropped spans.
+	keep := func(lo, hi int) {
+		for lo < hi {
+			for di < len(drop) && drop[di].hi <= lo {
+				di++
+			}
+			if di < len(drop) && drop[di].lo <= lo {
+				lo = min(drop[di].hi, hi)
+				continue
+			}
+			end := hi
+			if di < len(drop) && drop[di].lo < end {
+				end = drop[di].lo
+			}
+			out.entries = append(out.entries, old[lo:end]...)
+			lo = end
+		}
+	}
+	cur := 0
+	for _, e := range added {
+		at, _ := slices.BinarySearchFunc(old, e.path, func(x *hentry, p string) int { return cmpWalk(x.path, p) })
+		if at > cur {
+			keep(cur, at)
+			cur = at
+		}
+		out.entries = append(out.entries, e)
+	}
+	keep(cur, len(old))
+	// The files with several links: the old ones not dropped, then the added ones, in walk order.
+	for _, e := range st.multi {
+		i, _ := slices.BinarySearchFunc(old, e.path, func(x *hentry, p string) int { return cmpWalk(x.path, p) })
+		if !inSpans(drop, i) {
+			out.multi = append(out.multi, e)
+		}
+	}
+	n := len(out.multi)
+	for _, e := range added {
+		if e.multi {
+			out.multi = append(out.multi, e)
+		}
+	}
+	if n > 0 && n < len(out.multi) {
+		slices.SortFunc(out.multi, func(a, b *hentry) int { return cmpWalk(a.path, b.path) })
+	}
+	return out
+}
+
+// inSpans reports whether i lies in one of the sorted spans.
+func inSpans(spans []span, i int) bool {
+	k := sort.Search(len(spans), func(k int) bool { return spans[k].hi > i })
+	return k < len(spans) && spans[k].lo <= i
 }
 
 // errTrackingLost: tracking broke during a tracked snapshot; Snapshot walks the tree instead.

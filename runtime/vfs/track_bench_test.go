@@ -41,7 +41,7 @@ func BenchmarkGoSourceTree(b *testing.B) {
 			track bool
 		}{{"tracking", true}, {"walk", false}} {
 			b.Run(name+"/"+mode.name, func(b *testing.B) {
-				h, err := NewHost(root, BackupDir(b.TempDir()), TrackChanges(mode.track))
+				h, err := NewHost(root, BackupDir(b.TempDir()), TrackChanges(mode.track), MaxSnapshotBytes(8<<30))
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -254,3 +255,74 @@ func TestTrackingSurvivesAnEventOverflow(t *testing.T) {
 
 // trackRounds is the number of rounds of TestTrackedSnapshotsMatchTheTree (raised by hand to hunt).
 var trackRounds = 150
+
+// TestDeferredSweepsKeepWhatSnapshotsUse: with sweeps deferred (as in a large tree), several snapshots
+// held at once and restores to older ones, every snapshot still restores exactly; once all are released,
+// a sweep leaves in the store exactly the copies the index uses.
+func TestDeferredSweepsKeepWhatSnapshotsUse(t *testing.T) {
+	defer func(n int) { sweepSmall = n }(sweepSmall)
+	sweepSmall = 0
+	for _, seed := range []uint64{1, 2, 3} {
+		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
+			dir := t.TempDir()
+			h, err := NewHost(dir, BackupDir(t.TempDir()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			rng := rand.New(rand.NewPCG(11, seed))
+			for i := range 5 {
+				mutate(t, rng, dir, i)
+			}
+			t.Cleanup(func() { os.RemoveAll(dir + "-outside") })
+			type held struct {
+				snap any
+				want map[string]string
+			}
+			var snaps []held
+			for round := range trackRounds {
+				snap, err := h.Snapshot()
+				if err != nil {
+					t.Fatal(err)
+				}
+				snaps = append(snaps, held{snap, treeOf(t, dir)})
+				for i := range 1 + rng.IntN(4) {
+					mutate(t, rng, dir, round*10+i)
+				}
+				if rng.IntN(3) == 0 {
+					s := snaps[rng.IntN(len(snaps))]
+					if err := h.Restore(s.snap); err != nil {
+						t.Fatal(err)
+					}
+					if d := diffTrees(s.want, treeOf(t, dir)); d != "" {
+						t.Fatalf("round %d: the restored tree differs from the snapshot:\n%s", round, d)
+					}
+				}
+				if len(snaps) > 4 {
+					i := rng.IntN(len(snaps))
+					h.Release(snaps[i].snap)
+					snaps = slices.Delete(snaps, i, i+1)
+				}
+			}
+			for _, s := range snaps {
+				h.Release(s.snap)
+			}
+			h.mu.Lock()
+			h.sweep()
+			used := map[uint64]bool{}
+			for _, e := range h.index.entries {
+				if e.blob != nil {
+					used[e.blob.id] = true
+				}
+			}
+			h.mu.Unlock()
+			es, err := os.ReadDir(h.store.dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(es) != len(used) {
+				t.Fatalf("after releasing every snapshot and a sweep the store holds %d copies, the index uses %d", len(es), len(used))
+			}
+		})
+	}
+}
