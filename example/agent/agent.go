@@ -10,6 +10,7 @@ import (
 
 	"github.com/winkgen/wink/example/tools"
 	"github.com/winkgen/wink/runtime/ledger"
+	"github.com/winkgen/wink/runtime/prompt"
 	"github.com/winkgen/wink/runtime/session"
 	"github.com/winkgen/wink/runtime/suites/digest"
 	"github.com/winkgen/wink/runtime/suites/eval"
@@ -50,7 +51,7 @@ const role = `
 // uses.
 type Agent struct {
 	// Rendered is the prompt as the model sees it (Text is the system prompt, Tools the tools offered).
-	Rendered *wink.Rendered
+	Rendered *prompt.Rendered
 	// Workspace is the host directory (a temporary one) the file tools, the shell, eval and publish_docs
 	// work on; Close removes it.
 	Workspace *vfs.Host
@@ -89,7 +90,7 @@ func New(maxTokens int64) (*Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	docSec, err := wink.NewSection(wink.SectionSpec{
+	docSec, err := prompt.NewSection(prompt.SectionSpec{
 		Key:      "docs",
 		Title:    "Documentation tools",
 		Template: "Search the documentation index, schedule follow-ups, and publish pages from the workspace.",
@@ -98,11 +99,11 @@ func New(maxTokens int64) (*Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	roleSec, err := wink.NewSection(wink.SectionSpec{Key: "role", Title: "Role", Template: role})
+	roleSec, err := prompt.NewSection(prompt.SectionSpec{Key: "role", Title: "Role", Template: role})
 	if err != nil {
 		return nil, err
 	}
-	prompt, err := wink.NewPrompt("docs-maintainer", roleSec, planSec, digestSec, fileSec, shellSec, evalSec, docSec)
+	prompt, err := prompt.New("docs-maintainer", roleSec, planSec, digestSec, fileSec, shellSec, evalSec, docSec)
 	if err != nil {
 		return nil, err
 	}

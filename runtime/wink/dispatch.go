@@ -177,15 +177,6 @@ type Dispatcher struct {
 	Budget *Budget
 }
 
-// invoker is implemented by *Def[P, R]: the non-generic Tool reaches the
-// typed pipeline through it.
-type invoker interface {
-	invoke(ctx context.Context, disp *Dispatcher, call Call) (Outcome, error)
-	decodeAny(args []byte, lim strictjson.Limits) (any, error)
-	encodeParams(dst []byte, params any) ([]byte, bool)
-	idemKeyAny(disp *Dispatcher, params any) string
-}
-
 // now reads the dispatcher's clock. A clock that panics is contained: the
 // system clock is read instead.
 func (d *Dispatcher) now() time.Time {
@@ -232,7 +223,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, call Call) (Outcome, error) {
 	if !ok {
 		return d.unknownTool(call), nil
 	}
-	return t.impl.invoke(ctx, d, call)
+	return t.impl.canonical().invoke(ctx, d, call)
 }
 
 // records reports whether ToolInvoked events are recorded.
@@ -291,19 +282,6 @@ type callState struct {
 	fsLock   txn.Locks   // the filesystem's lock (lockFilesystem), released by finish
 }
 
-// frame is the per-call state the pipeline reaches through pointers (the
-// params and result are passed by address to function values, the outcome
-// to OnResult). Frames are pooled per Def, so those pointers are valid only
-// during the call. The ToolContext is allocated on its own: the handler may
-// keep it. A frame keeps its Decoder across uses (one pool operation per
-// call instead of two).
-type frame[P, R any] struct {
-	dec *strictjson.Decoder // nil until the first decode, and after a failed one
-	p   P
-	res ToolResult[R]
-	cs  callState
-}
-
 // reset makes cs zero again after finish (which leaves snap zero: released
 // or never taken) and releases what finish did not.
 func (cs *callState) reset() {
@@ -324,29 +302,25 @@ func (cs *callState) fail(msg string) {
 	cs.value, cs.hasValue, cs.excluded = nil, false, false
 }
 
-// invoke runs steps 2-11 for a call to d's tool.
-func (d *Def[P, R]) invoke(ctx context.Context, disp *Dispatcher, call Call) (Outcome, error) {
-	fr := d.getFrame()
+// invoke runs steps 2-11 for a call to t, a Def's canonical descriptor.
+func (t *Tool) invoke(ctx context.Context, disp *Dispatcher, call Call) (Outcome, error) {
+	fr := t.impl.getFrame()
 	cs := &fr.cs
-	cs.out.CallID, cs.out.Name = call.ID, d.tool.spec.Name
+	cs.out.CallID, cs.out.Name = call.ID, t.spec.Name
 	if disp.records() {
 		cs.start = disp.now()
 	}
-	d.run(ctx, disp, call, fr)
-	out, err := cs.finish(ctx, disp, &d.tool, call)
-	var zp P
-	fr.p = zp
-	var zr ToolResult[R]
-	fr.res = zr
+	t.run(ctx, disp, call, fr)
+	out, err := cs.finish(ctx, disp, t, call)
 	cs.reset()
-	d.frames.Put(fr)
+	fr.typed.release()
 	return out, err
 }
 
 // run executes steps 2-9, recovering any panic into a failure.
-func (d *Def[P, R]) run(ctx context.Context, disp *Dispatcher, call Call, fr *frame[P, R]) {
+func (t *Tool) run(ctx context.Context, disp *Dispatcher, call Call, fr *frame) {
 	cs := &fr.cs
-	name := d.tool.spec.Name
+	name := t.spec.Name
 	defer func() {
 		if pv := recover(); pv != nil {
 			cs.fail("Tool " + strconv.Quote(name) + " failed: " + panicText(pv))
@@ -356,7 +330,7 @@ func (d *Def[P, R]) run(ctx context.Context, disp *Dispatcher, call Call, fr *fr
 	}()
 
 	// 2: strict decoding, then the params' Validate.
-	if aerr := d.decode(fr, call.Arguments, disp.Limits); aerr != nil {
+	if aerr := t.decode(fr, call.Arguments, disp.Limits); aerr != nil {
 		cs.fail(aerr.Error())
 		cs.cause = aerr
 		return
@@ -364,22 +338,22 @@ func (d *Def[P, R]) run(ctx context.Context, disp *Dispatcher, call Call, fr *fr
 	hooks := &disp.Hooks
 	policies := disp.hasPolicies()
 	if disp.records() || policies || hooks.Check != nil || hooks.OnResult != nil {
-		cs.params = fr.p
+		cs.params = fr.typed.params()
 	}
 
 	// 3: the ToolContext (before the policies, which see it).
-	tc := disp.newToolContext(ctx, &d.tool, name, call.ID)
+	tc := disp.newToolContext(ctx, t, name, call.ID)
 
 	// 4: policies, section first, then prompt; then the Check hook.
 	if policies {
-		if den := disp.policies(tc, &d.tool, cs.params, cs.start); den != nil {
+		if den := disp.policies(tc, t, cs.params, cs.start); den != nil {
 			cs.fail(den.message(name))
 			cs.cause = den
 			return
 		}
 	}
 	if hooks.Check != nil {
-		if den := hooks.Check(tc, &d.tool, cs.params); den != nil {
+		if den := hooks.Check(tc, t, cs.params); den != nil {
 			cs.fail(den.message(name))
 			cs.cause = den
 			return
@@ -404,35 +378,35 @@ func (d *Def[P, R]) run(ctx context.Context, disp *Dispatcher, call Call, fr *fr
 
 	// Idempotency: look the key up, run steps 6-9 on a miss, record a
 	// success; identical concurrent calls run the handler once.
-	if disp.Ledger != nil && d.tool.spec.Idempotency.Strategy != IdemNone {
-		if key := d.idemKey(disp, &fr.p); key != "" {
+	if disp.Ledger != nil && t.spec.Idempotency.Strategy != IdemNone {
+		if key := t.idemKey(disp, fr.typed); key != "" {
 			cs.idemKey = key
-			d.runIdempotent(ctx, disp, tc, fr, key)
+			t.runIdempotent(ctx, disp, tc, fr, key)
 			return
 		}
 	}
-	d.execute(ctx, disp, tc, fr)
+	t.execute(ctx, disp, tc, fr)
 }
 
 // runIdempotent runs the call through the ledger under key.
-func (d *Def[P, R]) runIdempotent(ctx context.Context, disp *Dispatcher, tc *ToolContext, fr *frame[P, R], key string) {
+func (t *Tool) runIdempotent(ctx context.Context, disp *Dispatcher, tc *ToolContext, fr *frame, key string) {
 	cs := &fr.cs
-	name := d.tool.spec.Name
+	name := t.spec.Name
 	ran := false
 	var clock func() time.Time
 	if disp.Now != nil {
 		clock = disp.userNow
 	}
-	e, replayed, err := disp.Ledger.Do(ctx, key, name, d.tool.spec.Idempotency.TTL, clock,
+	e, replayed, err := disp.Ledger.Do(ctx, key, name, t.spec.Idempotency.TTL, clock,
 		func() (ledger.Entry, bool) {
 			ran = true
-			d.execute(ctx, disp, tc, fr)
+			t.execute(ctx, disp, tc, fr)
 			if cs.err != nil || !cs.out.Success {
 				return ledger.Entry{}, false
 			}
 			e := ledger.Entry{Message: cs.out.Message, Rendered: cs.out.Output}
-			if fr.res.HasValue && !d.noValue && !fr.res.ExcludeValueFromContext {
-				e.Value = fr.res.Value
+			if cs.hasValue && !cs.excluded {
+				e.Value = fr.typed.value()
 			}
 			return e, true
 		})
@@ -469,22 +443,22 @@ func (d *Def[P, R]) runIdempotent(ctx context.Context, disp *Dispatcher, tc *Too
 				return
 			}
 		}
-		d.afterSuccess(disp, tc, cs)
+		t.afterSuccess(disp, tc, cs)
 	}
 }
 
 // execute runs steps 6-9: isolation, tool-call scope, snapshot, handler, result
 // validation, rendering and OnResult.
-func (d *Def[P, R]) execute(ctx context.Context, disp *Dispatcher, tc *ToolContext, fr *frame[P, R]) {
+func (t *Tool) execute(ctx context.Context, disp *Dispatcher, tc *ToolContext, fr *frame) {
 	cs := &fr.cs
-	name := d.tool.spec.Name
+	name := t.spec.Name
 	hooks := &disp.Hooks
 
 	// 6: isolation. The session's lock and the resource
 	// context's (whose tool-call scopes form one stack, so it is always held
 	// exclusively) before the scope opens; the filesystem's after it is
 	// resolved. Shared for a read-only tool, which also gets read-only views.
-	ro := d.tool.spec.ReadOnly
+	ro := t.spec.ReadOnly
 	if err := disp.isolate(ctx, tc, cs, ro, true); err != nil {
 		cs.err = fmt.Errorf("tool %q not executed: %w", name, err)
 		cs.cause = cs.err
@@ -528,7 +502,7 @@ func (d *Def[P, R]) execute(ctx context.Context, disp *Dispatcher, tc *ToolConte
 		}
 	}
 	if hooks.Begin != nil {
-		rb, err := hooks.Begin(tc, &d.tool)
+		rb, err := hooks.Begin(tc, t)
 		cs.rollback = rb
 		if err != nil {
 			cs.err = fmt.Errorf("wink: starting the transaction for tool %q: %w", name, err)
@@ -538,9 +512,7 @@ func (d *Def[P, R]) execute(ctx context.Context, disp *Dispatcher, tc *ToolConte
 	}
 
 	// 7: the handler.
-	res := &fr.res
-	var herr error
-	*res, herr = d.f.Handler(tc, fr.p)
+	res, herr := fr.typed.handle(tc)
 	if herr != nil {
 		if ctx.Err() != nil && (errors.Is(herr, context.Canceled) || errors.Is(herr, context.DeadlineExceeded)) {
 			cs.err = fmt.Errorf("tool %q interrupted: %w", name, herr)
@@ -551,9 +523,9 @@ func (d *Def[P, R]) execute(ctx context.Context, disp *Dispatcher, tc *ToolConte
 		cs.cause = herr
 		return
 	}
-	hasValue := res.HasValue && !d.noValue
-	if res.Success && hasValue && d.f.ValidateResult != nil {
-		if verr := d.f.ValidateResult(&res.Value); verr != nil {
+	hasValue := res.hasValue && !t.noValue
+	if res.success && hasValue {
+		if verr := fr.typed.validateResult(); verr != nil {
 			cs.fail("Tool " + strconv.Quote(name) + " returned an invalid result: " + verr.Error())
 			cs.cause = verr
 			return
@@ -561,28 +533,28 @@ func (d *Def[P, R]) execute(ctx context.Context, disp *Dispatcher, tc *ToolConte
 	}
 
 	// 8: rendering (before OnResult, which sees the output).
-	cs.out.Success = res.Success
-	cs.out.Message = res.Message
+	cs.out.Success = res.success
+	cs.out.Message = res.message
 	cs.hasValue = hasValue
-	cs.excluded = hasValue && res.ExcludeValueFromContext
-	if hasValue && !res.ExcludeValueFromContext {
-		cs.out.Output = d.render(res.Message, &res.Value)
+	cs.excluded = hasValue && res.excluded
+	if hasValue && !res.excluded {
+		cs.out.Output = t.render(res.message, fr.typed)
 		if disp.records() {
-			cs.value = res.Value
+			cs.value = fr.typed.value()
 		}
 	} else {
-		cs.out.Output = res.Message
+		cs.out.Output = res.message
 	}
 
 	// 9: policies' OnResult, then the hook.
-	if res.Success {
-		d.afterSuccess(disp, tc, cs)
+	if res.success {
+		t.afterSuccess(disp, tc, cs)
 	}
 }
 
 // afterSuccess runs step 9 on a successful outcome.
-func (d *Def[P, R]) afterSuccess(disp *Dispatcher, tc *ToolContext, cs *callState) {
-	if d.tool.spec.ReadOnly && disp.Session != nil {
+func (t *Tool) afterSuccess(disp *Dispatcher, tc *ToolContext, cs *callState) {
+	if t.spec.ReadOnly && disp.Session != nil {
 		// Policies keep their own state in the session after a read-only
 		// call too (ReadBeforeWrite records the read): that bookkeeping is
 		// the runtime's, not a change the tool made. If the outcome turns
@@ -592,16 +564,16 @@ func (d *Def[P, R]) afterSuccess(disp *Dispatcher, tc *ToolContext, cs *callStat
 		tc.sess = disp.Session
 		if !cs.snap.Taken() && (disp.hasPolicies() || disp.Hooks.OnResult != nil) {
 			if err := cs.snap.Capture(txn.Parts{Session: disp.Session}); err != nil {
-				cs.fail("Tool " + strconv.Quote(d.tool.spec.Name) + " failed: " + err.Error())
+				cs.fail("Tool " + strconv.Quote(t.spec.Name) + " failed: " + err.Error())
 				return
 			}
 		}
 	}
 	if disp.hasPolicies() {
-		disp.onResult(tc, &d.tool, cs.params, &cs.out)
+		disp.onResult(tc, t, cs.params, &cs.out)
 	}
 	if disp.Hooks.OnResult != nil && cs.out.Success {
-		disp.Hooks.OnResult(tc, &d.tool, cs.params, &cs.out)
+		disp.Hooks.OnResult(tc, t, cs.params, &cs.out)
 	}
 	if !cs.out.Success {
 		cs.out.Replayed = false
@@ -771,9 +743,8 @@ func panicText(pv any) string {
 
 // render returns msg, a blank line, and v rendered (Render, else the JSON
 // encoding). An empty msg or rendering yields the other part alone.
-func (d *Def[P, R]) render(msg string, v *R) string {
-	if d.f.Render != nil {
-		s := d.f.Render(v)
+func (t *Tool) render(msg string, v typedCall) string {
+	if s, ok := v.renderText(); ok {
 		switch {
 		case s == "":
 			return msg
@@ -785,16 +756,16 @@ func (d *Def[P, R]) render(msg string, v *R) string {
 	// The text is built in a buffer of its own, sized by the longest
 	// encoding seen so far, and becomes the string without a copy: one
 	// allocation, no pooled scratch buffer.
-	hint := int(d.renderHint.Load())
+	hint := int(t.renderHint.Load())
 	b := make([]byte, 0, len(msg)+2+hint)
 	b = append(b, msg...)
 	if msg != "" {
 		b = append(b, '\n', '\n')
 	}
 	n := len(b)
-	b = d.f.EncodeResult(b, v)
+	b = v.appendValue(b)
 	if enc := len(b) - n; enc > hint {
-		d.renderHint.Store(int32(min(enc, maxRenderHint)))
+		t.renderHint.Store(int32(min(enc, maxRenderHint)))
 	}
 	if len(b) == 0 {
 		return ""

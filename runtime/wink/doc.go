@@ -1,7 +1,8 @@
 // Package wink is the runtime that user code and winkgen-generated code
 // import: tool descriptors (Spec, Def, Tool), the handler's ToolContext and
-// ToolResult, model-facing errors, registries, sections and prompts, and the
-// dispatcher.
+// ToolResult, model-facing errors, registries and the dispatcher. Sections
+// and prompts, which assemble tools into what the model reads, are package
+// prompt.
 //
 // # Generated code
 //
@@ -70,9 +71,10 @@
 //
 // # Allocation
 //
-// The pipeline is one generic method on Def[P, R], reached from the
-// non-generic Tool through an unexported interface, so params and results
-// stay typed. On the success path a call allocates the ToolContext (the
+// The pipeline is non-generic code run for every tool; only decoding into
+// the params, calling the handler and encoding the result are typed (a few
+// small methods per Def), so a package of many tools compiles to little
+// machine code. On the success path a call allocates the ToolContext (the
 // handler may keep it), the output string when a value is rendered, plus
 // whatever decoding and the handler allocate. The rest of the call's state
 // (params, result, outcome) lives in a frame pooled per Def, which keeps its
@@ -133,42 +135,4 @@
 //     snapshot and get read-only views: a change is a failure that changes
 //     nothing. Their policies' bookkeeping (ReadBeforeWrite's reads) is still
 //     recorded in the session.
-//
-// # Sections and prompts
-//
-// A Section (NewSection) has a key, a title, a markdown template, declared
-// params, tools, policies, children and an Enabled predicate; a Prompt
-// (NewPrompt) is an ordered tree of them. Rendered (Prompt.Render) holds
-// the markdown, the enabled sections' tools in declaration order, a
-// Registry of them and the policies; Rendered.Dispatcher plugs all of it
-// into a Dispatcher (Registry, SectionPolicies, Policies). Decisions:
-//
-//   - Params are strings: a section declares Param{Name, Required,
-//     Default}; Render takes one Vars map for the whole prompt (no
-//     reflection, no per-section types). A placeholder must name a param of
-//     its own section (children do not inherit); a var no section declares
-//     is an error (typos); a var counts as given when present, even empty.
-//   - Template syntax: "${name}", "$${" for a literal "${", any other "$"
-//     literal; values are inserted verbatim and never expanded again. The
-//     template is dedented and stripped of surrounding blank lines, so
-//     indented raw strings read naturally.
-//   - Markdown: per enabled section, depth-first, "## Title" ("###" for a
-//     child, at most 5 levels), the template text, then "Tools:" and a list
-//     item per tool ("- `name`: description") with a nested item per
-//     example ("- desc: `name(input)` returns `output`", canonical JSON in
-//     code spans); blocks separated by a blank line; a final newline.
-//   - Validation: the whole tree at NewPrompt (disabled sections included:
-//     enablement is decided per render); required params at render, only
-//     for enabled sections. All problems are reported at once.
-//   - Policies: a section's policies govern its own tools, not its
-//     children's; they are matched by the tool's Def, so an overridden copy
-//     shares them. Order: section, prompt (Prompt.WithPolicies), then the
-//     base Dispatcher's; the first denial wins.
-//   - Overrides: Prompt.WithOverrides and RenderOptions.Overrides (render
-//     wins) replace the description of a tool with Spec.AcceptsOverrides,
-//     given ContractHash of the section's tool (SHA-256 of the
-//     length-prefixed name, description, ParamsSchema and ResultSchema); a
-//     stale hash, a tool refusing overrides, an unknown tool or a
-//     description that is not 1-200 ASCII characters is refused. The copy
-//     keeps the Spec otherwise and dispatches through the original Def.
 package wink

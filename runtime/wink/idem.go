@@ -26,19 +26,20 @@ func (d *Dispatcher) idemScope(scope string) string {
 	return scope
 }
 
-// idemKey returns the ledger key of a call to d's tool with params p, or ""
-// when the call is not idempotent (no strategy, no encoder, an empty custom
-// key).
-func (d *Def[P, R]) idemKey(disp *Dispatcher, p *P) string {
-	id := &d.tool.spec.Idempotency
-	name := d.tool.spec.Name
+// idemKey returns the ledger key of a call to t with the params v holds, or
+// "" when the call is not idempotent (no strategy, no encoder, an empty
+// custom key).
+func (t *Tool) idemKey(disp *Dispatcher, v typedCall) string {
+	id := &t.spec.Idempotency
+	name := t.spec.Name
 	switch id.Strategy {
 	case IdemAuto, IdemParams:
-		if d.f.EncodeParams == nil {
+		bp := bufPool.Get().(*[]byte)
+		b, ok := v.appendParams((*bp)[:0])
+		if !ok {
+			bufPool.Put(bp)
 			return ""
 		}
-		bp := bufPool.Get().(*[]byte)
-		b := d.f.EncodeParams((*bp)[:0], p)
 		var key string
 		if id.Strategy == IdemAuto {
 			key = ledger.AutoKey(disp.idemScope(id.Scope), name, b)
@@ -57,10 +58,7 @@ func (d *Def[P, R]) idemKey(disp *Dispatcher, p *P) string {
 		}
 		return key
 	case IdemCustom:
-		if d.f.IdempotencyKey == nil {
-			return ""
-		}
-		k := d.f.IdempotencyKey(p)
+		k := v.customKey()
 		if k == "" {
 			return ""
 		}

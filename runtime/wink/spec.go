@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -168,11 +169,9 @@ type Funcs[P, R any] struct {
 // Def is a typed tool: its Spec and Funcs. Generated code declares one
 // package-level Def per tool; Tool returns its non-generic descriptor.
 type Def[P, R any] struct {
-	tool       Tool
-	f          Funcs[P, R]
-	noValue    bool         // R is NoValue: never rendered
-	frames     sync.Pool    // of *frame[P, R]
-	renderHint atomic.Int32 // the longest result encoding rendered so far (capped)
+	tool   Tool
+	f      Funcs[P, R]
+	frames sync.Pool // of *typedFrame[P, R]
 }
 
 // NewDef returns the typed tool described by spec and f. It panics when the
@@ -180,17 +179,28 @@ type Def[P, R any] struct {
 // Handler is nil: generated code never does that, so such a Def is a
 // programming error caught at package initialisation.
 func NewDef[P, R any](spec Spec, f Funcs[P, R]) *Def[P, R] {
-	if !validName(spec.Name) {
-		panic(fmt.Sprintf("wink.NewDef: tool name %q must match ^[a-z0-9_-]{1,64}$", spec.Name))
-	}
 	if f.Decode == nil || f.EncodeResult == nil || f.Handler == nil {
-		panic(fmt.Sprintf("wink.NewDef: tool %q: Funcs.Decode, Funcs.EncodeResult and Funcs.Handler are required", spec.Name))
+		panic(badDef(spec.Name))
 	}
 	var zero R
 	_, noValue := any(zero).(NoValue)
-	d := &Def[P, R]{f: f, noValue: noValue}
-	d.tool = Tool{spec: spec, impl: d}
+	d := &Def[P, R]{f: f}
+	d.tool.init(spec, d, noValue)
 	return d
+}
+
+// init sets up t, a Def's descriptor; it panics on an invalid name (see
+// NewDef).
+func (t *Tool) init(spec Spec, impl invoker, noValue bool) {
+	if !validName(spec.Name) {
+		panic(fmt.Sprintf("wink.NewDef: tool name %q must match ^[a-z0-9_-]{1,64}$", spec.Name))
+	}
+	t.spec, t.impl, t.noValue = spec, impl, noValue
+}
+
+// badDef is NewDef's panic value for missing functions.
+func badDef(name string) string {
+	return fmt.Sprintf("wink.NewDef: tool %q: Funcs.Decode, Funcs.EncodeResult and Funcs.Handler are required", name)
 }
 
 // validName reports whether name matches ^[a-z0-9_-]{1,64}$.
@@ -225,30 +235,21 @@ func (d *Def[P, R]) DecodeWith(args []byte, lim strictjson.Limits) (P, error) {
 	// The params are decoded into a pooled call frame, not a local: a local
 	// whose address goes to the Decode function value escapes, costing an
 	// allocation and a write barrier per stored field.
-	fr := d.getFrame()
-	aerr := d.decode(fr, args, lim)
-	p := fr.p
-	var zero P
-	fr.p = zero
-	d.frames.Put(fr)
+	tf := d.typedFrame()
+	aerr := d.tool.decode(&tf.frame, args, lim)
+	p := tf.p
+	tf.release()
 	if aerr != nil {
+		var zero P
 		return zero, aerr
 	}
 	return p, nil
 }
 
-// getFrame returns a zero call frame from the pool.
-func (d *Def[P, R]) getFrame() *frame[P, R] {
-	if fr, _ := d.frames.Get().(*frame[P, R]); fr != nil {
-		return fr
-	}
-	return new(frame[P, R])
-}
-
-// decode fills fr.p from args with the frame's decoder and validates it;
-// nil means success. Validate runs only when decoding found no error: a
-// half-decoded value is meaningless.
-func (d *Def[P, R]) decode(fr *frame[P, R], args []byte, lim strictjson.Limits) *ArgumentsError {
+// decode fills the frame's params from args with the frame's decoder and
+// validates them; nil means success. Validate runs only when decoding found
+// no error: a half-decoded value is meaningless.
+func (t *Tool) decode(fr *frame, args []byte, lim strictjson.Limits) *ArgumentsError {
 	dec := fr.dec
 	if dec == nil {
 		dec = new(strictjson.Decoder)
@@ -261,21 +262,18 @@ func (d *Def[P, R]) decode(fr *frame[P, R], args []byte, lim strictjson.Limits) 
 		args = emptyObject
 	}
 	dec.Reset(args, lim)
-	d.f.Decode(dec, &fr.p)
+	fr.typed.decode(dec)
 	if errs := dec.Finish(); errs != nil {
 		// The decoder is not used again: errs may share its storage.
 		fr.dec = nil
-		return &ArgumentsError{Tool: d.tool.spec.Name, Errors: errs}
+		return &ArgumentsError{Tool: t.spec.Name, Errors: errs}
 	}
 	dec.Reset(nil, strictjson.Limits{}) // drop the references to the input
-	if d.f.Validate == nil {
-		return nil
-	}
-	err := d.f.Validate(&fr.p)
+	err := fr.typed.validate()
 	if err == nil {
 		return nil
 	}
-	return &ArgumentsError{Tool: d.tool.spec.Name, Errors: validationErrors(err)}
+	return &ArgumentsError{Tool: t.spec.Name, Errors: validationErrors(err)}
 }
 
 // emptyObject is the arguments "" and null stand for.
@@ -294,33 +292,6 @@ func noArguments(args []byte) bool {
 }
 
 func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-// decodeAny implements invoker.
-func (d *Def[P, R]) decodeAny(args []byte, lim strictjson.Limits) (any, error) {
-	p, err := d.DecodeWith(args, lim)
-	if err != nil {
-		return nil, err
-	}
-	return p, nil
-}
-
-// encodeParams implements invoker.
-func (d *Def[P, R]) encodeParams(dst []byte, params any) ([]byte, bool) {
-	p, ok := params.(P)
-	if !ok || d.f.EncodeParams == nil {
-		return dst, false
-	}
-	return d.f.EncodeParams(dst, &p), true
-}
-
-// idemKeyAny implements invoker.
-func (d *Def[P, R]) idemKeyAny(disp *Dispatcher, params any) string {
-	p, ok := params.(P)
-	if !ok || d.tool.spec.Idempotency.Strategy == IdemNone {
-		return ""
-	}
-	return d.idemKey(disp, &p)
-}
 
 // validationErrors converts an error returned by a Validate method into
 // decoding-style errors: a *strictjson.Errors or a FieldErrorer contributes
@@ -357,8 +328,10 @@ type fieldErrorsError interface {
 // typed dispatch pipeline of the Def it came from. Tools are created only by
 // NewDef and are immutable; use them from any goroutine.
 type Tool struct {
-	spec Spec
-	impl invoker
+	spec       Spec
+	impl       invoker
+	noValue    bool         // the result type is NoValue: never rendered
+	renderHint atomic.Int32 // the longest result encoding rendered so far (capped)
 }
 
 // Spec returns the tool's static description. The result points into the
@@ -378,4 +351,20 @@ func (t *Tool) Position() string { return t.spec.Position }
 // params boxed in an interface. A non-nil error is an *ArgumentsError.
 func (t *Tool) Decode(args []byte, lim strictjson.Limits) (any, error) {
 	return t.impl.decodeAny(args, lim)
+}
+
+// WithDescription returns a copy of t described by desc (trimmed); it keeps
+// t's decoder, handler and every other part of its Spec, and dispatches
+// through t's Def, so policies, hooks and events see the original Tool.
+// Prompt overrides (package prompt) are built with it.
+func (t *Tool) WithDescription(desc string) *Tool {
+	c := &Tool{spec: t.spec, impl: t.impl, noValue: t.noValue}
+	c.spec.Description = strings.TrimSpace(desc)
+	return c
+}
+
+// Same reports whether t and u run the same tool: the same Def, so an
+// overridden copy (WithDescription) and its original are the same.
+func (t *Tool) Same(u *Tool) bool {
+	return t != nil && u != nil && t.impl != nil && t.impl == u.impl
 }

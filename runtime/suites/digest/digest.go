@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/winkgen/wink/runtime/prompt"
 	"github.com/winkgen/wink/runtime/session"
 	"github.com/winkgen/wink/runtime/suites/files"
 	"github.com/winkgen/wink/runtime/vfs"
@@ -68,8 +69,8 @@ var Slice = session.NewSlice[Digest]("digest.workspace", session.State, session.
 func Current(s *session.Session) (Digest, bool) { return session.Latest(s, Slice) }
 
 // Vars returns the section's template values for the session's digest, added to vars (which may be nil).
-func Vars(s *session.Session, vars wink.Vars) wink.Vars {
-	out := wink.Vars{}
+func Vars(s *session.Session, vars prompt.Vars) prompt.Vars {
+	out := prompt.Vars{}
 	for k, v := range vars {
 		out[k] = v
 	}

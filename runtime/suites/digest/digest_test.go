@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/winkgen/wink/runtime/prompt"
 	"github.com/winkgen/wink/runtime/session"
 	"github.com/winkgen/wink/runtime/suites/digest"
 	"github.com/winkgen/wink/runtime/vfs"
@@ -80,7 +81,7 @@ func TestDigestSummarisesAndExpands(t *testing.T) {
 		if !ok || len(cur.Expanded) != 2 || cur.Expanded[1].Path != "internal" {
 			t.Errorf("session digest %+v", cur)
 		}
-		vars := digest.Vars(sess, wink.Vars{"x": "y"})
+		vars := digest.Vars(sess, prompt.Vars{"x": "y"})
 		if vars["x"] != "y" || !strings.Contains(vars["workspace_digest"], "internal\n  a/ (2 files, 20 B)") {
 			t.Errorf("vars %v", vars)
 		}
@@ -135,7 +136,7 @@ func TestSectionShowsTheDigest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := wink.MustPrompt("p", sec).Render(nil)
+	r, err := prompt.Must("p", sec).Render(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

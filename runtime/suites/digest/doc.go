@@ -5,7 +5,7 @@
 // listing it.
 //
 //	sec, _ := digest.Section()
-//	r, _ := prompt.RenderWith(wink.RenderOptions{Vars: digest.Vars(sess, nil), Session: sess})
+//	r, _ := prompt.RenderWith(prompt.RenderOptions{Vars: digest.Vars(sess, nil), Session: sess})
 //
 // # Decisions where the spec was silent
 //

@@ -1,6 +1,9 @@
 package digest
 
-import "github.com/winkgen/wink/runtime/wink"
+import (
+	"github.com/winkgen/wink/runtime/prompt"
+	"github.com/winkgen/wink/runtime/wink"
+)
 
 // Guidance is the markdown body of the suite's section; ${workspace_digest} is the current digest (Vars).
 const Guidance = `The workspace digest below summarises the workspace. Call workspace_digest with a directory path to
@@ -11,12 +14,12 @@ ${workspace_digest}`
 
 // Section returns the suite as a prompt section: key "digest", the guidance with the current digest (give
 // Vars(session, vars) to the render) and the workspace_digest tool.
-func Section() (*wink.Section, error) {
-	return wink.NewSection(wink.SectionSpec{
+func Section() (*prompt.Section, error) {
+	return prompt.NewSection(prompt.SectionSpec{
 		Key:      "digest",
 		Title:    "Workspace digest",
 		Template: Guidance,
-		Params:   []wink.Param{{Name: "workspace_digest", Default: "No digest yet: call workspace_digest to make one."}},
+		Params:   []prompt.Param{{Name: "workspace_digest", Default: "No digest yet: call workspace_digest to make one."}},
 		Tools:    []*wink.Tool{WinkWorkspaceDigest.Tool()},
 	})
 }

@@ -1,6 +1,9 @@
 package eval
 
-import "github.com/winkgen/wink/runtime/wink"
+import (
+	"github.com/winkgen/wink/runtime/prompt"
+	"github.com/winkgen/wink/runtime/wink"
+)
 
 // Guidance is the markdown body of the suite's section.
 const Guidance = `You can run small programs with eval, in Starlark (a Python dialect without imports, classes or
@@ -9,8 +12,8 @@ only through read_file(path) and write_file(path, content) (which creates new fi
 deterministic and bounded in steps and memory; a program that fails has everything it wrote undone.`
 
 // Section returns the suite as a prompt section: key "eval", the guidance and the eval tool.
-func Section() (*wink.Section, error) {
-	return wink.NewSection(wink.SectionSpec{
+func Section() (*prompt.Section, error) {
+	return prompt.NewSection(prompt.SectionSpec{
 		Key:      "eval",
 		Title:    "Evaluator",
 		Template: Guidance,

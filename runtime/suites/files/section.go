@@ -1,6 +1,9 @@
 package files
 
-import "github.com/winkgen/wink/runtime/wink"
+import (
+	"github.com/winkgen/wink/runtime/prompt"
+	"github.com/winkgen/wink/runtime/wink"
+)
 
 // Guidance is the markdown body of the suite's section: how the model should use the file tools.
 const Guidance = `You can work with the files of a workspace. Paths are relative to the workspace root
@@ -18,8 +21,8 @@ of at most 80 ASCII characters, and . and .. segments are not allowed.
 // Section returns the files suite as a prompt section: key "files", the guidance, the seven tools (ls,
 // read_file, write_file, edit_file, glob, grep, rm) and the policies of Policies(opts...), so
 // read-before-write is on unless ReadBeforeWrite(false) is given.
-func Section(opts ...Option) (*wink.Section, error) {
-	return wink.NewSection(wink.SectionSpec{
+func Section(opts ...Option) (*prompt.Section, error) {
+	return prompt.NewSection(prompt.SectionSpec{
 		Key:      "files",
 		Title:    "Workspace files",
 		Template: Guidance,

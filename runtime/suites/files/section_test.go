@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/winkgen/wink/runtime/prompt"
 	"github.com/winkgen/wink/runtime/session"
 	"github.com/winkgen/wink/runtime/suites/files"
 	"github.com/winkgen/wink/runtime/vfs"
@@ -20,7 +21,7 @@ func TestSectionRendersGuidanceAndTools(t *testing.T) {
 	if s.Key() != "files" || s.Title() != "Workspace files" {
 		t.Errorf("key %q title %q", s.Key(), s.Title())
 	}
-	r, err := wink.MustPrompt("p", s).Render(nil)
+	r, err := prompt.Must("p", s).Render(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/winkgen/wink/runtime/prompt"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
@@ -74,34 +75,34 @@ func Template(s Strategy) (string, error) {
 }
 
 // Option configures the section Section builds.
-type Option func(*wink.SectionSpec)
+type Option func(*prompt.SectionSpec)
 
 // WithKey replaces the section's key ("planning").
-func WithKey(key string) Option { return func(s *wink.SectionSpec) { s.Key = key } }
+func WithKey(key string) Option { return func(s *prompt.SectionSpec) { s.Key = key } }
 
 // WithTitle replaces the section's title ("Planning Tools").
-func WithTitle(title string) Option { return func(s *wink.SectionSpec) { s.Title = title } }
+func WithTitle(title string) Option { return func(s *prompt.SectionSpec) { s.Title = title } }
 
 // WithPolicies adds policies governing the planning tools.
 func WithPolicies(ps ...wink.Policy) Option {
-	return func(s *wink.SectionSpec) { s.Policies = append(s.Policies, ps...) }
+	return func(s *prompt.SectionSpec) { s.Policies = append(s.Policies, ps...) }
 }
 
 // WithEnabled sets the predicate deciding at each render whether the section (and so its tools) is present.
-func WithEnabled(enabled func(wink.RenderContext) bool) Option {
-	return func(s *wink.SectionSpec) { s.Enabled = enabled }
+func WithEnabled(enabled func(prompt.RenderContext) bool) Option {
+	return func(s *prompt.SectionSpec) { s.Enabled = enabled }
 }
 
 // Section returns the planning section: key "planning", title "Planning Tools", the strategy's guidance, and
 // the four tools (planning_setup_plan, planning_add_step, planning_update_step, planning_read_plan) in that
 // order. The tools install their reducers on the session of each call, so one section serves any number of
 // sessions.
-func Section(strategy Strategy, opts ...Option) (*wink.Section, error) {
+func Section(strategy Strategy, opts ...Option) (*prompt.Section, error) {
 	tmpl, err := Template(strategy)
 	if err != nil {
 		return nil, err
 	}
-	spec := wink.SectionSpec{
+	spec := prompt.SectionSpec{
 		Key:      "planning",
 		Title:    "Planning Tools",
 		Template: tmpl,
@@ -110,5 +111,5 @@ func Section(strategy Strategy, opts ...Option) (*wink.Section, error) {
 	for _, o := range opts {
 		o(&spec)
 	}
-	return wink.NewSection(spec)
+	return prompt.NewSection(spec)
 }

@@ -6,16 +6,17 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/winkgen/wink/runtime/prompt"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-func renderSection(t *testing.T, s Strategy, opts ...Option) *wink.Rendered {
+func renderSection(t *testing.T, s Strategy, opts ...Option) *prompt.Rendered {
 	t.Helper()
 	sec, err := Section(s, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := wink.NewPrompt("p", sec)
+	p, err := prompt.New("p", sec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,14 +108,14 @@ func TestStrategyNamesAndUnknownStrategy(t *testing.T) {
 }
 
 func TestSectionOptions(t *testing.T) {
-	sec, err := Section(ReAct, WithKey("plan"), WithTitle("Plan"), WithEnabled(func(wink.RenderContext) bool { return false }))
+	sec, err := Section(ReAct, WithKey("plan"), WithTitle("Plan"), WithEnabled(func(prompt.RenderContext) bool { return false }))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if sec.Key() != "plan" || sec.Title() != "Plan" {
 		t.Errorf("key %q title %q", sec.Key(), sec.Title())
 	}
-	r, err := wink.MustPrompt("p", sec).Render(nil)
+	r, err := prompt.Must("p", sec).Render(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

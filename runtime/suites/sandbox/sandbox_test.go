@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/winkgen/wink/runtime/prompt"
 	"github.com/winkgen/wink/runtime/resources"
 	"github.com/winkgen/wink/runtime/session"
 	"github.com/winkgen/wink/runtime/suites/sandbox"
@@ -257,9 +258,9 @@ func TestSandboxRefusesEscapes(t *testing.T) {
 	})
 }
 
-func render(t *testing.T, sec *wink.Section) (string, []*wink.Tool) {
+func render(t *testing.T, sec *prompt.Section) (string, []*wink.Tool) {
 	t.Helper()
-	r, err := wink.MustPrompt("p", sec).Render(nil)
+	r, err := prompt.Must("p", sec).Render(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,9 @@
 package sandbox
 
-import "github.com/winkgen/wink/runtime/wink"
+import (
+	"github.com/winkgen/wink/runtime/prompt"
+	"github.com/winkgen/wink/runtime/wink"
+)
 
 // Guidance is the markdown body of the suite's section when the shell is available.
 const Guidance = `You can run commands with shell, in a sandbox over the workspace: the workspace (at /workspace,
@@ -13,20 +16,20 @@ file and read it with read_file.`
 // Section returns the suite as a prompt section (key "sandbox") with the shell tool when bubblewrap can
 // create a sandbox with cfg (the zero Config: DefaultConfig); otherwise the section says why the shell is
 // unavailable and offers no tool.
-func Section(cfg ...Config) (*wink.Section, error) {
+func Section(cfg ...Config) (*prompt.Section, error) {
 	c := Config{}
 	if len(cfg) > 0 {
 		c = cfg[0]
 	}
 	c = c.withDefaults()
 	if _, reason := available(c); reason != "" {
-		return wink.NewSection(wink.SectionSpec{
+		return prompt.NewSection(prompt.SectionSpec{
 			Key:      "sandbox",
 			Title:    "Shell",
 			Template: "The shell is not available: " + reason + ". Do not try to run commands.",
 		})
 	}
-	return wink.NewSection(wink.SectionSpec{
+	return prompt.NewSection(prompt.SectionSpec{
 		Key:      "sandbox",
 		Title:    "Shell",
 		Template: Guidance,

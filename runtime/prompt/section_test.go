@@ -1,9 +1,10 @@
-package wink_test
+package prompt_test
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/winkgen/wink/runtime/prompt"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
@@ -25,10 +26,10 @@ func secTool(name, desc string, acceptsOverrides bool, examples ...wink.Example)
 	}).Tool()
 }
 
-// mustSection is wink.NewSection failing the test on error.
-func mustSection(t testing.TB, s wink.SectionSpec) *wink.Section {
+// mustSection is prompt.NewSection failing the test on error.
+func mustSection(t testing.TB, s prompt.SectionSpec) *prompt.Section {
 	t.Helper()
-	sec, err := wink.NewSection(s)
+	sec, err := prompt.NewSection(s)
 	if err != nil {
 		t.Fatalf("NewSection(%q): %v", s.Key, err)
 	}
@@ -36,57 +37,57 @@ func mustSection(t testing.TB, s wink.SectionSpec) *wink.Section {
 }
 
 func TestNewSectionConstructionErrorsExactText(t *testing.T) {
-	child := mustSection(t, wink.SectionSpec{Key: "docs", Title: "Docs"})
+	child := mustSection(t, prompt.SectionSpec{Key: "docs", Title: "Docs"})
 	ls := secTool("ls", "Lists files.", false)
 	tests := []struct {
 		name string
-		spec wink.SectionSpec
+		spec prompt.SectionSpec
 		want string
 	}{
-		{"key with upper case", wink.SectionSpec{Key: "Files", Title: "Files"},
+		{"key with upper case", prompt.SectionSpec{Key: "Files", Title: "Files"},
 			`section key "Files" must match ^[a-z0-9][a-z0-9._-]*$`},
-		{"empty key", wink.SectionSpec{Key: "", Title: "Files"},
+		{"empty key", prompt.SectionSpec{Key: "", Title: "Files"},
 			`section key "" must match ^[a-z0-9][a-z0-9._-]*$`},
-		{"key starting with a dot", wink.SectionSpec{Key: ".files", Title: "Files"},
+		{"key starting with a dot", prompt.SectionSpec{Key: ".files", Title: "Files"},
 			`section key ".files" must match ^[a-z0-9][a-z0-9._-]*$`},
-		{"empty title", wink.SectionSpec{Key: "files", Title: "  "},
+		{"empty title", prompt.SectionSpec{Key: "files", Title: "  "},
 			`section "files": the title must be one non-empty line`},
-		{"title on two lines", wink.SectionSpec{Key: "files", Title: "Files\nand more"},
+		{"title on two lines", prompt.SectionSpec{Key: "files", Title: "Files\nand more"},
 			`section "files": the title must be one non-empty line`},
-		{"placeholder without param", wink.SectionSpec{Key: "files", Title: "Files", Template: "Work in\nthe ${root} folder."},
+		{"placeholder without param", prompt.SectionSpec{Key: "files", Title: "Files", Template: "Work in\nthe ${root} folder."},
 			`section "files": placeholder "${root}" on line 2 has no matching param`},
-		{"placeholder reported once", wink.SectionSpec{Key: "files", Title: "Files", Template: "${a} ${a}"},
+		{"placeholder reported once", prompt.SectionSpec{Key: "files", Title: "Files", Template: "${a} ${a}"},
 			`section "files": placeholder "${a}" on line 1 has no matching param`},
-		{"unterminated placeholder", wink.SectionSpec{Key: "files", Title: "Files", Template: "x\n\nUse ${root to\nstart",
-			Params: []wink.Param{{Name: "root"}}},
+		{"unterminated placeholder", prompt.SectionSpec{Key: "files", Title: "Files", Template: "x\n\nUse ${root to\nstart",
+			Params: []prompt.Param{{Name: "root"}}},
 			`section "files": unterminated placeholder "${root to" on line 3: no closing "}"`},
-		{"unterminated at end", wink.SectionSpec{Key: "files", Title: "Files", Template: "Use ${"},
+		{"unterminated at end", prompt.SectionSpec{Key: "files", Title: "Files", Template: "Use ${"},
 			`section "files": unterminated placeholder "${" on line 1: no closing "}"`},
-		{"placeholder with bad name", wink.SectionSpec{Key: "files", Title: "Files", Template: "${1x}"},
+		{"placeholder with bad name", prompt.SectionSpec{Key: "files", Title: "Files", Template: "${1x}"},
 			`section "files": placeholder "${1x}" on line 1: the name must match ^[A-Za-z_][A-Za-z0-9_]*$`},
-		{"empty placeholder", wink.SectionSpec{Key: "files", Title: "Files", Template: "${}"},
+		{"empty placeholder", prompt.SectionSpec{Key: "files", Title: "Files", Template: "${}"},
 			`section "files": placeholder "${}" on line 1: the name must match ^[A-Za-z_][A-Za-z0-9_]*$`},
-		{"bad param name", wink.SectionSpec{Key: "files", Title: "Files", Params: []wink.Param{{Name: "1x"}}},
+		{"bad param name", prompt.SectionSpec{Key: "files", Title: "Files", Params: []prompt.Param{{Name: "1x"}}},
 			`section "files": param name "1x" must match ^[A-Za-z_][A-Za-z0-9_]*$`},
-		{"duplicate param", wink.SectionSpec{Key: "files", Title: "Files", Params: []wink.Param{{Name: "root"}, {Name: "root"}}},
+		{"duplicate param", prompt.SectionSpec{Key: "files", Title: "Files", Params: []prompt.Param{{Name: "root"}, {Name: "root"}}},
 			`section "files": duplicate param "root"`},
-		{"required param with default", wink.SectionSpec{Key: "files", Title: "Files",
-			Params: []wink.Param{{Name: "root", Required: true, Default: "/"}}},
+		{"required param with default", prompt.SectionSpec{Key: "files", Title: "Files",
+			Params: []prompt.Param{{Name: "root", Required: true, Default: "/"}}},
 			`section "files": required param "root" has a default`},
-		{"nil tool", wink.SectionSpec{Key: "files", Title: "Files", Tools: []*wink.Tool{ls, nil}},
+		{"nil tool", prompt.SectionSpec{Key: "files", Title: "Files", Tools: []*wink.Tool{ls, nil}},
 			`section "files": tool 1 is nil`},
-		{"duplicate tool", wink.SectionSpec{Key: "files", Title: "Files", Tools: []*wink.Tool{ls, ls}},
+		{"duplicate tool", prompt.SectionSpec{Key: "files", Title: "Files", Tools: []*wink.Tool{ls, ls}},
 			`section "files": duplicate tool name "ls"`},
-		{"nil policy", wink.SectionSpec{Key: "files", Title: "Files", Policies: []wink.Policy{nil}},
+		{"nil policy", prompt.SectionSpec{Key: "files", Title: "Files", Policies: []wink.Policy{nil}},
 			`section "files": policy 0 is nil`},
-		{"nil child", wink.SectionSpec{Key: "files", Title: "Files", Children: []*wink.Section{nil}},
+		{"nil child", prompt.SectionSpec{Key: "files", Title: "Files", Children: []*prompt.Section{nil}},
 			`section "files": child 0 is nil`},
-		{"duplicate child key", wink.SectionSpec{Key: "files", Title: "Files", Children: []*wink.Section{child, child}},
+		{"duplicate child key", prompt.SectionSpec{Key: "files", Title: "Files", Children: []*prompt.Section{child, child}},
 			`section "files": duplicate child key "docs"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			sec, err := wink.NewSection(tt.spec)
+			sec, err := prompt.NewSection(tt.spec)
 			if err == nil {
 				t.Fatalf("NewSection succeeded, want error %q", tt.want)
 			}
@@ -101,9 +102,9 @@ func TestNewSectionConstructionErrorsExactText(t *testing.T) {
 }
 
 func TestNewSectionReportsAllErrorsAtOnce(t *testing.T) {
-	_, err := wink.NewSection(wink.SectionSpec{
+	_, err := prompt.NewSection(prompt.SectionSpec{
 		Key: "Bad", Title: "", Template: "${a} ${b",
-		Params: []wink.Param{{Name: "x"}, {Name: "x"}},
+		Params: []prompt.Param{{Name: "x"}, {Name: "x"}},
 	})
 	want := strings.Join([]string{
 		`section key "Bad" must match ^[a-z0-9][a-z0-9._-]*$`,
@@ -119,13 +120,13 @@ func TestNewSectionReportsAllErrorsAtOnce(t *testing.T) {
 
 func TestNewSectionAcceptsValidKeysAndCopiesInputs(t *testing.T) {
 	for _, key := range []string{"a", "0", "workspace.files", "my_section-2"} {
-		if _, err := wink.NewSection(wink.SectionSpec{Key: key, Title: "T"}); err != nil {
+		if _, err := prompt.NewSection(prompt.SectionSpec{Key: key, Title: "T"}); err != nil {
 			t.Errorf("key %q: %v", key, err)
 		}
 	}
 	tools := []*wink.Tool{secTool("ls", "Lists files.", false)}
-	params := []wink.Param{{Name: "root", Required: true}}
-	sec := mustSection(t, wink.SectionSpec{Key: "files", Title: " Files ", Template: "${root}", Params: params, Tools: tools})
+	params := []prompt.Param{{Name: "root", Required: true}}
+	sec := mustSection(t, prompt.SectionSpec{Key: "files", Title: " Files ", Template: "${root}", Params: params, Tools: tools})
 	tools[0] = secTool("rm", "Removes files.", false)
 	params[0].Name = "changed"
 	if sec.Key() != "files" || sec.Title() != "Files" || sec.Tools()[0].Name() != "ls" || sec.Params()[0].Name != "root" {
@@ -136,38 +137,38 @@ func TestNewSectionAcceptsValidKeysAndCopiesInputs(t *testing.T) {
 
 func TestMustSectionPanicsWithTheError(t *testing.T) {
 	defer func() {
-		if got, want := recover(), `wink.MustSection: section key "X" must match ^[a-z0-9][a-z0-9._-]*$`; got != want {
+		if got, want := recover(), `prompt.MustSection: section key "X" must match ^[a-z0-9][a-z0-9._-]*$`; got != want {
 			t.Errorf("panic = %v, want %s", got, want)
 		}
 	}()
-	wink.MustSection(wink.SectionSpec{Key: "X", Title: "T"})
+	prompt.MustSection(prompt.SectionSpec{Key: "X", Title: "T"})
 }
 
 func TestSectionTemplateSubstitutionEscapesAndDedent(t *testing.T) {
 	tests := []struct {
 		name     string
 		template string
-		params   []wink.Param
-		vars     wink.Vars
+		params   []prompt.Param
+		vars     prompt.Vars
 		want     string
 	}{
-		{"placeholder replaced", "Root: ${root}.", []wink.Param{{Name: "root"}}, wink.Vars{"root": "/ws"}, "Root: /ws."},
-		{"default used", "Mode: ${mode}.", []wink.Param{{Name: "mode", Default: "fast"}}, nil, "Mode: fast."},
-		{"given empty value wins over default", "Mode: ${mode}.", []wink.Param{{Name: "mode", Default: "fast"}},
-			wink.Vars{"mode": ""}, "Mode: ."},
-		{"escape gives a literal placeholder", "Write $${HOME} or ${x}.", []wink.Param{{Name: "x"}}, wink.Vars{"x": "1"},
+		{"placeholder replaced", "Root: ${root}.", []prompt.Param{{Name: "root"}}, prompt.Vars{"root": "/ws"}, "Root: /ws."},
+		{"default used", "Mode: ${mode}.", []prompt.Param{{Name: "mode", Default: "fast"}}, nil, "Mode: fast."},
+		{"given empty value wins over default", "Mode: ${mode}.", []prompt.Param{{Name: "mode", Default: "fast"}},
+			prompt.Vars{"mode": ""}, "Mode: ."},
+		{"escape gives a literal placeholder", "Write $${HOME} or ${x}.", []prompt.Param{{Name: "x"}}, prompt.Vars{"x": "1"},
 			"Write ${HOME} or 1."},
 		{"other dollars literal", "Costs $5, $$ and $x.", nil, nil, "Costs $5, $$ and $x."},
-		{"values are not expanded again", "${a}", []wink.Param{{Name: "a"}, {Name: "b"}}, wink.Vars{"a": "${b}", "b": "no"},
+		{"values are not expanded again", "${a}", []prompt.Param{{Name: "a"}, {Name: "b"}}, prompt.Vars{"a": "${b}", "b": "no"},
 			"${b}"},
-		{"adjacent placeholders", "${a}${b}", []wink.Param{{Name: "a"}, {Name: "b"}}, wink.Vars{"a": "1", "b": "2"}, "12"},
+		{"adjacent placeholders", "${a}${b}", []prompt.Param{{Name: "a"}, {Name: "b"}}, prompt.Vars{"a": "1", "b": "2"}, "12"},
 		{"indented raw string dedented and trimmed", "\n\t\tFirst line.\n\t\t  indented ${a}\n\n\t\tLast.\n\t",
-			[]wink.Param{{Name: "a"}}, wink.Vars{"a": "x"}, "First line.\n  indented x\n\nLast."},
+			[]prompt.Param{{Name: "a"}}, prompt.Vars{"a": "x"}, "First line.\n  indented x\n\nLast."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			sec := mustSection(t, wink.SectionSpec{Key: "s", Title: "S", Template: tt.template, Params: tt.params})
-			r, err := wink.MustPrompt("p", sec).Render(tt.vars)
+			sec := mustSection(t, prompt.SectionSpec{Key: "s", Title: "S", Template: tt.template, Params: tt.params})
+			r, err := prompt.Must("p", sec).Render(tt.vars)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -183,14 +184,14 @@ func FuzzSectionTemplate(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		sec, err := wink.NewSection(wink.SectionSpec{Key: "s", Title: "S", Template: src, Params: []wink.Param{{Name: "x"}}})
+		sec, err := prompt.NewSection(prompt.SectionSpec{Key: "s", Title: "S", Template: src, Params: []prompt.Param{{Name: "x"}}})
 		if !strings.Contains(src, "${") && err != nil {
 			t.Fatalf("template without placeholders refused: %v", err)
 		}
 		if err != nil {
 			return
 		}
-		r, err := wink.MustPrompt("p", sec).Render(wink.Vars{"x": "VALUE"})
+		r, err := prompt.Must("p", sec).Render(prompt.Vars{"x": "VALUE"})
 		if err != nil {
 			t.Fatalf("Render: %v", err)
 		}

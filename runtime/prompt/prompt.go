@@ -1,4 +1,4 @@
-package wink
+package prompt
 
 import (
 	"fmt"
@@ -7,29 +7,31 @@ import (
 	"strings"
 
 	"github.com/winkgen/wink/runtime/session"
+
+	"github.com/winkgen/wink/runtime/wink"
 )
 
 // Prompt is an ordered tree of sections that renders to markdown and
 // collects the tools of its enabled sections. Prompts are built by
-// NewPrompt and are immutable; WithPolicies and WithOverrides return
+// New and are immutable; WithPolicies and WithOverrides return
 // changed copies. Render is safe for concurrent use when the sections'
 // Enabled predicates are.
 type Prompt struct {
 	key       string
 	sections  []*Section
-	policies  []Policy
-	overrides map[string]*Tool    // validated construction overrides: name → clone
-	tools     map[string]toolSite // every tool of the tree by name
-	declared  map[string]bool     // every param name declared in the tree
+	policies  []wink.Policy
+	overrides map[string]*wink.Tool // validated construction overrides: name → clone
+	tools     map[string]toolSite   // every tool of the tree by name
+	declared  map[string]bool       // every param name declared in the tree
 }
 
 // toolSite is a tool of the tree and the path of its section.
 type toolSite struct {
-	tool *Tool
+	tool *wink.Tool
 	path string
 }
 
-// NewPrompt validates the section tree and returns the prompt. The tree is
+// New validates the section tree and returns the prompt. The tree is
 // checked whole, whatever the sections' Enabled predicates will say at
 // render. Every problem is reported at once (joined with errors.Join):
 //
@@ -39,7 +41,7 @@ type toolSite struct {
 //	duplicate section path "a.b.c" in prompt "p"
 //	section "a.b.c.d.e.f" is nested too deeply: at most 5 levels (headings stop at ######)
 //	duplicate tool name "ls": in sections "workspace.files" and "tools"
-func NewPrompt(key string, sections ...*Section) (*Prompt, error) {
+func New(key string, sections ...*Section) (*Prompt, error) {
 	var errs []error
 	if !validSectionKey(key) {
 		errs = append(errs, fmt.Errorf("prompt key %s must match ^[a-z0-9][a-z0-9._-]*$", strconv.Quote(key)))
@@ -97,11 +99,11 @@ func NewPrompt(key string, sections ...*Section) (*Prompt, error) {
 	return p, nil
 }
 
-// MustPrompt is NewPrompt that panics on error, for package-level prompts.
-func MustPrompt(key string, sections ...*Section) *Prompt {
-	p, err := NewPrompt(key, sections...)
+// Must is New that panics on error, for package-level prompts.
+func Must(key string, sections ...*Section) *Prompt {
+	p, err := New(key, sections...)
 	if err != nil {
-		panic("wink.MustPrompt: " + err.Error())
+		panic("prompt.Must: " + err.Error())
 	}
 	return p
 }
@@ -113,15 +115,15 @@ func (p *Prompt) Key() string { return p.key }
 func (p *Prompt) Sections() []*Section { return append([]*Section(nil), p.sections...) }
 
 // Policies returns the prompt-level policies in order, as a new slice.
-func (p *Prompt) Policies() []Policy { return append([]Policy(nil), p.policies...) }
+func (p *Prompt) Policies() []wink.Policy { return append([]wink.Policy(nil), p.policies...) }
 
 // WithPolicies returns a copy of p whose prompt-level policies are p's
 // followed by ps. They govern every tool of the prompt, after the policies
 // of the tool's section. A nil policy panics (a programming error).
-func (p *Prompt) WithPolicies(ps ...Policy) *Prompt {
+func (p *Prompt) WithPolicies(ps ...wink.Policy) *Prompt {
 	for i, pol := range ps {
 		if pol == nil {
-			panic("wink.Prompt.WithPolicies: policy " + strconv.Itoa(i) + " is nil")
+			panic("prompt.Prompt.WithPolicies: policy " + strconv.Itoa(i) + " is nil")
 		}
 	}
 	c := *p
@@ -143,7 +145,7 @@ func (p *Prompt) WithOverrides(o Overrides) (*Prompt, error) {
 		return nil, err
 	}
 	c := *p
-	c.overrides = make(map[string]*Tool, len(p.overrides)+len(clones))
+	c.overrides = make(map[string]*wink.Tool, len(p.overrides)+len(clones))
 	for n, t := range p.overrides {
 		c.overrides[n] = t
 	}
@@ -155,7 +157,7 @@ func (p *Prompt) WithOverrides(o Overrides) (*Prompt, error) {
 
 // applyOverrides checks o against the tree's tools and returns the
 // overridden copies by name.
-func (p *Prompt) applyOverrides(o Overrides) (map[string]*Tool, error) {
+func (p *Prompt) applyOverrides(o Overrides) (map[string]*wink.Tool, error) {
 	if len(o) == 0 {
 		return nil, nil
 	}
@@ -165,7 +167,7 @@ func (p *Prompt) applyOverrides(o Overrides) (map[string]*Tool, error) {
 	}
 	slices.Sort(names)
 	var errs []error
-	clones := make(map[string]*Tool, len(o))
+	clones := make(map[string]*wink.Tool, len(o))
 	for _, n := range names {
 		site, ok := p.tools[n]
 		if !ok {
@@ -177,7 +179,7 @@ func (p *Prompt) applyOverrides(o Overrides) (map[string]*Tool, error) {
 			errs = append(errs, err)
 			continue
 		}
-		clones[n] = site.tool.withDescription(o[n].Description)
+		clones[n] = site.tool.WithDescription(o[n].Description)
 	}
 	if len(errs) > 0 {
 		return nil, joinErrs(errs)
@@ -208,26 +210,29 @@ type Rendered struct {
 	Text string
 	// Tools are the enabled sections' tools in declaration order, with
 	// overridden descriptions applied.
-	Tools []*Tool
+	Tools []*wink.Tool
 	// Policies are the prompt-level policies.
-	Policies []Policy
+	Policies []wink.Policy
 
-	registry        *Registry
-	sectionPolicies map[any][]Policy
+	registry        *wink.Registry
+	sectionPolicies map[string]toolPolicies // by tool name
 }
 
 // Registry returns a registry of Tools, in order.
-func (r *Rendered) Registry() *Registry { return r.registry }
+func (r *Rendered) Registry() *wink.Registry { return r.registry }
 
 // SectionPolicies returns the policies of the section that declares t (nil
 // for a tool the rendering does not contain). It fits
-// Dispatcher.SectionPolicies. A tool is matched by its Def, so the original
+// wink.Dispatcher.SectionPolicies. A tool is matched by its Def (Tool.Same), so the original
 // and an overridden copy share their policies.
-func (r *Rendered) SectionPolicies(t *Tool) []Policy {
+func (r *Rendered) SectionPolicies(t *wink.Tool) []wink.Policy {
 	if t == nil {
 		return nil
 	}
-	return r.sectionPolicies[t.impl]
+	if tp, ok := r.sectionPolicies[t.Name()]; ok && tp.tool.Same(t) {
+		return tp.policies
+	}
+	return nil
 }
 
 // Dispatcher returns a copy of base that dispatches to the rendering's
@@ -235,12 +240,12 @@ func (r *Rendered) SectionPolicies(t *Tool) []Policy {
 // Policies are the prompt-level policies followed by base.Policies. So a
 // call is checked by its section's policies, then the prompt's, then base's;
 // the first denial wins.
-func (r *Rendered) Dispatcher(base Dispatcher) *Dispatcher {
+func (r *Rendered) Dispatcher(base wink.Dispatcher) *wink.Dispatcher {
 	d := base
 	d.Registry = r.registry
 	d.SectionPolicies = r.SectionPolicies
 	if len(base.Policies) > 0 {
-		d.Policies = append(append([]Policy(nil), r.Policies...), base.Policies...)
+		d.Policies = append(append([]wink.Policy(nil), r.Policies...), base.Policies...)
 	} else {
 		d.Policies = r.Policies
 	}
@@ -282,7 +287,7 @@ func (p *Prompt) RenderWith(o RenderOptions) (*Rendered, error) {
 				strconv.Quote(n), strconv.Quote(p.key)))
 		}
 	}
-	r := &Rendered{Prompt: p.key, Policies: slices.Clip(p.policies), sectionPolicies: map[any][]Policy{}}
+	r := &Rendered{Prompt: p.key, Policies: slices.Clip(p.policies), sectionPolicies: map[string]toolPolicies{}}
 	var b strings.Builder
 	var walk func(s *Section, path string, depth int)
 	walk = func(s *Section, path string, depth int) {
@@ -314,8 +319,8 @@ func (p *Prompt) RenderWith(o RenderOptions) (*Rendered, error) {
 		b.WriteByte('\n')
 	}
 	r.Text = b.String()
-	reg, err := NewRegistry(r.Tools)
-	if err != nil { // unreachable: NewPrompt rejects duplicate names
+	reg, err := wink.NewRegistry(r.Tools)
+	if err != nil { // unreachable: New rejects duplicate names
 		return nil, err
 	}
 	r.registry = reg
@@ -324,7 +329,7 @@ func (p *Prompt) RenderWith(o RenderOptions) (*Rendered, error) {
 
 // writeSection writes s's heading, text and tools block to b and records
 // its tools in r.
-func (p *Prompt) writeSection(b *strings.Builder, r *Rendered, s *Section, vars Vars, clones map[string]*Tool, depth int) {
+func (p *Prompt) writeSection(b *strings.Builder, r *Rendered, s *Section, vars Vars, clones map[string]*wink.Tool, depth int) {
 	if b.Len() > 0 {
 		b.WriteString("\n\n")
 	}
@@ -360,7 +365,7 @@ func (p *Prompt) writeSection(b *strings.Builder, r *Rendered, s *Section, vars 
 		}
 		r.Tools = append(r.Tools, t)
 		if len(s.policies) > 0 {
-			r.sectionPolicies[t.impl] = s.policies
+			r.sectionPolicies[t.Name()] = toolPolicies{t, s.policies}
 		}
 		writeToolDoc(b, t)
 	}
@@ -370,12 +375,12 @@ func (p *Prompt) writeSection(b *strings.Builder, r *Rendered, s *Section, vars 
 // as a code span and the description, then a nested item per example with
 // its description (or "Example"), the call "name(input)" as a code span and,
 // when the example states one, "returns" and the output as a code span.
-func writeToolDoc(b *strings.Builder, t *Tool) {
+func writeToolDoc(b *strings.Builder, t *wink.Tool) {
 	b.WriteString("\n- ")
-	writeCode(b, t.spec.Name)
+	writeCode(b, t.Spec().Name)
 	b.WriteString(": ")
-	b.WriteString(t.spec.Description)
-	for _, ex := range t.spec.Examples {
+	b.WriteString(t.Spec().Description)
+	for _, ex := range t.Spec().Examples {
 		b.WriteString("\n  - ")
 		if d := strings.TrimSpace(ex.Description); d != "" {
 			b.WriteString(d)
@@ -383,7 +388,7 @@ func writeToolDoc(b *strings.Builder, t *Tool) {
 			b.WriteString("Example")
 		}
 		b.WriteString(": ")
-		writeCode(b, t.spec.Name+"("+string(ex.Input)+")")
+		writeCode(b, t.Spec().Name+"("+string(ex.Input)+")")
 		if len(ex.Output) > 0 {
 			b.WriteString(" returns ")
 			writeCode(b, string(ex.Output))
@@ -414,4 +419,10 @@ func writeCode(b *strings.Builder, s string) {
 		b.WriteByte(' ')
 	}
 	b.WriteString(fence)
+}
+
+// toolPolicies are the policies of the section declaring tool.
+type toolPolicies struct {
+	tool     *wink.Tool
+	policies []wink.Policy
 }

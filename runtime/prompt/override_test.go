@@ -1,10 +1,11 @@
-package wink_test
+package prompt_test
 
 import (
 	"context"
 	"strings"
 	"testing"
 
+	"github.com/winkgen/wink/runtime/prompt"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
@@ -14,7 +15,7 @@ func TestContractHashIsSHA256OfLengthPrefixedContract(t *testing.T) {
 	//	S='{"type":"object","properties":{},"additionalProperties":false}'
 	//	printf '2:ls\n12:Lists files.\n%d:%s\n15:%s\n' ${#S} "$S" '{"type":"null"}' | sha256sum
 	const want = "fea445d4654c70ab858a6524c83a6a769eb1d2694896f463daf60da73f8b7cae"
-	if got := wink.ContractHash(tool); got != want {
+	if got := prompt.ContractHash(tool); got != want {
 		t.Errorf("ContractHash = %s, want %s", got, want)
 	}
 }
@@ -23,7 +24,7 @@ func TestContractHashChangesWithEachContractField(t *testing.T) {
 	base := wink.Spec{Name: "ls", Description: "lists files.", ParamsSchema: []byte(`{"type":"object"}`),
 		ResultSchema: []byte(`{"type":"null"}`), AcceptsOverrides: true}
 	hash := func(s wink.Spec) string {
-		return wink.ContractHash(wink.NewDef(s, wink.Funcs[wink.NoParams, wink.NoValue]{
+		return prompt.ContractHash(wink.NewDef(s, wink.Funcs[wink.NoParams, wink.NoValue]{
 			Decode: wink.DecodeNoParams, EncodeResult: wink.EncodeNoValue,
 			Handler: func(*wink.ToolContext, wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
 				return wink.Done[wink.NoValue](""), nil
@@ -59,30 +60,30 @@ func TestContractHashChangesWithEachContractField(t *testing.T) {
 func TestOverridesRefusedExactText(t *testing.T) {
 	fixed := secTool("ls", "Lists files.", false)
 	open := secTool("read_file", "Reads a file.", true)
-	sec := mustSection(t, wink.SectionSpec{Key: "files", Title: "Files", Tools: []*wink.Tool{fixed, open}})
-	p := wink.MustPrompt("p", sec)
-	good := wink.ContractHash(open)
+	sec := mustSection(t, prompt.SectionSpec{Key: "files", Title: "Files", Tools: []*wink.Tool{fixed, open}})
+	p := prompt.Must("p", sec)
+	good := prompt.ContractHash(open)
 	stale := strings.Repeat("0", 64)
 	tests := []struct {
 		name string
-		o    wink.Overrides
+		o    prompt.Overrides
 		want string
 	}{
-		{"tool refusing overrides", wink.Overrides{"ls": {Description: "X.", ContractHash: wink.ContractHash(fixed)}},
+		{"tool refusing overrides", prompt.Overrides{"ls": {Description: "X.", ContractHash: prompt.ContractHash(fixed)}},
 			`override for tool "ls" refused: the tool does not accept overrides`},
-		{"stale contract", wink.Overrides{"read_file": {Description: "X.", ContractHash: stale}},
+		{"stale contract", prompt.Overrides{"read_file": {Description: "X.", ContractHash: stale}},
 			`override for tool "read_file" refused: written for contract ` + stale + `, but the current contract is ` + good},
-		{"missing hash", wink.Overrides{"read_file": {Description: "X."}},
+		{"missing hash", prompt.Overrides{"read_file": {Description: "X."}},
 			`override for tool "read_file" refused: written for contract "", but the current contract is ` + good},
-		{"unknown tool", wink.Overrides{"rm": {Description: "X.", ContractHash: good}},
+		{"unknown tool", prompt.Overrides{"rm": {Description: "X.", ContractHash: good}},
 			`override for tool "rm" refused: prompt "p" has no such tool`},
-		{"empty description", wink.Overrides{"read_file": {Description: "  ", ContractHash: good}},
+		{"empty description", prompt.Overrides{"read_file": {Description: "  ", ContractHash: good}},
 			`override for tool "read_file" refused: the description must be 1 to 200 ASCII characters`},
-		{"long description", wink.Overrides{"read_file": {Description: strings.Repeat("x", 201), ContractHash: good}},
+		{"long description", prompt.Overrides{"read_file": {Description: strings.Repeat("x", 201), ContractHash: good}},
 			`override for tool "read_file" refused: the description must be 1 to 200 ASCII characters`},
-		{"non-ASCII description", wink.Overrides{"read_file": {Description: "Lit un fichier déjà ouvert.", ContractHash: good}},
+		{"non-ASCII description", prompt.Overrides{"read_file": {Description: "Lit un fichier déjà ouvert.", ContractHash: good}},
 			`override for tool "read_file" refused: the description must be 1 to 200 ASCII characters`},
-		{"all refusals, by tool name", wink.Overrides{
+		{"all refusals, by tool name", prompt.Overrides{
 			"rm":        {Description: "X.", ContractHash: good},
 			"ls":        {Description: "X."},
 			"read_file": {Description: "X.", ContractHash: stale},
@@ -101,7 +102,7 @@ func TestOverridesRefusedExactText(t *testing.T) {
 			if err.Error() != tt.want {
 				t.Errorf("WithOverrides error:\n got %s\nwant %s", err, tt.want)
 			}
-			r, err := p.RenderWith(wink.RenderOptions{Overrides: tt.o})
+			r, err := p.RenderWith(prompt.RenderOptions{Overrides: tt.o})
 			if err == nil || r != nil {
 				t.Fatalf("RenderWith = %v, %v; want error %q", r, err, tt.want)
 			}
@@ -115,9 +116,9 @@ func TestOverridesRefusedExactText(t *testing.T) {
 func TestOverrideReplacesDescriptionAndKeepsHandler(t *testing.T) {
 	open := secTool("read_file", "Reads a file.", true,
 		wink.Example{Description: "Read", Input: []byte(`{}`)})
-	sec := mustSection(t, wink.SectionSpec{Key: "files", Title: "Files", Tools: []*wink.Tool{open}})
-	p, err := wink.MustPrompt("p", sec).WithOverrides(wink.Overrides{
-		"read_file": {Description: "  Reads one file; read before you edit.  ", ContractHash: wink.ContractHash(open)}})
+	sec := mustSection(t, prompt.SectionSpec{Key: "files", Title: "Files", Tools: []*wink.Tool{open}})
+	p, err := prompt.Must("p", sec).WithOverrides(prompt.Overrides{
+		"read_file": {Description: "  Reads one file; read before you edit.  ", ContractHash: prompt.ContractHash(open)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +150,7 @@ func TestOverrideReplacesDescriptionAndKeepsHandler(t *testing.T) {
 	}
 	// The prompt's own override is not refused by its current contract
 	// (overrides are checked against the section's tool, not the copy).
-	if _, err := p.WithOverrides(wink.Overrides{"read_file": {Description: "Again.", ContractHash: wink.ContractHash(open)}}); err != nil {
+	if _, err := p.WithOverrides(prompt.Overrides{"read_file": {Description: "Again.", ContractHash: prompt.ContractHash(open)}}); err != nil {
 		t.Errorf("second override: %v", err)
 	}
 }
@@ -157,15 +158,15 @@ func TestOverrideReplacesDescriptionAndKeepsHandler(t *testing.T) {
 func TestRenderOverridesWinOverPromptOverrides(t *testing.T) {
 	a := secTool("a", "A.", true)
 	b := secTool("b", "B.", true)
-	sec := mustSection(t, wink.SectionSpec{Key: "s", Title: "S", Tools: []*wink.Tool{a, b}})
-	p, err := wink.MustPrompt("p", sec).WithOverrides(wink.Overrides{
-		"a": {Description: "Prompt A.", ContractHash: wink.ContractHash(a)},
-		"b": {Description: "Prompt B.", ContractHash: wink.ContractHash(b)},
+	sec := mustSection(t, prompt.SectionSpec{Key: "s", Title: "S", Tools: []*wink.Tool{a, b}})
+	p, err := prompt.Must("p", sec).WithOverrides(prompt.Overrides{
+		"a": {Description: "Prompt A.", ContractHash: prompt.ContractHash(a)},
+		"b": {Description: "Prompt B.", ContractHash: prompt.ContractHash(b)},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := p.RenderWith(wink.RenderOptions{Overrides: wink.Overrides{"b": {Description: "Render B.", ContractHash: wink.ContractHash(b)}}})
+	r, err := p.RenderWith(prompt.RenderOptions{Overrides: prompt.Overrides{"b": {Description: "Render B.", ContractHash: prompt.ContractHash(b)}}})
 	if err != nil {
 		t.Fatal(err)
 	}

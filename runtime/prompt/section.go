@@ -1,4 +1,4 @@
-package wink
+package prompt
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/winkgen/wink/runtime/session"
+
+	"github.com/winkgen/wink/runtime/wink"
 )
 
 // Vars are the values of template params given to Prompt.Render, by param
@@ -56,10 +58,10 @@ type SectionSpec struct {
 	Params []Param
 	// Tools are the tools the section contributes, in order; their
 	// examples are rendered after the template.
-	Tools []*Tool
+	Tools []*wink.Tool
 	// Policies govern calls to the section's own tools (not its
 	// children's), checked before the prompt's policies.
-	Policies []Policy
+	Policies []wink.Policy
 	// Children are rendered after the section's own text, in order, one
 	// heading level deeper.
 	Children []*Section
@@ -78,8 +80,8 @@ type Section struct {
 	title    string
 	tmpl     template
 	params   []Param
-	tools    []*Tool
-	policies []Policy
+	tools    []*wink.Tool
+	policies []wink.Policy
 	children []*Section
 	enabled  func(RenderContext) bool
 }
@@ -174,8 +176,8 @@ func NewSection(s SectionSpec) (*Section, error) {
 		title:    strings.TrimSpace(s.Title),
 		tmpl:     tmpl,
 		params:   append([]Param(nil), s.Params...),
-		tools:    append([]*Tool(nil), s.Tools...),
-		policies: append([]Policy(nil), s.Policies...),
+		tools:    append([]*wink.Tool(nil), s.Tools...),
+		policies: append([]wink.Policy(nil), s.Policies...),
 		children: append([]*Section(nil), s.Children...),
 		enabled:  s.Enabled,
 	}, nil
@@ -186,7 +188,7 @@ func NewSection(s SectionSpec) (*Section, error) {
 func MustSection(s SectionSpec) *Section {
 	sec, err := NewSection(s)
 	if err != nil {
-		panic("wink.MustSection: " + err.Error())
+		panic("prompt.MustSection: " + err.Error())
 	}
 	return sec
 }
@@ -201,10 +203,10 @@ func (s *Section) Title() string { return s.title }
 func (s *Section) Params() []Param { return append([]Param(nil), s.params...) }
 
 // Tools returns the section's own tools in order, as a new slice.
-func (s *Section) Tools() []*Tool { return append([]*Tool(nil), s.tools...) }
+func (s *Section) Tools() []*wink.Tool { return append([]*wink.Tool(nil), s.tools...) }
 
 // Policies returns the section's policies in order, as a new slice.
-func (s *Section) Policies() []Policy { return append([]Policy(nil), s.policies...) }
+func (s *Section) Policies() []wink.Policy { return append([]wink.Policy(nil), s.policies...) }
 
 // Children returns the section's children in order, as a new slice.
 func (s *Section) Children() []*Section { return append([]*Section(nil), s.children...) }

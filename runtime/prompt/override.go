@@ -1,4 +1,4 @@
-package wink
+package prompt
 
 import (
 	"crypto/sha256"
@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Override replaces the description of a tool whose Spec.AcceptsOverrides is
+// Override replaces the description of a tool whose wink.Spec.AcceptsOverrides is
 // true. ContractHash is ContractHash of the tool the override was written
 // for: when the tool's contract changes, the override is refused instead of
 // describing a tool that no longer exists.
@@ -28,10 +30,10 @@ type Overrides map[string]Override
 // description, ParamsSchema and ResultSchema. Each field, in that order,
 // contributes its decimal byte length, ":", its bytes and "\n", so that no
 // two contracts share an input. Changing any of the four changes the hash.
-func ContractHash(t *Tool) string {
+func ContractHash(t *wink.Tool) string {
 	h := sha256.New()
 	var buf []byte
-	for _, f := range [...][]byte{[]byte(t.spec.Name), []byte(t.spec.Description), t.spec.ParamsSchema, t.spec.ResultSchema} {
+	for _, f := range [...][]byte{[]byte(t.Spec().Name), []byte(t.Spec().Description), t.Spec().ParamsSchema, t.Spec().ResultSchema} {
 		buf = strconv.AppendInt(buf[:0], int64(len(f)), 10)
 		buf = append(buf, ':')
 		h.Write(buf)
@@ -46,9 +48,9 @@ func ContractHash(t *Tool) string {
 //	override for tool "x" refused: the tool does not accept overrides
 //	override for tool "x" refused: written for contract <hash>, but the current contract is <hash>
 //	override for tool "x" refused: the description must be 1 to 200 ASCII characters
-func checkOverride(t *Tool, o Override) error {
-	name := strconv.Quote(t.spec.Name)
-	if !t.spec.AcceptsOverrides {
+func checkOverride(t *wink.Tool, o Override) error {
+	name := strconv.Quote(t.Spec().Name)
+	if !t.Spec().AcceptsOverrides {
 		return fmt.Errorf("override for tool %s refused: the tool does not accept overrides", name)
 	}
 	if want := ContractHash(t); o.ContractHash != want {
@@ -73,13 +75,4 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
-}
-
-// withDescription returns a copy of t described by desc; it keeps t's
-// decoder, handler and every other part of its Spec, and dispatches through
-// t's Def (so policies and events see the original Tool).
-func (t *Tool) withDescription(desc string) *Tool {
-	c := &Tool{spec: t.spec, impl: t.impl}
-	c.spec.Description = strings.TrimSpace(desc)
-	return c
 }

@@ -1,4 +1,4 @@
-package wink_test
+package prompt_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/winkgen/wink/runtime/prompt"
 	"github.com/winkgen/wink/runtime/session"
 	"github.com/winkgen/wink/runtime/wink"
 )
@@ -36,47 +37,47 @@ var goldenTools = struct {
 
 // goldenPrompt builds a prompt with nested sections, a disabled section
 // (with a tool and a child), params with defaults and tools with examples.
-func goldenPrompt(t testing.TB) *wink.Prompt {
+func goldenPrompt(t testing.TB) *prompt.Prompt {
 	t.Helper()
-	limits := mustSection(t, wink.SectionSpec{
+	limits := mustSection(t, prompt.SectionSpec{
 		Key: "limits", Title: "Limits",
 		Template: "Files larger than ${max_size} are truncated.",
-		Params:   []wink.Param{{Name: "max_size", Default: "1 MiB"}},
+		Params:   []prompt.Param{{Name: "max_size", Default: "1 MiB"}},
 	})
-	files := mustSection(t, wink.SectionSpec{
+	files := mustSection(t, prompt.SectionSpec{
 		Key: "files", Title: "Files",
 		Template: `
 			Read before you write. Paths are relative to ${root}.
 			Shell variables such as $${HOME} are not expanded.
 		`,
-		Params:   []wink.Param{{Name: "root", Required: true}},
+		Params:   []prompt.Param{{Name: "root", Required: true}},
 		Tools:    []*wink.Tool{goldenTools.ls, goldenTools.readFile},
-		Children: []*wink.Section{limits},
+		Children: []*prompt.Section{limits},
 	})
-	notesChild := mustSection(t, wink.SectionSpec{Key: "format", Title: "Format", Template: "Markdown only."})
-	notes := mustSection(t, wink.SectionSpec{
+	notesChild := mustSection(t, prompt.SectionSpec{Key: "format", Title: "Format", Template: "Markdown only."})
+	notes := mustSection(t, prompt.SectionSpec{
 		Key: "notes", Title: "Notes",
 		Template: "Keep notes about ${topic}.",
-		Params:   []wink.Param{{Name: "topic", Required: true}},
+		Params:   []prompt.Param{{Name: "topic", Required: true}},
 		Tools:    []*wink.Tool{goldenTools.note},
-		Children: []*wink.Section{notesChild},
-		Enabled:  func(rc wink.RenderContext) bool { return rc.Vars["notes"] == "on" },
+		Children: []*prompt.Section{notesChild},
+		Enabled:  func(rc prompt.RenderContext) bool { return rc.Vars["notes"] == "on" },
 	})
-	search := mustSection(t, wink.SectionSpec{Key: "search", Title: "Search", Tools: []*wink.Tool{goldenTools.grep}})
-	workspace := mustSection(t, wink.SectionSpec{
+	search := mustSection(t, prompt.SectionSpec{Key: "search", Title: "Search", Tools: []*wink.Tool{goldenTools.grep}})
+	workspace := mustSection(t, prompt.SectionSpec{
 		Key: "workspace", Title: "Workspace",
 		Template: "You work in the repository at ${root}.",
-		Params:   []wink.Param{{Name: "root", Required: true}, {Name: "notes"}},
-		Children: []*wink.Section{files, notes, search},
+		Params:   []prompt.Param{{Name: "root", Required: true}, {Name: "notes"}},
+		Children: []*prompt.Section{files, notes, search},
 	})
-	planning := mustSection(t, wink.SectionSpec{
+	planning := mustSection(t, prompt.SectionSpec{
 		Key: "planning", Title: "Planning",
 		Template: "Strategy: ${strategy}.",
-		Params:   []wink.Param{{Name: "strategy", Default: "react"}},
+		Params:   []prompt.Param{{Name: "strategy", Default: "react"}},
 		Tools:    []*wink.Tool{goldenTools.plan},
 	})
-	tools := mustSection(t, wink.SectionSpec{Key: "tools", Title: "Other tools", Tools: []*wink.Tool{goldenTools.status}})
-	p, err := wink.NewPrompt("agent", workspace, planning, tools)
+	tools := mustSection(t, prompt.SectionSpec{Key: "tools", Title: "Other tools", Tools: []*wink.Tool{goldenTools.status}})
+	p, err := prompt.New("agent", workspace, planning, tools)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,14 +86,14 @@ func goldenPrompt(t testing.TB) *wink.Prompt {
 
 func TestPromptRenderMatchesGoldenMarkdown(t *testing.T) {
 	p := goldenPrompt(t)
-	p, err := p.WithOverrides(wink.Overrides{"planning_setup_plan": {
+	p, err := p.WithOverrides(prompt.Overrides{"planning_setup_plan": {
 		Description:  "Creates the plan before any work.",
-		ContractHash: wink.ContractHash(goldenTools.plan),
+		ContractHash: prompt.ContractHash(goldenTools.plan),
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := p.Render(wink.Vars{"root": "/repo"})
+	r, err := p.Render(prompt.Vars{"root": "/repo"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,12 +122,12 @@ func TestPromptRenderCollectsEnabledToolsInDeclarationOrder(t *testing.T) {
 	p := goldenPrompt(t)
 	tests := []struct {
 		name string
-		vars wink.Vars
+		vars prompt.Vars
 		want []string
 	}{
-		{"disabled section contributes no tools", wink.Vars{"root": "/r"},
+		{"disabled section contributes no tools", prompt.Vars{"root": "/r"},
 			[]string{"ls", "read_file", "grep", "planning_setup_plan", "status"}},
-		{"enabled section's tools in place", wink.Vars{"root": "/r", "notes": "on", "topic": "bugs"},
+		{"enabled section's tools in place", prompt.Vars{"root": "/r", "notes": "on", "topic": "bugs"},
 			[]string{"ls", "read_file", "note", "grep", "planning_setup_plan", "status"}},
 	}
 	for _, tt := range tests {
@@ -151,7 +152,7 @@ func TestPromptRenderCollectsEnabledToolsInDeclarationOrder(t *testing.T) {
 
 func TestPromptRenderSkipsDisabledSectionTextAndChildren(t *testing.T) {
 	p := goldenPrompt(t)
-	off, err := p.Render(wink.Vars{"root": "/r"})
+	off, err := p.Render(prompt.Vars{"root": "/r"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +161,7 @@ func TestPromptRenderSkipsDisabledSectionTextAndChildren(t *testing.T) {
 			t.Errorf("disabled section's %q rendered:\n%s", s, off.Text)
 		}
 	}
-	on, err := p.Render(wink.Vars{"root": "/r", "notes": "on", "topic": "bugs"})
+	on, err := p.Render(prompt.Vars{"root": "/r", "notes": "on", "topic": "bugs"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,20 +172,20 @@ func TestPromptRenderSkipsDisabledSectionTextAndChildren(t *testing.T) {
 }
 
 func TestPromptEnabledPredicateSeesRenderContext(t *testing.T) {
-	var got []wink.RenderContext
+	var got []prompt.RenderContext
 	s := session.New()
-	child := mustSection(t, wink.SectionSpec{Key: "child", Title: "Child",
-		Enabled: func(rc wink.RenderContext) bool { got = append(got, rc); return false }})
-	never := mustSection(t, wink.SectionSpec{Key: "never", Title: "Never",
-		Enabled: func(rc wink.RenderContext) bool {
+	child := mustSection(t, prompt.SectionSpec{Key: "child", Title: "Child",
+		Enabled: func(rc prompt.RenderContext) bool { got = append(got, rc); return false }})
+	never := mustSection(t, prompt.SectionSpec{Key: "never", Title: "Never",
+		Enabled: func(rc prompt.RenderContext) bool {
 			t.Error("predicate of a disabled section's child called")
 			return true
 		}})
-	off := mustSection(t, wink.SectionSpec{Key: "off", Title: "Off", Children: []*wink.Section{never},
-		Enabled: func(rc wink.RenderContext) bool { return false }})
-	top := mustSection(t, wink.SectionSpec{Key: "top", Title: "Top", Params: []wink.Param{{Name: "x"}},
-		Children: []*wink.Section{child, off}})
-	r, err := wink.MustPrompt("p", top).RenderWith(wink.RenderOptions{Vars: wink.Vars{"x": "1"}, Session: s})
+	off := mustSection(t, prompt.SectionSpec{Key: "off", Title: "Off", Children: []*prompt.Section{never},
+		Enabled: func(rc prompt.RenderContext) bool { return false }})
+	top := mustSection(t, prompt.SectionSpec{Key: "top", Title: "Top", Params: []prompt.Param{{Name: "x"}},
+		Children: []*prompt.Section{child, off}})
+	r, err := prompt.Must("p", top).RenderWith(prompt.RenderOptions{Vars: prompt.Vars{"x": "1"}, Session: s})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,8 +198,8 @@ func TestPromptEnabledPredicateSeesRenderContext(t *testing.T) {
 }
 
 func TestPromptRenderOfNothingIsEmpty(t *testing.T) {
-	off := mustSection(t, wink.SectionSpec{Key: "off", Title: "Off", Enabled: func(wink.RenderContext) bool { return false }})
-	for _, p := range []*wink.Prompt{wink.MustPrompt("empty"), wink.MustPrompt("off", off)} {
+	off := mustSection(t, prompt.SectionSpec{Key: "off", Title: "Off", Enabled: func(prompt.RenderContext) bool { return false }})
+	for _, p := range []*prompt.Prompt{prompt.Must("empty"), prompt.Must("off", off)} {
 		r, err := p.Render(nil)
 		if err != nil {
 			t.Fatal(err)
@@ -211,34 +212,34 @@ func TestPromptRenderOfNothingIsEmpty(t *testing.T) {
 
 func TestNewPromptConstructionErrorsExactText(t *testing.T) {
 	ls := secTool("ls", "Lists files.", false)
-	files := mustSection(t, wink.SectionSpec{Key: "files", Title: "Files", Tools: []*wink.Tool{ls}})
-	workspace := mustSection(t, wink.SectionSpec{Key: "workspace", Title: "Workspace", Children: []*wink.Section{files}})
-	tools := mustSection(t, wink.SectionSpec{Key: "tools", Title: "Tools", Tools: []*wink.Tool{ls}})
-	other := mustSection(t, wink.SectionSpec{Key: "tools", Title: "Other"})
+	files := mustSection(t, prompt.SectionSpec{Key: "files", Title: "Files", Tools: []*wink.Tool{ls}})
+	workspace := mustSection(t, prompt.SectionSpec{Key: "workspace", Title: "Workspace", Children: []*prompt.Section{files}})
+	tools := mustSection(t, prompt.SectionSpec{Key: "tools", Title: "Tools", Tools: []*wink.Tool{ls}})
+	other := mustSection(t, prompt.SectionSpec{Key: "tools", Title: "Other"})
 	// "a" > "b.c" and "a.b" > "c" both have the path "a.b.c".
-	a := mustSection(t, wink.SectionSpec{Key: "a", Title: "A", Children: []*wink.Section{
-		mustSection(t, wink.SectionSpec{Key: "b.c", Title: "BC"})}})
-	ab := mustSection(t, wink.SectionSpec{Key: "a.b", Title: "AB", Children: []*wink.Section{
-		mustSection(t, wink.SectionSpec{Key: "c", Title: "C"})}})
-	deep := mustSection(t, wink.SectionSpec{Key: "f", Title: "F"})
+	a := mustSection(t, prompt.SectionSpec{Key: "a", Title: "A", Children: []*prompt.Section{
+		mustSection(t, prompt.SectionSpec{Key: "b.c", Title: "BC"})}})
+	ab := mustSection(t, prompt.SectionSpec{Key: "a.b", Title: "AB", Children: []*prompt.Section{
+		mustSection(t, prompt.SectionSpec{Key: "c", Title: "C"})}})
+	deep := mustSection(t, prompt.SectionSpec{Key: "f", Title: "F"})
 	for _, k := range []string{"e", "d", "c", "b", "a"} {
-		deep = mustSection(t, wink.SectionSpec{Key: k, Title: strings.ToUpper(k), Children: []*wink.Section{deep}})
+		deep = mustSection(t, prompt.SectionSpec{Key: k, Title: strings.ToUpper(k), Children: []*prompt.Section{deep}})
 	}
 	tests := []struct {
 		name     string
 		key      string
-		sections []*wink.Section
+		sections []*prompt.Section
 		want     string
 	}{
-		{"duplicate tool across sections", "p", []*wink.Section{workspace, tools},
+		{"duplicate tool across sections", "p", []*prompt.Section{workspace, tools},
 			`duplicate tool name "ls": in sections "workspace.files" and "tools"`},
 		{"bad prompt key", "P", nil, `prompt key "P" must match ^[a-z0-9][a-z0-9._-]*$`},
-		{"nil section", "p", []*wink.Section{files, nil}, `section 1 of prompt "p" is nil`},
-		{"duplicate top-level key", "p", []*wink.Section{tools, other}, `duplicate section key "tools" in prompt "p"`},
-		{"colliding dotted paths", "p", []*wink.Section{a, ab}, `duplicate section path "a.b.c" in prompt "p"`},
-		{"nested too deeply", "p", []*wink.Section{deep},
+		{"nil section", "p", []*prompt.Section{files, nil}, `section 1 of prompt "p" is nil`},
+		{"duplicate top-level key", "p", []*prompt.Section{tools, other}, `duplicate section key "tools" in prompt "p"`},
+		{"colliding dotted paths", "p", []*prompt.Section{a, ab}, `duplicate section path "a.b.c" in prompt "p"`},
+		{"nested too deeply", "p", []*prompt.Section{deep},
 			`section "a.b.c.d.e.f" is nested too deeply: at most 5 levels (headings stop at ######)`},
-		{"all at once", "P", []*wink.Section{workspace, nil, tools}, strings.Join([]string{
+		{"all at once", "P", []*prompt.Section{workspace, nil, tools}, strings.Join([]string{
 			`prompt key "P" must match ^[a-z0-9][a-z0-9._-]*$`,
 			`section 1 of prompt "P" is nil`,
 			`duplicate tool name "ls": in sections "workspace.files" and "tools"`,
@@ -246,7 +247,7 @@ func TestNewPromptConstructionErrorsExactText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := wink.NewPrompt(tt.key, tt.sections...)
+			p, err := prompt.New(tt.key, tt.sections...)
 			if err == nil {
 				t.Fatalf("NewPrompt succeeded, want %q", tt.want)
 			}
@@ -262,10 +263,10 @@ func TestNewPromptConstructionErrorsExactText(t *testing.T) {
 
 func TestNewPromptChecksToolsOfDisabledSectionsToo(t *testing.T) {
 	ls := secTool("ls", "Lists files.", false)
-	off := mustSection(t, wink.SectionSpec{Key: "off", Title: "Off", Tools: []*wink.Tool{ls},
-		Enabled: func(wink.RenderContext) bool { return false }})
-	on := mustSection(t, wink.SectionSpec{Key: "on", Title: "On", Tools: []*wink.Tool{ls}})
-	_, err := wink.NewPrompt("p", off, on)
+	off := mustSection(t, prompt.SectionSpec{Key: "off", Title: "Off", Tools: []*wink.Tool{ls},
+		Enabled: func(prompt.RenderContext) bool { return false }})
+	on := mustSection(t, prompt.SectionSpec{Key: "on", Title: "On", Tools: []*wink.Tool{ls}})
+	_, err := prompt.New("p", off, on)
 	if want := `duplicate tool name "ls": in sections "off" and "on"`; err == nil || err.Error() != want {
 		t.Errorf("error = %v, want %s", err, want)
 	}
@@ -273,27 +274,27 @@ func TestNewPromptChecksToolsOfDisabledSectionsToo(t *testing.T) {
 
 func TestMustPromptPanicsWithTheError(t *testing.T) {
 	defer func() {
-		if got, want := recover(), `wink.MustPrompt: prompt key "" must match ^[a-z0-9][a-z0-9._-]*$`; got != want {
+		if got, want := recover(), `prompt.Must: prompt key "" must match ^[a-z0-9][a-z0-9._-]*$`; got != want {
 			t.Errorf("panic = %v, want %s", got, want)
 		}
 	}()
-	wink.MustPrompt("")
+	prompt.Must("")
 }
 
 func TestPromptRenderErrorsExactText(t *testing.T) {
 	p := goldenPrompt(t)
 	tests := []struct {
 		name string
-		vars wink.Vars
+		vars prompt.Vars
 		want string
 	}{
 		{"missing required param in every section using it", nil, strings.Join([]string{
 			`section "workspace": missing required param "root"`,
 			`section "workspace.files": missing required param "root"`,
 		}, "\n")},
-		{"missing param of an enabled child", wink.Vars{"root": "/r", "notes": "on"},
+		{"missing param of an enabled child", prompt.Vars{"root": "/r", "notes": "on"},
 			`section "workspace.notes": missing required param "topic"`},
-		{"unknown params sorted, before missing ones", wink.Vars{"rooot": "/r", "Root": "/r"}, strings.Join([]string{
+		{"unknown params sorted, before missing ones", prompt.Vars{"rooot": "/r", "Root": "/r"}, strings.Join([]string{
 			`unknown param "Root": no section of prompt "agent" declares it`,
 			`unknown param "rooot": no section of prompt "agent" declares it`,
 			`section "workspace": missing required param "root"`,
@@ -316,7 +317,7 @@ func TestPromptRenderErrorsExactText(t *testing.T) {
 	}
 	// A param declared only by a disabled section is known, and its
 	// requiredness does not apply.
-	if _, err := p.Render(wink.Vars{"root": "/r", "notes": "off", "topic": "x"}); err != nil {
+	if _, err := p.Render(prompt.Vars{"root": "/r", "notes": "off", "topic": "x"}); err != nil {
 		t.Errorf("param of a disabled section refused: %v", err)
 	}
 }
@@ -338,7 +339,7 @@ func TestWithPoliciesCopiesThePrompt(t *testing.T) {
 		t.Errorf("policies: p %v, pa %v, pab %v, pac %v", names(p.Policies()), names(pa.Policies()),
 			names(pab.Policies()), names(pac.Policies()))
 	}
-	r, err := pab.Render(wink.Vars{"root": "/r"})
+	r, err := pab.Render(prompt.Vars{"root": "/r"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -376,15 +377,15 @@ func (p *recPolicy) OnResult(tc *wink.ToolContext, tool *wink.Tool, params any, 
 func TestRenderedDispatcherAppliesSectionPoliciesThenPromptPolicies(t *testing.T) {
 	var log []string
 	pol := func(name string, deny bool) *recPolicy { return &recPolicy{name: name, deny: deny, log: &log} }
-	build := func(secDeny, promptDeny bool) *wink.Rendered {
+	build := func(secDeny, promptDeny bool) *prompt.Rendered {
 		t.Helper()
 		ls := secTool("ls", "Lists files.", true)
-		child := mustSection(t, wink.SectionSpec{Key: "child", Title: "Child", Tools: []*wink.Tool{secTool("stat", "Stats.", false)}})
-		files := mustSection(t, wink.SectionSpec{Key: "files", Title: "Files", Tools: []*wink.Tool{ls},
-			Policies: []wink.Policy{pol("sec1", false), pol("sec2", secDeny)}, Children: []*wink.Section{child}})
-		other := mustSection(t, wink.SectionSpec{Key: "other", Title: "Other", Tools: []*wink.Tool{secTool("status", "Status.", false)}})
-		p := wink.MustPrompt("p", files, other).WithPolicies(pol("prompt", promptDeny))
-		p, err := p.WithOverrides(wink.Overrides{"ls": {Description: "Lists.", ContractHash: wink.ContractHash(ls)}})
+		child := mustSection(t, prompt.SectionSpec{Key: "child", Title: "Child", Tools: []*wink.Tool{secTool("stat", "Stats.", false)}})
+		files := mustSection(t, prompt.SectionSpec{Key: "files", Title: "Files", Tools: []*wink.Tool{ls},
+			Policies: []wink.Policy{pol("sec1", false), pol("sec2", secDeny)}, Children: []*prompt.Section{child}})
+		other := mustSection(t, prompt.SectionSpec{Key: "other", Title: "Other", Tools: []*wink.Tool{secTool("status", "Status.", false)}})
+		p := prompt.Must("p", files, other).WithPolicies(pol("prompt", promptDeny))
+		p, err := p.WithOverrides(prompt.Overrides{"ls": {Description: "Lists.", ContractHash: prompt.ContractHash(ls)}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -439,9 +440,9 @@ func TestRenderedDispatcherAppliesSectionPoliciesThenPromptPolicies(t *testing.T
 func TestRenderedSectionPoliciesMatchOriginalAndOverriddenTool(t *testing.T) {
 	ls := secTool("ls", "Lists files.", true)
 	sp := &recPolicy{name: "sec"}
-	files := mustSection(t, wink.SectionSpec{Key: "files", Title: "Files", Tools: []*wink.Tool{ls}, Policies: []wink.Policy{sp}})
-	r, err := wink.MustPrompt("p", files).RenderWith(wink.RenderOptions{
-		Overrides: wink.Overrides{"ls": {Description: "Lists.", ContractHash: wink.ContractHash(ls)}}})
+	files := mustSection(t, prompt.SectionSpec{Key: "files", Title: "Files", Tools: []*wink.Tool{ls}, Policies: []wink.Policy{sp}})
+	r, err := prompt.Must("p", files).RenderWith(prompt.RenderOptions{
+		Overrides: prompt.Overrides{"ls": {Description: "Lists.", ContractHash: prompt.ContractHash(ls)}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -463,7 +464,7 @@ func TestRenderedSectionPoliciesMatchOriginalAndOverriddenTool(t *testing.T) {
 
 func BenchmarkPromptRender(b *testing.B) {
 	p := goldenPrompt(b)
-	vars := wink.Vars{"root": "/repo", "notes": "on", "topic": "bugs"}
+	vars := prompt.Vars{"root": "/repo", "notes": "on", "topic": "bugs"}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := p.Render(vars); err != nil {

@@ -1,4 +1,4 @@
-package wink
+package prompt
 
 import (
 	"errors"
