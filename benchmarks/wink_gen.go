@@ -60,31 +60,6 @@ var WinkSearchDocs = wink.NewDef(wink.Spec{
 	Handler:      SearchDocs,
 })
 
-// winkDecodeSearchResult strictly decodes a SearchResult object; errors are recorded in d.
-func winkDecodeSearchResult(d *strictjson.Decoder, v *SearchResult) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "total":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.Total = int(n)
-			}
-		default:
-			d.Unknown(winkKeysSearchResult)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("total")
-	}
-	d.ObjectEnd()
-}
-
 // winkEncodeSearchResult appends the canonical JSON encoding of v to dst.
 func winkEncodeSearchResult(dst []byte, v *SearchResult) []byte {
 	dst = append(dst, "{\"total\":"...)
@@ -249,7 +224,6 @@ var (
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
-	winkKeysSearchResult      = []string{"total"}
 	winkKeysSearchArgsFilters = []string{"path_prefix", "max_size"}
 	winkKeysSearchArgs        = []string{"query", "limit", "case_sensitive", "file_types", "filters", "mode"}
 )

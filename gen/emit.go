@@ -56,9 +56,12 @@ func emit(p *model.Package) ([]byte, error) {
 			return nil, err
 		}
 	}
+	decoded := decodedTypes(p)
 	for _, t := range p.Types {
 		if t.Kind == model.KindStruct && t.Named != nil {
-			e.emitStructDecoder(t)
+			if decoded[t] {
+				e.emitStructDecoder(t)
+			}
 			e.emitStructEncoder(t)
 		}
 	}
@@ -458,4 +461,28 @@ func (e *emitter) valueLit(v *model.Value, typed bool) jen.Code {
 			jen.Lit(tm.Hour()), jen.Lit(tm.Minute()), jen.Lit(tm.Second()), jen.Lit(tm.Nanosecond()), loc)
 	}
 	return jen.Nil()
+}
+
+// decodedTypes returns the types something decodes: those reachable from a tool's params or a
+// //wink:state type. A type only results use gets an encoder and no decoder.
+func decodedTypes(p *model.Package) map[*model.Type]bool {
+	seen := map[*model.Type]bool{}
+	var walk func(t *model.Type)
+	walk = func(t *model.Type) {
+		if t == nil || seen[t] {
+			return
+		}
+		seen[t] = true
+		walk(t.Elem)
+		for _, f := range t.Fields {
+			walk(f.Type)
+		}
+	}
+	for _, t := range p.Tools {
+		walk(t.Params)
+	}
+	for _, t := range p.States {
+		walk(t)
+	}
+	return seen
 }

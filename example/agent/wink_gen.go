@@ -3,7 +3,6 @@
 package agent
 
 import (
-	"math"
 	"strconv"
 
 	"github.com/winkgen/wink/runtime/strictjson"
@@ -53,41 +52,6 @@ var WinkPublishDocs = wink.NewDef(wink.Spec{
 	EncodeResult: winkEncodePublished,
 	Handler:      PublishDocs,
 })
-
-// winkDecodePublished strictly decodes a Published object; errors are recorded in d.
-func winkDecodePublished(d *strictjson.Decoder, v *Published) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "index":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if s, ok := d.String(); ok {
-				v.Index = s
-			}
-		case "pages":
-			if d.Repeated(&seen[0], 2) {
-				continue
-			}
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.Pages = int(n)
-			}
-		default:
-			d.Unknown(winkKeysPublished)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("index")
-	}
-	if seen[0]&2 == 0 {
-		d.Missing("pages")
-	}
-	d.ObjectEnd()
-}
 
 // winkEncodePublished appends the canonical JSON encoding of v to dst.
 func winkEncodePublished(dst []byte, v *Published) []byte {
@@ -167,6 +131,5 @@ var (
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
-	winkKeysPublished     = []string{"index", "pages"}
 	winkKeysPublishParams = []string{"paths"}
 )

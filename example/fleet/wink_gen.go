@@ -3,7 +3,6 @@
 package fleet
 
 import (
-	"math"
 	"regexp"
 
 	"github.com/winkgen/wink/runtime/session"
@@ -118,41 +117,6 @@ var WinkPay = wink.NewDef(wink.Spec{
 	Handler:      Pay,
 })
 
-// winkDecodeRemembered strictly decodes a Remembered object; errors are recorded in d.
-func winkDecodeRemembered(d *strictjson.Decoder, v *Remembered) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "count":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.Count = int(n)
-			}
-		case "worker":
-			if d.Repeated(&seen[0], 2) {
-				continue
-			}
-			if s, ok := d.String(); ok {
-				v.Worker = s
-			}
-		default:
-			d.Unknown(winkKeysRemembered)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("count")
-	}
-	if seen[0]&2 == 0 {
-		d.Missing("worker")
-	}
-	d.ObjectEnd()
-}
-
 // winkEncodeRemembered appends the canonical JSON encoding of v to dst.
 func winkEncodeRemembered(dst []byte, v *Remembered) []byte {
 	dst = append(dst, "{\"count\":"...)
@@ -203,49 +167,6 @@ func winkEncodeRememberParams(dst []byte, v *RememberParams) []byte {
 	dst = strictjson.AppendString(dst, v.Text)
 	dst = append(dst, byte(0x7d))
 	return dst
-}
-
-// winkDecodeRecalled strictly decodes a Recalled object; errors are recorded in d.
-func winkDecodeRecalled(d *strictjson.Decoder, v *Recalled) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "notes":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if d.ArrayStart() {
-				var buf1 [8]Note
-				tmp1 := buf1[:0]
-				for d.NextElem() {
-					var e1 Note
-					winkDecodeNote(d, &e1)
-					tmp1 = append(tmp1, e1)
-				}
-				d.ArrayEnd()
-				v.Notes = strictjson.Clone(tmp1)
-			}
-		case "worker":
-			if d.Repeated(&seen[0], 2) {
-				continue
-			}
-			if s, ok := d.String(); ok {
-				v.Worker = s
-			}
-		default:
-			d.Unknown(winkKeysRecalled)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("notes")
-	}
-	if seen[0]&2 == 0 {
-		d.Missing("worker")
-	}
-	d.ObjectEnd()
 }
 
 // winkEncodeRecalled appends the canonical JSON encoding of v to dst.
@@ -308,51 +229,6 @@ func winkEncodeNote(dst []byte, v *Note) []byte {
 	dst = strictjson.AppendString(dst, v.Worker)
 	dst = append(dst, byte(0x7d))
 	return dst
-}
-
-// winkDecodeReceipt strictly decodes a Receipt object; errors are recorded in d.
-func winkDecodeReceipt(d *strictjson.Decoder, v *Receipt) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "invoice":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if s, ok := d.String(); ok {
-				v.Invoice = s
-			}
-		case "cents":
-			if d.Repeated(&seen[0], 2) {
-				continue
-			}
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.Cents = int(n)
-			}
-		case "payment":
-			if d.Repeated(&seen[0], 4) {
-				continue
-			}
-			if s, ok := d.String(); ok {
-				v.Payment = s
-			}
-		default:
-			d.Unknown(winkKeysReceipt)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("invoice")
-	}
-	if seen[0]&2 == 0 {
-		d.Missing("cents")
-	}
-	if seen[0]&4 == 0 {
-		d.Missing("payment")
-	}
-	d.ObjectEnd()
 }
 
 // winkEncodeReceipt appends the canonical JSON encoding of v to dst.
@@ -448,11 +324,8 @@ var (
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
-	winkKeysRemembered     = []string{"count", "worker"}
 	winkKeysRememberParams = []string{"text"}
-	winkKeysRecalled       = []string{"notes", "worker"}
 	winkKeysNote           = []string{"text", "worker"}
-	winkKeysReceipt        = []string{"invoice", "cents", "payment"}
 	winkKeysPayParams      = []string{"invoice", "cents"}
 	winkPattern1c6552e2    = regexp.MustCompile(`^(?:INV-[0-9]{1,9})$`)
 )

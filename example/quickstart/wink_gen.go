@@ -74,41 +74,6 @@ func WinkGetForecastExamples() []wink.TypedExample[ForecastParams, Forecast] {
 	return out
 }
 
-// winkDecodeForecast strictly decodes a Forecast object; errors are recorded in d.
-func winkDecodeForecast(d *strictjson.Decoder, v *Forecast) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "highs":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if d.ArrayStart() {
-				var buf1 [8]float64
-				tmp1 := buf1[:0]
-				for d.NextElem() {
-					var e1 float64
-					if f, ok := d.Float(64); ok {
-						e1 = float64(f)
-					}
-					tmp1 = append(tmp1, e1)
-				}
-				d.ArrayEnd()
-				v.Highs = strictjson.Clone(tmp1)
-			}
-		default:
-			d.Unknown(winkKeysForecast)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("highs")
-	}
-	d.ObjectEnd()
-}
-
 // winkEncodeForecast appends the canonical JSON encoding of v to dst.
 func winkEncodeForecast(dst []byte, v *Forecast) []byte {
 	dst = append(dst, "{\"highs\":"...)
@@ -215,6 +180,5 @@ var (
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
-	winkKeysForecast       = []string{"highs"}
 	winkKeysForecastParams = []string{"city", "days", "unit"}
 )

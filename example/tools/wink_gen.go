@@ -337,91 +337,6 @@ var WinkArchiveDocs = wink.NewDef(wink.Spec{
 	Handler:      ArchiveDocs,
 })
 
-// winkDecodeTask strictly decodes a Task object; errors are recorded in d.
-func winkDecodeTask(d *strictjson.Decoder, v *Task) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if s, ok := d.String(); ok {
-				v.ID = s
-			}
-		case "title":
-			if d.Repeated(&seen[0], 2) {
-				continue
-			}
-			if s, ok := d.String(); ok {
-				v.Title = s
-			}
-		case "due":
-			if d.Repeated(&seen[0], 4) {
-				continue
-			}
-			if tm, ok := d.Time(); ok {
-				v.Due = tm
-			}
-		case "priority":
-			if d.Repeated(&seen[0], 8) {
-				continue
-			}
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				switch n {
-				case 1, 2, 3:
-				default:
-					d.EnumMismatchInt(int64(n), "1, 2, 3")
-				}
-				v.Priority = Priority(n)
-			}
-		case "labels":
-			if d.Repeated(&seen[0], 16) {
-				continue
-			}
-			if d.ObjectStart() {
-				m1 := make(map[string]string)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 string
-					if s, ok := d.String(); ok {
-						e1 = s
-					}
-					m1[k1] = e1
-				}
-				d.ObjectEnd()
-				v.Labels = m1
-			}
-		default:
-			d.Unknown(winkKeysTask)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("id")
-	}
-	if seen[0]&2 == 0 {
-		d.Missing("title")
-	}
-	if seen[0]&4 == 0 {
-		d.Missing("due")
-	}
-	if seen[0]&8 == 0 {
-		d.Missing("priority")
-	}
-	if seen[0]&16 == 0 {
-		d.Missing("labels")
-	}
-	d.ObjectEnd()
-}
-
 // winkEncodeTask appends the canonical JSON encoding of v to dst.
 func winkEncodeTask(dst []byte, v *Task) []byte {
 	dst = append(dst, "{\"id\":"...)
@@ -668,51 +583,6 @@ func winkEncodeRecurrence(dst []byte, v *Recurrence) []byte {
 	return dst
 }
 
-// winkDecodeSearchResult strictly decodes a SearchResult object; errors are recorded in d.
-func winkDecodeSearchResult(d *strictjson.Decoder, v *SearchResult) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "matches":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if d.ArrayStart() {
-				var buf1 [8]string
-				tmp1 := buf1[:0]
-				for d.NextElem() {
-					var e1 string
-					if s, ok := d.String(); ok {
-						e1 = s
-					}
-					tmp1 = append(tmp1, e1)
-				}
-				d.ArrayEnd()
-				v.Matches = strictjson.Clone(tmp1)
-			}
-		case "total_count":
-			if d.Repeated(&seen[0], 2) {
-				continue
-			}
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.TotalCount = int(n)
-			}
-		default:
-			d.Unknown(winkKeysSearchResult)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("matches")
-	}
-	if seen[0]&2 == 0 {
-		d.Missing("total_count")
-	}
-	d.ObjectEnd()
-}
-
 // winkEncodeSearchResult appends the canonical JSON encoding of v to dst.
 func winkEncodeSearchResult(dst []byte, v *SearchResult) []byte {
 	dst = append(dst, "{\"matches\":"...)
@@ -916,61 +786,6 @@ func winkEncodeSearchParams(dst []byte, v *SearchParams) []byte {
 	return dst
 }
 
-// winkDecodeStats strictly decodes a Stats object; errors are recorded in d.
-func winkDecodeStats(d *strictjson.Decoder, v *Stats) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "mean":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if f, ok := d.Float(64); ok {
-				v.Mean = float64(f)
-			}
-		case "min":
-			if d.Repeated(&seen[0], 2) {
-				continue
-			}
-			if f, ok := d.Float(64); ok {
-				v.Min = float64(f)
-			}
-		case "max":
-			if d.Repeated(&seen[0], 4) {
-				continue
-			}
-			if f, ok := d.Float(64); ok {
-				v.Max = float64(f)
-			}
-		case "count":
-			if d.Repeated(&seen[0], 8) {
-				continue
-			}
-			if n, ok := d.Uint(4294967295); ok {
-				v.Count = uint32(n)
-			}
-		default:
-			d.Unknown(winkKeysStats)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("mean")
-	}
-	if seen[0]&2 == 0 {
-		d.Missing("min")
-	}
-	if seen[0]&4 == 0 {
-		d.Missing("max")
-	}
-	if seen[0]&8 == 0 {
-		d.Missing("count")
-	}
-	d.ObjectEnd()
-}
-
 // winkEncodeStats appends the canonical JSON encoding of v to dst.
 func winkEncodeStats(dst []byte, v *Stats) []byte {
 	dst = append(dst, "{\"mean\":"...)
@@ -1145,41 +960,6 @@ func winkEncodeStatsParams(dst []byte, v *StatsParams) []byte {
 	return dst
 }
 
-// winkDecodeStatus strictly decodes a Status object; errors are recorded in d.
-func winkDecodeStatus(d *strictjson.Decoder, v *Status) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "healthy":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if b, ok := d.Bool(); ok {
-				v.Healthy = b
-			}
-		case "uptime_seconds":
-			if d.Repeated(&seen[0], 2) {
-				continue
-			}
-			if f, ok := d.Float(64); ok {
-				v.Uptime = float64(f)
-			}
-		default:
-			d.Unknown(winkKeysStatus)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("healthy")
-	}
-	if seen[0]&2 == 0 {
-		d.Missing("uptime_seconds")
-	}
-	d.ObjectEnd()
-}
-
 // winkEncodeStatus appends the canonical JSON encoding of v to dst.
 func winkEncodeStatus(dst []byte, v *Status) []byte {
 	dst = append(dst, "{\"healthy\":"...)
@@ -1188,41 +968,6 @@ func winkEncodeStatus(dst []byte, v *Status) []byte {
 	dst = strictjson.AppendFloat(dst, float64(v.Uptime), 64)
 	dst = append(dst, byte(0x7d))
 	return dst
-}
-
-// winkDecodeOutlineCount strictly decodes a OutlineCount object; errors are recorded in d.
-func winkDecodeOutlineCount(d *strictjson.Decoder, v *OutlineCount) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "entries":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.Entries = int(n)
-			}
-		case "depth":
-			if d.Repeated(&seen[0], 2) {
-				continue
-			}
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.Depth = int(n)
-			}
-		default:
-			d.Unknown(winkKeysOutlineCount)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("entries")
-	}
-	if seen[0]&2 == 0 {
-		d.Missing("depth")
-	}
-	d.ObjectEnd()
 }
 
 // winkEncodeOutlineCount appends the canonical JSON encoding of v to dst.
@@ -1413,16 +1158,11 @@ var (
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
-	winkKeysTask                = []string{"id", "title", "due", "priority", "labels"}
 	winkKeysScheduleParams      = []string{"title", "at", "priority", "assignee", "labels", "repeat", "ticket"}
 	winkKeysRecurrence          = []string{"every", "until"}
-	winkKeysSearchResult        = []string{"matches", "total_count"}
 	winkKeysSearchParamsFilters = []string{"path_prefix", "max_size"}
 	winkKeysSearchParams        = []string{"query", "limit", "case_sensitive", "file_types", "filters", "mode"}
-	winkKeysStats               = []string{"mean", "min", "max", "count"}
 	winkKeysStatsParams         = []string{"samples", "precision", "weights", "window"}
-	winkKeysStatus              = []string{"healthy", "uptime_seconds"}
-	winkKeysOutlineCount        = []string{"entries", "depth"}
 	winkKeysOutlineParams       = []string{"root"}
 	winkKeysNode                = []string{"title", "children"}
 	winkKeysArchiveParams       = []string{"paths"}

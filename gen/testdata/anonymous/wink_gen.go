@@ -96,31 +96,6 @@ func WinkAnonExamples() []wink.TypedExample[Params, Out] {
 	return out
 }
 
-// winkDecodeOut strictly decodes a Out object; errors are recorded in d.
-func winkDecodeOut(d *strictjson.Decoder, v *Out) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "n":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.N = int(n)
-			}
-		default:
-			d.Unknown(winkKeysOut)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("n")
-	}
-	d.ObjectEnd()
-}
-
 // winkEncodeOut appends the canonical JSON encoding of v to dst.
 func winkEncodeOut(dst []byte, v *Out) []byte {
 	dst = append(dst, "{\"n\":"...)
@@ -308,7 +283,6 @@ var (
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
-	winkKeysOut            = []string{"n"}
 	winkKeysParamsFilter   = []string{"prefix", "max"}
 	winkKeysParamsRowsItem = []string{"key", "value"}
 	winkKeysParamsExtra    = []string{"note"}

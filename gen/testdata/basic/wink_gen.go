@@ -122,31 +122,6 @@ func WinkKindsExamples() []wink.TypedExample[Params, Result] {
 	return out
 }
 
-// winkDecodeResult strictly decodes a Result object; errors are recorded in d.
-func winkDecodeResult(d *strictjson.Decoder, v *Result) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "ok":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if b, ok := d.Bool(); ok {
-				v.OK = b
-			}
-		default:
-			d.Unknown(winkKeysResult)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("ok")
-	}
-	d.ObjectEnd()
-}
-
 // winkEncodeResult appends the canonical JSON encoding of v to dst.
 func winkEncodeResult(dst []byte, v *Result) []byte {
 	dst = append(dst, "{\"ok\":"...)
@@ -632,7 +607,6 @@ var (
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
-	winkKeysResult      = []string{"ok"}
 	winkKeysParams      = []string{"name", "count", "delta", "ratio", "temp", "on", "color", "allowed", "level", "when", "maybe", "tags", "grid", "meta", "email", "opt", "nested", "default_ptr"}
 	winkPattern32c4dce4 = regexp.MustCompile(`^(?:[a-z]+)$`)
 	winkRat0p5          = strictjson.MustRat("0.5")

@@ -92,31 +92,6 @@ func WinkCollideExamples() []wink3.TypedExample[Params, Result] {
 	return out
 }
 
-// winkDecodeResult strictly decodes a Result object; errors are recorded in d.
-func winkDecodeResult(d *strictjson2.Decoder, v *Result) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "at":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if tm, ok := d.Time(); ok {
-				v.At = tm
-			}
-		default:
-			d.Unknown(winkKeysResult)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("at")
-	}
-	d.ObjectEnd()
-}
-
 // winkEncodeResult appends the canonical JSON encoding of v to dst.
 func winkEncodeResult(dst []byte, v *Result) []byte {
 	dst = append(dst, "{\"at\":"...)
@@ -354,7 +329,6 @@ var (
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
-	winkKeysResult      = []string{"at"}
 	winkKeysParams      = []string{"when", "wait", "name", "ratio", "-", "level", "tags", "list"}
 	winkKeysItem        = []string{"n"}
 	winkPattern39c46b36 = regexp2.MustCompile(`^[a-z]+$`)

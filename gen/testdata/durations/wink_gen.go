@@ -78,31 +78,6 @@ func WinkWaitExamples() []wink.TypedExample[Params, Result] {
 	return out
 }
 
-// winkDecodeResult strictly decodes a Result object; errors are recorded in d.
-func winkDecodeResult(d *strictjson.Decoder, v *Result) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "waited":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if du, ok := d.Duration(); ok {
-				v.Waited = du
-			}
-		default:
-			d.Unknown(winkKeysResult)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("waited")
-	}
-	d.ObjectEnd()
-}
-
 // winkEncodeResult appends the canonical JSON encoding of v to dst.
 func winkEncodeResult(dst []byte, v *Result) []byte {
 	dst = append(dst, "{\"waited\":"...)
@@ -237,6 +212,5 @@ var (
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
-	winkKeysResult = []string{"waited"}
 	winkKeysParams = []string{"for", "timeout", "backoff", "steps", "deadline"}
 )

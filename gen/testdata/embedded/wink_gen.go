@@ -80,41 +80,6 @@ func WinkListItemsExamples() []wink.TypedExample[ListParams, Items] {
 	return out
 }
 
-// winkDecodeItems strictly decodes a Items object; errors are recorded in d.
-func winkDecodeItems(d *strictjson.Decoder, v *Items) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "names":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if d.ArrayStart() {
-				var buf1 [8]string
-				tmp1 := buf1[:0]
-				for d.NextElem() {
-					var e1 string
-					if s, ok := d.String(); ok {
-						e1 = s
-					}
-					tmp1 = append(tmp1, e1)
-				}
-				d.ArrayEnd()
-				v.Names = strictjson.Clone(tmp1)
-			}
-		default:
-			d.Unknown(winkKeysItems)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("names")
-	}
-	d.ObjectEnd()
-}
-
 // winkEncodeItems appends the canonical JSON encoding of v to dst.
 func winkEncodeItems(dst []byte, v *Items) []byte {
 	dst = append(dst, "{\"names\":"...)
@@ -280,7 +245,6 @@ var (
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
-	winkKeysItems      = []string{"names"}
 	winkKeysListParams = []string{"offset", "limit", "desc", "query", "field", "sort"}
 	winkKeysSort       = []string{"field"}
 )

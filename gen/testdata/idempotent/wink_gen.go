@@ -111,31 +111,6 @@ var WinkTransfer = wink.NewDef(wink.Spec{
 	},
 })
 
-// winkDecodeReceipt strictly decodes a Receipt object; errors are recorded in d.
-func winkDecodeReceipt(d *strictjson.Decoder, v *Receipt) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if s, ok := d.String(); ok {
-				v.ID = s
-			}
-		default:
-			d.Unknown(winkKeysReceipt)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("id")
-	}
-	d.ObjectEnd()
-}
-
 // winkEncodeReceipt appends the canonical JSON encoding of v to dst.
 func winkEncodeReceipt(dst []byte, v *Receipt) []byte {
 	dst = append(dst, "{\"id\":"...)
@@ -214,6 +189,5 @@ var (
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
-	winkKeysReceipt   = []string{"id"}
 	winkKeysPayParams = []string{"account", "amount", "memo"}
 )

@@ -56,31 +56,6 @@ var WinkMeasure = wink.NewDef(wink.Spec{
 	ValidateResult: (*Span).Validate,
 })
 
-// winkDecodeSpan strictly decodes a Span object; errors are recorded in d.
-func winkDecodeSpan(d *strictjson.Decoder, v *Span) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "len":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.Len = int(n)
-			}
-		default:
-			d.Unknown(winkKeysSpan)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("len")
-	}
-	d.ObjectEnd()
-}
-
 // winkEncodeSpan appends the canonical JSON encoding of v to dst.
 func winkEncodeSpan(dst []byte, v *Span) []byte {
 	dst = append(dst, "{\"len\":"...)
@@ -142,6 +117,5 @@ var (
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
-	winkKeysSpan  = []string{"len"}
 	winkKeysRange = []string{"from", "to"}
 )

@@ -109,31 +109,6 @@ var WinkNoop = wink.NewDef(wink.Spec{
 	},
 })
 
-// winkDecodePong strictly decodes a Pong object; errors are recorded in d.
-func winkDecodePong(d *strictjson.Decoder, v *Pong) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "at":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if s, ok := d.String(); ok {
-				v.At = s
-			}
-		default:
-			d.Unknown(winkKeysPong)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("at")
-	}
-	d.ObjectEnd()
-}
-
 // winkEncodePong appends the canonical JSON encoding of v to dst.
 func winkEncodePong(dst []byte, v *Pong) []byte {
 	dst = append(dst, "{\"at\":"...)
@@ -185,6 +160,5 @@ var (
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
-	winkKeysPong        = []string{"at"}
 	winkKeysClearParams = []string{"key"}
 )

@@ -116,31 +116,6 @@ var WinkWalk = wink.NewDef(wink.Spec{
 	Handler:      Walk,
 })
 
-// winkDecodeValue strictly decodes a Value object; errors are recorded in d.
-func winkDecodeValue(d *strictjson.Decoder, v *Value) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "v":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if f, ok := d.Float(64); ok {
-				v.V = float64(f)
-			}
-		default:
-			d.Unknown(winkKeysValue)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("v")
-	}
-	d.ObjectEnd()
-}
-
 // winkEncodeValue appends the canonical JSON encoding of v to dst.
 func winkEncodeValue(dst []byte, v *Value) []byte {
 	dst = append(dst, "{\"v\":"...)
@@ -406,7 +381,6 @@ var (
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
-	winkKeysValue      = []string{"v"}
 	winkKeysEvalParams = []string{"expr", "tree"}
 	winkKeysExpr       = []string{"lit", "call"}
 	winkKeysCall       = []string{"fn", "args"}

@@ -3,7 +3,6 @@
 package typecons
 
 import (
-	"math"
 	"regexp"
 
 	"github.com/winkgen/wink/runtime/strictjson"
@@ -74,31 +73,6 @@ func WinkCopyExamples() []wink.TypedExample[CopyParams, Copied] {
 		out[0].HasOutput = true
 	}
 	return out
-}
-
-// winkDecodeCopied strictly decodes a Copied object; errors are recorded in d.
-func winkDecodeCopied(d *strictjson.Decoder, v *Copied) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "n":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.N = int(n)
-			}
-		default:
-			d.Unknown(winkKeysCopied)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("n")
-	}
-	d.ObjectEnd()
 }
 
 // winkEncodeCopied appends the canonical JSON encoding of v to dst.
@@ -257,7 +231,6 @@ var (
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
-	winkKeysCopied      = []string{"n"}
 	winkKeysCopyParams  = []string{"from", "to", "also", "tag"}
 	winkPatternde24dc97 = regexp.MustCompile(`^(?:[a-z0-9_./-]+)$`)
 )

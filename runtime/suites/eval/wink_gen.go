@@ -3,8 +3,6 @@
 package eval
 
 import (
-	"math"
-
 	"github.com/winkgen/wink/runtime/strictjson"
 	"github.com/winkgen/wink/runtime/wink"
 )
@@ -79,61 +77,6 @@ func WinkEvalExamples() []wink.TypedExample[EvalParams, EvalResult] {
 		out[1].Input.MaxSteps = 1000000
 	}
 	return out
-}
-
-// winkDecodeEvalResult strictly decodes a EvalResult object; errors are recorded in d.
-func winkDecodeEvalResult(d *strictjson.Decoder, v *EvalResult) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "output":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if s, ok := d.String(); ok {
-				v.Output = s
-			}
-		case "result":
-			if d.Repeated(&seen[0], 2) {
-				continue
-			}
-			if d.Null() {
-				continue
-			}
-			if s, ok := d.String(); ok {
-				v.Result = s
-			}
-		case "steps":
-			if d.Repeated(&seen[0], 4) {
-				continue
-			}
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.Steps = int64(n)
-			}
-		case "truncated":
-			if d.Repeated(&seen[0], 8) {
-				continue
-			}
-			if d.Null() {
-				continue
-			}
-			if b, ok := d.Bool(); ok {
-				v.Truncated = b
-			}
-		default:
-			d.Unknown(winkKeysEvalResult)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("output")
-	}
-	if seen[0]&4 == 0 {
-		d.Missing("steps")
-	}
-	d.ObjectEnd()
 }
 
 // winkEncodeEvalResult appends the canonical JSON encoding of v to dst.
@@ -227,6 +170,5 @@ var (
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
-	winkKeysEvalResult = []string{"output", "result", "steps", "truncated"}
 	winkKeysEvalParams = []string{"source", "max_steps"}
 )

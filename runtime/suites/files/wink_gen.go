@@ -473,51 +473,6 @@ func winkEncodeEditFileParams(dst []byte, v *EditFileParams) []byte {
 	return dst
 }
 
-// winkDecodeGlobResult strictly decodes a GlobResult object; errors are recorded in d.
-func winkDecodeGlobResult(d *strictjson.Decoder, v *GlobResult) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "matches":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if d.ArrayStart() {
-				var buf1 [8]string
-				tmp1 := buf1[:0]
-				for d.NextElem() {
-					var e1 string
-					if s, ok := d.String(); ok {
-						e1 = s
-					}
-					tmp1 = append(tmp1, e1)
-				}
-				d.ArrayEnd()
-				v.Matches = strictjson.Clone(tmp1)
-			}
-		case "total":
-			if d.Repeated(&seen[0], 2) {
-				continue
-			}
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.Total = int(n)
-			}
-		default:
-			d.Unknown(winkKeysGlobResult)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("matches")
-	}
-	if seen[0]&2 == 0 {
-		d.Missing("total")
-	}
-	d.ObjectEnd()
-}
-
 // winkEncodeGlobResult appends the canonical JSON encoding of v to dst.
 func winkEncodeGlobResult(dst []byte, v *GlobResult) []byte {
 	dst = append(dst, "{\"matches\":"...)
@@ -638,59 +593,6 @@ func winkEncodeGlobParams(dst []byte, v *GlobParams) []byte {
 	return dst
 }
 
-// winkDecodeGrepResult strictly decodes a GrepResult object; errors are recorded in d.
-func winkDecodeGrepResult(d *strictjson.Decoder, v *GrepResult) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "matches":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if d.ArrayStart() {
-				var buf1 [8]GrepMatch
-				tmp1 := buf1[:0]
-				for d.NextElem() {
-					var e1 GrepMatch
-					winkDecodeGrepMatch(d, &e1)
-					tmp1 = append(tmp1, e1)
-				}
-				d.ArrayEnd()
-				v.Matches = strictjson.Clone(tmp1)
-			}
-		case "more":
-			if d.Repeated(&seen[0], 2) {
-				continue
-			}
-			if b, ok := d.Bool(); ok {
-				v.More = b
-			}
-		case "skipped":
-			if d.Repeated(&seen[0], 4) {
-				continue
-			}
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.Skipped = int(n)
-			}
-		default:
-			d.Unknown(winkKeysGrepResult)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("matches")
-	}
-	if seen[0]&2 == 0 {
-		d.Missing("more")
-	}
-	if seen[0]&4 == 0 {
-		d.Missing("skipped")
-	}
-	d.ObjectEnd()
-}
-
 // winkEncodeGrepResult appends the canonical JSON encoding of v to dst.
 func winkEncodeGrepResult(dst []byte, v *GrepResult) []byte {
 	dst = append(dst, "{\"matches\":"...)
@@ -708,51 +610,6 @@ func winkEncodeGrepResult(dst []byte, v *GrepResult) []byte {
 	dst = strictjson.AppendInt(dst, int64(v.Skipped))
 	dst = append(dst, byte(0x7d))
 	return dst
-}
-
-// winkDecodeGrepMatch strictly decodes a GrepMatch object; errors are recorded in d.
-func winkDecodeGrepMatch(d *strictjson.Decoder, v *GrepMatch) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "path":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if s, ok := d.String(); ok {
-				v.Path = s
-			}
-		case "line":
-			if d.Repeated(&seen[0], 2) {
-				continue
-			}
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.Line = int(n)
-			}
-		case "text":
-			if d.Repeated(&seen[0], 4) {
-				continue
-			}
-			if s, ok := d.String(); ok {
-				v.Text = s
-			}
-		default:
-			d.Unknown(winkKeysGrepMatch)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("path")
-	}
-	if seen[0]&2 == 0 {
-		d.Missing("line")
-	}
-	if seen[0]&4 == 0 {
-		d.Missing("text")
-	}
-	d.ObjectEnd()
 }
 
 // winkEncodeGrepMatch appends the canonical JSON encoding of v to dst.
@@ -892,59 +749,6 @@ func winkEncodeGrepParams(dst []byte, v *GrepParams) []byte {
 	return dst
 }
 
-// winkDecodeLsResult strictly decodes a LsResult object; errors are recorded in d.
-func winkDecodeLsResult(d *strictjson.Decoder, v *LsResult) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "path":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if s, ok := d.String(); ok {
-				v.Path = s
-			}
-		case "entries":
-			if d.Repeated(&seen[0], 2) {
-				continue
-			}
-			if d.ArrayStart() {
-				var buf1 [8]LsEntry
-				tmp1 := buf1[:0]
-				for d.NextElem() {
-					var e1 LsEntry
-					winkDecodeLsEntry(d, &e1)
-					tmp1 = append(tmp1, e1)
-				}
-				d.ArrayEnd()
-				v.Entries = strictjson.Clone(tmp1)
-			}
-		case "total":
-			if d.Repeated(&seen[0], 4) {
-				continue
-			}
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.Total = int(n)
-			}
-		default:
-			d.Unknown(winkKeysLsResult)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("path")
-	}
-	if seen[0]&2 == 0 {
-		d.Missing("entries")
-	}
-	if seen[0]&4 == 0 {
-		d.Missing("total")
-	}
-	d.ObjectEnd()
-}
-
 // winkEncodeLsResult appends the canonical JSON encoding of v to dst.
 func winkEncodeLsResult(dst []byte, v *LsResult) []byte {
 	dst = append(dst, "{\"path\":"...)
@@ -962,58 +766,6 @@ func winkEncodeLsResult(dst []byte, v *LsResult) []byte {
 	dst = strictjson.AppendInt(dst, int64(v.Total))
 	dst = append(dst, byte(0x7d))
 	return dst
-}
-
-// winkDecodeLsEntry strictly decodes a LsEntry object; errors are recorded in d.
-func winkDecodeLsEntry(d *strictjson.Decoder, v *LsEntry) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "name":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if s, ok := d.String(); ok {
-				v.Name = s
-			}
-		case "kind":
-			if d.Repeated(&seen[0], 2) {
-				continue
-			}
-			if b, ok := d.StringBytes(); ok {
-				switch string(b) {
-				case "file":
-					v.Kind = KindFile
-				case "dir":
-					v.Kind = KindDir
-				default:
-					d.EnumMismatch(b, "\"file\", \"dir\"")
-				}
-			}
-		case "size":
-			if d.Repeated(&seen[0], 4) {
-				continue
-			}
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.Size = int64(n)
-			}
-		default:
-			d.Unknown(winkKeysLsEntry)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("name")
-	}
-	if seen[0]&2 == 0 {
-		d.Missing("kind")
-	}
-	if seen[0]&4 == 0 {
-		d.Missing("size")
-	}
-	d.ObjectEnd()
 }
 
 // winkEncodeLsEntry appends the canonical JSON encoding of v to dst.
@@ -1105,71 +857,6 @@ func winkEncodeLsParams(dst []byte, v *LsParams) []byte {
 	dst = strictjson.AppendInt(dst, int64(v.Limit))
 	dst = append(dst, byte(0x7d))
 	return dst
-}
-
-// winkDecodeReadFileResult strictly decodes a ReadFileResult object; errors are recorded in d.
-func winkDecodeReadFileResult(d *strictjson.Decoder, v *ReadFileResult) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "path":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if s, ok := d.String(); ok {
-				v.Path = s
-			}
-		case "content":
-			if d.Repeated(&seen[0], 2) {
-				continue
-			}
-			if s, ok := d.String(); ok {
-				v.Content = s
-			}
-		case "start_line":
-			if d.Repeated(&seen[0], 4) {
-				continue
-			}
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.StartLine = int(n)
-			}
-		case "end_line":
-			if d.Repeated(&seen[0], 8) {
-				continue
-			}
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.EndLine = int(n)
-			}
-		case "total_lines":
-			if d.Repeated(&seen[0], 16) {
-				continue
-			}
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.TotalLines = int(n)
-			}
-		default:
-			d.Unknown(winkKeysReadFileResult)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("path")
-	}
-	if seen[0]&2 == 0 {
-		d.Missing("content")
-	}
-	if seen[0]&4 == 0 {
-		d.Missing("start_line")
-	}
-	if seen[0]&8 == 0 {
-		d.Missing("end_line")
-	}
-	if seen[0]&16 == 0 {
-		d.Missing("total_lines")
-	}
-	d.ObjectEnd()
 }
 
 // winkEncodeReadFileResult appends the canonical JSON encoding of v to dst.
@@ -1385,15 +1072,9 @@ var (
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
 	winkKeysEditFileParams  = []string{"file_path", "old_string", "new_string", "replace_all"}
-	winkKeysGlobResult      = []string{"matches", "total"}
 	winkKeysGlobParams      = []string{"pattern", "path", "offset", "limit"}
-	winkKeysGrepResult      = []string{"matches", "more", "skipped"}
-	winkKeysGrepMatch       = []string{"path", "line", "text"}
 	winkKeysGrepParams      = []string{"pattern", "path", "glob", "offset", "limit"}
-	winkKeysLsResult        = []string{"path", "entries", "total"}
-	winkKeysLsEntry         = []string{"name", "kind", "size"}
 	winkKeysLsParams        = []string{"path", "offset", "limit"}
-	winkKeysReadFileResult  = []string{"path", "content", "start_line", "end_line", "total_lines"}
 	winkKeysReadFileParams  = []string{"file_path", "offset", "limit"}
 	winkKeysRmParams        = []string{"path"}
 	winkKeysWriteFileParams = []string{"file_path", "content"}

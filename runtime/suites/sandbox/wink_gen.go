@@ -4,7 +4,6 @@ package sandbox
 
 import (
 	"maps"
-	"math"
 	"regexp"
 	"slices"
 
@@ -92,61 +91,6 @@ func WinkShellExamples() []wink.TypedExample[ShellParams, ShellResult] {
 		out[1].Input.TimeoutSeconds = 60
 	}
 	return out
-}
-
-// winkDecodeShellResult strictly decodes a ShellResult object; errors are recorded in d.
-func winkDecodeShellResult(d *strictjson.Decoder, v *ShellResult) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "exit_code":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.ExitCode = int(n)
-			}
-		case "output":
-			if d.Repeated(&seen[0], 2) {
-				continue
-			}
-			if s, ok := d.String(); ok {
-				v.Output = s
-			}
-		case "output_bytes":
-			if d.Repeated(&seen[0], 4) {
-				continue
-			}
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.OutputBytes = int64(n)
-			}
-		case "truncated":
-			if d.Repeated(&seen[0], 8) {
-				continue
-			}
-			if b, ok := d.Bool(); ok {
-				v.Truncated = b
-			}
-		default:
-			d.Unknown(winkKeysShellResult)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("exit_code")
-	}
-	if seen[0]&2 == 0 {
-		d.Missing("output")
-	}
-	if seen[0]&4 == 0 {
-		d.Missing("output_bytes")
-	}
-	if seen[0]&8 == 0 {
-		d.Missing("truncated")
-	}
-	d.ObjectEnd()
 }
 
 // winkEncodeShellResult appends the canonical JSON encoding of v to dst.
@@ -353,7 +297,6 @@ var (
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
-	winkKeysShellResult = []string{"exit_code", "output", "output_bytes", "truncated"}
 	winkKeysShellParams = []string{"command", "args", "workdir", "timeout_seconds", "env", "allow_failure"}
 	winkPatternc3254eac = regexp.MustCompile(`^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$`)
 )

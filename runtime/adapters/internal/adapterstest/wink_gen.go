@@ -129,58 +129,6 @@ var WinkLabelIssue = wink.NewDef(wink.Spec{
 	Handler:      LabelIssue,
 })
 
-// winkDecodeWeather strictly decodes a Weather object; errors are recorded in d.
-func winkDecodeWeather(d *strictjson.Decoder, v *Weather) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "location":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if s, ok := d.String(); ok {
-				v.Location = s
-			}
-		case "temperature":
-			if d.Repeated(&seen[0], 2) {
-				continue
-			}
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.Temperature = int(n)
-			}
-		case "unit":
-			if d.Repeated(&seen[0], 4) {
-				continue
-			}
-			if b, ok := d.StringBytes(); ok {
-				switch string(b) {
-				case "celsius":
-					v.Unit = Celsius
-				case "fahrenheit":
-					v.Unit = Fahrenheit
-				default:
-					d.EnumMismatch(b, "\"celsius\", \"fahrenheit\"")
-				}
-			}
-		default:
-			d.Unknown(winkKeysWeather)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("location")
-	}
-	if seen[0]&2 == 0 {
-		d.Missing("temperature")
-	}
-	if seen[0]&4 == 0 {
-		d.Missing("unit")
-	}
-	d.ObjectEnd()
-}
-
 // winkEncodeWeather appends the canonical JSON encoding of v to dst.
 func winkEncodeWeather(dst []byte, v *Weather) []byte {
 	dst = append(dst, "{\"location\":"...)
@@ -253,41 +201,6 @@ func winkEncodeWeatherParams(dst []byte, v *WeatherParams) []byte {
 	}
 	dst = append(dst, byte(0x7d))
 	return dst
-}
-
-// winkDecodeSearchResult strictly decodes a SearchResult object; errors are recorded in d.
-func winkDecodeSearchResult(d *strictjson.Decoder, v *SearchResult) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "hits":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if d.ArrayStart() {
-				var buf1 [8]string
-				tmp1 := buf1[:0]
-				for d.NextElem() {
-					var e1 string
-					if s, ok := d.String(); ok {
-						e1 = s
-					}
-					tmp1 = append(tmp1, e1)
-				}
-				d.ArrayEnd()
-				v.Hits = strictjson.Clone(tmp1)
-			}
-		default:
-			d.Unknown(winkKeysSearchResult)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("hits")
-	}
-	d.ObjectEnd()
 }
 
 // winkEncodeSearchResult appends the canonical JSON encoding of v to dst.
@@ -363,31 +276,6 @@ func winkEncodeSearchParams(dst []byte, v *SearchParams) []byte {
 	dst = strictjson.AppendString(dst, v.SearchQuery)
 	dst = append(dst, byte(0x7d))
 	return dst
-}
-
-// winkDecodeIssueList strictly decodes a IssueList object; errors are recorded in d.
-func winkDecodeIssueList(d *strictjson.Decoder, v *IssueList) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "open":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.Open = int(n)
-			}
-		default:
-			d.Unknown(winkKeysIssueList)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("open")
-	}
-	d.ObjectEnd()
 }
 
 // winkEncodeIssueList appends the canonical JSON encoding of v to dst.
@@ -483,10 +371,7 @@ var (
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
-	winkKeysWeather       = []string{"location", "temperature", "unit"}
 	winkKeysWeatherParams = []string{"location", "unit"}
-	winkKeysSearchResult  = []string{"hits"}
 	winkKeysSearchParams  = []string{"search_engine", "search_query"}
-	winkKeysIssueList     = []string{"open"}
 	winkKeysLabelParams   = []string{"issue", "labels"}
 )

@@ -3,8 +3,6 @@
 package mcpservertest
 
 import (
-	"math"
-
 	"github.com/winkgen/wink/runtime/strictjson"
 	"github.com/winkgen/wink/runtime/wink"
 )
@@ -272,41 +270,6 @@ func winkEncodeNoteParams(dst []byte, v *NoteParams) []byte {
 	return dst
 }
 
-// winkDecodeNoteList strictly decodes a NoteList object; errors are recorded in d.
-func winkDecodeNoteList(d *strictjson.Decoder, v *NoteList) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "notes":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if d.ArrayStart() {
-				var buf1 [8]string
-				tmp1 := buf1[:0]
-				for d.NextElem() {
-					var e1 string
-					if s, ok := d.String(); ok {
-						e1 = s
-					}
-					tmp1 = append(tmp1, e1)
-				}
-				d.ArrayEnd()
-				v.Notes = strictjson.Clone(tmp1)
-			}
-		default:
-			d.Unknown(winkKeysNoteList)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("notes")
-	}
-	d.ObjectEnd()
-}
-
 // winkEncodeNoteList appends the canonical JSON encoding of v to dst.
 func winkEncodeNoteList(dst []byte, v *NoteList) []byte {
 	dst = append(dst, "{\"notes\":"...)
@@ -320,41 +283,6 @@ func winkEncodeNoteList(dst []byte, v *NoteList) []byte {
 	dst = append(dst, byte(0x5d))
 	dst = append(dst, byte(0x7d))
 	return dst
-}
-
-// winkDecodeEchoed strictly decodes a Echoed object; errors are recorded in d.
-func winkDecodeEchoed(d *strictjson.Decoder, v *Echoed) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "text":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if s, ok := d.String(); ok {
-				v.Text = s
-			}
-		case "length":
-			if d.Repeated(&seen[0], 2) {
-				continue
-			}
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.Length = int(n)
-			}
-		default:
-			d.Unknown(winkKeysEchoed)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("text")
-	}
-	if seen[0]&2 == 0 {
-		d.Missing("length")
-	}
-	d.ObjectEnd()
 }
 
 // winkEncodeEchoed appends the canonical JSON encoding of v to dst.
@@ -489,8 +417,6 @@ var (
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
 	winkKeysNoteParams    = []string{"text"}
-	winkKeysNoteList      = []string{"notes"}
-	winkKeysEchoed        = []string{"text", "length"}
 	winkKeysEchoParams    = []string{"text"}
 	winkKeysExplodeParams = []string{"reason"}
 	winkKeysCountParams   = []string{"to"}

@@ -306,31 +306,6 @@ var WinkInspect = wink.NewDef(wink.Spec{
 	},
 })
 
-// winkDecodeMutateResult strictly decodes a MutateResult object; errors are recorded in d.
-func winkDecodeMutateResult(d *strictjson.Decoder, v *MutateResult) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "notes":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.Notes = int(n)
-			}
-		default:
-			d.Unknown(winkKeysMutateResult)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("notes")
-	}
-	d.ObjectEnd()
-}
-
 // winkEncodeMutateResult appends the canonical JSON encoding of v to dst.
 func winkEncodeMutateResult(dst []byte, v *MutateResult) []byte {
 	dst = append(dst, "{\"notes\":"...)
@@ -445,31 +420,6 @@ func winkEncodeMutateParams(dst []byte, v *MutateParams) []byte {
 	dst = strictjson.AppendString(dst, string(v.Fail))
 	dst = append(dst, byte(0x7d))
 	return dst
-}
-
-// winkDecodeFileContent strictly decodes a FileContent object; errors are recorded in d.
-func winkDecodeFileContent(d *strictjson.Decoder, v *FileContent) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "content":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if s, ok := d.String(); ok {
-				v.Content = s
-			}
-		default:
-			d.Unknown(winkKeysFileContent)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("content")
-	}
-	d.ObjectEnd()
 }
 
 // winkEncodeFileContent appends the canonical JSON encoding of v to dst.
@@ -652,31 +602,6 @@ func winkEncodeStepParams(dst []byte, v *StepParams) []byte {
 	return dst
 }
 
-// winkDecodeReceipt strictly decodes a Receipt object; errors are recorded in d.
-func winkDecodeReceipt(d *strictjson.Decoder, v *Receipt) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "seq":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.Seq = int64(n)
-			}
-		default:
-			d.Unknown(winkKeysReceipt)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("seq")
-	}
-	d.ObjectEnd()
-}
-
 // winkEncodeReceipt appends the canonical JSON encoding of v to dst.
 func winkEncodeReceipt(dst []byte, v *Receipt) []byte {
 	dst = append(dst, "{\"seq\":"...)
@@ -852,51 +777,6 @@ func winkEncodePingParams(dst []byte, v *PingParams) []byte {
 	return dst
 }
 
-// winkDecodeProbe strictly decodes a Probe object; errors are recorded in d.
-func winkDecodeProbe(d *strictjson.Decoder, v *Probe) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "has_deadline":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if b, ok := d.Bool(); ok {
-				v.HasDeadline = b
-			}
-		case "in_tool_call":
-			if d.Repeated(&seen[0], 2) {
-				continue
-			}
-			if b, ok := d.Bool(); ok {
-				v.InToolCall = b
-			}
-		case "budget_left":
-			if d.Repeated(&seen[0], 4) {
-				continue
-			}
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.BudgetLeft = int64(n)
-			}
-		default:
-			d.Unknown(winkKeysProbe)
-		}
-	}
-	if seen[0]&1 == 0 {
-		d.Missing("has_deadline")
-	}
-	if seen[0]&2 == 0 {
-		d.Missing("in_tool_call")
-	}
-	if seen[0]&4 == 0 {
-		d.Missing("budget_left")
-	}
-	d.ObjectEnd()
-}
-
 // winkEncodeProbe appends the canonical JSON encoding of v to dst.
 func winkEncodeProbe(dst []byte, v *Probe) []byte {
 	dst = append(dst, "{\"has_deadline\":"...)
@@ -933,16 +813,12 @@ var (
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
-	winkKeysMutateResult = []string{"notes"}
 	winkKeysMutateParams = []string{"note", "path", "content", "remove", "fail"}
-	winkKeysFileContent  = []string{"content"}
 	winkKeysPathParams   = []string{"path"}
 	winkKeysWriteParams  = []string{"path", "content"}
 	winkKeysEditParams   = []string{"file_path", "old", "new"}
 	winkKeysStepParams   = []string{"fail"}
-	winkKeysReceipt      = []string{"seq"}
 	winkKeysChargeParams = []string{"account", "amount", "fail"}
 	winkKeysBookParams   = []string{"room", "day", "note"}
 	winkKeysPingParams   = []string{"id", "n"}
-	winkKeysProbe        = []string{"has_deadline", "in_tool_call", "budget_left"}
 )
