@@ -223,7 +223,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, call Call) (Outcome, error) {
 	if !ok {
 		return d.unknownTool(call), nil
 	}
-	return t.impl.canonical().invoke(ctx, d, call)
+	return t.impl.tool.invoke(ctx, d, call)
 }
 
 // records reports whether ToolInvoked events are recorded.
@@ -313,7 +313,7 @@ func (t *Tool) invoke(ctx context.Context, disp *Dispatcher, call Call) (Outcome
 	t.run(ctx, disp, call, fr)
 	out, err := cs.finish(ctx, disp, t, call)
 	cs.reset()
-	fr.typed.release()
+	fr.release()
 	return out, err
 }
 
@@ -338,7 +338,7 @@ func (t *Tool) run(ctx context.Context, disp *Dispatcher, call Call, fr *frame) 
 	hooks := &disp.Hooks
 	policies := disp.hasPolicies()
 	if disp.records() || policies || hooks.Check != nil || hooks.OnResult != nil {
-		cs.params = fr.typed.params()
+		cs.params = fr.params()
 	}
 
 	// 3: the ToolContext (before the policies, which see it).
@@ -379,7 +379,7 @@ func (t *Tool) run(ctx context.Context, disp *Dispatcher, call Call, fr *frame) 
 	// Idempotency: look the key up, run steps 6-9 on a miss, record a
 	// success; identical concurrent calls run the handler once.
 	if disp.Ledger != nil && t.spec.Idempotency.Strategy != IdemNone {
-		if key := t.idemKey(disp, fr.typed); key != "" {
+		if key := t.idemKey(disp, fr); key != "" {
 			cs.idemKey = key
 			t.runIdempotent(ctx, disp, tc, fr, key)
 			return
@@ -406,7 +406,7 @@ func (t *Tool) runIdempotent(ctx context.Context, disp *Dispatcher, tc *ToolCont
 			}
 			e := ledger.Entry{Message: cs.out.Message, Rendered: cs.out.Output}
 			if cs.hasValue && !cs.excluded {
-				e.Value = fr.typed.value()
+				e.Value = fr.value()
 			}
 			return e, true
 		})
@@ -512,7 +512,7 @@ func (t *Tool) execute(ctx context.Context, disp *Dispatcher, tc *ToolContext, f
 	}
 
 	// 7: the handler.
-	res, herr := fr.typed.handle(tc)
+	res, herr := fr.handle(tc)
 	if herr != nil {
 		if ctx.Err() != nil && (errors.Is(herr, context.Canceled) || errors.Is(herr, context.DeadlineExceeded)) {
 			cs.err = fmt.Errorf("tool %q interrupted: %w", name, herr)
@@ -525,7 +525,7 @@ func (t *Tool) execute(ctx context.Context, disp *Dispatcher, tc *ToolContext, f
 	}
 	hasValue := res.hasValue && !t.noValue
 	if res.success && hasValue {
-		if verr := fr.typed.validateResult(); verr != nil {
+		if verr := fr.validateResult(); verr != nil {
 			cs.fail("Tool " + strconv.Quote(name) + " returned an invalid result: " + verr.Error())
 			cs.cause = verr
 			return
@@ -538,9 +538,9 @@ func (t *Tool) execute(ctx context.Context, disp *Dispatcher, tc *ToolContext, f
 	cs.hasValue = hasValue
 	cs.excluded = hasValue && res.excluded
 	if hasValue && !res.excluded {
-		cs.out.Output = t.render(res.message, fr.typed)
+		cs.out.Output = t.render(res.message, fr)
 		if disp.records() {
-			cs.value = fr.typed.value()
+			cs.value = fr.value()
 		}
 	} else {
 		cs.out.Output = res.message
@@ -743,8 +743,9 @@ func panicText(pv any) string {
 
 // render returns msg, a blank line, and v rendered (Render, else the JSON
 // encoding). An empty msg or rendering yields the other part alone.
-func (t *Tool) render(msg string, v typedCall) string {
-	if s, ok := v.renderText(); ok {
+func (t *Tool) render(msg string, fr *frame) string {
+	if r := fr.ops.render; r != nil {
+		s := r(fr.data)
 		switch {
 		case s == "":
 			return msg
@@ -763,7 +764,7 @@ func (t *Tool) render(msg string, v typedCall) string {
 		b = append(b, '\n', '\n')
 	}
 	n := len(b)
-	b = v.appendValue(b)
+	b = fr.ops.appendValue(fr.data, b)
 	if enc := len(b) - n; enc > hint {
 		t.renderHint.Store(int32(min(enc, maxRenderHint)))
 	}

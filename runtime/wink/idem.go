@@ -26,20 +26,19 @@ func (d *Dispatcher) idemScope(scope string) string {
 	return scope
 }
 
-// idemKey returns the ledger key of a call to t with the params v holds, or
+// idemKey returns the ledger key of a call to t with the params fr holds, or
 // "" when the call is not idempotent (no strategy, no encoder, an empty
 // custom key).
-func (t *Tool) idemKey(disp *Dispatcher, v typedCall) string {
+func (t *Tool) idemKey(disp *Dispatcher, fr *frame) string {
 	id := &t.spec.Idempotency
 	name := t.spec.Name
 	switch id.Strategy {
 	case IdemAuto, IdemParams:
-		bp := bufPool.Get().(*[]byte)
-		b, ok := v.appendParams((*bp)[:0])
-		if !ok {
-			bufPool.Put(bp)
+		if fr.ops.appendParams == nil {
 			return ""
 		}
+		bp := bufPool.Get().(*[]byte)
+		b := fr.ops.appendParams(fr.data, (*bp)[:0])
 		var key string
 		if id.Strategy == IdemAuto {
 			key = ledger.AutoKey(disp.idemScope(id.Scope), name, b)
@@ -58,7 +57,10 @@ func (t *Tool) idemKey(disp *Dispatcher, v typedCall) string {
 		}
 		return key
 	case IdemCustom:
-		k := v.customKey()
+		if fr.ops.customKey == nil {
+			return ""
+		}
+		k := fr.ops.customKey(fr.data)
 		if k == "" {
 			return ""
 		}

@@ -171,7 +171,7 @@ type Funcs[P, R any] struct {
 type Def[P, R any] struct {
 	tool   Tool
 	f      Funcs[P, R]
-	frames sync.Pool // of *typedFrame[P, R]
+	frames sync.Pool // of *frame
 }
 
 // NewDef returns the typed tool described by spec and f. It panics when the
@@ -185,13 +185,13 @@ func NewDef[P, R any](spec Spec, f Funcs[P, R]) *Def[P, R] {
 	var zero R
 	_, noValue := any(zero).(NoValue)
 	d := &Def[P, R]{f: f}
-	d.tool.init(spec, d, noValue)
+	d.tool.init(spec, newOps(d), noValue)
 	return d
 }
 
 // init sets up t, a Def's descriptor; it panics on an invalid name (see
 // NewDef).
-func (t *Tool) init(spec Spec, impl invoker, noValue bool) {
+func (t *Tool) init(spec Spec, impl *ops, noValue bool) {
 	if !validName(spec.Name) {
 		panic(fmt.Sprintf("wink.NewDef: tool name %q must match ^[a-z0-9_-]{1,64}$", spec.Name))
 	}
@@ -235,10 +235,10 @@ func (d *Def[P, R]) DecodeWith(args []byte, lim strictjson.Limits) (P, error) {
 	// The params are decoded into a pooled call frame, not a local: a local
 	// whose address goes to the Decode function value escapes, costing an
 	// allocation and a write barrier per stored field.
-	tf := d.typedFrame()
-	aerr := d.tool.decode(&tf.frame, args, lim)
-	p := tf.p
-	tf.release()
+	fr := d.tool.impl.getFrame()
+	aerr := d.tool.decode(fr, args, lim)
+	p := fr.data.(*callData[P, R]).p
+	fr.release()
 	if aerr != nil {
 		var zero P
 		return zero, aerr
@@ -262,14 +262,14 @@ func (t *Tool) decode(fr *frame, args []byte, lim strictjson.Limits) *ArgumentsE
 		args = emptyObject
 	}
 	dec.Reset(args, lim)
-	fr.typed.decode(dec)
+	fr.decode(dec)
 	if errs := dec.Finish(); errs != nil {
 		// The decoder is not used again: errs may share its storage.
 		fr.dec = nil
 		return &ArgumentsError{Tool: t.spec.Name, Errors: errs}
 	}
 	dec.Reset(nil, strictjson.Limits{}) // drop the references to the input
-	err := fr.typed.validate()
+	err := fr.validate()
 	if err == nil {
 		return nil
 	}
@@ -329,7 +329,7 @@ type fieldErrorsError interface {
 // NewDef and are immutable; use them from any goroutine.
 type Tool struct {
 	spec       Spec
-	impl       invoker
+	impl       *ops // the typed operations, shared by an overridden copy
 	noValue    bool         // the result type is NoValue: never rendered
 	renderHint atomic.Int32 // the longest result encoding rendered so far (capped)
 }

@@ -5,38 +5,35 @@ import "github.com/winkgen/wink/runtime/strictjson"
 // The typed part of a tool. The call pipeline (dispatch.go) is non-generic: it
 // runs once for every tool, as methods of the canonical *Tool. What must know
 // the params type P and the result type R (decoding into a P, calling the
-// handler, encoding an R, boxing them for policies and events) is a handful of
-// small methods of typedFrame[P, R], reached through the typedCall interface.
-// The compiler stamps generic code out once per GC shape, and every params
-// struct is a shape of its own, so this split keeps the per-tool machine code
-// to those few methods: a package of hundreds of tools compiles to a fraction
-// of what a generic pipeline cost (README, "Generated code at scale").
+// handler, encoding an R, boxing them for policies and events) is a table of
+// small closures (ops) that NewDef builds over the Def's Funcs, reached from
+// the Tool and from each call's frame. The compiler stamps generic code out
+// once per GC shape, and every params struct is a shape of its own, so the
+// per-tool part is kept to those closures: they add machine code but no
+// generic types with methods, whose type descriptors and method tables were
+// most of what a generic pipeline cost per tool (README, "Generated code at
+// scale").
 
-// invoker is implemented by *Def[P, R]: the non-generic Tool reaches the
-// typed part through it.
-type invoker interface {
-	canonical() *Tool // the canonical descriptor (an overridden copy shares its impl)
-	getFrame() *frame // a zero call frame from the Def's pool
-	decodeAny(args []byte, lim strictjson.Limits) (any, error)
-	encodeParams(dst []byte, params any) ([]byte, bool)
-	idemKeyAny(disp *Dispatcher, params any) string
-	appendValueJSON(dst []byte, v any) ([]byte, bool)
-}
+// ops are one Def's typed operations. data is the call's typed storage, a
+// *callData[P, R].
+type ops struct {
+	tool     *Tool         // the canonical descriptor (an overridden copy shares its ops)
+	getFrame func() *frame // a zero call frame from the Def's pool
 
-// typedCall is the typed part of one call: its params and result, and the
-// tool's typed functions applied to them. Implemented by *typedFrame[P, R].
-type typedCall interface {
-	decode(dec *strictjson.Decoder)             // Funcs.Decode into the params
-	validate() error                            // Funcs.Validate, nil when unset
-	params() any                                // the params, boxed
-	handle(tc *ToolContext) (resultHead, error) // the handler; keeps its result
-	validateResult() error                      // Funcs.ValidateResult on the value, nil when unset
-	appendValue(dst []byte) []byte              // Funcs.EncodeResult of the value
-	renderText() (string, bool)                 // Funcs.Render of the value; false when unset
-	value() any                                 // the result value, boxed
-	appendParams(dst []byte) ([]byte, bool)     // Funcs.EncodeParams; false when unset
-	customKey() string                          // Funcs.IdempotencyKey; "" when unset
-	release()                                   // zero the frame and return it to its pool
+	decode         func(data any, dec *strictjson.Decoder)             // Funcs.Decode into the params
+	validate       func(data any) error                                // Funcs.Validate; nil when unset
+	params         func(data any) any                                  // the params, boxed
+	handle         func(data any, tc *ToolContext) (resultHead, error) // the handler; keeps its result value
+	validateResult func(data any) error                                // Funcs.ValidateResult on the value; nil when unset
+	appendValue    func(data any, dst []byte) []byte                   // Funcs.EncodeResult of the value
+	render         func(data any) string                               // Funcs.Render of the value; nil when unset
+	value          func(data any) any                                  // the result value, boxed
+	appendParams   func(data any, dst []byte) []byte                   // Funcs.EncodeParams; nil when unset
+	customKey      func(data any) string                               // Funcs.IdempotencyKey; nil when unset
+	release        func(fr *frame)                                     // zero the frame and return it to its pool
+	setParams      func(data any, params any) bool                     // store a boxed P; false when params is not a P
+
+	appendValueJSON func(dst []byte, v any) ([]byte, bool) // Tool.AppendValueJSON
 }
 
 // resultHead is the untyped part of a handler's ToolResult.
@@ -45,138 +42,144 @@ type resultHead struct {
 	success, hasValue, excluded bool
 }
 
-// frame is the non-generic per-call state, embedded in a typedFrame. Frames
-// are pooled per Def, so the pointers the pipeline passes to the typed
-// functions (params, result, outcome) are valid only during the call. The
-// ToolContext is allocated on its own: the handler may keep it. A frame keeps
-// its Decoder across uses (one pool operation per call instead of two).
+// frame is the per-call state. Frames are pooled per Def, so the pointers the
+// pipeline passes to the typed functions (params, result, outcome) are valid
+// only during the call. The ToolContext is allocated on its own: the handler
+// may keep it. A frame keeps its Decoder across uses (one pool operation per
+// call instead of two).
 type frame struct {
-	dec   *strictjson.Decoder // nil until the first decode, and after a failed one
-	cs    callState
-	typed typedCall // the typedFrame this frame is embedded in
+	dec  *strictjson.Decoder // nil until the first decode, and after a failed one
+	cs   callState
+	ops  *ops
+	data any // the typed storage, a *callData[P, R], allocated with the frame
 }
 
-// typedFrame is a pooled call frame with the typed params and result.
-type typedFrame[P, R any] struct {
-	frame
-	d   *Def[P, R]
-	p   P
-	res ToolResult[R]
+// callData is a call's typed storage.
+type callData[P, R any] struct {
+	p P
+	r R
 }
 
-// typedFrame returns a zero frame from the pool.
-func (d *Def[P, R]) typedFrame() *typedFrame[P, R] {
-	if tf, _ := d.frames.Get().(*typedFrame[P, R]); tf != nil {
-		return tf
+// The frame's typed operations.
+func (fr *frame) decode(dec *strictjson.Decoder) { fr.ops.decode(fr.data, dec) }
+func (fr *frame) params() any                    { return fr.ops.params(fr.data) }
+func (fr *frame) value() any                     { return fr.ops.value(fr.data) }
+func (fr *frame) release()                       { fr.ops.release(fr) }
+func (fr *frame) handle(tc *ToolContext) (resultHead, error) {
+	return fr.ops.handle(fr.data, tc)
+}
+
+func (fr *frame) validate() error {
+	if fr.ops.validate == nil {
+		return nil
 	}
-	tf := &typedFrame[P, R]{d: d}
-	tf.typed = tf
-	return tf
+	return fr.ops.validate(fr.data)
 }
 
-func (d *Def[P, R]) canonical() *Tool { return &d.tool }
-func (d *Def[P, R]) getFrame() *frame { return &d.typedFrame().frame }
+func (fr *frame) validateResult() error {
+	if fr.ops.validateResult == nil {
+		return nil
+	}
+	return fr.ops.validateResult(fr.data)
+}
 
-// decodeAny implements invoker.
-func (d *Def[P, R]) decodeAny(args []byte, lim strictjson.Limits) (any, error) {
-	p, err := d.DecodeWith(args, lim)
-	if err != nil {
-		return nil, err
+// newOps builds d's typed operations.
+func newOps[P, R any](d *Def[P, R]) *ops {
+	f := &d.f
+	o := &ops{tool: &d.tool}
+	o.getFrame = func() *frame {
+		if fr, _ := d.frames.Get().(*frame); fr != nil {
+			return fr
+		}
+		return &frame{ops: o, data: new(callData[P, R])}
+	}
+	o.release = func(fr *frame) {
+		*fr.data.(*callData[P, R]) = callData[P, R]{}
+		d.frames.Put(fr)
+	}
+	o.decode = func(data any, dec *strictjson.Decoder) { f.Decode(dec, &data.(*callData[P, R]).p) }
+	if f.Validate != nil {
+		o.validate = func(data any) error { return f.Validate(&data.(*callData[P, R]).p) }
+	}
+	o.params = func(data any) any { return data.(*callData[P, R]).p }
+	o.setParams = func(data any, params any) bool {
+		p, ok := params.(P)
+		if ok {
+			data.(*callData[P, R]).p = p
+		}
+		return ok
+	}
+	o.handle = func(data any, tc *ToolContext) (resultHead, error) {
+		cd := data.(*callData[P, R])
+		res, err := f.Handler(tc, cd.p)
+		cd.r = res.Value
+		return resultHead{message: res.Message, success: res.Success, hasValue: res.HasValue, excluded: res.ExcludeValueFromContext}, err
+	}
+	if f.ValidateResult != nil {
+		o.validateResult = func(data any) error { return f.ValidateResult(&data.(*callData[P, R]).r) }
+	}
+	o.appendValue = func(data any, dst []byte) []byte { return f.EncodeResult(dst, &data.(*callData[P, R]).r) }
+	if f.Render != nil {
+		o.render = func(data any) string { return f.Render(&data.(*callData[P, R]).r) }
+	}
+	o.value = func(data any) any { return data.(*callData[P, R]).r }
+	if f.EncodeParams != nil {
+		o.appendParams = func(data any, dst []byte) []byte { return f.EncodeParams(dst, &data.(*callData[P, R]).p) }
+	}
+	if f.IdempotencyKey != nil {
+		o.customKey = func(data any) string { return f.IdempotencyKey(&data.(*callData[P, R]).p) }
+	}
+	o.appendValueJSON = func(dst []byte, v any) ([]byte, bool) {
+		switch r := v.(type) {
+		case R:
+			return f.EncodeResult(dst, &r), true
+		case *R:
+			if r != nil {
+				return f.EncodeResult(dst, r), true
+			}
+		}
+		return dst, false
+	}
+	return o
+}
+
+// decodeAny decodes args into a boxed P (Tool.Decode).
+func (o *ops) decodeAny(args []byte, lim strictjson.Limits) (any, error) {
+	fr := o.getFrame()
+	aerr := o.tool.decode(fr, args, lim)
+	var p any
+	if aerr == nil {
+		p = fr.params()
+	}
+	fr.release()
+	if aerr != nil {
+		return nil, aerr
 	}
 	return p, nil
 }
 
-// encodeParams implements invoker.
-func (d *Def[P, R]) encodeParams(dst []byte, params any) ([]byte, bool) {
-	p, ok := params.(P)
-	if !ok || d.f.EncodeParams == nil {
+// encodeParams appends the canonical JSON of params, a boxed P.
+func (o *ops) encodeParams(dst []byte, params any) ([]byte, bool) {
+	if o.appendParams == nil {
 		return dst, false
 	}
-	return d.f.EncodeParams(dst, &p), true
-}
-
-// idemKeyAny implements invoker.
-func (d *Def[P, R]) idemKeyAny(disp *Dispatcher, params any) string {
-	p, ok := params.(P)
-	if !ok || d.tool.spec.Idempotency.Strategy == IdemNone {
-		return ""
-	}
-	tf := d.typedFrame()
-	tf.p = p
-	key := d.tool.idemKey(disp, tf)
-	tf.release()
-	return key
-}
-
-// appendValueJSON encodes v, an R or a non-nil *R, with the generated
-// encoder.
-func (d *Def[P, R]) appendValueJSON(dst []byte, v any) ([]byte, bool) {
-	switch r := v.(type) {
-	case R:
-		return d.f.EncodeResult(dst, &r), true
-	case *R:
-		if r != nil {
-			return d.f.EncodeResult(dst, r), true
-		}
-	}
-	return dst, false
-}
-
-func (tf *typedFrame[P, R]) decode(dec *strictjson.Decoder) { tf.d.f.Decode(dec, &tf.p) }
-
-func (tf *typedFrame[P, R]) validate() error {
-	if tf.d.f.Validate == nil {
-		return nil
-	}
-	return tf.d.f.Validate(&tf.p)
-}
-
-func (tf *typedFrame[P, R]) params() any { return tf.p }
-
-func (tf *typedFrame[P, R]) handle(tc *ToolContext) (resultHead, error) {
-	res, err := tf.d.f.Handler(tc, tf.p)
-	tf.res = res
-	return resultHead{message: res.Message, success: res.Success, hasValue: res.HasValue, excluded: res.ExcludeValueFromContext}, err
-}
-
-func (tf *typedFrame[P, R]) validateResult() error {
-	if tf.d.f.ValidateResult == nil {
-		return nil
-	}
-	return tf.d.f.ValidateResult(&tf.res.Value)
-}
-
-func (tf *typedFrame[P, R]) appendValue(dst []byte) []byte {
-	return tf.d.f.EncodeResult(dst, &tf.res.Value)
-}
-
-func (tf *typedFrame[P, R]) renderText() (string, bool) {
-	if tf.d.f.Render == nil {
-		return "", false
-	}
-	return tf.d.f.Render(&tf.res.Value), true
-}
-
-func (tf *typedFrame[P, R]) value() any { return tf.res.Value }
-
-func (tf *typedFrame[P, R]) appendParams(dst []byte) ([]byte, bool) {
-	if tf.d.f.EncodeParams == nil {
+	fr := o.getFrame()
+	defer fr.release()
+	if !o.setParams(fr.data, params) {
 		return dst, false
 	}
-	return tf.d.f.EncodeParams(dst, &tf.p), true
+	return o.appendParams(fr.data, dst), true
 }
 
-func (tf *typedFrame[P, R]) customKey() string {
-	if tf.d.f.IdempotencyKey == nil {
+// idemKeyAny is the ledger key of a call with params, a boxed P.
+func (o *ops) idemKeyAny(disp *Dispatcher, params any) string {
+	if o.tool.spec.Idempotency.Strategy == IdemNone {
 		return ""
 	}
-	return tf.d.f.IdempotencyKey(&tf.p)
-}
-
-func (tf *typedFrame[P, R]) release() {
-	var zp P
-	tf.p = zp
-	var zr ToolResult[R]
-	tf.res = zr
-	tf.d.frames.Put(tf)
+	fr := o.getFrame()
+	defer fr.release()
+	if !o.setParams(fr.data, params) {
+		return ""
+	}
+	return o.tool.idemKey(disp, fr)
 }
