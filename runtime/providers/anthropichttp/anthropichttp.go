@@ -1,0 +1,427 @@
+// Package anthropichttp is a loop.Provider for the Anthropic Messages API over HTTP: tool use and parallel
+// tool use, streamed (server-sent events) and assembled from the stream's deltas, with retries.
+//
+//	p, err := anthropichttp.New(anthropichttp.Config{Model: "claude-sonnet-4-5"}) // ANTHROPIC_API_KEY
+//	res, err := loop.Run(ctx, loop.Config{Provider: p, Dispatcher: d}, msgs)
+//
+// Decisions:
+//   - Every request streams ("stream":true); the text, the tool calls and the usage are assembled from
+//     the events. A tool call's arguments are the concatenated input_json_delta fragments, passed to the
+//     dispatcher as they arrived: when the stream is cut in the middle of them, or they are not a JSON
+//     object, the call fails with the decoder's message and the model can send it again. Response.Stop is
+//     the API's stop_reason, or "incomplete" when the stream ended without message_stop.
+//   - When an earlier assistant turn's arguments were not a JSON object, the request sends {} as that
+//     tool_use's input (the API requires an object); its tool_result already told the model why it failed.
+//   - Consecutive tool results are sent as one user message, results in call order, as the API requires.
+//   - Retries (httpcall.Retry): 408, 409, 429, 5xx and 529 (overloaded) are retried with exponential backoff
+//     and jitter, honouring retry-after-ms and Retry-After, up to Config.Retry.MaxRetries and never past the
+//     context's deadline; other statuses (400, 401, 403, 404, 413) are returned at once as a
+//     *httpcall.StatusError. An error event inside the stream is an error of its own (*StreamError).
+//   - No SDK and no encoding/json: requests are written and events read with strictjson.
+package anthropichttp
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/winkgen/wink/runtime/adapters/anthropic"
+	"github.com/winkgen/wink/runtime/loop"
+	"github.com/winkgen/wink/runtime/providers/internal/httpcall"
+	"github.com/winkgen/wink/runtime/strictjson"
+	"github.com/winkgen/wink/runtime/wink"
+)
+
+// The defaults and environment variables New reads for the fields Config leaves empty.
+const (
+	DefaultBaseURL   = "https://api.anthropic.com"
+	DefaultMaxTokens = 4096
+	APIVersion       = "2023-06-01"
+	EnvBaseURL       = "ANTHROPIC_BASE_URL"
+	EnvModel         = "ANTHROPIC_MODEL"
+	EnvAPIKey        = "ANTHROPIC_API_KEY"
+)
+
+// Config configures a Provider.
+type Config struct {
+	// BaseURL is the API's base URL, up to and excluding "/v1/messages"; default ANTHROPIC_BASE_URL, else
+	// DefaultBaseURL.
+	BaseURL string
+	// Model is the model name; default ANTHROPIC_MODEL. Required.
+	Model string
+	// APIKey is sent as x-api-key; default ANTHROPIC_API_KEY.
+	APIKey string
+	// MaxTokens bounds each response; default DefaultMaxTokens.
+	MaxTokens int
+	// Temperature, when set, is sent as "temperature".
+	Temperature *float64
+	// Retry configures retries (the zero value retries 4 times).
+	Retry httpcall.Retry
+	// Header holds extra request headers (anthropic-beta, proxies' keys).
+	Header http.Header
+	// HTTPClient sends the requests; nil means http.DefaultClient.
+	HTTPClient *http.Client
+}
+
+// Provider speaks the Messages API. It is safe for concurrent use.
+type Provider struct {
+	cfg Config
+	url string
+}
+
+// New returns a provider for cfg, filling empty fields from the environment.
+func New(cfg Config) (*Provider, error) {
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = os.Getenv(EnvBaseURL)
+	}
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = DefaultBaseURL
+	}
+	if cfg.Model == "" {
+		cfg.Model = os.Getenv(EnvModel)
+	}
+	if cfg.APIKey == "" {
+		cfg.APIKey = os.Getenv(EnvAPIKey)
+	}
+	if cfg.MaxTokens <= 0 {
+		cfg.MaxTokens = DefaultMaxTokens
+	}
+	if cfg.Model == "" {
+		return nil, errors.New("anthropichttp: no model: set Config.Model or " + EnvModel)
+	}
+	if !strings.HasPrefix(cfg.BaseURL, "http://") && !strings.HasPrefix(cfg.BaseURL, "https://") {
+		return nil, errors.New("anthropichttp: base URL " + strconv.Quote(cfg.BaseURL) + " is not an http or https URL")
+	}
+	return &Provider{cfg: cfg, url: strings.TrimRight(cfg.BaseURL, "/") + "/v1/messages"}, nil
+}
+
+// StreamError is an error event received inside the stream ({"type":"error","error":{...}}).
+type StreamError struct {
+	// Type is the error's type ("overloaded_error", "api_error", ...).
+	Type string
+	// Message is its message.
+	Message string
+}
+
+func (e *StreamError) Error() string { return "anthropichttp: stream error " + e.Type + ": " + e.Message }
+
+// Complete sends req and assembles the streamed answer.
+func (p *Provider) Complete(ctx context.Context, req loop.Request) (loop.Response, error) {
+	body, err := p.RequestBody(req)
+	if err != nil {
+		return loop.Response{}, err
+	}
+	resp, err := httpcall.Do(ctx, p.cfg.HTTPClient, p.cfg.Retry, func() (*http.Request, error) {
+		hreq, err := http.NewRequest(http.MethodPost, p.url, bytes.NewReader(body))
+		if err != nil {
+			return nil, errors.New("anthropichttp: " + err.Error())
+		}
+		for k, vs := range p.cfg.Header {
+			for _, v := range vs {
+				hreq.Header.Add(k, v)
+			}
+		}
+		hreq.Header.Set("Content-Type", "application/json")
+		hreq.Header.Set("Accept", "text/event-stream")
+		hreq.Header.Set("anthropic-version", APIVersion)
+		if p.cfg.APIKey != "" {
+			hreq.Header.Set("x-api-key", p.cfg.APIKey)
+		}
+		return hreq, nil
+	})
+	if err != nil {
+		return loop.Response{}, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		return loop.Response{}, &httpcall.StatusError{Provider: "anthropichttp", StatusCode: resp.StatusCode,
+			Status: resp.Status, Message: errorMessage(data)}
+	}
+	var a assembler
+	if err := httpcall.ReadEvents(resp.Body, a.event); err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return loop.Response{}, errors.Join(err, cerr)
+		}
+		var se *StreamError
+		if errors.As(err, &se) {
+			return loop.Response{}, se
+		}
+		if !a.started {
+			return loop.Response{}, errors.New("anthropichttp: reading the stream: " + err.Error())
+		}
+		// A connection cut mid-stream: what arrived is the answer, marked incomplete below.
+	}
+	if err := ctx.Err(); err != nil && !a.stopped {
+		return loop.Response{}, err
+	}
+	return a.response(), nil
+}
+
+// errorMessage reads error.message of an error body, else the start of the body.
+func errorMessage(data []byte) string {
+	if e, ok := strictjson.Member(data, "error"); ok {
+		if m, ok := strictjson.Member(e, "message"); ok {
+			var d strictjson.Decoder
+			d.Reset(m, strictjson.Limits{})
+			if s, ok := d.String(); ok {
+				return s
+			}
+		}
+	}
+	return strings.TrimSpace(string(data[:min(len(data), 200)]))
+}
+
+// assembler builds a response from the stream's events.
+type assembler struct {
+	text    strings.Builder
+	blocks  []block // by content block index
+	usage   loop.Usage
+	stop    string
+	started bool // message_start arrived
+	stopped bool // message_stop arrived
+}
+
+type block struct {
+	tool     bool
+	id, name string
+	input    []byte // the content_block_start input (used when no delta arrives)
+	args     []byte // the concatenated partial_json
+	deltas   bool
+}
+
+func (a *assembler) response() loop.Response {
+	r := loop.Response{Text: a.text.String(), Usage: a.usage, Stop: a.stop}
+	if !a.stopped {
+		r.Stop = "incomplete"
+	}
+	for _, b := range a.blocks {
+		if !b.tool {
+			continue
+		}
+		args := b.args
+		if !b.deltas {
+			args = b.input
+		}
+		r.ToolCalls = append(r.ToolCalls, wink.Call{ID: b.id, Name: b.name, Arguments: args})
+	}
+	return r
+}
+
+var eventLimits = strictjson.Limits{MaxBytes: httpcall.MaxLine + 1, MaxDepth: 256, MaxErrors: 4}
+
+// event handles one server-sent event.
+func (a *assembler) event(ev httpcall.Event) error {
+	var d strictjson.Decoder
+	d.Reset(ev.Data, eventLimits)
+	if !d.ObjectStart() {
+		return nil // not an object (a bare keep-alive): ignored
+	}
+	var typ string
+	index := -1
+	var delta, cblock, message, usage, errObj []byte
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "type":
+			typ, _ = d.String()
+		case "index":
+			n, _ := d.Int(0, 1<<20)
+			index = int(n)
+		case "delta":
+			delta, _ = d.Raw()
+		case "content_block":
+			cblock, _ = d.Raw()
+		case "message":
+			message, _ = d.Raw()
+		case "usage":
+			usage, _ = d.Raw()
+		case "error":
+			errObj, _ = d.Raw()
+		}
+	}
+	d.ObjectEnd()
+	if errs := d.Finish(); errs != nil {
+		return errors.New("anthropichttp: malformed " + strconv.Quote(ev.Name) + " event: " + errs.Error())
+	}
+	switch typ {
+	case "message_start":
+		a.started = true
+		if u, ok := strictjson.Member(message, "usage"); ok {
+			a.readUsage(u)
+		}
+	case "content_block_start":
+		if index < 0 {
+			return errors.New("anthropichttp: content_block_start without an index")
+		}
+		for len(a.blocks) <= index {
+			a.blocks = append(a.blocks, block{})
+		}
+		b := &a.blocks[index]
+		if t := str(cblock, "type"); t == "tool_use" {
+			b.tool, b.id, b.name = true, str(cblock, "id"), str(cblock, "name")
+			b.input, _ = strictjson.Member(cblock, "input")
+		} else if t == "text" {
+			a.text.WriteString(str(cblock, "text"))
+		}
+	case "content_block_delta":
+		if index < 0 || index >= len(a.blocks) {
+			return errors.New("anthropichttp: content_block_delta for an unknown block")
+		}
+		switch str(delta, "type") {
+		case "text_delta":
+			a.text.WriteString(str(delta, "text"))
+		case "input_json_delta":
+			b := &a.blocks[index]
+			b.args = append(b.args, str(delta, "partial_json")...)
+			b.deltas = true
+		}
+	case "message_delta":
+		if s := str(delta, "stop_reason"); s != "" {
+			a.stop = s
+		}
+		if usage != nil {
+			a.readUsage(usage)
+		}
+	case "message_stop":
+		a.stopped = true
+	case "error":
+		return &StreamError{Type: str(errObj, "type"), Message: str(errObj, "message")}
+	}
+	return nil
+}
+
+func (a *assembler) readUsage(u []byte) {
+	if n, ok := num(u, "input_tokens"); ok {
+		a.usage.Input = n
+	}
+	if n, ok := num(u, "output_tokens"); ok {
+		a.usage.Output = n
+	}
+}
+
+// str returns obj's string member name ("" when absent or not a string).
+func str(obj []byte, name string) string {
+	raw, ok := strictjson.Member(obj, name)
+	if !ok {
+		return ""
+	}
+	var d strictjson.Decoder
+	d.Reset(raw, strictjson.Limits{MaxBytes: len(raw) + 1})
+	s, _ := d.String()
+	return s
+}
+
+// num returns obj's integer member name.
+func num(obj []byte, name string) (int, bool) {
+	raw, ok := strictjson.Member(obj, name)
+	if !ok {
+		return 0, false
+	}
+	var d strictjson.Decoder
+	d.Reset(raw, strictjson.Limits{})
+	n, ok := d.Int(0, 1<<53)
+	return int(n), ok
+}
+
+// RequestBody returns the JSON body Complete sends for req:
+//
+//	{"model":M,"max_tokens":N,"stream":true,"system":S,"messages":[...],"tools":[...],"temperature":T}
+func (p *Provider) RequestBody(req loop.Request) ([]byte, error) {
+	b := make([]byte, 0, 1024)
+	b = append(b, `{"model":`...)
+	b = strictjson.AppendString(b, p.cfg.Model)
+	b = append(b, `,"max_tokens":`...)
+	b = strconv.AppendInt(b, int64(p.cfg.MaxTokens), 10)
+	b = append(b, `,"stream":true`...)
+	if req.System != "" {
+		b = append(b, `,"system":`...)
+		b = strictjson.AppendString(b, req.System)
+	}
+	b = append(b, `,"messages":[`...)
+	msgs := req.Messages
+	for i := 0; i < len(msgs); i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		m := msgs[i]
+		switch m.Role {
+		case loop.RoleUser:
+			b = append(b, `{"role":"user","content":`...)
+			b = strictjson.AppendString(b, m.Text)
+			b = append(b, '}')
+		case loop.RoleAssistant:
+			b = append(b, `{"role":"assistant","content":`...)
+			if len(m.ToolCalls) == 0 {
+				b = strictjson.AppendString(b, m.Text)
+				b = append(b, '}')
+				continue
+			}
+			b = append(b, '[')
+			if m.Text != "" {
+				b = append(b, `{"type":"text","text":`...)
+				b = strictjson.AppendString(b, m.Text)
+				b = append(b, "},"...)
+			}
+			for j, c := range m.ToolCalls {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, `{"type":"tool_use","id":`...)
+				b = strictjson.AppendString(b, c.ID)
+				b = append(b, `,"name":`...)
+				b = strictjson.AppendString(b, c.Name)
+				b = append(b, `,"input":`...)
+				if isObject(c.Arguments) {
+					b = append(b, c.Arguments...)
+				} else {
+					b = append(b, "{}"...)
+				}
+				b = append(b, '}')
+			}
+			b = append(b, "]}"...)
+		case loop.RoleTool:
+			// This and the following tool messages: one user message of tool_result blocks.
+			b = append(b, `{"role":"user","content":[`...)
+			for j := i; j < len(msgs) && msgs[j].Role == loop.RoleTool; j++ {
+				if j > i {
+					b = append(b, ',')
+				}
+				b = append(b, anthropic.ToolResult(msgs[j].Result.CallID, msgs[j].Result)...)
+				i = j
+			}
+			b = append(b, "]}"...)
+		default:
+			return nil, errors.New("anthropichttp: message " + strconv.Itoa(i) + " has unknown role " + strconv.Quote(string(m.Role)))
+		}
+	}
+	b = append(b, ']')
+	if len(req.Tools) > 0 {
+		tools, err := anthropic.Tools(req.Tools)
+		if err != nil {
+			return nil, errors.New("anthropichttp: " + err.Error())
+		}
+		b = append(b, `,"tools":`...)
+		b = append(b, tools...)
+	}
+	if t := p.cfg.Temperature; t != nil {
+		b = append(b, `,"temperature":`...)
+		b = strconv.AppendFloat(b, *t, 'g', -1, 64)
+	}
+	return append(b, '}'), nil
+}
+
+// isObject reports whether args is one valid JSON object.
+func isObject(args []byte) bool {
+	var d strictjson.Decoder
+	d.Reset(args, strictjson.Limits{MaxBytes: len(args) + 1, MaxDepth: 256})
+	if d.Peek() != strictjson.KindObject {
+		return false
+	}
+	d.Skip()
+	return d.Finish() == nil
+}

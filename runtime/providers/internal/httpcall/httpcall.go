@@ -1,0 +1,230 @@
+// Package httpcall is what the HTTP providers share: sending a request with retries (exponential backoff
+// with full jitter on 429, 5xx and overload, honouring Retry-After, bounded by a count and by the context's
+// deadline) and reading a server-sent event stream.
+package httpcall
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// Retry configures retries. The zero value retries up to 4 times, starting at 500 ms and doubling up to
+// 30 s.
+type Retry struct {
+	// MaxRetries is the number of retries after the first attempt; 0 means 4, a negative value none.
+	MaxRetries int
+	// BaseDelay is the first backoff (before jitter); 0 means 500 ms.
+	BaseDelay time.Duration
+	// MaxDelay caps a backoff and a server's Retry-After; 0 means 30 s.
+	MaxDelay time.Duration
+}
+
+func (r Retry) norm() Retry {
+	if r.MaxRetries == 0 {
+		r.MaxRetries = 4
+	}
+	if r.BaseDelay <= 0 {
+		r.BaseDelay = 500 * time.Millisecond
+	}
+	if r.MaxDelay <= 0 {
+		r.MaxDelay = 30 * time.Second
+	}
+	return r
+}
+
+// Retryable reports whether a response with this status may succeed when sent again: 408, 409 (a
+// conflicting concurrent request), 429, 500, 502, 503, 504 and 529 (Anthropic's "overloaded").
+func Retryable(status int) bool {
+	switch status {
+	case 408, 409, 429, 500, 502, 503, 504, 529:
+		return true
+	}
+	return false
+}
+
+// Do sends the request build returns (build is called once per attempt: a body cannot be read twice)
+// and returns the first response that is not retryable, or the last one when the retries are spent or the
+// next wait would pass ctx's deadline. A transport error is retried the same way unless ctx is done. The
+// caller closes the returned body. Waits: the response's retry-after-ms or Retry-After (seconds or an
+// HTTP date) when present, else BaseDelay·2^attempt with full jitter; both capped by MaxDelay.
+func Do(ctx context.Context, client *http.Client, r Retry, build func() (*http.Request, error)) (*http.Response, error) {
+	if client == nil {
+		client = http.DefaultClient
+	}
+	r = r.norm()
+	for attempt := 0; ; attempt++ {
+		req, err := build()
+		if err != nil {
+			return nil, err
+		}
+		resp, err := client.Do(req.WithContext(ctx))
+		if ctx.Err() != nil {
+			if resp != nil {
+				resp.Body.Close()
+			}
+			if err == nil || !errors.Is(err, ctx.Err()) {
+				err = errors.Join(err, ctx.Err())
+			}
+			return nil, err
+		}
+		if err == nil && !Retryable(resp.StatusCode) {
+			return resp, nil
+		}
+		if attempt >= r.MaxRetries {
+			return resp, err
+		}
+		wait := backoff(r, attempt)
+		if resp != nil {
+			if d, ok := retryAfter(resp.Header, time.Now()); ok {
+				wait = min(d, r.MaxDelay)
+			}
+		}
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
+			return resp, err // waiting would outlive the run: report what the server said
+		}
+		if resp != nil {
+			io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+			resp.Body.Close()
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// backoff is BaseDelay·2^attempt capped by MaxDelay, with full jitter (uniform in [d/2, d]).
+func backoff(r Retry, attempt int) time.Duration {
+	d := r.BaseDelay << min(attempt, 20)
+	if d <= 0 || d > r.MaxDelay {
+		d = r.MaxDelay
+	}
+	return d/2 + rand.N(d/2+1)
+}
+
+// retryAfter reads retry-after-ms (OpenAI, Anthropic) or Retry-After (delay-seconds or an HTTP date).
+func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
+	if v := h.Get("Retry-After-Ms"); v != "" {
+		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 {
+			return time.Duration(ms * float64(time.Millisecond)), true
+		}
+	}
+	v := h.Get("Retry-After")
+	if v == "" {
+		return 0, false
+	}
+	if s, err := strconv.ParseFloat(v, 64); err == nil && s >= 0 {
+		return time.Duration(s * float64(time.Second)), true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(t.Sub(now), 0), true
+	}
+	return 0, false
+}
+
+// Event is one server-sent event.
+type Event struct {
+	// Name is the event's `event:` field ("" when absent).
+	Name string
+	// Data is its `data:` lines joined with "\n".
+	Data []byte
+}
+
+// MaxLine bounds one line of an event stream.
+const MaxLine = 8 << 20
+
+// ReadEvents reads the server-sent events of r and calls f with each, in order, until r ends or f returns
+// an error (which ReadEvents returns). An event still open when r ends is dropped, as the protocol says.
+// A line longer than MaxLine is an error.
+func ReadEvents(r io.Reader, f func(Event) error) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var ev Event
+	var data []byte
+	has, hasData := false, false
+	for {
+		line, err := readLine(br)
+		if err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+		if len(line) == 0 {
+			if has {
+				ev.Data = data
+				if err := f(ev); err != nil {
+					return err
+				}
+			}
+			ev, data, has, hasData = Event{}, nil, false, false
+			continue
+		}
+		if line[0] == ':' {
+			continue // a comment (keep-alive)
+		}
+		field, value, _ := bytes.Cut(line, []byte{':'})
+		value = bytes.TrimPrefix(value, []byte{' '})
+		switch string(field) {
+		case "event":
+			ev.Name = string(value)
+			has = true
+		case "data":
+			if hasData {
+				data = append(data, '\n')
+			}
+			data = append(data, value...)
+			has, hasData = true, true
+		}
+	}
+}
+
+// readLine returns the next line without its ending (\n, \r\n or \r).
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		line = append(line, chunk...)
+		if len(line) > MaxLine {
+			return nil, errors.New("event stream line longer than " + strconv.Itoa(MaxLine) + " bytes")
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil {
+			if err == io.EOF && len(line) > 0 {
+				return nil, io.EOF // an unterminated last line: the event is incomplete
+			}
+			return nil, err
+		}
+		line = line[:len(line)-1]
+		if n := len(line); n > 0 && line[n-1] == '\r' {
+			line = line[:n-1]
+		}
+		return line, nil
+	}
+}
+
+// StatusError reports a response whose HTTP status is not 2xx.
+type StatusError struct {
+	// Provider names the provider package ("anthropichttp").
+	Provider string
+	// StatusCode is the HTTP status code.
+	StatusCode int
+	// Status is the HTTP status line ("429 Too Many Requests").
+	Status string
+	// Message is the API's error message, else the start of the body.
+	Message string
+}
+
+// Error returns "anthropichttp: 429 Too Many Requests: rate limited".
+func (e *StatusError) Error() string { return e.Provider + ": " + e.Status + ": " + e.Message }
