@@ -102,7 +102,7 @@ type hentry struct {
 
 // snapState is a full description of the tree, in walk order (parents before children; cmpWalk).
 type snapState struct {
-	entries []*hentry
+	entries seq
 	byPath  map[string]*hentry // nil for a state built from changes: lookup searches entries
 	multi   []*hentry          // the files with more than one hard link, in walk order
 	holders int                // snapshot handles plus the index
@@ -207,7 +207,7 @@ func (h *Host) maybeSweep() {
 	}
 	n := 0
 	if h.index != nil {
-		n = len(h.index.entries)
+		n = h.index.entries.len()
 	}
 	if n <= sweepSmall || b.pending*8 >= n || b.pendingBytes >= sweepBytes {
 		h.sweep()
@@ -219,9 +219,15 @@ func (h *Host) sweep() {
 	b := h.store
 	b.gen++
 	for _, st := range b.live {
-		for _, e := range st.entries {
-			if e.blob != nil {
-				e.blob.mark = b.gen
+		for _, ch := range st.entries.chunks {
+			if ch.mark == b.gen {
+				continue // shared with a state already visited
+			}
+			ch.mark = b.gen
+			for _, e := range ch.e {
+				if e.blob != nil {
+					e.blob.mark = b.gen
+				}
 			}
 		}
 	}
@@ -315,8 +321,8 @@ func (h *Host) snapshotWalk(c *capturer) (*snapState, error) {
 	if err != nil {
 		return nil, err
 	}
-	st.entries = c.out
-	for _, e := range st.entries {
+	st.entries = newSeq(c.out)
+	for _, e := range c.out {
 		if e.multi {
 			st.multi = append(st.multi, e)
 		}
@@ -462,11 +468,11 @@ func (st *snapState) lookup(p string) *hentry {
 	if st.byPath != nil {
 		return st.byPath[p]
 	}
-	i, ok := slices.BinarySearchFunc(st.entries, p, func(e *hentry, p string) int { return cmpWalk(e.path, p) })
+	i, ok := st.entries.search(p)
 	if !ok {
 		return nil
 	}
-	return st.entries[i]
+	return st.entries.at(i)
 }
 
 // sameContent reports whether the file at p holds exactly the blob's bytes.
@@ -647,11 +653,12 @@ func (h *Host) Restore(snap any) error {
 					continue
 				}
 				lo, hi := r.st.subtree(sc.path)
-				for _, e := range r.st.entries[lo:hi] {
+				r.st.entries.each(lo, hi, func(e *hentry) bool {
 					if e.kind == kindDir && !e.sealed {
 						h.tr.watch(h.dir+"/"+e.path, e.path)
 					}
-				}
+					return true
+				})
 			}
 			if h.tr.broken {
 				h.untrack()
@@ -670,14 +677,17 @@ func (h *Host) Restore(snap any) error {
 		return pathErr("restore", r.at, mapErr(err))
 	}
 	// The new index is the snapshot's description with the entries Restore rewrote replaced: O(files
-	// rewritten × log files) plus a copy of the pointer slice.
+	// rewritten × log files), copying only the chunks that hold them.
 	next := &snapState{entries: r.st.entries, byPath: r.st.byPath, multi: r.st.multi}
 	if len(r.fixed) > 0 {
-		next = &snapState{entries: slices.Clone(r.st.entries), multi: slices.Clone(r.st.multi)}
+		repl := make(map[int]*hentry, len(r.fixed))
 		for p, f := range r.fixed {
-			if i, ok := slices.BinarySearchFunc(next.entries, p, func(e *hentry, p string) int { return cmpWalk(e.path, p) }); ok {
-				next.entries[i] = f
+			if i, ok := r.st.entries.search(p); ok {
+				repl[i] = f
 			}
+		}
+		next = &snapState{entries: r.st.entries.replaced(repl), multi: slices.Clone(r.st.multi)}
+		for p, f := range r.fixed {
 			if i, ok := slices.BinarySearchFunc(next.multi, p, func(e *hentry, p string) int { return cmpWalk(e.path, p) }); ok {
 				next.multi[i] = f
 			}
@@ -790,21 +800,27 @@ func (r *restorer) runScopes(scopes []scope) error {
 		if !sc.deep && hi > lo {
 			hi = lo + 1
 		}
-		for _, e := range r.st.entries[lo:hi] {
+		var err error
+		r.st.entries.each(lo, hi, func(e *hentry) bool {
 			if r.seen[e.path] || e.kind == kindOther || e.sealed {
-				continue
+				return true
 			}
-			if err := r.recreate(e); err != nil {
-				return err
-			}
+			err = r.recreate(e)
+			return err == nil
+		})
+		if err != nil {
+			return err
 		}
 	}
 	// Pass 3: directory modes and mtimes, children before parents.
-	for i := len(r.st.entries) - 1; i >= 0; i-- {
-		e := r.st.entries[i]
-		if e.kind != kindDir || !r.dirty[e.path] || e.sealed {
-			continue
+	dirs := make([]*hentry, 0, len(r.dirty))
+	for p := range r.dirty {
+		if e := r.st.lookup(p); e != nil && e.kind == kindDir && !e.sealed {
+			dirs = append(dirs, e)
 		}
+	}
+	slices.SortFunc(dirs, func(a, b *hentry) int { return cmpWalk(b.path, a.path) })
+	for _, e := range dirs {
 		r.at = e.path
 		if err := root.Chmod(e.path, e.mode); err != nil {
 			return err

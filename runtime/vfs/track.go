@@ -138,12 +138,12 @@ func cmpWalk(a, b string) int {
 
 // subtree returns the range of st's entries that are p and what lies below it (empty when st has no p).
 func (st *snapState) subtree(p string) (lo, hi int) {
-	n := len(st.entries)
-	lo, found := slices.BinarySearchFunc(st.entries, p, func(e *hentry, p string) int { return cmpWalk(e.path, p) })
+	lo, found := st.entries.search(p)
 	if !found {
 		return lo, lo
 	}
-	hi = lo + 1 + sortSearch(n-lo-1, func(i int) bool { return !within(st.entries[lo+1+i].path, p) })
+	n := st.entries.len()
+	hi = lo + 1 + sortSearch(n-lo-1, func(i int) bool { return !within(st.entries.at(lo+1+i).path, p) })
 	return lo, hi
 }
 
@@ -244,47 +244,13 @@ func addSpan(spans []span, lo, hi int) []span {
 
 // patched returns the state st becomes when the entries in drop are removed and added (in walk order,
 // none of them among the kept entries) are inserted. It dereferences only the added entries and the
-// O(log files) entries a binary search visits to place each one: the kept entries are copied in runs, so
-// the cost is O(changes × log files) plus a copy of the pointer slice.
+// O(log files) entries a binary search visits to place each one, and shares every chunk of entries that
+// loses or gains none: O(changes × log files + files/maxChunk).
 func (st *snapState) patched(drop []span, added []*hentry) *snapState {
-	old := st.entries
-	dropped := 0
-	for _, sp := range drop {
-		dropped += sp.hi - sp.lo
-	}
-	out := &snapState{entries: make([]*hentry, 0, len(old)-dropped+len(added))}
-	di := 0
-	// keep appends old[lo:hi] minus the dropped spans.
-	keep := func(lo, hi int) {
-		for lo < hi {
-			for di < len(drop) && drop[di].hi <= lo {
-				di++
-			}
-			if di < len(drop) && drop[di].lo <= lo {
-				lo = min(drop[di].hi, hi)
-				continue
-			}
-			end := hi
-			if di < len(drop) && drop[di].lo < end {
-				end = drop[di].lo
-			}
-			out.entries = append(out.entries, old[lo:end]...)
-			lo = end
-		}
-	}
-	cur := 0
-	for _, e := range added {
-		at, _ := slices.BinarySearchFunc(old, e.path, func(x *hentry, p string) int { return cmpWalk(x.path, p) })
-		if at > cur {
-			keep(cur, at)
-			cur = at
-		}
-		out.entries = append(out.entries, e)
-	}
-	keep(cur, len(old))
+	out := &snapState{entries: st.entries.patched(drop, added)}
 	// The files with several links: the old ones not dropped, then the added ones, in walk order.
 	for _, e := range st.multi {
-		i, _ := slices.BinarySearchFunc(old, e.path, func(x *hentry, p string) int { return cmpWalk(x.path, p) })
+		i, _ := st.entries.search(e.path)
 		if !inSpans(drop, i) {
 			out.multi = append(out.multi, e)
 		}

@@ -73,7 +73,7 @@ func diffTrees(a, b map[string]string) string {
 func (h *Host) entriesOf(t *testing.T, st *snapState) map[string]string {
 	t.Helper()
 	out := map[string]string{}
-	for _, e := range st.entries {
+	for _, e := range st.entries.all() {
 		mode := e.mode
 		desc := ""
 		switch e.kind {
@@ -310,7 +310,7 @@ func TestDeferredSweepsKeepWhatSnapshotsUse(t *testing.T) {
 			h.mu.Lock()
 			h.sweep()
 			used := map[uint64]bool{}
-			for _, e := range h.index.entries {
+			for _, e := range h.index.entries.all() {
 				if e.blob != nil {
 					used[e.blob.id] = true
 				}
