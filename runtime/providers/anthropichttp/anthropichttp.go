@@ -108,7 +108,9 @@ type StreamError struct {
 	Message string
 }
 
-func (e *StreamError) Error() string { return "anthropichttp: stream error " + e.Type + ": " + e.Message }
+func (e *StreamError) Error() string {
+	return "anthropichttp: stream error " + e.Type + ": " + e.Message
+}
 
 // Complete sends req and assembles the streamed answer.
 func (p *Provider) Complete(ctx context.Context, req loop.Request) (loop.Response, error) {
@@ -141,7 +143,7 @@ func (p *Provider) Complete(ctx context.Context, req loop.Request) (loop.Respons
 	if resp.StatusCode/100 != 2 {
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 		return loop.Response{}, &httpcall.StatusError{Provider: "anthropichttp", StatusCode: resp.StatusCode,
-			Status: resp.Status, Message: errorMessage(data)}
+			Status: resp.Status, Message: httpcall.ErrorMessage(data)}
 	}
 	var a assembler
 	if err := httpcall.ReadEvents(resp.Body, a.event); err != nil {
@@ -161,20 +163,6 @@ func (p *Provider) Complete(ctx context.Context, req loop.Request) (loop.Respons
 		return loop.Response{}, err
 	}
 	return a.response(), nil
-}
-
-// errorMessage reads error.message of an error body, else the start of the body.
-func errorMessage(data []byte) string {
-	if e, ok := strictjson.Member(data, "error"); ok {
-		if m, ok := strictjson.Member(e, "message"); ok {
-			var d strictjson.Decoder
-			d.Reset(m, strictjson.Limits{})
-			if s, ok := d.String(); ok {
-				return s
-			}
-		}
-	}
-	return strings.TrimSpace(string(data[:min(len(data), 200)]))
 }
 
 // assembler builds a response from the stream's events.
@@ -262,26 +250,26 @@ func (a *assembler) event(ev httpcall.Event) error {
 			a.blocks = append(a.blocks, block{})
 		}
 		b := &a.blocks[index]
-		if t := str(cblock, "type"); t == "tool_use" {
-			b.tool, b.id, b.name = true, str(cblock, "id"), str(cblock, "name")
+		if t := httpcall.String(cblock, "type"); t == "tool_use" {
+			b.tool, b.id, b.name = true, httpcall.String(cblock, "id"), httpcall.String(cblock, "name")
 			b.input, _ = strictjson.Member(cblock, "input")
 		} else if t == "text" {
-			a.text.WriteString(str(cblock, "text"))
+			a.text.WriteString(httpcall.String(cblock, "text"))
 		}
 	case "content_block_delta":
 		if index < 0 || index >= len(a.blocks) {
 			return errors.New("anthropichttp: content_block_delta for an unknown block")
 		}
-		switch str(delta, "type") {
+		switch httpcall.String(delta, "type") {
 		case "text_delta":
-			a.text.WriteString(str(delta, "text"))
+			a.text.WriteString(httpcall.String(delta, "text"))
 		case "input_json_delta":
 			b := &a.blocks[index]
-			b.args = append(b.args, str(delta, "partial_json")...)
+			b.args = append(b.args, httpcall.String(delta, "partial_json")...)
 			b.deltas = true
 		}
 	case "message_delta":
-		if s := str(delta, "stop_reason"); s != "" {
+		if s := httpcall.String(delta, "stop_reason"); s != "" {
 			a.stop = s
 		}
 		if usage != nil {
@@ -290,42 +278,18 @@ func (a *assembler) event(ev httpcall.Event) error {
 	case "message_stop":
 		a.stopped = true
 	case "error":
-		return &StreamError{Type: str(errObj, "type"), Message: str(errObj, "message")}
+		return &StreamError{Type: httpcall.String(errObj, "type"), Message: httpcall.String(errObj, "message")}
 	}
 	return nil
 }
 
 func (a *assembler) readUsage(u []byte) {
-	if n, ok := num(u, "input_tokens"); ok {
+	if n, ok := httpcall.Int(u, "input_tokens"); ok {
 		a.usage.Input = n
 	}
-	if n, ok := num(u, "output_tokens"); ok {
+	if n, ok := httpcall.Int(u, "output_tokens"); ok {
 		a.usage.Output = n
 	}
-}
-
-// str returns obj's string member name ("" when absent or not a string).
-func str(obj []byte, name string) string {
-	raw, ok := strictjson.Member(obj, name)
-	if !ok {
-		return ""
-	}
-	var d strictjson.Decoder
-	d.Reset(raw, strictjson.Limits{MaxBytes: len(raw) + 1})
-	s, _ := d.String()
-	return s
-}
-
-// num returns obj's integer member name.
-func num(obj []byte, name string) (int, bool) {
-	raw, ok := strictjson.Member(obj, name)
-	if !ok {
-		return 0, false
-	}
-	var d strictjson.Decoder
-	d.Reset(raw, strictjson.Limits{})
-	n, ok := d.Int(0, 1<<53)
-	return int(n), ok
 }
 
 // RequestBody returns the JSON body Complete sends for req:

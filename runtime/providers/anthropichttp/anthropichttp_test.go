@@ -4,11 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,39 +13,9 @@ import (
 	"github.com/winkgen/wink/runtime/loop"
 	"github.com/winkgen/wink/runtime/providers/anthropichttp"
 	"github.com/winkgen/wink/runtime/providers/internal/httpcall"
-	"github.com/winkgen/wink/runtime/strictjson"
+	pt "github.com/winkgen/wink/runtime/providers/internal/providertest"
 	"github.com/winkgen/wink/runtime/wink"
 )
-
-// weatherTool takes {"city": string} (required) and answers "<city>: sunny".
-func weatherTool() *wink.Tool {
-	spec := wink.Spec{Name: "get_weather", Description: "Weather of a city.",
-		ParamsSchema: []byte(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false}`)}
-	return wink.NewDef(spec, wink.Funcs[struct{ City string }, wink.NoValue]{
-		Decode: func(d *strictjson.Decoder, p *struct{ City string }) {
-			if !d.ObjectStart() {
-				return
-			}
-			seen := false
-			for d.NextKey() {
-				if d.KeyString() == "city" {
-					p.City, _ = d.String()
-					seen = true
-				} else {
-					d.Unknown([]string{"city"})
-				}
-			}
-			if !seen {
-				d.Missing("city")
-			}
-			d.ObjectEnd()
-		},
-		EncodeResult: wink.EncodeNoValue,
-		Handler: func(_ *wink.ToolContext, p struct{ City string }) (wink.ToolResult[wink.NoValue], error) {
-			return wink.Done[wink.NoValue](p.City + ": sunny"), nil
-		},
-	}).Tool()
-}
 
 // sse writes the events of a Messages stream, as the API documents them.
 func sse(events ...string) string {
@@ -89,51 +56,8 @@ func argsDelta(i int, part string) string {
 
 func itoa(i int) string { return string(rune('0' + i)) }
 
-// server answers each request with the next scripted reply and records the request bodies.
-type server struct {
-	t       *testing.T
-	mu      sync.Mutex
-	replies []func(w http.ResponseWriter)
-	bodies  [][]byte
-	headers []http.Header
-}
-
-func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	s.mu.Lock()
-	n := len(s.bodies)
-	s.bodies = append(s.bodies, body)
-	s.headers = append(s.headers, r.Header.Clone())
-	s.mu.Unlock()
-	if n >= len(s.replies) {
-		http.Error(w, "no more replies", http.StatusTeapot)
-		return
-	}
-	s.replies[n](w)
-}
-
-func stream(body string) func(w http.ResponseWriter) {
-	return func(w http.ResponseWriter) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		io.WriteString(w, body)
-	}
-}
-
-func status(code int, header http.Header, body string) func(w http.ResponseWriter) {
-	return func(w http.ResponseWriter) {
-		for k, v := range header {
-			w.Header()[k] = v
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(code)
-		io.WriteString(w, body)
-	}
-}
-
-func newProvider(t *testing.T, s *server) *anthropichttp.Provider {
-	ts := httptest.NewServer(s)
-	t.Cleanup(ts.Close)
-	p, err := anthropichttp.New(anthropichttp.Config{BaseURL: ts.URL, Model: "claude-sonnet-4-5", APIKey: "k",
+func newProvider(t *testing.T, s *pt.Server) *anthropichttp.Provider {
+	p, err := anthropichttp.New(anthropichttp.Config{BaseURL: s.URL, Model: "claude-sonnet-4-5", APIKey: "k",
 		Retry: httpcall.Retry{BaseDelay: time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
@@ -142,8 +66,8 @@ func newProvider(t *testing.T, s *server) *anthropichttp.Provider {
 }
 
 func TestTextAnswer(t *testing.T) {
-	s := &server{t: t, replies: []func(http.ResponseWriter){stream(sse(msgStart, textStart, ping,
-		textDelta(0, "Hello"), textDelta(0, ", world"), stop0, endTurn, msgStop))}}
+	s := pt.NewServer(t, pt.Stream(sse(msgStart, textStart, ping,
+		textDelta(0, "Hello"), textDelta(0, ", world"), stop0, endTurn, msgStop)))
 	p := newProvider(t, s)
 	resp, err := p.Complete(context.Background(), loop.Request{System: "Be brief.", Messages: []loop.Message{loop.UserMessage("Hi")}})
 	if err != nil {
@@ -152,7 +76,7 @@ func TestTextAnswer(t *testing.T) {
 	if resp.Text != "Hello, world" || resp.Stop != "end_turn" || len(resp.ToolCalls) != 0 || resp.Usage != (loop.Usage{Input: 25, Output: 15}) {
 		t.Fatalf("response = %+v", resp)
 	}
-	h := s.headers[0]
+	h := s.Header(0)
 	if h.Get("x-api-key") != "k" || h.Get("anthropic-version") != anthropichttp.APIVersion {
 		t.Errorf("headers = %v", h)
 	}
@@ -162,14 +86,14 @@ func TestTextAnswer(t *testing.T) {
 // dispatched, answered in one user message of tool_result blocks, then a final text turn. Every request
 // body unmarshals into the SDK's MessageNewParams.
 func TestToolCallsThroughTheLoop(t *testing.T) {
-	s := &server{t: t, replies: []func(http.ResponseWriter){
-		stream(sse(msgStart, textStart, textDelta(0, "Checking."), stop0,
+	s := pt.NewServer(t,
+		pt.Stream(sse(msgStart, textStart, textDelta(0, "Checking."), stop0,
 			toolStart(1, "toolu_1"), argsDelta(1, `{"ci`), argsDelta(1, `ty":"Lis`), argsDelta(1, `bon"}`), stop1,
 			toolStart(2, "toolu_2"), argsDelta(2, `{"city":"Porto"}`), stop2, toolUseEnd, msgStop)),
-		stream(sse(msgStart, textStart, textDelta(0, "Both sunny."), stop0, endTurn, msgStop)),
-	}}
+		pt.Stream(sse(msgStart, textStart, textDelta(0, "Both sunny."), stop0, endTurn, msgStop)),
+	)
 	p := newProvider(t, s)
-	reg, err := wink.NewRegistry([]*wink.Tool{weatherTool()})
+	reg, err := wink.NewRegistry([]*wink.Tool{pt.WeatherTool()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,16 +105,16 @@ func TestToolCallsThroughTheLoop(t *testing.T) {
 	if res.Text != "Both sunny." {
 		t.Fatalf("final text = %q", res.Text)
 	}
-	if len(s.bodies) != 2 {
-		t.Fatalf("%d requests, want 2", len(s.bodies))
+	if len(s.Bodies()) != 2 {
+		t.Fatalf("%d requests, want 2", len(s.Bodies()))
 	}
-	for i, body := range s.bodies {
+	for i, body := range s.Bodies() {
 		var params sdk.MessageNewParams
 		if err := json.Unmarshal(body, &params); err != nil {
 			t.Fatalf("request %d does not unmarshal into sdk.MessageNewParams: %v\n%s", i, err, body)
 		}
 	}
-	second := string(s.bodies[1])
+	second := string(s.Bodies()[1])
 	for _, want := range []string{
 		`{"role":"assistant","content":[{"type":"text","text":"Checking."},{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{"city":"Lisbon"}},{"type":"tool_use","id":"toolu_2","name":"get_weather","input":{"city":"Porto"}}]}`,
 		`{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"Lisbon: sunny"},{"type":"tool_result","tool_use_id":"toolu_2","content":"Porto: sunny"}]}`,
@@ -212,10 +136,10 @@ func TestToolCallsThroughTheLoop(t *testing.T) {
 // marked incomplete, the truncated arguments reach the dispatcher, which answers with a failure the
 // model can read, and the next request sends {} as that tool_use's input.
 func TestStreamCutInTheMiddleOfArguments(t *testing.T) {
-	s := &server{t: t, replies: []func(http.ResponseWriter){
-		stream(sse(msgStart, toolStart(0, "toolu_1"), argsDelta(0, `{"city":"Lis`))),
-		stream(sse(msgStart, textStart, textDelta(0, "Sorry."), stop0, endTurn, msgStop)),
-	}}
+	s := pt.NewServer(t,
+		pt.Stream(sse(msgStart, toolStart(0, "toolu_1"), argsDelta(0, `{"city":"Lis`))),
+		pt.Stream(sse(msgStart, textStart, textDelta(0, "Sorry."), stop0, endTurn, msgStop)),
+	)
 	p := newProvider(t, s)
 	resp, err := p.Complete(context.Background(), loop.Request{Messages: []loop.Message{loop.UserMessage("Lisbon?")}})
 	if err != nil {
@@ -224,7 +148,7 @@ func TestStreamCutInTheMiddleOfArguments(t *testing.T) {
 	if resp.Stop != "incomplete" || len(resp.ToolCalls) != 1 || string(resp.ToolCalls[0].Arguments) != `{"city":"Lis` {
 		t.Fatalf("response = %+v", resp)
 	}
-	reg, _ := wink.NewRegistry([]*wink.Tool{weatherTool()})
+	reg, _ := wink.NewRegistry([]*wink.Tool{pt.WeatherTool()})
 	d := &wink.Dispatcher{Registry: reg}
 	out, err := d.Dispatch(context.Background(), resp.ToolCalls[0])
 	if err != nil || out.Success || !strings.Contains(out.Output, "get_weather") {
@@ -234,20 +158,20 @@ func TestStreamCutInTheMiddleOfArguments(t *testing.T) {
 	if _, err := p.Complete(context.Background(), loop.Request{Messages: msgs}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(s.bodies[1]), `"name":"get_weather","input":{}}`) {
-		t.Errorf("the truncated input was not replaced by {}:\n%s", s.bodies[1])
+	if !strings.Contains(string(s.Bodies()[1]), `"name":"get_weather","input":{}}`) {
+		t.Errorf("the truncated input was not replaced by {}:\n%s", s.Bodies()[1])
 	}
 	var params sdk.MessageNewParams
-	if err := json.Unmarshal(s.bodies[1], &params); err != nil {
+	if err := json.Unmarshal(s.Bodies()[1], &params); err != nil {
 		t.Fatalf("request does not unmarshal into sdk.MessageNewParams: %v", err)
 	}
 }
 
 func TestRetries(t *testing.T) {
-	ok := stream(sse(msgStart, textStart, textDelta(0, "ok"), stop0, endTurn, msgStop))
+	ok := pt.Stream(sse(msgStart, textStart, textDelta(0, "ok"), stop0, endTurn, msgStop))
 	t.Run("429 with Retry-After", func(t *testing.T) {
-		s := &server{t: t, replies: []func(http.ResponseWriter){
-			status(429, http.Header{"Retry-After": {"1"}}, `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`), ok}}
+		s := pt.NewServer(t,
+			pt.Status(429, http.Header{"Retry-After": {"1"}}, `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`), ok)
 		p := newProvider(t, s)
 		start := time.Now()
 		resp, err := p.Complete(context.Background(), loop.Request{Messages: []loop.Message{loop.UserMessage("x")}})
@@ -259,29 +183,29 @@ func TestRetries(t *testing.T) {
 		}
 	})
 	t.Run("500 then success", func(t *testing.T) {
-		s := &server{t: t, replies: []func(http.ResponseWriter){status(500, nil, `{"type":"error","error":{"type":"api_error","message":"boom"}}`), ok}}
+		s := pt.NewServer(t, pt.Status(500, nil, `{"type":"error","error":{"type":"api_error","message":"boom"}}`), ok)
 		resp, err := newProvider(t, s).Complete(context.Background(), loop.Request{Messages: []loop.Message{loop.UserMessage("x")}})
-		if err != nil || resp.Text != "ok" || len(s.bodies) != 2 {
-			t.Fatalf("%+v, %v, %d requests", resp, err, len(s.bodies))
+		if err != nil || resp.Text != "ok" || len(s.Bodies()) != 2 {
+			t.Fatalf("%+v, %v, %d requests", resp, err, len(s.Bodies()))
 		}
 	})
 	t.Run("529 overloaded then success", func(t *testing.T) {
-		s := &server{t: t, replies: []func(http.ResponseWriter){status(529, nil, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`), ok}}
+		s := pt.NewServer(t, pt.Status(529, nil, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`), ok)
 		resp, err := newProvider(t, s).Complete(context.Background(), loop.Request{Messages: []loop.Message{loop.UserMessage("x")}})
 		if err != nil || resp.Text != "ok" {
 			t.Fatalf("%+v, %v", resp, err)
 		}
 	})
 	t.Run("400 is not retried", func(t *testing.T) {
-		s := &server{t: t, replies: []func(http.ResponseWriter){status(400, nil, `{"type":"error","error":{"type":"invalid_request_error","message":"max_tokens: must be positive"}}`), ok}}
+		s := pt.NewServer(t, pt.Status(400, nil, `{"type":"error","error":{"type":"invalid_request_error","message":"max_tokens: must be positive"}}`), ok)
 		_, err := newProvider(t, s).Complete(context.Background(), loop.Request{Messages: []loop.Message{loop.UserMessage("x")}})
 		var se *httpcall.StatusError
-		if !errors.As(err, &se) || se.StatusCode != 400 || se.Message != "max_tokens: must be positive" || len(s.bodies) != 1 {
-			t.Fatalf("err = %v, %d requests", err, len(s.bodies))
+		if !errors.As(err, &se) || se.StatusCode != 400 || se.Message != "max_tokens: must be positive" || len(s.Bodies()) != 1 {
+			t.Fatalf("err = %v, %d requests", err, len(s.Bodies()))
 		}
 	})
 	t.Run("retries end at the deadline", func(t *testing.T) {
-		s := &server{t: t, replies: []func(http.ResponseWriter){status(429, http.Header{"Retry-After": {"30"}}, `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`), ok}}
+		s := pt.NewServer(t, pt.Status(429, http.Header{"Retry-After": {"30"}}, `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`), ok)
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		start := time.Now()
@@ -292,7 +216,7 @@ func TestRetries(t *testing.T) {
 		}
 	})
 	t.Run("error event in the stream", func(t *testing.T) {
-		s := &server{t: t, replies: []func(http.ResponseWriter){stream(sse(msgStart, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`))}}
+		s := pt.NewServer(t, pt.Stream(sse(msgStart, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)))
 		_, err := newProvider(t, s).Complete(context.Background(), loop.Request{Messages: []loop.Message{loop.UserMessage("x")}})
 		var se *anthropichttp.StreamError
 		if !errors.As(err, &se) || se.Type != "overloaded_error" {

@@ -13,6 +13,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/winkgen/wink/runtime/strictjson"
 )
 
 // Retry configures retries. The zero value retries up to 4 times, starting at 500 ms and doubling up to
@@ -228,3 +230,44 @@ type StatusError struct {
 
 // Error returns "anthropichttp: 429 Too Many Requests: rate limited".
 func (e *StatusError) Error() string { return e.Provider + ": " + e.Status + ": " + e.Message }
+
+// String returns obj's string member name ("" when obj is not an object, has no such member, or it is
+// not a string).
+func String(obj []byte, name string) string {
+	raw, ok := strictjson.Member(obj, name)
+	if !ok {
+		return ""
+	}
+	var d strictjson.Decoder
+	d.Reset(raw, strictjson.Limits{MaxBytes: len(raw) + 1})
+	s, _ := d.String()
+	return s
+}
+
+// Int returns obj's non-negative integer member name.
+func Int(obj []byte, name string) (int, bool) {
+	raw, ok := strictjson.Member(obj, name)
+	if !ok {
+		return 0, false
+	}
+	var d strictjson.Decoder
+	d.Reset(raw, strictjson.Limits{})
+	n, ok := d.Int(0, 1<<53)
+	return int(n), ok
+}
+
+// ErrorMessage reads error.message (or a string error) of an error body, else returns the start of the
+// body.
+func ErrorMessage(data []byte) string {
+	if e, ok := strictjson.Member(data, "error"); ok {
+		if m := String(e, "message"); m != "" {
+			return m
+		}
+		var d strictjson.Decoder
+		d.Reset(e, strictjson.Limits{MaxBytes: len(e) + 1})
+		if s, ok := d.String(); ok {
+			return s
+		}
+	}
+	return string(bytes.TrimSpace(data[:min(len(data), 200)]))
+}

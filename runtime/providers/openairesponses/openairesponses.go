@@ -1,0 +1,371 @@
+// Package openairesponses is a loop.Provider for the OpenAI Responses API over HTTP: function calls
+// (strict where the tool's schema allows it), streamed (server-sent events) and assembled from the
+// stream's deltas, with retries.
+//
+//	p, err := openairesponses.New(openairesponses.Config{Model: "gpt-5"}) // OPENAI_API_KEY
+//	res, err := loop.Run(ctx, loop.Config{Provider: p, Dispatcher: d}, msgs)
+//
+// Decisions:
+//   - Requests are stateless ("store":false): every turn sends the whole conversation as input items
+//     (user and assistant messages, function_call items, function_call_output items), the system prompt
+//     as "instructions".
+//   - Every request streams. A call's arguments are its function_call_arguments.done text when that
+//     event arrives, else the concatenated deltas: when the stream is cut in the middle of them the
+//     truncated text reaches the dispatcher, whose decoder refuses it with a message the model can act
+//     on. Response.Stop is the response's final status ("completed", "incomplete: <reason>"), or
+//     "incomplete" when the stream ended before response.completed.
+//   - Retries and errors as in package anthropichttp: 408, 409, 429 and 5xx retried with backoff, jitter
+//     and Retry-After within the deadline; other statuses returned at once as *httpcall.StatusError; an
+//     error event or a failed response is a *StreamError.
+//   - No SDK and no encoding/json: requests are written and events read with strictjson.
+package openairesponses
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/winkgen/wink/runtime/adapters/openai"
+	"github.com/winkgen/wink/runtime/loop"
+	"github.com/winkgen/wink/runtime/providers/internal/httpcall"
+	"github.com/winkgen/wink/runtime/strictjson"
+	"github.com/winkgen/wink/runtime/wink"
+)
+
+// The default base URL and the environment variables New reads for the fields Config leaves empty.
+const (
+	DefaultBaseURL = "https://api.openai.com/v1"
+	EnvBaseURL     = "OPENAI_BASE_URL"
+	EnvModel       = "OPENAI_MODEL"
+	EnvAPIKey      = "OPENAI_API_KEY"
+)
+
+// Config configures a Provider.
+type Config struct {
+	// BaseURL is the API's base URL, up to and excluding "/responses"; default OPENAI_BASE_URL, else
+	// DefaultBaseURL.
+	BaseURL string
+	// Model is the model name; default OPENAI_MODEL. Required.
+	Model string
+	// APIKey is sent as "Authorization: Bearer <key>"; default OPENAI_API_KEY.
+	APIKey string
+	// MaxOutputTokens, when positive, is sent as "max_output_tokens".
+	MaxOutputTokens int
+	// Temperature, when set, is sent as "temperature".
+	Temperature *float64
+	// Retry configures retries (the zero value retries 4 times).
+	Retry httpcall.Retry
+	// Header holds extra request headers.
+	Header http.Header
+	// HTTPClient sends the requests; nil means http.DefaultClient.
+	HTTPClient *http.Client
+}
+
+// Provider speaks the Responses API. It is safe for concurrent use.
+type Provider struct {
+	cfg Config
+	url string
+}
+
+// New returns a provider for cfg, filling empty fields from the environment.
+func New(cfg Config) (*Provider, error) {
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = os.Getenv(EnvBaseURL)
+	}
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = DefaultBaseURL
+	}
+	if cfg.Model == "" {
+		cfg.Model = os.Getenv(EnvModel)
+	}
+	if cfg.APIKey == "" {
+		cfg.APIKey = os.Getenv(EnvAPIKey)
+	}
+	if cfg.Model == "" {
+		return nil, errors.New("openairesponses: no model: set Config.Model or " + EnvModel)
+	}
+	if !strings.HasPrefix(cfg.BaseURL, "http://") && !strings.HasPrefix(cfg.BaseURL, "https://") {
+		return nil, errors.New("openairesponses: base URL " + strconv.Quote(cfg.BaseURL) + " is not an http or https URL")
+	}
+	return &Provider{cfg: cfg, url: strings.TrimRight(cfg.BaseURL, "/") + "/responses"}, nil
+}
+
+// StreamError is an error event received inside the stream, or a response that failed.
+type StreamError struct {
+	// Code is the error's code ("server_error", "rate_limit_exceeded", ...).
+	Code string
+	// Message is its message.
+	Message string
+}
+
+func (e *StreamError) Error() string {
+	return "openairesponses: stream error " + e.Code + ": " + e.Message
+}
+
+// Complete sends req and assembles the streamed answer.
+func (p *Provider) Complete(ctx context.Context, req loop.Request) (loop.Response, error) {
+	body, err := p.RequestBody(req)
+	if err != nil {
+		return loop.Response{}, err
+	}
+	resp, err := httpcall.Do(ctx, p.cfg.HTTPClient, p.cfg.Retry, func() (*http.Request, error) {
+		hreq, err := http.NewRequest(http.MethodPost, p.url, bytes.NewReader(body))
+		if err != nil {
+			return nil, errors.New("openairesponses: " + err.Error())
+		}
+		for k, vs := range p.cfg.Header {
+			for _, v := range vs {
+				hreq.Header.Add(k, v)
+			}
+		}
+		hreq.Header.Set("Content-Type", "application/json")
+		hreq.Header.Set("Accept", "text/event-stream")
+		if p.cfg.APIKey != "" {
+			hreq.Header.Set("Authorization", "Bearer "+p.cfg.APIKey)
+		}
+		return hreq, nil
+	})
+	if err != nil {
+		return loop.Response{}, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		return loop.Response{}, &httpcall.StatusError{Provider: "openairesponses", StatusCode: resp.StatusCode,
+			Status: resp.Status, Message: httpcall.ErrorMessage(data)}
+	}
+	var a assembler
+	if err := httpcall.ReadEvents(resp.Body, a.event); err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return loop.Response{}, errors.Join(err, cerr)
+		}
+		var se *StreamError
+		if errors.As(err, &se) {
+			return loop.Response{}, se
+		}
+		if !a.started {
+			return loop.Response{}, errors.New("openairesponses: reading the stream: " + err.Error())
+		}
+	}
+	if err := ctx.Err(); err != nil && a.status == "" {
+		return loop.Response{}, err
+	}
+	return a.response(), nil
+}
+
+// assembler builds a response from the stream's events.
+type assembler struct {
+	text    strings.Builder
+	calls   []call
+	usage   loop.Usage
+	status  string // set by response.completed or response.incomplete
+	started bool
+}
+
+type call struct {
+	index        int    // output_index
+	itemID       string // the item's id (deltas name it)
+	callID, name string
+	args         []byte
+	done         bool // function_call_arguments.done or output_item.done gave the whole text
+}
+
+func (a *assembler) response() loop.Response {
+	r := loop.Response{Text: a.text.String(), Usage: a.usage, Stop: a.status}
+	if r.Stop == "" {
+		r.Stop = "incomplete"
+	}
+	calls := slices.Clone(a.calls)
+	slices.SortStableFunc(calls, func(x, y call) int { return x.index - y.index })
+	for _, c := range calls {
+		r.ToolCalls = append(r.ToolCalls, wink.Call{ID: c.callID, Name: c.name, Arguments: c.args})
+	}
+	return r
+}
+
+func (a *assembler) find(itemID string, index int) *call {
+	for i := range a.calls {
+		if itemID != "" && a.calls[i].itemID == itemID || itemID == "" && a.calls[i].index == index {
+			return &a.calls[i]
+		}
+	}
+	return nil
+}
+
+var eventLimits = strictjson.Limits{MaxBytes: httpcall.MaxLine + 1, MaxDepth: 256, MaxErrors: 4}
+
+func (a *assembler) event(ev httpcall.Event) error {
+	var d strictjson.Decoder
+	d.Reset(ev.Data, eventLimits)
+	if d.Peek() != strictjson.KindObject {
+		return nil // "[DONE]" or a keep-alive
+	}
+	d.ObjectStart()
+	var typ, itemID, deltaText, argsText, code, message string
+	index := -1
+	var item, response []byte
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "type":
+			typ, _ = d.String()
+		case "output_index":
+			n, _ := d.Int(0, 1<<20)
+			index = int(n)
+		case "item_id":
+			itemID, _ = d.String()
+		case "delta":
+			if d.Peek() == strictjson.KindString {
+				deltaText, _ = d.String()
+			}
+		case "arguments":
+			if d.Peek() == strictjson.KindString {
+				argsText, _ = d.String()
+			}
+		case "item":
+			item, _ = d.Raw()
+		case "response":
+			response, _ = d.Raw()
+		case "code":
+			if d.Peek() == strictjson.KindString {
+				code, _ = d.String()
+			}
+		case "message":
+			if d.Peek() == strictjson.KindString {
+				message, _ = d.String()
+			}
+		}
+	}
+	d.ObjectEnd()
+	if errs := d.Finish(); errs != nil {
+		return errors.New("openairesponses: malformed " + strconv.Quote(ev.Name) + " event: " + errs.Error())
+	}
+	switch typ {
+	case "response.created", "response.in_progress":
+		a.started = true
+	case "response.output_item.added", "response.output_item.done":
+		if httpcall.String(item, "type") != "function_call" {
+			return nil
+		}
+		id := httpcall.String(item, "id")
+		c := a.find(id, index)
+		if c == nil {
+			a.calls = append(a.calls, call{index: index, itemID: id})
+			c = &a.calls[len(a.calls)-1]
+		}
+		c.callID, c.name = httpcall.String(item, "call_id"), httpcall.String(item, "name")
+		if typ == "response.output_item.done" {
+			c.args, c.done = []byte(httpcall.String(item, "arguments")), true
+		}
+	case "response.function_call_arguments.delta":
+		if c := a.find(itemID, index); c != nil && !c.done {
+			c.args = append(c.args, deltaText...)
+		}
+	case "response.function_call_arguments.done":
+		if c := a.find(itemID, index); c != nil {
+			c.args, c.done = []byte(argsText), true
+		}
+	case "response.output_text.delta":
+		a.text.WriteString(deltaText)
+	case "response.completed", "response.incomplete":
+		a.status = httpcall.String(response, "status")
+		if r := httpcall.String(mustMember(response, "incomplete_details"), "reason"); r != "" {
+			a.status += ": " + r
+		}
+		if u, ok := strictjson.Member(response, "usage"); ok {
+			if n, ok := httpcall.Int(u, "input_tokens"); ok {
+				a.usage.Input = n
+			}
+			if n, ok := httpcall.Int(u, "output_tokens"); ok {
+				a.usage.Output = n
+			}
+		}
+	case "response.failed":
+		e := mustMember(response, "error")
+		return &StreamError{Code: httpcall.String(e, "code"), Message: httpcall.String(e, "message")}
+	case "error":
+		return &StreamError{Code: code, Message: message}
+	}
+	return nil
+}
+
+func mustMember(obj []byte, name string) []byte {
+	m, _ := strictjson.Member(obj, name)
+	return m
+}
+
+// RequestBody returns the JSON body Complete sends for req:
+//
+//	{"model":M,"stream":true,"store":false,"instructions":S,"input":[...],"tools":[...],...}
+func (p *Provider) RequestBody(req loop.Request) ([]byte, error) {
+	b := make([]byte, 0, 1024)
+	b = append(b, `{"model":`...)
+	b = strictjson.AppendString(b, p.cfg.Model)
+	b = append(b, `,"stream":true,"store":false`...)
+	if req.System != "" {
+		b = append(b, `,"instructions":`...)
+		b = strictjson.AppendString(b, req.System)
+	}
+	b = append(b, `,"input":[`...)
+	first := true
+	sep := func() {
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+	}
+	for i, m := range req.Messages {
+		switch m.Role {
+		case loop.RoleUser:
+			sep()
+			b = append(b, `{"role":"user","content":`...)
+			b = strictjson.AppendString(b, m.Text)
+			b = append(b, '}')
+		case loop.RoleAssistant:
+			if m.Text != "" || len(m.ToolCalls) == 0 {
+				sep()
+				b = append(b, `{"role":"assistant","content":`...)
+				b = strictjson.AppendString(b, m.Text)
+				b = append(b, '}')
+			}
+			for _, c := range m.ToolCalls {
+				sep()
+				b = append(b, `{"type":"function_call","call_id":`...)
+				b = strictjson.AppendString(b, c.ID)
+				b = append(b, `,"name":`...)
+				b = strictjson.AppendString(b, c.Name)
+				b = append(b, `,"arguments":`...)
+				b = strictjson.AppendString(b, string(c.Arguments))
+				b = append(b, '}')
+			}
+		case loop.RoleTool:
+			sep()
+			b = append(b, openai.ResponsesToolOutput(m.Result.CallID, m.Result)...)
+		default:
+			return nil, errors.New("openairesponses: message " + strconv.Itoa(i) + " has unknown role " + strconv.Quote(string(m.Role)))
+		}
+	}
+	b = append(b, ']')
+	if len(req.Tools) > 0 {
+		tools, err := openai.ResponsesTools(req.Tools)
+		if err != nil {
+			return nil, errors.New("openairesponses: " + err.Error())
+		}
+		b = append(b, `,"tools":`...)
+		b = append(b, tools...)
+	}
+	if p.cfg.MaxOutputTokens > 0 {
+		b = append(b, `,"max_output_tokens":`...)
+		b = strconv.AppendInt(b, int64(p.cfg.MaxOutputTokens), 10)
+	}
+	if t := p.cfg.Temperature; t != nil {
+		b = append(b, `,"temperature":`...)
+		b = strconv.AppendFloat(b, *t, 'g', -1, 64)
+	}
+	return append(b, '}'), nil
+}
