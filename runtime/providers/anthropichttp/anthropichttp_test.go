@@ -12,7 +12,7 @@ import (
 	sdk "github.com/anthropics/anthropic-sdk-go"
 	"github.com/winkgen/wink/runtime/loop"
 	"github.com/winkgen/wink/runtime/providers/anthropichttp"
-	"github.com/winkgen/wink/runtime/providers/internal/httpcall"
+	"github.com/winkgen/wink/runtime/providers/httpcall"
 	pt "github.com/winkgen/wink/runtime/providers/internal/providertest"
 	"github.com/winkgen/wink/runtime/wink"
 )

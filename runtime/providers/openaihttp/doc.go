@@ -12,9 +12,13 @@
 //   - Configuration: fields set in Config win; empty ones come from OPENAI_BASE_URL, OPENAI_MODEL and
 //     OPENAI_API_KEY; the base URL defaults to https://api.openai.com/v1, the model has no default (a
 //     silent default model is a billing surprise). No key means no Authorization header (local servers).
-//   - The request carries only model, messages, tools (left out when empty: the API rejects []) and an
-//     optional temperature; no streaming, one choice. Tools use strict mode where the schema allows
-//     (openai.ChatTools).
+//   - The request carries only model, messages, tools (left out when empty: the API rejects []), an
+//     optional temperature and, with Config.Stream, "stream":true with usage; one choice. Tools use strict
+//     mode where the schema allows (openai.ChatTools).
+//   - Streaming (Config.Stream): the text, the tool calls (by index: id and name from their first
+//     fragment, arguments concatenated) and the usage chunk are assembled; a stream cut before its
+//     finish_reason gives Stop "incomplete" and the arguments received so far, which the dispatcher's
+//     decoder refuses with a message the model can act on.
 //   - Tool call arguments are sent back in the history exactly as the model wrote them (raw text in a JSON
 //     string), even when they were invalid: the model sees its own mistake next to the error text.
 //   - An assistant message with tool calls and no text is sent with "content":null, as OpenAI does.
@@ -24,6 +28,8 @@
 //     openai.ParseChatCompletion, so a custom (non-function) tool call is an error.
 //   - A non-2xx status is a *StatusError with the API's error.message (or the start of the body); an
 //     "error" object in a 2xx body is an error too. The response body is capped at MaxResponseBytes.
-//   - No retries: retrying is a policy (rate limits, idempotency of tools already run) that belongs to
-//     the caller or to the http.Client's transport.
+//   - Retries (Config.Retry, package httpcall): 408, 409, 429, 5xx and transport errors are retried with
+//     exponential backoff and jitter, honouring retry-after-ms and Retry-After, at most Retry.MaxRetries
+//     times (4 by default) and never past the context's deadline; other statuses are returned at once. A
+//     model request has no side effects to repeat: the tools run only after a response is complete.
 package openaihttp

@@ -12,6 +12,7 @@ import (
 
 	"github.com/winkgen/wink/runtime/adapters/openai"
 	"github.com/winkgen/wink/runtime/loop"
+	"github.com/winkgen/wink/runtime/providers/httpcall"
 	"github.com/winkgen/wink/runtime/strictjson"
 )
 
@@ -44,6 +45,14 @@ type Config struct {
 	Header http.Header
 	// HTTPClient sends the requests; nil means http.DefaultClient.
 	HTTPClient *http.Client
+	// Stream asks for a streamed answer ("stream":true, with usage), assembled from its chunks: text
+	// deltas, and tool calls whose arguments arrive in fragments. A stream cut before its finish_reason
+	// gives Stop "incomplete" and the arguments received so far, which the dispatcher's decoder refuses
+	// with a message the model can act on.
+	Stream bool
+	// Retry configures retries of 408, 409, 429 and 5xx responses and transport errors (the zero value
+	// retries 4 times; see package httpcall's Retry).
+	Retry httpcall.Retry
 }
 
 // Provider is a loop.Provider speaking the OpenAI chat completions API over HTTP: any server that
@@ -89,32 +98,34 @@ func (p *Provider) Complete(ctx context.Context, req loop.Request) (loop.Respons
 	if err != nil {
 		return loop.Response{}, err
 	}
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, p.url, bytes.NewReader(body))
-	if err != nil {
-		return loop.Response{}, errors.New("openaihttp: " + err.Error())
-	}
-	for k, vs := range p.cfg.Header {
-		for _, v := range vs {
-			hreq.Header.Add(k, v)
+	resp, err := httpcall.Do(ctx, p.cfg.HTTPClient, p.cfg.Retry, func() (*http.Request, error) {
+		hreq, err := http.NewRequest(http.MethodPost, p.url, bytes.NewReader(body))
+		if err != nil {
+			return nil, errors.New("openaihttp: " + err.Error())
 		}
-	}
-	hreq.Header.Set("Content-Type", "application/json")
-	hreq.Header.Set("Accept", "application/json")
-	if p.cfg.APIKey != "" {
-		hreq.Header.Set("Authorization", "Bearer "+p.cfg.APIKey)
-	}
-	client := p.cfg.HTTPClient
-	if client == nil {
-		client = http.DefaultClient
-	}
-	resp, err := client.Do(hreq)
-	if err != nil {
-		if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
-			return loop.Response{}, errors.Join(err, cerr)
+		for k, vs := range p.cfg.Header {
+			for _, v := range vs {
+				hreq.Header.Add(k, v)
+			}
 		}
-		return loop.Response{}, err // *url.Error, wraps the context error when there is one
+		hreq.Header.Set("Content-Type", "application/json")
+		if p.cfg.Stream {
+			hreq.Header.Set("Accept", "text/event-stream")
+		} else {
+			hreq.Header.Set("Accept", "application/json")
+		}
+		if p.cfg.APIKey != "" {
+			hreq.Header.Set("Authorization", "Bearer "+p.cfg.APIKey)
+		}
+		return hreq, nil
+	})
+	if err != nil {
+		return loop.Response{}, err // wraps the context error when there is one
 	}
 	defer resp.Body.Close()
+	if p.cfg.Stream && resp.StatusCode/100 == 2 {
+		return readStream(ctx, resp.Body)
+	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxResponseBytes+1))
 	if err != nil {
 		return loop.Response{}, errors.Join(errors.New("openaihttp: reading the response"), err)
@@ -233,6 +244,9 @@ func (p *Provider) RequestBody(req loop.Request) ([]byte, error) {
 	if t := p.cfg.Temperature; t != nil {
 		b = append(b, `,"temperature":`...)
 		b = strconv.AppendFloat(b, *t, 'g', -1, 64)
+	}
+	if p.cfg.Stream {
+		b = append(b, `,"stream":true,"stream_options":{"include_usage":true}`...)
 	}
 	return append(b, '}'), nil
 }

@@ -15,10 +15,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/winkgen/wink/runtime/adapters/openai"
 	"github.com/winkgen/wink/runtime/loop"
+	"github.com/winkgen/wink/runtime/providers/httpcall"
 	"github.com/winkgen/wink/runtime/providers/openaihttp"
 	"github.com/winkgen/wink/runtime/strictjson"
 	"github.com/winkgen/wink/runtime/wink"
@@ -357,7 +359,7 @@ func serve(t *testing.T, status int, body string) *openaihttp.Provider {
 	}))
 	t.Cleanup(srv.Close)
 	t.Setenv("OPENAI_API_KEY", "")
-	p, err := openaihttp.New(openaihttp.Config{BaseURL: srv.URL, Model: "m", HTTPClient: srv.Client(), Header: http.Header{"X-Extra": {"1"}}})
+	p, err := openaihttp.New(openaihttp.Config{BaseURL: srv.URL, Model: "m", HTTPClient: srv.Client(), Retry: httpcall.Retry{BaseDelay: time.Millisecond}, Header: http.Header{"X-Extra": {"1"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

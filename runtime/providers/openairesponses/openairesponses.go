@@ -33,7 +33,7 @@ import (
 
 	"github.com/winkgen/wink/runtime/adapters/openai"
 	"github.com/winkgen/wink/runtime/loop"
-	"github.com/winkgen/wink/runtime/providers/internal/httpcall"
+	"github.com/winkgen/wink/runtime/providers/httpcall"
 	"github.com/winkgen/wink/runtime/strictjson"
 	"github.com/winkgen/wink/runtime/wink"
 )

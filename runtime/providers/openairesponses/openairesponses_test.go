@@ -12,7 +12,7 @@ import (
 
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/winkgen/wink/runtime/loop"
-	"github.com/winkgen/wink/runtime/providers/internal/httpcall"
+	"github.com/winkgen/wink/runtime/providers/httpcall"
 	pt "github.com/winkgen/wink/runtime/providers/internal/providertest"
 	"github.com/winkgen/wink/runtime/providers/openairesponses"
 	"github.com/winkgen/wink/runtime/wink"
