@@ -35,6 +35,7 @@ type config struct {
 	httpOpts   *mcp.StreamableHTTPOptions
 	logger     *slog.Logger
 	sessions   SessionFunc
+	callCtx    func(ctx context.Context, meta map[string]any) context.Context
 }
 
 // WithImplementation sets the name and version the server reports to
@@ -62,6 +63,14 @@ func WithHTTPOptions(opts *mcp.StreamableHTTPOptions) Option {
 // dispatcher, in the ToolInvoked event its Events sink receives.
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config) { c.logger = l }
+}
+
+// WithCallContext sets a function that derives each tools/call's context
+// from the request's params._meta before the call is dispatched: a trace
+// continued from its traceparent (otelwink.MCPCallContext), a request id
+// for logs. It is called with a nil meta when the request has none.
+func WithCallContext(f func(ctx context.Context, meta map[string]any) context.Context) Option {
+	return func(c *config) { c.callCtx = f }
 }
 
 // New returns an MCP server exposing every tool of d.Registry. Each tool is registered with mcp.Server.AddTool (the SDK's raw,
@@ -152,6 +161,7 @@ type server struct {
 	disp    wink.Dispatcher // the caller's dispatcher with Events wrapped
 	clients *clients        // per-client dispatchers (WithSessions); nil: disp serves everyone
 	logger  *slog.Logger
+	callCtx func(ctx context.Context, meta map[string]any) context.Context // WithCallContext
 	tools   []*mcp.Tool
 	seq     atomic.Uint64
 	pending sync.Map // call id -> *pendingCall
@@ -190,7 +200,7 @@ func newServer(d *wink.Dispatcher, oneClient bool, opts []Option) (*server, *con
 	if c.sessions == nil && !oneClient && (d.Session != nil || d.Resources != nil || d.Filesystem != nil) {
 		return nil, nil, errSharedState
 	}
-	s := &server{disp: *d, logger: c.logger}
+	s := &server{disp: *d, logger: c.logger, callCtx: c.callCtx}
 	s.disp.Events = s.eventSink(d.Events)
 	if c.sessions != nil {
 		s.clients = &clients{s: s, make: c.sessions}
@@ -353,6 +363,15 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 			ctx = wink.WithProgress(ctx, func(progress, total float64, message string) {
 				_ = ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: progress, Total: total, Message: message})
 			})
+		}
+	}
+	if s.callCtx != nil {
+		var meta map[string]any
+		if req != nil && req.Params != nil {
+			meta = req.Params.Meta
+		}
+		if c := s.callCtx(ctx, meta); c != nil {
+			ctx = c
 		}
 	}
 	out, derr := disp.Dispatch(ctx, wink.Call{ID: id, Name: name, Arguments: args})

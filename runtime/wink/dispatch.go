@@ -115,6 +115,15 @@ type Hooks struct {
 	// edit the outcome; if it sets Success to false, the call is rolled
 	// back. out is valid only until OnResult returns.
 	OnResult func(tc *ToolContext, tool *Tool, params any, out *Outcome)
+	// Start runs first when a call to a registered tool begins (before its
+	// arguments are decoded). The context it returns becomes the call's:
+	// the ToolContext's and so the handler's. end, when not nil, is called
+	// with the call's event once the call is complete (after the rollback
+	// of a failure), the same *ToolInvoked the Events sink receives. A
+	// panic in Start or end is recovered and ignored (the call runs without
+	// them). Tracing plugs in here (package otelwink); with Start nil a
+	// call pays one nil check.
+	Start func(ctx context.Context, tool *Tool, call Call) (context.Context, func(*ToolInvoked))
 }
 
 // Dispatcher runs tool calls through the pipeline of the README's "Dispatch".
@@ -227,7 +236,9 @@ func (d *Dispatcher) Dispatch(ctx context.Context, call Call) (Outcome, error) {
 }
 
 // records reports whether ToolInvoked events are recorded.
-func (d *Dispatcher) records() bool { return d.Events != nil || d.Session != nil }
+func (d *Dispatcher) records() bool {
+	return d.Events != nil || d.Session != nil || d.Hooks.Start != nil
+}
 
 // record delivers a ToolInvoked event to the session log and the sink. A
 // sink that panics is contained: the event is dropped for it, and the call's
@@ -276,10 +287,11 @@ type callState struct {
 	panicV   any
 	stack    []byte
 	idemKey  string
-	extraErr error       // scope close or ledger recording errors (telemetry only)
-	tx       *session.Tx // the session's transaction (isolate), ended by finish
-	resLock  txn.Locks   // the resource context's lock (isolate), released by finish
-	fsLock   txn.Locks   // the filesystem's lock (lockFilesystem), released by finish
+	extraErr error              // scope close or ledger recording errors (telemetry only)
+	tx       *session.Tx        // the session's transaction (isolate), ended by finish
+	resLock  txn.Locks          // the resource context's lock (isolate), released by finish
+	fsLock   txn.Locks          // the filesystem's lock (lockFilesystem), released by finish
+	end      func(*ToolInvoked) // Hooks.Start's end
 }
 
 // reset makes cs zero again after finish (which leaves snap zero: released
@@ -304,8 +316,13 @@ func (cs *callState) fail(msg string) {
 
 // invoke runs steps 2-11 for a call to t, a Def's canonical descriptor.
 func (t *Tool) invoke(ctx context.Context, disp *Dispatcher, call Call) (Outcome, error) {
+	var end func(*ToolInvoked)
+	if start := disp.Hooks.Start; start != nil {
+		ctx, end = startHook(ctx, start, t, call)
+	}
 	fr := t.impl.getFrame()
 	cs := &fr.cs
+	cs.end = end
 	cs.out.CallID, cs.out.Name = call.ID, t.spec.Name
 	if disp.records() {
 		cs.start = disp.now()
@@ -315,6 +332,20 @@ func (t *Tool) invoke(ctx context.Context, disp *Dispatcher, call Call) (Outcome
 	cs.reset()
 	fr.release()
 	return out, err
+}
+
+// startHook calls Hooks.Start, keeping ctx when it panics or returns nil.
+func startHook(ctx context.Context, start func(context.Context, *Tool, Call) (context.Context, func(*ToolInvoked)), t *Tool, call Call) (c context.Context, end func(*ToolInvoked)) {
+	defer func() {
+		if recover() != nil {
+			c, end = ctx, nil
+		}
+	}()
+	c, end = start(ctx, t, call)
+	if c == nil {
+		c = ctx
+	}
+	return c, end
 }
 
 // run executes steps 2-9, recovering any panic into a failure.
@@ -646,6 +677,9 @@ func (cs *callState) finish(ctx context.Context, disp *Dispatcher, t *Tool, call
 			IdempotencyKey: cs.idemKey,
 		}
 		disp.record(ev)
+		if cs.end != nil {
+			_ = contained("the Start hook's end", func() error { cs.end(ev); return nil })
+		}
 	}
 	if cs.tx != nil {
 		tx := cs.tx

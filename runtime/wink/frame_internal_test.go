@@ -30,6 +30,7 @@ func TestCallStateResetZeroesEveryField(t *testing.T) {
 		stack:    []byte("stack"),
 		idemKey:  "key",
 		extraErr: errors.New("extra"),
+		end:      func(*ToolInvoked) {},
 	}
 	if err := cs.snap.Capture(txn.Parts{Session: session.New()}); err != nil {
 		t.Fatal(err)
