@@ -216,14 +216,19 @@ func (e *emitter) emitTool(t *model.Tool) error {
 			return err
 		}
 	}
+	paramsGemini, err := schema.Gemini(paramsPlain)
+	if err != nil {
+		return err
+	}
 	spec := jen.Dict{
-		jen.Id("Name"):             jen.Lit(t.Name),
-		jen.Id("Description"):      jen.Lit(t.Description),
-		jen.Id("Position"):         jen.Lit(t.Func.Path + "." + t.Func.Name + " (" + filepath.Base(t.Pos.File) + ")"),
-		jen.Id("ParamsSchema"):     e.schemaVar(paramsPlain, "winkSchema"+schemaStem(t.Params, "NoParams")),
-		jen.Id("ResultSchema"):     e.schemaVar(resultPlain, "winkSchema"+schemaStem(t.Result, "NoValue")),
-		jen.Id("StrictOK"):         jen.Lit(strictOK),
-		jen.Id("AcceptsOverrides"): jen.Lit(t.Overrides),
+		jen.Id("Name"):               jen.Lit(t.Name),
+		jen.Id("Description"):        jen.Lit(t.Description),
+		jen.Id("Position"):           jen.Lit(t.Func.Path + "." + t.Func.Name + " (" + filepath.Base(t.Pos.File) + ")"),
+		jen.Id("ParamsSchema"):       e.schemaVar(paramsPlain, "winkSchema"+schemaStem(t.Params, "NoParams")),
+		jen.Id("ParamsSchemaGemini"): e.schemaVar(paramsGemini, "winkGeminiSchema"+schemaStem(t.Params, "NoParams")),
+		jen.Id("ResultSchema"):       e.schemaVar(resultPlain, "winkSchema"+schemaStem(t.Result, "NoValue")),
+		jen.Id("StrictOK"):           jen.Lit(strictOK),
+		jen.Id("AcceptsOverrides"):   jen.Lit(t.Overrides),
 	}
 	if t.ReadOnly {
 		spec[jen.Id("ReadOnly")] = jen.True()

@@ -24,6 +24,7 @@ type ToolInfo struct {
 	ParamsSchema []byte
 	StrictSchema []byte // nil when the params cannot be expressed in OpenAI strict mode
 	StrictOK     bool
+	GeminiSchema []byte // the Gemini function declaration form of ParamsSchema
 	ResultSchema []byte // nil when the tool returns wink.NoValue
 }
 
@@ -58,6 +59,9 @@ func Inspect(cfg Config) ([]ToolInfo, []Diagnostic, error) {
 				if info.StrictSchema, info.StrictOK, err = schema.Strict(t.Params); err != nil {
 					return nil, nil, err
 				}
+			}
+			if info.GeminiSchema, err = schema.Gemini(info.ParamsSchema); err != nil {
+				return nil, nil, err
 			}
 			if t.Result != nil {
 				if info.ResultSchema, err = schema.Plain(t.Result); err != nil {
@@ -104,6 +108,8 @@ func Payload(tools []ToolInfo, format string) ([]byte, error) {
 				{"name", t.Name}, {"description", t.Description}, {"parameters", json.RawMessage(params)}, {"strict", strict}}})
 		case "anthropic":
 			items = append(items, ordered{{"name", t.Name}, {"description", t.Description}, {"input_schema", json.RawMessage(t.ParamsSchema)}})
+		case "gemini":
+			items = append(items, ordered{{"name", t.Name}, {"description", t.Description}, {"parameters", json.RawMessage(t.GeminiSchema)}})
 		case "mcp":
 			o := ordered{{"name", t.Name}, {"description", t.Description}, {"inputSchema", json.RawMessage(t.ParamsSchema)}}
 			if t.ResultSchema != nil {
@@ -115,7 +121,7 @@ func Payload(tools []ToolInfo, format string) ([]byte, error) {
 			}
 			items = append(items, o)
 		default:
-			return nil, fmt.Errorf("unknown format %q; use openai, anthropic or mcp", format)
+			return nil, fmt.Errorf("unknown format %q; use openai, anthropic, gemini or mcp", format)
 		}
 	}
 	var b bytes.Buffer

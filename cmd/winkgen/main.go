@@ -3,7 +3,7 @@
 //	winkgen [-check] [packages]                          generate (or, with -check, verify) wink_gen.go
 //	winkgen -dump-ir [packages]                          print what the analyzer understood
 //	winkgen list [packages]                              print a table of the tools
-//	winkgen schema -format openai|anthropic|mcp [packages] print the tools payload a model would get
+//	winkgen schema -format openai|anthropic|gemini|mcp [packages] print the tools payload a model would get
 //	winkgen help [command]                               print usage (also -h)
 //	winkgen -version                                     print the module version
 //
@@ -37,7 +37,7 @@ usage:
                                            diff and exit 1 when it is not; with -dump-ir: print what was
                                            understood)
   winkgen list [packages]                  print a table of the tools
-  winkgen schema -format F [packages]      print the tools payload a model would get (F: openai, anthropic, mcp)
+  winkgen schema -format F [packages]      print the tools payload a model would get (F: openai, anthropic, gemini, mcp)
   winkgen help [list|schema]               print this help, or a command's
   winkgen -version                         print the module version
 
@@ -185,9 +185,9 @@ func list(args []string, stdout, stderr io.Writer) int {
 func schemaCmd(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("winkgen schema", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	format := fs.String("format", "openai", "payload format: openai, anthropic or mcp")
+	format := fs.String("format", "openai", "payload format: openai, anthropic, gemini or mcp")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: winkgen schema -format openai|anthropic|mcp [packages]")
+		fmt.Fprintln(stderr, "usage: winkgen schema -format openai|anthropic|gemini|mcp [packages]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -197,9 +197,9 @@ func schemaCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	switch *format {
-	case "openai", "anthropic", "mcp":
+	case "openai", "anthropic", "gemini", "mcp":
 	default:
-		fmt.Fprintf(stderr, "winkgen schema: unknown format %q; use openai, anthropic or mcp\n", *format)
+		fmt.Fprintf(stderr, "winkgen schema: unknown format %q; use openai, anthropic, gemini or mcp\n", *format)
 		return 2
 	}
 	tools, code := inspect(fs.Args(), stderr)

@@ -45,6 +45,7 @@ var WinkGetForecast = wink.NewDef(wink.Spec{
 	}},
 	Name:               "get_forecast",
 	ParamsSchema:       winkSchemaForecastParams,
+	ParamsSchemaGemini: winkGeminiSchemaForecastParams,
 	ParamsSchemaStrict: winkStrictSchemaForecastParams,
 	Position:           "github.com/winkgen/wink/example/quickstart.GetForecast (quickstart.go)",
 	ResultSchema:       winkSchemaForecast,
@@ -174,6 +175,7 @@ func winkEncodeForecastParams(dst []byte, v *ForecastParams) []byte {
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
 	winkSchemaForecastParams       = []byte(`{"type":"object","properties":{"city":{"type":"string","description":"City to forecast, like \"Lisbon\".","minLength":1,"maxLength":100},"days":{"type":["integer","null"],"description":"Days ahead, 1 to 7.","minimum":1,"maximum":7,"default":1},"unit":{"type":["string","null"],"description":"Unit of the temperatures.","enum":["celsius","fahrenheit",null],"default":"celsius"}},"required":["city"],"additionalProperties":false}`)
+	winkGeminiSchemaForecastParams = []byte(`{"type":"OBJECT","properties":{"city":{"type":"STRING","description":"City to forecast, like \"Lisbon\".","minLength":1,"maxLength":100},"days":{"type":"INTEGER","description":"Days ahead, 1 to 7.","minimum":1,"maximum":7,"default":1,"nullable":true},"unit":{"type":"STRING","description":"Unit of the temperatures.","enum":["celsius","fahrenheit"],"default":"celsius","nullable":true}},"required":["city"]}`)
 	winkSchemaForecast             = []byte(`{"type":"object","description":"Forecast is the predicted weather.","properties":{"highs":{"type":"array","description":"High temperatures, one per day.","items":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}}},"required":["highs"],"additionalProperties":false}`)
 	winkStrictSchemaForecastParams = []byte(`{"type":"object","properties":{"city":{"type":"string","description":"City to forecast, like \"Lisbon\". (at least 1 character; at most 100 characters)"},"days":{"type":["integer","null"],"description":"Days ahead, 1 to 7. (default: 1)","minimum":1,"maximum":7},"unit":{"type":["string","null"],"description":"Unit of the temperatures. (default: \"celsius\")","enum":["celsius","fahrenheit",null]}},"required":["city","days","unit"],"additionalProperties":false}`)
 )

@@ -46,6 +46,10 @@ type Spec struct {
 	// ParamsSchema is the plain JSON Schema of the arguments (Anthropic
 	// input_schema, MCP inputSchema).
 	ParamsSchema []byte
+	// ParamsSchemaGemini is ParamsSchema in the OpenAPI subset of Gemini's
+	// function declarations (what it cannot state is restated in
+	// descriptions; the decoder enforces it all the same).
+	ParamsSchemaGemini []byte
 	// ParamsSchemaStrict is the OpenAI strict-mode variant of ParamsSchema.
 	ParamsSchemaStrict []byte
 	// StrictOK reports whether the params type can be expressed in OpenAI
@@ -329,7 +333,7 @@ type fieldErrorsError interface {
 // NewDef and are immutable; use them from any goroutine.
 type Tool struct {
 	spec       Spec
-	impl       *ops // the typed operations, shared by an overridden copy
+	impl       *ops         // the typed operations, shared by an overridden copy
 	noValue    bool         // the result type is NoValue: never rendered
 	renderHint atomic.Int32 // the longest result encoding rendered so far (capped)
 }

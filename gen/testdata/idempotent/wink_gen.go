@@ -51,6 +51,7 @@ var WinkPay = wink.NewDef(wink.Spec{
 	},
 	Name:               "pay",
 	ParamsSchema:       winkSchemaPayParams,
+	ParamsSchemaGemini: winkGeminiSchemaPayParams,
 	ParamsSchemaStrict: winkStrictSchemaPayParams,
 	Position:           "github.com/winkgen/wink/gen/testdata/idempotent.Pay (idempotent.go)",
 	ResultSchema:       winkSchemaReceipt,
@@ -73,6 +74,7 @@ var WinkRefund = wink.NewDef(wink.Spec{
 	},
 	Name:               "refund",
 	ParamsSchema:       winkSchemaPayParams,
+	ParamsSchemaGemini: winkGeminiSchemaPayParams,
 	ParamsSchemaStrict: winkStrictSchemaPayParams,
 	Position:           "github.com/winkgen/wink/gen/testdata/idempotent.Refund (idempotent.go)",
 	ResultSchema:       winkSchemaReceipt,
@@ -96,6 +98,7 @@ var WinkTransfer = wink.NewDef(wink.Spec{
 	},
 	Name:               "transfer",
 	ParamsSchema:       winkSchemaPayParams,
+	ParamsSchemaGemini: winkGeminiSchemaPayParams,
 	ParamsSchemaStrict: winkStrictSchemaPayParams,
 	Position:           "github.com/winkgen/wink/gen/testdata/idempotent.Transfer (idempotent.go)",
 	ResultSchema:       winkSchemaReceipt,
@@ -183,6 +186,7 @@ func winkEncodePayParams(dst []byte, v *PayParams) []byte {
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
 	winkSchemaPayParams       = []byte(`{"type":"object","description":"PayParams describe a payment.","properties":{"account":{"type":"string"},"amount":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"memo":{"type":["string","null"]}},"required":["account","amount"],"additionalProperties":false}`)
+	winkGeminiSchemaPayParams = []byte(`{"type":"OBJECT","description":"PayParams describe a payment.","properties":{"account":{"type":"STRING"},"amount":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807},"memo":{"type":"STRING","nullable":true}},"required":["account","amount"]}`)
 	winkSchemaReceipt         = []byte(`{"type":"object","description":"Receipt confirms a payment.","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":false}`)
 	winkStrictSchemaPayParams = []byte(`{"type":"object","description":"PayParams describe a payment.","properties":{"account":{"type":"string"},"amount":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"memo":{"type":["string","null"]}},"required":["account","amount","memo"],"additionalProperties":false}`)
 )

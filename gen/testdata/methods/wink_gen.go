@@ -41,6 +41,7 @@ var WinkMeasure = wink.NewDef(wink.Spec{
 	Description:        "Measures a range across lines.",
 	Name:               "measure",
 	ParamsSchema:       winkSchemaRange,
+	ParamsSchemaGemini: winkGeminiSchemaRange,
 	ParamsSchemaStrict: winkSchemaRange,
 	Position:           "github.com/winkgen/wink/gen/testdata/methods.Measure (methods.go)",
 	ResultSchema:       winkSchemaSpan,
@@ -111,8 +112,9 @@ func winkEncodeRange(dst []byte, v *Range) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaRange = []byte(`{"type":"object","description":"Range is validated across fields.","properties":{"from":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"to":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["from","to"],"additionalProperties":false}`)
-	winkSchemaSpan  = []byte(`{"type":"object","description":"Span is the result; it renders itself and validates itself.","properties":{"len":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["len"],"additionalProperties":false}`)
+	winkSchemaRange       = []byte(`{"type":"object","description":"Range is validated across fields.","properties":{"from":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"to":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["from","to"],"additionalProperties":false}`)
+	winkGeminiSchemaRange = []byte(`{"type":"OBJECT","description":"Range is validated across fields.","properties":{"from":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807},"to":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["from","to"]}`)
+	winkSchemaSpan        = []byte(`{"type":"object","description":"Span is the result; it renders itself and validates itself.","properties":{"len":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["len"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

@@ -45,6 +45,7 @@ var WinkPing = wink.NewDef(wink.Spec{
 	}},
 	Name:               "ping",
 	ParamsSchema:       winkSchemaNoParams,
+	ParamsSchemaGemini: winkGeminiSchemaNoParams,
 	ParamsSchemaStrict: winkSchemaNoParams,
 	Position:           "github.com/winkgen/wink/gen/testdata/noparams.Ping (noparams.go)",
 	ResultSchema:       winkSchemaPong,
@@ -77,6 +78,7 @@ var WinkClear = wink.NewDef(wink.Spec{
 	Description:        "Forgets a key and returns no value.",
 	Name:               "clear-key",
 	ParamsSchema:       winkSchemaClearParams,
+	ParamsSchemaGemini: winkGeminiSchemaClearParams,
 	ParamsSchemaStrict: winkSchemaClearParams,
 	Position:           "github.com/winkgen/wink/gen/testdata/noparams.Clear (noparams.go)",
 	ResultSchema:       winkSchemaNoValue,
@@ -95,6 +97,7 @@ var WinkNoop = wink.NewDef(wink.Spec{
 	Description:        "Does nothing at all.",
 	Name:               "noop",
 	ParamsSchema:       winkSchemaNoParams,
+	ParamsSchemaGemini: winkGeminiSchemaNoParams,
 	ParamsSchemaStrict: winkSchemaNoParams,
 	Position:           "github.com/winkgen/wink/gen/testdata/noparams.Noop (noparams.go)",
 	ResultSchema:       winkSchemaNoValue,
@@ -152,10 +155,12 @@ func winkEncodeClearParams(dst []byte, v *ClearParams) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaNoParams    = []byte(`{"type":"object","properties":{},"additionalProperties":false}`)
-	winkSchemaPong        = []byte(`{"type":"object","description":"Pong answers a ping.","properties":{"at":{"type":"string"}},"required":["at"],"additionalProperties":false}`)
-	winkSchemaClearParams = []byte(`{"type":"object","description":"ClearParams name what to clear.","properties":{"key":{"type":"string"}},"required":["key"],"additionalProperties":false}`)
-	winkSchemaNoValue     = []byte(`{"type":"null"}`)
+	winkSchemaNoParams          = []byte(`{"type":"object","properties":{},"additionalProperties":false}`)
+	winkGeminiSchemaNoParams    = []byte(`{"type":"OBJECT","properties":{}}`)
+	winkSchemaPong              = []byte(`{"type":"object","description":"Pong answers a ping.","properties":{"at":{"type":"string"}},"required":["at"],"additionalProperties":false}`)
+	winkSchemaClearParams       = []byte(`{"type":"object","description":"ClearParams name what to clear.","properties":{"key":{"type":"string"}},"required":["key"],"additionalProperties":false}`)
+	winkGeminiSchemaClearParams = []byte(`{"type":"OBJECT","description":"ClearParams name what to clear.","properties":{"key":{"type":"STRING"}},"required":["key"]}`)
+	winkSchemaNoValue           = []byte(`{"type":"null"}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

@@ -58,6 +58,7 @@ var WinkEval = wink.NewDef(wink.Spec{
 	}},
 	Name:               "eval",
 	ParamsSchema:       winkSchemaEvalParams,
+	ParamsSchemaGemini: winkGeminiSchemaEvalParams,
 	ParamsSchemaStrict: winkStrictSchemaEvalParams,
 	Position:           "github.com/winkgen/wink/gen/testdata/recursive.Eval (recursive.go)",
 	ResultSchema:       winkSchemaValue,
@@ -104,6 +105,7 @@ var WinkWalk = wink.NewDef(wink.Spec{
 	Description:        "Takes a tree as its root params type.",
 	Name:               "walk",
 	ParamsSchema:       winkSchemaTree,
+	ParamsSchemaGemini: winkGeminiSchemaTree,
 	ParamsSchemaStrict: winkStrictSchemaTree,
 	Position:           "github.com/winkgen/wink/gen/testdata/recursive.Walk (recursive.go)",
 	ResultSchema:       winkSchemaTree,
@@ -373,9 +375,11 @@ func winkEncodeTree(dst []byte, v *Tree) []byte {
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
 	winkSchemaEvalParams       = []byte(`{"type":"object","description":"EvalParams wraps an expression.","properties":{"expr":{"$ref":"#/$defs/Expr"},"tree":{"$ref":"#/$defs/Tree"}},"required":["expr","tree"],"additionalProperties":false,"$defs":{"Expr":{"type":"object","description":"Expr and Call are mutually recursive.","properties":{"lit":{"type":["number","null"],"minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"call":{"anyOf":[{"$ref":"#/$defs/Call"},{"type":"null"}]}},"additionalProperties":false},"Tree":{"type":"object","description":"Tree is self-recursive.","properties":{"label":{"type":"string"},"children":{"type":["array","null"],"items":{"$ref":"#/$defs/Tree"}},"parent":{"anyOf":[{"$ref":"#/$defs/Tree"},{"type":"null"}]}},"required":["label"],"additionalProperties":false},"Call":{"type":"object","description":"Call applies a function.","properties":{"fn":{"type":"string","enum":["add","mul"]},"args":{"type":"array","items":{"$ref":"#/$defs/Expr"},"minItems":1}},"required":["fn","args"],"additionalProperties":false}}}`)
+	winkGeminiSchemaEvalParams = []byte(`{"type":"OBJECT","description":"EvalParams wraps an expression.","properties":{"expr":{"type":"OBJECT","description":"Expr and Call are mutually recursive.","properties":{"lit":{"type":"NUMBER","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308,"nullable":true},"call":{"type":"OBJECT","description":"Call applies a function.","properties":{"fn":{"type":"STRING","enum":["add","mul"]},"args":{"type":"ARRAY","items":{"type":"OBJECT","description":"a Expr object, as above"},"minItems":1}},"required":["fn","args"],"nullable":true}}},"tree":{"type":"OBJECT","description":"Tree is self-recursive.","properties":{"label":{"type":"STRING"},"children":{"type":"ARRAY","items":{"type":"OBJECT","description":"a Tree object, as above"},"nullable":true},"parent":{"type":"OBJECT","description":"a Tree object, as above","nullable":true}},"required":["label"]}},"required":["expr","tree"]}`)
 	winkSchemaValue            = []byte(`{"type":"object","description":"Value is a number.","properties":{"v":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}},"required":["v"],"additionalProperties":false}`)
 	winkStrictSchemaEvalParams = []byte(`{"type":"object","description":"EvalParams wraps an expression.","properties":{"expr":{"$ref":"#/$defs/Expr"},"tree":{"$ref":"#/$defs/Tree"}},"required":["expr","tree"],"additionalProperties":false,"$defs":{"Expr":{"type":"object","description":"Expr and Call are mutually recursive.","properties":{"lit":{"type":["number","null"],"minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"call":{"anyOf":[{"$ref":"#/$defs/Call"},{"type":"null"}]}},"required":["lit","call"],"additionalProperties":false},"Tree":{"type":"object","description":"Tree is self-recursive.","properties":{"label":{"type":"string"},"children":{"type":["array","null"],"items":{"$ref":"#/$defs/Tree"}},"parent":{"anyOf":[{"$ref":"#/$defs/Tree"},{"type":"null"}]}},"required":["label","children","parent"],"additionalProperties":false},"Call":{"type":"object","description":"Call applies a function.","properties":{"fn":{"type":"string","enum":["add","mul"]},"args":{"type":"array","items":{"$ref":"#/$defs/Expr"},"minItems":1}},"required":["fn","args"],"additionalProperties":false}}}`)
 	winkSchemaTree             = []byte(`{"type":"object","description":"Tree is self-recursive.","properties":{"label":{"type":"string"},"children":{"type":["array","null"],"items":{"$ref":"#"}},"parent":{"anyOf":[{"$ref":"#"},{"type":"null"}]}},"required":["label"],"additionalProperties":false}`)
+	winkGeminiSchemaTree       = []byte(`{"type":"OBJECT","description":"Tree is self-recursive.","properties":{"label":{"type":"STRING"},"children":{"type":"ARRAY","items":{"type":"OBJECT","description":"a # object, as above"},"nullable":true},"parent":{"type":"OBJECT","description":"a # object, as above","nullable":true}},"required":["label"]}`)
 	winkStrictSchemaTree       = []byte(`{"type":"object","description":"Tree is self-recursive.","properties":{"label":{"type":"string"},"children":{"type":["array","null"],"items":{"$ref":"#"}},"parent":{"anyOf":[{"$ref":"#"},{"type":"null"}]}},"required":["label","children","parent"],"additionalProperties":false}`)
 )
 

@@ -39,6 +39,7 @@ var WinkEcho = wink.NewDef(wink.Spec{
 	Description:        "Repeats its text back.",
 	Name:               "echo",
 	ParamsSchema:       winkSchemaEchoParams,
+	ParamsSchemaGemini: winkGeminiSchemaEchoParams,
 	ParamsSchemaStrict: winkStrictSchemaEchoParams,
 	Position:           "github.com/winkgen/wink/runtime/loop/internal/looptest.Echo (tools.go)",
 	ResultSchema:       winkSchemaNoValue,
@@ -57,6 +58,7 @@ var WinkStep = wink.NewDef(wink.Spec{
 	Description:        "Calls the test hook and reports the step done.",
 	Name:               "step",
 	ParamsSchema:       winkSchemaStepParams,
+	ParamsSchemaGemini: winkGeminiSchemaStepParams,
 	ParamsSchemaStrict: winkSchemaStepParams,
 	Position:           "github.com/winkgen/wink/runtime/loop/internal/looptest.Step (tools.go)",
 	ResultSchema:       winkSchemaNoValue,
@@ -144,9 +146,11 @@ func winkEncodeStepParams(dst []byte, v *StepParams) []byte {
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
 	winkSchemaEchoParams       = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text is repeated back.","minLength":1}},"required":["text"],"additionalProperties":false}`)
+	winkGeminiSchemaEchoParams = []byte(`{"type":"OBJECT","properties":{"text":{"type":"STRING","description":"Text is repeated back.","minLength":1}},"required":["text"]}`)
 	winkSchemaNoValue          = []byte(`{"type":"null"}`)
 	winkStrictSchemaEchoParams = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text is repeated back. (at least 1 character)"}},"required":["text"],"additionalProperties":false}`)
 	winkSchemaStepParams       = []byte(`{"type":"object","properties":{"id":{"type":"string","description":"ID names the step."}},"required":["id"],"additionalProperties":false}`)
+	winkGeminiSchemaStepParams = []byte(`{"type":"OBJECT","properties":{"id":{"type":"STRING","description":"ID names the step."}},"required":["id"]}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

@@ -59,6 +59,7 @@ var WinkAddNote = wink.NewDef(wink.Spec{
 	Description:        "Appends a note to the session.",
 	Name:               "add_note",
 	ParamsSchema:       winkSchemaNoteParams,
+	ParamsSchemaGemini: winkGeminiSchemaNoteParams,
 	ParamsSchemaStrict: winkStrictSchemaNoteParams,
 	Position:           "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.AddNote (notes.go)",
 	ResultSchema:       winkSchemaNoValue,
@@ -77,6 +78,7 @@ var WinkSlowFail = wink.NewDef(wink.Spec{
 	Description:        "Appends a note, waits a little, then fails: the dispatcher rolls the note back.",
 	Name:               "slow_fail",
 	ParamsSchema:       winkSchemaNoteParams,
+	ParamsSchemaGemini: winkGeminiSchemaNoteParams,
 	ParamsSchemaStrict: winkStrictSchemaNoteParams,
 	Position:           "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.SlowFail (notes.go)",
 	ResultSchema:       winkSchemaNoValue,
@@ -95,6 +97,7 @@ var WinkListNotes = wink.NewDef(wink.Spec{
 	Description:        "Returns the session's notes.",
 	Name:               "list_notes",
 	ParamsSchema:       winkSchemaNoParams,
+	ParamsSchemaGemini: winkGeminiSchemaNoParams,
 	ParamsSchemaStrict: winkSchemaNoParams,
 	Position:           "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.ListNotes (notes.go)",
 	ReadOnly:           true,
@@ -118,6 +121,7 @@ var WinkEcho = wink.NewDef(wink.Spec{
 	Name:               "echo",
 	OpenWorld:          wink.No,
 	ParamsSchema:       winkSchemaEchoParams,
+	ParamsSchemaGemini: winkGeminiSchemaEchoParams,
 	ParamsSchemaStrict: winkStrictSchemaEchoParams,
 	Position:           "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Echo (tools.go)",
 	ReadOnly:           true,
@@ -138,6 +142,7 @@ var WinkExplode = wink.NewDef(wink.Spec{
 	Description:        "Panics with the reason it is given.",
 	Name:               "explode",
 	ParamsSchema:       winkSchemaExplodeParams,
+	ParamsSchemaGemini: winkGeminiSchemaExplodeParams,
 	ParamsSchemaStrict: winkSchemaExplodeParams,
 	Position:           "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Explode (tools.go)",
 	ResultSchema:       winkSchemaNoValue,
@@ -156,6 +161,7 @@ var WinkQuiet = wink.NewDef(wink.Spec{
 	Description:        "Succeeds without a value although its result type has one.",
 	Name:               "quiet",
 	ParamsSchema:       winkSchemaNoParams,
+	ParamsSchemaGemini: winkGeminiSchemaNoParams,
 	ParamsSchemaStrict: winkSchemaNoParams,
 	Position:           "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Quiet (tools.go)",
 	ResultSchema:       winkSchemaEchoed,
@@ -176,6 +182,7 @@ var WinkReject = wink.NewDef(wink.Spec{
 	Description:        "Fails with a value for the model to read.",
 	Name:               "reject",
 	ParamsSchema:       winkSchemaEchoParams,
+	ParamsSchemaGemini: winkGeminiSchemaEchoParams,
 	ParamsSchemaStrict: winkStrictSchemaEchoParams,
 	Position:           "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Reject (tools.go)",
 	ResultSchema:       winkSchemaEchoed,
@@ -194,6 +201,7 @@ var WinkCount = wink.NewDef(wink.Spec{
 	Description:        "Counts to a number, reporting its progress at each step.",
 	Name:               "count",
 	ParamsSchema:       winkSchemaCountParams,
+	ParamsSchemaGemini: winkGeminiSchemaCountParams,
 	ParamsSchemaStrict: winkSchemaCountParams,
 	Position:           "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Count (tools.go)",
 	ReadOnly:           true,
@@ -213,6 +221,7 @@ var WinkWait = wink.NewDef(wink.Spec{
 	Description:        "Waits until its call is cancelled, then reports the context's error on Waits.",
 	Name:               "wait",
 	ParamsSchema:       winkSchemaNoParams,
+	ParamsSchemaGemini: winkGeminiSchemaNoParams,
 	ParamsSchemaStrict: winkSchemaNoParams,
 	Position:           "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Wait (tools.go)",
 	ReadOnly:           true,
@@ -402,16 +411,21 @@ func winkEncodeCountParams(dst []byte, v *CountParams) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaNoteParams       = []byte(`{"type":"object","description":"NoteParams are the arguments of the note tools.","properties":{"text":{"type":"string","description":"Text is the note.","minLength":1,"maxLength":100}},"required":["text"],"additionalProperties":false}`)
-	winkSchemaNoValue          = []byte(`{"type":"null"}`)
-	winkStrictSchemaNoteParams = []byte(`{"type":"object","description":"NoteParams are the arguments of the note tools.","properties":{"text":{"type":"string","description":"Text is the note. (at least 1 character; at most 100 characters)"}},"required":["text"],"additionalProperties":false}`)
-	winkSchemaNoParams         = []byte(`{"type":"object","properties":{},"additionalProperties":false}`)
-	winkSchemaNoteList         = []byte(`{"type":"object","description":"NoteList is what list_notes returns.","properties":{"notes":{"type":"array","description":"Notes are the session's notes, oldest first.","items":{"type":"string"}}},"required":["notes"],"additionalProperties":false}`)
-	winkSchemaEchoParams       = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text is repeated back.","maxLength":100}},"required":["text"],"additionalProperties":false}`)
-	winkSchemaEchoed           = []byte(`{"type":"object","description":"Echoed is what echo returns.","properties":{"text":{"type":"string","description":"Text is the text received."},"length":{"type":"integer","description":"Length is the text's length in bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["text","length"],"additionalProperties":false}`)
-	winkStrictSchemaEchoParams = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text is repeated back. (at most 100 characters)"}},"required":["text"],"additionalProperties":false}`)
-	winkSchemaExplodeParams    = []byte(`{"type":"object","properties":{"reason":{"type":"string","description":"Reason is the panic value."}},"required":["reason"],"additionalProperties":false}`)
-	winkSchemaCountParams      = []byte(`{"type":"object","properties":{"to":{"type":"integer","description":"To is the number to count to.","minimum":1,"maximum":100}},"required":["to"],"additionalProperties":false}`)
+	winkSchemaNoteParams          = []byte(`{"type":"object","description":"NoteParams are the arguments of the note tools.","properties":{"text":{"type":"string","description":"Text is the note.","minLength":1,"maxLength":100}},"required":["text"],"additionalProperties":false}`)
+	winkGeminiSchemaNoteParams    = []byte(`{"type":"OBJECT","description":"NoteParams are the arguments of the note tools.","properties":{"text":{"type":"STRING","description":"Text is the note.","minLength":1,"maxLength":100}},"required":["text"]}`)
+	winkSchemaNoValue             = []byte(`{"type":"null"}`)
+	winkStrictSchemaNoteParams    = []byte(`{"type":"object","description":"NoteParams are the arguments of the note tools.","properties":{"text":{"type":"string","description":"Text is the note. (at least 1 character; at most 100 characters)"}},"required":["text"],"additionalProperties":false}`)
+	winkSchemaNoParams            = []byte(`{"type":"object","properties":{},"additionalProperties":false}`)
+	winkGeminiSchemaNoParams      = []byte(`{"type":"OBJECT","properties":{}}`)
+	winkSchemaNoteList            = []byte(`{"type":"object","description":"NoteList is what list_notes returns.","properties":{"notes":{"type":"array","description":"Notes are the session's notes, oldest first.","items":{"type":"string"}}},"required":["notes"],"additionalProperties":false}`)
+	winkSchemaEchoParams          = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text is repeated back.","maxLength":100}},"required":["text"],"additionalProperties":false}`)
+	winkGeminiSchemaEchoParams    = []byte(`{"type":"OBJECT","properties":{"text":{"type":"STRING","description":"Text is repeated back.","maxLength":100}},"required":["text"]}`)
+	winkSchemaEchoed              = []byte(`{"type":"object","description":"Echoed is what echo returns.","properties":{"text":{"type":"string","description":"Text is the text received."},"length":{"type":"integer","description":"Length is the text's length in bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["text","length"],"additionalProperties":false}`)
+	winkStrictSchemaEchoParams    = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text is repeated back. (at most 100 characters)"}},"required":["text"],"additionalProperties":false}`)
+	winkSchemaExplodeParams       = []byte(`{"type":"object","properties":{"reason":{"type":"string","description":"Reason is the panic value."}},"required":["reason"],"additionalProperties":false}`)
+	winkGeminiSchemaExplodeParams = []byte(`{"type":"OBJECT","properties":{"reason":{"type":"STRING","description":"Reason is the panic value."}},"required":["reason"]}`)
+	winkSchemaCountParams         = []byte(`{"type":"object","properties":{"to":{"type":"integer","description":"To is the number to count to.","minimum":1,"maximum":100}},"required":["to"],"additionalProperties":false}`)
+	winkGeminiSchemaCountParams   = []byte(`{"type":"OBJECT","properties":{"to":{"type":"INTEGER","description":"To is the number to count to.","minimum":1,"maximum":100}},"required":["to"]}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

@@ -1,0 +1,117 @@
+package gemini_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"google.golang.org/genai"
+
+	"github.com/winkgen/wink/example/quickstart"
+	"github.com/winkgen/wink/example/tools"
+	"github.com/winkgen/wink/gen/schema"
+	"github.com/winkgen/wink/runtime/adapters/gemini"
+	"github.com/winkgen/wink/runtime/suites/digest"
+	"github.com/winkgen/wink/runtime/suites/eval"
+	"github.com/winkgen/wink/runtime/suites/files"
+	"github.com/winkgen/wink/runtime/suites/planning"
+	"github.com/winkgen/wink/runtime/suites/sandbox"
+	"github.com/winkgen/wink/runtime/wink"
+)
+
+// everyTool is every tool of the repository: the examples and the suites.
+func everyTool() [][]*wink.Tool {
+	return [][]*wink.Tool{tools.WinkTools(), quickstart.WinkTools(), files.WinkTools(), planning.WinkTools(),
+		sandbox.WinkTools(), eval.WinkTools(), digest.WinkTools()}
+}
+
+// TestEveryToolPassesGeminisRules: each tool's Gemini schema follows Gemini's documented subset, and the
+// declarations unmarshal into the SDK's genai.Tool with every function's parameters.
+func TestEveryToolPassesGeminisRules(t *testing.T) {
+	n := 0
+	for _, set := range everyTool() {
+		for _, tool := range set {
+			n++
+			if err := schema.CheckGemini(tool.Spec().ParamsSchemaGemini); err != nil {
+				t.Errorf("%s: %v\n%s", tool.Name(), err, tool.Spec().ParamsSchemaGemini)
+			}
+		}
+		decls, err := gemini.FunctionDeclarations(set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gt genai.Tool
+		if err := json.Unmarshal([]byte(`{"functionDeclarations":`+string(decls)+`}`), &gt); err != nil {
+			t.Fatalf("declarations do not unmarshal into genai.Tool: %v", err)
+		}
+		if len(gt.FunctionDeclarations) != len(set) {
+			t.Fatalf("%d declarations for %d tools", len(gt.FunctionDeclarations), len(set))
+		}
+		for i, fd := range gt.FunctionDeclarations {
+			if fd.Name != set[i].Name() || fd.Parameters == nil || fd.Parameters.Type != genai.TypeObject {
+				t.Errorf("declaration %d = %+v", i, fd)
+			}
+		}
+	}
+	if n < 20 {
+		t.Errorf("only %d tools checked", n)
+	}
+}
+
+// TestCheckGeminiRefusesWhatGeminiDoesNot: the plain schemas (type arrays, additionalProperties, $ref)
+// fail the checker, so the checker can fail.
+func TestCheckGeminiRefusesWhatGeminiDoesNot(t *testing.T) {
+	err := schema.CheckGemini(quickstart.WinkGetForecast.Tool().Spec().ParamsSchema)
+	if err == nil || !strings.Contains(err.Error(), "additionalProperties") || !strings.Contains(err.Error(), "type must be one string") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestFunctionCallsRoundTrip(t *testing.T) {
+	resp := genai.GenerateContentResponse{Candidates: []*genai.Candidate{{Content: &genai.Content{Role: "model", Parts: []*genai.Part{
+		{Text: "Let me check."},
+		{FunctionCall: &genai.FunctionCall{ID: "fc-1", Name: "get_forecast", Args: map[string]any{"city": "Lisbon", "days": 2}}},
+		{FunctionCall: &genai.FunctionCall{Name: "get_forecast", Args: map[string]any{"city": ""}}},
+	}}}}}
+	body, err := json.Marshal(resp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls, err := gemini.ParseFunctionCalls(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) != 2 || calls[0].ID != "fc-1" || calls[1].ID != "gemini-1" || calls[0].Name != "get_forecast" {
+		t.Fatalf("calls = %+v", calls)
+	}
+	d := &wink.Dispatcher{Registry: wink.MustRegistry(quickstart.WinkTools())}
+	for i, c := range calls {
+		out, err := d.Dispatch(context.Background(), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Success != (i == 0) {
+			t.Fatalf("call %d: %+v", i, out)
+		}
+		var part genai.Part
+		if err := json.Unmarshal(gemini.FunctionResponse(c, out), &part); err != nil || part.FunctionResponse == nil {
+			t.Fatalf("response part does not unmarshal into genai.Part: %v", err)
+		}
+		fr := part.FunctionResponse
+		key := "output"
+		if !out.Success {
+			key = "error"
+		}
+		if fr.Name != "get_forecast" || fr.Response[key] != out.Output || (i == 0) != (fr.ID == "fc-1") {
+			t.Errorf("call %d: function response %+v", i, fr)
+		}
+	}
+	if _, err := gemini.ParseFunctionCalls([]byte(`{"error":{"code":429,"message":"Resource exhausted","status":"RESOURCE_EXHAUSTED"}}`)); err == nil ||
+		!strings.Contains(err.Error(), "Resource exhausted") {
+		t.Errorf("an error body gave %v", err)
+	}
+	if _, err := gemini.ParseFunctionCalls([]byte(`{"candidates":[`)); err == nil {
+		t.Error("a truncated body was accepted")
+	}
+}
