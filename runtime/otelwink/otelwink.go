@@ -102,6 +102,7 @@ func Instrument(d *wink.Dispatcher, opts ...Option) error {
 	}
 	prev := d.Hooks.Start
 	var perTool sync.Map // *wink.Tool -> *toolAttrs
+	var calls sync.Pool  // of *callSpan
 	d.Hooks.Start = func(ctx context.Context, t *wink.Tool, call wink.Call) (context.Context, func(*wink.ToolInvoked)) {
 		var prevEnd func(*wink.ToolInvoked)
 		if prev != nil {
@@ -118,24 +119,47 @@ func Instrument(d *wink.Dispatcher, opts ...Option) error {
 		}
 		ctx, span := tracer.Start(ctx, ta.spanName, opts...)
 		span.SetAttributes(attribute.String("gen_ai.tool.call.id", call.ID))
-		return ctx, func(ev *wink.ToolInvoked) {
-			if typ := ErrorType(ev); typ != "" {
-				span.SetAttributes(attribute.String("error.type", typ))
-				span.SetStatus(codes.Error, statusText(ev))
-				ins.failures.Add(context.Background(), 1, ta.failure(typ))
-			}
-			if c.content && !ev.Excluded && ev.Output != "" {
-				span.SetAttributes(attribute.String("gen_ai.tool.call.result", ev.Output))
-			}
-			span.End()
-			ins.calls.Add(context.Background(), 1, ta.measure)
-			ins.duration.Record(context.Background(), ev.Duration.Seconds(), ta.measure)
-			if prevEnd != nil {
-				prevEnd(ev)
-			}
-		}
+		cs := calls.Get().(*callSpan)
+		cs.span, cs.ta, cs.prevEnd = span, ta, prevEnd
+		return ctx, cs.endFn
+	}
+	calls.New = func() any {
+		cs := &callSpan{content: c.content, ins: &ins, pool: &calls}
+		cs.endFn = cs.end // bound once per pooled value: no allocation per call
+		return cs
 	}
 	return nil
+}
+
+// callSpan is one call's span and what its end needs; pooled.
+type callSpan struct {
+	span    trace.Span
+	ta      *toolAttrs
+	prevEnd func(*wink.ToolInvoked)
+	content bool
+	ins     *instruments
+	pool    *sync.Pool
+	endFn   func(*wink.ToolInvoked)
+}
+
+func (cs *callSpan) end(ev *wink.ToolInvoked) {
+	span, ta, prevEnd := cs.span, cs.ta, cs.prevEnd
+	cs.span, cs.ta, cs.prevEnd = nil, nil, nil
+	cs.pool.Put(cs)
+	if typ := ErrorType(ev); typ != "" {
+		span.SetAttributes(attribute.String("error.type", typ))
+		span.SetStatus(codes.Error, statusText(ev))
+		cs.ins.failures.Add(context.Background(), 1, ta.failure(typ))
+	}
+	if cs.content && !ev.Excluded && ev.Output != "" {
+		span.SetAttributes(attribute.String("gen_ai.tool.call.result", ev.Output))
+	}
+	span.End()
+	cs.ins.calls.Add(context.Background(), 1, ta.add...)
+	cs.ins.duration.Record(context.Background(), ev.Duration.Seconds(), ta.record...)
+	if prevEnd != nil {
+		prevEnd(ev)
+	}
 }
 
 // toolAttrs are one tool's attributes, built once: the span's name and start options, and the metrics'
@@ -143,7 +167,8 @@ func Instrument(d *wink.Dispatcher, opts ...Option) error {
 type toolAttrs struct {
 	spanName string
 	start    []trace.SpanStartOption
-	measure  metric.MeasurementOption
+	add      []metric.AddOption    // the tool's attribute set, for the counters
+	record   []metric.RecordOption // and for the histogram
 	nameAttr attribute.KeyValue
 	failures sync.Map // error.type -> metric.MeasurementOption
 }
@@ -160,7 +185,8 @@ func attrsOf(cache *sync.Map, t *wink.Tool) *toolAttrs {
 		attribute.String("gen_ai.tool.description", t.Description()),
 		attribute.String("gen_ai.tool.type", "function"),
 	)}
-	ta.measure = metric.WithAttributeSet(attribute.NewSet(ta.nameAttr))
+	measure := metric.WithAttributeSet(attribute.NewSet(ta.nameAttr))
+	ta.add, ta.record = []metric.AddOption{measure}, []metric.RecordOption{measure}
 	v, _ := cache.LoadOrStore(t, ta)
 	return v.(*toolAttrs)
 }

@@ -119,7 +119,8 @@ type Hooks struct {
 	// arguments are decoded). The context it returns becomes the call's:
 	// the ToolContext's and so the handler's. end, when not nil, is called
 	// with the call's event once the call is complete (after the rollback
-	// of a failure), the same *ToolInvoked the Events sink receives. A
+	// of a failure), the same *ToolInvoked the Events sink receives (its
+	// Params and Value are nil unless Events or Session is set). A
 	// panic in Start or end is recovered and ignored (the call runs without
 	// them). Tracing plugs in here (package otelwink); with Start nil a
 	// call pays one nil check.
@@ -236,9 +237,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, call Call) (Outcome, error) {
 }
 
 // records reports whether ToolInvoked events are recorded.
-func (d *Dispatcher) records() bool {
-	return d.Events != nil || d.Session != nil || d.Hooks.Start != nil
-}
+func (d *Dispatcher) records() bool { return d.Events != nil || d.Session != nil }
 
 // record delivers a ToolInvoked event to the session log and the sink. A
 // sink that panics is contained: the event is dropped for it, and the call's
@@ -324,7 +323,7 @@ func (t *Tool) invoke(ctx context.Context, disp *Dispatcher, call Call) (Outcome
 	cs := &fr.cs
 	cs.end = end
 	cs.out.CallID, cs.out.Name = call.ID, t.spec.Name
-	if disp.records() {
+	if disp.records() || end != nil {
 		cs.start = disp.now()
 	}
 	t.run(ctx, disp, call, fr)
@@ -667,7 +666,9 @@ func (cs *callState) finish(ctx context.Context, disp *Dispatcher, t *Tool, call
 	if cs.err != nil {
 		out = Outcome{}
 	}
-	if disp.records() {
+	if disp.records() || cs.end != nil {
+		// Params and Value are boxed only when the event is recorded (records):
+		// Hooks.Start's end alone gets them nil.
 		ev := &ToolInvoked{
 			Name: call.Name, CallID: call.ID, Tool: t, Arguments: call.Arguments,
 			Params: cs.params, Success: out.Success, Message: out.Message,
@@ -676,7 +677,9 @@ func (cs *callState) finish(ctx context.Context, disp *Dispatcher, t *Tool, call
 			Panic: cs.panicV, Stack: cs.stack, Replayed: out.Replayed, Time: cs.start,
 			IdempotencyKey: cs.idemKey,
 		}
-		disp.record(ev)
+		if disp.records() {
+			disp.record(ev)
+		}
 		if cs.end != nil {
 			_ = contained("the Start hook's end", func() error { cs.end(ev); return nil })
 		}
