@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/winkgen/wink/runtime/session"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
@@ -114,9 +115,17 @@ const (
 	StopCancelled
 	// StopError: the provider or the dispatcher failed; the error says how.
 	StopError
+	// StopHeld: a policy held some of the turn's calls for a person's approval (Result.Held); the
+	// others ran. The error is ErrHeld. Record the decisions (policy.Approve, policy.Deny), then continue
+	// with Resume, on this worker or another over the same stored session.
+	StopHeld
 )
 
-// String returns the reason's name: "done", "max_turns", "budget", "deadline", "cancelled" or "error".
+// ErrHeld is returned with StopHeld.
+var ErrHeld = errors.New("loop: tool calls are held for approval")
+
+// String returns the reason's name: "done", "max_turns", "budget", "deadline", "cancelled", "error" or
+// "held".
 func (r StopReason) String() string {
 	switch r {
 	case StopDone:
@@ -131,6 +140,8 @@ func (r StopReason) String() string {
 		return "cancelled"
 	case StopError:
 		return "error"
+	case StopHeld:
+		return "held"
 	}
 	return "StopReason(" + strconv.Itoa(int(r)) + ")"
 }
@@ -173,6 +184,8 @@ type Result struct {
 	Usage wink.TokenUsage
 	// Stop says why the run ended.
 	Stop StopReason
+	// Held lists the calls held for approval when Stop is StopHeld, in the calls' order.
+	Held []wink.Call
 }
 
 // Run drives cfg.Provider until the model stops calling tools: each turn sends the conversation and the
@@ -186,10 +199,25 @@ type Result struct {
 //     the Budget is already exceeded (StopBudget, the *wink.BudgetExceededError);
 //   - when ctx is done, checked before every request and reported by the provider or the dispatcher
 //     (StopDeadline or StopCancelled, an error matching ctx.Err());
-//   - when the provider fails, or Dispatch returns an error (StopError, the error wrapped with the turn).
+//   - when the provider fails, or Dispatch returns an error (StopError, the error wrapped with the turn);
+//   - after a turn in which a policy held calls for a person's approval (StopHeld, ErrHeld): the turn's
+//     other calls ran, Result.Held lists the held ones, and Resume continues once they are decided.
 //
 // messages is not modified; Result.Messages starts with a copy of it.
 func Run(ctx context.Context, cfg Config, messages []Message) (Result, error) {
+	return run(ctx, cfg, messages, false)
+}
+
+// Resume continues a run that stopped with StopHeld: messages is its Result.Messages (kept by the caller,
+// possibly on another worker). The calls of the last assistant message that have no tool message are
+// dispatched again, in order, after the dispatcher's session is refreshed from its store (so decisions
+// recorded elsewhere are seen); their results join the turn's tool messages in the calls' order, and the
+// run goes on as Run does. Calls still undecided stop it again with StopHeld.
+func Resume(ctx context.Context, cfg Config, messages []Message) (Result, error) {
+	return run(ctx, cfg, messages, true)
+}
+
+func run(ctx context.Context, cfg Config, messages []Message, resume bool) (Result, error) {
 	res := Result{Messages: append([]Message(nil), messages...)}
 	if ctx == nil {
 		ctx = context.Background()
@@ -214,6 +242,12 @@ func Run(ctx context.Context, cfg Config, messages []Message) (Result, error) {
 	if err := budget.Err(); err != nil {
 		res.Stop = StopBudget
 		return res, err
+	}
+
+	if resume {
+		if err := res.resumeHeld(ctx, &cfg); err != nil || res.Stop == StopHeld {
+			return res, err
+		}
 	}
 
 	for turn := 1; ; turn++ {
@@ -245,10 +279,11 @@ func Run(ctx context.Context, cfg Config, messages []Message) (Result, error) {
 		}
 
 		var outcomes []wink.Outcome
+		var held []wink.Call
 		if cfg.Parallel && len(resp.ToolCalls) > 1 {
-			outcomes, err = dispatchParallel(ctx, cfg.Dispatcher, resp.ToolCalls)
+			outcomes, held, err = dispatchParallel(ctx, cfg.Dispatcher, resp.ToolCalls)
 		} else {
-			outcomes, err = dispatchSequential(ctx, cfg.Dispatcher, resp.ToolCalls)
+			outcomes, held, err = dispatchSequential(ctx, cfg.Dispatcher, resp.ToolCalls)
 		}
 		for _, o := range outcomes {
 			res.Messages = append(res.Messages, Message{Role: RoleTool, Result: o})
@@ -257,6 +292,10 @@ func Run(ctx context.Context, cfg Config, messages []Message) (Result, error) {
 		cfg.report(t)
 		if err != nil {
 			return res.stop(ctx, turnError(turn, "dispatch", err), StopError)
+		}
+		if len(held) > 0 {
+			res.Stop, res.Held = StopHeld, held
+			return res, ErrHeld
 		}
 		if turn >= maxTurns {
 			res.Stop = StopMaxTurns
@@ -312,23 +351,27 @@ func (e *TurnError) Error() string {
 func (e *TurnError) Unwrap() error { return e.Err }
 
 // dispatchSequential runs calls in order and stops at the first Dispatch error, returning the outcomes
-// obtained before it.
-func dispatchSequential(ctx context.Context, d *wink.Dispatcher, calls []wink.Call) ([]wink.Outcome, error) {
-	outcomes := make([]wink.Outcome, 0, len(calls))
+// obtained before it. Calls a policy holds (*wink.HeldError) are listed in held and do not stop the turn.
+func dispatchSequential(ctx context.Context, d *wink.Dispatcher, calls []wink.Call) (outcomes []wink.Outcome, held []wink.Call, err error) {
+	outcomes = make([]wink.Outcome, 0, len(calls))
 	for _, c := range calls {
 		o, err := d.Dispatch(ctx, c)
+		if he, ok := errors.AsType[*wink.HeldError](err); ok {
+			held = append(held, he.Call)
+			continue
+		}
 		if err != nil {
-			return outcomes, err
+			return outcomes, held, err
 		}
 		outcomes = append(outcomes, o)
 	}
-	return outcomes, nil
+	return outcomes, held, nil
 }
 
 // dispatchParallel runs calls concurrently and waits for all of them. Outcomes keep the calls' order;
 // when some calls return an error, the outcomes of the others are returned (still in order) with the
-// error of the earliest failing call.
-func dispatchParallel(ctx context.Context, d *wink.Dispatcher, calls []wink.Call) ([]wink.Outcome, error) {
+// error of the earliest failing call. Held calls are listed in held, in order.
+func dispatchParallel(ctx context.Context, d *wink.Dispatcher, calls []wink.Call) ([]wink.Outcome, []wink.Call, error) {
 	outcomes := make([]wink.Outcome, len(calls))
 	errs := make([]error, len(calls))
 	var wg sync.WaitGroup
@@ -337,8 +380,13 @@ func dispatchParallel(ctx context.Context, d *wink.Dispatcher, calls []wink.Call
 	}
 	wg.Wait()
 	var first error
+	var held []wink.Call
 	kept := outcomes[:0]
 	for i, err := range errs {
+		if he, ok := errors.AsType[*wink.HeldError](err); ok {
+			held = append(held, he.Call)
+			continue
+		}
 		if err != nil {
 			if first == nil {
 				first = err
@@ -347,5 +395,74 @@ func dispatchParallel(ctx context.Context, d *wink.Dispatcher, calls []wink.Call
 		}
 		kept = append(kept, outcomes[i])
 	}
-	return kept, first
+	return kept, held, first
+}
+
+// resumeHeld dispatches the calls of the last assistant message that have no tool message, after
+// refreshing the session, and rewrites the turn's tool messages in the calls' order.
+func (res *Result) resumeHeld(ctx context.Context, cfg *Config) error {
+	last := -1
+	for i := len(res.Messages) - 1; i >= 0; i-- {
+		if res.Messages[i].Role == RoleAssistant {
+			last = i
+			break
+		}
+	}
+	if last < 0 || len(res.Messages[last].ToolCalls) == 0 {
+		return nil // nothing was held: the run simply goes on
+	}
+	answered := map[string]wink.Outcome{}
+	for _, m := range res.Messages[last+1:] {
+		if m.Role == RoleTool {
+			answered[m.Result.CallID] = m.Result
+		}
+	}
+	var pending []wink.Call
+	for _, c := range res.Messages[last].ToolCalls {
+		if _, ok := answered[c.ID]; !ok {
+			pending = append(pending, c)
+		}
+	}
+	if len(pending) == 0 {
+		return nil
+	}
+	if s := cfg.Dispatcher.Session; s != nil {
+		// Load what other workers committed (the decisions) before the policies read it.
+		tx, err := s.Begin(ctx, session.ReadOnly)
+		if err != nil {
+			*res, err = res.stop(ctx, turnError(0, "dispatch", err), StopError)
+			return err
+		}
+		if err := tx.End(ctx); err != nil {
+			*res, err = res.stop(ctx, turnError(0, "dispatch", err), StopError)
+			return err
+		}
+	}
+	var outcomes []wink.Outcome
+	var held []wink.Call
+	var err error
+	if cfg.Parallel && len(pending) > 1 {
+		outcomes, held, err = dispatchParallel(ctx, cfg.Dispatcher, pending)
+	} else {
+		outcomes, held, err = dispatchSequential(ctx, cfg.Dispatcher, pending)
+	}
+	for _, o := range outcomes {
+		answered[o.CallID] = o
+	}
+	tail := res.Messages[:last+1]
+	for _, c := range res.Messages[last].ToolCalls {
+		if o, ok := answered[c.ID]; ok {
+			tail = append(tail, Message{Role: RoleTool, Result: o})
+		}
+	}
+	res.Messages = tail
+	if err != nil {
+		*res, err = res.stop(ctx, turnError(0, "dispatch", err), StopError)
+		return err
+	}
+	if len(held) > 0 {
+		res.Stop, res.Held = StopHeld, held
+		return ErrHeld
+	}
+	return nil
 }

@@ -377,6 +377,11 @@ func (t *Tool) run(ctx context.Context, disp *Dispatcher, call Call, fr *frame) 
 	// 4: policies, section first, then prompt; then the Check hook.
 	if policies {
 		if den := disp.policies(tc, t, cs.params, cs.start); den != nil {
+			if den.held {
+				cs.err = &HeldError{Call: call, Policy: den.Policy, Reason: den.Reason}
+				cs.cause = cs.err
+				return
+			}
 			cs.fail(den.message(name))
 			cs.cause = den
 			return

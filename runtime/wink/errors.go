@@ -104,6 +104,25 @@ type Denial struct {
 	Reason string
 	// Suggestions lists what the model can do instead.
 	Suggestions []string
+
+	held bool // Decision.Hold: Dispatch returns a *HeldError instead
+}
+
+// HeldError is Dispatch's error for a call a policy held for a person's
+// approval (Decision.Hold): nothing ran and the model has not been answered.
+// Dispatch the same call (same ID) again once the decision is recorded.
+type HeldError struct {
+	// Call is the held call.
+	Call Call
+	// Policy is the Name of the holding policy.
+	Policy string
+	// Reason is the policy's reason.
+	Reason string
+}
+
+// Error returns `tool "pay" (call c1) is held for approval: <reason>`.
+func (e *HeldError) Error() string {
+	return "tool " + strconv.Quote(e.Call.Name) + " (call " + e.Call.ID + ") is held for approval: " + e.Reason
 }
 
 // Error returns the denial's reason.

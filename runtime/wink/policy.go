@@ -35,7 +35,16 @@ type Decision struct {
 	// Suggestions list what the model can do instead; each becomes a
 	// "- suggestion" line after the reason.
 	Suggestions []string
+	// Hold (with Allow false) holds the call for a person's approval:
+	// nothing runs, the model is not answered, and Dispatch returns a
+	// *HeldError naming the call, so that the caller (the agent loop) can
+	// ask for a decision and dispatch the call again once it is recorded
+	// (policy.RequireApproval).
+	Hold bool
 }
+
+// Hold returns the Decision holding a call for approval, with reason.
+func Hold(reason string) Decision { return Decision{Reason: reason, Hold: true} }
 
 // Allow returns the allowing Decision.
 func Allow() Decision { return Decision{Allow: true} }
@@ -117,7 +126,7 @@ func (d *Dispatcher) checkAll(ps []Policy, tc *ToolContext, t *Tool, params any,
 				Allowed: dec.Allow, Reason: dec.Reason, Time: at})
 		}
 		if !dec.Allow {
-			return &Denial{Policy: name, Reason: dec.Reason, Suggestions: dec.Suggestions}
+			return &Denial{Policy: name, Reason: dec.Reason, Suggestions: dec.Suggestions, held: dec.Hold}
 		}
 	}
 	return nil
