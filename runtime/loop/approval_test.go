@@ -40,7 +40,6 @@ func noteTool(name string, runs *atomic.Int32) *wink.Tool {
 	}).Tool()
 }
 
-
 // worker is one process of a fleet: its own dispatcher over the shared store's session "conv".
 func worker(t *testing.T, store session.Store, reg *wink.Registry) *wink.Dispatcher {
 	t.Helper()
