@@ -220,6 +220,10 @@ func (e *emitter) emitTool(t *model.Tool) error {
 	if err != nil {
 		return err
 	}
+	paramsAnthropic, _, err := schema.AnthropicStrict(paramsPlain)
+	if err != nil {
+		return err
+	}
 	spec := jen.Dict{
 		jen.Id("Name"):               jen.Lit(t.Name),
 		jen.Id("Description"):        jen.Lit(t.Description),
@@ -241,6 +245,9 @@ func (e *emitter) emitTool(t *model.Tool) error {
 	}
 	if t.OpenWorld != nil {
 		spec[jen.Id("OpenWorld")] = jen.Qual(WinkPath, map[bool]string{true: "Yes", false: "No"}[*t.OpenWorld])
+	}
+	if paramsAnthropic != nil {
+		spec[jen.Id("ParamsSchemaAnthropic")] = e.schemaVar(paramsAnthropic, "winkAnthropicSchema"+schemaStem(t.Params, "NoParams"))
 	}
 	if paramsStrict != nil {
 		spec[jen.Id("ParamsSchemaStrict")] = e.schemaVar(paramsStrict, "winkStrictSchema"+schemaStem(t.Params, "NoParams"))

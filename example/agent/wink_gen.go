@@ -37,16 +37,17 @@ func WinkTools() []*wink.Tool {
 
 // WinkPublishDocs is the publish_docs tool, handled by PublishDocs.
 var WinkPublishDocs = wink.NewDef(wink.Spec{
-	AcceptsOverrides:   false,
-	Description:        "Publishes workspace documents to the site: it writes the site index, then checks every page. A page that still contains \"TODO\" fails the call, and the index write is rolled back with it.",
-	Name:               "publish_docs",
-	ParamsSchema:       winkSchemaPublishParams,
-	ParamsSchemaGemini: winkGeminiSchemaPublishParams,
-	ParamsSchemaStrict: winkStrictSchemaPublishParams,
-	Position:           "github.com/winkgen/wink/example/agent.PublishDocs (publish.go)",
-	ResultSchema:       winkSchemaPublished,
-	ResultSchemaStrict: winkSchemaPublished,
-	StrictOK:           true,
+	AcceptsOverrides:      false,
+	Description:           "Publishes workspace documents to the site: it writes the site index, then checks every page. A page that still contains \"TODO\" fails the call, and the index write is rolled back with it.",
+	Name:                  "publish_docs",
+	ParamsSchema:          winkSchemaPublishParams,
+	ParamsSchemaAnthropic: winkAnthropicSchemaPublishParams,
+	ParamsSchemaGemini:    winkGeminiSchemaPublishParams,
+	ParamsSchemaStrict:    winkStrictSchemaPublishParams,
+	Position:              "github.com/winkgen/wink/example/agent.PublishDocs (publish.go)",
+	ResultSchema:          winkSchemaPublished,
+	ResultSchemaStrict:    winkSchemaPublished,
+	StrictOK:              true,
 }, wink.Funcs[PublishParams, Published]{
 	Decode:       winkDecodePublishParams,
 	EncodeParams: winkEncodePublishParams,
@@ -125,10 +126,11 @@ func winkEncodePublishParams(dst []byte, v *PublishParams) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaPublishParams       = []byte(`{"type":"object","properties":{"paths":{"type":"array","description":"Paths are the workspace documents to publish, in order.","items":{"type":"string"},"minItems":1,"maxItems":20,"uniqueItems":true}},"required":["paths"],"additionalProperties":false}`)
-	winkGeminiSchemaPublishParams = []byte(`{"type":"OBJECT","properties":{"paths":{"type":"ARRAY","description":"Paths are the workspace documents to publish, in order. (items unique)","items":{"type":"STRING"},"minItems":1,"maxItems":20}},"required":["paths"]}`)
-	winkSchemaPublished           = []byte(`{"type":"object","description":"Published reports a publication.","properties":{"index":{"type":"string","description":"Index is the path of the index page written."},"pages":{"type":"integer","description":"Pages counts the pages published.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["index","pages"],"additionalProperties":false}`)
-	winkStrictSchemaPublishParams = []byte(`{"type":"object","properties":{"paths":{"type":"array","description":"Paths are the workspace documents to publish, in order. (items must be unique)","items":{"type":"string"},"minItems":1,"maxItems":20}},"required":["paths"],"additionalProperties":false}`)
+	winkSchemaPublishParams          = []byte(`{"type":"object","properties":{"paths":{"type":"array","description":"Paths are the workspace documents to publish, in order.","items":{"type":"string"},"minItems":1,"maxItems":20,"uniqueItems":true}},"required":["paths"],"additionalProperties":false}`)
+	winkGeminiSchemaPublishParams    = []byte(`{"type":"OBJECT","properties":{"paths":{"type":"ARRAY","description":"Paths are the workspace documents to publish, in order. (items unique)","items":{"type":"STRING"},"minItems":1,"maxItems":20}},"required":["paths"]}`)
+	winkSchemaPublished              = []byte(`{"type":"object","description":"Published reports a publication.","properties":{"index":{"type":"string","description":"Index is the path of the index page written."},"pages":{"type":"integer","description":"Pages counts the pages published.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["index","pages"],"additionalProperties":false}`)
+	winkAnthropicSchemaPublishParams = []byte(`{"type":"object","properties":{"paths":{"type":"array","description":"Paths are the workspace documents to publish, in order. (at most 20 items; items unique)","items":{"type":"string"},"minItems":1}},"required":["paths"],"additionalProperties":false}`)
+	winkStrictSchemaPublishParams    = []byte(`{"type":"object","properties":{"paths":{"type":"array","description":"Paths are the workspace documents to publish, in order. (items must be unique)","items":{"type":"string"},"minItems":1,"maxItems":20}},"required":["paths"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

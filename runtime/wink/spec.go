@@ -50,6 +50,10 @@ type Spec struct {
 	// function declarations (what it cannot state is restated in
 	// descriptions; the decoder enforces it all the same).
 	ParamsSchemaGemini []byte
+	// ParamsSchemaAnthropic is ParamsSchema in the subset of Anthropic's
+	// strict tool use (what it cannot state is restated in descriptions);
+	// nil when the params cannot have one (a map, a recursive type).
+	ParamsSchemaAnthropic []byte
 	// ParamsSchemaStrict is the OpenAI strict-mode variant of ParamsSchema.
 	ParamsSchemaStrict []byte
 	// StrictOK reports whether the params type can be expressed in OpenAI

@@ -39,14 +39,15 @@ var WinkMarkIt = wink.NewDef(wink.Spec{
 		Description: "BOM",
 		Input:       []byte("{\"mark\":\"\ufeffbom\",\"label\":\"a\\u2028b\",\"note\":\"x\ufeffy`z\\r\\u0000\"}"),
 	}},
-	Name:               "mark_it",
-	ParamsSchema:       winkSchemaParams,
-	ParamsSchemaGemini: winkGeminiSchemaParams,
-	ParamsSchemaStrict: winkStrictSchemaParams,
-	Position:           "github.com/winkgen/wink/gen/testdata/escapes.MarkIt (escapes.go)",
-	ResultSchema:       winkSchemaNoValue,
-	ResultSchemaStrict: winkSchemaNoValue,
-	StrictOK:           true,
+	Name:                  "mark_it",
+	ParamsSchema:          winkSchemaParams,
+	ParamsSchemaAnthropic: winkAnthropicSchemaParams,
+	ParamsSchemaGemini:    winkGeminiSchemaParams,
+	ParamsSchemaStrict:    winkStrictSchemaParams,
+	Position:              "github.com/winkgen/wink/gen/testdata/escapes.MarkIt (escapes.go)",
+	ResultSchema:          winkSchemaNoValue,
+	ResultSchemaStrict:    winkSchemaNoValue,
+	StrictOK:              true,
 }, wink.Funcs[Params, wink.NoValue]{
 	Decode:       winkDecodeParams,
 	EncodeParams: winkEncodeParams,
@@ -154,10 +155,11 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaParams       = []byte("{\"type\":\"object\",\"properties\":{\"mark\":{\"type\":\"string\",\"description\":\"Mark is a string enum with awkward values.\",\"enum\":[\"\ufeffbom\",\"back`quote\",\"car\\rriage\",\"n\\u0000ul\",\"plain\"]},\"label\":{\"type\":[\"string\",\"null\"],\"default\":\"a\\u2028b\"},\"note\":{\"type\":[\"string\",\"null\"],\"maxLength\":40}},\"required\":[\"mark\"],\"additionalProperties\":false}")
-	winkGeminiSchemaParams = []byte("{\"type\":\"OBJECT\",\"properties\":{\"mark\":{\"type\":\"STRING\",\"description\":\"Mark is a string enum with awkward values.\",\"enum\":[\"\ufeffbom\",\"back`quote\",\"car\\rriage\",\"n\\u0000ul\",\"plain\"]},\"label\":{\"type\":\"STRING\",\"default\":\"a\\u2028b\",\"nullable\":true},\"note\":{\"type\":\"STRING\",\"maxLength\":40,\"nullable\":true}},\"required\":[\"mark\"]}")
-	winkSchemaNoValue      = []byte(`{"type":"null"}`)
-	winkStrictSchemaParams = []byte("{\"type\":\"object\",\"properties\":{\"mark\":{\"type\":\"string\",\"description\":\"Mark is a string enum with awkward values.\",\"enum\":[\"\ufeffbom\",\"back`quote\",\"car\\rriage\",\"n\\u0000ul\",\"plain\"]},\"label\":{\"type\":[\"string\",\"null\"],\"description\":\"(default: \\\"a\\\\u2028b\\\")\"},\"note\":{\"type\":[\"string\",\"null\"],\"description\":\"(at most 40 characters)\"}},\"required\":[\"mark\",\"label\",\"note\"],\"additionalProperties\":false}")
+	winkSchemaParams          = []byte("{\"type\":\"object\",\"properties\":{\"mark\":{\"type\":\"string\",\"description\":\"Mark is a string enum with awkward values.\",\"enum\":[\"\ufeffbom\",\"back`quote\",\"car\\rriage\",\"n\\u0000ul\",\"plain\"]},\"label\":{\"type\":[\"string\",\"null\"],\"default\":\"a\\u2028b\"},\"note\":{\"type\":[\"string\",\"null\"],\"maxLength\":40}},\"required\":[\"mark\"],\"additionalProperties\":false}")
+	winkGeminiSchemaParams    = []byte("{\"type\":\"OBJECT\",\"properties\":{\"mark\":{\"type\":\"STRING\",\"description\":\"Mark is a string enum with awkward values.\",\"enum\":[\"\ufeffbom\",\"back`quote\",\"car\\rriage\",\"n\\u0000ul\",\"plain\"]},\"label\":{\"type\":\"STRING\",\"default\":\"a\\u2028b\",\"nullable\":true},\"note\":{\"type\":\"STRING\",\"maxLength\":40,\"nullable\":true}},\"required\":[\"mark\"]}")
+	winkSchemaNoValue         = []byte(`{"type":"null"}`)
+	winkAnthropicSchemaParams = []byte("{\"type\":\"object\",\"properties\":{\"mark\":{\"type\":\"string\",\"description\":\"Mark is a string enum with awkward values.\",\"enum\":[\"\ufeffbom\",\"back`quote\",\"car\\rriage\",\"n\\u0000ul\",\"plain\"]},\"label\":{\"type\":[\"string\",\"null\"],\"description\":\"(default \\\"a\\\\u2028b\\\")\"},\"note\":{\"type\":[\"string\",\"null\"],\"description\":\"(at most 40 characters)\"}},\"required\":[\"mark\"],\"additionalProperties\":false}")
+	winkStrictSchemaParams    = []byte("{\"type\":\"object\",\"properties\":{\"mark\":{\"type\":\"string\",\"description\":\"Mark is a string enum with awkward values.\",\"enum\":[\"\ufeffbom\",\"back`quote\",\"car\\rriage\",\"n\\u0000ul\",\"plain\"]},\"label\":{\"type\":[\"string\",\"null\"],\"description\":\"(default: \\\"a\\\\u2028b\\\")\"},\"note\":{\"type\":[\"string\",\"null\"],\"description\":\"(at most 40 characters)\"}},\"required\":[\"mark\",\"label\",\"note\"],\"additionalProperties\":false}")
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

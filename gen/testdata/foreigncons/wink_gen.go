@@ -36,16 +36,17 @@ func WinkTools() []*wink.Tool {
 
 // WinkOpen is the open tool, handled by Open.
 var WinkOpen = wink.NewDef(wink.Spec{
-	AcceptsOverrides:   false,
-	Description:        "Opens.",
-	Name:               "open",
-	ParamsSchema:       winkSchemaParams,
-	ParamsSchemaGemini: winkGeminiSchemaParams,
-	ParamsSchemaStrict: winkStrictSchemaParams,
-	Position:           "github.com/winkgen/wink/gen/testdata/foreigncons.Open (foreigncons.go)",
-	ResultSchema:       winkSchemaNoValue,
-	ResultSchemaStrict: winkSchemaNoValue,
-	StrictOK:           true,
+	AcceptsOverrides:      false,
+	Description:           "Opens.",
+	Name:                  "open",
+	ParamsSchema:          winkSchemaParams,
+	ParamsSchemaAnthropic: winkAnthropicSchemaParams,
+	ParamsSchemaGemini:    winkGeminiSchemaParams,
+	ParamsSchemaStrict:    winkStrictSchemaParams,
+	Position:              "github.com/winkgen/wink/gen/testdata/foreigncons.Open (foreigncons.go)",
+	ResultSchema:          winkSchemaNoValue,
+	ResultSchemaStrict:    winkSchemaNoValue,
+	StrictOK:              true,
 }, wink.Funcs[Params, wink.NoValue]{
 	Decode:       winkDecodeParams,
 	EncodeParams: winkEncodeParams,
@@ -164,10 +165,11 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaParams       = []byte(`{"type":"object","properties":{"path":{"type":"string","maxLength":1297,"pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"},"dir":{"type":["string","null"],"maxLength":1297,"pattern":"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$"},"many":{"type":["array","null"],"items":{"type":"string","maxLength":1297,"pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"}}},"required":["path"],"additionalProperties":false}`)
-	winkGeminiSchemaParams = []byte(`{"type":"OBJECT","properties":{"path":{"type":"STRING","maxLength":1297,"pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"},"dir":{"type":"STRING","maxLength":1297,"pattern":"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$","nullable":true},"many":{"type":"ARRAY","items":{"type":"STRING","maxLength":1297,"pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"},"nullable":true}},"required":["path"]}`)
-	winkSchemaNoValue      = []byte(`{"type":"null"}`)
-	winkStrictSchemaParams = []byte(`{"type":"object","properties":{"path":{"type":"string","description":"(at most 1297 characters)","pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"},"dir":{"type":["string","null"],"description":"(at most 1297 characters)","pattern":"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$"},"many":{"type":["array","null"],"description":"(each item at most 1297 characters)","items":{"type":"string","pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"}}},"required":["path","dir","many"],"additionalProperties":false}`)
+	winkSchemaParams          = []byte(`{"type":"object","properties":{"path":{"type":"string","maxLength":1297,"pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"},"dir":{"type":["string","null"],"maxLength":1297,"pattern":"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$"},"many":{"type":["array","null"],"items":{"type":"string","maxLength":1297,"pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"}}},"required":["path"],"additionalProperties":false}`)
+	winkGeminiSchemaParams    = []byte(`{"type":"OBJECT","properties":{"path":{"type":"STRING","maxLength":1297,"pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"},"dir":{"type":"STRING","maxLength":1297,"pattern":"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$","nullable":true},"many":{"type":"ARRAY","items":{"type":"STRING","maxLength":1297,"pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"},"nullable":true}},"required":["path"]}`)
+	winkSchemaNoValue         = []byte(`{"type":"null"}`)
+	winkAnthropicSchemaParams = []byte(`{"type":"object","properties":{"path":{"type":"string","description":"(at most 1297 characters; matching \"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$\")"},"dir":{"type":["string","null"],"description":"(at most 1297 characters; matching \"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$\")"},"many":{"type":["array","null"],"items":{"type":"string","description":"(at most 1297 characters; matching \"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$\")"}}},"required":["path"],"additionalProperties":false}`)
+	winkStrictSchemaParams    = []byte(`{"type":"object","properties":{"path":{"type":"string","description":"(at most 1297 characters)","pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"},"dir":{"type":["string","null"],"description":"(at most 1297 characters)","pattern":"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$"},"many":{"type":["array","null"],"description":"(each item at most 1297 characters)","items":{"type":"string","pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"}}},"required":["path","dir","many"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

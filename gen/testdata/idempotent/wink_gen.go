@@ -49,14 +49,15 @@ var WinkPay = wink.NewDef(wink.Spec{
 		Strategy: wink.IdemParams,
 		TTL:      24 * time.Hour,
 	},
-	Name:               "pay",
-	ParamsSchema:       winkSchemaPayParams,
-	ParamsSchemaGemini: winkGeminiSchemaPayParams,
-	ParamsSchemaStrict: winkStrictSchemaPayParams,
-	Position:           "github.com/winkgen/wink/gen/testdata/idempotent.Pay (idempotent.go)",
-	ResultSchema:       winkSchemaReceipt,
-	ResultSchemaStrict: winkSchemaReceipt,
-	StrictOK:           true,
+	Name:                  "pay",
+	ParamsSchema:          winkSchemaPayParams,
+	ParamsSchemaAnthropic: winkAnthropicSchemaPayParams,
+	ParamsSchemaGemini:    winkGeminiSchemaPayParams,
+	ParamsSchemaStrict:    winkStrictSchemaPayParams,
+	Position:              "github.com/winkgen/wink/gen/testdata/idempotent.Pay (idempotent.go)",
+	ResultSchema:          winkSchemaReceipt,
+	ResultSchemaStrict:    winkSchemaReceipt,
+	StrictOK:              true,
 }, wink.Funcs[PayParams, Receipt]{
 	Decode:       winkDecodePayParams,
 	EncodeParams: winkEncodePayParams,
@@ -72,14 +73,15 @@ var WinkRefund = wink.NewDef(wink.Spec{
 		Scope:    "session",
 		Strategy: wink.IdemAuto,
 	},
-	Name:               "refund",
-	ParamsSchema:       winkSchemaPayParams,
-	ParamsSchemaGemini: winkGeminiSchemaPayParams,
-	ParamsSchemaStrict: winkStrictSchemaPayParams,
-	Position:           "github.com/winkgen/wink/gen/testdata/idempotent.Refund (idempotent.go)",
-	ResultSchema:       winkSchemaReceipt,
-	ResultSchemaStrict: winkSchemaReceipt,
-	StrictOK:           true,
+	Name:                  "refund",
+	ParamsSchema:          winkSchemaPayParams,
+	ParamsSchemaAnthropic: winkAnthropicSchemaPayParams,
+	ParamsSchemaGemini:    winkGeminiSchemaPayParams,
+	ParamsSchemaStrict:    winkStrictSchemaPayParams,
+	Position:              "github.com/winkgen/wink/gen/testdata/idempotent.Refund (idempotent.go)",
+	ResultSchema:          winkSchemaReceipt,
+	ResultSchemaStrict:    winkSchemaReceipt,
+	StrictOK:              true,
 }, wink.Funcs[PayParams, Receipt]{
 	Decode:       winkDecodePayParams,
 	EncodeParams: winkEncodePayParams,
@@ -96,14 +98,15 @@ var WinkTransfer = wink.NewDef(wink.Spec{
 		Strategy: wink.IdemCustom,
 		TTL:      90 * time.Second,
 	},
-	Name:               "transfer",
-	ParamsSchema:       winkSchemaPayParams,
-	ParamsSchemaGemini: winkGeminiSchemaPayParams,
-	ParamsSchemaStrict: winkStrictSchemaPayParams,
-	Position:           "github.com/winkgen/wink/gen/testdata/idempotent.Transfer (idempotent.go)",
-	ResultSchema:       winkSchemaReceipt,
-	ResultSchemaStrict: winkSchemaReceipt,
-	StrictOK:           true,
+	Name:                  "transfer",
+	ParamsSchema:          winkSchemaPayParams,
+	ParamsSchemaAnthropic: winkAnthropicSchemaPayParams,
+	ParamsSchemaGemini:    winkGeminiSchemaPayParams,
+	ParamsSchemaStrict:    winkStrictSchemaPayParams,
+	Position:              "github.com/winkgen/wink/gen/testdata/idempotent.Transfer (idempotent.go)",
+	ResultSchema:          winkSchemaReceipt,
+	ResultSchemaStrict:    winkSchemaReceipt,
+	StrictOK:              true,
 }, wink.Funcs[PayParams, Receipt]{
 	Decode:       winkDecodePayParams,
 	EncodeParams: winkEncodePayParams,
@@ -185,10 +188,11 @@ func winkEncodePayParams(dst []byte, v *PayParams) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaPayParams       = []byte(`{"type":"object","description":"PayParams describe a payment.","properties":{"account":{"type":"string"},"amount":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"memo":{"type":["string","null"]}},"required":["account","amount"],"additionalProperties":false}`)
-	winkGeminiSchemaPayParams = []byte(`{"type":"OBJECT","description":"PayParams describe a payment.","properties":{"account":{"type":"STRING"},"amount":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807},"memo":{"type":"STRING","nullable":true}},"required":["account","amount"]}`)
-	winkSchemaReceipt         = []byte(`{"type":"object","description":"Receipt confirms a payment.","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":false}`)
-	winkStrictSchemaPayParams = []byte(`{"type":"object","description":"PayParams describe a payment.","properties":{"account":{"type":"string"},"amount":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"memo":{"type":["string","null"]}},"required":["account","amount","memo"],"additionalProperties":false}`)
+	winkSchemaPayParams          = []byte(`{"type":"object","description":"PayParams describe a payment.","properties":{"account":{"type":"string"},"amount":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"memo":{"type":["string","null"]}},"required":["account","amount"],"additionalProperties":false}`)
+	winkGeminiSchemaPayParams    = []byte(`{"type":"OBJECT","description":"PayParams describe a payment.","properties":{"account":{"type":"STRING"},"amount":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807},"memo":{"type":"STRING","nullable":true}},"required":["account","amount"]}`)
+	winkSchemaReceipt            = []byte(`{"type":"object","description":"Receipt confirms a payment.","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":false}`)
+	winkAnthropicSchemaPayParams = []byte(`{"type":"object","description":"PayParams describe a payment.","properties":{"account":{"type":"string"},"amount":{"type":"integer","description":"(at least -9223372036854775808; at most 9223372036854775807)"},"memo":{"type":["string","null"]}},"required":["account","amount"],"additionalProperties":false}`)
+	winkStrictSchemaPayParams    = []byte(`{"type":"object","description":"PayParams describe a payment.","properties":{"account":{"type":"string"},"amount":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"memo":{"type":["string","null"]}},"required":["account","amount","memo"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

@@ -37,16 +37,17 @@ func WinkTools() []*wink.Tool {
 
 // WinkMeasure is the measure tool, handled by Measure.
 var WinkMeasure = wink.NewDef(wink.Spec{
-	AcceptsOverrides:   true,
-	Description:        "Measures a range across lines.",
-	Name:               "measure",
-	ParamsSchema:       winkSchemaRange,
-	ParamsSchemaGemini: winkGeminiSchemaRange,
-	ParamsSchemaStrict: winkSchemaRange,
-	Position:           "github.com/winkgen/wink/gen/testdata/methods.Measure (methods.go)",
-	ResultSchema:       winkSchemaSpan,
-	ResultSchemaStrict: winkSchemaSpan,
-	StrictOK:           true,
+	AcceptsOverrides:      true,
+	Description:           "Measures a range across lines.",
+	Name:                  "measure",
+	ParamsSchema:          winkSchemaRange,
+	ParamsSchemaAnthropic: winkAnthropicSchemaRange,
+	ParamsSchemaGemini:    winkGeminiSchemaRange,
+	ParamsSchemaStrict:    winkSchemaRange,
+	Position:              "github.com/winkgen/wink/gen/testdata/methods.Measure (methods.go)",
+	ResultSchema:          winkSchemaSpan,
+	ResultSchemaStrict:    winkSchemaSpan,
+	StrictOK:              true,
 }, wink.Funcs[Range, Span]{
 	Decode:         winkDecodeRange,
 	EncodeParams:   winkEncodeRange,
@@ -112,9 +113,10 @@ func winkEncodeRange(dst []byte, v *Range) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaRange       = []byte(`{"type":"object","description":"Range is validated across fields.","properties":{"from":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"to":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["from","to"],"additionalProperties":false}`)
-	winkGeminiSchemaRange = []byte(`{"type":"OBJECT","description":"Range is validated across fields.","properties":{"from":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807},"to":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["from","to"]}`)
-	winkSchemaSpan        = []byte(`{"type":"object","description":"Span is the result; it renders itself and validates itself.","properties":{"len":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["len"],"additionalProperties":false}`)
+	winkSchemaRange          = []byte(`{"type":"object","description":"Range is validated across fields.","properties":{"from":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"to":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["from","to"],"additionalProperties":false}`)
+	winkGeminiSchemaRange    = []byte(`{"type":"OBJECT","description":"Range is validated across fields.","properties":{"from":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807},"to":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["from","to"]}`)
+	winkSchemaSpan           = []byte(`{"type":"object","description":"Span is the result; it renders itself and validates itself.","properties":{"len":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["len"],"additionalProperties":false}`)
+	winkAnthropicSchemaRange = []byte(`{"type":"object","description":"Range is validated across fields.","properties":{"from":{"type":"integer","description":"(at least -9223372036854775808; at most 9223372036854775807)"},"to":{"type":"integer","description":"(at least -9223372036854775808; at most 9223372036854775807)"}},"required":["from","to"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

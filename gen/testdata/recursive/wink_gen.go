@@ -101,16 +101,17 @@ func WinkEvalExamples() []wink.TypedExample[EvalParams, Value] {
 
 // WinkWalk is the walk tool, handled by Walk.
 var WinkWalk = wink.NewDef(wink.Spec{
-	AcceptsOverrides:   false,
-	Description:        "Takes a tree as its root params type.",
-	Name:               "walk",
-	ParamsSchema:       winkSchemaTree,
-	ParamsSchemaGemini: winkGeminiSchemaTree,
-	ParamsSchemaStrict: winkStrictSchemaTree,
-	Position:           "github.com/winkgen/wink/gen/testdata/recursive.Walk (recursive.go)",
-	ResultSchema:       winkSchemaTree,
-	ResultSchemaStrict: winkStrictSchemaTree,
-	StrictOK:           true,
+	AcceptsOverrides:      false,
+	Description:           "Takes a tree as its root params type.",
+	Name:                  "walk",
+	ParamsSchema:          winkSchemaTree,
+	ParamsSchemaAnthropic: winkSchemaTree,
+	ParamsSchemaGemini:    winkGeminiSchemaTree,
+	ParamsSchemaStrict:    winkStrictSchemaTree,
+	Position:              "github.com/winkgen/wink/gen/testdata/recursive.Walk (recursive.go)",
+	ResultSchema:          winkSchemaTree,
+	ResultSchemaStrict:    winkStrictSchemaTree,
+	StrictOK:              true,
 }, wink.Funcs[Tree, Tree]{
 	Decode:       winkDecodeTree,
 	EncodeParams: winkEncodeTree,

@@ -46,14 +46,15 @@ var WinkCopy = wink.NewDef(wink.Spec{
 		Input:       []byte(`{"from":"a/b.txt","also":["c"]}`),
 		Output:      []byte(`{"n":2}`),
 	}},
-	Name:               "copy",
-	ParamsSchema:       winkSchemaCopyParams,
-	ParamsSchemaGemini: winkGeminiSchemaCopyParams,
-	ParamsSchemaStrict: winkStrictSchemaCopyParams,
-	Position:           "github.com/winkgen/wink/gen/testdata/typecons.Copy (typecons.go)",
-	ResultSchema:       winkSchemaCopied,
-	ResultSchemaStrict: winkSchemaCopied,
-	StrictOK:           true,
+	Name:                  "copy",
+	ParamsSchema:          winkSchemaCopyParams,
+	ParamsSchemaAnthropic: winkAnthropicSchemaCopyParams,
+	ParamsSchemaGemini:    winkGeminiSchemaCopyParams,
+	ParamsSchemaStrict:    winkStrictSchemaCopyParams,
+	Position:              "github.com/winkgen/wink/gen/testdata/typecons.Copy (typecons.go)",
+	ResultSchema:          winkSchemaCopied,
+	ResultSchemaStrict:    winkSchemaCopied,
+	StrictOK:              true,
 }, wink.Funcs[CopyParams, Copied]{
 	Decode:       winkDecodeCopyParams,
 	EncodeParams: winkEncodeCopyParams,
@@ -225,10 +226,11 @@ func winkEncodeCopyParams(dst []byte, v *CopyParams) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaCopyParams       = []byte(`{"type":"object","description":"CopyParams copies files.","properties":{"from":{"type":"string","description":"From is the source.","maxLength":200,"pattern":"^(?:[a-z0-9_./-]+)$"},"to":{"type":["string","null"],"description":"To is the destination; a field tag adds to and overrides the type's constraints.","maxLength":50,"pattern":"^(?:[a-z0-9_./-]+)$"},"also":{"type":["array","null"],"description":"Also lists more sources.","items":{"type":"string","description":"Path is a workspace-relative path.","maxLength":200,"pattern":"^(?:[a-z0-9_./-]+)$"},"maxItems":3},"tag":{"type":["string","null"],"description":"Tag names the copy.","minLength":2,"maxLength":8}},"required":["from"],"additionalProperties":false}`)
-	winkGeminiSchemaCopyParams = []byte(`{"type":"OBJECT","description":"CopyParams copies files.","properties":{"from":{"type":"STRING","description":"From is the source.","maxLength":200,"pattern":"^(?:[a-z0-9_./-]+)$"},"to":{"type":"STRING","description":"To is the destination; a field tag adds to and overrides the type's constraints.","maxLength":50,"pattern":"^(?:[a-z0-9_./-]+)$","nullable":true},"also":{"type":"ARRAY","description":"Also lists more sources.","items":{"type":"STRING","description":"Path is a workspace-relative path.","maxLength":200,"pattern":"^(?:[a-z0-9_./-]+)$"},"maxItems":3,"nullable":true},"tag":{"type":"STRING","description":"Tag names the copy.","minLength":2,"maxLength":8,"nullable":true}},"required":["from"]}`)
-	winkSchemaCopied           = []byte(`{"type":"object","description":"Copied is the result.","properties":{"n":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["n"],"additionalProperties":false}`)
-	winkStrictSchemaCopyParams = []byte(`{"type":"object","description":"CopyParams copies files.","properties":{"from":{"type":"string","description":"From is the source. (at most 200 characters)","pattern":"^(?:[a-z0-9_./-]+)$"},"to":{"type":["string","null"],"description":"To is the destination; a field tag adds to and overrides the type's constraints. (at most 50 characters)","pattern":"^(?:[a-z0-9_./-]+)$"},"also":{"type":["array","null"],"description":"Also lists more sources. (each item at most 200 characters)","items":{"type":"string","description":"Path is a workspace-relative path.","pattern":"^(?:[a-z0-9_./-]+)$"},"maxItems":3},"tag":{"type":["string","null"],"description":"Tag names the copy. (at least 2 characters; at most 8 characters)"}},"required":["from","to","also","tag"],"additionalProperties":false}`)
+	winkSchemaCopyParams          = []byte(`{"type":"object","description":"CopyParams copies files.","properties":{"from":{"type":"string","description":"From is the source.","maxLength":200,"pattern":"^(?:[a-z0-9_./-]+)$"},"to":{"type":["string","null"],"description":"To is the destination; a field tag adds to and overrides the type's constraints.","maxLength":50,"pattern":"^(?:[a-z0-9_./-]+)$"},"also":{"type":["array","null"],"description":"Also lists more sources.","items":{"type":"string","description":"Path is a workspace-relative path.","maxLength":200,"pattern":"^(?:[a-z0-9_./-]+)$"},"maxItems":3},"tag":{"type":["string","null"],"description":"Tag names the copy.","minLength":2,"maxLength":8}},"required":["from"],"additionalProperties":false}`)
+	winkGeminiSchemaCopyParams    = []byte(`{"type":"OBJECT","description":"CopyParams copies files.","properties":{"from":{"type":"STRING","description":"From is the source.","maxLength":200,"pattern":"^(?:[a-z0-9_./-]+)$"},"to":{"type":"STRING","description":"To is the destination; a field tag adds to and overrides the type's constraints.","maxLength":50,"pattern":"^(?:[a-z0-9_./-]+)$","nullable":true},"also":{"type":"ARRAY","description":"Also lists more sources.","items":{"type":"STRING","description":"Path is a workspace-relative path.","maxLength":200,"pattern":"^(?:[a-z0-9_./-]+)$"},"maxItems":3,"nullable":true},"tag":{"type":"STRING","description":"Tag names the copy.","minLength":2,"maxLength":8,"nullable":true}},"required":["from"]}`)
+	winkSchemaCopied              = []byte(`{"type":"object","description":"Copied is the result.","properties":{"n":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["n"],"additionalProperties":false}`)
+	winkAnthropicSchemaCopyParams = []byte(`{"type":"object","description":"CopyParams copies files.","properties":{"from":{"type":"string","description":"From is the source. (at most 200 characters; matching \"^(?:[a-z0-9_./-]+)$\")"},"to":{"type":["string","null"],"description":"To is the destination; a field tag adds to and overrides the type's constraints. (at most 50 characters; matching \"^(?:[a-z0-9_./-]+)$\")"},"also":{"type":["array","null"],"description":"Also lists more sources. (at most 3 items)","items":{"type":"string","description":"Path is a workspace-relative path. (at most 200 characters; matching \"^(?:[a-z0-9_./-]+)$\")"}},"tag":{"type":["string","null"],"description":"Tag names the copy. (at least 2 characters; at most 8 characters)"}},"required":["from"],"additionalProperties":false}`)
+	winkStrictSchemaCopyParams    = []byte(`{"type":"object","description":"CopyParams copies files.","properties":{"from":{"type":"string","description":"From is the source. (at most 200 characters)","pattern":"^(?:[a-z0-9_./-]+)$"},"to":{"type":["string","null"],"description":"To is the destination; a field tag adds to and overrides the type's constraints. (at most 50 characters)","pattern":"^(?:[a-z0-9_./-]+)$"},"also":{"type":["array","null"],"description":"Also lists more sources. (each item at most 200 characters)","items":{"type":"string","description":"Path is a workspace-relative path.","pattern":"^(?:[a-z0-9_./-]+)$"},"maxItems":3},"tag":{"type":["string","null"],"description":"Tag names the copy. (at least 2 characters; at most 8 characters)"}},"required":["from","to","also","tag"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

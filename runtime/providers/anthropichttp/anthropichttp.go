@@ -60,6 +60,9 @@ type Config struct {
 	MaxTokens int
 	// Temperature, when set, is sent as "temperature".
 	Temperature *float64
+	// Strict turns on strict tool use for the tools that allow it, within the API's per-request limits
+	// (anthropic.StrictTools; the others are sent as before).
+	Strict bool
 	// Retry configures retries (the zero value retries 4 times).
 	Retry httpcall.Retry
 	// Header holds extra request headers (anthropic-beta, proxies' keys).
@@ -365,7 +368,13 @@ func (p *Provider) RequestBody(req loop.Request) ([]byte, error) {
 	}
 	b = append(b, ']')
 	if len(req.Tools) > 0 {
-		tools, err := anthropic.Tools(req.Tools)
+		var tools []byte
+		var err error
+		if p.cfg.Strict {
+			tools, _, err = anthropic.StrictTools(req.Tools)
+		} else {
+			tools, err = anthropic.Tools(req.Tools)
+		}
 		if err != nil {
 			return nil, errors.New("anthropichttp: " + err.Error())
 		}

@@ -224,3 +224,22 @@ func TestRetries(t *testing.T) {
 		}
 	})
 }
+
+func TestStrictToolUse(t *testing.T) {
+	s := pt.NewServer(t, pt.Stream(sse(msgStart, textStart, textDelta(0, "ok"), stop0, endTurn, msgStop)))
+	p, err := anthropichttp.New(anthropichttp.Config{BaseURL: s.URL, Model: "claude-sonnet-4-5", Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Complete(context.Background(), loop.Request{Messages: []loop.Message{loop.UserMessage("x")}, Tools: []*wink.Tool{pt.WeatherTool()}}); err != nil {
+		t.Fatal(err)
+	}
+	body := s.Bodies()[0]
+	var params sdk.MessageNewParams
+	if err := json.Unmarshal(body, &params); err != nil {
+		t.Fatal(err)
+	}
+	if len(params.Tools) != 1 || params.Tools[0].OfTool == nil || !params.Tools[0].OfTool.Strict.Value {
+		t.Fatalf("the tool is not strict: %s", body)
+	}
+}

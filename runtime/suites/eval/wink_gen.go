@@ -47,14 +47,15 @@ var WinkEval = wink.NewDef(wink.Spec{
 		Description: "Count the lines of a file",
 		Input:       []byte(`{"source":"result = len(read_file('README.md').splitlines())","max_steps":1000000}`),
 	}},
-	Name:               "eval",
-	ParamsSchema:       winkSchemaEvalParams,
-	ParamsSchemaGemini: winkGeminiSchemaEvalParams,
-	ParamsSchemaStrict: winkStrictSchemaEvalParams,
-	Position:           "github.com/winkgen/wink/runtime/suites/eval.Eval (eval.go)",
-	ResultSchema:       winkSchemaEvalResult,
-	ResultSchemaStrict: winkStrictSchemaEvalResult,
-	StrictOK:           true,
+	Name:                  "eval",
+	ParamsSchema:          winkSchemaEvalParams,
+	ParamsSchemaAnthropic: winkAnthropicSchemaEvalParams,
+	ParamsSchemaGemini:    winkGeminiSchemaEvalParams,
+	ParamsSchemaStrict:    winkStrictSchemaEvalParams,
+	Position:              "github.com/winkgen/wink/runtime/suites/eval.Eval (eval.go)",
+	ResultSchema:          winkSchemaEvalResult,
+	ResultSchemaStrict:    winkStrictSchemaEvalResult,
+	StrictOK:              true,
 }, wink.Funcs[EvalParams, EvalResult]{
 	Decode:       winkDecodeEvalParams,
 	EncodeParams: winkEncodeEvalParams,
@@ -163,11 +164,12 @@ func winkEncodeEvalParams(dst []byte, v *EvalParams) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaEvalParams       = []byte(`{"type":"object","properties":{"source":{"type":"string","description":"Source is the Starlark program. Print with print(); set a top-level variable result to return a value.","minLength":1,"maxLength":65536},"max_steps":{"type":["integer","null"],"description":"MaxSteps bounds the computation steps of the program.","minimum":1000,"maximum":100000000,"default":1000000}},"required":["source"],"additionalProperties":false}`)
-	winkGeminiSchemaEvalParams = []byte(`{"type":"OBJECT","properties":{"source":{"type":"STRING","description":"Source is the Starlark program. Print with print(); set a top-level variable result to return a value.","minLength":1,"maxLength":65536},"max_steps":{"type":"INTEGER","description":"MaxSteps bounds the computation steps of the program.","minimum":1000,"maximum":100000000,"default":1000000,"nullable":true}},"required":["source"]}`)
-	winkSchemaEvalResult       = []byte(`{"type":"object","description":"EvalResult is what a program printed and returned.","properties":{"output":{"type":"string","description":"Output is what the program printed, up to MaxOutputBytes."},"result":{"type":["string","null"],"description":"Result is the repr of the top-level variable result; empty when the program set none."},"steps":{"type":"integer","description":"Steps is the number of steps the program took.","minimum":-9223372036854775808,"maximum":9223372036854775807},"truncated":{"type":["boolean","null"],"description":"Truncated says that Output is only the start of what was printed."}},"required":["output","steps"],"additionalProperties":false}`)
-	winkStrictSchemaEvalParams = []byte(`{"type":"object","properties":{"source":{"type":"string","description":"Source is the Starlark program. Print with print(); set a top-level variable result to return a value. (at least 1 character; at most 65536 characters)"},"max_steps":{"type":["integer","null"],"description":"MaxSteps bounds the computation steps of the program. (default: 1000000)","minimum":1000,"maximum":100000000}},"required":["source","max_steps"],"additionalProperties":false}`)
-	winkStrictSchemaEvalResult = []byte(`{"type":"object","description":"EvalResult is what a program printed and returned.","properties":{"output":{"type":"string","description":"Output is what the program printed, up to MaxOutputBytes."},"result":{"type":["string","null"],"description":"Result is the repr of the top-level variable result; empty when the program set none."},"steps":{"type":"integer","description":"Steps is the number of steps the program took.","minimum":-9223372036854775808,"maximum":9223372036854775807},"truncated":{"type":["boolean","null"],"description":"Truncated says that Output is only the start of what was printed."}},"required":["output","result","steps","truncated"],"additionalProperties":false}`)
+	winkSchemaEvalParams          = []byte(`{"type":"object","properties":{"source":{"type":"string","description":"Source is the Starlark program. Print with print(); set a top-level variable result to return a value.","minLength":1,"maxLength":65536},"max_steps":{"type":["integer","null"],"description":"MaxSteps bounds the computation steps of the program.","minimum":1000,"maximum":100000000,"default":1000000}},"required":["source"],"additionalProperties":false}`)
+	winkGeminiSchemaEvalParams    = []byte(`{"type":"OBJECT","properties":{"source":{"type":"STRING","description":"Source is the Starlark program. Print with print(); set a top-level variable result to return a value.","minLength":1,"maxLength":65536},"max_steps":{"type":"INTEGER","description":"MaxSteps bounds the computation steps of the program.","minimum":1000,"maximum":100000000,"default":1000000,"nullable":true}},"required":["source"]}`)
+	winkSchemaEvalResult          = []byte(`{"type":"object","description":"EvalResult is what a program printed and returned.","properties":{"output":{"type":"string","description":"Output is what the program printed, up to MaxOutputBytes."},"result":{"type":["string","null"],"description":"Result is the repr of the top-level variable result; empty when the program set none."},"steps":{"type":"integer","description":"Steps is the number of steps the program took.","minimum":-9223372036854775808,"maximum":9223372036854775807},"truncated":{"type":["boolean","null"],"description":"Truncated says that Output is only the start of what was printed."}},"required":["output","steps"],"additionalProperties":false}`)
+	winkAnthropicSchemaEvalParams = []byte(`{"type":"object","properties":{"source":{"type":"string","description":"Source is the Starlark program. Print with print(); set a top-level variable result to return a value. (at least 1 characters; at most 65536 characters)"},"max_steps":{"type":["integer","null"],"description":"MaxSteps bounds the computation steps of the program. (at least 1000; at most 100000000; default 1000000)"}},"required":["source"],"additionalProperties":false}`)
+	winkStrictSchemaEvalParams    = []byte(`{"type":"object","properties":{"source":{"type":"string","description":"Source is the Starlark program. Print with print(); set a top-level variable result to return a value. (at least 1 character; at most 65536 characters)"},"max_steps":{"type":["integer","null"],"description":"MaxSteps bounds the computation steps of the program. (default: 1000000)","minimum":1000,"maximum":100000000}},"required":["source","max_steps"],"additionalProperties":false}`)
+	winkStrictSchemaEvalResult    = []byte(`{"type":"object","description":"EvalResult is what a program printed and returned.","properties":{"output":{"type":"string","description":"Output is what the program printed, up to MaxOutputBytes."},"result":{"type":["string","null"],"description":"Result is the repr of the top-level variable result; empty when the program set none."},"steps":{"type":"integer","description":"Steps is the number of steps the program took.","minimum":-9223372036854775808,"maximum":9223372036854775807},"truncated":{"type":["boolean","null"],"description":"Truncated says that Output is only the start of what was printed."}},"required":["output","result","steps","truncated"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

@@ -63,14 +63,15 @@ var WinkSetupPlan = wink.NewDef(wink.Spec{
 		Input:       []byte(`{"objective":"Publish migration guide","initial_steps":["Audit existing guides","List breaking changes"]}`),
 		Output:      []byte(`{"objective":"Publish migration guide","status":"active","steps":[{"step_id":1,"title":"Audit existing guides","status":"pending"},{"step_id":2,"title":"List breaking changes","status":"pending"}]}`),
 	}},
-	Name:               "planning_setup_plan",
-	ParamsSchema:       winkSchemaSetupPlanParams,
-	ParamsSchemaGemini: winkGeminiSchemaSetupPlanParams,
-	ParamsSchemaStrict: winkStrictSchemaSetupPlanParams,
-	Position:           "github.com/winkgen/wink/runtime/suites/planning.SetupPlan (tools.go)",
-	ResultSchema:       winkSchemaPlan,
-	ResultSchemaStrict: winkSchemaPlan,
-	StrictOK:           true,
+	Name:                  "planning_setup_plan",
+	ParamsSchema:          winkSchemaSetupPlanParams,
+	ParamsSchemaAnthropic: winkAnthropicSchemaSetupPlanParams,
+	ParamsSchemaGemini:    winkGeminiSchemaSetupPlanParams,
+	ParamsSchemaStrict:    winkStrictSchemaSetupPlanParams,
+	Position:              "github.com/winkgen/wink/runtime/suites/planning.SetupPlan (tools.go)",
+	ResultSchema:          winkSchemaPlan,
+	ResultSchemaStrict:    winkSchemaPlan,
+	StrictOK:              true,
 }, wink.Funcs[SetupPlanParams, Plan]{
 	Decode:         winkDecodeSetupPlanParams,
 	EncodeParams:   winkEncodeSetupPlanParams,
@@ -114,14 +115,15 @@ var WinkAddStep = wink.NewDef(wink.Spec{
 		Input:       []byte(`{"steps":["Draft outline","Review with team"]}`),
 		Output:      []byte(`{"objective":"Publish migration guide","status":"active","steps":[{"step_id":1,"title":"Audit guides","status":"done"},{"step_id":2,"title":"Draft outline","status":"pending"},{"step_id":3,"title":"Review with team","status":"pending"}]}`),
 	}},
-	Name:               "planning_add_step",
-	ParamsSchema:       winkSchemaAddStepParams,
-	ParamsSchemaGemini: winkGeminiSchemaAddStepParams,
-	ParamsSchemaStrict: winkStrictSchemaAddStepParams,
-	Position:           "github.com/winkgen/wink/runtime/suites/planning.AddStep (tools.go)",
-	ResultSchema:       winkSchemaPlan,
-	ResultSchemaStrict: winkSchemaPlan,
-	StrictOK:           true,
+	Name:                  "planning_add_step",
+	ParamsSchema:          winkSchemaAddStepParams,
+	ParamsSchemaAnthropic: winkAnthropicSchemaAddStepParams,
+	ParamsSchemaGemini:    winkGeminiSchemaAddStepParams,
+	ParamsSchemaStrict:    winkStrictSchemaAddStepParams,
+	Position:              "github.com/winkgen/wink/runtime/suites/planning.AddStep (tools.go)",
+	ResultSchema:          winkSchemaPlan,
+	ResultSchemaStrict:    winkSchemaPlan,
+	StrictOK:              true,
 }, wink.Funcs[AddStepParams, Plan]{
 	Decode:         winkDecodeAddStepParams,
 	EncodeParams:   winkEncodeAddStepParams,
@@ -171,14 +173,15 @@ var WinkUpdateStep = wink.NewDef(wink.Spec{
 		Input:       []byte(`{"step_id":2,"title":"Finalize outline"}`),
 		Output:      []byte(`{"objective":"Publish migration guide","status":"active","steps":[{"step_id":1,"title":"Audit guides","status":"done"},{"step_id":2,"title":"Finalize outline","status":"pending"}]}`),
 	}},
-	Name:               "planning_update_step",
-	ParamsSchema:       winkSchemaUpdateStepParams,
-	ParamsSchemaGemini: winkGeminiSchemaUpdateStepParams,
-	ParamsSchemaStrict: winkStrictSchemaUpdateStepParams,
-	Position:           "github.com/winkgen/wink/runtime/suites/planning.UpdateStep (tools.go)",
-	ResultSchema:       winkSchemaPlan,
-	ResultSchemaStrict: winkSchemaPlan,
-	StrictOK:           true,
+	Name:                  "planning_update_step",
+	ParamsSchema:          winkSchemaUpdateStepParams,
+	ParamsSchemaAnthropic: winkAnthropicSchemaUpdateStepParams,
+	ParamsSchemaGemini:    winkGeminiSchemaUpdateStepParams,
+	ParamsSchemaStrict:    winkStrictSchemaUpdateStepParams,
+	Position:              "github.com/winkgen/wink/runtime/suites/planning.UpdateStep (tools.go)",
+	ResultSchema:          winkSchemaPlan,
+	ResultSchemaStrict:    winkSchemaPlan,
+	StrictOK:              true,
 }, wink.Funcs[UpdateStepParams, Plan]{
 	Decode:         winkDecodeUpdateStepParams,
 	EncodeParams:   winkEncodeUpdateStepParams,
@@ -241,15 +244,16 @@ var WinkReadPlan = wink.NewDef(wink.Spec{
 		Input:       []byte(`{}`),
 		Output:      []byte(`{"objective":"Publish migration guide","status":"active","steps":[{"step_id":1,"title":"Audit guides","status":"done"},{"step_id":2,"title":"Draft outline","status":"pending"}]}`),
 	}},
-	Name:               "planning_read_plan",
-	ParamsSchema:       winkSchemaNoParams,
-	ParamsSchemaGemini: winkGeminiSchemaNoParams,
-	ParamsSchemaStrict: winkSchemaNoParams,
-	Position:           "github.com/winkgen/wink/runtime/suites/planning.ReadPlan (tools.go)",
-	ReadOnly:           true,
-	ResultSchema:       winkSchemaPlan,
-	ResultSchemaStrict: winkSchemaPlan,
-	StrictOK:           true,
+	Name:                  "planning_read_plan",
+	ParamsSchema:          winkSchemaNoParams,
+	ParamsSchemaAnthropic: winkSchemaNoParams,
+	ParamsSchemaGemini:    winkGeminiSchemaNoParams,
+	ParamsSchemaStrict:    winkSchemaNoParams,
+	Position:              "github.com/winkgen/wink/runtime/suites/planning.ReadPlan (tools.go)",
+	ReadOnly:              true,
+	ResultSchema:          winkSchemaPlan,
+	ResultSchemaStrict:    winkSchemaPlan,
+	StrictOK:              true,
 }, wink.Funcs[wink.NoParams, Plan]{
 	Decode:       wink.DecodeNoParams,
 	EncodeParams: wink.EncodeNoParams,
@@ -681,18 +685,21 @@ func winkStateDecodePlan(data []byte) (Plan, error) {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaSetupPlanParams        = []byte(`{"type":"object","properties":{"objective":{"type":"string","description":"Objective is what the plan should accomplish (at most 500 characters).","minLength":1,"maxLength":500},"initial_steps":{"type":["array","null"],"description":"InitialSteps are optional step titles to seed the plan with, in order (each at most 500 characters).","items":{"type":"string","minLength":1,"maxLength":500}}},"required":["objective"],"additionalProperties":false}`)
-	winkGeminiSchemaSetupPlanParams  = []byte(`{"type":"OBJECT","properties":{"objective":{"type":"STRING","description":"Objective is what the plan should accomplish (at most 500 characters).","minLength":1,"maxLength":500},"initial_steps":{"type":"ARRAY","description":"InitialSteps are optional step titles to seed the plan with, in order (each at most 500 characters).","items":{"type":"STRING","minLength":1,"maxLength":500},"nullable":true}},"required":["objective"]}`)
-	winkSchemaPlan                   = []byte(`{"type":"object","description":"Plan is the session's plan: an objective and its ordered steps.","properties":{"objective":{"type":"string","description":"Objective is what the plan should accomplish."},"status":{"type":"string","description":"Status is the plan's lifecycle state: active or completed.","enum":["active","completed"]},"steps":{"type":"array","description":"Steps are the plan's steps in order.","items":{"type":"object","description":"PlanStep is one actionable step of a plan.","properties":{"step_id":{"type":"integer","description":"StepID is the stable identifier of the step (1, 2, 3...).","minimum":-9223372036854775808,"maximum":9223372036854775807},"title":{"type":"string","description":"Title is a concise summary of the work item (at most 500 characters)."},"status":{"type":"string","description":"Status is the step's progress: pending, in_progress or done.","enum":["pending","in_progress","done"]}},"required":["step_id","title","status"],"additionalProperties":false}}},"required":["objective","status","steps"],"additionalProperties":false}`)
-	winkStrictSchemaSetupPlanParams  = []byte(`{"type":"object","properties":{"objective":{"type":"string","description":"Objective is what the plan should accomplish (at most 500 characters). (at least 1 character; at most 500 characters)"},"initial_steps":{"type":["array","null"],"description":"InitialSteps are optional step titles to seed the plan with, in order (each at most 500 characters). (each item at least 1 character; each item at most 500 characters)","items":{"type":"string"}}},"required":["objective","initial_steps"],"additionalProperties":false}`)
-	winkSchemaAddStepParams          = []byte(`{"type":"object","properties":{"steps":{"type":"array","description":"Steps are the titles of the steps to append, in order (each at most 500 characters).","items":{"type":"string","minLength":1,"maxLength":500},"minItems":1}},"required":["steps"],"additionalProperties":false}`)
-	winkGeminiSchemaAddStepParams    = []byte(`{"type":"OBJECT","properties":{"steps":{"type":"ARRAY","description":"Steps are the titles of the steps to append, in order (each at most 500 characters).","items":{"type":"STRING","minLength":1,"maxLength":500},"minItems":1}},"required":["steps"]}`)
-	winkStrictSchemaAddStepParams    = []byte(`{"type":"object","properties":{"steps":{"type":"array","description":"Steps are the titles of the steps to append, in order (each at most 500 characters). (each item at least 1 character; each item at most 500 characters)","items":{"type":"string"},"minItems":1}},"required":["steps"],"additionalProperties":false}`)
-	winkSchemaUpdateStepParams       = []byte(`{"type":"object","description":"UpdateStepParams are the arguments of planning_update_step: the step and at least one change.","properties":{"step_id":{"type":"integer","description":"StepID is the identifier of the step to update.","minimum":1,"maximum":9223372036854775807},"title":{"type":["string","null"],"description":"Title is the step's new title (optional; at most 500 characters).","minLength":1,"maxLength":500},"status":{"type":["string","null"],"description":"Status is the step's new status: pending, in_progress or done (optional).","enum":["pending","in_progress","done",null]}},"required":["step_id"],"additionalProperties":false}`)
-	winkGeminiSchemaUpdateStepParams = []byte(`{"type":"OBJECT","description":"UpdateStepParams are the arguments of planning_update_step: the step and at least one change.","properties":{"step_id":{"type":"INTEGER","description":"StepID is the identifier of the step to update.","minimum":1,"maximum":9223372036854775807},"title":{"type":"STRING","description":"Title is the step's new title (optional; at most 500 characters).","minLength":1,"maxLength":500,"nullable":true},"status":{"type":"STRING","description":"Status is the step's new status: pending, in_progress or done (optional).","enum":["pending","in_progress","done"],"nullable":true}},"required":["step_id"]}`)
-	winkStrictSchemaUpdateStepParams = []byte(`{"type":"object","description":"UpdateStepParams are the arguments of planning_update_step: the step and at least one change.","properties":{"step_id":{"type":"integer","description":"StepID is the identifier of the step to update.","minimum":1,"maximum":9223372036854775807},"title":{"type":["string","null"],"description":"Title is the step's new title (optional; at most 500 characters). (at least 1 character; at most 500 characters)"},"status":{"type":["string","null"],"description":"Status is the step's new status: pending, in_progress or done (optional).","enum":["pending","in_progress","done",null]}},"required":["step_id","title","status"],"additionalProperties":false}`)
-	winkSchemaNoParams               = []byte(`{"type":"object","properties":{},"additionalProperties":false}`)
-	winkGeminiSchemaNoParams         = []byte(`{"type":"OBJECT","properties":{}}`)
+	winkSchemaSetupPlanParams           = []byte(`{"type":"object","properties":{"objective":{"type":"string","description":"Objective is what the plan should accomplish (at most 500 characters).","minLength":1,"maxLength":500},"initial_steps":{"type":["array","null"],"description":"InitialSteps are optional step titles to seed the plan with, in order (each at most 500 characters).","items":{"type":"string","minLength":1,"maxLength":500}}},"required":["objective"],"additionalProperties":false}`)
+	winkGeminiSchemaSetupPlanParams     = []byte(`{"type":"OBJECT","properties":{"objective":{"type":"STRING","description":"Objective is what the plan should accomplish (at most 500 characters).","minLength":1,"maxLength":500},"initial_steps":{"type":"ARRAY","description":"InitialSteps are optional step titles to seed the plan with, in order (each at most 500 characters).","items":{"type":"STRING","minLength":1,"maxLength":500},"nullable":true}},"required":["objective"]}`)
+	winkSchemaPlan                      = []byte(`{"type":"object","description":"Plan is the session's plan: an objective and its ordered steps.","properties":{"objective":{"type":"string","description":"Objective is what the plan should accomplish."},"status":{"type":"string","description":"Status is the plan's lifecycle state: active or completed.","enum":["active","completed"]},"steps":{"type":"array","description":"Steps are the plan's steps in order.","items":{"type":"object","description":"PlanStep is one actionable step of a plan.","properties":{"step_id":{"type":"integer","description":"StepID is the stable identifier of the step (1, 2, 3...).","minimum":-9223372036854775808,"maximum":9223372036854775807},"title":{"type":"string","description":"Title is a concise summary of the work item (at most 500 characters)."},"status":{"type":"string","description":"Status is the step's progress: pending, in_progress or done.","enum":["pending","in_progress","done"]}},"required":["step_id","title","status"],"additionalProperties":false}}},"required":["objective","status","steps"],"additionalProperties":false}`)
+	winkAnthropicSchemaSetupPlanParams  = []byte(`{"type":"object","properties":{"objective":{"type":"string","description":"Objective is what the plan should accomplish (at most 500 characters). (at least 1 characters; at most 500 characters)"},"initial_steps":{"type":["array","null"],"description":"InitialSteps are optional step titles to seed the plan with, in order (each at most 500 characters).","items":{"type":"string","description":"(at least 1 characters; at most 500 characters)"}}},"required":["objective"],"additionalProperties":false}`)
+	winkStrictSchemaSetupPlanParams     = []byte(`{"type":"object","properties":{"objective":{"type":"string","description":"Objective is what the plan should accomplish (at most 500 characters). (at least 1 character; at most 500 characters)"},"initial_steps":{"type":["array","null"],"description":"InitialSteps are optional step titles to seed the plan with, in order (each at most 500 characters). (each item at least 1 character; each item at most 500 characters)","items":{"type":"string"}}},"required":["objective","initial_steps"],"additionalProperties":false}`)
+	winkSchemaAddStepParams             = []byte(`{"type":"object","properties":{"steps":{"type":"array","description":"Steps are the titles of the steps to append, in order (each at most 500 characters).","items":{"type":"string","minLength":1,"maxLength":500},"minItems":1}},"required":["steps"],"additionalProperties":false}`)
+	winkGeminiSchemaAddStepParams       = []byte(`{"type":"OBJECT","properties":{"steps":{"type":"ARRAY","description":"Steps are the titles of the steps to append, in order (each at most 500 characters).","items":{"type":"STRING","minLength":1,"maxLength":500},"minItems":1}},"required":["steps"]}`)
+	winkAnthropicSchemaAddStepParams    = []byte(`{"type":"object","properties":{"steps":{"type":"array","description":"Steps are the titles of the steps to append, in order (each at most 500 characters).","items":{"type":"string","description":"(at least 1 characters; at most 500 characters)"},"minItems":1}},"required":["steps"],"additionalProperties":false}`)
+	winkStrictSchemaAddStepParams       = []byte(`{"type":"object","properties":{"steps":{"type":"array","description":"Steps are the titles of the steps to append, in order (each at most 500 characters). (each item at least 1 character; each item at most 500 characters)","items":{"type":"string"},"minItems":1}},"required":["steps"],"additionalProperties":false}`)
+	winkSchemaUpdateStepParams          = []byte(`{"type":"object","description":"UpdateStepParams are the arguments of planning_update_step: the step and at least one change.","properties":{"step_id":{"type":"integer","description":"StepID is the identifier of the step to update.","minimum":1,"maximum":9223372036854775807},"title":{"type":["string","null"],"description":"Title is the step's new title (optional; at most 500 characters).","minLength":1,"maxLength":500},"status":{"type":["string","null"],"description":"Status is the step's new status: pending, in_progress or done (optional).","enum":["pending","in_progress","done",null]}},"required":["step_id"],"additionalProperties":false}`)
+	winkGeminiSchemaUpdateStepParams    = []byte(`{"type":"OBJECT","description":"UpdateStepParams are the arguments of planning_update_step: the step and at least one change.","properties":{"step_id":{"type":"INTEGER","description":"StepID is the identifier of the step to update.","minimum":1,"maximum":9223372036854775807},"title":{"type":"STRING","description":"Title is the step's new title (optional; at most 500 characters).","minLength":1,"maxLength":500,"nullable":true},"status":{"type":"STRING","description":"Status is the step's new status: pending, in_progress or done (optional).","enum":["pending","in_progress","done"],"nullable":true}},"required":["step_id"]}`)
+	winkAnthropicSchemaUpdateStepParams = []byte(`{"type":"object","description":"UpdateStepParams are the arguments of planning_update_step: the step and at least one change.","properties":{"step_id":{"type":"integer","description":"StepID is the identifier of the step to update. (at least 1; at most 9223372036854775807)"},"title":{"type":["string","null"],"description":"Title is the step's new title (optional; at most 500 characters). (at least 1 characters; at most 500 characters)"},"status":{"type":["string","null"],"description":"Status is the step's new status: pending, in_progress or done (optional).","enum":["pending","in_progress","done",null]}},"required":["step_id"],"additionalProperties":false}`)
+	winkStrictSchemaUpdateStepParams    = []byte(`{"type":"object","description":"UpdateStepParams are the arguments of planning_update_step: the step and at least one change.","properties":{"step_id":{"type":"integer","description":"StepID is the identifier of the step to update.","minimum":1,"maximum":9223372036854775807},"title":{"type":["string","null"],"description":"Title is the step's new title (optional; at most 500 characters). (at least 1 character; at most 500 characters)"},"status":{"type":["string","null"],"description":"Status is the step's new status: pending, in_progress or done (optional).","enum":["pending","in_progress","done",null]}},"required":["step_id","title","status"],"additionalProperties":false}`)
+	winkSchemaNoParams                  = []byte(`{"type":"object","properties":{},"additionalProperties":false}`)
+	winkGeminiSchemaNoParams            = []byte(`{"type":"OBJECT","properties":{}}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

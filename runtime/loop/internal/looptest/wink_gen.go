@@ -35,16 +35,17 @@ func WinkTools() []*wink.Tool {
 
 // WinkEcho is the echo tool, handled by Echo.
 var WinkEcho = wink.NewDef(wink.Spec{
-	AcceptsOverrides:   false,
-	Description:        "Repeats its text back.",
-	Name:               "echo",
-	ParamsSchema:       winkSchemaEchoParams,
-	ParamsSchemaGemini: winkGeminiSchemaEchoParams,
-	ParamsSchemaStrict: winkStrictSchemaEchoParams,
-	Position:           "github.com/winkgen/wink/runtime/loop/internal/looptest.Echo (tools.go)",
-	ResultSchema:       winkSchemaNoValue,
-	ResultSchemaStrict: winkSchemaNoValue,
-	StrictOK:           true,
+	AcceptsOverrides:      false,
+	Description:           "Repeats its text back.",
+	Name:                  "echo",
+	ParamsSchema:          winkSchemaEchoParams,
+	ParamsSchemaAnthropic: winkAnthropicSchemaEchoParams,
+	ParamsSchemaGemini:    winkGeminiSchemaEchoParams,
+	ParamsSchemaStrict:    winkStrictSchemaEchoParams,
+	Position:              "github.com/winkgen/wink/runtime/loop/internal/looptest.Echo (tools.go)",
+	ResultSchema:          winkSchemaNoValue,
+	ResultSchemaStrict:    winkSchemaNoValue,
+	StrictOK:              true,
 }, wink.Funcs[EchoParams, wink.NoValue]{
 	Decode:       winkDecodeEchoParams,
 	EncodeParams: winkEncodeEchoParams,
@@ -54,16 +55,17 @@ var WinkEcho = wink.NewDef(wink.Spec{
 
 // WinkStep is the step tool, handled by Step.
 var WinkStep = wink.NewDef(wink.Spec{
-	AcceptsOverrides:   false,
-	Description:        "Calls the test hook and reports the step done.",
-	Name:               "step",
-	ParamsSchema:       winkSchemaStepParams,
-	ParamsSchemaGemini: winkGeminiSchemaStepParams,
-	ParamsSchemaStrict: winkSchemaStepParams,
-	Position:           "github.com/winkgen/wink/runtime/loop/internal/looptest.Step (tools.go)",
-	ResultSchema:       winkSchemaNoValue,
-	ResultSchemaStrict: winkSchemaNoValue,
-	StrictOK:           true,
+	AcceptsOverrides:      false,
+	Description:           "Calls the test hook and reports the step done.",
+	Name:                  "step",
+	ParamsSchema:          winkSchemaStepParams,
+	ParamsSchemaAnthropic: winkSchemaStepParams,
+	ParamsSchemaGemini:    winkGeminiSchemaStepParams,
+	ParamsSchemaStrict:    winkSchemaStepParams,
+	Position:              "github.com/winkgen/wink/runtime/loop/internal/looptest.Step (tools.go)",
+	ResultSchema:          winkSchemaNoValue,
+	ResultSchemaStrict:    winkSchemaNoValue,
+	StrictOK:              true,
 }, wink.Funcs[StepParams, wink.NoValue]{
 	Decode:       winkDecodeStepParams,
 	EncodeParams: winkEncodeStepParams,
@@ -145,12 +147,13 @@ func winkEncodeStepParams(dst []byte, v *StepParams) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaEchoParams       = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text is repeated back.","minLength":1}},"required":["text"],"additionalProperties":false}`)
-	winkGeminiSchemaEchoParams = []byte(`{"type":"OBJECT","properties":{"text":{"type":"STRING","description":"Text is repeated back.","minLength":1}},"required":["text"]}`)
-	winkSchemaNoValue          = []byte(`{"type":"null"}`)
-	winkStrictSchemaEchoParams = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text is repeated back. (at least 1 character)"}},"required":["text"],"additionalProperties":false}`)
-	winkSchemaStepParams       = []byte(`{"type":"object","properties":{"id":{"type":"string","description":"ID names the step."}},"required":["id"],"additionalProperties":false}`)
-	winkGeminiSchemaStepParams = []byte(`{"type":"OBJECT","properties":{"id":{"type":"STRING","description":"ID names the step."}},"required":["id"]}`)
+	winkSchemaEchoParams          = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text is repeated back.","minLength":1}},"required":["text"],"additionalProperties":false}`)
+	winkGeminiSchemaEchoParams    = []byte(`{"type":"OBJECT","properties":{"text":{"type":"STRING","description":"Text is repeated back.","minLength":1}},"required":["text"]}`)
+	winkSchemaNoValue             = []byte(`{"type":"null"}`)
+	winkAnthropicSchemaEchoParams = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text is repeated back. (at least 1 characters)"}},"required":["text"],"additionalProperties":false}`)
+	winkStrictSchemaEchoParams    = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text is repeated back. (at least 1 character)"}},"required":["text"],"additionalProperties":false}`)
+	winkSchemaStepParams          = []byte(`{"type":"object","properties":{"id":{"type":"string","description":"ID names the step."}},"required":["id"],"additionalProperties":false}`)
+	winkGeminiSchemaStepParams    = []byte(`{"type":"OBJECT","properties":{"id":{"type":"STRING","description":"ID names the step."}},"required":["id"]}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

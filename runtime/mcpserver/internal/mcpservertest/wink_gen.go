@@ -55,16 +55,17 @@ func WinkTools() []*wink.Tool {
 
 // WinkAddNote is the add_note tool, handled by AddNote.
 var WinkAddNote = wink.NewDef(wink.Spec{
-	AcceptsOverrides:   false,
-	Description:        "Appends a note to the session.",
-	Name:               "add_note",
-	ParamsSchema:       winkSchemaNoteParams,
-	ParamsSchemaGemini: winkGeminiSchemaNoteParams,
-	ParamsSchemaStrict: winkStrictSchemaNoteParams,
-	Position:           "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.AddNote (notes.go)",
-	ResultSchema:       winkSchemaNoValue,
-	ResultSchemaStrict: winkSchemaNoValue,
-	StrictOK:           true,
+	AcceptsOverrides:      false,
+	Description:           "Appends a note to the session.",
+	Name:                  "add_note",
+	ParamsSchema:          winkSchemaNoteParams,
+	ParamsSchemaAnthropic: winkAnthropicSchemaNoteParams,
+	ParamsSchemaGemini:    winkGeminiSchemaNoteParams,
+	ParamsSchemaStrict:    winkStrictSchemaNoteParams,
+	Position:              "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.AddNote (notes.go)",
+	ResultSchema:          winkSchemaNoValue,
+	ResultSchemaStrict:    winkSchemaNoValue,
+	StrictOK:              true,
 }, wink.Funcs[NoteParams, wink.NoValue]{
 	Decode:       winkDecodeNoteParams,
 	EncodeParams: winkEncodeNoteParams,
@@ -74,16 +75,17 @@ var WinkAddNote = wink.NewDef(wink.Spec{
 
 // WinkSlowFail is the slow_fail tool, handled by SlowFail.
 var WinkSlowFail = wink.NewDef(wink.Spec{
-	AcceptsOverrides:   false,
-	Description:        "Appends a note, waits a little, then fails: the dispatcher rolls the note back.",
-	Name:               "slow_fail",
-	ParamsSchema:       winkSchemaNoteParams,
-	ParamsSchemaGemini: winkGeminiSchemaNoteParams,
-	ParamsSchemaStrict: winkStrictSchemaNoteParams,
-	Position:           "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.SlowFail (notes.go)",
-	ResultSchema:       winkSchemaNoValue,
-	ResultSchemaStrict: winkSchemaNoValue,
-	StrictOK:           true,
+	AcceptsOverrides:      false,
+	Description:           "Appends a note, waits a little, then fails: the dispatcher rolls the note back.",
+	Name:                  "slow_fail",
+	ParamsSchema:          winkSchemaNoteParams,
+	ParamsSchemaAnthropic: winkAnthropicSchemaNoteParams,
+	ParamsSchemaGemini:    winkGeminiSchemaNoteParams,
+	ParamsSchemaStrict:    winkStrictSchemaNoteParams,
+	Position:              "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.SlowFail (notes.go)",
+	ResultSchema:          winkSchemaNoValue,
+	ResultSchemaStrict:    winkSchemaNoValue,
+	StrictOK:              true,
 }, wink.Funcs[NoteParams, wink.NoValue]{
 	Decode:       winkDecodeNoteParams,
 	EncodeParams: winkEncodeNoteParams,
@@ -93,17 +95,18 @@ var WinkSlowFail = wink.NewDef(wink.Spec{
 
 // WinkListNotes is the list_notes tool, handled by ListNotes.
 var WinkListNotes = wink.NewDef(wink.Spec{
-	AcceptsOverrides:   false,
-	Description:        "Returns the session's notes.",
-	Name:               "list_notes",
-	ParamsSchema:       winkSchemaNoParams,
-	ParamsSchemaGemini: winkGeminiSchemaNoParams,
-	ParamsSchemaStrict: winkSchemaNoParams,
-	Position:           "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.ListNotes (notes.go)",
-	ReadOnly:           true,
-	ResultSchema:       winkSchemaNoteList,
-	ResultSchemaStrict: winkSchemaNoteList,
-	StrictOK:           true,
+	AcceptsOverrides:      false,
+	Description:           "Returns the session's notes.",
+	Name:                  "list_notes",
+	ParamsSchema:          winkSchemaNoParams,
+	ParamsSchemaAnthropic: winkSchemaNoParams,
+	ParamsSchemaGemini:    winkGeminiSchemaNoParams,
+	ParamsSchemaStrict:    winkSchemaNoParams,
+	Position:              "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.ListNotes (notes.go)",
+	ReadOnly:              true,
+	ResultSchema:          winkSchemaNoteList,
+	ResultSchemaStrict:    winkSchemaNoteList,
+	StrictOK:              true,
 }, wink.Funcs[wink.NoParams, NoteList]{
 	Decode:       wink.DecodeNoParams,
 	EncodeParams: wink.EncodeNoParams,
@@ -115,20 +118,21 @@ var WinkListNotes = wink.NewDef(wink.Spec{
 
 // WinkEcho is the echo tool, handled by Echo.
 var WinkEcho = wink.NewDef(wink.Spec{
-	AcceptsOverrides:   false,
-	Description:        "Repeats its text back.",
-	Destructive:        wink.No,
-	Name:               "echo",
-	OpenWorld:          wink.No,
-	ParamsSchema:       winkSchemaEchoParams,
-	ParamsSchemaGemini: winkGeminiSchemaEchoParams,
-	ParamsSchemaStrict: winkStrictSchemaEchoParams,
-	Position:           "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Echo (tools.go)",
-	ReadOnly:           true,
-	ResultSchema:       winkSchemaEchoed,
-	ResultSchemaStrict: winkSchemaEchoed,
-	StrictOK:           true,
-	Title:              "Echo the text",
+	AcceptsOverrides:      false,
+	Description:           "Repeats its text back.",
+	Destructive:           wink.No,
+	Name:                  "echo",
+	OpenWorld:             wink.No,
+	ParamsSchema:          winkSchemaEchoParams,
+	ParamsSchemaAnthropic: winkAnthropicSchemaEchoParams,
+	ParamsSchemaGemini:    winkGeminiSchemaEchoParams,
+	ParamsSchemaStrict:    winkAnthropicSchemaEchoParams,
+	Position:              "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Echo (tools.go)",
+	ReadOnly:              true,
+	ResultSchema:          winkSchemaEchoed,
+	ResultSchemaStrict:    winkSchemaEchoed,
+	StrictOK:              true,
+	Title:                 "Echo the text",
 }, wink.Funcs[EchoParams, Echoed]{
 	Decode:       winkDecodeEchoParams,
 	EncodeParams: winkEncodeEchoParams,
@@ -138,16 +142,17 @@ var WinkEcho = wink.NewDef(wink.Spec{
 
 // WinkExplode is the explode tool, handled by Explode.
 var WinkExplode = wink.NewDef(wink.Spec{
-	AcceptsOverrides:   false,
-	Description:        "Panics with the reason it is given.",
-	Name:               "explode",
-	ParamsSchema:       winkSchemaExplodeParams,
-	ParamsSchemaGemini: winkGeminiSchemaExplodeParams,
-	ParamsSchemaStrict: winkSchemaExplodeParams,
-	Position:           "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Explode (tools.go)",
-	ResultSchema:       winkSchemaNoValue,
-	ResultSchemaStrict: winkSchemaNoValue,
-	StrictOK:           true,
+	AcceptsOverrides:      false,
+	Description:           "Panics with the reason it is given.",
+	Name:                  "explode",
+	ParamsSchema:          winkSchemaExplodeParams,
+	ParamsSchemaAnthropic: winkSchemaExplodeParams,
+	ParamsSchemaGemini:    winkGeminiSchemaExplodeParams,
+	ParamsSchemaStrict:    winkSchemaExplodeParams,
+	Position:              "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Explode (tools.go)",
+	ResultSchema:          winkSchemaNoValue,
+	ResultSchemaStrict:    winkSchemaNoValue,
+	StrictOK:              true,
 }, wink.Funcs[ExplodeParams, wink.NoValue]{
 	Decode:       winkDecodeExplodeParams,
 	EncodeParams: winkEncodeExplodeParams,
@@ -157,16 +162,17 @@ var WinkExplode = wink.NewDef(wink.Spec{
 
 // WinkQuiet is the quiet tool, handled by Quiet.
 var WinkQuiet = wink.NewDef(wink.Spec{
-	AcceptsOverrides:   false,
-	Description:        "Succeeds without a value although its result type has one.",
-	Name:               "quiet",
-	ParamsSchema:       winkSchemaNoParams,
-	ParamsSchemaGemini: winkGeminiSchemaNoParams,
-	ParamsSchemaStrict: winkSchemaNoParams,
-	Position:           "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Quiet (tools.go)",
-	ResultSchema:       winkSchemaEchoed,
-	ResultSchemaStrict: winkSchemaEchoed,
-	StrictOK:           true,
+	AcceptsOverrides:      false,
+	Description:           "Succeeds without a value although its result type has one.",
+	Name:                  "quiet",
+	ParamsSchema:          winkSchemaNoParams,
+	ParamsSchemaAnthropic: winkSchemaNoParams,
+	ParamsSchemaGemini:    winkGeminiSchemaNoParams,
+	ParamsSchemaStrict:    winkSchemaNoParams,
+	Position:              "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Quiet (tools.go)",
+	ResultSchema:          winkSchemaEchoed,
+	ResultSchemaStrict:    winkSchemaEchoed,
+	StrictOK:              true,
 }, wink.Funcs[wink.NoParams, Echoed]{
 	Decode:       wink.DecodeNoParams,
 	EncodeParams: wink.EncodeNoParams,
@@ -178,16 +184,17 @@ var WinkQuiet = wink.NewDef(wink.Spec{
 
 // WinkReject is the reject tool, handled by Reject.
 var WinkReject = wink.NewDef(wink.Spec{
-	AcceptsOverrides:   false,
-	Description:        "Fails with a value for the model to read.",
-	Name:               "reject",
-	ParamsSchema:       winkSchemaEchoParams,
-	ParamsSchemaGemini: winkGeminiSchemaEchoParams,
-	ParamsSchemaStrict: winkStrictSchemaEchoParams,
-	Position:           "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Reject (tools.go)",
-	ResultSchema:       winkSchemaEchoed,
-	ResultSchemaStrict: winkSchemaEchoed,
-	StrictOK:           true,
+	AcceptsOverrides:      false,
+	Description:           "Fails with a value for the model to read.",
+	Name:                  "reject",
+	ParamsSchema:          winkSchemaEchoParams,
+	ParamsSchemaAnthropic: winkAnthropicSchemaEchoParams,
+	ParamsSchemaGemini:    winkGeminiSchemaEchoParams,
+	ParamsSchemaStrict:    winkAnthropicSchemaEchoParams,
+	Position:              "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Reject (tools.go)",
+	ResultSchema:          winkSchemaEchoed,
+	ResultSchemaStrict:    winkSchemaEchoed,
+	StrictOK:              true,
 }, wink.Funcs[EchoParams, Echoed]{
 	Decode:       winkDecodeEchoParams,
 	EncodeParams: winkEncodeEchoParams,
@@ -197,17 +204,18 @@ var WinkReject = wink.NewDef(wink.Spec{
 
 // WinkCount is the count tool, handled by Count.
 var WinkCount = wink.NewDef(wink.Spec{
-	AcceptsOverrides:   false,
-	Description:        "Counts to a number, reporting its progress at each step.",
-	Name:               "count",
-	ParamsSchema:       winkSchemaCountParams,
-	ParamsSchemaGemini: winkGeminiSchemaCountParams,
-	ParamsSchemaStrict: winkSchemaCountParams,
-	Position:           "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Count (tools.go)",
-	ReadOnly:           true,
-	ResultSchema:       winkSchemaNoValue,
-	ResultSchemaStrict: winkSchemaNoValue,
-	StrictOK:           true,
+	AcceptsOverrides:      false,
+	Description:           "Counts to a number, reporting its progress at each step.",
+	Name:                  "count",
+	ParamsSchema:          winkSchemaCountParams,
+	ParamsSchemaAnthropic: winkAnthropicSchemaCountParams,
+	ParamsSchemaGemini:    winkGeminiSchemaCountParams,
+	ParamsSchemaStrict:    winkSchemaCountParams,
+	Position:              "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Count (tools.go)",
+	ReadOnly:              true,
+	ResultSchema:          winkSchemaNoValue,
+	ResultSchemaStrict:    winkSchemaNoValue,
+	StrictOK:              true,
 }, wink.Funcs[CountParams, wink.NoValue]{
 	Decode:       winkDecodeCountParams,
 	EncodeParams: winkEncodeCountParams,
@@ -217,17 +225,18 @@ var WinkCount = wink.NewDef(wink.Spec{
 
 // WinkWait is the wait tool, handled by Wait.
 var WinkWait = wink.NewDef(wink.Spec{
-	AcceptsOverrides:   false,
-	Description:        "Waits until its call is cancelled, then reports the context's error on Waits.",
-	Name:               "wait",
-	ParamsSchema:       winkSchemaNoParams,
-	ParamsSchemaGemini: winkGeminiSchemaNoParams,
-	ParamsSchemaStrict: winkSchemaNoParams,
-	Position:           "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Wait (tools.go)",
-	ReadOnly:           true,
-	ResultSchema:       winkSchemaNoValue,
-	ResultSchemaStrict: winkSchemaNoValue,
-	StrictOK:           true,
+	AcceptsOverrides:      false,
+	Description:           "Waits until its call is cancelled, then reports the context's error on Waits.",
+	Name:                  "wait",
+	ParamsSchema:          winkSchemaNoParams,
+	ParamsSchemaAnthropic: winkSchemaNoParams,
+	ParamsSchemaGemini:    winkGeminiSchemaNoParams,
+	ParamsSchemaStrict:    winkSchemaNoParams,
+	Position:              "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Wait (tools.go)",
+	ReadOnly:              true,
+	ResultSchema:          winkSchemaNoValue,
+	ResultSchemaStrict:    winkSchemaNoValue,
+	StrictOK:              true,
 }, wink.Funcs[wink.NoParams, wink.NoValue]{
 	Decode:       wink.DecodeNoParams,
 	EncodeParams: wink.EncodeNoParams,
@@ -411,21 +420,23 @@ func winkEncodeCountParams(dst []byte, v *CountParams) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaNoteParams          = []byte(`{"type":"object","description":"NoteParams are the arguments of the note tools.","properties":{"text":{"type":"string","description":"Text is the note.","minLength":1,"maxLength":100}},"required":["text"],"additionalProperties":false}`)
-	winkGeminiSchemaNoteParams    = []byte(`{"type":"OBJECT","description":"NoteParams are the arguments of the note tools.","properties":{"text":{"type":"STRING","description":"Text is the note.","minLength":1,"maxLength":100}},"required":["text"]}`)
-	winkSchemaNoValue             = []byte(`{"type":"null"}`)
-	winkStrictSchemaNoteParams    = []byte(`{"type":"object","description":"NoteParams are the arguments of the note tools.","properties":{"text":{"type":"string","description":"Text is the note. (at least 1 character; at most 100 characters)"}},"required":["text"],"additionalProperties":false}`)
-	winkSchemaNoParams            = []byte(`{"type":"object","properties":{},"additionalProperties":false}`)
-	winkGeminiSchemaNoParams      = []byte(`{"type":"OBJECT","properties":{}}`)
-	winkSchemaNoteList            = []byte(`{"type":"object","description":"NoteList is what list_notes returns.","properties":{"notes":{"type":"array","description":"Notes are the session's notes, oldest first.","items":{"type":"string"}}},"required":["notes"],"additionalProperties":false}`)
-	winkSchemaEchoParams          = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text is repeated back.","maxLength":100}},"required":["text"],"additionalProperties":false}`)
-	winkGeminiSchemaEchoParams    = []byte(`{"type":"OBJECT","properties":{"text":{"type":"STRING","description":"Text is repeated back.","maxLength":100}},"required":["text"]}`)
-	winkSchemaEchoed              = []byte(`{"type":"object","description":"Echoed is what echo returns.","properties":{"text":{"type":"string","description":"Text is the text received."},"length":{"type":"integer","description":"Length is the text's length in bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["text","length"],"additionalProperties":false}`)
-	winkStrictSchemaEchoParams    = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text is repeated back. (at most 100 characters)"}},"required":["text"],"additionalProperties":false}`)
-	winkSchemaExplodeParams       = []byte(`{"type":"object","properties":{"reason":{"type":"string","description":"Reason is the panic value."}},"required":["reason"],"additionalProperties":false}`)
-	winkGeminiSchemaExplodeParams = []byte(`{"type":"OBJECT","properties":{"reason":{"type":"STRING","description":"Reason is the panic value."}},"required":["reason"]}`)
-	winkSchemaCountParams         = []byte(`{"type":"object","properties":{"to":{"type":"integer","description":"To is the number to count to.","minimum":1,"maximum":100}},"required":["to"],"additionalProperties":false}`)
-	winkGeminiSchemaCountParams   = []byte(`{"type":"OBJECT","properties":{"to":{"type":"INTEGER","description":"To is the number to count to.","minimum":1,"maximum":100}},"required":["to"]}`)
+	winkSchemaNoteParams           = []byte(`{"type":"object","description":"NoteParams are the arguments of the note tools.","properties":{"text":{"type":"string","description":"Text is the note.","minLength":1,"maxLength":100}},"required":["text"],"additionalProperties":false}`)
+	winkGeminiSchemaNoteParams     = []byte(`{"type":"OBJECT","description":"NoteParams are the arguments of the note tools.","properties":{"text":{"type":"STRING","description":"Text is the note.","minLength":1,"maxLength":100}},"required":["text"]}`)
+	winkSchemaNoValue              = []byte(`{"type":"null"}`)
+	winkAnthropicSchemaNoteParams  = []byte(`{"type":"object","description":"NoteParams are the arguments of the note tools.","properties":{"text":{"type":"string","description":"Text is the note. (at least 1 characters; at most 100 characters)"}},"required":["text"],"additionalProperties":false}`)
+	winkStrictSchemaNoteParams     = []byte(`{"type":"object","description":"NoteParams are the arguments of the note tools.","properties":{"text":{"type":"string","description":"Text is the note. (at least 1 character; at most 100 characters)"}},"required":["text"],"additionalProperties":false}`)
+	winkSchemaNoParams             = []byte(`{"type":"object","properties":{},"additionalProperties":false}`)
+	winkGeminiSchemaNoParams       = []byte(`{"type":"OBJECT","properties":{}}`)
+	winkSchemaNoteList             = []byte(`{"type":"object","description":"NoteList is what list_notes returns.","properties":{"notes":{"type":"array","description":"Notes are the session's notes, oldest first.","items":{"type":"string"}}},"required":["notes"],"additionalProperties":false}`)
+	winkSchemaEchoParams           = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text is repeated back.","maxLength":100}},"required":["text"],"additionalProperties":false}`)
+	winkGeminiSchemaEchoParams     = []byte(`{"type":"OBJECT","properties":{"text":{"type":"STRING","description":"Text is repeated back.","maxLength":100}},"required":["text"]}`)
+	winkSchemaEchoed               = []byte(`{"type":"object","description":"Echoed is what echo returns.","properties":{"text":{"type":"string","description":"Text is the text received."},"length":{"type":"integer","description":"Length is the text's length in bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["text","length"],"additionalProperties":false}`)
+	winkAnthropicSchemaEchoParams  = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text is repeated back. (at most 100 characters)"}},"required":["text"],"additionalProperties":false}`)
+	winkSchemaExplodeParams        = []byte(`{"type":"object","properties":{"reason":{"type":"string","description":"Reason is the panic value."}},"required":["reason"],"additionalProperties":false}`)
+	winkGeminiSchemaExplodeParams  = []byte(`{"type":"OBJECT","properties":{"reason":{"type":"STRING","description":"Reason is the panic value."}},"required":["reason"]}`)
+	winkSchemaCountParams          = []byte(`{"type":"object","properties":{"to":{"type":"integer","description":"To is the number to count to.","minimum":1,"maximum":100}},"required":["to"],"additionalProperties":false}`)
+	winkGeminiSchemaCountParams    = []byte(`{"type":"OBJECT","properties":{"to":{"type":"INTEGER","description":"To is the number to count to.","minimum":1,"maximum":100}},"required":["to"]}`)
+	winkAnthropicSchemaCountParams = []byte(`{"type":"object","properties":{"to":{"type":"integer","description":"To is the number to count to. (at least 1; at most 100)"}},"required":["to"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

@@ -91,16 +91,17 @@ func WinkTools() []*wink.Tool {
 
 // WinkMutate is the mutate tool, handled by Mutate.
 var WinkMutate = wink.NewDef(wink.Spec{
-	AcceptsOverrides:   false,
-	Description:        "Appends a note, writes a file and then ends as asked.",
-	Name:               "mutate",
-	ParamsSchema:       winkSchemaMutateParams,
-	ParamsSchemaGemini: winkGeminiSchemaMutateParams,
-	ParamsSchemaStrict: winkStrictSchemaMutateParams,
-	Position:           "github.com/winkgen/wink/runtime/wink/internal/winktest.Mutate (tools.go)",
-	ResultSchema:       winkSchemaMutateResult,
-	ResultSchemaStrict: winkSchemaMutateResult,
-	StrictOK:           true,
+	AcceptsOverrides:      false,
+	Description:           "Appends a note, writes a file and then ends as asked.",
+	Name:                  "mutate",
+	ParamsSchema:          winkSchemaMutateParams,
+	ParamsSchemaAnthropic: winkSchemaMutateParams,
+	ParamsSchemaGemini:    winkGeminiSchemaMutateParams,
+	ParamsSchemaStrict:    winkStrictSchemaMutateParams,
+	Position:              "github.com/winkgen/wink/runtime/wink/internal/winktest.Mutate (tools.go)",
+	ResultSchema:          winkSchemaMutateResult,
+	ResultSchemaStrict:    winkSchemaMutateResult,
+	StrictOK:              true,
 }, wink.Funcs[MutateParams, MutateResult]{
 	Decode:       winkDecodeMutateParams,
 	EncodeParams: winkEncodeMutateParams,
@@ -110,16 +111,17 @@ var WinkMutate = wink.NewDef(wink.Spec{
 
 // WinkReadFile is the read_file tool, handled by ReadFile.
 var WinkReadFile = wink.NewDef(wink.Spec{
-	AcceptsOverrides:   false,
-	Description:        "Reads a file.",
-	Name:               "read_file",
-	ParamsSchema:       winkSchemaPathParams,
-	ParamsSchemaGemini: winkGeminiSchemaPathParams,
-	ParamsSchemaStrict: winkSchemaPathParams,
-	Position:           "github.com/winkgen/wink/runtime/wink/internal/winktest.ReadFile (tools.go)",
-	ResultSchema:       winkSchemaFileContent,
-	ResultSchemaStrict: winkSchemaFileContent,
-	StrictOK:           true,
+	AcceptsOverrides:      false,
+	Description:           "Reads a file.",
+	Name:                  "read_file",
+	ParamsSchema:          winkSchemaPathParams,
+	ParamsSchemaAnthropic: winkSchemaPathParams,
+	ParamsSchemaGemini:    winkGeminiSchemaPathParams,
+	ParamsSchemaStrict:    winkSchemaPathParams,
+	Position:              "github.com/winkgen/wink/runtime/wink/internal/winktest.ReadFile (tools.go)",
+	ResultSchema:          winkSchemaFileContent,
+	ResultSchemaStrict:    winkSchemaFileContent,
+	StrictOK:              true,
 }, wink.Funcs[PathParams, FileContent]{
 	Decode:       winkDecodePathParams,
 	EncodeParams: winkEncodePathParams,
@@ -129,16 +131,17 @@ var WinkReadFile = wink.NewDef(wink.Spec{
 
 // WinkWriteFile is the write_file tool, handled by WriteFile.
 var WinkWriteFile = wink.NewDef(wink.Spec{
-	AcceptsOverrides:   false,
-	Description:        "Writes a file.",
-	Name:               "write_file",
-	ParamsSchema:       winkSchemaWriteParams,
-	ParamsSchemaGemini: winkGeminiSchemaWriteParams,
-	ParamsSchemaStrict: winkSchemaWriteParams,
-	Position:           "github.com/winkgen/wink/runtime/wink/internal/winktest.WriteFile (tools.go)",
-	ResultSchema:       winkSchemaNoValue,
-	ResultSchemaStrict: winkSchemaNoValue,
-	StrictOK:           true,
+	AcceptsOverrides:      false,
+	Description:           "Writes a file.",
+	Name:                  "write_file",
+	ParamsSchema:          winkSchemaWriteParams,
+	ParamsSchemaAnthropic: winkSchemaWriteParams,
+	ParamsSchemaGemini:    winkGeminiSchemaWriteParams,
+	ParamsSchemaStrict:    winkSchemaWriteParams,
+	Position:              "github.com/winkgen/wink/runtime/wink/internal/winktest.WriteFile (tools.go)",
+	ResultSchema:          winkSchemaNoValue,
+	ResultSchemaStrict:    winkSchemaNoValue,
+	StrictOK:              true,
 }, wink.Funcs[WriteParams, wink.NoValue]{
 	Decode:       winkDecodeWriteParams,
 	EncodeParams: winkEncodeWriteParams,
@@ -148,16 +151,17 @@ var WinkWriteFile = wink.NewDef(wink.Spec{
 
 // WinkEditFile is the edit_file tool, handled by EditFile.
 var WinkEditFile = wink.NewDef(wink.Spec{
-	AcceptsOverrides:   false,
-	Description:        "Edits a file.",
-	Name:               "edit_file",
-	ParamsSchema:       winkSchemaEditParams,
-	ParamsSchemaGemini: winkGeminiSchemaEditParams,
-	ParamsSchemaStrict: winkSchemaEditParams,
-	Position:           "github.com/winkgen/wink/runtime/wink/internal/winktest.EditFile (tools.go)",
-	ResultSchema:       winkSchemaNoValue,
-	ResultSchemaStrict: winkSchemaNoValue,
-	StrictOK:           true,
+	AcceptsOverrides:      false,
+	Description:           "Edits a file.",
+	Name:                  "edit_file",
+	ParamsSchema:          winkSchemaEditParams,
+	ParamsSchemaAnthropic: winkSchemaEditParams,
+	ParamsSchemaGemini:    winkGeminiSchemaEditParams,
+	ParamsSchemaStrict:    winkSchemaEditParams,
+	Position:              "github.com/winkgen/wink/runtime/wink/internal/winktest.EditFile (tools.go)",
+	ResultSchema:          winkSchemaNoValue,
+	ResultSchemaStrict:    winkSchemaNoValue,
+	StrictOK:              true,
 }, wink.Funcs[EditParams, wink.NoValue]{
 	Decode:       winkDecodeEditParams,
 	EncodeParams: winkEncodeEditParams,
@@ -167,16 +171,17 @@ var WinkEditFile = wink.NewDef(wink.Spec{
 
 // WinkBuild is the build tool, handled by Build.
 var WinkBuild = wink.NewDef(wink.Spec{
-	AcceptsOverrides:   false,
-	Description:        "Builds.",
-	Name:               "build",
-	ParamsSchema:       winkSchemaStepParams,
-	ParamsSchemaGemini: winkGeminiSchemaStepParams,
-	ParamsSchemaStrict: winkStrictSchemaStepParams,
-	Position:           "github.com/winkgen/wink/runtime/wink/internal/winktest.Build (tools.go)",
-	ResultSchema:       winkSchemaNoValue,
-	ResultSchemaStrict: winkSchemaNoValue,
-	StrictOK:           true,
+	AcceptsOverrides:      false,
+	Description:           "Builds.",
+	Name:                  "build",
+	ParamsSchema:          winkSchemaStepParams,
+	ParamsSchemaAnthropic: winkSchemaStepParams,
+	ParamsSchemaGemini:    winkGeminiSchemaStepParams,
+	ParamsSchemaStrict:    winkStrictSchemaStepParams,
+	Position:              "github.com/winkgen/wink/runtime/wink/internal/winktest.Build (tools.go)",
+	ResultSchema:          winkSchemaNoValue,
+	ResultSchemaStrict:    winkSchemaNoValue,
+	StrictOK:              true,
 }, wink.Funcs[StepParams, wink.NoValue]{
 	Decode:       winkDecodeStepParams,
 	EncodeParams: winkEncodeStepParams,
@@ -186,16 +191,17 @@ var WinkBuild = wink.NewDef(wink.Spec{
 
 // WinkTest is the test tool, handled by Test.
 var WinkTest = wink.NewDef(wink.Spec{
-	AcceptsOverrides:   false,
-	Description:        "Tests.",
-	Name:               "test",
-	ParamsSchema:       winkSchemaStepParams,
-	ParamsSchemaGemini: winkGeminiSchemaStepParams,
-	ParamsSchemaStrict: winkStrictSchemaStepParams,
-	Position:           "github.com/winkgen/wink/runtime/wink/internal/winktest.Test (tools.go)",
-	ResultSchema:       winkSchemaNoValue,
-	ResultSchemaStrict: winkSchemaNoValue,
-	StrictOK:           true,
+	AcceptsOverrides:      false,
+	Description:           "Tests.",
+	Name:                  "test",
+	ParamsSchema:          winkSchemaStepParams,
+	ParamsSchemaAnthropic: winkSchemaStepParams,
+	ParamsSchemaGemini:    winkGeminiSchemaStepParams,
+	ParamsSchemaStrict:    winkStrictSchemaStepParams,
+	Position:              "github.com/winkgen/wink/runtime/wink/internal/winktest.Test (tools.go)",
+	ResultSchema:          winkSchemaNoValue,
+	ResultSchemaStrict:    winkSchemaNoValue,
+	StrictOK:              true,
 }, wink.Funcs[StepParams, wink.NoValue]{
 	Decode:       winkDecodeStepParams,
 	EncodeParams: winkEncodeStepParams,
@@ -205,16 +211,17 @@ var WinkTest = wink.NewDef(wink.Spec{
 
 // WinkDeploy is the deploy tool, handled by Deploy.
 var WinkDeploy = wink.NewDef(wink.Spec{
-	AcceptsOverrides:   false,
-	Description:        "Deploys.",
-	Name:               "deploy",
-	ParamsSchema:       winkSchemaStepParams,
-	ParamsSchemaGemini: winkGeminiSchemaStepParams,
-	ParamsSchemaStrict: winkStrictSchemaStepParams,
-	Position:           "github.com/winkgen/wink/runtime/wink/internal/winktest.Deploy (tools.go)",
-	ResultSchema:       winkSchemaNoValue,
-	ResultSchemaStrict: winkSchemaNoValue,
-	StrictOK:           true,
+	AcceptsOverrides:      false,
+	Description:           "Deploys.",
+	Name:                  "deploy",
+	ParamsSchema:          winkSchemaStepParams,
+	ParamsSchemaAnthropic: winkSchemaStepParams,
+	ParamsSchemaGemini:    winkGeminiSchemaStepParams,
+	ParamsSchemaStrict:    winkStrictSchemaStepParams,
+	Position:              "github.com/winkgen/wink/runtime/wink/internal/winktest.Deploy (tools.go)",
+	ResultSchema:          winkSchemaNoValue,
+	ResultSchemaStrict:    winkSchemaNoValue,
+	StrictOK:              true,
 }, wink.Funcs[StepParams, wink.NoValue]{
 	Decode:       winkDecodeStepParams,
 	EncodeParams: winkEncodeStepParams,
@@ -230,14 +237,15 @@ var WinkCharge = wink.NewDef(wink.Spec{
 		Scope:    "session",
 		Strategy: wink.IdemAuto,
 	},
-	Name:               "charge",
-	ParamsSchema:       winkSchemaChargeParams,
-	ParamsSchemaGemini: winkGeminiSchemaChargeParams,
-	ParamsSchemaStrict: winkStrictSchemaChargeParams,
-	Position:           "github.com/winkgen/wink/runtime/wink/internal/winktest.Charge (tools.go)",
-	ResultSchema:       winkSchemaReceipt,
-	ResultSchemaStrict: winkSchemaReceipt,
-	StrictOK:           true,
+	Name:                  "charge",
+	ParamsSchema:          winkSchemaChargeParams,
+	ParamsSchemaAnthropic: winkAnthropicSchemaChargeParams,
+	ParamsSchemaGemini:    winkGeminiSchemaChargeParams,
+	ParamsSchemaStrict:    winkStrictSchemaChargeParams,
+	Position:              "github.com/winkgen/wink/runtime/wink/internal/winktest.Charge (tools.go)",
+	ResultSchema:          winkSchemaReceipt,
+	ResultSchemaStrict:    winkSchemaReceipt,
+	StrictOK:              true,
 }, wink.Funcs[ChargeParams, Receipt]{
 	Decode:       winkDecodeChargeParams,
 	EncodeParams: winkEncodeChargeParams,
@@ -255,14 +263,15 @@ var WinkBook = wink.NewDef(wink.Spec{
 		Strategy: wink.IdemParams,
 		TTL:      1 * time.Hour,
 	},
-	Name:               "book",
-	ParamsSchema:       winkSchemaBookParams,
-	ParamsSchemaGemini: winkGeminiSchemaBookParams,
-	ParamsSchemaStrict: winkStrictSchemaBookParams,
-	Position:           "github.com/winkgen/wink/runtime/wink/internal/winktest.Book (tools.go)",
-	ResultSchema:       winkSchemaReceipt,
-	ResultSchemaStrict: winkSchemaReceipt,
-	StrictOK:           true,
+	Name:                  "book",
+	ParamsSchema:          winkSchemaBookParams,
+	ParamsSchemaAnthropic: winkAnthropicSchemaBookParams,
+	ParamsSchemaGemini:    winkGeminiSchemaBookParams,
+	ParamsSchemaStrict:    winkStrictSchemaBookParams,
+	Position:              "github.com/winkgen/wink/runtime/wink/internal/winktest.Book (tools.go)",
+	ResultSchema:          winkSchemaReceipt,
+	ResultSchemaStrict:    winkSchemaReceipt,
+	StrictOK:              true,
 }, wink.Funcs[BookParams, Receipt]{
 	Decode:       winkDecodeBookParams,
 	EncodeParams: winkEncodeBookParams,
@@ -278,14 +287,15 @@ var WinkPing = wink.NewDef(wink.Spec{
 		Scope:    "session",
 		Strategy: wink.IdemCustom,
 	},
-	Name:               "ping",
-	ParamsSchema:       winkSchemaPingParams,
-	ParamsSchemaGemini: winkGeminiSchemaPingParams,
-	ParamsSchemaStrict: winkSchemaPingParams,
-	Position:           "github.com/winkgen/wink/runtime/wink/internal/winktest.Ping (tools.go)",
-	ResultSchema:       winkSchemaReceipt,
-	ResultSchemaStrict: winkSchemaReceipt,
-	StrictOK:           true,
+	Name:                  "ping",
+	ParamsSchema:          winkSchemaPingParams,
+	ParamsSchemaAnthropic: winkAnthropicSchemaPingParams,
+	ParamsSchemaGemini:    winkGeminiSchemaPingParams,
+	ParamsSchemaStrict:    winkSchemaPingParams,
+	Position:              "github.com/winkgen/wink/runtime/wink/internal/winktest.Ping (tools.go)",
+	ResultSchema:          winkSchemaReceipt,
+	ResultSchemaStrict:    winkSchemaReceipt,
+	StrictOK:              true,
 }, wink.Funcs[PingParams, Receipt]{
 	Decode:       winkDecodePingParams,
 	EncodeParams: winkEncodePingParams,
@@ -298,16 +308,17 @@ var WinkPing = wink.NewDef(wink.Spec{
 
 // WinkInspect is the inspect tool, handled by Inspect.
 var WinkInspect = wink.NewDef(wink.Spec{
-	AcceptsOverrides:   false,
-	Description:        "Beats, consumes 10 tokens and reports what it sees.",
-	Name:               "inspect",
-	ParamsSchema:       winkSchemaNoParams,
-	ParamsSchemaGemini: winkGeminiSchemaNoParams,
-	ParamsSchemaStrict: winkSchemaNoParams,
-	Position:           "github.com/winkgen/wink/runtime/wink/internal/winktest.Inspect (tools.go)",
-	ResultSchema:       winkSchemaProbe,
-	ResultSchemaStrict: winkSchemaProbe,
-	StrictOK:           true,
+	AcceptsOverrides:      false,
+	Description:           "Beats, consumes 10 tokens and reports what it sees.",
+	Name:                  "inspect",
+	ParamsSchema:          winkSchemaNoParams,
+	ParamsSchemaAnthropic: winkSchemaNoParams,
+	ParamsSchemaGemini:    winkGeminiSchemaNoParams,
+	ParamsSchemaStrict:    winkSchemaNoParams,
+	Position:              "github.com/winkgen/wink/runtime/wink/internal/winktest.Inspect (tools.go)",
+	ResultSchema:          winkSchemaProbe,
+	ResultSchemaStrict:    winkSchemaProbe,
+	StrictOK:              true,
 }, wink.Funcs[wink.NoParams, Probe]{
 	Decode:       wink.DecodeNoParams,
 	EncodeParams: wink.EncodeNoParams,
@@ -802,33 +813,36 @@ func winkEncodeProbe(dst []byte, v *Probe) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaMutateParams       = []byte(`{"type":"object","properties":{"note":{"type":"string","description":"Note is appended to the notes slice."},"path":{"type":["string","null"],"description":"Path is the file written, when set."},"content":{"type":["string","null"],"description":"Content is written to Path."},"remove":{"type":["string","null"],"description":"Remove is a file removed, when set."},"fail":{"type":"string","description":"Fail selects how the call ends.","enum":["none","result","error","panic","validation","tool_error"]}},"required":["note","fail"],"additionalProperties":false}`)
-	winkGeminiSchemaMutateParams = []byte(`{"type":"OBJECT","properties":{"note":{"type":"STRING","description":"Note is appended to the notes slice."},"path":{"type":"STRING","description":"Path is the file written, when set.","nullable":true},"content":{"type":"STRING","description":"Content is written to Path.","nullable":true},"remove":{"type":"STRING","description":"Remove is a file removed, when set.","nullable":true},"fail":{"type":"STRING","description":"Fail selects how the call ends.","enum":["none","result","error","panic","validation","tool_error"]}},"required":["note","fail"]}`)
-	winkSchemaMutateResult       = []byte(`{"type":"object","description":"MutateResult reports what mutate changed.","properties":{"notes":{"type":"integer","description":"Notes is the number of notes after the call.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["notes"],"additionalProperties":false}`)
-	winkStrictSchemaMutateParams = []byte(`{"type":"object","properties":{"note":{"type":"string","description":"Note is appended to the notes slice."},"path":{"type":["string","null"],"description":"Path is the file written, when set."},"content":{"type":["string","null"],"description":"Content is written to Path."},"remove":{"type":["string","null"],"description":"Remove is a file removed, when set."},"fail":{"type":"string","description":"Fail selects how the call ends.","enum":["none","result","error","panic","validation","tool_error"]}},"required":["note","path","content","remove","fail"],"additionalProperties":false}`)
-	winkSchemaPathParams         = []byte(`{"type":"object","description":"PathParams name one file.","properties":{"path":{"type":"string","description":"Path is the file."}},"required":["path"],"additionalProperties":false}`)
-	winkGeminiSchemaPathParams   = []byte(`{"type":"OBJECT","description":"PathParams name one file.","properties":{"path":{"type":"STRING","description":"Path is the file."}},"required":["path"]}`)
-	winkSchemaFileContent        = []byte(`{"type":"object","description":"FileContent is a file's content.","properties":{"content":{"type":"string","description":"Content is the text."}},"required":["content"],"additionalProperties":false}`)
-	winkSchemaWriteParams        = []byte(`{"type":"object","properties":{"path":{"type":"string","description":"Path is the file."},"content":{"type":"string","description":"Content is the new content."}},"required":["path","content"],"additionalProperties":false}`)
-	winkGeminiSchemaWriteParams  = []byte(`{"type":"OBJECT","properties":{"path":{"type":"STRING","description":"Path is the file."},"content":{"type":"STRING","description":"Content is the new content."}},"required":["path","content"]}`)
-	winkSchemaNoValue            = []byte(`{"type":"null"}`)
-	winkSchemaEditParams         = []byte(`{"type":"object","properties":{"file_path":{"type":"string","description":"FilePath is the file."},"old":{"type":"string","description":"Old is the text replaced."},"new":{"type":"string","description":"New replaces it."}},"required":["file_path","old","new"],"additionalProperties":false}`)
-	winkGeminiSchemaEditParams   = []byte(`{"type":"OBJECT","properties":{"file_path":{"type":"STRING","description":"FilePath is the file."},"old":{"type":"STRING","description":"Old is the text replaced."},"new":{"type":"STRING","description":"New replaces it."}},"required":["file_path","old","new"]}`)
-	winkSchemaStepParams         = []byte(`{"type":"object","description":"StepParams are the arguments of the build, test and deploy steps.","properties":{"fail":{"type":["boolean","null"],"description":"Fail makes the step fail."}},"additionalProperties":false}`)
-	winkGeminiSchemaStepParams   = []byte(`{"type":"OBJECT","description":"StepParams are the arguments of the build, test and deploy steps.","properties":{"fail":{"type":"BOOLEAN","description":"Fail makes the step fail.","nullable":true}}}`)
-	winkStrictSchemaStepParams   = []byte(`{"type":"object","description":"StepParams are the arguments of the build, test and deploy steps.","properties":{"fail":{"type":["boolean","null"],"description":"Fail makes the step fail."}},"required":["fail"],"additionalProperties":false}`)
-	winkSchemaChargeParams       = []byte(`{"type":"object","properties":{"account":{"type":"string","description":"Account is charged."},"amount":{"type":"integer","description":"Amount in cents.","minimum":-9223372036854775808,"maximum":9223372036854775807},"fail":{"type":["boolean","null"],"description":"Fail makes the charge fail."}},"required":["account","amount"],"additionalProperties":false}`)
-	winkGeminiSchemaChargeParams = []byte(`{"type":"OBJECT","properties":{"account":{"type":"STRING","description":"Account is charged."},"amount":{"type":"INTEGER","description":"Amount in cents.","minimum":-9223372036854775808,"maximum":9223372036854775807},"fail":{"type":"BOOLEAN","description":"Fail makes the charge fail.","nullable":true}},"required":["account","amount"]}`)
-	winkSchemaReceipt            = []byte(`{"type":"object","description":"Receipt is a charge's receipt.","properties":{"seq":{"type":"integer","description":"Seq is the handler run that made the charge.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["seq"],"additionalProperties":false}`)
-	winkStrictSchemaChargeParams = []byte(`{"type":"object","properties":{"account":{"type":"string","description":"Account is charged."},"amount":{"type":"integer","description":"Amount in cents.","minimum":-9223372036854775808,"maximum":9223372036854775807},"fail":{"type":["boolean","null"],"description":"Fail makes the charge fail."}},"required":["account","amount","fail"],"additionalProperties":false}`)
-	winkSchemaBookParams         = []byte(`{"type":"object","properties":{"room":{"type":"string","description":"Room is booked."},"day":{"type":"integer","description":"Day is the day booked.","minimum":-9223372036854775808,"maximum":9223372036854775807},"note":{"type":["string","null"],"description":"Note is free text, not part of the key."}},"required":["room","day"],"additionalProperties":false}`)
-	winkGeminiSchemaBookParams   = []byte(`{"type":"OBJECT","properties":{"room":{"type":"STRING","description":"Room is booked."},"day":{"type":"INTEGER","description":"Day is the day booked.","minimum":-9223372036854775808,"maximum":9223372036854775807},"note":{"type":"STRING","description":"Note is free text, not part of the key.","nullable":true}},"required":["room","day"]}`)
-	winkStrictSchemaBookParams   = []byte(`{"type":"object","properties":{"room":{"type":"string","description":"Room is booked."},"day":{"type":"integer","description":"Day is the day booked.","minimum":-9223372036854775808,"maximum":9223372036854775807},"note":{"type":["string","null"],"description":"Note is free text, not part of the key."}},"required":["room","day","note"],"additionalProperties":false}`)
-	winkSchemaPingParams         = []byte(`{"type":"object","properties":{"id":{"type":"string","description":"ID identifies the ping."},"n":{"type":"integer","description":"N is ignored by the key.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["id","n"],"additionalProperties":false}`)
-	winkGeminiSchemaPingParams   = []byte(`{"type":"OBJECT","properties":{"id":{"type":"STRING","description":"ID identifies the ping."},"n":{"type":"INTEGER","description":"N is ignored by the key.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["id","n"]}`)
-	winkSchemaNoParams           = []byte(`{"type":"object","properties":{},"additionalProperties":false}`)
-	winkGeminiSchemaNoParams     = []byte(`{"type":"OBJECT","properties":{}}`)
-	winkSchemaProbe              = []byte(`{"type":"object","description":"Probe reports what the handler sees.","properties":{"has_deadline":{"type":"boolean","description":"HasDeadline reports a deadline on the context."},"in_tool_call":{"type":"boolean","description":"InToolCall reports an open tool-call scope."},"budget_left":{"type":"integer","description":"BudgetLeft is the total tokens left.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["has_deadline","in_tool_call","budget_left"],"additionalProperties":false}`)
+	winkSchemaMutateParams          = []byte(`{"type":"object","properties":{"note":{"type":"string","description":"Note is appended to the notes slice."},"path":{"type":["string","null"],"description":"Path is the file written, when set."},"content":{"type":["string","null"],"description":"Content is written to Path."},"remove":{"type":["string","null"],"description":"Remove is a file removed, when set."},"fail":{"type":"string","description":"Fail selects how the call ends.","enum":["none","result","error","panic","validation","tool_error"]}},"required":["note","fail"],"additionalProperties":false}`)
+	winkGeminiSchemaMutateParams    = []byte(`{"type":"OBJECT","properties":{"note":{"type":"STRING","description":"Note is appended to the notes slice."},"path":{"type":"STRING","description":"Path is the file written, when set.","nullable":true},"content":{"type":"STRING","description":"Content is written to Path.","nullable":true},"remove":{"type":"STRING","description":"Remove is a file removed, when set.","nullable":true},"fail":{"type":"STRING","description":"Fail selects how the call ends.","enum":["none","result","error","panic","validation","tool_error"]}},"required":["note","fail"]}`)
+	winkSchemaMutateResult          = []byte(`{"type":"object","description":"MutateResult reports what mutate changed.","properties":{"notes":{"type":"integer","description":"Notes is the number of notes after the call.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["notes"],"additionalProperties":false}`)
+	winkStrictSchemaMutateParams    = []byte(`{"type":"object","properties":{"note":{"type":"string","description":"Note is appended to the notes slice."},"path":{"type":["string","null"],"description":"Path is the file written, when set."},"content":{"type":["string","null"],"description":"Content is written to Path."},"remove":{"type":["string","null"],"description":"Remove is a file removed, when set."},"fail":{"type":"string","description":"Fail selects how the call ends.","enum":["none","result","error","panic","validation","tool_error"]}},"required":["note","path","content","remove","fail"],"additionalProperties":false}`)
+	winkSchemaPathParams            = []byte(`{"type":"object","description":"PathParams name one file.","properties":{"path":{"type":"string","description":"Path is the file."}},"required":["path"],"additionalProperties":false}`)
+	winkGeminiSchemaPathParams      = []byte(`{"type":"OBJECT","description":"PathParams name one file.","properties":{"path":{"type":"STRING","description":"Path is the file."}},"required":["path"]}`)
+	winkSchemaFileContent           = []byte(`{"type":"object","description":"FileContent is a file's content.","properties":{"content":{"type":"string","description":"Content is the text."}},"required":["content"],"additionalProperties":false}`)
+	winkSchemaWriteParams           = []byte(`{"type":"object","properties":{"path":{"type":"string","description":"Path is the file."},"content":{"type":"string","description":"Content is the new content."}},"required":["path","content"],"additionalProperties":false}`)
+	winkGeminiSchemaWriteParams     = []byte(`{"type":"OBJECT","properties":{"path":{"type":"STRING","description":"Path is the file."},"content":{"type":"STRING","description":"Content is the new content."}},"required":["path","content"]}`)
+	winkSchemaNoValue               = []byte(`{"type":"null"}`)
+	winkSchemaEditParams            = []byte(`{"type":"object","properties":{"file_path":{"type":"string","description":"FilePath is the file."},"old":{"type":"string","description":"Old is the text replaced."},"new":{"type":"string","description":"New replaces it."}},"required":["file_path","old","new"],"additionalProperties":false}`)
+	winkGeminiSchemaEditParams      = []byte(`{"type":"OBJECT","properties":{"file_path":{"type":"STRING","description":"FilePath is the file."},"old":{"type":"STRING","description":"Old is the text replaced."},"new":{"type":"STRING","description":"New replaces it."}},"required":["file_path","old","new"]}`)
+	winkSchemaStepParams            = []byte(`{"type":"object","description":"StepParams are the arguments of the build, test and deploy steps.","properties":{"fail":{"type":["boolean","null"],"description":"Fail makes the step fail."}},"additionalProperties":false}`)
+	winkGeminiSchemaStepParams      = []byte(`{"type":"OBJECT","description":"StepParams are the arguments of the build, test and deploy steps.","properties":{"fail":{"type":"BOOLEAN","description":"Fail makes the step fail.","nullable":true}}}`)
+	winkStrictSchemaStepParams      = []byte(`{"type":"object","description":"StepParams are the arguments of the build, test and deploy steps.","properties":{"fail":{"type":["boolean","null"],"description":"Fail makes the step fail."}},"required":["fail"],"additionalProperties":false}`)
+	winkSchemaChargeParams          = []byte(`{"type":"object","properties":{"account":{"type":"string","description":"Account is charged."},"amount":{"type":"integer","description":"Amount in cents.","minimum":-9223372036854775808,"maximum":9223372036854775807},"fail":{"type":["boolean","null"],"description":"Fail makes the charge fail."}},"required":["account","amount"],"additionalProperties":false}`)
+	winkGeminiSchemaChargeParams    = []byte(`{"type":"OBJECT","properties":{"account":{"type":"STRING","description":"Account is charged."},"amount":{"type":"INTEGER","description":"Amount in cents.","minimum":-9223372036854775808,"maximum":9223372036854775807},"fail":{"type":"BOOLEAN","description":"Fail makes the charge fail.","nullable":true}},"required":["account","amount"]}`)
+	winkSchemaReceipt               = []byte(`{"type":"object","description":"Receipt is a charge's receipt.","properties":{"seq":{"type":"integer","description":"Seq is the handler run that made the charge.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["seq"],"additionalProperties":false}`)
+	winkAnthropicSchemaChargeParams = []byte(`{"type":"object","properties":{"account":{"type":"string","description":"Account is charged."},"amount":{"type":"integer","description":"Amount in cents. (at least -9223372036854775808; at most 9223372036854775807)"},"fail":{"type":["boolean","null"],"description":"Fail makes the charge fail."}},"required":["account","amount"],"additionalProperties":false}`)
+	winkStrictSchemaChargeParams    = []byte(`{"type":"object","properties":{"account":{"type":"string","description":"Account is charged."},"amount":{"type":"integer","description":"Amount in cents.","minimum":-9223372036854775808,"maximum":9223372036854775807},"fail":{"type":["boolean","null"],"description":"Fail makes the charge fail."}},"required":["account","amount","fail"],"additionalProperties":false}`)
+	winkSchemaBookParams            = []byte(`{"type":"object","properties":{"room":{"type":"string","description":"Room is booked."},"day":{"type":"integer","description":"Day is the day booked.","minimum":-9223372036854775808,"maximum":9223372036854775807},"note":{"type":["string","null"],"description":"Note is free text, not part of the key."}},"required":["room","day"],"additionalProperties":false}`)
+	winkGeminiSchemaBookParams      = []byte(`{"type":"OBJECT","properties":{"room":{"type":"STRING","description":"Room is booked."},"day":{"type":"INTEGER","description":"Day is the day booked.","minimum":-9223372036854775808,"maximum":9223372036854775807},"note":{"type":"STRING","description":"Note is free text, not part of the key.","nullable":true}},"required":["room","day"]}`)
+	winkAnthropicSchemaBookParams   = []byte(`{"type":"object","properties":{"room":{"type":"string","description":"Room is booked."},"day":{"type":"integer","description":"Day is the day booked. (at least -9223372036854775808; at most 9223372036854775807)"},"note":{"type":["string","null"],"description":"Note is free text, not part of the key."}},"required":["room","day"],"additionalProperties":false}`)
+	winkStrictSchemaBookParams      = []byte(`{"type":"object","properties":{"room":{"type":"string","description":"Room is booked."},"day":{"type":"integer","description":"Day is the day booked.","minimum":-9223372036854775808,"maximum":9223372036854775807},"note":{"type":["string","null"],"description":"Note is free text, not part of the key."}},"required":["room","day","note"],"additionalProperties":false}`)
+	winkSchemaPingParams            = []byte(`{"type":"object","properties":{"id":{"type":"string","description":"ID identifies the ping."},"n":{"type":"integer","description":"N is ignored by the key.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["id","n"],"additionalProperties":false}`)
+	winkGeminiSchemaPingParams      = []byte(`{"type":"OBJECT","properties":{"id":{"type":"STRING","description":"ID identifies the ping."},"n":{"type":"INTEGER","description":"N is ignored by the key.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["id","n"]}`)
+	winkAnthropicSchemaPingParams   = []byte(`{"type":"object","properties":{"id":{"type":"string","description":"ID identifies the ping."},"n":{"type":"integer","description":"N is ignored by the key. (at least -9223372036854775808; at most 9223372036854775807)"}},"required":["id","n"],"additionalProperties":false}`)
+	winkSchemaNoParams              = []byte(`{"type":"object","properties":{},"additionalProperties":false}`)
+	winkGeminiSchemaNoParams        = []byte(`{"type":"OBJECT","properties":{}}`)
+	winkSchemaProbe                 = []byte(`{"type":"object","description":"Probe reports what the handler sees.","properties":{"has_deadline":{"type":"boolean","description":"HasDeadline reports a deadline on the context."},"in_tool_call":{"type":"boolean","description":"InToolCall reports an open tool-call scope."},"budget_left":{"type":"integer","description":"BudgetLeft is the total tokens left.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["has_deadline","in_tool_call","budget_left"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

@@ -1,0 +1,105 @@
+package anthropic_test
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+
+	sdk "github.com/anthropics/anthropic-sdk-go"
+
+	"github.com/winkgen/wink/example/quickstart"
+	"github.com/winkgen/wink/example/tools"
+	"github.com/winkgen/wink/gen/schema"
+	"github.com/winkgen/wink/runtime/adapters/anthropic"
+	"github.com/winkgen/wink/runtime/suites/digest"
+	"github.com/winkgen/wink/runtime/suites/eval"
+	"github.com/winkgen/wink/runtime/suites/files"
+	"github.com/winkgen/wink/runtime/suites/planning"
+	"github.com/winkgen/wink/runtime/suites/sandbox"
+	"github.com/winkgen/wink/runtime/wink"
+)
+
+// TestEveryToolPassesAnthropicsStrictRules: every tool of the repository with a strict schema passes the
+// checker of Anthropic's documented subset; StrictTools' payload unmarshals into the SDK's params with
+// strict set on the strict tools; the runtime's counts agree with the generator's.
+func TestEveryToolPassesAnthropicsStrictRules(t *testing.T) {
+	n := 0
+	for _, set := range [][]*wink.Tool{tools.WinkTools(), quickstart.WinkTools(), files.WinkTools(), planning.WinkTools(),
+		sandbox.WinkTools(), eval.WinkTools(), digest.WinkTools()} {
+		for _, tool := range set {
+			s := tool.Spec().ParamsSchemaAnthropic
+			if s == nil {
+				continue
+			}
+			n++
+			if err := schema.CheckAnthropicStrict(s); err != nil {
+				t.Errorf("%s: %v\n%s", tool.Name(), err, s)
+			}
+		}
+		payload, fellBack, err := anthropic.StrictTools(set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var p sdk.MessageNewParams
+		body := `{"model":"claude-sonnet-4-5","max_tokens":1024,"messages":[{"role":"user","content":"Hi"}],"tools":` + string(payload) + `}`
+		if err := json.Unmarshal([]byte(body), &p); err != nil {
+			t.Fatalf("StrictTools' payload does not unmarshal into MessageNewParams: %v", err)
+		}
+		for i, u := range p.Tools {
+			strict := u.OfTool != nil && u.OfTool.Strict.Valid() && u.OfTool.Strict.Value
+			want := !contains(fellBack, set[i].Name())
+			if strict != want {
+				t.Errorf("%s: strict %v, want %v", set[i].Name(), strict, want)
+			}
+		}
+	}
+	if n < 10 {
+		t.Errorf("only %d strict schemas checked", n)
+	}
+	if err := schema.CheckAnthropicStrict(quickstart.WinkGetForecast.Tool().Spec().ParamsSchema); err == nil ||
+		!strings.Contains(err.Error(), "minLength") {
+		t.Errorf("the plain schema passed the strict checker: %v", err)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestStrictToolsKeepsToThePerRequestLimits: past 20 strict tools, or past 24 optional properties, the
+// remaining tools are sent without strict and named.
+func TestStrictToolsKeepsToThePerRequestLimits(t *testing.T) {
+	mk := func(name string, optional int) *wink.Tool {
+		props, plain := "", ""
+		for i := range optional {
+			if i > 0 {
+				props += ","
+			}
+			props += `"p` + strconv.Itoa(i) + `":{"type":"string"}`
+		}
+		plain = `{"type":"object","properties":{` + props + `},"additionalProperties":false}`
+		spec := wink.Spec{Name: name, Description: name, ParamsSchema: []byte(plain), ParamsSchemaAnthropic: []byte(plain)}
+		return wink.NewDef(spec, wink.Funcs[wink.NoParams, wink.NoValue]{Decode: wink.DecodeNoParams, EncodeResult: wink.EncodeNoValue,
+			Handler: func(*wink.ToolContext, wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
+				return wink.Done[wink.NoValue](""), nil
+			}}).Tool()
+	}
+	var many []*wink.Tool
+	for i := range 22 {
+		many = append(many, mk("t"+strconv.Itoa(i), 0))
+	}
+	_, fellBack, err := anthropic.StrictTools(many)
+	if err != nil || len(fellBack) != 2 || fellBack[0] != "t20" || fellBack[1] != "t21" {
+		t.Fatalf("22 tools: fell back %v, %v", fellBack, err)
+	}
+	_, fellBack, err = anthropic.StrictTools([]*wink.Tool{mk("a", 20), mk("b", 5), mk("c", 4)})
+	if err != nil || len(fellBack) != 1 || fellBack[0] != "b" {
+		t.Fatalf("optional properties: fell back %v, %v (a uses 20, b would make 25, c makes 24)", fellBack, err)
+	}
+}
