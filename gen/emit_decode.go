@@ -10,6 +10,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"github.com/winkgen/wink/gen/model"
+	"github.com/winkgen/wink/runtime/strictjson"
 )
 
 const sjPath = "github.com/winkgen/wink/runtime/strictjson"
@@ -295,7 +296,7 @@ func (e *emitter) valueCode(t *model.Type, target *jen.Statement, c *model.Const
 				jen.Add(i).Op("++"),
 			),
 			d.Clone().Dot("ArrayEnd").Call(),
-			jen.If(jen.Id("i" + sfx).Op("!=").Lit(int(t.Len))).Block(d.Clone().Dot("FailLen").Call(jen.Lit(msgExactItems(t.Len)), jen.Id("i"+sfx))),
+			jen.If(jen.Id("i" + sfx).Op("!=").Lit(int(t.Len))).Block(d.Clone().Dot("FailLen").Call(jen.Lit(strictjson.MsgExactItems(int(t.Len))), jen.Id("i"+sfx))),
 		}
 		if items {
 			body = append(body, e.itemChecks(c, jen.Id("i"+sfx), jen.Add(target).Index(jen.Op(":")))...)
@@ -387,15 +388,12 @@ func (e *emitter) itemChecks(c *model.Constraints, n jen.Code, slice jen.Code) [
 	}
 	d := jen.Id("d")
 	var out []jen.Code
-	if c.MinItems != nil {
-		out = append(out, jen.If(jen.Add(n).Op("<").Lit(*c.MinItems)).Block(d.Clone().Dot("FailLen").Call(jen.Lit(msgMinItems(*c.MinItems)), n)))
-	}
-	if c.MaxItems != nil {
-		out = append(out, jen.If(jen.Add(n).Op(">").Lit(*c.MaxItems)).Block(d.Clone().Dot("FailLen").Call(jen.Lit(msgMaxItems(*c.MaxItems)), n)))
+	if c.MinItems != nil || c.MaxItems != nil {
+		out = append(out, d.Clone().Dot("CheckItems").Call(n, jen.Lit(bound(c.MinItems)), jen.Lit(bound(c.MaxItems))))
 	}
 	if c.UniqueItems {
 		out = append(out, jen.If(jen.List(jen.Id("i"), jen.Id("j"), jen.Id("dup")).Op(":=").Qual(sjPath, "FirstDuplicate").Call(slice), jen.Id("dup")).Block(
-			d.Clone().Dot("Fail").Call(jen.Lit("items must be unique; item ").Op("+").Qual("strconv", "Itoa").Call(jen.Id("j")).Op("+").Lit(" repeats item ").Op("+").Qual("strconv", "Itoa").Call(jen.Id("i")))))
+			d.Clone().Dot("FailDuplicate").Call(jen.Id("i"), jen.Id("j"))))
 	}
 	return out
 }
@@ -407,18 +405,11 @@ func (e *emitter) stringChecks(c *model.Constraints) []jen.Code {
 	d := jen.Id("d")
 	var out []jen.Code
 	if c.MinLength != nil || c.MaxLength != nil {
-		var inner []jen.Code
-		if c.MinLength != nil {
-			inner = append(inner, jen.If(jen.Id("n").Op("<").Lit(*c.MinLength)).Block(d.Clone().Dot("FailLen").Call(jen.Lit(msgMinLength(*c.MinLength)), jen.Id("n"))))
-		}
-		if c.MaxLength != nil {
-			inner = append(inner, jen.If(jen.Id("n").Op(">").Lit(*c.MaxLength)).Block(d.Clone().Dot("FailLen").Call(jen.Lit(msgMaxLength(*c.MaxLength)), jen.Id("n"))))
-		}
-		out = append(out, jen.Block(append([]jen.Code{jen.Id("n").Op(":=").Qual(sjPath, "RuneCount").Call(jen.Id("s"))}, inner...)...))
+		out = append(out, d.Clone().Dot("CheckLength").Call(jen.Id("s"), jen.Lit(bound(c.MinLength)), jen.Lit(bound(c.MaxLength))))
 	}
 	if c.Pattern != "" {
 		out = append(out, jen.If(jen.Op("!").Id(e.patVar(c.Pattern)).Dot("MatchString").Call(jen.Id("s"))).Block(
-			d.Clone().Dot("FailString").Call(jen.Lit(msgPattern(c.Pattern, c.PatternDesc)), jen.Id("s"))))
+			d.Clone().Dot("FailString").Call(jen.Lit(strictjson.MsgPattern(anchored(c.Pattern), c.PatternDesc)), jen.Id("s"))))
 	}
 	if c.Format != "" {
 		out = append(out, d.Clone().Dot("CheckFormat").Call(jen.Id("s"), jen.Qual(sjPath, formatConst(c.Format))))
@@ -463,24 +454,24 @@ func (e *emitter) intChecks(t *model.Type, c *model.Constraints) []jen.Code {
 	var out []jen.Code
 	if c != nil {
 		if t.Kind == model.KindUint && c.Min != nil && ratOf(c.Min).Sign() > 0 {
-			out = append(out, jen.If(jen.Id("n").Op("<").Add(lit(c.Min))).Block(d.Clone().Dot(fail).Call(jen.Lit(msgMin(c.Min.Literal)), jen.Id("n"))))
+			out = append(out, jen.If(jen.Id("n").Op("<").Add(lit(c.Min))).Block(d.Clone().Dot(fail).Call(jen.Lit(strictjson.MsgMin(c.Min.Literal)), jen.Id("n"))))
 		}
 		if c.ExclusiveMin != nil {
 			if t.Kind == model.KindUint && ratOf(c.ExclusiveMin).Sign() < 0 {
 				// every unsigned value is greater
 			} else {
-				out = append(out, jen.If(jen.Id("n").Op("<=").Add(lit(c.ExclusiveMin))).Block(d.Clone().Dot(fail).Call(jen.Lit(msgExclusiveMin(c.ExclusiveMin.Literal)), jen.Id("n"))))
+				out = append(out, jen.If(jen.Id("n").Op("<=").Add(lit(c.ExclusiveMin))).Block(d.Clone().Dot(fail).Call(jen.Lit(strictjson.MsgExclusiveMin(c.ExclusiveMin.Literal)), jen.Id("n"))))
 			}
 		}
 		if c.ExclusiveMax != nil {
 			if t.Kind == model.KindUint && ratOf(c.ExclusiveMax).Sign() <= 0 {
-				out = append(out, d.Clone().Dot(fail).Call(jen.Lit(msgExclusiveMax(c.ExclusiveMax.Literal)), jen.Id("n")))
+				out = append(out, d.Clone().Dot(fail).Call(jen.Lit(strictjson.MsgExclusiveMax(c.ExclusiveMax.Literal)), jen.Id("n")))
 			} else {
-				out = append(out, jen.If(jen.Id("n").Op(">=").Add(lit(c.ExclusiveMax))).Block(d.Clone().Dot(fail).Call(jen.Lit(msgExclusiveMax(c.ExclusiveMax.Literal)), jen.Id("n"))))
+				out = append(out, jen.If(jen.Id("n").Op(">=").Add(lit(c.ExclusiveMax))).Block(d.Clone().Dot(fail).Call(jen.Lit(strictjson.MsgExclusiveMax(c.ExclusiveMax.Literal)), jen.Id("n"))))
 			}
 		}
 		if c.MultipleOf != nil {
-			out = append(out, jen.If(jen.Id("n").Op("%").Add(lit(c.MultipleOf)).Op("!=").Lit(0)).Block(d.Clone().Dot(fail).Call(jen.Lit(msgMultipleOf(c.MultipleOf.Literal)), jen.Id("n"))))
+			out = append(out, jen.If(jen.Id("n").Op("%").Add(lit(c.MultipleOf)).Op("!=").Lit(0)).Block(d.Clone().Dot(fail).Call(jen.Lit(strictjson.MsgMultipleOf(c.MultipleOf.Literal)), jen.Id("n"))))
 		}
 	}
 	allowed := enumAllowed(t, c)
@@ -513,20 +504,20 @@ func (e *emitter) floatChecks(c *model.Constraints) []jen.Code {
 		out = append(out, jen.If(jen.Id("f").Op(op).Lit(floatOf(n))).Block(d.Clone().Dot("FailFloat").Call(jen.Lit(msg), jen.Id("f"))))
 	}
 	if c.Min != nil {
-		cmp(c.Min, "<", msgMin(c.Min.Literal))
+		cmp(c.Min, "<", strictjson.MsgMin(c.Min.Literal))
 	}
 	if c.Max != nil {
-		cmp(c.Max, ">", msgMax(c.Max.Literal))
+		cmp(c.Max, ">", strictjson.MsgMax(c.Max.Literal))
 	}
 	if c.ExclusiveMin != nil {
-		cmp(c.ExclusiveMin, "<=", msgExclusiveMin(c.ExclusiveMin.Literal))
+		cmp(c.ExclusiveMin, "<=", strictjson.MsgExclusiveMin(c.ExclusiveMin.Literal))
 	}
 	if c.ExclusiveMax != nil {
-		cmp(c.ExclusiveMax, ">=", msgExclusiveMax(c.ExclusiveMax.Literal))
+		cmp(c.ExclusiveMax, ">=", strictjson.MsgExclusiveMax(c.ExclusiveMax.Literal))
 	}
 	if c.MultipleOf != nil {
 		out = append(out, jen.If(jen.Op("!").Qual(sjPath, "MultipleOf").Call(d.Clone().Dot("NumberLiteral").Call(), jen.Id(e.ratVar(c.MultipleOf.Literal)))).Block(
-			d.Clone().Dot("FailFloat").Call(jen.Lit(msgMultipleOf(c.MultipleOf.Literal)), jen.Id("f"))))
+			d.Clone().Dot("FailFloat").Call(jen.Lit(strictjson.MsgMultipleOf(c.MultipleOf.Literal)), jen.Id("f"))))
 	}
 	return out
 }
@@ -557,4 +548,12 @@ func unquoteJSON(lit string) (string, bool) {
 		return "", false
 	}
 	return s, true
+}
+
+// bound is a length or count bound for CheckLength and CheckItems: -1 when absent.
+func bound(b *int) int {
+	if b == nil {
+		return -1
+	}
+	return *b
 }

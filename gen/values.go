@@ -157,7 +157,7 @@ func interpret(d *strictjson.Decoder, t *model.Type, c *model.Constraints, items
 			return nil
 		}
 		if t.Kind == model.KindArray && int64(len(v.Items)) != t.Len {
-			d.FailLen(msgExactItems(t.Len), len(v.Items))
+			d.FailLen(strictjson.MsgExactItems(int(t.Len)), len(v.Items))
 			return nil
 		}
 		if items && !checkItems(d, c, v.Items) {
@@ -274,19 +274,11 @@ func checkString(d *strictjson.Decoder, s string, c *model.Constraints) bool {
 		return true
 	}
 	ok := true
-	if c.MinLength != nil || c.MaxLength != nil {
-		n := strictjson.RuneCount(s)
-		if c.MinLength != nil && n < *c.MinLength {
-			d.FailLen(msgMinLength(*c.MinLength), n)
-			ok = false
-		}
-		if c.MaxLength != nil && n > *c.MaxLength {
-			d.FailLen(msgMaxLength(*c.MaxLength), n)
-			ok = false
-		}
+	if (c.MinLength != nil || c.MaxLength != nil) && !d.CheckLength(s, bound(c.MinLength), bound(c.MaxLength)) {
+		ok = false
 	}
 	if c.Pattern != "" && !regexp.MustCompile(anchored(c.Pattern)).MatchString(s) {
-		d.FailString(msgPattern(c.Pattern, c.PatternDesc), s)
+		d.FailString(strictjson.MsgPattern(anchored(c.Pattern), c.PatternDesc), s)
 		ok = false
 	}
 	if c.Format != "" {
@@ -339,16 +331,16 @@ func checkInt(d *strictjson.Decoder, t *model.Type, c *model.Constraints, n *big
 	}
 	if c != nil {
 		if t.Kind == model.KindUint && c.Min != nil && n.Cmp(ratOf(c.Min).Num()) < 0 {
-			fail(msgMin(c.Min.Literal))
+			fail(strictjson.MsgMin(c.Min.Literal))
 		}
 		if c.ExclusiveMin != nil && n.Cmp(ratOf(c.ExclusiveMin).Num()) <= 0 {
-			fail(msgExclusiveMin(c.ExclusiveMin.Literal))
+			fail(strictjson.MsgExclusiveMin(c.ExclusiveMin.Literal))
 		}
 		if c.ExclusiveMax != nil && n.Cmp(ratOf(c.ExclusiveMax).Num()) >= 0 {
-			fail(msgExclusiveMax(c.ExclusiveMax.Literal))
+			fail(strictjson.MsgExclusiveMax(c.ExclusiveMax.Literal))
 		}
 		if c.MultipleOf != nil && new(big.Int).Rem(n, ratOf(c.MultipleOf).Num()).Sign() != 0 {
-			fail(msgMultipleOf(c.MultipleOf.Literal))
+			fail(strictjson.MsgMultipleOf(c.MultipleOf.Literal))
 		}
 	}
 	allowed := enumAllowed(t, c)
@@ -373,23 +365,23 @@ func checkFloat(d *strictjson.Decoder, c *model.Constraints, f float64) bool {
 	}
 	ok := true
 	if c.Min != nil && f < floatOf(c.Min) {
-		d.FailFloat(msgMin(c.Min.Literal), f)
+		d.FailFloat(strictjson.MsgMin(c.Min.Literal), f)
 		ok = false
 	}
 	if c.Max != nil && f > floatOf(c.Max) {
-		d.FailFloat(msgMax(c.Max.Literal), f)
+		d.FailFloat(strictjson.MsgMax(c.Max.Literal), f)
 		ok = false
 	}
 	if c.ExclusiveMin != nil && f <= floatOf(c.ExclusiveMin) {
-		d.FailFloat(msgExclusiveMin(c.ExclusiveMin.Literal), f)
+		d.FailFloat(strictjson.MsgExclusiveMin(c.ExclusiveMin.Literal), f)
 		ok = false
 	}
 	if c.ExclusiveMax != nil && f >= floatOf(c.ExclusiveMax) {
-		d.FailFloat(msgExclusiveMax(c.ExclusiveMax.Literal), f)
+		d.FailFloat(strictjson.MsgExclusiveMax(c.ExclusiveMax.Literal), f)
 		ok = false
 	}
 	if c.MultipleOf != nil && !strictjson.MultipleOf(d.NumberLiteral(), ratOf(c.MultipleOf)) {
-		d.FailFloat(msgMultipleOf(c.MultipleOf.Literal), f)
+		d.FailFloat(strictjson.MsgMultipleOf(c.MultipleOf.Literal), f)
 		ok = false
 	}
 	return ok
@@ -405,12 +397,7 @@ func checkItems(d *strictjson.Decoder, c *model.Constraints, items []*model.Valu
 		return true
 	}
 	ok := true
-	if c.MinItems != nil && len(items) < *c.MinItems {
-		d.FailLen(msgMinItems(*c.MinItems), len(items))
-		ok = false
-	}
-	if c.MaxItems != nil && len(items) > *c.MaxItems {
-		d.FailLen(msgMaxItems(*c.MaxItems), len(items))
+	if (c.MinItems != nil || c.MaxItems != nil) && !d.CheckItems(len(items), bound(c.MinItems), bound(c.MaxItems)) {
 		ok = false
 	}
 	if c.UniqueItems {
@@ -418,7 +405,7 @@ func checkItems(d *strictjson.Decoder, c *model.Constraints, items []*model.Valu
 		for j, it := range items {
 			key := canonical(it)
 			if i, dup := seen[key]; dup {
-				d.Fail(msgUnique(i, j))
+				d.FailDuplicate(i, j)
 				ok = false
 				break
 			}
@@ -450,38 +437,6 @@ func enumText(allowed []string) string {
 		b.WriteString(a)
 	}
 	return b.String()
-}
-
-// Messages shared by the interpreter and the emitted decoders.
-func msgMin(lit string) string          { return "must be >= " + lit }
-func msgMax(lit string) string          { return "must be <= " + lit }
-func msgExclusiveMin(lit string) string { return "must be > " + lit }
-func msgExclusiveMax(lit string) string { return "must be < " + lit }
-func msgMultipleOf(lit string) string   { return "must be a multiple of " + lit }
-func msgMinLength(n int) string         { return "must be at least " + plural(n, "character") + " long" }
-func msgMaxLength(n int) string         { return "must be at most " + plural(n, "character") + " long" }
-
-// msgPattern is the pattern message: the developer's description of what the pattern accepts when given
-// (patternDesc completes "must be ..."), else the anchored pattern itself.
-func msgPattern(p, desc string) string {
-	if desc != "" {
-		return "must be " + desc
-	}
-	return "must match the pattern " + anchored(p)
-}
-func msgMinItems(n int) string     { return "must contain at least " + plural(n, "item") }
-func msgMaxItems(n int) string     { return "must contain at most " + plural(n, "item") }
-func msgExactItems(n int64) string { return "must contain exactly " + plural(int(n), "item") }
-
-// plural writes "1 item" or "3 items".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return itoa(n) + " " + noun + "s"
-}
-func msgUnique(i, j int) string {
-	return "items must be unique; item " + itoa(j) + " repeats item " + itoa(i)
 }
 
 // canonical writes v as canonical JSON: struct fields in declaration order (only those set), map keys sorted,

@@ -3,8 +3,6 @@
 package agent
 
 import (
-	"strconv"
-
 	"github.com/winkgen/wink/runtime/strictjson"
 	"github.com/winkgen/wink/runtime/wink"
 )
@@ -89,14 +87,9 @@ func winkDecodePublishParams(d *strictjson.Decoder, v *PublishParams) {
 				}
 				d.ArrayEnd()
 				v.Paths = strictjson.Clone(tmp1)
-				if len(tmp1) < 1 {
-					d.FailLen("must contain at least 1 item", len(tmp1))
-				}
-				if len(tmp1) > 20 {
-					d.FailLen("must contain at most 20 items", len(tmp1))
-				}
+				d.CheckItems(len(tmp1), 1, 20)
 				if i, j, dup := strictjson.FirstDuplicate(tmp1); dup {
-					d.Fail("items must be unique; item " + strconv.Itoa(j) + " repeats item " + strconv.Itoa(i))
+					d.FailDuplicate(i, j)
 				}
 			}
 		default:

@@ -147,15 +147,7 @@ func winkDecodeRememberParams(d *strictjson.Decoder, v *RememberParams) {
 			}
 			if s, ok := d.String(); ok {
 				v.Text = s
-				{
-					n := strictjson.RuneCount(s)
-					if n < 1 {
-						d.FailLen("must be at least 1 character long", n)
-					}
-					if n > 200 {
-						d.FailLen("must be at most 200 characters long", n)
-					}
-				}
+				d.CheckLength(s, 1, 200)
 			}
 		default:
 			d.Unknown(winkKeysRememberParams)

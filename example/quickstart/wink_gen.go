@@ -106,15 +106,7 @@ func winkDecodeForecastParams(d *strictjson.Decoder, v *ForecastParams) {
 			}
 			if s, ok := d.String(); ok {
 				v.City = s
-				{
-					n := strictjson.RuneCount(s)
-					if n < 1 {
-						d.FailLen("must be at least 1 character long", n)
-					}
-					if n > 100 {
-						d.FailLen("must be at most 100 characters long", n)
-					}
-				}
+				d.CheckLength(s, 1, 100)
 			}
 		case "days":
 			if d.Repeated(&seen[0], 2) {

@@ -7,7 +7,6 @@ import (
 	"math"
 	"regexp"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/winkgen/wink/runtime/strictjson"
@@ -387,15 +386,7 @@ func winkDecodeScheduleParams(d *strictjson.Decoder, v *ScheduleParams) {
 			}
 			if s, ok := d.String(); ok {
 				v.Title = s
-				{
-					n := strictjson.RuneCount(s)
-					if n < 3 {
-						d.FailLen("must be at least 3 characters long", n)
-					}
-					if n > 80 {
-						d.FailLen("must be at most 80 characters long", n)
-					}
-				}
+				d.CheckLength(s, 3, 80)
 			}
 		case "at":
 			if d.Repeated(&seen[0], 2) {
@@ -625,15 +616,7 @@ func winkDecodeSearchParams(d *strictjson.Decoder, v *SearchParams) {
 			}
 			if s, ok := d.String(); ok {
 				v.Query = s
-				{
-					n := strictjson.RuneCount(s)
-					if n < 1 {
-						d.FailLen("must be at least 1 character long", n)
-					}
-					if n > 200 {
-						d.FailLen("must be at most 200 characters long", n)
-					}
-				}
+				d.CheckLength(s, 1, 200)
 			}
 		case "limit":
 			if d.Repeated(&seen[0], 2) {
@@ -678,11 +661,9 @@ func winkDecodeSearchParams(d *strictjson.Decoder, v *SearchParams) {
 				}
 				d.ArrayEnd()
 				v.FileTypes = strictjson.Clone(tmp1)
-				if len(tmp1) > 10 {
-					d.FailLen("must contain at most 10 items", len(tmp1))
-				}
+				d.CheckItems(len(tmp1), -1, 10)
 				if i, j, dup := strictjson.FirstDuplicate(tmp1); dup {
-					d.Fail("items must be unique; item " + strconv.Itoa(j) + " repeats item " + strconv.Itoa(i))
+					d.FailDuplicate(i, j)
 				}
 			}
 		case "filters":
@@ -841,12 +822,7 @@ func winkDecodeStatsParams(d *strictjson.Decoder, v *StatsParams) {
 				}
 				d.ArrayEnd()
 				v.Samples = strictjson.Clone(tmp1)
-				if len(tmp1) < 1 {
-					d.FailLen("must contain at least 1 item", len(tmp1))
-				}
-				if len(tmp1) > 1000 {
-					d.FailLen("must contain at most 1000 items", len(tmp1))
-				}
+				d.CheckItems(len(tmp1), 1, 1000)
 			}
 		case "precision":
 			if d.Repeated(&seen[0], 2) {
@@ -1035,12 +1011,7 @@ func winkDecodeNode(d *strictjson.Decoder, v *Node) {
 			}
 			if s, ok := d.String(); ok {
 				v.Title = s
-				{
-					n := strictjson.RuneCount(s)
-					if n < 1 {
-						d.FailLen("must be at least 1 character long", n)
-					}
-				}
+				d.CheckLength(s, 1, -1)
 			}
 		case "children":
 			if d.Repeated(&seen[0], 2) {
@@ -1059,9 +1030,7 @@ func winkDecodeNode(d *strictjson.Decoder, v *Node) {
 				}
 				d.ArrayEnd()
 				v.Children = strictjson.Clone(tmp1)
-				if len(tmp1) > 20 {
-					d.FailLen("must contain at most 20 items", len(tmp1))
-				}
+				d.CheckItems(len(tmp1), -1, 20)
 			}
 		default:
 			d.Unknown(winkKeysNode)
@@ -1118,9 +1087,7 @@ func winkDecodeArchiveParams(d *strictjson.Decoder, v *ArchiveParams) {
 				}
 				d.ArrayEnd()
 				v.Paths = strictjson.Clone(tmp1)
-				if len(tmp1) < 1 {
-					d.FailLen("must contain at least 1 item", len(tmp1))
-				}
+				d.CheckItems(len(tmp1), 1, -1)
 			}
 		default:
 			d.Unknown(winkKeysArchiveParams)

@@ -190,9 +190,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 					}
 				}
 				d.ArrayEnd()
-				if len(v.Rows) > 5 {
-					d.FailLen("must contain at most 5 items", len(v.Rows))
-				}
+				d.CheckItems(len(v.Rows), -1, 5)
 			}
 		case "extra":
 			if d.Repeated(&seen[0], 4) {

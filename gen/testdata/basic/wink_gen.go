@@ -7,7 +7,6 @@ import (
 	"math"
 	"regexp"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/winkgen/wink/runtime/strictjson"
@@ -146,15 +145,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 			}
 			if s, ok := d.String(); ok {
 				v.Name = s
-				{
-					n := strictjson.RuneCount(s)
-					if n < 1 {
-						d.FailLen("must be at least 1 character long", n)
-					}
-					if n > 10 {
-						d.FailLen("must be at most 10 characters long", n)
-					}
-				}
+				d.CheckLength(s, 1, 10)
 				if !winkPattern32c4dce4.MatchString(s) {
 					d.FailString("must match the pattern ^(?:[a-z]+)$", s)
 				}
@@ -260,7 +251,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				d.ArrayEnd()
 				v.Allowed = strictjson.Clone(tmp1)
 				if i, j, dup := strictjson.FirstDuplicate(tmp1); dup {
-					d.Fail("items must be unique; item " + strconv.Itoa(j) + " repeats item " + strconv.Itoa(i))
+					d.FailDuplicate(i, j)
 				}
 			}
 		case "level":
@@ -310,14 +301,9 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				}
 				d.ArrayEnd()
 				v.Tags = strictjson.Clone(tmp1)
-				if len(tmp1) < 1 {
-					d.FailLen("must contain at least 1 item", len(tmp1))
-				}
-				if len(tmp1) > 3 {
-					d.FailLen("must contain at most 3 items", len(tmp1))
-				}
+				d.CheckItems(len(tmp1), 1, 3)
 				if i, j, dup := strictjson.FirstDuplicate(tmp1); dup {
-					d.Fail("items must be unique; item " + strconv.Itoa(j) + " repeats item " + strconv.Itoa(i))
+					d.FailDuplicate(i, j)
 				}
 			}
 		case "grid":

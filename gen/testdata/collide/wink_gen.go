@@ -134,12 +134,7 @@ func winkDecodeParams(d *strictjson2.Decoder, v *Params) {
 			}
 			if s, ok := d.String(); ok {
 				v.Name = s
-				{
-					n := strictjson2.RuneCount(s)
-					if n > 9 {
-						d.FailLen("must be at most 9 characters long", n)
-					}
-				}
+				d.CheckLength(s, -1, 9)
 				if !winkPattern39c46b36.MatchString(s) {
 					d.FailString("must match the pattern ^[a-z]+$", s)
 				}

@@ -117,12 +117,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 			}
 			if s, ok := d.String(); ok {
 				v.Note = s
-				{
-					n := strictjson.RuneCount(s)
-					if n > 40 {
-						d.FailLen("must be at most 40 characters long", n)
-					}
-				}
+				d.CheckLength(s, -1, 40)
 			}
 		default:
 			d.Unknown(winkKeysParams)

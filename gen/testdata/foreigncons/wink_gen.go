@@ -68,12 +68,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 			}
 			if s, ok := d.String(); ok {
 				v.Path = files.Path(s)
-				{
-					n := strictjson.RuneCount(s)
-					if n > 1297 {
-						d.FailLen("must be at most 1297 characters long", n)
-					}
-				}
+				d.CheckLength(s, -1, 1297)
 				if !winkPatternf70c7ee7.MatchString(s) {
 					d.FailString("must be a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
 				}
@@ -87,12 +82,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 			}
 			if s, ok := d.String(); ok {
 				v.Dir = files.PathOrRoot(s)
-				{
-					n := strictjson.RuneCount(s)
-					if n > 1297 {
-						d.FailLen("must be at most 1297 characters long", n)
-					}
-				}
+				d.CheckLength(s, -1, 1297)
 				if !winkPatternc3254eac.MatchString(s) {
 					d.FailString("must be empty or / for the workspace root, or a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
 				}
@@ -111,12 +101,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 					var e1 files.Path
 					if s, ok := d.String(); ok {
 						e1 = files.Path(s)
-						{
-							n := strictjson.RuneCount(s)
-							if n > 1297 {
-								d.FailLen("must be at most 1297 characters long", n)
-							}
-						}
+						d.CheckLength(s, -1, 1297)
 						if !winkPatternf70c7ee7.MatchString(s) {
 							d.FailString("must be a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
 						}

@@ -230,12 +230,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 					if i1 < 2 {
 						if s, ok := d.String(); ok {
 							v.Pair[i1] = s
-							{
-								n := strictjson.RuneCount(s)
-								if n < 1 {
-									d.FailLen("must be at least 1 character long", n)
-								}
-							}
+							d.CheckLength(s, 1, -1)
 						}
 					} else {
 						d.Skip()
@@ -272,12 +267,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 						}
 						if s, ok := d.String(); ok {
 							v.Anon.X = s
-							{
-								n := strictjson.RuneCount(s)
-								if n < 1 {
-									d.FailLen("must be at least 1 character long", n)
-								}
-							}
+							d.CheckLength(s, 1, -1)
 						}
 					default:
 						d.Unknown(winkKeysParamsAnon)
@@ -450,12 +440,7 @@ func winkDecodeItem(d *strictjson.Decoder, v *Item) {
 			}
 			if s, ok := d.String(); ok {
 				v.Name = s
-				{
-					n := strictjson.RuneCount(s)
-					if n < 1 {
-						d.FailLen("must be at least 1 character long", n)
-					}
-				}
+				d.CheckLength(s, 1, -1)
 			}
 		default:
 			d.Unknown(winkKeysItem)
@@ -489,12 +474,7 @@ func winkDecodePrefix(d *strictjson.Decoder, v *Prefix) {
 			}
 			if s, ok := d.String(); ok {
 				v.Value = s
-				{
-					n := strictjson.RuneCount(s)
-					if n < 1 {
-						d.FailLen("must be at least 1 character long", n)
-					}
-				}
+				d.CheckLength(s, 1, -1)
 			}
 		default:
 			d.Unknown(winkKeysPrefix)

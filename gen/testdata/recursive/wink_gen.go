@@ -259,9 +259,7 @@ func winkDecodeCall(d *strictjson.Decoder, v *Call) {
 				}
 				d.ArrayEnd()
 				v.Args = strictjson.Clone(tmp1)
-				if len(tmp1) < 1 {
-					d.FailLen("must contain at least 1 item", len(tmp1))
-				}
+				d.CheckItems(len(tmp1), 1, -1)
 			}
 		default:
 			d.Unknown(winkKeysCall)

@@ -207,12 +207,7 @@ func winkDecodeNote(d *strictjson.Decoder, v *Note) {
 			}
 			if s, ok := d.String(); ok {
 				v.Text = s
-				{
-					n := strictjson.RuneCount(s)
-					if n < 1 {
-						d.FailLen("must be at least 1 character long", n)
-					}
-				}
+				d.CheckLength(s, 1, -1)
 			}
 		case "at":
 			if d.Repeated(&seen[0], 2) {

@@ -99,12 +99,7 @@ func winkDecodeCopyParams(d *strictjson.Decoder, v *CopyParams) {
 			}
 			if s, ok := d.String(); ok {
 				v.From = Path(s)
-				{
-					n := strictjson.RuneCount(s)
-					if n > 200 {
-						d.FailLen("must be at most 200 characters long", n)
-					}
-				}
+				d.CheckLength(s, -1, 200)
 				if !winkPatternde24dc97.MatchString(s) {
 					d.FailString("must be a relative path of lowercase letters, digits, _ . / and -", s)
 				}
@@ -119,12 +114,7 @@ func winkDecodeCopyParams(d *strictjson.Decoder, v *CopyParams) {
 			var p1 Path
 			if s, ok := d.String(); ok {
 				p1 = Path(s)
-				{
-					n := strictjson.RuneCount(s)
-					if n > 50 {
-						d.FailLen("must be at most 50 characters long", n)
-					}
-				}
+				d.CheckLength(s, -1, 50)
 				if !winkPatternde24dc97.MatchString(s) {
 					d.FailString("must be a relative path of lowercase letters, digits, _ . / and -", s)
 				}
@@ -144,12 +134,7 @@ func winkDecodeCopyParams(d *strictjson.Decoder, v *CopyParams) {
 					var e1 Path
 					if s, ok := d.String(); ok {
 						e1 = Path(s)
-						{
-							n := strictjson.RuneCount(s)
-							if n > 200 {
-								d.FailLen("must be at most 200 characters long", n)
-							}
-						}
+						d.CheckLength(s, -1, 200)
 						if !winkPatternde24dc97.MatchString(s) {
 							d.FailString("must be a relative path of lowercase letters, digits, _ . / and -", s)
 						}
@@ -158,9 +143,7 @@ func winkDecodeCopyParams(d *strictjson.Decoder, v *CopyParams) {
 				}
 				d.ArrayEnd()
 				v.Also = strictjson.Clone(tmp1)
-				if len(tmp1) > 3 {
-					d.FailLen("must contain at most 3 items", len(tmp1))
-				}
+				d.CheckItems(len(tmp1), -1, 3)
 			}
 		case "tag":
 			if d.Repeated(&seen[0], 8) {
@@ -171,15 +154,7 @@ func winkDecodeCopyParams(d *strictjson.Decoder, v *CopyParams) {
 			}
 			if s, ok := d.String(); ok {
 				v.Tag = Slug(s)
-				{
-					n := strictjson.RuneCount(s)
-					if n < 2 {
-						d.FailLen("must be at least 2 characters long", n)
-					}
-					if n > 8 {
-						d.FailLen("must be at most 8 characters long", n)
-					}
-				}
+				d.CheckLength(s, 2, 8)
 			}
 		default:
 			d.Unknown(winkKeysCopyParams)

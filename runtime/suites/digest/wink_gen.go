@@ -471,12 +471,7 @@ func winkDecodeDigestParams(d *strictjson.Decoder, v *DigestParams) {
 			}
 			if s, ok := d.String(); ok {
 				v.Path = files.PathOrRoot(s)
-				{
-					n := strictjson.RuneCount(s)
-					if n > 1297 {
-						d.FailLen("must be at most 1297 characters long", n)
-					}
-				}
+				d.CheckLength(s, -1, 1297)
 				if !winkPatternc3254eac.MatchString(s) {
 					d.FailString("must be empty or / for the workspace root, or a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
 				}

@@ -118,15 +118,7 @@ func winkDecodeEvalParams(d *strictjson.Decoder, v *EvalParams) {
 			}
 			if s, ok := d.String(); ok {
 				v.Source = s
-				{
-					n := strictjson.RuneCount(s)
-					if n < 1 {
-						d.FailLen("must be at least 1 character long", n)
-					}
-					if n > 65536 {
-						d.FailLen("must be at most 65536 characters long", n)
-					}
-				}
+				d.CheckLength(s, 1, 65536)
 			}
 		case "max_steps":
 			if d.Repeated(&seen[0], 2) {

@@ -413,12 +413,7 @@ func winkDecodeEditFileParams(d *strictjson.Decoder, v *EditFileParams) {
 			}
 			if s, ok := d.String(); ok {
 				v.FilePath = Path(s)
-				{
-					n := strictjson.RuneCount(s)
-					if n > 1297 {
-						d.FailLen("must be at most 1297 characters long", n)
-					}
-				}
+				d.CheckLength(s, -1, 1297)
 				if !winkPatternf70c7ee7.MatchString(s) {
 					d.FailString("must be a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
 				}
@@ -429,12 +424,7 @@ func winkDecodeEditFileParams(d *strictjson.Decoder, v *EditFileParams) {
 			}
 			if s, ok := d.String(); ok {
 				v.OldString = s
-				{
-					n := strictjson.RuneCount(s)
-					if n < 1 {
-						d.FailLen("must be at least 1 character long", n)
-					}
-				}
+				d.CheckLength(s, 1, -1)
 			}
 		case "new_string":
 			if d.Repeated(&seen[0], 4) {
@@ -519,15 +509,7 @@ func winkDecodeGlobParams(d *strictjson.Decoder, v *GlobParams) {
 			}
 			if s, ok := d.String(); ok {
 				v.Pattern = s
-				{
-					n := strictjson.RuneCount(s)
-					if n < 1 {
-						d.FailLen("must be at least 1 character long", n)
-					}
-					if n > 1297 {
-						d.FailLen("must be at most 1297 characters long", n)
-					}
-				}
+				d.CheckLength(s, 1, 1297)
 				if !winkPatternb11ea1a3.MatchString(s) {
 					d.FailString("must match the pattern ^(?:[ -~]+)$", s)
 				}
@@ -541,12 +523,7 @@ func winkDecodeGlobParams(d *strictjson.Decoder, v *GlobParams) {
 			}
 			if s, ok := d.String(); ok {
 				v.Path = PathOrRoot(s)
-				{
-					n := strictjson.RuneCount(s)
-					if n > 1297 {
-						d.FailLen("must be at most 1297 characters long", n)
-					}
-				}
+				d.CheckLength(s, -1, 1297)
 				if !winkPatternc3254eac.MatchString(s) {
 					d.FailString("must be empty or / for the workspace root, or a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
 				}
@@ -653,15 +630,7 @@ func winkDecodeGrepParams(d *strictjson.Decoder, v *GrepParams) {
 			}
 			if s, ok := d.String(); ok {
 				v.Pattern = s
-				{
-					n := strictjson.RuneCount(s)
-					if n < 1 {
-						d.FailLen("must be at least 1 character long", n)
-					}
-					if n > 1000 {
-						d.FailLen("must be at most 1000 characters long", n)
-					}
-				}
+				d.CheckLength(s, 1, 1000)
 			}
 		case "path":
 			if d.Repeated(&seen[0], 2) {
@@ -672,12 +641,7 @@ func winkDecodeGrepParams(d *strictjson.Decoder, v *GrepParams) {
 			}
 			if s, ok := d.String(); ok {
 				v.Path = PathOrRoot(s)
-				{
-					n := strictjson.RuneCount(s)
-					if n > 1297 {
-						d.FailLen("must be at most 1297 characters long", n)
-					}
-				}
+				d.CheckLength(s, -1, 1297)
 				if !winkPatternc3254eac.MatchString(s) {
 					d.FailString("must be empty or / for the workspace root, or a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
 				}
@@ -691,12 +655,7 @@ func winkDecodeGrepParams(d *strictjson.Decoder, v *GrepParams) {
 			}
 			if s, ok := d.String(); ok {
 				v.Glob = s
-				{
-					n := strictjson.RuneCount(s)
-					if n > 1297 {
-						d.FailLen("must be at most 1297 characters long", n)
-					}
-				}
+				d.CheckLength(s, -1, 1297)
 				if !winkPatternb11ea1a3.MatchString(s) {
 					d.FailString("must match the pattern ^(?:[ -~]+)$", s)
 				}
@@ -812,12 +771,7 @@ func winkDecodeLsParams(d *strictjson.Decoder, v *LsParams) {
 			}
 			if s, ok := d.String(); ok {
 				v.Path = PathOrRoot(s)
-				{
-					n := strictjson.RuneCount(s)
-					if n > 1297 {
-						d.FailLen("must be at most 1297 characters long", n)
-					}
-				}
+				d.CheckLength(s, -1, 1297)
 				if !winkPatternc3254eac.MatchString(s) {
 					d.FailString("must be empty or / for the workspace root, or a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
 				}
@@ -904,12 +858,7 @@ func winkDecodeReadFileParams(d *strictjson.Decoder, v *ReadFileParams) {
 			}
 			if s, ok := d.String(); ok {
 				v.FilePath = Path(s)
-				{
-					n := strictjson.RuneCount(s)
-					if n > 1297 {
-						d.FailLen("must be at most 1297 characters long", n)
-					}
-				}
+				d.CheckLength(s, -1, 1297)
 				if !winkPatternf70c7ee7.MatchString(s) {
 					d.FailString("must be a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
 				}
@@ -978,12 +927,7 @@ func winkDecodeRmParams(d *strictjson.Decoder, v *RmParams) {
 			}
 			if s, ok := d.String(); ok {
 				v.Path = Path(s)
-				{
-					n := strictjson.RuneCount(s)
-					if n > 1297 {
-						d.FailLen("must be at most 1297 characters long", n)
-					}
-				}
+				d.CheckLength(s, -1, 1297)
 				if !winkPatternf70c7ee7.MatchString(s) {
 					d.FailString("must be a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
 				}
@@ -1020,12 +964,7 @@ func winkDecodeWriteFileParams(d *strictjson.Decoder, v *WriteFileParams) {
 			}
 			if s, ok := d.String(); ok {
 				v.FilePath = Path(s)
-				{
-					n := strictjson.RuneCount(s)
-					if n > 1297 {
-						d.FailLen("must be at most 1297 characters long", n)
-					}
-				}
+				d.CheckLength(s, -1, 1297)
 				if !winkPatternf70c7ee7.MatchString(s) {
 					d.FailString("must be a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
 				}

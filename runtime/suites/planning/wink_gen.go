@@ -444,15 +444,7 @@ func winkDecodeSetupPlanParams(d *strictjson.Decoder, v *SetupPlanParams) {
 			}
 			if s, ok := d.String(); ok {
 				v.Objective = s
-				{
-					n := strictjson.RuneCount(s)
-					if n < 1 {
-						d.FailLen("must be at least 1 character long", n)
-					}
-					if n > 500 {
-						d.FailLen("must be at most 500 characters long", n)
-					}
-				}
+				d.CheckLength(s, 1, 500)
 			}
 		case "initial_steps":
 			if d.Repeated(&seen[0], 2) {
@@ -468,15 +460,7 @@ func winkDecodeSetupPlanParams(d *strictjson.Decoder, v *SetupPlanParams) {
 					var e1 string
 					if s, ok := d.String(); ok {
 						e1 = s
-						{
-							n := strictjson.RuneCount(s)
-							if n < 1 {
-								d.FailLen("must be at least 1 character long", n)
-							}
-							if n > 500 {
-								d.FailLen("must be at most 500 characters long", n)
-							}
-						}
+						d.CheckLength(s, 1, 500)
 					}
 					tmp1 = append(tmp1, e1)
 				}
@@ -533,23 +517,13 @@ func winkDecodeAddStepParams(d *strictjson.Decoder, v *AddStepParams) {
 					var e1 string
 					if s, ok := d.String(); ok {
 						e1 = s
-						{
-							n := strictjson.RuneCount(s)
-							if n < 1 {
-								d.FailLen("must be at least 1 character long", n)
-							}
-							if n > 500 {
-								d.FailLen("must be at most 500 characters long", n)
-							}
-						}
+						d.CheckLength(s, 1, 500)
 					}
 					tmp1 = append(tmp1, e1)
 				}
 				d.ArrayEnd()
 				v.Steps = strictjson.Clone(tmp1)
-				if len(tmp1) < 1 {
-					d.FailLen("must contain at least 1 item", len(tmp1))
-				}
+				d.CheckItems(len(tmp1), 1, -1)
 			}
 		default:
 			d.Unknown(winkKeysAddStepParams)
@@ -601,15 +575,7 @@ func winkDecodeUpdateStepParams(d *strictjson.Decoder, v *UpdateStepParams) {
 			var p1 string
 			if s, ok := d.String(); ok {
 				p1 = s
-				{
-					n := strictjson.RuneCount(s)
-					if n < 1 {
-						d.FailLen("must be at least 1 character long", n)
-					}
-					if n > 500 {
-						d.FailLen("must be at most 500 characters long", n)
-					}
-				}
+				d.CheckLength(s, 1, 500)
 			}
 			v.Title = &p1
 		case "status":

@@ -123,15 +123,7 @@ func winkDecodeShellParams(d *strictjson.Decoder, v *ShellParams) {
 			}
 			if s, ok := d.String(); ok {
 				v.Command = s
-				{
-					n := strictjson.RuneCount(s)
-					if n < 1 {
-						d.FailLen("must be at least 1 character long", n)
-					}
-					if n > 4096 {
-						d.FailLen("must be at most 4096 characters long", n)
-					}
-				}
+				d.CheckLength(s, 1, 4096)
 			}
 		case "args":
 			if d.Repeated(&seen[0], 2) {
@@ -147,20 +139,13 @@ func winkDecodeShellParams(d *strictjson.Decoder, v *ShellParams) {
 					var e1 string
 					if s, ok := d.String(); ok {
 						e1 = s
-						{
-							n := strictjson.RuneCount(s)
-							if n > 65536 {
-								d.FailLen("must be at most 65536 characters long", n)
-							}
-						}
+						d.CheckLength(s, -1, 65536)
 					}
 					tmp1 = append(tmp1, e1)
 				}
 				d.ArrayEnd()
 				v.Args = strictjson.Clone(tmp1)
-				if len(tmp1) > 1024 {
-					d.FailLen("must contain at most 1024 items", len(tmp1))
-				}
+				d.CheckItems(len(tmp1), -1, 1024)
 			}
 		case "workdir":
 			if d.Repeated(&seen[0], 4) {
@@ -171,12 +156,7 @@ func winkDecodeShellParams(d *strictjson.Decoder, v *ShellParams) {
 			}
 			if s, ok := d.String(); ok {
 				v.Workdir = files.PathOrRoot(s)
-				{
-					n := strictjson.RuneCount(s)
-					if n > 1297 {
-						d.FailLen("must be at most 1297 characters long", n)
-					}
-				}
+				d.CheckLength(s, -1, 1297)
 				if !winkPatternc3254eac.MatchString(s) {
 					d.FailString("must be empty or / for the workspace root, or a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
 				}

@@ -162,12 +162,7 @@ func winkDecodeWeatherParams(d *strictjson.Decoder, v *WeatherParams) {
 			}
 			if s, ok := d.String(); ok {
 				v.Location = s
-				{
-					n := strictjson.RuneCount(s)
-					if n < 1 {
-						d.FailLen("must be at least 1 character long", n)
-					}
-				}
+				d.CheckLength(s, 1, -1)
 			}
 		case "unit":
 			if d.Repeated(&seen[0], 2) {
@@ -255,12 +250,7 @@ func winkDecodeSearchParams(d *strictjson.Decoder, v *SearchParams) {
 			}
 			if s, ok := d.String(); ok {
 				v.SearchQuery = s
-				{
-					n := strictjson.RuneCount(s)
-					if n < 1 {
-						d.FailLen("must be at least 1 character long", n)
-					}
-				}
+				d.CheckLength(s, 1, -1)
 			}
 		default:
 			d.Unknown(winkKeysSearchParams)

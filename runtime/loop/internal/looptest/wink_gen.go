@@ -87,12 +87,7 @@ func winkDecodeEchoParams(d *strictjson.Decoder, v *EchoParams) {
 			}
 			if s, ok := d.String(); ok {
 				v.Text = s
-				{
-					n := strictjson.RuneCount(s)
-					if n < 1 {
-						d.FailLen("must be at least 1 character long", n)
-					}
-				}
+				d.CheckLength(s, 1, -1)
 			}
 		default:
 			d.Unknown(winkKeysEchoParams)

@@ -260,15 +260,7 @@ func winkDecodeNoteParams(d *strictjson.Decoder, v *NoteParams) {
 			}
 			if s, ok := d.String(); ok {
 				v.Text = s
-				{
-					n := strictjson.RuneCount(s)
-					if n < 1 {
-						d.FailLen("must be at least 1 character long", n)
-					}
-					if n > 100 {
-						d.FailLen("must be at most 100 characters long", n)
-					}
-				}
+				d.CheckLength(s, 1, 100)
 			}
 		default:
 			d.Unknown(winkKeysNoteParams)
@@ -327,12 +319,7 @@ func winkDecodeEchoParams(d *strictjson.Decoder, v *EchoParams) {
 			}
 			if s, ok := d.String(); ok {
 				v.Text = s
-				{
-					n := strictjson.RuneCount(s)
-					if n > 100 {
-						d.FailLen("must be at most 100 characters long", n)
-					}
-				}
+				d.CheckLength(s, -1, 100)
 			}
 		default:
 			d.Unknown(winkKeysEchoParams)
