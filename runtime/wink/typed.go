@@ -85,17 +85,20 @@ func (fr *frame) validateResult() error {
 
 // newOps builds d's typed operations.
 func newOps[P, R any](d *Def[P, R]) *ops {
+	// The closures capture the Funcs and the pool, not d: a closure holding a *Def[P, R] would need its type
+	// descriptor, method table included, in every package with tools.
 	f := &d.f
+	pool := &d.frames
 	o := &ops{tool: &d.tool}
 	o.getFrame = func() *frame {
-		if fr, _ := d.frames.Get().(*frame); fr != nil {
+		if fr, _ := pool.Get().(*frame); fr != nil {
 			return fr
 		}
 		return &frame{ops: o, data: new(callData[P, R])}
 	}
 	o.release = func(fr *frame) {
 		*fr.data.(*callData[P, R]) = callData[P, R]{}
-		d.frames.Put(fr)
+		pool.Put(fr)
 	}
 	o.decode = func(data any, dec *strictjson.Decoder) { f.Decode(dec, &data.(*callData[P, R]).p) }
 	if f.Validate != nil {
