@@ -316,12 +316,48 @@ func (e *emitter) valueCode(t *model.Type, target *jen.Statement, c *model.Const
 		}
 		loop = append(loop, elem...)
 		loop = append(loop, jen.Id(m).Index(jen.Id(k)).Op("=").Id(ev))
-		return []jen.Code{jen.If(d.Clone().Dot("ObjectStart").Call()).Block(
+		objectForm := jen.If(d.Clone().Dot("ObjectStart").Call()).Block(
 			jen.Id(m).Op(":=").Make(typeCode(t)),
 			jen.For(d.Clone().Dot("NextKey").Call()).Block(loop...),
 			d.Clone().Dot("ObjectEnd").Call(),
 			jen.Add(target).Op("=").Id(m),
-		)}
+		)
+		// The pair form (strictjson.Limits.PairMaps): [{"key": k, "value": v}, ...], as a tool's OpenAI
+		// strict schema states a map.
+		seen := "seen" + sfx
+		pelem := e.valueCode(t.Elem, jen.Id(ev), nil, false, id+"Value", depth+1)
+		pair := []jen.Code{
+			jen.Var().Id(k).String(),
+			jen.Var().Id(ev).Add(typeCode(t.Elem)),
+			jen.Var().Id(seen).Uint64(),
+			jen.For(d.Clone().Dot("NextKey").Call()).Block(jen.Switch(jen.String().Call(d.Clone().Dot("Key").Call())).Block(
+				jen.Case(jen.Lit("key")).Block(
+					jen.If(d.Clone().Dot("Repeated").Call(jen.Op("&").Id(seen), jen.Lit(1))).Block(jen.Continue()),
+					jen.List(jen.Id(k), jen.Id("_")).Op("=").Add(d.Clone().Dot("String").Call()),
+				),
+				jen.Case(jen.Lit("value")).Block(append([]jen.Code{
+					jen.If(d.Clone().Dot("Repeated").Call(jen.Op("&").Id(seen), jen.Lit(2))).Block(jen.Continue()),
+				}, pelem...)...),
+				jen.Default().Block(d.Clone().Dot("Unknown").Call(jen.Qual(sjPath, "PairKeys"))),
+			)),
+			jen.If(jen.Id(seen).Op("&").Lit(1).Op("==").Lit(0)).Block(d.Clone().Dot("Missing").Call(jen.Lit("key"))),
+			jen.If(jen.Id(seen).Op("&").Lit(2).Op("==").Lit(0)).Block(d.Clone().Dot("Missing").Call(jen.Lit("value"))),
+			d.Clone().Dot("ObjectEnd").Call(),
+			jen.If(jen.Id(seen).Op("!=").Lit(3)).Block(jen.Continue()),
+			jen.If(jen.List(jen.Id("_"), jen.Id("dup")).Op(":=").Id(m).Index(jen.Id(k)), jen.Id("dup")).Block(
+				d.Clone().Dot("FailRepeatedKey").Call(jen.Id(k)), jen.Continue()),
+			jen.Id(m).Index(jen.Id(k)).Op("=").Id(ev),
+		}
+		pairForm := jen.If(d.Clone().Dot("ArrayStart").Call()).Block(
+			jen.Id(m).Op(":=").Make(typeCode(t)),
+			jen.For(d.Clone().Dot("NextElem").Call()).Block(
+				jen.If(jen.Op("!").Add(d.Clone().Dot("ObjectStart").Call())).Block(jen.Continue()),
+				jen.Block(pair...),
+			),
+			d.Clone().Dot("ArrayEnd").Call(),
+			jen.Add(target).Op("=").Id(m),
+		)
+		return []jen.Code{jen.If(d.Clone().Dot("PairMaps").Call()).Block(pairForm).Else().Block(objectForm)}
 	}
 	return []jen.Code{d.Clone().Dot("Skip").Call()}
 }

@@ -22,7 +22,7 @@ type ToolInfo struct {
 	Params       []string
 	Idempotency  string // "" when not idempotent
 	ParamsSchema []byte
-	StrictSchema []byte // nil when the params cannot be expressed in OpenAI strict mode
+	StrictSchema []byte // the OpenAI strict-mode variant (maps as key/value pairs)
 	StrictOK     bool
 	GeminiSchema []byte // the Gemini function declaration form of ParamsSchema
 	ResultSchema []byte // nil when the tool returns wink.NoValue

@@ -120,9 +120,11 @@ var WinkScheduleTask = wink.NewDef(wink.Spec{
 	Name:               "schedule_task",
 	ParamsSchema:       winkSchemaScheduleParams,
 	ParamsSchemaGemini: winkGeminiSchemaScheduleParams,
+	ParamsSchemaStrict: winkStrictSchemaScheduleParams,
 	Position:           "github.com/winkgen/wink/example/tools.ScheduleTask (schedule.go)",
 	ResultSchema:       winkSchemaTask,
-	StrictOK:           false,
+	ResultSchemaStrict: winkStrictSchemaTask,
+	StrictOK:           true,
 }, wink.Funcs[ScheduleParams, Task]{
 	Decode:       winkDecodeScheduleParams,
 	EncodeParams: winkEncodeScheduleParams,
@@ -431,23 +433,74 @@ func winkDecodeScheduleParams(d *strictjson.Decoder, v *ScheduleParams) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]string)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]string)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 string
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if s, ok := d.String(); ok {
+										e1 = s
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 string
-					if s, ok := d.String(); ok {
-						e1 = s
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.Labels = m1
 				}
-				d.ObjectEnd()
-				v.Labels = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]string)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 string
+						if s, ok := d.String(); ok {
+							e1 = s
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.Labels = m1
+				}
 			}
 		case "repeat":
 			if d.Repeated(&seen[0], 32) {
@@ -1119,6 +1172,8 @@ var (
 	winkSchemaScheduleParams        = []byte(`{"type":"object","properties":{"title":{"type":"string","description":"Title names the task.","minLength":3,"maxLength":80},"at":{"type":"string","description":"At is when the task is due (RFC 3339).","format":"date-time"},"priority":{"type":["integer","null"],"description":"Priority of the task.","enum":[1,2,3,null],"default":2},"assignee":{"type":["string","null"],"description":"Assignee is the e-mail address of the person responsible.","format":"email"},"labels":{"type":["object","null"],"description":"Labels attach free-form key/value metadata.","additionalProperties":{"type":"string"}},"repeat":{"type":["object","null"],"description":"Repeat makes the task recur.","properties":{"every":{"type":"integer","description":"Every is the interval in days.","minimum":1,"maximum":365},"until":{"type":["string","null"],"description":"Until ends the recurrence; open-ended when absent.","format":"date-time"}},"required":["every"],"additionalProperties":false},"ticket":{"type":["string","null"],"description":"Ticket is the tracker reference, like ABC-123.","pattern":"^(?:[A-Z]{2,5}-[0-9]+)$"}},"required":["title","at"],"additionalProperties":false}`)
 	winkGeminiSchemaScheduleParams  = []byte(`{"type":"OBJECT","properties":{"title":{"type":"STRING","description":"Title names the task.","minLength":3,"maxLength":80},"at":{"type":"STRING","description":"At is when the task is due (RFC 3339).","format":"date-time"},"priority":{"type":"INTEGER","description":"Priority of the task. (one of 1, 2, 3, null)","default":2,"nullable":true},"assignee":{"type":"STRING","description":"Assignee is the e-mail address of the person responsible. (format \"email\")","nullable":true},"labels":{"type":"OBJECT","description":"Labels attach free-form key/value metadata. (an object of string values by key)","nullable":true},"repeat":{"type":"OBJECT","description":"Repeat makes the task recur.","properties":{"every":{"type":"INTEGER","description":"Every is the interval in days.","minimum":1,"maximum":365},"until":{"type":"STRING","description":"Until ends the recurrence; open-ended when absent.","format":"date-time","nullable":true}},"required":["every"],"nullable":true},"ticket":{"type":"STRING","description":"Ticket is the tracker reference, like ABC-123.","pattern":"^(?:[A-Z]{2,5}-[0-9]+)$","nullable":true}},"required":["title","at"]}`)
 	winkSchemaTask                  = []byte(`{"type":"object","description":"Task is a scheduled task.","properties":{"id":{"type":"string","description":"ID identifies the task."},"title":{"type":"string","description":"Title names the task."},"due":{"type":"string","description":"Due is when the task is due.","format":"date-time"},"priority":{"type":"integer","description":"Priority of the task.","enum":[1,2,3]},"labels":{"type":"object","description":"Labels are the task's metadata.","additionalProperties":{"type":"string"}}},"required":["id","title","due","priority","labels"],"additionalProperties":false}`)
+	winkStrictSchemaScheduleParams  = []byte(`{"type":"object","properties":{"title":{"type":"string","description":"Title names the task. (at least 3 characters; at most 80 characters)"},"at":{"type":"string","description":"At is when the task is due (RFC 3339).","format":"date-time"},"priority":{"type":["integer","null"],"description":"Priority of the task. (default: 2)","enum":[1,2,3,null]},"assignee":{"type":["string","null"],"description":"Assignee is the e-mail address of the person responsible.","format":"email"},"labels":{"type":["array","null"],"description":"Labels attach free-form key/value metadata.","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"string"}},"required":["key","value"],"additionalProperties":false}},"repeat":{"type":["object","null"],"description":"Repeat makes the task recur.","properties":{"every":{"type":"integer","description":"Every is the interval in days.","minimum":1,"maximum":365},"until":{"type":["string","null"],"description":"Until ends the recurrence; open-ended when absent.","format":"date-time"}},"required":["every","until"],"additionalProperties":false},"ticket":{"type":["string","null"],"description":"Ticket is the tracker reference, like ABC-123.","pattern":"^(?:[A-Z]{2,5}-[0-9]+)$"}},"required":["title","at","priority","assignee","labels","repeat","ticket"],"additionalProperties":false}`)
+	winkStrictSchemaTask            = []byte(`{"type":"object","description":"Task is a scheduled task.","properties":{"id":{"type":"string","description":"ID identifies the task."},"title":{"type":"string","description":"Title names the task."},"due":{"type":"string","description":"Due is when the task is due.","format":"date-time"},"priority":{"type":"integer","description":"Priority of the task.","enum":[1,2,3]},"labels":{"type":"array","description":"Labels are the task's metadata.","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"string"}},"required":["key","value"],"additionalProperties":false}}},"required":["id","title","due","priority","labels"],"additionalProperties":false}`)
 	winkSchemaSearchParams          = []byte(`{"type":"object","properties":{"query":{"type":"string","description":"Query is the text to search for.","minLength":1,"maxLength":200},"limit":{"type":["integer","null"],"description":"Limit caps the number of matches returned.","minimum":1,"maximum":100,"default":10},"case_sensitive":{"type":["boolean","null"],"description":"CaseSensitive makes matching case-sensitive."},"file_types":{"type":["array","null"],"description":"FileTypes restricts matches to these extensions.","items":{"type":"string","pattern":"^(?:[a-z0-9]{1,8})$"},"maxItems":10,"uniqueItems":true},"filters":{"type":"object","description":"Filters narrows the search.","properties":{"path_prefix":{"type":"string","description":"PathPrefix keeps only documents under this path.","pattern":"^(?:/[A-Za-z0-9_./-]*)$"},"max_size":{"type":"integer","description":"MaxSize skips documents larger than this many bytes.","minimum":0,"maximum":9223372036854775807}},"required":["path_prefix","max_size"],"additionalProperties":false},"mode":{"type":["string","null"],"description":"Mode is the matching mode.","enum":["fuzzy","exact",null],"default":"fuzzy"}},"required":["query","filters"],"additionalProperties":false}`)
 	winkGeminiSchemaSearchParams    = []byte(`{"type":"OBJECT","properties":{"query":{"type":"STRING","description":"Query is the text to search for.","minLength":1,"maxLength":200},"limit":{"type":"INTEGER","description":"Limit caps the number of matches returned.","minimum":1,"maximum":100,"default":10,"nullable":true},"case_sensitive":{"type":"BOOLEAN","description":"CaseSensitive makes matching case-sensitive.","nullable":true},"file_types":{"type":"ARRAY","description":"FileTypes restricts matches to these extensions. (items unique)","items":{"type":"STRING","pattern":"^(?:[a-z0-9]{1,8})$"},"maxItems":10,"nullable":true},"filters":{"type":"OBJECT","description":"Filters narrows the search.","properties":{"path_prefix":{"type":"STRING","description":"PathPrefix keeps only documents under this path.","pattern":"^(?:/[A-Za-z0-9_./-]*)$"},"max_size":{"type":"INTEGER","description":"MaxSize skips documents larger than this many bytes.","minimum":0,"maximum":9223372036854775807}},"required":["path_prefix","max_size"]},"mode":{"type":"STRING","description":"Mode is the matching mode.","enum":["fuzzy","exact"],"default":"fuzzy","nullable":true}},"required":["query","filters"]}`)
 	winkSchemaSearchResult          = []byte(`{"type":"object","description":"SearchResult lists matching documents.","properties":{"matches":{"type":"array","description":"Matches are the matching document paths.","items":{"type":"string"}},"total_count":{"type":"integer","description":"TotalCount is the number of matches before the limit.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["matches","total_count"],"additionalProperties":false}`)

@@ -47,8 +47,9 @@
 // # Strict variant
 //
 // Strict differs from Plain only in that: every property is listed in "required" (optional ones stay
-// nullable); a map anywhere makes the type inexpressible (ok=false and no error, even if Plain would
-// report an error further on); "$ref" never has siblings (a property description or restated note moves
+// nullable); a map is an array of {"key","value"} pair objects (strict mode cannot state arbitrary keys;
+// the decoder reads that form when the call came from OpenAI, strictjson.Limits.PairMaps); "$ref" never
+// has siblings (a property description or restated note moves
 // the $ref into a one-element anyOf: {"description":…,"anyOf":[{"$ref":…}]}), because OpenAI rejects
 // keywords beside $ref; and the keywords OpenAI does not support are dropped and restated at the end of the
 // property's description, in parentheses, joined by "; " ("Doc. (note; note)", or "(note; note)" without

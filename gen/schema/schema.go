@@ -12,8 +12,6 @@ import (
 	"github.com/winkgen/wink/runtime/strictjson"
 )
 
-// errNotStrict reports a type that OpenAI strict mode cannot express (a map).
-var errNotStrict = errors.New("schema: a map cannot be expressed in OpenAI strict mode")
 
 // Plain returns the plain JSON Schema 2020-12 (Anthropic input_schema, MCP inputSchema/outputSchema) of a
 // named struct type (a tool's params or result). A KindNoValue type yields NoValue().
@@ -231,15 +229,35 @@ func (b *builder) value(t *model.Type, nullable bool, path string) (*obj, error)
 		s, _, err := b.array(t, nullable, noCons, path)
 		return s, err
 	case model.KindMap:
-		if b.strict {
-			return nil, errNotStrict
-		}
 		if t.Elem == nil {
 			return nil, fmt.Errorf("schema: %s: map without a value type", path)
 		}
 		v, err := b.value(t.Elem, false, path+"{}")
 		if err != nil {
 			return nil, err
+		}
+		if b.strict {
+			// OpenAI strict mode cannot state an object with arbitrary keys: a map is an array of
+			// {"key","value"} pairs, the form the decoder reads under strictjson.Limits.PairMaps.
+			pair := newSchema()
+			pair.set("type", str("object"))
+			props := newMap()
+			key := newSchema()
+			key.set("type", str("string"))
+			props.set("key", key)
+			props.set("value", v)
+			pair.set("properties", props)
+			pair.set("required", list{str("key"), str("value")})
+			pair.set("additionalProperties", boolean(false))
+			s := newSchema()
+			s.set("type", typeKeyword("array", nullable))
+			desc := "key/value pairs, each key once"
+			if t.Doc != "" {
+				desc = t.Doc + " (" + desc + ")"
+			}
+			s.set("description", str(desc))
+			s.set("items", pair)
+			return s, nil
 		}
 		s := newSchema()
 		s.set("type", typeKeyword("object", nullable))

@@ -54,9 +54,10 @@ func TestPlainAndStrictGolden(t *testing.T) {
 			strict: `{"type":"object","properties":{"expr":{"description":"The expression to evaluate.","anyOf":[{"$ref":"#/$defs/Expr"}]},"vars":{"type":"array","items":{"$ref":"#/$defs/Call"}}},"required":["expr","vars"],"additionalProperties":false,"$defs":{"Expr":{"type":"object","description":"Expr is an expression.","properties":{"literal":{"type":["number","null"],"minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"call":{"anyOf":[{"$ref":"#/$defs/Call"},{"type":"null"}]}},"required":["literal","call"],"additionalProperties":false},"Call":{"type":"object","description":"Call applies a function.","properties":{"func":{"type":"string"},"args":{"type":"array","description":"Arguments.","items":{"$ref":"#/$defs/Expr"}}},"required":["func","args"],"additionalProperties":false}}}`,
 		},
 		{
-			name:  "maps carry their value schema; strict cannot express them",
-			ty:    mapType(),
-			plain: `{"type":"object","properties":{"labels":{"type":"object","description":"Labels.","additionalProperties":{"type":"string"}},"vals":{"type":["object","null"],"additionalProperties":{"type":["object","null"],"properties":{"n":{"type":"integer","minimum":-2147483648,"maximum":2147483647}},"required":["n"],"additionalProperties":false}}},"required":["labels"],"additionalProperties":false}`,
+			name:   "maps carry their value schema; strict states them as key/value pairs",
+			ty:     mapType(),
+			plain:  `{"type":"object","properties":{"labels":{"type":"object","description":"Labels.","additionalProperties":{"type":"string"}},"vals":{"type":["object","null"],"additionalProperties":{"type":["object","null"],"properties":{"n":{"type":"integer","minimum":-2147483648,"maximum":2147483647}},"required":["n"],"additionalProperties":false}}},"required":["labels"],"additionalProperties":false}`,
+			strict: `{"type":"object","properties":{"labels":{"type":"array","description":"Labels.","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"string"}},"required":["key","value"],"additionalProperties":false}},"vals":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":["object","null"],"properties":{"n":{"type":"integer","minimum":-2147483648,"maximum":2147483647}},"required":["n"],"additionalProperties":false}},"required":["key","value"],"additionalProperties":false}}},"required":["labels","vals"],"additionalProperties":false}`,
 		},
 		{
 			name:   "empty struct has no required",
@@ -256,15 +257,20 @@ func TestStrictRestatesDroppedKeywords(t *testing.T) {
 	}
 }
 
-func TestStrictNotExpressibleWithNestedMap(t *testing.T) {
+// TestStrictStatesNestedMapsAsPairs: a map anywhere (inside an array's struct, behind a pointer) becomes
+// an array of key/value pairs in the strict variant, which passes OpenAI's rules.
+func TestStrictStatesNestedMapsAsPairs(t *testing.T) {
 	inner := tStruct("Inner", "", req("m", tMap(tInt(8))))
 	for _, ty := range []*model.Type{
 		tStruct("A", "", req("x", tSlice(inner))),
 		tStruct("B", "", opt("x", tPtr(tMap(tString())))),
 	} {
 		b, ok, err := Strict(ty)
-		if ok || b != nil || err != nil {
-			t.Errorf("%s: Strict = %s, %v, %v; want nil, false, nil", ty.ID, b, ok, err)
+		if !ok || err != nil || !strings.Contains(string(b), `"required":["key","value"]`) {
+			t.Errorf("%s: Strict = %s, %v, %v; want the pair form", ty.ID, b, ok, err)
+		}
+		if err := CheckOpenAIStrict(b); err != nil {
+			t.Errorf("%s: %v", ty.ID, err)
 		}
 		if _, err := Plain(ty); err != nil {
 			t.Errorf("%s: Plain: %v", ty.ID, err)

@@ -1,23 +1,20 @@
 package schema
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 
 	"github.com/winkgen/wink/gen/model"
 )
 
-// Strict returns the OpenAI strict-mode variant; ok is false when the type cannot be expressed in strict mode
-// (a map anywhere: OpenAI strict requires additionalProperties:false on every object) — then bytes are nil.
-// The variant differs from Plain in three ways: every property is listed in "required" (optional ones stay
-// nullable), keywords OpenAI strict does not support are dropped and restated in the property's
-// description, and a "$ref" never has sibling keywords (it moves into a one-element "anyOf").
+// Strict returns the OpenAI strict-mode variant. It differs from Plain in four ways: every property is
+// listed in "required" (optional ones stay nullable), keywords OpenAI strict does not support are dropped
+// and restated in the property's description, a "$ref" never has sibling keywords (it moves into a
+// one-element "anyOf"), and a map is an array of {"key","value"} pairs (strict mode cannot state an object
+// with arbitrary keys; the generated decoder reads that form under strictjson.Limits.PairMaps). ok is true
+// for every type winkgen accepts; it is kept for callers that check it.
 func Strict(t *model.Type) (b []byte, ok bool, err error) {
 	b, err = build(t, true)
-	if errors.Is(err, errNotStrict) {
-		return nil, false, nil
-	}
 	if err != nil {
 		return nil, false, err
 	}

@@ -87,3 +87,16 @@ func (d *Decoder) checkCount(n, min, max int, minMsg, maxMsg func(int) string) b
 
 // FailDuplicate records MsgUnique(i, j).
 func (d *Decoder) FailDuplicate(i, j int) { d.Fail(MsgUnique(i, j)) }
+
+// PairMaps reports whether maps arrive as arrays of {"key", "value"} objects (Limits.PairMaps). Generated
+// decoders read a map in that form when it does: OpenAI's strict mode cannot state an object with
+// arbitrary keys, so a tool's strict schema describes each map as such an array.
+func (d *Decoder) PairMaps() bool { return d.pairMaps }
+
+// PairKeys are the members of one pair of a map in pair form.
+var PairKeys = []string{"key", "value"}
+
+// FailRepeatedKey records that a map in pair form repeats key k.
+func (d *Decoder) FailRepeatedKey(k string) {
+	d.Fail("key " + quote(k) + " appears twice; each key may appear once")
+}

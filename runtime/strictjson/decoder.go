@@ -19,6 +19,9 @@ const DefaultMaxErrors = 20
 // Limits bounds one decode. A zero (or negative) field selects its default.
 type Limits struct {
 	MaxBytes, MaxDepth, MaxErrors int
+	// PairMaps makes maps arrive as arrays of {"key": k, "value": v} objects, the form OpenAI's strict
+	// mode gives them (see PairMaps), instead of JSON objects.
+	PairMaps bool
 }
 
 // Kind is the kind of a JSON value, as told by its first byte.
@@ -94,6 +97,7 @@ type Decoder struct {
 	depth    int
 	maxDepth int
 	fatal    bool
+	pairMaps bool // Limits.PairMaps
 	inKey    bool // scanning an object key (stringErr names the object's path)
 
 	numStart, numEnd int // last number literal
@@ -121,6 +125,7 @@ func (d *Decoder) Reset(data []byte, lim Limits) {
 	if d.maxDepth <= 0 {
 		d.maxDepth = DefaultMaxDepth
 	}
+	d.pairMaps = lim.PairMaps
 	// Pointer fields are written only when they change: a pooled Decoder lives on the heap, where every
 	// pointer store pays a write barrier while the collector runs.
 	if d.errs.List != nil {

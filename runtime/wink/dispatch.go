@@ -26,6 +26,11 @@ type Call struct {
 	Name string
 	// Arguments is the raw JSON arguments text.
 	Arguments []byte
+	// PairMaps says the call came from a provider that was sent the tool's
+	// OpenAI strict schema (Spec.ParamsSchemaStrict; the OpenAI adapters and
+	// providers set it): its maps arrive as arrays of {"key","value"} pairs,
+	// as that schema states, and are decoded in that form.
+	PairMaps bool
 }
 
 // Outcome is the result of one dispatched call as the model sees it.
@@ -360,7 +365,9 @@ func (t *Tool) run(ctx context.Context, disp *Dispatcher, call Call, fr *frame) 
 	}()
 
 	// 2: strict decoding, then the params' Validate.
-	if aerr := t.decode(fr, call.Arguments, disp.Limits); aerr != nil {
+	lim := disp.Limits
+	lim.PairMaps = call.PairMaps && t.spec.StrictOK
+	if aerr := t.decode(fr, call.Arguments, lim); aerr != nil {
 		cs.fail(aerr.Error())
 		cs.cause = aerr
 		return

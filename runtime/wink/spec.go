@@ -56,8 +56,10 @@ type Spec struct {
 	ParamsSchemaAnthropic []byte
 	// ParamsSchemaStrict is the OpenAI strict-mode variant of ParamsSchema.
 	ParamsSchemaStrict []byte
-	// StrictOK reports whether the params type can be expressed in OpenAI
-	// strict mode; when false, adapters send ParamsSchema with strict off.
+	// StrictOK reports whether ParamsSchemaStrict may be sent in OpenAI
+	// strict mode (winkgen sets it for every tool: maps are stated as
+	// key/value pairs); when false, adapters send ParamsSchema with strict
+	// off.
 	StrictOK bool
 	// ResultSchema is the plain JSON Schema of the result value (MCP
 	// outputSchema).

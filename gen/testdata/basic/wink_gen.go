@@ -69,10 +69,11 @@ var WinkKinds = wink.NewDef(wink.Spec{
 	Name:               "kinds",
 	ParamsSchema:       winkSchemaParams,
 	ParamsSchemaGemini: winkGeminiSchemaParams,
+	ParamsSchemaStrict: winkStrictSchemaParams,
 	Position:           "github.com/winkgen/wink/gen/testdata/basic.Kinds (basic.go)",
 	ResultSchema:       winkSchemaResult,
 	ResultSchemaStrict: winkSchemaResult,
-	StrictOK:           false,
+	StrictOK:           true,
 }, wink.Funcs[Params, Result]{
 	Decode:       winkDecodeParams,
 	EncodeParams: winkEncodeParams,
@@ -331,23 +332,74 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 			if d.Repeated(&seen[0], 8192) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]int)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]int)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 int
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+										e1 = int(n)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 int
-					if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-						e1 = int(n)
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.Meta = m1
 				}
-				d.ObjectEnd()
-				v.Meta = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]int)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 int
+						if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+							e1 = int(n)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.Meta = m1
+				}
 			}
 		case "email":
 			if d.Repeated(&seen[0], 16384) {
@@ -388,33 +440,94 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]bool)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []bool
-					if d.ArrayStart() {
-						var buf2 [8]bool
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 bool
-							if b, ok := d.Bool(); ok {
-								e2 = b
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]bool)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []bool
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]bool
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 bool
+											if b, ok := d.Bool(); ok {
+												e2 = b
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.Nested = m1
 				}
-				d.ObjectEnd()
-				v.Nested = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]bool)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []bool
+						if d.ArrayStart() {
+							var buf2 [8]bool
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 bool
+								if b, ok := d.Bool(); ok {
+									e2 = b
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.Nested = m1
+				}
 			}
 		case "default_ptr":
 			if d.Repeated(&seen[0], 131072) {
@@ -591,6 +704,7 @@ var (
 	winkSchemaParams       = []byte(`{"type":"object","description":"Params covers the kinds.","properties":{"name":{"type":"string","minLength":1,"maxLength":10,"pattern":"^(?:[a-z]+)$"},"count":{"type":"integer","minimum":0,"maximum":500,"multipleOf":5},"delta":{"type":["integer","null"],"exclusiveMinimum":-10,"exclusiveMaximum":10,"default":0},"ratio":{"type":"number","minimum":0,"maximum":1},"temp":{"type":"number","description":"Celsius is a named float.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308,"multipleOf":0.5},"on":{"type":"boolean"},"color":{"type":["string","null"],"description":"Color is a string enum.","enum":["red","green","blue",null],"default":"green"},"allowed":{"type":"array","items":{"type":"string","description":"Color is a string enum.","enum":["red","blue"]},"uniqueItems":true},"level":{"type":"integer","description":"Level is an integer enum.","enum":[1,2]},"when":{"type":"string","format":"date-time"},"maybe":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807},"tags":{"type":"array","items":{"type":"string"},"minItems":1,"maxItems":3,"uniqueItems":true},"grid":{"type":"array","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"minItems":2,"maxItems":2},"meta":{"type":"object","additionalProperties":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"email":{"type":["string","null"],"format":"email"},"opt":{"type":["string","null"],"description":"Color is a string enum.","enum":["red","green","blue",null]},"nested":{"type":["object","null"],"additionalProperties":{"type":"array","items":{"type":"boolean"}}},"default_ptr":{"type":["string","null"],"default":"a b"}},"required":["name","count","ratio","temp","on","allowed","level","when","tags","grid","meta"],"additionalProperties":false}`)
 	winkGeminiSchemaParams = []byte(`{"type":"OBJECT","description":"Params covers the kinds.","properties":{"name":{"type":"STRING","minLength":1,"maxLength":10,"pattern":"^(?:[a-z]+)$"},"count":{"type":"INTEGER","minimum":0,"maximum":500,"description":"(a multiple of 5)"},"delta":{"type":"INTEGER","default":0,"nullable":true,"description":"(greater than -10; less than 10)"},"ratio":{"type":"NUMBER","minimum":0,"maximum":1},"temp":{"type":"NUMBER","description":"Celsius is a named float. (a multiple of 0.5)","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"on":{"type":"BOOLEAN"},"color":{"type":"STRING","description":"Color is a string enum.","enum":["red","green","blue"],"default":"green","nullable":true},"allowed":{"type":"ARRAY","items":{"type":"STRING","description":"Color is a string enum.","enum":["red","blue"]},"description":"(items unique)"},"level":{"type":"INTEGER","description":"Level is an integer enum. (one of 1, 2)"},"when":{"type":"STRING","format":"date-time"},"maybe":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807,"nullable":true},"tags":{"type":"ARRAY","items":{"type":"STRING"},"minItems":1,"maxItems":3,"description":"(items unique)"},"grid":{"type":"ARRAY","items":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807},"minItems":2,"maxItems":2},"meta":{"type":"OBJECT","description":"(an object of integer values by key)"},"email":{"type":"STRING","nullable":true,"description":"(format \"email\")"},"opt":{"type":"STRING","description":"Color is a string enum.","enum":["red","green","blue"],"nullable":true},"nested":{"type":"OBJECT","nullable":true,"description":"(an object of array values by key)"},"default_ptr":{"type":"STRING","default":"a b","nullable":true}},"required":["name","count","ratio","temp","on","allowed","level","when","tags","grid","meta"]}`)
 	winkSchemaResult       = []byte(`{"type":"object","description":"Result is the tool's result.","properties":{"ok":{"type":"boolean"}},"required":["ok"],"additionalProperties":false}`)
+	winkStrictSchemaParams = []byte(`{"type":"object","description":"Params covers the kinds.","properties":{"name":{"type":"string","description":"(at least 1 character; at most 10 characters)","pattern":"^(?:[a-z]+)$"},"count":{"type":"integer","minimum":0,"maximum":500,"multipleOf":5},"delta":{"type":["integer","null"],"description":"(default: 0)","exclusiveMinimum":-10,"exclusiveMaximum":10},"ratio":{"type":"number","minimum":0,"maximum":1},"temp":{"type":"number","description":"Celsius is a named float.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308,"multipleOf":0.5},"on":{"type":"boolean"},"color":{"type":["string","null"],"description":"Color is a string enum. (default: \"green\")","enum":["red","green","blue",null]},"allowed":{"type":"array","description":"(items must be unique)","items":{"type":"string","description":"Color is a string enum.","enum":["red","blue"]}},"level":{"type":"integer","description":"Level is an integer enum.","enum":[1,2]},"when":{"type":"string","format":"date-time"},"maybe":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807},"tags":{"type":"array","description":"(items must be unique)","items":{"type":"string"},"minItems":1,"maxItems":3},"grid":{"type":"array","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"minItems":2,"maxItems":2},"meta":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["key","value"],"additionalProperties":false}},"email":{"type":["string","null"],"format":"email"},"opt":{"type":["string","null"],"description":"Color is a string enum.","enum":["red","green","blue",null]},"nested":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"boolean"}}},"required":["key","value"],"additionalProperties":false}},"default_ptr":{"type":["string","null"],"description":"(default: \"a b\")"}},"required":["name","count","delta","ratio","temp","on","color","allowed","level","when","maybe","tags","grid","meta","email","opt","nested","default_ptr"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

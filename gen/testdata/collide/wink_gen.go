@@ -66,10 +66,11 @@ var WinkCollide = wink3.NewDef(wink3.Spec{
 	Name:               "collide",
 	ParamsSchema:       winkSchemaParams,
 	ParamsSchemaGemini: winkGeminiSchemaParams,
+	ParamsSchemaStrict: winkStrictSchemaParams,
 	Position:           "github.com/winkgen/wink/gen/testdata/collide.Collide (collide.go)",
 	ResultSchema:       winkSchemaResult,
 	ResultSchemaStrict: winkSchemaResult,
-	StrictOK:           false,
+	StrictOK:           true,
 }, wink3.Funcs[Params, Result]{
 	Decode:       winkDecodeParams,
 	EncodeParams: winkEncodeParams,
@@ -178,21 +179,70 @@ func winkDecodeParams(d *strictjson2.Decoder, v *Params) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]Item)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]Item)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 Item
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									winkDecodeItem(d, &e1)
+								default:
+									d.Unknown(strictjson2.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 Item
-					winkDecodeItem(d, &e1)
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.Tags = m1
 				}
-				d.ObjectEnd()
-				v.Tags = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]Item)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 Item
+						winkDecodeItem(d, &e1)
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.Tags = m1
+				}
 			}
 		case "list":
 			if d.Repeated(&seen[0], 128) {
@@ -322,6 +372,7 @@ var (
 	winkSchemaParams       = []byte(`{"type":"object","properties":{"when":{"type":"string","format":"date-time"},"wait":{"type":["string","null"],"pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$","default":"2s"},"name":{"type":"string","maxLength":9,"pattern":"^[a-z]+$"},"ratio":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":10,"multipleOf":0.5},"-":{"type":"string"},"level":{"type":"integer","description":"Level is an integer enum.","enum":[0,1]},"tags":{"type":["object","null"],"additionalProperties":{"type":"object","description":"Item is an element.","properties":{"n":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["n"],"additionalProperties":false}},"list":{"type":["array","null"],"items":{"type":"object","description":"Item is an element.","properties":{"n":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["n"],"additionalProperties":false}}},"required":["when","name","ratio","-","level"],"additionalProperties":false}`)
 	winkGeminiSchemaParams = []byte(`{"type":"OBJECT","properties":{"when":{"type":"STRING","format":"date-time"},"wait":{"type":"STRING","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$","default":"2s","nullable":true},"name":{"type":"STRING","maxLength":9,"pattern":"^[a-z]+$"},"ratio":{"type":"NUMBER","minimum":-1.7976931348623157e+308,"maximum":10,"description":"(a multiple of 0.5)"},"-":{"type":"STRING"},"level":{"type":"INTEGER","description":"Level is an integer enum. (one of 0, 1)"},"tags":{"type":"OBJECT","nullable":true,"description":"(an object of object values by key)"},"list":{"type":"ARRAY","items":{"type":"OBJECT","description":"Item is an element.","properties":{"n":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["n"]},"nullable":true}},"required":["when","name","ratio","-","level"]}`)
 	winkSchemaResult       = []byte(`{"type":"object","description":"Result is what collide returns.","properties":{"at":{"type":"string","format":"date-time"}},"required":["at"],"additionalProperties":false}`)
+	winkStrictSchemaParams = []byte(`{"type":"object","properties":{"when":{"type":"string","format":"date-time"},"wait":{"type":["string","null"],"description":"(default: \"2s\")","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"name":{"type":"string","description":"(at most 9 characters)","pattern":"^[a-z]+$"},"ratio":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":10,"multipleOf":0.5},"-":{"type":"string"},"level":{"type":"integer","description":"Level is an integer enum.","enum":[0,1]},"tags":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"object","description":"Item is an element.","properties":{"n":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["n"],"additionalProperties":false}},"required":["key","value"],"additionalProperties":false}},"list":{"type":["array","null"],"items":{"type":"object","description":"Item is an element.","properties":{"n":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["n"],"additionalProperties":false}}},"required":["when","wait","name","ratio","-","level","tags","list"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

@@ -54,9 +54,11 @@ var WinkStore = wink.NewDef(wink.Spec{
 	Name:               "store",
 	ParamsSchema:       winkSchemaParams,
 	ParamsSchemaGemini: winkGeminiSchemaParams,
+	ParamsSchemaStrict: winkStrictSchemaParams,
 	Position:           "github.com/winkgen/wink/gen/testdata/mapsoptional.Store (mapsoptional.go)",
 	ResultSchema:       winkSchemaParams,
-	StrictOK:           false,
+	ResultSchemaStrict: winkStrictSchemaParams,
+	StrictOK:           true,
 }, wink.Funcs[Params, Params]{
 	Decode:       winkDecodeParams,
 	EncodeParams: winkEncodeParams,
@@ -76,146 +78,534 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 			if d.Repeated(&seen[0], 1) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]Item)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]Item)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 Item
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									winkDecodeItem(d, &e1)
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 Item
-					winkDecodeItem(d, &e1)
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.ByName = m1
 				}
-				d.ObjectEnd()
-				v.ByName = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]Item)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 Item
+						winkDecodeItem(d, &e1)
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.ByName = m1
+				}
 			}
 		case "refs":
 			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]*Item)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]*Item)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 *Item
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.Null() {
+										e1 = nil
+									} else {
+										var p2 Item
+										winkDecodeItem(d, &p2)
+										e1 = &p2
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 *Item
-					if d.Null() {
-						e1 = nil
-					} else {
-						var p2 Item
-						winkDecodeItem(d, &p2)
-						e1 = &p2
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.Refs = m1
 				}
-				d.ObjectEnd()
-				v.Refs = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]*Item)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 *Item
+						if d.Null() {
+							e1 = nil
+						} else {
+							var p2 Item
+							winkDecodeItem(d, &p2)
+							e1 = &p2
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.Refs = m1
+				}
 			}
 		case "lists":
 			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]Item)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []Item
-					if d.ArrayStart() {
-						var buf2 [8]Item
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 Item
-							winkDecodeItem(d, &e2)
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]Item)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []Item
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]Item
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 Item
+											winkDecodeItem(d, &e2)
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.Lists = m1
 				}
-				d.ObjectEnd()
-				v.Lists = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]Item)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []Item
+						if d.ArrayStart() {
+							var buf2 [8]Item
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 Item
+								winkDecodeItem(d, &e2)
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.Lists = m1
+				}
 			}
 		case "nested":
 			if d.Repeated(&seen[0], 8) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]map[string]Item)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 map[string]Item
-					if d.ObjectStart() {
-						m2 := make(map[string]Item)
-						for d.NextKey() {
-							k2 := d.KeyString()
-							if _, dup := m2[k2]; dup {
-								d.Duplicate()
-								d.Skip()
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]map[string]Item)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 map[string]Item
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.PairMaps() {
+										if d.ArrayStart() {
+											m2 := make(map[string]Item)
+											for d.NextElem() {
+												if !d.ObjectStart() {
+													continue
+												}
+												{
+													var k2 string
+													var e2 Item
+													var seen2 uint64
+													for d.NextKey() {
+														switch string(d.Key()) {
+														case "key":
+															if d.Repeated(&seen2, 1) {
+																continue
+															}
+															k2, _ = d.String()
+														case "value":
+															if d.Repeated(&seen2, 2) {
+																continue
+															}
+															winkDecodeItem(d, &e2)
+														default:
+															d.Unknown(strictjson.PairKeys)
+														}
+													}
+													if seen2&1 == 0 {
+														d.Missing("key")
+													}
+													if seen2&2 == 0 {
+														d.Missing("value")
+													}
+													d.ObjectEnd()
+													if seen2 != 3 {
+														continue
+													}
+													if _, dup := m2[k2]; dup {
+														d.FailRepeatedKey(k2)
+														continue
+													}
+													m2[k2] = e2
+												}
+											}
+											d.ArrayEnd()
+											e1 = m2
+										}
+									} else {
+										if d.ObjectStart() {
+											m2 := make(map[string]Item)
+											for d.NextKey() {
+												k2 := d.KeyString()
+												if _, dup := m2[k2]; dup {
+													d.Duplicate()
+													d.Skip()
+													continue
+												}
+												var e2 Item
+												winkDecodeItem(d, &e2)
+												m2[k2] = e2
+											}
+											d.ObjectEnd()
+											e1 = m2
+										}
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
 								continue
 							}
-							var e2 Item
-							winkDecodeItem(d, &e2)
-							m2[k2] = e2
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
 						}
-						d.ObjectEnd()
-						e1 = m2
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.Nested = m1
 				}
-				d.ObjectEnd()
-				v.Nested = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]map[string]Item)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 map[string]Item
+						if d.PairMaps() {
+							if d.ArrayStart() {
+								m2 := make(map[string]Item)
+								for d.NextElem() {
+									if !d.ObjectStart() {
+										continue
+									}
+									{
+										var k2 string
+										var e2 Item
+										var seen2 uint64
+										for d.NextKey() {
+											switch string(d.Key()) {
+											case "key":
+												if d.Repeated(&seen2, 1) {
+													continue
+												}
+												k2, _ = d.String()
+											case "value":
+												if d.Repeated(&seen2, 2) {
+													continue
+												}
+												winkDecodeItem(d, &e2)
+											default:
+												d.Unknown(strictjson.PairKeys)
+											}
+										}
+										if seen2&1 == 0 {
+											d.Missing("key")
+										}
+										if seen2&2 == 0 {
+											d.Missing("value")
+										}
+										d.ObjectEnd()
+										if seen2 != 3 {
+											continue
+										}
+										if _, dup := m2[k2]; dup {
+											d.FailRepeatedKey(k2)
+											continue
+										}
+										m2[k2] = e2
+									}
+								}
+								d.ArrayEnd()
+								e1 = m2
+							}
+						} else {
+							if d.ObjectStart() {
+								m2 := make(map[string]Item)
+								for d.NextKey() {
+									k2 := d.KeyString()
+									if _, dup := m2[k2]; dup {
+										d.Duplicate()
+										d.Skip()
+										continue
+									}
+									var e2 Item
+									winkDecodeItem(d, &e2)
+									m2[k2] = e2
+								}
+								d.ObjectEnd()
+								e1 = m2
+							}
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.Nested = m1
+				}
 			}
 		case "pairs":
 			if d.Repeated(&seen[0], 16) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][2]Item)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 [2]Item
-					if d.ArrayStart() {
-						i2 := 0
-						for d.NextElem() {
-							if i2 < 2 {
-								winkDecodeItem(d, &e1[i2])
-							} else {
-								d.Skip()
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][2]Item)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 [2]Item
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										i2 := 0
+										for d.NextElem() {
+											if i2 < 2 {
+												winkDecodeItem(d, &e1[i2])
+											} else {
+												d.Skip()
+											}
+											i2++
+										}
+										d.ArrayEnd()
+										if i2 != 2 {
+											d.FailLen("must contain exactly 2 items", i2)
+										}
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
 							}
-							i2++
-						}
-						d.ArrayEnd()
-						if i2 != 2 {
-							d.FailLen("must contain exactly 2 items", i2)
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
 						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.Pairs = m1
 				}
-				d.ObjectEnd()
-				v.Pairs = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][2]Item)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 [2]Item
+						if d.ArrayStart() {
+							i2 := 0
+							for d.NextElem() {
+								if i2 < 2 {
+									winkDecodeItem(d, &e1[i2])
+								} else {
+									d.Skip()
+								}
+								i2++
+							}
+							d.ArrayEnd()
+							if i2 != 2 {
+								d.FailLen("must contain exactly 2 items", i2)
+							}
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.Pairs = m1
+				}
 			}
 		case "pair":
 			if d.Repeated(&seen[0], 32) {
@@ -503,6 +893,7 @@ func winkZeroPrefix(v *Prefix) bool {
 var (
 	winkSchemaParams       = []byte(`{"type":"object","properties":{"by_name":{"type":"object","description":"ByName maps names to items.","additionalProperties":{"type":"object","description":"Item is an item.","properties":{"name":{"type":"string","description":"Name is required and not empty.","minLength":1}},"required":["name"],"additionalProperties":false}},"refs":{"type":"object","description":"Refs maps names to optional items.","additionalProperties":{"type":["object","null"],"description":"Item is an item.","properties":{"name":{"type":"string","description":"Name is required and not empty.","minLength":1}},"required":["name"],"additionalProperties":false}},"lists":{"type":"object","description":"Lists maps names to lists of items.","additionalProperties":{"type":"array","items":{"type":"object","description":"Item is an item.","properties":{"name":{"type":"string","description":"Name is required and not empty.","minLength":1}},"required":["name"],"additionalProperties":false}}},"nested":{"type":"object","description":"Nested maps names to maps of items.","additionalProperties":{"type":"object","additionalProperties":{"type":"object","description":"Item is an item.","properties":{"name":{"type":"string","description":"Name is required and not empty.","minLength":1}},"required":["name"],"additionalProperties":false}}},"pairs":{"type":"object","description":"Pairs maps names to pairs of items.","additionalProperties":{"type":"array","items":{"type":"object","description":"Item is an item.","properties":{"name":{"type":"string","description":"Name is required and not empty.","minLength":1}},"required":["name"],"additionalProperties":false},"minItems":2,"maxItems":2}},"pair":{"type":["array","null"],"description":"Pair is optional.","items":{"type":"string","minLength":1},"minItems":2,"maxItems":2},"prefix":{"type":["object","null"],"description":"Prefix is optional.","properties":{"value":{"type":"string","description":"Value is not empty.","minLength":1}},"required":["value"],"additionalProperties":false},"anon":{"type":["object","null"],"description":"Anon is optional.","properties":{"x":{"type":"string","description":"X is not empty.","minLength":1}},"required":["x"],"additionalProperties":false}},"required":["by_name","refs","lists","nested","pairs"],"additionalProperties":false}`)
 	winkGeminiSchemaParams = []byte(`{"type":"OBJECT","properties":{"by_name":{"type":"OBJECT","description":"ByName maps names to items. (an object of object values by key)"},"refs":{"type":"OBJECT","description":"Refs maps names to optional items. (an object of object or null values by key)"},"lists":{"type":"OBJECT","description":"Lists maps names to lists of items. (an object of array values by key)"},"nested":{"type":"OBJECT","description":"Nested maps names to maps of items. (an object of object values by key)"},"pairs":{"type":"OBJECT","description":"Pairs maps names to pairs of items. (an object of array values by key)"},"pair":{"type":"ARRAY","description":"Pair is optional.","items":{"type":"STRING","minLength":1},"minItems":2,"maxItems":2,"nullable":true},"prefix":{"type":"OBJECT","description":"Prefix is optional.","properties":{"value":{"type":"STRING","description":"Value is not empty.","minLength":1}},"required":["value"],"nullable":true},"anon":{"type":"OBJECT","description":"Anon is optional.","properties":{"x":{"type":"STRING","description":"X is not empty.","minLength":1}},"required":["x"],"nullable":true}},"required":["by_name","refs","lists","nested","pairs"]}`)
+	winkStrictSchemaParams = []byte(`{"type":"object","properties":{"by_name":{"type":"array","description":"ByName maps names to items.","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"object","description":"Item is an item.","properties":{"name":{"type":"string","description":"Name is required and not empty. (at least 1 character)"}},"required":["name"],"additionalProperties":false}},"required":["key","value"],"additionalProperties":false}},"refs":{"type":"array","description":"Refs maps names to optional items.","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":["object","null"],"description":"Item is an item.","properties":{"name":{"type":"string","description":"Name is required and not empty. (at least 1 character)"}},"required":["name"],"additionalProperties":false}},"required":["key","value"],"additionalProperties":false}},"lists":{"type":"array","description":"Lists maps names to lists of items.","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"object","description":"Item is an item.","properties":{"name":{"type":"string","description":"Name is required and not empty. (at least 1 character)"}},"required":["name"],"additionalProperties":false}}},"required":["key","value"],"additionalProperties":false}},"nested":{"type":"array","description":"Nested maps names to maps of items.","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"object","description":"Item is an item.","properties":{"name":{"type":"string","description":"Name is required and not empty. (at least 1 character)"}},"required":["name"],"additionalProperties":false}},"required":["key","value"],"additionalProperties":false}}},"required":["key","value"],"additionalProperties":false}},"pairs":{"type":"array","description":"Pairs maps names to pairs of items.","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"object","description":"Item is an item.","properties":{"name":{"type":"string","description":"Name is required and not empty. (at least 1 character)"}},"required":["name"],"additionalProperties":false},"minItems":2,"maxItems":2}},"required":["key","value"],"additionalProperties":false}},"pair":{"type":["array","null"],"description":"Pair is optional. (each item at least 1 character)","items":{"type":"string"},"minItems":2,"maxItems":2},"prefix":{"type":["object","null"],"description":"Prefix is optional.","properties":{"value":{"type":"string","description":"Value is not empty. (at least 1 character)"}},"required":["value"],"additionalProperties":false},"anon":{"type":["object","null"],"description":"Anon is optional.","properties":{"x":{"type":"string","description":"X is not empty. (at least 1 character)"}},"required":["x"],"additionalProperties":false}},"required":["by_name","refs","lists","nested","pairs","pair","prefix","anon"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

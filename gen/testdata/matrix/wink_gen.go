@@ -376,9 +376,11 @@ var WinkEchoString = wink.NewDef(wink.Spec{
 	Name:               "matrix_string",
 	ParamsSchema:       winkSchemaStrings,
 	ParamsSchemaGemini: winkGeminiSchemaStrings,
+	ParamsSchemaStrict: winkStrictSchemaStrings,
 	Position:           "github.com/winkgen/wink/gen/testdata/matrix.EchoString (matrix.go)",
 	ResultSchema:       winkSchemaStrings,
-	StrictOK:           false,
+	ResultSchemaStrict: winkStrictSchemaStrings,
+	StrictOK:           true,
 }, wink.Funcs[Strings, Strings]{
 	Decode:       winkDecodeStrings,
 	EncodeParams: winkEncodeStrings,
@@ -393,9 +395,11 @@ var WinkEchoBool = wink.NewDef(wink.Spec{
 	Name:               "matrix_bool",
 	ParamsSchema:       winkSchemaBools,
 	ParamsSchemaGemini: winkGeminiSchemaBools,
+	ParamsSchemaStrict: winkStrictSchemaBools,
 	Position:           "github.com/winkgen/wink/gen/testdata/matrix.EchoBool (matrix.go)",
 	ResultSchema:       winkSchemaBools,
-	StrictOK:           false,
+	ResultSchemaStrict: winkStrictSchemaBools,
+	StrictOK:           true,
 }, wink.Funcs[Bools, Bools]{
 	Decode:       winkDecodeBools,
 	EncodeParams: winkEncodeBools,
@@ -410,9 +414,11 @@ var WinkEchoInt = wink.NewDef(wink.Spec{
 	Name:               "matrix_int",
 	ParamsSchema:       winkSchemaInts,
 	ParamsSchemaGemini: winkGeminiSchemaInts,
+	ParamsSchemaStrict: winkStrictSchemaInts,
 	Position:           "github.com/winkgen/wink/gen/testdata/matrix.EchoInt (matrix.go)",
 	ResultSchema:       winkSchemaInts,
-	StrictOK:           false,
+	ResultSchemaStrict: winkStrictSchemaInts,
+	StrictOK:           true,
 }, wink.Funcs[Ints, Ints]{
 	Decode:       winkDecodeInts,
 	EncodeParams: winkEncodeInts,
@@ -427,9 +433,11 @@ var WinkEchoInt8 = wink.NewDef(wink.Spec{
 	Name:               "matrix_int8",
 	ParamsSchema:       winkSchemaInt8s,
 	ParamsSchemaGemini: winkGeminiSchemaInt8s,
+	ParamsSchemaStrict: winkStrictSchemaInt8s,
 	Position:           "github.com/winkgen/wink/gen/testdata/matrix.EchoInt8 (matrix.go)",
 	ResultSchema:       winkSchemaInt8s,
-	StrictOK:           false,
+	ResultSchemaStrict: winkStrictSchemaInt8s,
+	StrictOK:           true,
 }, wink.Funcs[Int8s, Int8s]{
 	Decode:       winkDecodeInt8s,
 	EncodeParams: winkEncodeInt8s,
@@ -444,9 +452,11 @@ var WinkEchoInt16 = wink.NewDef(wink.Spec{
 	Name:               "matrix_int16",
 	ParamsSchema:       winkSchemaInt16s,
 	ParamsSchemaGemini: winkGeminiSchemaInt16s,
+	ParamsSchemaStrict: winkStrictSchemaInt16s,
 	Position:           "github.com/winkgen/wink/gen/testdata/matrix.EchoInt16 (matrix.go)",
 	ResultSchema:       winkSchemaInt16s,
-	StrictOK:           false,
+	ResultSchemaStrict: winkStrictSchemaInt16s,
+	StrictOK:           true,
 }, wink.Funcs[Int16s, Int16s]{
 	Decode:       winkDecodeInt16s,
 	EncodeParams: winkEncodeInt16s,
@@ -461,9 +471,11 @@ var WinkEchoInt32 = wink.NewDef(wink.Spec{
 	Name:               "matrix_int32",
 	ParamsSchema:       winkSchemaInt32s,
 	ParamsSchemaGemini: winkGeminiSchemaInt32s,
+	ParamsSchemaStrict: winkStrictSchemaInt32s,
 	Position:           "github.com/winkgen/wink/gen/testdata/matrix.EchoInt32 (matrix.go)",
 	ResultSchema:       winkSchemaInt32s,
-	StrictOK:           false,
+	ResultSchemaStrict: winkStrictSchemaInt32s,
+	StrictOK:           true,
 }, wink.Funcs[Int32s, Int32s]{
 	Decode:       winkDecodeInt32s,
 	EncodeParams: winkEncodeInt32s,
@@ -478,9 +490,11 @@ var WinkEchoInt64 = wink.NewDef(wink.Spec{
 	Name:               "matrix_int64",
 	ParamsSchema:       winkSchemaInt64s,
 	ParamsSchemaGemini: winkGeminiSchemaInt64s,
+	ParamsSchemaStrict: winkStrictSchemaInt64s,
 	Position:           "github.com/winkgen/wink/gen/testdata/matrix.EchoInt64 (matrix.go)",
 	ResultSchema:       winkSchemaInt64s,
-	StrictOK:           false,
+	ResultSchemaStrict: winkStrictSchemaInt64s,
+	StrictOK:           true,
 }, wink.Funcs[Int64s, Int64s]{
 	Decode:       winkDecodeInt64s,
 	EncodeParams: winkEncodeInt64s,
@@ -495,9 +509,11 @@ var WinkEchoUint = wink.NewDef(wink.Spec{
 	Name:               "matrix_uint",
 	ParamsSchema:       winkSchemaUints,
 	ParamsSchemaGemini: winkGeminiSchemaUints,
+	ParamsSchemaStrict: winkStrictSchemaUints,
 	Position:           "github.com/winkgen/wink/gen/testdata/matrix.EchoUint (matrix.go)",
 	ResultSchema:       winkSchemaUints,
-	StrictOK:           false,
+	ResultSchemaStrict: winkStrictSchemaUints,
+	StrictOK:           true,
 }, wink.Funcs[Uints, Uints]{
 	Decode:       winkDecodeUints,
 	EncodeParams: winkEncodeUints,
@@ -512,9 +528,11 @@ var WinkEchoUint8 = wink.NewDef(wink.Spec{
 	Name:               "matrix_uint8",
 	ParamsSchema:       winkSchemaUint8s,
 	ParamsSchemaGemini: winkGeminiSchemaUint8s,
+	ParamsSchemaStrict: winkStrictSchemaUint8s,
 	Position:           "github.com/winkgen/wink/gen/testdata/matrix.EchoUint8 (matrix.go)",
 	ResultSchema:       winkSchemaUint8s,
-	StrictOK:           false,
+	ResultSchemaStrict: winkStrictSchemaUint8s,
+	StrictOK:           true,
 }, wink.Funcs[Uint8s, Uint8s]{
 	Decode:       winkDecodeUint8s,
 	EncodeParams: winkEncodeUint8s,
@@ -529,9 +547,11 @@ var WinkEchoUint16 = wink.NewDef(wink.Spec{
 	Name:               "matrix_uint16",
 	ParamsSchema:       winkSchemaUint16s,
 	ParamsSchemaGemini: winkGeminiSchemaUint16s,
+	ParamsSchemaStrict: winkStrictSchemaUint16s,
 	Position:           "github.com/winkgen/wink/gen/testdata/matrix.EchoUint16 (matrix.go)",
 	ResultSchema:       winkSchemaUint16s,
-	StrictOK:           false,
+	ResultSchemaStrict: winkStrictSchemaUint16s,
+	StrictOK:           true,
 }, wink.Funcs[Uint16s, Uint16s]{
 	Decode:       winkDecodeUint16s,
 	EncodeParams: winkEncodeUint16s,
@@ -546,9 +566,11 @@ var WinkEchoUint32 = wink.NewDef(wink.Spec{
 	Name:               "matrix_uint32",
 	ParamsSchema:       winkSchemaUint32s,
 	ParamsSchemaGemini: winkGeminiSchemaUint32s,
+	ParamsSchemaStrict: winkStrictSchemaUint32s,
 	Position:           "github.com/winkgen/wink/gen/testdata/matrix.EchoUint32 (matrix.go)",
 	ResultSchema:       winkSchemaUint32s,
-	StrictOK:           false,
+	ResultSchemaStrict: winkStrictSchemaUint32s,
+	StrictOK:           true,
 }, wink.Funcs[Uint32s, Uint32s]{
 	Decode:       winkDecodeUint32s,
 	EncodeParams: winkEncodeUint32s,
@@ -563,9 +585,11 @@ var WinkEchoUint64 = wink.NewDef(wink.Spec{
 	Name:               "matrix_uint64",
 	ParamsSchema:       winkSchemaUint64s,
 	ParamsSchemaGemini: winkGeminiSchemaUint64s,
+	ParamsSchemaStrict: winkStrictSchemaUint64s,
 	Position:           "github.com/winkgen/wink/gen/testdata/matrix.EchoUint64 (matrix.go)",
 	ResultSchema:       winkSchemaUint64s,
-	StrictOK:           false,
+	ResultSchemaStrict: winkStrictSchemaUint64s,
+	StrictOK:           true,
 }, wink.Funcs[Uint64s, Uint64s]{
 	Decode:       winkDecodeUint64s,
 	EncodeParams: winkEncodeUint64s,
@@ -580,9 +604,11 @@ var WinkEchoFloat32 = wink.NewDef(wink.Spec{
 	Name:               "matrix_float32",
 	ParamsSchema:       winkSchemaFloat32s,
 	ParamsSchemaGemini: winkGeminiSchemaFloat32s,
+	ParamsSchemaStrict: winkStrictSchemaFloat32s,
 	Position:           "github.com/winkgen/wink/gen/testdata/matrix.EchoFloat32 (matrix.go)",
 	ResultSchema:       winkSchemaFloat32s,
-	StrictOK:           false,
+	ResultSchemaStrict: winkStrictSchemaFloat32s,
+	StrictOK:           true,
 }, wink.Funcs[Float32s, Float32s]{
 	Decode:       winkDecodeFloat32s,
 	EncodeParams: winkEncodeFloat32s,
@@ -597,9 +623,11 @@ var WinkEchoFloat64 = wink.NewDef(wink.Spec{
 	Name:               "matrix_float64",
 	ParamsSchema:       winkSchemaFloat64s,
 	ParamsSchemaGemini: winkGeminiSchemaFloat64s,
+	ParamsSchemaStrict: winkStrictSchemaFloat64s,
 	Position:           "github.com/winkgen/wink/gen/testdata/matrix.EchoFloat64 (matrix.go)",
 	ResultSchema:       winkSchemaFloat64s,
-	StrictOK:           false,
+	ResultSchemaStrict: winkStrictSchemaFloat64s,
+	StrictOK:           true,
 }, wink.Funcs[Float64s, Float64s]{
 	Decode:       winkDecodeFloat64s,
 	EncodeParams: winkEncodeFloat64s,
@@ -614,9 +642,11 @@ var WinkEchoTime = wink.NewDef(wink.Spec{
 	Name:               "matrix_time",
 	ParamsSchema:       winkSchemaTimes,
 	ParamsSchemaGemini: winkGeminiSchemaTimes,
+	ParamsSchemaStrict: winkStrictSchemaTimes,
 	Position:           "github.com/winkgen/wink/gen/testdata/matrix.EchoTime (matrix.go)",
 	ResultSchema:       winkSchemaTimes,
-	StrictOK:           false,
+	ResultSchemaStrict: winkStrictSchemaTimes,
+	StrictOK:           true,
 }, wink.Funcs[Times, Times]{
 	Decode:       winkDecodeTimes,
 	EncodeParams: winkEncodeTimes,
@@ -631,9 +661,11 @@ var WinkEchoDuration = wink.NewDef(wink.Spec{
 	Name:               "matrix_duration",
 	ParamsSchema:       winkSchemaDurations,
 	ParamsSchemaGemini: winkGeminiSchemaDurations,
+	ParamsSchemaStrict: winkStrictSchemaDurations,
 	Position:           "github.com/winkgen/wink/gen/testdata/matrix.EchoDuration (matrix.go)",
 	ResultSchema:       winkSchemaDurations,
-	StrictOK:           false,
+	ResultSchemaStrict: winkStrictSchemaDurations,
+	StrictOK:           true,
 }, wink.Funcs[Durations, Durations]{
 	Decode:       winkDecodeDurations,
 	EncodeParams: winkEncodeDurations,
@@ -648,9 +680,11 @@ var WinkEchoColor = wink.NewDef(wink.Spec{
 	Name:               "matrix_color",
 	ParamsSchema:       winkSchemaColors,
 	ParamsSchemaGemini: winkGeminiSchemaColors,
+	ParamsSchemaStrict: winkStrictSchemaColors,
 	Position:           "github.com/winkgen/wink/gen/testdata/matrix.EchoColor (matrix.go)",
 	ResultSchema:       winkSchemaColors,
-	StrictOK:           false,
+	ResultSchemaStrict: winkStrictSchemaColors,
+	StrictOK:           true,
 }, wink.Funcs[Colors, Colors]{
 	Decode:       winkDecodeColors,
 	EncodeParams: winkEncodeColors,
@@ -665,9 +699,11 @@ var WinkEchoLevel = wink.NewDef(wink.Spec{
 	Name:               "matrix_level",
 	ParamsSchema:       winkSchemaLevels,
 	ParamsSchemaGemini: winkGeminiSchemaLevels,
+	ParamsSchemaStrict: winkStrictSchemaLevels,
 	Position:           "github.com/winkgen/wink/gen/testdata/matrix.EchoLevel (matrix.go)",
 	ResultSchema:       winkSchemaLevels,
-	StrictOK:           false,
+	ResultSchemaStrict: winkStrictSchemaLevels,
+	StrictOK:           true,
 }, wink.Funcs[Levels, Levels]{
 	Decode:       winkDecodeLevels,
 	EncodeParams: winkEncodeLevels,
@@ -682,9 +718,11 @@ var WinkEchoName = wink.NewDef(wink.Spec{
 	Name:               "matrix_name",
 	ParamsSchema:       winkSchemaNames,
 	ParamsSchemaGemini: winkGeminiSchemaNames,
+	ParamsSchemaStrict: winkStrictSchemaNames,
 	Position:           "github.com/winkgen/wink/gen/testdata/matrix.EchoName (matrix.go)",
 	ResultSchema:       winkSchemaNames,
-	StrictOK:           false,
+	ResultSchemaStrict: winkStrictSchemaNames,
+	StrictOK:           true,
 }, wink.Funcs[Names, Names]{
 	Decode:       winkDecodeNames,
 	EncodeParams: winkEncodeNames,
@@ -699,9 +737,11 @@ var WinkEchoLeaf = wink.NewDef(wink.Spec{
 	Name:               "matrix_leaf",
 	ParamsSchema:       winkSchemaLeafs,
 	ParamsSchemaGemini: winkGeminiSchemaLeafs,
+	ParamsSchemaStrict: winkStrictSchemaLeafs,
 	Position:           "github.com/winkgen/wink/gen/testdata/matrix.EchoLeaf (matrix.go)",
 	ResultSchema:       winkSchemaLeafs,
-	StrictOK:           false,
+	ResultSchemaStrict: winkStrictSchemaLeafs,
+	StrictOK:           true,
 }, wink.Funcs[Leafs, Leafs]{
 	Decode:       winkDecodeLeafs,
 	EncodeParams: winkEncodeLeafs,
@@ -844,23 +884,74 @@ func winkDecodeStrings(d *strictjson.Decoder, v *Strings) {
 			if d.Repeated(&seen[0], 256) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]string)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]string)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 string
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if s, ok := d.String(); ok {
+										e1 = s
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 string
-					if s, ok := d.String(); ok {
-						e1 = s
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapReq = m1
 				}
-				d.ObjectEnd()
-				v.MapReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]string)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 string
+						if s, ok := d.String(); ok {
+							e1 = s
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapReq = m1
+				}
 			}
 		case "map_opt":
 			if d.Repeated(&seen[0], 512) {
@@ -869,55 +960,167 @@ func winkDecodeStrings(d *strictjson.Decoder, v *Strings) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]string)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]string)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 string
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if s, ok := d.String(); ok {
+										e1 = s
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 string
-					if s, ok := d.String(); ok {
-						e1 = s
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]string)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 string
+						if s, ok := d.String(); ok {
+							e1 = s
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapOpt = m1
+				}
 			}
 		case "map_slice_req":
 			if d.Repeated(&seen[0], 1024) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]string)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []string
-					if d.ArrayStart() {
-						var buf2 [8]string
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 string
-							if s, ok := d.String(); ok {
-								e2 = s
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]string)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []string
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]string
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 string
+											if s, ok := d.String(); ok {
+												e2 = s
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceReq = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]string)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []string
+						if d.ArrayStart() {
+							var buf2 [8]string
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 string
+								if s, ok := d.String(); ok {
+									e2 = s
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceReq = m1
+				}
 			}
 		case "map_slice_opt":
 			if d.Repeated(&seen[0], 2048) {
@@ -926,33 +1129,94 @@ func winkDecodeStrings(d *strictjson.Decoder, v *Strings) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]string)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []string
-					if d.ArrayStart() {
-						var buf2 [8]string
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 string
-							if s, ok := d.String(); ok {
-								e2 = s
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]string)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []string
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]string
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 string
+											if s, ok := d.String(); ok {
+												e2 = s
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]string)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []string
+						if d.ArrayStart() {
+							var buf2 [8]string
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 string
+								if s, ok := d.String(); ok {
+									e2 = s
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceOpt = m1
+				}
 			}
 		case "slice_ptr_req":
 			if d.Repeated(&seen[0], 4096) {
@@ -1337,23 +1601,74 @@ func winkDecodeBools(d *strictjson.Decoder, v *Bools) {
 			if d.Repeated(&seen[0], 256) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]bool)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]bool)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 bool
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if b, ok := d.Bool(); ok {
+										e1 = b
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 bool
-					if b, ok := d.Bool(); ok {
-						e1 = b
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapReq = m1
 				}
-				d.ObjectEnd()
-				v.MapReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]bool)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 bool
+						if b, ok := d.Bool(); ok {
+							e1 = b
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapReq = m1
+				}
 			}
 		case "map_opt":
 			if d.Repeated(&seen[0], 512) {
@@ -1362,55 +1677,167 @@ func winkDecodeBools(d *strictjson.Decoder, v *Bools) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]bool)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]bool)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 bool
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if b, ok := d.Bool(); ok {
+										e1 = b
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 bool
-					if b, ok := d.Bool(); ok {
-						e1 = b
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]bool)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 bool
+						if b, ok := d.Bool(); ok {
+							e1 = b
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapOpt = m1
+				}
 			}
 		case "map_slice_req":
 			if d.Repeated(&seen[0], 1024) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]bool)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []bool
-					if d.ArrayStart() {
-						var buf2 [8]bool
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 bool
-							if b, ok := d.Bool(); ok {
-								e2 = b
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]bool)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []bool
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]bool
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 bool
+											if b, ok := d.Bool(); ok {
+												e2 = b
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceReq = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]bool)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []bool
+						if d.ArrayStart() {
+							var buf2 [8]bool
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 bool
+								if b, ok := d.Bool(); ok {
+									e2 = b
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceReq = m1
+				}
 			}
 		case "map_slice_opt":
 			if d.Repeated(&seen[0], 2048) {
@@ -1419,33 +1846,94 @@ func winkDecodeBools(d *strictjson.Decoder, v *Bools) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]bool)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []bool
-					if d.ArrayStart() {
-						var buf2 [8]bool
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 bool
-							if b, ok := d.Bool(); ok {
-								e2 = b
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]bool)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []bool
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]bool
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 bool
+											if b, ok := d.Bool(); ok {
+												e2 = b
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]bool)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []bool
+						if d.ArrayStart() {
+							var buf2 [8]bool
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 bool
+								if b, ok := d.Bool(); ok {
+									e2 = b
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceOpt = m1
+				}
 			}
 		case "slice_ptr_req":
 			if d.Repeated(&seen[0], 4096) {
@@ -1830,23 +2318,74 @@ func winkDecodeInts(d *strictjson.Decoder, v *Ints) {
 			if d.Repeated(&seen[0], 256) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]int)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]int)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 int
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+										e1 = int(n)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 int
-					if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-						e1 = int(n)
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapReq = m1
 				}
-				d.ObjectEnd()
-				v.MapReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]int)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 int
+						if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+							e1 = int(n)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapReq = m1
+				}
 			}
 		case "map_opt":
 			if d.Repeated(&seen[0], 512) {
@@ -1855,55 +2394,167 @@ func winkDecodeInts(d *strictjson.Decoder, v *Ints) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]int)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]int)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 int
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+										e1 = int(n)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 int
-					if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-						e1 = int(n)
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]int)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 int
+						if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+							e1 = int(n)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapOpt = m1
+				}
 			}
 		case "map_slice_req":
 			if d.Repeated(&seen[0], 1024) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]int)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []int
-					if d.ArrayStart() {
-						var buf2 [8]int
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 int
-							if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-								e2 = int(n)
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]int)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []int
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]int
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 int
+											if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+												e2 = int(n)
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceReq = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]int)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []int
+						if d.ArrayStart() {
+							var buf2 [8]int
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 int
+								if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+									e2 = int(n)
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceReq = m1
+				}
 			}
 		case "map_slice_opt":
 			if d.Repeated(&seen[0], 2048) {
@@ -1912,33 +2563,94 @@ func winkDecodeInts(d *strictjson.Decoder, v *Ints) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]int)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []int
-					if d.ArrayStart() {
-						var buf2 [8]int
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 int
-							if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-								e2 = int(n)
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]int)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []int
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]int
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 int
+											if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+												e2 = int(n)
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]int)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []int
+						if d.ArrayStart() {
+							var buf2 [8]int
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 int
+								if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+									e2 = int(n)
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceOpt = m1
+				}
 			}
 		case "slice_ptr_req":
 			if d.Repeated(&seen[0], 4096) {
@@ -2323,23 +3035,74 @@ func winkDecodeInt8s(d *strictjson.Decoder, v *Int8s) {
 			if d.Repeated(&seen[0], 256) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]int8)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]int8)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 int8
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if n, ok := d.Int(-128, 127); ok {
+										e1 = int8(n)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 int8
-					if n, ok := d.Int(-128, 127); ok {
-						e1 = int8(n)
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapReq = m1
 				}
-				d.ObjectEnd()
-				v.MapReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]int8)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 int8
+						if n, ok := d.Int(-128, 127); ok {
+							e1 = int8(n)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapReq = m1
+				}
 			}
 		case "map_opt":
 			if d.Repeated(&seen[0], 512) {
@@ -2348,55 +3111,167 @@ func winkDecodeInt8s(d *strictjson.Decoder, v *Int8s) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]int8)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]int8)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 int8
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if n, ok := d.Int(-128, 127); ok {
+										e1 = int8(n)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 int8
-					if n, ok := d.Int(-128, 127); ok {
-						e1 = int8(n)
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]int8)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 int8
+						if n, ok := d.Int(-128, 127); ok {
+							e1 = int8(n)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapOpt = m1
+				}
 			}
 		case "map_slice_req":
 			if d.Repeated(&seen[0], 1024) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]int8)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []int8
-					if d.ArrayStart() {
-						var buf2 [8]int8
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 int8
-							if n, ok := d.Int(-128, 127); ok {
-								e2 = int8(n)
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]int8)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []int8
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]int8
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 int8
+											if n, ok := d.Int(-128, 127); ok {
+												e2 = int8(n)
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceReq = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]int8)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []int8
+						if d.ArrayStart() {
+							var buf2 [8]int8
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 int8
+								if n, ok := d.Int(-128, 127); ok {
+									e2 = int8(n)
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceReq = m1
+				}
 			}
 		case "map_slice_opt":
 			if d.Repeated(&seen[0], 2048) {
@@ -2405,33 +3280,94 @@ func winkDecodeInt8s(d *strictjson.Decoder, v *Int8s) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]int8)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []int8
-					if d.ArrayStart() {
-						var buf2 [8]int8
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 int8
-							if n, ok := d.Int(-128, 127); ok {
-								e2 = int8(n)
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]int8)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []int8
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]int8
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 int8
+											if n, ok := d.Int(-128, 127); ok {
+												e2 = int8(n)
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]int8)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []int8
+						if d.ArrayStart() {
+							var buf2 [8]int8
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 int8
+								if n, ok := d.Int(-128, 127); ok {
+									e2 = int8(n)
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceOpt = m1
+				}
 			}
 		case "slice_ptr_req":
 			if d.Repeated(&seen[0], 4096) {
@@ -2816,23 +3752,74 @@ func winkDecodeInt16s(d *strictjson.Decoder, v *Int16s) {
 			if d.Repeated(&seen[0], 256) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]int16)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]int16)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 int16
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if n, ok := d.Int(-32768, 32767); ok {
+										e1 = int16(n)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 int16
-					if n, ok := d.Int(-32768, 32767); ok {
-						e1 = int16(n)
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapReq = m1
 				}
-				d.ObjectEnd()
-				v.MapReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]int16)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 int16
+						if n, ok := d.Int(-32768, 32767); ok {
+							e1 = int16(n)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapReq = m1
+				}
 			}
 		case "map_opt":
 			if d.Repeated(&seen[0], 512) {
@@ -2841,55 +3828,167 @@ func winkDecodeInt16s(d *strictjson.Decoder, v *Int16s) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]int16)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]int16)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 int16
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if n, ok := d.Int(-32768, 32767); ok {
+										e1 = int16(n)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 int16
-					if n, ok := d.Int(-32768, 32767); ok {
-						e1 = int16(n)
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]int16)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 int16
+						if n, ok := d.Int(-32768, 32767); ok {
+							e1 = int16(n)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapOpt = m1
+				}
 			}
 		case "map_slice_req":
 			if d.Repeated(&seen[0], 1024) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]int16)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []int16
-					if d.ArrayStart() {
-						var buf2 [8]int16
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 int16
-							if n, ok := d.Int(-32768, 32767); ok {
-								e2 = int16(n)
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]int16)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []int16
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]int16
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 int16
+											if n, ok := d.Int(-32768, 32767); ok {
+												e2 = int16(n)
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceReq = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]int16)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []int16
+						if d.ArrayStart() {
+							var buf2 [8]int16
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 int16
+								if n, ok := d.Int(-32768, 32767); ok {
+									e2 = int16(n)
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceReq = m1
+				}
 			}
 		case "map_slice_opt":
 			if d.Repeated(&seen[0], 2048) {
@@ -2898,33 +3997,94 @@ func winkDecodeInt16s(d *strictjson.Decoder, v *Int16s) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]int16)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []int16
-					if d.ArrayStart() {
-						var buf2 [8]int16
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 int16
-							if n, ok := d.Int(-32768, 32767); ok {
-								e2 = int16(n)
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]int16)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []int16
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]int16
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 int16
+											if n, ok := d.Int(-32768, 32767); ok {
+												e2 = int16(n)
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]int16)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []int16
+						if d.ArrayStart() {
+							var buf2 [8]int16
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 int16
+								if n, ok := d.Int(-32768, 32767); ok {
+									e2 = int16(n)
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceOpt = m1
+				}
 			}
 		case "slice_ptr_req":
 			if d.Repeated(&seen[0], 4096) {
@@ -3309,23 +4469,74 @@ func winkDecodeInt32s(d *strictjson.Decoder, v *Int32s) {
 			if d.Repeated(&seen[0], 256) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]int32)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]int32)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 int32
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if n, ok := d.Int(-2147483648, 2147483647); ok {
+										e1 = int32(n)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 int32
-					if n, ok := d.Int(-2147483648, 2147483647); ok {
-						e1 = int32(n)
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapReq = m1
 				}
-				d.ObjectEnd()
-				v.MapReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]int32)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 int32
+						if n, ok := d.Int(-2147483648, 2147483647); ok {
+							e1 = int32(n)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapReq = m1
+				}
 			}
 		case "map_opt":
 			if d.Repeated(&seen[0], 512) {
@@ -3334,55 +4545,167 @@ func winkDecodeInt32s(d *strictjson.Decoder, v *Int32s) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]int32)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]int32)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 int32
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if n, ok := d.Int(-2147483648, 2147483647); ok {
+										e1 = int32(n)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 int32
-					if n, ok := d.Int(-2147483648, 2147483647); ok {
-						e1 = int32(n)
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]int32)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 int32
+						if n, ok := d.Int(-2147483648, 2147483647); ok {
+							e1 = int32(n)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapOpt = m1
+				}
 			}
 		case "map_slice_req":
 			if d.Repeated(&seen[0], 1024) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]int32)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []int32
-					if d.ArrayStart() {
-						var buf2 [8]int32
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 int32
-							if n, ok := d.Int(-2147483648, 2147483647); ok {
-								e2 = int32(n)
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]int32)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []int32
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]int32
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 int32
+											if n, ok := d.Int(-2147483648, 2147483647); ok {
+												e2 = int32(n)
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceReq = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]int32)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []int32
+						if d.ArrayStart() {
+							var buf2 [8]int32
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 int32
+								if n, ok := d.Int(-2147483648, 2147483647); ok {
+									e2 = int32(n)
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceReq = m1
+				}
 			}
 		case "map_slice_opt":
 			if d.Repeated(&seen[0], 2048) {
@@ -3391,33 +4714,94 @@ func winkDecodeInt32s(d *strictjson.Decoder, v *Int32s) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]int32)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []int32
-					if d.ArrayStart() {
-						var buf2 [8]int32
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 int32
-							if n, ok := d.Int(-2147483648, 2147483647); ok {
-								e2 = int32(n)
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]int32)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []int32
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]int32
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 int32
+											if n, ok := d.Int(-2147483648, 2147483647); ok {
+												e2 = int32(n)
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]int32)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []int32
+						if d.ArrayStart() {
+							var buf2 [8]int32
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 int32
+								if n, ok := d.Int(-2147483648, 2147483647); ok {
+									e2 = int32(n)
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceOpt = m1
+				}
 			}
 		case "slice_ptr_req":
 			if d.Repeated(&seen[0], 4096) {
@@ -3802,23 +5186,74 @@ func winkDecodeInt64s(d *strictjson.Decoder, v *Int64s) {
 			if d.Repeated(&seen[0], 256) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]int64)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]int64)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 int64
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+										e1 = int64(n)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 int64
-					if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-						e1 = int64(n)
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapReq = m1
 				}
-				d.ObjectEnd()
-				v.MapReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]int64)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 int64
+						if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+							e1 = int64(n)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapReq = m1
+				}
 			}
 		case "map_opt":
 			if d.Repeated(&seen[0], 512) {
@@ -3827,55 +5262,167 @@ func winkDecodeInt64s(d *strictjson.Decoder, v *Int64s) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]int64)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]int64)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 int64
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+										e1 = int64(n)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 int64
-					if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-						e1 = int64(n)
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]int64)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 int64
+						if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+							e1 = int64(n)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapOpt = m1
+				}
 			}
 		case "map_slice_req":
 			if d.Repeated(&seen[0], 1024) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]int64)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []int64
-					if d.ArrayStart() {
-						var buf2 [8]int64
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 int64
-							if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-								e2 = int64(n)
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]int64)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []int64
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]int64
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 int64
+											if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+												e2 = int64(n)
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceReq = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]int64)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []int64
+						if d.ArrayStart() {
+							var buf2 [8]int64
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 int64
+								if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+									e2 = int64(n)
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceReq = m1
+				}
 			}
 		case "map_slice_opt":
 			if d.Repeated(&seen[0], 2048) {
@@ -3884,33 +5431,94 @@ func winkDecodeInt64s(d *strictjson.Decoder, v *Int64s) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]int64)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []int64
-					if d.ArrayStart() {
-						var buf2 [8]int64
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 int64
-							if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-								e2 = int64(n)
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]int64)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []int64
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]int64
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 int64
+											if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+												e2 = int64(n)
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]int64)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []int64
+						if d.ArrayStart() {
+							var buf2 [8]int64
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 int64
+								if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+									e2 = int64(n)
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceOpt = m1
+				}
 			}
 		case "slice_ptr_req":
 			if d.Repeated(&seen[0], 4096) {
@@ -4295,23 +5903,74 @@ func winkDecodeUints(d *strictjson.Decoder, v *Uints) {
 			if d.Repeated(&seen[0], 256) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]uint)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]uint)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 uint
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if n, ok := d.Uint(math.MaxUint64); ok {
+										e1 = uint(n)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 uint
-					if n, ok := d.Uint(math.MaxUint64); ok {
-						e1 = uint(n)
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapReq = m1
 				}
-				d.ObjectEnd()
-				v.MapReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]uint)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 uint
+						if n, ok := d.Uint(math.MaxUint64); ok {
+							e1 = uint(n)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapReq = m1
+				}
 			}
 		case "map_opt":
 			if d.Repeated(&seen[0], 512) {
@@ -4320,55 +5979,167 @@ func winkDecodeUints(d *strictjson.Decoder, v *Uints) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]uint)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]uint)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 uint
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if n, ok := d.Uint(math.MaxUint64); ok {
+										e1 = uint(n)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 uint
-					if n, ok := d.Uint(math.MaxUint64); ok {
-						e1 = uint(n)
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]uint)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 uint
+						if n, ok := d.Uint(math.MaxUint64); ok {
+							e1 = uint(n)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapOpt = m1
+				}
 			}
 		case "map_slice_req":
 			if d.Repeated(&seen[0], 1024) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]uint)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []uint
-					if d.ArrayStart() {
-						var buf2 [8]uint
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 uint
-							if n, ok := d.Uint(math.MaxUint64); ok {
-								e2 = uint(n)
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]uint)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []uint
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]uint
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 uint
+											if n, ok := d.Uint(math.MaxUint64); ok {
+												e2 = uint(n)
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceReq = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]uint)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []uint
+						if d.ArrayStart() {
+							var buf2 [8]uint
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 uint
+								if n, ok := d.Uint(math.MaxUint64); ok {
+									e2 = uint(n)
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceReq = m1
+				}
 			}
 		case "map_slice_opt":
 			if d.Repeated(&seen[0], 2048) {
@@ -4377,33 +6148,94 @@ func winkDecodeUints(d *strictjson.Decoder, v *Uints) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]uint)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []uint
-					if d.ArrayStart() {
-						var buf2 [8]uint
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 uint
-							if n, ok := d.Uint(math.MaxUint64); ok {
-								e2 = uint(n)
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]uint)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []uint
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]uint
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 uint
+											if n, ok := d.Uint(math.MaxUint64); ok {
+												e2 = uint(n)
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]uint)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []uint
+						if d.ArrayStart() {
+							var buf2 [8]uint
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 uint
+								if n, ok := d.Uint(math.MaxUint64); ok {
+									e2 = uint(n)
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceOpt = m1
+				}
 			}
 		case "slice_ptr_req":
 			if d.Repeated(&seen[0], 4096) {
@@ -4751,23 +6583,74 @@ func winkDecodeUint8s(d *strictjson.Decoder, v *Uint8s) {
 			if d.Repeated(&seen[0], 64) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]uint8)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]uint8)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 uint8
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if n, ok := d.Uint(255); ok {
+										e1 = uint8(n)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 uint8
-					if n, ok := d.Uint(255); ok {
-						e1 = uint8(n)
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapReq = m1
 				}
-				d.ObjectEnd()
-				v.MapReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]uint8)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 uint8
+						if n, ok := d.Uint(255); ok {
+							e1 = uint8(n)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapReq = m1
+				}
 			}
 		case "map_opt":
 			if d.Repeated(&seen[0], 128) {
@@ -4776,23 +6659,74 @@ func winkDecodeUint8s(d *strictjson.Decoder, v *Uint8s) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]uint8)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]uint8)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 uint8
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if n, ok := d.Uint(255); ok {
+										e1 = uint8(n)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 uint8
-					if n, ok := d.Uint(255); ok {
-						e1 = uint8(n)
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]uint8)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 uint8
+						if n, ok := d.Uint(255); ok {
+							e1 = uint8(n)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapOpt = m1
+				}
 			}
 		default:
 			d.Unknown(winkKeysUint8s)
@@ -5027,23 +6961,74 @@ func winkDecodeUint16s(d *strictjson.Decoder, v *Uint16s) {
 			if d.Repeated(&seen[0], 256) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]uint16)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]uint16)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 uint16
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if n, ok := d.Uint(65535); ok {
+										e1 = uint16(n)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 uint16
-					if n, ok := d.Uint(65535); ok {
-						e1 = uint16(n)
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapReq = m1
 				}
-				d.ObjectEnd()
-				v.MapReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]uint16)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 uint16
+						if n, ok := d.Uint(65535); ok {
+							e1 = uint16(n)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapReq = m1
+				}
 			}
 		case "map_opt":
 			if d.Repeated(&seen[0], 512) {
@@ -5052,55 +7037,167 @@ func winkDecodeUint16s(d *strictjson.Decoder, v *Uint16s) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]uint16)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]uint16)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 uint16
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if n, ok := d.Uint(65535); ok {
+										e1 = uint16(n)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 uint16
-					if n, ok := d.Uint(65535); ok {
-						e1 = uint16(n)
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]uint16)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 uint16
+						if n, ok := d.Uint(65535); ok {
+							e1 = uint16(n)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapOpt = m1
+				}
 			}
 		case "map_slice_req":
 			if d.Repeated(&seen[0], 1024) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]uint16)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []uint16
-					if d.ArrayStart() {
-						var buf2 [8]uint16
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 uint16
-							if n, ok := d.Uint(65535); ok {
-								e2 = uint16(n)
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]uint16)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []uint16
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]uint16
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 uint16
+											if n, ok := d.Uint(65535); ok {
+												e2 = uint16(n)
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceReq = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]uint16)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []uint16
+						if d.ArrayStart() {
+							var buf2 [8]uint16
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 uint16
+								if n, ok := d.Uint(65535); ok {
+									e2 = uint16(n)
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceReq = m1
+				}
 			}
 		case "map_slice_opt":
 			if d.Repeated(&seen[0], 2048) {
@@ -5109,33 +7206,94 @@ func winkDecodeUint16s(d *strictjson.Decoder, v *Uint16s) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]uint16)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []uint16
-					if d.ArrayStart() {
-						var buf2 [8]uint16
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 uint16
-							if n, ok := d.Uint(65535); ok {
-								e2 = uint16(n)
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]uint16)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []uint16
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]uint16
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 uint16
+											if n, ok := d.Uint(65535); ok {
+												e2 = uint16(n)
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]uint16)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []uint16
+						if d.ArrayStart() {
+							var buf2 [8]uint16
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 uint16
+								if n, ok := d.Uint(65535); ok {
+									e2 = uint16(n)
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceOpt = m1
+				}
 			}
 		case "slice_ptr_req":
 			if d.Repeated(&seen[0], 4096) {
@@ -5520,23 +7678,74 @@ func winkDecodeUint32s(d *strictjson.Decoder, v *Uint32s) {
 			if d.Repeated(&seen[0], 256) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]uint32)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]uint32)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 uint32
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if n, ok := d.Uint(4294967295); ok {
+										e1 = uint32(n)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 uint32
-					if n, ok := d.Uint(4294967295); ok {
-						e1 = uint32(n)
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapReq = m1
 				}
-				d.ObjectEnd()
-				v.MapReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]uint32)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 uint32
+						if n, ok := d.Uint(4294967295); ok {
+							e1 = uint32(n)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapReq = m1
+				}
 			}
 		case "map_opt":
 			if d.Repeated(&seen[0], 512) {
@@ -5545,55 +7754,167 @@ func winkDecodeUint32s(d *strictjson.Decoder, v *Uint32s) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]uint32)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]uint32)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 uint32
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if n, ok := d.Uint(4294967295); ok {
+										e1 = uint32(n)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 uint32
-					if n, ok := d.Uint(4294967295); ok {
-						e1 = uint32(n)
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]uint32)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 uint32
+						if n, ok := d.Uint(4294967295); ok {
+							e1 = uint32(n)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapOpt = m1
+				}
 			}
 		case "map_slice_req":
 			if d.Repeated(&seen[0], 1024) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]uint32)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []uint32
-					if d.ArrayStart() {
-						var buf2 [8]uint32
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 uint32
-							if n, ok := d.Uint(4294967295); ok {
-								e2 = uint32(n)
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]uint32)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []uint32
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]uint32
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 uint32
+											if n, ok := d.Uint(4294967295); ok {
+												e2 = uint32(n)
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceReq = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]uint32)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []uint32
+						if d.ArrayStart() {
+							var buf2 [8]uint32
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 uint32
+								if n, ok := d.Uint(4294967295); ok {
+									e2 = uint32(n)
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceReq = m1
+				}
 			}
 		case "map_slice_opt":
 			if d.Repeated(&seen[0], 2048) {
@@ -5602,33 +7923,94 @@ func winkDecodeUint32s(d *strictjson.Decoder, v *Uint32s) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]uint32)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []uint32
-					if d.ArrayStart() {
-						var buf2 [8]uint32
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 uint32
-							if n, ok := d.Uint(4294967295); ok {
-								e2 = uint32(n)
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]uint32)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []uint32
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]uint32
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 uint32
+											if n, ok := d.Uint(4294967295); ok {
+												e2 = uint32(n)
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]uint32)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []uint32
+						if d.ArrayStart() {
+							var buf2 [8]uint32
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 uint32
+								if n, ok := d.Uint(4294967295); ok {
+									e2 = uint32(n)
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceOpt = m1
+				}
 			}
 		case "slice_ptr_req":
 			if d.Repeated(&seen[0], 4096) {
@@ -6013,23 +8395,74 @@ func winkDecodeUint64s(d *strictjson.Decoder, v *Uint64s) {
 			if d.Repeated(&seen[0], 256) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]uint64)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]uint64)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 uint64
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if n, ok := d.Uint(math.MaxUint64); ok {
+										e1 = uint64(n)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 uint64
-					if n, ok := d.Uint(math.MaxUint64); ok {
-						e1 = uint64(n)
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapReq = m1
 				}
-				d.ObjectEnd()
-				v.MapReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]uint64)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 uint64
+						if n, ok := d.Uint(math.MaxUint64); ok {
+							e1 = uint64(n)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapReq = m1
+				}
 			}
 		case "map_opt":
 			if d.Repeated(&seen[0], 512) {
@@ -6038,55 +8471,167 @@ func winkDecodeUint64s(d *strictjson.Decoder, v *Uint64s) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]uint64)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]uint64)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 uint64
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if n, ok := d.Uint(math.MaxUint64); ok {
+										e1 = uint64(n)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 uint64
-					if n, ok := d.Uint(math.MaxUint64); ok {
-						e1 = uint64(n)
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]uint64)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 uint64
+						if n, ok := d.Uint(math.MaxUint64); ok {
+							e1 = uint64(n)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapOpt = m1
+				}
 			}
 		case "map_slice_req":
 			if d.Repeated(&seen[0], 1024) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]uint64)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []uint64
-					if d.ArrayStart() {
-						var buf2 [8]uint64
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 uint64
-							if n, ok := d.Uint(math.MaxUint64); ok {
-								e2 = uint64(n)
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]uint64)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []uint64
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]uint64
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 uint64
+											if n, ok := d.Uint(math.MaxUint64); ok {
+												e2 = uint64(n)
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceReq = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]uint64)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []uint64
+						if d.ArrayStart() {
+							var buf2 [8]uint64
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 uint64
+								if n, ok := d.Uint(math.MaxUint64); ok {
+									e2 = uint64(n)
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceReq = m1
+				}
 			}
 		case "map_slice_opt":
 			if d.Repeated(&seen[0], 2048) {
@@ -6095,33 +8640,94 @@ func winkDecodeUint64s(d *strictjson.Decoder, v *Uint64s) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]uint64)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []uint64
-					if d.ArrayStart() {
-						var buf2 [8]uint64
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 uint64
-							if n, ok := d.Uint(math.MaxUint64); ok {
-								e2 = uint64(n)
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]uint64)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []uint64
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]uint64
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 uint64
+											if n, ok := d.Uint(math.MaxUint64); ok {
+												e2 = uint64(n)
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]uint64)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []uint64
+						if d.ArrayStart() {
+							var buf2 [8]uint64
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 uint64
+								if n, ok := d.Uint(math.MaxUint64); ok {
+									e2 = uint64(n)
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceOpt = m1
+				}
 			}
 		case "slice_ptr_req":
 			if d.Repeated(&seen[0], 4096) {
@@ -6506,23 +9112,74 @@ func winkDecodeFloat32s(d *strictjson.Decoder, v *Float32s) {
 			if d.Repeated(&seen[0], 256) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]float32)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]float32)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 float32
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if f, ok := d.Float(32); ok {
+										e1 = float32(f)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 float32
-					if f, ok := d.Float(32); ok {
-						e1 = float32(f)
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapReq = m1
 				}
-				d.ObjectEnd()
-				v.MapReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]float32)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 float32
+						if f, ok := d.Float(32); ok {
+							e1 = float32(f)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapReq = m1
+				}
 			}
 		case "map_opt":
 			if d.Repeated(&seen[0], 512) {
@@ -6531,55 +9188,167 @@ func winkDecodeFloat32s(d *strictjson.Decoder, v *Float32s) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]float32)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]float32)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 float32
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if f, ok := d.Float(32); ok {
+										e1 = float32(f)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 float32
-					if f, ok := d.Float(32); ok {
-						e1 = float32(f)
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]float32)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 float32
+						if f, ok := d.Float(32); ok {
+							e1 = float32(f)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapOpt = m1
+				}
 			}
 		case "map_slice_req":
 			if d.Repeated(&seen[0], 1024) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]float32)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []float32
-					if d.ArrayStart() {
-						var buf2 [8]float32
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 float32
-							if f, ok := d.Float(32); ok {
-								e2 = float32(f)
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]float32)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []float32
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]float32
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 float32
+											if f, ok := d.Float(32); ok {
+												e2 = float32(f)
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceReq = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]float32)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []float32
+						if d.ArrayStart() {
+							var buf2 [8]float32
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 float32
+								if f, ok := d.Float(32); ok {
+									e2 = float32(f)
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceReq = m1
+				}
 			}
 		case "map_slice_opt":
 			if d.Repeated(&seen[0], 2048) {
@@ -6588,33 +9357,94 @@ func winkDecodeFloat32s(d *strictjson.Decoder, v *Float32s) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]float32)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []float32
-					if d.ArrayStart() {
-						var buf2 [8]float32
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 float32
-							if f, ok := d.Float(32); ok {
-								e2 = float32(f)
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]float32)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []float32
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]float32
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 float32
+											if f, ok := d.Float(32); ok {
+												e2 = float32(f)
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]float32)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []float32
+						if d.ArrayStart() {
+							var buf2 [8]float32
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 float32
+								if f, ok := d.Float(32); ok {
+									e2 = float32(f)
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceOpt = m1
+				}
 			}
 		case "slice_ptr_req":
 			if d.Repeated(&seen[0], 4096) {
@@ -6999,23 +9829,74 @@ func winkDecodeFloat64s(d *strictjson.Decoder, v *Float64s) {
 			if d.Repeated(&seen[0], 256) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]float64)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]float64)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 float64
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if f, ok := d.Float(64); ok {
+										e1 = float64(f)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 float64
-					if f, ok := d.Float(64); ok {
-						e1 = float64(f)
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapReq = m1
 				}
-				d.ObjectEnd()
-				v.MapReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]float64)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 float64
+						if f, ok := d.Float(64); ok {
+							e1 = float64(f)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapReq = m1
+				}
 			}
 		case "map_opt":
 			if d.Repeated(&seen[0], 512) {
@@ -7024,55 +9905,167 @@ func winkDecodeFloat64s(d *strictjson.Decoder, v *Float64s) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]float64)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]float64)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 float64
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if f, ok := d.Float(64); ok {
+										e1 = float64(f)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 float64
-					if f, ok := d.Float(64); ok {
-						e1 = float64(f)
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]float64)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 float64
+						if f, ok := d.Float(64); ok {
+							e1 = float64(f)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapOpt = m1
+				}
 			}
 		case "map_slice_req":
 			if d.Repeated(&seen[0], 1024) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]float64)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []float64
-					if d.ArrayStart() {
-						var buf2 [8]float64
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 float64
-							if f, ok := d.Float(64); ok {
-								e2 = float64(f)
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]float64)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []float64
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]float64
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 float64
+											if f, ok := d.Float(64); ok {
+												e2 = float64(f)
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceReq = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]float64)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []float64
+						if d.ArrayStart() {
+							var buf2 [8]float64
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 float64
+								if f, ok := d.Float(64); ok {
+									e2 = float64(f)
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceReq = m1
+				}
 			}
 		case "map_slice_opt":
 			if d.Repeated(&seen[0], 2048) {
@@ -7081,33 +10074,94 @@ func winkDecodeFloat64s(d *strictjson.Decoder, v *Float64s) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]float64)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []float64
-					if d.ArrayStart() {
-						var buf2 [8]float64
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 float64
-							if f, ok := d.Float(64); ok {
-								e2 = float64(f)
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]float64)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []float64
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]float64
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 float64
+											if f, ok := d.Float(64); ok {
+												e2 = float64(f)
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]float64)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []float64
+						if d.ArrayStart() {
+							var buf2 [8]float64
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 float64
+								if f, ok := d.Float(64); ok {
+									e2 = float64(f)
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceOpt = m1
+				}
 			}
 		case "slice_ptr_req":
 			if d.Repeated(&seen[0], 4096) {
@@ -7492,23 +10546,74 @@ func winkDecodeTimes(d *strictjson.Decoder, v *Times) {
 			if d.Repeated(&seen[0], 256) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]time.Time)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]time.Time)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 time.Time
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if tm, ok := d.Time(); ok {
+										e1 = tm
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 time.Time
-					if tm, ok := d.Time(); ok {
-						e1 = tm
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapReq = m1
 				}
-				d.ObjectEnd()
-				v.MapReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]time.Time)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 time.Time
+						if tm, ok := d.Time(); ok {
+							e1 = tm
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapReq = m1
+				}
 			}
 		case "map_opt":
 			if d.Repeated(&seen[0], 512) {
@@ -7517,55 +10622,167 @@ func winkDecodeTimes(d *strictjson.Decoder, v *Times) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]time.Time)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]time.Time)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 time.Time
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if tm, ok := d.Time(); ok {
+										e1 = tm
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 time.Time
-					if tm, ok := d.Time(); ok {
-						e1 = tm
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]time.Time)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 time.Time
+						if tm, ok := d.Time(); ok {
+							e1 = tm
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapOpt = m1
+				}
 			}
 		case "map_slice_req":
 			if d.Repeated(&seen[0], 1024) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]time.Time)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []time.Time
-					if d.ArrayStart() {
-						var buf2 [8]time.Time
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 time.Time
-							if tm, ok := d.Time(); ok {
-								e2 = tm
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]time.Time)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []time.Time
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]time.Time
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 time.Time
+											if tm, ok := d.Time(); ok {
+												e2 = tm
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceReq = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]time.Time)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []time.Time
+						if d.ArrayStart() {
+							var buf2 [8]time.Time
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 time.Time
+								if tm, ok := d.Time(); ok {
+									e2 = tm
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceReq = m1
+				}
 			}
 		case "map_slice_opt":
 			if d.Repeated(&seen[0], 2048) {
@@ -7574,33 +10791,94 @@ func winkDecodeTimes(d *strictjson.Decoder, v *Times) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]time.Time)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []time.Time
-					if d.ArrayStart() {
-						var buf2 [8]time.Time
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 time.Time
-							if tm, ok := d.Time(); ok {
-								e2 = tm
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]time.Time)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []time.Time
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]time.Time
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 time.Time
+											if tm, ok := d.Time(); ok {
+												e2 = tm
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]time.Time)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []time.Time
+						if d.ArrayStart() {
+							var buf2 [8]time.Time
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 time.Time
+								if tm, ok := d.Time(); ok {
+									e2 = tm
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceOpt = m1
+				}
 			}
 		case "slice_ptr_req":
 			if d.Repeated(&seen[0], 4096) {
@@ -7985,23 +11263,74 @@ func winkDecodeDurations(d *strictjson.Decoder, v *Durations) {
 			if d.Repeated(&seen[0], 256) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]time.Duration)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]time.Duration)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 time.Duration
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if du, ok := d.Duration(); ok {
+										e1 = du
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 time.Duration
-					if du, ok := d.Duration(); ok {
-						e1 = du
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapReq = m1
 				}
-				d.ObjectEnd()
-				v.MapReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]time.Duration)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 time.Duration
+						if du, ok := d.Duration(); ok {
+							e1 = du
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapReq = m1
+				}
 			}
 		case "map_opt":
 			if d.Repeated(&seen[0], 512) {
@@ -8010,55 +11339,167 @@ func winkDecodeDurations(d *strictjson.Decoder, v *Durations) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]time.Duration)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]time.Duration)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 time.Duration
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if du, ok := d.Duration(); ok {
+										e1 = du
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 time.Duration
-					if du, ok := d.Duration(); ok {
-						e1 = du
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]time.Duration)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 time.Duration
+						if du, ok := d.Duration(); ok {
+							e1 = du
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapOpt = m1
+				}
 			}
 		case "map_slice_req":
 			if d.Repeated(&seen[0], 1024) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]time.Duration)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []time.Duration
-					if d.ArrayStart() {
-						var buf2 [8]time.Duration
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 time.Duration
-							if du, ok := d.Duration(); ok {
-								e2 = du
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]time.Duration)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []time.Duration
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]time.Duration
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 time.Duration
+											if du, ok := d.Duration(); ok {
+												e2 = du
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceReq = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]time.Duration)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []time.Duration
+						if d.ArrayStart() {
+							var buf2 [8]time.Duration
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 time.Duration
+								if du, ok := d.Duration(); ok {
+									e2 = du
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceReq = m1
+				}
 			}
 		case "map_slice_opt":
 			if d.Repeated(&seen[0], 2048) {
@@ -8067,33 +11508,94 @@ func winkDecodeDurations(d *strictjson.Decoder, v *Durations) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]time.Duration)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []time.Duration
-					if d.ArrayStart() {
-						var buf2 [8]time.Duration
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 time.Duration
-							if du, ok := d.Duration(); ok {
-								e2 = du
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]time.Duration)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []time.Duration
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]time.Duration
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 time.Duration
+											if du, ok := d.Duration(); ok {
+												e2 = du
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]time.Duration)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []time.Duration
+						if d.ArrayStart() {
+							var buf2 [8]time.Duration
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 time.Duration
+								if du, ok := d.Duration(); ok {
+									e2 = du
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceOpt = m1
+				}
 			}
 		case "slice_ptr_req":
 			if d.Repeated(&seen[0], 4096) {
@@ -8550,32 +12052,92 @@ func winkDecodeColors(d *strictjson.Decoder, v *Colors) {
 			if d.Repeated(&seen[0], 256) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]Color)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 Color
-					if b, ok := d.StringBytes(); ok {
-						switch string(b) {
-						case "red":
-							e1 = Red
-						case "green":
-							e1 = Green
-						case "blue":
-							e1 = Blue
-						default:
-							d.EnumMismatch(b, "\"red\", \"green\", \"blue\"")
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]Color)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 Color
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if b, ok := d.StringBytes(); ok {
+										switch string(b) {
+										case "red":
+											e1 = Red
+										case "green":
+											e1 = Green
+										case "blue":
+											e1 = Blue
+										default:
+											d.EnumMismatch(b, "\"red\", \"green\", \"blue\"")
+										}
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
 						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapReq = m1
 				}
-				d.ObjectEnd()
-				v.MapReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]Color)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 Color
+						if b, ok := d.StringBytes(); ok {
+							switch string(b) {
+							case "red":
+								e1 = Red
+							case "green":
+								e1 = Green
+							case "blue":
+								e1 = Blue
+							default:
+								d.EnumMismatch(b, "\"red\", \"green\", \"blue\"")
+							}
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapReq = m1
+				}
 			}
 		case "map_opt":
 			if d.Repeated(&seen[0], 512) {
@@ -8584,73 +12146,203 @@ func winkDecodeColors(d *strictjson.Decoder, v *Colors) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]Color)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 Color
-					if b, ok := d.StringBytes(); ok {
-						switch string(b) {
-						case "red":
-							e1 = Red
-						case "green":
-							e1 = Green
-						case "blue":
-							e1 = Blue
-						default:
-							d.EnumMismatch(b, "\"red\", \"green\", \"blue\"")
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]Color)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 Color
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if b, ok := d.StringBytes(); ok {
+										switch string(b) {
+										case "red":
+											e1 = Red
+										case "green":
+											e1 = Green
+										case "blue":
+											e1 = Blue
+										default:
+											d.EnumMismatch(b, "\"red\", \"green\", \"blue\"")
+										}
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
 						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]Color)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 Color
+						if b, ok := d.StringBytes(); ok {
+							switch string(b) {
+							case "red":
+								e1 = Red
+							case "green":
+								e1 = Green
+							case "blue":
+								e1 = Blue
+							default:
+								d.EnumMismatch(b, "\"red\", \"green\", \"blue\"")
+							}
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapOpt = m1
+				}
 			}
 		case "map_slice_req":
 			if d.Repeated(&seen[0], 1024) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]Color)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []Color
-					if d.ArrayStart() {
-						var buf2 [8]Color
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 Color
-							if b, ok := d.StringBytes(); ok {
-								switch string(b) {
-								case "red":
-									e2 = Red
-								case "green":
-									e2 = Green
-								case "blue":
-									e2 = Blue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]Color)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 []Color
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]Color
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 Color
+											if b, ok := d.StringBytes(); ok {
+												switch string(b) {
+												case "red":
+													e2 = Red
+												case "green":
+													e2 = Green
+												case "blue":
+													e2 = Blue
+												default:
+													d.EnumMismatch(b, "\"red\", \"green\", \"blue\"")
+												}
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
 								default:
-									d.EnumMismatch(b, "\"red\", \"green\", \"blue\"")
+									d.Unknown(strictjson.PairKeys)
 								}
 							}
-							tmp2 = append(tmp2, e2)
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceReq = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]Color)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []Color
+						if d.ArrayStart() {
+							var buf2 [8]Color
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 Color
+								if b, ok := d.StringBytes(); ok {
+									switch string(b) {
+									case "red":
+										e2 = Red
+									case "green":
+										e2 = Green
+									case "blue":
+										e2 = Blue
+									default:
+										d.EnumMismatch(b, "\"red\", \"green\", \"blue\"")
+									}
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceReq = m1
+				}
 			}
 		case "map_slice_opt":
 			if d.Repeated(&seen[0], 2048) {
@@ -8659,42 +12351,112 @@ func winkDecodeColors(d *strictjson.Decoder, v *Colors) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]Color)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []Color
-					if d.ArrayStart() {
-						var buf2 [8]Color
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 Color
-							if b, ok := d.StringBytes(); ok {
-								switch string(b) {
-								case "red":
-									e2 = Red
-								case "green":
-									e2 = Green
-								case "blue":
-									e2 = Blue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]Color)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 []Color
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]Color
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 Color
+											if b, ok := d.StringBytes(); ok {
+												switch string(b) {
+												case "red":
+													e2 = Red
+												case "green":
+													e2 = Green
+												case "blue":
+													e2 = Blue
+												default:
+													d.EnumMismatch(b, "\"red\", \"green\", \"blue\"")
+												}
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
 								default:
-									d.EnumMismatch(b, "\"red\", \"green\", \"blue\"")
+									d.Unknown(strictjson.PairKeys)
 								}
 							}
-							tmp2 = append(tmp2, e2)
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]Color)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []Color
+						if d.ArrayStart() {
+							var buf2 [8]Color
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 Color
+								if b, ok := d.StringBytes(); ok {
+									switch string(b) {
+									case "red":
+										e2 = Red
+									case "green":
+										e2 = Green
+									case "blue":
+										e2 = Blue
+									default:
+										d.EnumMismatch(b, "\"red\", \"green\", \"blue\"")
+									}
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceOpt = m1
+				}
 			}
 		case "slice_ptr_req":
 			if d.Repeated(&seen[0], 4096) {
@@ -9137,28 +12899,84 @@ func winkDecodeLevels(d *strictjson.Decoder, v *Levels) {
 			if d.Repeated(&seen[0], 256) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]Level)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 Level
-					if n, ok := d.Int(-128, 127); ok {
-						switch n {
-						case -1, 0, 7:
-						default:
-							d.EnumMismatchInt(int64(n), "-1, 0, 7")
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]Level)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						e1 = Level(n)
+						{
+							var k1 string
+							var e1 Level
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if n, ok := d.Int(-128, 127); ok {
+										switch n {
+										case -1, 0, 7:
+										default:
+											d.EnumMismatchInt(int64(n), "-1, 0, 7")
+										}
+										e1 = Level(n)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapReq = m1
 				}
-				d.ObjectEnd()
-				v.MapReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]Level)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 Level
+						if n, ok := d.Int(-128, 127); ok {
+							switch n {
+							case -1, 0, 7:
+							default:
+								d.EnumMismatchInt(int64(n), "-1, 0, 7")
+							}
+							e1 = Level(n)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapReq = m1
+				}
 			}
 		case "map_opt":
 			if d.Repeated(&seen[0], 512) {
@@ -9167,65 +12985,187 @@ func winkDecodeLevels(d *strictjson.Decoder, v *Levels) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]Level)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 Level
-					if n, ok := d.Int(-128, 127); ok {
-						switch n {
-						case -1, 0, 7:
-						default:
-							d.EnumMismatchInt(int64(n), "-1, 0, 7")
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]Level)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						e1 = Level(n)
+						{
+							var k1 string
+							var e1 Level
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if n, ok := d.Int(-128, 127); ok {
+										switch n {
+										case -1, 0, 7:
+										default:
+											d.EnumMismatchInt(int64(n), "-1, 0, 7")
+										}
+										e1 = Level(n)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]Level)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 Level
+						if n, ok := d.Int(-128, 127); ok {
+							switch n {
+							case -1, 0, 7:
+							default:
+								d.EnumMismatchInt(int64(n), "-1, 0, 7")
+							}
+							e1 = Level(n)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapOpt = m1
+				}
 			}
 		case "map_slice_req":
 			if d.Repeated(&seen[0], 1024) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]Level)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []Level
-					if d.ArrayStart() {
-						var buf2 [8]Level
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 Level
-							if n, ok := d.Int(-128, 127); ok {
-								switch n {
-								case -1, 0, 7:
-								default:
-									d.EnumMismatchInt(int64(n), "-1, 0, 7")
-								}
-								e2 = Level(n)
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]Level)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []Level
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]Level
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 Level
+											if n, ok := d.Int(-128, 127); ok {
+												switch n {
+												case -1, 0, 7:
+												default:
+													d.EnumMismatchInt(int64(n), "-1, 0, 7")
+												}
+												e2 = Level(n)
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceReq = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]Level)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []Level
+						if d.ArrayStart() {
+							var buf2 [8]Level
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 Level
+								if n, ok := d.Int(-128, 127); ok {
+									switch n {
+									case -1, 0, 7:
+									default:
+										d.EnumMismatchInt(int64(n), "-1, 0, 7")
+									}
+									e2 = Level(n)
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceReq = m1
+				}
 			}
 		case "map_slice_opt":
 			if d.Repeated(&seen[0], 2048) {
@@ -9234,38 +13174,104 @@ func winkDecodeLevels(d *strictjson.Decoder, v *Levels) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]Level)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []Level
-					if d.ArrayStart() {
-						var buf2 [8]Level
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 Level
-							if n, ok := d.Int(-128, 127); ok {
-								switch n {
-								case -1, 0, 7:
-								default:
-									d.EnumMismatchInt(int64(n), "-1, 0, 7")
-								}
-								e2 = Level(n)
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]Level)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []Level
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]Level
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 Level
+											if n, ok := d.Int(-128, 127); ok {
+												switch n {
+												case -1, 0, 7:
+												default:
+													d.EnumMismatchInt(int64(n), "-1, 0, 7")
+												}
+												e2 = Level(n)
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]Level)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []Level
+						if d.ArrayStart() {
+							var buf2 [8]Level
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 Level
+								if n, ok := d.Int(-128, 127); ok {
+									switch n {
+									case -1, 0, 7:
+									default:
+										d.EnumMismatchInt(int64(n), "-1, 0, 7")
+									}
+									e2 = Level(n)
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceOpt = m1
+				}
 			}
 		case "slice_ptr_req":
 			if d.Repeated(&seen[0], 4096) {
@@ -9660,23 +13666,74 @@ func winkDecodeNames(d *strictjson.Decoder, v *Names) {
 			if d.Repeated(&seen[0], 256) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]Name)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]Name)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 Name
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if s, ok := d.String(); ok {
+										e1 = Name(s)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 Name
-					if s, ok := d.String(); ok {
-						e1 = Name(s)
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapReq = m1
 				}
-				d.ObjectEnd()
-				v.MapReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]Name)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 Name
+						if s, ok := d.String(); ok {
+							e1 = Name(s)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapReq = m1
+				}
 			}
 		case "map_opt":
 			if d.Repeated(&seen[0], 512) {
@@ -9685,55 +13742,167 @@ func winkDecodeNames(d *strictjson.Decoder, v *Names) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]Name)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]Name)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 Name
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if s, ok := d.String(); ok {
+										e1 = Name(s)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 Name
-					if s, ok := d.String(); ok {
-						e1 = Name(s)
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]Name)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 Name
+						if s, ok := d.String(); ok {
+							e1 = Name(s)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapOpt = m1
+				}
 			}
 		case "map_slice_req":
 			if d.Repeated(&seen[0], 1024) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]Name)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []Name
-					if d.ArrayStart() {
-						var buf2 [8]Name
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 Name
-							if s, ok := d.String(); ok {
-								e2 = Name(s)
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]Name)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []Name
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]Name
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 Name
+											if s, ok := d.String(); ok {
+												e2 = Name(s)
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceReq = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]Name)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []Name
+						if d.ArrayStart() {
+							var buf2 [8]Name
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 Name
+								if s, ok := d.String(); ok {
+									e2 = Name(s)
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceReq = m1
+				}
 			}
 		case "map_slice_opt":
 			if d.Repeated(&seen[0], 2048) {
@@ -9742,33 +13911,94 @@ func winkDecodeNames(d *strictjson.Decoder, v *Names) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]Name)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []Name
-					if d.ArrayStart() {
-						var buf2 [8]Name
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 Name
-							if s, ok := d.String(); ok {
-								e2 = Name(s)
-							}
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]Name)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []Name
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]Name
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 Name
+											if s, ok := d.String(); ok {
+												e2 = Name(s)
+											}
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]Name)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []Name
+						if d.ArrayStart() {
+							var buf2 [8]Name
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 Name
+								if s, ok := d.String(); ok {
+									e2 = Name(s)
+								}
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceOpt = m1
+				}
 			}
 		case "slice_ptr_req":
 			if d.Repeated(&seen[0], 4096) {
@@ -10137,21 +14367,70 @@ func winkDecodeLeafs(d *strictjson.Decoder, v *Leafs) {
 			if d.Repeated(&seen[0], 256) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]Leaf)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]Leaf)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 Leaf
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									winkDecodeLeaf(d, &e1)
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 Leaf
-					winkDecodeLeaf(d, &e1)
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapReq = m1
 				}
-				d.ObjectEnd()
-				v.MapReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]Leaf)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 Leaf
+						winkDecodeLeaf(d, &e1)
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapReq = m1
+				}
 			}
 		case "map_opt":
 			if d.Repeated(&seen[0], 512) {
@@ -10160,51 +14439,159 @@ func winkDecodeLeafs(d *strictjson.Decoder, v *Leafs) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]Leaf)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]Leaf)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 Leaf
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									winkDecodeLeaf(d, &e1)
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 Leaf
-					winkDecodeLeaf(d, &e1)
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]Leaf)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 Leaf
+						winkDecodeLeaf(d, &e1)
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapOpt = m1
+				}
 			}
 		case "map_slice_req":
 			if d.Repeated(&seen[0], 1024) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]Leaf)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []Leaf
-					if d.ArrayStart() {
-						var buf2 [8]Leaf
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 Leaf
-							winkDecodeLeaf(d, &e2)
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]Leaf)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []Leaf
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]Leaf
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 Leaf
+											winkDecodeLeaf(d, &e2)
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceReq = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceReq = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]Leaf)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []Leaf
+						if d.ArrayStart() {
+							var buf2 [8]Leaf
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 Leaf
+								winkDecodeLeaf(d, &e2)
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceReq = m1
+				}
 			}
 		case "map_slice_opt":
 			if d.Repeated(&seen[0], 2048) {
@@ -10213,31 +14600,90 @@ func winkDecodeLeafs(d *strictjson.Decoder, v *Leafs) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string][]Leaf)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
-					}
-					var e1 []Leaf
-					if d.ArrayStart() {
-						var buf2 [8]Leaf
-						tmp2 := buf2[:0]
-						for d.NextElem() {
-							var e2 Leaf
-							winkDecodeLeaf(d, &e2)
-							tmp2 = append(tmp2, e2)
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string][]Leaf)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
 						}
-						d.ArrayEnd()
-						e1 = strictjson.Clone(tmp2)
+						{
+							var k1 string
+							var e1 []Leaf
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if d.ArrayStart() {
+										var buf2 [8]Leaf
+										tmp2 := buf2[:0]
+										for d.NextElem() {
+											var e2 Leaf
+											winkDecodeLeaf(d, &e2)
+											tmp2 = append(tmp2, e2)
+										}
+										d.ArrayEnd()
+										e1 = strictjson.Clone(tmp2)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.MapSliceOpt = m1
 				}
-				d.ObjectEnd()
-				v.MapSliceOpt = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string][]Leaf)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 []Leaf
+						if d.ArrayStart() {
+							var buf2 [8]Leaf
+							tmp2 := buf2[:0]
+							for d.NextElem() {
+								var e2 Leaf
+								winkDecodeLeaf(d, &e2)
+								tmp2 = append(tmp2, e2)
+							}
+							d.ArrayEnd()
+							e1 = strictjson.Clone(tmp2)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.MapSliceOpt = m1
+				}
 			}
 		case "slice_ptr_req":
 			if d.Repeated(&seen[0], 4096) {
@@ -10559,44 +15005,64 @@ func winkZeroLeaf(v *Leaf) bool {
 var (
 	winkSchemaStrings         = []byte(`{"type":"object","description":"Strings holds string in every shape.","properties":{"val_req":{"type":"string"},"val_opt":{"type":["string","null"]},"ptr_req":{"type":["string","null"]},"ptr_opt":{"type":["string","null"]},"slice_req":{"type":"array","items":{"type":"string"}},"slice_opt":{"type":["array","null"],"items":{"type":"string"}},"array_req":{"type":"array","items":{"type":"string"},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"string"},"minItems":2,"maxItems":2},"map_req":{"type":"object","additionalProperties":{"type":"string"}},"map_opt":{"type":["object","null"],"additionalProperties":{"type":"string"}},"map_slice_req":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string"}}},"map_slice_opt":{"type":["object","null"],"additionalProperties":{"type":"array","items":{"type":"string"}}},"slice_ptr_req":{"type":"array","items":{"type":["string","null"]}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["string","null"]}}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"],"additionalProperties":false}`)
 	winkGeminiSchemaStrings   = []byte(`{"type":"OBJECT","description":"Strings holds string in every shape.","properties":{"val_req":{"type":"STRING"},"val_opt":{"type":"STRING","nullable":true},"ptr_req":{"type":"STRING","nullable":true},"ptr_opt":{"type":"STRING","nullable":true},"slice_req":{"type":"ARRAY","items":{"type":"STRING"}},"slice_opt":{"type":"ARRAY","items":{"type":"STRING"},"nullable":true},"array_req":{"type":"ARRAY","items":{"type":"STRING"},"minItems":2,"maxItems":2},"array_opt":{"type":"ARRAY","items":{"type":"STRING"},"minItems":2,"maxItems":2,"nullable":true},"map_req":{"type":"OBJECT","description":"(an object of string values by key)"},"map_opt":{"type":"OBJECT","nullable":true,"description":"(an object of string values by key)"},"map_slice_req":{"type":"OBJECT","description":"(an object of array values by key)"},"map_slice_opt":{"type":"OBJECT","nullable":true,"description":"(an object of array values by key)"},"slice_ptr_req":{"type":"ARRAY","items":{"type":"STRING","nullable":true}},"slice_ptr_opt":{"type":"ARRAY","items":{"type":"STRING","nullable":true},"nullable":true}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"]}`)
+	winkStrictSchemaStrings   = []byte(`{"type":"object","description":"Strings holds string in every shape.","properties":{"val_req":{"type":"string"},"val_opt":{"type":["string","null"]},"ptr_req":{"type":["string","null"]},"ptr_opt":{"type":["string","null"]},"slice_req":{"type":"array","items":{"type":"string"}},"slice_opt":{"type":["array","null"],"items":{"type":"string"}},"array_req":{"type":"array","items":{"type":"string"},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"string"},"minItems":2,"maxItems":2},"map_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"string"}},"required":["key","value"],"additionalProperties":false}},"map_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"string"}},"required":["key","value"],"additionalProperties":false}},"map_slice_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"string"}}},"required":["key","value"],"additionalProperties":false}},"map_slice_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"string"}}},"required":["key","value"],"additionalProperties":false}},"slice_ptr_req":{"type":"array","items":{"type":["string","null"]}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["string","null"]}}},"required":["val_req","val_opt","ptr_req","ptr_opt","slice_req","slice_opt","array_req","array_opt","map_req","map_opt","map_slice_req","map_slice_opt","slice_ptr_req","slice_ptr_opt"],"additionalProperties":false}`)
 	winkSchemaBools           = []byte(`{"type":"object","description":"Bools holds bool in every shape.","properties":{"val_req":{"type":"boolean"},"val_opt":{"type":["boolean","null"]},"ptr_req":{"type":["boolean","null"]},"ptr_opt":{"type":["boolean","null"]},"slice_req":{"type":"array","items":{"type":"boolean"}},"slice_opt":{"type":["array","null"],"items":{"type":"boolean"}},"array_req":{"type":"array","items":{"type":"boolean"},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"boolean"},"minItems":2,"maxItems":2},"map_req":{"type":"object","additionalProperties":{"type":"boolean"}},"map_opt":{"type":["object","null"],"additionalProperties":{"type":"boolean"}},"map_slice_req":{"type":"object","additionalProperties":{"type":"array","items":{"type":"boolean"}}},"map_slice_opt":{"type":["object","null"],"additionalProperties":{"type":"array","items":{"type":"boolean"}}},"slice_ptr_req":{"type":"array","items":{"type":["boolean","null"]}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["boolean","null"]}}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"],"additionalProperties":false}`)
 	winkGeminiSchemaBools     = []byte(`{"type":"OBJECT","description":"Bools holds bool in every shape.","properties":{"val_req":{"type":"BOOLEAN"},"val_opt":{"type":"BOOLEAN","nullable":true},"ptr_req":{"type":"BOOLEAN","nullable":true},"ptr_opt":{"type":"BOOLEAN","nullable":true},"slice_req":{"type":"ARRAY","items":{"type":"BOOLEAN"}},"slice_opt":{"type":"ARRAY","items":{"type":"BOOLEAN"},"nullable":true},"array_req":{"type":"ARRAY","items":{"type":"BOOLEAN"},"minItems":2,"maxItems":2},"array_opt":{"type":"ARRAY","items":{"type":"BOOLEAN"},"minItems":2,"maxItems":2,"nullable":true},"map_req":{"type":"OBJECT","description":"(an object of boolean values by key)"},"map_opt":{"type":"OBJECT","nullable":true,"description":"(an object of boolean values by key)"},"map_slice_req":{"type":"OBJECT","description":"(an object of array values by key)"},"map_slice_opt":{"type":"OBJECT","nullable":true,"description":"(an object of array values by key)"},"slice_ptr_req":{"type":"ARRAY","items":{"type":"BOOLEAN","nullable":true}},"slice_ptr_opt":{"type":"ARRAY","items":{"type":"BOOLEAN","nullable":true},"nullable":true}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"]}`)
+	winkStrictSchemaBools     = []byte(`{"type":"object","description":"Bools holds bool in every shape.","properties":{"val_req":{"type":"boolean"},"val_opt":{"type":["boolean","null"]},"ptr_req":{"type":["boolean","null"]},"ptr_opt":{"type":["boolean","null"]},"slice_req":{"type":"array","items":{"type":"boolean"}},"slice_opt":{"type":["array","null"],"items":{"type":"boolean"}},"array_req":{"type":"array","items":{"type":"boolean"},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"boolean"},"minItems":2,"maxItems":2},"map_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"boolean"}},"required":["key","value"],"additionalProperties":false}},"map_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"boolean"}},"required":["key","value"],"additionalProperties":false}},"map_slice_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"boolean"}}},"required":["key","value"],"additionalProperties":false}},"map_slice_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"boolean"}}},"required":["key","value"],"additionalProperties":false}},"slice_ptr_req":{"type":"array","items":{"type":["boolean","null"]}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["boolean","null"]}}},"required":["val_req","val_opt","ptr_req","ptr_opt","slice_req","slice_opt","array_req","array_opt","map_req","map_opt","map_slice_req","map_slice_opt","slice_ptr_req","slice_ptr_opt"],"additionalProperties":false}`)
 	winkSchemaInts            = []byte(`{"type":"object","description":"Ints holds int in every shape.","properties":{"val_req":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"val_opt":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807},"ptr_req":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807},"ptr_opt":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807},"slice_req":{"type":"array","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"slice_opt":{"type":["array","null"],"items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"array_req":{"type":"array","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"minItems":2,"maxItems":2},"map_req":{"type":"object","additionalProperties":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"map_opt":{"type":["object","null"],"additionalProperties":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"map_slice_req":{"type":"object","additionalProperties":{"type":"array","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}}},"map_slice_opt":{"type":["object","null"],"additionalProperties":{"type":"array","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}}},"slice_ptr_req":{"type":"array","items":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807}}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"],"additionalProperties":false}`)
 	winkGeminiSchemaInts      = []byte(`{"type":"OBJECT","description":"Ints holds int in every shape.","properties":{"val_req":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807},"val_opt":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807,"nullable":true},"ptr_req":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807,"nullable":true},"ptr_opt":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807,"nullable":true},"slice_req":{"type":"ARRAY","items":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807}},"slice_opt":{"type":"ARRAY","items":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807},"nullable":true},"array_req":{"type":"ARRAY","items":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807},"minItems":2,"maxItems":2},"array_opt":{"type":"ARRAY","items":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807},"minItems":2,"maxItems":2,"nullable":true},"map_req":{"type":"OBJECT","description":"(an object of integer values by key)"},"map_opt":{"type":"OBJECT","nullable":true,"description":"(an object of integer values by key)"},"map_slice_req":{"type":"OBJECT","description":"(an object of array values by key)"},"map_slice_opt":{"type":"OBJECT","nullable":true,"description":"(an object of array values by key)"},"slice_ptr_req":{"type":"ARRAY","items":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807,"nullable":true}},"slice_ptr_opt":{"type":"ARRAY","items":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807,"nullable":true},"nullable":true}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"]}`)
+	winkStrictSchemaInts      = []byte(`{"type":"object","description":"Ints holds int in every shape.","properties":{"val_req":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"val_opt":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807},"ptr_req":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807},"ptr_opt":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807},"slice_req":{"type":"array","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"slice_opt":{"type":["array","null"],"items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"array_req":{"type":"array","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"minItems":2,"maxItems":2},"map_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["key","value"],"additionalProperties":false}},"map_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["key","value"],"additionalProperties":false}},"map_slice_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}}},"required":["key","value"],"additionalProperties":false}},"map_slice_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}}},"required":["key","value"],"additionalProperties":false}},"slice_ptr_req":{"type":"array","items":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807}}},"required":["val_req","val_opt","ptr_req","ptr_opt","slice_req","slice_opt","array_req","array_opt","map_req","map_opt","map_slice_req","map_slice_opt","slice_ptr_req","slice_ptr_opt"],"additionalProperties":false}`)
 	winkSchemaInt8s           = []byte(`{"type":"object","description":"Int8s holds int8 in every shape.","properties":{"val_req":{"type":"integer","minimum":-128,"maximum":127},"val_opt":{"type":["integer","null"],"minimum":-128,"maximum":127},"ptr_req":{"type":["integer","null"],"minimum":-128,"maximum":127},"ptr_opt":{"type":["integer","null"],"minimum":-128,"maximum":127},"slice_req":{"type":"array","items":{"type":"integer","minimum":-128,"maximum":127}},"slice_opt":{"type":["array","null"],"items":{"type":"integer","minimum":-128,"maximum":127}},"array_req":{"type":"array","items":{"type":"integer","minimum":-128,"maximum":127},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"integer","minimum":-128,"maximum":127},"minItems":2,"maxItems":2},"map_req":{"type":"object","additionalProperties":{"type":"integer","minimum":-128,"maximum":127}},"map_opt":{"type":["object","null"],"additionalProperties":{"type":"integer","minimum":-128,"maximum":127}},"map_slice_req":{"type":"object","additionalProperties":{"type":"array","items":{"type":"integer","minimum":-128,"maximum":127}}},"map_slice_opt":{"type":["object","null"],"additionalProperties":{"type":"array","items":{"type":"integer","minimum":-128,"maximum":127}}},"slice_ptr_req":{"type":"array","items":{"type":["integer","null"],"minimum":-128,"maximum":127}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["integer","null"],"minimum":-128,"maximum":127}}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"],"additionalProperties":false}`)
 	winkGeminiSchemaInt8s     = []byte(`{"type":"OBJECT","description":"Int8s holds int8 in every shape.","properties":{"val_req":{"type":"INTEGER","minimum":-128,"maximum":127},"val_opt":{"type":"INTEGER","minimum":-128,"maximum":127,"nullable":true},"ptr_req":{"type":"INTEGER","minimum":-128,"maximum":127,"nullable":true},"ptr_opt":{"type":"INTEGER","minimum":-128,"maximum":127,"nullable":true},"slice_req":{"type":"ARRAY","items":{"type":"INTEGER","minimum":-128,"maximum":127}},"slice_opt":{"type":"ARRAY","items":{"type":"INTEGER","minimum":-128,"maximum":127},"nullable":true},"array_req":{"type":"ARRAY","items":{"type":"INTEGER","minimum":-128,"maximum":127},"minItems":2,"maxItems":2},"array_opt":{"type":"ARRAY","items":{"type":"INTEGER","minimum":-128,"maximum":127},"minItems":2,"maxItems":2,"nullable":true},"map_req":{"type":"OBJECT","description":"(an object of integer values by key)"},"map_opt":{"type":"OBJECT","nullable":true,"description":"(an object of integer values by key)"},"map_slice_req":{"type":"OBJECT","description":"(an object of array values by key)"},"map_slice_opt":{"type":"OBJECT","nullable":true,"description":"(an object of array values by key)"},"slice_ptr_req":{"type":"ARRAY","items":{"type":"INTEGER","minimum":-128,"maximum":127,"nullable":true}},"slice_ptr_opt":{"type":"ARRAY","items":{"type":"INTEGER","minimum":-128,"maximum":127,"nullable":true},"nullable":true}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"]}`)
+	winkStrictSchemaInt8s     = []byte(`{"type":"object","description":"Int8s holds int8 in every shape.","properties":{"val_req":{"type":"integer","minimum":-128,"maximum":127},"val_opt":{"type":["integer","null"],"minimum":-128,"maximum":127},"ptr_req":{"type":["integer","null"],"minimum":-128,"maximum":127},"ptr_opt":{"type":["integer","null"],"minimum":-128,"maximum":127},"slice_req":{"type":"array","items":{"type":"integer","minimum":-128,"maximum":127}},"slice_opt":{"type":["array","null"],"items":{"type":"integer","minimum":-128,"maximum":127}},"array_req":{"type":"array","items":{"type":"integer","minimum":-128,"maximum":127},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"integer","minimum":-128,"maximum":127},"minItems":2,"maxItems":2},"map_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"integer","minimum":-128,"maximum":127}},"required":["key","value"],"additionalProperties":false}},"map_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"integer","minimum":-128,"maximum":127}},"required":["key","value"],"additionalProperties":false}},"map_slice_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"integer","minimum":-128,"maximum":127}}},"required":["key","value"],"additionalProperties":false}},"map_slice_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"integer","minimum":-128,"maximum":127}}},"required":["key","value"],"additionalProperties":false}},"slice_ptr_req":{"type":"array","items":{"type":["integer","null"],"minimum":-128,"maximum":127}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["integer","null"],"minimum":-128,"maximum":127}}},"required":["val_req","val_opt","ptr_req","ptr_opt","slice_req","slice_opt","array_req","array_opt","map_req","map_opt","map_slice_req","map_slice_opt","slice_ptr_req","slice_ptr_opt"],"additionalProperties":false}`)
 	winkSchemaInt16s          = []byte(`{"type":"object","description":"Int16s holds int16 in every shape.","properties":{"val_req":{"type":"integer","minimum":-32768,"maximum":32767},"val_opt":{"type":["integer","null"],"minimum":-32768,"maximum":32767},"ptr_req":{"type":["integer","null"],"minimum":-32768,"maximum":32767},"ptr_opt":{"type":["integer","null"],"minimum":-32768,"maximum":32767},"slice_req":{"type":"array","items":{"type":"integer","minimum":-32768,"maximum":32767}},"slice_opt":{"type":["array","null"],"items":{"type":"integer","minimum":-32768,"maximum":32767}},"array_req":{"type":"array","items":{"type":"integer","minimum":-32768,"maximum":32767},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"integer","minimum":-32768,"maximum":32767},"minItems":2,"maxItems":2},"map_req":{"type":"object","additionalProperties":{"type":"integer","minimum":-32768,"maximum":32767}},"map_opt":{"type":["object","null"],"additionalProperties":{"type":"integer","minimum":-32768,"maximum":32767}},"map_slice_req":{"type":"object","additionalProperties":{"type":"array","items":{"type":"integer","minimum":-32768,"maximum":32767}}},"map_slice_opt":{"type":["object","null"],"additionalProperties":{"type":"array","items":{"type":"integer","minimum":-32768,"maximum":32767}}},"slice_ptr_req":{"type":"array","items":{"type":["integer","null"],"minimum":-32768,"maximum":32767}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["integer","null"],"minimum":-32768,"maximum":32767}}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"],"additionalProperties":false}`)
 	winkGeminiSchemaInt16s    = []byte(`{"type":"OBJECT","description":"Int16s holds int16 in every shape.","properties":{"val_req":{"type":"INTEGER","minimum":-32768,"maximum":32767},"val_opt":{"type":"INTEGER","minimum":-32768,"maximum":32767,"nullable":true},"ptr_req":{"type":"INTEGER","minimum":-32768,"maximum":32767,"nullable":true},"ptr_opt":{"type":"INTEGER","minimum":-32768,"maximum":32767,"nullable":true},"slice_req":{"type":"ARRAY","items":{"type":"INTEGER","minimum":-32768,"maximum":32767}},"slice_opt":{"type":"ARRAY","items":{"type":"INTEGER","minimum":-32768,"maximum":32767},"nullable":true},"array_req":{"type":"ARRAY","items":{"type":"INTEGER","minimum":-32768,"maximum":32767},"minItems":2,"maxItems":2},"array_opt":{"type":"ARRAY","items":{"type":"INTEGER","minimum":-32768,"maximum":32767},"minItems":2,"maxItems":2,"nullable":true},"map_req":{"type":"OBJECT","description":"(an object of integer values by key)"},"map_opt":{"type":"OBJECT","nullable":true,"description":"(an object of integer values by key)"},"map_slice_req":{"type":"OBJECT","description":"(an object of array values by key)"},"map_slice_opt":{"type":"OBJECT","nullable":true,"description":"(an object of array values by key)"},"slice_ptr_req":{"type":"ARRAY","items":{"type":"INTEGER","minimum":-32768,"maximum":32767,"nullable":true}},"slice_ptr_opt":{"type":"ARRAY","items":{"type":"INTEGER","minimum":-32768,"maximum":32767,"nullable":true},"nullable":true}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"]}`)
+	winkStrictSchemaInt16s    = []byte(`{"type":"object","description":"Int16s holds int16 in every shape.","properties":{"val_req":{"type":"integer","minimum":-32768,"maximum":32767},"val_opt":{"type":["integer","null"],"minimum":-32768,"maximum":32767},"ptr_req":{"type":["integer","null"],"minimum":-32768,"maximum":32767},"ptr_opt":{"type":["integer","null"],"minimum":-32768,"maximum":32767},"slice_req":{"type":"array","items":{"type":"integer","minimum":-32768,"maximum":32767}},"slice_opt":{"type":["array","null"],"items":{"type":"integer","minimum":-32768,"maximum":32767}},"array_req":{"type":"array","items":{"type":"integer","minimum":-32768,"maximum":32767},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"integer","minimum":-32768,"maximum":32767},"minItems":2,"maxItems":2},"map_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"integer","minimum":-32768,"maximum":32767}},"required":["key","value"],"additionalProperties":false}},"map_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"integer","minimum":-32768,"maximum":32767}},"required":["key","value"],"additionalProperties":false}},"map_slice_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"integer","minimum":-32768,"maximum":32767}}},"required":["key","value"],"additionalProperties":false}},"map_slice_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"integer","minimum":-32768,"maximum":32767}}},"required":["key","value"],"additionalProperties":false}},"slice_ptr_req":{"type":"array","items":{"type":["integer","null"],"minimum":-32768,"maximum":32767}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["integer","null"],"minimum":-32768,"maximum":32767}}},"required":["val_req","val_opt","ptr_req","ptr_opt","slice_req","slice_opt","array_req","array_opt","map_req","map_opt","map_slice_req","map_slice_opt","slice_ptr_req","slice_ptr_opt"],"additionalProperties":false}`)
 	winkSchemaInt32s          = []byte(`{"type":"object","description":"Int32s holds int32 in every shape.","properties":{"val_req":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"val_opt":{"type":["integer","null"],"minimum":-2147483648,"maximum":2147483647},"ptr_req":{"type":["integer","null"],"minimum":-2147483648,"maximum":2147483647},"ptr_opt":{"type":["integer","null"],"minimum":-2147483648,"maximum":2147483647},"slice_req":{"type":"array","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647}},"slice_opt":{"type":["array","null"],"items":{"type":"integer","minimum":-2147483648,"maximum":2147483647}},"array_req":{"type":"array","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"minItems":2,"maxItems":2},"map_req":{"type":"object","additionalProperties":{"type":"integer","minimum":-2147483648,"maximum":2147483647}},"map_opt":{"type":["object","null"],"additionalProperties":{"type":"integer","minimum":-2147483648,"maximum":2147483647}},"map_slice_req":{"type":"object","additionalProperties":{"type":"array","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647}}},"map_slice_opt":{"type":["object","null"],"additionalProperties":{"type":"array","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647}}},"slice_ptr_req":{"type":"array","items":{"type":["integer","null"],"minimum":-2147483648,"maximum":2147483647}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["integer","null"],"minimum":-2147483648,"maximum":2147483647}}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"],"additionalProperties":false}`)
 	winkGeminiSchemaInt32s    = []byte(`{"type":"OBJECT","description":"Int32s holds int32 in every shape.","properties":{"val_req":{"type":"INTEGER","minimum":-2147483648,"maximum":2147483647},"val_opt":{"type":"INTEGER","minimum":-2147483648,"maximum":2147483647,"nullable":true},"ptr_req":{"type":"INTEGER","minimum":-2147483648,"maximum":2147483647,"nullable":true},"ptr_opt":{"type":"INTEGER","minimum":-2147483648,"maximum":2147483647,"nullable":true},"slice_req":{"type":"ARRAY","items":{"type":"INTEGER","minimum":-2147483648,"maximum":2147483647}},"slice_opt":{"type":"ARRAY","items":{"type":"INTEGER","minimum":-2147483648,"maximum":2147483647},"nullable":true},"array_req":{"type":"ARRAY","items":{"type":"INTEGER","minimum":-2147483648,"maximum":2147483647},"minItems":2,"maxItems":2},"array_opt":{"type":"ARRAY","items":{"type":"INTEGER","minimum":-2147483648,"maximum":2147483647},"minItems":2,"maxItems":2,"nullable":true},"map_req":{"type":"OBJECT","description":"(an object of integer values by key)"},"map_opt":{"type":"OBJECT","nullable":true,"description":"(an object of integer values by key)"},"map_slice_req":{"type":"OBJECT","description":"(an object of array values by key)"},"map_slice_opt":{"type":"OBJECT","nullable":true,"description":"(an object of array values by key)"},"slice_ptr_req":{"type":"ARRAY","items":{"type":"INTEGER","minimum":-2147483648,"maximum":2147483647,"nullable":true}},"slice_ptr_opt":{"type":"ARRAY","items":{"type":"INTEGER","minimum":-2147483648,"maximum":2147483647,"nullable":true},"nullable":true}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"]}`)
+	winkStrictSchemaInt32s    = []byte(`{"type":"object","description":"Int32s holds int32 in every shape.","properties":{"val_req":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"val_opt":{"type":["integer","null"],"minimum":-2147483648,"maximum":2147483647},"ptr_req":{"type":["integer","null"],"minimum":-2147483648,"maximum":2147483647},"ptr_opt":{"type":["integer","null"],"minimum":-2147483648,"maximum":2147483647},"slice_req":{"type":"array","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647}},"slice_opt":{"type":["array","null"],"items":{"type":"integer","minimum":-2147483648,"maximum":2147483647}},"array_req":{"type":"array","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"minItems":2,"maxItems":2},"map_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"integer","minimum":-2147483648,"maximum":2147483647}},"required":["key","value"],"additionalProperties":false}},"map_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"integer","minimum":-2147483648,"maximum":2147483647}},"required":["key","value"],"additionalProperties":false}},"map_slice_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647}}},"required":["key","value"],"additionalProperties":false}},"map_slice_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647}}},"required":["key","value"],"additionalProperties":false}},"slice_ptr_req":{"type":"array","items":{"type":["integer","null"],"minimum":-2147483648,"maximum":2147483647}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["integer","null"],"minimum":-2147483648,"maximum":2147483647}}},"required":["val_req","val_opt","ptr_req","ptr_opt","slice_req","slice_opt","array_req","array_opt","map_req","map_opt","map_slice_req","map_slice_opt","slice_ptr_req","slice_ptr_opt"],"additionalProperties":false}`)
 	winkSchemaInt64s          = []byte(`{"type":"object","description":"Int64s holds int64 in every shape.","properties":{"val_req":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"val_opt":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807},"ptr_req":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807},"ptr_opt":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807},"slice_req":{"type":"array","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"slice_opt":{"type":["array","null"],"items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"array_req":{"type":"array","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"minItems":2,"maxItems":2},"map_req":{"type":"object","additionalProperties":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"map_opt":{"type":["object","null"],"additionalProperties":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"map_slice_req":{"type":"object","additionalProperties":{"type":"array","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}}},"map_slice_opt":{"type":["object","null"],"additionalProperties":{"type":"array","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}}},"slice_ptr_req":{"type":"array","items":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807}}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"],"additionalProperties":false}`)
 	winkGeminiSchemaInt64s    = []byte(`{"type":"OBJECT","description":"Int64s holds int64 in every shape.","properties":{"val_req":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807},"val_opt":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807,"nullable":true},"ptr_req":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807,"nullable":true},"ptr_opt":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807,"nullable":true},"slice_req":{"type":"ARRAY","items":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807}},"slice_opt":{"type":"ARRAY","items":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807},"nullable":true},"array_req":{"type":"ARRAY","items":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807},"minItems":2,"maxItems":2},"array_opt":{"type":"ARRAY","items":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807},"minItems":2,"maxItems":2,"nullable":true},"map_req":{"type":"OBJECT","description":"(an object of integer values by key)"},"map_opt":{"type":"OBJECT","nullable":true,"description":"(an object of integer values by key)"},"map_slice_req":{"type":"OBJECT","description":"(an object of array values by key)"},"map_slice_opt":{"type":"OBJECT","nullable":true,"description":"(an object of array values by key)"},"slice_ptr_req":{"type":"ARRAY","items":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807,"nullable":true}},"slice_ptr_opt":{"type":"ARRAY","items":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807,"nullable":true},"nullable":true}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"]}`)
+	winkStrictSchemaInt64s    = []byte(`{"type":"object","description":"Int64s holds int64 in every shape.","properties":{"val_req":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"val_opt":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807},"ptr_req":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807},"ptr_opt":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807},"slice_req":{"type":"array","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"slice_opt":{"type":["array","null"],"items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"array_req":{"type":"array","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"minItems":2,"maxItems":2},"map_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["key","value"],"additionalProperties":false}},"map_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["key","value"],"additionalProperties":false}},"map_slice_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}}},"required":["key","value"],"additionalProperties":false}},"map_slice_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}}},"required":["key","value"],"additionalProperties":false}},"slice_ptr_req":{"type":"array","items":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807}}},"required":["val_req","val_opt","ptr_req","ptr_opt","slice_req","slice_opt","array_req","array_opt","map_req","map_opt","map_slice_req","map_slice_opt","slice_ptr_req","slice_ptr_opt"],"additionalProperties":false}`)
 	winkSchemaUints           = []byte(`{"type":"object","description":"Uints holds uint in every shape.","properties":{"val_req":{"type":"integer","minimum":0,"maximum":18446744073709551615},"val_opt":{"type":["integer","null"],"minimum":0,"maximum":18446744073709551615},"ptr_req":{"type":["integer","null"],"minimum":0,"maximum":18446744073709551615},"ptr_opt":{"type":["integer","null"],"minimum":0,"maximum":18446744073709551615},"slice_req":{"type":"array","items":{"type":"integer","minimum":0,"maximum":18446744073709551615}},"slice_opt":{"type":["array","null"],"items":{"type":"integer","minimum":0,"maximum":18446744073709551615}},"array_req":{"type":"array","items":{"type":"integer","minimum":0,"maximum":18446744073709551615},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"integer","minimum":0,"maximum":18446744073709551615},"minItems":2,"maxItems":2},"map_req":{"type":"object","additionalProperties":{"type":"integer","minimum":0,"maximum":18446744073709551615}},"map_opt":{"type":["object","null"],"additionalProperties":{"type":"integer","minimum":0,"maximum":18446744073709551615}},"map_slice_req":{"type":"object","additionalProperties":{"type":"array","items":{"type":"integer","minimum":0,"maximum":18446744073709551615}}},"map_slice_opt":{"type":["object","null"],"additionalProperties":{"type":"array","items":{"type":"integer","minimum":0,"maximum":18446744073709551615}}},"slice_ptr_req":{"type":"array","items":{"type":["integer","null"],"minimum":0,"maximum":18446744073709551615}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["integer","null"],"minimum":0,"maximum":18446744073709551615}}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"],"additionalProperties":false}`)
 	winkGeminiSchemaUints     = []byte(`{"type":"OBJECT","description":"Uints holds uint in every shape.","properties":{"val_req":{"type":"INTEGER","minimum":0,"maximum":18446744073709551615},"val_opt":{"type":"INTEGER","minimum":0,"maximum":18446744073709551615,"nullable":true},"ptr_req":{"type":"INTEGER","minimum":0,"maximum":18446744073709551615,"nullable":true},"ptr_opt":{"type":"INTEGER","minimum":0,"maximum":18446744073709551615,"nullable":true},"slice_req":{"type":"ARRAY","items":{"type":"INTEGER","minimum":0,"maximum":18446744073709551615}},"slice_opt":{"type":"ARRAY","items":{"type":"INTEGER","minimum":0,"maximum":18446744073709551615},"nullable":true},"array_req":{"type":"ARRAY","items":{"type":"INTEGER","minimum":0,"maximum":18446744073709551615},"minItems":2,"maxItems":2},"array_opt":{"type":"ARRAY","items":{"type":"INTEGER","minimum":0,"maximum":18446744073709551615},"minItems":2,"maxItems":2,"nullable":true},"map_req":{"type":"OBJECT","description":"(an object of integer values by key)"},"map_opt":{"type":"OBJECT","nullable":true,"description":"(an object of integer values by key)"},"map_slice_req":{"type":"OBJECT","description":"(an object of array values by key)"},"map_slice_opt":{"type":"OBJECT","nullable":true,"description":"(an object of array values by key)"},"slice_ptr_req":{"type":"ARRAY","items":{"type":"INTEGER","minimum":0,"maximum":18446744073709551615,"nullable":true}},"slice_ptr_opt":{"type":"ARRAY","items":{"type":"INTEGER","minimum":0,"maximum":18446744073709551615,"nullable":true},"nullable":true}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"]}`)
+	winkStrictSchemaUints     = []byte(`{"type":"object","description":"Uints holds uint in every shape.","properties":{"val_req":{"type":"integer","minimum":0,"maximum":18446744073709551615},"val_opt":{"type":["integer","null"],"minimum":0,"maximum":18446744073709551615},"ptr_req":{"type":["integer","null"],"minimum":0,"maximum":18446744073709551615},"ptr_opt":{"type":["integer","null"],"minimum":0,"maximum":18446744073709551615},"slice_req":{"type":"array","items":{"type":"integer","minimum":0,"maximum":18446744073709551615}},"slice_opt":{"type":["array","null"],"items":{"type":"integer","minimum":0,"maximum":18446744073709551615}},"array_req":{"type":"array","items":{"type":"integer","minimum":0,"maximum":18446744073709551615},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"integer","minimum":0,"maximum":18446744073709551615},"minItems":2,"maxItems":2},"map_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"integer","minimum":0,"maximum":18446744073709551615}},"required":["key","value"],"additionalProperties":false}},"map_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"integer","minimum":0,"maximum":18446744073709551615}},"required":["key","value"],"additionalProperties":false}},"map_slice_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"integer","minimum":0,"maximum":18446744073709551615}}},"required":["key","value"],"additionalProperties":false}},"map_slice_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"integer","minimum":0,"maximum":18446744073709551615}}},"required":["key","value"],"additionalProperties":false}},"slice_ptr_req":{"type":"array","items":{"type":["integer","null"],"minimum":0,"maximum":18446744073709551615}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["integer","null"],"minimum":0,"maximum":18446744073709551615}}},"required":["val_req","val_opt","ptr_req","ptr_opt","slice_req","slice_opt","array_req","array_opt","map_req","map_opt","map_slice_req","map_slice_opt","slice_ptr_req","slice_ptr_opt"],"additionalProperties":false}`)
 	winkSchemaUint8s          = []byte(`{"type":"object","description":"Uint8s holds uint8 in every shape.","properties":{"val_req":{"type":"integer","minimum":0,"maximum":255},"val_opt":{"type":["integer","null"],"minimum":0,"maximum":255},"ptr_req":{"type":["integer","null"],"minimum":0,"maximum":255},"ptr_opt":{"type":["integer","null"],"minimum":0,"maximum":255},"array_req":{"type":"array","items":{"type":"integer","minimum":0,"maximum":255},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"integer","minimum":0,"maximum":255},"minItems":2,"maxItems":2},"map_req":{"type":"object","additionalProperties":{"type":"integer","minimum":0,"maximum":255}},"map_opt":{"type":["object","null"],"additionalProperties":{"type":"integer","minimum":0,"maximum":255}}},"required":["val_req","array_req","map_req"],"additionalProperties":false}`)
 	winkGeminiSchemaUint8s    = []byte(`{"type":"OBJECT","description":"Uint8s holds uint8 in every shape.","properties":{"val_req":{"type":"INTEGER","minimum":0,"maximum":255},"val_opt":{"type":"INTEGER","minimum":0,"maximum":255,"nullable":true},"ptr_req":{"type":"INTEGER","minimum":0,"maximum":255,"nullable":true},"ptr_opt":{"type":"INTEGER","minimum":0,"maximum":255,"nullable":true},"array_req":{"type":"ARRAY","items":{"type":"INTEGER","minimum":0,"maximum":255},"minItems":2,"maxItems":2},"array_opt":{"type":"ARRAY","items":{"type":"INTEGER","minimum":0,"maximum":255},"minItems":2,"maxItems":2,"nullable":true},"map_req":{"type":"OBJECT","description":"(an object of integer values by key)"},"map_opt":{"type":"OBJECT","nullable":true,"description":"(an object of integer values by key)"}},"required":["val_req","array_req","map_req"]}`)
+	winkStrictSchemaUint8s    = []byte(`{"type":"object","description":"Uint8s holds uint8 in every shape.","properties":{"val_req":{"type":"integer","minimum":0,"maximum":255},"val_opt":{"type":["integer","null"],"minimum":0,"maximum":255},"ptr_req":{"type":["integer","null"],"minimum":0,"maximum":255},"ptr_opt":{"type":["integer","null"],"minimum":0,"maximum":255},"array_req":{"type":"array","items":{"type":"integer","minimum":0,"maximum":255},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"integer","minimum":0,"maximum":255},"minItems":2,"maxItems":2},"map_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"integer","minimum":0,"maximum":255}},"required":["key","value"],"additionalProperties":false}},"map_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"integer","minimum":0,"maximum":255}},"required":["key","value"],"additionalProperties":false}}},"required":["val_req","val_opt","ptr_req","ptr_opt","array_req","array_opt","map_req","map_opt"],"additionalProperties":false}`)
 	winkSchemaUint16s         = []byte(`{"type":"object","description":"Uint16s holds uint16 in every shape.","properties":{"val_req":{"type":"integer","minimum":0,"maximum":65535},"val_opt":{"type":["integer","null"],"minimum":0,"maximum":65535},"ptr_req":{"type":["integer","null"],"minimum":0,"maximum":65535},"ptr_opt":{"type":["integer","null"],"minimum":0,"maximum":65535},"slice_req":{"type":"array","items":{"type":"integer","minimum":0,"maximum":65535}},"slice_opt":{"type":["array","null"],"items":{"type":"integer","minimum":0,"maximum":65535}},"array_req":{"type":"array","items":{"type":"integer","minimum":0,"maximum":65535},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"integer","minimum":0,"maximum":65535},"minItems":2,"maxItems":2},"map_req":{"type":"object","additionalProperties":{"type":"integer","minimum":0,"maximum":65535}},"map_opt":{"type":["object","null"],"additionalProperties":{"type":"integer","minimum":0,"maximum":65535}},"map_slice_req":{"type":"object","additionalProperties":{"type":"array","items":{"type":"integer","minimum":0,"maximum":65535}}},"map_slice_opt":{"type":["object","null"],"additionalProperties":{"type":"array","items":{"type":"integer","minimum":0,"maximum":65535}}},"slice_ptr_req":{"type":"array","items":{"type":["integer","null"],"minimum":0,"maximum":65535}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["integer","null"],"minimum":0,"maximum":65535}}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"],"additionalProperties":false}`)
 	winkGeminiSchemaUint16s   = []byte(`{"type":"OBJECT","description":"Uint16s holds uint16 in every shape.","properties":{"val_req":{"type":"INTEGER","minimum":0,"maximum":65535},"val_opt":{"type":"INTEGER","minimum":0,"maximum":65535,"nullable":true},"ptr_req":{"type":"INTEGER","minimum":0,"maximum":65535,"nullable":true},"ptr_opt":{"type":"INTEGER","minimum":0,"maximum":65535,"nullable":true},"slice_req":{"type":"ARRAY","items":{"type":"INTEGER","minimum":0,"maximum":65535}},"slice_opt":{"type":"ARRAY","items":{"type":"INTEGER","minimum":0,"maximum":65535},"nullable":true},"array_req":{"type":"ARRAY","items":{"type":"INTEGER","minimum":0,"maximum":65535},"minItems":2,"maxItems":2},"array_opt":{"type":"ARRAY","items":{"type":"INTEGER","minimum":0,"maximum":65535},"minItems":2,"maxItems":2,"nullable":true},"map_req":{"type":"OBJECT","description":"(an object of integer values by key)"},"map_opt":{"type":"OBJECT","nullable":true,"description":"(an object of integer values by key)"},"map_slice_req":{"type":"OBJECT","description":"(an object of array values by key)"},"map_slice_opt":{"type":"OBJECT","nullable":true,"description":"(an object of array values by key)"},"slice_ptr_req":{"type":"ARRAY","items":{"type":"INTEGER","minimum":0,"maximum":65535,"nullable":true}},"slice_ptr_opt":{"type":"ARRAY","items":{"type":"INTEGER","minimum":0,"maximum":65535,"nullable":true},"nullable":true}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"]}`)
+	winkStrictSchemaUint16s   = []byte(`{"type":"object","description":"Uint16s holds uint16 in every shape.","properties":{"val_req":{"type":"integer","minimum":0,"maximum":65535},"val_opt":{"type":["integer","null"],"minimum":0,"maximum":65535},"ptr_req":{"type":["integer","null"],"minimum":0,"maximum":65535},"ptr_opt":{"type":["integer","null"],"minimum":0,"maximum":65535},"slice_req":{"type":"array","items":{"type":"integer","minimum":0,"maximum":65535}},"slice_opt":{"type":["array","null"],"items":{"type":"integer","minimum":0,"maximum":65535}},"array_req":{"type":"array","items":{"type":"integer","minimum":0,"maximum":65535},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"integer","minimum":0,"maximum":65535},"minItems":2,"maxItems":2},"map_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"integer","minimum":0,"maximum":65535}},"required":["key","value"],"additionalProperties":false}},"map_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"integer","minimum":0,"maximum":65535}},"required":["key","value"],"additionalProperties":false}},"map_slice_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"integer","minimum":0,"maximum":65535}}},"required":["key","value"],"additionalProperties":false}},"map_slice_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"integer","minimum":0,"maximum":65535}}},"required":["key","value"],"additionalProperties":false}},"slice_ptr_req":{"type":"array","items":{"type":["integer","null"],"minimum":0,"maximum":65535}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["integer","null"],"minimum":0,"maximum":65535}}},"required":["val_req","val_opt","ptr_req","ptr_opt","slice_req","slice_opt","array_req","array_opt","map_req","map_opt","map_slice_req","map_slice_opt","slice_ptr_req","slice_ptr_opt"],"additionalProperties":false}`)
 	winkSchemaUint32s         = []byte(`{"type":"object","description":"Uint32s holds uint32 in every shape.","properties":{"val_req":{"type":"integer","minimum":0,"maximum":4294967295},"val_opt":{"type":["integer","null"],"minimum":0,"maximum":4294967295},"ptr_req":{"type":["integer","null"],"minimum":0,"maximum":4294967295},"ptr_opt":{"type":["integer","null"],"minimum":0,"maximum":4294967295},"slice_req":{"type":"array","items":{"type":"integer","minimum":0,"maximum":4294967295}},"slice_opt":{"type":["array","null"],"items":{"type":"integer","minimum":0,"maximum":4294967295}},"array_req":{"type":"array","items":{"type":"integer","minimum":0,"maximum":4294967295},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"integer","minimum":0,"maximum":4294967295},"minItems":2,"maxItems":2},"map_req":{"type":"object","additionalProperties":{"type":"integer","minimum":0,"maximum":4294967295}},"map_opt":{"type":["object","null"],"additionalProperties":{"type":"integer","minimum":0,"maximum":4294967295}},"map_slice_req":{"type":"object","additionalProperties":{"type":"array","items":{"type":"integer","minimum":0,"maximum":4294967295}}},"map_slice_opt":{"type":["object","null"],"additionalProperties":{"type":"array","items":{"type":"integer","minimum":0,"maximum":4294967295}}},"slice_ptr_req":{"type":"array","items":{"type":["integer","null"],"minimum":0,"maximum":4294967295}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["integer","null"],"minimum":0,"maximum":4294967295}}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"],"additionalProperties":false}`)
 	winkGeminiSchemaUint32s   = []byte(`{"type":"OBJECT","description":"Uint32s holds uint32 in every shape.","properties":{"val_req":{"type":"INTEGER","minimum":0,"maximum":4294967295},"val_opt":{"type":"INTEGER","minimum":0,"maximum":4294967295,"nullable":true},"ptr_req":{"type":"INTEGER","minimum":0,"maximum":4294967295,"nullable":true},"ptr_opt":{"type":"INTEGER","minimum":0,"maximum":4294967295,"nullable":true},"slice_req":{"type":"ARRAY","items":{"type":"INTEGER","minimum":0,"maximum":4294967295}},"slice_opt":{"type":"ARRAY","items":{"type":"INTEGER","minimum":0,"maximum":4294967295},"nullable":true},"array_req":{"type":"ARRAY","items":{"type":"INTEGER","minimum":0,"maximum":4294967295},"minItems":2,"maxItems":2},"array_opt":{"type":"ARRAY","items":{"type":"INTEGER","minimum":0,"maximum":4294967295},"minItems":2,"maxItems":2,"nullable":true},"map_req":{"type":"OBJECT","description":"(an object of integer values by key)"},"map_opt":{"type":"OBJECT","nullable":true,"description":"(an object of integer values by key)"},"map_slice_req":{"type":"OBJECT","description":"(an object of array values by key)"},"map_slice_opt":{"type":"OBJECT","nullable":true,"description":"(an object of array values by key)"},"slice_ptr_req":{"type":"ARRAY","items":{"type":"INTEGER","minimum":0,"maximum":4294967295,"nullable":true}},"slice_ptr_opt":{"type":"ARRAY","items":{"type":"INTEGER","minimum":0,"maximum":4294967295,"nullable":true},"nullable":true}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"]}`)
+	winkStrictSchemaUint32s   = []byte(`{"type":"object","description":"Uint32s holds uint32 in every shape.","properties":{"val_req":{"type":"integer","minimum":0,"maximum":4294967295},"val_opt":{"type":["integer","null"],"minimum":0,"maximum":4294967295},"ptr_req":{"type":["integer","null"],"minimum":0,"maximum":4294967295},"ptr_opt":{"type":["integer","null"],"minimum":0,"maximum":4294967295},"slice_req":{"type":"array","items":{"type":"integer","minimum":0,"maximum":4294967295}},"slice_opt":{"type":["array","null"],"items":{"type":"integer","minimum":0,"maximum":4294967295}},"array_req":{"type":"array","items":{"type":"integer","minimum":0,"maximum":4294967295},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"integer","minimum":0,"maximum":4294967295},"minItems":2,"maxItems":2},"map_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"integer","minimum":0,"maximum":4294967295}},"required":["key","value"],"additionalProperties":false}},"map_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"integer","minimum":0,"maximum":4294967295}},"required":["key","value"],"additionalProperties":false}},"map_slice_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"integer","minimum":0,"maximum":4294967295}}},"required":["key","value"],"additionalProperties":false}},"map_slice_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"integer","minimum":0,"maximum":4294967295}}},"required":["key","value"],"additionalProperties":false}},"slice_ptr_req":{"type":"array","items":{"type":["integer","null"],"minimum":0,"maximum":4294967295}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["integer","null"],"minimum":0,"maximum":4294967295}}},"required":["val_req","val_opt","ptr_req","ptr_opt","slice_req","slice_opt","array_req","array_opt","map_req","map_opt","map_slice_req","map_slice_opt","slice_ptr_req","slice_ptr_opt"],"additionalProperties":false}`)
 	winkSchemaUint64s         = []byte(`{"type":"object","description":"Uint64s holds uint64 in every shape.","properties":{"val_req":{"type":"integer","minimum":0,"maximum":18446744073709551615},"val_opt":{"type":["integer","null"],"minimum":0,"maximum":18446744073709551615},"ptr_req":{"type":["integer","null"],"minimum":0,"maximum":18446744073709551615},"ptr_opt":{"type":["integer","null"],"minimum":0,"maximum":18446744073709551615},"slice_req":{"type":"array","items":{"type":"integer","minimum":0,"maximum":18446744073709551615}},"slice_opt":{"type":["array","null"],"items":{"type":"integer","minimum":0,"maximum":18446744073709551615}},"array_req":{"type":"array","items":{"type":"integer","minimum":0,"maximum":18446744073709551615},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"integer","minimum":0,"maximum":18446744073709551615},"minItems":2,"maxItems":2},"map_req":{"type":"object","additionalProperties":{"type":"integer","minimum":0,"maximum":18446744073709551615}},"map_opt":{"type":["object","null"],"additionalProperties":{"type":"integer","minimum":0,"maximum":18446744073709551615}},"map_slice_req":{"type":"object","additionalProperties":{"type":"array","items":{"type":"integer","minimum":0,"maximum":18446744073709551615}}},"map_slice_opt":{"type":["object","null"],"additionalProperties":{"type":"array","items":{"type":"integer","minimum":0,"maximum":18446744073709551615}}},"slice_ptr_req":{"type":"array","items":{"type":["integer","null"],"minimum":0,"maximum":18446744073709551615}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["integer","null"],"minimum":0,"maximum":18446744073709551615}}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"],"additionalProperties":false}`)
 	winkGeminiSchemaUint64s   = []byte(`{"type":"OBJECT","description":"Uint64s holds uint64 in every shape.","properties":{"val_req":{"type":"INTEGER","minimum":0,"maximum":18446744073709551615},"val_opt":{"type":"INTEGER","minimum":0,"maximum":18446744073709551615,"nullable":true},"ptr_req":{"type":"INTEGER","minimum":0,"maximum":18446744073709551615,"nullable":true},"ptr_opt":{"type":"INTEGER","minimum":0,"maximum":18446744073709551615,"nullable":true},"slice_req":{"type":"ARRAY","items":{"type":"INTEGER","minimum":0,"maximum":18446744073709551615}},"slice_opt":{"type":"ARRAY","items":{"type":"INTEGER","minimum":0,"maximum":18446744073709551615},"nullable":true},"array_req":{"type":"ARRAY","items":{"type":"INTEGER","minimum":0,"maximum":18446744073709551615},"minItems":2,"maxItems":2},"array_opt":{"type":"ARRAY","items":{"type":"INTEGER","minimum":0,"maximum":18446744073709551615},"minItems":2,"maxItems":2,"nullable":true},"map_req":{"type":"OBJECT","description":"(an object of integer values by key)"},"map_opt":{"type":"OBJECT","nullable":true,"description":"(an object of integer values by key)"},"map_slice_req":{"type":"OBJECT","description":"(an object of array values by key)"},"map_slice_opt":{"type":"OBJECT","nullable":true,"description":"(an object of array values by key)"},"slice_ptr_req":{"type":"ARRAY","items":{"type":"INTEGER","minimum":0,"maximum":18446744073709551615,"nullable":true}},"slice_ptr_opt":{"type":"ARRAY","items":{"type":"INTEGER","minimum":0,"maximum":18446744073709551615,"nullable":true},"nullable":true}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"]}`)
+	winkStrictSchemaUint64s   = []byte(`{"type":"object","description":"Uint64s holds uint64 in every shape.","properties":{"val_req":{"type":"integer","minimum":0,"maximum":18446744073709551615},"val_opt":{"type":["integer","null"],"minimum":0,"maximum":18446744073709551615},"ptr_req":{"type":["integer","null"],"minimum":0,"maximum":18446744073709551615},"ptr_opt":{"type":["integer","null"],"minimum":0,"maximum":18446744073709551615},"slice_req":{"type":"array","items":{"type":"integer","minimum":0,"maximum":18446744073709551615}},"slice_opt":{"type":["array","null"],"items":{"type":"integer","minimum":0,"maximum":18446744073709551615}},"array_req":{"type":"array","items":{"type":"integer","minimum":0,"maximum":18446744073709551615},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"integer","minimum":0,"maximum":18446744073709551615},"minItems":2,"maxItems":2},"map_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"integer","minimum":0,"maximum":18446744073709551615}},"required":["key","value"],"additionalProperties":false}},"map_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"integer","minimum":0,"maximum":18446744073709551615}},"required":["key","value"],"additionalProperties":false}},"map_slice_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"integer","minimum":0,"maximum":18446744073709551615}}},"required":["key","value"],"additionalProperties":false}},"map_slice_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"integer","minimum":0,"maximum":18446744073709551615}}},"required":["key","value"],"additionalProperties":false}},"slice_ptr_req":{"type":"array","items":{"type":["integer","null"],"minimum":0,"maximum":18446744073709551615}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["integer","null"],"minimum":0,"maximum":18446744073709551615}}},"required":["val_req","val_opt","ptr_req","ptr_opt","slice_req","slice_opt","array_req","array_opt","map_req","map_opt","map_slice_req","map_slice_opt","slice_ptr_req","slice_ptr_opt"],"additionalProperties":false}`)
 	winkSchemaFloat32s        = []byte(`{"type":"object","description":"Float32s holds float32 in every shape.","properties":{"val_req":{"type":"number","minimum":-3.4028235e+38,"maximum":3.4028235e+38},"val_opt":{"type":["number","null"],"minimum":-3.4028235e+38,"maximum":3.4028235e+38},"ptr_req":{"type":["number","null"],"minimum":-3.4028235e+38,"maximum":3.4028235e+38},"ptr_opt":{"type":["number","null"],"minimum":-3.4028235e+38,"maximum":3.4028235e+38},"slice_req":{"type":"array","items":{"type":"number","minimum":-3.4028235e+38,"maximum":3.4028235e+38}},"slice_opt":{"type":["array","null"],"items":{"type":"number","minimum":-3.4028235e+38,"maximum":3.4028235e+38}},"array_req":{"type":"array","items":{"type":"number","minimum":-3.4028235e+38,"maximum":3.4028235e+38},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"number","minimum":-3.4028235e+38,"maximum":3.4028235e+38},"minItems":2,"maxItems":2},"map_req":{"type":"object","additionalProperties":{"type":"number","minimum":-3.4028235e+38,"maximum":3.4028235e+38}},"map_opt":{"type":["object","null"],"additionalProperties":{"type":"number","minimum":-3.4028235e+38,"maximum":3.4028235e+38}},"map_slice_req":{"type":"object","additionalProperties":{"type":"array","items":{"type":"number","minimum":-3.4028235e+38,"maximum":3.4028235e+38}}},"map_slice_opt":{"type":["object","null"],"additionalProperties":{"type":"array","items":{"type":"number","minimum":-3.4028235e+38,"maximum":3.4028235e+38}}},"slice_ptr_req":{"type":"array","items":{"type":["number","null"],"minimum":-3.4028235e+38,"maximum":3.4028235e+38}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["number","null"],"minimum":-3.4028235e+38,"maximum":3.4028235e+38}}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"],"additionalProperties":false}`)
 	winkGeminiSchemaFloat32s  = []byte(`{"type":"OBJECT","description":"Float32s holds float32 in every shape.","properties":{"val_req":{"type":"NUMBER","minimum":-3.4028235e+38,"maximum":3.4028235e+38},"val_opt":{"type":"NUMBER","minimum":-3.4028235e+38,"maximum":3.4028235e+38,"nullable":true},"ptr_req":{"type":"NUMBER","minimum":-3.4028235e+38,"maximum":3.4028235e+38,"nullable":true},"ptr_opt":{"type":"NUMBER","minimum":-3.4028235e+38,"maximum":3.4028235e+38,"nullable":true},"slice_req":{"type":"ARRAY","items":{"type":"NUMBER","minimum":-3.4028235e+38,"maximum":3.4028235e+38}},"slice_opt":{"type":"ARRAY","items":{"type":"NUMBER","minimum":-3.4028235e+38,"maximum":3.4028235e+38},"nullable":true},"array_req":{"type":"ARRAY","items":{"type":"NUMBER","minimum":-3.4028235e+38,"maximum":3.4028235e+38},"minItems":2,"maxItems":2},"array_opt":{"type":"ARRAY","items":{"type":"NUMBER","minimum":-3.4028235e+38,"maximum":3.4028235e+38},"minItems":2,"maxItems":2,"nullable":true},"map_req":{"type":"OBJECT","description":"(an object of number values by key)"},"map_opt":{"type":"OBJECT","nullable":true,"description":"(an object of number values by key)"},"map_slice_req":{"type":"OBJECT","description":"(an object of array values by key)"},"map_slice_opt":{"type":"OBJECT","nullable":true,"description":"(an object of array values by key)"},"slice_ptr_req":{"type":"ARRAY","items":{"type":"NUMBER","minimum":-3.4028235e+38,"maximum":3.4028235e+38,"nullable":true}},"slice_ptr_opt":{"type":"ARRAY","items":{"type":"NUMBER","minimum":-3.4028235e+38,"maximum":3.4028235e+38,"nullable":true},"nullable":true}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"]}`)
+	winkStrictSchemaFloat32s  = []byte(`{"type":"object","description":"Float32s holds float32 in every shape.","properties":{"val_req":{"type":"number","minimum":-3.4028235e+38,"maximum":3.4028235e+38},"val_opt":{"type":["number","null"],"minimum":-3.4028235e+38,"maximum":3.4028235e+38},"ptr_req":{"type":["number","null"],"minimum":-3.4028235e+38,"maximum":3.4028235e+38},"ptr_opt":{"type":["number","null"],"minimum":-3.4028235e+38,"maximum":3.4028235e+38},"slice_req":{"type":"array","items":{"type":"number","minimum":-3.4028235e+38,"maximum":3.4028235e+38}},"slice_opt":{"type":["array","null"],"items":{"type":"number","minimum":-3.4028235e+38,"maximum":3.4028235e+38}},"array_req":{"type":"array","items":{"type":"number","minimum":-3.4028235e+38,"maximum":3.4028235e+38},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"number","minimum":-3.4028235e+38,"maximum":3.4028235e+38},"minItems":2,"maxItems":2},"map_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"number","minimum":-3.4028235e+38,"maximum":3.4028235e+38}},"required":["key","value"],"additionalProperties":false}},"map_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"number","minimum":-3.4028235e+38,"maximum":3.4028235e+38}},"required":["key","value"],"additionalProperties":false}},"map_slice_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"number","minimum":-3.4028235e+38,"maximum":3.4028235e+38}}},"required":["key","value"],"additionalProperties":false}},"map_slice_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"number","minimum":-3.4028235e+38,"maximum":3.4028235e+38}}},"required":["key","value"],"additionalProperties":false}},"slice_ptr_req":{"type":"array","items":{"type":["number","null"],"minimum":-3.4028235e+38,"maximum":3.4028235e+38}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["number","null"],"minimum":-3.4028235e+38,"maximum":3.4028235e+38}}},"required":["val_req","val_opt","ptr_req","ptr_opt","slice_req","slice_opt","array_req","array_opt","map_req","map_opt","map_slice_req","map_slice_opt","slice_ptr_req","slice_ptr_opt"],"additionalProperties":false}`)
 	winkSchemaFloat64s        = []byte(`{"type":"object","description":"Float64s holds float64 in every shape.","properties":{"val_req":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"val_opt":{"type":["number","null"],"minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"ptr_req":{"type":["number","null"],"minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"ptr_opt":{"type":["number","null"],"minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"slice_req":{"type":"array","items":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}},"slice_opt":{"type":["array","null"],"items":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}},"array_req":{"type":"array","items":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"minItems":2,"maxItems":2},"map_req":{"type":"object","additionalProperties":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}},"map_opt":{"type":["object","null"],"additionalProperties":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}},"map_slice_req":{"type":"object","additionalProperties":{"type":"array","items":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}}},"map_slice_opt":{"type":["object","null"],"additionalProperties":{"type":"array","items":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}}},"slice_ptr_req":{"type":"array","items":{"type":["number","null"],"minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["number","null"],"minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"],"additionalProperties":false}`)
 	winkGeminiSchemaFloat64s  = []byte(`{"type":"OBJECT","description":"Float64s holds float64 in every shape.","properties":{"val_req":{"type":"NUMBER","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"val_opt":{"type":"NUMBER","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308,"nullable":true},"ptr_req":{"type":"NUMBER","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308,"nullable":true},"ptr_opt":{"type":"NUMBER","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308,"nullable":true},"slice_req":{"type":"ARRAY","items":{"type":"NUMBER","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}},"slice_opt":{"type":"ARRAY","items":{"type":"NUMBER","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"nullable":true},"array_req":{"type":"ARRAY","items":{"type":"NUMBER","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"minItems":2,"maxItems":2},"array_opt":{"type":"ARRAY","items":{"type":"NUMBER","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"minItems":2,"maxItems":2,"nullable":true},"map_req":{"type":"OBJECT","description":"(an object of number values by key)"},"map_opt":{"type":"OBJECT","nullable":true,"description":"(an object of number values by key)"},"map_slice_req":{"type":"OBJECT","description":"(an object of array values by key)"},"map_slice_opt":{"type":"OBJECT","nullable":true,"description":"(an object of array values by key)"},"slice_ptr_req":{"type":"ARRAY","items":{"type":"NUMBER","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308,"nullable":true}},"slice_ptr_opt":{"type":"ARRAY","items":{"type":"NUMBER","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308,"nullable":true},"nullable":true}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"]}`)
+	winkStrictSchemaFloat64s  = []byte(`{"type":"object","description":"Float64s holds float64 in every shape.","properties":{"val_req":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"val_opt":{"type":["number","null"],"minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"ptr_req":{"type":["number","null"],"minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"ptr_opt":{"type":["number","null"],"minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"slice_req":{"type":"array","items":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}},"slice_opt":{"type":["array","null"],"items":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}},"array_req":{"type":"array","items":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"minItems":2,"maxItems":2},"map_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}},"required":["key","value"],"additionalProperties":false}},"map_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}},"required":["key","value"],"additionalProperties":false}},"map_slice_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}}},"required":["key","value"],"additionalProperties":false}},"map_slice_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}}},"required":["key","value"],"additionalProperties":false}},"slice_ptr_req":{"type":"array","items":{"type":["number","null"],"minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["number","null"],"minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}}},"required":["val_req","val_opt","ptr_req","ptr_opt","slice_req","slice_opt","array_req","array_opt","map_req","map_opt","map_slice_req","map_slice_opt","slice_ptr_req","slice_ptr_opt"],"additionalProperties":false}`)
 	winkSchemaTimes           = []byte(`{"type":"object","description":"Times holds time.Time in every shape.","properties":{"val_req":{"type":"string","format":"date-time"},"val_opt":{"type":["string","null"],"format":"date-time"},"ptr_req":{"type":["string","null"],"format":"date-time"},"ptr_opt":{"type":["string","null"],"format":"date-time"},"slice_req":{"type":"array","items":{"type":"string","format":"date-time"}},"slice_opt":{"type":["array","null"],"items":{"type":"string","format":"date-time"}},"array_req":{"type":"array","items":{"type":"string","format":"date-time"},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"string","format":"date-time"},"minItems":2,"maxItems":2},"map_req":{"type":"object","additionalProperties":{"type":"string","format":"date-time"}},"map_opt":{"type":["object","null"],"additionalProperties":{"type":"string","format":"date-time"}},"map_slice_req":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","format":"date-time"}}},"map_slice_opt":{"type":["object","null"],"additionalProperties":{"type":"array","items":{"type":"string","format":"date-time"}}},"slice_ptr_req":{"type":"array","items":{"type":["string","null"],"format":"date-time"}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["string","null"],"format":"date-time"}}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"],"additionalProperties":false}`)
 	winkGeminiSchemaTimes     = []byte(`{"type":"OBJECT","description":"Times holds time.Time in every shape.","properties":{"val_req":{"type":"STRING","format":"date-time"},"val_opt":{"type":"STRING","format":"date-time","nullable":true},"ptr_req":{"type":"STRING","format":"date-time","nullable":true},"ptr_opt":{"type":"STRING","format":"date-time","nullable":true},"slice_req":{"type":"ARRAY","items":{"type":"STRING","format":"date-time"}},"slice_opt":{"type":"ARRAY","items":{"type":"STRING","format":"date-time"},"nullable":true},"array_req":{"type":"ARRAY","items":{"type":"STRING","format":"date-time"},"minItems":2,"maxItems":2},"array_opt":{"type":"ARRAY","items":{"type":"STRING","format":"date-time"},"minItems":2,"maxItems":2,"nullable":true},"map_req":{"type":"OBJECT","description":"(an object of string values by key)"},"map_opt":{"type":"OBJECT","nullable":true,"description":"(an object of string values by key)"},"map_slice_req":{"type":"OBJECT","description":"(an object of array values by key)"},"map_slice_opt":{"type":"OBJECT","nullable":true,"description":"(an object of array values by key)"},"slice_ptr_req":{"type":"ARRAY","items":{"type":"STRING","format":"date-time","nullable":true}},"slice_ptr_opt":{"type":"ARRAY","items":{"type":"STRING","format":"date-time","nullable":true},"nullable":true}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"]}`)
+	winkStrictSchemaTimes     = []byte(`{"type":"object","description":"Times holds time.Time in every shape.","properties":{"val_req":{"type":"string","format":"date-time"},"val_opt":{"type":["string","null"],"format":"date-time"},"ptr_req":{"type":["string","null"],"format":"date-time"},"ptr_opt":{"type":["string","null"],"format":"date-time"},"slice_req":{"type":"array","items":{"type":"string","format":"date-time"}},"slice_opt":{"type":["array","null"],"items":{"type":"string","format":"date-time"}},"array_req":{"type":"array","items":{"type":"string","format":"date-time"},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"string","format":"date-time"},"minItems":2,"maxItems":2},"map_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"string","format":"date-time"}},"required":["key","value"],"additionalProperties":false}},"map_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"string","format":"date-time"}},"required":["key","value"],"additionalProperties":false}},"map_slice_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"string","format":"date-time"}}},"required":["key","value"],"additionalProperties":false}},"map_slice_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"string","format":"date-time"}}},"required":["key","value"],"additionalProperties":false}},"slice_ptr_req":{"type":"array","items":{"type":["string","null"],"format":"date-time"}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["string","null"],"format":"date-time"}}},"required":["val_req","val_opt","ptr_req","ptr_opt","slice_req","slice_opt","array_req","array_opt","map_req","map_opt","map_slice_req","map_slice_opt","slice_ptr_req","slice_ptr_opt"],"additionalProperties":false}`)
 	winkSchemaDurations       = []byte(`{"type":"object","description":"Durations holds time.Duration in every shape.","properties":{"val_req":{"type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"val_opt":{"type":["string","null"],"pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"ptr_req":{"type":["string","null"],"pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"ptr_opt":{"type":["string","null"],"pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"slice_req":{"type":"array","items":{"type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}},"slice_opt":{"type":["array","null"],"items":{"type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}},"array_req":{"type":"array","items":{"type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"minItems":2,"maxItems":2},"map_req":{"type":"object","additionalProperties":{"type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}},"map_opt":{"type":["object","null"],"additionalProperties":{"type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}},"map_slice_req":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}}},"map_slice_opt":{"type":["object","null"],"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}}},"slice_ptr_req":{"type":"array","items":{"type":["string","null"],"pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["string","null"],"pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"],"additionalProperties":false}`)
 	winkGeminiSchemaDurations = []byte(`{"type":"OBJECT","description":"Durations holds time.Duration in every shape.","properties":{"val_req":{"type":"STRING","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"val_opt":{"type":"STRING","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$","nullable":true},"ptr_req":{"type":"STRING","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$","nullable":true},"ptr_opt":{"type":"STRING","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$","nullable":true},"slice_req":{"type":"ARRAY","items":{"type":"STRING","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}},"slice_opt":{"type":"ARRAY","items":{"type":"STRING","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"nullable":true},"array_req":{"type":"ARRAY","items":{"type":"STRING","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"minItems":2,"maxItems":2},"array_opt":{"type":"ARRAY","items":{"type":"STRING","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"minItems":2,"maxItems":2,"nullable":true},"map_req":{"type":"OBJECT","description":"(an object of string values by key)"},"map_opt":{"type":"OBJECT","nullable":true,"description":"(an object of string values by key)"},"map_slice_req":{"type":"OBJECT","description":"(an object of array values by key)"},"map_slice_opt":{"type":"OBJECT","nullable":true,"description":"(an object of array values by key)"},"slice_ptr_req":{"type":"ARRAY","items":{"type":"STRING","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$","nullable":true}},"slice_ptr_opt":{"type":"ARRAY","items":{"type":"STRING","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$","nullable":true},"nullable":true}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"]}`)
+	winkStrictSchemaDurations = []byte(`{"type":"object","description":"Durations holds time.Duration in every shape.","properties":{"val_req":{"type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"val_opt":{"type":["string","null"],"pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"ptr_req":{"type":["string","null"],"pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"ptr_opt":{"type":["string","null"],"pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"slice_req":{"type":"array","items":{"type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}},"slice_opt":{"type":["array","null"],"items":{"type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}},"array_req":{"type":"array","items":{"type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"minItems":2,"maxItems":2},"map_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}},"required":["key","value"],"additionalProperties":false}},"map_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}},"required":["key","value"],"additionalProperties":false}},"map_slice_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}}},"required":["key","value"],"additionalProperties":false}},"map_slice_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}}},"required":["key","value"],"additionalProperties":false}},"slice_ptr_req":{"type":"array","items":{"type":["string","null"],"pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["string","null"],"pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}}},"required":["val_req","val_opt","ptr_req","ptr_opt","slice_req","slice_opt","array_req","array_opt","map_req","map_opt","map_slice_req","map_slice_opt","slice_ptr_req","slice_ptr_opt"],"additionalProperties":false}`)
 	winkSchemaColors          = []byte(`{"type":"object","description":"Colors holds Color in every shape.","properties":{"val_req":{"type":"string","description":"Color is a string enum.","enum":["red","green","blue"]},"val_opt":{"type":["string","null"],"description":"Color is a string enum.","enum":["red","green","blue",null]},"ptr_req":{"type":["string","null"],"description":"Color is a string enum.","enum":["red","green","blue",null]},"ptr_opt":{"type":["string","null"],"description":"Color is a string enum.","enum":["red","green","blue",null]},"slice_req":{"type":"array","items":{"type":"string","description":"Color is a string enum.","enum":["red","green","blue"]}},"slice_opt":{"type":["array","null"],"items":{"type":"string","description":"Color is a string enum.","enum":["red","green","blue"]}},"array_req":{"type":"array","items":{"type":"string","description":"Color is a string enum.","enum":["red","green","blue"]},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"string","description":"Color is a string enum.","enum":["red","green","blue"]},"minItems":2,"maxItems":2},"map_req":{"type":"object","additionalProperties":{"type":"string","description":"Color is a string enum.","enum":["red","green","blue"]}},"map_opt":{"type":["object","null"],"additionalProperties":{"type":"string","description":"Color is a string enum.","enum":["red","green","blue"]}},"map_slice_req":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","description":"Color is a string enum.","enum":["red","green","blue"]}}},"map_slice_opt":{"type":["object","null"],"additionalProperties":{"type":"array","items":{"type":"string","description":"Color is a string enum.","enum":["red","green","blue"]}}},"slice_ptr_req":{"type":"array","items":{"type":["string","null"],"description":"Color is a string enum.","enum":["red","green","blue",null]}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["string","null"],"description":"Color is a string enum.","enum":["red","green","blue",null]}}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"],"additionalProperties":false}`)
 	winkGeminiSchemaColors    = []byte(`{"type":"OBJECT","description":"Colors holds Color in every shape.","properties":{"val_req":{"type":"STRING","description":"Color is a string enum.","enum":["red","green","blue"]},"val_opt":{"type":"STRING","description":"Color is a string enum.","enum":["red","green","blue"],"nullable":true},"ptr_req":{"type":"STRING","description":"Color is a string enum.","enum":["red","green","blue"],"nullable":true},"ptr_opt":{"type":"STRING","description":"Color is a string enum.","enum":["red","green","blue"],"nullable":true},"slice_req":{"type":"ARRAY","items":{"type":"STRING","description":"Color is a string enum.","enum":["red","green","blue"]}},"slice_opt":{"type":"ARRAY","items":{"type":"STRING","description":"Color is a string enum.","enum":["red","green","blue"]},"nullable":true},"array_req":{"type":"ARRAY","items":{"type":"STRING","description":"Color is a string enum.","enum":["red","green","blue"]},"minItems":2,"maxItems":2},"array_opt":{"type":"ARRAY","items":{"type":"STRING","description":"Color is a string enum.","enum":["red","green","blue"]},"minItems":2,"maxItems":2,"nullable":true},"map_req":{"type":"OBJECT","description":"(an object of string values by key)"},"map_opt":{"type":"OBJECT","nullable":true,"description":"(an object of string values by key)"},"map_slice_req":{"type":"OBJECT","description":"(an object of array values by key)"},"map_slice_opt":{"type":"OBJECT","nullable":true,"description":"(an object of array values by key)"},"slice_ptr_req":{"type":"ARRAY","items":{"type":"STRING","description":"Color is a string enum.","enum":["red","green","blue"],"nullable":true}},"slice_ptr_opt":{"type":"ARRAY","items":{"type":"STRING","description":"Color is a string enum.","enum":["red","green","blue"],"nullable":true},"nullable":true}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"]}`)
+	winkStrictSchemaColors    = []byte(`{"type":"object","description":"Colors holds Color in every shape.","properties":{"val_req":{"type":"string","description":"Color is a string enum.","enum":["red","green","blue"]},"val_opt":{"type":["string","null"],"description":"Color is a string enum.","enum":["red","green","blue",null]},"ptr_req":{"type":["string","null"],"description":"Color is a string enum.","enum":["red","green","blue",null]},"ptr_opt":{"type":["string","null"],"description":"Color is a string enum.","enum":["red","green","blue",null]},"slice_req":{"type":"array","items":{"type":"string","description":"Color is a string enum.","enum":["red","green","blue"]}},"slice_opt":{"type":["array","null"],"items":{"type":"string","description":"Color is a string enum.","enum":["red","green","blue"]}},"array_req":{"type":"array","items":{"type":"string","description":"Color is a string enum.","enum":["red","green","blue"]},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"string","description":"Color is a string enum.","enum":["red","green","blue"]},"minItems":2,"maxItems":2},"map_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"string","description":"Color is a string enum.","enum":["red","green","blue"]}},"required":["key","value"],"additionalProperties":false}},"map_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"string","description":"Color is a string enum.","enum":["red","green","blue"]}},"required":["key","value"],"additionalProperties":false}},"map_slice_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"string","description":"Color is a string enum.","enum":["red","green","blue"]}}},"required":["key","value"],"additionalProperties":false}},"map_slice_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"string","description":"Color is a string enum.","enum":["red","green","blue"]}}},"required":["key","value"],"additionalProperties":false}},"slice_ptr_req":{"type":"array","items":{"type":["string","null"],"description":"Color is a string enum.","enum":["red","green","blue",null]}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["string","null"],"description":"Color is a string enum.","enum":["red","green","blue",null]}}},"required":["val_req","val_opt","ptr_req","ptr_opt","slice_req","slice_opt","array_req","array_opt","map_req","map_opt","map_slice_req","map_slice_opt","slice_ptr_req","slice_ptr_opt"],"additionalProperties":false}`)
 	winkSchemaLevels          = []byte(`{"type":"object","description":"Levels holds Level in every shape.","properties":{"val_req":{"type":"integer","description":"Level is an integer enum.","enum":[-1,0,7]},"val_opt":{"type":["integer","null"],"description":"Level is an integer enum.","enum":[-1,0,7,null]},"ptr_req":{"type":["integer","null"],"description":"Level is an integer enum.","enum":[-1,0,7,null]},"ptr_opt":{"type":["integer","null"],"description":"Level is an integer enum.","enum":[-1,0,7,null]},"slice_req":{"type":"array","items":{"type":"integer","description":"Level is an integer enum.","enum":[-1,0,7]}},"slice_opt":{"type":["array","null"],"items":{"type":"integer","description":"Level is an integer enum.","enum":[-1,0,7]}},"array_req":{"type":"array","items":{"type":"integer","description":"Level is an integer enum.","enum":[-1,0,7]},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"integer","description":"Level is an integer enum.","enum":[-1,0,7]},"minItems":2,"maxItems":2},"map_req":{"type":"object","additionalProperties":{"type":"integer","description":"Level is an integer enum.","enum":[-1,0,7]}},"map_opt":{"type":["object","null"],"additionalProperties":{"type":"integer","description":"Level is an integer enum.","enum":[-1,0,7]}},"map_slice_req":{"type":"object","additionalProperties":{"type":"array","items":{"type":"integer","description":"Level is an integer enum.","enum":[-1,0,7]}}},"map_slice_opt":{"type":["object","null"],"additionalProperties":{"type":"array","items":{"type":"integer","description":"Level is an integer enum.","enum":[-1,0,7]}}},"slice_ptr_req":{"type":"array","items":{"type":["integer","null"],"description":"Level is an integer enum.","enum":[-1,0,7,null]}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["integer","null"],"description":"Level is an integer enum.","enum":[-1,0,7,null]}}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"],"additionalProperties":false}`)
 	winkGeminiSchemaLevels    = []byte(`{"type":"OBJECT","description":"Levels holds Level in every shape.","properties":{"val_req":{"type":"INTEGER","description":"Level is an integer enum. (one of -1, 0, 7)"},"val_opt":{"type":"INTEGER","description":"Level is an integer enum. (one of -1, 0, 7, null)","nullable":true},"ptr_req":{"type":"INTEGER","description":"Level is an integer enum. (one of -1, 0, 7, null)","nullable":true},"ptr_opt":{"type":"INTEGER","description":"Level is an integer enum. (one of -1, 0, 7, null)","nullable":true},"slice_req":{"type":"ARRAY","items":{"type":"INTEGER","description":"Level is an integer enum. (one of -1, 0, 7)"}},"slice_opt":{"type":"ARRAY","items":{"type":"INTEGER","description":"Level is an integer enum. (one of -1, 0, 7)"},"nullable":true},"array_req":{"type":"ARRAY","items":{"type":"INTEGER","description":"Level is an integer enum. (one of -1, 0, 7)"},"minItems":2,"maxItems":2},"array_opt":{"type":"ARRAY","items":{"type":"INTEGER","description":"Level is an integer enum. (one of -1, 0, 7)"},"minItems":2,"maxItems":2,"nullable":true},"map_req":{"type":"OBJECT","description":"(an object of integer values by key)"},"map_opt":{"type":"OBJECT","nullable":true,"description":"(an object of integer values by key)"},"map_slice_req":{"type":"OBJECT","description":"(an object of array values by key)"},"map_slice_opt":{"type":"OBJECT","nullable":true,"description":"(an object of array values by key)"},"slice_ptr_req":{"type":"ARRAY","items":{"type":"INTEGER","description":"Level is an integer enum. (one of -1, 0, 7, null)","nullable":true}},"slice_ptr_opt":{"type":"ARRAY","items":{"type":"INTEGER","description":"Level is an integer enum. (one of -1, 0, 7, null)","nullable":true},"nullable":true}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"]}`)
+	winkStrictSchemaLevels    = []byte(`{"type":"object","description":"Levels holds Level in every shape.","properties":{"val_req":{"type":"integer","description":"Level is an integer enum.","enum":[-1,0,7]},"val_opt":{"type":["integer","null"],"description":"Level is an integer enum.","enum":[-1,0,7,null]},"ptr_req":{"type":["integer","null"],"description":"Level is an integer enum.","enum":[-1,0,7,null]},"ptr_opt":{"type":["integer","null"],"description":"Level is an integer enum.","enum":[-1,0,7,null]},"slice_req":{"type":"array","items":{"type":"integer","description":"Level is an integer enum.","enum":[-1,0,7]}},"slice_opt":{"type":["array","null"],"items":{"type":"integer","description":"Level is an integer enum.","enum":[-1,0,7]}},"array_req":{"type":"array","items":{"type":"integer","description":"Level is an integer enum.","enum":[-1,0,7]},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"integer","description":"Level is an integer enum.","enum":[-1,0,7]},"minItems":2,"maxItems":2},"map_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"integer","description":"Level is an integer enum.","enum":[-1,0,7]}},"required":["key","value"],"additionalProperties":false}},"map_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"integer","description":"Level is an integer enum.","enum":[-1,0,7]}},"required":["key","value"],"additionalProperties":false}},"map_slice_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"integer","description":"Level is an integer enum.","enum":[-1,0,7]}}},"required":["key","value"],"additionalProperties":false}},"map_slice_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"integer","description":"Level is an integer enum.","enum":[-1,0,7]}}},"required":["key","value"],"additionalProperties":false}},"slice_ptr_req":{"type":"array","items":{"type":["integer","null"],"description":"Level is an integer enum.","enum":[-1,0,7,null]}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["integer","null"],"description":"Level is an integer enum.","enum":[-1,0,7,null]}}},"required":["val_req","val_opt","ptr_req","ptr_opt","slice_req","slice_opt","array_req","array_opt","map_req","map_opt","map_slice_req","map_slice_opt","slice_ptr_req","slice_ptr_opt"],"additionalProperties":false}`)
 	winkSchemaNames           = []byte(`{"type":"object","description":"Names holds Name in every shape.","properties":{"val_req":{"type":"string","description":"Name is a named string."},"val_opt":{"type":["string","null"],"description":"Name is a named string."},"ptr_req":{"type":["string","null"],"description":"Name is a named string."},"ptr_opt":{"type":["string","null"],"description":"Name is a named string."},"slice_req":{"type":"array","items":{"type":"string","description":"Name is a named string."}},"slice_opt":{"type":["array","null"],"items":{"type":"string","description":"Name is a named string."}},"array_req":{"type":"array","items":{"type":"string","description":"Name is a named string."},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"string","description":"Name is a named string."},"minItems":2,"maxItems":2},"map_req":{"type":"object","additionalProperties":{"type":"string","description":"Name is a named string."}},"map_opt":{"type":["object","null"],"additionalProperties":{"type":"string","description":"Name is a named string."}},"map_slice_req":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","description":"Name is a named string."}}},"map_slice_opt":{"type":["object","null"],"additionalProperties":{"type":"array","items":{"type":"string","description":"Name is a named string."}}},"slice_ptr_req":{"type":"array","items":{"type":["string","null"],"description":"Name is a named string."}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["string","null"],"description":"Name is a named string."}}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"],"additionalProperties":false}`)
 	winkGeminiSchemaNames     = []byte(`{"type":"OBJECT","description":"Names holds Name in every shape.","properties":{"val_req":{"type":"STRING","description":"Name is a named string."},"val_opt":{"type":"STRING","description":"Name is a named string.","nullable":true},"ptr_req":{"type":"STRING","description":"Name is a named string.","nullable":true},"ptr_opt":{"type":"STRING","description":"Name is a named string.","nullable":true},"slice_req":{"type":"ARRAY","items":{"type":"STRING","description":"Name is a named string."}},"slice_opt":{"type":"ARRAY","items":{"type":"STRING","description":"Name is a named string."},"nullable":true},"array_req":{"type":"ARRAY","items":{"type":"STRING","description":"Name is a named string."},"minItems":2,"maxItems":2},"array_opt":{"type":"ARRAY","items":{"type":"STRING","description":"Name is a named string."},"minItems":2,"maxItems":2,"nullable":true},"map_req":{"type":"OBJECT","description":"(an object of string values by key)"},"map_opt":{"type":"OBJECT","nullable":true,"description":"(an object of string values by key)"},"map_slice_req":{"type":"OBJECT","description":"(an object of array values by key)"},"map_slice_opt":{"type":"OBJECT","nullable":true,"description":"(an object of array values by key)"},"slice_ptr_req":{"type":"ARRAY","items":{"type":"STRING","description":"Name is a named string.","nullable":true}},"slice_ptr_opt":{"type":"ARRAY","items":{"type":"STRING","description":"Name is a named string.","nullable":true},"nullable":true}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"]}`)
+	winkStrictSchemaNames     = []byte(`{"type":"object","description":"Names holds Name in every shape.","properties":{"val_req":{"type":"string","description":"Name is a named string."},"val_opt":{"type":["string","null"],"description":"Name is a named string."},"ptr_req":{"type":["string","null"],"description":"Name is a named string."},"ptr_opt":{"type":["string","null"],"description":"Name is a named string."},"slice_req":{"type":"array","items":{"type":"string","description":"Name is a named string."}},"slice_opt":{"type":["array","null"],"items":{"type":"string","description":"Name is a named string."}},"array_req":{"type":"array","items":{"type":"string","description":"Name is a named string."},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"string","description":"Name is a named string."},"minItems":2,"maxItems":2},"map_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"string","description":"Name is a named string."}},"required":["key","value"],"additionalProperties":false}},"map_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"string","description":"Name is a named string."}},"required":["key","value"],"additionalProperties":false}},"map_slice_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"string","description":"Name is a named string."}}},"required":["key","value"],"additionalProperties":false}},"map_slice_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"type":"string","description":"Name is a named string."}}},"required":["key","value"],"additionalProperties":false}},"slice_ptr_req":{"type":"array","items":{"type":["string","null"],"description":"Name is a named string."}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["string","null"],"description":"Name is a named string."}}},"required":["val_req","val_opt","ptr_req","ptr_opt","slice_req","slice_opt","array_req","array_opt","map_req","map_opt","map_slice_req","map_slice_opt","slice_ptr_req","slice_ptr_opt"],"additionalProperties":false}`)
 	winkSchemaLeafs           = []byte(`{"type":"object","description":"Leafs holds Leaf in every shape.","properties":{"val_req":{"$ref":"#/$defs/Leaf"},"val_opt":{"anyOf":[{"$ref":"#/$defs/Leaf"},{"type":"null"}]},"ptr_req":{"anyOf":[{"$ref":"#/$defs/Leaf"},{"type":"null"}]},"ptr_opt":{"anyOf":[{"$ref":"#/$defs/Leaf"},{"type":"null"}]},"slice_req":{"type":"array","items":{"$ref":"#/$defs/Leaf"}},"slice_opt":{"type":["array","null"],"items":{"$ref":"#/$defs/Leaf"}},"array_req":{"type":"array","items":{"$ref":"#/$defs/Leaf"},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"$ref":"#/$defs/Leaf"},"minItems":2,"maxItems":2},"map_req":{"type":"object","additionalProperties":{"$ref":"#/$defs/Leaf"}},"map_opt":{"type":["object","null"],"additionalProperties":{"$ref":"#/$defs/Leaf"}},"map_slice_req":{"type":"object","additionalProperties":{"type":"array","items":{"$ref":"#/$defs/Leaf"}}},"map_slice_opt":{"type":["object","null"],"additionalProperties":{"type":"array","items":{"$ref":"#/$defs/Leaf"}}},"slice_ptr_req":{"type":"array","items":{"anyOf":[{"$ref":"#/$defs/Leaf"},{"type":"null"}]}},"slice_ptr_opt":{"type":["array","null"],"items":{"anyOf":[{"$ref":"#/$defs/Leaf"},{"type":"null"}]}}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"],"additionalProperties":false,"$defs":{"Leaf":{"type":"object","description":"Leaf is a small recursive struct.","properties":{"a":{"type":"string"},"b":{"type":["integer","null"],"minimum":-2147483648,"maximum":2147483647},"next":{"anyOf":[{"$ref":"#/$defs/Leaf"},{"type":"null"}]}},"required":["a"],"additionalProperties":false}}}`)
 	winkGeminiSchemaLeafs     = []byte(`{"type":"OBJECT","description":"Leafs holds Leaf in every shape.","properties":{"val_req":{"type":"OBJECT","description":"Leaf is a small recursive struct.","properties":{"a":{"type":"STRING"},"b":{"type":"INTEGER","minimum":-2147483648,"maximum":2147483647,"nullable":true},"next":{"type":"OBJECT","description":"a Leaf object, as above","nullable":true}},"required":["a"]},"val_opt":{"type":"OBJECT","description":"Leaf is a small recursive struct.","properties":{"a":{"type":"STRING"},"b":{"type":"INTEGER","minimum":-2147483648,"maximum":2147483647,"nullable":true},"next":{"type":"OBJECT","description":"a Leaf object, as above","nullable":true}},"required":["a"],"nullable":true},"ptr_req":{"type":"OBJECT","description":"Leaf is a small recursive struct.","properties":{"a":{"type":"STRING"},"b":{"type":"INTEGER","minimum":-2147483648,"maximum":2147483647,"nullable":true},"next":{"type":"OBJECT","description":"a Leaf object, as above","nullable":true}},"required":["a"],"nullable":true},"ptr_opt":{"type":"OBJECT","description":"Leaf is a small recursive struct.","properties":{"a":{"type":"STRING"},"b":{"type":"INTEGER","minimum":-2147483648,"maximum":2147483647,"nullable":true},"next":{"type":"OBJECT","description":"a Leaf object, as above","nullable":true}},"required":["a"],"nullable":true},"slice_req":{"type":"ARRAY","items":{"type":"OBJECT","description":"Leaf is a small recursive struct.","properties":{"a":{"type":"STRING"},"b":{"type":"INTEGER","minimum":-2147483648,"maximum":2147483647,"nullable":true},"next":{"type":"OBJECT","description":"a Leaf object, as above","nullable":true}},"required":["a"]}},"slice_opt":{"type":"ARRAY","items":{"type":"OBJECT","description":"Leaf is a small recursive struct.","properties":{"a":{"type":"STRING"},"b":{"type":"INTEGER","minimum":-2147483648,"maximum":2147483647,"nullable":true},"next":{"type":"OBJECT","description":"a Leaf object, as above","nullable":true}},"required":["a"]},"nullable":true},"array_req":{"type":"ARRAY","items":{"type":"OBJECT","description":"Leaf is a small recursive struct.","properties":{"a":{"type":"STRING"},"b":{"type":"INTEGER","minimum":-2147483648,"maximum":2147483647,"nullable":true},"next":{"type":"OBJECT","description":"a Leaf object, as above","nullable":true}},"required":["a"]},"minItems":2,"maxItems":2},"array_opt":{"type":"ARRAY","items":{"type":"OBJECT","description":"Leaf is a small recursive struct.","properties":{"a":{"type":"STRING"},"b":{"type":"INTEGER","minimum":-2147483648,"maximum":2147483647,"nullable":true},"next":{"type":"OBJECT","description":"a Leaf object, as above","nullable":true}},"required":["a"]},"minItems":2,"maxItems":2,"nullable":true},"map_req":{"type":"OBJECT","description":"(an object of Leaf values by key)"},"map_opt":{"type":"OBJECT","nullable":true,"description":"(an object of Leaf values by key)"},"map_slice_req":{"type":"OBJECT","description":"(an object of array values by key)"},"map_slice_opt":{"type":"OBJECT","nullable":true,"description":"(an object of array values by key)"},"slice_ptr_req":{"type":"ARRAY","items":{"type":"OBJECT","description":"Leaf is a small recursive struct.","properties":{"a":{"type":"STRING"},"b":{"type":"INTEGER","minimum":-2147483648,"maximum":2147483647,"nullable":true},"next":{"type":"OBJECT","description":"a Leaf object, as above","nullable":true}},"required":["a"],"nullable":true}},"slice_ptr_opt":{"type":"ARRAY","items":{"type":"OBJECT","description":"Leaf is a small recursive struct.","properties":{"a":{"type":"STRING"},"b":{"type":"INTEGER","minimum":-2147483648,"maximum":2147483647,"nullable":true},"next":{"type":"OBJECT","description":"a Leaf object, as above","nullable":true}},"required":["a"],"nullable":true},"nullable":true}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"]}`)
+	winkStrictSchemaLeafs     = []byte(`{"type":"object","description":"Leafs holds Leaf in every shape.","properties":{"val_req":{"$ref":"#/$defs/Leaf"},"val_opt":{"anyOf":[{"$ref":"#/$defs/Leaf"},{"type":"null"}]},"ptr_req":{"anyOf":[{"$ref":"#/$defs/Leaf"},{"type":"null"}]},"ptr_opt":{"anyOf":[{"$ref":"#/$defs/Leaf"},{"type":"null"}]},"slice_req":{"type":"array","items":{"$ref":"#/$defs/Leaf"}},"slice_opt":{"type":["array","null"],"items":{"$ref":"#/$defs/Leaf"}},"array_req":{"type":"array","items":{"$ref":"#/$defs/Leaf"},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"$ref":"#/$defs/Leaf"},"minItems":2,"maxItems":2},"map_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"$ref":"#/$defs/Leaf"}},"required":["key","value"],"additionalProperties":false}},"map_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"$ref":"#/$defs/Leaf"}},"required":["key","value"],"additionalProperties":false}},"map_slice_req":{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"$ref":"#/$defs/Leaf"}}},"required":["key","value"],"additionalProperties":false}},"map_slice_opt":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"array","items":{"$ref":"#/$defs/Leaf"}}},"required":["key","value"],"additionalProperties":false}},"slice_ptr_req":{"type":"array","items":{"anyOf":[{"$ref":"#/$defs/Leaf"},{"type":"null"}]}},"slice_ptr_opt":{"type":["array","null"],"items":{"anyOf":[{"$ref":"#/$defs/Leaf"},{"type":"null"}]}}},"required":["val_req","val_opt","ptr_req","ptr_opt","slice_req","slice_opt","array_req","array_opt","map_req","map_opt","map_slice_req","map_slice_opt","slice_ptr_req","slice_ptr_opt"],"additionalProperties":false,"$defs":{"Leaf":{"type":"object","description":"Leaf is a small recursive struct.","properties":{"a":{"type":"string"},"b":{"type":["integer","null"],"minimum":-2147483648,"maximum":2147483647},"next":{"anyOf":[{"$ref":"#/$defs/Leaf"},{"type":"null"}]}},"required":["a","b","next"],"additionalProperties":false}}}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

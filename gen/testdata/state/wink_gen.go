@@ -75,23 +75,74 @@ func winkDecodeBoard(d *strictjson.Decoder, v *Board) {
 			if d.Repeated(&seen[0], 4) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]int)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]int)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 int
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+										e1 = int(n)
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 int
-					if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-						e1 = int(n)
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.Tags = m1
 				}
-				d.ObjectEnd()
-				v.Tags = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]int)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 int
+						if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+							e1 = int(n)
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.Tags = m1
+				}
 			}
 		case "pinned":
 			if d.Repeated(&seen[0], 8) {
@@ -110,23 +161,74 @@ func winkDecodeBoard(d *strictjson.Decoder, v *Board) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]string)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]string)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 string
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if s, ok := d.String(); ok {
+										e1 = s
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 string
-					if s, ok := d.String(); ok {
-						e1 = s
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.Extra = m1
 				}
-				d.ObjectEnd()
-				v.Extra = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]string)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 string
+						if s, ok := d.String(); ok {
+							e1 = s
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.Extra = m1
+				}
 			}
 		default:
 			d.Unknown(winkKeysBoard)

@@ -194,7 +194,7 @@ func chatCalls(tcs []chatToolCall) ([]wink.Call, error) {
 		if err != nil {
 			return nil, errors.New("openai: tool call " + strconv.Itoa(i) + " (" + strconv.Quote(tc.ID) + "): " + err.Error())
 		}
-		calls = append(calls, wink.Call{ID: tc.ID, Name: tc.Function.Name, Arguments: args})
+		calls = append(calls, wink.Call{ID: tc.ID, Name: tc.Function.Name, Arguments: args, PairMaps: true})
 	}
 	return calls, nil
 }

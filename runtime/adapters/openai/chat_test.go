@@ -2,6 +2,7 @@ package openai_test
 
 import (
 	"context"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"strings"
 	"testing"
 	"unicode"
@@ -59,7 +60,7 @@ func TestRecordedChatResponsesDispatch(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := cmp.Diff([]wink.Call{tc.want}, calls); d != "" {
+			if d := cmp.Diff([]wink.Call{tc.want}, calls, ignorePairMaps); d != "" {
 				t.Fatalf("calls (-want +got):\n%s", d)
 			}
 			d := dispatcher()
@@ -120,7 +121,7 @@ func TestParseChatToolCallsReadsMessagesAndChoices(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := cmp.Diff(tc.want, got); d != "" {
+			if d := cmp.Diff(tc.want, got, ignorePairMaps); d != "" {
 				t.Errorf("(-want +got):\n%s", d)
 			}
 		})
@@ -205,5 +206,21 @@ func TestChatToolMessageWritesOutputAsContentExactly(t *testing.T) {
 				t.Errorf("\n got %s\nwant %s", got, tc.want)
 			}
 		})
+	}
+}
+
+// ignorePairMaps leaves Call.PairMaps out of comparisons of calls (TestCallsSayTheirMapsArePairs checks it).
+var ignorePairMaps = cmpopts.IgnoreFields(wink.Call{}, "PairMaps")
+
+// TestCallsSayTheirMapsArePairs: the calls read from OpenAI payloads carry PairMaps, since ChatTools and
+// ResponsesTools send every tool's strict schema (maps as key/value pairs).
+func TestCallsSayTheirMapsArePairs(t *testing.T) {
+	chat, err := openai.ParseChatToolCalls([]byte(`{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"label_issue","arguments":"{}"}}]}`))
+	if err != nil || len(chat) != 1 || !chat[0].PairMaps {
+		t.Fatalf("chat: %+v, %v", chat, err)
+	}
+	resp, err := openai.ParseResponsesToolCalls([]byte(`[{"type":"function_call","call_id":"c","name":"label_issue","arguments":"{}"}]`))
+	if err != nil || len(resp) != 1 || !resp[0].PairMaps {
+		t.Fatalf("responses: %+v, %v", resp, err)
 	}
 }

@@ -122,7 +122,7 @@ func oldResponsesToolCalls(data []byte) ([]wink.Call, error) {
 		if err != nil {
 			return nil, err
 		}
-		calls = append(calls, wink.Call{ID: it.CallID, Name: it.Name, Arguments: args})
+		calls = append(calls, wink.Call{ID: it.CallID, Name: it.Name, Arguments: args, PairMaps: true})
 	}
 	return calls, nil
 }

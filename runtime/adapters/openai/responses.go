@@ -67,7 +67,7 @@ func ParseResponsesToolCalls(data []byte) ([]wink.Call, error) {
 		if err != nil {
 			return nil, errors.New("openai: output item " + strconv.Itoa(i) + " (" + strconv.Quote(it.CallID) + "): " + err.Error())
 		}
-		calls = append(calls, wink.Call{ID: it.CallID, Name: it.Name, Arguments: args})
+		calls = append(calls, wink.Call{ID: it.CallID, Name: it.Name, Arguments: args, PairMaps: true})
 	}
 	return calls, nil
 }

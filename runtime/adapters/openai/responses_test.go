@@ -30,7 +30,7 @@ func TestParseResponsesToolCallsReadsFunctionCallItemsByCallID(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(want, got); d != "" {
+	if d := cmp.Diff(want, got, ignorePairMaps); d != "" {
 		t.Errorf("response object (-want +got):\n%s", d)
 	}
 	output, err := fieldOf([]byte(responseWithCalls), "output")
@@ -41,7 +41,7 @@ func TestParseResponsesToolCallsReadsFunctionCallItemsByCallID(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(want, got); d != "" {
+	if d := cmp.Diff(want, got, ignorePairMaps); d != "" {
 		t.Errorf("output array (-want +got):\n%s", d)
 	}
 }

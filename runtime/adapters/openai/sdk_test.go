@@ -134,7 +134,7 @@ func TestSDKChatCompletionFeedsParseChatCompletion(t *testing.T) {
 		{ID: "call_1", Name: "search", Arguments: []byte(`{"search_engine":"bing","search_query":"x"}`)},
 		{ID: "call_2", Name: "update_issue_list", Arguments: []byte{}},
 	}
-	if d := cmp.Diff(want, got); d != "" {
+	if d := cmp.Diff(want, got, ignorePairMaps); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
 	}
 }
@@ -156,7 +156,7 @@ func TestSDKAssistantMessageParamFeedsParseChatToolCalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []wink.Call{{ID: "call_7", Name: "get_current_weather", Arguments: []byte(`{"location":"Oslo"}`)}}
-	if d := cmp.Diff(want, got); d != "" {
+	if d := cmp.Diff(want, got, ignorePairMaps); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
 	}
 }
@@ -186,7 +186,7 @@ func TestSDKResponseItemsFeedParseResponsesToolCalls(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if d := cmp.Diff(tc.want, got); d != "" {
+		if d := cmp.Diff(tc.want, got, ignorePairMaps); d != "" {
 			t.Errorf("%s (-want +got):\n%s", name, d)
 		}
 	}

@@ -15,17 +15,26 @@ import (
 var (
 	search = adapterstest.WinkSearch.Tool()
 	label  = adapterstest.WinkLabelIssue.Tool()
+	// plainOnly is a hand-built tool without a strict variant (StrictOK false): the non-strict path.
+	plainOnly = wink.NewDef(wink.Spec{Name: "plain_only", Description: "Plain <only> & loose.",
+		ParamsSchema: []byte(`{"type":"object","description":"a <b> & c","additionalProperties":{"type":"string"}}`)},
+		wink.Funcs[wink.NoParams, wink.NoValue]{Decode: wink.DecodeNoParams, EncodeResult: wink.EncodeNoValue,
+			Handler: func(*wink.ToolContext, wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
+				return wink.Done[wink.NoValue](""), nil
+			}}).Tool()
 )
 
 func TestChatToolsWritesStrictAndNonStrictEntriesExactly(t *testing.T) {
-	got, err := openai.ChatTools([]*wink.Tool{search, label})
+	got, err := openai.ChatTools([]*wink.Tool{search, label, plainOnly})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := `[{"type":"function","function":{"name":"search","description":"Searches by the web search engine.","parameters":` +
 		string(search.Spec().ParamsSchemaStrict) + `,"strict":true}},` +
 		`{"type":"function","function":{"name":"label_issue","description":"Sets labels on an issue & shows them as <key>=<value>.","parameters":` +
-		string(label.Spec().ParamsSchema) + `,"strict":false}}]`
+		string(label.Spec().ParamsSchemaStrict) + `,"strict":true}},` +
+		`{"type":"function","function":{"name":"plain_only","description":"Plain <only> & loose.","parameters":` +
+		string(plainOnly.Spec().ParamsSchema) + `,"strict":false}}]`
 	if string(got) != want {
 		t.Errorf("ChatTools:\n got %s\nwant %s", got, want)
 	}
@@ -35,14 +44,16 @@ func TestChatToolsWritesStrictAndNonStrictEntriesExactly(t *testing.T) {
 }
 
 func TestResponsesToolsWritesStrictAndNonStrictEntriesExactly(t *testing.T) {
-	got, err := openai.ResponsesTools([]*wink.Tool{search, label})
+	got, err := openai.ResponsesTools([]*wink.Tool{search, label, plainOnly})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := `[{"type":"function","name":"search","description":"Searches by the web search engine.","parameters":` +
 		string(search.Spec().ParamsSchemaStrict) + `,"strict":true},` +
 		`{"type":"function","name":"label_issue","description":"Sets labels on an issue & shows them as <key>=<value>.","parameters":` +
-		string(label.Spec().ParamsSchema) + `,"strict":false}]`
+		string(label.Spec().ParamsSchemaStrict) + `,"strict":true},` +
+		`{"type":"function","name":"plain_only","description":"Plain <only> & loose.","parameters":` +
+		string(plainOnly.Spec().ParamsSchema) + `,"strict":false}]`
 	if string(got) != want {
 		t.Errorf("ResponsesTools:\n got %s\nwant %s", got, want)
 	}
@@ -50,12 +61,12 @@ func TestResponsesToolsWritesStrictAndNonStrictEntriesExactly(t *testing.T) {
 
 func TestToolsEmbedSchemaBytesVerbatimWithoutHTMLEscaping(t *testing.T) {
 	for name, f := range map[string]func([]*wink.Tool) ([]byte, error){"chat": openai.ChatTools, "responses": openai.ResponsesTools} {
-		got, err := f([]*wink.Tool{label})
+		got, err := f([]*wink.Tool{label, plainOnly})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Contains(got, label.Spec().ParamsSchema) {
-			t.Errorf("%s: plain schema not embedded byte for byte", name)
+		if !bytes.Contains(got, label.Spec().ParamsSchemaStrict) || !bytes.Contains(got, plainOnly.Spec().ParamsSchema) {
+			t.Errorf("%s: schemas not embedded byte for byte", name)
 		}
 		if bytes.Contains(got, []byte(`\u003c`)) || bytes.Contains(got, []byte(`\u0026`)) {
 			t.Errorf("%s: HTML characters escaped: %s", name, got)
@@ -69,8 +80,12 @@ func TestSchemaPicksStrictVariantOnlyWhenStrictOK(t *testing.T) {
 		t.Errorf("search: strict=%v schema=%s", strict, s)
 	}
 	s, strict = openai.Schema(label.Spec())
-	if strict || !bytes.Equal(s, label.Spec().ParamsSchema) {
-		t.Errorf("label_issue: strict=%v schema=%s", strict, s)
+	if !strict || !bytes.Equal(s, label.Spec().ParamsSchemaStrict) {
+		t.Errorf("label_issue (a map, stated as pairs): strict=%v schema=%s", strict, s)
+	}
+	s, strict = openai.Schema(plainOnly.Spec())
+	if strict || !bytes.Equal(s, plainOnly.Spec().ParamsSchema) {
+		t.Errorf("plain_only: strict=%v schema=%s", strict, s)
 	}
 }
 

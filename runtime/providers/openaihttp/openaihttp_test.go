@@ -240,7 +240,7 @@ func TestReplaysRecordedExchanges(t *testing.T) {
 			}
 			json.Unmarshal(ex.respBody, &usage)
 			r1 := turns[0].Response
-			if diff := cmp.Diff(wantCalls, r1.ToolCalls); diff != "" {
+			if diff := cmp.Diff(wantCalls, r1.ToolCalls, ignorePairMaps); diff != "" {
 				t.Errorf("tool calls (-recorded +read):\n%s", diff)
 			}
 			if r1.Usage != (loop.Usage{Input: usage.Usage.Prompt_tokens, Output: usage.Usage.Completion_tokens}) || r1.Stop != "tool_calls" || r1.Text != "" {
@@ -384,7 +384,7 @@ func TestCompleteReadsResponses(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(c.want, got); diff != "" {
+			if diff := cmp.Diff(c.want, got, ignorePairMaps); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})

@@ -37,7 +37,7 @@ func readStream(ctx context.Context, body io.Reader) (loop.Response, error) {
 		r.Stop = "incomplete"
 	}
 	for _, c := range s.calls {
-		r.ToolCalls = append(r.ToolCalls, wink.Call{ID: c.id, Name: c.name, Arguments: c.args})
+		r.ToolCalls = append(r.ToolCalls, wink.Call{ID: c.id, Name: c.name, Arguments: c.args, PairMaps: true})
 	}
 	return r, nil
 }

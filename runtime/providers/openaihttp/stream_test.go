@@ -3,6 +3,7 @@ package openaihttp_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"net/http"
 	"strings"
 	"testing"
@@ -120,3 +121,5 @@ func TestStreamRetries(t *testing.T) {
 		t.Fatalf("err = %v after %d requests: a 400 must not be retried", err, len(s.Bodies()))
 	}
 }
+
+var ignorePairMaps = cmpopts.IgnoreFields(wink.Call{}, "PairMaps")

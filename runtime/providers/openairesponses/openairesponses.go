@@ -184,7 +184,7 @@ func (a *assembler) response() loop.Response {
 	calls := slices.Clone(a.calls)
 	slices.SortStableFunc(calls, func(x, y call) int { return x.index - y.index })
 	for _, c := range calls {
-		r.ToolCalls = append(r.ToolCalls, wink.Call{ID: c.callID, Name: c.name, Arguments: c.args})
+		r.ToolCalls = append(r.ToolCalls, wink.Call{ID: c.callID, Name: c.name, Arguments: c.args, PairMaps: true})
 	}
 	return r
 }

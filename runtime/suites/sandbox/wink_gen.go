@@ -59,10 +59,11 @@ var WinkShell = wink.NewDef(wink.Spec{
 	Name:               "shell",
 	ParamsSchema:       winkSchemaShellParams,
 	ParamsSchemaGemini: winkGeminiSchemaShellParams,
+	ParamsSchemaStrict: winkStrictSchemaShellParams,
 	Position:           "github.com/winkgen/wink/runtime/suites/sandbox.Shell (shell.go)",
 	ResultSchema:       winkSchemaShellResult,
 	ResultSchemaStrict: winkSchemaShellResult,
-	StrictOK:           false,
+	StrictOK:           true,
 }, wink.Funcs[ShellParams, ShellResult]{
 	Decode:       winkDecodeShellParams,
 	EncodeParams: winkEncodeShellParams,
@@ -179,23 +180,74 @@ func winkDecodeShellParams(d *strictjson.Decoder, v *ShellParams) {
 			if d.Null() {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]string)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]string)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 string
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if s, ok := d.String(); ok {
+										e1 = s
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 string
-					if s, ok := d.String(); ok {
-						e1 = s
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.Env = m1
 				}
-				d.ObjectEnd()
-				v.Env = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]string)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 string
+						if s, ok := d.String(); ok {
+							e1 = s
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.Env = m1
+				}
 			}
 		case "allow_failure":
 			if d.Repeated(&seen[0], 32) {
@@ -275,6 +327,7 @@ var (
 	winkSchemaShellParams       = []byte(`{"type":"object","properties":{"command":{"type":"string","description":"Command is the program to run: a name looked up on PATH (ls, go, python3, sh) or a path.","minLength":1,"maxLength":4096},"args":{"type":["array","null"],"description":"Args are the program's arguments, each passed as is (no shell interpretation; use sh -c for pipes).","items":{"type":"string","maxLength":65536},"maxItems":1024},"workdir":{"type":["string","null"],"description":"Workdir is the directory to run in, relative to the workspace root (default: the root).","maxLength":1297,"pattern":"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$"},"timeout_seconds":{"type":["integer","null"],"description":"TimeoutSeconds stops the command after this many seconds.","minimum":1,"maximum":3600,"default":60},"env":{"type":["object","null"],"description":"Env sets environment variables (only the names the sandbox allows).","additionalProperties":{"type":"string"}},"allow_failure":{"type":["boolean","null"],"description":"AllowFailure reports a non-zero exit status as a result instead of failing the call (which rolls back what the command wrote)."}},"required":["command"],"additionalProperties":false}`)
 	winkGeminiSchemaShellParams = []byte(`{"type":"OBJECT","properties":{"command":{"type":"STRING","description":"Command is the program to run: a name looked up on PATH (ls, go, python3, sh) or a path.","minLength":1,"maxLength":4096},"args":{"type":"ARRAY","description":"Args are the program's arguments, each passed as is (no shell interpretation; use sh -c for pipes).","items":{"type":"STRING","maxLength":65536},"maxItems":1024,"nullable":true},"workdir":{"type":"STRING","description":"Workdir is the directory to run in, relative to the workspace root (default: the root).","maxLength":1297,"pattern":"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$","nullable":true},"timeout_seconds":{"type":"INTEGER","description":"TimeoutSeconds stops the command after this many seconds.","minimum":1,"maximum":3600,"default":60,"nullable":true},"env":{"type":"OBJECT","description":"Env sets environment variables (only the names the sandbox allows). (an object of string values by key)","nullable":true},"allow_failure":{"type":"BOOLEAN","description":"AllowFailure reports a non-zero exit status as a result instead of failing the call (which rolls back what the command wrote).","nullable":true}},"required":["command"]}`)
 	winkSchemaShellResult       = []byte(`{"type":"object","description":"ShellResult is how a command ended and what it printed.","properties":{"exit_code":{"type":"integer","description":"ExitCode is the command's exit status.","minimum":-9223372036854775808,"maximum":9223372036854775807},"output":{"type":"string","description":"Output is stdout and stderr as written, up to the sandbox's output limit."},"output_bytes":{"type":"integer","description":"OutputBytes is the size of the whole output.","minimum":-9223372036854775808,"maximum":9223372036854775807},"truncated":{"type":"boolean","description":"Truncated says that Output is only the start of the output."}},"required":["exit_code","output","output_bytes","truncated"],"additionalProperties":false}`)
+	winkStrictSchemaShellParams = []byte(`{"type":"object","properties":{"command":{"type":"string","description":"Command is the program to run: a name looked up on PATH (ls, go, python3, sh) or a path. (at least 1 character; at most 4096 characters)"},"args":{"type":["array","null"],"description":"Args are the program's arguments, each passed as is (no shell interpretation; use sh -c for pipes). (each item at most 65536 characters)","items":{"type":"string"},"maxItems":1024},"workdir":{"type":["string","null"],"description":"Workdir is the directory to run in, relative to the workspace root (default: the root). (at most 1297 characters)","pattern":"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$"},"timeout_seconds":{"type":["integer","null"],"description":"TimeoutSeconds stops the command after this many seconds. (default: 60)","minimum":1,"maximum":3600},"env":{"type":["array","null"],"description":"Env sets environment variables (only the names the sandbox allows).","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"string"}},"required":["key","value"],"additionalProperties":false}},"allow_failure":{"type":["boolean","null"],"description":"AllowFailure reports a non-zero exit status as a result instead of failing the call (which rolls back what the command wrote)."}},"required":["command","args","workdir","timeout_seconds","env","allow_failure"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

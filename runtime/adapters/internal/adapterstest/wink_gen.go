@@ -125,10 +125,11 @@ var WinkLabelIssue = wink.NewDef(wink.Spec{
 	Name:               "label_issue",
 	ParamsSchema:       winkSchemaLabelParams,
 	ParamsSchemaGemini: winkGeminiSchemaLabelParams,
+	ParamsSchemaStrict: winkStrictSchemaLabelParams,
 	Position:           "github.com/winkgen/wink/runtime/adapters/internal/adapterstest.LabelIssue (tools.go)",
 	ResultSchema:       winkSchemaNoValue,
 	ResultSchemaStrict: winkSchemaNoValue,
-	StrictOK:           false,
+	StrictOK:           true,
 }, wink.Funcs[LabelParams, wink.NoValue]{
 	Decode:       winkDecodeLabelParams,
 	EncodeParams: winkEncodeLabelParams,
@@ -302,23 +303,74 @@ func winkDecodeLabelParams(d *strictjson.Decoder, v *LabelParams) {
 			if d.Repeated(&seen[0], 2) {
 				continue
 			}
-			if d.ObjectStart() {
-				m1 := make(map[string]string)
-				for d.NextKey() {
-					k1 := d.KeyString()
-					if _, dup := m1[k1]; dup {
-						d.Duplicate()
-						d.Skip()
-						continue
+			if d.PairMaps() {
+				if d.ArrayStart() {
+					m1 := make(map[string]string)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 string
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									if s, ok := d.String(); ok {
+										e1 = s
+									}
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
 					}
-					var e1 string
-					if s, ok := d.String(); ok {
-						e1 = s
-					}
-					m1[k1] = e1
+					d.ArrayEnd()
+					v.Labels = m1
 				}
-				d.ObjectEnd()
-				v.Labels = m1
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]string)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 string
+						if s, ok := d.String(); ok {
+							e1 = s
+						}
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.Labels = m1
+				}
 			}
 		default:
 			d.Unknown(winkKeysLabelParams)
@@ -370,6 +422,7 @@ var (
 	winkSchemaLabelParams            = []byte(`{"type":"object","properties":{"issue":{"type":"integer","description":"Issue is the issue number.","minimum":1,"maximum":9223372036854775807},"labels":{"type":"object","description":"Labels are key/value labels to set, as <key> & <value> pairs.","additionalProperties":{"type":"string"}}},"required":["issue","labels"],"additionalProperties":false}`)
 	winkGeminiSchemaLabelParams      = []byte(`{"type":"OBJECT","properties":{"issue":{"type":"INTEGER","description":"Issue is the issue number.","minimum":1,"maximum":9223372036854775807},"labels":{"type":"OBJECT","description":"Labels are key/value labels to set, as <key> & <value> pairs. (an object of string values by key)"}},"required":["issue","labels"]}`)
 	winkSchemaNoValue                = []byte(`{"type":"null"}`)
+	winkStrictSchemaLabelParams      = []byte(`{"type":"object","properties":{"issue":{"type":"integer","description":"Issue is the issue number.","minimum":1,"maximum":9223372036854775807},"labels":{"type":"array","description":"Labels are key/value labels to set, as <key> & <value> pairs.","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"string"}},"required":["key","value"],"additionalProperties":false}}},"required":["issue","labels"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
