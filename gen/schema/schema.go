@@ -12,7 +12,6 @@ import (
 	"github.com/winkgen/wink/runtime/strictjson"
 )
 
-
 // Plain returns the plain JSON Schema 2020-12 (Anthropic input_schema, MCP inputSchema/outputSchema) of a
 // named struct type (a tool's params or result). A KindNoValue type yields NoValue().
 func Plain(t *model.Type) ([]byte, error) {
