@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/winkgen/wink/gen/model"
+	"github.com/winkgen/wink/gen/schema"
 )
 
 // Config selects what to generate.
@@ -43,6 +44,9 @@ func Analyze(cfg Config) ([]*model.Package, []Diagnostic, error) {
 			continue
 		}
 		mp, pds := analyze(p)
+		if mp != nil && len(pds) == 0 {
+			pds = checkProviderLimits(mp)
+		}
 		ds = append(ds, pds...)
 		if mp != nil && len(pds) == 0 {
 			out = append(out, mp)
@@ -176,4 +180,24 @@ func lineDiff(a, b string) string {
 		fmt.Fprintf(&out, "%c%s\n", o.kind, o.text)
 	}
 	return out.String()
+}
+
+// checkProviderLimits reports the tools whose params exceed the documented limits of OpenAI's strict mode
+// (schema.CheckOpenAILimits): OpenAI refuses the whole request that carries such a tool.
+func checkProviderLimits(p *model.Package) []Diagnostic {
+	var ds diags
+	for _, t := range p.Tools {
+		if t.Params == nil {
+			continue
+		}
+		b, _, err := schema.Strict(t.Params)
+		if err != nil {
+			continue // emit reports it
+		}
+		if err := schema.CheckOpenAILimits(b); err != nil {
+			ds.add(tokenPos(t.Pos), "tool %q: its params exceed OpenAI strict mode's limits (%s); OpenAI refuses a request carrying this tool: split or flatten its params",
+				t.Name, strings.ReplaceAll(err.Error(), "\n", "; "))
+		}
+	}
+	return ds.list
 }

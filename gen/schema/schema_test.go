@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -506,5 +507,28 @@ func TestRootBoilerplateIsLeftOut(t *testing.T) {
 		if got := bytes.Contains(b, []byte(`"type":"object","description":`)); got != kept {
 			t.Errorf("%q: root description kept %v, want %v", doc, got, kept)
 		}
+	}
+}
+
+func TestCheckOpenAILimits(t *testing.T) {
+	var enum []string
+	for i := range 300 {
+		enum = append(enum, `"`+strings.Repeat("x", 60)+strconv.Itoa(i)+`"`)
+	}
+	big := `{"type":"object","properties":{"e":{"type":"string","enum":[` + strings.Join(enum, ",") + `]}},"required":["e"],"additionalProperties":false}`
+	err := CheckOpenAILimits([]byte(big))
+	if err == nil || !strings.Contains(err.Error(), "an enum of 300 values") {
+		t.Errorf("big enum: %v", err)
+	}
+	var many []string
+	for i := range 1100 {
+		many = append(many, `"`+strconv.Itoa(i)+`"`)
+	}
+	manyEnums := `{"type":"object","properties":{"e":{"type":"string","enum":[` + strings.Join(many, ",") + `]}},"required":["e"],"additionalProperties":false}`
+	if err := CheckOpenAILimits([]byte(manyEnums)); err == nil || !strings.Contains(err.Error(), "1100 enum values") {
+		t.Errorf("many enum values: %v", err)
+	}
+	if err := CheckOpenAILimits([]byte(`{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"additionalProperties":false}`)); err != nil {
+		t.Errorf("a small schema: %v", err)
 	}
 }

@@ -378,3 +378,82 @@ func (c *strictChecker) pair(p, s any, ptr string) {
 		}
 	}
 }
+
+// OpenAI's documented limits on a strict schema.
+const (
+	OpenAIMaxProperties    = 5000    // object properties in all
+	OpenAIMaxDepth         = 10      // levels of object nesting
+	OpenAIMaxEnumValues    = 1000    // enum values across all enums
+	OpenAIMaxBigEnumChars  = 15000   // characters of one string enum with more than 250 values
+	OpenAIMaxStringsLength = 120_000 // characters of property names, definition names, enum and const values
+)
+
+// CheckOpenAILimits reports, all at once, the limits of OpenAI's strict mode that schema exceeds.
+func CheckOpenAILimits(schema []byte) error {
+	root, err := parseSchema(schema)
+	if err != nil {
+		return err
+	}
+	var props, enums, chars, maxDepth int
+	var errs []error
+	var walk func(n any, depth int)
+	walk = func(n any, depth int) {
+		m, ok := n.(map[string]any)
+		if !ok {
+			return
+		}
+		if p, ok := m["properties"].(map[string]any); ok {
+			depth++
+			maxDepth = max(maxDepth, depth)
+			props += len(p)
+			for k, v := range p {
+				chars += len([]rune(k))
+				walk(v, depth)
+			}
+		}
+		if e, ok := m["enum"].([]any); ok {
+			enums += len(e)
+			n := 0
+			for _, v := range e {
+				if s, ok := v.(string); ok {
+					n += len([]rune(s))
+				}
+			}
+			chars += n
+			if len(e) > 250 && n > OpenAIMaxBigEnumChars {
+				errs = append(errs, fmt.Errorf("an enum of %d values holds %d characters; at most %d when there are more than 250 values", len(e), n, OpenAIMaxBigEnumChars))
+			}
+		}
+		if s, ok := m["const"].(string); ok {
+			chars += len([]rune(s))
+		}
+		if d, ok := m["$defs"].(map[string]any); ok {
+			for k, v := range d {
+				chars += len([]rune(k))
+				walk(v, depth)
+			}
+		}
+		if it, ok := m["items"]; ok {
+			walk(it, depth)
+		}
+		if a, ok := m["anyOf"].([]any); ok {
+			for _, v := range a {
+				walk(v, depth)
+			}
+		}
+	}
+	walk(root, 0)
+	if props > OpenAIMaxProperties {
+		errs = append(errs, fmt.Errorf("%d object properties; at most %d", props, OpenAIMaxProperties))
+	}
+	if maxDepth > OpenAIMaxDepth {
+		errs = append(errs, fmt.Errorf("%d levels of nested objects; at most %d", maxDepth, OpenAIMaxDepth))
+	}
+	if enums > OpenAIMaxEnumValues {
+		errs = append(errs, fmt.Errorf("%d enum values in all; at most %d", enums, OpenAIMaxEnumValues))
+	}
+	if chars > OpenAIMaxStringsLength {
+		errs = append(errs, fmt.Errorf("%d characters of names, enum and const values; at most %d", chars, OpenAIMaxStringsLength))
+	}
+	return errors.Join(errs...)
+}
