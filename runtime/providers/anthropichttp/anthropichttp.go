@@ -21,10 +21,8 @@
 package anthropichttp
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"io"
 	"net/http"
 	"os"
 	"strconv"
@@ -121,46 +119,15 @@ func (p *Provider) Complete(ctx context.Context, req loop.Request) (loop.Respons
 	if err != nil {
 		return loop.Response{}, err
 	}
-	resp, err := httpcall.Do(ctx, p.cfg.HTTPClient, p.cfg.Retry, func() (*http.Request, error) {
-		hreq, err := http.NewRequest(http.MethodPost, p.url, bytes.NewReader(body))
-		if err != nil {
-			return nil, errors.New("anthropichttp: " + err.Error())
-		}
-		for k, vs := range p.cfg.Header {
-			for _, v := range vs {
-				hreq.Header.Add(k, v)
-			}
-		}
-		hreq.Header.Set("Content-Type", "application/json")
-		hreq.Header.Set("Accept", "text/event-stream")
-		hreq.Header.Set("anthropic-version", APIVersion)
-		if p.cfg.APIKey != "" {
-			hreq.Header.Set("x-api-key", p.cfg.APIKey)
-		}
-		return hreq, nil
-	})
-	if err != nil {
-		return loop.Response{}, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode/100 != 2 {
-		data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-		return loop.Response{}, &httpcall.StatusError{Provider: "anthropichttp", StatusCode: resp.StatusCode,
-			Status: resp.Status, Message: httpcall.ErrorMessage(data)}
+	set := map[string]string{"anthropic-version": APIVersion}
+	if p.cfg.APIKey != "" {
+		set["x-api-key"] = p.cfg.APIKey
 	}
 	var a assembler
-	if err := httpcall.ReadEvents(resp.Body, a.event); err != nil {
-		if cerr := ctx.Err(); cerr != nil {
-			return loop.Response{}, errors.Join(err, cerr)
-		}
-		var se *StreamError
-		if errors.As(err, &se) {
-			return loop.Response{}, se
-		}
-		if !a.started {
-			return loop.Response{}, errors.New("anthropichttp: reading the stream: " + err.Error())
-		}
-		// A connection cut mid-stream: what arrived is the answer, marked incomplete below.
+	err = httpcall.PostStream(ctx, httpcall.Request{Provider: "anthropichttp", URL: p.url, Body: body, Header: p.cfg.Header,
+		Set: set, Client: p.cfg.HTTPClient, Retry: p.cfg.Retry}, a.event, func() bool { return a.started })
+	if err != nil {
+		return loop.Response{}, err
 	}
 	if err := ctx.Err(); err != nil && !a.stopped {
 		return loop.Response{}, err

@@ -271,3 +271,73 @@ func ErrorMessage(data []byte) string {
 	}
 	return string(bytes.TrimSpace(data[:min(len(data), 200)]))
 }
+
+// Request is one provider request for PostStream.
+type Request struct {
+	// Provider names the provider package in errors ("anthropichttp").
+	Provider string
+	// URL is the endpoint.
+	URL string
+	// Body is the JSON body.
+	Body []byte
+	// Header holds the caller's extra headers (Config.Header), added first.
+	Header http.Header
+	// Set are the provider's own headers (authentication, version), set last.
+	Set map[string]string
+	// Client sends the request; nil means http.DefaultClient.
+	Client *http.Client
+	// Retry configures retries.
+	Retry Retry
+}
+
+// PostStream posts r.Body (JSON, asking for an event stream) with retries (Do) and calls event with each
+// server-sent event of a 2xx response. A non-2xx response is a *StatusError with the API's message. The
+// error event returns is returned as is; a stream that breaks is an error only when started() is false
+// (nothing usable arrived): otherwise what arrived stands, and the caller marks it incomplete. An error
+// while ctx is done is joined with ctx.Err().
+func PostStream(ctx context.Context, r Request, event func(Event) error, started func() bool) error {
+	resp, err := Do(ctx, r.Client, r.Retry, func() (*http.Request, error) {
+		hreq, err := http.NewRequest(http.MethodPost, r.URL, bytes.NewReader(r.Body))
+		if err != nil {
+			return nil, errors.New(r.Provider + ": " + err.Error())
+		}
+		for k, vs := range r.Header {
+			for _, v := range vs {
+				hreq.Header.Add(k, v)
+			}
+		}
+		hreq.Header.Set("Content-Type", "application/json")
+		hreq.Header.Set("Accept", "text/event-stream")
+		for k, v := range r.Set {
+			hreq.Header.Set(k, v)
+		}
+		return hreq, nil
+	})
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		return &StatusError{Provider: r.Provider, StatusCode: resp.StatusCode, Status: resp.Status, Message: ErrorMessage(data)}
+	}
+	var eventErr error
+	err = ReadEvents(resp.Body, func(ev Event) error {
+		if err := event(ev); err != nil {
+			eventErr = err
+			return err
+		}
+		return nil
+	})
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil:
+		return errors.Join(err, ctx.Err())
+	case eventErr != nil:
+		return eventErr
+	case !started():
+		return errors.New(r.Provider + ": reading the stream: " + err.Error())
+	}
+	return nil // a connection cut mid-stream: what arrived stands
+}
