@@ -203,16 +203,7 @@ func (g *geminiConv) conv(s *ordObj, stack []string) *ordObj {
 	if nullable {
 		out.set("nullable", true)
 	}
-	if len(notes) > 0 {
-		d, _ := out.get("description").(string)
-		note := "(" + strings.Join(notes, "; ") + ")"
-		if d != "" {
-			d += " " + note
-		} else {
-			d = note
-		}
-		out.set("description", d)
-	}
+	addNotes(out, notes)
 	return out
 }
 
@@ -527,16 +518,7 @@ func AnthropicStrict(plain []byte) (out []byte, ok bool, err error) {
 				out.set("additionalProperties", false)
 			}
 		}
-		if len(notes) > 0 {
-			d, _ := out.get("description").(string)
-			note := "(" + strings.Join(notes, "; ") + ")"
-			if d != "" {
-				d += " " + note
-			} else {
-				d = note
-			}
-			out.set("description", d)
-		}
+		addNotes(out, notes)
 		return out
 	}
 	res := conv(o)
@@ -651,4 +633,19 @@ func CheckAnthropicStrict(b []byte) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// addNotes restates notes at the end of out's description, in parentheses, joined by "; ".
+func addNotes(out *ordObj, notes []string) {
+	if len(notes) == 0 {
+		return
+	}
+	d, _ := out.get("description").(string)
+	note := "(" + strings.Join(notes, "; ") + ")"
+	if d != "" {
+		d += " " + note
+	} else {
+		d = note
+	}
+	out.set("description", d)
 }

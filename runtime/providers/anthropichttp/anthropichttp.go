@@ -24,7 +24,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
 
@@ -77,28 +76,15 @@ type Provider struct {
 
 // New returns a provider for cfg, filling empty fields from the environment.
 func New(cfg Config) (*Provider, error) {
-	if cfg.BaseURL == "" {
-		cfg.BaseURL = os.Getenv(EnvBaseURL)
-	}
-	if cfg.BaseURL == "" {
-		cfg.BaseURL = DefaultBaseURL
-	}
-	if cfg.Model == "" {
-		cfg.Model = os.Getenv(EnvModel)
-	}
-	if cfg.APIKey == "" {
-		cfg.APIKey = os.Getenv(EnvAPIKey)
+	url, err := httpcall.Settings("anthropichttp", &cfg.BaseURL, &cfg.Model, &cfg.APIKey,
+		[3]string{EnvBaseURL, EnvModel, EnvAPIKey}, DefaultBaseURL, "/v1/messages")
+	if err != nil {
+		return nil, err
 	}
 	if cfg.MaxTokens <= 0 {
 		cfg.MaxTokens = DefaultMaxTokens
 	}
-	if cfg.Model == "" {
-		return nil, errors.New("anthropichttp: no model: set Config.Model or " + EnvModel)
-	}
-	if !strings.HasPrefix(cfg.BaseURL, "http://") && !strings.HasPrefix(cfg.BaseURL, "https://") {
-		return nil, errors.New("anthropichttp: base URL " + strconv.Quote(cfg.BaseURL) + " is not an http or https URL")
-	}
-	return &Provider{cfg: cfg, url: strings.TrimRight(cfg.BaseURL, "/") + "/v1/messages"}, nil
+	return &Provider{cfg: cfg, url: url}, nil
 }
 
 // StreamError is an error event received inside the stream ({"type":"error","error":{...}}).

@@ -11,7 +11,9 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/winkgen/wink/runtime/strictjson"
@@ -340,4 +342,26 @@ func PostStream(ctx context.Context, r Request, event func(Event) error, started
 		return errors.New(r.Provider + ": reading the stream: " + err.Error())
 	}
 	return nil // a connection cut mid-stream: what arrived stands
+}
+
+// Settings fills a provider's base URL, model and key from the environment variables env[0], env[1] and
+// env[2] where they are empty (the base URL then from defaultBase), and returns the endpoint: the base
+// URL, without trailing slashes, followed by path. It fails when no model is set or the base URL is not
+// an http or https URL; provider names the package in the errors.
+func Settings(provider string, base, model, key *string, env [3]string, defaultBase, path string) (string, error) {
+	for i, v := range []*string{base, model, key} {
+		if *v == "" {
+			*v = os.Getenv(env[i])
+		}
+	}
+	if *base == "" {
+		*base = defaultBase
+	}
+	if *model == "" {
+		return "", errors.New(provider + ": no model: set Config.Model or " + env[1])
+	}
+	if !strings.HasPrefix(*base, "http://") && !strings.HasPrefix(*base, "https://") {
+		return "", errors.New(provider + ": base URL " + strconv.Quote(*base) + " is not an http or https URL")
+	}
+	return strings.TrimRight(*base, "/") + path, nil
 }

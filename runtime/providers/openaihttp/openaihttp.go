@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
 
@@ -66,25 +65,12 @@ type Provider struct {
 // New returns a provider for cfg, filling empty fields from the environment. It fails when no model is
 // configured or the base URL is not an http(s) URL.
 func New(cfg Config) (*Provider, error) {
-	if cfg.BaseURL == "" {
-		cfg.BaseURL = os.Getenv(EnvBaseURL)
+	url, err := httpcall.Settings("openaihttp", &cfg.BaseURL, &cfg.Model, &cfg.APIKey,
+		[3]string{EnvBaseURL, EnvModel, EnvAPIKey}, DefaultBaseURL, "/chat/completions")
+	if err != nil {
+		return nil, err
 	}
-	if cfg.BaseURL == "" {
-		cfg.BaseURL = DefaultBaseURL
-	}
-	if cfg.Model == "" {
-		cfg.Model = os.Getenv(EnvModel)
-	}
-	if cfg.APIKey == "" {
-		cfg.APIKey = os.Getenv(EnvAPIKey)
-	}
-	if cfg.Model == "" {
-		return nil, errors.New("openaihttp: no model: set Config.Model or " + EnvModel)
-	}
-	if !strings.HasPrefix(cfg.BaseURL, "http://") && !strings.HasPrefix(cfg.BaseURL, "https://") {
-		return nil, errors.New("openaihttp: base URL " + strconv.Quote(cfg.BaseURL) + " is not an http or https URL")
-	}
-	return &Provider{cfg: cfg, url: strings.TrimRight(cfg.BaseURL, "/") + "/chat/completions"}, nil
+	return &Provider{cfg: cfg, url: url}, nil
 }
 
 // Config returns the provider's configuration, environment defaults applied.

@@ -24,7 +24,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -73,25 +72,12 @@ type Provider struct {
 
 // New returns a provider for cfg, filling empty fields from the environment.
 func New(cfg Config) (*Provider, error) {
-	if cfg.BaseURL == "" {
-		cfg.BaseURL = os.Getenv(EnvBaseURL)
+	url, err := httpcall.Settings("openairesponses", &cfg.BaseURL, &cfg.Model, &cfg.APIKey,
+		[3]string{EnvBaseURL, EnvModel, EnvAPIKey}, DefaultBaseURL, "/responses")
+	if err != nil {
+		return nil, err
 	}
-	if cfg.BaseURL == "" {
-		cfg.BaseURL = DefaultBaseURL
-	}
-	if cfg.Model == "" {
-		cfg.Model = os.Getenv(EnvModel)
-	}
-	if cfg.APIKey == "" {
-		cfg.APIKey = os.Getenv(EnvAPIKey)
-	}
-	if cfg.Model == "" {
-		return nil, errors.New("openairesponses: no model: set Config.Model or " + EnvModel)
-	}
-	if !strings.HasPrefix(cfg.BaseURL, "http://") && !strings.HasPrefix(cfg.BaseURL, "https://") {
-		return nil, errors.New("openairesponses: base URL " + strconv.Quote(cfg.BaseURL) + " is not an http or https URL")
-	}
-	return &Provider{cfg: cfg, url: strings.TrimRight(cfg.BaseURL, "/") + "/responses"}, nil
+	return &Provider{cfg: cfg, url: url}, nil
 }
 
 // StreamError is an error event received inside the stream, or a response that failed.
