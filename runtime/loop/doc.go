@@ -4,8 +4,9 @@
 //
 //	res, err := loop.Run(ctx, loop.Config{Provider: p, Dispatcher: d, System: prompt}, []loop.Message{loop.UserMessage(task)})
 //
-// Providers live elsewhere: runtime/providers/openaihttp (any OpenAI-compatible chat completions server)
-// and runtime/providers/scripted (replays a transcript file, for demos and tests).
+// Providers live elsewhere: runtime/providers/openaihttp (any OpenAI-compatible chat completions server),
+// openairesponses (the OpenAI Responses API), anthropichttp (the Anthropic Messages API), and
+// runtime/providers/scripted (replays a transcript file, for demos and tests).
 //
 // # Decisions where the design was silent
 //
@@ -37,4 +38,8 @@
 //   - A call to a tool that is not offered (Config.Tools narrower than the registry) is still dispatched:
 //     the registry is the authority, and unknown names are answered by the dispatcher.
 //   - OnTurn runs on Run's goroutine after each turn's calls, also for the final and the stopping turn.
+//   - Calls a policy holds for a person's approval (policy.RequireApproval) are neither errors nor
+//     failures: the turn's other calls run, the run stops with StopHeld and Result.Held, and Resume, given
+//     the kept messages once the decisions are recorded, dispatches the held calls (on this worker or any
+//     other over the same stored session; it refreshes the session first) and goes on.
 package loop
