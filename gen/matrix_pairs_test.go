@@ -1,0 +1,128 @@
+package gen
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/winkgen/wink/internal/schemaoracle"
+	"github.com/winkgen/wink/runtime/strictjson"
+)
+
+// TestMatrixRoundTripInPairForm: for every matrix tool whose strict schema states maps as key/value pairs,
+// random values are encoded, their maps rewritten in pair form as the strict schema states them; the
+// result passes the strict schema (independent validator), decodes with Limits.PairMaps, and re-encodes to
+// the same canonical bytes. The pair-form decoders thus read exactly what OpenAI's strict mode produces,
+// for every kind of map value the matrix holds.
+func TestMatrixRoundTripInPairForm(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	n := 200
+	if testing.Short() {
+		n = 20
+	}
+	tested := 0
+	for _, m := range matrixTools(t) {
+		strict := m.tool.Spec().ParamsSchemaStrict
+		if !bytes.Contains(strict, []byte(`"required":["key","value"]`)) {
+			continue
+		}
+		tested++
+		t.Run(m.name, func(t *testing.T) {
+			sch, err := schemaoracle.Compile(m.name+"_strict", strict)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var root map[string]any
+			if err := json.Unmarshal(strict, &root); err != nil {
+				t.Fatal(err)
+			}
+			for i := range n {
+				b := m.encode(m.newValue(rng))
+				pairs := toPairs(t, b, root)
+				if ok, msg := schemaoracle.Verdict(sch, pairs); !ok {
+					t.Fatalf("value %d in pair form %s fails the strict schema: %s", i, pairs, msg)
+				}
+				got, err := m.decode(pairs, strictjson.Limits{PairMaps: true})
+				if err != nil {
+					t.Fatalf("value %d: pair form %s does not decode: %v", i, pairs, err)
+				}
+				if b2 := m.encode(got); !bytes.Equal(b, b2) {
+					t.Fatalf("value %d: the pair form decodes to another value:\n%s\n%s", i, b, b2)
+				}
+			}
+		})
+	}
+	if tested == 0 {
+		t.Fatal("no matrix tool has a map")
+	}
+}
+
+// toPairs rewrites the maps of the JSON value b as the strict schema root states them.
+func toPairs(t *testing.T, b []byte, root map[string]any) []byte {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		t.Fatal(err)
+	}
+	var resolve func(s map[string]any) map[string]any
+	resolve = func(s map[string]any) map[string]any {
+		if ref, ok := s["$ref"].(string); ok {
+			if ref == "#" {
+				return root
+			}
+			defs, _ := root["$defs"].(map[string]any)
+			d, _ := defs[strings.TrimPrefix(ref, "#/$defs/")].(map[string]any)
+			return resolve(d)
+		}
+		if alts, ok := s["anyOf"].([]any); ok {
+			for _, a := range alts {
+				if as, _ := a.(map[string]any); as != nil && as["type"] != "null" {
+					return resolve(as)
+				}
+			}
+		}
+		return s
+	}
+	var conv func(v any, s map[string]any) any
+	conv = func(v any, s map[string]any) any {
+		if s == nil {
+			return v
+		}
+		s = resolve(s)
+		switch v := v.(type) {
+		case map[string]any:
+			items, _ := s["items"].(map[string]any)
+			if items != nil {
+				props, _ := items["properties"].(map[string]any)
+				vs, _ := props["value"].(map[string]any)
+				out := []any{}
+				for k, val := range v {
+					out = append(out, map[string]any{"key": k, "value": conv(val, vs)})
+				}
+				return out
+			}
+			props, _ := s["properties"].(map[string]any)
+			for k, val := range v {
+				ps, _ := props[k].(map[string]any)
+				v[k] = conv(val, ps)
+			}
+			return v
+		case []any:
+			items, _ := s["items"].(map[string]any)
+			for i, e := range v {
+				v[i] = conv(e, items)
+			}
+			return v
+		}
+		return v
+	}
+	out, err := json.Marshal(conv(v, root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
