@@ -3,6 +3,7 @@ package otelwink_test
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -322,5 +323,43 @@ func TestMCPServerContinuesTheClientsTrace(t *testing.T) {
 	s := spanNamed(t, exp.GetSpans(), "execute_tool echo")
 	if s.SpanContext.TraceID().String() != traceID || s.Parent.SpanID().String() != parentID {
 		t.Errorf("trace %s parent %s, want %s %s", s.SpanContext.TraceID(), s.Parent.SpanID(), traceID, parentID)
+	}
+}
+
+// TestConcurrentCallsGetTheirOwnSpans: calls dispatched from many goroutines (pooled span records) each
+// end their own span, with their own call id.
+func TestConcurrentCallsGetTheirOwnSpans(t *testing.T) {
+	d, exp, _, _ := setup(t)
+	const workers, per = 8, 50
+	done := make(chan struct{})
+	for w := range workers {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for i := range per {
+				args := `{"text":"hi"}`
+				if i%5 == 0 {
+					args = `{"text":"fail"}`
+				}
+				d.Dispatch(context.Background(), wink.Call{ID: "w" + strconv.Itoa(w) + "-" + strconv.Itoa(i), Name: "echo", Arguments: []byte(args)})
+			}
+		}()
+	}
+	for range workers {
+		<-done
+	}
+	ids := map[string]bool{}
+	failed := 0
+	for _, s := range exp.GetSpans() {
+		if s.Name != "execute_tool echo" {
+			continue
+		}
+		a := attrs(s)
+		ids[a["gen_ai.tool.call.id"]] = true
+		if a["error.type"] == "tool_failure" {
+			failed++
+		}
+	}
+	if len(ids) != workers*per || failed != workers*per/5 {
+		t.Fatalf("%d distinct call ids (want %d), %d failures (want %d)", len(ids), workers*per, failed, workers*per/5)
 	}
 }
