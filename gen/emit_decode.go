@@ -348,7 +348,7 @@ func (e *emitter) valueCode(t *model.Type, target *jen.Statement, c *model.Const
 				d.Clone().Dot("FailRepeatedKey").Call(jen.Id(k)), jen.Continue()),
 			jen.Id(m).Index(jen.Id(k)).Op("=").Id(ev),
 		}
-		pairForm := jen.If(d.Clone().Dot("ArrayStart").Call()).Block(
+		pairForm := jen.If(d.Clone().Dot("PairsStart").Call()).Block(
 			jen.Id(m).Op(":=").Make(typeCode(t)),
 			jen.For(d.Clone().Dot("NextElem").Call()).Block(
 				jen.If(jen.Op("!").Add(d.Clone().Dot("ObjectStart").Call())).Block(jen.Continue()),

@@ -434,7 +434,7 @@ func winkDecodeScheduleParams(d *strictjson.Decoder, v *ScheduleParams) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]string)
 					for d.NextElem() {
 						if !d.ObjectStart() {

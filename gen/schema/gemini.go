@@ -2,10 +2,8 @@ package schema
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -137,20 +135,20 @@ func (g *geminiConv) conv(s *ordObj, stack []string) *ordObj {
 			if allStrings {
 				out.set("enum", strs)
 			} else {
-				notes = append(notes, "one of "+gemLiterals(arr))
+				notes = append(notes, "one of "+jsonLiterals(arr))
 			}
 		case "const":
 			if str, ok := v.(string); ok {
 				out.set("enum", []any{str})
 			} else {
-				notes = append(notes, "exactly "+gemLiteral(v))
+				notes = append(notes, "exactly "+jsonLiteral(v))
 			}
 		case "exclusiveMinimum":
-			notes = append(notes, "greater than "+gemLiteral(v))
+			notes = append(notes, "greater than "+jsonLiteral(v))
 		case "exclusiveMaximum":
-			notes = append(notes, "less than "+gemLiteral(v))
+			notes = append(notes, "less than "+jsonLiteral(v))
 		case "multipleOf":
-			notes = append(notes, "a multiple of "+gemLiteral(v))
+			notes = append(notes, "a multiple of "+jsonLiteral(v))
 		case "uniqueItems":
 			if v == true {
 				notes = append(notes, "items unique")
@@ -159,7 +157,7 @@ func (g *geminiConv) conv(s *ordObj, stack []string) *ordObj {
 			if f, ok := v.(string); ok && slices.Contains(geminiFormats, f) {
 				out.set("format", f)
 			} else {
-				notes = append(notes, "format "+gemLiteral(v))
+				notes = append(notes, "format "+jsonLiteral(v))
 			}
 		case "properties":
 			props, _ := v.(*ordObj)
@@ -196,7 +194,7 @@ func (g *geminiConv) conv(s *ordObj, stack []string) *ordObj {
 			if slices.Contains(geminiKeywords, k) {
 				out.set(k, v)
 			} else {
-				notes = append(notes, k+" "+gemLiteral(v))
+				notes = append(notes, k+" "+jsonLiteral(v))
 			}
 		}
 	}
@@ -234,20 +232,6 @@ func describe(s *ordObj) string {
 		return strings.TrimPrefix(ref, "#/$defs/")
 	}
 	return "any"
-}
-
-func gemLiteral(v any) string {
-	var b bytes.Buffer
-	writeOrdered(&b, v)
-	return b.String()
-}
-
-func gemLiterals(vs []any) string {
-	var parts []string
-	for _, v := range vs {
-		parts = append(parts, gemLiteral(v))
-	}
-	return strings.Join(parts, ", ")
 }
 
 // CheckGemini reports, all at once, what in b Gemini's function declarations do not accept.
@@ -304,348 +288,4 @@ func CheckGemini(b []byte) error {
 	}
 	walk(root, "$")
 	return errors.Join(errs...)
-}
-
-// ordObj is a JSON object that keeps its keys' order.
-type ordObj struct {
-	keys []string
-	vals map[string]any
-}
-
-func (o *ordObj) get(k string) any {
-	if o == nil || o.vals == nil {
-		return nil
-	}
-	return o.vals[k]
-}
-
-func (o *ordObj) set(k string, v any) {
-	if o.vals == nil {
-		o.vals = map[string]any{}
-	}
-	if _, ok := o.vals[k]; !ok {
-		o.keys = append(o.keys, k)
-	}
-	o.vals[k] = v
-}
-
-// parseOrdered parses JSON into *ordObj, []any, string, json.Number, bool and nil.
-func parseOrdered(b []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	v, err := parseValue(dec)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("trailing data after the schema")
-	}
-	return v, nil
-}
-
-func parseValue(dec *json.Decoder) (any, error) {
-	t, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch t := t.(type) {
-	case json.Delim:
-		switch t {
-		case '{':
-			o := &ordObj{vals: map[string]any{}}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				v, err := parseValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				o.set(kt.(string), v)
-			}
-			_, err := dec.Token()
-			return o, err
-		case '[':
-			arr := []any{}
-			for dec.More() {
-				v, err := parseValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				arr = append(arr, v)
-			}
-			_, err := dec.Token()
-			return arr, err
-		}
-	}
-	return t, nil
-}
-
-// writeOrdered writes v compactly, objects in their keys' order.
-func writeOrdered(b *bytes.Buffer, v any) {
-	switch v := v.(type) {
-	case *ordObj:
-		b.WriteByte('{')
-		for i, k := range v.keys {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			writeOrdered(b, k)
-			b.WriteByte(':')
-			writeOrdered(b, v.vals[k])
-		}
-		b.WriteByte('}')
-	case []any:
-		b.WriteByte('[')
-		for i, e := range v {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			writeOrdered(b, e)
-		}
-		b.WriteByte(']')
-	default:
-		enc := json.NewEncoder(b)
-		enc.SetEscapeHTML(false)
-		enc.Encode(v)
-		b.Truncate(b.Len() - 1) // the encoder's newline
-	}
-}
-
-// Anthropic's strict tool use (tools[].strict) takes a JSON Schema subset: local $ref, enum, const,
-// anyOf, required and additionalProperties false on every object, a few string formats, and minItems 0
-// or 1; no numeric or length constraints, no pattern, no recursion, no other additionalProperties.
-// AnthropicStrict converts a plain schema: what the subset cannot state is removed and restated in the
-// description (the decoder enforces it all the same). ok is false when the schema cannot be strict (a
-// map, a recursive type): such a tool is sent without strict.
-
-// anthropicDrop are the keywords removed (and restated) for Anthropic's strict mode.
-var anthropicDrop = map[string]string{
-	"minimum": "at least ", "maximum": "at most ", "exclusiveMinimum": "greater than ", "exclusiveMaximum": "less than ",
-	"multipleOf": "a multiple of ", "minLength": "at least %s characters", "maxLength": "at most %s characters",
-	"pattern": "matching ", "maxItems": "at most %s items", "uniqueItems": "items unique", "default": "default ",
-	"minProperties": "at least %s keys", "maxProperties": "at most %s keys",
-}
-
-// anthropicFormats are the string formats strict mode supports.
-var anthropicFormats = []string{"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"}
-
-// AnthropicStrict returns the strict form of plain, or ok false when it cannot have one.
-func AnthropicStrict(plain []byte) (out []byte, ok bool, err error) {
-	root, err := parseOrdered(plain)
-	if err != nil {
-		return nil, false, err
-	}
-	o, isObj := root.(*ordObj)
-	if !isObj {
-		return nil, false, errors.New("schema is not an object")
-	}
-	ok = true
-	defs, _ := o.get("$defs").(*ordObj)
-	// A definition that reaches itself is recursive: strict mode refuses it.
-	for _, name := range defsKeys(defs) {
-		if reaches(defs, name, name, map[string]bool{}) {
-			return nil, false, nil
-		}
-	}
-	var conv func(s *ordObj) *ordObj
-	conv = func(s *ordObj) *ordObj {
-		out := &ordObj{}
-		var notes []string
-		for _, k := range s.keys {
-			v := s.vals[k]
-			switch {
-			case k == "additionalProperties":
-				if v != false {
-					ok = false // a map
-				}
-				out.set(k, false)
-			case k == "minItems":
-				if n, _ := v.(json.Number); n == "0" || n == "1" {
-					out.set(k, v)
-				} else {
-					notes = append(notes, "at least "+gemLiteral(v)+" items")
-				}
-			case k == "format":
-				if f, _ := v.(string); slices.Contains(anthropicFormats, f) {
-					out.set(k, v)
-				} else {
-					notes = append(notes, "format "+gemLiteral(v))
-				}
-			case anthropicDrop[k] != "":
-				w := anthropicDrop[k]
-				if strings.Contains(w, "%s") {
-					notes = append(notes, strings.Replace(w, "%s", gemLiteral(v), 1))
-				} else if k == "uniqueItems" {
-					if v == true {
-						notes = append(notes, w)
-					}
-				} else {
-					notes = append(notes, w+gemLiteral(v))
-				}
-			case k == "properties" || k == "$defs":
-				m, _ := v.(*ordObj)
-				c := &ordObj{}
-				for _, pk := range m.keys {
-					if ps, isObj := m.vals[pk].(*ordObj); isObj {
-						c.set(pk, conv(ps))
-					}
-				}
-				out.set(k, c)
-			case k == "items":
-				if is, isObj := v.(*ordObj); isObj {
-					out.set(k, conv(is))
-				}
-			case k == "anyOf" || k == "oneOf" || k == "allOf":
-				arr, _ := v.([]any)
-				var alts []any
-				for _, a := range arr {
-					if as, isObj := a.(*ordObj); isObj {
-						alts = append(alts, conv(as))
-					}
-				}
-				if k == "oneOf" {
-					k = "anyOf"
-				}
-				out.set(k, alts)
-			default:
-				out.set(k, v)
-			}
-		}
-		if t, _ := out.get("type").(string); t == "object" || hasType(out, "object") {
-			if out.get("additionalProperties") == nil {
-				out.set("additionalProperties", false)
-			}
-		}
-		addNotes(out, notes)
-		return out
-	}
-	res := conv(o)
-	if !ok {
-		return nil, false, nil
-	}
-	var b bytes.Buffer
-	writeOrdered(&b, res)
-	return b.Bytes(), true, nil
-}
-
-func hasType(s *ordObj, name string) bool {
-	arr, _ := s.get("type").([]any)
-	return slices.Contains(arr, any(name))
-}
-
-func defsKeys(defs *ordObj) []string {
-	if defs == nil {
-		return nil
-	}
-	return defs.keys
-}
-
-// reaches reports whether definition from refers, directly or not, to target.
-func reaches(defs *ordObj, from, target string, seen map[string]bool) bool {
-	if seen[from] {
-		return false
-	}
-	seen[from] = true
-	def, _ := defs.get(from).(*ordObj)
-	found := false
-	var walk func(v any)
-	walk = func(v any) {
-		if found {
-			return
-		}
-		switch v := v.(type) {
-		case *ordObj:
-			if ref, ok := v.get("$ref").(string); ok {
-				name := strings.TrimPrefix(ref, "#/$defs/")
-				if name == target || reaches(defs, name, target, seen) {
-					found = true
-					return
-				}
-			}
-			for _, k := range v.keys {
-				walk(v.vals[k])
-			}
-		case []any:
-			for _, e := range v {
-				walk(e)
-			}
-		}
-	}
-	walk(def)
-	return found
-}
-
-// CheckAnthropicStrict reports, all at once, what in b Anthropic's strict tool use does not accept.
-func CheckAnthropicStrict(b []byte) error {
-	root, err := parseOrdered(b)
-	if err != nil {
-		return err
-	}
-	var errs []error
-	var walk func(v any, path string)
-	walk = func(v any, path string) {
-		s, ok := v.(*ordObj)
-		if !ok {
-			return
-		}
-		isObject := s.get("type") == "object" || hasType(s, "object")
-		if isObject && s.get("additionalProperties") != false {
-			errs = append(errs, fmt.Errorf("%s: an object must have additionalProperties false", path))
-		}
-		for _, k := range s.keys {
-			val := s.vals[k]
-			switch k {
-			case "minItems":
-				if n, _ := val.(json.Number); n != "0" && n != "1" {
-					errs = append(errs, fmt.Errorf("%s: minItems must be 0 or 1", path))
-				}
-			case "format":
-				if f, _ := val.(string); !slices.Contains(anthropicFormats, f) {
-					errs = append(errs, fmt.Errorf("%s: format %q is not supported", path, f))
-				}
-			case "properties", "$defs":
-				m, _ := val.(*ordObj)
-				for _, pk := range m.keys {
-					walk(m.vals[pk], path+"."+k+"."+pk)
-				}
-			case "items":
-				walk(val, path+".items")
-			case "anyOf", "allOf":
-				for i, a := range val.([]any) {
-					walk(a, path+"."+k+"["+strconv.Itoa(i)+"]")
-				}
-			default:
-				if anthropicDrop[k] != "" || k == "oneOf" || k == "propertyNames" {
-					errs = append(errs, fmt.Errorf("%s: keyword %q is not supported", path, k))
-				}
-			}
-		}
-	}
-	walk(root, "$")
-	if o, ok := root.(*ordObj); ok {
-		defs, _ := o.get("$defs").(*ordObj)
-		for _, name := range defsKeys(defs) {
-			if reaches(defs, name, name, map[string]bool{}) {
-				errs = append(errs, fmt.Errorf("$defs.%s: recursive schemas are not supported", name))
-			}
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// addNotes restates notes at the end of out's description, in parentheses, joined by "; ".
-func addNotes(out *ordObj, notes []string) {
-	if len(notes) == 0 {
-		return
-	}
-	d, _ := out.get("description").(string)
-	note := "(" + strings.Join(notes, "; ") + ")"
-	if d != "" {
-		d += " " + note
-	} else {
-		d = note
-	}
-	out.set("description", d)
 }

@@ -93,6 +93,12 @@ func (d *Decoder) FailDuplicate(i, j int) { d.Fail(MsgUnique(i, j)) }
 // arbitrary keys, so a tool's strict schema describes each map as such an array.
 func (d *Decoder) PairMaps() bool { return d.pairMaps }
 
+// PairsStart is ArrayStart for a map in pair form: a value that is not an array is refused as
+// `expected an array of {"key": …, "value": …} objects (a map in strict mode), got …`.
+func (d *Decoder) PairsStart() bool {
+	return d.arrayStart(`an array of {"key": …, "value": …} objects (a map in strict mode)`)
+}
+
 // PairKeys are the members of one pair of a map in pair form.
 var PairKeys = []string{"key", "value"}
 

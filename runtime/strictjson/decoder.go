@@ -369,12 +369,15 @@ func (d *Decoder) ObjectEnd() { d.end() }
 
 // ArrayStart consumes '[' and pushes an index level. For any other value it records "expected array, got
 // ..." (the value is skipped) and returns false without pushing a level.
-func (d *Decoder) ArrayStart() bool {
+func (d *Decoder) ArrayStart() bool { return d.arrayStart("array") }
+
+// arrayStart is ArrayStart naming what was expected as want.
+func (d *Decoder) arrayStart(want string) bool {
 	if !d.begin() {
 		return false
 	}
 	if d.data[d.pos] != '[' {
-		d.mismatch("array")
+		d.mismatch(want)
 		return false
 	}
 	if d.depth >= d.maxDepth {

@@ -333,7 +333,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]int)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -441,7 +441,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]bool)
 					for d.NextElem() {
 						if !d.ObjectStart() {

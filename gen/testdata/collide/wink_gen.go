@@ -180,7 +180,7 @@ func winkDecodeParams(d *strictjson2.Decoder, v *Params) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]Item)
 					for d.NextElem() {
 						if !d.ObjectStart() {

@@ -79,7 +79,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]Item)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -148,7 +148,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]*Item)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -229,7 +229,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]Item)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -318,7 +318,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]map[string]Item)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -340,7 +340,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 										continue
 									}
 									if d.PairMaps() {
-										if d.ArrayStart() {
+										if d.PairsStart() {
 											m2 := make(map[string]Item)
 											for d.NextElem() {
 												if !d.ObjectStart() {
@@ -440,7 +440,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 						}
 						var e1 map[string]Item
 						if d.PairMaps() {
-							if d.ArrayStart() {
+							if d.PairsStart() {
 								m2 := make(map[string]Item)
 								for d.NextElem() {
 									if !d.ObjectStart() {
@@ -515,7 +515,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][2]Item)
 					for d.NextElem() {
 						if !d.ObjectStart() {

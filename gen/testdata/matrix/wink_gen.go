@@ -885,7 +885,7 @@ func winkDecodeStrings(d *strictjson.Decoder, v *Strings) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]string)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -961,7 +961,7 @@ func winkDecodeStrings(d *strictjson.Decoder, v *Strings) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]string)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -1034,7 +1034,7 @@ func winkDecodeStrings(d *strictjson.Decoder, v *Strings) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]string)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -1130,7 +1130,7 @@ func winkDecodeStrings(d *strictjson.Decoder, v *Strings) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]string)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -1602,7 +1602,7 @@ func winkDecodeBools(d *strictjson.Decoder, v *Bools) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]bool)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -1678,7 +1678,7 @@ func winkDecodeBools(d *strictjson.Decoder, v *Bools) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]bool)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -1751,7 +1751,7 @@ func winkDecodeBools(d *strictjson.Decoder, v *Bools) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]bool)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -1847,7 +1847,7 @@ func winkDecodeBools(d *strictjson.Decoder, v *Bools) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]bool)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -2319,7 +2319,7 @@ func winkDecodeInts(d *strictjson.Decoder, v *Ints) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]int)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -2395,7 +2395,7 @@ func winkDecodeInts(d *strictjson.Decoder, v *Ints) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]int)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -2468,7 +2468,7 @@ func winkDecodeInts(d *strictjson.Decoder, v *Ints) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]int)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -2564,7 +2564,7 @@ func winkDecodeInts(d *strictjson.Decoder, v *Ints) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]int)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -3036,7 +3036,7 @@ func winkDecodeInt8s(d *strictjson.Decoder, v *Int8s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]int8)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -3112,7 +3112,7 @@ func winkDecodeInt8s(d *strictjson.Decoder, v *Int8s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]int8)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -3185,7 +3185,7 @@ func winkDecodeInt8s(d *strictjson.Decoder, v *Int8s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]int8)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -3281,7 +3281,7 @@ func winkDecodeInt8s(d *strictjson.Decoder, v *Int8s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]int8)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -3753,7 +3753,7 @@ func winkDecodeInt16s(d *strictjson.Decoder, v *Int16s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]int16)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -3829,7 +3829,7 @@ func winkDecodeInt16s(d *strictjson.Decoder, v *Int16s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]int16)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -3902,7 +3902,7 @@ func winkDecodeInt16s(d *strictjson.Decoder, v *Int16s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]int16)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -3998,7 +3998,7 @@ func winkDecodeInt16s(d *strictjson.Decoder, v *Int16s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]int16)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -4470,7 +4470,7 @@ func winkDecodeInt32s(d *strictjson.Decoder, v *Int32s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]int32)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -4546,7 +4546,7 @@ func winkDecodeInt32s(d *strictjson.Decoder, v *Int32s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]int32)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -4619,7 +4619,7 @@ func winkDecodeInt32s(d *strictjson.Decoder, v *Int32s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]int32)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -4715,7 +4715,7 @@ func winkDecodeInt32s(d *strictjson.Decoder, v *Int32s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]int32)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -5187,7 +5187,7 @@ func winkDecodeInt64s(d *strictjson.Decoder, v *Int64s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]int64)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -5263,7 +5263,7 @@ func winkDecodeInt64s(d *strictjson.Decoder, v *Int64s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]int64)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -5336,7 +5336,7 @@ func winkDecodeInt64s(d *strictjson.Decoder, v *Int64s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]int64)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -5432,7 +5432,7 @@ func winkDecodeInt64s(d *strictjson.Decoder, v *Int64s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]int64)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -5904,7 +5904,7 @@ func winkDecodeUints(d *strictjson.Decoder, v *Uints) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]uint)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -5980,7 +5980,7 @@ func winkDecodeUints(d *strictjson.Decoder, v *Uints) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]uint)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -6053,7 +6053,7 @@ func winkDecodeUints(d *strictjson.Decoder, v *Uints) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]uint)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -6149,7 +6149,7 @@ func winkDecodeUints(d *strictjson.Decoder, v *Uints) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]uint)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -6584,7 +6584,7 @@ func winkDecodeUint8s(d *strictjson.Decoder, v *Uint8s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]uint8)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -6660,7 +6660,7 @@ func winkDecodeUint8s(d *strictjson.Decoder, v *Uint8s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]uint8)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -6962,7 +6962,7 @@ func winkDecodeUint16s(d *strictjson.Decoder, v *Uint16s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]uint16)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -7038,7 +7038,7 @@ func winkDecodeUint16s(d *strictjson.Decoder, v *Uint16s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]uint16)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -7111,7 +7111,7 @@ func winkDecodeUint16s(d *strictjson.Decoder, v *Uint16s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]uint16)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -7207,7 +7207,7 @@ func winkDecodeUint16s(d *strictjson.Decoder, v *Uint16s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]uint16)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -7679,7 +7679,7 @@ func winkDecodeUint32s(d *strictjson.Decoder, v *Uint32s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]uint32)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -7755,7 +7755,7 @@ func winkDecodeUint32s(d *strictjson.Decoder, v *Uint32s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]uint32)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -7828,7 +7828,7 @@ func winkDecodeUint32s(d *strictjson.Decoder, v *Uint32s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]uint32)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -7924,7 +7924,7 @@ func winkDecodeUint32s(d *strictjson.Decoder, v *Uint32s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]uint32)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -8396,7 +8396,7 @@ func winkDecodeUint64s(d *strictjson.Decoder, v *Uint64s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]uint64)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -8472,7 +8472,7 @@ func winkDecodeUint64s(d *strictjson.Decoder, v *Uint64s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]uint64)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -8545,7 +8545,7 @@ func winkDecodeUint64s(d *strictjson.Decoder, v *Uint64s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]uint64)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -8641,7 +8641,7 @@ func winkDecodeUint64s(d *strictjson.Decoder, v *Uint64s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]uint64)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -9113,7 +9113,7 @@ func winkDecodeFloat32s(d *strictjson.Decoder, v *Float32s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]float32)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -9189,7 +9189,7 @@ func winkDecodeFloat32s(d *strictjson.Decoder, v *Float32s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]float32)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -9262,7 +9262,7 @@ func winkDecodeFloat32s(d *strictjson.Decoder, v *Float32s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]float32)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -9358,7 +9358,7 @@ func winkDecodeFloat32s(d *strictjson.Decoder, v *Float32s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]float32)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -9830,7 +9830,7 @@ func winkDecodeFloat64s(d *strictjson.Decoder, v *Float64s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]float64)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -9906,7 +9906,7 @@ func winkDecodeFloat64s(d *strictjson.Decoder, v *Float64s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]float64)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -9979,7 +9979,7 @@ func winkDecodeFloat64s(d *strictjson.Decoder, v *Float64s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]float64)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -10075,7 +10075,7 @@ func winkDecodeFloat64s(d *strictjson.Decoder, v *Float64s) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]float64)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -10547,7 +10547,7 @@ func winkDecodeTimes(d *strictjson.Decoder, v *Times) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]time.Time)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -10623,7 +10623,7 @@ func winkDecodeTimes(d *strictjson.Decoder, v *Times) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]time.Time)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -10696,7 +10696,7 @@ func winkDecodeTimes(d *strictjson.Decoder, v *Times) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]time.Time)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -10792,7 +10792,7 @@ func winkDecodeTimes(d *strictjson.Decoder, v *Times) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]time.Time)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -11264,7 +11264,7 @@ func winkDecodeDurations(d *strictjson.Decoder, v *Durations) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]time.Duration)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -11340,7 +11340,7 @@ func winkDecodeDurations(d *strictjson.Decoder, v *Durations) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]time.Duration)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -11413,7 +11413,7 @@ func winkDecodeDurations(d *strictjson.Decoder, v *Durations) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]time.Duration)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -11509,7 +11509,7 @@ func winkDecodeDurations(d *strictjson.Decoder, v *Durations) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]time.Duration)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -12053,7 +12053,7 @@ func winkDecodeColors(d *strictjson.Decoder, v *Colors) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]Color)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -12147,7 +12147,7 @@ func winkDecodeColors(d *strictjson.Decoder, v *Colors) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]Color)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -12238,7 +12238,7 @@ func winkDecodeColors(d *strictjson.Decoder, v *Colors) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]Color)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -12352,7 +12352,7 @@ func winkDecodeColors(d *strictjson.Decoder, v *Colors) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]Color)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -12900,7 +12900,7 @@ func winkDecodeLevels(d *strictjson.Decoder, v *Levels) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]Level)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -12986,7 +12986,7 @@ func winkDecodeLevels(d *strictjson.Decoder, v *Levels) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]Level)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -13069,7 +13069,7 @@ func winkDecodeLevels(d *strictjson.Decoder, v *Levels) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]Level)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -13175,7 +13175,7 @@ func winkDecodeLevels(d *strictjson.Decoder, v *Levels) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]Level)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -13667,7 +13667,7 @@ func winkDecodeNames(d *strictjson.Decoder, v *Names) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]Name)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -13743,7 +13743,7 @@ func winkDecodeNames(d *strictjson.Decoder, v *Names) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]Name)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -13816,7 +13816,7 @@ func winkDecodeNames(d *strictjson.Decoder, v *Names) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]Name)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -13912,7 +13912,7 @@ func winkDecodeNames(d *strictjson.Decoder, v *Names) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]Name)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -14368,7 +14368,7 @@ func winkDecodeLeafs(d *strictjson.Decoder, v *Leafs) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]Leaf)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -14440,7 +14440,7 @@ func winkDecodeLeafs(d *strictjson.Decoder, v *Leafs) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]Leaf)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -14509,7 +14509,7 @@ func winkDecodeLeafs(d *strictjson.Decoder, v *Leafs) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]Leaf)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -14601,7 +14601,7 @@ func winkDecodeLeafs(d *strictjson.Decoder, v *Leafs) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string][]Leaf)
 					for d.NextElem() {
 						if !d.ObjectStart() {

@@ -76,7 +76,7 @@ func winkDecodeBoard(d *strictjson.Decoder, v *Board) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]int)
 					for d.NextElem() {
 						if !d.ObjectStart() {
@@ -162,7 +162,7 @@ func winkDecodeBoard(d *strictjson.Decoder, v *Board) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]string)
 					for d.NextElem() {
 						if !d.ObjectStart() {

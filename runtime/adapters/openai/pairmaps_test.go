@@ -55,7 +55,7 @@ func TestMapsTravelAsPairsInStrictMode(t *testing.T) {
 		t.Fatalf("decoded %v", got)
 	}
 	for _, c := range []struct{ args, want string }{
-		{`{"issue":7,"labels":{"prio":"high"}}`, "labels: expected array"},
+		{`{"issue":7,"labels":{"prio":"high"}}`, `labels: expected an array of {"key": …, "value": …} objects (a map in strict mode), got object`},
 		{`{"issue":7,"labels":[{"key":"a","value":"1"},{"key":"a","value":"2"}]}`, `key "a" appears twice`},
 		{`{"issue":7,"labels":[{"key":"a"}]}`, "missing required field"},
 		{`{"issue":7,"labels":[{"key":"a","value":"1","extra":1}]}`, `unknown field "extra"`},

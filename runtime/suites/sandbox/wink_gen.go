@@ -181,7 +181,7 @@ func winkDecodeShellParams(d *strictjson.Decoder, v *ShellParams) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]string)
 					for d.NextElem() {
 						if !d.ObjectStart() {

@@ -304,7 +304,7 @@ func winkDecodeLabelParams(d *strictjson.Decoder, v *LabelParams) {
 				continue
 			}
 			if d.PairMaps() {
-				if d.ArrayStart() {
+				if d.PairsStart() {
 					m1 := make(map[string]string)
 					for d.NextElem() {
 						if !d.ObjectStart() {

@@ -1,0 +1,233 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Anthropic's strict tool use (tools[].strict) takes a JSON Schema subset: local $ref, enum, const,
+// anyOf, required and additionalProperties false on every object, a few string formats, and minItems 0
+// or 1; no numeric or length constraints, no pattern, no recursion, no other additionalProperties.
+// AnthropicStrict converts a plain schema: what the subset cannot state is removed and restated in the
+// description (the decoder enforces it all the same). ok is false when the schema cannot be strict (a
+// map, a recursive type): such a tool is sent without strict.
+
+// anthropicDrop are the keywords removed (and restated) for Anthropic's strict mode.
+var anthropicDrop = map[string]string{
+	"minimum": "at least ", "maximum": "at most ", "exclusiveMinimum": "greater than ", "exclusiveMaximum": "less than ",
+	"multipleOf": "a multiple of ", "minLength": "at least %s characters", "maxLength": "at most %s characters",
+	"pattern": "matching ", "maxItems": "at most %s items", "uniqueItems": "items unique", "default": "default ",
+	"minProperties": "at least %s keys", "maxProperties": "at most %s keys",
+}
+
+// anthropicFormats are the string formats strict mode supports.
+var anthropicFormats = []string{"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"}
+
+// AnthropicStrict returns the strict form of plain, or ok false when it cannot have one.
+func AnthropicStrict(plain []byte) (out []byte, ok bool, err error) {
+	root, err := parseOrdered(plain)
+	if err != nil {
+		return nil, false, err
+	}
+	o, isObj := root.(*ordObj)
+	if !isObj {
+		return nil, false, errors.New("schema is not an object")
+	}
+	ok = true
+	defs, _ := o.get("$defs").(*ordObj)
+	// A definition that reaches itself is recursive: strict mode refuses it.
+	for _, name := range defsKeys(defs) {
+		if reaches(defs, name, name, map[string]bool{}) {
+			return nil, false, nil
+		}
+	}
+	var conv func(s *ordObj) *ordObj
+	conv = func(s *ordObj) *ordObj {
+		out := &ordObj{}
+		var notes []string
+		for _, k := range s.keys {
+			v := s.vals[k]
+			switch {
+			case k == "additionalProperties":
+				if v != false {
+					ok = false // a map
+				}
+				out.set(k, false)
+			case k == "minItems":
+				if n, _ := v.(json.Number); n == "0" || n == "1" {
+					out.set(k, v)
+				} else {
+					notes = append(notes, "at least "+jsonLiteral(v)+" items")
+				}
+			case k == "format":
+				if f, _ := v.(string); slices.Contains(anthropicFormats, f) {
+					out.set(k, v)
+				} else {
+					notes = append(notes, "format "+jsonLiteral(v))
+				}
+			case anthropicDrop[k] != "":
+				w := anthropicDrop[k]
+				if strings.Contains(w, "%s") {
+					notes = append(notes, strings.Replace(w, "%s", jsonLiteral(v), 1))
+				} else if k == "uniqueItems" {
+					if v == true {
+						notes = append(notes, w)
+					}
+				} else {
+					notes = append(notes, w+jsonLiteral(v))
+				}
+			case k == "properties" || k == "$defs":
+				m, _ := v.(*ordObj)
+				c := &ordObj{}
+				for _, pk := range m.keys {
+					if ps, isObj := m.vals[pk].(*ordObj); isObj {
+						c.set(pk, conv(ps))
+					}
+				}
+				out.set(k, c)
+			case k == "items":
+				if is, isObj := v.(*ordObj); isObj {
+					out.set(k, conv(is))
+				}
+			case k == "anyOf" || k == "oneOf" || k == "allOf":
+				arr, _ := v.([]any)
+				var alts []any
+				for _, a := range arr {
+					if as, isObj := a.(*ordObj); isObj {
+						alts = append(alts, conv(as))
+					}
+				}
+				if k == "oneOf" {
+					k = "anyOf"
+				}
+				out.set(k, alts)
+			default:
+				out.set(k, v)
+			}
+		}
+		if t, _ := out.get("type").(string); t == "object" || hasType(out, "object") {
+			if out.get("additionalProperties") == nil {
+				out.set("additionalProperties", false)
+			}
+		}
+		addNotes(out, notes)
+		return out
+	}
+	res := conv(o)
+	if !ok {
+		return nil, false, nil
+	}
+	var b bytes.Buffer
+	writeOrdered(&b, res)
+	return b.Bytes(), true, nil
+}
+
+func hasType(s *ordObj, name string) bool {
+	arr, _ := s.get("type").([]any)
+	return slices.Contains(arr, any(name))
+}
+
+func defsKeys(defs *ordObj) []string {
+	if defs == nil {
+		return nil
+	}
+	return defs.keys
+}
+
+// reaches reports whether definition from refers, directly or not, to target.
+func reaches(defs *ordObj, from, target string, seen map[string]bool) bool {
+	if seen[from] {
+		return false
+	}
+	seen[from] = true
+	def, _ := defs.get(from).(*ordObj)
+	found := false
+	var walk func(v any)
+	walk = func(v any) {
+		if found {
+			return
+		}
+		switch v := v.(type) {
+		case *ordObj:
+			if ref, ok := v.get("$ref").(string); ok {
+				name := strings.TrimPrefix(ref, "#/$defs/")
+				if name == target || reaches(defs, name, target, seen) {
+					found = true
+					return
+				}
+			}
+			for _, k := range v.keys {
+				walk(v.vals[k])
+			}
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		}
+	}
+	walk(def)
+	return found
+}
+
+// CheckAnthropicStrict reports, all at once, what in b Anthropic's strict tool use does not accept.
+func CheckAnthropicStrict(b []byte) error {
+	root, err := parseOrdered(b)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	var walk func(v any, path string)
+	walk = func(v any, path string) {
+		s, ok := v.(*ordObj)
+		if !ok {
+			return
+		}
+		isObject := s.get("type") == "object" || hasType(s, "object")
+		if isObject && s.get("additionalProperties") != false {
+			errs = append(errs, fmt.Errorf("%s: an object must have additionalProperties false", path))
+		}
+		for _, k := range s.keys {
+			val := s.vals[k]
+			switch k {
+			case "minItems":
+				if n, _ := val.(json.Number); n != "0" && n != "1" {
+					errs = append(errs, fmt.Errorf("%s: minItems must be 0 or 1", path))
+				}
+			case "format":
+				if f, _ := val.(string); !slices.Contains(anthropicFormats, f) {
+					errs = append(errs, fmt.Errorf("%s: format %q is not supported", path, f))
+				}
+			case "properties", "$defs":
+				m, _ := val.(*ordObj)
+				for _, pk := range m.keys {
+					walk(m.vals[pk], path+"."+k+"."+pk)
+				}
+			case "items":
+				walk(val, path+".items")
+			case "anyOf", "allOf":
+				for i, a := range val.([]any) {
+					walk(a, path+"."+k+"["+strconv.Itoa(i)+"]")
+				}
+			default:
+				if anthropicDrop[k] != "" || k == "oneOf" || k == "propertyNames" {
+					errs = append(errs, fmt.Errorf("%s: keyword %q is not supported", path, k))
+				}
+			}
+		}
+	}
+	walk(root, "$")
+	if o, ok := root.(*ordObj); ok {
+		defs, _ := o.get("$defs").(*ordObj)
+		for _, name := range defsKeys(defs) {
+			if reaches(defs, name, name, map[string]bool{}) {
+				errs = append(errs, fmt.Errorf("$defs.%s: recursive schemas are not supported", name))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
