@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/winkgen/wink/runtime/strictjson"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
@@ -38,11 +39,11 @@ func checkMode(m SearchMode) error {
 	return nil
 }
 
-// decodeWinkgen is the generated decoder through the public API, as a dispatcher runs it: Def.Decode
+// decodeWinkgen is the generated decoder through the public API, as a dispatcher runs it: wink.DecodeParams
 // takes a pooled strictjson.Decoder, runs winkDecodeSearchArgs, Finish (trailing data, errors) and
 // returns the decoder to the pool.
 func decodeWinkgen(data []byte) (SearchArgs, error) {
-	return WinkSearchDocs.Decode(data)
+	return wink.DecodeParams[SearchArgs](WinkSearchDocs, data, strictjson.Limits{})
 }
 
 // decodeEncodingJSON is the strictest encoding/json offers: DisallowUnknownFields, then the enum check
@@ -82,7 +83,7 @@ func decodeJSONv2(data []byte) (SearchArgs, error) {
 // github.com/google/jsonschema-go, as the MCP Go SDK does when a tool is added.
 var mcpResolved = func() *jsonschema.Resolved {
 	var s jsonschema.Schema
-	if err := json.Unmarshal(WinkSearchDocs.Tool().Spec().ParamsSchema, &s); err != nil {
+	if err := json.Unmarshal(WinkSearchDocs.Spec().ParamsSchema, &s); err != nil {
 		panic(err)
 	}
 	r, err := s.Resolve(nil)

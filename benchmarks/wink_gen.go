@@ -9,10 +9,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 1, and every handler
+// Compile-time guards: this file was generated for runtime support version 2, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
-const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
+const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -39,11 +39,11 @@ var (
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkSearchDocs.Tool()}
+	return []*wink.Tool{WinkSearchDocs}
 }
 
 // WinkSearchDocs is the search_docs tool, handled by SearchDocs.
-var WinkSearchDocs = wink.NewDef(wink.Spec{
+var WinkSearchDocs = wink.NewTool(wink.Spec{
 	AcceptsOverrides:      false,
 	Description:           "Searches the documentation index; here it does nothing, so that a benchmark of the dispatch measures the pipeline and not the handler.",
 	Name:                  "search_docs",

@@ -13,6 +13,7 @@ import (
 	"github.com/dave/jennifer/jen"
 	"github.com/winkgen/wink/gen/model"
 	"github.com/winkgen/wink/gen/schema"
+	"github.com/winkgen/wink/runtime/wink"
 )
 
 // emit writes the wink_gen.go file of one analyzed package.
@@ -24,10 +25,10 @@ func emit(p *model.Package) ([]byte, error) {
 		schemas: map[string]string{}, schemaNames: map[string]bool{}}
 
 	// Compile-time guards.
-	f.Comment("Compile-time guards: this file was generated for runtime support version 1, and every handler")
+	f.Comment("Compile-time guards: this file was generated for runtime support version " + itoa(wink.GenVersion) + ", and every handler")
 	f.Comment("must still have the signature it had at generation time. Regenerate with go generate if either fails.")
-	f.Const().Id("_").Op("=").Qual(WinkPath, "EnforceVersion").Call(jen.Qual(WinkPath, "MaxGenVersion").Op("-").Lit(1))
-	f.Const().Id("_").Op("=").Qual(WinkPath, "EnforceVersion").Call(jen.Lit(1).Op("-").Qual(WinkPath, "MinGenVersion"))
+	f.Const().Id("_").Op("=").Qual(WinkPath, "EnforceVersion").Call(jen.Qual(WinkPath, "MaxGenVersion").Op("-").Lit(wink.GenVersion))
+	f.Const().Id("_").Op("=").Qual(WinkPath, "EnforceVersion").Call(jen.Lit(wink.GenVersion).Op("-").Qual(WinkPath, "MinGenVersion"))
 	if shapes := shapeGuards(p); len(shapes) > 0 {
 		f.Comment("Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had")
 		f.Comment("at generation time. A failure here means a struct changed: regenerate with go generate.")
@@ -43,7 +44,7 @@ func emit(p *model.Package) ([]byte, error) {
 		// Registry.
 		var list []jen.Code
 		for _, t := range p.Tools {
-			list = append(list, jen.Id(defName(t)).Dot("Tool").Call())
+			list = append(list, jen.Id(defName(t)))
 		}
 		f.Comment("WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with")
 		f.Comment("other packages' WinkTools, to build the registry a dispatcher serves.")
@@ -322,7 +323,7 @@ func (e *emitter) emitTool(t *model.Tool) error {
 
 	name := defName(t)
 	e.f.Commentf("%s is the %s tool, handled by %s.", name, t.Name, t.Func.Name)
-	e.f.Var().Id(name).Op("=").Qual(WinkPath, "NewDef").Call(
+	e.f.Var().Id(name).Op("=").Qual(WinkPath, "NewTool").Call(
 		jen.Qual(WinkPath, "Spec").Values(spec),
 		jen.Qual(WinkPath, "Funcs").Types(paramsType(t), resultType(t)).Values(funcs),
 	)
@@ -367,7 +368,7 @@ func (e *emitter) emitExamples(t *model.Tool) {
 	}
 	body = append(body, jen.Return(jen.Id("out")))
 	e.f.Commentf("%s returns the examples of %s as typed values, in directive order. Their JSON forms are in", name, t.Name)
-	e.f.Commentf("%s.Tool().Spec().Examples.", defName(t))
+	e.f.Commentf("%s.Spec().Examples.", defName(t))
 	e.f.Func().Id(name).Params().Index().Qual(WinkPath, "TypedExample").Types(paramsType(t), resultType(t)).Block(body...)
 }
 

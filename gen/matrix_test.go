@@ -55,37 +55,41 @@ func matrixTools(tb testing.TB) []matrixTool {
 		m.bounds = schemaoracle.Bounds(spec.ParamsSchema)
 		out = append(out, m)
 	}
-	add(matrixOf(matrix.WinkEchoString))
-	add(matrixOf(matrix.WinkEchoBool))
-	add(matrixOf(matrix.WinkEchoInt))
-	add(matrixOf(matrix.WinkEchoInt8))
-	add(matrixOf(matrix.WinkEchoInt16))
-	add(matrixOf(matrix.WinkEchoInt32))
-	add(matrixOf(matrix.WinkEchoInt64))
-	add(matrixOf(matrix.WinkEchoUint))
-	add(matrixOf(matrix.WinkEchoUint8))
-	add(matrixOf(matrix.WinkEchoUint16))
-	add(matrixOf(matrix.WinkEchoUint32))
-	add(matrixOf(matrix.WinkEchoUint64))
-	add(matrixOf(matrix.WinkEchoFloat32))
-	add(matrixOf(matrix.WinkEchoFloat64))
-	add(matrixOf(matrix.WinkEchoTime))
-	add(matrixOf(matrix.WinkEchoDuration))
-	add(matrixOf(matrix.WinkEchoColor))
-	add(matrixOf(matrix.WinkEchoLevel))
-	add(matrixOf(matrix.WinkEchoName))
-	add(matrixOf(matrix.WinkEchoLeaf))
+	add(matrixOf(matrix.WinkEchoString, matrix.EchoString))
+	add(matrixOf(matrix.WinkEchoBool, matrix.EchoBool))
+	add(matrixOf(matrix.WinkEchoInt, matrix.EchoInt))
+	add(matrixOf(matrix.WinkEchoInt8, matrix.EchoInt8))
+	add(matrixOf(matrix.WinkEchoInt16, matrix.EchoInt16))
+	add(matrixOf(matrix.WinkEchoInt32, matrix.EchoInt32))
+	add(matrixOf(matrix.WinkEchoInt64, matrix.EchoInt64))
+	add(matrixOf(matrix.WinkEchoUint, matrix.EchoUint))
+	add(matrixOf(matrix.WinkEchoUint8, matrix.EchoUint8))
+	add(matrixOf(matrix.WinkEchoUint16, matrix.EchoUint16))
+	add(matrixOf(matrix.WinkEchoUint32, matrix.EchoUint32))
+	add(matrixOf(matrix.WinkEchoUint64, matrix.EchoUint64))
+	add(matrixOf(matrix.WinkEchoFloat32, matrix.EchoFloat32))
+	add(matrixOf(matrix.WinkEchoFloat64, matrix.EchoFloat64))
+	add(matrixOf(matrix.WinkEchoTime, matrix.EchoTime))
+	add(matrixOf(matrix.WinkEchoDuration, matrix.EchoDuration))
+	add(matrixOf(matrix.WinkEchoColor, matrix.EchoColor))
+	add(matrixOf(matrix.WinkEchoLevel, matrix.EchoLevel))
+	add(matrixOf(matrix.WinkEchoName, matrix.EchoName))
+	add(matrixOf(matrix.WinkEchoLeaf, matrix.EchoLeaf))
 	if len(out) != len(matrixBases) {
 		tb.Fatalf("%d matrix tools, want %d", len(out), len(matrixBases))
 	}
 	return out
 }
 
-func matrixOf[P any](def *wink.Def[P, P]) matrixTool {
-	f := def.Funcs()
+// matrixOf is the matrix tool def; its handler gives the params type (the result type is the same).
+func matrixOf[P any](def *wink.Tool, _ func(*wink.ToolContext, P) (wink.ToolResult[P], error)) matrixTool {
+	f, ok := wink.FuncsOf[P, P](def)
+	if !ok {
+		panic("matrixOf: " + def.Name() + " does not take and return its handler's params type")
+	}
 	return matrixTool{
-		name: def.Tool().Spec().Name,
-		tool: def.Tool(),
+		name: def.Spec().Name,
+		tool: def,
 		newValue: func(rng *rand.Rand) any {
 			var p P
 			randomValue(rng, reflect.ValueOf(&p).Elem(), 0)

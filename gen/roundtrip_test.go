@@ -16,7 +16,7 @@ import (
 // generated decoder.
 func TestEncodersWriteWhatTheirSchemaAccepts(t *testing.T) {
 	def := mapsoptional.WinkStore
-	spec := def.Tool().Spec()
+	spec := def.Spec()
 	c := jsonschema.NewCompiler()
 	c.AssertFormat()
 	var doc any
@@ -42,7 +42,7 @@ func TestEncodersWriteWhatTheirSchemaAccepts(t *testing.T) {
 	}
 	values[1].Anon.X = "x"
 	for i, v := range values {
-		b, ok := def.Tool().EncodeParams(nil, v)
+		b, ok := def.EncodeParams(nil, v)
 		if !ok {
 			t.Fatal("no params encoder")
 		}
@@ -53,11 +53,11 @@ func TestEncodersWriteWhatTheirSchemaAccepts(t *testing.T) {
 		if err := sch.Validate(inst); err != nil {
 			t.Fatalf("value %d encodes to %s, which its own schema refuses: %v", i, b, err)
 		}
-		got, err := def.Tool().Decode(b, strictjson.Limits{})
+		got, err := def.Decode(b, strictjson.Limits{})
 		if err != nil {
 			t.Fatalf("value %d: %s does not decode: %v", i, b, err)
 		}
-		b2, _ := def.Tool().EncodeParams(nil, got)
+		b2, _ := def.EncodeParams(nil, got)
 		if !bytes.Equal(b, b2) {
 			t.Fatalf("value %d: re-encoding differs:\n%s\n%s", i, b, b2)
 		}

@@ -7,10 +7,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 1, and every handler
+// Compile-time guards: this file was generated for runtime support version 2, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
-const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
+const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -30,11 +30,11 @@ var (
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkPublishDocs.Tool()}
+	return []*wink.Tool{WinkPublishDocs}
 }
 
 // WinkPublishDocs is the publish_docs tool, handled by PublishDocs.
-var WinkPublishDocs = wink.NewDef(wink.Spec{
+var WinkPublishDocs = wink.NewTool(wink.Spec{
 	AcceptsOverrides:      false,
 	Description:           "Publishes workspace documents to the site: it writes the site index, then checks every page. A page that still contains \"TODO\" fails the call, and the index write is rolled back with it.",
 	Name:                  "publish_docs",

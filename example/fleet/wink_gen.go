@@ -10,10 +10,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 1, and every handler
+// Compile-time guards: this file was generated for runtime support version 2, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
-const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
+const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -52,11 +52,11 @@ var (
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkRemember.Tool(), WinkRecall.Tool(), WinkPay.Tool()}
+	return []*wink.Tool{WinkRemember, WinkRecall, WinkPay}
 }
 
 // WinkRemember is the remember tool, handled by Remember.
-var WinkRemember = wink.NewDef(wink.Spec{
+var WinkRemember = wink.NewTool(wink.Spec{
 	AcceptsOverrides:      false,
 	Description:           "Stores a note in the conversation's session.",
 	Name:                  "remember",
@@ -76,7 +76,7 @@ var WinkRemember = wink.NewDef(wink.Spec{
 })
 
 // WinkRecall is the recall tool, handled by Recall.
-var WinkRecall = wink.NewDef(wink.Spec{
+var WinkRecall = wink.NewTool(wink.Spec{
 	AcceptsOverrides:      false,
 	Description:           "Lists the notes of the conversation.",
 	Name:                  "recall",
@@ -99,7 +99,7 @@ var WinkRecall = wink.NewDef(wink.Spec{
 })
 
 // WinkPay is the pay tool, handled by Pay.
-var WinkPay = wink.NewDef(wink.Spec{
+var WinkPay = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
 	Description:      "Pays an invoice once: paying the same invoice again, on any worker, replays the first receipt.",
 	Idempotency: wink.Idempotency{

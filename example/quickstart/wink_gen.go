@@ -7,10 +7,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 1, and every handler
+// Compile-time guards: this file was generated for runtime support version 2, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
-const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
+const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -31,11 +31,11 @@ var (
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkGetForecast.Tool()}
+	return []*wink.Tool{WinkGetForecast}
 }
 
 // WinkGetForecast is the get_forecast tool, handled by GetForecast.
-var WinkGetForecast = wink.NewDef(wink.Spec{
+var WinkGetForecast = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
 	Description:      "Returns the weather forecast for a city.",
 	Examples: []wink.Example{{
@@ -60,7 +60,7 @@ var WinkGetForecast = wink.NewDef(wink.Spec{
 })
 
 // WinkGetForecastExamples returns the examples of get_forecast as typed values, in directive order. Their JSON forms are in
-// WinkGetForecast.Tool().Spec().Examples.
+// WinkGetForecast.Spec().Examples.
 func WinkGetForecastExamples() []wink.TypedExample[ForecastParams, Forecast] {
 	out := make([]wink.TypedExample[ForecastParams, Forecast], 1)
 	{

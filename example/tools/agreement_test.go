@@ -61,9 +61,12 @@ type subject struct {
 	reencode func(v any) []byte
 }
 
-func newSubject[P, R any](def *wink.Def[P, R]) subject {
-	f := def.Funcs()
-	s := subject{name: def.Tool().Name(), tool: def.Tool()}
+func newSubject[P, R any](def *wink.Tool) subject {
+	f, ok := wink.FuncsOf[P, R](def)
+	if !ok {
+		panic("newSubject: " + def.Name() + " is not built from its handler's types")
+	}
+	s := subject{name: def.Name(), tool: def}
 	s.decode = func(in []byte, lim strictjson.Limits) (any, *strictjson.Errors) {
 		var d strictjson.Decoder
 		d.Reset(in, lim)
@@ -85,12 +88,12 @@ func newSubject[P, R any](def *wink.Def[P, R]) subject {
 
 func subjects() []subject {
 	return []subject{
-		newSubject(WinkScheduleTask),
-		newSubject(WinkSearchDocs),
-		newSubject(WinkComputeStats),
-		newSubject(WinkGetStatus),
-		newSubject(WinkCountOutline),
-		newSubject(WinkArchiveDocs),
+		newSubject[ScheduleParams, Task](WinkScheduleTask),
+		newSubject[SearchParams, SearchResult](WinkSearchDocs),
+		newSubject[StatsParams, Stats](WinkComputeStats),
+		newSubject[wink.NoParams, Status](WinkGetStatus),
+		newSubject[OutlineParams, OutlineCount](WinkCountOutline),
+		newSubject[ArchiveParams, wink.NoValue](WinkArchiveDocs),
 	}
 }
 

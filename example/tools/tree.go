@@ -35,7 +35,7 @@ type OutlineCount struct {
 func CountOutline(tc *wink.ToolContext, p OutlineParams) (wink.ToolResult[OutlineCount], error) {
 	n, d := count(p.Root)
 	res := OutlineCount{Entries: n, Depth: d}
-	return wink.OK(res, "The outline has "+strconv.Itoa(n)+" entries.").WithoutValueInContext(), nil
+	return wink.WithoutValueInContext(wink.OK(res, "The outline has "+strconv.Itoa(n)+" entries.")), nil
 }
 
 func count(n Node) (int, int) {

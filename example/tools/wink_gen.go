@@ -13,10 +13,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 1, and every handler
+// Compile-time guards: this file was generated for runtime support version 2, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
-const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
+const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -99,11 +99,11 @@ var (
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkScheduleTask.Tool(), WinkSearchDocs.Tool(), WinkComputeStats.Tool(), WinkGetStatus.Tool(), WinkCountOutline.Tool(), WinkArchiveDocs.Tool()}
+	return []*wink.Tool{WinkScheduleTask, WinkSearchDocs, WinkComputeStats, WinkGetStatus, WinkCountOutline, WinkArchiveDocs}
 }
 
 // WinkScheduleTask is the schedule_task tool, handled by ScheduleTask.
-var WinkScheduleTask = wink.NewDef(wink.Spec{
+var WinkScheduleTask = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
 	Description:      "Schedules a task for a time.",
 	Examples: []wink.Example{{
@@ -135,7 +135,7 @@ var WinkScheduleTask = wink.NewDef(wink.Spec{
 })
 
 // WinkScheduleTaskExamples returns the examples of schedule_task as typed values, in directive order. Their JSON forms are in
-// WinkScheduleTask.Tool().Spec().Examples.
+// WinkScheduleTask.Spec().Examples.
 func WinkScheduleTaskExamples() []wink.TypedExample[ScheduleParams, Task] {
 	out := make([]wink.TypedExample[ScheduleParams, Task], 1)
 	{
@@ -158,7 +158,7 @@ func WinkScheduleTaskExamples() []wink.TypedExample[ScheduleParams, Task] {
 }
 
 // WinkSearchDocs is the search_docs tool, handled by SearchDocs.
-var WinkSearchDocs = wink.NewDef(wink.Spec{
+var WinkSearchDocs = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
 	Description:      "Searches the documentation index for relevant content.",
 	Examples: []wink.Example{{
@@ -183,7 +183,7 @@ var WinkSearchDocs = wink.NewDef(wink.Spec{
 })
 
 // WinkSearchDocsExamples returns the examples of search_docs as typed values, in directive order. Their JSON forms are in
-// WinkSearchDocs.Tool().Spec().Examples.
+// WinkSearchDocs.Spec().Examples.
 func WinkSearchDocsExamples() []wink.TypedExample[SearchParams, SearchResult] {
 	out := make([]wink.TypedExample[SearchParams, SearchResult], 1)
 	{
@@ -202,7 +202,7 @@ func WinkSearchDocsExamples() []wink.TypedExample[SearchParams, SearchResult] {
 }
 
 // WinkComputeStats is the compute_stats tool, handled by ComputeStats.
-var WinkComputeStats = wink.NewDef(wink.Spec{
+var WinkComputeStats = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
 	Description:      "Computes summary statistics of numeric samples.",
 	Examples: []wink.Example{{
@@ -227,7 +227,7 @@ var WinkComputeStats = wink.NewDef(wink.Spec{
 })
 
 // WinkComputeStatsExamples returns the examples of compute_stats as typed values, in directive order. Their JSON forms are in
-// WinkComputeStats.Tool().Spec().Examples.
+// WinkComputeStats.Spec().Examples.
 func WinkComputeStatsExamples() []wink.TypedExample[StatsParams, Stats] {
 	out := make([]wink.TypedExample[StatsParams, Stats], 1)
 	{
@@ -247,7 +247,7 @@ func WinkComputeStatsExamples() []wink.TypedExample[StatsParams, Stats] {
 }
 
 // WinkGetStatus is the get_status tool, handled by GetStatus.
-var WinkGetStatus = wink.NewDef(wink.Spec{
+var WinkGetStatus = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
 	Description:      "Reports whether the agent is healthy. It takes no arguments.",
 	Examples: []wink.Example{{
@@ -275,7 +275,7 @@ var WinkGetStatus = wink.NewDef(wink.Spec{
 })
 
 // WinkGetStatusExamples returns the examples of get_status as typed values, in directive order. Their JSON forms are in
-// WinkGetStatus.Tool().Spec().Examples.
+// WinkGetStatus.Spec().Examples.
 func WinkGetStatusExamples() []wink.TypedExample[wink.NoParams, Status] {
 	out := make([]wink.TypedExample[wink.NoParams, Status], 1)
 	{
@@ -288,7 +288,7 @@ func WinkGetStatusExamples() []wink.TypedExample[wink.NoParams, Status] {
 }
 
 // WinkCountOutline is the count_outline tool, handled by CountOutline.
-var WinkCountOutline = wink.NewDef(wink.Spec{
+var WinkCountOutline = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
 	Description:      "Counts the entries and depth of a nested outline.",
 	Examples: []wink.Example{{
@@ -312,7 +312,7 @@ var WinkCountOutline = wink.NewDef(wink.Spec{
 })
 
 // WinkCountOutlineExamples returns the examples of count_outline as typed values, in directive order. Their JSON forms are in
-// WinkCountOutline.Tool().Spec().Examples.
+// WinkCountOutline.Spec().Examples.
 func WinkCountOutlineExamples() []wink.TypedExample[OutlineParams, OutlineCount] {
 	out := make([]wink.TypedExample[OutlineParams, OutlineCount], 1)
 	{
@@ -329,7 +329,7 @@ func WinkCountOutlineExamples() []wink.TypedExample[OutlineParams, OutlineCount]
 }
 
 // WinkArchiveDocs is the archive_docs tool, handled by ArchiveDocs.
-var WinkArchiveDocs = wink.NewDef(wink.Spec{
+var WinkArchiveDocs = wink.NewTool(wink.Spec{
 	AcceptsOverrides:      false,
 	Description:           "Archives documents; it has no result value.",
 	Name:                  "archive_docs",

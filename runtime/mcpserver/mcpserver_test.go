@@ -539,14 +539,14 @@ func TestUnknownToolIsTheSDKsProtocolError(t *testing.T) {
 
 // badTool is a tool whose schemas are given by hand.
 func badTool(name, params, result string) *wink.Tool {
-	return wink.NewDef(wink.Spec{Name: name, Description: "Bad.", ParamsSchema: []byte(params), ResultSchema: []byte(result)},
+	return wink.NewTool(wink.Spec{Name: name, Description: "Bad.", ParamsSchema: []byte(params), ResultSchema: []byte(result)},
 		wink.Funcs[wink.NoParams, wink.NoValue]{
 			Decode:       wink.DecodeNoParams,
 			EncodeResult: wink.EncodeNoValue,
 			Handler: func(*wink.ToolContext, wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
 				return wink.Done[wink.NoValue]("ok"), nil
 			},
-		}).Tool()
+		})
 }
 
 func TestNewRejectsWhatMCPCannotServe(t *testing.T) {

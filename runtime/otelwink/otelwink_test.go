@@ -31,7 +31,7 @@ type echoParams struct{ Text string }
 // the context. Its handler starts a span of its own, which must be a child of the call's.
 func echoTool(tp trace.TracerProvider) *wink.Tool {
 	spec := wink.Spec{Name: "echo", Description: "Echoes its text.", ParamsSchema: []byte(`{"type":"object"}`)}
-	return wink.NewDef(spec, wink.Funcs[echoParams, string]{
+	return wink.NewTool(spec, wink.Funcs[echoParams, string]{
 		Decode: func(d *strictjson.Decoder, p *echoParams) {
 			if !d.ObjectStart() {
 				return
@@ -58,11 +58,11 @@ func echoTool(tp trace.TracerProvider) *wink.Tool {
 			case "fail":
 				return wink.Failure[string]("echo refuses to fail"), nil
 			case "secret":
-				return wink.OK("s3cr3t", "kept").WithoutValueInContext(), nil
+				return wink.WithoutValueInContext(wink.OK("s3cr3t", "kept")), nil
 			}
 			return wink.OK(p.Text, ""), nil
 		},
-	}).Tool()
+	})
 }
 
 func setup(t *testing.T, opts ...otelwink.Option) (*wink.Dispatcher, *tracetest.InMemoryExporter, *sdkmetric.ManualReader, *sdktrace.TracerProvider) {

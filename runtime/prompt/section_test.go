@@ -10,7 +10,7 @@ import (
 
 // secTool returns a parameterless tool that answers "ran <name>".
 func secTool(name, desc string, acceptsOverrides bool, examples ...wink.Example) *wink.Tool {
-	return wink.NewDef(wink.Spec{
+	return wink.NewTool(wink.Spec{
 		Name: name, Description: desc, Position: name + ".go:1:1",
 		ParamsSchema:     []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
 		ResultSchema:     []byte(`{"type":"null"}`),
@@ -23,7 +23,7 @@ func secTool(name, desc string, acceptsOverrides bool, examples ...wink.Example)
 		Handler: func(*wink.ToolContext, wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
 			return wink.Done[wink.NoValue]("ran " + name), nil
 		},
-	}).Tool()
+	})
 }
 
 // mustSection is prompt.NewSection failing the test on error.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/winkgen/wink/runtime/strictjson"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
@@ -18,7 +19,7 @@ func noopValue(_ *wink.ToolContext, p searchParams) (wink.ToolResult[searchResul
 }
 
 func benchDispatcher(h handlerFunc, events bool) *wink.Dispatcher {
-	d := &wink.Dispatcher{Registry: wink.MustRegistry([]*wink.Tool{newSearchDef("search_docs", h, nil).Tool()})}
+	d := &wink.Dispatcher{Registry: wink.MustRegistry([]*wink.Tool{newSearchDef("search_docs", h, nil)})}
 	if events {
 		d.Events = func(*wink.ToolInvoked) {}
 	}
@@ -83,13 +84,13 @@ func TestDispatchAllocations(t *testing.T) {
 	}
 }
 
-// BenchmarkDefDecode is the strict decode alone, the yardstick for
+// BenchmarkDecodeParams is the strict decode alone, the yardstick for
 // BenchmarkDispatchNoop.
-func BenchmarkDefDecode(b *testing.B) {
+func BenchmarkDecodeParams(b *testing.B) {
 	def := newSearchDef("search_docs", noopDone, nil)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := def.Decode(benchArgs); err != nil {
+		if _, err := wink.DecodeParams[searchParams](def, benchArgs, strictjson.Limits{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -27,7 +27,7 @@ func (p panicRestoreFS) Restore(snap any) error {
 
 // failingWriter is a tool that writes a file and a STATE item, then fails.
 func failingWriter() *wink.Registry {
-	def := wink.NewDef(wink.Spec{Name: "write_then_fail"}, wink.Funcs[isoParams, wink.NoValue]{
+	def := wink.NewTool(wink.Spec{Name: "write_then_fail"}, wink.Funcs[isoParams, wink.NoValue]{
 		Decode: decodeIsoParams, EncodeResult: encodeNoValue,
 		Handler: func(tc *wink.ToolContext, p isoParams) (wink.ToolResult[wink.NoValue], error) {
 			session.Append(tc.Session(), isoItems, p.ID)
@@ -40,7 +40,7 @@ func failingWriter() *wink.Registry {
 			return wink.Failure[wink.NoValue]("failed on purpose"), nil
 		},
 	})
-	return wink.MustRegistry([]*wink.Tool{def.Tool()})
+	return wink.MustRegistry([]*wink.Tool{def})
 }
 
 // checkRolledBack checks that the failed call left neither its STATE item nor its file.

@@ -318,7 +318,7 @@ func (cs *callState) fail(msg string) {
 	cs.value, cs.hasValue, cs.excluded = nil, false, false
 }
 
-// invoke runs steps 2-11 for a call to t, a Def's canonical descriptor.
+// invoke runs steps 2-11 for a call to t, the canonical descriptor.
 func (t *Tool) invoke(ctx context.Context, disp *Dispatcher, call Call) (Outcome, error) {
 	var end func(*ToolInvoked)
 	if start := disp.Hooks.Start; start != nil {

@@ -28,7 +28,7 @@ func TestDispatchUnknownToolListsAvailableToolsAndRecordsEvent(t *testing.T) {
 	rec := &recorder{}
 	a := newSearchDef("search_docs", okHandler(rec), nil)
 	b := newSearchDef("read_file", okHandler(rec), nil)
-	d := newDispatcher(rec, a.Tool(), b.Tool())
+	d := newDispatcher(rec, a, b)
 	out := dispatch(t, d, "serch", `{}`)
 	want := wink.Outcome{CallID: "call_1", Name: "serch",
 		Message: `Unknown tool "serch". Available tools: search_docs, read_file.`,
@@ -61,7 +61,7 @@ func TestDispatchUnknownToolMessages(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			d := &wink.Dispatcher{}
 			if !tt.empty {
-				d.Registry = wink.MustRegistry([]*wink.Tool{newSearchDef("search_docs", okHandler(&recorder{}), nil).Tool()})
+				d.Registry = wink.MustRegistry([]*wink.Tool{newSearchDef("search_docs", okHandler(&recorder{}), nil)})
 			}
 			out := dispatch(t, d, tt.call, `{}`)
 			if out.Output != tt.want || out.Success {
@@ -92,7 +92,7 @@ func TestDispatchBadArgumentsFailWithExactTextAndSkipHandler(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := &recorder{}
-			d := newDispatcher(rec, newSearchDef("search_docs", okHandler(rec), nil).Tool())
+			d := newDispatcher(rec, newSearchDef("search_docs", okHandler(rec), nil))
 			out := dispatch(t, d, "search_docs", tt.args)
 			var b strings.Builder
 			b.WriteString("Invalid arguments for tool \"search_docs\":\n")
@@ -153,7 +153,7 @@ func TestValidateErrorsJoinArgumentErrors(t *testing.T) {
 			def := newSearchDef("search_docs", okHandler(&recorder{}), func(f *wink.Funcs[searchParams, searchResult]) {
 				f.Validate = func(p *searchParams) error { called = true; return tt.validate(p) }
 			})
-			_, err := def.Decode([]byte(tt.args))
+			_, err := def.Decode([]byte(tt.args), strictjson.Limits{})
 			if called != tt.called {
 				t.Errorf("Validate called = %v, want %v", called, tt.called)
 			}
@@ -172,18 +172,27 @@ func TestValidateErrorsJoinArgumentErrors(t *testing.T) {
 	}
 }
 
-func TestDefDecodeReturnsTypedParams(t *testing.T) {
+func TestDecodeParamsReturnsTypedParams(t *testing.T) {
 	def := newSearchDef("search_docs", okHandler(&recorder{}), nil)
-	p, err := def.Decode([]byte(` {"limit": 25.0, "query":"fs"} `))
+	p, err := wink.DecodeParams[searchParams](def, []byte(` {"limit": 25.0, "query":"fs"} `), strictjson.Limits{})
 	if err != nil || p != (searchParams{Query: "fs", Limit: 25}) {
-		t.Errorf("Decode = %+v, %v", p, err)
+		t.Errorf("DecodeParams = %+v, %v", p, err)
 	}
-	v, err := def.Tool().Decode([]byte(`{"query":"fs","limit":null}`), strictjson.Limits{})
+	if _, err := wink.DecodeParams[searchResult](def, []byte(`{"query":"fs"}`), strictjson.Limits{}); err == nil || !strings.Contains(err.Error(), "not the params type") {
+		t.Errorf("DecodeParams with the wrong type = %v", err)
+	}
+	if f, ok := wink.FuncsOf[searchParams, searchResult](def); !ok || f.Decode == nil {
+		t.Error("FuncsOf did not return the tool's functions")
+	}
+	if _, ok := wink.FuncsOf[searchParams, searchParams](def); ok {
+		t.Error("FuncsOf accepted the wrong result type")
+	}
+	v, err := def.Decode([]byte(`{"query":"fs","limit":null}`), strictjson.Limits{})
 	if err != nil || v != (searchParams{Query: "fs"}) {
 		t.Errorf("Tool.Decode = %#v, %v", v, err)
 	}
-	if _, err := def.DecodeWith([]byte(`{"query":"fs"}`), strictjson.Limits{MaxBytes: 4}); err == nil {
-		t.Error("DecodeWith ignored the size limit")
+	if _, err := wink.DecodeParams[searchParams](def, []byte(`{"query":"fs"}`), strictjson.Limits{MaxBytes: 4}); err == nil {
+		t.Error("DecodeParams ignored the size limit")
 	}
 }
 
@@ -192,7 +201,7 @@ func TestDispatchSuccessRunsHooksInOrderWithoutRollback(t *testing.T) {
 	def := newSearchDef("search_docs", okHandler(rec), func(f *wink.Funcs[searchParams, searchResult]) {
 		f.ValidateResult = func(*searchResult) error { rec.add("validateresult"); return nil }
 	})
-	d := newDispatcher(rec, def.Tool())
+	d := newDispatcher(rec, def)
 	out := dispatch(t, d, "search_docs", `{"query":"fs","limit":3}`)
 	want := wink.Outcome{CallID: "call_1", Name: "search_docs", Success: true, Message: "Found 1 match.",
 		Output: "Found 1 match.\n\n{\"matches\":[\"fs.md\"],\"total_count\":3}"}
@@ -203,7 +212,7 @@ func TestDispatchSuccessRunsHooksInOrderWithoutRollback(t *testing.T) {
 		t.Errorf("steps = %s, want %s", got, want)
 	}
 	ev := rec.events[0]
-	wantEv := &wink.ToolInvoked{Name: "search_docs", CallID: "call_1", Tool: def.Tool(), Arguments: []byte(`{"query":"fs","limit":3}`),
+	wantEv := &wink.ToolInvoked{Name: "search_docs", CallID: "call_1", Tool: def, Arguments: []byte(`{"query":"fs","limit":3}`),
 		Params: searchParams{Query: "fs", Limit: 3}, Success: true, Message: "Found 1 match.",
 		Value: searchResult{Matches: []string{"fs.md"}, Total: 3}, HasValue: true, Output: want.Output,
 		Duration: time.Second, Time: epoch}
@@ -264,7 +273,7 @@ func TestDispatchFailureKindsExactTextAndRollback(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := &recorder{}
 			def := newSearchDef("search_docs", tt.handler, tt.edit)
-			d := newDispatcher(rec, def.Tool())
+			d := newDispatcher(rec, def)
 			out := dispatch(t, d, "search_docs", `{"query":"fs"}`)
 			if out.Success || out.Output != tt.want || out.Message != strings.SplitN(tt.want, "\n\n", 2)[0] {
 				t.Errorf("outcome = %+v\nwant output %q", out, tt.want)
@@ -313,7 +322,7 @@ func TestDispatchDenialIsFailureWithoutHandler(t *testing.T) {
 	}
 	for _, tt := range tests {
 		rec := &recorder{}
-		d := newDispatcher(rec, newSearchDef("search_docs", okHandler(rec), nil).Tool())
+		d := newDispatcher(rec, newSearchDef("search_docs", okHandler(rec), nil))
 		var gotParams any
 		d.Hooks.Check = func(tc *wink.ToolContext, tool *wink.Tool, params any) *wink.Denial {
 			rec.add("check")
@@ -359,7 +368,7 @@ func TestDispatchDeadlineExpiredReturnsErrorNotResult(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := &recorder{}
-			d := newDispatcher(rec, newSearchDef("search_docs", okHandler(rec), nil).Tool())
+			d := newDispatcher(rec, newSearchDef("search_docs", okHandler(rec), nil))
 			clock := &fakeClock{t: tt.clock}
 			d.Now = clock.now
 			out, err := d.Dispatch(tt.ctx, wink.Call{ID: "c", Name: "search_docs", Arguments: []byte(`{"query":"fs"}`)})
@@ -395,7 +404,7 @@ func TestDispatchHandlerContextErrorPropagatesAndRollsBack(t *testing.T) {
 		<-tc.Done()
 		return wink.ToolResult[searchResult]{}, fmt.Errorf("waiting: %w", tc.Err())
 	}, nil)
-	d := newDispatcher(rec, def.Tool())
+	d := newDispatcher(rec, def)
 	out, err := d.Dispatch(ctx, wink.Call{ID: "c", Name: "search_docs", Arguments: []byte(`{"query":"fs"}`)})
 	if err == nil || !errors.Is(err, context.Canceled) || err.Error() != `tool "search_docs" interrupted: waiting: context canceled` {
 		t.Fatalf("err = %v", err)
@@ -410,7 +419,7 @@ func TestDispatchHandlerContextErrorPropagatesAndRollsBack(t *testing.T) {
 
 func TestDispatchBeginErrorIsReturnedAndPartialRollbackRuns(t *testing.T) {
 	rec := &recorder{}
-	d := newDispatcher(rec, newSearchDef("search_docs", okHandler(rec), nil).Tool())
+	d := newDispatcher(rec, newSearchDef("search_docs", okHandler(rec), nil))
 	d.Hooks.Begin = func(*wink.ToolContext, *wink.Tool) (func() error, error) {
 		rec.add("begin")
 		return func() error { rec.add("rollback"); return nil }, errors.New("snapshot failed")
@@ -428,7 +437,7 @@ func TestDispatchRollbackErrorIsReturned(t *testing.T) {
 	rec := &recorder{}
 	d := newDispatcher(rec, newSearchDef("search_docs", func(*wink.ToolContext, searchParams) (wink.ToolResult[searchResult], error) {
 		return wink.Failure[searchResult]("nope"), nil
-	}, nil).Tool())
+	}, nil))
 	restore := errors.New("restore failed")
 	d.Hooks.Begin = func(*wink.ToolContext, *wink.Tool) (func() error, error) {
 		return func() error { return restore }, nil
@@ -444,7 +453,7 @@ func TestDispatchRollbackErrorIsReturned(t *testing.T) {
 
 func TestDispatchOnResultCanFailTheCall(t *testing.T) {
 	rec := &recorder{}
-	d := newDispatcher(rec, newSearchDef("search_docs", okHandler(rec), nil).Tool())
+	d := newDispatcher(rec, newSearchDef("search_docs", okHandler(rec), nil))
 	d.Hooks.OnResult = func(tc *wink.ToolContext, tool *wink.Tool, params any, out *wink.Outcome) {
 		rec.add("onresult")
 		if !strings.HasPrefix(out.Output, "Found 1 match.\n\n{") {
@@ -464,7 +473,7 @@ func TestDispatchOnResultCanFailTheCall(t *testing.T) {
 
 func TestDispatchPanicInHookIsRecovered(t *testing.T) {
 	rec := &recorder{}
-	d := newDispatcher(rec, newSearchDef("search_docs", okHandler(rec), nil).Tool())
+	d := newDispatcher(rec, newSearchDef("search_docs", okHandler(rec), nil))
 	d.Hooks.OnResult = func(*wink.ToolContext, *wink.Tool, any, *wink.Outcome) { panic(errors.New("policy state broken")) }
 	out := dispatch(t, d, "search_docs", `{"query":"fs"}`)
 	if out.Success || out.Output != `Tool "search_docs" failed: policy state broken` {
@@ -487,8 +496,8 @@ func TestDispatchOutputRendering(t *testing.T) {
 	}{
 		{"json", wink.OK(res, "Found."), nil, "Found.\n\n{\"matches\":[\"a\\\"b.md\"],\"total_count\":1}", res, true, false},
 		{"render", wink.OK(res, "Found."), func(r *searchResult) string { return "1. " + r.Matches[0] }, "Found.\n\n1. a\"b.md", res, true, false},
-		{"excluded", wink.OK(res, "Found.").WithoutValueInContext(), nil, "Found.", nil, true, true},
-		{"excluded with render", wink.OK(res, "Found.").WithoutValueInContext(), func(*searchResult) string { return "x" }, "Found.", nil, true, true},
+		{"excluded", wink.WithoutValueInContext(wink.OK(res, "Found.")), nil, "Found.", nil, true, true},
+		{"excluded with render", wink.WithoutValueInContext(wink.OK(res, "Found.")), func(*searchResult) string { return "x" }, "Found.", nil, true, true},
 		{"no value", wink.Done[searchResult]("Nothing to report."), nil, "Nothing to report.", nil, false, false},
 		{"empty message json", wink.OK(res, ""), nil, "{\"matches\":[\"a\\\"b.md\"],\"total_count\":1}", res, true, false},
 		{"empty render", wink.OK(res, "Found."), func(*searchResult) string { return "" }, "Found.", res, true, false},
@@ -499,7 +508,7 @@ func TestDispatchOutputRendering(t *testing.T) {
 			def := newSearchDef("search_docs", func(*wink.ToolContext, searchParams) (wink.ToolResult[searchResult], error) {
 				return tt.result, nil
 			}, func(f *wink.Funcs[searchParams, searchResult]) { f.Render = tt.render })
-			d := newDispatcher(rec, def.Tool())
+			d := newDispatcher(rec, def)
 			out := dispatch(t, d, "search_docs", `{"query":"fs"}`)
 			if !out.Success || out.Output != tt.want {
 				t.Errorf("output %q, want %q", out.Output, tt.want)
@@ -516,11 +525,11 @@ func TestNoParamsAndNoValueTool(t *testing.T) {
 	handler := func(tc *wink.ToolContext) (wink.ToolResult[wink.NoValue], error) {
 		return wink.OK(wink.NoValue{}, "Pinged."), nil
 	}
-	def := wink.NewDef(wink.Spec{Name: "ping", Description: "Pings."}, wink.Funcs[wink.NoParams, wink.NoValue]{
+	def := wink.NewTool(wink.Spec{Name: "ping", Description: "Pings."}, wink.Funcs[wink.NoParams, wink.NoValue]{
 		Decode: wink.DecodeNoParams, EncodeParams: wink.EncodeNoParams, EncodeResult: wink.EncodeNoValue,
 		Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[wink.NoValue], error) { return handler(tc) },
 	})
-	d := &wink.Dispatcher{Registry: wink.MustRegistry([]*wink.Tool{def.Tool()})}
+	d := &wink.Dispatcher{Registry: wink.MustRegistry([]*wink.Tool{def})}
 	for _, args := range []string{``, ` `, `{}`, ` { } `, `null`} {
 		out := dispatch(t, d, "ping", args)
 		if !out.Success || out.Output != "Pinged." {
@@ -560,13 +569,13 @@ func TestToolContextDelegatesAndCarriesCallData(t *testing.T) {
 		}
 		return wink.Done[searchResult]("ok"), nil
 	}, nil)
-	d := newDispatcher(rec, def.Tool())
+	d := newDispatcher(rec, def)
 	d.RunContext = wink.RunContext{RunID: "run", RequestID: "req", TraceID: "trace", Attempt: 2}
 	d.Heartbeat = func(tc *wink.ToolContext) { beats++ }
 	if _, err := d.Dispatch(ctx, wink.Call{ID: "call_9", Name: "search_docs", Arguments: []byte(`{"query":"a"}`)}); err != nil {
 		t.Fatal(err)
 	}
-	if beats != 2 || seen.CallID != "call_9" || seen.ToolName != "search_docs" || seen.Run != d.RunContext || seen.Tool() != def.Tool() {
+	if beats != 2 || seen.CallID != "call_9" || seen.ToolName != "search_docs" || seen.Run != d.RunContext || seen.Tool() != def {
 		t.Errorf("beats %d, tc %+v", beats, seen)
 	}
 	tc := wink.NewToolContext(nil, "x", "c")
@@ -582,7 +591,7 @@ func TestToolContextDelegatesAndCarriesCallData(t *testing.T) {
 
 func TestDispatchWithoutEventsOrHooks(t *testing.T) {
 	def := newSearchDef("search_docs", okHandler(&recorder{}), nil)
-	d := &wink.Dispatcher{Registry: wink.MustRegistry([]*wink.Tool{def.Tool()})}
+	d := &wink.Dispatcher{Registry: wink.MustRegistry([]*wink.Tool{def})}
 	out := dispatch(t, d, "search_docs", `{"query":"fs","limit":2}`)
 	if !out.Success || out.Output != "Found 1 match.\n\n{\"matches\":[\"fs.md\"],\"total_count\":2}" {
 		t.Errorf("outcome %+v", out)
@@ -601,11 +610,11 @@ func TestDispatchPooledStateDoesNotLeakBetweenCalls(t *testing.T) {
 		case "fail":
 			return wink.Failure[searchResult]("failed"), nil
 		case "excluded":
-			return wink.OK(searchResult{Total: 9}, "hidden").WithoutValueInContext(), nil
+			return wink.WithoutValueInContext(wink.OK(searchResult{Total: 9}, "hidden")), nil
 		}
 		return wink.OK(searchResult{Matches: []string{p.Query}, Total: p.Limit}, "found"), nil
 	}, nil)
-	d := newDispatcher(rec, def.Tool())
+	d := newDispatcher(rec, def)
 	calls := []struct{ args, output string }{
 		{`{"query":"a","limit":1}`, "found\n\n{\"matches\":[\"a\"],\"total_count\":1}"},
 		{`{"query":"panic"}`, `Tool "search_docs" failed: boom`},
@@ -637,7 +646,7 @@ func TestDispatchConcurrentCallsKeepTheirOwnParams(t *testing.T) {
 	def := newSearchDef("search_docs", func(tc *wink.ToolContext, p searchParams) (wink.ToolResult[searchResult], error) {
 		return wink.OK(searchResult{Matches: []string{p.Query}, Total: p.Limit}, tc.CallID), nil
 	}, nil)
-	d := &wink.Dispatcher{Registry: wink.MustRegistry([]*wink.Tool{def.Tool()})}
+	d := &wink.Dispatcher{Registry: wink.MustRegistry([]*wink.Tool{def})}
 	var wg sync.WaitGroup
 	for g := range 4 {
 		wg.Add(1)
@@ -663,7 +672,7 @@ func TestDispatchPanicInParamsValidateIsRecoveredBeforeHandler(t *testing.T) {
 	def := newSearchDef("search_docs", okHandler(rec), func(f *wink.Funcs[searchParams, searchResult]) {
 		f.Validate = func(*searchParams) error { panic("validate broke") }
 	})
-	d := newDispatcher(rec, def.Tool())
+	d := newDispatcher(rec, def)
 	out := dispatch(t, d, "search_docs", `{"query":"fs"}`)
 	if out.Success || out.Output != `Tool "search_docs" failed: validate broke` {
 		t.Errorf("outcome %+v", out)
@@ -697,13 +706,13 @@ func TestNoRequiredFieldAcceptsEmptyAndNull(t *testing.T) {
 		}
 		d.ObjectEnd()
 	}
-	def := wink.NewDef(wink.Spec{Name: "list_all", Description: "Lists."}, wink.Funcs[opt, wink.NoValue]{
+	def := wink.NewTool(wink.Spec{Name: "list_all", Description: "Lists."}, wink.Funcs[opt, wink.NoValue]{
 		Decode: decodeOpt, EncodeResult: wink.EncodeNoValue,
 		Handler: func(tc *wink.ToolContext, p opt) (wink.ToolResult[wink.NoValue], error) {
 			return wink.Done[wink.NoValue]("limit " + strconv.Itoa(p.Limit)), nil
 		},
 	})
-	d := &wink.Dispatcher{Registry: wink.MustRegistry([]*wink.Tool{def.Tool(), newSearchDef("search_docs", okHandler(&recorder{}), nil).Tool()})}
+	d := &wink.Dispatcher{Registry: wink.MustRegistry([]*wink.Tool{def, newSearchDef("search_docs", okHandler(&recorder{}), nil)})}
 	for _, args := range []string{``, "  \n", `null`, ` null `, `{}`} {
 		if out := dispatch(t, d, "list_all", args); !out.Success || out.Output != "limit 0" {
 			t.Errorf("list_all %q: outcome %+v", args, out)

@@ -1,5 +1,5 @@
 // Package wink is the runtime that user code and winkgen-generated code
-// import: tool descriptors (Spec, Def, Tool), the handler's ToolContext and
+// import: tool descriptors (Spec, Tool, NewTool), the handler's ToolContext and
 // ToolResult, model-facing errors, registries and the dispatcher. Sections
 // and prompts, which assemble tools into what the model reads, are package
 // prompt.
@@ -8,9 +8,10 @@
 //
 // For each //wink:tool handler winkgen emits a package-level
 //
-//	var WinkSearchDocs = wink.NewDef(wink.Spec{...}, wink.Funcs[SearchParams, SearchResult]{...})
+//	var WinkSearchDocs = wink.NewTool(wink.Spec{...}, wink.Funcs[SearchParams, SearchResult]{...})
 //
-// plus a WinkTools() []*wink.Tool listing the package's tools in source
+// (a *Tool; DecodeParams[SearchParams](WinkSearchDocs, args, lim) decodes
+// arguments into the typed params) plus a WinkTools() []*wink.Tool listing the package's tools in source
 // order, and compile-time guards built on EnforceVersion, GenVersion,
 // MinGenVersion and MaxGenVersion. Parameterless handlers are wrapped to take
 // NoParams (decoded by DecodeNoParams); tools without a value return NoValue.
@@ -73,15 +74,15 @@
 //
 // The pipeline is non-generic code run for every tool; only decoding into
 // the params, calling the handler and encoding the result are typed (a few
-// small methods per Def), so a package of many tools compiles to little
+// small closures per tool, built by NewTool), so a package of many tools compiles to little
 // machine code. On the success path a call allocates the ToolContext (the
 // handler may keep it), the output string when a value is rendered, plus
 // whatever decoding and the handler allocate. The rest of the call's state
-// (params, result, outcome) lives in a frame pooled per Def, which keeps its
+// (params, result, outcome) lives in a frame pooled per tool, which keeps its
 // strictjson.Decoder across calls (one pool operation per call): the
 // pointers the pipeline passes to Funcs (Validate, ValidateResult, Render,
 // EncodeResult) and to Hooks.OnResult are valid only during the call and
-// must not be kept. Def.Decode decodes into a pooled frame too (a local P
+// must not be kept. DecodeParams decodes into a pooled frame too (a local P
 // whose address goes to the Decode function value would escape). Params and
 // values are boxed into interfaces only when policies, Hooks.Check,
 // Hooks.OnResult or the event need them. Performance decisions:

@@ -14,8 +14,8 @@ import (
 
 // The code below is written by hand the way winkgen generates it.
 
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
-const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
+const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
 
 type searchParams struct {
 	Query string
@@ -106,7 +106,7 @@ func encodeSearchResult(dst []byte, v *searchResult) []byte {
 type handlerFunc = func(*wink.ToolContext, searchParams) (wink.ToolResult[searchResult], error)
 
 // newSearchDef builds a search_docs tool around h; edit adjusts the Funcs.
-func newSearchDef(name string, h handlerFunc, edit func(*wink.Funcs[searchParams, searchResult])) *wink.Def[searchParams, searchResult] {
+func newSearchDef(name string, h handlerFunc, edit func(*wink.Funcs[searchParams, searchResult])) *wink.Tool {
 	f := wink.Funcs[searchParams, searchResult]{
 		Decode:       decodeSearchParams,
 		EncodeParams: encodeSearchParams,
@@ -116,7 +116,7 @@ func newSearchDef(name string, h handlerFunc, edit func(*wink.Funcs[searchParams
 	if edit != nil {
 		edit(&f)
 	}
-	return wink.NewDef(wink.Spec{
+	return wink.NewTool(wink.Spec{
 		Name: name, Description: "Searches the docs.", Position: "search.go:12:1",
 		ParamsSchema: []byte(`{"type":"object"}`),
 	}, f)

@@ -245,7 +245,7 @@ func TestToolCallScopeInstancesClosedAfterEveryCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	rc, _ := reg.Open()
-	def := wink.NewDef(wink.Spec{Name: "use_conn"}, wink.Funcs[wink.NoParams, wink.NoValue]{
+	def := wink.NewTool(wink.Spec{Name: "use_conn"}, wink.Funcs[wink.NoParams, wink.NoValue]{
 		Decode: wink.DecodeNoParams, EncodeResult: wink.EncodeNoValue,
 		Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
 			if _, err := resources.Get(tc.Resources(), key); err != nil {
@@ -254,7 +254,7 @@ func TestToolCallScopeInstancesClosedAfterEveryCall(t *testing.T) {
 			panic("after getting the connection")
 		},
 	})
-	d := &wink.Dispatcher{Registry: wink.MustRegistry([]*wink.Tool{def.Tool()}), Resources: rc}
+	d := &wink.Dispatcher{Registry: wink.MustRegistry([]*wink.Tool{def}), Resources: rc}
 	for i := 0; i < 3; i++ {
 		d.Dispatch(context.Background(), call("1", "use_conn", ``))
 	}

@@ -8,9 +8,9 @@ import (
 )
 
 func TestRegistryMergesGroupsInOrder(t *testing.T) {
-	a := newSearchDef("a", okHandler(&recorder{}), nil).Tool()
-	b := newSearchDef("b", okHandler(&recorder{}), nil).Tool()
-	c := newSearchDef("c", okHandler(&recorder{}), nil).Tool()
+	a := newSearchDef("a", okHandler(&recorder{}), nil)
+	b := newSearchDef("b", okHandler(&recorder{}), nil)
+	c := newSearchDef("c", okHandler(&recorder{}), nil)
 	r, err := wink.NewRegistry([]*wink.Tool{b, a}, []*wink.Tool{c})
 	if err != nil {
 		t.Fatal(err)
@@ -34,10 +34,10 @@ func TestRegistryMergesGroupsInOrder(t *testing.T) {
 }
 
 func TestRegistryDuplicateNamesNameBothPositions(t *testing.T) {
-	x := wink.NewDef(wink.Spec{Name: "search_docs", Position: "example.com/agent/tools.SearchDocs (search.go)"}, searchFuncs()).Tool()
-	y := wink.NewDef(wink.Spec{Name: "search_docs", Position: "example.com/agent/docs.Search (search.go)"}, searchFuncs()).Tool()
-	z := wink.NewDef(wink.Spec{Name: "z"}, searchFuncs()).Tool()
-	w := wink.NewDef(wink.Spec{Name: "z"}, searchFuncs()).Tool()
+	x := wink.NewTool(wink.Spec{Name: "search_docs", Position: "example.com/agent/tools.SearchDocs (search.go)"}, searchFuncs())
+	y := wink.NewTool(wink.Spec{Name: "search_docs", Position: "example.com/agent/docs.Search (search.go)"}, searchFuncs())
+	z := wink.NewTool(wink.Spec{Name: "z"}, searchFuncs())
+	w := wink.NewTool(wink.Spec{Name: "z"}, searchFuncs())
 	_, err := wink.NewRegistry([]*wink.Tool{x, z}, []*wink.Tool{y, w, nil})
 	want := `duplicate tool name "search_docs": declared by example.com/agent/tools.SearchDocs (search.go) and by example.com/agent/docs.Search (search.go)` + "\n" +
 		`duplicate tool name "z": declared by an unknown handler and by an unknown handler` + "\n" +
@@ -60,17 +60,17 @@ func searchFuncs() wink.Funcs[searchParams, searchResult] {
 	return wink.Funcs[searchParams, searchResult]{Decode: decodeSearchParams, EncodeResult: encodeSearchResult, Handler: okHandler(&recorder{})}
 }
 
-func TestNewDefPanicsOnProgrammingErrors(t *testing.T) {
+func TestNewToolPanicsOnProgrammingErrors(t *testing.T) {
 	tests := []struct {
 		name string
 		spec wink.Spec
 		f    wink.Funcs[searchParams, searchResult]
 		want string
 	}{
-		{"bad name", wink.Spec{Name: "Search"}, searchFuncs(), `wink.NewDef: tool name "Search" must match ^[a-z0-9_-]{1,64}$`},
-		{"empty name", wink.Spec{}, searchFuncs(), `wink.NewDef: tool name "" must match ^[a-z0-9_-]{1,64}$`},
+		{"bad name", wink.Spec{Name: "Search"}, searchFuncs(), `wink.NewTool: tool name "Search" must match ^[a-z0-9_-]{1,64}$`},
+		{"empty name", wink.Spec{}, searchFuncs(), `wink.NewTool: tool name "" must match ^[a-z0-9_-]{1,64}$`},
 		{"no handler", wink.Spec{Name: "s"}, wink.Funcs[searchParams, searchResult]{Decode: decodeSearchParams, EncodeResult: encodeSearchResult},
-			`wink.NewDef: tool "s": Funcs.Decode, Funcs.EncodeResult and Funcs.Handler are required`},
+			`wink.NewTool: tool "s": Funcs.Decode, Funcs.EncodeResult and Funcs.Handler are required`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -79,23 +79,20 @@ func TestNewDefPanicsOnProgrammingErrors(t *testing.T) {
 					t.Errorf("panic = %v, want %s", r, tt.want)
 				}
 			}()
-			wink.NewDef(tt.spec, tt.f)
+			wink.NewTool(tt.spec, tt.f)
 		})
 	}
 }
 
-func TestDefToolIsStableAndExposesSpec(t *testing.T) {
+func TestToolExposesSpec(t *testing.T) {
 	def := newSearchDef("search_docs", okHandler(&recorder{}), nil)
-	if def.Tool() != def.Tool() {
-		t.Error("Tool returns different pointers")
-	}
-	tl := def.Tool()
+	tl := def
 	if tl.Name() != "search_docs" || tl.Spec().Description != "Searches the docs." || tl.Description() != "Searches the docs." ||
 		tl.Position() != "search.go:12:1" || string(tl.Spec().ParamsSchema) != `{"type":"object"}` {
 		t.Errorf("spec = %+v", tl.Spec())
 	}
-	if def.Funcs().Decode == nil {
-		t.Error("Funcs lost Decode")
+	if f, ok := wink.FuncsOf[searchParams, searchResult](def); !ok || f.Decode == nil {
+		t.Error("FuncsOf lost Decode")
 	}
 }
 

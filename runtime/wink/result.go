@@ -43,8 +43,13 @@ func Failure[R any](message string) ToolResult[R] {
 }
 
 // WithoutValueInContext returns a copy of r whose value is kept out of the
-// model's context (see ToolResult.ExcludeValueFromContext).
-func (r ToolResult[R]) WithoutValueInContext() ToolResult[R] {
+// model's context (see ToolResult.ExcludeValueFromContext):
+//
+//	return wink.WithoutValueInContext(wink.OK(outline, "The outline has 12 entries.")), nil
+//
+// It is a function rather than a method because every method of a generic
+// type is compiled for every result type, used or not.
+func WithoutValueInContext[R any](r ToolResult[R]) ToolResult[R] {
 	r.ExcludeValueFromContext = true
 	return r
 }

@@ -18,7 +18,7 @@ func TestResultConstructors(t *testing.T) {
 		{"OK", wink.OK(3, "m"), wink.ToolResult[int]{Message: "m", Value: 3, HasValue: true, Success: true}},
 		{"Done", wink.Done[int]("m"), wink.ToolResult[int]{Message: "m", Success: true}},
 		{"Failure", wink.Failure[int]("m"), wink.ToolResult[int]{Message: "m"}},
-		{"WithoutValueInContext", wink.OK(3, "m").WithoutValueInContext(),
+		{"WithoutValueInContext", wink.WithoutValueInContext(wink.OK(3, "m")),
 			wink.ToolResult[int]{Message: "m", Value: 3, HasValue: true, Success: true, ExcludeValueFromContext: true}},
 	}
 	for _, tt := range tests {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
+
 	"sync/atomic"
 	"time"
 
@@ -14,13 +14,13 @@ import (
 
 // GenVersion is the version of the generated-code contract this runtime
 // implements; winkgen emits code for it.
-const GenVersion = 1
+const GenVersion = 2
 
 // MinGenVersion is the oldest generated-code version this runtime supports.
-const MinGenVersion = 1
+const MinGenVersion = 2
 
 // MaxGenVersion is the newest generated-code version this runtime supports.
-const MaxGenVersion = 1
+const MaxGenVersion = 2
 
 // EnforceVersion is used by generated code to fail compilation when it does
 // not fit this runtime (the protobuf-go idiom). Code generated for version G
@@ -176,41 +176,59 @@ type Funcs[P, R any] struct {
 	IdempotencyKey func(*P) string
 }
 
-// Def is a typed tool: its Spec and Funcs. Generated code declares one
-// package-level Def per tool; Tool returns its non-generic descriptor.
-type Def[P, R any] struct {
-	tool   Tool
-	f      Funcs[P, R]
-	frames sync.Pool // of *frame
-}
-
-// NewDef returns the typed tool described by spec and f. It panics when the
-// name does not match ^[a-z0-9_-]{1,64}$ or when Decode, EncodeResult or
-// Handler is nil: generated code never does that, so such a Def is a
-// programming error caught at package initialisation.
-func NewDef[P, R any](spec Spec, f Funcs[P, R]) *Def[P, R] {
+// NewTool returns the tool described by spec whose typed functions are f.
+// Generated code declares one package-level tool per handler with it
+// (var WinkSearchDocs = wink.NewTool(...)). It panics when the name does not
+// match ^[a-z0-9_-]{1,64}$ or when Decode, EncodeResult or Handler is nil:
+// generated code never does that, so such a tool is a programming error
+// caught at package initialisation.
+//
+// NewTool is the only generic step a tool pays for: it builds the few typed
+// operations the dispatcher calls (decode into a P, call the handler, encode
+// an R); the rest of the pipeline is shared by every tool.
+func NewTool[P, R any](spec Spec, f Funcs[P, R]) *Tool {
 	if f.Decode == nil || f.EncodeResult == nil || f.Handler == nil {
 		panic(badDef(spec.Name))
 	}
 	var zero R
 	_, noValue := any(zero).(NoValue)
-	d := &Def[P, R]{f: f}
-	d.tool.init(spec, newOps(d), noValue)
-	return d
+	t := new(Tool)
+	t.init(spec, newOps(t, &f), noValue)
+	return t
 }
 
-// init sets up t, a Def's descriptor; it panics on an invalid name (see
-// NewDef).
+// DecodeParams strictly decodes args into t's params type P with lim and
+// runs the params' Validate, without boxing them. A non-nil error is an
+// *ArgumentsError, or an error naming the mismatch when P is not t's params
+// type.
+func DecodeParams[P any](t *Tool, args []byte, lim strictjson.Limits) (P, error) {
+	// The params are decoded into a pooled call frame, not a local: a local
+	// whose address goes to the Decode function value escapes, costing an
+	// allocation and a write barrier per stored field.
+	var zero P
+	fr := t.impl.getFrame()
+	defer fr.release()
+	pp, ok := fr.p.(*P)
+	if !ok {
+		return zero, errors.New("wink.DecodeParams: the type argument is not the params type of tool " + strconv.Quote(t.spec.Name))
+	}
+	if aerr := t.decode(fr, args, lim); aerr != nil {
+		return zero, aerr
+	}
+	return *pp, nil
+}
+
+// init sets up t; it panics on an invalid name (see NewTool).
 func (t *Tool) init(spec Spec, impl *ops, noValue bool) {
 	if !validName(spec.Name) {
-		panic(fmt.Sprintf("wink.NewDef: tool name %q must match ^[a-z0-9_-]{1,64}$", spec.Name))
+		panic(fmt.Sprintf("wink.NewTool: tool name %q must match ^[a-z0-9_-]{1,64}$", spec.Name))
 	}
 	t.spec, t.impl, t.noValue = spec, impl, noValue
 }
 
-// badDef is NewDef's panic value for missing functions.
+// badDef is NewTool's panic value for missing functions.
 func badDef(name string) string {
-	return fmt.Sprintf("wink.NewDef: tool %q: Funcs.Decode, Funcs.EncodeResult and Funcs.Handler are required", name)
+	return fmt.Sprintf("wink.NewTool: tool %q: Funcs.Decode, Funcs.EncodeResult and Funcs.Handler are required", name)
 }
 
 // validName reports whether name matches ^[a-z0-9_-]{1,64}$.
@@ -225,35 +243,6 @@ func validName(name string) bool {
 		}
 	}
 	return true
-}
-
-// Tool returns the tool's non-generic descriptor; every call returns the same
-// pointer.
-func (d *Def[P, R]) Tool() *Tool { return &d.tool }
-
-// Funcs returns the typed functions the Def was built with.
-func (d *Def[P, R]) Funcs() Funcs[P, R] { return d.f }
-
-// Decode strictly decodes args with the default limits and runs the params'
-// Validate. A non-nil error is an *ArgumentsError.
-func (d *Def[P, R]) Decode(args []byte) (P, error) {
-	return d.DecodeWith(args, strictjson.Limits{})
-}
-
-// DecodeWith is Decode with explicit limits.
-func (d *Def[P, R]) DecodeWith(args []byte, lim strictjson.Limits) (P, error) {
-	// The params are decoded into a pooled call frame, not a local: a local
-	// whose address goes to the Decode function value escapes, costing an
-	// allocation and a write barrier per stored field.
-	fr := d.tool.impl.getFrame()
-	aerr := d.tool.decode(fr, args, lim)
-	p := fr.data.(*callData[P, R]).p
-	fr.release()
-	if aerr != nil {
-		var zero P
-		return zero, aerr
-	}
-	return p, nil
 }
 
 // decode fills the frame's params from args with the frame's decoder and
@@ -335,8 +324,8 @@ type fieldErrorsError interface {
 }
 
 // Tool is the non-generic descriptor of a tool: its Spec plus a route to the
-// typed dispatch pipeline of the Def it came from. Tools are created only by
-// NewDef and are immutable; use them from any goroutine.
+// typed operations it was built with. Tools are created only by NewTool
+// (and WithDescription) and are immutable; use them from any goroutine.
 type Tool struct {
 	spec       Spec
 	impl       *ops         // the typed operations, shared by an overridden copy
@@ -365,7 +354,7 @@ func (t *Tool) Decode(args []byte, lim strictjson.Limits) (any, error) {
 
 // WithDescription returns a copy of t described by desc (trimmed); it keeps
 // t's decoder, handler and every other part of its Spec, and dispatches
-// through t's Def, so policies, hooks and events see the original Tool.
+// through t's typed operations, so policies, hooks and events see the original Tool.
 // Prompt overrides (package prompt) are built with it.
 func (t *Tool) WithDescription(desc string) *Tool {
 	c := &Tool{spec: t.spec, impl: t.impl, noValue: t.noValue}
@@ -373,7 +362,7 @@ func (t *Tool) WithDescription(desc string) *Tool {
 	return c
 }
 
-// Same reports whether t and u run the same tool: the same Def, so an
+// Same reports whether t and u run the same tool: the same NewTool, so an
 // overridden copy (WithDescription) and its original are the same.
 func (t *Tool) Same(u *Tool) bool {
 	return t != nil && u != nil && t.impl != nil && t.impl == u.impl

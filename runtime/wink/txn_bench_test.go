@@ -52,7 +52,7 @@ func BenchmarkDispatchTxn(b *testing.B) {
 				name = h.name + "/txn"
 			}
 			b.Run(name, func(b *testing.B) {
-				d := &wink.Dispatcher{Registry: wink.MustRegistry([]*wink.Tool{newSearchDef("search_docs", h.h, nil).Tool()})}
+				d := &wink.Dispatcher{Registry: wink.MustRegistry([]*wink.Tool{newSearchDef("search_docs", h.h, nil)})}
 				if txn {
 					fs := vfs.NewMemory()
 					for i := range 100 {

@@ -1,24 +1,31 @@
 package wink
 
-import "github.com/winkgen/wink/runtime/strictjson"
+import (
+	"sync"
+
+	"github.com/winkgen/wink/runtime/strictjson"
+)
 
 // The typed part of a tool. The call pipeline (dispatch.go) is non-generic: it
 // runs once for every tool, as methods of the canonical *Tool. What must know
 // the params type P and the result type R (decoding into a P, calling the
 // handler, encoding an R, boxing them for policies and events) is a table of
-// small closures (ops) that NewDef builds over the Def's Funcs, reached from
+// small closures (ops) that NewTool builds over the tool's Funcs, reached from
 // the Tool and from each call's frame. The compiler stamps generic code out
 // once per GC shape, and every params struct is a shape of its own, so the
-// per-tool part is kept to those closures: they add machine code but no
-// generic types with methods, whose type descriptors and method tables were
-// most of what a generic pipeline cost per tool (README, "Generated code at
-// scale").
+// per-tool part is kept to those closures and to generic types without
+// methods (Funcs, ToolResult, callData): every method of a generic type is
+// instantiated, with its function types, for every type argument, which is
+// what a typed Def[P, R] with four methods and a ToolResult[R] with one cost
+// per tool (README, "Generated code at scale").
 
-// ops are one Def's typed operations. data is the call's typed storage, a
+// ops are one tool's typed operations. data is the call's typed storage, a
 // *callData[P, R].
 type ops struct {
 	tool     *Tool         // the canonical descriptor (an overridden copy shares its ops)
-	getFrame func() *frame // a zero call frame from the Def's pool
+	getFrame func() *frame // a zero call frame from frames
+	frames   sync.Pool     // of *frame
+	funcs    any           // the *Funcs[P, R] the tool was built with (FuncsOf)
 
 	decode         func(data any, dec *strictjson.Decoder)             // Funcs.Decode into the params
 	validate       func(data any) error                                // Funcs.Validate; nil when unset
@@ -42,7 +49,7 @@ type resultHead struct {
 	success, hasValue, excluded bool
 }
 
-// frame is the per-call state. Frames are pooled per Def, so the pointers the
+// frame is the per-call state. Frames are pooled per tool, so the pointers the
 // pipeline passes to the typed functions (params, result, outcome) are valid
 // only during the call. The ToolContext is allocated on its own: the handler
 // may keep it. A frame keeps its Decoder across uses (one pool operation per
@@ -52,6 +59,7 @@ type frame struct {
 	cs   callState
 	ops  *ops
 	data any // the typed storage, a *callData[P, R], allocated with the frame
+	p    any // the params in data, a *P (DecodeParams reads it knowing P alone)
 }
 
 // callData is a call's typed storage.
@@ -83,18 +91,16 @@ func (fr *frame) validateResult() error {
 	return fr.ops.validateResult(fr.data)
 }
 
-// newOps builds d's typed operations.
-func newOps[P, R any](d *Def[P, R]) *ops {
-	// The closures capture the Funcs and the pool, not d: a closure holding a *Def[P, R] would need its type
-	// descriptor, method table included, in every package with tools.
-	f := &d.f
-	pool := &d.frames
-	o := &ops{tool: &d.tool}
+// newOps builds t's typed operations over f.
+func newOps[P, R any](t *Tool, f *Funcs[P, R]) *ops {
+	o := &ops{tool: t, funcs: f}
+	pool := &o.frames
 	o.getFrame = func() *frame {
 		if fr, _ := pool.Get().(*frame); fr != nil {
 			return fr
 		}
-		return &frame{ops: o, data: new(callData[P, R])}
+		cd := new(callData[P, R])
+		return &frame{ops: o, data: cd, p: &cd.p}
 	}
 	o.release = func(fr *frame) {
 		*fr.data.(*callData[P, R]) = callData[P, R]{}
@@ -144,6 +150,17 @@ func newOps[P, R any](d *Def[P, R]) *ops {
 		return dst, false
 	}
 	return o
+}
+
+// FuncsOf returns the typed functions t was built with, and false when P and
+// R are not t's params and result types. Tests use it to run a generated
+// decoder or encoder on its own.
+func FuncsOf[P, R any](t *Tool) (Funcs[P, R], bool) {
+	f, ok := t.impl.funcs.(*Funcs[P, R])
+	if !ok {
+		return Funcs[P, R]{}, false
+	}
+	return *f, true
 }
 
 // decodeAny decodes args into a boxed P (Tool.Decode).

@@ -9,10 +9,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 1, and every handler
+// Compile-time guards: this file was generated for runtime support version 2, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
-const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
+const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -41,11 +41,11 @@ var (
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkAnon.Tool()}
+	return []*wink.Tool{WinkAnon}
 }
 
 // WinkAnon is the anon tool, handled by Anon.
-var WinkAnon = wink.NewDef(wink.Spec{
+var WinkAnon = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
 	Description:      "Counts rows.",
 	Examples: []wink.Example{{
@@ -70,7 +70,7 @@ var WinkAnon = wink.NewDef(wink.Spec{
 })
 
 // WinkAnonExamples returns the examples of anon as typed values, in directive order. Their JSON forms are in
-// WinkAnon.Tool().Spec().Examples.
+// WinkAnon.Spec().Examples.
 func WinkAnonExamples() []wink.TypedExample[Params, Out] {
 	out := make([]wink.TypedExample[Params, Out], 1)
 	{

@@ -13,10 +13,10 @@ import (
 	wink3 "github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 1, and every handler
+// Compile-time guards: this file was generated for runtime support version 2, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink3.EnforceVersion(wink3.MaxGenVersion - 1)
-const _ = wink3.EnforceVersion(1 - wink3.MinGenVersion)
+const _ = wink3.EnforceVersion(wink3.MaxGenVersion - 2)
+const _ = wink3.EnforceVersion(2 - wink3.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -46,11 +46,11 @@ var (
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink3.Tool {
-	return []*wink3.Tool{WinkCollide.Tool()}
+	return []*wink3.Tool{WinkCollide}
 }
 
 // WinkCollide is the collide tool, handled by Collide.
-var WinkCollide = wink3.NewDef(wink3.Spec{
+var WinkCollide = wink3.NewTool(wink3.Spec{
 	AcceptsOverrides: false,
 	Description:      "Collides.",
 	Examples: []wink3.Example{{
@@ -79,7 +79,7 @@ var WinkCollide = wink3.NewDef(wink3.Spec{
 })
 
 // WinkCollideExamples returns the examples of collide as typed values, in directive order. Their JSON forms are in
-// WinkCollide.Tool().Spec().Examples.
+// WinkCollide.Spec().Examples.
 func WinkCollideExamples() []wink3.TypedExample[Params, Result] {
 	out := make([]wink3.TypedExample[Params, Result], 1)
 	{

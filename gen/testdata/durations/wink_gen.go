@@ -9,10 +9,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 1, and every handler
+// Compile-time guards: this file was generated for runtime support version 2, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
-const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
+const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -35,11 +35,11 @@ var (
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkWait.Tool()}
+	return []*wink.Tool{WinkWait}
 }
 
 // WinkWait is the wait tool, handled by Wait.
-var WinkWait = wink.NewDef(wink.Spec{
+var WinkWait = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
 	Description:      "Waits.",
 	Examples: []wink.Example{{
@@ -64,7 +64,7 @@ var WinkWait = wink.NewDef(wink.Spec{
 })
 
 // WinkWaitExamples returns the examples of wait as typed values, in directive order. Their JSON forms are in
-// WinkWait.Tool().Spec().Examples.
+// WinkWait.Spec().Examples.
 func WinkWaitExamples() []wink.TypedExample[Params, Result] {
 	out := make([]wink.TypedExample[Params, Result], 1)
 	{

@@ -9,10 +9,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 1, and every handler
+// Compile-time guards: this file was generated for runtime support version 2, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
-const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
+const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -38,11 +38,11 @@ var (
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkListItems.Tool()}
+	return []*wink.Tool{WinkListItems}
 }
 
 // WinkListItems is the list_items tool, handled by ListItems.
-var WinkListItems = wink.NewDef(wink.Spec{
+var WinkListItems = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
 	Description:      "Lists items page by page.",
 	Examples: []wink.Example{{
@@ -67,7 +67,7 @@ var WinkListItems = wink.NewDef(wink.Spec{
 })
 
 // WinkListItemsExamples returns the examples of list_items as typed values, in directive order. Their JSON forms are in
-// WinkListItems.Tool().Spec().Examples.
+// WinkListItems.Spec().Examples.
 func WinkListItemsExamples() []wink.TypedExample[ListParams, Items] {
 	out := make([]wink.TypedExample[ListParams, Items], 1)
 	{

@@ -10,10 +10,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 1, and every handler
+// Compile-time guards: this file was generated for runtime support version 2, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
-const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
+const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -36,11 +36,11 @@ var (
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkPay.Tool(), WinkRefund.Tool(), WinkTransfer.Tool()}
+	return []*wink.Tool{WinkPay, WinkRefund, WinkTransfer}
 }
 
 // WinkPay is the pay tool, handled by Pay.
-var WinkPay = wink.NewDef(wink.Spec{
+var WinkPay = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
 	Description:      "Moves money once per account and amount.",
 	Idempotency: wink.Idempotency{
@@ -66,7 +66,7 @@ var WinkPay = wink.NewDef(wink.Spec{
 })
 
 // WinkRefund is the refund tool, handled by Refund.
-var WinkRefund = wink.NewDef(wink.Spec{
+var WinkRefund = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
 	Description:      "Is idempotent on all its arguments.",
 	Idempotency: wink.Idempotency{
@@ -90,7 +90,7 @@ var WinkRefund = wink.NewDef(wink.Spec{
 })
 
 // WinkTransfer is the transfer tool, handled by Transfer.
-var WinkTransfer = wink.NewDef(wink.Spec{
+var WinkTransfer = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
 	Description:      "Uses a custom key, globally scoped.",
 	Idempotency: wink.Idempotency{

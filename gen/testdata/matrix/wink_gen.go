@@ -12,10 +12,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 1, and every handler
+// Compile-time guards: this file was generated for runtime support version 2, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
-const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
+const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -366,11 +366,11 @@ var (
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkEchoString.Tool(), WinkEchoBool.Tool(), WinkEchoInt.Tool(), WinkEchoInt8.Tool(), WinkEchoInt16.Tool(), WinkEchoInt32.Tool(), WinkEchoInt64.Tool(), WinkEchoUint.Tool(), WinkEchoUint8.Tool(), WinkEchoUint16.Tool(), WinkEchoUint32.Tool(), WinkEchoUint64.Tool(), WinkEchoFloat32.Tool(), WinkEchoFloat64.Tool(), WinkEchoTime.Tool(), WinkEchoDuration.Tool(), WinkEchoColor.Tool(), WinkEchoLevel.Tool(), WinkEchoName.Tool(), WinkEchoLeaf.Tool()}
+	return []*wink.Tool{WinkEchoString, WinkEchoBool, WinkEchoInt, WinkEchoInt8, WinkEchoInt16, WinkEchoInt32, WinkEchoInt64, WinkEchoUint, WinkEchoUint8, WinkEchoUint16, WinkEchoUint32, WinkEchoUint64, WinkEchoFloat32, WinkEchoFloat64, WinkEchoTime, WinkEchoDuration, WinkEchoColor, WinkEchoLevel, WinkEchoName, WinkEchoLeaf}
 }
 
 // WinkEchoString is the matrix_string tool, handled by EchoString.
-var WinkEchoString = wink.NewDef(wink.Spec{
+var WinkEchoString = wink.NewTool(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Returns its arguments.",
 	Name:               "matrix_string",
@@ -389,7 +389,7 @@ var WinkEchoString = wink.NewDef(wink.Spec{
 })
 
 // WinkEchoBool is the matrix_bool tool, handled by EchoBool.
-var WinkEchoBool = wink.NewDef(wink.Spec{
+var WinkEchoBool = wink.NewTool(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Returns its arguments.",
 	Name:               "matrix_bool",
@@ -408,7 +408,7 @@ var WinkEchoBool = wink.NewDef(wink.Spec{
 })
 
 // WinkEchoInt is the matrix_int tool, handled by EchoInt.
-var WinkEchoInt = wink.NewDef(wink.Spec{
+var WinkEchoInt = wink.NewTool(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Returns its arguments.",
 	Name:               "matrix_int",
@@ -427,7 +427,7 @@ var WinkEchoInt = wink.NewDef(wink.Spec{
 })
 
 // WinkEchoInt8 is the matrix_int8 tool, handled by EchoInt8.
-var WinkEchoInt8 = wink.NewDef(wink.Spec{
+var WinkEchoInt8 = wink.NewTool(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Returns its arguments.",
 	Name:               "matrix_int8",
@@ -446,7 +446,7 @@ var WinkEchoInt8 = wink.NewDef(wink.Spec{
 })
 
 // WinkEchoInt16 is the matrix_int16 tool, handled by EchoInt16.
-var WinkEchoInt16 = wink.NewDef(wink.Spec{
+var WinkEchoInt16 = wink.NewTool(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Returns its arguments.",
 	Name:               "matrix_int16",
@@ -465,7 +465,7 @@ var WinkEchoInt16 = wink.NewDef(wink.Spec{
 })
 
 // WinkEchoInt32 is the matrix_int32 tool, handled by EchoInt32.
-var WinkEchoInt32 = wink.NewDef(wink.Spec{
+var WinkEchoInt32 = wink.NewTool(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Returns its arguments.",
 	Name:               "matrix_int32",
@@ -484,7 +484,7 @@ var WinkEchoInt32 = wink.NewDef(wink.Spec{
 })
 
 // WinkEchoInt64 is the matrix_int64 tool, handled by EchoInt64.
-var WinkEchoInt64 = wink.NewDef(wink.Spec{
+var WinkEchoInt64 = wink.NewTool(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Returns its arguments.",
 	Name:               "matrix_int64",
@@ -503,7 +503,7 @@ var WinkEchoInt64 = wink.NewDef(wink.Spec{
 })
 
 // WinkEchoUint is the matrix_uint tool, handled by EchoUint.
-var WinkEchoUint = wink.NewDef(wink.Spec{
+var WinkEchoUint = wink.NewTool(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Returns its arguments.",
 	Name:               "matrix_uint",
@@ -522,7 +522,7 @@ var WinkEchoUint = wink.NewDef(wink.Spec{
 })
 
 // WinkEchoUint8 is the matrix_uint8 tool, handled by EchoUint8.
-var WinkEchoUint8 = wink.NewDef(wink.Spec{
+var WinkEchoUint8 = wink.NewTool(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Returns its arguments.",
 	Name:               "matrix_uint8",
@@ -541,7 +541,7 @@ var WinkEchoUint8 = wink.NewDef(wink.Spec{
 })
 
 // WinkEchoUint16 is the matrix_uint16 tool, handled by EchoUint16.
-var WinkEchoUint16 = wink.NewDef(wink.Spec{
+var WinkEchoUint16 = wink.NewTool(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Returns its arguments.",
 	Name:               "matrix_uint16",
@@ -560,7 +560,7 @@ var WinkEchoUint16 = wink.NewDef(wink.Spec{
 })
 
 // WinkEchoUint32 is the matrix_uint32 tool, handled by EchoUint32.
-var WinkEchoUint32 = wink.NewDef(wink.Spec{
+var WinkEchoUint32 = wink.NewTool(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Returns its arguments.",
 	Name:               "matrix_uint32",
@@ -579,7 +579,7 @@ var WinkEchoUint32 = wink.NewDef(wink.Spec{
 })
 
 // WinkEchoUint64 is the matrix_uint64 tool, handled by EchoUint64.
-var WinkEchoUint64 = wink.NewDef(wink.Spec{
+var WinkEchoUint64 = wink.NewTool(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Returns its arguments.",
 	Name:               "matrix_uint64",
@@ -598,7 +598,7 @@ var WinkEchoUint64 = wink.NewDef(wink.Spec{
 })
 
 // WinkEchoFloat32 is the matrix_float32 tool, handled by EchoFloat32.
-var WinkEchoFloat32 = wink.NewDef(wink.Spec{
+var WinkEchoFloat32 = wink.NewTool(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Returns its arguments.",
 	Name:               "matrix_float32",
@@ -617,7 +617,7 @@ var WinkEchoFloat32 = wink.NewDef(wink.Spec{
 })
 
 // WinkEchoFloat64 is the matrix_float64 tool, handled by EchoFloat64.
-var WinkEchoFloat64 = wink.NewDef(wink.Spec{
+var WinkEchoFloat64 = wink.NewTool(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Returns its arguments.",
 	Name:               "matrix_float64",
@@ -636,7 +636,7 @@ var WinkEchoFloat64 = wink.NewDef(wink.Spec{
 })
 
 // WinkEchoTime is the matrix_time tool, handled by EchoTime.
-var WinkEchoTime = wink.NewDef(wink.Spec{
+var WinkEchoTime = wink.NewTool(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Returns its arguments.",
 	Name:               "matrix_time",
@@ -655,7 +655,7 @@ var WinkEchoTime = wink.NewDef(wink.Spec{
 })
 
 // WinkEchoDuration is the matrix_duration tool, handled by EchoDuration.
-var WinkEchoDuration = wink.NewDef(wink.Spec{
+var WinkEchoDuration = wink.NewTool(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Returns its arguments.",
 	Name:               "matrix_duration",
@@ -674,7 +674,7 @@ var WinkEchoDuration = wink.NewDef(wink.Spec{
 })
 
 // WinkEchoColor is the matrix_color tool, handled by EchoColor.
-var WinkEchoColor = wink.NewDef(wink.Spec{
+var WinkEchoColor = wink.NewTool(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Returns its arguments.",
 	Name:               "matrix_color",
@@ -693,7 +693,7 @@ var WinkEchoColor = wink.NewDef(wink.Spec{
 })
 
 // WinkEchoLevel is the matrix_level tool, handled by EchoLevel.
-var WinkEchoLevel = wink.NewDef(wink.Spec{
+var WinkEchoLevel = wink.NewTool(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Returns its arguments.",
 	Name:               "matrix_level",
@@ -712,7 +712,7 @@ var WinkEchoLevel = wink.NewDef(wink.Spec{
 })
 
 // WinkEchoName is the matrix_name tool, handled by EchoName.
-var WinkEchoName = wink.NewDef(wink.Spec{
+var WinkEchoName = wink.NewTool(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Returns its arguments.",
 	Name:               "matrix_name",
@@ -731,7 +731,7 @@ var WinkEchoName = wink.NewDef(wink.Spec{
 })
 
 // WinkEchoLeaf is the matrix_leaf tool, handled by EchoLeaf.
-var WinkEchoLeaf = wink.NewDef(wink.Spec{
+var WinkEchoLeaf = wink.NewTool(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Returns its arguments.",
 	Name:               "matrix_leaf",

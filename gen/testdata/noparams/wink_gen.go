@@ -7,10 +7,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 1, and every handler
+// Compile-time guards: this file was generated for runtime support version 2, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
-const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
+const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -31,11 +31,11 @@ var (
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkPing.Tool(), WinkClear.Tool(), WinkNoop.Tool()}
+	return []*wink.Tool{WinkPing, WinkClear, WinkNoop}
 }
 
 // WinkPing is the ping tool, handled by Ping.
-var WinkPing = wink.NewDef(wink.Spec{
+var WinkPing = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
 	Description:      "Checks liveness.",
 	Examples: []wink.Example{{
@@ -62,7 +62,7 @@ var WinkPing = wink.NewDef(wink.Spec{
 })
 
 // WinkPingExamples returns the examples of ping as typed values, in directive order. Their JSON forms are in
-// WinkPing.Tool().Spec().Examples.
+// WinkPing.Spec().Examples.
 func WinkPingExamples() []wink.TypedExample[wink.NoParams, Pong] {
 	out := make([]wink.TypedExample[wink.NoParams, Pong], 1)
 	{
@@ -74,7 +74,7 @@ func WinkPingExamples() []wink.TypedExample[wink.NoParams, Pong] {
 }
 
 // WinkClear is the clear-key tool, handled by Clear.
-var WinkClear = wink.NewDef(wink.Spec{
+var WinkClear = wink.NewTool(wink.Spec{
 	AcceptsOverrides:      false,
 	Description:           "Forgets a key and returns no value.",
 	Name:                  "clear-key",
@@ -94,7 +94,7 @@ var WinkClear = wink.NewDef(wink.Spec{
 })
 
 // WinkNoop is the noop tool, handled by Noop.
-var WinkNoop = wink.NewDef(wink.Spec{
+var WinkNoop = wink.NewTool(wink.Spec{
 	AcceptsOverrides:      false,
 	Description:           "Does nothing at all.",
 	Name:                  "noop",

@@ -15,8 +15,8 @@ import (
 )
 
 var (
-	search = adapterstest.WinkSearch.Tool()
-	label  = adapterstest.WinkLabelIssue.Tool()
+	search = adapterstest.WinkSearch
+	label  = adapterstest.WinkLabelIssue
 )
 
 func dispatcher() *wink.Dispatcher {
@@ -55,14 +55,14 @@ func TestToolsWritesPlainSchemasExactly(t *testing.T) {
 }
 
 func TestToolsReportEveryProblemAtOnce(t *testing.T) {
-	bad := wink.NewDef(wink.Spec{Name: "bad", Description: "Bad.", ParamsSchema: []byte(`"object"`)},
+	bad := wink.NewTool(wink.Spec{Name: "bad", Description: "Bad.", ParamsSchema: []byte(`"object"`)},
 		wink.Funcs[wink.NoParams, wink.NoValue]{
 			Decode:       wink.DecodeNoParams,
 			EncodeResult: wink.EncodeNoValue,
 			Handler: func(*wink.ToolContext, wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
 				return wink.Done[wink.NoValue]("ok"), nil
 			},
-		}).Tool()
+		})
 	got, err := anthropic.Tools([]*wink.Tool{nil, label, bad, label})
 	const want = "anthropic: tool 0 is nil\n" +
 		"anthropic: tool \"bad\": parameters schema is not a JSON object\n" +

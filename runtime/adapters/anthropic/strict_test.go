@@ -57,7 +57,7 @@ func TestEveryToolPassesAnthropicsStrictRules(t *testing.T) {
 	if n < 10 {
 		t.Errorf("only %d strict schemas checked", n)
 	}
-	if err := schema.CheckAnthropicStrict(quickstart.WinkGetForecast.Tool().Spec().ParamsSchema); err == nil ||
+	if err := schema.CheckAnthropicStrict(quickstart.WinkGetForecast.Spec().ParamsSchema); err == nil ||
 		!strings.Contains(err.Error(), "minLength") {
 		t.Errorf("the plain schema passed the strict checker: %v", err)
 	}
@@ -85,10 +85,10 @@ func TestStrictToolsKeepsToThePerRequestLimits(t *testing.T) {
 		}
 		plain = `{"type":"object","properties":{` + props + `},"additionalProperties":false}`
 		spec := wink.Spec{Name: name, Description: name, ParamsSchema: []byte(plain), ParamsSchemaAnthropic: []byte(plain)}
-		return wink.NewDef(spec, wink.Funcs[wink.NoParams, wink.NoValue]{Decode: wink.DecodeNoParams, EncodeResult: wink.EncodeNoValue,
+		return wink.NewTool(spec, wink.Funcs[wink.NoParams, wink.NoValue]{Decode: wink.DecodeNoParams, EncodeResult: wink.EncodeNoValue,
 			Handler: func(*wink.ToolContext, wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
 				return wink.Done[wink.NoValue](""), nil
-			}}).Tool()
+			}})
 	}
 	var many []*wink.Tool
 	for i := range 22 {

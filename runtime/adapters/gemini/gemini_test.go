@@ -62,7 +62,7 @@ func TestEveryToolPassesGeminisRules(t *testing.T) {
 // TestCheckGeminiRefusesWhatGeminiDoesNot: the plain schemas (type arrays, additionalProperties, $ref)
 // fail the checker, so the checker can fail.
 func TestCheckGeminiRefusesWhatGeminiDoesNot(t *testing.T) {
-	err := schema.CheckGemini(quickstart.WinkGetForecast.Tool().Spec().ParamsSchema)
+	err := schema.CheckGemini(quickstart.WinkGetForecast.Spec().ParamsSchema)
 	if err == nil || !strings.Contains(err.Error(), "additionalProperties") || !strings.Contains(err.Error(), "type must be one string") {
 		t.Fatalf("err = %v", err)
 	}

@@ -46,7 +46,7 @@ func TestMapsTravelAsPairsInStrictMode(t *testing.T) {
 	}
 	var got map[string]string
 	def := adapterstest.WinkLabelIssue
-	p, err := def.DecodeWith([]byte(`{"issue":7,"labels":[{"key":"prio","value":"high"},{"key":"area","value":"ui"}]}`), strictjson.Limits{PairMaps: true})
+	p, err := wink.DecodeParams[adapterstest.LabelParams](def, []byte(`{"issue":7,"labels":[{"key":"prio","value":"high"},{"key":"area","value":"ui"}]}`), strictjson.Limits{PairMaps: true})
 	if err != nil {
 		t.Fatal(err)
 	}

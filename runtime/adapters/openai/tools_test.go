@@ -13,15 +13,15 @@ import (
 )
 
 var (
-	search = adapterstest.WinkSearch.Tool()
-	label  = adapterstest.WinkLabelIssue.Tool()
+	search = adapterstest.WinkSearch
+	label  = adapterstest.WinkLabelIssue
 	// plainOnly is a hand-built tool without a strict variant (StrictOK false): the non-strict path.
-	plainOnly = wink.NewDef(wink.Spec{Name: "plain_only", Description: "Plain <only> & loose.",
+	plainOnly = wink.NewTool(wink.Spec{Name: "plain_only", Description: "Plain <only> & loose.",
 		ParamsSchema: []byte(`{"type":"object","description":"a <b> & c","additionalProperties":{"type":"string"}}`)},
 		wink.Funcs[wink.NoParams, wink.NoValue]{Decode: wink.DecodeNoParams, EncodeResult: wink.EncodeNoValue,
 			Handler: func(*wink.ToolContext, wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
 				return wink.Done[wink.NoValue](""), nil
-			}}).Tool()
+			}})
 )
 
 func TestChatToolsWritesStrictAndNonStrictEntriesExactly(t *testing.T) {
@@ -90,14 +90,14 @@ func TestSchemaPicksStrictVariantOnlyWhenStrictOK(t *testing.T) {
 }
 
 func badSchemaTool(name, schema string) *wink.Tool {
-	return wink.NewDef(wink.Spec{Name: name, Description: "Bad.", ParamsSchema: []byte(schema), ParamsSchemaStrict: []byte(schema), StrictOK: true},
+	return wink.NewTool(wink.Spec{Name: name, Description: "Bad.", ParamsSchema: []byte(schema), ParamsSchemaStrict: []byte(schema), StrictOK: true},
 		wink.Funcs[wink.NoParams, wink.NoValue]{
 			Decode:       wink.DecodeNoParams,
 			EncodeResult: wink.EncodeNoValue,
 			Handler: func(*wink.ToolContext, wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
 				return wink.Done[wink.NoValue]("ok"), nil
 			},
-		}).Tool()
+		})
 }
 
 func TestToolsReportEveryProblemAtOnce(t *testing.T) {
@@ -177,7 +177,7 @@ func TestChatToolsHaveTheShapeOfRecordedRequests(t *testing.T) {
 		tool      *wink.Tool
 		addStrict bool
 	}{
-		{"llms_openai_TestFunctionCall.httprr", adapterstest.WinkGetCurrentWeather.Tool(), true},
+		{"llms_openai_TestFunctionCall.httprr", adapterstest.WinkGetCurrentWeather, true},
 		{"llms_openai_TestStructuredOutputFunctionCalling.httprr", search, false},
 	} {
 		t.Run(tc.file, func(t *testing.T) {

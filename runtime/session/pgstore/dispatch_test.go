@@ -32,7 +32,7 @@ func decodeStep(d *strictjson.Decoder, v *stepParams) {
 
 // addStep appends a plan step; a title "fail" fails after changing the plan, "boom" panics.
 func addStep(ran *int) *wink.Registry {
-	def := wink.NewDef(wink.Spec{Name: "add_step"}, wink.Funcs[stepParams, wink.NoValue]{
+	def := wink.NewTool(wink.Spec{Name: "add_step"}, wink.Funcs[stepParams, wink.NoValue]{
 		Decode:       decodeStep,
 		EncodeResult: func(b []byte, _ *wink.NoValue) []byte { return append(b, "null"...) },
 		Handler: func(tc *wink.ToolContext, p stepParams) (wink.ToolResult[wink.NoValue], error) {
@@ -48,7 +48,7 @@ func addStep(ran *int) *wink.Registry {
 			return wink.Done[wink.NoValue]("added"), nil
 		},
 	})
-	return wink.MustRegistry([]*wink.Tool{def.Tool()})
+	return wink.MustRegistry([]*wink.Tool{def})
 }
 
 func dispatch(t testing.TB, d *wink.Dispatcher, title string) (wink.Outcome, error) {
@@ -117,7 +117,7 @@ func TestDispatchOnADatabaseThatIsDownReturnsAnErrorAndDoesNotRunTheHandler(t *t
 
 // setTitle replaces the plan with one step: a call that changes one small STATE slice.
 func setTitle() *wink.Registry {
-	def := wink.NewDef(wink.Spec{Name: "set_title"}, wink.Funcs[stepParams, wink.NoValue]{
+	def := wink.NewTool(wink.Spec{Name: "set_title"}, wink.Funcs[stepParams, wink.NoValue]{
 		Decode:       decodeStep,
 		EncodeResult: func(b []byte, _ *wink.NoValue) []byte { return append(b, "null"...) },
 		Handler: func(tc *wink.ToolContext, p stepParams) (wink.ToolResult[wink.NoValue], error) {
@@ -125,7 +125,7 @@ func setTitle() *wink.Registry {
 			return wink.Done[wink.NoValue]("set"), nil
 		},
 	})
-	return wink.MustRegistry([]*wink.Tool{def.Tool()})
+	return wink.MustRegistry([]*wink.Tool{def})
 }
 
 // BenchmarkDispatch compares a dispatch that changes one STATE slice of a session in the memory store

@@ -20,6 +20,6 @@ func Section() (*prompt.Section, error) {
 		Title:    "Workspace digest",
 		Template: Guidance,
 		Params:   []prompt.Param{{Name: "workspace_digest", Default: "No digest yet: call workspace_digest to make one."}},
-		Tools:    []*wink.Tool{WinkWorkspaceDigest.Tool()},
+		Tools:    []*wink.Tool{WinkWorkspaceDigest},
 	})
 }

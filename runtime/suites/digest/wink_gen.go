@@ -12,10 +12,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 1, and every handler
+// Compile-time guards: this file was generated for runtime support version 2, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
-const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
+const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -55,11 +55,11 @@ var (
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkWorkspaceDigest.Tool()}
+	return []*wink.Tool{WinkWorkspaceDigest}
 }
 
 // WinkWorkspaceDigest is the workspace_digest tool, handled by WorkspaceDigest.
-var WinkWorkspaceDigest = wink.NewDef(wink.Spec{
+var WinkWorkspaceDigest = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
 	Description:      "Summarises the workspace (sizes, kinds of files, notable files) and expands one directory at a time; without a path it recomputes the summary.",
 	Examples: []wink.Example{{
@@ -87,7 +87,7 @@ var WinkWorkspaceDigest = wink.NewDef(wink.Spec{
 })
 
 // WinkWorkspaceDigestExamples returns the examples of workspace_digest as typed values, in directive order. Their JSON forms are in
-// WinkWorkspaceDigest.Tool().Spec().Examples.
+// WinkWorkspaceDigest.Spec().Examples.
 func WinkWorkspaceDigestExamples() []wink.TypedExample[DigestParams, Digest] {
 	out := make([]wink.TypedExample[DigestParams, Digest], 2)
 	{

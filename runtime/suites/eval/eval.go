@@ -208,7 +208,7 @@ func errorText(err error) string {
 func checkPath(builtin, path string) (string, error) {
 	args := strictjson.AppendString([]byte(`{"file_path":`), path)
 	args = append(args, '}')
-	if _, err := files.WinkReadFile.Tool().Decode(args, strictjson.Limits{}); err != nil {
+	if _, err := files.WinkReadFile.Decode(args, strictjson.Limits{}); err != nil {
 		var ae *wink.ArgumentsError
 		if errors.As(err, &ae) && ae.Errors != nil && len(ae.Errors.Lines()) > 0 {
 			return "", errors.New(builtin + ": path " + strings.TrimPrefix(ae.Errors.Lines()[0], "file_path: "))

@@ -17,6 +17,6 @@ func Section() (*prompt.Section, error) {
 		Key:      "eval",
 		Title:    "Evaluator",
 		Template: Guidance,
-		Tools:    []*wink.Tool{WinkEval.Tool()},
+		Tools:    []*wink.Tool{WinkEval},
 	})
 }

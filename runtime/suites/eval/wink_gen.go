@@ -7,10 +7,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 1, and every handler
+// Compile-time guards: this file was generated for runtime support version 2, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
-const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
+const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -33,11 +33,11 @@ var (
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkEval.Tool()}
+	return []*wink.Tool{WinkEval}
 }
 
 // WinkEval is the eval tool, handled by Eval.
-var WinkEval = wink.NewDef(wink.Spec{
+var WinkEval = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
 	Description:      "Runs a Starlark program (Python-like) with read_file(path) and write_file(path, content) over the workspace. A failing program is undone.",
 	Examples: []wink.Example{{
@@ -65,7 +65,7 @@ var WinkEval = wink.NewDef(wink.Spec{
 })
 
 // WinkEvalExamples returns the examples of eval as typed values, in directive order. Their JSON forms are in
-// WinkEval.Tool().Spec().Examples.
+// WinkEval.Spec().Examples.
 func WinkEvalExamples() []wink.TypedExample[EvalParams, EvalResult] {
 	out := make([]wink.TypedExample[EvalParams, EvalResult], 2)
 	{

@@ -32,8 +32,8 @@ func pathProp(t testing.TB, tool *wink.Tool, prop string) (pattern string, maxLe
 // schemaPatterns returns the compiled schema patterns of Path (read_file's file_path) and PathOrRoot (ls's
 // path).
 func schemaPatterns(t testing.TB) (path, orRoot *regexp.Regexp) {
-	p, _ := pathProp(t, files.WinkReadFile.Tool(), "file_path")
-	r, _ := pathProp(t, files.WinkLs.Tool(), "path")
+	p, _ := pathProp(t, files.WinkReadFile, "file_path")
+	r, _ := pathProp(t, files.WinkLs, "path")
 	return regexp.MustCompile(p), regexp.MustCompile(r)
 }
 
@@ -96,10 +96,10 @@ func TestPathPatternStatesTheLimits(t *testing.T) {
 		prop string
 		re   *regexp.Regexp
 	}{
-		{files.WinkReadFile.Tool(), "file_path", path}, {files.WinkWriteFile.Tool(), "file_path", path},
-		{files.WinkEditFile.Tool(), "file_path", path}, {files.WinkRm.Tool(), "path", path},
-		{files.WinkLs.Tool(), "path", orRoot}, {files.WinkGlob.Tool(), "path", orRoot},
-		{files.WinkGrep.Tool(), "path", orRoot},
+		{files.WinkReadFile, "file_path", path}, {files.WinkWriteFile, "file_path", path},
+		{files.WinkEditFile, "file_path", path}, {files.WinkRm, "path", path},
+		{files.WinkLs, "path", orRoot}, {files.WinkGlob, "path", orRoot},
+		{files.WinkGrep, "path", orRoot},
 	} {
 		pat, maxLen := pathProp(t, f.tool, f.prop)
 		if pat != f.re.String() || maxLen != files.MaxPathLength {

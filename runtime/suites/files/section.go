@@ -26,8 +26,8 @@ func Section(opts ...Option) (*prompt.Section, error) {
 		Key:      "files",
 		Title:    "Workspace files",
 		Template: Guidance,
-		Tools: []*wink.Tool{WinkLs.Tool(), WinkReadFile.Tool(), WinkWriteFile.Tool(), WinkEditFile.Tool(),
-			WinkGlob.Tool(), WinkGrep.Tool(), WinkRm.Tool()},
+		Tools: []*wink.Tool{WinkLs, WinkReadFile, WinkWriteFile, WinkEditFile,
+			WinkGlob, WinkGrep, WinkRm},
 		Policies: Policies(opts...),
 	})
 }

@@ -10,10 +10,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 1, and every handler
+// Compile-time guards: this file was generated for runtime support version 2, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
-const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
+const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -99,11 +99,11 @@ var (
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkEditFile.Tool(), WinkGlob.Tool(), WinkGrep.Tool(), WinkLs.Tool(), WinkReadFile.Tool(), WinkRm.Tool(), WinkWriteFile.Tool()}
+	return []*wink.Tool{WinkEditFile, WinkGlob, WinkGrep, WinkLs, WinkReadFile, WinkRm, WinkWriteFile}
 }
 
 // WinkEditFile is the edit_file tool, handled by EditFile.
-var WinkEditFile = wink.NewDef(wink.Spec{
+var WinkEditFile = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
 	Description:      "Replaces exactly one occurrence of old_string in a file with new_string (every one with replace_all).",
 	Examples: []wink.Example{{
@@ -127,7 +127,7 @@ var WinkEditFile = wink.NewDef(wink.Spec{
 })
 
 // WinkEditFileExamples returns the examples of edit_file as typed values, in directive order. Their JSON forms are in
-// WinkEditFile.Tool().Spec().Examples.
+// WinkEditFile.Spec().Examples.
 func WinkEditFileExamples() []wink.TypedExample[EditFileParams, wink.NoValue] {
 	out := make([]wink.TypedExample[EditFileParams, wink.NoValue], 1)
 	{
@@ -140,7 +140,7 @@ func WinkEditFileExamples() []wink.TypedExample[EditFileParams, wink.NoValue] {
 }
 
 // WinkGlob is the glob tool, handled by Glob.
-var WinkGlob = wink.NewDef(wink.Spec{
+var WinkGlob = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
 	Description:      "Finds files and directories whose paths match a pattern such as **/*.go.",
 	Examples: []wink.Example{{
@@ -167,7 +167,7 @@ var WinkGlob = wink.NewDef(wink.Spec{
 })
 
 // WinkGlobExamples returns the examples of glob as typed values, in directive order. Their JSON forms are in
-// WinkGlob.Tool().Spec().Examples.
+// WinkGlob.Spec().Examples.
 func WinkGlobExamples() []wink.TypedExample[GlobParams, GlobResult] {
 	out := make([]wink.TypedExample[GlobParams, GlobResult], 1)
 	{
@@ -185,7 +185,7 @@ func WinkGlobExamples() []wink.TypedExample[GlobParams, GlobResult] {
 }
 
 // WinkGrep is the grep tool, handled by Grep.
-var WinkGrep = wink.NewDef(wink.Spec{
+var WinkGrep = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
 	Description:      "Searches the lines of text files for an RE2 regular expression and returns path:line: text matches.",
 	Examples: []wink.Example{{
@@ -212,7 +212,7 @@ var WinkGrep = wink.NewDef(wink.Spec{
 })
 
 // WinkGrepExamples returns the examples of grep as typed values, in directive order. Their JSON forms are in
-// WinkGrep.Tool().Spec().Examples.
+// WinkGrep.Spec().Examples.
 func WinkGrepExamples() []wink.TypedExample[GrepParams, GrepResult] {
 	out := make([]wink.TypedExample[GrepParams, GrepResult], 1)
 	{
@@ -233,7 +233,7 @@ func WinkGrepExamples() []wink.TypedExample[GrepParams, GrepResult] {
 }
 
 // WinkLs is the ls tool, handled by Ls.
-var WinkLs = wink.NewDef(wink.Spec{
+var WinkLs = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
 	Description:      "Lists the files and directories in a directory of the workspace.",
 	Examples: []wink.Example{{
@@ -260,7 +260,7 @@ var WinkLs = wink.NewDef(wink.Spec{
 })
 
 // WinkLsExamples returns the examples of ls as typed values, in directive order. Their JSON forms are in
-// WinkLs.Tool().Spec().Examples.
+// WinkLs.Spec().Examples.
 func WinkLsExamples() []wink.TypedExample[LsParams, LsResult] {
 	out := make([]wink.TypedExample[LsParams, LsResult], 1)
 	{
@@ -283,7 +283,7 @@ func WinkLsExamples() []wink.TypedExample[LsParams, LsResult] {
 }
 
 // WinkReadFile is the read_file tool, handled by ReadFile.
-var WinkReadFile = wink.NewDef(wink.Spec{
+var WinkReadFile = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
 	Description:      "Reads a text file and returns its lines numbered from 1, a window at a time (offset, limit).",
 	Examples: []wink.Example{{
@@ -310,7 +310,7 @@ var WinkReadFile = wink.NewDef(wink.Spec{
 })
 
 // WinkReadFileExamples returns the examples of read_file as typed values, in directive order. Their JSON forms are in
-// WinkReadFile.Tool().Spec().Examples.
+// WinkReadFile.Spec().Examples.
 func WinkReadFileExamples() []wink.TypedExample[ReadFileParams, ReadFileResult] {
 	out := make([]wink.TypedExample[ReadFileParams, ReadFileResult], 1)
 	{
@@ -329,7 +329,7 @@ func WinkReadFileExamples() []wink.TypedExample[ReadFileParams, ReadFileResult] 
 }
 
 // WinkRm is the rm tool, handled by Rm.
-var WinkRm = wink.NewDef(wink.Spec{
+var WinkRm = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
 	Description:      "Removes a file, or a directory with everything in it.",
 	Examples: []wink.Example{{
@@ -353,7 +353,7 @@ var WinkRm = wink.NewDef(wink.Spec{
 })
 
 // WinkRmExamples returns the examples of rm as typed values, in directive order. Their JSON forms are in
-// WinkRm.Tool().Spec().Examples.
+// WinkRm.Spec().Examples.
 func WinkRmExamples() []wink.TypedExample[RmParams, wink.NoValue] {
 	out := make([]wink.TypedExample[RmParams, wink.NoValue], 1)
 	{
@@ -364,7 +364,7 @@ func WinkRmExamples() []wink.TypedExample[RmParams, wink.NoValue] {
 }
 
 // WinkWriteFile is the write_file tool, handled by WriteFile.
-var WinkWriteFile = wink.NewDef(wink.Spec{
+var WinkWriteFile = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
 	Description:      "Creates a new file with the given content; it never overwrites (use edit_file to change a file).",
 	Examples: []wink.Example{{
@@ -388,7 +388,7 @@ var WinkWriteFile = wink.NewDef(wink.Spec{
 })
 
 // WinkWriteFileExamples returns the examples of write_file as typed values, in directive order. Their JSON forms are in
-// WinkWriteFile.Tool().Spec().Examples.
+// WinkWriteFile.Spec().Examples.
 func WinkWriteFileExamples() []wink.TypedExample[WriteFileParams, wink.NoValue] {
 	out := make([]wink.TypedExample[WriteFileParams, wink.NoValue], 1)
 	{

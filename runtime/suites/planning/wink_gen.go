@@ -10,10 +10,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 1, and every handler
+// Compile-time guards: this file was generated for runtime support version 2, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
-const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
+const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -51,11 +51,11 @@ var (
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkSetupPlan.Tool(), WinkAddStep.Tool(), WinkUpdateStep.Tool(), WinkReadPlan.Tool()}
+	return []*wink.Tool{WinkSetupPlan, WinkAddStep, WinkUpdateStep, WinkReadPlan}
 }
 
 // WinkSetupPlan is the planning_setup_plan tool, handled by SetupPlan.
-var WinkSetupPlan = wink.NewDef(wink.Spec{
+var WinkSetupPlan = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
 	Description:      "Creates or replaces the session plan with an objective and optional initial steps.",
 	Examples: []wink.Example{{
@@ -83,7 +83,7 @@ var WinkSetupPlan = wink.NewDef(wink.Spec{
 })
 
 // WinkSetupPlanExamples returns the examples of planning_setup_plan as typed values, in directive order. Their JSON forms are in
-// WinkSetupPlan.Tool().Spec().Examples.
+// WinkSetupPlan.Spec().Examples.
 func WinkSetupPlanExamples() []wink.TypedExample[SetupPlanParams, Plan] {
 	out := make([]wink.TypedExample[SetupPlanParams, Plan], 1)
 	{
@@ -107,7 +107,7 @@ func WinkSetupPlanExamples() []wink.TypedExample[SetupPlanParams, Plan] {
 }
 
 // WinkAddStep is the planning_add_step tool, handled by AddStep.
-var WinkAddStep = wink.NewDef(wink.Spec{
+var WinkAddStep = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
 	Description:      "Appends one or more steps to the active plan.",
 	Examples: []wink.Example{{
@@ -135,7 +135,7 @@ var WinkAddStep = wink.NewDef(wink.Spec{
 })
 
 // WinkAddStepExamples returns the examples of planning_add_step as typed values, in directive order. Their JSON forms are in
-// WinkAddStep.Tool().Spec().Examples.
+// WinkAddStep.Spec().Examples.
 func WinkAddStepExamples() []wink.TypedExample[AddStepParams, Plan] {
 	out := make([]wink.TypedExample[AddStepParams, Plan], 1)
 	{
@@ -161,7 +161,7 @@ func WinkAddStepExamples() []wink.TypedExample[AddStepParams, Plan] {
 }
 
 // WinkUpdateStep is the planning_update_step tool, handled by UpdateStep.
-var WinkUpdateStep = wink.NewDef(wink.Spec{
+var WinkUpdateStep = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
 	Description:      "Updates a step's title or status by its ID.",
 	Examples: []wink.Example{{
@@ -193,7 +193,7 @@ var WinkUpdateStep = wink.NewDef(wink.Spec{
 })
 
 // WinkUpdateStepExamples returns the examples of planning_update_step as typed values, in directive order. Their JSON forms are in
-// WinkUpdateStep.Tool().Spec().Examples.
+// WinkUpdateStep.Spec().Examples.
 func WinkUpdateStepExamples() []wink.TypedExample[UpdateStepParams, Plan] {
 	out := make([]wink.TypedExample[UpdateStepParams, Plan], 2)
 	{
@@ -236,7 +236,7 @@ func WinkUpdateStepExamples() []wink.TypedExample[UpdateStepParams, Plan] {
 }
 
 // WinkReadPlan is the planning_read_plan tool, handled by ReadPlan.
-var WinkReadPlan = wink.NewDef(wink.Spec{
+var WinkReadPlan = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
 	Description:      "Returns the latest plan snapshot.",
 	Examples: []wink.Example{{
@@ -266,7 +266,7 @@ var WinkReadPlan = wink.NewDef(wink.Spec{
 })
 
 // WinkReadPlanExamples returns the examples of planning_read_plan as typed values, in directive order. Their JSON forms are in
-// WinkReadPlan.Tool().Spec().Examples.
+// WinkReadPlan.Spec().Examples.
 func WinkReadPlanExamples() []wink.TypedExample[wink.NoParams, Plan] {
 	out := make([]wink.TypedExample[wink.NoParams, Plan], 1)
 	{

@@ -33,6 +33,6 @@ func Section(cfg ...Config) (*prompt.Section, error) {
 		Key:      "sandbox",
 		Title:    "Shell",
 		Template: Guidance,
-		Tools:    []*wink.Tool{WinkShell.Tool()},
+		Tools:    []*wink.Tool{WinkShell},
 	})
 }

@@ -12,10 +12,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 1, and every handler
+// Compile-time guards: this file was generated for runtime support version 2, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
-const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
+const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -42,11 +42,11 @@ var (
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkShell.Tool()}
+	return []*wink.Tool{WinkShell}
 }
 
 // WinkShell is the shell tool, handled by Shell.
-var WinkShell = wink.NewDef(wink.Spec{
+var WinkShell = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
 	Description:      "Runs a command in a sandbox: only the workspace is writable, and there is no network. A non-zero exit status fails the call and undoes its writes, unless allow_failure is set.",
 	Examples: []wink.Example{{
@@ -73,7 +73,7 @@ var WinkShell = wink.NewDef(wink.Spec{
 })
 
 // WinkShellExamples returns the examples of shell as typed values, in directive order. Their JSON forms are in
-// WinkShell.Tool().Spec().Examples.
+// WinkShell.Spec().Examples.
 func WinkShellExamples() []wink.TypedExample[ShellParams, ShellResult] {
 	out := make([]wink.TypedExample[ShellParams, ShellResult], 2)
 	{

@@ -11,10 +11,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 1, and every handler
+// Compile-time guards: this file was generated for runtime support version 2, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
-const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
+const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -53,11 +53,11 @@ var (
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkGetCurrentWeather.Tool(), WinkSearch.Tool(), WinkUpdateIssueList.Tool(), WinkLabelIssue.Tool()}
+	return []*wink.Tool{WinkGetCurrentWeather, WinkSearch, WinkUpdateIssueList, WinkLabelIssue}
 }
 
 // WinkGetCurrentWeather is the get_current_weather tool, handled by GetCurrentWeather.
-var WinkGetCurrentWeather = wink.NewDef(wink.Spec{
+var WinkGetCurrentWeather = wink.NewTool(wink.Spec{
 	AcceptsOverrides:      false,
 	Description:           "Gets the current weather in a given location.",
 	Name:                  "get_current_weather",
@@ -77,7 +77,7 @@ var WinkGetCurrentWeather = wink.NewDef(wink.Spec{
 })
 
 // WinkSearch is the search tool, handled by Search.
-var WinkSearch = wink.NewDef(wink.Spec{
+var WinkSearch = wink.NewTool(wink.Spec{
 	AcceptsOverrides:      false,
 	Description:           "Searches by the web search engine.",
 	Name:                  "search",
@@ -97,7 +97,7 @@ var WinkSearch = wink.NewDef(wink.Spec{
 })
 
 // WinkUpdateIssueList is the update_issue_list tool, handled by UpdateIssueList.
-var WinkUpdateIssueList = wink.NewDef(wink.Spec{
+var WinkUpdateIssueList = wink.NewTool(wink.Spec{
 	AcceptsOverrides:      false,
 	Description:           "Updates the current issue list.",
 	Name:                  "update_issue_list",
@@ -119,7 +119,7 @@ var WinkUpdateIssueList = wink.NewDef(wink.Spec{
 })
 
 // WinkLabelIssue is the label_issue tool, handled by LabelIssue.
-var WinkLabelIssue = wink.NewDef(wink.Spec{
+var WinkLabelIssue = wink.NewTool(wink.Spec{
 	AcceptsOverrides:   false,
 	Description:        "Sets labels on an issue & shows them as <key>=<value>.",
 	Name:               "label_issue",

@@ -7,10 +7,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 1, and every handler
+// Compile-time guards: this file was generated for runtime support version 2, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
-const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
+const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -30,11 +30,11 @@ var (
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkEcho.Tool(), WinkStep.Tool()}
+	return []*wink.Tool{WinkEcho, WinkStep}
 }
 
 // WinkEcho is the echo tool, handled by Echo.
-var WinkEcho = wink.NewDef(wink.Spec{
+var WinkEcho = wink.NewTool(wink.Spec{
 	AcceptsOverrides:      false,
 	Description:           "Repeats its text back.",
 	Name:                  "echo",
@@ -54,7 +54,7 @@ var WinkEcho = wink.NewDef(wink.Spec{
 })
 
 // WinkStep is the step tool, handled by Step.
-var WinkStep = wink.NewDef(wink.Spec{
+var WinkStep = wink.NewTool(wink.Spec{
 	AcceptsOverrides:      false,
 	Description:           "Calls the test hook and reports the step done.",
 	Name:                  "step",

@@ -7,10 +7,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 1, and every handler
+// Compile-time guards: this file was generated for runtime support version 2, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
-const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
+const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -50,11 +50,11 @@ var (
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkAddNote.Tool(), WinkSlowFail.Tool(), WinkListNotes.Tool(), WinkEcho.Tool(), WinkExplode.Tool(), WinkQuiet.Tool(), WinkReject.Tool(), WinkCount.Tool(), WinkWait.Tool()}
+	return []*wink.Tool{WinkAddNote, WinkSlowFail, WinkListNotes, WinkEcho, WinkExplode, WinkQuiet, WinkReject, WinkCount, WinkWait}
 }
 
 // WinkAddNote is the add_note tool, handled by AddNote.
-var WinkAddNote = wink.NewDef(wink.Spec{
+var WinkAddNote = wink.NewTool(wink.Spec{
 	AcceptsOverrides:      false,
 	Description:           "Appends a note to the session.",
 	Name:                  "add_note",
@@ -74,7 +74,7 @@ var WinkAddNote = wink.NewDef(wink.Spec{
 })
 
 // WinkSlowFail is the slow_fail tool, handled by SlowFail.
-var WinkSlowFail = wink.NewDef(wink.Spec{
+var WinkSlowFail = wink.NewTool(wink.Spec{
 	AcceptsOverrides:      false,
 	Description:           "Appends a note, waits a little, then fails: the dispatcher rolls the note back.",
 	Name:                  "slow_fail",
@@ -94,7 +94,7 @@ var WinkSlowFail = wink.NewDef(wink.Spec{
 })
 
 // WinkListNotes is the list_notes tool, handled by ListNotes.
-var WinkListNotes = wink.NewDef(wink.Spec{
+var WinkListNotes = wink.NewTool(wink.Spec{
 	AcceptsOverrides:      false,
 	Description:           "Returns the session's notes.",
 	Name:                  "list_notes",
@@ -117,7 +117,7 @@ var WinkListNotes = wink.NewDef(wink.Spec{
 })
 
 // WinkEcho is the echo tool, handled by Echo.
-var WinkEcho = wink.NewDef(wink.Spec{
+var WinkEcho = wink.NewTool(wink.Spec{
 	AcceptsOverrides:      false,
 	Description:           "Repeats its text back.",
 	Destructive:           wink.No,
@@ -141,7 +141,7 @@ var WinkEcho = wink.NewDef(wink.Spec{
 })
 
 // WinkExplode is the explode tool, handled by Explode.
-var WinkExplode = wink.NewDef(wink.Spec{
+var WinkExplode = wink.NewTool(wink.Spec{
 	AcceptsOverrides:      false,
 	Description:           "Panics with the reason it is given.",
 	Name:                  "explode",
@@ -161,7 +161,7 @@ var WinkExplode = wink.NewDef(wink.Spec{
 })
 
 // WinkQuiet is the quiet tool, handled by Quiet.
-var WinkQuiet = wink.NewDef(wink.Spec{
+var WinkQuiet = wink.NewTool(wink.Spec{
 	AcceptsOverrides:      false,
 	Description:           "Succeeds without a value although its result type has one.",
 	Name:                  "quiet",
@@ -183,7 +183,7 @@ var WinkQuiet = wink.NewDef(wink.Spec{
 })
 
 // WinkReject is the reject tool, handled by Reject.
-var WinkReject = wink.NewDef(wink.Spec{
+var WinkReject = wink.NewTool(wink.Spec{
 	AcceptsOverrides:      false,
 	Description:           "Fails with a value for the model to read.",
 	Name:                  "reject",
@@ -203,7 +203,7 @@ var WinkReject = wink.NewDef(wink.Spec{
 })
 
 // WinkCount is the count tool, handled by Count.
-var WinkCount = wink.NewDef(wink.Spec{
+var WinkCount = wink.NewTool(wink.Spec{
 	AcceptsOverrides:      false,
 	Description:           "Counts to a number, reporting its progress at each step.",
 	Name:                  "count",
@@ -224,7 +224,7 @@ var WinkCount = wink.NewDef(wink.Spec{
 })
 
 // WinkWait is the wait tool, handled by Wait.
-var WinkWait = wink.NewDef(wink.Spec{
+var WinkWait = wink.NewTool(wink.Spec{
 	AcceptsOverrides:      false,
 	Description:           "Waits until its call is cancelled, then reports the context's error on Waits.",
 	Name:                  "wait",

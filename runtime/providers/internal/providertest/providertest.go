@@ -18,7 +18,7 @@ func WeatherTool() *wink.Tool {
 	spec := wink.Spec{Name: "get_weather", Description: "Weather of a city.",
 		ParamsSchema: []byte(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false}`)}
 	spec.ParamsSchemaStrict, spec.StrictOK, spec.ParamsSchemaAnthropic = spec.ParamsSchema, true, spec.ParamsSchema
-	return wink.NewDef(spec, wink.Funcs[struct{ City string }, wink.NoValue]{
+	return wink.NewTool(spec, wink.Funcs[struct{ City string }, wink.NoValue]{
 		Decode: func(d *strictjson.Decoder, p *struct{ City string }) {
 			if !d.ObjectStart() {
 				return
@@ -41,7 +41,7 @@ func WeatherTool() *wink.Tool {
 		Handler: func(_ *wink.ToolContext, p struct{ City string }) (wink.ToolResult[wink.NoValue], error) {
 			return wink.Done[wink.NoValue](p.City + ": sunny"), nil
 		},
-	}).Tool()
+	})
 }
 
 // Server answers each request with the next reply and records the requests' bodies and headers.

@@ -10,10 +10,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 1, and every handler
+// Compile-time guards: this file was generated for runtime support version 2, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 1)
-const _ = wink.EnforceVersion(1 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
+const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -86,11 +86,11 @@ var (
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkMutate.Tool(), WinkReadFile.Tool(), WinkWriteFile.Tool(), WinkEditFile.Tool(), WinkBuild.Tool(), WinkTest.Tool(), WinkDeploy.Tool(), WinkCharge.Tool(), WinkBook.Tool(), WinkPing.Tool(), WinkInspect.Tool()}
+	return []*wink.Tool{WinkMutate, WinkReadFile, WinkWriteFile, WinkEditFile, WinkBuild, WinkTest, WinkDeploy, WinkCharge, WinkBook, WinkPing, WinkInspect}
 }
 
 // WinkMutate is the mutate tool, handled by Mutate.
-var WinkMutate = wink.NewDef(wink.Spec{
+var WinkMutate = wink.NewTool(wink.Spec{
 	AcceptsOverrides:      false,
 	Description:           "Appends a note, writes a file and then ends as asked.",
 	Name:                  "mutate",
@@ -110,7 +110,7 @@ var WinkMutate = wink.NewDef(wink.Spec{
 })
 
 // WinkReadFile is the read_file tool, handled by ReadFile.
-var WinkReadFile = wink.NewDef(wink.Spec{
+var WinkReadFile = wink.NewTool(wink.Spec{
 	AcceptsOverrides:      false,
 	Description:           "Reads a file.",
 	Name:                  "read_file",
@@ -130,7 +130,7 @@ var WinkReadFile = wink.NewDef(wink.Spec{
 })
 
 // WinkWriteFile is the write_file tool, handled by WriteFile.
-var WinkWriteFile = wink.NewDef(wink.Spec{
+var WinkWriteFile = wink.NewTool(wink.Spec{
 	AcceptsOverrides:      false,
 	Description:           "Writes a file.",
 	Name:                  "write_file",
@@ -150,7 +150,7 @@ var WinkWriteFile = wink.NewDef(wink.Spec{
 })
 
 // WinkEditFile is the edit_file tool, handled by EditFile.
-var WinkEditFile = wink.NewDef(wink.Spec{
+var WinkEditFile = wink.NewTool(wink.Spec{
 	AcceptsOverrides:      false,
 	Description:           "Edits a file.",
 	Name:                  "edit_file",
@@ -170,7 +170,7 @@ var WinkEditFile = wink.NewDef(wink.Spec{
 })
 
 // WinkBuild is the build tool, handled by Build.
-var WinkBuild = wink.NewDef(wink.Spec{
+var WinkBuild = wink.NewTool(wink.Spec{
 	AcceptsOverrides:      false,
 	Description:           "Builds.",
 	Name:                  "build",
@@ -190,7 +190,7 @@ var WinkBuild = wink.NewDef(wink.Spec{
 })
 
 // WinkTest is the test tool, handled by Test.
-var WinkTest = wink.NewDef(wink.Spec{
+var WinkTest = wink.NewTool(wink.Spec{
 	AcceptsOverrides:      false,
 	Description:           "Tests.",
 	Name:                  "test",
@@ -210,7 +210,7 @@ var WinkTest = wink.NewDef(wink.Spec{
 })
 
 // WinkDeploy is the deploy tool, handled by Deploy.
-var WinkDeploy = wink.NewDef(wink.Spec{
+var WinkDeploy = wink.NewTool(wink.Spec{
 	AcceptsOverrides:      false,
 	Description:           "Deploys.",
 	Name:                  "deploy",
@@ -230,7 +230,7 @@ var WinkDeploy = wink.NewDef(wink.Spec{
 })
 
 // WinkCharge is the charge tool, handled by Charge.
-var WinkCharge = wink.NewDef(wink.Spec{
+var WinkCharge = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
 	Description:      "Charges an account once per identical call.",
 	Idempotency: wink.Idempotency{
@@ -254,7 +254,7 @@ var WinkCharge = wink.NewDef(wink.Spec{
 })
 
 // WinkBook is the book tool, handled by Book.
-var WinkBook = wink.NewDef(wink.Spec{
+var WinkBook = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
 	Description:      "Books a room for a day, once per room and day whatever the note.",
 	Idempotency: wink.Idempotency{
@@ -280,7 +280,7 @@ var WinkBook = wink.NewDef(wink.Spec{
 })
 
 // WinkPing is the ping tool, handled by Ping.
-var WinkPing = wink.NewDef(wink.Spec{
+var WinkPing = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
 	Description:      "Answers once per id.",
 	Idempotency: wink.Idempotency{
@@ -307,7 +307,7 @@ var WinkPing = wink.NewDef(wink.Spec{
 })
 
 // WinkInspect is the inspect tool, handled by Inspect.
-var WinkInspect = wink.NewDef(wink.Spec{
+var WinkInspect = wink.NewTool(wink.Spec{
 	AcceptsOverrides:      false,
 	Description:           "Beats, consumes 10 tokens and reports what it sees.",
 	Name:                  "inspect",
