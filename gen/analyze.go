@@ -448,7 +448,7 @@ func (a *analyzer) tool(fd *ast.FuncDecl, dirs []*ast.Comment) *model.Tool {
 }
 
 const shapes = "accepted shapes: func(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) or " +
-	"func(tc *wink.ToolContext) (wink.ToolResult[R], error), with P a named struct type and R a named struct type or wink.NoValue"
+	"func(tc *wink.ToolContext) (wink.ToolResult[R], error), with P a named struct type and R any type winkgen encodes (a named struct, a slice, a map, a scalar...) or wink.NoValue"
 
 // handlerShape checks the handler's signature and fills the params and result types.
 func (a *analyzer) handlerShape(fd *ast.FuncDecl, t *model.Tool) bool {
@@ -494,13 +494,18 @@ func (a *analyzer) handlerShape(fd *ast.FuncDecl, t *model.Tool) bool {
 	rt := res.TypeArgs().At(0)
 	if n, isNamed := types.Unalias(rt).(*types.Named); isNamed && isWinkNamed(n, "NoValue") {
 		t.Result = nil
-	} else if n, isNamed := types.Unalias(rt).(*types.Named); !isNamed || !isStruct(n) {
-		a.errorf(fd.Type.Pos(), "handler %s: result type %s must be a named struct type or wink.NoValue; %s", fd.Name.Name, a.typeString(rt), shapes)
-		ok = false
 	} else {
-		t.Result = a.convert(rt, n.Obj().Name(), fd.Type.Pos())
-		t.ResultValidate = hasMethod(rt, "Validate", "error")
-		t.ResultRender = hasMethod(rt, "Render", "string")
+		where := "result of " + fd.Name.Name
+		if n, isNamed := types.Unalias(rt).(*types.Named); isNamed {
+			where = n.Obj().Name()
+		}
+		t.Result = a.convert(rt, where, fd.Type.Pos())
+		if t.Result == nil {
+			ok = false
+		} else {
+			t.ResultValidate = hasMethod(rt, "Validate", "error")
+			t.ResultRender = hasMethod(rt, "Render", "string")
+		}
 	}
 	if ps.Len() == 2 {
 		pt := ps.At(1).Type()

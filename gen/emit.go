@@ -66,6 +66,13 @@ func emit(p *model.Package) ([]byte, error) {
 			e.emitStructEncoder(t)
 		}
 	}
+	roots := map[string]bool{}
+	for _, t := range p.Tools {
+		if name := resultEncoderName(t); t.Result != nil && !isNamedStruct(t.Result) && !roots[name] {
+			roots[name] = true
+			e.emitRootEncoder(name, t.Result)
+		}
+	}
 	for _, t := range p.States {
 		e.emitStateCodec(t)
 	}
@@ -166,6 +173,31 @@ func schemaStem(t *model.Type, none string) string {
 	return t.ID
 }
 
+// resultStem is schemaStem for t's result: a result type without a name of its own ([]Item, int) is
+// named after the handler, so that the name does not depend on which tool is generated first.
+func resultStem(t *model.Tool) string {
+	if t.Result != nil && t.Result.ID == "" {
+		return "ResultOf" + t.Func.Name
+	}
+	return schemaStem(t.Result, "NoValue")
+}
+
+func isNamedStruct(t *model.Type) bool { return t.Kind == model.KindStruct && t.Named != nil }
+
+// resultEncoderName is the encoder of t's result value: a named struct's own encoder, else a root
+// encoder named after the type (a named slice, map or scalar) or after the handler.
+func resultEncoderName(t *model.Tool) string {
+	switch {
+	case t.Result == nil:
+		return ""
+	case isNamedStruct(t.Result):
+		return encodeFuncName(t.Result)
+	case t.Result.ID != "":
+		return "winkEncode" + t.Result.ID
+	}
+	return "winkEncodeResultOf" + t.Func.Name
+}
+
 func defName(t *model.Tool) string { return "Wink" + t.Func.Name }
 
 func paramsType(t *model.Tool) jen.Code {
@@ -231,7 +263,7 @@ func (e *emitter) emitTool(t *model.Tool) error {
 		jen.Id("Position"):           jen.Lit(t.Func.Path + "." + t.Func.Name + " (" + filepath.Base(t.Pos.File) + ")"),
 		jen.Id("ParamsSchema"):       e.schemaVar(paramsPlain, "winkSchema"+schemaStem(t.Params, "NoParams")),
 		jen.Id("ParamsSchemaGemini"): e.schemaVar(paramsGemini, "winkGeminiSchema"+schemaStem(t.Params, "NoParams")),
-		jen.Id("ResultSchema"):       e.schemaVar(resultPlain, "winkSchema"+schemaStem(t.Result, "NoValue")),
+		jen.Id("ResultSchema"):       e.schemaVar(resultPlain, "winkSchema"+resultStem(t)),
 		jen.Id("StrictOK"):           jen.Lit(strictOK),
 		jen.Id("AcceptsOverrides"):   jen.Lit(t.Overrides),
 	}
@@ -254,7 +286,7 @@ func (e *emitter) emitTool(t *model.Tool) error {
 		spec[jen.Id("ParamsSchemaStrict")] = e.schemaVar(paramsStrict, "winkStrictSchema"+schemaStem(t.Params, "NoParams"))
 	}
 	if resultStrict != nil {
-		spec[jen.Id("ResultSchemaStrict")] = e.schemaVar(resultStrict, "winkStrictSchema"+schemaStem(t.Result, "NoValue"))
+		spec[jen.Id("ResultSchemaStrict")] = e.schemaVar(resultStrict, "winkStrictSchema"+resultStem(t))
 	}
 	if len(t.Examples) > 0 {
 		var exs []jen.Code
@@ -303,7 +335,7 @@ func (e *emitter) emitTool(t *model.Tool) error {
 	if t.Result == nil {
 		funcs[jen.Id("EncodeResult")] = jen.Qual(WinkPath, "EncodeNoValue")
 	} else {
-		funcs[jen.Id("EncodeResult")] = jen.Id(encodeFuncName(t.Result))
+		funcs[jen.Id("EncodeResult")] = jen.Id(resultEncoderName(t))
 		if t.ResultValidate {
 			funcs[jen.Id("ValidateResult")] = jen.Parens(jen.Op("*").Add(typeCode(t.Result))).Dot("Validate")
 		}

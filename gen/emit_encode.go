@@ -19,6 +19,15 @@ func (e *emitter) emitStructEncoder(t *model.Type) {
 	e.f.Func().Id(encodeFuncName(t)).Params(jen.Id("dst").Index().Byte(), jen.Id("v").Op("*").Add(typeCode(t))).Index().Byte().Block(body...)
 }
 
+// emitRootEncoder writes func name(dst []byte, v *T) []byte for a result type that is not a named struct
+// (a slice, a map, a scalar, a pointer): the canonical JSON of *v.
+func (e *emitter) emitRootEncoder(name string, t *model.Type) {
+	body := e.encodeValue(t, jen.Parens(jen.Op("*").Id("v")), 0)
+	body = append(body, jen.Return(jen.Id("dst")))
+	e.f.Commentf("%s appends the canonical JSON encoding of v to dst.", name)
+	e.f.Func().Id(name).Params(jen.Id("dst").Index().Byte(), jen.Id("v").Op("*").Add(typeCode(t))).Index().Byte().Block(body...)
+}
+
 func appendRaw(s string) jen.Code {
 	return jen.Id("dst").Op("=").Append(jen.Id("dst"), jen.Lit(s).Op("..."))
 }

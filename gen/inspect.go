@@ -113,7 +113,7 @@ func Payload(tools []ToolInfo, format string) ([]byte, error) {
 		case "mcp":
 			o := ordered{{"name", t.Name}, {"description", t.Description}, {"inputSchema", json.RawMessage(t.ParamsSchema)}}
 			if t.ResultSchema != nil {
-				// MCP requires an object schema; winkgen results are named structs, NoValue has none.
+				// MCP 2026-07-28 takes any JSON Schema as outputSchema; a NoValue result has none.
 				o = append(o, struct {
 					k string
 					v any

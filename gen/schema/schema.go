@@ -54,11 +54,16 @@ func build(t *model.Type, strict bool) ([]byte, error) {
 	if t.Kind == model.KindNoValue {
 		return NoValue(), nil
 	}
-	if t.Kind != model.KindStruct {
-		return nil, fmt.Errorf("schema: %s: a tool's params or result must be a struct, not %s", typeName(t), t.KindName())
-	}
 	b := &builder{strict: strict, root: t, defIDs: map[string]*model.Type{}}
-	s, err := b.structBody(t, false)
+	var s *obj
+	var err error
+	if t.Kind == model.KindStruct {
+		s, err = b.structBody(t, false)
+	} else {
+		// A result may be any type (MCP 2026-07-28 allows any outputSchema); params are always structs (the
+		// analyzer sees to it).
+		s, err = b.value(t, false, typeName(t))
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -54,9 +54,10 @@
 // # What the client sees
 //
 // tools/list: every tool of the registry in the registry's order with its name, its description,
-// inputSchema = Spec.ParamsSchema byte for byte, outputSchema = Spec.ResultSchema byte for byte when its
-// root "type" is "object" (winkgen writes every struct result that way, recursive ones included) and no
-// outputSchema otherwise (a wink.NoValue result's schema is {"type":"null"}, which MCP does not accept),
+// inputSchema = Spec.ParamsSchema byte for byte, outputSchema = Spec.ResultSchema byte for byte for every
+// result type (MCP 2026-07-28 accepts any JSON Schema: a struct's object, a slice's array, a string, a
+// pointer's nullable object) and no outputSchema for a wink.NoValue result (its schema is {"type":"null"}
+// and it has no structured content),
 // and the annotation idempotentHint for tools declared //wink:idempotent.
 //
 // tools/call: the raw arguments go to Dispatcher.Dispatch untouched (absent arguments are sent as {}), so

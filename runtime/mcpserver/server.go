@@ -75,8 +75,9 @@ func WithCallContext(f func(ctx context.Context, meta map[string]any) context.Co
 
 // New returns an MCP server exposing every tool of d.Registry. Each tool is registered with mcp.Server.AddTool (the SDK's raw,
 // non-validating path): inputSchema is Spec.ParamsSchema verbatim and
-// outputSchema is Spec.ResultSchema verbatim when its root type is "object"
-// (omitted otherwise, as for tools returning wink.NoValue). A tools/call
+// outputSchema is Spec.ResultSchema verbatim for every result type (MCP
+// 2026-07-28 accepts any JSON Schema there), omitted for tools returning
+// wink.NoValue. A tools/call
 // passes the raw arguments to d.Dispatch; see the package documentation for
 // the results the client sees.
 //
@@ -238,7 +239,9 @@ func mcpTool(t *wink.Tool) (*mcp.Tool, error) {
 		if err != nil {
 			return nil, errors.New("mcpserver: tool " + strconv.Quote(sp.Name) + ": result schema: " + err.Error())
 		}
-		if typ == "object" {
+		// MCP 2026-07-28 takes any JSON Schema as outputSchema (an array, a string, a nullable object);
+		// a tool returning wink.NoValue ({"type":"null"}) has no structured content to describe.
+		if typ != "null" {
 			mt.OutputSchema = rawJSON(sp.ResultSchema)
 		}
 	}

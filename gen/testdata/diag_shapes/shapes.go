@@ -44,11 +44,11 @@ func NotStruct(tc *wink.ToolContext, s string) (wink.ToolResult[R], error) {
 //wink:tool
 func OneResult(tc *wink.ToolContext, p P) wink.ToolResult[R] { return wink.ToolResult[R]{} }
 
-// BadResult returns a pointer result type.
+// BadResult returns a channel, which has no JSON form.
 //
 //wink:tool
-func BadResult(tc *wink.ToolContext, p P) (wink.ToolResult[*R], error) {
-	return wink.ToolResult[*R]{}, nil
+func BadResult(tc *wink.ToolContext, p P) (wink.ToolResult[chan int], error) {
+	return wink.ToolResult[chan int]{}, nil
 }
 
 // TooMany has three parameters.

@@ -1,6 +1,7 @@
 // Package mcpservertest holds the tools the mcpserver tests serve besides the example agent's: one that
 // panics, one that echoes, one that succeeds without a value although its result type has one, and one
-// whose failure carries a value; count reports progress, wait waits for its cancellation.
+// whose failure carries a value; count reports progress, wait waits for its cancellation; words, measure
+// and lookup return an array, a number and a nullable object (results.go).
 package mcpservertest
 
 //go:generate go run github.com/winkgen/wink/cmd/winkgen

@@ -22,12 +22,12 @@ var (
 		Notes []string `json:"notes"`
 	} = NoteList{}
 	_ struct {
+		Text string `json:"text" wink:"maxLength=100"`
+	} = EchoParams{}
+	_ struct {
 		Text   string `json:"text"`
 		Length int    `json:"length"`
 	} = Echoed{}
-	_ struct {
-		Text string `json:"text" wink:"maxLength=100"`
-	} = EchoParams{}
 	_ struct {
 		Reason string `json:"reason"`
 	} = ExplodeParams{}
@@ -39,6 +39,9 @@ var (
 	_ func(*wink.ToolContext, NoteParams) (wink.ToolResult[wink.NoValue], error)    = AddNote
 	_ func(*wink.ToolContext, NoteParams) (wink.ToolResult[wink.NoValue], error)    = SlowFail
 	_ func(*wink.ToolContext) (wink.ToolResult[NoteList], error)                    = ListNotes
+	_ func(*wink.ToolContext, EchoParams) (wink.ToolResult[[]string], error)        = Words
+	_ func(*wink.ToolContext, EchoParams) (wink.ToolResult[int], error)             = Measure
+	_ func(*wink.ToolContext, EchoParams) (wink.ToolResult[*Echoed], error)         = Lookup
 	_ func(*wink.ToolContext, EchoParams) (wink.ToolResult[Echoed], error)          = Echo
 	_ func(*wink.ToolContext, ExplodeParams) (wink.ToolResult[wink.NoValue], error) = Explode
 	_ func(*wink.ToolContext) (wink.ToolResult[Echoed], error)                      = Quiet
@@ -50,7 +53,7 @@ var (
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkAddNote, WinkSlowFail, WinkListNotes, WinkEcho, WinkExplode, WinkQuiet, WinkReject, WinkCount, WinkWait}
+	return []*wink.Tool{WinkAddNote, WinkSlowFail, WinkListNotes, WinkWords, WinkMeasure, WinkLookup, WinkEcho, WinkExplode, WinkQuiet, WinkReject, WinkCount, WinkWait}
 }
 
 // WinkAddNote is the add_note tool, handled by AddNote.
@@ -114,6 +117,69 @@ var WinkListNotes = wink.NewTool(wink.Spec{
 	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[NoteList], error) {
 		return ListNotes(tc)
 	},
+})
+
+// WinkWords is the words tool, handled by Words.
+var WinkWords = wink.NewTool(wink.Spec{
+	AcceptsOverrides:      false,
+	Description:           "Splits the text into words: an array result.",
+	Name:                  "words",
+	ParamsSchema:          winkSchemaEchoParams,
+	ParamsSchemaAnthropic: winkAnthropicSchemaEchoParams,
+	ParamsSchemaGemini:    winkGeminiSchemaEchoParams,
+	ParamsSchemaStrict:    winkAnthropicSchemaEchoParams,
+	Position:              "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Words (results.go)",
+	ReadOnly:              true,
+	ResultSchema:          winkSchemaResultOfWords,
+	ResultSchemaStrict:    winkSchemaResultOfWords,
+	StrictOK:              true,
+}, wink.Funcs[EchoParams, []string]{
+	Decode:       winkDecodeEchoParams,
+	EncodeParams: winkEncodeEchoParams,
+	EncodeResult: winkEncodeResultOfWords,
+	Handler:      Words,
+})
+
+// WinkMeasure is the measure tool, handled by Measure.
+var WinkMeasure = wink.NewTool(wink.Spec{
+	AcceptsOverrides:      false,
+	Description:           "Counts the text's bytes: a number result.",
+	Name:                  "measure",
+	ParamsSchema:          winkSchemaEchoParams,
+	ParamsSchemaAnthropic: winkAnthropicSchemaEchoParams,
+	ParamsSchemaGemini:    winkGeminiSchemaEchoParams,
+	ParamsSchemaStrict:    winkAnthropicSchemaEchoParams,
+	Position:              "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Measure (results.go)",
+	ReadOnly:              true,
+	ResultSchema:          winkSchemaResultOfMeasure,
+	ResultSchemaStrict:    winkSchemaResultOfMeasure,
+	StrictOK:              true,
+}, wink.Funcs[EchoParams, int]{
+	Decode:       winkDecodeEchoParams,
+	EncodeParams: winkEncodeEchoParams,
+	EncodeResult: winkEncodeResultOfMeasure,
+	Handler:      Measure,
+})
+
+// WinkLookup is the lookup tool, handled by Lookup.
+var WinkLookup = wink.NewTool(wink.Spec{
+	AcceptsOverrides:      false,
+	Description:           "Finds the text among the known ones: a nullable object result, null when unknown.",
+	Name:                  "lookup",
+	ParamsSchema:          winkSchemaEchoParams,
+	ParamsSchemaAnthropic: winkAnthropicSchemaEchoParams,
+	ParamsSchemaGemini:    winkGeminiSchemaEchoParams,
+	ParamsSchemaStrict:    winkAnthropicSchemaEchoParams,
+	Position:              "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Lookup (results.go)",
+	ReadOnly:              true,
+	ResultSchema:          winkSchemaResultOfLookup,
+	ResultSchemaStrict:    winkSchemaResultOfLookup,
+	StrictOK:              true,
+}, wink.Funcs[EchoParams, *Echoed]{
+	Decode:       winkDecodeEchoParams,
+	EncodeParams: winkEncodeEchoParams,
+	EncodeResult: winkEncodeResultOfLookup,
+	Handler:      Lookup,
 })
 
 // WinkEcho is the echo tool, handled by Echo.
@@ -295,16 +361,6 @@ func winkEncodeNoteList(dst []byte, v *NoteList) []byte {
 	return dst
 }
 
-// winkEncodeEchoed appends the canonical JSON encoding of v to dst.
-func winkEncodeEchoed(dst []byte, v *Echoed) []byte {
-	dst = append(dst, "{\"text\":"...)
-	dst = strictjson.AppendString(dst, v.Text)
-	dst = append(dst, ",\"length\":"...)
-	dst = strictjson.AppendInt(dst, int64(v.Length))
-	dst = append(dst, byte(0x7d))
-	return dst
-}
-
 // winkDecodeEchoParams strictly decodes a EchoParams object; errors are recorded in d.
 func winkDecodeEchoParams(d *strictjson.Decoder, v *EchoParams) {
 	if !d.ObjectStart() {
@@ -335,6 +391,16 @@ func winkDecodeEchoParams(d *strictjson.Decoder, v *EchoParams) {
 func winkEncodeEchoParams(dst []byte, v *EchoParams) []byte {
 	dst = append(dst, "{\"text\":"...)
 	dst = strictjson.AppendString(dst, v.Text)
+	dst = append(dst, byte(0x7d))
+	return dst
+}
+
+// winkEncodeEchoed appends the canonical JSON encoding of v to dst.
+func winkEncodeEchoed(dst []byte, v *Echoed) []byte {
+	dst = append(dst, "{\"text\":"...)
+	dst = strictjson.AppendString(dst, v.Text)
+	dst = append(dst, ",\"length\":"...)
+	dst = strictjson.AppendInt(dst, int64(v.Length))
 	dst = append(dst, byte(0x7d))
 	return dst
 }
@@ -405,6 +471,35 @@ func winkEncodeCountParams(dst []byte, v *CountParams) []byte {
 	return dst
 }
 
+// winkEncodeResultOfWords appends the canonical JSON encoding of v to dst.
+func winkEncodeResultOfWords(dst []byte, v *[]string) []byte {
+	dst = append(dst, byte(0x5b))
+	for i0 := range *v {
+		if i0 > 0 {
+			dst = append(dst, byte(0x2c))
+		}
+		dst = strictjson.AppendString(dst, (*v)[i0])
+	}
+	dst = append(dst, byte(0x5d))
+	return dst
+}
+
+// winkEncodeResultOfMeasure appends the canonical JSON encoding of v to dst.
+func winkEncodeResultOfMeasure(dst []byte, v *int) []byte {
+	dst = strictjson.AppendInt(dst, int64((*v)))
+	return dst
+}
+
+// winkEncodeResultOfLookup appends the canonical JSON encoding of v to dst.
+func winkEncodeResultOfLookup(dst []byte, v **Echoed) []byte {
+	if (*v) == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = winkEncodeEchoed(dst, &(*(*v)))
+	}
+	return dst
+}
+
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
 	winkSchemaNoteParams           = []byte(`{"type":"object","description":"NoteParams are the arguments of the note tools.","properties":{"text":{"type":"string","description":"Text is the note.","minLength":1,"maxLength":100}},"required":["text"],"additionalProperties":false}`)
@@ -417,8 +512,11 @@ var (
 	winkSchemaNoteList             = []byte(`{"type":"object","description":"NoteList is what list_notes returns.","properties":{"notes":{"type":"array","description":"Notes are the session's notes, oldest first.","items":{"type":"string"}}},"required":["notes"],"additionalProperties":false}`)
 	winkSchemaEchoParams           = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text is repeated back.","maxLength":100}},"required":["text"],"additionalProperties":false}`)
 	winkGeminiSchemaEchoParams     = []byte(`{"type":"OBJECT","properties":{"text":{"type":"STRING","description":"Text is repeated back.","maxLength":100}},"required":["text"]}`)
-	winkSchemaEchoed               = []byte(`{"type":"object","description":"Echoed is what echo returns.","properties":{"text":{"type":"string","description":"Text is the text received."},"length":{"type":"integer","description":"Length is the text's length in bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["text","length"],"additionalProperties":false}`)
+	winkSchemaResultOfWords        = []byte(`{"type":"array","items":{"type":"string"}}`)
 	winkAnthropicSchemaEchoParams  = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text is repeated back. (at most 100 characters)"}},"required":["text"],"additionalProperties":false}`)
+	winkSchemaResultOfMeasure      = []byte(`{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}`)
+	winkSchemaResultOfLookup       = []byte(`{"type":["object","null"],"description":"Echoed is what echo returns.","properties":{"text":{"type":"string","description":"Text is the text received."},"length":{"type":"integer","description":"Length is the text's length in bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["text","length"],"additionalProperties":false}`)
+	winkSchemaEchoed               = []byte(`{"type":"object","description":"Echoed is what echo returns.","properties":{"text":{"type":"string","description":"Text is the text received."},"length":{"type":"integer","description":"Length is the text's length in bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["text","length"],"additionalProperties":false}`)
 	winkSchemaExplodeParams        = []byte(`{"type":"object","properties":{"reason":{"type":"string","description":"Reason is the panic value."}},"required":["reason"],"additionalProperties":false}`)
 	winkGeminiSchemaExplodeParams  = []byte(`{"type":"OBJECT","properties":{"reason":{"type":"STRING","description":"Reason is the panic value."}},"required":["reason"]}`)
 	winkSchemaCountParams          = []byte(`{"type":"object","properties":{"to":{"type":"integer","description":"To is the number to count to.","minimum":1,"maximum":100}},"required":["to"],"additionalProperties":false}`)
