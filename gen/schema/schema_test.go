@@ -292,7 +292,7 @@ func TestErrors(t *testing.T) {
 		want string
 	}{
 		{"nil", nil, "schema: nil type"},
-		{"not a struct", tString(), "schema: string: a tool's params or result must be a struct, not string"},
+		{"map without values at the root", &model.Type{Kind: model.KindMap}, "schema: map: map without a value type"},
 		{"pattern on integer", tStruct("S", "", cons(req("f", tInt(8)), model.Constraints{Pattern: "x"})), "schema: S.f: pattern does not apply to type integer"},
 		{"min on string", tStruct("S", "", cons(req("f", tString()), model.Constraints{Min: num("1")})), "schema: S.f: min does not apply to type string"},
 		{"minItems on string", tStruct("S", "", cons(req("f", tString()), model.Constraints{MinItems: n(1)})), "schema: S.f: minItems does not apply to type string"},
@@ -530,5 +530,24 @@ func TestCheckOpenAILimits(t *testing.T) {
 	}
 	if err := CheckOpenAILimits([]byte(`{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"additionalProperties":false}`)); err != nil {
 		t.Errorf("a small schema: %v", err)
+	}
+}
+
+// A result may be any type: its schema is that type's, at the root.
+func TestNonStructRoots(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		t    *model.Type
+		want string
+	}{
+		{"string", tString(), `{"type":"string"}`},
+		{"slice", &model.Type{Kind: model.KindSlice, Elem: tString()}, `{"type":"array","items":{"type":"string"}}`},
+		{"pointer to struct", &model.Type{Kind: model.KindPointer, Elem: tStruct("S", "", req("f", tString()))},
+			`{"type":["object","null"],"properties":{"f":{"type":"string"}},"required":["f"],"additionalProperties":false}`},
+	} {
+		got, err := Plain(tt.t)
+		if err != nil || string(got) != tt.want {
+			t.Errorf("%s: Plain = %s, %v; want %s", tt.name, got, err, tt.want)
+		}
 	}
 }

@@ -793,8 +793,7 @@ func panicText(pv any) string {
 // render returns msg, a blank line, and v rendered (Render, else the JSON
 // encoding). An empty msg or rendering yields the other part alone.
 func (t *Tool) render(msg string, fr *frame) string {
-	if r := fr.ops.render; r != nil {
-		s := r(fr.data)
+	if s, ok := fr.render(); ok {
 		switch {
 		case s == "":
 			return msg
@@ -813,7 +812,7 @@ func (t *Tool) render(msg string, fr *frame) string {
 		b = append(b, '\n', '\n')
 	}
 	n := len(b)
-	b = fr.ops.appendValue(fr.data, b)
+	b = fr.appendValue(b)
 	if enc := len(b) - n; enc > hint {
 		t.renderHint.Store(int32(min(enc, maxRenderHint)))
 	}

@@ -73,9 +73,9 @@
 // # Allocation
 //
 // The pipeline is non-generic code run for every tool; only decoding into
-// the params, calling the handler and encoding the result are typed (a few
-// small closures per tool, built by NewTool), so a package of many tools compiles to little
-// machine code. On the success path a call allocates the ToolContext (the
+// the params, calling the handler and encoding the result are typed (one
+// generic function per tool, bound by NewTool), so a package of many tools
+// compiles to little machine code. On the success path a call allocates the ToolContext (the
 // handler may keep it), the output string when a value is rendered, plus
 // whatever decoding and the handler allocate. The rest of the call's state
 // (params, result, outcome) lives in a frame pooled per tool, which keeps its

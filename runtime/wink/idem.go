@@ -34,11 +34,12 @@ func (t *Tool) idemKey(disp *Dispatcher, fr *frame) string {
 	name := t.spec.Name
 	switch id.Strategy {
 	case IdemAuto, IdemParams:
-		if fr.ops.appendParams == nil {
+		bp := bufPool.Get().(*[]byte)
+		b, ok := fr.appendParams((*bp)[:0])
+		if !ok {
+			bufPool.Put(bp)
 			return ""
 		}
-		bp := bufPool.Get().(*[]byte)
-		b := fr.ops.appendParams(fr.data, (*bp)[:0])
 		var key string
 		if id.Strategy == IdemAuto {
 			key = ledger.AutoKey(disp.idemScope(id.Scope), name, b)
@@ -57,11 +58,8 @@ func (t *Tool) idemKey(disp *Dispatcher, fr *frame) string {
 		}
 		return key
 	case IdemCustom:
-		if fr.ops.customKey == nil {
-			return ""
-		}
-		k := fr.ops.customKey(fr.data)
-		if k == "" {
+		k, ok := fr.customKey()
+		if !ok || k == "" {
 			return ""
 		}
 		return ledger.CustomKey(disp.idemScope(id.Scope), name, k)

@@ -187,13 +187,25 @@ type Funcs[P, R any] struct {
 // operations the dispatcher calls (decode into a P, call the handler, encode
 // an R); the rest of the pipeline is shared by every tool.
 func NewTool[P, R any](spec Spec, f Funcs[P, R]) *Tool {
-	if f.Decode == nil || f.EncodeResult == nil || f.Handler == nil {
+	// Only what needs P and R is here; newTool does the rest once for all tools.
+	var fl uint8
+	for bit, set := range [...]bool{f.Validate != nil, f.ValidateResult != nil, f.Render != nil, f.EncodeParams != nil,
+		f.IdempotencyKey != nil, f.Decode != nil && f.EncodeResult != nil && f.Handler != nil} {
+		if set {
+			fl |= 1 << bit
+		}
+	}
+	_, noValue := any((*R)(nil)).(*NoValue)
+	return newTool(&spec, &f, typedOp[P, R], fl, noValue)
+}
+
+// newTool is NewTool's untyped part: f is the *Funcs[P, R], op its typedOp.
+func newTool(spec *Spec, f any, op func(f any, k opKind, fr *frame), fl uint8, noValue bool) *Tool {
+	if fl&hasRequired == 0 {
 		panic(badDef(spec.Name))
 	}
-	var zero R
-	_, noValue := any(zero).(NoValue)
 	t := new(Tool)
-	t.init(spec, newOps(t, &f), noValue)
+	t.init(*spec, &ops{tool: t, funcs: f, op: op, has: fl}, noValue)
 	return t
 }
 

@@ -9,38 +9,70 @@ import (
 // The typed part of a tool. The call pipeline (dispatch.go) is non-generic: it
 // runs once for every tool, as methods of the canonical *Tool. What must know
 // the params type P and the result type R (decoding into a P, calling the
-// handler, encoding an R, boxing them for policies and events) is a table of
-// small closures (ops) that NewTool builds over the tool's Funcs, reached from
-// the Tool and from each call's frame. The compiler stamps generic code out
-// once per GC shape, and every params struct is a shape of its own, so the
-// per-tool part is kept to those closures and to generic types without
-// methods (Funcs, ToolResult, callData): every method of a generic type is
-// instantiated, with its function types, for every type argument, which is
-// what a typed Def[P, R] with four methods and a ToolResult[R] with one cost
-// per tool (README, "Generated code at scale").
+// handler, encoding an R, boxing them for policies and events) is one
+// function, typedOp[P, R], that NewTool binds to the tool's Funcs; the
+// pipeline reaches it through the call's frame with an opKind and exchanges
+// operands through the frame's opIO.
+//
+// Why one function: the compiler stamps generic code out once per GC shape,
+// and every params struct is a shape of its own (its field tags included), so
+// whatever is generic is paid once per tool. A table of a dozen closures cost
+// a dozen functions per tool, each with its prologue, type assertion, closure
+// type and metadata; one function with a switch costs one. Generic types
+// with methods are avoided altogether (Funcs, ToolResult and callData have
+// none): every method of a generic type is instantiated, with its function
+// types, for every type argument (README, "Generated code at scale").
 
-// ops are one tool's typed operations. data is the call's typed storage, a
-// *callData[P, R].
+// opKind names one typed operation; opIO holds its operands.
+type opKind uint8
+
+const (
+	opNew             opKind = iota // allocate the frame's typed storage (fr.data, fr.p)
+	opRelease                       // zero the typed storage
+	opDecode                        // Funcs.Decode into the params (io.dec)
+	opValidate                      // Funcs.Validate → io.err
+	opParams                        // the params, boxed → io.v
+	opSetParams                     // store io.v as the params → io.ok (false when it is not a P)
+	opHandle                        // the handler with io.tc → io.head, io.err; keeps the result value
+	opValidateResult                // Funcs.ValidateResult of the value → io.err
+	opAppendValue                   // Funcs.EncodeResult of the value onto io.dst
+	opRender                        // Funcs.Render of the value → io.s
+	opValue                         // the result value, boxed → io.v
+	opAppendParams                  // Funcs.EncodeParams onto io.dst
+	opCustomKey                     // Funcs.IdempotencyKey → io.s
+	opAppendValueJSON               // Funcs.EncodeResult of io.v (an R or a non-nil *R) onto io.dst → io.ok
+)
+
+// opIO are the operands of one typed operation. It lives in the frame, so
+// passing it costs no allocation; release clears it.
+type opIO struct {
+	dec  *strictjson.Decoder
+	tc   *ToolContext
+	dst  []byte
+	v    any
+	s    string
+	err  error
+	head resultHead
+	ok   bool
+}
+
+// The optional Funcs a tool has (ops.has).
+const (
+	hasValidate = 1 << iota
+	hasValidateResult
+	hasRender
+	hasEncodeParams
+	hasCustomKey
+	hasRequired // Decode, EncodeResult and Handler are all set
+)
+
+// ops are one tool's typed operations.
 type ops struct {
-	tool     *Tool         // the canonical descriptor (an overridden copy shares its ops)
-	getFrame func() *frame // a zero call frame from frames
-	frames   sync.Pool     // of *frame
-	funcs    any           // the *Funcs[P, R] the tool was built with (FuncsOf)
-
-	decode         func(data any, dec *strictjson.Decoder)             // Funcs.Decode into the params
-	validate       func(data any) error                                // Funcs.Validate; nil when unset
-	params         func(data any) any                                  // the params, boxed
-	handle         func(data any, tc *ToolContext) (resultHead, error) // the handler; keeps its result value
-	validateResult func(data any) error                                // Funcs.ValidateResult on the value; nil when unset
-	appendValue    func(data any, dst []byte) []byte                   // Funcs.EncodeResult of the value
-	render         func(data any) string                               // Funcs.Render of the value; nil when unset
-	value          func(data any) any                                  // the result value, boxed
-	appendParams   func(data any, dst []byte) []byte                   // Funcs.EncodeParams; nil when unset
-	customKey      func(data any) string                               // Funcs.IdempotencyKey; nil when unset
-	release        func(fr *frame)                                     // zero the frame and return it to its pool
-	setParams      func(data any, params any) bool                     // store a boxed P; false when params is not a P
-
-	appendValueJSON func(dst []byte, v any) ([]byte, bool) // Tool.AppendValueJSON
+	tool   *Tool                            // the canonical descriptor (an overridden copy shares its ops)
+	frames sync.Pool                        // of *frame
+	funcs  any                              // the *Funcs[P, R] the tool was built with (FuncsOf)
+	op     func(f any, k opKind, fr *frame) // typedOp[P, R]; f is funcs
+	has    uint8                            // the optional Funcs present (hasValidate, ...)
 }
 
 // resultHead is the untyped part of a handler's ToolResult.
@@ -60,6 +92,7 @@ type frame struct {
 	ops  *ops
 	data any // the typed storage, a *callData[P, R], allocated with the frame
 	p    any // the params in data, a *P (DecodeParams reads it knowing P alone)
+	io   opIO
 }
 
 // callData is a call's typed storage.
@@ -68,88 +101,168 @@ type callData[P, R any] struct {
 	r R
 }
 
-// The frame's typed operations.
-func (fr *frame) decode(dec *strictjson.Decoder) { fr.ops.decode(fr.data, dec) }
-func (fr *frame) params() any                    { return fr.ops.params(fr.data) }
-func (fr *frame) value() any                     { return fr.ops.value(fr.data) }
-func (fr *frame) release()                       { fr.ops.release(fr) }
-func (fr *frame) handle(tc *ToolContext) (resultHead, error) {
-	return fr.ops.handle(fr.data, tc)
+// typedOp runs operation k of a tool built from fa, a *Funcs[P, R], on fr.
+// Optional Funcs are called only when set (the frame methods check ops.has
+// first). It is a plain generic function, not a closure, so that a tool costs
+// no closure type.
+func typedOp[P, R any](fa any, k opKind, fr *frame) {
+	f := fa.(*Funcs[P, R])
+	if k == opNew {
+		cd := new(callData[P, R])
+		fr.data, fr.p = cd, &cd.p
+		return
+	}
+	cd := fr.data.(*callData[P, R])
+	io := &fr.io
+	switch k {
+	case opRelease:
+		*cd = callData[P, R]{}
+	case opDecode:
+		f.Decode(io.dec, &cd.p)
+	case opValidate:
+		io.err = f.Validate(&cd.p)
+	case opParams:
+		io.v = cd.p
+	case opSetParams:
+		var p P
+		p, io.ok = io.v.(P)
+		if io.ok {
+			cd.p = p
+		}
+	case opHandle:
+		res, err := f.Handler(io.tc, cd.p)
+		cd.r = res.Value
+		io.head = resultHead{message: res.Message, success: res.Success, hasValue: res.HasValue, excluded: res.ExcludeValueFromContext}
+		io.err = err
+	case opValidateResult:
+		io.err = f.ValidateResult(&cd.r)
+	case opAppendValue:
+		io.dst = f.EncodeResult(io.dst, &cd.r)
+	case opRender:
+		io.s = f.Render(&cd.r)
+	case opValue:
+		io.v = cd.r
+	case opAppendParams:
+		io.dst = f.EncodeParams(io.dst, &cd.p)
+	case opCustomKey:
+		io.s = f.IdempotencyKey(&cd.p)
+	case opAppendValueJSON:
+		switch r := io.v.(type) {
+		case R:
+			io.dst, io.ok = f.EncodeResult(io.dst, &r), true
+		case *R:
+			if r != nil {
+				io.dst, io.ok = f.EncodeResult(io.dst, r), true
+			}
+		}
+	}
+}
+
+// getFrame returns a zero call frame from the tool's pool.
+func (o *ops) getFrame() *frame {
+	if fr, _ := o.frames.Get().(*frame); fr != nil {
+		return fr
+	}
+	fr := &frame{ops: o}
+	fr.run(opNew)
+	return fr
+}
+
+// The frame's typed operations. Each sets its operands in fr.io, runs, and
+// reads the results; release clears fr.io (one bulk zeroing rather than one
+// per operation), so a pooled frame keeps no reference to a call's values.
+
+// run runs operation k on fr with the operands in fr.io.
+func (fr *frame) run(k opKind) { fr.ops.op(fr.ops.funcs, k, fr) }
+
+// release zeroes the frame's typed storage and operands and returns it to its
+// pool.
+func (fr *frame) release() {
+	fr.run(opRelease)
+	fr.io = opIO{}
+	fr.ops.frames.Put(fr)
+}
+
+func (fr *frame) decode(dec *strictjson.Decoder) {
+	fr.io.dec = dec
+	fr.run(opDecode)
 }
 
 func (fr *frame) validate() error {
-	if fr.ops.validate == nil {
+	if fr.ops.has&hasValidate == 0 {
 		return nil
 	}
-	return fr.ops.validate(fr.data)
+	fr.run(opValidate)
+	return fr.io.err
+}
+
+func (fr *frame) params() any {
+	fr.run(opParams)
+	return fr.io.v
+}
+
+// setParams stores params, a boxed P; false when it is not a P.
+func (fr *frame) setParams(params any) bool {
+	fr.io.v = params
+	fr.run(opSetParams)
+	return fr.io.ok
+}
+
+func (fr *frame) handle(tc *ToolContext) (resultHead, error) {
+	fr.io.tc = tc
+	fr.run(opHandle)
+	return fr.io.head, fr.io.err
 }
 
 func (fr *frame) validateResult() error {
-	if fr.ops.validateResult == nil {
+	if fr.ops.has&hasValidateResult == 0 {
 		return nil
 	}
-	return fr.ops.validateResult(fr.data)
+	fr.run(opValidateResult)
+	return fr.io.err
 }
 
-// newOps builds t's typed operations over f.
-func newOps[P, R any](t *Tool, f *Funcs[P, R]) *ops {
-	o := &ops{tool: t, funcs: f}
-	pool := &o.frames
-	o.getFrame = func() *frame {
-		if fr, _ := pool.Get().(*frame); fr != nil {
-			return fr
-		}
-		cd := new(callData[P, R])
-		return &frame{ops: o, data: cd, p: &cd.p}
+// appendValue appends the result value's JSON encoding to dst.
+func (fr *frame) appendValue(dst []byte) []byte {
+	fr.io.dst = dst
+	fr.run(opAppendValue)
+	return fr.io.dst
+}
+
+// render renders the result value with Funcs.Render; ok is false when the
+// tool has none.
+func (fr *frame) render() (s string, ok bool) {
+	if fr.ops.has&hasRender == 0 {
+		return "", false
 	}
-	o.release = func(fr *frame) {
-		*fr.data.(*callData[P, R]) = callData[P, R]{}
-		pool.Put(fr)
-	}
-	o.decode = func(data any, dec *strictjson.Decoder) { f.Decode(dec, &data.(*callData[P, R]).p) }
-	if f.Validate != nil {
-		o.validate = func(data any) error { return f.Validate(&data.(*callData[P, R]).p) }
-	}
-	o.params = func(data any) any { return data.(*callData[P, R]).p }
-	o.setParams = func(data any, params any) bool {
-		p, ok := params.(P)
-		if ok {
-			data.(*callData[P, R]).p = p
-		}
-		return ok
-	}
-	o.handle = func(data any, tc *ToolContext) (resultHead, error) {
-		cd := data.(*callData[P, R])
-		res, err := f.Handler(tc, cd.p)
-		cd.r = res.Value
-		return resultHead{message: res.Message, success: res.Success, hasValue: res.HasValue, excluded: res.ExcludeValueFromContext}, err
-	}
-	if f.ValidateResult != nil {
-		o.validateResult = func(data any) error { return f.ValidateResult(&data.(*callData[P, R]).r) }
-	}
-	o.appendValue = func(data any, dst []byte) []byte { return f.EncodeResult(dst, &data.(*callData[P, R]).r) }
-	if f.Render != nil {
-		o.render = func(data any) string { return f.Render(&data.(*callData[P, R]).r) }
-	}
-	o.value = func(data any) any { return data.(*callData[P, R]).r }
-	if f.EncodeParams != nil {
-		o.appendParams = func(data any, dst []byte) []byte { return f.EncodeParams(dst, &data.(*callData[P, R]).p) }
-	}
-	if f.IdempotencyKey != nil {
-		o.customKey = func(data any) string { return f.IdempotencyKey(&data.(*callData[P, R]).p) }
-	}
-	o.appendValueJSON = func(dst []byte, v any) ([]byte, bool) {
-		switch r := v.(type) {
-		case R:
-			return f.EncodeResult(dst, &r), true
-		case *R:
-			if r != nil {
-				return f.EncodeResult(dst, r), true
-			}
-		}
+	fr.run(opRender)
+	return fr.io.s, true
+}
+
+func (fr *frame) value() any {
+	fr.run(opValue)
+	return fr.io.v
+}
+
+// appendParams appends the params' canonical JSON to dst; ok is false when
+// the tool has no params encoder.
+func (fr *frame) appendParams(dst []byte) ([]byte, bool) {
+	if fr.ops.has&hasEncodeParams == 0 {
 		return dst, false
 	}
-	return o
+	fr.io.dst = dst
+	fr.run(opAppendParams)
+	return fr.io.dst, true
+}
+
+// customKey is Funcs.IdempotencyKey of the params; ok is false when the tool
+// has none.
+func (fr *frame) customKey() (string, bool) {
+	if fr.ops.has&hasCustomKey == 0 {
+		return "", false
+	}
+	fr.run(opCustomKey)
+	return fr.io.s, true
 }
 
 // FuncsOf returns the typed functions t was built with, and false when P and
@@ -180,15 +293,29 @@ func (o *ops) decodeAny(args []byte, lim strictjson.Limits) (any, error) {
 
 // encodeParams appends the canonical JSON of params, a boxed P.
 func (o *ops) encodeParams(dst []byte, params any) ([]byte, bool) {
-	if o.appendParams == nil {
+	if o.has&hasEncodeParams == 0 {
 		return dst, false
 	}
 	fr := o.getFrame()
 	defer fr.release()
-	if !o.setParams(fr.data, params) {
+	if !fr.setParams(params) {
 		return dst, false
 	}
-	return o.appendParams(fr.data, dst), true
+	return fr.appendParams(dst)
+}
+
+// appendValueJSON appends the encoding of v, an R or a non-nil *R
+// (Tool.AppendValueJSON).
+func (o *ops) appendValueJSON(dst []byte, v any) ([]byte, bool) {
+	fr := o.getFrame()
+	fr.io.dst, fr.io.v, fr.io.ok = dst, v, false
+	fr.run(opAppendValueJSON)
+	out, ok := fr.io.dst, fr.io.ok
+	fr.release()
+	if !ok {
+		return dst, false
+	}
+	return out, true
 }
 
 // idemKeyAny is the ledger key of a call with params, a boxed P.
@@ -198,7 +325,7 @@ func (o *ops) idemKeyAny(disp *Dispatcher, params any) string {
 	}
 	fr := o.getFrame()
 	defer fr.release()
-	if !o.setParams(fr.data, params) {
+	if !fr.setParams(params) {
 		return ""
 	}
 	return o.tool.idemKey(disp, fr)

@@ -1,5 +1,6 @@
 // Command scale measures how the cost of generated code grows with the number of tools: it writes a
-// package of N tools (a small params and result struct each) twice, once with winkgen (//wink:tool
+// package of N tools (a small params and result struct each, every params struct its own type with its
+// own tags, so that no two share a generic instantiation) twice, once with winkgen (//wink:tool
 // handlers, wink_gen.go generated) and once with the MCP Go SDK (mcp.AddTool), then compiles each package
 // alone (its dependencies already built) and reports compile time, the compiler's peak memory and the
 // size of the compiled package, side by side with ratios. Run it with `make bench-scale` (N=200).
@@ -143,7 +144,7 @@ func winkSource(n int) []byte {
 		fmt.Fprintf(&b, `
 // P%[1]s are the arguments of tool_%[1]s.
 type P%[1]s struct {
-	Query string `+"`json:\"query\" wink:\"minLength=1,maxLength=200\"`"+`
+	Query string `+"`json:\"query\" wink:\"minLength=1,maxLength=%[2]d\"`"+`
 	Limit int    `+"`json:\"limit,omitempty\" wink:\"min=1,max=100,default=10\"`"+`
 	Exact bool   `+"`json:\"exact,omitempty\"`"+`
 }
@@ -160,7 +161,7 @@ type R%[1]s struct {
 func Tool%[1]s(tc *wink.ToolContext, p P%[1]s) (wink.ToolResult[R%[1]s], error) {
 	return wink.OK(R%[1]s{Items: []string{p.Query}, Total: 1}, "found"), nil
 }
-`, id)
+`, id, 100+i)
 	}
 	return []byte(b.String())
 }
@@ -175,7 +176,7 @@ func mcpSource(n int) []byte {
 		fmt.Fprintf(&b, `
 // P%[1]s are the arguments of tool_%[1]s.
 type P%[1]s struct {
-	Query string `+"`json:\"query\" jsonschema:\"the search terms\"`"+`
+	Query string `+"`json:\"query\" jsonschema:\"the search terms, at most %[2]d bytes\"`"+`
 	Limit int    `+"`json:\"limit,omitempty\"`"+`
 	Exact bool   `+"`json:\"exact,omitempty\"`"+`
 }
@@ -189,7 +190,7 @@ type R%[1]s struct {
 func tool%[1]s(ctx context.Context, req *mcp.CallToolRequest, p P%[1]s) (*mcp.CallToolResult, R%[1]s, error) {
 	return nil, R%[1]s{Items: []string{p.Query}, Total: 1}, nil
 }
-`, id)
+`, id, 100+i)
 	}
 	b.WriteString("\n// Register adds the tools to s.\nfunc Register(s *mcp.Server) {\n")
 	for i := range n {
