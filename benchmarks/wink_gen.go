@@ -55,12 +55,13 @@ var WinkSearchDocs = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaSearchResult,
 	ResultSchemaStrict:    winkSchemaSearchResult,
 	StrictOK:              true,
-}, wink.Funcs[SearchArgs, SearchResult]{
+}, &winkFuncsSearchDocs)
+var winkFuncsSearchDocs = wink.Funcs[SearchArgs, SearchResult]{
 	Decode:       winkDecodeSearchArgs,
 	EncodeParams: winkEncodeSearchArgs,
 	EncodeResult: winkEncodeSearchResult,
 	Handler:      SearchDocs,
-})
+}
 
 // winkEncodeSearchResult appends the canonical JSON encoding of v to dst.
 func winkEncodeSearchResult(dst []byte, v *SearchResult) []byte {

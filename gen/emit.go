@@ -200,6 +200,9 @@ func resultEncoderName(t *model.Tool) string {
 
 func defName(t *model.Tool) string { return "Wink" + t.Func.Name }
 
+// funcsName is the variable holding the tool's typed functions.
+func funcsName(t *model.Tool) string { return "winkFuncs" + t.Func.Name }
+
 func paramsType(t *model.Tool) jen.Code {
 	if t.Params == nil {
 		return jen.Qual(WinkPath, "NoParams")
@@ -357,8 +360,10 @@ func (e *emitter) emitTool(t *model.Tool) error {
 	e.f.Commentf("%s is the %s tool, handled by %s.", name, t.Name, t.Func.Name)
 	e.f.Var().Id(name).Op("=").Qual(WinkPath, "NewTool").Call(
 		jen.Qual(WinkPath, "Spec").Values(spec),
-		jen.Qual(WinkPath, "Funcs").Types(paramsType(t), resultType(t)).Values(funcs),
+		jen.Op("&").Id(funcsName(t)),
 	)
+	// The Funcs are a variable of their own: static data (function addresses), so they cost no init code.
+	e.f.Var().Id(funcsName(t)).Op("=").Qual(WinkPath, "Funcs").Types(paramsType(t), resultType(t)).Values(funcs)
 	if len(t.Examples) > 0 {
 		e.emitExamples(t)
 	}

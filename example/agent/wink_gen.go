@@ -46,12 +46,13 @@ var WinkPublishDocs = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaPublished,
 	ResultSchemaStrict:    winkSchemaPublished,
 	StrictOK:              true,
-}, wink.Funcs[PublishParams, Published]{
+}, &winkFuncsPublishDocs)
+var winkFuncsPublishDocs = wink.Funcs[PublishParams, Published]{
 	Decode:       winkDecodePublishParams,
 	EncodeParams: winkEncodePublishParams,
 	EncodeResult: winkEncodePublished,
 	Handler:      PublishDocs,
-})
+}
 
 // winkEncodePublished appends the canonical JSON encoding of v to dst.
 func winkEncodePublished(dst []byte, v *Published) []byte {

@@ -68,12 +68,13 @@ var WinkRemember = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaRemembered,
 	ResultSchemaStrict:    winkSchemaRemembered,
 	StrictOK:              true,
-}, wink.Funcs[RememberParams, Remembered]{
+}, &winkFuncsRemember)
+var winkFuncsRemember = wink.Funcs[RememberParams, Remembered]{
 	Decode:       winkDecodeRememberParams,
 	EncodeParams: winkEncodeRememberParams,
 	EncodeResult: winkEncodeRemembered,
 	Handler:      Remember,
-})
+}
 
 // WinkRecall is the recall tool, handled by Recall.
 var WinkRecall = wink.NewTool(wink.Spec{
@@ -89,14 +90,15 @@ var WinkRecall = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaRecalled,
 	ResultSchemaStrict:    winkSchemaRecalled,
 	StrictOK:              true,
-}, wink.Funcs[wink.NoParams, Recalled]{
+}, &winkFuncsRecall)
+var winkFuncsRecall = wink.Funcs[wink.NoParams, Recalled]{
 	Decode:       wink.DecodeNoParams,
 	EncodeParams: wink.EncodeNoParams,
 	EncodeResult: winkEncodeRecalled,
 	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[Recalled], error) {
 		return Recall(tc)
 	},
-})
+}
 
 // WinkPay is the pay tool, handled by Pay.
 var WinkPay = wink.NewTool(wink.Spec{
@@ -116,12 +118,13 @@ var WinkPay = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaReceipt,
 	ResultSchemaStrict:    winkSchemaReceipt,
 	StrictOK:              true,
-}, wink.Funcs[PayParams, Receipt]{
+}, &winkFuncsPay)
+var winkFuncsPay = wink.Funcs[PayParams, Receipt]{
 	Decode:       winkDecodePayParams,
 	EncodeParams: winkEncodePayParams,
 	EncodeResult: winkEncodeReceipt,
 	Handler:      Pay,
-})
+}
 
 // winkEncodeRemembered appends the canonical JSON encoding of v to dst.
 func winkEncodeRemembered(dst []byte, v *Remembered) []byte {

@@ -52,12 +52,13 @@ var WinkGetForecast = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaForecast,
 	ResultSchemaStrict:    winkSchemaForecast,
 	StrictOK:              true,
-}, wink.Funcs[ForecastParams, Forecast]{
+}, &winkFuncsGetForecast)
+var winkFuncsGetForecast = wink.Funcs[ForecastParams, Forecast]{
 	Decode:       winkDecodeForecastParams,
 	EncodeParams: winkEncodeForecastParams,
 	EncodeResult: winkEncodeForecast,
 	Handler:      GetForecast,
-})
+}
 
 // WinkGetForecastExamples returns the examples of get_forecast as typed values, in directive order. Their JSON forms are in
 // WinkGetForecast.Spec().Examples.

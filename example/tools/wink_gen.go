@@ -125,14 +125,15 @@ var WinkScheduleTask = wink.NewTool(wink.Spec{
 	ResultSchema:       winkSchemaTask,
 	ResultSchemaStrict: winkStrictSchemaTask,
 	StrictOK:           true,
-}, wink.Funcs[ScheduleParams, Task]{
+}, &winkFuncsScheduleTask)
+var winkFuncsScheduleTask = wink.Funcs[ScheduleParams, Task]{
 	Decode:       winkDecodeScheduleParams,
 	EncodeParams: winkEncodeScheduleParams,
 	EncodeResult: winkEncodeTask,
 	Handler:      ScheduleTask,
 	Render:       (*Task).Render,
 	Validate:     (*ScheduleParams).Validate,
-})
+}
 
 // WinkScheduleTaskExamples returns the examples of schedule_task as typed values, in directive order. Their JSON forms are in
 // WinkScheduleTask.Spec().Examples.
@@ -175,12 +176,13 @@ var WinkSearchDocs = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaSearchResult,
 	ResultSchemaStrict:    winkSchemaSearchResult,
 	StrictOK:              true,
-}, wink.Funcs[SearchParams, SearchResult]{
+}, &winkFuncsSearchDocs)
+var winkFuncsSearchDocs = wink.Funcs[SearchParams, SearchResult]{
 	Decode:       winkDecodeSearchParams,
 	EncodeParams: winkEncodeSearchParams,
 	EncodeResult: winkEncodeSearchResult,
 	Handler:      SearchDocs,
-})
+}
 
 // WinkSearchDocsExamples returns the examples of search_docs as typed values, in directive order. Their JSON forms are in
 // WinkSearchDocs.Spec().Examples.
@@ -219,12 +221,13 @@ var WinkComputeStats = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaStats,
 	ResultSchemaStrict:    winkSchemaStats,
 	StrictOK:              true,
-}, wink.Funcs[StatsParams, Stats]{
+}, &winkFuncsComputeStats)
+var winkFuncsComputeStats = wink.Funcs[StatsParams, Stats]{
 	Decode:       winkDecodeStatsParams,
 	EncodeParams: winkEncodeStatsParams,
 	EncodeResult: winkEncodeStats,
 	Handler:      ComputeStats,
-})
+}
 
 // WinkComputeStatsExamples returns the examples of compute_stats as typed values, in directive order. Their JSON forms are in
 // WinkComputeStats.Spec().Examples.
@@ -265,14 +268,15 @@ var WinkGetStatus = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaStatus,
 	ResultSchemaStrict:    winkSchemaStatus,
 	StrictOK:              true,
-}, wink.Funcs[wink.NoParams, Status]{
+}, &winkFuncsGetStatus)
+var winkFuncsGetStatus = wink.Funcs[wink.NoParams, Status]{
 	Decode:       wink.DecodeNoParams,
 	EncodeParams: wink.EncodeNoParams,
 	EncodeResult: winkEncodeStatus,
 	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[Status], error) {
 		return GetStatus(tc)
 	},
-})
+}
 
 // WinkGetStatusExamples returns the examples of get_status as typed values, in directive order. Their JSON forms are in
 // WinkGetStatus.Spec().Examples.
@@ -304,12 +308,13 @@ var WinkCountOutline = wink.NewTool(wink.Spec{
 	ResultSchema:       winkSchemaOutlineCount,
 	ResultSchemaStrict: winkSchemaOutlineCount,
 	StrictOK:           true,
-}, wink.Funcs[OutlineParams, OutlineCount]{
+}, &winkFuncsCountOutline)
+var winkFuncsCountOutline = wink.Funcs[OutlineParams, OutlineCount]{
 	Decode:       winkDecodeOutlineParams,
 	EncodeParams: winkEncodeOutlineParams,
 	EncodeResult: winkEncodeOutlineCount,
 	Handler:      CountOutline,
-})
+}
 
 // WinkCountOutlineExamples returns the examples of count_outline as typed values, in directive order. Their JSON forms are in
 // WinkCountOutline.Spec().Examples.
@@ -341,12 +346,13 @@ var WinkArchiveDocs = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaNoValue,
 	ResultSchemaStrict:    winkSchemaNoValue,
 	StrictOK:              true,
-}, wink.Funcs[ArchiveParams, wink.NoValue]{
+}, &winkFuncsArchiveDocs)
+var winkFuncsArchiveDocs = wink.Funcs[ArchiveParams, wink.NoValue]{
 	Decode:       winkDecodeArchiveParams,
 	EncodeParams: winkEncodeArchiveParams,
 	EncodeResult: wink.EncodeNoValue,
 	Handler:      ArchiveDocs,
-})
+}
 
 // winkEncodeTask appends the canonical JSON encoding of v to dst.
 func winkEncodeTask(dst []byte, v *Task) []byte {

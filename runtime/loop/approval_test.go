@@ -30,7 +30,7 @@ func (p *turns) Complete(_ context.Context, req loop.Request) (loop.Response, er
 // noteTool builds a tool without params whose handler counts its runs.
 func noteTool(name string, runs *atomic.Int32) *wink.Tool {
 	spec := wink.Spec{Name: name, Description: name + ".", ParamsSchema: []byte(`{"type":"object"}`)}
-	return wink.NewTool(spec, wink.Funcs[wink.NoParams, wink.NoValue]{
+	return wink.NewTool(spec, &wink.Funcs[wink.NoParams, wink.NoValue]{
 		Decode:       wink.DecodeNoParams,
 		EncodeResult: wink.EncodeNoValue,
 		Handler: func(*wink.ToolContext, wink.NoParams) (wink.ToolResult[wink.NoValue], error) {

@@ -32,7 +32,7 @@ var notes = session.NewSlice[string]("loop.notes", session.State)
 // a fast call that writes and succeeds, in one parallel turn on one session: whatever order the
 // dispatcher's lock gives them, the fast call's acknowledged write survives the slow call's rollback.
 func TestRunParallelOnOneSessionLosesNoAcknowledgedWrite(t *testing.T) {
-	slow := wink.NewTool(wink.Spec{Name: "slow_fail"}, wink.Funcs[noParams, wink.NoValue]{
+	slow := wink.NewTool(wink.Spec{Name: "slow_fail"}, &wink.Funcs[noParams, wink.NoValue]{
 		Decode: decodeNone, EncodeResult: encodeNone,
 		Handler: func(tc *wink.ToolContext, _ noParams) (wink.ToolResult[wink.NoValue], error) {
 			session.Append(tc.Session(), notes, "slow")
@@ -43,7 +43,7 @@ func TestRunParallelOnOneSessionLosesNoAcknowledgedWrite(t *testing.T) {
 			panic("the slow call fails")
 		},
 	})
-	fast := wink.NewTool(wink.Spec{Name: "fast_add"}, wink.Funcs[noParams, wink.NoValue]{
+	fast := wink.NewTool(wink.Spec{Name: "fast_add"}, &wink.Funcs[noParams, wink.NoValue]{
 		Decode: decodeNone, EncodeResult: encodeNone,
 		Handler: func(tc *wink.ToolContext, _ noParams) (wink.ToolResult[wink.NoValue], error) {
 			session.Append(tc.Session(), notes, "fast")

@@ -540,7 +540,7 @@ func TestUnknownToolIsTheSDKsProtocolError(t *testing.T) {
 // badTool is a tool whose schemas are given by hand.
 func badTool(name, params, result string) *wink.Tool {
 	return wink.NewTool(wink.Spec{Name: name, Description: "Bad.", ParamsSchema: []byte(params), ResultSchema: []byte(result)},
-		wink.Funcs[wink.NoParams, wink.NoValue]{
+		&wink.Funcs[wink.NoParams, wink.NoValue]{
 			Decode:       wink.DecodeNoParams,
 			EncodeResult: wink.EncodeNoValue,
 			Handler: func(*wink.ToolContext, wink.NoParams) (wink.ToolResult[wink.NoValue], error) {

@@ -31,7 +31,7 @@ type echoParams struct{ Text string }
 // the context. Its handler starts a span of its own, which must be a child of the call's.
 func echoTool(tp trace.TracerProvider) *wink.Tool {
 	spec := wink.Spec{Name: "echo", Description: "Echoes its text.", ParamsSchema: []byte(`{"type":"object"}`)}
-	return wink.NewTool(spec, wink.Funcs[echoParams, string]{
+	return wink.NewTool(spec, &wink.Funcs[echoParams, string]{
 		Decode: func(d *strictjson.Decoder, p *echoParams) {
 			if !d.ObjectStart() {
 				return

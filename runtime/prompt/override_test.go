@@ -24,7 +24,7 @@ func TestContractHashChangesWithEachContractField(t *testing.T) {
 	base := wink.Spec{Name: "ls", Description: "lists files.", ParamsSchema: []byte(`{"type":"object"}`),
 		ResultSchema: []byte(`{"type":"null"}`), AcceptsOverrides: true}
 	hash := func(s wink.Spec) string {
-		return prompt.ContractHash(wink.NewTool(s, wink.Funcs[wink.NoParams, wink.NoValue]{
+		return prompt.ContractHash(wink.NewTool(s, &wink.Funcs[wink.NoParams, wink.NoValue]{
 			Decode: wink.DecodeNoParams, EncodeResult: wink.EncodeNoValue,
 			Handler: func(*wink.ToolContext, wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
 				return wink.Done[wink.NoValue](""), nil

@@ -16,7 +16,7 @@ func secTool(name, desc string, acceptsOverrides bool, examples ...wink.Example)
 		ResultSchema:     []byte(`{"type":"null"}`),
 		AcceptsOverrides: acceptsOverrides,
 		Examples:         examples,
-	}, wink.Funcs[wink.NoParams, wink.NoValue]{
+	}, &wink.Funcs[wink.NoParams, wink.NoValue]{
 		Decode:       wink.DecodeNoParams,
 		EncodeParams: wink.EncodeNoParams,
 		EncodeResult: wink.EncodeNoValue,

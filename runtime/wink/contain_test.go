@@ -27,7 +27,7 @@ func (p panicRestoreFS) Restore(snap any) error {
 
 // failingWriter is a tool that writes a file and a STATE item, then fails.
 func failingWriter() *wink.Registry {
-	def := wink.NewTool(wink.Spec{Name: "write_then_fail"}, wink.Funcs[isoParams, wink.NoValue]{
+	def := wink.NewTool(wink.Spec{Name: "write_then_fail"}, &wink.Funcs[isoParams, wink.NoValue]{
 		Decode: decodeIsoParams, EncodeResult: encodeNoValue,
 		Handler: func(tc *wink.ToolContext, p isoParams) (wink.ToolResult[wink.NoValue], error) {
 			session.Append(tc.Session(), isoItems, p.ID)

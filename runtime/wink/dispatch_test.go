@@ -525,7 +525,7 @@ func TestNoParamsAndNoValueTool(t *testing.T) {
 	handler := func(tc *wink.ToolContext) (wink.ToolResult[wink.NoValue], error) {
 		return wink.OK(wink.NoValue{}, "Pinged."), nil
 	}
-	def := wink.NewTool(wink.Spec{Name: "ping", Description: "Pings."}, wink.Funcs[wink.NoParams, wink.NoValue]{
+	def := wink.NewTool(wink.Spec{Name: "ping", Description: "Pings."}, &wink.Funcs[wink.NoParams, wink.NoValue]{
 		Decode: wink.DecodeNoParams, EncodeParams: wink.EncodeNoParams, EncodeResult: wink.EncodeNoValue,
 		Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[wink.NoValue], error) { return handler(tc) },
 	})
@@ -706,7 +706,7 @@ func TestNoRequiredFieldAcceptsEmptyAndNull(t *testing.T) {
 		}
 		d.ObjectEnd()
 	}
-	def := wink.NewTool(wink.Spec{Name: "list_all", Description: "Lists."}, wink.Funcs[opt, wink.NoValue]{
+	def := wink.NewTool(wink.Spec{Name: "list_all", Description: "Lists."}, &wink.Funcs[opt, wink.NoValue]{
 		Decode: decodeOpt, EncodeResult: wink.EncodeNoValue,
 		Handler: func(tc *wink.ToolContext, p opt) (wink.ToolResult[wink.NoValue], error) {
 			return wink.Done[wink.NoValue]("limit " + strconv.Itoa(p.Limit)), nil

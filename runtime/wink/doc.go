@@ -8,7 +8,7 @@
 //
 // For each //wink:tool handler winkgen emits a package-level
 //
-//	var WinkSearchDocs = wink.NewTool(wink.Spec{...}, wink.Funcs[SearchParams, SearchResult]{...})
+//	var WinkSearchDocs = wink.NewTool(wink.Spec{...}, &wink.Funcs[SearchParams, SearchResult]{...})
 //
 // (a *Tool; DecodeParams[SearchParams](WinkSearchDocs, args, lim) decodes
 // arguments into the typed params) plus a WinkTools() []*wink.Tool listing the package's tools in source

@@ -119,7 +119,7 @@ func newSearchDef(name string, h handlerFunc, edit func(*wink.Funcs[searchParams
 	return wink.NewTool(wink.Spec{
 		Name: name, Description: "Searches the docs.", Position: "search.go:12:1",
 		ParamsSchema: []byte(`{"type":"object"}`),
-	}, f)
+	}, &f)
 }
 
 // recorder records the order of pipeline steps and the events.

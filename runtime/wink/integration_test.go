@@ -245,7 +245,7 @@ func TestToolCallScopeInstancesClosedAfterEveryCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	rc, _ := reg.Open()
-	def := wink.NewTool(wink.Spec{Name: "use_conn"}, wink.Funcs[wink.NoParams, wink.NoValue]{
+	def := wink.NewTool(wink.Spec{Name: "use_conn"}, &wink.Funcs[wink.NoParams, wink.NoValue]{
 		Decode: wink.DecodeNoParams, EncodeResult: wink.EncodeNoValue,
 		Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
 			if _, err := resources.Get(tc.Resources(), key); err != nil {

@@ -64,7 +64,7 @@ type isoWorld struct {
 }
 
 func isoTools(w *isoWorld) []*wink.Tool {
-	mutate := wink.NewTool(wink.Spec{Name: "mutate"}, wink.Funcs[isoParams, wink.NoValue]{
+	mutate := wink.NewTool(wink.Spec{Name: "mutate"}, &wink.Funcs[isoParams, wink.NoValue]{
 		Decode:       decodeIsoParams,
 		EncodeResult: encodeNoValue,
 		Handler: func(tc *wink.ToolContext, p isoParams) (wink.ToolResult[wink.NoValue], error) {
@@ -92,7 +92,7 @@ func isoTools(w *isoWorld) []*wink.Tool {
 			return wink.Done[wink.NoValue]("added " + strconv.FormatInt(p.ID, 10)), nil
 		},
 	})
-	peek := wink.NewTool(wink.Spec{Name: "peek", ReadOnly: true}, wink.Funcs[isoParams, wink.NoValue]{
+	peek := wink.NewTool(wink.Spec{Name: "peek", ReadOnly: true}, &wink.Funcs[isoParams, wink.NoValue]{
 		Decode:       decodeIsoParams,
 		EncodeResult: encodeNoValue,
 		Handler: func(tc *wink.ToolContext, p isoParams) (wink.ToolResult[wink.NoValue], error) {
@@ -244,7 +244,7 @@ func TestConcurrentCallsOnOneSessionKeepExactlyTheAcknowledgedWrites(t *testing.
 func TestCallsOnDifferentSessionsRunInParallel(t *testing.T) {
 	release := make(chan struct{})
 	entered := make(chan struct{})
-	hold := wink.NewTool(wink.Spec{Name: "hold"}, wink.Funcs[isoParams, wink.NoValue]{
+	hold := wink.NewTool(wink.Spec{Name: "hold"}, &wink.Funcs[isoParams, wink.NoValue]{
 		Decode: decodeIsoParams, EncodeResult: encodeNoValue,
 		Handler: func(tc *wink.ToolContext, p isoParams) (wink.ToolResult[wink.NoValue], error) {
 			if p.Mode == "hold" {

@@ -56,20 +56,20 @@ func TestRegistryDuplicateNamesNameBothPositions(t *testing.T) {
 	_ = errors.New
 }
 
-func searchFuncs() wink.Funcs[searchParams, searchResult] {
-	return wink.Funcs[searchParams, searchResult]{Decode: decodeSearchParams, EncodeResult: encodeSearchResult, Handler: okHandler(&recorder{})}
+func searchFuncs() *wink.Funcs[searchParams, searchResult] {
+	return &wink.Funcs[searchParams, searchResult]{Decode: decodeSearchParams, EncodeResult: encodeSearchResult, Handler: okHandler(&recorder{})}
 }
 
 func TestNewToolPanicsOnProgrammingErrors(t *testing.T) {
 	tests := []struct {
 		name string
 		spec wink.Spec
-		f    wink.Funcs[searchParams, searchResult]
+		f    *wink.Funcs[searchParams, searchResult]
 		want string
 	}{
 		{"bad name", wink.Spec{Name: "Search"}, searchFuncs(), `wink.NewTool: tool name "Search" must match ^[a-z0-9_-]{1,64}$`},
 		{"empty name", wink.Spec{}, searchFuncs(), `wink.NewTool: tool name "" must match ^[a-z0-9_-]{1,64}$`},
-		{"no handler", wink.Spec{Name: "s"}, wink.Funcs[searchParams, searchResult]{Decode: decodeSearchParams, EncodeResult: encodeSearchResult},
+		{"no handler", wink.Spec{Name: "s"}, &wink.Funcs[searchParams, searchResult]{Decode: decodeSearchParams, EncodeResult: encodeSearchResult},
 			`wink.NewTool: tool "s": Funcs.Decode, Funcs.EncodeResult and Funcs.Handler are required`},
 	}
 	for _, tt := range tests {

@@ -8,6 +8,7 @@ import (
 
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/winkgen/wink/runtime/strictjson"
 )
@@ -176,18 +177,25 @@ type Funcs[P, R any] struct {
 	IdempotencyKey func(*P) string
 }
 
-// NewTool returns the tool described by spec whose typed functions are f.
-// Generated code declares one package-level tool per handler with it
-// (var WinkSearchDocs = wink.NewTool(...)). It panics when the name does not
-// match ^[a-z0-9_-]{1,64}$ or when Decode, EncodeResult or Handler is nil:
-// generated code never does that, so such a tool is a programming error
-// caught at package initialisation.
+// NewTool returns the tool described by spec whose typed functions are *f.
+// Generated code declares one package-level tool per handler with it, its
+// Funcs a package-level variable of their own (static data, no init code):
 //
-// NewTool is the only generic step a tool pays for: it builds the few typed
-// operations the dispatcher calls (decode into a P, call the handler, encode
-// an R); the rest of the pipeline is shared by every tool.
-func NewTool[P, R any](spec Spec, f Funcs[P, R]) *Tool {
-	// Only what needs P and R is here; newTool does the rest once for all tools.
+//	var WinkSearchDocs = wink.NewTool(wink.Spec{...}, &winkFuncsSearchDocs)
+//
+// It panics when the name does not match ^[a-z0-9_-]{1,64}$ or when Decode,
+// EncodeResult or Handler is nil: generated code never does that, so such a
+// tool is a programming error caught at package initialisation. *f must not
+// be modified afterwards.
+//
+// NewTool is the only generic step a tool pays for: it binds the tool's typed
+// operations (decode into a P, call the handler, encode an R); the rest of the
+// pipeline is shared by every tool.
+func NewTool[P, R any](spec Spec, f *Funcs[P, R]) *Tool {
+	// Only what needs P and R is here; newTool does the rest once for all tools. f is kept as an
+	// unsafe.Pointer, not boxed in an interface: boxing a *Funcs[P, R], or copying a Funcs[P, R] to the
+	// heap, would need the type descriptors of Funcs and of every one of its function types, twice (the
+	// types and their GC shapes), for every tool.
 	var fl uint8
 	for bit, set := range [...]bool{f.Validate != nil, f.ValidateResult != nil, f.Render != nil, f.EncodeParams != nil,
 		f.IdempotencyKey != nil, f.Decode != nil && f.EncodeResult != nil && f.Handler != nil} {
@@ -196,11 +204,11 @@ func NewTool[P, R any](spec Spec, f Funcs[P, R]) *Tool {
 		}
 	}
 	_, noValue := any((*R)(nil)).(*NoValue)
-	return newTool(&spec, &f, typedOp[P, R], fl, noValue)
+	return newTool(&spec, unsafe.Pointer(f), typedOp[P, R], fl, noValue)
 }
 
 // newTool is NewTool's untyped part: f is the *Funcs[P, R], op its typedOp.
-func newTool(spec *Spec, f any, op func(f any, k opKind, fr *frame), fl uint8, noValue bool) *Tool {
+func newTool(spec *Spec, f unsafe.Pointer, op func(f unsafe.Pointer, k opKind, fr *frame), fl uint8, noValue bool) *Tool {
 	if fl&hasRequired == 0 {
 		panic(badDef(spec.Name))
 	}

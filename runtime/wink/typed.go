@@ -2,6 +2,7 @@ package wink
 
 import (
 	"sync"
+	"unsafe"
 
 	"github.com/winkgen/wink/runtime/strictjson"
 )
@@ -19,15 +20,17 @@ import (
 // whatever is generic is paid once per tool. A table of a dozen closures cost
 // a dozen functions per tool, each with its prologue, type assertion, closure
 // type and metadata; one function with a switch costs one. Generic types
-// with methods are avoided altogether (Funcs, ToolResult and callData have
-// none): every method of a generic type is instantiated, with its function
+// with methods are avoided altogether (Funcs and ToolResult have none), and
+// so are generic types that only hold values: the params and the result live
+// in two allocations of their own, not in a struct whose type descriptor
+// (and its shape's) every tool would carry: every method of a generic type is instantiated, with its function
 // types, for every type argument (README, "Generated code at scale").
 
 // opKind names one typed operation; opIO holds its operands.
 type opKind uint8
 
 const (
-	opNew             opKind = iota // allocate the frame's typed storage (fr.data, fr.p)
+	opNew             opKind = iota // allocate the frame's typed storage (fr.p, fr.r)
 	opRelease                       // zero the typed storage
 	opDecode                        // Funcs.Decode into the params (io.dec)
 	opValidate                      // Funcs.Validate → io.err
@@ -68,11 +71,11 @@ const (
 
 // ops are one tool's typed operations.
 type ops struct {
-	tool   *Tool                            // the canonical descriptor (an overridden copy shares its ops)
-	frames sync.Pool                        // of *frame
-	funcs  any                              // the *Funcs[P, R] the tool was built with (FuncsOf)
-	op     func(f any, k opKind, fr *frame) // typedOp[P, R]; f is funcs
-	has    uint8                            // the optional Funcs present (hasValidate, ...)
+	tool   *Tool                                       // the canonical descriptor (an overridden copy shares its ops)
+	frames sync.Pool                                   // of *frame
+	funcs  unsafe.Pointer                              // the *Funcs[P, R] the tool was built with
+	op     func(f unsafe.Pointer, k opKind, fr *frame) // typedOp[P, R]; f is funcs
+	has    uint8                                       // the optional Funcs present (hasValidate, ...)
 }
 
 // resultHead is the untyped part of a handler's ToolResult.
@@ -87,65 +90,60 @@ type resultHead struct {
 // may keep it. A frame keeps its Decoder across uses (one pool operation per
 // call instead of two).
 type frame struct {
-	dec  *strictjson.Decoder // nil until the first decode, and after a failed one
-	cs   callState
-	ops  *ops
-	data any // the typed storage, a *callData[P, R], allocated with the frame
-	p    any // the params in data, a *P (DecodeParams reads it knowing P alone)
-	io   opIO
+	dec *strictjson.Decoder // nil until the first decode, and after a failed one
+	cs  callState
+	ops *ops
+	p   any // the params, a *P, allocated with the frame
+	r   any // the result value, a *R, allocated with the frame
+	io  opIO
 }
 
-// callData is a call's typed storage.
-type callData[P, R any] struct {
-	p P
-	r R
-}
-
-// typedOp runs operation k of a tool built from fa, a *Funcs[P, R], on fr.
-// Optional Funcs are called only when set (the frame methods check ops.has
-// first). It is a plain generic function, not a closure, so that a tool costs
-// no closure type.
-func typedOp[P, R any](fa any, k opKind, fr *frame) {
-	f := fa.(*Funcs[P, R])
+// typedOp runs operation k of a tool built from fp, the *Funcs[P, R] NewTool
+// was given (ops.funcs), on fr. Optional Funcs are called only when set (the
+// frame methods check ops.has first). It is a plain generic function, not a
+// closure, so that a tool costs no closure type.
+func typedOp[P, R any](fp unsafe.Pointer, k opKind, fr *frame) {
+	f := (*Funcs[P, R])(fp)
 	if k == opNew {
-		cd := new(callData[P, R])
-		fr.data, fr.p = cd, &cd.p
+		fr.p, fr.r = new(P), new(R)
 		return
 	}
-	cd := fr.data.(*callData[P, R])
+	p, r := fr.p.(*P), fr.r.(*R)
 	io := &fr.io
 	switch k {
 	case opRelease:
-		*cd = callData[P, R]{}
+		var zp P
+		var zr R
+		*p, *r = zp, zr
 	case opDecode:
-		f.Decode(io.dec, &cd.p)
+		f.Decode(io.dec, p)
 	case opValidate:
-		io.err = f.Validate(&cd.p)
+		io.err = f.Validate(p)
 	case opParams:
-		io.v = cd.p
+		io.v = *p
 	case opSetParams:
-		var p P
-		p, io.ok = io.v.(P)
+		var v P
+		v, io.ok = io.v.(P)
 		if io.ok {
-			cd.p = p
+			*p = v
 		}
 	case opHandle:
-		res, err := f.Handler(io.tc, cd.p)
-		cd.r = res.Value
+		res, err := f.Handler(io.tc, *p)
+		*r = res.Value
 		io.head = resultHead{message: res.Message, success: res.Success, hasValue: res.HasValue, excluded: res.ExcludeValueFromContext}
 		io.err = err
 	case opValidateResult:
-		io.err = f.ValidateResult(&cd.r)
+		io.err = f.ValidateResult(r)
 	case opAppendValue:
-		io.dst = f.EncodeResult(io.dst, &cd.r)
+		io.dst = f.EncodeResult(io.dst, r)
 	case opRender:
-		io.s = f.Render(&cd.r)
+		io.s = f.Render(r)
 	case opValue:
-		io.v = cd.r
+		io.v = *r
 	case opAppendParams:
-		io.dst = f.EncodeParams(io.dst, &cd.p)
+		io.dst = f.EncodeParams(io.dst, p)
 	case opCustomKey:
-		io.s = f.IdempotencyKey(&cd.p)
+		io.s = f.IdempotencyKey(p)
 	case opAppendValueJSON:
 		switch r := io.v.(type) {
 		case R:
@@ -269,11 +267,15 @@ func (fr *frame) customKey() (string, bool) {
 // R are not t's params and result types. Tests use it to run a generated
 // decoder or encoder on its own.
 func FuncsOf[P, R any](t *Tool) (Funcs[P, R], bool) {
-	f, ok := t.impl.funcs.(*Funcs[P, R])
-	if !ok {
+	// The frame's storage tells t's types: funcs is a *Funcs[P, R] exactly when it holds a *P and a *R.
+	fr := t.impl.getFrame()
+	_, okP := fr.p.(*P)
+	_, okR := fr.r.(*R)
+	fr.release()
+	if !okP || !okR {
 		return Funcs[P, R]{}, false
 	}
-	return *f, true
+	return *(*Funcs[P, R])(t.impl.funcs), true
 }
 
 // decodeAny decodes args into a boxed P (Tool.Decode).

@@ -62,12 +62,13 @@ var WinkAnon = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaOut,
 	ResultSchemaStrict:    winkSchemaOut,
 	StrictOK:              true,
-}, wink.Funcs[Params, Out]{
+}, &winkFuncsAnon)
+var winkFuncsAnon = wink.Funcs[Params, Out]{
 	Decode:       winkDecodeParams,
 	EncodeParams: winkEncodeParams,
 	EncodeResult: winkEncodeOut,
 	Handler:      Anon,
-})
+}
 
 // WinkAnonExamples returns the examples of anon as typed values, in directive order. Their JSON forms are in
 // WinkAnon.Spec().Examples.

@@ -74,12 +74,13 @@ var WinkKinds = wink.NewTool(wink.Spec{
 	ResultSchema:       winkSchemaResult,
 	ResultSchemaStrict: winkSchemaResult,
 	StrictOK:           true,
-}, wink.Funcs[Params, Result]{
+}, &winkFuncsKinds)
+var winkFuncsKinds = wink.Funcs[Params, Result]{
 	Decode:       winkDecodeParams,
 	EncodeParams: winkEncodeParams,
 	EncodeResult: winkEncodeResult,
 	Handler:      Kinds,
-})
+}
 
 // WinkKindsExamples returns the examples of kinds as typed values, in directive order. Their JSON forms are in
 // WinkKinds.Spec().Examples.

@@ -71,12 +71,13 @@ var WinkCollide = wink3.NewTool(wink3.Spec{
 	ResultSchema:       winkSchemaResult,
 	ResultSchemaStrict: winkSchemaResult,
 	StrictOK:           true,
-}, wink3.Funcs[Params, Result]{
+}, &winkFuncsCollide)
+var winkFuncsCollide = wink3.Funcs[Params, Result]{
 	Decode:       winkDecodeParams,
 	EncodeParams: winkEncodeParams,
 	EncodeResult: winkEncodeResult,
 	Handler:      Collide,
-})
+}
 
 // WinkCollideExamples returns the examples of collide as typed values, in directive order. Their JSON forms are in
 // WinkCollide.Spec().Examples.

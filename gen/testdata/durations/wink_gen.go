@@ -56,12 +56,13 @@ var WinkWait = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaResult,
 	ResultSchemaStrict:    winkSchemaResult,
 	StrictOK:              true,
-}, wink.Funcs[Params, Result]{
+}, &winkFuncsWait)
+var winkFuncsWait = wink.Funcs[Params, Result]{
 	Decode:       winkDecodeParams,
 	EncodeParams: winkEncodeParams,
 	EncodeResult: winkEncodeResult,
 	Handler:      Wait,
-})
+}
 
 // WinkWaitExamples returns the examples of wait as typed values, in directive order. Their JSON forms are in
 // WinkWait.Spec().Examples.

@@ -59,12 +59,13 @@ var WinkListItems = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaItems,
 	ResultSchemaStrict:    winkSchemaItems,
 	StrictOK:              true,
-}, wink.Funcs[ListParams, Items]{
+}, &winkFuncsListItems)
+var winkFuncsListItems = wink.Funcs[ListParams, Items]{
 	Decode:       winkDecodeListParams,
 	EncodeParams: winkEncodeListParams,
 	EncodeResult: winkEncodeItems,
 	Handler:      ListItems,
-})
+}
 
 // WinkListItemsExamples returns the examples of list_items as typed values, in directive order. Their JSON forms are in
 // WinkListItems.Spec().Examples.

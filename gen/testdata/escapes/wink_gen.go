@@ -48,12 +48,13 @@ var WinkMarkIt = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaNoValue,
 	ResultSchemaStrict:    winkSchemaNoValue,
 	StrictOK:              true,
-}, wink.Funcs[Params, wink.NoValue]{
+}, &winkFuncsMarkIt)
+var winkFuncsMarkIt = wink.Funcs[Params, wink.NoValue]{
 	Decode:       winkDecodeParams,
 	EncodeParams: winkEncodeParams,
 	EncodeResult: wink.EncodeNoValue,
 	Handler:      MarkIt,
-})
+}
 
 // WinkMarkItExamples returns the examples of mark_it as typed values, in directive order. Their JSON forms are in
 // WinkMarkIt.Spec().Examples.

@@ -47,12 +47,13 @@ var WinkOpen = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaNoValue,
 	ResultSchemaStrict:    winkSchemaNoValue,
 	StrictOK:              true,
-}, wink.Funcs[Params, wink.NoValue]{
+}, &winkFuncsOpen)
+var winkFuncsOpen = wink.Funcs[Params, wink.NoValue]{
 	Decode:       winkDecodeParams,
 	EncodeParams: winkEncodeParams,
 	EncodeResult: wink.EncodeNoValue,
 	Handler:      Open,
-})
+}
 
 // winkDecodeParams strictly decodes a Params object; errors are recorded in d.
 func winkDecodeParams(d *strictjson.Decoder, v *Params) {

@@ -58,12 +58,13 @@ var WinkPay = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaReceipt,
 	ResultSchemaStrict:    winkSchemaReceipt,
 	StrictOK:              true,
-}, wink.Funcs[PayParams, Receipt]{
+}, &winkFuncsPay)
+var winkFuncsPay = wink.Funcs[PayParams, Receipt]{
 	Decode:       winkDecodePayParams,
 	EncodeParams: winkEncodePayParams,
 	EncodeResult: winkEncodeReceipt,
 	Handler:      Pay,
-})
+}
 
 // WinkRefund is the refund tool, handled by Refund.
 var WinkRefund = wink.NewTool(wink.Spec{
@@ -82,12 +83,13 @@ var WinkRefund = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaReceipt,
 	ResultSchemaStrict:    winkSchemaReceipt,
 	StrictOK:              true,
-}, wink.Funcs[PayParams, Receipt]{
+}, &winkFuncsRefund)
+var winkFuncsRefund = wink.Funcs[PayParams, Receipt]{
 	Decode:       winkDecodePayParams,
 	EncodeParams: winkEncodePayParams,
 	EncodeResult: winkEncodeReceipt,
 	Handler:      Refund,
-})
+}
 
 // WinkTransfer is the transfer tool, handled by Transfer.
 var WinkTransfer = wink.NewTool(wink.Spec{
@@ -107,7 +109,8 @@ var WinkTransfer = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaReceipt,
 	ResultSchemaStrict:    winkSchemaReceipt,
 	StrictOK:              true,
-}, wink.Funcs[PayParams, Receipt]{
+}, &winkFuncsTransfer)
+var winkFuncsTransfer = wink.Funcs[PayParams, Receipt]{
 	Decode:       winkDecodePayParams,
 	EncodeParams: winkEncodePayParams,
 	EncodeResult: winkEncodeReceipt,
@@ -115,7 +118,7 @@ var WinkTransfer = wink.NewTool(wink.Spec{
 	IdempotencyKey: func(p *PayParams) string {
 		return PayKey(*p)
 	},
-})
+}
 
 // winkEncodeReceipt appends the canonical JSON encoding of v to dst.
 func winkEncodeReceipt(dst []byte, v *Receipt) []byte {

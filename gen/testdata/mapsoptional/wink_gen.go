@@ -59,12 +59,13 @@ var WinkStore = wink.NewTool(wink.Spec{
 	ResultSchema:       winkSchemaParams,
 	ResultSchemaStrict: winkStrictSchemaParams,
 	StrictOK:           true,
-}, wink.Funcs[Params, Params]{
+}, &winkFuncsStore)
+var winkFuncsStore = wink.Funcs[Params, Params]{
 	Decode:       winkDecodeParams,
 	EncodeParams: winkEncodeParams,
 	EncodeResult: winkEncodeParams,
 	Handler:      Store,
-})
+}
 
 // winkDecodeParams strictly decodes a Params object; errors are recorded in d.
 func winkDecodeParams(d *strictjson.Decoder, v *Params) {

@@ -381,12 +381,13 @@ var WinkEchoString = wink.NewTool(wink.Spec{
 	ResultSchema:       winkSchemaStrings,
 	ResultSchemaStrict: winkStrictSchemaStrings,
 	StrictOK:           true,
-}, wink.Funcs[Strings, Strings]{
+}, &winkFuncsEchoString)
+var winkFuncsEchoString = wink.Funcs[Strings, Strings]{
 	Decode:       winkDecodeStrings,
 	EncodeParams: winkEncodeStrings,
 	EncodeResult: winkEncodeStrings,
 	Handler:      EchoString,
-})
+}
 
 // WinkEchoBool is the matrix_bool tool, handled by EchoBool.
 var WinkEchoBool = wink.NewTool(wink.Spec{
@@ -400,12 +401,13 @@ var WinkEchoBool = wink.NewTool(wink.Spec{
 	ResultSchema:       winkSchemaBools,
 	ResultSchemaStrict: winkStrictSchemaBools,
 	StrictOK:           true,
-}, wink.Funcs[Bools, Bools]{
+}, &winkFuncsEchoBool)
+var winkFuncsEchoBool = wink.Funcs[Bools, Bools]{
 	Decode:       winkDecodeBools,
 	EncodeParams: winkEncodeBools,
 	EncodeResult: winkEncodeBools,
 	Handler:      EchoBool,
-})
+}
 
 // WinkEchoInt is the matrix_int tool, handled by EchoInt.
 var WinkEchoInt = wink.NewTool(wink.Spec{
@@ -419,12 +421,13 @@ var WinkEchoInt = wink.NewTool(wink.Spec{
 	ResultSchema:       winkSchemaInts,
 	ResultSchemaStrict: winkStrictSchemaInts,
 	StrictOK:           true,
-}, wink.Funcs[Ints, Ints]{
+}, &winkFuncsEchoInt)
+var winkFuncsEchoInt = wink.Funcs[Ints, Ints]{
 	Decode:       winkDecodeInts,
 	EncodeParams: winkEncodeInts,
 	EncodeResult: winkEncodeInts,
 	Handler:      EchoInt,
-})
+}
 
 // WinkEchoInt8 is the matrix_int8 tool, handled by EchoInt8.
 var WinkEchoInt8 = wink.NewTool(wink.Spec{
@@ -438,12 +441,13 @@ var WinkEchoInt8 = wink.NewTool(wink.Spec{
 	ResultSchema:       winkSchemaInt8s,
 	ResultSchemaStrict: winkStrictSchemaInt8s,
 	StrictOK:           true,
-}, wink.Funcs[Int8s, Int8s]{
+}, &winkFuncsEchoInt8)
+var winkFuncsEchoInt8 = wink.Funcs[Int8s, Int8s]{
 	Decode:       winkDecodeInt8s,
 	EncodeParams: winkEncodeInt8s,
 	EncodeResult: winkEncodeInt8s,
 	Handler:      EchoInt8,
-})
+}
 
 // WinkEchoInt16 is the matrix_int16 tool, handled by EchoInt16.
 var WinkEchoInt16 = wink.NewTool(wink.Spec{
@@ -457,12 +461,13 @@ var WinkEchoInt16 = wink.NewTool(wink.Spec{
 	ResultSchema:       winkSchemaInt16s,
 	ResultSchemaStrict: winkStrictSchemaInt16s,
 	StrictOK:           true,
-}, wink.Funcs[Int16s, Int16s]{
+}, &winkFuncsEchoInt16)
+var winkFuncsEchoInt16 = wink.Funcs[Int16s, Int16s]{
 	Decode:       winkDecodeInt16s,
 	EncodeParams: winkEncodeInt16s,
 	EncodeResult: winkEncodeInt16s,
 	Handler:      EchoInt16,
-})
+}
 
 // WinkEchoInt32 is the matrix_int32 tool, handled by EchoInt32.
 var WinkEchoInt32 = wink.NewTool(wink.Spec{
@@ -476,12 +481,13 @@ var WinkEchoInt32 = wink.NewTool(wink.Spec{
 	ResultSchema:       winkSchemaInt32s,
 	ResultSchemaStrict: winkStrictSchemaInt32s,
 	StrictOK:           true,
-}, wink.Funcs[Int32s, Int32s]{
+}, &winkFuncsEchoInt32)
+var winkFuncsEchoInt32 = wink.Funcs[Int32s, Int32s]{
 	Decode:       winkDecodeInt32s,
 	EncodeParams: winkEncodeInt32s,
 	EncodeResult: winkEncodeInt32s,
 	Handler:      EchoInt32,
-})
+}
 
 // WinkEchoInt64 is the matrix_int64 tool, handled by EchoInt64.
 var WinkEchoInt64 = wink.NewTool(wink.Spec{
@@ -495,12 +501,13 @@ var WinkEchoInt64 = wink.NewTool(wink.Spec{
 	ResultSchema:       winkSchemaInt64s,
 	ResultSchemaStrict: winkStrictSchemaInt64s,
 	StrictOK:           true,
-}, wink.Funcs[Int64s, Int64s]{
+}, &winkFuncsEchoInt64)
+var winkFuncsEchoInt64 = wink.Funcs[Int64s, Int64s]{
 	Decode:       winkDecodeInt64s,
 	EncodeParams: winkEncodeInt64s,
 	EncodeResult: winkEncodeInt64s,
 	Handler:      EchoInt64,
-})
+}
 
 // WinkEchoUint is the matrix_uint tool, handled by EchoUint.
 var WinkEchoUint = wink.NewTool(wink.Spec{
@@ -514,12 +521,13 @@ var WinkEchoUint = wink.NewTool(wink.Spec{
 	ResultSchema:       winkSchemaUints,
 	ResultSchemaStrict: winkStrictSchemaUints,
 	StrictOK:           true,
-}, wink.Funcs[Uints, Uints]{
+}, &winkFuncsEchoUint)
+var winkFuncsEchoUint = wink.Funcs[Uints, Uints]{
 	Decode:       winkDecodeUints,
 	EncodeParams: winkEncodeUints,
 	EncodeResult: winkEncodeUints,
 	Handler:      EchoUint,
-})
+}
 
 // WinkEchoUint8 is the matrix_uint8 tool, handled by EchoUint8.
 var WinkEchoUint8 = wink.NewTool(wink.Spec{
@@ -533,12 +541,13 @@ var WinkEchoUint8 = wink.NewTool(wink.Spec{
 	ResultSchema:       winkSchemaUint8s,
 	ResultSchemaStrict: winkStrictSchemaUint8s,
 	StrictOK:           true,
-}, wink.Funcs[Uint8s, Uint8s]{
+}, &winkFuncsEchoUint8)
+var winkFuncsEchoUint8 = wink.Funcs[Uint8s, Uint8s]{
 	Decode:       winkDecodeUint8s,
 	EncodeParams: winkEncodeUint8s,
 	EncodeResult: winkEncodeUint8s,
 	Handler:      EchoUint8,
-})
+}
 
 // WinkEchoUint16 is the matrix_uint16 tool, handled by EchoUint16.
 var WinkEchoUint16 = wink.NewTool(wink.Spec{
@@ -552,12 +561,13 @@ var WinkEchoUint16 = wink.NewTool(wink.Spec{
 	ResultSchema:       winkSchemaUint16s,
 	ResultSchemaStrict: winkStrictSchemaUint16s,
 	StrictOK:           true,
-}, wink.Funcs[Uint16s, Uint16s]{
+}, &winkFuncsEchoUint16)
+var winkFuncsEchoUint16 = wink.Funcs[Uint16s, Uint16s]{
 	Decode:       winkDecodeUint16s,
 	EncodeParams: winkEncodeUint16s,
 	EncodeResult: winkEncodeUint16s,
 	Handler:      EchoUint16,
-})
+}
 
 // WinkEchoUint32 is the matrix_uint32 tool, handled by EchoUint32.
 var WinkEchoUint32 = wink.NewTool(wink.Spec{
@@ -571,12 +581,13 @@ var WinkEchoUint32 = wink.NewTool(wink.Spec{
 	ResultSchema:       winkSchemaUint32s,
 	ResultSchemaStrict: winkStrictSchemaUint32s,
 	StrictOK:           true,
-}, wink.Funcs[Uint32s, Uint32s]{
+}, &winkFuncsEchoUint32)
+var winkFuncsEchoUint32 = wink.Funcs[Uint32s, Uint32s]{
 	Decode:       winkDecodeUint32s,
 	EncodeParams: winkEncodeUint32s,
 	EncodeResult: winkEncodeUint32s,
 	Handler:      EchoUint32,
-})
+}
 
 // WinkEchoUint64 is the matrix_uint64 tool, handled by EchoUint64.
 var WinkEchoUint64 = wink.NewTool(wink.Spec{
@@ -590,12 +601,13 @@ var WinkEchoUint64 = wink.NewTool(wink.Spec{
 	ResultSchema:       winkSchemaUint64s,
 	ResultSchemaStrict: winkStrictSchemaUint64s,
 	StrictOK:           true,
-}, wink.Funcs[Uint64s, Uint64s]{
+}, &winkFuncsEchoUint64)
+var winkFuncsEchoUint64 = wink.Funcs[Uint64s, Uint64s]{
 	Decode:       winkDecodeUint64s,
 	EncodeParams: winkEncodeUint64s,
 	EncodeResult: winkEncodeUint64s,
 	Handler:      EchoUint64,
-})
+}
 
 // WinkEchoFloat32 is the matrix_float32 tool, handled by EchoFloat32.
 var WinkEchoFloat32 = wink.NewTool(wink.Spec{
@@ -609,12 +621,13 @@ var WinkEchoFloat32 = wink.NewTool(wink.Spec{
 	ResultSchema:       winkSchemaFloat32s,
 	ResultSchemaStrict: winkStrictSchemaFloat32s,
 	StrictOK:           true,
-}, wink.Funcs[Float32s, Float32s]{
+}, &winkFuncsEchoFloat32)
+var winkFuncsEchoFloat32 = wink.Funcs[Float32s, Float32s]{
 	Decode:       winkDecodeFloat32s,
 	EncodeParams: winkEncodeFloat32s,
 	EncodeResult: winkEncodeFloat32s,
 	Handler:      EchoFloat32,
-})
+}
 
 // WinkEchoFloat64 is the matrix_float64 tool, handled by EchoFloat64.
 var WinkEchoFloat64 = wink.NewTool(wink.Spec{
@@ -628,12 +641,13 @@ var WinkEchoFloat64 = wink.NewTool(wink.Spec{
 	ResultSchema:       winkSchemaFloat64s,
 	ResultSchemaStrict: winkStrictSchemaFloat64s,
 	StrictOK:           true,
-}, wink.Funcs[Float64s, Float64s]{
+}, &winkFuncsEchoFloat64)
+var winkFuncsEchoFloat64 = wink.Funcs[Float64s, Float64s]{
 	Decode:       winkDecodeFloat64s,
 	EncodeParams: winkEncodeFloat64s,
 	EncodeResult: winkEncodeFloat64s,
 	Handler:      EchoFloat64,
-})
+}
 
 // WinkEchoTime is the matrix_time tool, handled by EchoTime.
 var WinkEchoTime = wink.NewTool(wink.Spec{
@@ -647,12 +661,13 @@ var WinkEchoTime = wink.NewTool(wink.Spec{
 	ResultSchema:       winkSchemaTimes,
 	ResultSchemaStrict: winkStrictSchemaTimes,
 	StrictOK:           true,
-}, wink.Funcs[Times, Times]{
+}, &winkFuncsEchoTime)
+var winkFuncsEchoTime = wink.Funcs[Times, Times]{
 	Decode:       winkDecodeTimes,
 	EncodeParams: winkEncodeTimes,
 	EncodeResult: winkEncodeTimes,
 	Handler:      EchoTime,
-})
+}
 
 // WinkEchoDuration is the matrix_duration tool, handled by EchoDuration.
 var WinkEchoDuration = wink.NewTool(wink.Spec{
@@ -666,12 +681,13 @@ var WinkEchoDuration = wink.NewTool(wink.Spec{
 	ResultSchema:       winkSchemaDurations,
 	ResultSchemaStrict: winkStrictSchemaDurations,
 	StrictOK:           true,
-}, wink.Funcs[Durations, Durations]{
+}, &winkFuncsEchoDuration)
+var winkFuncsEchoDuration = wink.Funcs[Durations, Durations]{
 	Decode:       winkDecodeDurations,
 	EncodeParams: winkEncodeDurations,
 	EncodeResult: winkEncodeDurations,
 	Handler:      EchoDuration,
-})
+}
 
 // WinkEchoColor is the matrix_color tool, handled by EchoColor.
 var WinkEchoColor = wink.NewTool(wink.Spec{
@@ -685,12 +701,13 @@ var WinkEchoColor = wink.NewTool(wink.Spec{
 	ResultSchema:       winkSchemaColors,
 	ResultSchemaStrict: winkStrictSchemaColors,
 	StrictOK:           true,
-}, wink.Funcs[Colors, Colors]{
+}, &winkFuncsEchoColor)
+var winkFuncsEchoColor = wink.Funcs[Colors, Colors]{
 	Decode:       winkDecodeColors,
 	EncodeParams: winkEncodeColors,
 	EncodeResult: winkEncodeColors,
 	Handler:      EchoColor,
-})
+}
 
 // WinkEchoLevel is the matrix_level tool, handled by EchoLevel.
 var WinkEchoLevel = wink.NewTool(wink.Spec{
@@ -704,12 +721,13 @@ var WinkEchoLevel = wink.NewTool(wink.Spec{
 	ResultSchema:       winkSchemaLevels,
 	ResultSchemaStrict: winkStrictSchemaLevels,
 	StrictOK:           true,
-}, wink.Funcs[Levels, Levels]{
+}, &winkFuncsEchoLevel)
+var winkFuncsEchoLevel = wink.Funcs[Levels, Levels]{
 	Decode:       winkDecodeLevels,
 	EncodeParams: winkEncodeLevels,
 	EncodeResult: winkEncodeLevels,
 	Handler:      EchoLevel,
-})
+}
 
 // WinkEchoName is the matrix_name tool, handled by EchoName.
 var WinkEchoName = wink.NewTool(wink.Spec{
@@ -723,12 +741,13 @@ var WinkEchoName = wink.NewTool(wink.Spec{
 	ResultSchema:       winkSchemaNames,
 	ResultSchemaStrict: winkStrictSchemaNames,
 	StrictOK:           true,
-}, wink.Funcs[Names, Names]{
+}, &winkFuncsEchoName)
+var winkFuncsEchoName = wink.Funcs[Names, Names]{
 	Decode:       winkDecodeNames,
 	EncodeParams: winkEncodeNames,
 	EncodeResult: winkEncodeNames,
 	Handler:      EchoName,
-})
+}
 
 // WinkEchoLeaf is the matrix_leaf tool, handled by EchoLeaf.
 var WinkEchoLeaf = wink.NewTool(wink.Spec{
@@ -742,12 +761,13 @@ var WinkEchoLeaf = wink.NewTool(wink.Spec{
 	ResultSchema:       winkSchemaLeafs,
 	ResultSchemaStrict: winkStrictSchemaLeafs,
 	StrictOK:           true,
-}, wink.Funcs[Leafs, Leafs]{
+}, &winkFuncsEchoLeaf)
+var winkFuncsEchoLeaf = wink.Funcs[Leafs, Leafs]{
 	Decode:       winkDecodeLeafs,
 	EncodeParams: winkEncodeLeafs,
 	EncodeResult: winkEncodeLeafs,
 	Handler:      EchoLeaf,
-})
+}
 
 // winkDecodeStrings strictly decodes a Strings object; errors are recorded in d.
 func winkDecodeStrings(d *strictjson.Decoder, v *Strings) {

@@ -48,7 +48,8 @@ var WinkMeasure = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaSpan,
 	ResultSchemaStrict:    winkSchemaSpan,
 	StrictOK:              true,
-}, wink.Funcs[Range, Span]{
+}, &winkFuncsMeasure)
+var winkFuncsMeasure = wink.Funcs[Range, Span]{
 	Decode:         winkDecodeRange,
 	EncodeParams:   winkEncodeRange,
 	EncodeResult:   winkEncodeSpan,
@@ -56,7 +57,7 @@ var WinkMeasure = wink.NewTool(wink.Spec{
 	Render:         (*Span).Render,
 	Validate:       (*Range).Validate,
 	ValidateResult: (*Span).Validate,
-})
+}
 
 // winkEncodeSpan appends the canonical JSON encoding of v to dst.
 func winkEncodeSpan(dst []byte, v *Span) []byte {

@@ -52,14 +52,15 @@ var WinkPing = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaPong,
 	ResultSchemaStrict:    winkSchemaPong,
 	StrictOK:              true,
-}, wink.Funcs[wink.NoParams, Pong]{
+}, &winkFuncsPing)
+var winkFuncsPing = wink.Funcs[wink.NoParams, Pong]{
 	Decode:       wink.DecodeNoParams,
 	EncodeParams: wink.EncodeNoParams,
 	EncodeResult: winkEncodePong,
 	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[Pong], error) {
 		return Ping(tc)
 	},
-})
+}
 
 // WinkPingExamples returns the examples of ping as typed values, in directive order. Their JSON forms are in
 // WinkPing.Spec().Examples.
@@ -86,12 +87,13 @@ var WinkClear = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaNoValue,
 	ResultSchemaStrict:    winkSchemaNoValue,
 	StrictOK:              true,
-}, wink.Funcs[ClearParams, wink.NoValue]{
+}, &winkFuncsClear)
+var winkFuncsClear = wink.Funcs[ClearParams, wink.NoValue]{
 	Decode:       winkDecodeClearParams,
 	EncodeParams: winkEncodeClearParams,
 	EncodeResult: wink.EncodeNoValue,
 	Handler:      Clear,
-})
+}
 
 // WinkNoop is the noop tool, handled by Noop.
 var WinkNoop = wink.NewTool(wink.Spec{
@@ -106,14 +108,15 @@ var WinkNoop = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaNoValue,
 	ResultSchemaStrict:    winkSchemaNoValue,
 	StrictOK:              true,
-}, wink.Funcs[wink.NoParams, wink.NoValue]{
+}, &winkFuncsNoop)
+var winkFuncsNoop = wink.Funcs[wink.NoParams, wink.NoValue]{
 	Decode:       wink.DecodeNoParams,
 	EncodeParams: wink.EncodeNoParams,
 	EncodeResult: wink.EncodeNoValue,
 	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
 		return Noop(tc)
 	},
-})
+}
 
 // winkEncodePong appends the canonical JSON encoding of v to dst.
 func winkEncodePong(dst []byte, v *Pong) []byte {

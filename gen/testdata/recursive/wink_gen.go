@@ -64,12 +64,13 @@ var WinkEval = wink.NewTool(wink.Spec{
 	ResultSchema:       winkSchemaValue,
 	ResultSchemaStrict: winkSchemaValue,
 	StrictOK:           true,
-}, wink.Funcs[EvalParams, Value]{
+}, &winkFuncsEval)
+var winkFuncsEval = wink.Funcs[EvalParams, Value]{
 	Decode:       winkDecodeEvalParams,
 	EncodeParams: winkEncodeEvalParams,
 	EncodeResult: winkEncodeValue,
 	Handler:      Eval,
-})
+}
 
 // WinkEvalExamples returns the examples of eval as typed values, in directive order. Their JSON forms are in
 // WinkEval.Spec().Examples.
@@ -112,12 +113,13 @@ var WinkWalk = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaTree,
 	ResultSchemaStrict:    winkStrictSchemaTree,
 	StrictOK:              true,
-}, wink.Funcs[Tree, Tree]{
+}, &winkFuncsWalk)
+var winkFuncsWalk = wink.Funcs[Tree, Tree]{
 	Decode:       winkDecodeTree,
 	EncodeParams: winkEncodeTree,
 	EncodeResult: winkEncodeTree,
 	Handler:      Walk,
-})
+}
 
 // winkEncodeValue appends the canonical JSON encoding of v to dst.
 func winkEncodeValue(dst []byte, v *Value) []byte {

@@ -61,12 +61,13 @@ var WinkListItems = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaResultOfListItems,
 	ResultSchemaStrict:    winkSchemaResultOfListItems,
 	StrictOK:              true,
-}, wink.Funcs[Query, []Item]{
+}, &winkFuncsListItems)
+var winkFuncsListItems = wink.Funcs[Query, []Item]{
 	Decode:       winkDecodeQuery,
 	EncodeParams: winkEncodeQuery,
 	EncodeResult: winkEncodeResultOfListItems,
 	Handler:      ListItems,
-})
+}
 
 // WinkListItemsExamples returns the examples of list_items as typed values, in directive order. Their JSON forms are in
 // WinkListItems.Spec().Examples.
@@ -103,12 +104,13 @@ var WinkCountItems = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaResultOfCountItems,
 	ResultSchemaStrict:    winkSchemaResultOfCountItems,
 	StrictOK:              true,
-}, wink.Funcs[Query, int]{
+}, &winkFuncsCountItems)
+var winkFuncsCountItems = wink.Funcs[Query, int]{
 	Decode:       winkDecodeQuery,
 	EncodeParams: winkEncodeQuery,
 	EncodeResult: winkEncodeResultOfCountItems,
 	Handler:      CountItems,
-})
+}
 
 // WinkCountItemsExamples returns the examples of count_items as typed values, in directive order. Their JSON forms are in
 // WinkCountItems.Spec().Examples.
@@ -136,12 +138,13 @@ var WinkGreet = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaResultOfGreet,
 	ResultSchemaStrict:    winkSchemaResultOfGreet,
 	StrictOK:              true,
-}, wink.Funcs[Query, string]{
+}, &winkFuncsGreet)
+var winkFuncsGreet = wink.Funcs[Query, string]{
 	Decode:       winkDecodeQuery,
 	EncodeParams: winkEncodeQuery,
 	EncodeResult: winkEncodeResultOfGreet,
 	Handler:      Greet,
-})
+}
 
 // WinkSizes is the sizes tool, handled by Sizes.
 var WinkSizes = wink.NewTool(wink.Spec{
@@ -156,12 +159,13 @@ var WinkSizes = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaResultOfSizes,
 	ResultSchemaStrict:    winkStrictSchemaResultOfSizes,
 	StrictOK:              true,
-}, wink.Funcs[Query, map[string]int]{
+}, &winkFuncsSizes)
+var winkFuncsSizes = wink.Funcs[Query, map[string]int]{
 	Decode:       winkDecodeQuery,
 	EncodeParams: winkEncodeQuery,
 	EncodeResult: winkEncodeResultOfSizes,
 	Handler:      Sizes,
-})
+}
 
 // WinkFindItem is the find_item tool, handled by FindItem.
 var WinkFindItem = wink.NewTool(wink.Spec{
@@ -176,12 +180,13 @@ var WinkFindItem = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaResultOfFindItem,
 	ResultSchemaStrict:    winkSchemaResultOfFindItem,
 	StrictOK:              true,
-}, wink.Funcs[Query, *Item]{
+}, &winkFuncsFindItem)
+var winkFuncsFindItem = wink.Funcs[Query, *Item]{
 	Decode:       winkDecodeQuery,
 	EncodeParams: winkEncodeQuery,
 	EncodeResult: winkEncodeResultOfFindItem,
 	Handler:      FindItem,
-})
+}
 
 // WinkLabels is the labels tool, handled by Labels.
 var WinkLabels = wink.NewTool(wink.Spec{
@@ -196,12 +201,13 @@ var WinkLabels = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaResultOfLabels,
 	ResultSchemaStrict:    winkSchemaResultOfLabels,
 	StrictOK:              true,
-}, wink.Funcs[Query, Tags]{
+}, &winkFuncsLabels)
+var winkFuncsLabels = wink.Funcs[Query, Tags]{
 	Decode:       winkDecodeQuery,
 	EncodeParams: winkEncodeQuery,
 	EncodeResult: winkEncodeResultOfLabels,
 	Handler:      Labels,
-})
+}
 
 // WinkMoreLabels is the more_labels tool, handled by MoreLabels.
 var WinkMoreLabels = wink.NewTool(wink.Spec{
@@ -216,12 +222,13 @@ var WinkMoreLabels = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaResultOfLabels,
 	ResultSchemaStrict:    winkSchemaResultOfLabels,
 	StrictOK:              true,
-}, wink.Funcs[Query, Tags]{
+}, &winkFuncsMoreLabels)
+var winkFuncsMoreLabels = wink.Funcs[Query, Tags]{
 	Decode:       winkDecodeQuery,
 	EncodeParams: winkEncodeQuery,
 	EncodeResult: winkEncodeResultOfMoreLabels,
 	Handler:      MoreLabels,
-})
+}
 
 // WinkSeverity is the severity tool, handled by Severity.
 var WinkSeverity = wink.NewTool(wink.Spec{
@@ -236,12 +243,13 @@ var WinkSeverity = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaLevel,
 	ResultSchemaStrict:    winkSchemaLevel,
 	StrictOK:              true,
-}, wink.Funcs[Query, Level]{
+}, &winkFuncsSeverity)
+var winkFuncsSeverity = wink.Funcs[Query, Level]{
 	Decode:       winkDecodeQuery,
 	EncodeParams: winkEncodeQuery,
 	EncodeResult: winkEncodeLevel,
 	Handler:      Severity,
-})
+}
 
 // winkEncodeItem appends the canonical JSON encoding of v to dst.
 func winkEncodeItem(dst []byte, v *Item) []byte {

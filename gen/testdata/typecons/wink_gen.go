@@ -55,12 +55,13 @@ var WinkCopy = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaCopied,
 	ResultSchemaStrict:    winkSchemaCopied,
 	StrictOK:              true,
-}, wink.Funcs[CopyParams, Copied]{
+}, &winkFuncsCopy)
+var winkFuncsCopy = wink.Funcs[CopyParams, Copied]{
 	Decode:       winkDecodeCopyParams,
 	EncodeParams: winkEncodeCopyParams,
 	EncodeResult: winkEncodeCopied,
 	Handler:      Copy,
-})
+}
 
 // WinkCopyExamples returns the examples of copy as typed values, in directive order. Their JSON forms are in
 // WinkCopy.Spec().Examples.

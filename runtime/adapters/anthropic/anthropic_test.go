@@ -56,7 +56,7 @@ func TestToolsWritesPlainSchemasExactly(t *testing.T) {
 
 func TestToolsReportEveryProblemAtOnce(t *testing.T) {
 	bad := wink.NewTool(wink.Spec{Name: "bad", Description: "Bad.", ParamsSchema: []byte(`"object"`)},
-		wink.Funcs[wink.NoParams, wink.NoValue]{
+		&wink.Funcs[wink.NoParams, wink.NoValue]{
 			Decode:       wink.DecodeNoParams,
 			EncodeResult: wink.EncodeNoValue,
 			Handler: func(*wink.ToolContext, wink.NoParams) (wink.ToolResult[wink.NoValue], error) {

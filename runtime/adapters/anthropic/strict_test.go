@@ -85,7 +85,7 @@ func TestStrictToolsKeepsToThePerRequestLimits(t *testing.T) {
 		}
 		plain = `{"type":"object","properties":{` + props + `},"additionalProperties":false}`
 		spec := wink.Spec{Name: name, Description: name, ParamsSchema: []byte(plain), ParamsSchemaAnthropic: []byte(plain)}
-		return wink.NewTool(spec, wink.Funcs[wink.NoParams, wink.NoValue]{Decode: wink.DecodeNoParams, EncodeResult: wink.EncodeNoValue,
+		return wink.NewTool(spec, &wink.Funcs[wink.NoParams, wink.NoValue]{Decode: wink.DecodeNoParams, EncodeResult: wink.EncodeNoValue,
 			Handler: func(*wink.ToolContext, wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
 				return wink.Done[wink.NoValue](""), nil
 			}})

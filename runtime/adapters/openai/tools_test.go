@@ -18,7 +18,7 @@ var (
 	// plainOnly is a hand-built tool without a strict variant (StrictOK false): the non-strict path.
 	plainOnly = wink.NewTool(wink.Spec{Name: "plain_only", Description: "Plain <only> & loose.",
 		ParamsSchema: []byte(`{"type":"object","description":"a <b> & c","additionalProperties":{"type":"string"}}`)},
-		wink.Funcs[wink.NoParams, wink.NoValue]{Decode: wink.DecodeNoParams, EncodeResult: wink.EncodeNoValue,
+		&wink.Funcs[wink.NoParams, wink.NoValue]{Decode: wink.DecodeNoParams, EncodeResult: wink.EncodeNoValue,
 			Handler: func(*wink.ToolContext, wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
 				return wink.Done[wink.NoValue](""), nil
 			}})
@@ -91,7 +91,7 @@ func TestSchemaPicksStrictVariantOnlyWhenStrictOK(t *testing.T) {
 
 func badSchemaTool(name, schema string) *wink.Tool {
 	return wink.NewTool(wink.Spec{Name: name, Description: "Bad.", ParamsSchema: []byte(schema), ParamsSchemaStrict: []byte(schema), StrictOK: true},
-		wink.Funcs[wink.NoParams, wink.NoValue]{
+		&wink.Funcs[wink.NoParams, wink.NoValue]{
 			Decode:       wink.DecodeNoParams,
 			EncodeResult: wink.EncodeNoValue,
 			Handler: func(*wink.ToolContext, wink.NoParams) (wink.ToolResult[wink.NoValue], error) {

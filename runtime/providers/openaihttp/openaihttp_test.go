@@ -104,7 +104,7 @@ func recordedTool(t *testing.T, entry json.RawMessage) *wink.Tool {
 	// Recorded names such as getCurrentWeather are not winkgen names (^[a-z0-9_-]{1,64}$): the tool is
 	// registered lower-cased, and the test lower-cases the name in the replayed response too.
 	spec.Name = strings.ToLower(spec.Name)
-	return wink.NewTool(spec, wink.Funcs[map[string]string, wink.NoValue]{
+	return wink.NewTool(spec, &wink.Funcs[map[string]string, wink.NoValue]{
 		Decode: func(d *strictjson.Decoder, p *map[string]string) {
 			*p = map[string]string{}
 			if !d.ObjectStart() {

@@ -15,7 +15,7 @@ import (
 // tool builds a parameterless tool by hand (no generator needed): ok tools answer "<name>: done",
 // others fail with "<name>: broken".
 func tool(name string, ok bool) *wink.Tool {
-	return wink.NewTool(wink.Spec{Name: name, Description: "Test tool."}, wink.Funcs[wink.NoParams, wink.NoValue]{
+	return wink.NewTool(wink.Spec{Name: name, Description: "Test tool."}, &wink.Funcs[wink.NoParams, wink.NoValue]{
 		Decode:       func(d *strictjson.Decoder, p *wink.NoParams) { wink.DecodeNoParams(d, p) },
 		EncodeResult: wink.EncodeNoValue,
 		Handler: func(*wink.ToolContext, wink.NoParams) (wink.ToolResult[wink.NoValue], error) {

@@ -32,7 +32,7 @@ func decodeStep(d *strictjson.Decoder, v *stepParams) {
 
 // addStep appends a plan step; a title "fail" fails after changing the plan, "boom" panics.
 func addStep(ran *int) *wink.Registry {
-	def := wink.NewTool(wink.Spec{Name: "add_step"}, wink.Funcs[stepParams, wink.NoValue]{
+	def := wink.NewTool(wink.Spec{Name: "add_step"}, &wink.Funcs[stepParams, wink.NoValue]{
 		Decode:       decodeStep,
 		EncodeResult: func(b []byte, _ *wink.NoValue) []byte { return append(b, "null"...) },
 		Handler: func(tc *wink.ToolContext, p stepParams) (wink.ToolResult[wink.NoValue], error) {
@@ -117,7 +117,7 @@ func TestDispatchOnADatabaseThatIsDownReturnsAnErrorAndDoesNotRunTheHandler(t *t
 
 // setTitle replaces the plan with one step: a call that changes one small STATE slice.
 func setTitle() *wink.Registry {
-	def := wink.NewTool(wink.Spec{Name: "set_title"}, wink.Funcs[stepParams, wink.NoValue]{
+	def := wink.NewTool(wink.Spec{Name: "set_title"}, &wink.Funcs[stepParams, wink.NoValue]{
 		Decode:       decodeStep,
 		EncodeResult: func(b []byte, _ *wink.NoValue) []byte { return append(b, "null"...) },
 		Handler: func(tc *wink.ToolContext, p stepParams) (wink.ToolResult[wink.NoValue], error) {

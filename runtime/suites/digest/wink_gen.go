@@ -78,13 +78,14 @@ var WinkWorkspaceDigest = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaDigest,
 	ResultSchemaStrict:    winkStrictSchemaDigest,
 	StrictOK:              true,
-}, wink.Funcs[DigestParams, Digest]{
+}, &winkFuncsWorkspaceDigest)
+var winkFuncsWorkspaceDigest = wink.Funcs[DigestParams, Digest]{
 	Decode:       winkDecodeDigestParams,
 	EncodeParams: winkEncodeDigestParams,
 	EncodeResult: winkEncodeDigest,
 	Handler:      WorkspaceDigest,
 	Render:       (*Digest).Render,
-})
+}
 
 // WinkWorkspaceDigestExamples returns the examples of workspace_digest as typed values, in directive order. Their JSON forms are in
 // WinkWorkspaceDigest.Spec().Examples.

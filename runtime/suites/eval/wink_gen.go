@@ -56,13 +56,14 @@ var WinkEval = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaEvalResult,
 	ResultSchemaStrict:    winkStrictSchemaEvalResult,
 	StrictOK:              true,
-}, wink.Funcs[EvalParams, EvalResult]{
+}, &winkFuncsEval)
+var winkFuncsEval = wink.Funcs[EvalParams, EvalResult]{
 	Decode:       winkDecodeEvalParams,
 	EncodeParams: winkEncodeEvalParams,
 	EncodeResult: winkEncodeEvalResult,
 	Handler:      Eval,
 	Render:       (*EvalResult).Render,
-})
+}
 
 // WinkEvalExamples returns the examples of eval as typed values, in directive order. Their JSON forms are in
 // WinkEval.Spec().Examples.

@@ -119,12 +119,13 @@ var WinkEditFile = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaNoValue,
 	ResultSchemaStrict:    winkSchemaNoValue,
 	StrictOK:              true,
-}, wink.Funcs[EditFileParams, wink.NoValue]{
+}, &winkFuncsEditFile)
+var winkFuncsEditFile = wink.Funcs[EditFileParams, wink.NoValue]{
 	Decode:       winkDecodeEditFileParams,
 	EncodeParams: winkEncodeEditFileParams,
 	EncodeResult: wink.EncodeNoValue,
 	Handler:      EditFile,
-})
+}
 
 // WinkEditFileExamples returns the examples of edit_file as typed values, in directive order. Their JSON forms are in
 // WinkEditFile.Spec().Examples.
@@ -158,13 +159,14 @@ var WinkGlob = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaGlobResult,
 	ResultSchemaStrict:    winkSchemaGlobResult,
 	StrictOK:              true,
-}, wink.Funcs[GlobParams, GlobResult]{
+}, &winkFuncsGlob)
+var winkFuncsGlob = wink.Funcs[GlobParams, GlobResult]{
 	Decode:       winkDecodeGlobParams,
 	EncodeParams: winkEncodeGlobParams,
 	EncodeResult: winkEncodeGlobResult,
 	Handler:      Glob,
 	Render:       (*GlobResult).Render,
-})
+}
 
 // WinkGlobExamples returns the examples of glob as typed values, in directive order. Their JSON forms are in
 // WinkGlob.Spec().Examples.
@@ -203,13 +205,14 @@ var WinkGrep = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaGrepResult,
 	ResultSchemaStrict:    winkSchemaGrepResult,
 	StrictOK:              true,
-}, wink.Funcs[GrepParams, GrepResult]{
+}, &winkFuncsGrep)
+var winkFuncsGrep = wink.Funcs[GrepParams, GrepResult]{
 	Decode:       winkDecodeGrepParams,
 	EncodeParams: winkEncodeGrepParams,
 	EncodeResult: winkEncodeGrepResult,
 	Handler:      Grep,
 	Render:       (*GrepResult).Render,
-})
+}
 
 // WinkGrepExamples returns the examples of grep as typed values, in directive order. Their JSON forms are in
 // WinkGrep.Spec().Examples.
@@ -251,13 +254,14 @@ var WinkLs = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaLsResult,
 	ResultSchemaStrict:    winkSchemaLsResult,
 	StrictOK:              true,
-}, wink.Funcs[LsParams, LsResult]{
+}, &winkFuncsLs)
+var winkFuncsLs = wink.Funcs[LsParams, LsResult]{
 	Decode:       winkDecodeLsParams,
 	EncodeParams: winkEncodeLsParams,
 	EncodeResult: winkEncodeLsResult,
 	Handler:      Ls,
 	Render:       (*LsResult).Render,
-})
+}
 
 // WinkLsExamples returns the examples of ls as typed values, in directive order. Their JSON forms are in
 // WinkLs.Spec().Examples.
@@ -301,13 +305,14 @@ var WinkReadFile = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaReadFileResult,
 	ResultSchemaStrict:    winkSchemaReadFileResult,
 	StrictOK:              true,
-}, wink.Funcs[ReadFileParams, ReadFileResult]{
+}, &winkFuncsReadFile)
+var winkFuncsReadFile = wink.Funcs[ReadFileParams, ReadFileResult]{
 	Decode:       winkDecodeReadFileParams,
 	EncodeParams: winkEncodeReadFileParams,
 	EncodeResult: winkEncodeReadFileResult,
 	Handler:      ReadFile,
 	Render:       (*ReadFileResult).Render,
-})
+}
 
 // WinkReadFileExamples returns the examples of read_file as typed values, in directive order. Their JSON forms are in
 // WinkReadFile.Spec().Examples.
@@ -345,12 +350,13 @@ var WinkRm = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaNoValue,
 	ResultSchemaStrict:    winkSchemaNoValue,
 	StrictOK:              true,
-}, wink.Funcs[RmParams, wink.NoValue]{
+}, &winkFuncsRm)
+var winkFuncsRm = wink.Funcs[RmParams, wink.NoValue]{
 	Decode:       winkDecodeRmParams,
 	EncodeParams: winkEncodeRmParams,
 	EncodeResult: wink.EncodeNoValue,
 	Handler:      Rm,
-})
+}
 
 // WinkRmExamples returns the examples of rm as typed values, in directive order. Their JSON forms are in
 // WinkRm.Spec().Examples.
@@ -380,12 +386,13 @@ var WinkWriteFile = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaNoValue,
 	ResultSchemaStrict:    winkSchemaNoValue,
 	StrictOK:              true,
-}, wink.Funcs[WriteFileParams, wink.NoValue]{
+}, &winkFuncsWriteFile)
+var winkFuncsWriteFile = wink.Funcs[WriteFileParams, wink.NoValue]{
 	Decode:       winkDecodeWriteFileParams,
 	EncodeParams: winkEncodeWriteFileParams,
 	EncodeResult: wink.EncodeNoValue,
 	Handler:      WriteFile,
-})
+}
 
 // WinkWriteFileExamples returns the examples of write_file as typed values, in directive order. Their JSON forms are in
 // WinkWriteFile.Spec().Examples.

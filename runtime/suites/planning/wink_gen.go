@@ -72,7 +72,8 @@ var WinkSetupPlan = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaPlan,
 	ResultSchemaStrict:    winkSchemaPlan,
 	StrictOK:              true,
-}, wink.Funcs[SetupPlanParams, Plan]{
+}, &winkFuncsSetupPlan)
+var winkFuncsSetupPlan = wink.Funcs[SetupPlanParams, Plan]{
 	Decode:         winkDecodeSetupPlanParams,
 	EncodeParams:   winkEncodeSetupPlanParams,
 	EncodeResult:   winkEncodePlan,
@@ -80,7 +81,7 @@ var WinkSetupPlan = wink.NewTool(wink.Spec{
 	Render:         (*Plan).Render,
 	Validate:       (*SetupPlanParams).Validate,
 	ValidateResult: (*Plan).Validate,
-})
+}
 
 // WinkSetupPlanExamples returns the examples of planning_setup_plan as typed values, in directive order. Their JSON forms are in
 // WinkSetupPlan.Spec().Examples.
@@ -124,7 +125,8 @@ var WinkAddStep = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaPlan,
 	ResultSchemaStrict:    winkSchemaPlan,
 	StrictOK:              true,
-}, wink.Funcs[AddStepParams, Plan]{
+}, &winkFuncsAddStep)
+var winkFuncsAddStep = wink.Funcs[AddStepParams, Plan]{
 	Decode:         winkDecodeAddStepParams,
 	EncodeParams:   winkEncodeAddStepParams,
 	EncodeResult:   winkEncodePlan,
@@ -132,7 +134,7 @@ var WinkAddStep = wink.NewTool(wink.Spec{
 	Render:         (*Plan).Render,
 	Validate:       (*AddStepParams).Validate,
 	ValidateResult: (*Plan).Validate,
-})
+}
 
 // WinkAddStepExamples returns the examples of planning_add_step as typed values, in directive order. Their JSON forms are in
 // WinkAddStep.Spec().Examples.
@@ -182,7 +184,8 @@ var WinkUpdateStep = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaPlan,
 	ResultSchemaStrict:    winkSchemaPlan,
 	StrictOK:              true,
-}, wink.Funcs[UpdateStepParams, Plan]{
+}, &winkFuncsUpdateStep)
+var winkFuncsUpdateStep = wink.Funcs[UpdateStepParams, Plan]{
 	Decode:         winkDecodeUpdateStepParams,
 	EncodeParams:   winkEncodeUpdateStepParams,
 	EncodeResult:   winkEncodePlan,
@@ -190,7 +193,7 @@ var WinkUpdateStep = wink.NewTool(wink.Spec{
 	Render:         (*Plan).Render,
 	Validate:       (*UpdateStepParams).Validate,
 	ValidateResult: (*Plan).Validate,
-})
+}
 
 // WinkUpdateStepExamples returns the examples of planning_update_step as typed values, in directive order. Their JSON forms are in
 // WinkUpdateStep.Spec().Examples.
@@ -254,7 +257,8 @@ var WinkReadPlan = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaPlan,
 	ResultSchemaStrict:    winkSchemaPlan,
 	StrictOK:              true,
-}, wink.Funcs[wink.NoParams, Plan]{
+}, &winkFuncsReadPlan)
+var winkFuncsReadPlan = wink.Funcs[wink.NoParams, Plan]{
 	Decode:       wink.DecodeNoParams,
 	EncodeParams: wink.EncodeNoParams,
 	EncodeResult: winkEncodePlan,
@@ -263,7 +267,7 @@ var WinkReadPlan = wink.NewTool(wink.Spec{
 	},
 	Render:         (*Plan).Render,
 	ValidateResult: (*Plan).Validate,
-})
+}
 
 // WinkReadPlanExamples returns the examples of planning_read_plan as typed values, in directive order. Their JSON forms are in
 // WinkReadPlan.Spec().Examples.

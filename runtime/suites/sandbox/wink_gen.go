@@ -64,13 +64,14 @@ var WinkShell = wink.NewTool(wink.Spec{
 	ResultSchema:       winkSchemaShellResult,
 	ResultSchemaStrict: winkSchemaShellResult,
 	StrictOK:           true,
-}, wink.Funcs[ShellParams, ShellResult]{
+}, &winkFuncsShell)
+var winkFuncsShell = wink.Funcs[ShellParams, ShellResult]{
 	Decode:       winkDecodeShellParams,
 	EncodeParams: winkEncodeShellParams,
 	EncodeResult: winkEncodeShellResult,
 	Handler:      Shell,
 	Render:       (*ShellResult).Render,
-})
+}
 
 // WinkShellExamples returns the examples of shell as typed values, in directive order. Their JSON forms are in
 // WinkShell.Spec().Examples.

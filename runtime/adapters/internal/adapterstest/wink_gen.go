@@ -69,12 +69,13 @@ var WinkGetCurrentWeather = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaWeather,
 	ResultSchemaStrict:    winkSchemaWeather,
 	StrictOK:              true,
-}, wink.Funcs[WeatherParams, Weather]{
+}, &winkFuncsGetCurrentWeather)
+var winkFuncsGetCurrentWeather = wink.Funcs[WeatherParams, Weather]{
 	Decode:       winkDecodeWeatherParams,
 	EncodeParams: winkEncodeWeatherParams,
 	EncodeResult: winkEncodeWeather,
 	Handler:      GetCurrentWeather,
-})
+}
 
 // WinkSearch is the search tool, handled by Search.
 var WinkSearch = wink.NewTool(wink.Spec{
@@ -89,12 +90,13 @@ var WinkSearch = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaSearchResult,
 	ResultSchemaStrict:    winkSchemaSearchResult,
 	StrictOK:              true,
-}, wink.Funcs[SearchParams, SearchResult]{
+}, &winkFuncsSearch)
+var winkFuncsSearch = wink.Funcs[SearchParams, SearchResult]{
 	Decode:       winkDecodeSearchParams,
 	EncodeParams: winkEncodeSearchParams,
 	EncodeResult: winkEncodeSearchResult,
 	Handler:      Search,
-})
+}
 
 // WinkUpdateIssueList is the update_issue_list tool, handled by UpdateIssueList.
 var WinkUpdateIssueList = wink.NewTool(wink.Spec{
@@ -109,14 +111,15 @@ var WinkUpdateIssueList = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaIssueList,
 	ResultSchemaStrict:    winkSchemaIssueList,
 	StrictOK:              true,
-}, wink.Funcs[wink.NoParams, IssueList]{
+}, &winkFuncsUpdateIssueList)
+var winkFuncsUpdateIssueList = wink.Funcs[wink.NoParams, IssueList]{
 	Decode:       wink.DecodeNoParams,
 	EncodeParams: wink.EncodeNoParams,
 	EncodeResult: winkEncodeIssueList,
 	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[IssueList], error) {
 		return UpdateIssueList(tc)
 	},
-})
+}
 
 // WinkLabelIssue is the label_issue tool, handled by LabelIssue.
 var WinkLabelIssue = wink.NewTool(wink.Spec{
@@ -130,12 +133,13 @@ var WinkLabelIssue = wink.NewTool(wink.Spec{
 	ResultSchema:       winkSchemaNoValue,
 	ResultSchemaStrict: winkSchemaNoValue,
 	StrictOK:           true,
-}, wink.Funcs[LabelParams, wink.NoValue]{
+}, &winkFuncsLabelIssue)
+var winkFuncsLabelIssue = wink.Funcs[LabelParams, wink.NoValue]{
 	Decode:       winkDecodeLabelParams,
 	EncodeParams: winkEncodeLabelParams,
 	EncodeResult: wink.EncodeNoValue,
 	Handler:      LabelIssue,
-})
+}
 
 // winkEncodeWeather appends the canonical JSON encoding of v to dst.
 func winkEncodeWeather(dst []byte, v *Weather) []byte {

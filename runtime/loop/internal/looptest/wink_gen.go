@@ -46,12 +46,13 @@ var WinkEcho = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaNoValue,
 	ResultSchemaStrict:    winkSchemaNoValue,
 	StrictOK:              true,
-}, wink.Funcs[EchoParams, wink.NoValue]{
+}, &winkFuncsEcho)
+var winkFuncsEcho = wink.Funcs[EchoParams, wink.NoValue]{
 	Decode:       winkDecodeEchoParams,
 	EncodeParams: winkEncodeEchoParams,
 	EncodeResult: wink.EncodeNoValue,
 	Handler:      Echo,
-})
+}
 
 // WinkStep is the step tool, handled by Step.
 var WinkStep = wink.NewTool(wink.Spec{
@@ -66,12 +67,13 @@ var WinkStep = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaNoValue,
 	ResultSchemaStrict:    winkSchemaNoValue,
 	StrictOK:              true,
-}, wink.Funcs[StepParams, wink.NoValue]{
+}, &winkFuncsStep)
+var winkFuncsStep = wink.Funcs[StepParams, wink.NoValue]{
 	Decode:       winkDecodeStepParams,
 	EncodeParams: winkEncodeStepParams,
 	EncodeResult: wink.EncodeNoValue,
 	Handler:      Step,
-})
+}
 
 // winkDecodeEchoParams strictly decodes a EchoParams object; errors are recorded in d.
 func winkDecodeEchoParams(d *strictjson.Decoder, v *EchoParams) {

@@ -69,12 +69,13 @@ var WinkAddNote = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaNoValue,
 	ResultSchemaStrict:    winkSchemaNoValue,
 	StrictOK:              true,
-}, wink.Funcs[NoteParams, wink.NoValue]{
+}, &winkFuncsAddNote)
+var winkFuncsAddNote = wink.Funcs[NoteParams, wink.NoValue]{
 	Decode:       winkDecodeNoteParams,
 	EncodeParams: winkEncodeNoteParams,
 	EncodeResult: wink.EncodeNoValue,
 	Handler:      AddNote,
-})
+}
 
 // WinkSlowFail is the slow_fail tool, handled by SlowFail.
 var WinkSlowFail = wink.NewTool(wink.Spec{
@@ -89,12 +90,13 @@ var WinkSlowFail = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaNoValue,
 	ResultSchemaStrict:    winkSchemaNoValue,
 	StrictOK:              true,
-}, wink.Funcs[NoteParams, wink.NoValue]{
+}, &winkFuncsSlowFail)
+var winkFuncsSlowFail = wink.Funcs[NoteParams, wink.NoValue]{
 	Decode:       winkDecodeNoteParams,
 	EncodeParams: winkEncodeNoteParams,
 	EncodeResult: wink.EncodeNoValue,
 	Handler:      SlowFail,
-})
+}
 
 // WinkListNotes is the list_notes tool, handled by ListNotes.
 var WinkListNotes = wink.NewTool(wink.Spec{
@@ -110,14 +112,15 @@ var WinkListNotes = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaNoteList,
 	ResultSchemaStrict:    winkSchemaNoteList,
 	StrictOK:              true,
-}, wink.Funcs[wink.NoParams, NoteList]{
+}, &winkFuncsListNotes)
+var winkFuncsListNotes = wink.Funcs[wink.NoParams, NoteList]{
 	Decode:       wink.DecodeNoParams,
 	EncodeParams: wink.EncodeNoParams,
 	EncodeResult: winkEncodeNoteList,
 	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[NoteList], error) {
 		return ListNotes(tc)
 	},
-})
+}
 
 // WinkWords is the words tool, handled by Words.
 var WinkWords = wink.NewTool(wink.Spec{
@@ -133,12 +136,13 @@ var WinkWords = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaResultOfWords,
 	ResultSchemaStrict:    winkSchemaResultOfWords,
 	StrictOK:              true,
-}, wink.Funcs[EchoParams, []string]{
+}, &winkFuncsWords)
+var winkFuncsWords = wink.Funcs[EchoParams, []string]{
 	Decode:       winkDecodeEchoParams,
 	EncodeParams: winkEncodeEchoParams,
 	EncodeResult: winkEncodeResultOfWords,
 	Handler:      Words,
-})
+}
 
 // WinkMeasure is the measure tool, handled by Measure.
 var WinkMeasure = wink.NewTool(wink.Spec{
@@ -154,12 +158,13 @@ var WinkMeasure = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaResultOfMeasure,
 	ResultSchemaStrict:    winkSchemaResultOfMeasure,
 	StrictOK:              true,
-}, wink.Funcs[EchoParams, int]{
+}, &winkFuncsMeasure)
+var winkFuncsMeasure = wink.Funcs[EchoParams, int]{
 	Decode:       winkDecodeEchoParams,
 	EncodeParams: winkEncodeEchoParams,
 	EncodeResult: winkEncodeResultOfMeasure,
 	Handler:      Measure,
-})
+}
 
 // WinkLookup is the lookup tool, handled by Lookup.
 var WinkLookup = wink.NewTool(wink.Spec{
@@ -175,12 +180,13 @@ var WinkLookup = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaResultOfLookup,
 	ResultSchemaStrict:    winkSchemaResultOfLookup,
 	StrictOK:              true,
-}, wink.Funcs[EchoParams, *Echoed]{
+}, &winkFuncsLookup)
+var winkFuncsLookup = wink.Funcs[EchoParams, *Echoed]{
 	Decode:       winkDecodeEchoParams,
 	EncodeParams: winkEncodeEchoParams,
 	EncodeResult: winkEncodeResultOfLookup,
 	Handler:      Lookup,
-})
+}
 
 // WinkEcho is the echo tool, handled by Echo.
 var WinkEcho = wink.NewTool(wink.Spec{
@@ -199,12 +205,13 @@ var WinkEcho = wink.NewTool(wink.Spec{
 	ResultSchemaStrict:    winkSchemaEchoed,
 	StrictOK:              true,
 	Title:                 "Echo the text",
-}, wink.Funcs[EchoParams, Echoed]{
+}, &winkFuncsEcho)
+var winkFuncsEcho = wink.Funcs[EchoParams, Echoed]{
 	Decode:       winkDecodeEchoParams,
 	EncodeParams: winkEncodeEchoParams,
 	EncodeResult: winkEncodeEchoed,
 	Handler:      Echo,
-})
+}
 
 // WinkExplode is the explode tool, handled by Explode.
 var WinkExplode = wink.NewTool(wink.Spec{
@@ -219,12 +226,13 @@ var WinkExplode = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaNoValue,
 	ResultSchemaStrict:    winkSchemaNoValue,
 	StrictOK:              true,
-}, wink.Funcs[ExplodeParams, wink.NoValue]{
+}, &winkFuncsExplode)
+var winkFuncsExplode = wink.Funcs[ExplodeParams, wink.NoValue]{
 	Decode:       winkDecodeExplodeParams,
 	EncodeParams: winkEncodeExplodeParams,
 	EncodeResult: wink.EncodeNoValue,
 	Handler:      Explode,
-})
+}
 
 // WinkQuiet is the quiet tool, handled by Quiet.
 var WinkQuiet = wink.NewTool(wink.Spec{
@@ -239,14 +247,15 @@ var WinkQuiet = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaEchoed,
 	ResultSchemaStrict:    winkSchemaEchoed,
 	StrictOK:              true,
-}, wink.Funcs[wink.NoParams, Echoed]{
+}, &winkFuncsQuiet)
+var winkFuncsQuiet = wink.Funcs[wink.NoParams, Echoed]{
 	Decode:       wink.DecodeNoParams,
 	EncodeParams: wink.EncodeNoParams,
 	EncodeResult: winkEncodeEchoed,
 	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[Echoed], error) {
 		return Quiet(tc)
 	},
-})
+}
 
 // WinkReject is the reject tool, handled by Reject.
 var WinkReject = wink.NewTool(wink.Spec{
@@ -261,12 +270,13 @@ var WinkReject = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaEchoed,
 	ResultSchemaStrict:    winkSchemaEchoed,
 	StrictOK:              true,
-}, wink.Funcs[EchoParams, Echoed]{
+}, &winkFuncsReject)
+var winkFuncsReject = wink.Funcs[EchoParams, Echoed]{
 	Decode:       winkDecodeEchoParams,
 	EncodeParams: winkEncodeEchoParams,
 	EncodeResult: winkEncodeEchoed,
 	Handler:      Reject,
-})
+}
 
 // WinkCount is the count tool, handled by Count.
 var WinkCount = wink.NewTool(wink.Spec{
@@ -282,12 +292,13 @@ var WinkCount = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaNoValue,
 	ResultSchemaStrict:    winkSchemaNoValue,
 	StrictOK:              true,
-}, wink.Funcs[CountParams, wink.NoValue]{
+}, &winkFuncsCount)
+var winkFuncsCount = wink.Funcs[CountParams, wink.NoValue]{
 	Decode:       winkDecodeCountParams,
 	EncodeParams: winkEncodeCountParams,
 	EncodeResult: wink.EncodeNoValue,
 	Handler:      Count,
-})
+}
 
 // WinkWait is the wait tool, handled by Wait.
 var WinkWait = wink.NewTool(wink.Spec{
@@ -303,14 +314,15 @@ var WinkWait = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaNoValue,
 	ResultSchemaStrict:    winkSchemaNoValue,
 	StrictOK:              true,
-}, wink.Funcs[wink.NoParams, wink.NoValue]{
+}, &winkFuncsWait)
+var winkFuncsWait = wink.Funcs[wink.NoParams, wink.NoValue]{
 	Decode:       wink.DecodeNoParams,
 	EncodeParams: wink.EncodeNoParams,
 	EncodeResult: wink.EncodeNoValue,
 	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
 		return Wait(tc)
 	},
-})
+}
 
 // winkDecodeNoteParams strictly decodes a NoteParams object; errors are recorded in d.
 func winkDecodeNoteParams(d *strictjson.Decoder, v *NoteParams) {

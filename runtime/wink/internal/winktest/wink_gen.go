@@ -102,12 +102,13 @@ var WinkMutate = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaMutateResult,
 	ResultSchemaStrict:    winkSchemaMutateResult,
 	StrictOK:              true,
-}, wink.Funcs[MutateParams, MutateResult]{
+}, &winkFuncsMutate)
+var winkFuncsMutate = wink.Funcs[MutateParams, MutateResult]{
 	Decode:       winkDecodeMutateParams,
 	EncodeParams: winkEncodeMutateParams,
 	EncodeResult: winkEncodeMutateResult,
 	Handler:      Mutate,
-})
+}
 
 // WinkReadFile is the read_file tool, handled by ReadFile.
 var WinkReadFile = wink.NewTool(wink.Spec{
@@ -122,12 +123,13 @@ var WinkReadFile = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaFileContent,
 	ResultSchemaStrict:    winkSchemaFileContent,
 	StrictOK:              true,
-}, wink.Funcs[PathParams, FileContent]{
+}, &winkFuncsReadFile)
+var winkFuncsReadFile = wink.Funcs[PathParams, FileContent]{
 	Decode:       winkDecodePathParams,
 	EncodeParams: winkEncodePathParams,
 	EncodeResult: winkEncodeFileContent,
 	Handler:      ReadFile,
-})
+}
 
 // WinkWriteFile is the write_file tool, handled by WriteFile.
 var WinkWriteFile = wink.NewTool(wink.Spec{
@@ -142,12 +144,13 @@ var WinkWriteFile = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaNoValue,
 	ResultSchemaStrict:    winkSchemaNoValue,
 	StrictOK:              true,
-}, wink.Funcs[WriteParams, wink.NoValue]{
+}, &winkFuncsWriteFile)
+var winkFuncsWriteFile = wink.Funcs[WriteParams, wink.NoValue]{
 	Decode:       winkDecodeWriteParams,
 	EncodeParams: winkEncodeWriteParams,
 	EncodeResult: wink.EncodeNoValue,
 	Handler:      WriteFile,
-})
+}
 
 // WinkEditFile is the edit_file tool, handled by EditFile.
 var WinkEditFile = wink.NewTool(wink.Spec{
@@ -162,12 +165,13 @@ var WinkEditFile = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaNoValue,
 	ResultSchemaStrict:    winkSchemaNoValue,
 	StrictOK:              true,
-}, wink.Funcs[EditParams, wink.NoValue]{
+}, &winkFuncsEditFile)
+var winkFuncsEditFile = wink.Funcs[EditParams, wink.NoValue]{
 	Decode:       winkDecodeEditParams,
 	EncodeParams: winkEncodeEditParams,
 	EncodeResult: wink.EncodeNoValue,
 	Handler:      EditFile,
-})
+}
 
 // WinkBuild is the build tool, handled by Build.
 var WinkBuild = wink.NewTool(wink.Spec{
@@ -182,12 +186,13 @@ var WinkBuild = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaNoValue,
 	ResultSchemaStrict:    winkSchemaNoValue,
 	StrictOK:              true,
-}, wink.Funcs[StepParams, wink.NoValue]{
+}, &winkFuncsBuild)
+var winkFuncsBuild = wink.Funcs[StepParams, wink.NoValue]{
 	Decode:       winkDecodeStepParams,
 	EncodeParams: winkEncodeStepParams,
 	EncodeResult: wink.EncodeNoValue,
 	Handler:      Build,
-})
+}
 
 // WinkTest is the test tool, handled by Test.
 var WinkTest = wink.NewTool(wink.Spec{
@@ -202,12 +207,13 @@ var WinkTest = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaNoValue,
 	ResultSchemaStrict:    winkSchemaNoValue,
 	StrictOK:              true,
-}, wink.Funcs[StepParams, wink.NoValue]{
+}, &winkFuncsTest)
+var winkFuncsTest = wink.Funcs[StepParams, wink.NoValue]{
 	Decode:       winkDecodeStepParams,
 	EncodeParams: winkEncodeStepParams,
 	EncodeResult: wink.EncodeNoValue,
 	Handler:      Test,
-})
+}
 
 // WinkDeploy is the deploy tool, handled by Deploy.
 var WinkDeploy = wink.NewTool(wink.Spec{
@@ -222,12 +228,13 @@ var WinkDeploy = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaNoValue,
 	ResultSchemaStrict:    winkSchemaNoValue,
 	StrictOK:              true,
-}, wink.Funcs[StepParams, wink.NoValue]{
+}, &winkFuncsDeploy)
+var winkFuncsDeploy = wink.Funcs[StepParams, wink.NoValue]{
 	Decode:       winkDecodeStepParams,
 	EncodeParams: winkEncodeStepParams,
 	EncodeResult: wink.EncodeNoValue,
 	Handler:      Deploy,
-})
+}
 
 // WinkCharge is the charge tool, handled by Charge.
 var WinkCharge = wink.NewTool(wink.Spec{
@@ -246,12 +253,13 @@ var WinkCharge = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaReceipt,
 	ResultSchemaStrict:    winkSchemaReceipt,
 	StrictOK:              true,
-}, wink.Funcs[ChargeParams, Receipt]{
+}, &winkFuncsCharge)
+var winkFuncsCharge = wink.Funcs[ChargeParams, Receipt]{
 	Decode:       winkDecodeChargeParams,
 	EncodeParams: winkEncodeChargeParams,
 	EncodeResult: winkEncodeReceipt,
 	Handler:      Charge,
-})
+}
 
 // WinkBook is the book tool, handled by Book.
 var WinkBook = wink.NewTool(wink.Spec{
@@ -272,12 +280,13 @@ var WinkBook = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaReceipt,
 	ResultSchemaStrict:    winkSchemaReceipt,
 	StrictOK:              true,
-}, wink.Funcs[BookParams, Receipt]{
+}, &winkFuncsBook)
+var winkFuncsBook = wink.Funcs[BookParams, Receipt]{
 	Decode:       winkDecodeBookParams,
 	EncodeParams: winkEncodeBookParams,
 	EncodeResult: winkEncodeReceipt,
 	Handler:      Book,
-})
+}
 
 // WinkPing is the ping tool, handled by Ping.
 var WinkPing = wink.NewTool(wink.Spec{
@@ -296,7 +305,8 @@ var WinkPing = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaReceipt,
 	ResultSchemaStrict:    winkSchemaReceipt,
 	StrictOK:              true,
-}, wink.Funcs[PingParams, Receipt]{
+}, &winkFuncsPing)
+var winkFuncsPing = wink.Funcs[PingParams, Receipt]{
 	Decode:       winkDecodePingParams,
 	EncodeParams: winkEncodePingParams,
 	EncodeResult: winkEncodeReceipt,
@@ -304,7 +314,7 @@ var WinkPing = wink.NewTool(wink.Spec{
 	IdempotencyKey: func(p *PingParams) string {
 		return PingKey(*p)
 	},
-})
+}
 
 // WinkInspect is the inspect tool, handled by Inspect.
 var WinkInspect = wink.NewTool(wink.Spec{
@@ -319,14 +329,15 @@ var WinkInspect = wink.NewTool(wink.Spec{
 	ResultSchema:          winkSchemaProbe,
 	ResultSchemaStrict:    winkSchemaProbe,
 	StrictOK:              true,
-}, wink.Funcs[wink.NoParams, Probe]{
+}, &winkFuncsInspect)
+var winkFuncsInspect = wink.Funcs[wink.NoParams, Probe]{
 	Decode:       wink.DecodeNoParams,
 	EncodeParams: wink.EncodeNoParams,
 	EncodeResult: winkEncodeProbe,
 	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[Probe], error) {
 		return Inspect(tc)
 	},
-})
+}
 
 // winkEncodeMutateResult appends the canonical JSON encoding of v to dst.
 func winkEncodeMutateResult(dst []byte, v *MutateResult) []byte {
