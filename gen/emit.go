@@ -331,20 +331,11 @@ func (e *emitter) emitTool(t *model.Tool) error {
 		funcs[jen.Id("Decode")] = jen.Id(decodeFuncName(t.Params))
 		funcs[jen.Id("EncodeParams")] = jen.Id(encodeFuncName(t.Params))
 		funcs[jen.Id("Handler")] = jen.Qual(t.Func.Path, t.Func.Name)
-		if t.ParamsValidate {
-			funcs[jen.Id("Validate")] = jen.Parens(jen.Op("*").Add(typeCode(t.Params))).Dot("Validate")
-		}
 	}
 	if t.Result == nil {
 		funcs[jen.Id("EncodeResult")] = jen.Qual(WinkPath, "EncodeNoValue")
 	} else {
 		funcs[jen.Id("EncodeResult")] = jen.Id(resultEncoderName(t))
-		if t.ResultValidate {
-			funcs[jen.Id("ValidateResult")] = jen.Parens(jen.Op("*").Add(typeCode(t.Result))).Dot("Validate")
-		}
-		if t.ResultRender {
-			funcs[jen.Id("Render")] = jen.Parens(jen.Op("*").Add(typeCode(t.Result))).Dot("Render")
-		}
 	}
 	if t.Idempotency != nil && t.Idempotency.Strategy == "custom" {
 		var call jen.Code

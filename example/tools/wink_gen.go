@@ -131,8 +131,6 @@ var winkFuncsScheduleTask = wink.Funcs[ScheduleParams, Task]{
 	EncodeParams: winkEncodeScheduleParams,
 	EncodeResult: winkEncodeTask,
 	Handler:      ScheduleTask,
-	Render:       (*Task).Render,
-	Validate:     (*ScheduleParams).Validate,
 }
 
 // WinkScheduleTaskExamples returns the examples of schedule_task as typed values, in directive order. Their JSON forms are in

@@ -150,9 +150,8 @@ func TestValidateErrorsJoinArgumentErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			called := false
-			def := newSearchDef("search_docs", okHandler(&recorder{}), func(f *wink.Funcs[searchParams, searchResult]) {
-				f.Validate = func(p *searchParams) error { called = true; return tt.validate(p) }
-			})
+			setHooks(t, func(p *searchParams) error { called = true; return tt.validate(p) }, nil, nil)
+			def := newHookedDef[checkedParams, searchResult](okHandler(&recorder{}))
 			_, err := def.Decode([]byte(tt.args), strictjson.Limits{})
 			if called != tt.called {
 				t.Errorf("Validate called = %v, want %v", called, tt.called)
@@ -198,9 +197,8 @@ func TestDecodeParamsReturnsTypedParams(t *testing.T) {
 
 func TestDispatchSuccessRunsHooksInOrderWithoutRollback(t *testing.T) {
 	rec := &recorder{}
-	def := newSearchDef("search_docs", okHandler(rec), func(f *wink.Funcs[searchParams, searchResult]) {
-		f.ValidateResult = func(*searchResult) error { rec.add("validateresult"); return nil }
-	})
+	setHooks(t, nil, func(*searchResult) error { rec.add("validateresult"); return nil }, nil)
+	def := newHookedDef[searchParams, checkedResult](okHandler(rec))
 	d := newDispatcher(rec, def)
 	out := dispatch(t, d, "search_docs", `{"query":"fs","limit":3}`)
 	want := wink.Outcome{CallID: "call_1", Name: "search_docs", Success: true, Message: "Found 1 match.",
@@ -214,7 +212,7 @@ func TestDispatchSuccessRunsHooksInOrderWithoutRollback(t *testing.T) {
 	ev := rec.events[0]
 	wantEv := &wink.ToolInvoked{Name: "search_docs", CallID: "call_1", Tool: def, Arguments: []byte(`{"query":"fs","limit":3}`),
 		Params: searchParams{Query: "fs", Limit: 3}, Success: true, Message: "Found 1 match.",
-		Value: searchResult{Matches: []string{"fs.md"}, Total: 3}, HasValue: true, Output: want.Output,
+		Value: checkedResult{Matches: []string{"fs.md"}, Total: 3}, HasValue: true, Output: want.Output,
 		Duration: time.Second, Time: epoch}
 	if diff := cmp.Diff(wantEv, ev, cmp.Comparer(func(a, b *wink.Tool) bool { return a == b })); diff != "" {
 		t.Errorf("event (-want +got):\n%s", diff)
@@ -226,7 +224,7 @@ func TestDispatchFailureKindsExactTextAndRollback(t *testing.T) {
 	tests := []struct {
 		name    string
 		handler handlerFunc
-		edit    func(*wink.Funcs[searchParams, searchResult])
+		hooked  func(t *testing.T, h handlerFunc) *wink.Tool // nil: newSearchDef
 		want    string
 		panics  bool
 		errIs   error
@@ -262,17 +260,22 @@ func TestDispatchFailureKindsExactTextAndRollback(t *testing.T) {
 		{name: "panic with other value", handler: func(*wink.ToolContext, searchParams) (wink.ToolResult[searchResult], error) {
 			panic(42)
 		}, want: `Tool "search_docs" failed: 42`, panics: true},
-		{name: "invalid result", handler: okHandler(&recorder{}), edit: func(f *wink.Funcs[searchParams, searchResult]) {
-			f.ValidateResult = func(r *searchResult) error { return errors.New("total_count must equal len(matches)") }
+		{name: "invalid result", handler: okHandler(&recorder{}), hooked: func(t *testing.T, h handlerFunc) *wink.Tool {
+			setHooks(t, nil, func(r *searchResult) error { return errors.New("total_count must equal len(matches)") }, nil)
+			return newHookedDef[searchParams, checkedResult](h)
 		}, want: `Tool "search_docs" returned an invalid result: total_count must equal len(matches)`},
-		{name: "panic in render", handler: okHandler(&recorder{}), edit: func(f *wink.Funcs[searchParams, searchResult]) {
-			f.Render = func(*searchResult) string { panic("render broke") }
+		{name: "panic in render", handler: okHandler(&recorder{}), hooked: func(t *testing.T, h handlerFunc) *wink.Tool {
+			setHooks(t, nil, nil, func(*searchResult) string { panic("render broke") })
+			return newHookedDef[searchParams, renderedResult](h)
 		}, want: `Tool "search_docs" failed: render broke`, panics: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := &recorder{}
-			def := newSearchDef("search_docs", tt.handler, tt.edit)
+			def := newSearchDef("search_docs", tt.handler, nil)
+			if tt.hooked != nil {
+				def = tt.hooked(t, tt.handler)
+			}
 			d := newDispatcher(rec, def)
 			out := dispatch(t, d, "search_docs", `{"query":"fs"}`)
 			if out.Success || out.Output != tt.want || out.Message != strings.SplitN(tt.want, "\n\n", 2)[0] {
@@ -505,16 +508,22 @@ func TestDispatchOutputRendering(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := &recorder{}
-			def := newSearchDef("search_docs", func(*wink.ToolContext, searchParams) (wink.ToolResult[searchResult], error) {
-				return tt.result, nil
-			}, func(f *wink.Funcs[searchParams, searchResult]) { f.Render = tt.render })
+			h := func(*wink.ToolContext, searchParams) (wink.ToolResult[searchResult], error) { return tt.result, nil }
+			def, evValue := newSearchDef("search_docs", h, nil), tt.evValue
+			if tt.render != nil {
+				setHooks(t, nil, nil, tt.render)
+				def = newHookedDef[searchParams, renderedResult](h)
+				if v, ok := evValue.(searchResult); ok {
+					evValue = renderedResult(v)
+				}
+			}
 			d := newDispatcher(rec, def)
 			out := dispatch(t, d, "search_docs", `{"query":"fs"}`)
 			if !out.Success || out.Output != tt.want {
 				t.Errorf("output %q, want %q", out.Output, tt.want)
 			}
 			ev := rec.events[0]
-			if !cmp.Equal(ev.Value, tt.evValue) || ev.HasValue != tt.hasV || ev.Excluded != tt.excl || ev.Output != tt.want {
+			if !cmp.Equal(ev.Value, evValue) || ev.HasValue != tt.hasV || ev.Excluded != tt.excl || ev.Output != tt.want {
 				t.Errorf("event value %#v has %v excluded %v output %q", ev.Value, ev.HasValue, ev.Excluded, ev.Output)
 			}
 		})
@@ -669,9 +678,8 @@ func TestDispatchConcurrentCallsKeepTheirOwnParams(t *testing.T) {
 
 func TestDispatchPanicInParamsValidateIsRecoveredBeforeHandler(t *testing.T) {
 	rec := &recorder{}
-	def := newSearchDef("search_docs", okHandler(rec), func(f *wink.Funcs[searchParams, searchResult]) {
-		f.Validate = func(*searchParams) error { panic("validate broke") }
-	})
+	setHooks(t, func(*searchParams) error { panic("validate broke") }, nil, nil)
+	def := newHookedDef[checkedParams, searchResult](okHandler(rec))
 	d := newDispatcher(rec, def)
 	out := dispatch(t, d, "search_docs", `{"query":"fs"}`)
 	if out.Success || out.Output != `Tool "search_docs" failed: validate broke` {

@@ -35,8 +35,8 @@
 //  6. isolation (the session's lock, the resource context's, the
 //     filesystem's), the tool-call resource scope, the snapshot, then
 //     Hooks.Begin, which returns the rollback;
-//  7. the handler, with panics recovered; then Funcs.ValidateResult on a
-//     successful result with a value;
+//  7. the handler, with panics recovered; then the result type's Validate
+//     method on a successful result with a value;
 //  8. Output = Message + "\n\n" + rendered value (Render, else the
 //     generated JSON encoding); Message alone when the result has no value,
 //     its value is excluded, or R is NoValue; the rendered value alone when
@@ -80,8 +80,8 @@
 // whatever decoding and the handler allocate. The rest of the call's state
 // (params, result, outcome) lives in a frame pooled per tool, which keeps its
 // strictjson.Decoder across calls (one pool operation per call): the
-// pointers the pipeline passes to Funcs (Validate, ValidateResult, Render,
-// EncodeResult) and to Hooks.OnResult are valid only during the call and
+// pointers the pipeline passes to Funcs, to the Validate and Render methods
+// and to Hooks.OnResult are valid only during the call and
 // must not be kept. DecodeParams decodes into a pooled frame too (a local P
 // whose address goes to the Decode function value would escape). Params and
 // values are boxed into interfaces only when policies, Hooks.Check,

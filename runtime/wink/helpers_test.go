@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/winkgen/wink/runtime/strictjson"
@@ -120,6 +121,74 @@ func newSearchDef(name string, h handlerFunc, edit func(*wink.Funcs[searchParams
 		Name: name, Description: "Searches the docs.", Position: "search.go:12:1",
 		ParamsSchema: []byte(`{"type":"object"}`),
 	}, &f)
+}
+
+// Params and result types with Validate and Render methods (the pipeline finds them as winkgen does),
+// each calling a hook the test sets with setHooks. Tests in this package run one at a time.
+type (
+	checkedParams  searchParams // *checkedParams has Validate, calling hooks.params
+	checkedResult  searchResult // *checkedResult has Validate, calling hooks.result
+	renderedResult searchResult // *renderedResult has Render, calling hooks.render
+)
+
+var hooks struct {
+	params func(*searchParams) error
+	result func(*searchResult) error
+	render func(*searchResult) string
+}
+
+func (p *checkedParams) Validate() error {
+	v := searchParams(*p)
+	return hooks.params(&v)
+}
+
+func (r *checkedResult) Validate() error {
+	v := searchResult(*r)
+	return hooks.result(&v)
+}
+
+func (r *renderedResult) Render() string {
+	v := searchResult(*r)
+	return hooks.render(&v)
+}
+
+// setHooks sets the hooks for one test.
+func setHooks(t *testing.T, params func(*searchParams) error, result func(*searchResult) error, render func(*searchResult) string) {
+	t.Helper()
+	hooks.params, hooks.result, hooks.render = params, result, render
+	t.Cleanup(func() { hooks.params, hooks.result, hooks.render = nil, nil, nil })
+}
+
+// newHookedDef is newSearchDef with params type P and result type R: searchParams and searchResult or
+// the hooked types above.
+func newHookedDef[P ~struct {
+	Query string
+	Limit int
+}, R ~struct {
+	Matches []string
+	Total   int
+}](h handlerFunc) *wink.Tool {
+	return wink.NewTool(wink.Spec{Name: "search_docs", Description: "Searches the docs.", Position: "search.go:12:1",
+		ParamsSchema: []byte(`{"type":"object"}`)}, &wink.Funcs[P, R]{
+		Decode: func(d *strictjson.Decoder, p *P) {
+			var v searchParams
+			decodeSearchParams(d, &v)
+			*p = P(v)
+		},
+		EncodeParams: func(dst []byte, p *P) []byte {
+			v := searchParams(*p)
+			return encodeSearchParams(dst, &v)
+		},
+		EncodeResult: func(dst []byte, r *R) []byte {
+			v := searchResult(*r)
+			return encodeSearchResult(dst, &v)
+		},
+		Handler: func(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) {
+			res, err := h(tc, searchParams(p))
+			return wink.ToolResult[R]{Message: res.Message, Value: R(res.Value), HasValue: res.HasValue, Success: res.Success,
+				ExcludeValueFromContext: res.ExcludeValueFromContext}, err
+		},
+	})
 }
 
 // recorder records the order of pipeline steps and the events.

@@ -155,6 +155,15 @@ type Idempotency struct {
 // Funcs are the typed functions behind one tool; winkgen generates all but
 // Handler, which is the user's function. The pointers the dispatcher passes
 // to them are valid only during the call and must not be kept.
+//
+// The types' own methods complete them, found by NewTool as winkgen finds
+// them: a params type whose pointer has Validate() error is checked after a
+// decode without errors (its errors reach the model as argument errors); a
+// result type whose pointer has Validate() error is checked after a
+// successful call with a value (a violation is a failure that rolls back);
+// one with Render() string is rendered with it instead of its JSON encoding.
+// (They are methods rather than fields so that a tool's Funcs hold no more
+// function types than it needs: each costs type descriptors per tool.)
 type Funcs[P, R any] struct {
 	// Decode is the generated strict decoder of the params (required).
 	Decode func(*strictjson.Decoder, *P)
@@ -164,15 +173,6 @@ type Funcs[P, R any] struct {
 	EncodeResult func([]byte, *R) []byte
 	// Handler is the tool's handler (required).
 	Handler func(*ToolContext, P) (ToolResult[R], error)
-	// Validate, when set, checks the params after a decode without errors;
-	// its errors are reported to the model as argument errors.
-	Validate func(*P) error
-	// ValidateResult, when set, checks a successful result's value; a
-	// violation turns the call into a failure that rolls back.
-	ValidateResult func(*R) error
-	// Render, when set, renders the result value for the model instead of
-	// its JSON encoding.
-	Render func(*R) string
 	// IdempotencyKey, when set, derives an IdemCustom key from the params.
 	IdempotencyKey func(*P) string
 }
@@ -197,7 +197,10 @@ func NewTool[P, R any](spec Spec, f *Funcs[P, R]) *Tool {
 	// heap, would need the type descriptors of Funcs and of every one of its function types, twice (the
 	// types and their GC shapes), for every tool.
 	var fl uint8
-	for bit, set := range [...]bool{f.Validate != nil, f.ValidateResult != nil, f.Render != nil, f.EncodeParams != nil,
+	_, validP := any((*P)(nil)).(validator)
+	_, validR := any((*R)(nil)).(validator)
+	_, rendR := any((*R)(nil)).(renderer)
+	for bit, set := range [...]bool{validP, validR, rendR, f.EncodeParams != nil,
 		f.IdempotencyKey != nil, f.Decode != nil && f.EncodeResult != nil && f.Handler != nil} {
 		if set {
 			fl |= 1 << bit

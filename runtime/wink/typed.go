@@ -33,13 +33,13 @@ const (
 	opNew             opKind = iota // allocate the frame's typed storage (fr.p, fr.r)
 	opRelease                       // zero the typed storage
 	opDecode                        // Funcs.Decode into the params (io.dec)
-	opValidate                      // Funcs.Validate → io.err
+	opValidate                      // the params' Validate method → io.err
 	opParams                        // the params, boxed → io.v
 	opSetParams                     // store io.v as the params → io.ok (false when it is not a P)
 	opHandle                        // the handler with io.tc → io.head, io.err; keeps the result value
-	opValidateResult                // Funcs.ValidateResult of the value → io.err
+	opValidateResult                // the result value's Validate method → io.err
 	opAppendValue                   // Funcs.EncodeResult of the value onto io.dst
-	opRender                        // Funcs.Render of the value → io.s
+	opRender                        // the result value's Render method → io.s
 	opValue                         // the result value, boxed → io.v
 	opAppendParams                  // Funcs.EncodeParams onto io.dst
 	opCustomKey                     // Funcs.IdempotencyKey → io.s
@@ -59,7 +59,14 @@ type opIO struct {
 	ok   bool
 }
 
-// The optional Funcs a tool has (ops.has).
+// validator and renderer are the methods of params and result types the
+// pipeline calls (see Funcs).
+type (
+	validator interface{ Validate() error }
+	renderer  interface{ Render() string }
+)
+
+// The optional functions and methods a tool has (ops.has).
 const (
 	hasValidate = 1 << iota
 	hasValidateResult
@@ -99,8 +106,8 @@ type frame struct {
 }
 
 // typedOp runs operation k of a tool built from fp, the *Funcs[P, R] NewTool
-// was given (ops.funcs), on fr. Optional Funcs are called only when set (the
-// frame methods check ops.has first). It is a plain generic function, not a
+// was given (ops.funcs), on fr. Optional functions and methods are called only
+// when present (the frame methods check ops.has first). It is a plain generic function, not a
 // closure, so that a tool costs no closure type.
 func typedOp[P, R any](fp unsafe.Pointer, k opKind, fr *frame) {
 	f := (*Funcs[P, R])(fp)
@@ -118,7 +125,7 @@ func typedOp[P, R any](fp unsafe.Pointer, k opKind, fr *frame) {
 	case opDecode:
 		f.Decode(io.dec, p)
 	case opValidate:
-		io.err = f.Validate(p)
+		io.err = any(p).(validator).Validate()
 	case opParams:
 		io.v = *p
 	case opSetParams:
@@ -133,11 +140,11 @@ func typedOp[P, R any](fp unsafe.Pointer, k opKind, fr *frame) {
 		io.head = resultHead{message: res.Message, success: res.Success, hasValue: res.HasValue, excluded: res.ExcludeValueFromContext}
 		io.err = err
 	case opValidateResult:
-		io.err = f.ValidateResult(r)
+		io.err = any(r).(validator).Validate()
 	case opAppendValue:
 		io.dst = f.EncodeResult(io.dst, r)
 	case opRender:
-		io.s = f.Render(r)
+		io.s = any(r).(renderer).Render()
 	case opValue:
 		io.v = *r
 	case opAppendParams:
@@ -227,7 +234,7 @@ func (fr *frame) appendValue(dst []byte) []byte {
 	return fr.io.dst
 }
 
-// render renders the result value with Funcs.Render; ok is false when the
+// render renders the result value with its Render method; ok is false when the
 // tool has none.
 func (fr *frame) render() (s string, ok bool) {
 	if fr.ops.has&hasRender == 0 {

@@ -50,13 +50,10 @@ var WinkMeasure = wink.NewTool(wink.Spec{
 	StrictOK:              true,
 }, &winkFuncsMeasure)
 var winkFuncsMeasure = wink.Funcs[Range, Span]{
-	Decode:         winkDecodeRange,
-	EncodeParams:   winkEncodeRange,
-	EncodeResult:   winkEncodeSpan,
-	Handler:        Measure,
-	Render:         (*Span).Render,
-	Validate:       (*Range).Validate,
-	ValidateResult: (*Span).Validate,
+	Decode:       winkDecodeRange,
+	EncodeParams: winkEncodeRange,
+	EncodeResult: winkEncodeSpan,
+	Handler:      Measure,
 }
 
 // winkEncodeSpan appends the canonical JSON encoding of v to dst.

@@ -84,7 +84,6 @@ var winkFuncsWorkspaceDigest = wink.Funcs[DigestParams, Digest]{
 	EncodeParams: winkEncodeDigestParams,
 	EncodeResult: winkEncodeDigest,
 	Handler:      WorkspaceDigest,
-	Render:       (*Digest).Render,
 }
 
 // WinkWorkspaceDigestExamples returns the examples of workspace_digest as typed values, in directive order. Their JSON forms are in

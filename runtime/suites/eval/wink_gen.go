@@ -62,7 +62,6 @@ var winkFuncsEval = wink.Funcs[EvalParams, EvalResult]{
 	EncodeParams: winkEncodeEvalParams,
 	EncodeResult: winkEncodeEvalResult,
 	Handler:      Eval,
-	Render:       (*EvalResult).Render,
 }
 
 // WinkEvalExamples returns the examples of eval as typed values, in directive order. Their JSON forms are in

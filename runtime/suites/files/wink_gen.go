@@ -165,7 +165,6 @@ var winkFuncsGlob = wink.Funcs[GlobParams, GlobResult]{
 	EncodeParams: winkEncodeGlobParams,
 	EncodeResult: winkEncodeGlobResult,
 	Handler:      Glob,
-	Render:       (*GlobResult).Render,
 }
 
 // WinkGlobExamples returns the examples of glob as typed values, in directive order. Their JSON forms are in
@@ -211,7 +210,6 @@ var winkFuncsGrep = wink.Funcs[GrepParams, GrepResult]{
 	EncodeParams: winkEncodeGrepParams,
 	EncodeResult: winkEncodeGrepResult,
 	Handler:      Grep,
-	Render:       (*GrepResult).Render,
 }
 
 // WinkGrepExamples returns the examples of grep as typed values, in directive order. Their JSON forms are in
@@ -260,7 +258,6 @@ var winkFuncsLs = wink.Funcs[LsParams, LsResult]{
 	EncodeParams: winkEncodeLsParams,
 	EncodeResult: winkEncodeLsResult,
 	Handler:      Ls,
-	Render:       (*LsResult).Render,
 }
 
 // WinkLsExamples returns the examples of ls as typed values, in directive order. Their JSON forms are in
@@ -311,7 +308,6 @@ var winkFuncsReadFile = wink.Funcs[ReadFileParams, ReadFileResult]{
 	EncodeParams: winkEncodeReadFileParams,
 	EncodeResult: winkEncodeReadFileResult,
 	Handler:      ReadFile,
-	Render:       (*ReadFileResult).Render,
 }
 
 // WinkReadFileExamples returns the examples of read_file as typed values, in directive order. Their JSON forms are in

@@ -74,13 +74,10 @@ var WinkSetupPlan = wink.NewTool(wink.Spec{
 	StrictOK:              true,
 }, &winkFuncsSetupPlan)
 var winkFuncsSetupPlan = wink.Funcs[SetupPlanParams, Plan]{
-	Decode:         winkDecodeSetupPlanParams,
-	EncodeParams:   winkEncodeSetupPlanParams,
-	EncodeResult:   winkEncodePlan,
-	Handler:        SetupPlan,
-	Render:         (*Plan).Render,
-	Validate:       (*SetupPlanParams).Validate,
-	ValidateResult: (*Plan).Validate,
+	Decode:       winkDecodeSetupPlanParams,
+	EncodeParams: winkEncodeSetupPlanParams,
+	EncodeResult: winkEncodePlan,
+	Handler:      SetupPlan,
 }
 
 // WinkSetupPlanExamples returns the examples of planning_setup_plan as typed values, in directive order. Their JSON forms are in
@@ -127,13 +124,10 @@ var WinkAddStep = wink.NewTool(wink.Spec{
 	StrictOK:              true,
 }, &winkFuncsAddStep)
 var winkFuncsAddStep = wink.Funcs[AddStepParams, Plan]{
-	Decode:         winkDecodeAddStepParams,
-	EncodeParams:   winkEncodeAddStepParams,
-	EncodeResult:   winkEncodePlan,
-	Handler:        AddStep,
-	Render:         (*Plan).Render,
-	Validate:       (*AddStepParams).Validate,
-	ValidateResult: (*Plan).Validate,
+	Decode:       winkDecodeAddStepParams,
+	EncodeParams: winkEncodeAddStepParams,
+	EncodeResult: winkEncodePlan,
+	Handler:      AddStep,
 }
 
 // WinkAddStepExamples returns the examples of planning_add_step as typed values, in directive order. Their JSON forms are in
@@ -186,13 +180,10 @@ var WinkUpdateStep = wink.NewTool(wink.Spec{
 	StrictOK:              true,
 }, &winkFuncsUpdateStep)
 var winkFuncsUpdateStep = wink.Funcs[UpdateStepParams, Plan]{
-	Decode:         winkDecodeUpdateStepParams,
-	EncodeParams:   winkEncodeUpdateStepParams,
-	EncodeResult:   winkEncodePlan,
-	Handler:        UpdateStep,
-	Render:         (*Plan).Render,
-	Validate:       (*UpdateStepParams).Validate,
-	ValidateResult: (*Plan).Validate,
+	Decode:       winkDecodeUpdateStepParams,
+	EncodeParams: winkEncodeUpdateStepParams,
+	EncodeResult: winkEncodePlan,
+	Handler:      UpdateStep,
 }
 
 // WinkUpdateStepExamples returns the examples of planning_update_step as typed values, in directive order. Their JSON forms are in
@@ -265,8 +256,6 @@ var winkFuncsReadPlan = wink.Funcs[wink.NoParams, Plan]{
 	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[Plan], error) {
 		return ReadPlan(tc)
 	},
-	Render:         (*Plan).Render,
-	ValidateResult: (*Plan).Validate,
 }
 
 // WinkReadPlanExamples returns the examples of planning_read_plan as typed values, in directive order. Their JSON forms are in

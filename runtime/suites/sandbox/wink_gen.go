@@ -70,7 +70,6 @@ var winkFuncsShell = wink.Funcs[ShellParams, ShellResult]{
 	EncodeParams: winkEncodeShellParams,
 	EncodeResult: winkEncodeShellResult,
 	Handler:      Shell,
-	Render:       (*ShellResult).Render,
 }
 
 // WinkShellExamples returns the examples of shell as typed values, in directive order. Their JSON forms are in
