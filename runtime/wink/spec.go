@@ -192,31 +192,23 @@ type Funcs[P, R any] struct {
 // operations (decode into a P, call the handler, encode an R); the rest of the
 // pipeline is shared by every tool.
 func NewTool[P, R any](spec Spec, f *Funcs[P, R]) *Tool {
-	// Only what needs P and R is here; newTool does the rest once for all tools. f is kept as an
-	// unsafe.Pointer, not boxed in an interface: boxing a *Funcs[P, R], or copying a Funcs[P, R] to the
-	// heap, would need the type descriptors of Funcs and of every one of its function types, twice (the
-	// types and their GC shapes), for every tool.
-	var fl uint8
-	_, validP := any((*P)(nil)).(validator)
-	_, validR := any((*R)(nil)).(validator)
-	_, rendR := any((*R)(nil)).(renderer)
-	for bit, set := range [...]bool{validP, validR, rendR, f.EncodeParams != nil,
-		f.IdempotencyKey != nil, f.Decode != nil && f.EncodeResult != nil && f.Handler != nil} {
-		if set {
-			fl |= 1 << bit
-		}
-	}
-	_, noValue := any((*R)(nil)).(*NoValue)
-	return newTool(&spec, unsafe.Pointer(f), typedOp[P, R], fl, noValue)
+	// NewTool is small enough to be inlined where it is called: what needs P and R is typedOp's (opInit
+	// included), the rest is newTool's, once for all tools. f is kept as an unsafe.Pointer, not boxed in
+	// an interface: boxing a *Funcs[P, R], or copying a Funcs[P, R] to the heap, would need the type
+	// descriptors of Funcs and of every one of its function types, twice (the types and their GC
+	// shapes), for every tool.
+	return newTool(&spec, unsafe.Pointer(f), typedOp[P, R])
 }
 
 // newTool is NewTool's untyped part: f is the *Funcs[P, R], op its typedOp.
-func newTool(spec *Spec, f unsafe.Pointer, op func(f unsafe.Pointer, k opKind, fr *frame), fl uint8, noValue bool) *Tool {
-	if fl&hasRequired == 0 {
+func newTool(spec *Spec, f unsafe.Pointer, op func(f unsafe.Pointer, k opKind, fr *frame)) *Tool {
+	var fr frame
+	op(f, opInit, &fr)
+	if fr.io.has&hasRequired == 0 {
 		panic(badDef(spec.Name))
 	}
 	t := new(Tool)
-	t.init(*spec, &ops{tool: t, funcs: f, op: op, has: fl}, noValue)
+	t.init(*spec, &ops{tool: t, funcs: f, op: op, has: fr.io.has}, fr.io.ok)
 	return t
 }
 

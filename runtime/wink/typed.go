@@ -30,7 +30,8 @@ import (
 type opKind uint8
 
 const (
-	opNew             opKind = iota // allocate the frame's typed storage (fr.p, fr.r)
+	opInit            opKind = iota // the optional functions and methods present → io.has; R is NoValue → io.ok
+	opNew                           // allocate the frame's typed storage (fr.p, fr.r)
 	opRelease                       // zero the typed storage
 	opDecode                        // Funcs.Decode into the params (io.dec)
 	opValidate                      // the params' Validate method → io.err
@@ -57,6 +58,7 @@ type opIO struct {
 	err  error
 	head resultHead
 	ok   bool
+	has  uint8
 }
 
 // validator and renderer are the methods of params and result types the
@@ -111,7 +113,20 @@ type frame struct {
 // closure, so that a tool costs no closure type.
 func typedOp[P, R any](fp unsafe.Pointer, k opKind, fr *frame) {
 	f := (*Funcs[P, R])(fp)
-	if k == opNew {
+	switch k {
+	case opInit:
+		_, validP := any((*P)(nil)).(validator)
+		_, validR := any((*R)(nil)).(validator)
+		_, rendR := any((*R)(nil)).(renderer)
+		for bit, set := range [...]bool{validP, validR, rendR, f.EncodeParams != nil,
+			f.IdempotencyKey != nil, f.Decode != nil && f.EncodeResult != nil && f.Handler != nil} {
+			if set {
+				fr.io.has |= 1 << bit
+			}
+		}
+		_, fr.io.ok = any((*R)(nil)).(*NoValue)
+		return
+	case opNew:
 		fr.p, fr.r = new(P), new(R)
 		return
 	}
