@@ -75,6 +75,15 @@
 //   - a call the dispatcher does not answer as a result (deadline expired or call cancelled before the
 //     handler ran, a failed transaction begin or rollback): a JSON-RPC internal error whose message is
 //     `tool "<name>" was not answered: <error>`, also logged (WithLogger).
+//   - a call held for a person's approval (policy.RequireApproval; the dispatcher needs a session, see
+//     WithSessions): an input-required result (MCP 2026-07-28 multi round-trip requests) asking the
+//     client to elicit the decision from its user, with a signed requestState naming the held call. The
+//     client answers by calling the tool again with the elicitation's result: "accept" records
+//     policy.Approve and the call runs under its original id; "decline" or "cancel" records policy.Deny
+//     (with the form's reason) and the model reads the denial. The SDK asks clients on older protocol
+//     versions by elicitation/create itself. A requestState that does not match the retried call's tool
+//     and arguments is refused with a JSON-RPC invalid-params error. Servers sharing sessions share the
+//     signing key (WithRequestStateKey).
 //   - an unknown tool name never reaches the dispatcher: the SDK answers it with its own JSON-RPC error
 //     (`unknown tool "x"`), since only registered tools are routed.
 //

@@ -36,6 +36,7 @@ type config struct {
 	logger     *slog.Logger
 	sessions   SessionFunc
 	callCtx    func(ctx context.Context, meta map[string]any) context.Context
+	stateKey   []byte // WithRequestStateKey
 }
 
 // WithImplementation sets the name and version the server reports to
@@ -164,8 +165,9 @@ type server struct {
 	logger  *slog.Logger
 	callCtx func(ctx context.Context, meta map[string]any) context.Context // WithCallContext
 	tools   []*mcp.Tool
-	seq     atomic.Uint64
-	pending sync.Map // call id -> *pendingCall
+	seq      atomic.Uint64
+	pending  sync.Map // call id -> *pendingCall
+	stateKey []byte   // signs the requestState of held calls (approval.go)
 }
 
 // pendingCall receives the result value of one call from the event sink.
@@ -201,7 +203,11 @@ func newServer(d *wink.Dispatcher, oneClient bool, opts []Option) (*server, *con
 	if c.sessions == nil && !oneClient && (d.Session != nil || d.Resources != nil || d.Filesystem != nil) {
 		return nil, nil, errSharedState
 	}
-	s := &server{disp: *d, logger: c.logger, callCtx: c.callCtx}
+	key, err := stateKey(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	s := &server{disp: *d, logger: c.logger, callCtx: c.callCtx, stateKey: key}
 	s.disp.Events = s.eventSink(d.Events)
 	if c.sessions != nil {
 		s.clients = &clients{s: s, make: c.sessions}
@@ -336,9 +342,6 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 		args = emptyArgs
 	}
 	id := "mcp-" + strconv.FormatUint(s.seq.Add(1), 10)
-	pc := &pendingCall{}
-	s.pending.Store(id, pc)
-	defer s.pending.Delete(id)
 	defer func() {
 		if pv := recover(); pv != nil {
 			text := "Tool " + strconv.Quote(name) + " failed: " + panicText(pv)
@@ -377,7 +380,21 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 			ctx = c
 		}
 	}
+	if req != nil && req.Params != nil && req.Params.RequestState != "" {
+		// The retry of a held call, with the person's decision (approval.go).
+		hid, herr := s.resumeHeld(ctx, disp, req.Params, args)
+		if herr != nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tool " + strconv.Quote(name) + ": " + herr.Error()}
+		}
+		id = hid
+	}
+	pc := &pendingCall{}
+	s.pending.Store(id, pc)
+	defer s.pending.Delete(id)
 	out, derr := disp.Dispatch(ctx, wink.Call{ID: id, Name: name, Arguments: args})
+	if held, ok := errors.AsType[*wink.HeldError](derr); ok {
+		return s.heldResult(held), nil
+	}
 	if derr != nil {
 		if s.logger != nil {
 			s.logger.ErrorContext(ctx, "mcpserver: call not answered", "tool", name, "call_id", id, "error", derr.Error())
