@@ -160,11 +160,11 @@ func HTTPHandler(d *wink.Dispatcher, opts ...Option) (http.Handler, error) {
 
 // server answers tools/call for one mcp.Server.
 type server struct {
-	disp    wink.Dispatcher // the caller's dispatcher with Events wrapped
-	clients *clients        // per-client dispatchers (WithSessions); nil: disp serves everyone
-	logger  *slog.Logger
-	callCtx func(ctx context.Context, meta map[string]any) context.Context // WithCallContext
-	tools   []*mcp.Tool
+	disp     wink.Dispatcher // the caller's dispatcher with Events wrapped
+	clients  *clients        // per-client dispatchers (WithSessions); nil: disp serves everyone
+	logger   *slog.Logger
+	callCtx  func(ctx context.Context, meta map[string]any) context.Context // WithCallContext
+	tools    []*mcp.Tool
 	seq      atomic.Uint64
 	pending  sync.Map // call id -> *pendingCall
 	stateKey []byte   // signs the requestState of held calls (approval.go)
