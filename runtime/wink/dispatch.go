@@ -125,9 +125,10 @@ type Hooks struct {
 	// the ToolContext's and so the handler's. end, when not nil, is called
 	// with the call's event once the call is complete (after the rollback
 	// of a failure), the same *ToolInvoked the Events sink receives (its
-	// Params and Value are nil unless Events or Session is set). A
-	// panic in Start or end is recovered and ignored (the call runs without
-	// them). Tracing plugs in here (package otelwink); with Start nil a
+	// Params and Value are nil unless Events or Session is set; without
+	// them the event is valid only until end returns and must not be kept).
+	// A panic in Start or end is recovered and ignored (the call runs
+	// without them). Tracing plugs in here (package otelwink); with Start nil a
 	// call pays one nil check.
 	Start func(ctx context.Context, tool *Tool, call Call) (context.Context, func(*ToolInvoked))
 }
@@ -678,10 +679,17 @@ func (cs *callState) finish(ctx context.Context, disp *Dispatcher, t *Tool, call
 	if cs.err != nil {
 		out = Outcome{}
 	}
-	if disp.records() || cs.end != nil {
+	if records := disp.records(); records || cs.end != nil {
 		// Params and Value are boxed only when the event is recorded (records):
-		// Hooks.Start's end alone gets them nil.
-		ev := &ToolInvoked{
+		// Hooks.Start's end alone gets them nil, and an event from a pool,
+		// valid only during end (the Hooks.Start contract).
+		var ev *ToolInvoked
+		if records {
+			ev = new(ToolInvoked)
+		} else {
+			ev = eventPool.Get().(*ToolInvoked)
+		}
+		*ev = ToolInvoked{
 			Name: call.Name, CallID: call.ID, Tool: t, Arguments: call.Arguments,
 			Params: cs.params, Success: out.Success, Message: out.Message,
 			Value: cs.value, HasValue: cs.hasValue, Excluded: cs.excluded,
@@ -689,11 +697,15 @@ func (cs *callState) finish(ctx context.Context, disp *Dispatcher, t *Tool, call
 			Panic: cs.panicV, Stack: cs.stack, Replayed: out.Replayed, Time: cs.start,
 			IdempotencyKey: cs.idemKey,
 		}
-		if disp.records() {
+		if records {
 			disp.record(ev)
 		}
 		if cs.end != nil {
-			_ = contained("the Start hook's end", func() error { cs.end(ev); return nil })
+			callEnd(cs.end, ev)
+		}
+		if !records {
+			*ev = ToolInvoked{}
+			eventPool.Put(ev)
 		}
 	}
 	if cs.tx != nil {
@@ -709,6 +721,16 @@ func (cs *callState) finish(ctx context.Context, disp *Dispatcher, t *Tool, call
 		return Outcome{}, cs.err
 	}
 	return out, nil
+}
+
+// eventPool holds the events of calls that only Hooks.Start's end sees.
+var eventPool = sync.Pool{New: func() any { return new(ToolInvoked) }}
+
+// callEnd calls Hooks.Start's end, ignoring a panic (the Hooks.Start
+// contract).
+func callEnd(end func(*ToolInvoked), ev *ToolInvoked) {
+	defer func() { _ = recover() }()
+	end(ev)
 }
 
 // contained runs f, turning a panic into an error that names what was
