@@ -34,7 +34,7 @@
 //     enablement is decided per render); required params at render, only
 //     for enabled sections. All problems are reported at once.
 //   - Policies: a section's policies govern its own tools, not its
-//     children's; they are matched by the tool's Def (Tool.Same), so an overridden copy
+//     children's; they are matched by Tool.Same (the tool NewTool built), so an overridden copy
 //     shares them. Order: section, prompt (Prompt.WithPolicies), then the
 //     base Dispatcher's; the first denial wins.
 //   - Overrides: Prompt.WithOverrides and RenderOptions.Overrides (render
@@ -43,5 +43,5 @@
 //     length-prefixed name, description, ParamsSchema and ResultSchema); a
 //     stale hash, a tool refusing overrides, an unknown tool or a
 //     description that is not 1-200 ASCII characters is refused. The copy
-//     keeps the Spec otherwise and dispatches through the original Def.
+//     keeps the Spec otherwise and dispatches through the original tool's functions.
 package prompt

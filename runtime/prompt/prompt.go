@@ -223,7 +223,7 @@ func (r *Rendered) Registry() *wink.Registry { return r.registry }
 
 // SectionPolicies returns the policies of the section that declares t (nil
 // for a tool the rendering does not contain). It fits
-// wink.Dispatcher.SectionPolicies. A tool is matched by its Def (Tool.Same), so the original
+// wink.Dispatcher.SectionPolicies. A tool is matched by Tool.Same (the tool NewTool built), so the original
 // and an overridden copy share their policies.
 func (r *Rendered) SectionPolicies(t *wink.Tool) []wink.Policy {
 	if t == nil {
