@@ -202,13 +202,26 @@ func NewTool[P, R any](spec Spec, f *Funcs[P, R]) *Tool {
 
 // newTool is NewTool's untyped part: f is the *Funcs[P, R], op its typedOp.
 func newTool(spec *Spec, f unsafe.Pointer, op func(f unsafe.Pointer, k opKind, fr *frame)) *Tool {
-	var fr frame
-	op(f, opInit, &fr)
-	if fr.io.has&hasRequired == 0 {
+	var probe frame
+	op(f, opInit, &probe)
+	if probe.io.has&hasRequired == 0 {
 		panic(badDef(spec.Name))
 	}
 	t := new(Tool)
-	t.init(*spec, &ops{tool: t, funcs: f, op: op, has: fr.io.has}, fr.io.ok)
+	o := &ops{tool: t, funcs: f, op: op, has: probe.io.has}
+	// The methods winkgen looks for, found on the frame's boxed *P and *R.
+	fr := o.getFrame()
+	_, validP := fr.p.(validator)
+	_, validR := fr.r.(validator)
+	_, rendR := fr.r.(renderer)
+	_, noValue := fr.r.(*NoValue)
+	fr.release()
+	for bit, set := range [...]bool{validP, validR, rendR} {
+		if set {
+			o.has |= 1 << bit
+		}
+	}
+	t.init(*spec, o, noValue)
 	return t
 }
 

@@ -30,17 +30,14 @@ import (
 type opKind uint8
 
 const (
-	opInit            opKind = iota // the optional functions and methods present → io.has; R is NoValue → io.ok
+	opInit            opKind = iota // the optional Funcs present and the required ones → io.has
 	opNew                           // allocate the frame's typed storage (fr.p, fr.r)
 	opRelease                       // zero the typed storage
 	opDecode                        // Funcs.Decode into the params (io.dec)
-	opValidate                      // the params' Validate method → io.err
 	opParams                        // the params, boxed → io.v
 	opSetParams                     // store io.v as the params → io.ok (false when it is not a P)
 	opHandle                        // the handler with io.tc → io.head, io.err; keeps the result value
-	opValidateResult                // the result value's Validate method → io.err
 	opAppendValue                   // Funcs.EncodeResult of the value onto io.dst
-	opRender                        // the result value's Render method → io.s
 	opValue                         // the result value, boxed → io.v
 	opAppendParams                  // Funcs.EncodeParams onto io.dst
 	opCustomKey                     // Funcs.IdempotencyKey → io.s
@@ -108,23 +105,24 @@ type frame struct {
 }
 
 // typedOp runs operation k of a tool built from fp, the *Funcs[P, R] NewTool
-// was given (ops.funcs), on fr. Optional functions and methods are called only
-// when present (the frame methods check ops.has first). It is a plain generic function, not a
-// closure, so that a tool costs no closure type.
+// was given (ops.funcs), on fr. Optional functions are called only when set
+// (the frame methods check ops.has first). It is a plain generic function, not
+// a closure, so that a tool costs no closure type, and it does only what needs
+// P and R: the Validate and Render methods are reached through the frame's
+// boxed *P and *R by non-generic code.
 func typedOp[P, R any](fp unsafe.Pointer, k opKind, fr *frame) {
 	f := (*Funcs[P, R])(fp)
 	switch k {
 	case opInit:
-		_, validP := any((*P)(nil)).(validator)
-		_, validR := any((*R)(nil)).(validator)
-		_, rendR := any((*R)(nil)).(renderer)
-		for bit, set := range [...]bool{validP, validR, rendR, f.EncodeParams != nil,
-			f.IdempotencyKey != nil, f.Decode != nil && f.EncodeResult != nil && f.Handler != nil} {
-			if set {
-				fr.io.has |= 1 << bit
-			}
+		if f.EncodeParams != nil {
+			fr.io.has |= hasEncodeParams
 		}
-		_, fr.io.ok = any((*R)(nil)).(*NoValue)
+		if f.IdempotencyKey != nil {
+			fr.io.has |= hasCustomKey
+		}
+		if f.Decode != nil && f.EncodeResult != nil && f.Handler != nil {
+			fr.io.has |= hasRequired
+		}
 		return
 	case opNew:
 		fr.p, fr.r = new(P), new(R)
@@ -139,8 +137,6 @@ func typedOp[P, R any](fp unsafe.Pointer, k opKind, fr *frame) {
 		*p, *r = zp, zr
 	case opDecode:
 		f.Decode(io.dec, p)
-	case opValidate:
-		io.err = any(p).(validator).Validate()
 	case opParams:
 		io.v = *p
 	case opSetParams:
@@ -154,12 +150,8 @@ func typedOp[P, R any](fp unsafe.Pointer, k opKind, fr *frame) {
 		*r = res.Value
 		io.head = resultHead{message: res.Message, success: res.Success, hasValue: res.HasValue, excluded: res.ExcludeValueFromContext}
 		io.err = err
-	case opValidateResult:
-		io.err = any(r).(validator).Validate()
 	case opAppendValue:
 		io.dst = f.EncodeResult(io.dst, r)
-	case opRender:
-		io.s = any(r).(renderer).Render()
 	case opValue:
 		io.v = *r
 	case opAppendParams:
@@ -212,8 +204,7 @@ func (fr *frame) validate() error {
 	if fr.ops.has&hasValidate == 0 {
 		return nil
 	}
-	fr.run(opValidate)
-	return fr.io.err
+	return fr.p.(validator).Validate()
 }
 
 func (fr *frame) params() any {
@@ -238,8 +229,7 @@ func (fr *frame) validateResult() error {
 	if fr.ops.has&hasValidateResult == 0 {
 		return nil
 	}
-	fr.run(opValidateResult)
-	return fr.io.err
+	return fr.r.(validator).Validate()
 }
 
 // appendValue appends the result value's JSON encoding to dst.
@@ -255,8 +245,7 @@ func (fr *frame) render() (s string, ok bool) {
 	if fr.ops.has&hasRender == 0 {
 		return "", false
 	}
-	fr.run(opRender)
-	return fr.io.s, true
+	return fr.r.(renderer).Render(), true
 }
 
 func (fr *frame) value() any {
