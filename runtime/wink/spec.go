@@ -235,15 +235,18 @@ func DecodeParams[P any](t *Tool, args []byte, lim strictjson.Limits) (P, error)
 	// allocation and a write barrier per stored field.
 	var zero P
 	fr := t.impl.getFrame()
-	defer fr.release()
 	pp, ok := fr.p.(*P)
 	if !ok {
+		fr.release()
 		return zero, errors.New("wink.DecodeParams: the type argument is not the params type of tool " + strconv.Quote(t.spec.Name))
 	}
-	if aerr := t.decode(fr, args, lim); aerr != nil {
+	aerr := t.decode(fr, args, lim)
+	p := *pp
+	fr.release()
+	if aerr != nil {
 		return zero, aerr
 	}
-	return *pp, nil
+	return p, nil
 }
 
 // init sets up t; it panics on an invalid name (see NewTool).
