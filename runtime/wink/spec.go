@@ -201,9 +201,9 @@ func NewTool[P, R any](spec Spec, f *Funcs[P, R]) *Tool {
 }
 
 // newTool is NewTool's untyped part: f is the *Funcs[P, R], op its typedOp.
-func newTool(spec *Spec, f unsafe.Pointer, op func(f unsafe.Pointer, k opKind, fr *frame)) *Tool {
+func newTool(spec *Spec, f unsafe.Pointer, op func(f unsafe.Pointer, k opKind, fr *frame, tc *ToolContext, dst []byte) ([]byte, error)) *Tool {
 	var probe frame
-	op(f, opInit, &probe)
+	op(f, opInit, &probe, nil, nil)
 	if probe.io.has&hasRequired == 0 {
 		panic(badDef(spec.Name))
 	}
@@ -292,7 +292,7 @@ func (t *Tool) decode(fr *frame, args []byte, lim strictjson.Limits) *ArgumentsE
 		args = emptyObject
 	}
 	dec.Reset(args, lim)
-	fr.decode(dec)
+	fr.decode()
 	if errs := dec.Finish(); errs != nil {
 		// The decoder is not used again: errs may share its storage.
 		fr.dec = nil

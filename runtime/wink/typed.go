@@ -33,23 +33,21 @@ const (
 	opInit            opKind = iota // the optional Funcs present and the required ones → io.has
 	opNew                           // allocate the frame's typed storage (fr.p, fr.r)
 	opRelease                       // zero the typed storage
-	opDecode                        // Funcs.Decode into the params (io.dec)
+	opDecode                        // Funcs.Decode into the params with fr.dec
 	opParams                        // the params, boxed → io.v
 	opSetParams                     // store io.v as the params → io.ok (false when it is not a P)
-	opHandle                        // the handler with io.tc → io.head, io.err; keeps the result value
-	opAppendValue                   // Funcs.EncodeResult of the value onto io.dst
+	opHandle                        // the handler with tc → io.head and the error; keeps the result value
+	opAppendValue                   // Funcs.EncodeResult of the value onto dst
 	opValue                         // the result value, boxed → io.v
-	opAppendParams                  // Funcs.EncodeParams onto io.dst
+	opAppendParams                  // Funcs.EncodeParams onto dst
 	opCustomKey                     // Funcs.IdempotencyKey → io.s
-	opAppendValueJSON               // Funcs.EncodeResult of io.v (an R or a non-nil *R) onto io.dst → io.ok
+	opAppendValueJSON               // Funcs.EncodeResult of io.v (an R or a non-nil *R) onto dst → io.ok
 )
 
-// opIO are the operands of one typed operation. It lives in the frame, so
-// passing it costs no allocation; release clears it.
+// opIO are the operands of one typed operation besides the ToolContext and
+// the buffer, which are arguments. It lives in the frame, so passing it costs
+// no allocation; release clears it.
 type opIO struct {
-	dec  *strictjson.Decoder
-	tc   *ToolContext
-	dst  []byte
 	v    any
 	s    string
 	err  error
@@ -77,11 +75,11 @@ const (
 
 // ops are one tool's typed operations.
 type ops struct {
-	tool   *Tool                                       // the canonical descriptor (an overridden copy shares its ops)
-	frames sync.Pool                                   // of *frame
-	funcs  unsafe.Pointer                              // the *Funcs[P, R] the tool was built with
-	op     func(f unsafe.Pointer, k opKind, fr *frame) // typedOp[P, R]; f is funcs
-	has    uint8                                       // the optional Funcs present (hasValidate, ...)
+	tool   *Tool                                                                                    // the canonical descriptor (an overridden copy shares its ops)
+	frames sync.Pool                                                                                // of *frame
+	funcs  unsafe.Pointer                                                                           // the *Funcs[P, R] the tool was built with
+	op     func(f unsafe.Pointer, k opKind, fr *frame, tc *ToolContext, dst []byte) ([]byte, error) // typedOp[P, R]; f is funcs
+	has    uint8                                                                                    // the optional Funcs present (hasValidate, ...)
 }
 
 // resultHead is the untyped part of a handler's ToolResult.
@@ -110,9 +108,50 @@ type frame struct {
 // a closure, so that a tool costs no closure type, and it does only what needs
 // P and R: the Validate and Render methods are reached through the frame's
 // boxed *P and *R by non-generic code.
-func typedOp[P, R any](fp unsafe.Pointer, k opKind, fr *frame) {
+func typedOp[P, R any](fp unsafe.Pointer, k opKind, fr *frame, tc *ToolContext, dst []byte) ([]byte, error) {
 	f := (*Funcs[P, R])(fp)
+	// Hot cases first; each asserts only the storage it uses.
 	switch k {
+	case opDecode:
+		f.Decode(fr.dec, fr.p.(*P))
+	case opHandle:
+		res, err := f.Handler(tc, *fr.p.(*P))
+		*fr.r.(*R) = res.Value
+		fr.io.head = resultHead{message: res.Message, success: res.Success, hasValue: res.HasValue, excluded: res.ExcludeValueFromContext}
+		return nil, err
+	case opAppendValue:
+		return f.EncodeResult(dst, fr.r.(*R)), nil
+	case opRelease:
+		var zp P
+		var zr R
+		*fr.p.(*P), *fr.r.(*R) = zp, zr
+	case opParams:
+		fr.io.v = *fr.p.(*P)
+	case opValue:
+		fr.io.v = *fr.r.(*R)
+	case opSetParams:
+		var v P
+		v, fr.io.ok = fr.io.v.(P)
+		if fr.io.ok {
+			*fr.p.(*P) = v
+		}
+	case opAppendParams:
+		return f.EncodeParams(dst, fr.p.(*P)), nil
+	case opCustomKey:
+		fr.io.s = f.IdempotencyKey(fr.p.(*P))
+	case opAppendValueJSON:
+		switch r := fr.io.v.(type) {
+		case R:
+			fr.io.ok = true
+			return f.EncodeResult(dst, &r), nil
+		case *R:
+			if r != nil {
+				fr.io.ok = true
+				return f.EncodeResult(dst, r), nil
+			}
+		}
+	case opNew:
+		fr.p, fr.r = new(P), new(R)
 	case opInit:
 		if f.EncodeParams != nil {
 			fr.io.has |= hasEncodeParams
@@ -123,51 +162,8 @@ func typedOp[P, R any](fp unsafe.Pointer, k opKind, fr *frame) {
 		if f.Decode != nil && f.EncodeResult != nil && f.Handler != nil {
 			fr.io.has |= hasRequired
 		}
-		return
-	case opNew:
-		fr.p, fr.r = new(P), new(R)
-		return
 	}
-	p, r := fr.p.(*P), fr.r.(*R)
-	io := &fr.io
-	switch k {
-	case opRelease:
-		var zp P
-		var zr R
-		*p, *r = zp, zr
-	case opDecode:
-		f.Decode(io.dec, p)
-	case opParams:
-		io.v = *p
-	case opSetParams:
-		var v P
-		v, io.ok = io.v.(P)
-		if io.ok {
-			*p = v
-		}
-	case opHandle:
-		res, err := f.Handler(io.tc, *p)
-		*r = res.Value
-		io.head = resultHead{message: res.Message, success: res.Success, hasValue: res.HasValue, excluded: res.ExcludeValueFromContext}
-		io.err = err
-	case opAppendValue:
-		io.dst = f.EncodeResult(io.dst, r)
-	case opValue:
-		io.v = *r
-	case opAppendParams:
-		io.dst = f.EncodeParams(io.dst, p)
-	case opCustomKey:
-		io.s = f.IdempotencyKey(p)
-	case opAppendValueJSON:
-		switch r := io.v.(type) {
-		case R:
-			io.dst, io.ok = f.EncodeResult(io.dst, &r), true
-		case *R:
-			if r != nil {
-				io.dst, io.ok = f.EncodeResult(io.dst, r), true
-			}
-		}
-	}
+	return dst, nil
 }
 
 // getFrame returns a zero call frame from the tool's pool.
@@ -185,7 +181,7 @@ func (o *ops) getFrame() *frame {
 // per operation), so a pooled frame keeps no reference to a call's values.
 
 // run runs operation k on fr with the operands in fr.io.
-func (fr *frame) run(k opKind) { fr.ops.op(fr.ops.funcs, k, fr) }
+func (fr *frame) run(k opKind) { fr.ops.op(fr.ops.funcs, k, fr, nil, nil) }
 
 // release zeroes the frame's typed storage and operands and returns it to its
 // pool.
@@ -195,10 +191,8 @@ func (fr *frame) release() {
 	fr.ops.frames.Put(fr)
 }
 
-func (fr *frame) decode(dec *strictjson.Decoder) {
-	fr.io.dec = dec
-	fr.run(opDecode)
-}
+// decode decodes into the params with fr.dec.
+func (fr *frame) decode() { fr.run(opDecode) }
 
 func (fr *frame) validate() error {
 	if fr.ops.has&hasValidate == 0 {
@@ -220,9 +214,8 @@ func (fr *frame) setParams(params any) bool {
 }
 
 func (fr *frame) handle(tc *ToolContext) (resultHead, error) {
-	fr.io.tc = tc
-	fr.run(opHandle)
-	return fr.io.head, fr.io.err
+	_, err := fr.ops.op(fr.ops.funcs, opHandle, fr, tc, nil)
+	return fr.io.head, err
 }
 
 func (fr *frame) validateResult() error {
@@ -234,9 +227,8 @@ func (fr *frame) validateResult() error {
 
 // appendValue appends the result value's JSON encoding to dst.
 func (fr *frame) appendValue(dst []byte) []byte {
-	fr.io.dst = dst
-	fr.run(opAppendValue)
-	return fr.io.dst
+	dst, _ = fr.ops.op(fr.ops.funcs, opAppendValue, fr, nil, dst)
+	return dst
 }
 
 // render renders the result value with its Render method; ok is false when the
@@ -259,9 +251,8 @@ func (fr *frame) appendParams(dst []byte) ([]byte, bool) {
 	if fr.ops.has&hasEncodeParams == 0 {
 		return dst, false
 	}
-	fr.io.dst = dst
-	fr.run(opAppendParams)
-	return fr.io.dst, true
+	dst, _ = fr.ops.op(fr.ops.funcs, opAppendParams, fr, nil, dst)
+	return dst, true
 }
 
 // customKey is Funcs.IdempotencyKey of the params; ok is false when the tool
@@ -321,9 +312,9 @@ func (o *ops) encodeParams(dst []byte, params any) ([]byte, bool) {
 // (Tool.AppendValueJSON).
 func (o *ops) appendValueJSON(dst []byte, v any) ([]byte, bool) {
 	fr := o.getFrame()
-	fr.io.dst, fr.io.v, fr.io.ok = dst, v, false
-	fr.run(opAppendValueJSON)
-	out, ok := fr.io.dst, fr.io.ok
+	fr.io.v, fr.io.ok = v, false
+	out, _ := o.op(o.funcs, opAppendValueJSON, fr, nil, dst)
+	ok := fr.io.ok
 	fr.release()
 	if !ok {
 		return dst, false
