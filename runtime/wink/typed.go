@@ -12,19 +12,25 @@ import (
 // the params type P and the result type R (decoding into a P, calling the
 // handler, encoding an R, boxing them for policies and events) is one
 // function, typedOp[P, R], that NewTool binds to the tool's Funcs; the
-// pipeline reaches it through the call's frame with an opKind and exchanges
-// operands through the frame's opIO.
+// pipeline reaches it through the call's frame with an opKind, passing the
+// ToolContext and buffers as arguments and the rest through the frame's opIO.
 //
-// Why one function: the compiler stamps generic code out once per GC shape,
-// and every params struct is a shape of its own (its field tags included), so
-// whatever is generic is paid once per tool. A table of a dozen closures cost
-// a dozen functions per tool, each with its prologue, type assertion, closure
-// type and metadata; one function with a switch costs one. Generic types
-// with methods are avoided altogether (Funcs and ToolResult have none), and
-// so are generic types that only hold values: the params and the result live
-// in two allocations of their own, not in a struct whose type descriptor
-// (and its shape's) every tool would carry: every method of a generic type is instantiated, with its function
-// types, for every type argument (README, "Generated code at scale").
+// Why so little is generic: the compiler stamps generic code out once per GC
+// shape, and every params struct is a shape of its own (its field tags
+// included), so whatever is generic is paid once per tool, in code and in
+// type descriptors (for the types and again for their shapes).
+//   - One function with a switch, not a dozen closures (each a function per
+//     tool with its prologue, type assertion, closure type and metadata).
+//   - No generic type has methods (every method of a generic type is
+//     instantiated, with its function types, for every type argument).
+//   - The Funcs are the generated code's static variables, kept as an
+//     unsafe.Pointer that only typedOp turns back into a *Funcs[P, R]: boxing
+//     them or copying them to the heap would need descriptors of Funcs and of
+//     each of its function types.
+//   - The params and the result live in two allocations, not in a generic
+//     struct; Validate and Render are found on them as methods by non-generic
+//     code.
+// README, "Generated code at scale", has the measurement.
 
 // opKind names one typed operation; opIO holds its operands.
 type opKind uint8
@@ -79,7 +85,7 @@ type ops struct {
 	frames sync.Pool                                                                                // of *frame
 	funcs  unsafe.Pointer                                                                           // the *Funcs[P, R] the tool was built with
 	op     func(f unsafe.Pointer, k opKind, fr *frame, tc *ToolContext, dst []byte) ([]byte, error) // typedOp[P, R]; f is funcs
-	has    uint8                                                                                    // the optional Funcs present (hasValidate, ...)
+	has    uint8                                                                                    // the optional functions and methods present (hasValidate, ...)
 }
 
 // resultHead is the untyped part of a handler's ToolResult.
