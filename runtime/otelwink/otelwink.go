@@ -26,7 +26,6 @@ package otelwink
 import (
 	"context"
 	"errors"
-	"strings"
 	"sync"
 	"time"
 
@@ -217,6 +216,8 @@ func ErrorType(ev *wink.ToolInvoked) string {
 	}
 	var ae *wink.ArgumentsError
 	var den *wink.Denial
+	var tx *wink.TransactionError
+	var ir *wink.InvalidResultError
 	switch {
 	case errors.As(err, &ae):
 		return "invalid_arguments"
@@ -224,9 +225,9 @@ func ErrorType(ev *wink.ToolInvoked) string {
 		return "denied"
 	case err == nil:
 		return "tool_failure"
-	case strings.Contains(err.Error(), "rolling back") || strings.Contains(err.Error(), "starting the transaction"):
+	case errors.As(err, &tx):
 		return "internal"
-	case ev.Output != "" && strings.Contains(ev.Output, "returned an invalid result"):
+	case errors.As(err, &ir):
 		return "invalid_result"
 	}
 	return "tool_error"

@@ -363,3 +363,28 @@ func TestConcurrentCallsGetTheirOwnSpans(t *testing.T) {
 		t.Fatalf("%d distinct call ids (want %d), %d failures (want %d)", len(ids), workers*per, failed, workers*per/5)
 	}
 }
+
+// ErrorType classifies every kind of failure by its typed cause, not by text.
+func TestErrorTypeClassifiesEveryFailure(t *testing.T) {
+	for _, c := range []struct {
+		ev   wink.ToolInvoked
+		want string
+	}{
+		{wink.ToolInvoked{Success: true}, ""},
+		{wink.ToolInvoked{Panic: "boom"}, "panic"},
+		{wink.ToolInvoked{Err: context.DeadlineExceeded}, "timeout"},
+		{wink.ToolInvoked{Err: context.Canceled}, "canceled"},
+		{wink.ToolInvoked{Err: wink.ErrUnknownTool}, "unknown_tool"},
+		{wink.ToolInvoked{Err: &wink.ArgumentsError{Tool: "t", Errors: &strictjson.Errors{}}}, "invalid_arguments"},
+		{wink.ToolInvoked{Err: &wink.Denial{Reason: "no"}}, "denied"},
+		{wink.ToolInvoked{Output: "Nothing found."}, "tool_failure"},
+		{wink.ToolInvoked{Err: &wink.TransactionError{Tool: "t", Op: "rolling back", Err: errors.New("disk")}}, "internal"},
+		{wink.ToolInvoked{Err: &wink.InvalidResultError{Tool: "t", Err: errors.New("total mismatch")},
+			Output: "an output that says nothing of it"}, "invalid_result"},
+		{wink.ToolInvoked{Err: errors.New("open index: no such file")}, "tool_error"},
+	} {
+		if got := otelwink.ErrorType(&c.ev); got != c.want {
+			t.Errorf("ErrorType(%+v) = %q, want %q", c.ev, got, c.want)
+		}
+	}
+}

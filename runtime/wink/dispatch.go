@@ -481,7 +481,7 @@ func (t *Tool) runIdempotent(ctx context.Context, disp *Dispatcher, tc *ToolCont
 				return
 			}
 			if err := cs.snap.Capture(txn.Parts{Session: disp.Session}); err != nil {
-				cs.err = fmt.Errorf("wink: starting the transaction for tool %q: %w", name, err)
+				cs.err = &TransactionError{Tool: name, Op: "starting the transaction for", Err: err}
 				cs.cause = cs.err
 				return
 			}
@@ -539,7 +539,7 @@ func (t *Tool) execute(ctx context.Context, disp *Dispatcher, tc *ToolContext, f
 			parts.Others = others[:]
 		}
 		if err := cs.snap.Capture(parts); err != nil {
-			cs.err = fmt.Errorf("wink: starting the transaction for tool %q: %w", name, err)
+			cs.err = &TransactionError{Tool: name, Op: "starting the transaction for", Err: err}
 			cs.cause = cs.err
 			return
 		}
@@ -548,7 +548,7 @@ func (t *Tool) execute(ctx context.Context, disp *Dispatcher, tc *ToolContext, f
 		rb, err := hooks.Begin(tc, t)
 		cs.rollback = rb
 		if err != nil {
-			cs.err = fmt.Errorf("wink: starting the transaction for tool %q: %w", name, err)
+			cs.err = &TransactionError{Tool: name, Op: "starting the transaction for", Err: err}
 			cs.cause = cs.err
 			return
 		}
@@ -570,7 +570,7 @@ func (t *Tool) execute(ctx context.Context, disp *Dispatcher, tc *ToolContext, f
 	if res.success && hasValue {
 		if verr := fr.validateResult(); verr != nil {
 			cs.fail("Tool " + strconv.Quote(name) + " returned an invalid result: " + verr.Error())
-			cs.cause = verr
+			cs.cause = &InvalidResultError{Tool: name, Err: verr}
 			return
 		}
 	}
@@ -660,13 +660,13 @@ func (cs *callState) finish(ctx context.Context, disp *Dispatcher, t *Tool, call
 	if cs.err != nil || !cs.out.Success {
 		if cs.rollback != nil {
 			if rerr := contained("the Begin hook's rollback", cs.rollback); rerr != nil {
-				rerr = fmt.Errorf("wink: rolling back tool %q failed: %w", t.spec.Name, rerr)
+				rerr = &TransactionError{Tool: t.spec.Name, Op: "rolling back", Err: rerr}
 				cs.err = joinErr(cs.err, rerr)
 				evErr = joinErr(evErr, rerr)
 			}
 		}
 		if rerr := contained("restoring the snapshot", cs.snap.Restore); rerr != nil {
-			rerr = fmt.Errorf("wink: rolling back tool %q failed: %w", t.spec.Name, rerr)
+			rerr = &TransactionError{Tool: t.spec.Name, Op: "rolling back", Err: rerr}
 			cs.err = joinErr(cs.err, rerr)
 			evErr = joinErr(evErr, rerr)
 		}

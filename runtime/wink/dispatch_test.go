@@ -741,3 +741,25 @@ func TestNoRequiredFieldAcceptsEmptyAndNull(t *testing.T) {
 		}
 	}
 }
+
+// A result that fails its Validate method is a failure whose event carries an *InvalidResultError; a
+// transaction that cannot start is a *TransactionError from Dispatch.
+func TestTypedCausesOfInvalidResultsAndTransactions(t *testing.T) {
+	rec := &recorder{}
+	setHooks(t, nil, func(*searchResult) error { return errors.New("total mismatch") }, nil)
+	d := newDispatcher(rec, newHookedDef[searchParams, checkedResult](okHandler(rec)))
+	out := dispatch(t, d, "search_docs", `{"query":"fs"}`)
+	var ir *wink.InvalidResultError
+	if out.Success || !errors.As(rec.events[0].Err, &ir) || ir.Tool != "search_docs" || ir.Err.Error() != "total mismatch" {
+		t.Fatalf("outcome %+v, event error %v", out, rec.events[0].Err)
+	}
+
+	d2 := newDispatcher(&recorder{}, newSearchDef("search_docs", okHandler(rec), nil))
+	d2.Hooks.Begin = func(*wink.ToolContext, *wink.Tool) (func() error, error) { return nil, errors.New("disk full") }
+	_, err := d2.Dispatch(context.Background(), wink.Call{ID: "c1", Name: "search_docs", Arguments: []byte(`{"query":"fs"}`)})
+	var tx *wink.TransactionError
+	if !errors.As(err, &tx) || tx.Op != "starting the transaction for" ||
+		err.Error() != `wink: starting the transaction for tool "search_docs": disk full` {
+		t.Fatalf("Dispatch error %v", err)
+	}
+}

@@ -55,7 +55,8 @@
 //     ToolInvoked.Stack);
 //   - a returned error: `Tool "x" failed: <error text>`, except a
 //     *ToolError anywhere in its chain, whose Message is used verbatim;
-//   - an invalid result: `Tool "x" returned an invalid result: <error text>`;
+//   - an invalid result: `Tool "x" returned an invalid result: <error text>`
+//     (ToolInvoked.Err is an *InvalidResultError);
 //   - a Failure result: its message verbatim (with its value rendered if it
 //     has one);
 //   - a denial: its Reason, then "\n- suggestion" per suggestion; an empty
@@ -66,9 +67,9 @@
 // error with a live context (say, an HTTP client's own timeout) is an
 // ordinary tool failure. When a handler returns both a result and an error,
 // the error wins. A panic anywhere in steps 2-9, hooks included, is recovered
-// the same way as a handler panic. A failing Hooks.Begin or rollback makes
-// Dispatch return an error: without a transaction, or after a failed
-// restore, the state cannot be trusted.
+// the same way as a handler panic. A failing snapshot, Hooks.Begin or
+// rollback makes Dispatch return a *TransactionError: without a transaction,
+// or after a failed restore, the state cannot be trusted.
 //
 // # Allocation
 //

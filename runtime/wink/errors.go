@@ -168,6 +168,47 @@ func InvalidArguments(errs ...strictjson.FieldError) error {
 	return &ArgumentsError{Errors: e}
 }
 
+// TransactionError is the error Dispatch returns (and ToolInvoked.Err
+// carries) when a call's transaction could not be started or rolled back:
+// the state cannot be trusted, so the call is not answered as a result.
+type TransactionError struct {
+	// Tool is the called tool's name.
+	Tool string
+	// Op is "starting the transaction for" or "rolling back".
+	Op string
+	// Err is the snapshot's, the Begin hook's or the rollback's error.
+	Err error
+}
+
+// Error returns `wink: starting the transaction for tool "x": <err>` or
+// `wink: rolling back tool "x" failed: <err>`.
+func (e *TransactionError) Error() string {
+	if e.Op == "rolling back" {
+		return "wink: rolling back tool " + strconv.Quote(e.Tool) + " failed: " + e.Err.Error()
+	}
+	return "wink: " + e.Op + " tool " + strconv.Quote(e.Tool) + ": " + e.Err.Error()
+}
+
+// Unwrap returns Err.
+func (e *TransactionError) Unwrap() error { return e.Err }
+
+// InvalidResultError is ToolInvoked.Err for a successful result whose value's
+// Validate method failed: the call became a failure and was rolled back.
+type InvalidResultError struct {
+	// Tool is the called tool's name.
+	Tool string
+	// Err is what Validate returned.
+	Err error
+}
+
+// Error returns `tool "x" returned an invalid result: <err>`.
+func (e *InvalidResultError) Error() string {
+	return "tool " + strconv.Quote(e.Tool) + " returned an invalid result: " + e.Err.Error()
+}
+
+// Unwrap returns Err.
+func (e *InvalidResultError) Unwrap() error { return e.Err }
+
 // ErrUnknownTool is ToolInvoked.Err for calls naming a tool the registry does
 // not hold.
 var ErrUnknownTool = errors.New("unknown tool")
