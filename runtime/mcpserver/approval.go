@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/winkgen/wink/runtime/policy"
+	"github.com/winkgen/wink/runtime/session"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
@@ -25,7 +26,8 @@ import (
 // the same question by the SDK itself (elicitation/create), transparently.
 //
 // The state is signed (HMAC-SHA256 over the call's ID, tool name and arguments) and checked on the
-// retry: a client cannot apply an approval to other arguments or to another call. Each server draws a
+// retry: a client cannot apply an approval to other arguments or to another call, and a held call is
+// decided once (a replayed retry is refused, so an approved call runs once). Each server draws a
 // random key; servers that share sessions (a fleet behind one address) must share the key
 // (WithRequestStateKey) so that a retry may reach any of them.
 
@@ -90,6 +92,14 @@ func (s *server) resumeHeld(ctx context.Context, disp *wink.Dispatcher, p *mcp.C
 		return "", errors.New("requestState does not belong to this call (another tool, other arguments, or not issued by this server)")
 	}
 	id := string(idBytes)
+	if disp.Session != nil {
+		// One decision per held call: a replayed retry must not run an approved call twice.
+		for d := range session.Values(disp.Session, policy.ApprovalSlice) {
+			if d.CallID == id {
+				return "", errors.New("the held call " + strconv.Quote(id) + " was already decided; call the tool anew")
+			}
+		}
+	}
 	resp, _ := p.InputResponses[approvalInput].(*mcp.ElicitResult)
 	if resp == nil {
 		return "", errors.New("inputResponses lacks the " + strconv.Quote(approvalInput) + " elicitation result")

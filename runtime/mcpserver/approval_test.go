@@ -152,4 +152,10 @@ func TestRequestStateBindsTheDecisionToTheHeldCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkResult(t, res, false, "Echoed.\n\n{\"text\":\"pay 5\",\"length\":5}", `{"text":"pay 5","length":5}`)
+	// Replaying the same answer does not run the approved call again.
+	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: json.RawMessage(`{"text":"pay 5"}`),
+		InputResponses: accept, RequestState: first.RequestState})
+	if err == nil || !strings.Contains(err.Error(), "was already decided") {
+		t.Errorf("replayed retry: %v", err)
+	}
 }

@@ -82,7 +82,8 @@
 //     policy.Approve and the call runs under its original id; "decline" or "cancel" records policy.Deny
 //     (with the form's reason) and the model reads the denial. The SDK asks clients on older protocol
 //     versions by elicitation/create itself. A requestState that does not match the retried call's tool
-//     and arguments is refused with a JSON-RPC invalid-params error. Servers sharing sessions share the
+//     and arguments, or a retry of a call already decided (a replay), is refused with a JSON-RPC
+//     invalid-params error and runs nothing. Servers sharing sessions share the
 //     signing key (WithRequestStateKey).
 //   - an unknown tool name never reaches the dispatcher: the SDK answers it with its own JSON-RPC error
 //     (`unknown tool "x"`), since only registered tools are routed.
