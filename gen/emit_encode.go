@@ -22,7 +22,8 @@ func (e *emitter) emitStructEncoder(t *model.Type) {
 // emitRootEncoder writes func name(dst []byte, v *T) []byte for a result type that is not a named struct
 // (a slice, a map, a scalar, a pointer): the canonical JSON of *v.
 func (e *emitter) emitRootEncoder(name string, t *model.Type) {
-	body := e.encodeValue(t, jen.Parens(jen.Op("*").Id("v")), 0)
+	body := []jen.Code{jen.Id("x").Op(":=").Op("*").Id("v")}
+	body = append(body, e.encodeValue(t, jen.Id("x"), 0)...)
 	body = append(body, jen.Return(jen.Id("dst")))
 	e.f.Commentf("%s appends the canonical JSON encoding of v to dst.", name)
 	e.f.Func().Id(name).Params(jen.Id("dst").Index().Byte(), jen.Id("v").Op("*").Add(typeCode(t))).Index().Byte().Block(body...)
@@ -91,8 +92,12 @@ func (e *emitter) encodeValue(t *model.Type, v *jen.Statement, depth int) []jen.
 		}
 		return e.encodeStruct(t, v, depth)
 	case model.KindPointer:
-		return []jen.Code{jen.If(jen.Add(v).Op("==").Nil()).Block(appendRaw("null")).Else().Block(
-			e.encodeValue(t.Elem, jen.Parens(jen.Op("*").Add(v)), depth+1)...)}
+		inner := e.encodeValue(t.Elem, jen.Parens(jen.Op("*").Add(v)), depth+1)
+		if t.Elem.Kind == model.KindStruct && t.Elem.Named != nil {
+			// The encoder takes the pointer itself (not &(*p)).
+			inner = set(jen.Id(encodeFuncName(t.Elem)).Call(jen.Id("dst"), v))
+		}
+		return []jen.Code{jen.If(jen.Add(v).Op("==").Nil()).Block(appendRaw("null")).Else().Block(inner...)}
 	case model.KindSlice, model.KindArray:
 		sfx := itoa(depth)
 		loop := []jen.Code{jen.If(jen.Id("i" + sfx).Op(">").Lit(0)).Block(appendByte(','))}

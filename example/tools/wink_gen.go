@@ -578,7 +578,7 @@ func winkEncodeScheduleParams(dst []byte, v *ScheduleParams) []byte {
 	if v.Repeat == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = winkEncodeRecurrence(dst, &(*v.Repeat))
+		dst = winkEncodeRecurrence(dst, v.Repeat)
 	}
 	dst = append(dst, ",\"ticket\":"...)
 	if v.Ticket == "" {

@@ -716,7 +716,7 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 		if v.Refs[k1] == nil {
 			dst = append(dst, "null"...)
 		} else {
-			dst = winkEncodeItem(dst, &(*v.Refs[k1]))
+			dst = winkEncodeItem(dst, v.Refs[k1])
 		}
 	}
 	dst = append(dst, byte(0x7d))

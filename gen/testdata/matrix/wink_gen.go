@@ -14789,13 +14789,13 @@ func winkEncodeLeafs(dst []byte, v *Leafs) []byte {
 	if v.PtrReq == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = winkEncodeLeaf(dst, &(*v.PtrReq))
+		dst = winkEncodeLeaf(dst, v.PtrReq)
 	}
 	dst = append(dst, ",\"ptr_opt\":"...)
 	if v.PtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = winkEncodeLeaf(dst, &(*v.PtrOpt))
+		dst = winkEncodeLeaf(dst, v.PtrOpt)
 	}
 	dst = append(dst, ",\"slice_req\":"...)
 	dst = append(dst, byte(0x5b))
@@ -14926,7 +14926,7 @@ func winkEncodeLeafs(dst []byte, v *Leafs) []byte {
 		if v.SlicePtrReq[i1] == nil {
 			dst = append(dst, "null"...)
 		} else {
-			dst = winkEncodeLeaf(dst, &(*v.SlicePtrReq[i1]))
+			dst = winkEncodeLeaf(dst, v.SlicePtrReq[i1])
 		}
 	}
 	dst = append(dst, byte(0x5d))
@@ -14942,7 +14942,7 @@ func winkEncodeLeafs(dst []byte, v *Leafs) []byte {
 			if v.SlicePtrOpt[i1] == nil {
 				dst = append(dst, "null"...)
 			} else {
-				dst = winkEncodeLeaf(dst, &(*v.SlicePtrOpt[i1]))
+				dst = winkEncodeLeaf(dst, v.SlicePtrOpt[i1])
 			}
 		}
 		dst = append(dst, byte(0x5d))
@@ -15010,7 +15010,7 @@ func winkEncodeLeaf(dst []byte, v *Leaf) []byte {
 	if v.Next == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = winkEncodeLeaf(dst, &(*v.Next))
+		dst = winkEncodeLeaf(dst, v.Next)
 	}
 	dst = append(dst, byte(0x7d))
 	return dst

@@ -219,7 +219,7 @@ func winkEncodeExpr(dst []byte, v *Expr) []byte {
 	if v.Call == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = winkEncodeCall(dst, &(*v.Call))
+		dst = winkEncodeCall(dst, v.Call)
 	}
 	dst = append(dst, byte(0x7d))
 	return dst
@@ -367,7 +367,7 @@ func winkEncodeTree(dst []byte, v *Tree) []byte {
 	if v.Parent == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = winkEncodeTree(dst, &(*v.Parent))
+		dst = winkEncodeTree(dst, v.Parent)
 	}
 	dst = append(dst, byte(0x7d))
 	return dst

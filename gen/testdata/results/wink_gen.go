@@ -296,12 +296,13 @@ func winkEncodeQuery(dst []byte, v *Query) []byte {
 
 // winkEncodeResultOfListItems appends the canonical JSON encoding of v to dst.
 func winkEncodeResultOfListItems(dst []byte, v *[]Item) []byte {
+	x := *v
 	dst = append(dst, byte(0x5b))
-	for i0 := range *v {
+	for i0 := range x {
 		if i0 > 0 {
 			dst = append(dst, byte(0x2c))
 		}
-		dst = winkEncodeItem(dst, &(*v)[i0])
+		dst = winkEncodeItem(dst, &x[i0])
 	}
 	dst = append(dst, byte(0x5d))
 	return dst
@@ -309,26 +310,29 @@ func winkEncodeResultOfListItems(dst []byte, v *[]Item) []byte {
 
 // winkEncodeResultOfCountItems appends the canonical JSON encoding of v to dst.
 func winkEncodeResultOfCountItems(dst []byte, v *int) []byte {
-	dst = strictjson.AppendInt(dst, int64((*v)))
+	x := *v
+	dst = strictjson.AppendInt(dst, int64(x))
 	return dst
 }
 
 // winkEncodeResultOfGreet appends the canonical JSON encoding of v to dst.
 func winkEncodeResultOfGreet(dst []byte, v *string) []byte {
-	dst = strictjson.AppendString(dst, (*v))
+	x := *v
+	dst = strictjson.AppendString(dst, x)
 	return dst
 }
 
 // winkEncodeResultOfSizes appends the canonical JSON encoding of v to dst.
 func winkEncodeResultOfSizes(dst []byte, v *map[string]int) []byte {
+	x := *v
 	dst = append(dst, byte(0x7b))
-	for i0, k0 := range slices.Sorted(maps.Keys((*v))) {
+	for i0, k0 := range slices.Sorted(maps.Keys(x)) {
 		if i0 > 0 {
 			dst = append(dst, byte(0x2c))
 		}
 		dst = strictjson.AppendString(dst, k0)
 		dst = append(dst, byte(0x3a))
-		dst = strictjson.AppendInt(dst, int64((*v)[k0]))
+		dst = strictjson.AppendInt(dst, int64(x[k0]))
 	}
 	dst = append(dst, byte(0x7d))
 	return dst
@@ -336,22 +340,24 @@ func winkEncodeResultOfSizes(dst []byte, v *map[string]int) []byte {
 
 // winkEncodeResultOfFindItem appends the canonical JSON encoding of v to dst.
 func winkEncodeResultOfFindItem(dst []byte, v **Item) []byte {
-	if (*v) == nil {
+	x := *v
+	if x == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = winkEncodeItem(dst, &(*(*v)))
+		dst = winkEncodeItem(dst, x)
 	}
 	return dst
 }
 
 // winkEncodeResultOfLabels appends the canonical JSON encoding of v to dst.
 func winkEncodeResultOfLabels(dst []byte, v *Tags) []byte {
+	x := *v
 	dst = append(dst, byte(0x5b))
-	for i0 := range *v {
+	for i0 := range x {
 		if i0 > 0 {
 			dst = append(dst, byte(0x2c))
 		}
-		dst = strictjson.AppendString(dst, (*v)[i0])
+		dst = strictjson.AppendString(dst, x[i0])
 	}
 	dst = append(dst, byte(0x5d))
 	return dst
@@ -359,12 +365,13 @@ func winkEncodeResultOfLabels(dst []byte, v *Tags) []byte {
 
 // winkEncodeResultOfMoreLabels appends the canonical JSON encoding of v to dst.
 func winkEncodeResultOfMoreLabels(dst []byte, v *Tags) []byte {
+	x := *v
 	dst = append(dst, byte(0x5b))
-	for i0 := range *v {
+	for i0 := range x {
 		if i0 > 0 {
 			dst = append(dst, byte(0x2c))
 		}
-		dst = strictjson.AppendString(dst, (*v)[i0])
+		dst = strictjson.AppendString(dst, x[i0])
 	}
 	dst = append(dst, byte(0x5d))
 	return dst
@@ -372,7 +379,8 @@ func winkEncodeResultOfMoreLabels(dst []byte, v *Tags) []byte {
 
 // winkEncodeLevel appends the canonical JSON encoding of v to dst.
 func winkEncodeLevel(dst []byte, v *Level) []byte {
-	dst = strictjson.AppendString(dst, string((*v)))
+	x := *v
+	dst = strictjson.AppendString(dst, string(x))
 	return dst
 }
 

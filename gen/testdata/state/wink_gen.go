@@ -274,7 +274,7 @@ func winkEncodeBoard(dst []byte, v *Board) []byte {
 	if v.Pinned == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = winkEncodeNote(dst, &(*v.Pinned))
+		dst = winkEncodeNote(dst, v.Pinned)
 	}
 	dst = append(dst, ",\"extra\":"...)
 	if v.Extra == nil {

@@ -485,12 +485,13 @@ func winkEncodeCountParams(dst []byte, v *CountParams) []byte {
 
 // winkEncodeResultOfWords appends the canonical JSON encoding of v to dst.
 func winkEncodeResultOfWords(dst []byte, v *[]string) []byte {
+	x := *v
 	dst = append(dst, byte(0x5b))
-	for i0 := range *v {
+	for i0 := range x {
 		if i0 > 0 {
 			dst = append(dst, byte(0x2c))
 		}
-		dst = strictjson.AppendString(dst, (*v)[i0])
+		dst = strictjson.AppendString(dst, x[i0])
 	}
 	dst = append(dst, byte(0x5d))
 	return dst
@@ -498,16 +499,18 @@ func winkEncodeResultOfWords(dst []byte, v *[]string) []byte {
 
 // winkEncodeResultOfMeasure appends the canonical JSON encoding of v to dst.
 func winkEncodeResultOfMeasure(dst []byte, v *int) []byte {
-	dst = strictjson.AppendInt(dst, int64((*v)))
+	x := *v
+	dst = strictjson.AppendInt(dst, int64(x))
 	return dst
 }
 
 // winkEncodeResultOfLookup appends the canonical JSON encoding of v to dst.
 func winkEncodeResultOfLookup(dst []byte, v **Echoed) []byte {
-	if (*v) == nil {
+	x := *v
+	if x == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = winkEncodeEchoed(dst, &(*(*v)))
+		dst = winkEncodeEchoed(dst, x)
 	}
 	return dst
 }
