@@ -124,11 +124,60 @@ func ParamsKey(scope, tool string, fields []Field) string {
 //
 // WINK writes "scope:custom" without the tool; winkgen keeps the tool so that
 // two tools whose key functions agree can never replay each other's results.
+// The scope is one made by SessionScope or Scope (it holds no ':'), the tool
+// is escaped (EscapePart) and custom comes last, so the key is unambiguous
+// whatever custom holds.
 func CustomKey(scope, tool, custom string) string {
-	return scope + ":" + tool + ":" + custom
+	return scope + ":" + EscapePart(tool) + ":" + custom
+}
+
+// SessionScope returns the scope of keys private to session id:
+// "session." followed by id escaped (EscapePart). Two sessions never share a
+// scope, whatever their ids hold, and no scope made by Scope equals one.
+func SessionScope(id string) string { return "session." + EscapePart(id) }
+
+// Scope returns the key prefix for a scope declared by a tool (not a
+// session's: see SessionScope): the scope escaped (EscapePart), with the dot
+// of a leading "session." escaped too, so that a declared scope can never
+// stand for a session's.
+func Scope(scope string) string {
+	s := EscapePart(scope)
+	if len(s) > len("session.") && s[:len("session.")] == "session." {
+		s = "session%2E" + s[len("session."):]
+	}
+	return s
+}
+
+// EscapePart escapes one part of a key so that it holds no ':' (the
+// separator): '%' becomes "%25" and ':' becomes "%3A". The escaping is
+// injective, and a part without either character is returned as is, so
+// keys of valid scopes and tool names are unchanged by it.
+func EscapePart(s string) string {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' || s[i] == ':' {
+			n++
+		}
+	}
+	if n == 0 {
+		return s
+	}
+	b := make([]byte, 0, len(s)+2*n)
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '%':
+			b = append(b, "%25"...)
+		case ':':
+			b = append(b, "%3A"...)
+		default:
+			b = append(b, s[i])
+		}
+	}
+	return string(b)
 }
 
 func join(scope, tool string, sum *[sha256.Size]byte) string {
+	tool = EscapePart(tool)
 	n := len(scope) + 1 + len(tool) + 1
 	var stack [128]byte
 	var b []byte

@@ -168,3 +168,47 @@ func BenchmarkParamsKey(b *testing.B) {
 		_ = ParamsKey("session", "search_docs", fields)
 	}
 }
+
+// Keys are unambiguous by construction: parts holding the separator (or the escape character) never
+// make two different (scope, tool, custom) triples, or two sessions' scopes, give one key.
+func TestKeysAreUnambiguousWhateverThePartsHold(t *testing.T) {
+	parts := []string{"", "a", "b", ":", "a:", ":b", "a:b", "a:t:b", "%", "%3A", "%25", "a%3Ab", "session", "session.a", "session.a:t"}
+	type triple struct{ scope, tool, custom string }
+	seen := map[string]triple{}
+	for _, sc := range parts {
+		for _, scope := range []string{SessionScope(sc), Scope(sc)} {
+			for _, tool := range parts {
+				for _, custom := range parts {
+					k := CustomKey(scope, tool, custom)
+					if prev, dup := seen[k]; dup {
+						t.Fatalf("key %q made by %+v and by %+v", k, prev, triple{scope, tool, custom})
+					}
+					seen[k] = triple{scope, tool, custom}
+				}
+			}
+		}
+	}
+	scopes := map[string]string{}
+	for _, id := range parts {
+		for _, s := range []string{SessionScope(id), Scope(id)} {
+			if s == "" {
+				continue
+			}
+			if prev, dup := scopes[s]; dup {
+				t.Fatalf("scope %q made twice (%q, %q)", s, prev, id)
+			}
+			scopes[s] = id
+		}
+	}
+	// The issue's collision: session "a:t:b" with custom key "c" against session "a" with custom key "b:t:c".
+	if CustomKey(SessionScope("a:t:b"), "t", "c") == CustomKey(SessionScope("a"), "t", "b:t:c") {
+		t.Fatal("two sessions share a key")
+	}
+	// Valid parts are unchanged by the escaping: existing keys stay as they were.
+	if got := CustomKey(SessionScope("0f1e-uuid"), "pay", "k1"); got != "session.0f1e-uuid:pay:k1" {
+		t.Fatalf("got %q", got)
+	}
+	if got := AutoKey(SessionScope("x:y"), "t", []byte(`{}`)); got[:len("session.x%3Ay:t:")] != "session.x%3Ay:t:" {
+		t.Fatalf("got %q", got)
+	}
+}

@@ -15,15 +15,17 @@ const (
 	ScopeGlobal = "global"
 )
 
-// idemScope returns the key prefix for a tool's scope.
+// idemScope returns the key prefix for a tool's scope: the session's scope
+// (ledger.SessionScope, which escapes the session's id) or the declared scope
+// (ledger.Scope), so that keys are unambiguous whatever a session's id holds.
 func (d *Dispatcher) idemScope(scope string) string {
 	if scope == "" {
 		scope = ledger.DefaultScope
 	}
 	if scope == ScopeSession && d.Session != nil {
-		return ScopeSession + "." + d.Session.ID()
+		return ledger.SessionScope(d.Session.ID())
 	}
-	return scope
+	return ledger.Scope(scope)
 }
 
 // idemKey returns the ledger key of a call to t with the params fr holds, or
