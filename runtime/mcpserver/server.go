@@ -363,6 +363,9 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 		}
 		disp = cd
 	}
+	if req != nil && req.Session != nil {
+		ctx = wink.WithClient(ctx, &sessionClient{ss: req.Session}) // logging, sampling, elicitation (clientcalls.go)
+	}
 	if req != nil && req.Params != nil && req.Session != nil {
 		if tok := req.Params.GetProgressToken(); tok != nil {
 			ss := req.Session
@@ -404,7 +407,7 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 	if !out.Success {
 		return errorResult(out.Output), nil
 	}
-	res = &mcp.CallToolResult{Content: textContent(out.Output)}
+	res = &mcp.CallToolResult{Content: appendContent(textContent(out.Output), out.Content)} // content.go
 	if pc.tool != nil {
 		if b, ok := pc.tool.AppendValueJSON(nil, pc.value); ok {
 			res.StructuredContent = rawJSON(b)

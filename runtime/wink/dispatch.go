@@ -169,8 +169,13 @@ type Dispatcher struct {
 	// Session is the session handlers see (ToolContext.Session). Its STATE
 	// slices are snapshotted before every handler and restored when the
 	// call fails; ToolInvoked and PolicyChecked events are appended to its
-	// LOG slices ToolLog and PolicyLog. Nil: no session.
+	// LOG slices ToolLog and PolicyLog, within LogLimits. Nil: no session.
 	Session *session.Session
+	// LogLimits bounds ToolLog and PolicyLog in Session, each on its own: by
+	// default DefaultLogEntries entries and DefaultLogBytes bytes (estimated)
+	// per log; the oldest entries are dropped first. KeepAllLogs keeps
+	// everything; Events sees every event whatever the limits.
+	LogLimits LogLimits
 	// Resources is the resource context handlers see. A tool-call scope is
 	// opened before every handler and closed after it; its snapshotable
 	// instances are part of the call's transaction.
@@ -250,7 +255,7 @@ func (d *Dispatcher) records() bool { return d.Events != nil || d.Session != nil
 // outcome stands.
 func (d *Dispatcher) record(ev *ToolInvoked) {
 	if d.Session != nil {
-		session.Append(d.Session, ToolLog, ev)
+		d.appendToolLog(d.Session, ev)
 	}
 	if d.Events != nil {
 		d.deliver(ev)

@@ -118,6 +118,10 @@ type HeldError struct {
 	Policy string
 	// Reason is the policy's reason.
 	Reason string
+	// Elicitation, for a call held by Elicit (Policy "elicitation"), is
+	// what the handler asks the user: record the answer with
+	// AnswerElicitation. Nil for a call a policy held.
+	Elicitation *ElicitationRequest
 }
 
 // Error returns `tool "pay" (call c1) is held for approval: <reason>`.

@@ -136,7 +136,8 @@ func TestConcurrentCallsOnOneSessionKeepExactlyTheAcknowledgedWrites(t *testing.
 			}
 			w := &isoWorld{}
 			sess := session.New()
-			d := &wink.Dispatcher{Registry: wink.MustRegistry(isoTools(w)), Session: sess, Filesystem: fs}
+			d := &wink.Dispatcher{Registry: wink.MustRegistry(isoTools(w)), Session: sess, Filesystem: fs,
+				LogLimits: wink.KeepAllLogs} // the test counts one log entry per call
 			type ack struct {
 				id      int64
 				success bool

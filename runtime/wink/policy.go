@@ -71,11 +71,15 @@ type PolicyChecked struct {
 	Time time.Time
 }
 
-// PolicyLog is the session LOG slice of PolicyChecked events.
+// PolicyLog is the session LOG slice of PolicyChecked events, the newest
+// within Dispatcher.LogLimits (DefaultLogEntries, DefaultLogBytes).
 var PolicyLog = session.NewSlice[PolicyChecked]("policy_checked", session.Log)
 
 // ToolLog is the session LOG slice of ToolInvoked events, one per call (the
-// same pointer Dispatcher.Events receives; do not modify it).
+// same pointer Dispatcher.Events receives; do not modify it), the newest
+// within Dispatcher.LogLimits (DefaultLogEntries, DefaultLogBytes): a
+// long-lived session keeps its latest calls, not all of them. Keep every
+// event through Dispatcher.Events, or set LogLimits to KeepAllLogs.
 var ToolLog = session.NewSlice[*ToolInvoked]("tool_invoked", session.Log)
 
 // CheckPolicy runs p.Check and turns a panic into a denial (fail-closed):
@@ -122,7 +126,7 @@ func (d *Dispatcher) checkAll(ps []Policy, tc *ToolContext, t *Tool, params any,
 			if at.IsZero() {
 				at = d.now()
 			}
-			session.Append(d.Session, PolicyLog, PolicyChecked{Tool: t.Name(), CallID: tc.CallID, Policy: name,
+			d.appendPolicyLog(d.Session, PolicyChecked{Tool: t.Name(), CallID: tc.CallID, Policy: name,
 				Allowed: dec.Allow, Reason: dec.Reason, Time: at})
 		}
 		if !dec.Allow {

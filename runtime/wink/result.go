@@ -23,6 +23,9 @@ type ToolResult[R any] struct {
 	// output is the message alone) and out of ToolInvoked.Value, while the
 	// handler's effects stand. It is not a security boundary.
 	ExcludeValueFromContext bool
+	// Content holds blocks shown after the text on success: images, audio,
+	// resources (see Content and WithContent).
+	Content []Content
 }
 
 // OK returns a successful result carrying value and message.

@@ -91,6 +91,7 @@ type ops struct {
 // resultHead is the untyped part of a handler's ToolResult.
 type resultHead struct {
 	message                     string
+	content                     []Content
 	success, hasValue, excluded bool
 }
 
@@ -123,7 +124,7 @@ func typedOp[P, R any](fp unsafe.Pointer, k opKind, fr *frame, tc *ToolContext, 
 	case opHandle:
 		res, err := f.Handler(tc, *fr.p.(*P))
 		*fr.r.(*R) = res.Value
-		fr.io.head = resultHead{message: res.Message, success: res.Success, hasValue: res.HasValue, excluded: res.ExcludeValueFromContext}
+		fr.io.head = resultHead{message: res.Message, success: res.Success, hasValue: res.HasValue, excluded: res.ExcludeValueFromContext, content: res.Content}
 		return nil, err
 	case opAppendValue:
 		return f.EncodeResult(dst, fr.r.(*R)), nil

@@ -1,0 +1,182 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"math"
+	"sort"
+	"strconv"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/winkgen/wink/runtime/strictjson"
+	"github.com/winkgen/wink/runtime/wink"
+)
+
+// sessionClient is the wink.Client of one tools/call: the MCP session that
+// sent it. Handlers reach it through ToolContext.Log, ToolContext.Sample and
+// wink.Elicit.
+//
+// DESIGN-notes: protocol 2026-07-28 forbids server requests (sampling,
+// elicitation) while a request is served (SEP-2322: they travel as input
+// requests of an input-required result, which a handler in the middle of its
+// work cannot produce without being re-run). Sample and Elicit therefore
+// answer ErrNotAvailable on such sessions, saying why; the server's held-call
+// path (approval.go) is what uses input-required results. Logging still
+// works there (the SDK reads the level from the request's _meta).
+type sessionClient struct {
+	ss *mcp.ServerSession
+}
+
+// newProtocol is the first protocol version without server requests during
+// a call.
+const newProtocol = "2026-07-28"
+
+func (c *sessionClient) Log(ctx context.Context, level wink.LogLevel, logger, message string) error {
+	//lint:ignore SA1019 logging is deprecated as of 2026-07-28 but every earlier version has it.
+	return c.ss.Log(ctx, &mcp.LoggingMessageParams{Level: mcp.LoggingLevel(level), Logger: logger, Data: message})
+}
+
+// serverRequestsAllowed says why the client cannot be asked, or "".
+func (c *sessionClient) cannotAsk(capability string, has func(*mcp.ClientCapabilities) bool) string {
+	ip := c.ss.InitializeParams()
+	if ip == nil {
+		return "the client has not initialized the session"
+	}
+	if ip.ProtocolVersion >= newProtocol {
+		return "protocol version " + ip.ProtocolVersion + " allows no server requests during a tool call"
+	}
+	if ip.Capabilities == nil || !has(ip.Capabilities) {
+		return "the client did not declare the " + capability + " capability"
+	}
+	return ""
+}
+
+func (c *sessionClient) Sample(ctx context.Context, req wink.SampleRequest) (wink.SampleResult, error) {
+	if why := c.cannotAsk("sampling", func(cc *mcp.ClientCapabilities) bool { return cc.Sampling != nil }); why != "" {
+		return wink.SampleResult{}, wink.NotAvailable("sampling", why)
+	}
+	p := &mcp.CreateMessageParams{
+		MaxTokens:     int64(req.MaxTokens),
+		SystemPrompt:  req.SystemPrompt,
+		Temperature:   req.Temperature,
+		StopSequences: req.StopSequences,
+		Messages:      make([]*mcp.SamplingMessage, 0, len(req.Messages)),
+	}
+	for i, m := range req.Messages {
+		switch m.Content.Kind {
+		case wink.KindText, wink.KindImage, wink.KindAudio:
+		default:
+			return wink.SampleResult{}, errors.New("mcpserver: sampling message " + strconv.Itoa(i) + " holds " + m.Content.Kind.String() + " content; sampling takes text, image and audio")
+		}
+		p.Messages = append(p.Messages, &mcp.SamplingMessage{Role: mcp.Role(m.Role), Content: mcpContent(m.Content)})
+	}
+	if len(req.ModelHints) > 0 {
+		p.ModelPreferences = &mcp.ModelPreferences{}
+		for _, h := range req.ModelHints {
+			p.ModelPreferences.Hints = append(p.ModelPreferences.Hints, &mcp.ModelHint{Name: h})
+		}
+	}
+	//lint:ignore SA1019 sampling is deprecated as of 2026-07-28 but every earlier version has it.
+	res, err := c.ss.CreateMessage(ctx, p)
+	if err != nil {
+		return wink.SampleResult{}, err
+	}
+	out := wink.SampleResult{Role: string(res.Role), Model: res.Model, StopReason: res.StopReason}
+	if res.Content != nil {
+		wc, ok := winkContent(res.Content)
+		if !ok {
+			return out, errors.New("mcpserver: the client's model answered with content a tool cannot read")
+		}
+		out.Content = wc
+	}
+	return out, nil
+}
+
+func (c *sessionClient) Elicit(ctx context.Context, message string, schema []byte) (wink.ElicitAction, []byte, error) {
+	if why := c.cannotAsk("elicitation", func(cc *mcp.ClientCapabilities) bool { return cc.Elicitation != nil }); why != "" {
+		return "", nil, wink.NotAvailable("elicitation", why)
+	}
+	res, err := c.ss.Elicit(ctx, &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: rawJSON(schema)})
+	if err != nil {
+		return "", nil, err
+	}
+	action := wink.ElicitAction(res.Action)
+	if action != wink.ElicitAccept {
+		return action, nil, nil
+	}
+	b, err := appendFlatJSON(nil, res.Content)
+	if err != nil {
+		return action, nil, err
+	}
+	return action, b, nil
+}
+
+// appendFlatJSON appends the JSON object of an elicitation answer, whose
+// values are strings, numbers, booleans and arrays of strings (MCP's
+// elicitation subset), keys sorted; anything else is an error.
+func appendFlatJSON(dst []byte, m map[string]any) ([]byte, error) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	dst = append(dst, '{')
+	for i, k := range keys {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = strictjson.AppendString(dst, k)
+		dst = append(dst, ':')
+		var err error
+		if dst, err = appendFlatValue(dst, m[k]); err != nil {
+			return nil, errors.New("mcpserver: elicitation answer: field " + strconv.Quote(k) + ": " + err.Error())
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+func appendFlatValue(dst []byte, v any) ([]byte, error) {
+	switch v := v.(type) {
+	case nil:
+		return append(dst, "null"...), nil
+	case string:
+		return strictjson.AppendString(dst, v), nil
+	case bool:
+		return strictjson.AppendBool(dst, v), nil
+	case float64:
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return nil, errors.New("not a JSON number")
+		}
+		if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
+			return strictjson.AppendInt(dst, int64(v)), nil
+		}
+		return strictjson.AppendFloat(dst, v, 64), nil
+	case int:
+		return strictjson.AppendInt(dst, int64(v)), nil
+	case int64:
+		return strictjson.AppendInt(dst, v), nil
+	case []string:
+		dst = append(dst, '[')
+		for i, s := range v {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = strictjson.AppendString(dst, s)
+		}
+		return append(dst, ']'), nil
+	case []any:
+		dst = append(dst, '[')
+		for i, e := range v {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			s, ok := e.(string)
+			if !ok {
+				return nil, errors.New("an array may hold strings only")
+			}
+			dst = strictjson.AppendString(dst, s)
+		}
+		return append(dst, ']'), nil
+	}
+	return nil, errors.New("a value of a kind elicitation does not allow")
+}
