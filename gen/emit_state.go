@@ -28,8 +28,11 @@ func (e *emitter) emitStateCodec(t *model.Type) {
 	e.f.Comment(dec + " decodes one stored " + t.Named.Name + " strictly.")
 	e.f.Func().Id(dec).Params(jen.Id("data").Index().Byte()).Params(ty.Clone(), jen.Error()).Block(
 		jen.Var().Id("d").Qual(sjPath, "Decoder"),
+		// The store's limits (session.MaxItemBytes, session.MaxItemDepth): a commit reads every item back
+		// with this decoder, so what it writes is what a load accepts.
 		jen.Id("d").Dot("Reset").Call(jen.Id("data"), jen.Qual(sjPath, "Limits").Values(jen.Dict{
-			jen.Id("MaxBytes"): jen.Len(jen.Id("data")).Op("+").Lit(1),
+			jen.Id("MaxBytes"): jen.Qual(sessionPath, "MaxItemBytes"),
+			jen.Id("MaxDepth"): jen.Qual(sessionPath, "MaxItemDepth"),
 		})),
 		jen.Var().Id("v").Add(ty.Clone()),
 		jen.Id(decodeFuncName(t)).Call(jen.Op("&").Id("d"), jen.Op("&").Id("v")),

@@ -303,7 +303,10 @@ var WinkNoteCodec = session.Codec[Note]{
 // winkStateDecodeNote decodes one stored Note strictly.
 func winkStateDecodeNote(data []byte) (Note, error) {
 	var d strictjson.Decoder
-	d.Reset(data, strictjson.Limits{MaxBytes: len(data) + 1})
+	d.Reset(data, strictjson.Limits{
+		MaxBytes: session.MaxItemBytes,
+		MaxDepth: session.MaxItemDepth,
+	})
 	var v Note
 	winkDecodeNote(&d, &v)
 	if errs := d.Finish(); errs != nil {

@@ -95,7 +95,10 @@ var WinkApprovalDecisionCodec = session.Codec[ApprovalDecision]{
 // winkStateDecodeApprovalDecision decodes one stored ApprovalDecision strictly.
 func winkStateDecodeApprovalDecision(data []byte) (ApprovalDecision, error) {
 	var d strictjson.Decoder
-	d.Reset(data, strictjson.Limits{MaxBytes: len(data) + 1})
+	d.Reset(data, strictjson.Limits{
+		MaxBytes: session.MaxItemBytes,
+		MaxDepth: session.MaxItemDepth,
+	})
 	var v ApprovalDecision
 	winkDecodeApprovalDecision(&d, &v)
 	if errs := d.Finish(); errs != nil {

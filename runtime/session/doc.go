@@ -81,6 +81,16 @@
 // values that are not mutated afterwards (no shared maps or slices you keep
 // writing to), as WINK stores frozen dataclasses.
 //
+// Stores. A stored session commits only what a load reads back: every item
+// a commit writes is first decoded with its slice's codec, under the limits
+// the generated state decoders apply (MaxItemBytes, MaxItemDepth), and an
+// item that does not read back fails the commit with an *UnstorableError
+// naming the slice and the item (nothing is written; the STATE slices go back
+// to their content at Begin). A stored item that no longer decodes (a type
+// changed in a redeploy) makes Begin fail with a *CorruptError naming the
+// slice and the reason; WithUpgrade recovers the slice (migrate or drop its
+// items) and leaves the rest of the session as it is.
+//
 // Empty results are nil: All and Where return nil, not an empty slice, when
 // there is nothing to return.
 package session

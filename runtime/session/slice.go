@@ -45,6 +45,8 @@ type Slice[T any] struct {
 	policy Policy
 	name   string
 	codec  *Codec[T] // WithCodec; nil: the slice is not stored
+	// upgrade (WithUpgrade) loads a stored item the codec no longer decodes.
+	upgrade func(stored []byte, err error) (T, error)
 }
 
 // NewSlice declares a slice of T values named name with the given policy.

@@ -49,6 +49,11 @@ type sliceInfo struct {
 	set       func(s *Session, items [][]byte) error
 	appendLog func(s *Session, items [][]byte) error
 	clear     func(s *Session)
+	// verify reads items [base:] back with the codec, as a store's load would: the first that does not
+	// read back is returned as an *UnstorableError (without its session).
+	verify func(items [][]byte, base int) error
+	// restore puts back a head returned by head (a STATE slice's rollback of a failed commit).
+	restore func(s *Session, h any)
 }
 
 func (sl Slice[T]) persistent() *sliceInfo {
@@ -75,12 +80,39 @@ func (sl Slice[T]) persistent() *sliceInfo {
 		vs := make([]T, 0, len(items))
 		for i, b := range items {
 			v, err := c.Decode(b)
+			if err != nil && sl.upgrade != nil {
+				v, err = sl.upgrade(b, err)
+				if err == ErrDropItem {
+					if sl.policy == State {
+						continue
+					}
+					err = errors.New("a LOG item cannot be dropped (WithUpgrade must return a value for it)")
+				}
+			}
 			if err != nil {
 				return nil, &itemError{index: base + i, err: err}
 			}
 			vs = append(vs, v)
 		}
 		return vs, nil
+	}
+	in.verify = func(items [][]byte, base int) error {
+		for i, b := range items {
+			var err error
+			if len(b) > MaxItemBytes {
+				err = errors.New("its encoding is " + strconv.Itoa(len(b)) + " bytes, more than MaxItemBytes (" + strconv.Itoa(MaxItemBytes) + ")")
+			} else if _, derr := c.Decode(b); derr != nil {
+				err = derr
+			}
+			if err != nil {
+				return &UnstorableError{Slice: sl.name, Item: base + i, Err: err}
+			}
+		}
+		return nil
+	}
+	in.restore = func(s *Session, h any) {
+		v, _ := h.(*vector[T])
+		setHead(s, sl, v)
 	}
 	in.set = func(s *Session, items [][]byte) error {
 		vs, err := decodeAll(items, 0)
@@ -320,6 +352,20 @@ func (s *Session) storeEnd(ctx context.Context, tx *Tx) error {
 		}
 	}
 	s.mu.Unlock()
+	if err := s.verifyWrite(st, &w); err != nil {
+		// Nothing is written: the STATE slices go back to their content at Begin now, and the
+		// session is reloaded from the store at its next Begin (which drops the LOG entries).
+		s.mu.Lock()
+		for i, in := range st.infos {
+			if in.policy == State {
+				in.restore(s, tx.heads[i])
+			}
+		}
+		s.mu.Unlock()
+		st.version = -1
+		_ = tx.stx.Abort(ctx)
+		return err
+	}
 	if w.Empty() {
 		return tx.stx.Abort(ctx)
 	}
@@ -331,6 +377,24 @@ func (s *Session) storeEnd(ctx context.Context, tx *Tx) error {
 	st.version = v
 	for name, items := range w.Logs {
 		st.logs[name] = w.LogFrom[name] + len(items)
+	}
+	return nil
+}
+
+// verifyWrite reads every item of w back with its slice's codec (and checks its size), so that a
+// commit never writes what a load could not read.
+func (s *Session) verifyWrite(st *storeState, w *Write) error {
+	for _, in := range st.infos {
+		var err error
+		if items, ok := w.State[in.name]; ok {
+			err = in.verify(items, 0)
+		} else if items, ok := w.Logs[in.name]; ok {
+			err = in.verify(items, w.LogFrom[in.name])
+		}
+		if err != nil {
+			err.(*UnstorableError).Session = s.id
+			return err
+		}
 	}
 	return nil
 }

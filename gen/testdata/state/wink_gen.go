@@ -352,7 +352,10 @@ var WinkBoardCodec = session.Codec[Board]{
 // winkStateDecodeBoard decodes one stored Board strictly.
 func winkStateDecodeBoard(data []byte) (Board, error) {
 	var d strictjson.Decoder
-	d.Reset(data, strictjson.Limits{MaxBytes: len(data) + 1})
+	d.Reset(data, strictjson.Limits{
+		MaxBytes: session.MaxItemBytes,
+		MaxDepth: session.MaxItemDepth,
+	})
 	var v Board
 	winkDecodeBoard(&d, &v)
 	if errs := d.Finish(); errs != nil {

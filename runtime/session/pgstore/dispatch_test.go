@@ -103,7 +103,7 @@ func TestDispatchOnADatabaseThatIsDownReturnsAnErrorAndDoesNotRunTheHandler(t *t
 	}
 	c.Kill()
 	out, err := dispatch(t, d, "two")
-	if err == nil || out != (wink.Outcome{}) || !strings.Contains(err.Error(), `tool "add_step" not executed: pgstore: session "conv-d2"`) {
+	if err == nil || out.Success || out.Output != "" || out.Message != "" || !strings.Contains(err.Error(), `tool "add_step" not executed: pgstore: session "conv-d2"`) {
 		t.Fatalf("err = %v, outcome %+v", err, out)
 	}
 	if ran != 1 {
@@ -151,4 +151,48 @@ func BenchmarkDispatch(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestDispatchOfACallStoringAnUnreadableValueFails: a call whose handler leaves a value the store could
+// not read back (nested past session.MaxItemDepth) is not acknowledged: Dispatch returns the error
+// naming the slice, the store keeps what it had, and the session goes on (the next call works and a
+// restarted worker loads it).
+func TestDispatchOfACallStoringAnUnreadableValueFails(t *testing.T) {
+	st := newStore(t, pgtest.DSN(t))
+	def := wink.NewTool(wink.Spec{Name: "set_doc"}, &wink.Funcs[stepParams, wink.NoValue]{
+		Decode:       decodeStep,
+		EncodeResult: func(b []byte, _ *wink.NoValue) []byte { return append(b, "null"...) },
+		Handler: func(tc *wink.ToolContext, p stepParams) (wink.ToolResult[wink.NoValue], error) {
+			doc := storetest.Doc(`"` + p.Title + `"`)
+			if p.Title == "deep" {
+				doc = storetest.Nested(session.MaxItemDepth + 1)
+			}
+			session.Append(tc.Session(), storetest.Docs, doc)
+			return wink.Done[wink.NoValue]("set"), nil
+		},
+	})
+	d := &wink.Dispatcher{Registry: wink.MustRegistry([]*wink.Tool{def}), Session: session.New(session.WithID("conv-d3"), session.WithStore(st))}
+	call := func(title string) (wink.Outcome, error) {
+		return d.Dispatch(context.Background(), wink.Call{ID: "c", Name: "set_doc", Arguments: []byte(`{"title":"` + title + `"}`)})
+	}
+	if out, err := call("a"); err != nil || !out.Success {
+		t.Fatalf("%+v %v", out, err)
+	}
+	out, err := call("deep")
+	if _, ok := errors.AsType[*session.UnstorableError](err); !ok || out.Success ||
+		!strings.Contains(err.Error(), `session "conv-d3": slice "test.docs" item 1 cannot be stored (it would not read back)`) {
+		t.Fatalf("deep: %+v %v", out, err)
+	}
+	if got := session.All(d.Session, storetest.Docs); len(got) != 1 || got[0] != `"a"` {
+		t.Fatalf("docs in memory after the refused call: %q", got)
+	}
+	if out, err := call("b"); err != nil || !out.Success {
+		t.Fatalf("%+v %v", out, err)
+	}
+	other := session.New(session.WithID("conv-d3"), session.WithStore(st))
+	storetest.InTx(t, other, func() {
+		if got := session.All(other, storetest.Docs); len(got) != 2 || got[0] != `"a"` || got[1] != `"b"` {
+			t.Fatalf("stored docs %q", got)
+		}
+	})
 }

@@ -17,7 +17,11 @@
 // The schema (three tables prefixed wink_) is created by New, idempotently and under an advisory lock,
 // so workers may start together. A database that is down makes Begin fail: the dispatcher returns the
 // error and the handler does not run. A stored item that does not decode is reported as a
-// *session.CorruptError naming the session and the slice.
+// *session.CorruptError naming the session and the slice; declaring the slice with session.WithUpgrade
+// recovers it (migrating or dropping the items) without touching the rest of the session. A commit
+// never writes an item a load could not read: every item is read back with its slice's codec first
+// (session.MaxItemBytes, session.MaxItemDepth), and one that does not read back fails the commit with a
+// *session.UnstorableError.
 package pgstore
 
 import (
@@ -173,7 +177,8 @@ func (st *Store) Begin(ctx context.Context, id string, access session.Access, kn
 // splitArray splits a stored JSON array into its items' texts.
 func splitArray(data []byte) ([][]byte, error) {
 	var d strictjson.Decoder
-	d.Reset(data, strictjson.Limits{MaxBytes: len(data) + 1, MaxDepth: 128})
+	// One level for the array, then the items' own (session.MaxItemDepth, which commits enforce).
+	d.Reset(data, strictjson.Limits{MaxBytes: len(data) + 1, MaxDepth: session.MaxItemDepth + 1})
 	items := [][]byte{}
 	if d.ArrayStart() {
 		for d.NextElem() {

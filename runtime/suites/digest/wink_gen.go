@@ -506,7 +506,10 @@ var WinkDigestCodec = session.Codec[Digest]{
 // winkStateDecodeDigest decodes one stored Digest strictly.
 func winkStateDecodeDigest(data []byte) (Digest, error) {
 	var d strictjson.Decoder
-	d.Reset(data, strictjson.Limits{MaxBytes: len(data) + 1})
+	d.Reset(data, strictjson.Limits{
+		MaxBytes: session.MaxItemBytes,
+		MaxDepth: session.MaxItemDepth,
+	})
 	var v Digest
 	winkDecodeDigest(&d, &v)
 	if errs := d.Finish(); errs != nil {

@@ -633,7 +633,10 @@ var WinkPlanCodec = session.Codec[Plan]{
 // winkStateDecodePlan decodes one stored Plan strictly.
 func winkStateDecodePlan(data []byte) (Plan, error) {
 	var d strictjson.Decoder
-	d.Reset(data, strictjson.Limits{MaxBytes: len(data) + 1})
+	d.Reset(data, strictjson.Limits{
+		MaxBytes: session.MaxItemBytes,
+		MaxDepth: session.MaxItemDepth,
+	})
 	var v Plan
 	winkDecodePlan(&d, &v)
 	if errs := d.Finish(); errs != nil {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -42,16 +43,53 @@ var (
 	}
 )
 
+// Doc is a JSON document kept as its text.
+type Doc string
+
+// DocCodec stores a Doc as itself and reads it back with the limits winkgen's state decoders apply
+// (session.MaxItemBytes, session.MaxItemDepth).
+var DocCodec = session.Codec[Doc]{
+	Encode: func(dst []byte, v *Doc) []byte { return append(dst, *v...) },
+	Decode: func(data []byte) (Doc, error) {
+		var d strictjson.Decoder
+		d.Reset(data, strictjson.Limits{MaxBytes: session.MaxItemBytes, MaxDepth: session.MaxItemDepth})
+		raw, _ := d.Raw()
+		if errs := d.Finish(); errs != nil {
+			return "", errs
+		}
+		return Doc(raw), nil
+	},
+}
+
+// upgradeLegacy reads the old form of a counter, the string "n=<number>"; "drop" is dropped.
+func upgradeLegacy(stored []byte, err error) (int64, error) {
+	s := string(stored)
+	if s == `"drop"` {
+		return 0, session.ErrDropItem
+	}
+	if len(s) > 4 && s[:3] == `"n=` && s[len(s)-1] == '"' {
+		return strconv.ParseInt(s[3:len(s)-1], 10, 64)
+	}
+	return 0, err
+}
+
 // The slices the conformance tests store.
 var (
 	Plan    = session.NewSlice[string]("test.plan", session.State, session.WithCodec(StringCodec))
 	Counter = session.NewSlice[int64]("test.counter", session.State, session.WithCodec(IntCodec))
 	Events  = session.NewSlice[string]("test.events", session.Log, session.WithCodec(StringCodec))
 	Scratch = session.NewSlice[string]("test.scratch", session.State) // memory only
+	Docs    = session.NewSlice[Doc]("test.docs", session.State, session.WithCodec(DocCodec))
+	DocLog  = session.NewSlice[Doc]("test.doclog", session.Log, session.WithCodec(DocCodec))
+	// Legacy and LegacyLog hold counters whose stored form changed (WithUpgrade reads the old one).
+	Legacy    = session.NewSlice[int64]("test.legacy", session.State, session.WithCodec(IntCodec), session.WithUpgrade(upgradeLegacy))
+	LegacyLog = session.NewSlice[int64]("test.legacylog", session.Log, session.WithCodec(IntCodec), session.WithUpgrade(upgradeLegacy))
 )
 
 // Slices are the slices a store under test must keep.
-func Slices() []session.Persistent { return []session.Persistent{Plan, Counter, Events} }
+func Slices() []session.Persistent {
+	return []session.Persistent{Plan, Counter, Events, Docs, DocLog, Legacy, LegacyLog}
+}
 
 // Run runs the conformance tests against stores made by newStore (a new, empty store each call, keeping
 // Slices()).
@@ -60,6 +98,147 @@ func Run(t *testing.T, newStore func(t *testing.T) session.Store) {
 	t.Run("FailedCallCommitsOnlyItsLogEntries", func(t *testing.T) { testFailed(t, newStore(t)) })
 	t.Run("ConcurrentWorkersLoseNoAcknowledgedWrite", func(t *testing.T) { testConcurrent(t, newStore(t)) })
 	t.Run("CorruptItemIsReportedWithSessionAndSlice", func(t *testing.T) { testCorrupt(t, newStore(t)) })
+	t.Run("UnreadableValueIsNeverCommitted", func(t *testing.T) { testUnstorable(t, newStore(t)) })
+	t.Run("UndecodableSliceIsUpgradedKeepingTheRest", func(t *testing.T) { testUpgrade(t, newStore(t)) })
+}
+
+// Nested returns a JSON value nesting depth arrays.
+func Nested(depth int) Doc {
+	b := make([]byte, 0, 2*depth+1)
+	for range depth {
+		b = append(b, '[')
+	}
+	b = append(b, '1')
+	for range depth {
+		b = append(b, ']')
+	}
+	return Doc(b)
+}
+
+// A value the store could not read back (too deep, too large, not decodable by its own codec) fails the
+// commit with an error naming the session and the slice: nothing is written, the STATE slices are back
+// to their content before the transaction, and the transaction's LOG entries are dropped; the limits at
+// which a commit refuses are exactly those at which a load would fail.
+func testUnstorable(t *testing.T, st session.Store) {
+	ctx := context.Background()
+	s := session.New(session.WithID("conv-u"), session.WithStore(st))
+	InTx(t, s, func() {
+		session.Seed(s, Docs, `{"a":1}`)
+		session.Append(s, DocLog, "1")
+		session.Seed(s, Plan, "kept")
+	})
+	huge := Doc(`"` + string(make([]byte, session.MaxItemBytes)) + `"`)
+	for _, c := range []struct {
+		name   string
+		change func()
+		slice  string
+		item   int
+		reason string
+	}{
+		{"state too deep", func() { session.Seed(s, Docs, `{"a":1}`, Nested(session.MaxItemDepth+1)) }, "test.docs", 1, "nesting deeper than 64 levels"},
+		{"log too deep", func() { session.Append(s, DocLog, Nested(session.MaxItemDepth+1)) }, "test.doclog", 1, "nesting deeper than 64 levels"},
+		{"state too large", func() { session.Seed(s, Docs, huge) }, "test.docs", 0, "more than MaxItemBytes"},
+		{"not decodable", func() { session.Seed(s, Docs, `{"a":`) }, "test.docs", 0, "unexpected end"},
+	} {
+		tx, err := s.Begin(ctx, session.ReadWrite)
+		if err != nil {
+			t.Fatal(err)
+		}
+		session.Seed(s, Plan, "changed by the refused transaction")
+		c.change()
+		err = tx.End(ctx)
+		ue, ok := errors.AsType[*session.UnstorableError](err)
+		if !ok || ue.Session != "conv-u" || ue.Slice != c.slice || ue.Item != c.item || !strings.Contains(err.Error(), c.reason) {
+			t.Fatalf("%s: End = %v, want an *UnstorableError naming session conv-u, slice %s, item %d (%s)", c.name, err, c.slice, c.item, c.reason)
+		}
+		if got := session.All(s, Plan); !eq(got, []string{"kept"}) {
+			t.Fatalf("%s: plan %v right after the refused commit, want it rolled back", c.name, got)
+		}
+		for _, w := range []*session.Session{s, session.New(session.WithID("conv-u"), session.WithStore(st))} {
+			InTx(t, w, func() {
+				if got := session.All(w, Docs); len(got) != 1 || got[0] != `{"a":1}` {
+					t.Fatalf("%s: docs %q", c.name, got)
+				}
+				if got := session.All(w, DocLog); len(got) != 1 || got[0] != "1" {
+					t.Fatalf("%s: doc log %q", c.name, got)
+				}
+				if got := session.All(w, Plan); !eq(got, []string{"kept"}) {
+					t.Fatalf("%s: plan %v", c.name, got)
+				}
+			})
+		}
+	}
+	// At the limit, the value is committed and reads back.
+	InTx(t, s, func() {
+		session.Seed(s, Docs, Nested(session.MaxItemDepth))
+		session.Append(s, DocLog, Nested(session.MaxItemDepth))
+	})
+	fresh := session.New(session.WithID("conv-u"), session.WithStore(st))
+	InTx(t, fresh, func() {
+		if got := session.All(fresh, Docs); len(got) != 1 || got[0] != Nested(session.MaxItemDepth) {
+			t.Fatalf("docs %q", got)
+		}
+		if n := session.Len(fresh, DocLog); n != 2 {
+			t.Fatalf("%d log entries", n)
+		}
+	})
+}
+
+// A slice whose stored items no longer decode (its type changed in a redeploy) is loaded through its
+// WithUpgrade function: migrated items load, dropped STATE items are left out, and every other slice
+// of the session is untouched. Without the upgrade the error names the slice and the reason.
+func testUpgrade(t *testing.T, st session.Store) {
+	ctx := context.Background()
+	stx, _, err := st.Begin(ctx, "conv-g", session.ReadWrite, session.Known{Version: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What the previous release stored: counters as "n=<number>" strings.
+	if _, err := stx.Commit(ctx, session.Write{
+		State:   map[string][][]byte{"test.legacy": {[]byte(`"n=5"`), []byte(`"drop"`), []byte(`6`)}, "test.plan": {[]byte(`"kept"`)}},
+		Logs:    map[string][][]byte{"test.legacylog": {[]byte(`"n=1"`), []byte(`2`)}, "test.events": {[]byte(`"e1"`)}},
+		LogFrom: map[string]int{"test.legacylog": 0, "test.events": 0},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	s := session.New(session.WithID("conv-g"), session.WithStore(st))
+	InTx(t, s, func() {
+		if got := session.All(s, Legacy); len(got) != 2 || got[0] != 5 || got[1] != 6 {
+			t.Fatalf("legacy %v, want [5 6]", got)
+		}
+		if got := session.All(s, LegacyLog); len(got) != 2 || got[0] != 1 || got[1] != 2 {
+			t.Fatalf("legacy log %v, want [1 2]", got)
+		}
+		if got := session.All(s, Plan); !eq(got, []string{"kept"}) {
+			t.Fatalf("plan %v", got)
+		}
+		session.Append(s, Legacy, 7) // written in the new form
+		session.Append(s, LegacyLog, 3)
+	})
+	fresh := session.New(session.WithID("conv-g"), session.WithStore(st))
+	InTx(t, fresh, func() {
+		if got := session.All(fresh, Legacy); len(got) != 3 || got[2] != 7 {
+			t.Fatalf("legacy %v after the rewrite", got)
+		}
+		if got := session.All(fresh, LegacyLog); len(got) != 3 || got[0] != 1 || got[2] != 3 {
+			t.Fatalf("legacy log %v", got)
+		}
+		if got := session.All(fresh, Events); !eq(got, []string{"e1"}) {
+			t.Fatalf("events %v", got)
+		}
+	})
+	// An item the upgrade cannot read either is reported with the slice and both reasons' last word.
+	stx, _, err = st.Begin(ctx, "conv-g2", session.ReadWrite, session.Known{Version: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := stx.Commit(ctx, session.Write{Logs: map[string][][]byte{"test.legacylog": {[]byte(`"drop"`)}}, LogFrom: map[string]int{"test.legacylog": 0}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = session.New(session.WithID("conv-g2"), session.WithStore(st)).Begin(ctx, session.ReadWrite)
+	if ce, ok := errors.AsType[*session.CorruptError](err); !ok || ce.Slice != "test.legacylog" || !strings.Contains(err.Error(), "a LOG item cannot be dropped") {
+		t.Fatalf("Begin = %v", err)
+	}
 }
 
 // InTx runs f in a transaction of s and ends it.
