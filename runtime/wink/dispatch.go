@@ -49,6 +49,9 @@ type Outcome struct {
 	// Replayed reports that the outcome was replayed from the idempotency
 	// ledger instead of running the handler.
 	Replayed bool
+	// Content holds the result's blocks after Output (ToolResult.Content,
+	// WithContent): set on success only, never on a replay.
+	Content []Content
 }
 
 // ToolInvoked is the telemetry event recorded for every call, whatever its
@@ -321,6 +324,7 @@ func (cs *callState) fail(msg string) {
 	cs.out.Message = msg
 	cs.out.Output = msg
 	cs.out.Replayed = false
+	cs.out.Content = nil
 	cs.value, cs.hasValue, cs.excluded = nil, false, false
 }
 
@@ -338,6 +342,9 @@ func (t *Tool) invoke(ctx context.Context, disp *Dispatcher, call Call) (Outcome
 		cs.start = disp.now()
 	}
 	t.run(ctx, disp, call, fr)
+	if he, ok := cs.err.(*HeldError); ok && he.Elicitation != nil {
+		he.Call = call // Elicit knew only the id and name
+	}
 	out, err := cs.finish(ctx, disp, t, call)
 	cs.reset()
 	fr.release()
@@ -562,6 +569,11 @@ func (t *Tool) execute(ctx context.Context, disp *Dispatcher, tc *ToolContext, f
 	// 7: the handler.
 	res, herr := fr.handle(tc)
 	if herr != nil {
+		if he, ok := errors.AsType[*HeldError](herr); ok && he.Elicitation != nil {
+			// Elicit outside MCP: the call is held until the user answers (client.go).
+			cs.err, cs.cause = he, he
+			return
+		}
 		if ctx.Err() != nil && (errors.Is(herr, context.Canceled) || errors.Is(herr, context.DeadlineExceeded)) {
 			cs.err = fmt.Errorf("tool %q interrupted: %w", name, herr)
 			cs.cause = cs.err
@@ -583,6 +595,9 @@ func (t *Tool) execute(ctx context.Context, disp *Dispatcher, tc *ToolContext, f
 	// 8: rendering (before OnResult, which sees the output).
 	cs.out.Success = res.success
 	cs.out.Message = res.message
+	if res.success {
+		cs.out.Content = res.content
+	}
 	cs.hasValue = hasValue
 	cs.excluded = hasValue && res.excluded
 	if hasValue && !res.excluded {
@@ -625,6 +640,7 @@ func (t *Tool) afterSuccess(disp *Dispatcher, tc *ToolContext, cs *callState) {
 	}
 	if !cs.out.Success {
 		cs.out.Replayed = false
+		cs.out.Content = nil
 	}
 }
 
