@@ -58,7 +58,17 @@
 //     tree (11,500 files) a snapshot, a one-file change and a restore take about 1 ms, the same with ten
 //     times the files. When tracking is impossible (not Linux, the watch limit reached, the kernel's event
 //     queue overflowed, a Restore to an older snapshot) that Snapshot or Restore walks the whole tree, as
-//     every one does with TrackChanges(false), and the walk re-arms tracking. Two changes tracking cannot
-//     see: a write through a hard link created from outside the root after the file's last snapshot, and
-//     writes through a shared memory mapping that is never closed; turn tracking off if tools make them.
+//     every one does with TrackChanges(false), and the walk re-arms tracking. Tracking watches every
+//     directory and every file (one inotify watch each): a file's own watch reports a name added to or
+//     removed from it anywhere, so a write through a hard link made since the file was examined is seen
+//     too. What tracking cannot see: writes through a shared memory mapping that is never closed; turn
+//     tracking off if tools make them.
+//
+//   - Hard links: every name of an inode is rolled back together. A rollback puts back the content of an
+//     inode in place when it still holds a name it had at the snapshot (so every other name of it, under
+//     the root or not, reads the snapshot's content again), gives names that shared an inode at the
+//     snapshot one inode again (relinking the ones that were removed or replaced), and gives a name that
+//     came to share another file's inode since (ln -f, mv) an inode of its own. A name outside the root
+//     cannot be relinked from inside it: when every name of such an inode under the root was removed,
+//     the rollback brings them back as a new inode with the snapshot's content.
 package vfs

@@ -11,7 +11,13 @@ package vfs
 // whole-second filesystems) of the signature's stat are "racy" and compared by content instead of trusted.
 // Cost: Snapshot = lstat walk O(files) + O(changed bytes) copied; Restore = lstat walk + O(changed bytes)
 // written (new paths removed, changed files recreated from the store with mode and mtime, deleted paths
-// recreated, directory modes and mtimes put back). Limits: ownership, hard-link identity and atime are not
+// recreated, directory modes and mtimes put back). Hard links: the files of a snapshot with several links
+// are grouped by inode (device and number at the snapshot; their names captured by one snapshot share one
+// copy); Restore gives each group one inode again: the inode that still holds one of its names when it is
+// the group's own (its content rewritten in place when it changed, so that names outside the root are put
+// back too), else the first name recreated, the others linked to it (restorer.group, visitFile). A path
+// kept by its content must be the inode recorded or an inode with no other name, so a path that came to
+// share an inode (ln -f, mv of a linked name) gets its own back. Limits: ownership and atime are not
 // restored; fifos, sockets and devices are left alone (never removed, never recreated); a change that
 // keeps size, mtime and ctime identical (clock set back, other tools that forge ctime) is not seen; Snapshot
 // and Restore are not atomic against writers running at the same time. Outside Linux no signature is
@@ -339,7 +345,8 @@ type capturer struct {
 	created []*blob
 	out     []*hentry
 	byPath  map[string]*hentry // the entries captured, by path
-	watch   bool               // add a change-tracking watch to each directory visited
+	watch   bool               // add a change-tracking watch to each directory and file visited
+	inodes  map[sig]*hentry    // the first entry captured of each file with several links
 }
 
 func (c *capturer) add(e *hentry) {
@@ -369,7 +376,31 @@ func (c *capturer) visit(p string, fi fs.FileInfo) (bool, error) {
 		e.link = t
 	case fi.Mode().IsRegular():
 		e.kind = kindFile
+		if c.watch {
+			// Watch the inode before looking at it, then look again: a change after the look is an event.
+			if err := h.watchFile(p, fi); err != nil {
+				return false, err
+			}
+			nfi, err := h.root.Lstat(p)
+			if err != nil {
+				return false, nil // gone meanwhile: its parent's watch saw it go
+			}
+			if !nfi.Mode().IsRegular() {
+				return c.visit(p, nfi) // replaced meanwhile
+			}
+			fi = nfi
+			e.mode, e.mtime = fi.Mode()&modeBits, fi.ModTime()
+		}
 		e.multi = linkCount(fi) > 1
+		if e.multi {
+			// The names of one inode captured by this snapshot share one copy (and restore as one inode).
+			if s, ok := sigOf(fi); ok {
+				if o := c.inodes[s]; o != nil {
+					e.sig, e.blob, e.trusted = o.sig, o.blob, o.trusted
+					break
+				}
+			}
+		}
 		if err := h.captureFile(e, fi, c.start, &c.created, &c.budget); err != nil {
 			if !errors.Is(err, fs.ErrPermission) {
 				return false, err
@@ -380,8 +411,36 @@ func (c *capturer) visit(p string, fi fs.FileInfo) (bool, error) {
 	default:
 		e.kind = kindOther
 	}
+	if e.multi && e.blob != nil {
+		if c.inodes == nil {
+			c.inodes = map[sig]*hentry{}
+		}
+		if _, ok := c.inodes[e.sig]; !ok {
+			c.inodes[e.sig] = e
+		}
+	}
 	c.add(e)
 	return e.kind == kindDir, nil
+}
+
+// watchFile adds the change-tracking watch of the regular file p. A file whose mode forbids this user to
+// read it is made readable for the moment (as openForRead does); one that cannot be (another user's) is
+// left unwatched, as the snapshot leaves it alone (sealed) or fails naming it.
+func (h *Host) watchFile(p string, fi fs.FileInfo) error {
+	err := h.tr.watchFile(h.dir+"/"+p, p)
+	if err == nil {
+		return nil
+	}
+	mode := fi.Mode() & modeBits
+	if h.root.Chmod(p, mode|0o400) != nil {
+		return nil
+	}
+	err = h.tr.watchFile(h.dir+"/"+p, p)
+	h.root.Chmod(p, mode)
+	if err != nil {
+		h.tr.broken = true
+	}
+	return nil
 }
 
 // denied handles an entry that cannot be read: sealed when this user cannot change it either, else fatal.
@@ -621,8 +680,9 @@ func (h *Host) Close() error {
 // the store (mode and mtime included), deleted files, directories and symlinks are recreated, and
 // directory modes and mtimes are put back. Cost, restoring the latest snapshot with change tracking: the
 // paths changed since it (O(changes)); otherwise one lstat walk (O(files)); plus O(changed bytes). A file
-// whose signature is untrusted is compared by content. Not restored: ownership, hard-link identity (files
-// come back as separate files), fifos/sockets/devices that were deleted, access times.
+// whose signature is untrusted is compared by content. Names that shared an inode at the snapshot share
+// one again, with its content (see the package doc on hard links). Not restored: ownership,
+// fifos/sockets/devices that were deleted, access times.
 func (h *Host) Restore(snap any) error {
 	s, ok := snap.(*hostSnapshot)
 	if !ok || s == nil || s.h.owner != h {
@@ -645,6 +705,7 @@ func (h *Host) Restore(snap any) error {
 		scopes, tracked = h.trackedScopes(s.h.st)
 	}
 	if tracked {
+		r.watch = true
 		err = r.runScopes(scopes)
 		if err == nil {
 			// The deep scopes' directories may be new (recreated here or before): watch them all.
@@ -705,6 +766,113 @@ type restorer struct {
 	fixed map[string]*hentry // file entries rewritten or re-verified: their new signature
 	dirty map[string]bool    // directories whose mode or mtime must be put back
 	at    string             // the path being worked on, for the error
+	// groups are the snapshot's files with several links, by inode (built on first use).
+	groups map[inodeKey]*linkGroup
+	watch  bool // add a change-tracking watch to each file rewritten (a tracked restore)
+}
+
+// inodeKey names an inode of a snapshot: its device and number when the snapshot was taken.
+type inodeKey struct{ dev, ino uint64 }
+
+// linkGroup is the names one inode had in a snapshot. Restore gives them one inode again: the inode still
+// holding one of them when it is the same one (rewritten in place if its content changed, so names
+// outside the root get their content back too), or the first name recreated, to which the others are
+// linked.
+type linkGroup struct {
+	members []*hentry
+	at      string // a path holding the group's inode, restored; "" until one does
+	touched bool   // a name was rewritten, relinked or fixed: every name's signature is recorded again
+}
+
+// group returns the link group of the file entry e, or nil for a file with one link.
+func (r *restorer) group(e *hentry) *linkGroup {
+	if !e.multi {
+		return nil
+	}
+	if r.groups == nil {
+		r.groups = map[inodeKey]*linkGroup{}
+		for _, m := range r.st.multi {
+			k := inodeKey{m.sig.dev, m.sig.ino}
+			g := r.groups[k]
+			if g == nil {
+				g = &linkGroup{}
+				r.groups[k] = g
+			}
+			g.members = append(g.members, m)
+		}
+	}
+	return r.groups[inodeKey{e.sig.dev, e.sig.ino}]
+}
+
+// visitFile compares the file at p with its snapshot entry e and keeps it, fixes it, or removes it for
+// pass 2 to recreate. A file is kept by its content only while it is the inode the snapshot recorded, or
+// an inode with no other name: a path that came to share another file's inode (ln -f, mv of a linked
+// name) must get an inode of its own back, or a later write through one name would change the other.
+func (r *restorer) visitFile(p string, e *hentry, fi fs.FileInfo) error {
+	s, ok := sigOf(fi)
+	same := ok && s.dev == e.sig.dev && s.ino == e.sig.ino
+	g := r.group(e)
+	switch {
+	case ok && e.trusted && s == e.sig:
+		r.seen[p] = true
+		if g != nil {
+			g.at = p
+		}
+		return nil
+	case g != nil && same:
+		// The group's own inode: put its content back in place, for every name it has.
+		r.seen[p] = true
+		g.at, g.touched = p, true
+		if fi.Size() == e.blob.size && r.h.sameContent(p, e.blob) {
+			return r.fixFile(p, e, fi)
+		}
+		if err := r.rewrite(p, e, fi); err == nil {
+			return nil
+		}
+		g.at = ""
+		delete(r.seen, p)
+	case g == nil && (same || linkCount(fi) == 1) && fi.Size() == e.blob.size && r.h.sameContent(p, e.blob):
+		r.seen[p] = true
+		return r.fixFile(p, e, fi)
+	}
+	if g != nil {
+		g.touched = true
+	}
+	r.dirty[parentOf(p)] = true
+	return r.removeAll(p)
+}
+
+// rewrite puts the blob's content back into the file at p in place (its inode, and so every name of it,
+// kept), then its mode and mtime.
+func (r *restorer) rewrite(p string, e *hentry, fi fs.FileInfo) error {
+	root := r.h.root
+	dst, err := root.OpenFile(p, os.O_WRONLY|os.O_TRUNC, 0)
+	if errors.Is(err, fs.ErrPermission) && root.Chmod(p, fi.Mode()&modeBits|0o200) == nil {
+		dst, err = root.OpenFile(p, os.O_WRONLY|os.O_TRUNC, 0)
+	}
+	if err != nil {
+		return err
+	}
+	src, err := os.Open(r.h.store.path(e.blob.id))
+	if err != nil {
+		dst.Close()
+		return err
+	}
+	_, _, err = copyFile(dst, src, e.blob.size, -1)
+	src.Close()
+	if cerr := dst.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = root.Chmod(p, e.mode)
+	}
+	if err == nil {
+		err = root.Chtimes(p, e.mtime, e.mtime)
+	}
+	if err != nil {
+		return err
+	}
+	return r.record(p, e)
 }
 
 // scope is a part of the tree a restore compares: a path and, when deep, everything below it.
@@ -755,17 +923,7 @@ func (r *restorer) runScopes(scopes []scope) error {
 			r.dirty[parentOf(p)] = true
 			return false, r.removeAll(p)
 		case kindFile:
-			s, ok := sigOf(fi)
-			if ok && e.trusted && s == e.sig {
-				r.seen[p] = true
-				return false, nil
-			}
-			if fi.Size() == e.blob.size && r.h.sameContent(p, e.blob) {
-				r.seen[p] = true
-				return false, r.fixFile(p, e, fi)
-			}
-			r.dirty[parentOf(p)] = true
-			return false, r.removeAll(p)
+			return false, r.visitFile(p, e, fi)
 		default:
 			r.seen[p] = true
 			return false, nil
@@ -812,6 +970,20 @@ func (r *restorer) runScopes(scopes []scope) error {
 			return err
 		}
 	}
+	// The names of an inode rewritten, relinked or verified: their signatures changed with the link count.
+	for _, g := range r.groups {
+		if !g.touched {
+			continue
+		}
+		for _, m := range g.members {
+			if r.seen[m.path] && !m.sealed {
+				r.at = m.path
+				if err := r.record(m.path, m); err != nil {
+					return err
+				}
+			}
+		}
+	}
 	// Pass 3: directory modes and mtimes, children before parents.
 	dirs := make([]*hentry, 0, len(r.dirty))
 	for p := range r.dirty {
@@ -850,8 +1022,19 @@ func (r *restorer) recreate(e *hentry) error {
 				return err
 			}
 		case kindFile:
+			g := r.group(e)
+			if g != nil && g.at != "" {
+				// Another name of this inode is already back: link to it.
+				if err := root.Link(g.at, e.path); err == nil {
+					g.touched = true
+					return nil
+				}
+			}
 			if err := r.createFile(e); err != nil {
 				return err
+			}
+			if g != nil {
+				g.at, g.touched = e.path, true
 			}
 		}
 	}
@@ -944,6 +1127,11 @@ func (r *restorer) record(p string, e *hentry) error {
 	fi, err := r.h.root.Lstat(p)
 	if err != nil {
 		return err
+	}
+	if r.watch && fi.Mode().IsRegular() {
+		if err := r.h.watchFile(p, fi); err != nil {
+			return err
+		}
 	}
 	s, ok := sigOf(fi)
 	n := *e

@@ -14,7 +14,18 @@ import (
 // The index (the tree as the last Snapshot or Restore left it) stays exact while the tracker is intact:
 // every change since then is a dirty path (an event from a directory's watch), a directory created, moved or
 // removed being a deep one (all of it is walked again: what was written in a new directory before its watch
-// existed raised no event). A tracked Snapshot examines only the dirty paths, their parents (a directory's
+// existed raised no event).
+//
+// Hard links. A directory watch reports a write under the name written through only, so a link made
+// since a file was examined (ln a b, cp -l, in the root or outside it) would let a write through b change
+// a unseen, even with b removed again before the next look (no name of it is left to examine). Each file
+// therefore also has a watch of its own inode (fileMask): a link count change, whatever name caused it,
+// marks every name the inode was watched under, so every name of an inode is examined whenever a name is
+// added to it or removed from it. The watch is added before the file is examined (captureFile), which
+// then looks at it again, so a change after the look is an event. Inotify alone could not tell a link
+// from a new file (ln a b; echo x > b raises the same events on b as echo x > b). Files that already have
+// several links are re-examined at every Snapshot and Restore besides (writes through a name outside the
+// root raise no event here). A tracked Snapshot examines only the dirty paths, their parents (a directory's
 // mtime changes with its entries) and the files with more than one hard link (a write through a link
 // outside the root raises no event here); it rebuilds the description in memory by dropping the replaced
 // ranges of the index (a subtree is contiguous in walk order) and merging in the new entries. A tracked
@@ -26,9 +37,8 @@ import (
 // Restore cost what changed since the previous Snapshot or Restore instead of a walk of the whole tree.
 // Off, or where the kernel cannot track (no inotify, the watch limit reached, events dropped), every
 // Snapshot and Restore walks the tree. What tracking cannot see, so turn it off if tools do it: a write
-// through a hard link made from outside the root after the file's last snapshot (links that exist when a
-// file is snapshot are re-examined every time), and writes through a shared memory mapping that is never
-// closed.
+// through a shared memory mapping that is never closed. Tracking uses one inotify watch per directory and
+// per file (the kernel's fs.inotify.max_user_watches bounds them; past it, every Snapshot walks).
 func TrackChanges(on bool) Option { return func(o *options) { o.noTracking = !on } }
 
 // tracker returns the Host's tracker, created on first use; nil when tracking is off or unavailable.

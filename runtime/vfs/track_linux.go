@@ -17,9 +17,12 @@ import (
 // a watch that cannot be added (the watch limit) or any read error; Snapshot and Restore then walk the
 // whole tree, and the next full walk re-arms it.
 type tracker struct {
-	fd     int
-	wds    map[int32]string // watch descriptor → directory (root-relative, "." for the root)
-	byDir  map[string]int32
+	fd    int
+	wds   map[int32]string // watch descriptor → directory (root-relative, "." for the root)
+	byDir map[string]int32
+	// files: watch descriptor of a file's inode → the paths it was watched under. Two names of one inode
+	// share a descriptor; a path may be stale (renamed or removed since), which only costs a look at it.
+	files  map[int32][]string
 	dirty  map[string]bool // path → deep (a directory created, moved or removed: walk all of it)
 	broken bool
 	buf    []byte
@@ -29,13 +32,21 @@ const watchMask = unix.IN_CREATE | unix.IN_DELETE | unix.IN_MODIFY | unix.IN_ATT
 	unix.IN_MOVED_FROM | unix.IN_MOVED_TO | unix.IN_DELETE_SELF | unix.IN_MOVE_SELF | unix.IN_ONLYDIR |
 	unix.IN_DONT_FOLLOW | unix.IN_EXCL_UNLINK
 
+// fileMask is what a file's own watch reports: a change of its link count (a name added or removed, under
+// the root or anywhere else, rename over one included), its mode or times, and its deletion. Writes are
+// reported by the directory watches under the name written through; a write through a name no directory
+// watch sees (a link made since the file was examined) always follows a link count change, which marks
+// every watched name of the inode. Writes are deliberately not in the mask: with the directory's event
+// for the same write interleaved, the kernel could not merge repeated writes into one event.
+const fileMask = unix.IN_ATTRIB | unix.IN_DELETE_SELF | unix.IN_DONT_FOLLOW
+
 func newTracker() *tracker {
 	fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
 	if err != nil {
 		return nil
 	}
-	return &tracker{fd: fd, wds: map[int32]string{}, byDir: map[string]int32{}, dirty: map[string]bool{},
-		buf: make([]byte, 64<<10)}
+	return &tracker{fd: fd, wds: map[int32]string{}, byDir: map[string]int32{}, files: map[int32][]string{},
+		dirty: map[string]bool{}, buf: make([]byte, 64<<10)}
 }
 
 // arm forgets every watch and dirty path: a full walk follows, adding watches as it goes.
@@ -43,9 +54,13 @@ func (t *tracker) arm() {
 	for wd := range t.wds {
 		unix.InotifyRmWatch(t.fd, uint32(wd))
 	}
+	for wd := range t.files {
+		unix.InotifyRmWatch(t.fd, uint32(wd))
+	}
 	t.drainDiscard()
 	clear(t.wds)
 	clear(t.byDir)
+	clear(t.files)
 	clear(t.dirty)
 	t.broken = false
 }
@@ -71,6 +86,37 @@ func (t *tracker) watch(abs, p string) {
 	}
 	t.wds[int32(wd)] = p
 	t.byDir[p] = int32(wd)
+}
+
+// watchFile adds a watch on the inode of the regular file p (abs is its host path), so that a change of
+// its link count, mode or times through any name marks p dirty. The error is EACCES when this user may
+// not read the file (the caller decides); any other failure breaks tracking.
+func (t *tracker) watchFile(abs, p string) error {
+	if t.broken {
+		return nil
+	}
+	wd, err := unix.InotifyAddWatch(t.fd, abs, fileMask)
+	if err != nil {
+		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
+			return nil // gone meanwhile: its parent's event says so
+		}
+		if errors.Is(err, unix.EACCES) {
+			return err
+		}
+		t.broken = true
+		return nil
+	}
+	if _, isDir := t.wds[int32(wd)]; isDir {
+		return nil // replaced by a directory meanwhile: that directory's watch
+	}
+	paths := t.files[int32(wd)]
+	for _, q := range paths {
+		if q == p {
+			return nil
+		}
+	}
+	t.files[int32(wd)] = append(paths, p)
+	return nil
 }
 
 // unwatchTree removes the watches of p and of every directory below it (moved away: their descriptors
@@ -137,10 +183,20 @@ func (t *tracker) parse(b []byte) {
 				delete(t.byDir, dir)
 			}
 			delete(t.wds, ev.Wd)
+			if paths, isFile := t.files[ev.Wd]; isFile {
+				for _, q := range paths {
+					t.mark(q, false)
+				}
+				delete(t.files, ev.Wd)
+			}
 			continue
 		}
 		if !ok {
-			continue // a watch already removed
+			// A file's own watch: every name it was watched under may now read differently.
+			for _, q := range t.files[ev.Wd] {
+				t.mark(q, false)
+			}
+			continue
 		}
 		if name == "" { // the directory itself
 			if mask&(unix.IN_DELETE_SELF|unix.IN_MOVE_SELF) != 0 {

@@ -8,9 +8,10 @@ type tracker struct {
 	broken bool
 }
 
-func newTracker() *tracker               { return nil }
-func (t *tracker) arm()                  {}
-func (t *tracker) watch(abs, p string)   {}
-func (t *tracker) drain()                {}
-func (t *tracker) take() map[string]bool { return nil }
-func (t *tracker) close()                {}
+func newTracker() *tracker                       { return nil }
+func (t *tracker) arm()                          {}
+func (t *tracker) watch(abs, p string)           {}
+func (t *tracker) watchFile(abs, p string) error { return nil }
+func (t *tracker) drain()                        {}
+func (t *tracker) take() map[string]bool         { return nil }
+func (t *tracker) close()                        {}
