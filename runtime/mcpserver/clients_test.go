@@ -55,7 +55,7 @@ func notes(t *testing.T, cs *mcp.ClientSession) []string {
 	if res.IsError {
 		t.Fatalf("list_notes failed: %s", text(res))
 	}
-	m, _ := res.StructuredContent.(map[string]any)
+	m, _ := resultValue(res).(map[string]any)
 	items, _ := m["notes"].([]any)
 	var out []string
 	for _, it := range items {

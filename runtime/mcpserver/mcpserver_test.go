@@ -31,7 +31,7 @@ type exampleCall struct {
 	args      string // raw JSON arguments; "" sends none
 	isError   bool
 	text      string // the single text block; "" means no content
-	// structured is the JSON of structuredContent; "" means none.
+	// structured is the JSON of the value in structuredContent; "" means none.
 	structured string
 }
 
@@ -292,18 +292,33 @@ func checkResult(t *testing.T, res *mcp.CallToolResult, isError bool, text, stru
 	if diff := cmp.Diff(want, texts); diff != "" {
 		t.Errorf("text content (-want +got):\n%s", diff)
 	}
+	// The value is bare for clients on 2026-07-28 and under "result" for earlier versions (the SDK's
+	// client speaks either, by transport); a success without a value has {} or none. TestResultShapes
+	// checks which shape each version gets.
+	got := resultValue(res)
 	switch {
-	case structured == "" && res.StructuredContent != nil:
-		t.Errorf("structuredContent = %#v, want none", res.StructuredContent)
+	case structured == "" && res.StructuredContent != nil && (isError || !cmp.Equal(res.StructuredContent, map[string]any{})):
+		t.Errorf("structuredContent = %#v, want none or {}", res.StructuredContent)
 	case structured != "":
 		var w any
 		if err := json.Unmarshal([]byte(structured), &w); err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(w, res.StructuredContent); diff != "" {
-			t.Errorf("structuredContent (-want +got):\n%s", diff)
+		if diff := cmp.Diff(w, got); diff != "" {
+			t.Errorf("structuredContent's value (-want +got):\n%s", diff)
 		}
 	}
+}
+
+// resultValue is the result value in res's structuredContent: under "result" (protocol versions before
+// 2026-07-28) or bare.
+func resultValue(res *mcp.CallToolResult) any {
+	if m, ok := res.StructuredContent.(map[string]any); ok && len(m) == 1 {
+		if v, ok := m["result"]; ok {
+			return v
+		}
+	}
+	return res.StructuredContent
 }
 
 func TestCallEveryExampleToolWithGoodAndBadArguments(t *testing.T) {
@@ -366,17 +381,30 @@ func TestListToolsShowsWinkgenSchemas(t *testing.T) {
 			if diff := cmp.Diff(want, names); diff != "" {
 				t.Fatalf("tool names (-want +got):\n%s", diff)
 			}
+			version := cs.InitializeResult().ProtocolVersion
 			for _, tl := range tools.WinkTools() {
 				sp, mt := tl.Spec(), byName[tl.Name()]
-				if mt.Description != sp.Description {
-					t.Errorf("%s: description %q, want %q", sp.Name, mt.Description, sp.Description)
+				if !strings.HasPrefix(mt.Description, sp.Description) {
+					t.Errorf("%s: description %q, want it to start with %q", sp.Name, mt.Description, sp.Description)
 				}
-				if diff := cmp.Diff(unmarshal(t, sp.ParamsSchema), mt.InputSchema); diff != "" {
+				// The params schema as generated, with the examples' inputs as its "examples" (TestExamplesReachTheClient).
+				wantIn := unmarshal(t, sp.ParamsSchema).(map[string]any)
+				if len(sp.Examples) > 0 {
+					var ins []any
+					for _, ex := range sp.Examples {
+						ins = append(ins, unmarshal(t, ex.Input))
+					}
+					wantIn["examples"] = ins
+				}
+				if diff := cmp.Diff(wantIn, mt.InputSchema); diff != "" {
 					t.Errorf("%s: inputSchema differs from ParamsSchema (-want +got):\n%s", sp.Name, diff)
 				}
 				var wantOut any
 				if sp.Name != "archive_docs" { // archive_docs returns wink.NoValue: {"type":"null"}
 					wantOut = unmarshal(t, sp.ResultSchema)
+					if version < "2026-07-28" {
+						wantOut = map[string]any{"type": "object", "properties": map[string]any{"result": wantOut}, "additionalProperties": false}
+					}
 				}
 				if diff := cmp.Diff(wantOut, mt.OutputSchema); diff != "" {
 					t.Errorf("%s: outputSchema (-want +got):\n%s", sp.Name, diff)
@@ -473,7 +501,7 @@ func TestConcurrentCallsKeepTheirOwnStructuredContent(t *testing.T) {
 				errs[i] = err.Error()
 				return
 			}
-			got, _ := res.StructuredContent.(map[string]any)
+			got, _ := resultValue(res).(map[string]any)
 			if got["text"] != text {
 				errs[i] = "structuredContent " + strconv.Quote(strings.TrimSpace(toJSON(res.StructuredContent))) + " for " + text
 			}
@@ -638,7 +666,7 @@ func TestWireCallWithoutArgumentsMeansEmptyObject(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search_docs"}}`,
 			`{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"Invalid arguments for tool \"search_docs\":\n- query: missing required field\n- filters: missing required field\nFix the arguments and call search_docs again."}],"isError":true}}`},
 		{`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_status"}}`,
-			`{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"Agent is healthy.\n\n{\"healthy\":true,\"uptime_seconds\":12.5}"}],"structuredContent":{"healthy":true,"uptime_seconds":12.5}}}`},
+			`{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"Agent is healthy.\n\n{\"healthy\":true,\"uptime_seconds\":12.5}"}],"structuredContent":{"result":{"healthy":true,"uptime_seconds":12.5}}}}`},
 		{`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"archive_docs","arguments":{"paths":["/a"]}}}`,
 			`{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"Archived 1 documents."}]}}`},
 	} {

@@ -9,8 +9,9 @@ import (
 	"github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest"
 )
 
-// Results that are not objects are listed with their own outputSchema and answered with structuredContent
-// of that shape, through the SDK's client.
+// Results that are not objects are listed with their own outputSchema (in the envelope of
+// TestResultShapes before 2026-07-28) and answered with structuredContent of that shape, through the
+// SDK's client.
 func TestEveryResultTypeHasItsOutputSchemaAndStructuredContent(t *testing.T) {
 	want := map[string]string{
 		"words":   `{"type":"array","items":{"type":"string"}}`,
@@ -48,7 +49,11 @@ func TestEveryResultTypeHasItsOutputSchemaAndStructuredContent(t *testing.T) {
 				if mt == nil {
 					t.Fatalf("%s not listed", tl.Name())
 				}
-				if diff := cmp.Diff(unmarshal(t, tl.Spec().ResultSchema), mt.OutputSchema); diff != "" {
+				want := unmarshal(t, tl.Spec().ResultSchema)
+				if cs.InitializeResult().ProtocolVersion < "2026-07-28" { // TestResultShapes
+					want = map[string]any{"type": "object", "properties": map[string]any{"result": want}, "additionalProperties": false}
+				}
+				if diff := cmp.Diff(want, mt.OutputSchema); diff != "" {
 					t.Errorf("%s: outputSchema (-want +got):\n%s", tl.Name(), diff)
 				}
 			}
@@ -56,7 +61,7 @@ func TestEveryResultTypeHasItsOutputSchemaAndStructuredContent(t *testing.T) {
 			checkResult(t, call(t, cs, "words", `{"text":""}`), false, "Split.\n\n[]", `[]`)
 			checkResult(t, call(t, cs, "measure", `{"text":"four"}`), false, "Measured.\n\n4", `4`)
 			checkResult(t, call(t, cs, "lookup", `{"text":"known"}`), false, "Found.\n\n{\"text\":\"known\",\"length\":5}", `{"text":"known","length":5}`)
-			checkResult(t, call(t, cs, "lookup", `{"text":"other"}`), false, "Not found.\n\nnull", "")
+			checkResult(t, call(t, cs, "lookup", `{"text":"other"}`), false, "Not found.\n\nnull", "null")
 			checkResult(t, call(t, cs, "measure", `{"text":5}`), true,
 				"Invalid arguments for tool \"measure\":\n- text: expected string, got number 5\nFix the arguments and call measure again.", "")
 		})

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
-	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -104,23 +103,12 @@ func newMCPServer(d *wink.Dispatcher, oneClient bool, opts []Option) (*mcp.Serve
 		ms.AddTool(t, s.handle)
 		order[t.Name] = i
 	}
-	ms.AddReceivingMiddleware(registryOrder(order))
+	// Tools are listed in the registry's order (the order the prompt offers them), not the SDK's
+	// alphabetical one, and as the request's protocol version states them (protocol.go). The SDK pages
+	// tools/list by name: when the list spans several pages, each page is put in registry order, and
+	// the pages keep the SDK's cursor.
+	ms.AddReceivingMiddleware(s.listForVersion(order))
 	return ms, nil
-}
-
-// registryOrder lists tools in the registry's order (the order the prompt offers them), not the SDK's
-// alphabetical one. The SDK pages tools/list by name: when the list spans several pages, each page is put
-// in registry order, and the pages keep the SDK's cursor.
-func registryOrder(order map[string]int) mcp.Middleware {
-	return func(next mcp.MethodHandler) mcp.MethodHandler {
-		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			res, err := next(ctx, method, req)
-			if lr, ok := res.(*mcp.ListToolsResult); ok && err == nil && method == "tools/list" {
-				slices.SortStableFunc(lr.Tools, func(a, b *mcp.Tool) int { return order[a.Name] - order[b.Name] })
-			}
-			return res, err
-		}
-	}
 }
 
 // ServeStdio serves d's tools over standard input and output until the
@@ -165,6 +153,7 @@ type server struct {
 	logger   *slog.Logger
 	callCtx  func(ctx context.Context, meta map[string]any) context.Context // WithCallContext
 	tools    []*mcp.Tool
+	listed   map[string]*listedTool // each tool as each protocol version lists it
 	seq      atomic.Uint64
 	pending  sync.Map // call id -> *pendingCall
 	stateKey []byte   // signs the requestState of held calls (approval.go)
@@ -187,6 +176,9 @@ func (r rawJSON) MarshalJSON() ([]byte, error) { return r, nil }
 var emptyArgs = []byte("{}")
 
 // errSharedState is New's error when several clients would share d's state.
+// errNotObject is the error of a schema that is not a JSON object.
+var errNotObject = errors.New("not a JSON object")
+
 var errSharedState = errors.New("mcpserver: the dispatcher has a Session, Resources or Filesystem that every client would share; give each client its own with WithSessions (return this dispatcher from the factory to share them on purpose)")
 
 func newServer(d *wink.Dispatcher, oneClient bool, opts []Option) (*server, *config, error) {
@@ -213,9 +205,16 @@ func newServer(d *wink.Dispatcher, oneClient bool, opts []Option) (*server, *con
 		s.clients = &clients{s: s, make: c.sessions}
 	}
 	var errs []error
+	s.listed = map[string]*listedTool{}
 	if d.Registry != nil {
 		for _, t := range d.Registry.Tools() {
 			mt, err := mcpTool(t)
+			if err == nil {
+				var lt *listedTool
+				if lt, err = listedTools(t, mt); err == nil {
+					s.listed[mt.Name] = lt
+				}
+			}
 			if err != nil {
 				errs = append(errs, err)
 				continue
@@ -408,9 +407,18 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 		return errorResult(out.Output), nil
 	}
 	res = &mcp.CallToolResult{Content: appendContent(textContent(out.Output), out.Content)} // content.go
-	if pc.tool != nil {
-		if b, ok := pc.tool.AppendValueJSON(nil, pc.value); ok {
-			res.StructuredContent = rawJSON(b)
+	if lt := s.listed[name]; lt != nil && lt.byShape[shapeBare].OutputSchema != nil {
+		var value []byte
+		ok := false
+		if pc.tool != nil {
+			value, ok = pc.tool.AppendValueJSON(nil, pc.value)
+		}
+		sh := shapeOf("")
+		if req != nil {
+			sh = requestShape(req)
+		}
+		if sc, ok := structured(sh, value, ok); ok {
+			res.StructuredContent = sc
 		}
 	}
 	return res, nil

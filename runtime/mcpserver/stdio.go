@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/winkgen/wink/runtime/strictjson"
 )
 
 // DefaultMaxLineBytes is the longest line LineTransport reads when
@@ -52,6 +53,8 @@ func (t *LineTransport) Connect(context.Context) (mcp.Connection, error) {
 		logger:   t.Logger,
 		incoming: make(chan readResult),
 		closed:   make(chan struct{}),
+		answered: make(chan struct{}, 1),
+		open:     map[jsonrpc.ID]struct{}{},
 	}
 	if c.r == nil {
 		c.r = os.Stdin
@@ -81,7 +84,25 @@ type lineConn struct {
 	closeOnce sync.Once
 
 	writeMu sync.Mutex
+
+	// Requests read and not yet answered: at end of input, the connection reports io.EOF (which makes
+	// the SDK close it) only once every one of them has been answered (DESIGN-notes below).
+	openMu   sync.Mutex
+	open     map[jsonrpc.ID]struct{}
+	eof      bool          // input ended: requests to the client fail at once
+	answered chan struct{} // signalled when a request is answered
 }
+
+// DESIGN-notes (issue 17 item 4, issue 18 item 4). The SDK handles requests concurrently and closes the
+// connection as soon as Read reports an error, cancelling what is in flight and dropping its answers:
+// a client piping requests and closing its input lost answers to requests already read (even
+// initialize's). So Read reports io.EOF only after every request read before the end of input has
+// been answered: readLoop records each request's id when it hands the request to Read, Write removes
+// it when the response goes out, and at the end of input readLoop waits for the set to be empty. A
+// request the server sends to the client after the end of input (sampling, elicitation, roots) can
+// never be answered, so Write fails it at once and the handler waiting for it goes on. A handler that
+// never returns keeps the process alive, as it would with the input open; the context given to
+// ServeStdio still ends it.
 
 type readResult struct {
 	msg jsonrpc.Message
@@ -122,6 +143,7 @@ func (c *lineConn) readLoop() {
 		}
 		line, tooLong = nil, false
 		if err != nil { // io.EOF
+			c.drain()
 			c.deliver(readResult{err: io.EOF})
 			return
 		}
@@ -144,7 +166,72 @@ func (c *lineConn) handle(line []byte) bool {
 		c.answer(errorResponse(nil, codeInvalidRequest, "Invalid Request: "+err.Error()))
 		return true
 	}
+	if req, ok := msg.(*jsonrpc.Request); ok {
+		c.openMu.Lock()
+		if req.ID.IsValid() {
+			c.open[req.ID] = struct{}{}
+		} else if req.Method == "notifications/cancelled" {
+			// A cancelled request may get no answer: it is not waited for.
+			if id, ok := cancelledID(req.Params); ok {
+				delete(c.open, id)
+			}
+		}
+		c.openMu.Unlock()
+	}
 	return c.deliver(readResult{msg: msg})
+}
+
+// cancelledID reads the requestId of notifications/cancelled params.
+func cancelledID(params []byte) (jsonrpc.ID, bool) {
+	var d strictjson.Decoder
+	d.Reset(params, strictjson.Limits{MaxBytes: len(params) + 1, MaxDepth: 128, MaxErrors: 1})
+	var id jsonrpc.ID
+	found := false
+	if d.ObjectStart() {
+		for d.NextKey() {
+			if string(d.Key()) != "requestId" {
+				d.Skip()
+				continue
+			}
+			switch d.Peek() {
+			case strictjson.KindString:
+				if v, ok := d.String(); ok {
+					id, _ = jsonrpc.MakeID(v)
+					found = true
+				}
+			case strictjson.KindNumber:
+				if v, ok := d.Int(-1<<53+1, 1<<53-1); ok {
+					id, _ = jsonrpc.MakeID(float64(v))
+					found = true
+				}
+			default:
+				d.Skip()
+			}
+		}
+		d.ObjectEnd()
+	}
+	return id, found
+}
+
+// drain waits, at the end of input, until every request read has been answered or the connection is
+// closed.
+func (c *lineConn) drain() {
+	c.openMu.Lock()
+	c.eof = true
+	c.openMu.Unlock()
+	for {
+		c.openMu.Lock()
+		n := len(c.open)
+		c.openMu.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-c.answered:
+		case <-c.closed:
+			return
+		}
+	}
 }
 
 // deliver hands r to Read; false means the connection is closed.
@@ -198,13 +285,40 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
+// errInputEnded fails a request to the client sent after the client's input ended. Its code is the
+// SDK's "rejected by transport" (-32005), which fails that one request without taking the connection
+// down (any other write error makes the SDK cancel every call in flight).
+var errInputEnded = &jsonrpc.Error{Code: -32005, Message: "mcpserver: the client's input has ended; it cannot answer a request"}
+
 // Write implements mcp.Connection.
 func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	data, err := jsonrpc.EncodeMessage(msg)
-	if err != nil {
-		return err
+	var answers jsonrpc.ID
+	switch m := msg.(type) {
+	case *jsonrpc.Response:
+		answers = m.ID
+	case *jsonrpc.Request:
+		c.openMu.Lock()
+		eof := c.eof
+		c.openMu.Unlock()
+		if eof && m.ID.IsValid() {
+			return errInputEnded
+		}
 	}
-	return c.writeLine(data)
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err == nil {
+		err = c.writeLine(data)
+	}
+	if answers.IsValid() {
+		// Answered, written or not: a response that cannot be written will never be.
+		c.openMu.Lock()
+		delete(c.open, answers)
+		c.openMu.Unlock()
+		select {
+		case c.answered <- struct{}{}:
+		default:
+		}
+	}
+	return err
 }
 
 // writeLine writes data and a newline as one write.

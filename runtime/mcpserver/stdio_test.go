@@ -7,11 +7,13 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/winkgen/wink/example/tools"
 	"github.com/winkgen/wink/runtime/mcpserver"
+	"github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
@@ -25,7 +27,12 @@ type lineClient struct {
 // startLineServer serves the example tools over a LineTransport of pipes; max is MaxLineBytes.
 func startLineServer(t testing.TB, max int) *lineClient {
 	t.Helper()
-	d := exampleDispatcherTB(t)
+	return startLineServerWith(t, exampleDispatcherTB(t), max)
+}
+
+// startLineServerWith serves d's tools over a LineTransport of pipes; max is MaxLineBytes.
+func startLineServerWith(t testing.TB, d *wink.Dispatcher, max int) *lineClient {
+	t.Helper()
 	srv, err := mcpserver.New(d)
 	if err != nil {
 		t.Fatal(err)
@@ -223,6 +230,16 @@ func exampleDispatcherTB(t testing.TB) *wink.Dispatcher {
 	return &wink.Dispatcher{Registry: reg}
 }
 
+// testDispatcherTB serves the example tools and the test tools.
+func testDispatcherTB(t testing.TB) *wink.Dispatcher {
+	t.Helper()
+	reg, err := wink.NewRegistry(tools.WinkTools(), mcpservertest.WinkTools())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &wink.Dispatcher{Registry: reg}
+}
+
 // TestServeStdioAnswersMalformedLines runs example/cmd/mcpserver (ServeStdio) as a subprocess.
 func TestServeStdioAnswersMalformedLines(t *testing.T) {
 	cmd := exec.Command(buildServer(t))
@@ -256,5 +273,130 @@ func TestServeStdioAnswersMalformedLines(t *testing.T) {
 	}
 	if got, _ := br.ReadString('\n'); got != `{"jsonrpc":"2.0","id":"last","result":{}}`+"\n" {
 		t.Errorf("ping after the bad lines answered %q", got)
+	}
+}
+
+// pipedInput is an MCP session written all at once: initialize, then n requests of several kinds (tool
+// calls that succeed, fail and report progress, listings, pings), then the end of input. It returns the
+// input and the ids every one of which must be answered.
+func pipedInput(n int) (string, []string) {
+	var b strings.Builder
+	ids := []string{`"init"`}
+	b.WriteString(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"pipe","version":"0"}}}` + "\n")
+	b.WriteString(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+	reqs := []string{
+		`"method":"tools/call","params":{"name":"get_status"}`,
+		`"method":"tools/call","params":{"name":"compute_stats","arguments":{"samples":[1,2,3.5]}}`,
+		`"method":"tools/call","params":{"name":"compute_stats","arguments":{"samples":[]}}`,
+		`"method":"tools/list"`,
+		`"method":"ping"`,
+		`"method":"tools/call","params":{"name":"search_docs","arguments":{"query":"snapshots","filters":{"path_prefix":"/docs","max_size":4096}},"_meta":{"progressToken":"p"}}`,
+	}
+	for i := range n {
+		id := strconv.Itoa(i + 1)
+		ids = append(ids, id)
+		b.WriteString(`{"jsonrpc":"2.0","id":` + id + `,` + reqs[i%len(reqs)] + "}\n")
+	}
+	return b.String(), ids
+}
+
+// missingAnswers returns the ids in want that no line of out answers.
+func missingAnswers(out string, want []string) []string {
+	got := map[string]bool{}
+	for _, l := range strings.Split(out, "\n") {
+		if i := strings.Index(l, `"id":`); i >= 0 && (strings.Contains(l, `"result":`) || strings.Contains(l, `"error":`)) {
+			rest := l[i+len(`"id":`):]
+			if j := strings.IndexAny(rest, ",}"); j >= 0 {
+				got[rest[:j]] = true
+			}
+		}
+	}
+	var missing []string
+	for _, id := range want {
+		if !got[id] {
+			missing = append(missing, id)
+		}
+	}
+	return missing
+}
+
+// closingBuffer collects the server's output; Close is recorded.
+type closingBuffer struct {
+	mu     sync.Mutex
+	b      strings.Builder
+	closed bool
+}
+
+func (w *closingBuffer) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return 0, io.ErrClosedPipe
+	}
+	return w.b.Write(p)
+}
+
+func (w *closingBuffer) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.closed = true
+	return nil
+}
+
+// At the end of input, every request already read is answered before the connection closes: many
+// requests piped at once, then the end of input, many times over (issue 17 item 4).
+func TestEndOfInputAnswersEveryRequestRead(t *testing.T) {
+	in, ids := pipedInput(60)
+	runs := 200
+	if testing.Short() {
+		runs = 20
+	}
+	d := exampleDispatcherTB(t)
+	for run := range runs {
+		srv, err := mcpserver.New(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := &closingBuffer{}
+		tr := &mcpserver.LineTransport{Reader: io.NopCloser(strings.NewReader(in)), Writer: out}
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		err = srv.Run(ctx, tr)
+		timedOut := ctx.Err() != nil
+		cancel()
+		if timedOut {
+			t.Fatalf("run %d: the server did not end after the end of input: %v", run, err)
+		}
+		out.mu.Lock()
+		text := out.b.String()
+		out.mu.Unlock()
+		if missing := missingAnswers(text, ids); len(missing) > 0 {
+			t.Fatalf("run %d: no answer to ids %v of %d; output:\n%s", run, missing, len(ids), text)
+		}
+	}
+}
+
+// The same through the example server's process: its standard input is the whole session, closed at
+// once; every answer must reach its standard output before it exits.
+func TestServeStdioAnswersEveryRequestBeforeExiting(t *testing.T) {
+	in, ids := pipedInput(40)
+	runs := 30
+	if testing.Short() {
+		runs = 5
+	}
+	bin := buildServer(t)
+	for run := range runs {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		cmd := exec.CommandContext(ctx, bin)
+		cmd.Stdin = strings.NewReader(in)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		cancel()
+		if err != nil {
+			t.Fatalf("run %d: %v\n%s", run, err, stderr.String())
+		}
+		if missing := missingAnswers(string(out), ids); len(missing) > 0 {
+			t.Fatalf("run %d: no answer to ids %v of %d; output:\n%s", run, missing, len(ids), out)
+		}
 	}
 }

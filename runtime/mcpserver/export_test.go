@@ -1,0 +1,4 @@
+package mcpserver
+
+// EnvelopeSchema is envelope, for the external tests.
+var EnvelopeSchema = envelope

@@ -1,0 +1,397 @@
+package mcpserver
+
+// What a tool looks like to a client depends on the protocol version the client negotiated
+// (DESIGN-notes, issue 18 items 1-3):
+//
+//   - 2026-07-28 and later take any JSON Schema as outputSchema: the result schema is sent as it is and
+//     structuredContent is the bare value.
+//   - 2025-06-18 up to 2026-07-28 require outputSchema to have type "object" and structuredContent to be an
+//     object; the TypeScript SDK's client rejects a whole tools/list otherwise, and rejects a call to a tool
+//     with an outputSchema whose success carries no structuredContent. Every result is therefore stated
+//     as an envelope with one optional property, "result": the value when the call returned one the
+//     model may see, absent when it returned none (wink.Done) or kept it out of the context
+//     (wink.WithoutValueInContext, which must hold on every adapter: some hosts hand structuredContent to
+//     the model). One rule for every result type, objects included, because a struct result answered by
+//     Done has no value that would satisfy the struct's own schema; "$schema" and "$defs" move to the
+//     envelope's root so that "#/$defs/..." references still resolve.
+//   - Versions before 2025-06-18 have neither outputSchema nor structuredContent: none is sent.
+//
+// Examples (//wink:example) go where hosts and models read them: the description (the text the model
+// reads, in the same form the prompt package's tools block uses), the inputSchema's "examples" keyword
+// (JSON Schema's annotation for valid instances: the inputs), and _meta["io.winkgen/examples"] (each
+// example's description, input and output, for programs).
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/winkgen/wink/runtime/wink"
+)
+
+// ResultProperty is the property of the structuredContent object that holds a tool's result value for
+// clients whose protocol version requires an object (2025-06-18 up to 2026-07-28).
+const ResultProperty = "result"
+
+// ExamplesMetaKey is the _meta key of a listed tool holding its examples: an array of objects with
+// "description", "input" and, when the example states one, "output".
+const ExamplesMetaKey = "io.winkgen/examples"
+
+// shape is how results are stated for one protocol version.
+type shape uint8
+
+const (
+	shapeNone     shape = iota // before 2025-06-18: no outputSchema, no structuredContent
+	shapeEnvelope              // 2025-06-18 up to 2026-07-28: {"result": value}
+	shapeBare                  // 2026-07-28 and later: the value itself
+)
+
+// versions of the protocol this package decides by.
+const (
+	version20250618 = "2025-06-18"
+	version20251125 = "2025-11-25"
+	version20260728 = "2026-07-28"
+)
+
+// shapeOf returns the result shape for a request's protocol version. The version is the one the SDK
+// reports for the request (the client's requested version for sessions that initialized); a version the
+// SDK does not support was negotiated down to 2025-11-25, which is what the SDK answers such a client.
+func shapeOf(version string) shape {
+	if version == "" || !slices.Contains(mcp.SupportedProtocolVersions(), version) {
+		version = version20251125
+	}
+	switch {
+	case version >= version20260728:
+		return shapeBare
+	case version >= version20250618:
+		return shapeEnvelope
+	}
+	return shapeNone
+}
+
+// requestShape is shapeOf the protocol version of req.
+func requestShape(req mcp.Request) shape {
+	if r, ok := req.(interface{ ProtocolVersion() string }); ok {
+		return shapeOf(r.ProtocolVersion())
+	}
+	return shapeOf("")
+}
+
+// listedTool is one tool as each protocol version lists it.
+type listedTool struct {
+	byShape [3]*mcp.Tool
+}
+
+// listedTools makes t's listings. mt is the tool as registered with the SDK (shapeBare).
+func listedTools(t *wink.Tool, mt *mcp.Tool) (*listedTool, error) {
+	sp := t.Spec()
+	lt := &listedTool{}
+	mt.Description = describe(sp)
+	if len(sp.Examples) > 0 {
+		mt.InputSchema = rawJSON(withExamples(sp.ParamsSchema, sp.Examples))
+		mt.Meta = mcp.Meta{ExamplesMetaKey: examplesMeta(sp)}
+	}
+	lt.byShape[shapeBare] = mt
+	none := *mt
+	none.OutputSchema = nil
+	lt.byShape[shapeNone] = &none
+	env := *mt
+	if mt.OutputSchema != nil {
+		e, err := envelope(sp.ResultSchema)
+		if err != nil {
+			return nil, err
+		}
+		env.OutputSchema = rawJSON(e)
+	}
+	lt.byShape[shapeEnvelope] = &env
+	return lt, nil
+}
+
+// describe is the description the model reads: the tool's own, then its examples as the prompt
+// package's tools block writes them.
+func describe(sp *wink.Spec) string {
+	if len(sp.Examples) == 0 {
+		return sp.Description
+	}
+	var b strings.Builder
+	b.WriteString(sp.Description)
+	b.WriteString("\n\nExamples:")
+	for _, ex := range sp.Examples {
+		b.WriteString("\n- ")
+		if d := strings.TrimSpace(ex.Description); d != "" {
+			b.WriteString(d)
+		} else {
+			b.WriteString("Example")
+		}
+		b.WriteString(": ")
+		writeCode(&b, sp.Name+"("+string(ex.Input)+")")
+		if len(ex.Output) > 0 {
+			b.WriteString(" returns ")
+			writeCode(&b, string(ex.Output))
+		}
+	}
+	return b.String()
+}
+
+// writeCode writes s as a markdown code span, with a fence longer than any backtick run in s.
+func writeCode(b *strings.Builder, s string) {
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	pad := longest > 0 && (s[0] == '`' || s[len(s)-1] == '`')
+	b.WriteString(fence)
+	if pad {
+		b.WriteByte(' ')
+	}
+	b.WriteString(s)
+	if pad {
+		b.WriteByte(' ')
+	}
+	b.WriteString(fence)
+}
+
+// examplesMeta is the _meta value of a tool's examples.
+func examplesMeta(sp *wink.Spec) rawJSON {
+	b := []byte{'['}
+	for i, ex := range sp.Examples {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"description":`...)
+		b = strconv.AppendQuote(b, ex.Description)
+		b = append(b, `,"input":`...)
+		b = append(b, ex.Input...)
+		if len(ex.Output) > 0 {
+			b = append(b, `,"output":`...)
+			b = append(b, ex.Output...)
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']')
+}
+
+// withExamples returns the params schema with the examples' inputs as its root "examples" keyword,
+// unless it has one.
+func withExamples(schema []byte, examples []wink.Example) []byte {
+	members, ok := rootMembers(schema)
+	if !ok {
+		return schema
+	}
+	for _, m := range members {
+		if m.key == "examples" {
+			return schema
+		}
+	}
+	v := []byte{'['}
+	for i, ex := range examples {
+		if i > 0 {
+			v = append(v, ',')
+		}
+		v = append(v, ex.Input...)
+	}
+	v = append(v, ']')
+	return writeObject(append(members, member{key: "examples", value: v}))
+}
+
+// envelope returns the object schema stating a result of schema S under ResultProperty:
+// {"type":"object","properties":{"result":S},"additionalProperties":false}, with S's "$schema" and
+// "$defs" (and "definitions") moved to the envelope's root.
+func envelope(schema []byte) ([]byte, error) {
+	members, ok := rootMembers(schema)
+	if !ok {
+		return nil, errNotObject
+	}
+	var root, inner []member
+	for _, m := range members {
+		switch m.key {
+		case "$schema", "$defs", "definitions":
+			root = append(root, m)
+		default:
+			inner = append(inner, m)
+		}
+	}
+	props := []byte(`{"` + ResultProperty + `":`)
+	props = append(append(props, writeObject(inner)...), '}')
+	out := []member{{key: "type", value: []byte(`"object"`)}, {key: "properties", value: props},
+		{key: "additionalProperties", value: []byte("false")}}
+	if len(root) > 0 && root[0].key == "$schema" {
+		out = append(root[:1:1], out...)
+		root = root[1:]
+	}
+	return writeObject(append(out, root...)), nil
+}
+
+// structured returns the structuredContent of a successful call for sh: the value's JSON (ok false when
+// there is none) as is, in the envelope, or nothing.
+func structured(sh shape, value []byte, ok bool) (rawJSON, bool) {
+	switch sh {
+	case shapeBare:
+		return rawJSON(value), ok
+	case shapeEnvelope:
+		if !ok {
+			return rawJSON("{}"), true
+		}
+		b := make([]byte, 0, len(value)+len(ResultProperty)+5)
+		b = append(b, `{"`+ResultProperty+`":`...)
+		b = append(b, value...)
+		return rawJSON(append(b, '}')), true
+	}
+	return nil, false
+}
+
+// listForVersion lists each tool as the request's protocol version states it, in registry order.
+func (s *server) listForVersion(order map[string]int) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			lr, ok := res.(*mcp.ListToolsResult)
+			if !ok || err != nil || method != "tools/list" {
+				return res, err
+			}
+			sh := requestShape(req)
+			tools := make([]*mcp.Tool, len(lr.Tools))
+			for i, t := range lr.Tools {
+				tools[i] = t
+				if lt := s.listed[t.Name]; lt != nil {
+					tools[i] = lt.byShape[sh]
+				}
+			}
+			slices.SortStableFunc(tools, func(a, b *mcp.Tool) int { return order[a.Name] - order[b.Name] })
+			out := *lr
+			out.Tools = tools
+			return &out, nil
+		}
+	}
+}
+
+// member is one member of a JSON object: its key (unescaped only when it has no escapes, which
+// generated schemas never have at the root) and its value's text.
+type member struct {
+	key   string
+	value []byte
+}
+
+// writeObject writes members as a JSON object.
+func writeObject(members []member) []byte {
+	b := []byte{'{'}
+	for i, m := range members {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendQuote(b, m.key)
+		b = append(b, ':')
+		b = append(b, m.value...)
+	}
+	return append(b, '}')
+}
+
+// rootMembers splits a JSON object (a generated schema, already checked by rootType) into its members;
+// ok is false when it is not an object or has a key with escapes.
+func rootMembers(b []byte) ([]member, bool) {
+	i := skipWS(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return nil, false
+	}
+	i = skipWS(b, i+1)
+	var out []member
+	if i < len(b) && b[i] == '}' {
+		return out, true
+	}
+	for i < len(b) {
+		if b[i] != '"' {
+			return nil, false
+		}
+		end := skipValue(b, i)
+		if end < 0 {
+			return nil, false
+		}
+		key := string(b[i+1 : end-1])
+		if strings.IndexByte(key, '\\') >= 0 {
+			return nil, false
+		}
+		i = skipWS(b, end)
+		if i >= len(b) || b[i] != ':' {
+			return nil, false
+		}
+		i = skipWS(b, i+1)
+		vend := skipValue(b, i)
+		if vend < 0 {
+			return nil, false
+		}
+		out = append(out, member{key: key, value: b[i:vend]})
+		i = skipWS(b, vend)
+		if i < len(b) && b[i] == ',' {
+			i = skipWS(b, i+1)
+			continue
+		}
+		if i < len(b) && b[i] == '}' {
+			return out, true
+		}
+		return nil, false
+	}
+	return nil, false
+}
+
+// skipWS returns the index of the first non-whitespace byte at or after i.
+func skipWS(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipValue returns the index just past the JSON value starting at i, or -1.
+func skipValue(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch b[i] {
+	case '"':
+		for j := i + 1; j < len(b); j++ {
+			switch b[j] {
+			case '\\':
+				j++
+			case '"':
+				return j + 1
+			}
+		}
+		return -1
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				e := skipValue(b, j)
+				if e < 0 {
+					return -1
+				}
+				j = e - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return -1
+	}
+	j := i
+	for j < len(b) && !strings.ContainsRune(" \t\r\n,}]", rune(b[j])) {
+		j++
+	}
+	if j == i {
+		return -1
+	}
+	return j
+}
