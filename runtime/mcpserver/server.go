@@ -35,7 +35,8 @@ type config struct {
 	logger     *slog.Logger
 	sessions   SessionFunc
 	callCtx    func(ctx context.Context, meta map[string]any) context.Context
-	stateKey   []byte // WithRequestStateKey
+	stateKey   []byte   // WithRequestStateKey
+	lifetime   lifetime // WithSessionTimeout, WithMaxRequestBytes (lifetime.go)
 }
 
 // WithImplementation sets the name and version the server reports to
@@ -127,7 +128,7 @@ func ServeStdio(ctx context.Context, d *wink.Dispatcher, opts ...Option) error {
 	if c.logger == nil && c.serverOpts != nil {
 		c.logger = c.serverOpts.Logger
 	}
-	return ms.Run(ctx, &LineTransport{Logger: c.logger})
+	return ms.Run(ctx, &LineTransport{Logger: c.logger, MaxLineBytes: c.maxLineBytes()})
 }
 
 // HTTPHandler returns an http.Handler serving d's tools over the streamable
@@ -143,7 +144,7 @@ func HTTPHandler(d *wink.Dispatcher, opts ...Option) (http.Handler, error) {
 	for _, o := range opts {
 		o(&c)
 	}
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return ms }, c.httpOpts), nil
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return ms }, c.httpOptions()), nil
 }
 
 // server answers tools/call for one mcp.Server.
