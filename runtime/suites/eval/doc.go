@@ -19,10 +19,29 @@
 //     Paths follow the files suite's rules, checked by the same generated decoders, with the same messages.
 //   - Bounds: the steps (max_steps, default 1,000,000, at most 100,000,000), the source (64 KiB), the
 //     printed output (MaxOutputBytes shown, the rest counted), the files written (MaxWrites per call, each at
-//     most the files suite's MaxFileSize) and memory: the program is cancelled when the process heap grows
-//     by more than MaxMemory while it runs (sampled every millisecond). Starlark itself refuses a single
-//     allocation over 1 GiB, so one step can overshoot the bound by at most that much; and the heap is the
-//     process's, so a busy process lowers what one program may use.
+//     most the files suite's MaxFileSize), the result's repr (MaxOutputBytes shown, then result_truncated)
+//     and memory (below).
+//   - Isolation: each program runs in a child process, the same executable started again (the package's
+//     init recognises it), because go.starlark.net walks values recursively with no depth limit (str, repr,
+//     print, %, format, hashing a tuple as a dict key or set element...) and one step may allocate up to
+//     1 GiB for a string or 2^30 elements for a list (repetition, replace, join, format, range
+//     materialised): in-process, a value nested a few hundred thousand deep ends the whole process with a
+//     fatal stack overflow no recover catches, and one step overshoots any bound checked between steps.
+//     Wrapping every recursive path and every allocating builtin would not stay closed as go.starlark.net
+//     grows; a process boundary does. The child's stack is capped (16 MiB), so a value nested too deeply
+//     fails the call ("nested too deeply") instead of the host. The workspace stays in the calling
+//     process: read_file and write_file are requests to it, checked and performed there, in the call's
+//     transaction. The child is killed when the call's context ends. Cost: a process start per call, about
+//     6 ms (BenchmarkEval) against 60 µs in-process. If the child cannot be started, the call returns an
+//     error rather than running the program unprotected. The child starts with an empty environment; the
+//     init functions of the executable's other packages run in it too, so keep them free of side effects.
+//   - Memory: the program is stopped when the child's heap grows by more than MaxMemory (256 MiB; sampled
+//     every millisecond, with the garbage collector told to keep under it), and on Linux the child's
+//     address space is limited (RLIMIT_AS) to its size at start plus MaxMemory plus 64 MiB for the
+//     runtime's own structures, so a single step that asks for more fails before the memory is taken: the
+//     evaluator never holds more than 320 MiB beyond what it held at start (a few MiB resident). Either
+//     way the call fails with the memory message. On other systems only the heap watcher applies, so one
+//     step can overshoot it by go.starlark.net's per-operation cap.
 //   - Failures the model reads: a syntax or runtime error with its line and column and the Starlark
 //     backtrace's last frame, the step budget, the memory bound, a failed builtin. Each is a failure result,
 //     so the call's writes are rolled back.

@@ -46,6 +46,8 @@ type EvalResult struct {
 	Steps int64 `json:"steps"`
 	// Truncated says that Output is only the start of what was printed.
 	Truncated bool `json:"truncated,omitempty"`
+	// ResultTruncated says that Result is only the first MaxOutputBytes of the repr.
+	ResultTruncated bool `json:"result_truncated,omitempty"`
 }
 
 // Render shows the output, then the result.
@@ -63,6 +65,9 @@ func (r EvalResult) Render() string {
 			b.WriteByte('\n')
 		}
 		b.WriteString("result = " + r.Result)
+		if r.ResultTruncated {
+			b.WriteString("\n[result truncated at " + strconv.Itoa(MaxOutputBytes) + " bytes: return less, or write it to a file with write_file]")
+		}
 	}
 	if b.Len() == 0 {
 		return "(no output)"
@@ -74,102 +79,140 @@ func (r EvalResult) Render() string {
 // workspace. A failing program is undone.
 //
 //wink:tool
-//wink:example desc="Compute and print" input={"source":"print(sum([n * n for n in range(10)]))"}
+//wink:example desc="Compute and print" input={"source":"print(max([n * n for n in range(10)]))"}
 //wink:example desc="Count the lines of a file" input={"source":"result = len(read_file('README.md').splitlines())"}
 func Eval(tc *wink.ToolContext, p EvalParams) (wink.ToolResult[EvalResult], error) {
 	fsys := tc.Filesystem()
 	if fsys == nil {
 		return wink.Failure[EvalResult]("eval needs a workspace filesystem; this dispatcher has none."), nil
 	}
-	out := &printed{}
-	writes := 0
-	thread := &starlark.Thread{
-		Name:  "eval",
-		Print: func(_ *starlark.Thread, msg string) { out.add(msg) },
-		Load: func(*starlark.Thread, string) (starlark.StringDict, error) {
-			return nil, errors.New("load is not available: write the program in one source")
-		},
-	}
 	steps := p.MaxSteps
 	if steps <= 0 {
 		steps = 1_000_000
 	}
-	thread.SetMaxExecutionSteps(uint64(steps))
-	predeclared := starlark.StringDict{
-		"read_file": starlark.NewBuiltin("read_file", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			var path string
-			if err := starlark.UnpackArgs(b.Name(), args, kwargs, "path", &path); err != nil {
-				return nil, err
-			}
-			clean, err := checkPath("read_file", path)
-			if err != nil {
-				return nil, err
-			}
-			data, err := fsys.Read(clean)
-			if err != nil {
-				return nil, errors.New("read_file: " + err.Error())
-			}
-			if !utf8Valid(data) {
-				return nil, errors.New("read_file: '" + clean + "' is not UTF-8 text")
-			}
-			return starlark.String(data), nil
-		}),
-		"write_file": starlark.NewBuiltin("write_file", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			var path, content string
-			if err := starlark.UnpackArgs(b.Name(), args, kwargs, "path", &path, "content", &content); err != nil {
-				return nil, err
-			}
-			clean, err := checkPath("write_file", path)
-			if err != nil {
-				return nil, err
-			}
-			if writes >= MaxWrites {
-				return nil, errors.New("write_file: at most " + strconv.Itoa(MaxWrites) + " files per call")
-			}
-			if len(content) > files.MaxFileSize {
-				return nil, errors.New("write_file: content over " + strconv.Itoa(files.MaxFileSize) + " bytes")
-			}
-			if _, err := fsys.Stat(clean); err == nil {
-				return nil, errors.New("write_file: '" + clean + "' already exists; write_file only creates files (use edit_file to change one)")
-			}
-			if dir := parentDir(clean); dir != "" {
-				if err := fsys.MkdirAll(dir); err != nil {
-					return nil, errors.New("write_file: " + err.Error())
-				}
-			}
-			if err := fsys.Write(clean, []byte(content)); err != nil {
-				return nil, errors.New("write_file: " + err.Error())
-			}
-			writes++
-			return starlark.None, nil
-		}),
-	}
-	stop := watchMemory(thread)
-	globals, err := starlark.ExecFileOptions(&syntax.FileOptions{TopLevelControl: true, While: true, Set: true, GlobalReassign: true}, thread, "program.star", p.Source, predeclared)
-	overMemory := stop()
-	res := EvalResult{Steps: int64(thread.ExecutionSteps())}
-	res.Output, res.Truncated = out.text()
+	out := &printed{}
+	writes := 0
+	run, err := startChild(tc.Context())
 	if err != nil {
-		msg := errorText(err)
-		switch {
-		case overMemory:
-			msg = "The program used more than " + strconv.Itoa(MaxMemory>>20) + " MiB of memory and was stopped; everything it wrote was undone."
-		case int64(thread.ExecutionSteps()) >= steps:
-			msg = "The program ran out of its " + strconv.FormatInt(steps, 10) + " steps and was stopped; everything it wrote was undone. " +
-				"Raise max_steps or compute less."
+		return wink.ToolResult[EvalResult]{}, errors.New("eval: cannot start the evaluator process: " + err.Error())
+	}
+	defer run.kill()
+	if err := run.send('S', uvarintBytes(uint64(steps)), []byte(p.Source)); err != nil {
+		return run.crashed(tc, out, steps)
+	}
+	for {
+		kind, b, err := readFrame(run.out, frameLimit)
+		if err != nil {
+			return run.crashed(tc, out, steps)
+		}
+		switch kind {
+		case 'P':
+			out.add(string(b))
+		case 'R':
+			data, err := readBuiltin(fsys, string(b))
+			if err != nil {
+				err = run.send('E', []byte(err.Error()))
+			} else {
+				err = run.send('O', data)
+			}
+			if err != nil {
+				return run.crashed(tc, out, steps)
+			}
+		case 'W':
+			pl := payload{b: b}
+			path := pl.bytes()
+			if pl.bad {
+				return run.crashed(tc, out, steps)
+			}
+			if err := writeBuiltin(fsys, string(path), pl.b, &writes); err != nil {
+				err = run.send('E', []byte(err.Error()))
+			} else {
+				err = run.send('O')
+			}
+			if err != nil {
+				return run.crashed(tc, out, steps)
+			}
+		case 'D':
+			pl := payload{b: b}
+			status, used, msg, result, resultTruncated := pl.byte1(), pl.uvarint(), pl.bytes(), pl.bytes(), pl.byte1()
+			if pl.bad || len(result) > MaxOutputBytes {
+				return run.crashed(tc, out, steps)
+			}
+			res := EvalResult{Steps: int64(used)}
+			res.Output, res.Truncated = out.text()
+			if status == statusOK {
+				res.Result, res.ResultTruncated = string(result), resultTruncated == 1
+				return wink.OK(res, "The program finished after "+strconv.FormatInt(res.Steps, 10)+" steps."), nil
+			}
+			var text string
+			switch status {
+			case statusMemory:
+				text = memoryText
+			case statusSteps:
+				text = "The program ran out of its " + strconv.FormatInt(steps, 10) + " steps and was stopped; everything it wrote was undone. " +
+					"Raise max_steps or compute less."
+			default:
+				text = string(msg) + "\nEverything the program wrote was undone; fix it and call eval again."
+			}
+			return failure(text, res), nil
 		default:
-			msg += "\nEverything the program wrote was undone; fix it and call eval again."
+			return run.crashed(tc, out, steps)
 		}
-		r := wink.Failure[EvalResult](msg)
-		if res.Output != "" {
-			r.Value, r.HasValue = res, true
+	}
+}
+
+var memoryText = "The program used more than " + strconv.Itoa(MaxMemory>>20) + " MiB of memory and was stopped; everything it wrote was undone."
+
+// failure is a failed result that keeps what the program printed.
+func failure(text string, res EvalResult) wink.ToolResult[EvalResult] {
+	r := wink.Failure[EvalResult](text)
+	if res.Output != "" {
+		r.Value, r.HasValue = res, true
+	}
+	return r
+}
+
+// readBuiltin performs read_file for the program.
+func readBuiltin(fsys vfs.Filesystem, path string) ([]byte, error) {
+	clean, err := checkPath("read_file", path)
+	if err != nil {
+		return nil, err
+	}
+	data, err := fsys.Read(clean)
+	if err != nil {
+		return nil, errors.New("read_file: " + err.Error())
+	}
+	if !utf8Valid(data) {
+		return nil, errors.New("read_file: '" + clean + "' is not UTF-8 text")
+	}
+	return data, nil
+}
+
+// writeBuiltin performs write_file for the program.
+func writeBuiltin(fsys vfs.Filesystem, path string, content []byte, writes *int) error {
+	clean, err := checkPath("write_file", path)
+	if err != nil {
+		return err
+	}
+	if *writes >= MaxWrites {
+		return errors.New("write_file: at most " + strconv.Itoa(MaxWrites) + " files per call")
+	}
+	if len(content) > files.MaxFileSize {
+		return errors.New("write_file: content over " + strconv.Itoa(files.MaxFileSize) + " bytes")
+	}
+	if _, err := fsys.Stat(clean); err == nil {
+		return errors.New("write_file: '" + clean + "' already exists; write_file only creates files (use edit_file to change one)")
+	}
+	if dir := parentDir(clean); dir != "" {
+		if err := fsys.MkdirAll(dir); err != nil {
+			return errors.New("write_file: " + err.Error())
 		}
-		return r, nil
 	}
-	if v, ok := globals["result"]; ok {
-		res.Result = v.String()
+	if err := fsys.Write(clean, content); err != nil {
+		return errors.New("write_file: " + err.Error())
 	}
-	return wink.OK(res, "The program finished after "+strconv.FormatInt(res.Steps, 10)+" steps."), nil
+	*writes++
+	return nil
 }
 
 // errorText formats a Starlark error with its position: "line 3, column 5: message".

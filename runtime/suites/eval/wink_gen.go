@@ -7,19 +7,20 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 2, and every handler
+// Compile-time guards: this file was generated for runtime support version 3, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
-const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 3)
+const _ = wink.EnforceVersion(3 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
 var (
 	_ struct {
-		Output    string `json:"output"`
-		Result    string `json:"result,omitempty"`
-		Steps     int64  `json:"steps"`
-		Truncated bool   `json:"truncated,omitempty"`
+		Output          string `json:"output"`
+		Result          string `json:"result,omitempty"`
+		Steps           int64  `json:"steps"`
+		Truncated       bool   `json:"truncated,omitempty"`
+		ResultTruncated bool   `json:"result_truncated,omitempty"`
 	} = EvalResult{}
 	_ struct {
 		Source   string `json:"source" wink:"minLength=1,maxLength=65536"`
@@ -42,20 +43,15 @@ var WinkEval = wink.NewTool(wink.Spec{
 	Description:      "Runs a Starlark program (Python-like) with read_file(path) and write_file(path, content) over the workspace. A failing program is undone.",
 	Examples: []wink.Example{{
 		Description: "Compute and print",
-		Input:       []byte(`{"source":"print(sum([n * n for n in range(10)]))","max_steps":1000000}`),
+		Input:       []byte(`{"source":"print(max([n * n for n in range(10)]))","max_steps":1000000}`),
 	}, {
 		Description: "Count the lines of a file",
 		Input:       []byte(`{"source":"result = len(read_file('README.md').splitlines())","max_steps":1000000}`),
 	}},
-	Name:                  "eval",
-	ParamsSchema:          winkSchemaEvalParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaEvalParams,
-	ParamsSchemaGemini:    winkGeminiSchemaEvalParams,
-	ParamsSchemaStrict:    winkStrictSchemaEvalParams,
-	Position:              "github.com/winkgen/wink/runtime/suites/eval.Eval (eval.go)",
-	ResultSchema:          winkSchemaEvalResult,
-	ResultSchemaStrict:    winkStrictSchemaEvalResult,
-	StrictOK:              true,
+	Name:         "eval",
+	ParamsSchema: winkSchemaEvalParams,
+	Position:     "github.com/winkgen/wink/runtime/suites/eval.Eval (eval.go)",
+	ResultSchema: winkSchemaEvalResult,
 }, &winkFuncsEval)
 var winkFuncsEval = wink.Funcs[EvalParams, EvalResult]{
 	Decode:       winkDecodeEvalParams,
@@ -70,7 +66,7 @@ func WinkEvalExamples() []wink.TypedExample[EvalParams, EvalResult] {
 	out := make([]wink.TypedExample[EvalParams, EvalResult], 2)
 	{
 		out[0].Description = "Compute and print"
-		out[0].Input.Source = "print(sum([n * n for n in range(10)]))"
+		out[0].Input.Source = "print(max([n * n for n in range(10)]))"
 		out[0].Input.MaxSteps = 1000000
 	}
 	{
@@ -98,6 +94,12 @@ func winkEncodeEvalResult(dst []byte, v *EvalResult) []byte {
 		dst = append(dst, "null"...)
 	} else {
 		dst = strictjson.AppendBool(dst, v.Truncated)
+	}
+	dst = append(dst, ",\"result_truncated\":"...)
+	if !v.ResultTruncated {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendBool(dst, v.ResultTruncated)
 	}
 	dst = append(dst, byte(0x7d))
 	return dst
@@ -156,12 +158,8 @@ func winkEncodeEvalParams(dst []byte, v *EvalParams) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaEvalParams          = []byte(`{"type":"object","properties":{"source":{"type":"string","description":"Source is the Starlark program. Print with print(); set a top-level variable result to return a value.","minLength":1,"maxLength":65536},"max_steps":{"type":["integer","null"],"description":"MaxSteps bounds the computation steps of the program.","minimum":1000,"maximum":100000000,"default":1000000}},"required":["source"],"additionalProperties":false}`)
-	winkGeminiSchemaEvalParams    = []byte(`{"type":"OBJECT","properties":{"source":{"type":"STRING","description":"Source is the Starlark program. Print with print(); set a top-level variable result to return a value.","minLength":1,"maxLength":65536},"max_steps":{"type":"INTEGER","description":"MaxSteps bounds the computation steps of the program.","minimum":1000,"maximum":100000000,"default":1000000,"nullable":true}},"required":["source"]}`)
-	winkSchemaEvalResult          = []byte(`{"type":"object","description":"EvalResult is what a program printed and returned.","properties":{"output":{"type":"string","description":"Output is what the program printed, up to MaxOutputBytes."},"result":{"type":["string","null"],"description":"Result is the repr of the top-level variable result; empty when the program set none."},"steps":{"type":"integer","description":"Steps is the number of steps the program took.","minimum":-9223372036854775808,"maximum":9223372036854775807},"truncated":{"type":["boolean","null"],"description":"Truncated says that Output is only the start of what was printed."}},"required":["output","steps"],"additionalProperties":false}`)
-	winkAnthropicSchemaEvalParams = []byte(`{"type":"object","properties":{"source":{"type":"string","description":"Source is the Starlark program. Print with print(); set a top-level variable result to return a value. (at least 1 characters; at most 65536 characters)"},"max_steps":{"type":["integer","null"],"description":"MaxSteps bounds the computation steps of the program. (at least 1000; at most 100000000; default 1000000)"}},"required":["source"],"additionalProperties":false}`)
-	winkStrictSchemaEvalParams    = []byte(`{"type":"object","properties":{"source":{"type":"string","description":"Source is the Starlark program. Print with print(); set a top-level variable result to return a value. (at least 1 character; at most 65536 characters)"},"max_steps":{"type":["integer","null"],"description":"MaxSteps bounds the computation steps of the program. (default: 1000000)","minimum":1000,"maximum":100000000}},"required":["source","max_steps"],"additionalProperties":false}`)
-	winkStrictSchemaEvalResult    = []byte(`{"type":"object","description":"EvalResult is what a program printed and returned.","properties":{"output":{"type":"string","description":"Output is what the program printed, up to MaxOutputBytes."},"result":{"type":["string","null"],"description":"Result is the repr of the top-level variable result; empty when the program set none."},"steps":{"type":"integer","description":"Steps is the number of steps the program took.","minimum":-9223372036854775808,"maximum":9223372036854775807},"truncated":{"type":["boolean","null"],"description":"Truncated says that Output is only the start of what was printed."}},"required":["output","result","steps","truncated"],"additionalProperties":false}`)
+	winkSchemaEvalParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"source":{"type":"string","description":"Source is the Starlark program. Print with print(); set a top-level variable result to return a value.","minLength":1,"maxLength":65536},"max_steps":{"type":["integer","null"],"description":"MaxSteps bounds the computation steps of the program.","minimum":1000,"maximum":100000000,"default":1000000}},"required":["source"],"additionalProperties":false}`)
+	winkSchemaEvalResult = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"EvalResult is what a program printed and returned.","properties":{"output":{"type":"string","description":"Output is what the program printed, up to MaxOutputBytes."},"result":{"type":["string","null"],"description":"Result is the repr of the top-level variable result; empty when the program set none."},"steps":{"type":"integer","description":"Steps is the number of steps the program took.","minimum":-9223372036854775808,"maximum":9223372036854775807},"truncated":{"type":["boolean","null"],"description":"Truncated says that Output is only the start of what was printed."},"result_truncated":{"type":["boolean","null"],"description":"ResultTruncated says that Result is only the first MaxOutputBytes of the repr."}},"required":["output","steps"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

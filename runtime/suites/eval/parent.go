@@ -1,0 +1,128 @@
+package eval
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/winkgen/wink/runtime/wink"
+)
+
+// child is one evaluator process serving one program.
+type child struct {
+	ctx    context.Context
+	cmd    *exec.Cmd
+	in     *bufio.Writer
+	stdin  io.Closer
+	out    *bufio.Reader
+	stderr *stderrCapture
+	done   chan struct{}
+	once   sync.Once
+}
+
+// startChild starts the evaluator process; it is killed when ctx ends.
+func startChild(ctx context.Context) (*child, error) {
+	path, err := selfPath()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(path)
+	cmd.Env = []string{childEnv + "=" + childMagic, "GOTRACEBACK=none"}
+	if root := os.Getenv("SYSTEMROOT"); root != "" { // Windows needs it to start a process
+		cmd.Env = append(cmd.Env, "SYSTEMROOT="+root)
+	}
+	cmd.SysProcAttr = childAttr()
+	c := &child{ctx: ctx, cmd: cmd, stderr: &stderrCapture{}, done: make(chan struct{})}
+	cmd.Stderr = c.stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	c.stdin, c.in, c.out = stdin, bufio.NewWriterSize(stdin, 64<<10), bufio.NewReaderSize(stdout, 64<<10)
+	go func() {
+		select {
+		case <-ctx.Done():
+			cmd.Process.Kill()
+		case <-c.done:
+		}
+	}()
+	return c, nil
+}
+
+func (c *child) send(kind byte, parts ...[]byte) error { return writeFrame(c.in, kind, parts...) }
+
+// kill ends the process (a no-op once it has exited) and waits for it.
+func (c *child) kill() {
+	c.once.Do(func() {
+		close(c.done)
+		c.stdin.Close()
+		c.cmd.Process.Kill()
+		c.cmd.Wait()
+		if c.cmd.ProcessState != nil {
+			lastChildPeak.Store(peakRSS(c.cmd.ProcessState))
+		}
+	})
+}
+
+// crashed ends the process and explains why the program stopped without its answer.
+func (c *child) crashed(tc *wink.ToolContext, out *printed, steps int64) (wink.ToolResult[EvalResult], error) {
+	c.kill()
+	var res EvalResult
+	res.Output, res.Truncated = out.text()
+	stderr := c.stderr.String()
+	var text string
+	switch {
+	case c.ctx.Err() != nil:
+		text = "The program was stopped because the call was cancelled or ran out of time; everything it wrote was undone."
+	case strings.Contains(stderr, "stack overflow") || strings.Contains(stderr, "stack exceeds"):
+		text = "The program built a value nested too deeply to process (lists, dicts or tuples inside each other) and was stopped; " +
+			"everything it wrote was undone. Nest values less deeply."
+	case strings.HasPrefix(stderr, "panic: ") || c.cmd.ProcessState.ExitCode() != 2:
+		text = "The evaluator stopped unexpectedly (exit status " + strconv.Itoa(c.cmd.ProcessState.ExitCode()) + "); everything the program wrote was undone."
+	default:
+		// A fatal error of the Go runtime: the child's address-space limit refused a mapping. The runtime
+		// says "out of memory" when the heap could not grow, and may fault when its own structures could
+		// not (the GC's work queues); either way the program asked for more than the bound.
+		text = memoryText
+	}
+	return failure(text, res), nil
+}
+
+// lastChildPeak is the peak resident memory of the last evaluator process that ended (tests read it).
+var lastChildPeak atomic.Int64
+
+// stderrCapture keeps the start of the child's standard error and discards the rest.
+type stderrCapture struct {
+	mu sync.Mutex
+	b  []byte
+}
+
+const stderrKeep = 4 << 10
+
+func (s *stderrCapture) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if room := stderrKeep - len(s.b); room > 0 {
+		s.b = append(s.b, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}
+
+func (s *stderrCapture) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return string(s.b)
+}

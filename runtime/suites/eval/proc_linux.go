@@ -1,0 +1,49 @@
+package eval
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// selfPath is the executable the child runs: this very file, even if it was replaced on disk since.
+func selfPath() (string, error) { return "/proc/self/exe", nil }
+
+// childAttr kills the child when the parent dies.
+func childAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} }
+
+// limitData caps the process's address space at its size now plus extra bytes: past it the kernel refuses
+// a new mapping and the Go runtime ends the process ("out of memory"). RLIMIT_AS rather than RLIMIT_DATA:
+// the Go heap grows by mapping over address space it reserved at start, which Linux does not charge
+// against RLIMIT_DATA (an evaluator was measured at 554 MiB of data under a 395 MiB RLIMIT_DATA).
+func limitData(extra uint64) {
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		os.Exit(5) // no limit can be set: refuse to run the program rather than run it unbounded
+	}
+	var kb uint64
+	for line := range strings.Lines(string(status)) {
+		if rest, ok := strings.CutPrefix(line, "VmSize:"); ok {
+			kb, err = strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			if err != nil {
+				os.Exit(5)
+			}
+		}
+	}
+	if kb == 0 {
+		os.Exit(5)
+	}
+	lim := kb<<10 + extra
+	if err := syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: lim, Max: lim}); err != nil {
+		os.Exit(5)
+	}
+}
+
+// peakRSS is the process's peak resident memory in bytes.
+func peakRSS(ps *os.ProcessState) int64 {
+	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+		return ru.Maxrss << 10
+	}
+	return 0
+}

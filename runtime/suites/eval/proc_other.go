@@ -1,0 +1,18 @@
+//go:build !linux
+
+package eval
+
+import (
+	"os"
+	"syscall"
+)
+
+// selfPath is the executable the child runs.
+func selfPath() (string, error) { return os.Executable() }
+
+func childAttr() *syscall.SysProcAttr { return nil }
+
+// limitData does nothing outside Linux: the heap watcher alone bounds memory there (see the package doc).
+func limitData(uint64) {}
+
+func peakRSS(*os.ProcessState) int64 { return 0 }
