@@ -3,9 +3,12 @@
 package vfs
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // sigOf returns the stat signature of a file; ok is false when the platform gives none.
@@ -78,4 +81,25 @@ func (h *Host) mayChange(p string, dir bool) bool {
 		mode |= 1 // X_OK
 	}
 	return syscall.Access(h.dir+"/"+p, mode) == nil
+}
+
+// allocated is the bytes of storage a file takes (its data, not its holes).
+func allocated(fi fs.FileInfo) int64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return st.Blocks * 512
+	}
+	return fi.Size()
+}
+
+// dropCapabilities removes the file capabilities (security.capability) of the file at abs, reporting
+// whether it had any.
+func dropCapabilities(abs string) (bool, error) {
+	n, err := unix.Lgetxattr(abs, "security.capability", nil)
+	if err != nil || n <= 0 {
+		return false, nil // none, or no extended attributes here
+	}
+	if err := unix.Lremovexattr(abs, "security.capability"); err != nil && !errors.Is(err, unix.ENODATA) {
+		return false, err
+	}
+	return true, nil
 }

@@ -24,3 +24,9 @@ func copyData(dst, src *os.File, size, budget int64) (int64, error) {
 
 // mayChange is true outside Linux: an unreadable entry there fails the snapshot (the safe answer).
 func (h *Host) mayChange(p string, dir bool) bool { return true }
+
+// allocated is the file's size outside Linux.
+func allocated(fi fs.FileInfo) int64 { return fi.Size() }
+
+// dropCapabilities does nothing outside Linux (no file capabilities).
+func dropCapabilities(abs string) (bool, error) { return false, nil }

@@ -223,6 +223,13 @@ func (t *tracker) mark(p string, deep bool) {
 	t.dirty[p] = t.dirty[p] || deep
 }
 
+// peek drains the queue and returns the dirty paths, keeping them for take (the caller must not change
+// the map).
+func (t *tracker) peek() map[string]bool {
+	t.drain()
+	return t.dirty
+}
+
 // take returns the dirty paths and clears them.
 func (t *tracker) take() map[string]bool {
 	d := t.dirty

@@ -1,0 +1,157 @@
+package vfs
+
+import (
+	"errors"
+	"io/fs"
+	"strconv"
+)
+
+// Growth is what a Host gained since its last Snapshot or Restore: the measure a caller bounds what one
+// call may add to the root by.
+type Growth struct {
+	// Bytes is the file content added: for each file created or changed, what it holds beyond its size
+	// at the snapshot (the data it holds, so the holes of a sparse file count nothing).
+	Bytes int64
+	// Entries is the number of paths (files, directories, links, others) that the snapshot did not have.
+	Entries int64
+}
+
+// Growth measures what was added under the root since the last Snapshot or Restore. Cost: with change
+// tracking, the paths changed since (O(changes)); otherwise one lstat walk of the tree. Before the first
+// Snapshot it measures the whole tree. It changes nothing and may run while a subprocess is writing (each
+// call measures the tree as it finds it).
+func (h *Host) Growth() (Growth, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return Growth{}, pathErr("growth", ".", ErrClosed)
+	}
+	var g Growth
+	err := h.scanChanged(func(p string, fi fs.FileInfo) error {
+		old := h.index.lookup(p)
+		if old == nil || old.kind != kindOf(fi) {
+			g.Entries++
+		}
+		if fi.Mode().IsRegular() {
+			n := min(fi.Size(), allocated(fi))
+			if old != nil && old.kind == kindFile && old.blob != nil {
+				n -= old.blob.size
+			}
+			if n > 0 {
+				g.Bytes += n
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return Growth{}, pathErr("growth", ".", mapErr(err))
+	}
+	return g, nil
+}
+
+// ScrubPrivileges takes away, from every path created or changed since the last Snapshot or Restore,
+// what could grant privileges on this host to whoever runs or opens it: the setuid and setgid bits (files
+// and directories), file capabilities (the security.capability attribute), and fifos, sockets and device
+// nodes (removed). An entry that is as the snapshot recorded it (same kind and mode; for a file, the same
+// inode unchanged) is left alone: the caller put it there. It returns one sentence per change made, for
+// the model or a log. Cost: as Growth.
+func (h *Host) ScrubPrivileges() ([]string, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil, pathErr("scrub", ".", ErrClosed)
+	}
+	var done []string
+	var specials []string
+	err := h.scanChanged(func(p string, fi fs.FileInfo) error {
+		old := h.index.lookup(p)
+		kind := kindOf(fi)
+		if old != nil && old.kind == kind && old.mode == fi.Mode()&modeBits && !old.sealed {
+			if kind != kindFile {
+				return nil
+			}
+			if s, ok := sigOf(fi); ok && s == old.sig {
+				return nil
+			}
+		}
+		switch kind {
+		case kindOther:
+			specials = append(specials, p)
+			return nil
+		case kindLink:
+			return nil
+		}
+		if m := fi.Mode() & modeBits; m&(fs.ModeSetuid|fs.ModeSetgid) != 0 {
+			if err := h.root.Chmod(p, m&^(fs.ModeSetuid|fs.ModeSetgid)); err != nil {
+				return err
+			}
+			done = append(done, "removed the setuid/setgid bits of "+strconv.Quote(p))
+		}
+		if kind == kindFile {
+			dropped, err := dropCapabilities(h.dir + "/" + p)
+			if err != nil {
+				return err
+			}
+			if dropped {
+				done = append(done, "removed the file capabilities of "+strconv.Quote(p))
+			}
+		}
+		return nil
+	})
+	for _, p := range specials {
+		if err == nil {
+			if rerr := h.root.Remove(p); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+				err = rerr
+			} else {
+				done = append(done, "removed "+strconv.Quote(p)+" (fifos, sockets and device nodes may not be left in the workspace)")
+			}
+		}
+	}
+	if err != nil {
+		return done, pathErr("scrub", ".", mapErr(err))
+	}
+	return done, nil
+}
+
+// scanChanged calls f with every path that may differ from the index: with change tracking ready, the
+// paths changed since it (a directory created or moved in with everything below it), without consuming
+// them (the next Snapshot or Restore still sees them); otherwise every path of the tree. Callers hold h.mu.
+func (h *Host) scanChanged(f func(p string, fi fs.FileInfo) error) error {
+	visit := func(p string, fi fs.FileInfo) (bool, error) {
+		if e := h.index.lookup(p); e != nil && e.sealed {
+			return false, nil
+		}
+		return fi.IsDir(), f(p, fi)
+	}
+	if h.trackReady() {
+		if dirty := h.tr.peek(); !h.tr.broken {
+			scopes := make([]scope, 0, len(dirty))
+			for p, deep := range dirty {
+				scopes = append(scopes, scope{path: p, deep: deep})
+			}
+			for _, sc := range normScopes(scopes) {
+				fi, err := h.root.Lstat(sc.path)
+				if errors.Is(err, fs.ErrNotExist) {
+					continue
+				}
+				if err != nil {
+					return err
+				}
+				if !sc.deep {
+					if _, err := visit(sc.path, fi); err != nil {
+						return err
+					}
+					continue
+				}
+				if err := h.walkAt(sc.path, fi, visit, skipDenied); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	return h.walkDenied(visit, skipDenied)
+}
+
+// skipDenied passes over a directory that cannot be listed (another user's).
+func skipDenied(string, fs.FileInfo, error) error { return nil }

@@ -1,0 +1,147 @@
+package vfs
+
+import (
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// TestScrubPrivilegesTakesAwayWhatCouldGrantThem: after a snapshot, setuid/setgid files and directories,
+// a file with capabilities, a fifo and a socket are made under the root; ScrubPrivileges takes every
+// privilege away (bits cleared, capabilities dropped, special files removed) and leaves alone what was
+// there before and is unchanged, tracked and walked. Also run as nobody (capabilities need root).
+func TestScrubPrivilegesTakesAwayWhatCouldGrantThem(t *testing.T) {
+	for _, track := range []bool{true, false} {
+		t.Run(fmt.Sprintf("track=%v", track), func(t *testing.T) {
+			dir := t.TempDir()
+			p := func(n string) string { return filepath.Join(dir, n) }
+			must(t, os.WriteFile(p("kept"), []byte("#!/bin/sh\n"), 0o755))
+			must(t, os.Chmod(p("kept"), 0o755|os.ModeSetuid))
+			must(t, os.WriteFile(p("touched"), []byte("#!/bin/sh\n"), 0o755))
+			h, err := NewHost(dir, BackupDir(t.TempDir()), TrackChanges(track))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			snap, err := h.Snapshot()
+			must(t, err)
+			defer h.Release(snap)
+			must(t, os.WriteFile(p("suid"), []byte("#!/bin/sh\n"), 0o755))
+			must(t, os.Chmod(p("suid"), 0o755|os.ModeSetuid|os.ModeSetgid))
+			must(t, os.MkdirAll(p("new/deep"), 0o755))
+			must(t, os.Chmod(p("new/deep"), 0o755|os.ModeSetgid))
+			must(t, os.WriteFile(p("new/deep/sgid"), nil, 0o755))
+			must(t, os.Chmod(p("new/deep/sgid"), 0o755|os.ModeSetgid))
+			must(t, os.Chmod(p("touched"), 0o755|os.ModeSetuid))
+			must(t, syscall.Mkfifo(p("new/fifo"), 0o644))
+			must(t, unix.Mknod(p("sock"), unix.S_IFSOCK|0o644, 0)) // a socket's file, as bind makes it
+			want := []string{
+				`removed "new/fifo" (fifos, sockets and device nodes may not be left in the workspace)`,
+				`removed "sock" (fifos, sockets and device nodes may not be left in the workspace)`,
+				`removed the setuid/setgid bits of "new/deep"`,
+				`removed the setuid/setgid bits of "new/deep/sgid"`,
+				`removed the setuid/setgid bits of "suid"`,
+				`removed the setuid/setgid bits of "touched"`,
+			}
+			if os.Geteuid() == 0 {
+				// A v2 capability set: cap_net_raw permitted and effective.
+				capData := make([]byte, 20)
+				binary.LittleEndian.PutUint32(capData[0:], 0x02000000|1)
+				binary.LittleEndian.PutUint32(capData[4:], 1<<13)
+				must(t, os.WriteFile(p("capped"), []byte("x"), 0o755))
+				must(t, unix.Setxattr(p("capped"), "security.capability", capData, 0))
+				want = append(want, `removed the file capabilities of "capped"`)
+				must(t, unix.Mknod(p("new/null"), unix.S_IFCHR|0o666, int(unix.Mkdev(1, 3))))
+				want = append(want, `removed "new/null" (fifos, sockets and device nodes may not be left in the workspace)`)
+			}
+			done, err := h.ScrubPrivileges()
+			must(t, err)
+			slices.Sort(done)
+			slices.Sort(want)
+			if strings.Join(done, "\n") != strings.Join(want, "\n") {
+				t.Fatalf("scrubbed:\n%s\nwant:\n%s", strings.Join(done, "\n"), strings.Join(want, "\n"))
+			}
+			for _, n := range []string{"suid", "new/deep", "new/deep/sgid", "touched"} {
+				fi, err := os.Lstat(p(n))
+				must(t, err)
+				if fi.Mode()&(os.ModeSetuid|os.ModeSetgid) != 0 {
+					t.Errorf("%s still has mode %v", n, fi.Mode())
+				}
+			}
+			if fi, _ := os.Lstat(p("kept")); fi.Mode()&os.ModeSetuid == 0 {
+				t.Errorf("kept (setuid before the snapshot, unchanged) lost its bit: %v", fi.Mode())
+			}
+			for _, n := range []string{"new/fifo", "sock"} {
+				if _, err := os.Lstat(p(n)); err == nil {
+					t.Errorf("%s is still there", n)
+				}
+			}
+			if os.Geteuid() == 0 {
+				if _, err := unix.Getxattr(p("capped"), "security.capability", nil); err == nil {
+					t.Error("capped still has file capabilities")
+				}
+			}
+			// Nothing left to take: a second scrub changes nothing; and the rollback still works.
+			if again, err := h.ScrubPrivileges(); err != nil || len(again) != 0 {
+				t.Fatalf("a second scrub: %v %v", again, err)
+			}
+			must(t, h.Restore(snap))
+			if _, err := os.Lstat(p("suid")); err == nil {
+				t.Error("the rollback left suid")
+			}
+			if fi, _ := os.Lstat(p("touched")); fi.Mode()&os.ModeSetuid != 0 {
+				t.Errorf("touched has mode %v after the rollback", fi.Mode())
+			}
+		})
+	}
+}
+
+// TestGrowthMeasuresWhatWasAdded: files written, appended to and made sparse, and new directories, after a
+// snapshot; Growth counts the added data (not holes, not what was removed) and the new entries.
+func TestGrowthMeasuresWhatWasAdded(t *testing.T) {
+	for _, track := range []bool{true, false} {
+		t.Run(fmt.Sprintf("track=%v", track), func(t *testing.T) {
+			dir := t.TempDir()
+			p := func(n string) string { return filepath.Join(dir, n) }
+			must(t, os.WriteFile(p("old"), make([]byte, 1000), 0o644))
+			must(t, os.WriteFile(p("gone"), make([]byte, 5000), 0o644))
+			h, err := NewHost(dir, BackupDir(t.TempDir()), TrackChanges(track))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			snap, err := h.Snapshot()
+			must(t, err)
+			defer h.Release(snap)
+			if g, err := h.Growth(); err != nil || g != (Growth{}) {
+				t.Fatalf("growth right after the snapshot: %+v %v", g, err)
+			}
+			must(t, os.MkdirAll(p("d/e"), 0o755))
+			must(t, os.WriteFile(p("d/e/new"), make([]byte, 10000), 0o644))
+			f, err := os.OpenFile(p("old"), os.O_WRONLY|os.O_APPEND, 0)
+			must(t, err)
+			_, err = f.Write(make([]byte, 500))
+			must(t, err)
+			must(t, f.Close())
+			must(t, os.Remove(p("gone")))
+			must(t, os.WriteFile(p("sparse"), nil, 0o644))
+			must(t, os.Truncate(p("sparse"), 1<<30))
+			g, err := h.Growth()
+			must(t, err)
+			if want := (Growth{Bytes: 10500, Entries: 4}); g != want {
+				t.Fatalf("growth %+v, want %+v", g, want)
+			}
+			must(t, h.Restore(snap))
+			if g, err := h.Growth(); err != nil || g != (Growth{}) {
+				t.Fatalf("growth after the rollback: %+v %v", g, err)
+			}
+		})
+	}
+}
