@@ -19,6 +19,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/winkgen/wink/example/cmd/mcpserver/shapes"
 	"github.com/winkgen/wink/example/tools"
 	"github.com/winkgen/wink/runtime/mcpserver"
 	"github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest"
@@ -102,12 +103,36 @@ var exampleCalls = []exampleCall{
 		text: "/docs/locked.md is locked; archive the other paths"},
 	{why: "archive: constraint", tool: "archive_docs", args: `{"paths":[]}`, isError: true,
 		text: "Invalid arguments for tool \"archive_docs\":\n- paths: must contain at least 1 item; got 0\nFix the arguments and call archive_docs again."},
+	{why: "words: a slice", tool: "split_words", args: `{"text":"hello world"}`,
+		text: "Split.\n\n[\"hello\",\"world\"]", structured: `["hello","world"]`},
+	{why: "words: bad", tool: "split_words", args: `{"text":5}`, isError: true,
+		text: "Invalid arguments for tool \"split_words\":\n- text: expected string, got number 5\nFix the arguments and call split_words again."},
+	{why: "shout: a string", tool: "shout", args: `{"text":"hi"}`, text: "Shouted.\n\n\"HI\"", structured: `"HI"`},
+	{why: "shout: bad", tool: "shout", args: `{}`, isError: true,
+		text: "Invalid arguments for tool \"shout\":\n- text: missing required field\nFix the arguments and call shout again."},
+	{why: "letters: an integer", tool: "count_letters", args: `{"text":"a b c"}`, text: "Counted.\n\n3", structured: `3`},
+	{why: "letters: bad", tool: "count_letters", args: `{"text":"x","extra":1}`, isError: true,
+		text: "Invalid arguments for tool \"count_letters\":\n- unknown field \"extra\" (allowed: text)\nFix the arguments and call count_letters again."},
+	{why: "letter counts: a map", tool: "letter_counts", args: `{"text":"aab"}`,
+		text: "Counted each letter.\n\n{\"a\":2,\"b\":1}", structured: `{"a":2,"b":1}`},
+	{why: "letter counts: bad", tool: "letter_counts", args: `[]`, isError: true,
+		text: "Invalid arguments for tool \"letter_counts\":\n- expected object, got array\nFix the arguments and call letter_counts again."},
+	{why: "find: a struct", tool: "find_word", args: `{"text":"to be or not","word":"or"}`,
+		text: "Found.\n\n{\"word\":\"or\",\"offset\":6}", structured: `{"word":"or","offset":6}`},
+	{why: "find: a struct result without a value", tool: "find_word", args: `{"text":"to be","word":"or"}`,
+		text: "The word is not in the text."},
+	{why: "find: bad", tool: "find_word", args: `{"text":"x","word":""}`, isError: true,
+		text: "Invalid arguments for tool \"find_word\":\n- word: must be at least 1 character long; got 0\nFix the arguments and call find_word again."},
 }
 
-// exampleDispatcher serves the example agent's tools.
+// exampleTools are the tools example/cmd/mcpserver serves: the example agent's and those of every
+// result shape.
+func exampleTools() []*wink.Tool { return append(tools.WinkTools(), shapes.WinkTools()...) }
+
+// exampleDispatcher serves exampleTools.
 func exampleDispatcher(t *testing.T) *wink.Dispatcher {
 	t.Helper()
-	reg, err := wink.NewRegistry(tools.WinkTools())
+	reg, err := wink.NewRegistry(exampleTools())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -343,7 +368,7 @@ func TestExampleCallsCoverEveryTool(t *testing.T) {
 			good[c.tool] = true
 		}
 	}
-	for _, tl := range tools.WinkTools() {
+	for _, tl := range exampleTools() {
 		if !good[tl.Name()] || !bad[tl.Name()] {
 			t.Errorf("tool %s: good call %v, bad call %v; want both", tl.Name(), good[tl.Name()], bad[tl.Name()])
 		}
@@ -375,14 +400,14 @@ func TestListToolsShowsWinkgenSchemas(t *testing.T) {
 				names = append(names, mt.Name)
 			}
 			var want []string
-			for _, tl := range tools.WinkTools() {
+			for _, tl := range exampleTools() {
 				want = append(want, tl.Name())
 			}
 			if diff := cmp.Diff(want, names); diff != "" {
 				t.Fatalf("tool names (-want +got):\n%s", diff)
 			}
 			version := cs.InitializeResult().ProtocolVersion
-			for _, tl := range tools.WinkTools() {
+			for _, tl := range exampleTools() {
 				sp, mt := tl.Spec(), byName[tl.Name()]
 				if !strings.HasPrefix(mt.Description, sp.Description) {
 					t.Errorf("%s: description %q, want it to start with %q", sp.Name, mt.Description, sp.Description)

@@ -223,7 +223,7 @@ func FuzzStdioLine(f *testing.F) {
 // exampleDispatcherTB is exampleDispatcher for tests and fuzz targets alike.
 func exampleDispatcherTB(t testing.TB) *wink.Dispatcher {
 	t.Helper()
-	reg, err := wink.NewRegistry(tools.WinkTools())
+	reg, err := wink.NewRegistry(exampleTools())
 	if err != nil {
 		t.Fatal(err)
 	}
