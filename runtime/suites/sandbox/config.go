@@ -20,6 +20,12 @@ type Config struct {
 	HardOutputBytes int64
 	// MaxTimeout bounds the timeout a call may ask for.
 	MaxTimeout time.Duration
+	// MaxWorkspaceBytes bounds the file data one call may add to the workspace (vfs.Growth.Bytes); it is
+	// also the largest file a command may write anywhere (RLIMIT_FSIZE). A command past it is stopped and
+	// the call fails, rolled back.
+	MaxWorkspaceBytes int64
+	// MaxWorkspaceEntries bounds the files, directories and links one call may add to the workspace.
+	MaxWorkspaceEntries int64
 }
 
 // DefaultConfig is the configuration without a ConfigKey binding.
@@ -28,6 +34,10 @@ var DefaultConfig = Config{
 	MaxOutputBytes:  32 << 10,
 	HardOutputBytes: 64 << 20,
 	MaxTimeout:      10 * time.Minute,
+	// What one command may add to the workspace: 1 GiB, as much as one vfs.Host snapshot copies by
+	// default (vfs.DefaultMaxSnapshotBytes), and 100,000 entries.
+	MaxWorkspaceBytes:   1 << 30,
+	MaxWorkspaceEntries: 100_000,
 }
 
 // ConfigKey is the resource a dispatcher binds to configure the sandbox
@@ -54,6 +64,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxTimeout > 0 {
 		d.MaxTimeout = c.MaxTimeout
+	}
+	if c.MaxWorkspaceBytes > 0 {
+		d.MaxWorkspaceBytes = c.MaxWorkspaceBytes
+	}
+	if c.MaxWorkspaceEntries > 0 {
+		d.MaxWorkspaceEntries = c.MaxWorkspaceEntries
 	}
 	return d
 }

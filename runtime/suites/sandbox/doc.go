@@ -30,6 +30,27 @@
 //   - Output: stdout and stderr are interleaved as written. The first Config.MaxOutputBytes are shown; the
 //     rest is counted and dropped, with a hint to redirect the output to a file and read it with the files
 //     suite. Past Config.HardOutputBytes the command is killed (a command that writes gigabytes).
+//   - Nothing a command leaves may grant privileges on the host, whatever user runs the agent. Run as
+//     root, the sandbox's user is the host's root outside it, so `cp /bin/sh x; chmod 6755 x` would leave
+//     a root shell for any local user. Two layers: inside, bubblewrap mounts the workspace nosuid and
+//     nodev and sets no_new_privs, so nothing there gains a privilege while the command runs (a test
+//     asserts the mount flags); after the command, before the call returns (and whether it is then kept
+//     or rolled back), vfs.Host.ScrubPrivileges takes from every path the command created or changed the
+//     setuid and setgid bits (files and directories), file capabilities (security.capability), and
+//     removes fifos, sockets and device nodes; the model is told what was taken. The command cannot be
+//     stopped from setting the bits (chmod is its right on its own files; a seccomp filter would break
+//     ordinary tools), so the change set is scrubbed instead, at the cost of what changed. While the
+//     command runs, a host process could still run what it made: keep the workspace in a directory other
+//     users cannot enter (mode 0700 on it or a parent) when the agent runs as root.
+//   - What one command may add to the workspace is bounded (Config.MaxWorkspaceBytes, 1 GiB of file data,
+//     and Config.MaxWorkspaceEntries, 100,000 new files, directories and links, by default), measured with
+//     vfs.Host.Growth against the call's snapshot: while the command runs (every 100 ms, or ten times as
+//     long as a measure takes, so at most a tenth of a core; a command can overshoot by what it writes in
+//     one such pause before it is stopped) and once more when it ends. A single file is also capped at
+//     the byte bound as it is written (RLIMIT_FSIZE, through prlimit), so a file cannot overshoot. Past a
+//     bound the command is stopped and the call fails, rolled back, with a text that names both bounds
+//     and says to put scratch files in /tmp; the section states the bounds. A workspace file already
+//     larger than the byte bound cannot be appended to by a command.
 //   - Read-before-write: the shell cannot know which files a command will touch, so the files suite's
 //     policy does not apply to it; its writes are covered by the transaction instead. Its limits (path
 //     rules for workdir, the workspace as the only tree) do.

@@ -21,7 +21,8 @@ const supported = true
 type procLimit struct {
 	max     int
 	cgroup  string // the run's cgroup directory; "" when none
-	prlimit string // util-linux's prlimit, when there is no cgroup
+	prlimit string // util-linux's prlimit, when installed
+	fsize   int64  // RLIMIT_FSIZE for the run (the largest file it may write); 0 for none
 }
 
 var cgroupSeq atomic.Int64
@@ -47,6 +48,7 @@ func newProcLimit(max int) (*procLimit, error) {
 			continue
 		}
 		l.cgroup = dir
+		l.prlimit, _ = exec.LookPath("prlimit")
 		return l, nil
 	}
 	l.prlimit, _ = exec.LookPath("prlimit")
@@ -66,26 +68,45 @@ func (l *procLimit) prepare(cmd *exec.Cmd) {
 // command is the command that runs bubblewrap, limited before bubblewrap starts anything: in the run's
 // cgroup, through /bin/sh, which writes its own PID to the cgroup before it becomes bubblewrap; else under
 // RLIMIT_NPROC, through util-linux's prlimit, which sets it before it becomes bubblewrap.
+// RLIMIT_FSIZE (the largest file the run may write) is set the same way, through prlimit.
 func (l *procLimit) command(bwrap string, args []string) *exec.Cmd {
+	argv := append([]string{bwrap}, args...)
+	if l.prlimit != "" {
+		var lim []string
+		if l.cgroup == "" {
+			n := strconv.Itoa(l.max)
+			lim = append(lim, "--nproc="+n+":"+n)
+		}
+		if l.fsize > 0 {
+			n := strconv.FormatInt(l.fsize, 10)
+			lim = append(lim, "--fsize="+n+":"+n)
+		}
+		if len(lim) > 0 {
+			argv = append(append(append([]string{l.prlimit}, lim...), "--"), argv...)
+		}
+	}
 	if l.cgroup != "" {
 		script := `echo $$ > "$1" && shift && exec "$@"`
-		return exec.Command("/bin/sh", append([]string{"-c", script, "sh", filepath.Join(l.cgroup, "cgroup.procs"), bwrap}, args...)...)
+		return exec.Command("/bin/sh", append([]string{"-c", script, "sh", filepath.Join(l.cgroup, "cgroup.procs")}, argv...)...)
 	}
-	if l.prlimit != "" {
-		n := strconv.Itoa(l.max)
-		return exec.Command(l.prlimit, append([]string{"--nproc=" + n + ":" + n, "--", bwrap}, args...)...)
-	}
-	return exec.Command(bwrap, args...)
+	return exec.Command(argv[0], argv[1:]...)
 }
 
-// started sets RLIMIT_NPROC on bubblewrap when neither a cgroup nor prlimit could before it started (a
-// race with bubblewrap's first fork: the weakest of the three).
+// started sets RLIMIT_NPROC (without a cgroup) and RLIMIT_FSIZE on bubblewrap when prlimit could not
+// before it started (a race with bubblewrap's first fork: the weakest way; the workspace bound is still
+// enforced by measuring, see run).
 func (l *procLimit) started(cmd *exec.Cmd) {
-	if l.cgroup != "" || l.prlimit != "" {
+	if l.prlimit != "" {
 		return
 	}
-	lim := unix.Rlimit{Cur: uint64(l.max), Max: uint64(l.max)}
-	_ = unix.Prlimit(cmd.Process.Pid, unix.RLIMIT_NPROC, &lim, nil)
+	if l.cgroup == "" {
+		lim := unix.Rlimit{Cur: uint64(l.max), Max: uint64(l.max)}
+		_ = unix.Prlimit(cmd.Process.Pid, unix.RLIMIT_NPROC, &lim, nil)
+	}
+	if l.fsize > 0 {
+		lim := unix.Rlimit{Cur: uint64(l.fsize), Max: uint64(l.fsize)}
+		_ = unix.Prlimit(cmd.Process.Pid, unix.RLIMIT_FSIZE, &lim, nil)
+	}
 }
 
 // close kills what is left in the run's cgroup and removes it. Processes of the sandbox may still be

@@ -10,7 +10,7 @@ import (
 
 const supported = false
 
-type procLimit struct{}
+type procLimit struct{ fsize int64 }
 
 func newProcLimit(int) (*procLimit, error) { return nil, errors.New("the sandbox needs Linux") }
 func (*procLimit) prepare(*exec.Cmd)       {}

@@ -9,7 +9,10 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/winkgen/wink/runtime/vfs"
 )
 
 // command is one sandboxed run.
@@ -19,6 +22,8 @@ type command struct {
 	workdir string // relative to the workspace; "" for its root
 	env     map[string]string
 	timeout time.Duration
+	// growth measures what the run added to the workspace so far (vfs.Host.Growth); nil for none.
+	growth func() (vfs.Growth, error)
 }
 
 // outcome is how a run ended.
@@ -31,6 +36,10 @@ type outcome struct {
 	total     int64
 	truncated bool
 	elapsed   time.Duration
+	// grown is what the run added to the workspace, measured after it ended; tooBig reports that it was
+	// over the bound (Config.MaxWorkspaceBytes/Entries), then or while it ran (it was stopped).
+	grown  vfs.Growth
+	tooBig bool
 }
 
 // bwrapArgs builds the bubblewrap command line of c.
@@ -83,6 +92,10 @@ func run(ctx context.Context, bwrap string, cfg Config, c *command) (*outcome, e
 		return nil, err
 	}
 	defer limit.close()
+	if c.growth != nil {
+		// A file one byte past the bound is over it, as the measure after the run then finds.
+		limit.fsize = cfg.MaxWorkspaceBytes + 1
+	}
 	cmd := limit.command(bwrap, bwrapArgs(c))
 	cmd.Env = []string{}
 	cmd.Stdin = nil
@@ -104,9 +117,28 @@ func run(ctx context.Context, bwrap string, cfg Config, c *command) (*outcome, e
 		case <-done:
 		}
 	}()
+	var over atomic.Bool
+	watched := make(chan struct{})
+	if c.growth != nil {
+		go func() {
+			defer close(watched)
+			watchGrowth(cfg, c.growth, done, func() { over.Store(true); kill() })
+		}()
+	} else {
+		close(watched)
+	}
 	werr := cmd.Wait()
 	close(done)
-	o := &outcome{elapsed: time.Since(start), timedOut: ctx.Err() != nil}
+	<-watched
+	o := &outcome{elapsed: time.Since(start), timedOut: ctx.Err() != nil, tooBig: over.Load()}
+	if c.growth != nil {
+		g, err := c.growth()
+		if err != nil {
+			return nil, errors.New("measuring what the command added to the workspace: " + err.Error())
+		}
+		o.grown = g
+		o.tooBig = o.tooBig || overGrowth(cfg, g)
+	}
 	o.output, o.total, o.overflow = out.result()
 	o.truncated = o.total > int64(len(o.output))
 	o.exitCode = cmd.ProcessState.ExitCode()
@@ -118,6 +150,39 @@ func run(ctx context.Context, bwrap string, cfg Config, c *command) (*outcome, e
 		return nil, errors.New("running bubblewrap: " + werr.Error())
 	}
 	return o, nil
+}
+
+// growthPoll is how often a run's growth is measured at least (more rarely when a measure takes long:
+// see watchGrowth).
+const growthPoll = 100 * time.Millisecond
+
+// watchGrowth measures what the run added to the workspace until done is closed, and calls stop once it
+// is over the bound. A measure costs what changed (with change tracking) or a walk of the workspace; the
+// pause between two is ten times the last measure's duration, at least growthPoll, so measuring takes at
+// most a tenth of one core.
+func watchGrowth(cfg Config, growth func() (vfs.Growth, error), done <-chan struct{}, stop func()) {
+	wait := growthPoll
+	for {
+		select {
+		case <-done:
+			return
+		case <-time.After(wait):
+		}
+		t := time.Now()
+		g, err := growth()
+		if err != nil {
+			return // measured again, and reported, when the run ends
+		}
+		if overGrowth(cfg, g) {
+			stop()
+			return
+		}
+		wait = max(growthPoll, 10*time.Since(t))
+	}
+}
+
+func overGrowth(cfg Config, g vfs.Growth) bool {
+	return g.Bytes > cfg.MaxWorkspaceBytes || g.Entries > cfg.MaxWorkspaceEntries
 }
 
 // probe reports why bubblewrap cannot run a sandbox here, or "".

@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"strconv"
+
 	"github.com/winkgen/wink/runtime/prompt"
 	"github.com/winkgen/wink/runtime/wink"
 )
@@ -32,7 +34,15 @@ func Section(cfg ...Config) (*prompt.Section, error) {
 	return prompt.NewSection(prompt.SectionSpec{
 		Key:      "sandbox",
 		Title:    "Shell",
-		Template: Guidance,
+		Template: Guidance + "\n" + limitsNote(c),
 		Tools:    []*wink.Tool{WinkShell},
 	})
+}
+
+// limitsNote tells the model what one command may add to the workspace.
+func limitsNote(c Config) string {
+	return "One command may add at most " + strconv.FormatInt(c.MaxWorkspaceBytes, 10) + " bytes of file data and " +
+		strconv.FormatInt(c.MaxWorkspaceEntries, 10) + " files and directories to the workspace; past that it is stopped " +
+		"and undone (scratch files belong in /tmp). Setuid/setgid bits, file capabilities, fifos, sockets and device " +
+		"nodes are removed from what a command leaves."
 }

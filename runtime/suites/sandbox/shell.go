@@ -108,12 +108,20 @@ func Shell(tc *wink.ToolContext, p ShellParams) (wink.ToolResult[ShellResult], e
 		}
 	}
 	o, err := run(tc, bwrap, cfg, &command{argv: append([]string{p.Command}, p.Args...), root: host.Root(),
-		workdir: workdir, env: p.Env, timeout: timeout})
+		workdir: workdir, env: p.Env, timeout: timeout, growth: host.Growth})
+	if err != nil {
+		return wink.ToolResult[ShellResult]{}, err
+	}
+	// Whatever happens to the call next (kept, or rolled back), nothing the command left may grant
+	// privileges on the host from now on.
+	scrubbed, err := host.ScrubPrivileges()
 	if err != nil {
 		return wink.ToolResult[ShellResult]{}, err
 	}
 	res := ShellResult{ExitCode: o.exitCode, Output: string(o.output), OutputBytes: o.total, Truncated: o.truncated}
 	switch {
+	case o.tooBig:
+		return failed(res, workspaceNote(cfg, o.grown)), nil
 	case o.timedOut:
 		secs := strconv.FormatFloat(timeout.Seconds(), 'f', -1, 64)
 		return failed(res, "The command did not finish within "+secs+" s and was stopped; everything it wrote was undone. "+
@@ -128,7 +136,21 @@ func Shell(tc *wink.ToolContext, p ShellParams) (wink.ToolResult[ShellResult], e
 		return failed(res, "The command exited with status "+strconv.Itoa(o.exitCode)+"; everything it wrote was undone. "+
 			"Set allow_failure to keep its effects when a non-zero status is expected."), nil
 	}
-	return wink.OK(res, "The command exited with status "+strconv.Itoa(o.exitCode)+"."), nil
+	msg := "The command exited with status " + strconv.Itoa(o.exitCode) + "."
+	if len(scrubbed) > 0 {
+		msg += " The sandbox may not leave anything that grants privileges on the host, so it " +
+			strings.Join(scrubbed, "; ") + "."
+	}
+	return wink.OK(res, msg), nil
+}
+
+// workspaceNote is the failure of a command that added more to the workspace than one call may.
+func workspaceNote(cfg Config, g vfs.Growth) string {
+	return "The command added more to the workspace than one command may (" + strconv.FormatInt(cfg.MaxWorkspaceBytes, 10) +
+		" bytes of file data and " + strconv.FormatInt(cfg.MaxWorkspaceEntries, 10) + " new files and directories; it had added " +
+		strconv.FormatInt(g.Bytes, 10) + " bytes and " + strconv.FormatInt(g.Entries, 10) + " entries when measured) and was stopped; " +
+		"everything it wrote was undone. Write large or numerous scratch files under /tmp (gone after the command), " +
+		"or split the work into smaller commands."
 }
 
 // failed is a failure that still shows the output and the status.

@@ -1,0 +1,119 @@
+package sandbox_test
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/winkgen/wink/runtime/suites/sandbox"
+)
+
+// TestSandboxLeavesNothingThatGrantsPrivileges: a command copies a shell and makes it setuid and setgid
+// (as the host's root, when the agent runs as root, that would be a root shell for anyone), makes a setgid
+// directory, a fifo and a socket's file, and chmods a file that was there before; the call succeeds, and
+// what it left carries no privilege: bits cleared, special files removed, and the model is told. Inside
+// the sandbox the workspace is mounted nosuid and nodev. Also run as nobody (TestSandboxAsAnUnprivilegedUser).
+func TestSandboxLeavesNothingThatGrantsPrivileges(t *testing.T) {
+	e := newEnv(t, nil)
+	if err := os.WriteFile(filepath.Join(e.root, "before"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script := "cp /bin/sh x && chmod 6755 x && mkdir d && chmod 2775 d && cp /bin/sh d/y && chmod 4755 d/y && " +
+		"chmod u+s before && mkfifo f && python3 -c 'import socket; socket.socket(socket.AF_UNIX).bind(\"s\")' 2>/dev/null || mknod s p; " +
+		"stat -c '%A %n' x d d/y before f; grep ' /workspace ' /proc/self/mountinfo"
+	out := e.shell(t, `{"command":"sh","args":["-c",`+strconv.Quote(script)+`]}`)
+	if !out.Success {
+		t.Fatalf("outcome %+v", out)
+	}
+	// Inside, the bits were set (the command could not tell); the mount grants nothing there.
+	for _, w := range []string{"-rwsr-sr-x x", "drwxrwsr-x d", "-rwsr-xr-x d/y", "-rwsr-xr-x before", "prw-r--r-- f"} {
+		if !strings.Contains(out.Output, w) {
+			t.Errorf("inside the sandbox: no %q in\n%s", w, out.Output)
+		}
+	}
+	var mount string
+	for _, l := range strings.Split(out.Output, "\n") {
+		if strings.Contains(l, " /workspace ") {
+			mount = l
+		}
+	}
+	if !strings.Contains(mount, "nosuid") || !strings.Contains(mount, "nodev") {
+		t.Errorf("the workspace is not mounted nosuid,nodev inside the sandbox: %q", mount)
+	}
+	// Outside, nothing grants a privilege.
+	for _, n := range []string{"x", "d", "d/y", "before"} {
+		fi, err := os.Lstat(filepath.Join(e.root, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode()&(os.ModeSetuid|os.ModeSetgid) != 0 {
+			t.Errorf("%s was left with mode %v (owner uid %d)", n, fi.Mode(), fi.Sys().(*syscall.Stat_t).Uid)
+		}
+	}
+	for _, n := range []string{"f", "s"} {
+		if _, err := os.Lstat(filepath.Join(e.root, n)); err == nil {
+			t.Errorf("%s (a fifo or socket) was left in the workspace", n)
+		}
+	}
+	for _, w := range []string{`removed the setuid/setgid bits of "x"`, `removed the setuid/setgid bits of "d"`,
+		`removed the setuid/setgid bits of "d/y"`, `removed the setuid/setgid bits of "before"`, `removed "f"`, `removed "s"`} {
+		if !strings.Contains(out.Output, w) {
+			t.Errorf("the model is not told %q:\n%s", w, out.Output)
+		}
+	}
+	// The next command finds them as they were left (and a failing one rolls back to that).
+	out = e.shell(t, `{"command":"sh","args":["-c","chmod 4755 x; exit 1"]}`)
+	if out.Success {
+		t.Fatalf("outcome %+v", out)
+	}
+	if fi, _ := os.Lstat(filepath.Join(e.root, "x")); fi.Mode()&os.ModeSetuid != 0 {
+		t.Errorf("x has mode %v after a failed call", fi.Mode())
+	}
+}
+
+// TestWorkspaceGrowthIsBounded: one command may add at most Config.MaxWorkspaceBytes of data and
+// MaxWorkspaceEntries entries to the workspace; past either it is stopped (a command that would never
+// end too, long before its timeout), the call fails with a text naming the bounds, and what it wrote is
+// rolled back. Within them, it succeeds.
+func TestWorkspaceGrowthIsBounded(t *testing.T) {
+	e := newEnv(t, &sandbox.Config{MaxWorkspaceBytes: 1 << 20, MaxWorkspaceEntries: 50})
+	note := "The command added more to the workspace than one command may (1048576 bytes of file data and 50 new files and directories;"
+	for _, c := range []struct{ name, script string }{
+		{"one large file", "head -c 2000000 /dev/zero > big; echo done"},
+		{"a file that grows forever", "cat /dev/zero > big"},
+		{"many small files", "mkdir many && cd many && for i in $(seq 80); do echo $i > f$i; done"},
+		{"files forever", "mkdir many && cd many && i=0; while :; do i=$((i+1)); echo $i > f$i; done"},
+		{"many files of data", "for i in $(seq 10); do head -c 200000 /dev/zero > f$i; done"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			start := time.Now()
+			out := e.shell(t, `{"command":"sh","args":["-c",`+strconv.Quote(c.script)+`],"timeout_seconds":120}`)
+			if out.Success || !strings.HasPrefix(out.Output, note) {
+				t.Fatalf("outcome %+v\nwant a failure starting %q", out, note)
+			}
+			if d := time.Since(start); d > 60*time.Second {
+				t.Errorf("stopped after %v", d)
+			}
+			es, err := os.ReadDir(e.root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(es) != 0 {
+				t.Errorf("left in the workspace after the rollback: %v", es)
+			}
+		})
+	}
+	out := e.shell(t, `{"command":"sh","args":["-c","head -c 900000 /dev/zero > ok && mkdir d && for i in $(seq 40); do : > d/f$i; done"]}`)
+	if !out.Success {
+		t.Fatalf("within the bounds: %+v", out)
+	}
+	// The bound is per call: the next one may add as much again.
+	out = e.shell(t, `{"command":"sh","args":["-c","head -c 900000 /dev/zero > ok2"]}`)
+	if !out.Success {
+		t.Fatalf("a second call within the bounds: %+v", out)
+	}
+}
