@@ -407,7 +407,7 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 	if !out.Success {
 		return errorResult(out.Output), nil
 	}
-	res = &mcp.CallToolResult{Content: appendContent(textContent(out.Output), out.Content)} // content.go
+	res = &mcp.CallToolResult{Content: appendContent(textContent(out.Output), out.Content.All())} // content.go
 	if lt := s.listed[name]; lt != nil && lt.byShape[shapeBare].OutputSchema != nil {
 		var value []byte
 		ok := false

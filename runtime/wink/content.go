@@ -122,6 +122,31 @@ func ResourceLink(uri, name, mimeType string) Content {
 // text.
 func (c Content) IsBinary() bool { return c.Kind == KindResource && c.Data != nil }
 
+// Blocks are the content blocks of a result (ToolResult.Content,
+// Outcome.Content); the zero value holds none. It refers to the blocks
+// rather than holding them so that ToolResult and Outcome stay comparable
+// with ==; two Blocks are equal when they refer to the same blocks.
+type Blocks struct{ p *[]Content }
+
+// BlocksOf returns Blocks holding blocks (none for an empty list).
+func BlocksOf(blocks ...Content) Blocks {
+	if len(blocks) == 0 {
+		return Blocks{}
+	}
+	return Blocks{p: &blocks}
+}
+
+// All returns the blocks, in order; nil for none. Do not modify them.
+func (b Blocks) All() []Content {
+	if b.p == nil {
+		return nil
+	}
+	return *b.p
+}
+
+// Len returns the number of blocks.
+func (b Blocks) Len() int { return len(b.All()) }
+
 // WithContent returns a copy of r carrying blocks after its text:
 //
 //	return wink.WithContent(wink.Done[wink.NoValue]("The chart:"), wink.Image("image/png", png)), nil
@@ -131,7 +156,8 @@ func (c Content) IsBinary() bool { return c.Kind == KindResource && c.Data != ni
 // a replayed outcome carries its text alone. Like WithoutValueInContext it is
 // a function, not a method.
 func WithContent[R any](r ToolResult[R], blocks ...Content) ToolResult[R] {
-	r.Content = append(r.Content[:len(r.Content):len(r.Content)], blocks...)
+	old := r.Content.All()
+	r.Content = BlocksOf(append(old[:len(old):len(old)], blocks...)...)
 	return r
 }
 

@@ -51,7 +51,7 @@ type Outcome struct {
 	Replayed bool
 	// Content holds the result's blocks after Output (ToolResult.Content,
 	// WithContent): set on success only, never on a replay.
-	Content []Content
+	Content Blocks
 }
 
 // ToolInvoked is the telemetry event recorded for every call, whatever its
@@ -324,7 +324,7 @@ func (cs *callState) fail(msg string) {
 	cs.out.Message = msg
 	cs.out.Output = msg
 	cs.out.Replayed = false
-	cs.out.Content = nil
+	cs.out.Content = Blocks{}
 	cs.value, cs.hasValue, cs.excluded = nil, false, false
 }
 
@@ -640,7 +640,7 @@ func (t *Tool) afterSuccess(disp *Dispatcher, tc *ToolContext, cs *callState) {
 	}
 	if !cs.out.Success {
 		cs.out.Replayed = false
-		cs.out.Content = nil
+		cs.out.Content = Blocks{}
 	}
 }
 

@@ -25,7 +25,7 @@ type ToolResult[R any] struct {
 	ExcludeValueFromContext bool
 	// Content holds blocks shown after the text on success: images, audio,
 	// resources (see Content and WithContent).
-	Content []Content
+	Content Blocks
 }
 
 // OK returns a successful result carrying value and message.

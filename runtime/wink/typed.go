@@ -91,7 +91,7 @@ type ops struct {
 // resultHead is the untyped part of a handler's ToolResult.
 type resultHead struct {
 	message                     string
-	content                     []Content
+	content                     Blocks
 	success, hasValue, excluded bool
 }
 
