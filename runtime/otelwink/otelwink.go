@@ -14,9 +14,13 @@
 // with WithContent(true), and never a result excluded from the context. Its context is the call's, so
 // spans the handler starts are its children.
 //
-// error.type is one of: invalid_arguments, denied, tool_failure (the handler returned a failure result),
-// tool_error (the handler returned an error), invalid_result, panic, timeout, canceled, internal (the
-// dispatcher could not run or roll back the call).
+// error.type is one of: invalid_arguments, denied, held (held for approval or for the user's answer),
+// tool_failure (the handler returned a failure result), tool_error (the handler returned an error),
+// invalid_result, panic, timeout, canceled, internal (the dispatcher could not run or roll back the
+// call). The span's status description is then a fixed text naming the type ("tool call failed:
+// tool_error"): what the model reads (a failure's message, an error's text, a denial's reason, a
+// program's output) is content, and reaches a span, as the status description or the result attribute,
+// only with WithContent(true). No events are recorded.
 //
 // Metrics (meter ScopeName): wink.tool.calls (counter, by gen_ai.tool.name), wink.tool.failures
 // (counter, by gen_ai.tool.name and error.type) and wink.tool.duration (histogram, seconds, by
@@ -58,8 +62,9 @@ func WithTracerProvider(tp trace.TracerProvider) Option { return func(c *config)
 // WithMeterProvider sets the meter provider (default otel.GetMeterProvider()).
 func WithMeterProvider(mp metric.MeterProvider) Option { return func(c *config) { c.mp = mp } }
 
-// WithContent records tool arguments and results on the spans (off by default: they may hold personal
-// data). Results excluded from the context are never recorded.
+// WithContent records tool arguments and results on the spans, and a failure's text (what the model reads,
+// or the error's) as the status description (off by default: they may hold personal data, file contents,
+// secrets). Results excluded from the context are never recorded.
 func WithContent(on bool) Option { return func(c *config) { c.content = on } }
 
 func newConfig(opts []Option) config {
@@ -147,7 +152,11 @@ func (cs *callSpan) end(ev *wink.ToolInvoked) {
 	cs.pool.Put(cs)
 	if typ := ErrorType(ev); typ != "" {
 		span.SetAttributes(attribute.String("error.type", typ))
-		span.SetStatus(codes.Error, statusText(ev))
+		if cs.content {
+			span.SetStatus(codes.Error, statusText(ev))
+		} else {
+			span.SetStatus(codes.Error, "tool call failed: "+typ)
+		}
 		cs.ins.failures.Add(context.Background(), 1, ta.failure(typ))
 	}
 	if cs.content && !ev.Excluded && ev.Output != "" {
@@ -214,6 +223,9 @@ func ErrorType(ev *wink.ToolInvoked) string {
 	case errors.Is(err, wink.ErrUnknownTool):
 		return "unknown_tool"
 	}
+	if _, ok := errors.AsType[*wink.HeldError](err); ok {
+		return "held"
+	}
 	var ae *wink.ArgumentsError
 	var den *wink.Denial
 	var tx *wink.TransactionError
@@ -245,16 +257,19 @@ func statusText(ev *wink.ToolInvoked) string {
 
 // Provider wraps p so that each model call is a span "chat {model}" (kind client) with
 // gen_ai.operation.name "chat", gen_ai.provider.name (system), gen_ai.request.model and, on success,
-// gen_ai.usage.input_tokens, gen_ai.usage.output_tokens and gen_ai.response.finish_reasons.
+// gen_ai.usage.input_tokens, gen_ai.usage.output_tokens and gen_ai.response.finish_reasons. A failed call
+// sets error.type (timeout, canceled, provider_error) and the status, whose description is the error's
+// text only with WithContent(true) (a provider's error may quote the request).
 func Provider(p loop.Provider, system, model string, opts ...Option) loop.Provider {
 	c := newConfig(opts)
-	return &provider{p: p, system: system, model: model, tracer: c.tp.Tracer(ScopeName)}
+	return &provider{p: p, system: system, model: model, tracer: c.tp.Tracer(ScopeName), content: c.content}
 }
 
 type provider struct {
 	p             loop.Provider
 	system, model string
 	tracer        trace.Tracer
+	content       bool
 }
 
 func (p *provider) Complete(ctx context.Context, req loop.Request) (loop.Response, error) {
@@ -267,8 +282,13 @@ func (p *provider) Complete(ctx context.Context, req loop.Request) (loop.Respons
 	start := time.Now()
 	resp, err := p.p.Complete(ctx, req)
 	if err != nil {
-		span.SetAttributes(attribute.String("error.type", errorTypeOf(err)))
-		span.SetStatus(codes.Error, err.Error())
+		typ := errorTypeOf(err)
+		span.SetAttributes(attribute.String("error.type", typ))
+		if p.content {
+			span.SetStatus(codes.Error, err.Error())
+		} else {
+			span.SetStatus(codes.Error, "model call failed: "+typ)
+		}
 		return resp, err
 	}
 	span.SetAttributes(
