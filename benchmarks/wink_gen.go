@@ -9,10 +9,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 2, and every handler
+// Compile-time guards: this file was generated for runtime support version 3, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
-const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 3)
+const _ = wink.EnforceVersion(3 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -44,17 +44,12 @@ func WinkTools() []*wink.Tool {
 
 // WinkSearchDocs is the search_docs tool, handled by SearchDocs.
 var WinkSearchDocs = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Searches the documentation index; here it does nothing, so that a benchmark of the dispatch measures the pipeline and not the handler.",
-	Name:                  "search_docs",
-	ParamsSchema:          winkSchemaSearchArgs,
-	ParamsSchemaAnthropic: winkAnthropicSchemaSearchArgs,
-	ParamsSchemaGemini:    winkGeminiSchemaSearchArgs,
-	ParamsSchemaStrict:    winkSchemaSearchArgs,
-	Position:              "github.com/winkgen/wink/benchmarks.SearchDocs (search.go)",
-	ResultSchema:          winkSchemaSearchResult,
-	ResultSchemaStrict:    winkSchemaSearchResult,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Searches the documentation index; here it does nothing, so that a benchmark of the dispatch measures the pipeline and not the handler.",
+	Name:             "search_docs",
+	ParamsSchema:     winkSchemaSearchArgs,
+	Position:         "github.com/winkgen/wink/benchmarks.SearchDocs (search.go)",
+	ResultSchema:     winkSchemaSearchResult,
 }, &winkFuncsSearchDocs)
 var winkFuncsSearchDocs = wink.Funcs[SearchArgs, SearchResult]{
 	Decode:       winkDecodeSearchArgs,
@@ -221,10 +216,8 @@ func winkEncodeSearchArgs(dst []byte, v *SearchArgs) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaSearchArgs          = []byte(`{"type":"object","description":"SearchArgs are the arguments of search_docs, the benchmark's type: no wink constraints beyond what the Go types imply, so every implementation checks the same things.","properties":{"query":{"type":"string","description":"Query is the text to search for."},"limit":{"type":"integer","description":"Limit caps the number of matches.","minimum":-9223372036854775808,"maximum":9223372036854775807},"case_sensitive":{"type":"boolean","description":"CaseSensitive makes matching case-sensitive."},"file_types":{"type":"array","description":"FileTypes restricts matches to these extensions.","items":{"type":"string"}},"filters":{"type":"object","description":"Filters narrows the search.","properties":{"path_prefix":{"type":"string","description":"PathPrefix keeps only documents under this path."},"max_size":{"type":"integer","description":"MaxSize skips documents larger than this many bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["path_prefix","max_size"],"additionalProperties":false},"mode":{"type":"string","description":"Mode is the matching mode.","enum":["fuzzy","exact"]}},"required":["query","limit","case_sensitive","file_types","filters","mode"],"additionalProperties":false}`)
-	winkGeminiSchemaSearchArgs    = []byte(`{"type":"OBJECT","description":"SearchArgs are the arguments of search_docs, the benchmark's type: no wink constraints beyond what the Go types imply, so every implementation checks the same things.","properties":{"query":{"type":"STRING","description":"Query is the text to search for."},"limit":{"type":"INTEGER","description":"Limit caps the number of matches.","minimum":-9223372036854775808,"maximum":9223372036854775807},"case_sensitive":{"type":"BOOLEAN","description":"CaseSensitive makes matching case-sensitive."},"file_types":{"type":"ARRAY","description":"FileTypes restricts matches to these extensions.","items":{"type":"STRING"}},"filters":{"type":"OBJECT","description":"Filters narrows the search.","properties":{"path_prefix":{"type":"STRING","description":"PathPrefix keeps only documents under this path."},"max_size":{"type":"INTEGER","description":"MaxSize skips documents larger than this many bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["path_prefix","max_size"]},"mode":{"type":"STRING","description":"Mode is the matching mode.","enum":["fuzzy","exact"]}},"required":["query","limit","case_sensitive","file_types","filters","mode"]}`)
-	winkSchemaSearchResult        = []byte(`{"type":"object","description":"SearchResult is the (empty) result of the no-op search_docs handler.","properties":{"total":{"type":"integer","description":"Total is the number of matches.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["total"],"additionalProperties":false}`)
-	winkAnthropicSchemaSearchArgs = []byte(`{"type":"object","description":"SearchArgs are the arguments of search_docs, the benchmark's type: no wink constraints beyond what the Go types imply, so every implementation checks the same things.","properties":{"query":{"type":"string","description":"Query is the text to search for."},"limit":{"type":"integer","description":"Limit caps the number of matches. (at least -9223372036854775808; at most 9223372036854775807)"},"case_sensitive":{"type":"boolean","description":"CaseSensitive makes matching case-sensitive."},"file_types":{"type":"array","description":"FileTypes restricts matches to these extensions.","items":{"type":"string"}},"filters":{"type":"object","description":"Filters narrows the search.","properties":{"path_prefix":{"type":"string","description":"PathPrefix keeps only documents under this path."},"max_size":{"type":"integer","description":"MaxSize skips documents larger than this many bytes. (at least -9223372036854775808; at most 9223372036854775807)"}},"required":["path_prefix","max_size"],"additionalProperties":false},"mode":{"type":"string","description":"Mode is the matching mode.","enum":["fuzzy","exact"]}},"required":["query","limit","case_sensitive","file_types","filters","mode"],"additionalProperties":false}`)
+	winkSchemaSearchArgs   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"SearchArgs are the arguments of search_docs, the benchmark's type: no wink constraints beyond what the Go types imply, so every implementation checks the same things.","properties":{"query":{"type":"string","description":"Query is the text to search for."},"limit":{"type":"integer","description":"Limit caps the number of matches.","minimum":-9223372036854775808,"maximum":9223372036854775807},"case_sensitive":{"type":"boolean","description":"CaseSensitive makes matching case-sensitive."},"file_types":{"type":"array","description":"FileTypes restricts matches to these extensions.","items":{"type":"string"}},"filters":{"type":"object","description":"Filters narrows the search.","properties":{"path_prefix":{"type":"string","description":"PathPrefix keeps only documents under this path."},"max_size":{"type":"integer","description":"MaxSize skips documents larger than this many bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["path_prefix","max_size"],"additionalProperties":false},"mode":{"type":"string","description":"Mode is the matching mode.","enum":["fuzzy","exact"]}},"required":["query","limit","case_sensitive","file_types","filters","mode"],"additionalProperties":false}`)
+	winkSchemaSearchResult = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"SearchResult is the (empty) result of the no-op search_docs handler.","properties":{"total":{"type":"integer","description":"Total is the number of matches.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["total"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

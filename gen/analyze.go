@@ -254,17 +254,21 @@ func analyze(pkg *packages.Package) (*model.Package, []Diagnostic) {
 			if len(dirs) == 0 {
 				continue
 			}
-			t := a.tool(fd, dirs)
+			t, ok := a.tool(fd, dirs)
 			if t == nil {
 				continue
 			}
+			// A tool with other problems still takes part in the duplicate check, so that a duplicate
+			// name is reported in the same run as everything else.
 			if prev, dup := names[t.Name]; dup {
 				a.ds.add(a.pos(fd.Name.Pos()), "duplicate tool name %q: also declared by %s at %s", t.Name,
 					prev.Func.Name, shortPos(prev.Pos))
 				continue
 			}
 			names[t.Name] = t
-			mp.Tools = append(mp.Tools, t)
+			if ok {
+				mp.Tools = append(mp.Tools, t)
+			}
 		}
 		for _, cg := range f.Comments {
 			for _, c := range cg.List {
@@ -334,12 +338,13 @@ func directiveVerb(text string) string {
 	return "//" + v
 }
 
-// tool analyzes one annotated function.
-func (a *analyzer) tool(fd *ast.FuncDecl, dirs []*ast.Comment) *model.Tool {
+// tool analyzes one annotated function. t is nil when it declares no tool name; ok is false when it has
+// problems (reported).
+func (a *analyzer) tool(fd *ast.FuncDecl, dirs []*ast.Comment) (t *model.Tool, ok bool) {
 	var td *annotations.Tool
 	var examples []*annotations.Example
 	var idem *annotations.Idempotent
-	ok := true
+	ok = true
 	for _, c := range dirs {
 		d, errs := annotations.ParseDirective(c.Text, a.pos(c.Pos()))
 		for _, e := range errs {
@@ -378,9 +383,9 @@ func (a *analyzer) tool(fd *ast.FuncDecl, dirs []*ast.Comment) *model.Tool {
 		if ok {
 			a.errorf(dirs[0].Pos(), "%s needs a //wink:tool directive on the same function", directiveVerb(dirs[0].Text))
 		}
-		return nil
+		return nil, false
 	}
-	t := &model.Tool{
+	t = &model.Tool{
 		Func:      model.Ident{Path: a.pkg.PkgPath, Name: fd.Name.Name},
 		Pos:       a.mpos(fd.Pos()),
 		DirPos:    a.mpos(dirs[0].Pos()),
@@ -441,10 +446,10 @@ func (a *analyzer) tool(fd *ast.FuncDecl, dirs []*ast.Comment) *model.Tool {
 			}
 		}
 	}
-	if !ok {
-		return nil
+	if !validToolName(t.Name) {
+		return nil, false
 	}
-	return t
+	return t, ok
 }
 
 const shapes = "accepted shapes: func(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) or " +

@@ -13,6 +13,9 @@ import (
 	"github.com/dave/jennifer/jen"
 	"github.com/winkgen/wink/gen/model"
 	"github.com/winkgen/wink/gen/schema"
+	"github.com/winkgen/wink/runtime/adapters/anthropic"
+	"github.com/winkgen/wink/runtime/adapters/gemini"
+	"github.com/winkgen/wink/runtime/adapters/openai"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
@@ -227,48 +230,35 @@ func handlerType(t *model.Tool) jen.Code {
 }
 
 func (e *emitter) emitTool(t *model.Tool) error {
-	var paramsPlain, paramsStrict, resultPlain, resultStrict []byte
-	strictOK := true
+	var paramsPlain, resultPlain []byte
 	var err error
 	if t.Params == nil {
-		paramsPlain, paramsStrict = schema.Empty(), schema.Empty()
-	} else {
-		if paramsPlain, err = schema.Plain(t.Params); err != nil {
-			return err
-		}
-		var ok bool
-		if paramsStrict, ok, err = schema.Strict(t.Params); err != nil {
-			return err
-		}
-		strictOK = ok
+		paramsPlain = schema.Empty()
+	} else if paramsPlain, err = schema.Plain(t.Params); err != nil {
+		return err
 	}
 	if t.Result == nil {
-		resultPlain, resultStrict = schema.NoValue(), schema.NoValue()
-	} else {
-		if resultPlain, err = schema.Plain(t.Result); err != nil {
-			return err
-		}
-		if resultStrict, _, err = schema.Strict(t.Result); err != nil {
-			return err
-		}
-	}
-	paramsGemini, err := schema.Gemini(paramsPlain)
-	if err != nil {
+		resultPlain = schema.NoValue()
+	} else if resultPlain, err = schema.Plain(t.Result); err != nil {
 		return err
 	}
-	paramsAnthropic, _, err := schema.AnthropicStrict(paramsPlain)
-	if err != nil {
-		return err
+	// The dialect forms are derived by the adapters at run time; deriving them here proves they can be.
+	if _, err := openai.StrictSchema(paramsPlain); err != nil {
+		return fmt.Errorf("tool %q: %w", t.Name, err)
+	}
+	if _, _, err := anthropic.StrictSchema(paramsPlain); err != nil {
+		return fmt.Errorf("tool %q: %w", t.Name, err)
+	}
+	if _, err := gemini.Schema(paramsPlain); err != nil {
+		return fmt.Errorf("tool %q: %w", t.Name, err)
 	}
 	spec := jen.Dict{
-		jen.Id("Name"):               jen.Lit(t.Name),
-		jen.Id("Description"):        jen.Lit(t.Description),
-		jen.Id("Position"):           jen.Lit(t.Func.Path + "." + t.Func.Name + " (" + filepath.Base(t.Pos.File) + ")"),
-		jen.Id("ParamsSchema"):       e.schemaVar(paramsPlain, "winkSchema"+schemaStem(t.Params, "NoParams")),
-		jen.Id("ParamsSchemaGemini"): e.schemaVar(paramsGemini, "winkGeminiSchema"+schemaStem(t.Params, "NoParams")),
-		jen.Id("ResultSchema"):       e.schemaVar(resultPlain, "winkSchema"+resultStem(t)),
-		jen.Id("StrictOK"):           jen.Lit(strictOK),
-		jen.Id("AcceptsOverrides"):   jen.Lit(t.Overrides),
+		jen.Id("Name"):             jen.Lit(t.Name),
+		jen.Id("Description"):      jen.Lit(t.Description),
+		jen.Id("Position"):         jen.Lit(t.Func.Path + "." + t.Func.Name + " (" + filepath.Base(t.Pos.File) + ")"),
+		jen.Id("ParamsSchema"):     e.schemaVar(paramsPlain, "winkSchema"+schemaStem(t.Params, "NoParams")),
+		jen.Id("ResultSchema"):     e.schemaVar(resultPlain, "winkSchema"+resultStem(t)),
+		jen.Id("AcceptsOverrides"): jen.Lit(t.Overrides),
 	}
 	if t.ReadOnly {
 		spec[jen.Id("ReadOnly")] = jen.True()
@@ -281,15 +271,6 @@ func (e *emitter) emitTool(t *model.Tool) error {
 	}
 	if t.OpenWorld != nil {
 		spec[jen.Id("OpenWorld")] = jen.Qual(WinkPath, map[bool]string{true: "Yes", false: "No"}[*t.OpenWorld])
-	}
-	if paramsAnthropic != nil {
-		spec[jen.Id("ParamsSchemaAnthropic")] = e.schemaVar(paramsAnthropic, "winkAnthropicSchema"+schemaStem(t.Params, "NoParams"))
-	}
-	if paramsStrict != nil {
-		spec[jen.Id("ParamsSchemaStrict")] = e.schemaVar(paramsStrict, "winkStrictSchema"+schemaStem(t.Params, "NoParams"))
-	}
-	if resultStrict != nil {
-		spec[jen.Id("ResultSchemaStrict")] = e.schemaVar(resultStrict, "winkStrictSchema"+resultStem(t))
 	}
 	if len(t.Examples) > 0 {
 		var exs []jen.Code

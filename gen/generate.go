@@ -14,6 +14,7 @@ import (
 
 	"github.com/winkgen/wink/gen/model"
 	"github.com/winkgen/wink/gen/schema"
+	"github.com/winkgen/wink/runtime/adapters/gemini"
 )
 
 // Config selects what to generate.
@@ -44,8 +45,10 @@ func Analyze(cfg Config) ([]*model.Package, []Diagnostic, error) {
 			continue
 		}
 		mp, pds := analyze(p)
-		if mp != nil && len(pds) == 0 {
-			pds = checkProviderLimits(mp)
+		if mp != nil {
+			// The dialect checks see the tools without problems of their own, so their diagnostics come
+			// in the same run as the others.
+			pds = append(pds, checkProviderLimits(mp)...)
 		}
 		ds = append(ds, pds...)
 		if mp != nil && len(pds) == 0 {
@@ -182,14 +185,17 @@ func lineDiff(a, b string) string {
 	return out.String()
 }
 
-// checkProviderLimits reports the tools whose params exceed the documented limits of OpenAI's strict mode
-// (schema.CheckOpenAILimits): OpenAI refuses the whole request that carries such a tool.
+// checkProviderLimits reports what a provider would refuse in a tool's params: the tools whose params exceed
+// the documented limits of OpenAI's strict mode (schema.CheckOpenAILimits: OpenAI refuses the whole request
+// that carries such a tool), and property names Gemini does not accept (gemini.NameOK: letters, digits and
+// underscores, starting with a letter or an underscore, at most 64), at the field that declares them.
 func checkProviderLimits(p *model.Package) []Diagnostic {
 	var ds diags
 	for _, t := range p.Tools {
 		if t.Params == nil {
 			continue
 		}
+		checkGeminiNames(&ds, t.Params, map[*model.Type]bool{})
 		b, _, err := schema.Strict(t.Params)
 		if err != nil {
 			continue // emit reports it
@@ -200,4 +206,31 @@ func checkProviderLimits(p *model.Package) []Diagnostic {
 		}
 	}
 	return ds.list
+}
+
+// checkGeminiNames reports the fields of t (and of the structs it holds) whose JSON name Gemini refuses as
+// a parameter name.
+func checkGeminiNames(ds *diags, t *model.Type, seen map[*model.Type]bool) {
+	for t != nil && (t.Kind == model.KindPointer || t.Kind == model.KindSlice || t.Kind == model.KindArray || t.Kind == model.KindMap) {
+		t = t.Elem
+	}
+	if t == nil || t.Kind != model.KindStruct || seen[t] {
+		return
+	}
+	seen[t] = true
+	for _, f := range t.Fields {
+		if !gemini.NameOK(f.JSONName) {
+			ds.add(tokenPos(f.Pos), "%s: JSON name %q is not a parameter name Gemini accepts (letters, digits and underscores, starting with a letter or an underscore, at most 64); rename it with a json tag",
+				structName(t)+"."+strings.Join(f.GoPath, "."), f.JSONName)
+		}
+		checkGeminiNames(ds, f.Type, seen)
+	}
+}
+
+// structName names a struct type in a diagnostic.
+func structName(t *model.Type) string {
+	if t.Named != nil {
+		return t.Named.Name
+	}
+	return "struct"
 }

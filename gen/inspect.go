@@ -1,8 +1,6 @@
 package gen
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -10,6 +8,11 @@ import (
 
 	"github.com/winkgen/wink/gen/model"
 	"github.com/winkgen/wink/gen/schema"
+	"github.com/winkgen/wink/runtime/adapters/anthropic"
+	"github.com/winkgen/wink/runtime/adapters/gemini"
+	"github.com/winkgen/wink/runtime/adapters/openai"
+	"github.com/winkgen/wink/runtime/strictjson"
+	"github.com/winkgen/wink/runtime/wink"
 )
 
 // ToolInfo is what `winkgen list` and `winkgen schema` show of one tool, computed from the source alone
@@ -21,10 +24,7 @@ type ToolInfo struct {
 	Position     string // relative to the working directory when under it
 	Params       []string
 	Idempotency  string // "" when not idempotent
-	ParamsSchema []byte
-	StrictSchema []byte // the OpenAI strict-mode variant (maps as key/value pairs)
-	StrictOK     bool
-	GeminiSchema []byte // the Gemini function declaration form of ParamsSchema
+	ParamsSchema []byte // the plain schema; each adapter derives its dialect's form from it
 	ResultSchema []byte // nil when the tool returns wink.NoValue
 }
 
@@ -37,14 +37,14 @@ func Inspect(cfg Config) ([]ToolInfo, []Diagnostic, error) {
 	var out []ToolInfo
 	for _, mp := range models {
 		for _, t := range mp.Tools {
-			info := ToolInfo{Package: mp.Path, Name: t.Name, Description: t.Description, StrictOK: true}
+			info := ToolInfo{Package: mp.Path, Name: t.Name, Description: t.Description}
 			pos := t.Pos.File
 			if rel, err := filepath.Rel(cfg.Dir, pos); err == nil && !strings.HasPrefix(rel, "..") {
 				pos = rel
 			}
 			info.Position = fmt.Sprintf("%s:%d:%d", filepath.ToSlash(pos), t.Pos.Line, t.Pos.Col)
 			if t.Params == nil {
-				info.ParamsSchema, info.StrictSchema = schema.Empty(), schema.Empty()
+				info.ParamsSchema = schema.Empty()
 			} else {
 				for _, f := range t.Params.Fields {
 					s := f.JSONName
@@ -56,12 +56,6 @@ func Inspect(cfg Config) ([]ToolInfo, []Diagnostic, error) {
 				if info.ParamsSchema, err = schema.Plain(t.Params); err != nil {
 					return nil, nil, err
 				}
-				if info.StrictSchema, info.StrictOK, err = schema.Strict(t.Params); err != nil {
-					return nil, nil, err
-				}
-			}
-			if info.GeminiSchema, err = schema.Gemini(info.ParamsSchema); err != nil {
-				return nil, nil, err
 			}
 			if t.Result != nil {
 				if info.ResultSchema, err = schema.Plain(t.Result); err != nil {
@@ -92,75 +86,74 @@ func idemSummary(id *model.Idempotency) string {
 	return s + " scope=" + id.Scope
 }
 
-// Payload renders the tools as the request payload a provider receives: "openai" (chat completions
-// function tools, strict when possible), "anthropic" (messages tools) or "mcp" (tools/list entries). The
-// schemas are embedded verbatim.
+// Formats are the payload formats of Payload, one per dialect an adapter sends.
+var Formats = []string{"openai", "openai-responses", "anthropic", "anthropic-strict", "gemini", "mcp"}
+
+// Payload renders the tools as the request payload a provider receives, byte for byte what the runtime
+// adapter writes for the same tools (the adapters are called on tools built from the source):
+//
+//	openai            openai.ChatTools (chat completions; strict mode, the strict form derived from the plain schema)
+//	openai-responses  openai.ResponsesTools (Responses API)
+//	anthropic         anthropic.Tools (the plain schema)
+//	anthropic-strict  anthropic.StrictTools (strict tool use where the params allow it)
+//	gemini            gemini.FunctionDeclarations (Gemini's OpenAPI subset; no "parameters" without params)
+//	mcp               the tools/list entries: name, description, inputSchema, outputSchema (MCP 2026-07-28)
+//
+// The output is followed by a newline.
 func Payload(tools []ToolInfo, format string) ([]byte, error) {
-	var items []any
+	ts := make([]*wink.Tool, 0, len(tools))
 	for _, t := range tools {
-		switch format {
-		case "openai":
-			params, strict := t.StrictSchema, true
-			if !t.StrictOK {
-				params, strict = t.ParamsSchema, false
+		ts = append(ts, wink.NewTool(wink.Spec{Name: t.Name, Description: t.Description, ParamsSchema: t.ParamsSchema,
+			ResultSchema: t.ResultSchema}, &inspectFuncs))
+	}
+	var out []byte
+	var err error
+	switch format {
+	case "openai":
+		out, err = openai.ChatTools(ts)
+	case "openai-responses":
+		out, err = openai.ResponsesTools(ts)
+	case "anthropic":
+		out, err = anthropic.Tools(ts)
+	case "anthropic-strict":
+		out, _, err = anthropic.StrictTools(ts)
+	case "gemini":
+		out, err = gemini.FunctionDeclarations(ts)
+	case "mcp":
+		out = append(out, '[')
+		for i, t := range tools {
+			if i > 0 {
+				out = append(out, ',')
 			}
-			items = append(items, map[string]any{"type": "function", "function": ordered{
-				{"name", t.Name}, {"description", t.Description}, {"parameters", json.RawMessage(params)}, {"strict", strict}}})
-		case "anthropic":
-			items = append(items, ordered{{"name", t.Name}, {"description", t.Description}, {"input_schema", json.RawMessage(t.ParamsSchema)}})
-		case "gemini":
-			items = append(items, ordered{{"name", t.Name}, {"description", t.Description}, {"parameters", json.RawMessage(t.GeminiSchema)}})
-		case "mcp":
-			o := ordered{{"name", t.Name}, {"description", t.Description}, {"inputSchema", json.RawMessage(t.ParamsSchema)}}
+			out = append(out, `{"name":`...)
+			out = strictjson.AppendString(out, t.Name)
+			out = append(out, `,"description":`...)
+			out = strictjson.AppendString(out, t.Description)
+			out = append(out, `,"inputSchema":`...)
+			out = append(out, t.ParamsSchema...)
 			if t.ResultSchema != nil {
 				// MCP 2026-07-28 takes any JSON Schema as outputSchema; a NoValue result has none.
-				o = append(o, struct {
-					k string
-					v any
-				}{"outputSchema", json.RawMessage(t.ResultSchema)})
+				out = append(out, `,"outputSchema":`...)
+				out = append(out, t.ResultSchema...)
 			}
-			items = append(items, o)
-		default:
-			return nil, fmt.Errorf("unknown format %q; use openai, anthropic, gemini or mcp", format)
+			out = append(out, '}')
 		}
+		out = append(out, ']')
+	default:
+		return nil, fmt.Errorf("unknown format %q; use %s", format, strings.Join(Formats, ", "))
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if items == nil {
-		items = []any{}
-	}
-	if err := enc.Encode(items); err != nil {
+	if err != nil {
 		return nil, err
 	}
-	return b.Bytes(), nil
+	return append(out, '\n'), nil
 }
 
-// ordered is a JSON object that keeps its keys in order.
-type ordered []struct {
-	k string
-	v any
-}
-
-// MarshalJSON writes the object's keys in order.
-func (o ordered) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, kv := range o {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := json.Marshal(kv.k)
-		b.Write(k)
-		b.WriteByte(':')
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(kv.v); err != nil {
-			return nil, err
-		}
-		b.Truncate(b.Len() - 1) // Encode's newline
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+// inspectFuncs are the functions of the tools Payload builds: never called, as the adapters only read
+// the tools' Specs.
+var inspectFuncs = wink.Funcs[wink.NoParams, wink.NoValue]{
+	Decode:       wink.DecodeNoParams,
+	EncodeResult: wink.EncodeNoValue,
+	Handler: func(*wink.ToolContext, wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
+		return wink.ToolResult[wink.NoValue]{}, nil
+	},
 }

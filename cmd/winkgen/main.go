@@ -3,7 +3,9 @@
 //	winkgen [-check] [packages]                          generate (or, with -check, verify) wink_gen.go
 //	winkgen -dump-ir [packages]                          print what the analyzer understood
 //	winkgen list [packages]                              print a table of the tools
-//	winkgen schema -format openai|anthropic|gemini|mcp [packages] print the tools payload a model would get
+//	winkgen schema -format F [packages]                  print the tools payload F's adapter sends, byte for
+//	                                                     byte (F: openai, openai-responses, anthropic,
+//	                                                     anthropic-strict, gemini, mcp)
 //	winkgen help [command]                               print usage (also -h)
 //	winkgen -version                                     print the module version
 //
@@ -19,6 +21,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -37,7 +40,8 @@ usage:
                                            diff and exit 1 when it is not; with -dump-ir: print what was
                                            understood)
   winkgen list [packages]                  print a table of the tools
-  winkgen schema -format F [packages]      print the tools payload a model would get (F: openai, anthropic, gemini, mcp)
+  winkgen schema -format F [packages]      print the tools payload F's adapter sends (F: openai, openai-responses,
+                                           anthropic, anthropic-strict, gemini, mcp)
   winkgen help [list|schema]               print this help, or a command's
   winkgen -version                         print the module version
 
@@ -185,9 +189,9 @@ func list(args []string, stdout, stderr io.Writer) int {
 func schemaCmd(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("winkgen schema", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	format := fs.String("format", "openai", "payload format: openai, anthropic, gemini or mcp")
+	format := fs.String("format", "openai", "payload format: "+strings.Join(gen.Formats, ", ")+" (the bytes that provider's adapter sends)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: winkgen schema -format openai|anthropic|gemini|mcp [packages]")
+		fmt.Fprintln(stderr, "usage: winkgen schema -format "+strings.Join(gen.Formats, "|")+" [packages]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -196,10 +200,8 @@ func schemaCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	switch *format {
-	case "openai", "anthropic", "gemini", "mcp":
-	default:
-		fmt.Fprintf(stderr, "winkgen schema: unknown format %q; use openai, anthropic, gemini or mcp\n", *format)
+	if !slices.Contains(gen.Formats, *format) {
+		fmt.Fprintf(stderr, "winkgen schema: unknown format %q; use %s\n", *format, strings.Join(gen.Formats, ", "))
 		return 2
 	}
 	tools, code := inspect(fs.Args(), stderr)

@@ -7,10 +7,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 2, and every handler
+// Compile-time guards: this file was generated for runtime support version 3, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
-const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 3)
+const _ = wink.EnforceVersion(3 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -35,17 +35,12 @@ func WinkTools() []*wink.Tool {
 
 // WinkPublishDocs is the publish_docs tool, handled by PublishDocs.
 var WinkPublishDocs = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Publishes workspace documents to the site: it writes the site index, then checks every page. A page that still contains \"TODO\" fails the call, and the index write is rolled back with it.",
-	Name:                  "publish_docs",
-	ParamsSchema:          winkSchemaPublishParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaPublishParams,
-	ParamsSchemaGemini:    winkGeminiSchemaPublishParams,
-	ParamsSchemaStrict:    winkStrictSchemaPublishParams,
-	Position:              "github.com/winkgen/wink/example/agent.PublishDocs (publish.go)",
-	ResultSchema:          winkSchemaPublished,
-	ResultSchemaStrict:    winkSchemaPublished,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Publishes workspace documents to the site: it writes the site index, then checks every page. A page that still contains \"TODO\" fails the call, and the index write is rolled back with it.",
+	Name:             "publish_docs",
+	ParamsSchema:     winkSchemaPublishParams,
+	Position:         "github.com/winkgen/wink/example/agent.PublishDocs (publish.go)",
+	ResultSchema:     winkSchemaPublished,
 }, &winkFuncsPublishDocs)
 var winkFuncsPublishDocs = wink.Funcs[PublishParams, Published]{
 	Decode:       winkDecodePublishParams,
@@ -120,11 +115,8 @@ func winkEncodePublishParams(dst []byte, v *PublishParams) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaPublishParams          = []byte(`{"type":"object","properties":{"paths":{"type":"array","description":"Paths are the workspace documents to publish, in order.","items":{"type":"string"},"minItems":1,"maxItems":20,"uniqueItems":true}},"required":["paths"],"additionalProperties":false}`)
-	winkGeminiSchemaPublishParams    = []byte(`{"type":"OBJECT","properties":{"paths":{"type":"ARRAY","description":"Paths are the workspace documents to publish, in order. (items unique)","items":{"type":"STRING"},"minItems":1,"maxItems":20}},"required":["paths"]}`)
-	winkSchemaPublished              = []byte(`{"type":"object","description":"Published reports a publication.","properties":{"index":{"type":"string","description":"Index is the path of the index page written."},"pages":{"type":"integer","description":"Pages counts the pages published.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["index","pages"],"additionalProperties":false}`)
-	winkAnthropicSchemaPublishParams = []byte(`{"type":"object","properties":{"paths":{"type":"array","description":"Paths are the workspace documents to publish, in order. (at most 20 items; items unique)","items":{"type":"string"},"minItems":1}},"required":["paths"],"additionalProperties":false}`)
-	winkStrictSchemaPublishParams    = []byte(`{"type":"object","properties":{"paths":{"type":"array","description":"Paths are the workspace documents to publish, in order. (items must be unique)","items":{"type":"string"},"minItems":1,"maxItems":20}},"required":["paths"],"additionalProperties":false}`)
+	winkSchemaPublishParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"paths":{"type":"array","description":"Paths are the workspace documents to publish, in order.","items":{"type":"string"},"minItems":1,"maxItems":20,"uniqueItems":true}},"required":["paths"],"additionalProperties":false}`)
+	winkSchemaPublished     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Published reports a publication.","properties":{"index":{"type":"string","description":"Index is the path of the index page written."},"pages":{"type":"integer","description":"Pages counts the pages published.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["index","pages"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

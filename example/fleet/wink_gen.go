@@ -10,10 +10,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 2, and every handler
+// Compile-time guards: this file was generated for runtime support version 3, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
-const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 3)
+const _ = wink.EnforceVersion(3 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -57,17 +57,12 @@ func WinkTools() []*wink.Tool {
 
 // WinkRemember is the remember tool, handled by Remember.
 var WinkRemember = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Stores a note in the conversation's session.",
-	Name:                  "remember",
-	ParamsSchema:          winkSchemaRememberParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaRememberParams,
-	ParamsSchemaGemini:    winkGeminiSchemaRememberParams,
-	ParamsSchemaStrict:    winkStrictSchemaRememberParams,
-	Position:              "github.com/winkgen/wink/example/fleet.Remember (tools.go)",
-	ResultSchema:          winkSchemaRemembered,
-	ResultSchemaStrict:    winkSchemaRemembered,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Stores a note in the conversation's session.",
+	Name:             "remember",
+	ParamsSchema:     winkSchemaRememberParams,
+	Position:         "github.com/winkgen/wink/example/fleet.Remember (tools.go)",
+	ResultSchema:     winkSchemaRemembered,
 }, &winkFuncsRemember)
 var winkFuncsRemember = wink.Funcs[RememberParams, Remembered]{
 	Decode:       winkDecodeRememberParams,
@@ -78,18 +73,13 @@ var winkFuncsRemember = wink.Funcs[RememberParams, Remembered]{
 
 // WinkRecall is the recall tool, handled by Recall.
 var WinkRecall = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Lists the notes of the conversation.",
-	Name:                  "recall",
-	ParamsSchema:          winkSchemaNoParams,
-	ParamsSchemaAnthropic: winkSchemaNoParams,
-	ParamsSchemaGemini:    winkGeminiSchemaNoParams,
-	ParamsSchemaStrict:    winkSchemaNoParams,
-	Position:              "github.com/winkgen/wink/example/fleet.Recall (tools.go)",
-	ReadOnly:              true,
-	ResultSchema:          winkSchemaRecalled,
-	ResultSchemaStrict:    winkSchemaRecalled,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Lists the notes of the conversation.",
+	Name:             "recall",
+	ParamsSchema:     winkSchemaNoParams,
+	Position:         "github.com/winkgen/wink/example/fleet.Recall (tools.go)",
+	ReadOnly:         true,
+	ResultSchema:     winkSchemaRecalled,
 }, &winkFuncsRecall)
 var winkFuncsRecall = wink.Funcs[wink.NoParams, Recalled]{
 	Decode:       wink.DecodeNoParams,
@@ -109,15 +99,10 @@ var WinkPay = wink.NewTool(wink.Spec{
 		Scope:    "global",
 		Strategy: wink.IdemParams,
 	},
-	Name:                  "pay",
-	ParamsSchema:          winkSchemaPayParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaPayParams,
-	ParamsSchemaGemini:    winkGeminiSchemaPayParams,
-	ParamsSchemaStrict:    winkSchemaPayParams,
-	Position:              "github.com/winkgen/wink/example/fleet.Pay (tools.go)",
-	ResultSchema:          winkSchemaReceipt,
-	ResultSchemaStrict:    winkSchemaReceipt,
-	StrictOK:              true,
+	Name:         "pay",
+	ParamsSchema: winkSchemaPayParams,
+	Position:     "github.com/winkgen/wink/example/fleet.Pay (tools.go)",
+	ResultSchema: winkSchemaReceipt,
 }, &winkFuncsPay)
 var winkFuncsPay = wink.Funcs[PayParams, Receipt]{
 	Decode:       winkDecodePayParams,
@@ -317,18 +302,12 @@ func winkStateDecodeNote(data []byte) (Note, error) {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaRememberParams          = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text to remember.","minLength":1,"maxLength":200}},"required":["text"],"additionalProperties":false}`)
-	winkGeminiSchemaRememberParams    = []byte(`{"type":"OBJECT","properties":{"text":{"type":"STRING","description":"Text to remember.","minLength":1,"maxLength":200}},"required":["text"]}`)
-	winkSchemaRemembered              = []byte(`{"type":"object","description":"Remembered is what remember returns.","properties":{"count":{"type":"integer","description":"Count is how many notes the conversation holds now.","minimum":-9223372036854775808,"maximum":9223372036854775807},"worker":{"type":"string","description":"Worker is the worker that answered."}},"required":["count","worker"],"additionalProperties":false}`)
-	winkAnthropicSchemaRememberParams = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text to remember. (at least 1 characters; at most 200 characters)"}},"required":["text"],"additionalProperties":false}`)
-	winkStrictSchemaRememberParams    = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text to remember. (at least 1 character; at most 200 characters)"}},"required":["text"],"additionalProperties":false}`)
-	winkSchemaNoParams                = []byte(`{"type":"object","properties":{},"additionalProperties":false}`)
-	winkGeminiSchemaNoParams          = []byte(`{"type":"OBJECT","properties":{}}`)
-	winkSchemaRecalled                = []byte(`{"type":"object","description":"Recalled is what recall returns.","properties":{"notes":{"type":"array","description":"Notes are the conversation's notes, oldest first.","items":{"type":"object","description":"Note is one thing the user asked the agent to remember.","properties":{"text":{"type":"string","description":"Text is the note."},"worker":{"type":"string","description":"Worker is the worker that wrote it."}},"required":["text","worker"],"additionalProperties":false}},"worker":{"type":"string","description":"Worker is the worker that answered."}},"required":["notes","worker"],"additionalProperties":false}`)
-	winkSchemaPayParams               = []byte(`{"type":"object","properties":{"invoice":{"type":"string","description":"Invoice to pay, like \"INV-7\".","pattern":"^(?:INV-[0-9]{1,9})$"},"cents":{"type":"integer","description":"Cents to pay.","minimum":1,"maximum":100000000}},"required":["invoice","cents"],"additionalProperties":false}`)
-	winkGeminiSchemaPayParams         = []byte(`{"type":"OBJECT","properties":{"invoice":{"type":"STRING","description":"Invoice to pay, like \"INV-7\".","pattern":"^(?:INV-[0-9]{1,9})$"},"cents":{"type":"INTEGER","description":"Cents to pay.","minimum":1,"maximum":100000000}},"required":["invoice","cents"]}`)
-	winkSchemaReceipt                 = []byte(`{"type":"object","description":"Receipt is what pay returns.","properties":{"invoice":{"type":"string","description":"Invoice paid."},"cents":{"type":"integer","description":"Cents paid.","minimum":-9223372036854775808,"maximum":9223372036854775807},"payment":{"type":"string","description":"Payment identifies the payment: worker and its sequence number."}},"required":["invoice","cents","payment"],"additionalProperties":false}`)
-	winkAnthropicSchemaPayParams      = []byte(`{"type":"object","properties":{"invoice":{"type":"string","description":"Invoice to pay, like \"INV-7\". (matching \"^(?:INV-[0-9]{1,9})$\")"},"cents":{"type":"integer","description":"Cents to pay. (at least 1; at most 100000000)"}},"required":["invoice","cents"],"additionalProperties":false}`)
+	winkSchemaRememberParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"text":{"type":"string","description":"Text to remember.","minLength":1,"maxLength":200}},"required":["text"],"additionalProperties":false}`)
+	winkSchemaRemembered     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Remembered is what remember returns.","properties":{"count":{"type":"integer","description":"Count is how many notes the conversation holds now.","minimum":-9223372036854775808,"maximum":9223372036854775807},"worker":{"type":"string","description":"Worker is the worker that answered."}},"required":["count","worker"],"additionalProperties":false}`)
+	winkSchemaNoParams       = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)
+	winkSchemaRecalled       = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Recalled is what recall returns.","properties":{"notes":{"type":"array","description":"Notes are the conversation's notes, oldest first.","items":{"type":"object","description":"Note is one thing the user asked the agent to remember.","properties":{"text":{"type":"string","description":"Text is the note."},"worker":{"type":"string","description":"Worker is the worker that wrote it."}},"required":["text","worker"],"additionalProperties":false}},"worker":{"type":"string","description":"Worker is the worker that answered."}},"required":["notes","worker"],"additionalProperties":false}`)
+	winkSchemaPayParams      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"invoice":{"type":"string","description":"Invoice to pay, like \"INV-7\".","pattern":"^(?:INV-[0-9]{1,9})$"},"cents":{"type":"integer","description":"Cents to pay.","minimum":1,"maximum":100000000}},"required":["invoice","cents"],"additionalProperties":false}`)
+	winkSchemaReceipt        = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Receipt is what pay returns.","properties":{"invoice":{"type":"string","description":"Invoice paid."},"cents":{"type":"integer","description":"Cents paid.","minimum":-9223372036854775808,"maximum":9223372036854775807},"payment":{"type":"string","description":"Payment identifies the payment: worker and its sequence number."}},"required":["invoice","cents","payment"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

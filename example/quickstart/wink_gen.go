@@ -7,10 +7,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 2, and every handler
+// Compile-time guards: this file was generated for runtime support version 3, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
-const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 3)
+const _ = wink.EnforceVersion(3 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -43,15 +43,10 @@ var WinkGetForecast = wink.NewTool(wink.Spec{
 		Input:       []byte(`{"city":"Lisbon","days":2,"unit":"celsius"}`),
 		Output:      []byte(`{"highs":[21.5,23]}`),
 	}},
-	Name:                  "get_forecast",
-	ParamsSchema:          winkSchemaForecastParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaForecastParams,
-	ParamsSchemaGemini:    winkGeminiSchemaForecastParams,
-	ParamsSchemaStrict:    winkStrictSchemaForecastParams,
-	Position:              "github.com/winkgen/wink/example/quickstart.GetForecast (quickstart.go)",
-	ResultSchema:          winkSchemaForecast,
-	ResultSchemaStrict:    winkSchemaForecast,
-	StrictOK:              true,
+	Name:         "get_forecast",
+	ParamsSchema: winkSchemaForecastParams,
+	Position:     "github.com/winkgen/wink/example/quickstart.GetForecast (quickstart.go)",
+	ResultSchema: winkSchemaForecast,
 }, &winkFuncsGetForecast)
 var winkFuncsGetForecast = wink.Funcs[ForecastParams, Forecast]{
 	Decode:       winkDecodeForecastParams,
@@ -168,11 +163,8 @@ func winkEncodeForecastParams(dst []byte, v *ForecastParams) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaForecastParams          = []byte(`{"type":"object","properties":{"city":{"type":"string","description":"City to forecast, like \"Lisbon\".","minLength":1,"maxLength":100},"days":{"type":["integer","null"],"description":"Days ahead, 1 to 7.","minimum":1,"maximum":7,"default":1},"unit":{"type":["string","null"],"description":"Unit of the temperatures.","enum":["celsius","fahrenheit",null],"default":"celsius"}},"required":["city"],"additionalProperties":false}`)
-	winkGeminiSchemaForecastParams    = []byte(`{"type":"OBJECT","properties":{"city":{"type":"STRING","description":"City to forecast, like \"Lisbon\".","minLength":1,"maxLength":100},"days":{"type":"INTEGER","description":"Days ahead, 1 to 7.","minimum":1,"maximum":7,"default":1,"nullable":true},"unit":{"type":"STRING","description":"Unit of the temperatures.","enum":["celsius","fahrenheit"],"default":"celsius","nullable":true}},"required":["city"]}`)
-	winkSchemaForecast                = []byte(`{"type":"object","description":"Forecast is the predicted weather.","properties":{"highs":{"type":"array","description":"High temperatures, one per day.","items":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}}},"required":["highs"],"additionalProperties":false}`)
-	winkAnthropicSchemaForecastParams = []byte(`{"type":"object","properties":{"city":{"type":"string","description":"City to forecast, like \"Lisbon\". (at least 1 characters; at most 100 characters)"},"days":{"type":["integer","null"],"description":"Days ahead, 1 to 7. (at least 1; at most 7; default 1)"},"unit":{"type":["string","null"],"description":"Unit of the temperatures. (default \"celsius\")","enum":["celsius","fahrenheit",null]}},"required":["city"],"additionalProperties":false}`)
-	winkStrictSchemaForecastParams    = []byte(`{"type":"object","properties":{"city":{"type":"string","description":"City to forecast, like \"Lisbon\". (at least 1 character; at most 100 characters)"},"days":{"type":["integer","null"],"description":"Days ahead, 1 to 7. (default: 1)","minimum":1,"maximum":7},"unit":{"type":["string","null"],"description":"Unit of the temperatures. (default: \"celsius\")","enum":["celsius","fahrenheit",null]}},"required":["city","days","unit"],"additionalProperties":false}`)
+	winkSchemaForecastParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"city":{"type":"string","description":"City to forecast, like \"Lisbon\".","minLength":1,"maxLength":100},"days":{"type":["integer","null"],"description":"Days ahead, 1 to 7.","minimum":1,"maximum":7,"default":1},"unit":{"type":["string","null"],"description":"Unit of the temperatures.","enum":["celsius","fahrenheit",null],"default":"celsius"}},"required":["city"],"additionalProperties":false}`)
+	winkSchemaForecast       = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Forecast is the predicted weather.","properties":{"highs":{"type":"array","description":"High temperatures, one per day.","items":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}}},"required":["highs"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

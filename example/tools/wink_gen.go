@@ -13,10 +13,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 2, and every handler
+// Compile-time guards: this file was generated for runtime support version 3, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
-const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 3)
+const _ = wink.EnforceVersion(3 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -117,14 +117,10 @@ var WinkScheduleTask = wink.NewTool(wink.Spec{
 		Strategy: wink.IdemParams,
 		TTL:      1 * time.Hour,
 	},
-	Name:               "schedule_task",
-	ParamsSchema:       winkSchemaScheduleParams,
-	ParamsSchemaGemini: winkGeminiSchemaScheduleParams,
-	ParamsSchemaStrict: winkStrictSchemaScheduleParams,
-	Position:           "github.com/winkgen/wink/example/tools.ScheduleTask (schedule.go)",
-	ResultSchema:       winkSchemaTask,
-	ResultSchemaStrict: winkStrictSchemaTask,
-	StrictOK:           true,
+	Name:         "schedule_task",
+	ParamsSchema: winkSchemaScheduleParams,
+	Position:     "github.com/winkgen/wink/example/tools.ScheduleTask (schedule.go)",
+	ResultSchema: winkSchemaTask,
 }, &winkFuncsScheduleTask)
 var winkFuncsScheduleTask = wink.Funcs[ScheduleParams, Task]{
 	Decode:       winkDecodeScheduleParams,
@@ -165,15 +161,10 @@ var WinkSearchDocs = wink.NewTool(wink.Spec{
 		Input:       []byte(`{"query":"filesystem","limit":10,"filters":{"path_prefix":"/docs","max_size":1000},"mode":"fuzzy"}`),
 		Output:      []byte(`{"matches":["fs.md"],"total_count":1}`),
 	}},
-	Name:                  "search_docs",
-	ParamsSchema:          winkSchemaSearchParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaSearchParams,
-	ParamsSchemaGemini:    winkGeminiSchemaSearchParams,
-	ParamsSchemaStrict:    winkStrictSchemaSearchParams,
-	Position:              "github.com/winkgen/wink/example/tools.SearchDocs (search.go)",
-	ResultSchema:          winkSchemaSearchResult,
-	ResultSchemaStrict:    winkSchemaSearchResult,
-	StrictOK:              true,
+	Name:         "search_docs",
+	ParamsSchema: winkSchemaSearchParams,
+	Position:     "github.com/winkgen/wink/example/tools.SearchDocs (search.go)",
+	ResultSchema: winkSchemaSearchResult,
 }, &winkFuncsSearchDocs)
 var winkFuncsSearchDocs = wink.Funcs[SearchParams, SearchResult]{
 	Decode:       winkDecodeSearchParams,
@@ -210,15 +201,10 @@ var WinkComputeStats = wink.NewTool(wink.Spec{
 		Input:       []byte(`{"samples":[1,2,3.5],"precision":0.01}`),
 		Output:      []byte(`{"mean":2.17,"min":1,"max":3.5,"count":3}`),
 	}},
-	Name:                  "compute_stats",
-	ParamsSchema:          winkSchemaStatsParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaStatsParams,
-	ParamsSchemaGemini:    winkGeminiSchemaStatsParams,
-	ParamsSchemaStrict:    winkStrictSchemaStatsParams,
-	Position:              "github.com/winkgen/wink/example/tools.ComputeStats (stats.go)",
-	ResultSchema:          winkSchemaStats,
-	ResultSchemaStrict:    winkSchemaStats,
-	StrictOK:              true,
+	Name:         "compute_stats",
+	ParamsSchema: winkSchemaStatsParams,
+	Position:     "github.com/winkgen/wink/example/tools.ComputeStats (stats.go)",
+	ResultSchema: winkSchemaStats,
 }, &winkFuncsComputeStats)
 var winkFuncsComputeStats = wink.Funcs[StatsParams, Stats]{
 	Decode:       winkDecodeStatsParams,
@@ -256,16 +242,11 @@ var WinkGetStatus = wink.NewTool(wink.Spec{
 		Input:       []byte(`{}`),
 		Output:      []byte(`{"healthy":true,"uptime_seconds":12.5}`),
 	}},
-	Name:                  "get_status",
-	ParamsSchema:          winkSchemaNoParams,
-	ParamsSchemaAnthropic: winkSchemaNoParams,
-	ParamsSchemaGemini:    winkGeminiSchemaNoParams,
-	ParamsSchemaStrict:    winkSchemaNoParams,
-	Position:              "github.com/winkgen/wink/example/tools.GetStatus (status.go)",
-	ReadOnly:              true,
-	ResultSchema:          winkSchemaStatus,
-	ResultSchemaStrict:    winkSchemaStatus,
-	StrictOK:              true,
+	Name:         "get_status",
+	ParamsSchema: winkSchemaNoParams,
+	Position:     "github.com/winkgen/wink/example/tools.GetStatus (status.go)",
+	ReadOnly:     true,
+	ResultSchema: winkSchemaStatus,
 }, &winkFuncsGetStatus)
 var winkFuncsGetStatus = wink.Funcs[wink.NoParams, Status]{
 	Decode:       wink.DecodeNoParams,
@@ -298,14 +279,10 @@ var WinkCountOutline = wink.NewTool(wink.Spec{
 		Input:       []byte(`{"root":{"title":"Plan","children":[{"title":"Build"},{"title":"Test"}]}}`),
 		Output:      []byte(`{"entries":3,"depth":2}`),
 	}},
-	Name:               "count_outline",
-	ParamsSchema:       winkSchemaOutlineParams,
-	ParamsSchemaGemini: winkGeminiSchemaOutlineParams,
-	ParamsSchemaStrict: winkStrictSchemaOutlineParams,
-	Position:           "github.com/winkgen/wink/example/tools.CountOutline (tree.go)",
-	ResultSchema:       winkSchemaOutlineCount,
-	ResultSchemaStrict: winkSchemaOutlineCount,
-	StrictOK:           true,
+	Name:         "count_outline",
+	ParamsSchema: winkSchemaOutlineParams,
+	Position:     "github.com/winkgen/wink/example/tools.CountOutline (tree.go)",
+	ResultSchema: winkSchemaOutlineCount,
 }, &winkFuncsCountOutline)
 var winkFuncsCountOutline = wink.Funcs[OutlineParams, OutlineCount]{
 	Decode:       winkDecodeOutlineParams,
@@ -333,17 +310,12 @@ func WinkCountOutlineExamples() []wink.TypedExample[OutlineParams, OutlineCount]
 
 // WinkArchiveDocs is the archive_docs tool, handled by ArchiveDocs.
 var WinkArchiveDocs = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Archives documents; it has no result value.",
-	Name:                  "archive_docs",
-	ParamsSchema:          winkSchemaArchiveParams,
-	ParamsSchemaAnthropic: winkSchemaArchiveParams,
-	ParamsSchemaGemini:    winkGeminiSchemaArchiveParams,
-	ParamsSchemaStrict:    winkSchemaArchiveParams,
-	Position:              "github.com/winkgen/wink/example/tools.ArchiveDocs (tree.go)",
-	ResultSchema:          winkSchemaNoValue,
-	ResultSchemaStrict:    winkSchemaNoValue,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Archives documents; it has no result value.",
+	Name:             "archive_docs",
+	ParamsSchema:     winkSchemaArchiveParams,
+	Position:         "github.com/winkgen/wink/example/tools.ArchiveDocs (tree.go)",
+	ResultSchema:     winkSchemaNoValue,
 }, &winkFuncsArchiveDocs)
 var winkFuncsArchiveDocs = wink.Funcs[ArchiveParams, wink.NoValue]{
 	Decode:       winkDecodeArchiveParams,
@@ -1173,31 +1145,18 @@ func winkEncodeArchiveParams(dst []byte, v *ArchiveParams) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaScheduleParams        = []byte(`{"type":"object","properties":{"title":{"type":"string","description":"Title names the task.","minLength":3,"maxLength":80},"at":{"type":"string","description":"At is when the task is due (RFC 3339).","format":"date-time"},"priority":{"type":["integer","null"],"description":"Priority of the task.","enum":[1,2,3,null],"default":2},"assignee":{"type":["string","null"],"description":"Assignee is the e-mail address of the person responsible.","format":"email"},"labels":{"type":["object","null"],"description":"Labels attach free-form key/value metadata.","additionalProperties":{"type":"string"}},"repeat":{"type":["object","null"],"description":"Repeat makes the task recur.","properties":{"every":{"type":"integer","description":"Every is the interval in days.","minimum":1,"maximum":365},"until":{"type":["string","null"],"description":"Until ends the recurrence; open-ended when absent.","format":"date-time"}},"required":["every"],"additionalProperties":false},"ticket":{"type":["string","null"],"description":"Ticket is the tracker reference, like ABC-123.","pattern":"^(?:[A-Z]{2,5}-[0-9]+)$"}},"required":["title","at"],"additionalProperties":false}`)
-	winkGeminiSchemaScheduleParams  = []byte(`{"type":"OBJECT","properties":{"title":{"type":"STRING","description":"Title names the task.","minLength":3,"maxLength":80},"at":{"type":"STRING","description":"At is when the task is due (RFC 3339).","format":"date-time"},"priority":{"type":"INTEGER","description":"Priority of the task. (one of 1, 2, 3, null)","default":2,"nullable":true},"assignee":{"type":"STRING","description":"Assignee is the e-mail address of the person responsible. (format \"email\")","nullable":true},"labels":{"type":"OBJECT","description":"Labels attach free-form key/value metadata. (an object of string values by key)","nullable":true},"repeat":{"type":"OBJECT","description":"Repeat makes the task recur.","properties":{"every":{"type":"INTEGER","description":"Every is the interval in days.","minimum":1,"maximum":365},"until":{"type":"STRING","description":"Until ends the recurrence; open-ended when absent.","format":"date-time","nullable":true}},"required":["every"],"nullable":true},"ticket":{"type":"STRING","description":"Ticket is the tracker reference, like ABC-123.","pattern":"^(?:[A-Z]{2,5}-[0-9]+)$","nullable":true}},"required":["title","at"]}`)
-	winkSchemaTask                  = []byte(`{"type":"object","description":"Task is a scheduled task.","properties":{"id":{"type":"string","description":"ID identifies the task."},"title":{"type":"string","description":"Title names the task."},"due":{"type":"string","description":"Due is when the task is due.","format":"date-time"},"priority":{"type":"integer","description":"Priority of the task.","enum":[1,2,3]},"labels":{"type":"object","description":"Labels are the task's metadata.","additionalProperties":{"type":"string"}}},"required":["id","title","due","priority","labels"],"additionalProperties":false}`)
-	winkStrictSchemaScheduleParams  = []byte(`{"type":"object","properties":{"title":{"type":"string","description":"Title names the task. (at least 3 characters; at most 80 characters)"},"at":{"type":"string","description":"At is when the task is due (RFC 3339).","format":"date-time"},"priority":{"type":["integer","null"],"description":"Priority of the task. (default: 2)","enum":[1,2,3,null]},"assignee":{"type":["string","null"],"description":"Assignee is the e-mail address of the person responsible.","format":"email"},"labels":{"type":["array","null"],"description":"Labels attach free-form key/value metadata.","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"string"}},"required":["key","value"],"additionalProperties":false}},"repeat":{"type":["object","null"],"description":"Repeat makes the task recur.","properties":{"every":{"type":"integer","description":"Every is the interval in days.","minimum":1,"maximum":365},"until":{"type":["string","null"],"description":"Until ends the recurrence; open-ended when absent.","format":"date-time"}},"required":["every","until"],"additionalProperties":false},"ticket":{"type":["string","null"],"description":"Ticket is the tracker reference, like ABC-123.","pattern":"^(?:[A-Z]{2,5}-[0-9]+)$"}},"required":["title","at","priority","assignee","labels","repeat","ticket"],"additionalProperties":false}`)
-	winkStrictSchemaTask            = []byte(`{"type":"object","description":"Task is a scheduled task.","properties":{"id":{"type":"string","description":"ID identifies the task."},"title":{"type":"string","description":"Title names the task."},"due":{"type":"string","description":"Due is when the task is due.","format":"date-time"},"priority":{"type":"integer","description":"Priority of the task.","enum":[1,2,3]},"labels":{"type":"array","description":"Labels are the task's metadata.","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"string"}},"required":["key","value"],"additionalProperties":false}}},"required":["id","title","due","priority","labels"],"additionalProperties":false}`)
-	winkSchemaSearchParams          = []byte(`{"type":"object","properties":{"query":{"type":"string","description":"Query is the text to search for.","minLength":1,"maxLength":200},"limit":{"type":["integer","null"],"description":"Limit caps the number of matches returned.","minimum":1,"maximum":100,"default":10},"case_sensitive":{"type":["boolean","null"],"description":"CaseSensitive makes matching case-sensitive."},"file_types":{"type":["array","null"],"description":"FileTypes restricts matches to these extensions.","items":{"type":"string","pattern":"^(?:[a-z0-9]{1,8})$"},"maxItems":10,"uniqueItems":true},"filters":{"type":"object","description":"Filters narrows the search.","properties":{"path_prefix":{"type":"string","description":"PathPrefix keeps only documents under this path.","pattern":"^(?:/[A-Za-z0-9_./-]*)$"},"max_size":{"type":"integer","description":"MaxSize skips documents larger than this many bytes.","minimum":0,"maximum":9223372036854775807}},"required":["path_prefix","max_size"],"additionalProperties":false},"mode":{"type":["string","null"],"description":"Mode is the matching mode.","enum":["fuzzy","exact",null],"default":"fuzzy"}},"required":["query","filters"],"additionalProperties":false}`)
-	winkGeminiSchemaSearchParams    = []byte(`{"type":"OBJECT","properties":{"query":{"type":"STRING","description":"Query is the text to search for.","minLength":1,"maxLength":200},"limit":{"type":"INTEGER","description":"Limit caps the number of matches returned.","minimum":1,"maximum":100,"default":10,"nullable":true},"case_sensitive":{"type":"BOOLEAN","description":"CaseSensitive makes matching case-sensitive.","nullable":true},"file_types":{"type":"ARRAY","description":"FileTypes restricts matches to these extensions. (items unique)","items":{"type":"STRING","pattern":"^(?:[a-z0-9]{1,8})$"},"maxItems":10,"nullable":true},"filters":{"type":"OBJECT","description":"Filters narrows the search.","properties":{"path_prefix":{"type":"STRING","description":"PathPrefix keeps only documents under this path.","pattern":"^(?:/[A-Za-z0-9_./-]*)$"},"max_size":{"type":"INTEGER","description":"MaxSize skips documents larger than this many bytes.","minimum":0,"maximum":9223372036854775807}},"required":["path_prefix","max_size"]},"mode":{"type":"STRING","description":"Mode is the matching mode.","enum":["fuzzy","exact"],"default":"fuzzy","nullable":true}},"required":["query","filters"]}`)
-	winkSchemaSearchResult          = []byte(`{"type":"object","description":"SearchResult lists matching documents.","properties":{"matches":{"type":"array","description":"Matches are the matching document paths.","items":{"type":"string"}},"total_count":{"type":"integer","description":"TotalCount is the number of matches before the limit.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["matches","total_count"],"additionalProperties":false}`)
-	winkAnthropicSchemaSearchParams = []byte(`{"type":"object","properties":{"query":{"type":"string","description":"Query is the text to search for. (at least 1 characters; at most 200 characters)"},"limit":{"type":["integer","null"],"description":"Limit caps the number of matches returned. (at least 1; at most 100; default 10)"},"case_sensitive":{"type":["boolean","null"],"description":"CaseSensitive makes matching case-sensitive."},"file_types":{"type":["array","null"],"description":"FileTypes restricts matches to these extensions. (at most 10 items; items unique)","items":{"type":"string","description":"(matching \"^(?:[a-z0-9]{1,8})$\")"}},"filters":{"type":"object","description":"Filters narrows the search.","properties":{"path_prefix":{"type":"string","description":"PathPrefix keeps only documents under this path. (matching \"^(?:/[A-Za-z0-9_./-]*)$\")"},"max_size":{"type":"integer","description":"MaxSize skips documents larger than this many bytes. (at least 0; at most 9223372036854775807)"}},"required":["path_prefix","max_size"],"additionalProperties":false},"mode":{"type":["string","null"],"description":"Mode is the matching mode. (default \"fuzzy\")","enum":["fuzzy","exact",null]}},"required":["query","filters"],"additionalProperties":false}`)
-	winkStrictSchemaSearchParams    = []byte(`{"type":"object","properties":{"query":{"type":"string","description":"Query is the text to search for. (at least 1 character; at most 200 characters)"},"limit":{"type":["integer","null"],"description":"Limit caps the number of matches returned. (default: 10)","minimum":1,"maximum":100},"case_sensitive":{"type":["boolean","null"],"description":"CaseSensitive makes matching case-sensitive."},"file_types":{"type":["array","null"],"description":"FileTypes restricts matches to these extensions. (items must be unique)","items":{"type":"string","pattern":"^(?:[a-z0-9]{1,8})$"},"maxItems":10},"filters":{"type":"object","description":"Filters narrows the search.","properties":{"path_prefix":{"type":"string","description":"PathPrefix keeps only documents under this path.","pattern":"^(?:/[A-Za-z0-9_./-]*)$"},"max_size":{"type":"integer","description":"MaxSize skips documents larger than this many bytes.","minimum":0,"maximum":9223372036854775807}},"required":["path_prefix","max_size"],"additionalProperties":false},"mode":{"type":["string","null"],"description":"Mode is the matching mode. (default: \"fuzzy\")","enum":["fuzzy","exact",null]}},"required":["query","limit","case_sensitive","file_types","filters","mode"],"additionalProperties":false}`)
-	winkSchemaStatsParams           = []byte(`{"type":"object","properties":{"samples":{"type":"array","description":"Samples are the measurements.","items":{"type":"number","exclusiveMinimum":-1e9,"maximum":1e9},"minItems":1,"maxItems":1000},"precision":{"type":["number","null"],"description":"Precision is the rounding step of the results, like 0.01.","exclusiveMinimum":0,"maximum":1,"multipleOf":0.001,"default":0.01},"weights":{"type":["array","null"],"description":"Weights give each sample's weight; same length as samples when present.","items":{"type":"integer","minimum":0,"maximum":255}},"window":{"type":["array","null"],"description":"Window is a fixed three-point smoothing kernel.","items":{"type":"integer","minimum":-32768,"maximum":32767},"minItems":3,"maxItems":3}},"required":["samples"],"additionalProperties":false}`)
-	winkGeminiSchemaStatsParams     = []byte(`{"type":"OBJECT","properties":{"samples":{"type":"ARRAY","description":"Samples are the measurements.","items":{"type":"NUMBER","maximum":1e9,"description":"(greater than -1e9)"},"minItems":1,"maxItems":1000},"precision":{"type":"NUMBER","description":"Precision is the rounding step of the results, like 0.01. (greater than 0; a multiple of 0.001)","maximum":1,"default":0.01,"nullable":true},"weights":{"type":"ARRAY","description":"Weights give each sample's weight; same length as samples when present.","items":{"type":"INTEGER","minimum":0,"maximum":255},"nullable":true},"window":{"type":"ARRAY","description":"Window is a fixed three-point smoothing kernel.","items":{"type":"INTEGER","minimum":-32768,"maximum":32767},"minItems":3,"maxItems":3,"nullable":true}},"required":["samples"]}`)
-	winkSchemaStats                 = []byte(`{"type":"object","description":"Stats summarises samples.","properties":{"mean":{"type":"number","description":"Mean of the samples.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"min":{"type":"number","description":"Min is the smallest sample.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"max":{"type":"number","description":"Max is the largest sample.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"count":{"type":"integer","description":"Count of samples.","minimum":0,"maximum":4294967295}},"required":["mean","min","max","count"],"additionalProperties":false}`)
-	winkAnthropicSchemaStatsParams  = []byte(`{"type":"object","properties":{"samples":{"type":"array","description":"Samples are the measurements. (at most 1000 items)","items":{"type":"number","description":"(greater than -1e9; at most 1e9)"},"minItems":1},"precision":{"type":["number","null"],"description":"Precision is the rounding step of the results, like 0.01. (greater than 0; at most 1; a multiple of 0.001; default 0.01)"},"weights":{"type":["array","null"],"description":"Weights give each sample's weight; same length as samples when present.","items":{"type":"integer","description":"(at least 0; at most 255)"}},"window":{"type":["array","null"],"description":"Window is a fixed three-point smoothing kernel. (at least 3 items; at most 3 items)","items":{"type":"integer","description":"(at least -32768; at most 32767)"}}},"required":["samples"],"additionalProperties":false}`)
-	winkStrictSchemaStatsParams     = []byte(`{"type":"object","properties":{"samples":{"type":"array","description":"Samples are the measurements.","items":{"type":"number","exclusiveMinimum":-1e9,"maximum":1e9},"minItems":1,"maxItems":1000},"precision":{"type":["number","null"],"description":"Precision is the rounding step of the results, like 0.01. (default: 0.01)","exclusiveMinimum":0,"maximum":1,"multipleOf":0.001},"weights":{"type":["array","null"],"description":"Weights give each sample's weight; same length as samples when present.","items":{"type":"integer","minimum":0,"maximum":255}},"window":{"type":["array","null"],"description":"Window is a fixed three-point smoothing kernel.","items":{"type":"integer","minimum":-32768,"maximum":32767},"minItems":3,"maxItems":3}},"required":["samples","precision","weights","window"],"additionalProperties":false}`)
-	winkSchemaNoParams              = []byte(`{"type":"object","properties":{},"additionalProperties":false}`)
-	winkGeminiSchemaNoParams        = []byte(`{"type":"OBJECT","properties":{}}`)
-	winkSchemaStatus                = []byte(`{"type":"object","description":"Status reports the agent's health.","properties":{"healthy":{"type":"boolean","description":"Healthy is true when every subsystem is up."},"uptime_seconds":{"type":"number","description":"Uptime in seconds.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}},"required":["healthy","uptime_seconds"],"additionalProperties":false}`)
-	winkSchemaOutlineParams         = []byte(`{"type":"object","properties":{"root":{"description":"Root is the outline's top entry.","$ref":"#/$defs/Node"}},"required":["root"],"additionalProperties":false,"$defs":{"Node":{"type":"object","description":"Node is an outline entry with nested children.","properties":{"title":{"type":"string","description":"Title of the entry.","minLength":1},"children":{"type":["array","null"],"description":"Children are nested entries.","items":{"$ref":"#/$defs/Node"},"maxItems":20}},"required":["title"],"additionalProperties":false}}}`)
-	winkGeminiSchemaOutlineParams   = []byte(`{"type":"OBJECT","properties":{"root":{"type":"OBJECT","description":"Root is the outline's top entry.","properties":{"title":{"type":"STRING","description":"Title of the entry.","minLength":1},"children":{"type":"ARRAY","description":"Children are nested entries.","items":{"type":"OBJECT","description":"a Node object, as above"},"maxItems":20,"nullable":true}},"required":["title"]}},"required":["root"]}`)
-	winkSchemaOutlineCount          = []byte(`{"type":"object","description":"OutlineCount is the size of an outline.","properties":{"entries":{"type":"integer","description":"Entries counts every node.","minimum":-9223372036854775808,"maximum":9223372036854775807},"depth":{"type":"integer","description":"Depth is the longest path from the root.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["entries","depth"],"additionalProperties":false}`)
-	winkStrictSchemaOutlineParams   = []byte(`{"type":"object","properties":{"root":{"description":"Root is the outline's top entry.","anyOf":[{"$ref":"#/$defs/Node"}]}},"required":["root"],"additionalProperties":false,"$defs":{"Node":{"type":"object","description":"Node is an outline entry with nested children.","properties":{"title":{"type":"string","description":"Title of the entry. (at least 1 character)"},"children":{"type":["array","null"],"description":"Children are nested entries.","items":{"$ref":"#/$defs/Node"},"maxItems":20}},"required":["title","children"],"additionalProperties":false}}}`)
-	winkSchemaArchiveParams         = []byte(`{"type":"object","properties":{"paths":{"type":"array","description":"Paths to archive.","items":{"type":"string"},"minItems":1}},"required":["paths"],"additionalProperties":false}`)
-	winkGeminiSchemaArchiveParams   = []byte(`{"type":"OBJECT","properties":{"paths":{"type":"ARRAY","description":"Paths to archive.","items":{"type":"STRING"},"minItems":1}},"required":["paths"]}`)
-	winkSchemaNoValue               = []byte(`{"type":"null"}`)
+	winkSchemaScheduleParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"title":{"type":"string","description":"Title names the task.","minLength":3,"maxLength":80},"at":{"type":"string","description":"At is when the task is due (RFC 3339).","format":"date-time"},"priority":{"type":["integer","null"],"description":"Priority of the task.","enum":[1,2,3,null],"default":2},"assignee":{"type":["string","null"],"description":"Assignee is the e-mail address of the person responsible.","format":"email"},"labels":{"type":["object","null"],"description":"Labels attach free-form key/value metadata.","additionalProperties":{"type":"string"}},"repeat":{"type":["object","null"],"description":"Repeat makes the task recur.","properties":{"every":{"type":"integer","description":"Every is the interval in days.","minimum":1,"maximum":365},"until":{"type":["string","null"],"description":"Until ends the recurrence; open-ended when absent.","format":"date-time"}},"required":["every"],"additionalProperties":false},"ticket":{"type":["string","null"],"description":"Ticket is the tracker reference, like ABC-123.","pattern":"^(?:[A-Z]{2,5}-[0-9]+)$"}},"required":["title","at"],"additionalProperties":false}`)
+	winkSchemaTask           = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Task is a scheduled task.","properties":{"id":{"type":"string","description":"ID identifies the task."},"title":{"type":"string","description":"Title names the task."},"due":{"type":"string","description":"Due is when the task is due.","format":"date-time"},"priority":{"type":"integer","description":"Priority of the task.","enum":[1,2,3]},"labels":{"type":"object","description":"Labels are the task's metadata.","additionalProperties":{"type":"string"}}},"required":["id","title","due","priority","labels"],"additionalProperties":false}`)
+	winkSchemaSearchParams   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"query":{"type":"string","description":"Query is the text to search for.","minLength":1,"maxLength":200},"limit":{"type":["integer","null"],"description":"Limit caps the number of matches returned.","minimum":1,"maximum":100,"default":10},"case_sensitive":{"type":["boolean","null"],"description":"CaseSensitive makes matching case-sensitive."},"file_types":{"type":["array","null"],"description":"FileTypes restricts matches to these extensions.","items":{"type":"string","pattern":"^(?:[a-z0-9]{1,8})$"},"maxItems":10,"uniqueItems":true},"filters":{"type":"object","description":"Filters narrows the search.","properties":{"path_prefix":{"type":"string","description":"PathPrefix keeps only documents under this path.","pattern":"^(?:/[A-Za-z0-9_./-]*)$"},"max_size":{"type":"integer","description":"MaxSize skips documents larger than this many bytes.","minimum":0,"maximum":9223372036854775807}},"required":["path_prefix","max_size"],"additionalProperties":false},"mode":{"type":["string","null"],"description":"Mode is the matching mode.","enum":["fuzzy","exact",null],"default":"fuzzy"}},"required":["query","filters"],"additionalProperties":false}`)
+	winkSchemaSearchResult   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"SearchResult lists matching documents.","properties":{"matches":{"type":"array","description":"Matches are the matching document paths.","items":{"type":"string"}},"total_count":{"type":"integer","description":"TotalCount is the number of matches before the limit.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["matches","total_count"],"additionalProperties":false}`)
+	winkSchemaStatsParams    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"samples":{"type":"array","description":"Samples are the measurements.","items":{"type":"number","exclusiveMinimum":-1e9,"maximum":1e9},"minItems":1,"maxItems":1000},"precision":{"type":["number","null"],"description":"Precision is the rounding step of the results, like 0.01.","exclusiveMinimum":0,"maximum":1,"multipleOf":0.001,"default":0.01},"weights":{"type":["array","null"],"description":"Weights give each sample's weight; same length as samples when present.","items":{"type":"integer","minimum":0,"maximum":255}},"window":{"type":["array","null"],"description":"Window is a fixed three-point smoothing kernel.","items":{"type":"integer","minimum":-32768,"maximum":32767},"minItems":3,"maxItems":3}},"required":["samples"],"additionalProperties":false}`)
+	winkSchemaStats          = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Stats summarises samples.","properties":{"mean":{"type":"number","description":"Mean of the samples.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"min":{"type":"number","description":"Min is the smallest sample.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"max":{"type":"number","description":"Max is the largest sample.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"count":{"type":"integer","description":"Count of samples.","minimum":0,"maximum":4294967295}},"required":["mean","min","max","count"],"additionalProperties":false}`)
+	winkSchemaNoParams       = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)
+	winkSchemaStatus         = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Status reports the agent's health.","properties":{"healthy":{"type":"boolean","description":"Healthy is true when every subsystem is up."},"uptime_seconds":{"type":"number","description":"Uptime in seconds.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}},"required":["healthy","uptime_seconds"],"additionalProperties":false}`)
+	winkSchemaOutlineParams  = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"root":{"description":"Root is the outline's top entry.","$ref":"#/$defs/Node"}},"required":["root"],"additionalProperties":false,"$defs":{"Node":{"type":"object","description":"Node is an outline entry with nested children.","properties":{"title":{"type":"string","description":"Title of the entry.","minLength":1},"children":{"type":["array","null"],"description":"Children are nested entries.","items":{"$ref":"#/$defs/Node"},"maxItems":20}},"required":["title"],"additionalProperties":false}}}`)
+	winkSchemaOutlineCount   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"OutlineCount is the size of an outline.","properties":{"entries":{"type":"integer","description":"Entries counts every node.","minimum":-9223372036854775808,"maximum":9223372036854775807},"depth":{"type":"integer","description":"Depth is the longest path from the root.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["entries","depth"],"additionalProperties":false}`)
+	winkSchemaArchiveParams  = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"paths":{"type":"array","description":"Paths to archive.","items":{"type":"string"},"minItems":1}},"required":["paths"],"additionalProperties":false}`)
+	winkSchemaNoValue        = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"null"}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/winkgen/wink/runtime/adapters/anthropic"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,103 +29,10 @@ var anthropicDrop = map[string]string{
 // anthropicFormats are the string formats strict mode supports.
 var anthropicFormats = []string{"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"}
 
-// AnthropicStrict returns the strict form of plain, or ok false when it cannot have one.
+// AnthropicStrict returns the strict form of plain as the Anthropic adapter sends it
+// (anthropic.StrictSchema), or ok false when it has none.
 func AnthropicStrict(plain []byte) (out []byte, ok bool, err error) {
-	root, err := parseOrdered(plain)
-	if err != nil {
-		return nil, false, err
-	}
-	o, isObj := root.(*ordObj)
-	if !isObj {
-		return nil, false, errors.New("schema is not an object")
-	}
-	ok = true
-	defs, _ := o.get("$defs").(*ordObj)
-	// A definition that reaches itself is recursive: strict mode refuses it.
-	for _, name := range defsKeys(defs) {
-		if reaches(defs, name, name, map[string]bool{}) {
-			return nil, false, nil
-		}
-	}
-	var conv func(s *ordObj) *ordObj
-	conv = func(s *ordObj) *ordObj {
-		out := &ordObj{}
-		var notes []string
-		for _, k := range s.keys {
-			v := s.vals[k]
-			switch {
-			case k == "additionalProperties":
-				if v != false {
-					ok = false // a map
-				}
-				out.set(k, false)
-			case k == "minItems":
-				if n, _ := v.(json.Number); n == "0" || n == "1" {
-					out.set(k, v)
-				} else {
-					notes = append(notes, "at least "+jsonLiteral(v)+" items")
-				}
-			case k == "format":
-				if f, _ := v.(string); slices.Contains(anthropicFormats, f) {
-					out.set(k, v)
-				} else {
-					notes = append(notes, "format "+jsonLiteral(v))
-				}
-			case anthropicDrop[k] != "":
-				w := anthropicDrop[k]
-				if strings.Contains(w, "%s") {
-					notes = append(notes, strings.Replace(w, "%s", jsonLiteral(v), 1))
-				} else if k == "uniqueItems" {
-					if v == true {
-						notes = append(notes, w)
-					}
-				} else {
-					notes = append(notes, w+jsonLiteral(v))
-				}
-			case k == "properties" || k == "$defs":
-				m, _ := v.(*ordObj)
-				c := &ordObj{}
-				for _, pk := range m.keys {
-					if ps, isObj := m.vals[pk].(*ordObj); isObj {
-						c.set(pk, conv(ps))
-					}
-				}
-				out.set(k, c)
-			case k == "items":
-				if is, isObj := v.(*ordObj); isObj {
-					out.set(k, conv(is))
-				}
-			case k == "anyOf" || k == "oneOf" || k == "allOf":
-				arr, _ := v.([]any)
-				var alts []any
-				for _, a := range arr {
-					if as, isObj := a.(*ordObj); isObj {
-						alts = append(alts, conv(as))
-					}
-				}
-				if k == "oneOf" {
-					k = "anyOf"
-				}
-				out.set(k, alts)
-			default:
-				out.set(k, v)
-			}
-		}
-		if t, _ := out.get("type").(string); t == "object" || hasType(out, "object") {
-			if out.get("additionalProperties") == nil {
-				out.set("additionalProperties", false)
-			}
-		}
-		addNotes(out, notes)
-		return out
-	}
-	res := conv(o)
-	if !ok {
-		return nil, false, nil
-	}
-	var b bytes.Buffer
-	writeOrdered(&b, res)
-	return b.Bytes(), true, nil
+	return anthropic.StrictSchema(plain)
 }
 
 func hasType(s *ordObj, name string) bool {
@@ -221,6 +129,9 @@ func CheckAnthropicStrict(b []byte) error {
 		}
 	}
 	walk(root, "$")
+	if bytes.Contains(b, []byte(`"$ref":"#"`)) {
+		errs = append(errs, errors.New(`$: recursive schemas are not supported ("$ref":"#")`))
+	}
 	if o, ok := root.(*ordObj); ok {
 		defs, _ := o.get("$defs").(*ordObj)
 		for _, name := range defsKeys(defs) {

@@ -18,15 +18,15 @@ func Plain(t *model.Type) ([]byte, error) {
 	return build(t, false)
 }
 
-// NoValue returns the schema of a result that carries no value: {"type":"null"}.
+// NoValue returns the schema of a result that carries no value: {"$schema":…,"type":"null"}.
 func NoValue() []byte {
-	return []byte(`{"type":"null"}`)
+	return []byte(`{"$schema":"` + Dialect + `","type":"null"}`)
 }
 
 // Empty returns the schema of a parameterless tool's arguments:
-// {"type":"object","properties":{},"additionalProperties":false}.
+// {"$schema":…,"type":"object","properties":{},"additionalProperties":false}.
 func Empty() []byte {
-	return []byte(`{"type":"object","properties":{},"additionalProperties":false}`)
+	return []byte(`{"$schema":"` + Dialect + `","type":"object","properties":{},"additionalProperties":false}`)
 }
 
 // rootBoilerplate matches the Go doc convention for a params or result type ("SearchParams are the
@@ -42,6 +42,7 @@ func boilerplate(t *model.Type) bool {
 type builder struct {
 	strict bool
 	root   *model.Type
+	shared map[*model.Type]bool   // named structs used more than once: written once under $defs
 	defs   []*model.Type          // recursive types referenced, in first-use order
 	defIDs map[string]*model.Type // ID → type, to catch two types sharing an ID
 	stack  []*model.Type          // structs being written inline (cycle guard)
@@ -54,7 +55,7 @@ func build(t *model.Type, strict bool) ([]byte, error) {
 	if t.Kind == model.KindNoValue {
 		return NoValue(), nil
 	}
-	b := &builder{strict: strict, root: t, defIDs: map[string]*model.Type{}}
+	b := &builder{strict: strict, root: t, defIDs: map[string]*model.Type{}, shared: sharedStructs(t)}
 	var s *obj
 	var err error
 	if t.Kind == model.KindStruct {
@@ -79,7 +80,54 @@ func build(t *model.Type, strict bool) ([]byte, error) {
 		}
 		s.set("$defs", defs)
 	}
+	s.set("$schema", str(Dialect))
 	return s.appendJSON(nil), nil
+}
+
+// Dialect is the JSON Schema dialect every plain schema states in "$schema" (MCP takes 2020-12 as its
+// default dialect).
+const Dialect = "https://json-schema.org/draft/2020-12/schema"
+
+// sharedStructs returns the named structs that root's schema states more than once (not counting root
+// itself, nor recursive types, which are under $defs anyway): each is written once under "$defs" and
+// referenced where it is used, so the schema is smaller. A struct used inside a shared one counts once,
+// as its definition is written once.
+func sharedStructs(root *model.Type) map[*model.Type]bool {
+	uses := map[*model.Type]int{}
+	var walk func(t *model.Type)
+	walk = func(t *model.Type) {
+		for t != nil && (t.Kind == model.KindPointer || t.Kind == model.KindSlice || t.Kind == model.KindArray || t.Kind == model.KindMap) {
+			t = t.Elem
+		}
+		if t == nil || t.Kind != model.KindStruct || t == root {
+			return
+		}
+		uses[t]++
+		if uses[t] > 1 {
+			return
+		}
+		for _, f := range t.Fields {
+			if f != nil {
+				walk(f.Type)
+			}
+		}
+	}
+	if root.Kind == model.KindStruct {
+		for _, f := range root.Fields {
+			if f != nil {
+				walk(f.Type)
+			}
+		}
+	} else {
+		walk(root.Elem)
+	}
+	shared := map[*model.Type]bool{}
+	for t, n := range uses {
+		if n > 1 && t.Named != nil && t.ID != "" && !t.Recursive {
+			shared[t] = true
+		}
+	}
+	return shared
 }
 
 // typeName names t in error messages.
@@ -225,7 +273,7 @@ func (b *builder) value(t *model.Type, nullable bool, path string) (*obj, error)
 	nullable = nullable || ptr
 	switch t.Kind {
 	case model.KindStruct:
-		if t.Recursive {
+		if t.Recursive || b.shared[t] {
 			return b.ref(t, nullable)
 		}
 		return b.structBody(t, nullable)
@@ -290,7 +338,7 @@ func (b *builder) ref(t *model.Type, nullable bool) (*obj, error) {
 			b.defIDs[t.ID] = t
 			b.defs = append(b.defs, t)
 		} else if prev != t {
-			return nil, fmt.Errorf("schema: two recursive types share the ID %q", t.ID)
+			return nil, fmt.Errorf("schema: two types under $defs share the ID %q", t.ID)
 		}
 		target = "#/$defs/" + t.ID
 	}

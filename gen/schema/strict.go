@@ -5,17 +5,18 @@ import (
 	"strings"
 
 	"github.com/winkgen/wink/gen/model"
+	"github.com/winkgen/wink/runtime/adapters/openai"
 )
 
-// Strict returns the OpenAI strict-mode variant. It differs from Plain in four ways: every property is
-// listed in "required" (optional ones stay nullable), keywords OpenAI strict does not support are dropped
-// and restated in the property's description, a "$ref" never has sibling keywords (it moves into a
-// one-element "anyOf"), and a map is an array of {"key","value"} pairs (strict mode cannot state an object
-// with arbitrary keys; the generated decoder reads that form under strictjson.Limits.PairMaps). ok is true
-// for every type winkgen accepts; it is kept for callers that check it.
+// Strict returns the OpenAI strict-mode form of t's params or result: the runtime's own derivation
+// (openai.StrictSchema) of the plain schema, so what winkgen checks is what the adapter sends. ok is true
+// for every type winkgen accepts.
 func Strict(t *model.Type) (b []byte, ok bool, err error) {
-	b, err = build(t, true)
+	plain, err := Plain(t)
 	if err != nil {
+		return nil, false, err
+	}
+	if b, err = openai.StrictSchema(plain); err != nil {
 		return nil, false, err
 	}
 	return b, true, nil

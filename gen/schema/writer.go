@@ -11,6 +11,7 @@ import (
 // keyOrder is the fixed order of keywords inside every schema object. Keys not listed sort after these, in
 // insertion order (none are emitted today).
 var keyOrder = []string{
+	"$schema",
 	"type",
 	"description",
 	"anyOf",

@@ -44,7 +44,6 @@ func TestContractHashChangesWithEachContractField(t *testing.T) {
 		{"bytes moved between fields", func(s *wink.Spec) { s.Name, s.Description = "lsl", "ists files." }, true},
 		{"position is not contract", func(s *wink.Spec) { s.Position = "elsewhere.go:9:9" }, false},
 		{"examples are not contract", func(s *wink.Spec) { s.Examples = []wink.Example{{Input: []byte(`{}`)}} }, false},
-		{"strict schemas are not contract", func(s *wink.Spec) { s.ParamsSchemaStrict = []byte(`{}`) }, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

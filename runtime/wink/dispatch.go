@@ -27,9 +27,10 @@ type Call struct {
 	// Arguments is the raw JSON arguments text.
 	Arguments []byte
 	// PairMaps says the call came from a provider that was sent the tool's
-	// OpenAI strict schema (Spec.ParamsSchemaStrict; the OpenAI adapters and
-	// providers set it): its maps arrive as arrays of {"key","value"} pairs,
-	// as that schema states, and are decoded in that form.
+	// params in a dialect form stating maps as arrays of {"key","value"}
+	// pairs and free-form JSON as a string of JSON text (OpenAI strict mode
+	// and Gemini; their adapters and providers set it): such values are
+	// decoded in that form.
 	PairMaps bool
 }
 
@@ -379,7 +380,7 @@ func (t *Tool) run(ctx context.Context, disp *Dispatcher, call Call, fr *frame) 
 
 	// 2: strict decoding, then the params' Validate.
 	lim := disp.Limits
-	lim.PairMaps = call.PairMaps && t.spec.StrictOK
+	lim.PairMaps = call.PairMaps
 	if aerr := t.decode(fr, call.Arguments, lim); aerr != nil {
 		cs.fail(aerr.Error())
 		cs.cause = aerr

@@ -15,13 +15,13 @@ import (
 
 // GenVersion is the version of the generated-code contract this runtime
 // implements; winkgen emits code for it.
-const GenVersion = 2
+const GenVersion = 3
 
 // MinGenVersion is the oldest generated-code version this runtime supports.
-const MinGenVersion = 2
+const MinGenVersion = 3
 
 // MaxGenVersion is the newest generated-code version this runtime supports.
-const MaxGenVersion = 2
+const MaxGenVersion = 3
 
 // EnforceVersion is used by generated code to fail compilation when it does
 // not fit this runtime (the protobuf-go idiom). Code generated for version G
@@ -44,29 +44,15 @@ type Spec struct {
 	// such as duplicate names. It carries no line number, so an edit that
 	// moves a handler does not change the generated file.
 	Position string
-	// ParamsSchema is the plain JSON Schema of the arguments (Anthropic
-	// input_schema, MCP inputSchema).
+	// ParamsSchema is the plain JSON Schema 2020-12 of the arguments
+	// (Anthropic input_schema, MCP inputSchema). The forms a provider's
+	// dialect needs (OpenAI strict mode, Anthropic strict tool use, Gemini's
+	// OpenAPI subset) are derived from it by that provider's adapter
+	// (runtime/adapters/<vendor>), once per tool.
 	ParamsSchema []byte
-	// ParamsSchemaGemini is ParamsSchema in the OpenAPI subset of Gemini's
-	// function declarations (what it cannot state is restated in
-	// descriptions; the decoder enforces it all the same).
-	ParamsSchemaGemini []byte
-	// ParamsSchemaAnthropic is ParamsSchema in the subset of Anthropic's
-	// strict tool use (what it cannot state is restated in descriptions);
-	// nil when the params cannot have one (a map, a recursive type).
-	ParamsSchemaAnthropic []byte
-	// ParamsSchemaStrict is the OpenAI strict-mode variant of ParamsSchema.
-	ParamsSchemaStrict []byte
-	// StrictOK reports whether ParamsSchemaStrict may be sent in OpenAI
-	// strict mode (winkgen sets it for every tool: maps are stated as
-	// key/value pairs); when false, adapters send ParamsSchema with strict
-	// off.
-	StrictOK bool
 	// ResultSchema is the plain JSON Schema of the result value (MCP
 	// outputSchema).
 	ResultSchema []byte
-	// ResultSchemaStrict is the OpenAI strict-mode variant of ResultSchema.
-	ResultSchemaStrict []byte
 	// Examples are the tool's validated examples, in declaration order.
 	Examples []Example
 	// Idempotency is the tool's idempotency declaration; its zero value means

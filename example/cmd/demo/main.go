@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/winkgen/wink/example/tools"
+	"github.com/winkgen/wink/runtime/adapters/openai"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
@@ -80,10 +81,7 @@ func run(w io.Writer) error {
 }
 
 func openAITool(s *wink.Spec) (string, error) {
-	params, strict := s.ParamsSchemaStrict, true
-	if !s.StrictOK {
-		params, strict = s.ParamsSchema, false
-	}
+	params, strict := openai.Schema(s)
 	return pretty(map[string]any{
 		"type": "function",
 		"function": map[string]any{

@@ -9,10 +9,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 2, and every handler
+// Compile-time guards: this file was generated for runtime support version 3, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
-const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 3)
+const _ = wink.EnforceVersion(3 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -53,15 +53,10 @@ var WinkAnon = wink.NewTool(wink.Spec{
 		Input:       []byte(`{"filter":{"prefix":"p"},"rows":[{"key":"a","value":1},{"key":"b"}],"extra":{"note":"x"}}`),
 		Output:      []byte(`{"n":2}`),
 	}},
-	Name:                  "anon",
-	ParamsSchema:          winkSchemaParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaParams,
-	ParamsSchemaGemini:    winkGeminiSchemaParams,
-	ParamsSchemaStrict:    winkStrictSchemaParams,
-	Position:              "github.com/winkgen/wink/gen/testdata/anonymous.Anon (anonymous.go)",
-	ResultSchema:          winkSchemaOut,
-	ResultSchemaStrict:    winkSchemaOut,
-	StrictOK:              true,
+	Name:         "anon",
+	ParamsSchema: winkSchemaParams,
+	Position:     "github.com/winkgen/wink/gen/testdata/anonymous.Anon (anonymous.go)",
+	ResultSchema: winkSchemaOut,
 }, &winkFuncsAnon)
 var winkFuncsAnon = wink.Funcs[Params, Out]{
 	Decode:       winkDecodeParams,
@@ -277,11 +272,8 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaParams          = []byte(`{"type":"object","description":"Params has anonymous structs at several places.","properties":{"filter":{"type":"object","properties":{"prefix":{"type":"string"},"max":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["prefix"],"additionalProperties":false},"rows":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["key"],"additionalProperties":false},"maxItems":5},"extra":{"type":["object","null"],"properties":{"note":{"type":"string"}},"required":["note"],"additionalProperties":false}},"required":["filter","rows"],"additionalProperties":false}`)
-	winkGeminiSchemaParams    = []byte(`{"type":"OBJECT","description":"Params has anonymous structs at several places.","properties":{"filter":{"type":"OBJECT","properties":{"prefix":{"type":"STRING"},"max":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807,"nullable":true}},"required":["prefix"]},"rows":{"type":"ARRAY","items":{"type":"OBJECT","properties":{"key":{"type":"STRING"},"value":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807,"nullable":true}},"required":["key"]},"maxItems":5},"extra":{"type":"OBJECT","properties":{"note":{"type":"STRING"}},"required":["note"],"nullable":true}},"required":["filter","rows"]}`)
-	winkSchemaOut             = []byte(`{"type":"object","description":"Out is the result.","properties":{"n":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["n"],"additionalProperties":false}`)
-	winkAnthropicSchemaParams = []byte(`{"type":"object","description":"Params has anonymous structs at several places.","properties":{"filter":{"type":"object","properties":{"prefix":{"type":"string"},"max":{"type":["integer","null"],"description":"(at least -9223372036854775808; at most 9223372036854775807)"}},"required":["prefix"],"additionalProperties":false},"rows":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":["integer","null"],"description":"(at least -9223372036854775808; at most 9223372036854775807)"}},"required":["key"],"additionalProperties":false},"description":"(at most 5 items)"},"extra":{"type":["object","null"],"properties":{"note":{"type":"string"}},"required":["note"],"additionalProperties":false}},"required":["filter","rows"],"additionalProperties":false}`)
-	winkStrictSchemaParams    = []byte(`{"type":"object","description":"Params has anonymous structs at several places.","properties":{"filter":{"type":"object","properties":{"prefix":{"type":"string"},"max":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["prefix","max"],"additionalProperties":false},"rows":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["key","value"],"additionalProperties":false},"maxItems":5},"extra":{"type":["object","null"],"properties":{"note":{"type":"string"}},"required":["note"],"additionalProperties":false}},"required":["filter","rows","extra"],"additionalProperties":false}`)
+	winkSchemaParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Params has anonymous structs at several places.","properties":{"filter":{"type":"object","properties":{"prefix":{"type":"string"},"max":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["prefix"],"additionalProperties":false},"rows":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["key"],"additionalProperties":false},"maxItems":5},"extra":{"type":["object","null"],"properties":{"note":{"type":"string"}},"required":["note"],"additionalProperties":false}},"required":["filter","rows"],"additionalProperties":false}`)
+	winkSchemaOut    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Out is the result.","properties":{"n":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["n"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

@@ -1,6 +1,6 @@
 // Package collide declares package-level identifiers named like the packages generated code imports
-// (time, math, strconv, regexp, slices, maps, strictjson, session, wink), imports wink under another name,
-// and names a field "-" with json:"-,".
+// (time, math, strconv, regexp, slices, maps, strictjson, session, wink) and imports wink under another
+// name. (A field named "-" with json:"-," is diagnosed, as Gemini refuses that name: see diag_dialects.)
 package collide
 
 import (
@@ -36,7 +36,6 @@ type Params struct {
 	Wait   stdtime.Duration `json:"wait,omitempty" wink:"default=2s"`
 	Name   string           `json:"name" wink:"pattern='^[a-z]+$',maxLength=9"`
 	Ratio  float64          `json:"ratio" wink:"multipleOf=0.5,max=10"`
-	Dash   string           `json:"-,"`
 	Hidden string           `json:"-"`
 	Level  Level            `json:"level"`
 	Tags   map[string]Item  `json:"tags,omitempty"`
@@ -57,7 +56,7 @@ type Result struct {
 //
 //wink:tool
 //wink:idempotent strategy=params keys=name ttl=1h
-//wink:example desc="All" input={"when":"2026-01-02T15:04:05Z","name":"abc","ratio":1.5,"-":"dash","level":1}
+//wink:example desc="All" input={"when":"2026-01-02T15:04:05Z","name":"abc","ratio":1.5,"level":1}
 func Collide(tc *w.ToolContext, p Params) (w.ToolResult[Result], error) {
 	_ = []any{time, math, strconv, regexp, slices, maps, strictjson, session, wink, wink2}
 	return w.OK(Result{At: p.When}, "ok"), nil

@@ -13,10 +13,10 @@ import (
 	wink3 "github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 2, and every handler
+// Compile-time guards: this file was generated for runtime support version 3, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink3.EnforceVersion(wink3.MaxGenVersion - 2)
-const _ = wink3.EnforceVersion(2 - wink3.MinGenVersion)
+const _ = wink3.EnforceVersion(wink3.MaxGenVersion - 3)
+const _ = wink3.EnforceVersion(3 - wink3.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -29,7 +29,6 @@ var (
 		Wait   time2.Duration  `json:"wait,omitempty" wink:"default=2s"`
 		Name   string          `json:"name" wink:"pattern='^[a-z]+$',maxLength=9"`
 		Ratio  float64         `json:"ratio" wink:"multipleOf=0.5,max=10"`
-		Dash   string          `json:"-,"`
 		Hidden string          `json:"-"`
 		Level  Level           `json:"level"`
 		Tags   map[string]Item `json:"tags,omitempty"`
@@ -55,7 +54,7 @@ var WinkCollide = wink3.NewTool(wink3.Spec{
 	Description:      "Collides.",
 	Examples: []wink3.Example{{
 		Description: "All",
-		Input:       []byte(`{"when":"2026-01-02T15:04:05Z","wait":"2s","name":"abc","ratio":1.5,"-":"dash","level":1}`),
+		Input:       []byte(`{"when":"2026-01-02T15:04:05Z","wait":"2s","name":"abc","ratio":1.5,"level":1}`),
 	}},
 	Idempotency: wink3.Idempotency{
 		Keys:     []string{"name"},
@@ -63,14 +62,10 @@ var WinkCollide = wink3.NewTool(wink3.Spec{
 		Strategy: wink3.IdemParams,
 		TTL:      1 * time2.Hour,
 	},
-	Name:               "collide",
-	ParamsSchema:       winkSchemaParams,
-	ParamsSchemaGemini: winkGeminiSchemaParams,
-	ParamsSchemaStrict: winkStrictSchemaParams,
-	Position:           "github.com/winkgen/wink/gen/testdata/collide.Collide (collide.go)",
-	ResultSchema:       winkSchemaResult,
-	ResultSchemaStrict: winkSchemaResult,
-	StrictOK:           true,
+	Name:         "collide",
+	ParamsSchema: winkSchemaParams,
+	Position:     "github.com/winkgen/wink/gen/testdata/collide.Collide (collide.go)",
+	ResultSchema: winkSchemaResult,
 }, &winkFuncsCollide)
 var winkFuncsCollide = wink3.Funcs[Params, Result]{
 	Decode:       winkDecodeParams,
@@ -89,7 +84,6 @@ func WinkCollideExamples() []wink3.TypedExample[Params, Result] {
 		out[0].Input.Wait = 2 * time2.Second
 		out[0].Input.Name = "abc"
 		out[0].Input.Ratio = 1.5
-		out[0].Input.Dash = "dash"
 		out[0].Input.Level = High
 	}
 	return out
@@ -154,15 +148,8 @@ func winkDecodeParams(d *strictjson2.Decoder, v *Params) {
 				}
 				v.Ratio = float64(f)
 			}
-		case "-":
-			if d.Repeated(&seen[0], 16) {
-				continue
-			}
-			if s, ok := d.String(); ok {
-				v.Dash = s
-			}
 		case "level":
-			if d.Repeated(&seen[0], 32) {
+			if d.Repeated(&seen[0], 16) {
 				continue
 			}
 			if n, ok := d.Int(math2.MinInt64, math2.MaxInt64); ok {
@@ -174,7 +161,7 @@ func winkDecodeParams(d *strictjson2.Decoder, v *Params) {
 				v.Level = Level(n)
 			}
 		case "tags":
-			if d.Repeated(&seen[0], 64) {
+			if d.Repeated(&seen[0], 32) {
 				continue
 			}
 			if d.Null() {
@@ -246,7 +233,7 @@ func winkDecodeParams(d *strictjson2.Decoder, v *Params) {
 				}
 			}
 		case "list":
-			if d.Repeated(&seen[0], 128) {
+			if d.Repeated(&seen[0], 64) {
 				continue
 			}
 			if d.Null() {
@@ -280,9 +267,6 @@ func winkDecodeParams(d *strictjson2.Decoder, v *Params) {
 		d.Missing("ratio")
 	}
 	if seen[0]&16 == 0 {
-		d.Missing("-")
-	}
-	if seen[0]&32 == 0 {
 		d.Missing("level")
 	}
 	d.ObjectEnd()
@@ -298,8 +282,6 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 	dst = strictjson2.AppendString(dst, v.Name)
 	dst = append(dst, ",\"ratio\":"...)
 	dst = strictjson2.AppendFloat(dst, float64(v.Ratio), 64)
-	dst = append(dst, ",\"-\":"...)
-	dst = strictjson2.AppendString(dst, v.Dash)
 	dst = append(dst, ",\"level\":"...)
 	dst = strictjson2.AppendInt(dst, int64(v.Level))
 	dst = append(dst, ",\"tags\":"...)
@@ -370,15 +352,13 @@ func winkEncodeItem(dst []byte, v *Item) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaParams       = []byte(`{"type":"object","properties":{"when":{"type":"string","format":"date-time"},"wait":{"type":["string","null"],"pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$","default":"2s"},"name":{"type":"string","maxLength":9,"pattern":"^[a-z]+$"},"ratio":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":10,"multipleOf":0.5},"-":{"type":"string"},"level":{"type":"integer","description":"Level is an integer enum.","enum":[0,1]},"tags":{"type":["object","null"],"additionalProperties":{"type":"object","description":"Item is an element.","properties":{"n":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["n"],"additionalProperties":false}},"list":{"type":["array","null"],"items":{"type":"object","description":"Item is an element.","properties":{"n":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["n"],"additionalProperties":false}}},"required":["when","name","ratio","-","level"],"additionalProperties":false}`)
-	winkGeminiSchemaParams = []byte(`{"type":"OBJECT","properties":{"when":{"type":"STRING","format":"date-time"},"wait":{"type":"STRING","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$","default":"2s","nullable":true},"name":{"type":"STRING","maxLength":9,"pattern":"^[a-z]+$"},"ratio":{"type":"NUMBER","minimum":-1.7976931348623157e+308,"maximum":10,"description":"(a multiple of 0.5)"},"-":{"type":"STRING"},"level":{"type":"INTEGER","description":"Level is an integer enum. (one of 0, 1)"},"tags":{"type":"OBJECT","nullable":true,"description":"(an object of object values by key)"},"list":{"type":"ARRAY","items":{"type":"OBJECT","description":"Item is an element.","properties":{"n":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["n"]},"nullable":true}},"required":["when","name","ratio","-","level"]}`)
-	winkSchemaResult       = []byte(`{"type":"object","description":"Result is what collide returns.","properties":{"at":{"type":"string","format":"date-time"}},"required":["at"],"additionalProperties":false}`)
-	winkStrictSchemaParams = []byte(`{"type":"object","properties":{"when":{"type":"string","format":"date-time"},"wait":{"type":["string","null"],"description":"(default: \"2s\")","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"name":{"type":"string","description":"(at most 9 characters)","pattern":"^[a-z]+$"},"ratio":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":10,"multipleOf":0.5},"-":{"type":"string"},"level":{"type":"integer","description":"Level is an integer enum.","enum":[0,1]},"tags":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"object","description":"Item is an element.","properties":{"n":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["n"],"additionalProperties":false}},"required":["key","value"],"additionalProperties":false}},"list":{"type":["array","null"],"items":{"type":"object","description":"Item is an element.","properties":{"n":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["n"],"additionalProperties":false}}},"required":["when","wait","name","ratio","-","level","tags","list"],"additionalProperties":false}`)
+	winkSchemaParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"when":{"type":"string","format":"date-time"},"wait":{"type":["string","null"],"pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$","default":"2s"},"name":{"type":"string","maxLength":9,"pattern":"^[a-z]+$"},"ratio":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":10,"multipleOf":0.5},"level":{"type":"integer","description":"Level is an integer enum.","enum":[0,1]},"tags":{"type":["object","null"],"additionalProperties":{"$ref":"#/$defs/Item"}},"list":{"type":["array","null"],"items":{"$ref":"#/$defs/Item"}}},"required":["when","name","ratio","level"],"additionalProperties":false,"$defs":{"Item":{"type":"object","description":"Item is an element.","properties":{"n":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["n"],"additionalProperties":false}}}`)
+	winkSchemaResult = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Result is what collide returns.","properties":{"at":{"type":"string","format":"date-time"}},"required":["at"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
-	winkKeysParams      = []string{"when", "wait", "name", "ratio", "-", "level", "tags", "list"}
+	winkKeysParams      = []string{"when", "wait", "name", "ratio", "level", "tags", "list"}
 	winkKeysItem        = []string{"n"}
 	winkPattern39c46b36 = regexp2.MustCompile(`^[a-z]+$`)
 	winkRat0p5          = strictjson2.MustRat("0.5")

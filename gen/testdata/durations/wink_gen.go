@@ -9,10 +9,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 2, and every handler
+// Compile-time guards: this file was generated for runtime support version 3, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
-const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 3)
+const _ = wink.EnforceVersion(3 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -47,15 +47,10 @@ var WinkWait = wink.NewTool(wink.Spec{
 		Input:       []byte(`{"for":"1.5s","timeout":"1m30s","steps":["250ms","1h2m3s"]}`),
 		Output:      []byte(`{"waited":"1.5s"}`),
 	}},
-	Name:                  "wait",
-	ParamsSchema:          winkSchemaParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaParams,
-	ParamsSchemaGemini:    winkGeminiSchemaParams,
-	ParamsSchemaStrict:    winkStrictSchemaParams,
-	Position:              "github.com/winkgen/wink/gen/testdata/durations.Wait (durations.go)",
-	ResultSchema:          winkSchemaResult,
-	ResultSchemaStrict:    winkSchemaResult,
-	StrictOK:              true,
+	Name:         "wait",
+	ParamsSchema: winkSchemaParams,
+	Position:     "github.com/winkgen/wink/gen/testdata/durations.Wait (durations.go)",
+	ResultSchema: winkSchemaResult,
 }, &winkFuncsWait)
 var winkFuncsWait = wink.Funcs[Params, Result]{
 	Decode:       winkDecodeParams,
@@ -208,11 +203,8 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaParams          = []byte(`{"type":"object","properties":{"for":{"type":"string","description":"how long to wait","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"timeout":{"type":["string","null"],"pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$","default":"1m30s"},"backoff":{"type":["string","null"],"pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"steps":{"type":["array","null"],"items":{"type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}},"deadline":{"type":["string","null"],"format":"date-time"}},"required":["for"],"additionalProperties":false}`)
-	winkGeminiSchemaParams    = []byte(`{"type":"OBJECT","properties":{"for":{"type":"STRING","description":"how long to wait","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"timeout":{"type":"STRING","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$","default":"1m30s","nullable":true},"backoff":{"type":"STRING","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$","nullable":true},"steps":{"type":"ARRAY","items":{"type":"STRING","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"nullable":true},"deadline":{"type":"STRING","format":"date-time","nullable":true}},"required":["for"]}`)
-	winkSchemaResult          = []byte(`{"type":"object","description":"Result is what wait returns.","properties":{"waited":{"type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}},"required":["waited"],"additionalProperties":false}`)
-	winkAnthropicSchemaParams = []byte(`{"type":"object","properties":{"for":{"type":"string","description":"how long to wait (matching \"^(?:0|-?(?:[0-9]+(?:\\\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$\")"},"timeout":{"type":["string","null"],"description":"(matching \"^(?:0|-?(?:[0-9]+(?:\\\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$\"; default \"1m30s\")"},"backoff":{"type":["string","null"],"description":"(matching \"^(?:0|-?(?:[0-9]+(?:\\\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$\")"},"steps":{"type":["array","null"],"items":{"type":"string","description":"(matching \"^(?:0|-?(?:[0-9]+(?:\\\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$\")"}},"deadline":{"type":["string","null"],"format":"date-time"}},"required":["for"],"additionalProperties":false}`)
-	winkStrictSchemaParams    = []byte(`{"type":"object","properties":{"for":{"type":"string","description":"how long to wait","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"timeout":{"type":["string","null"],"description":"(default: \"1m30s\")","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"backoff":{"type":["string","null"],"pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"steps":{"type":["array","null"],"items":{"type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}},"deadline":{"type":["string","null"],"format":"date-time"}},"required":["for","timeout","backoff","steps","deadline"],"additionalProperties":false}`)
+	winkSchemaParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"for":{"type":"string","description":"how long to wait","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"timeout":{"type":["string","null"],"pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$","default":"1m30s"},"backoff":{"type":["string","null"],"pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"steps":{"type":["array","null"],"items":{"type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}},"deadline":{"type":["string","null"],"format":"date-time"}},"required":["for"],"additionalProperties":false}`)
+	winkSchemaResult = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Result is what wait returns.","properties":{"waited":{"type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}},"required":["waited"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

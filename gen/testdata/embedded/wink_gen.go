@@ -9,10 +9,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 2, and every handler
+// Compile-time guards: this file was generated for runtime support version 3, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
-const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 3)
+const _ = wink.EnforceVersion(3 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -50,15 +50,10 @@ var WinkListItems = wink.NewTool(wink.Spec{
 		Input:       []byte(`{"limit":20,"query":"a","field":"x","sort":{"field":"name"}}`),
 		Output:      []byte(`{"names":[]}`),
 	}},
-	Name:                  "list_items",
-	ParamsSchema:          winkSchemaListParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaListParams,
-	ParamsSchemaGemini:    winkGeminiSchemaListParams,
-	ParamsSchemaStrict:    winkStrictSchemaListParams,
-	Position:              "github.com/winkgen/wink/gen/testdata/embedded.ListItems (embedded.go)",
-	ResultSchema:          winkSchemaItems,
-	ResultSchemaStrict:    winkSchemaItems,
-	StrictOK:              true,
+	Name:         "list_items",
+	ParamsSchema: winkSchemaListParams,
+	Position:     "github.com/winkgen/wink/gen/testdata/embedded.ListItems (embedded.go)",
+	ResultSchema: winkSchemaItems,
 }, &winkFuncsListItems)
 var winkFuncsListItems = wink.Funcs[ListParams, Items]{
 	Decode:       winkDecodeListParams,
@@ -241,11 +236,8 @@ func winkEncodeSort(dst []byte, v *Sort) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaListParams          = []byte(`{"type":"object","description":"ListParams embeds Paging and Ordering; its own Limit-free fields sit beside them.","properties":{"offset":{"type":["integer","null"],"minimum":0,"maximum":9223372036854775807},"limit":{"type":["integer","null"],"minimum":1,"maximum":50,"default":20},"desc":{"type":["boolean","null"]},"query":{"type":"string"},"field":{"type":"string","description":"Field shadows Ordering.Sort.Field (shallower wins)."},"sort":{"type":"object","description":"Named keeps an embedded struct as a named field.","properties":{"field":{"type":["string","null"]}},"additionalProperties":false}},"required":["query","field","sort"],"additionalProperties":false}`)
-	winkGeminiSchemaListParams    = []byte(`{"type":"OBJECT","description":"ListParams embeds Paging and Ordering; its own Limit-free fields sit beside them.","properties":{"offset":{"type":"INTEGER","minimum":0,"maximum":9223372036854775807,"nullable":true},"limit":{"type":"INTEGER","minimum":1,"maximum":50,"default":20,"nullable":true},"desc":{"type":"BOOLEAN","nullable":true},"query":{"type":"STRING"},"field":{"type":"STRING","description":"Field shadows Ordering.Sort.Field (shallower wins)."},"sort":{"type":"OBJECT","description":"Named keeps an embedded struct as a named field.","properties":{"field":{"type":"STRING","nullable":true}}}},"required":["query","field","sort"]}`)
-	winkSchemaItems               = []byte(`{"type":"object","description":"Items lists items.","properties":{"names":{"type":"array","items":{"type":"string"}}},"required":["names"],"additionalProperties":false}`)
-	winkAnthropicSchemaListParams = []byte(`{"type":"object","description":"ListParams embeds Paging and Ordering; its own Limit-free fields sit beside them.","properties":{"offset":{"type":["integer","null"],"description":"(at least 0; at most 9223372036854775807)"},"limit":{"type":["integer","null"],"description":"(at least 1; at most 50; default 20)"},"desc":{"type":["boolean","null"]},"query":{"type":"string"},"field":{"type":"string","description":"Field shadows Ordering.Sort.Field (shallower wins)."},"sort":{"type":"object","description":"Named keeps an embedded struct as a named field.","properties":{"field":{"type":["string","null"]}},"additionalProperties":false}},"required":["query","field","sort"],"additionalProperties":false}`)
-	winkStrictSchemaListParams    = []byte(`{"type":"object","description":"ListParams embeds Paging and Ordering; its own Limit-free fields sit beside them.","properties":{"offset":{"type":["integer","null"],"minimum":0,"maximum":9223372036854775807},"limit":{"type":["integer","null"],"description":"(default: 20)","minimum":1,"maximum":50},"desc":{"type":["boolean","null"]},"query":{"type":"string"},"field":{"type":"string","description":"Field shadows Ordering.Sort.Field (shallower wins)."},"sort":{"type":"object","description":"Named keeps an embedded struct as a named field.","properties":{"field":{"type":["string","null"]}},"required":["field"],"additionalProperties":false}},"required":["offset","limit","desc","query","field","sort"],"additionalProperties":false}`)
+	winkSchemaListParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"ListParams embeds Paging and Ordering; its own Limit-free fields sit beside them.","properties":{"offset":{"type":["integer","null"],"minimum":0,"maximum":9223372036854775807},"limit":{"type":["integer","null"],"minimum":1,"maximum":50,"default":20},"desc":{"type":["boolean","null"]},"query":{"type":"string"},"field":{"type":"string","description":"Field shadows Ordering.Sort.Field (shallower wins)."},"sort":{"type":"object","description":"Named keeps an embedded struct as a named field.","properties":{"field":{"type":["string","null"]}},"additionalProperties":false}},"required":["query","field","sort"],"additionalProperties":false}`)
+	winkSchemaItems      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Items lists items.","properties":{"names":{"type":"array","items":{"type":"string"}}},"required":["names"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

@@ -7,10 +7,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 2, and every handler
+// Compile-time guards: this file was generated for runtime support version 3, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
-const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 3)
+const _ = wink.EnforceVersion(3 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -39,15 +39,10 @@ var WinkMarkIt = wink.NewTool(wink.Spec{
 		Description: "BOM",
 		Input:       []byte("{\"mark\":\"\ufeffbom\",\"label\":\"a\\u2028b\",\"note\":\"x\ufeffy`z\\r\\u0000\"}"),
 	}},
-	Name:                  "mark_it",
-	ParamsSchema:          winkSchemaParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaParams,
-	ParamsSchemaGemini:    winkGeminiSchemaParams,
-	ParamsSchemaStrict:    winkStrictSchemaParams,
-	Position:              "github.com/winkgen/wink/gen/testdata/escapes.MarkIt (escapes.go)",
-	ResultSchema:          winkSchemaNoValue,
-	ResultSchemaStrict:    winkSchemaNoValue,
-	StrictOK:              true,
+	Name:         "mark_it",
+	ParamsSchema: winkSchemaParams,
+	Position:     "github.com/winkgen/wink/gen/testdata/escapes.MarkIt (escapes.go)",
+	ResultSchema: winkSchemaNoValue,
 }, &winkFuncsMarkIt)
 var winkFuncsMarkIt = wink.Funcs[Params, wink.NoValue]{
 	Decode:       winkDecodeParams,
@@ -151,11 +146,8 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaParams          = []byte("{\"type\":\"object\",\"properties\":{\"mark\":{\"type\":\"string\",\"description\":\"Mark is a string enum with awkward values.\",\"enum\":[\"\ufeffbom\",\"back`quote\",\"car\\rriage\",\"n\\u0000ul\",\"plain\"]},\"label\":{\"type\":[\"string\",\"null\"],\"default\":\"a\\u2028b\"},\"note\":{\"type\":[\"string\",\"null\"],\"maxLength\":40}},\"required\":[\"mark\"],\"additionalProperties\":false}")
-	winkGeminiSchemaParams    = []byte("{\"type\":\"OBJECT\",\"properties\":{\"mark\":{\"type\":\"STRING\",\"description\":\"Mark is a string enum with awkward values.\",\"enum\":[\"\ufeffbom\",\"back`quote\",\"car\\rriage\",\"n\\u0000ul\",\"plain\"]},\"label\":{\"type\":\"STRING\",\"default\":\"a\\u2028b\",\"nullable\":true},\"note\":{\"type\":\"STRING\",\"maxLength\":40,\"nullable\":true}},\"required\":[\"mark\"]}")
-	winkSchemaNoValue         = []byte(`{"type":"null"}`)
-	winkAnthropicSchemaParams = []byte("{\"type\":\"object\",\"properties\":{\"mark\":{\"type\":\"string\",\"description\":\"Mark is a string enum with awkward values.\",\"enum\":[\"\ufeffbom\",\"back`quote\",\"car\\rriage\",\"n\\u0000ul\",\"plain\"]},\"label\":{\"type\":[\"string\",\"null\"],\"description\":\"(default \\\"a\\\\u2028b\\\")\"},\"note\":{\"type\":[\"string\",\"null\"],\"description\":\"(at most 40 characters)\"}},\"required\":[\"mark\"],\"additionalProperties\":false}")
-	winkStrictSchemaParams    = []byte("{\"type\":\"object\",\"properties\":{\"mark\":{\"type\":\"string\",\"description\":\"Mark is a string enum with awkward values.\",\"enum\":[\"\ufeffbom\",\"back`quote\",\"car\\rriage\",\"n\\u0000ul\",\"plain\"]},\"label\":{\"type\":[\"string\",\"null\"],\"description\":\"(default: \\\"a\\\\u2028b\\\")\"},\"note\":{\"type\":[\"string\",\"null\"],\"description\":\"(at most 40 characters)\"}},\"required\":[\"mark\",\"label\",\"note\"],\"additionalProperties\":false}")
+	winkSchemaParams  = []byte("{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"type\":\"object\",\"properties\":{\"mark\":{\"type\":\"string\",\"description\":\"Mark is a string enum with awkward values.\",\"enum\":[\"\ufeffbom\",\"back`quote\",\"car\\rriage\",\"n\\u0000ul\",\"plain\"]},\"label\":{\"type\":[\"string\",\"null\"],\"default\":\"a\\u2028b\"},\"note\":{\"type\":[\"string\",\"null\"],\"maxLength\":40}},\"required\":[\"mark\"],\"additionalProperties\":false}")
+	winkSchemaNoValue = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"null"}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

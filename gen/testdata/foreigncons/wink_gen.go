@@ -10,10 +10,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 2, and every handler
+// Compile-time guards: this file was generated for runtime support version 3, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
-const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 3)
+const _ = wink.EnforceVersion(3 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -36,17 +36,12 @@ func WinkTools() []*wink.Tool {
 
 // WinkOpen is the open tool, handled by Open.
 var WinkOpen = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Opens.",
-	Name:                  "open",
-	ParamsSchema:          winkSchemaParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaParams,
-	ParamsSchemaGemini:    winkGeminiSchemaParams,
-	ParamsSchemaStrict:    winkStrictSchemaParams,
-	Position:              "github.com/winkgen/wink/gen/testdata/foreigncons.Open (foreigncons.go)",
-	ResultSchema:          winkSchemaNoValue,
-	ResultSchemaStrict:    winkSchemaNoValue,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Opens.",
+	Name:             "open",
+	ParamsSchema:     winkSchemaParams,
+	Position:         "github.com/winkgen/wink/gen/testdata/foreigncons.Open (foreigncons.go)",
+	ResultSchema:     winkSchemaNoValue,
 }, &winkFuncsOpen)
 var winkFuncsOpen = wink.Funcs[Params, wink.NoValue]{
 	Decode:       winkDecodeParams,
@@ -151,11 +146,8 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaParams          = []byte(`{"type":"object","properties":{"path":{"type":"string","maxLength":1297,"pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"},"dir":{"type":["string","null"],"maxLength":1297,"pattern":"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$"},"many":{"type":["array","null"],"items":{"type":"string","maxLength":1297,"pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"}}},"required":["path"],"additionalProperties":false}`)
-	winkGeminiSchemaParams    = []byte(`{"type":"OBJECT","properties":{"path":{"type":"STRING","maxLength":1297,"pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"},"dir":{"type":"STRING","maxLength":1297,"pattern":"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$","nullable":true},"many":{"type":"ARRAY","items":{"type":"STRING","maxLength":1297,"pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"},"nullable":true}},"required":["path"]}`)
-	winkSchemaNoValue         = []byte(`{"type":"null"}`)
-	winkAnthropicSchemaParams = []byte(`{"type":"object","properties":{"path":{"type":"string","description":"(at most 1297 characters; matching \"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$\")"},"dir":{"type":["string","null"],"description":"(at most 1297 characters; matching \"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$\")"},"many":{"type":["array","null"],"items":{"type":"string","description":"(at most 1297 characters; matching \"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$\")"}}},"required":["path"],"additionalProperties":false}`)
-	winkStrictSchemaParams    = []byte(`{"type":"object","properties":{"path":{"type":"string","description":"(at most 1297 characters)","pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"},"dir":{"type":["string","null"],"description":"(at most 1297 characters)","pattern":"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$"},"many":{"type":["array","null"],"description":"(each item at most 1297 characters)","items":{"type":"string","pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"}}},"required":["path","dir","many"],"additionalProperties":false}`)
+	winkSchemaParams  = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"type":"string","maxLength":1297,"pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"},"dir":{"type":["string","null"],"maxLength":1297,"pattern":"^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$"},"many":{"type":["array","null"],"items":{"type":"string","maxLength":1297,"pattern":"^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$"}}},"required":["path"],"additionalProperties":false}`)
+	winkSchemaNoValue = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"null"}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

@@ -10,10 +10,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 2, and every handler
+// Compile-time guards: this file was generated for runtime support version 3, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
-const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 3)
+const _ = wink.EnforceVersion(3 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -49,15 +49,10 @@ var WinkPay = wink.NewTool(wink.Spec{
 		Strategy: wink.IdemParams,
 		TTL:      24 * time.Hour,
 	},
-	Name:                  "pay",
-	ParamsSchema:          winkSchemaPayParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaPayParams,
-	ParamsSchemaGemini:    winkGeminiSchemaPayParams,
-	ParamsSchemaStrict:    winkStrictSchemaPayParams,
-	Position:              "github.com/winkgen/wink/gen/testdata/idempotent.Pay (idempotent.go)",
-	ResultSchema:          winkSchemaReceipt,
-	ResultSchemaStrict:    winkSchemaReceipt,
-	StrictOK:              true,
+	Name:         "pay",
+	ParamsSchema: winkSchemaPayParams,
+	Position:     "github.com/winkgen/wink/gen/testdata/idempotent.Pay (idempotent.go)",
+	ResultSchema: winkSchemaReceipt,
 }, &winkFuncsPay)
 var winkFuncsPay = wink.Funcs[PayParams, Receipt]{
 	Decode:       winkDecodePayParams,
@@ -74,15 +69,10 @@ var WinkRefund = wink.NewTool(wink.Spec{
 		Scope:    "session",
 		Strategy: wink.IdemAuto,
 	},
-	Name:                  "refund",
-	ParamsSchema:          winkSchemaPayParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaPayParams,
-	ParamsSchemaGemini:    winkGeminiSchemaPayParams,
-	ParamsSchemaStrict:    winkStrictSchemaPayParams,
-	Position:              "github.com/winkgen/wink/gen/testdata/idempotent.Refund (idempotent.go)",
-	ResultSchema:          winkSchemaReceipt,
-	ResultSchemaStrict:    winkSchemaReceipt,
-	StrictOK:              true,
+	Name:         "refund",
+	ParamsSchema: winkSchemaPayParams,
+	Position:     "github.com/winkgen/wink/gen/testdata/idempotent.Refund (idempotent.go)",
+	ResultSchema: winkSchemaReceipt,
 }, &winkFuncsRefund)
 var winkFuncsRefund = wink.Funcs[PayParams, Receipt]{
 	Decode:       winkDecodePayParams,
@@ -100,15 +90,10 @@ var WinkTransfer = wink.NewTool(wink.Spec{
 		Strategy: wink.IdemCustom,
 		TTL:      90 * time.Second,
 	},
-	Name:                  "transfer",
-	ParamsSchema:          winkSchemaPayParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaPayParams,
-	ParamsSchemaGemini:    winkGeminiSchemaPayParams,
-	ParamsSchemaStrict:    winkStrictSchemaPayParams,
-	Position:              "github.com/winkgen/wink/gen/testdata/idempotent.Transfer (idempotent.go)",
-	ResultSchema:          winkSchemaReceipt,
-	ResultSchemaStrict:    winkSchemaReceipt,
-	StrictOK:              true,
+	Name:         "transfer",
+	ParamsSchema: winkSchemaPayParams,
+	Position:     "github.com/winkgen/wink/gen/testdata/idempotent.Transfer (idempotent.go)",
+	ResultSchema: winkSchemaReceipt,
 }, &winkFuncsTransfer)
 var winkFuncsTransfer = wink.Funcs[PayParams, Receipt]{
 	Decode:       winkDecodePayParams,
@@ -191,11 +176,8 @@ func winkEncodePayParams(dst []byte, v *PayParams) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaPayParams          = []byte(`{"type":"object","description":"PayParams describe a payment.","properties":{"account":{"type":"string"},"amount":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"memo":{"type":["string","null"]}},"required":["account","amount"],"additionalProperties":false}`)
-	winkGeminiSchemaPayParams    = []byte(`{"type":"OBJECT","description":"PayParams describe a payment.","properties":{"account":{"type":"STRING"},"amount":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807},"memo":{"type":"STRING","nullable":true}},"required":["account","amount"]}`)
-	winkSchemaReceipt            = []byte(`{"type":"object","description":"Receipt confirms a payment.","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":false}`)
-	winkAnthropicSchemaPayParams = []byte(`{"type":"object","description":"PayParams describe a payment.","properties":{"account":{"type":"string"},"amount":{"type":"integer","description":"(at least -9223372036854775808; at most 9223372036854775807)"},"memo":{"type":["string","null"]}},"required":["account","amount"],"additionalProperties":false}`)
-	winkStrictSchemaPayParams    = []byte(`{"type":"object","description":"PayParams describe a payment.","properties":{"account":{"type":"string"},"amount":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"memo":{"type":["string","null"]}},"required":["account","amount","memo"],"additionalProperties":false}`)
+	winkSchemaPayParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"PayParams describe a payment.","properties":{"account":{"type":"string"},"amount":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"memo":{"type":["string","null"]}},"required":["account","amount"],"additionalProperties":false}`)
+	winkSchemaReceipt   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Receipt confirms a payment.","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

@@ -9,10 +9,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 2, and every handler
+// Compile-time guards: this file was generated for runtime support version 3, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
-const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 3)
+const _ = wink.EnforceVersion(3 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -37,17 +37,12 @@ func WinkTools() []*wink.Tool {
 
 // WinkMeasure is the measure tool, handled by Measure.
 var WinkMeasure = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      true,
-	Description:           "Measures a range across lines.",
-	Name:                  "measure",
-	ParamsSchema:          winkSchemaRange,
-	ParamsSchemaAnthropic: winkAnthropicSchemaRange,
-	ParamsSchemaGemini:    winkGeminiSchemaRange,
-	ParamsSchemaStrict:    winkSchemaRange,
-	Position:              "github.com/winkgen/wink/gen/testdata/methods.Measure (methods.go)",
-	ResultSchema:          winkSchemaSpan,
-	ResultSchemaStrict:    winkSchemaSpan,
-	StrictOK:              true,
+	AcceptsOverrides: true,
+	Description:      "Measures a range across lines.",
+	Name:             "measure",
+	ParamsSchema:     winkSchemaRange,
+	Position:         "github.com/winkgen/wink/gen/testdata/methods.Measure (methods.go)",
+	ResultSchema:     winkSchemaSpan,
 }, &winkFuncsMeasure)
 var winkFuncsMeasure = wink.Funcs[Range, Span]{
 	Decode:       winkDecodeRange,
@@ -111,10 +106,8 @@ func winkEncodeRange(dst []byte, v *Range) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaRange          = []byte(`{"type":"object","description":"Range is validated across fields.","properties":{"from":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"to":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["from","to"],"additionalProperties":false}`)
-	winkGeminiSchemaRange    = []byte(`{"type":"OBJECT","description":"Range is validated across fields.","properties":{"from":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807},"to":{"type":"INTEGER","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["from","to"]}`)
-	winkSchemaSpan           = []byte(`{"type":"object","description":"Span is the result; it renders itself and validates itself.","properties":{"len":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["len"],"additionalProperties":false}`)
-	winkAnthropicSchemaRange = []byte(`{"type":"object","description":"Range is validated across fields.","properties":{"from":{"type":"integer","description":"(at least -9223372036854775808; at most 9223372036854775807)"},"to":{"type":"integer","description":"(at least -9223372036854775808; at most 9223372036854775807)"}},"required":["from","to"],"additionalProperties":false}`)
+	winkSchemaRange = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Range is validated across fields.","properties":{"from":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"to":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["from","to"],"additionalProperties":false}`)
+	winkSchemaSpan  = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Span is the result; it renders itself and validates itself.","properties":{"len":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["len"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

@@ -7,10 +7,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 2, and every handler
+// Compile-time guards: this file was generated for runtime support version 3, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
-const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 3)
+const _ = wink.EnforceVersion(3 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -43,15 +43,10 @@ var WinkPing = wink.NewTool(wink.Spec{
 		Input:       []byte(`{}`),
 		Output:      []byte(`{"at":"now"}`),
 	}},
-	Name:                  "ping",
-	ParamsSchema:          winkSchemaNoParams,
-	ParamsSchemaAnthropic: winkSchemaNoParams,
-	ParamsSchemaGemini:    winkGeminiSchemaNoParams,
-	ParamsSchemaStrict:    winkSchemaNoParams,
-	Position:              "github.com/winkgen/wink/gen/testdata/noparams.Ping (noparams.go)",
-	ResultSchema:          winkSchemaPong,
-	ResultSchemaStrict:    winkSchemaPong,
-	StrictOK:              true,
+	Name:         "ping",
+	ParamsSchema: winkSchemaNoParams,
+	Position:     "github.com/winkgen/wink/gen/testdata/noparams.Ping (noparams.go)",
+	ResultSchema: winkSchemaPong,
 }, &winkFuncsPing)
 var winkFuncsPing = wink.Funcs[wink.NoParams, Pong]{
 	Decode:       wink.DecodeNoParams,
@@ -76,17 +71,12 @@ func WinkPingExamples() []wink.TypedExample[wink.NoParams, Pong] {
 
 // WinkClear is the clear-key tool, handled by Clear.
 var WinkClear = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Forgets a key and returns no value.",
-	Name:                  "clear-key",
-	ParamsSchema:          winkSchemaClearParams,
-	ParamsSchemaAnthropic: winkSchemaClearParams,
-	ParamsSchemaGemini:    winkGeminiSchemaClearParams,
-	ParamsSchemaStrict:    winkSchemaClearParams,
-	Position:              "github.com/winkgen/wink/gen/testdata/noparams.Clear (noparams.go)",
-	ResultSchema:          winkSchemaNoValue,
-	ResultSchemaStrict:    winkSchemaNoValue,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Forgets a key and returns no value.",
+	Name:             "clear-key",
+	ParamsSchema:     winkSchemaClearParams,
+	Position:         "github.com/winkgen/wink/gen/testdata/noparams.Clear (noparams.go)",
+	ResultSchema:     winkSchemaNoValue,
 }, &winkFuncsClear)
 var winkFuncsClear = wink.Funcs[ClearParams, wink.NoValue]{
 	Decode:       winkDecodeClearParams,
@@ -97,17 +87,12 @@ var winkFuncsClear = wink.Funcs[ClearParams, wink.NoValue]{
 
 // WinkNoop is the noop tool, handled by Noop.
 var WinkNoop = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Does nothing at all.",
-	Name:                  "noop",
-	ParamsSchema:          winkSchemaNoParams,
-	ParamsSchemaAnthropic: winkSchemaNoParams,
-	ParamsSchemaGemini:    winkGeminiSchemaNoParams,
-	ParamsSchemaStrict:    winkSchemaNoParams,
-	Position:              "github.com/winkgen/wink/gen/testdata/noparams.Noop (noparams.go)",
-	ResultSchema:          winkSchemaNoValue,
-	ResultSchemaStrict:    winkSchemaNoValue,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Does nothing at all.",
+	Name:             "noop",
+	ParamsSchema:     winkSchemaNoParams,
+	Position:         "github.com/winkgen/wink/gen/testdata/noparams.Noop (noparams.go)",
+	ResultSchema:     winkSchemaNoValue,
 }, &winkFuncsNoop)
 var winkFuncsNoop = wink.Funcs[wink.NoParams, wink.NoValue]{
 	Decode:       wink.DecodeNoParams,
@@ -161,12 +146,10 @@ func winkEncodeClearParams(dst []byte, v *ClearParams) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaNoParams          = []byte(`{"type":"object","properties":{},"additionalProperties":false}`)
-	winkGeminiSchemaNoParams    = []byte(`{"type":"OBJECT","properties":{}}`)
-	winkSchemaPong              = []byte(`{"type":"object","description":"Pong answers a ping.","properties":{"at":{"type":"string"}},"required":["at"],"additionalProperties":false}`)
-	winkSchemaClearParams       = []byte(`{"type":"object","description":"ClearParams name what to clear.","properties":{"key":{"type":"string"}},"required":["key"],"additionalProperties":false}`)
-	winkGeminiSchemaClearParams = []byte(`{"type":"OBJECT","description":"ClearParams name what to clear.","properties":{"key":{"type":"STRING"}},"required":["key"]}`)
-	winkSchemaNoValue           = []byte(`{"type":"null"}`)
+	winkSchemaNoParams    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)
+	winkSchemaPong        = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Pong answers a ping.","properties":{"at":{"type":"string"}},"required":["at"],"additionalProperties":false}`)
+	winkSchemaClearParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"ClearParams name what to clear.","properties":{"key":{"type":"string"}},"required":["key"],"additionalProperties":false}`)
+	winkSchemaNoValue     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"null"}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

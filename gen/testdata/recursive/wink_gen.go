@@ -7,10 +7,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 2, and every handler
+// Compile-time guards: this file was generated for runtime support version 3, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
-const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 3)
+const _ = wink.EnforceVersion(3 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -56,14 +56,10 @@ var WinkEval = wink.NewTool(wink.Spec{
 		Input:       []byte(`{"expr":{"call":{"fn":"add","args":[{"lit":1},{"lit":2}]}},"tree":{"label":"r","children":[{"label":"c"}]}}`),
 		Output:      []byte(`{"v":3}`),
 	}},
-	Name:               "eval",
-	ParamsSchema:       winkSchemaEvalParams,
-	ParamsSchemaGemini: winkGeminiSchemaEvalParams,
-	ParamsSchemaStrict: winkStrictSchemaEvalParams,
-	Position:           "github.com/winkgen/wink/gen/testdata/recursive.Eval (recursive.go)",
-	ResultSchema:       winkSchemaValue,
-	ResultSchemaStrict: winkSchemaValue,
-	StrictOK:           true,
+	Name:         "eval",
+	ParamsSchema: winkSchemaEvalParams,
+	Position:     "github.com/winkgen/wink/gen/testdata/recursive.Eval (recursive.go)",
+	ResultSchema: winkSchemaValue,
 }, &winkFuncsEval)
 var winkFuncsEval = wink.Funcs[EvalParams, Value]{
 	Decode:       winkDecodeEvalParams,
@@ -102,17 +98,12 @@ func WinkEvalExamples() []wink.TypedExample[EvalParams, Value] {
 
 // WinkWalk is the walk tool, handled by Walk.
 var WinkWalk = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Takes a tree as its root params type.",
-	Name:                  "walk",
-	ParamsSchema:          winkSchemaTree,
-	ParamsSchemaAnthropic: winkSchemaTree,
-	ParamsSchemaGemini:    winkGeminiSchemaTree,
-	ParamsSchemaStrict:    winkStrictSchemaTree,
-	Position:              "github.com/winkgen/wink/gen/testdata/recursive.Walk (recursive.go)",
-	ResultSchema:          winkSchemaTree,
-	ResultSchemaStrict:    winkStrictSchemaTree,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Takes a tree as its root params type.",
+	Name:             "walk",
+	ParamsSchema:     winkSchemaTree,
+	Position:         "github.com/winkgen/wink/gen/testdata/recursive.Walk (recursive.go)",
+	ResultSchema:     winkSchemaTree,
 }, &winkFuncsWalk)
 var winkFuncsWalk = wink.Funcs[Tree, Tree]{
 	Decode:       winkDecodeTree,
@@ -375,13 +366,9 @@ func winkEncodeTree(dst []byte, v *Tree) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaEvalParams       = []byte(`{"type":"object","description":"EvalParams wraps an expression.","properties":{"expr":{"$ref":"#/$defs/Expr"},"tree":{"$ref":"#/$defs/Tree"}},"required":["expr","tree"],"additionalProperties":false,"$defs":{"Expr":{"type":"object","description":"Expr and Call are mutually recursive.","properties":{"lit":{"type":["number","null"],"minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"call":{"anyOf":[{"$ref":"#/$defs/Call"},{"type":"null"}]}},"additionalProperties":false},"Tree":{"type":"object","description":"Tree is self-recursive.","properties":{"label":{"type":"string"},"children":{"type":["array","null"],"items":{"$ref":"#/$defs/Tree"}},"parent":{"anyOf":[{"$ref":"#/$defs/Tree"},{"type":"null"}]}},"required":["label"],"additionalProperties":false},"Call":{"type":"object","description":"Call applies a function.","properties":{"fn":{"type":"string","enum":["add","mul"]},"args":{"type":"array","items":{"$ref":"#/$defs/Expr"},"minItems":1}},"required":["fn","args"],"additionalProperties":false}}}`)
-	winkGeminiSchemaEvalParams = []byte(`{"type":"OBJECT","description":"EvalParams wraps an expression.","properties":{"expr":{"type":"OBJECT","description":"Expr and Call are mutually recursive.","properties":{"lit":{"type":"NUMBER","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308,"nullable":true},"call":{"type":"OBJECT","description":"Call applies a function.","properties":{"fn":{"type":"STRING","enum":["add","mul"]},"args":{"type":"ARRAY","items":{"type":"OBJECT","description":"a Expr object, as above"},"minItems":1}},"required":["fn","args"],"nullable":true}}},"tree":{"type":"OBJECT","description":"Tree is self-recursive.","properties":{"label":{"type":"STRING"},"children":{"type":"ARRAY","items":{"type":"OBJECT","description":"a Tree object, as above"},"nullable":true},"parent":{"type":"OBJECT","description":"a Tree object, as above","nullable":true}},"required":["label"]}},"required":["expr","tree"]}`)
-	winkSchemaValue            = []byte(`{"type":"object","description":"Value is a number.","properties":{"v":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}},"required":["v"],"additionalProperties":false}`)
-	winkStrictSchemaEvalParams = []byte(`{"type":"object","description":"EvalParams wraps an expression.","properties":{"expr":{"$ref":"#/$defs/Expr"},"tree":{"$ref":"#/$defs/Tree"}},"required":["expr","tree"],"additionalProperties":false,"$defs":{"Expr":{"type":"object","description":"Expr and Call are mutually recursive.","properties":{"lit":{"type":["number","null"],"minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"call":{"anyOf":[{"$ref":"#/$defs/Call"},{"type":"null"}]}},"required":["lit","call"],"additionalProperties":false},"Tree":{"type":"object","description":"Tree is self-recursive.","properties":{"label":{"type":"string"},"children":{"type":["array","null"],"items":{"$ref":"#/$defs/Tree"}},"parent":{"anyOf":[{"$ref":"#/$defs/Tree"},{"type":"null"}]}},"required":["label","children","parent"],"additionalProperties":false},"Call":{"type":"object","description":"Call applies a function.","properties":{"fn":{"type":"string","enum":["add","mul"]},"args":{"type":"array","items":{"$ref":"#/$defs/Expr"},"minItems":1}},"required":["fn","args"],"additionalProperties":false}}}`)
-	winkSchemaTree             = []byte(`{"type":"object","description":"Tree is self-recursive.","properties":{"label":{"type":"string"},"children":{"type":["array","null"],"items":{"$ref":"#"}},"parent":{"anyOf":[{"$ref":"#"},{"type":"null"}]}},"required":["label"],"additionalProperties":false}`)
-	winkGeminiSchemaTree       = []byte(`{"type":"OBJECT","description":"Tree is self-recursive.","properties":{"label":{"type":"STRING"},"children":{"type":"ARRAY","items":{"type":"OBJECT","description":"a # object, as above"},"nullable":true},"parent":{"type":"OBJECT","description":"a # object, as above","nullable":true}},"required":["label"]}`)
-	winkStrictSchemaTree       = []byte(`{"type":"object","description":"Tree is self-recursive.","properties":{"label":{"type":"string"},"children":{"type":["array","null"],"items":{"$ref":"#"}},"parent":{"anyOf":[{"$ref":"#"},{"type":"null"}]}},"required":["label","children","parent"],"additionalProperties":false}`)
+	winkSchemaEvalParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"EvalParams wraps an expression.","properties":{"expr":{"$ref":"#/$defs/Expr"},"tree":{"$ref":"#/$defs/Tree"}},"required":["expr","tree"],"additionalProperties":false,"$defs":{"Expr":{"type":"object","description":"Expr and Call are mutually recursive.","properties":{"lit":{"type":["number","null"],"minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"call":{"anyOf":[{"$ref":"#/$defs/Call"},{"type":"null"}]}},"additionalProperties":false},"Tree":{"type":"object","description":"Tree is self-recursive.","properties":{"label":{"type":"string"},"children":{"type":["array","null"],"items":{"$ref":"#/$defs/Tree"}},"parent":{"anyOf":[{"$ref":"#/$defs/Tree"},{"type":"null"}]}},"required":["label"],"additionalProperties":false},"Call":{"type":"object","description":"Call applies a function.","properties":{"fn":{"type":"string","enum":["add","mul"]},"args":{"type":"array","items":{"$ref":"#/$defs/Expr"},"minItems":1}},"required":["fn","args"],"additionalProperties":false}}}`)
+	winkSchemaValue      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Value is a number.","properties":{"v":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}},"required":["v"],"additionalProperties":false}`)
+	winkSchemaTree       = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Tree is self-recursive.","properties":{"label":{"type":"string"},"children":{"type":["array","null"],"items":{"$ref":"#"}},"parent":{"anyOf":[{"$ref":"#"},{"type":"null"}]}},"required":["label"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

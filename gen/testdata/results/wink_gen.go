@@ -10,10 +10,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 2, and every handler
+// Compile-time guards: this file was generated for runtime support version 3, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
-const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 3)
+const _ = wink.EnforceVersion(3 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -52,15 +52,10 @@ var WinkListItems = wink.NewTool(wink.Spec{
 		Input:       []byte(`{"prefix":"a"}`),
 		Output:      []byte(`[{"name":"a1","size":1},{"name":"a2","size":2}]`),
 	}},
-	Name:                  "list_items",
-	ParamsSchema:          winkSchemaQuery,
-	ParamsSchemaAnthropic: winkSchemaQuery,
-	ParamsSchemaGemini:    winkGeminiSchemaQuery,
-	ParamsSchemaStrict:    winkSchemaQuery,
-	Position:              "github.com/winkgen/wink/gen/testdata/results.ListItems (results.go)",
-	ResultSchema:          winkSchemaResultOfListItems,
-	ResultSchemaStrict:    winkSchemaResultOfListItems,
-	StrictOK:              true,
+	Name:         "list_items",
+	ParamsSchema: winkSchemaQuery,
+	Position:     "github.com/winkgen/wink/gen/testdata/results.ListItems (results.go)",
+	ResultSchema: winkSchemaResultOfListItems,
 }, &winkFuncsListItems)
 var winkFuncsListItems = wink.Funcs[Query, []Item]{
 	Decode:       winkDecodeQuery,
@@ -95,15 +90,10 @@ var WinkCountItems = wink.NewTool(wink.Spec{
 		Input:       []byte(`{"prefix":"zz"}`),
 		Output:      []byte(`0`),
 	}},
-	Name:                  "count_items",
-	ParamsSchema:          winkSchemaQuery,
-	ParamsSchemaAnthropic: winkSchemaQuery,
-	ParamsSchemaGemini:    winkGeminiSchemaQuery,
-	ParamsSchemaStrict:    winkSchemaQuery,
-	Position:              "github.com/winkgen/wink/gen/testdata/results.CountItems (results.go)",
-	ResultSchema:          winkSchemaResultOfCountItems,
-	ResultSchemaStrict:    winkSchemaResultOfCountItems,
-	StrictOK:              true,
+	Name:         "count_items",
+	ParamsSchema: winkSchemaQuery,
+	Position:     "github.com/winkgen/wink/gen/testdata/results.CountItems (results.go)",
+	ResultSchema: winkSchemaResultOfCountItems,
 }, &winkFuncsCountItems)
 var winkFuncsCountItems = wink.Funcs[Query, int]{
 	Decode:       winkDecodeQuery,
@@ -127,17 +117,12 @@ func WinkCountItemsExamples() []wink.TypedExample[Query, int] {
 
 // WinkGreet is the greet tool, handled by Greet.
 var WinkGreet = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Returns a greeting.",
-	Name:                  "greet",
-	ParamsSchema:          winkSchemaQuery,
-	ParamsSchemaAnthropic: winkSchemaQuery,
-	ParamsSchemaGemini:    winkGeminiSchemaQuery,
-	ParamsSchemaStrict:    winkSchemaQuery,
-	Position:              "github.com/winkgen/wink/gen/testdata/results.Greet (results.go)",
-	ResultSchema:          winkSchemaResultOfGreet,
-	ResultSchemaStrict:    winkSchemaResultOfGreet,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Returns a greeting.",
+	Name:             "greet",
+	ParamsSchema:     winkSchemaQuery,
+	Position:         "github.com/winkgen/wink/gen/testdata/results.Greet (results.go)",
+	ResultSchema:     winkSchemaResultOfGreet,
 }, &winkFuncsGreet)
 var winkFuncsGreet = wink.Funcs[Query, string]{
 	Decode:       winkDecodeQuery,
@@ -148,17 +133,12 @@ var winkFuncsGreet = wink.Funcs[Query, string]{
 
 // WinkSizes is the sizes tool, handled by Sizes.
 var WinkSizes = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Maps names to sizes.",
-	Name:                  "sizes",
-	ParamsSchema:          winkSchemaQuery,
-	ParamsSchemaAnthropic: winkSchemaQuery,
-	ParamsSchemaGemini:    winkGeminiSchemaQuery,
-	ParamsSchemaStrict:    winkSchemaQuery,
-	Position:              "github.com/winkgen/wink/gen/testdata/results.Sizes (results.go)",
-	ResultSchema:          winkSchemaResultOfSizes,
-	ResultSchemaStrict:    winkStrictSchemaResultOfSizes,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Maps names to sizes.",
+	Name:             "sizes",
+	ParamsSchema:     winkSchemaQuery,
+	Position:         "github.com/winkgen/wink/gen/testdata/results.Sizes (results.go)",
+	ResultSchema:     winkSchemaResultOfSizes,
 }, &winkFuncsSizes)
 var winkFuncsSizes = wink.Funcs[Query, map[string]int]{
 	Decode:       winkDecodeQuery,
@@ -169,17 +149,12 @@ var winkFuncsSizes = wink.Funcs[Query, map[string]int]{
 
 // WinkFindItem is the find_item tool, handled by FindItem.
 var WinkFindItem = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Returns the first match, or null.",
-	Name:                  "find_item",
-	ParamsSchema:          winkSchemaQuery,
-	ParamsSchemaAnthropic: winkSchemaQuery,
-	ParamsSchemaGemini:    winkGeminiSchemaQuery,
-	ParamsSchemaStrict:    winkSchemaQuery,
-	Position:              "github.com/winkgen/wink/gen/testdata/results.FindItem (results.go)",
-	ResultSchema:          winkSchemaResultOfFindItem,
-	ResultSchemaStrict:    winkSchemaResultOfFindItem,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Returns the first match, or null.",
+	Name:             "find_item",
+	ParamsSchema:     winkSchemaQuery,
+	Position:         "github.com/winkgen/wink/gen/testdata/results.FindItem (results.go)",
+	ResultSchema:     winkSchemaResultOfFindItem,
 }, &winkFuncsFindItem)
 var winkFuncsFindItem = wink.Funcs[Query, *Item]{
 	Decode:       winkDecodeQuery,
@@ -190,17 +165,12 @@ var winkFuncsFindItem = wink.Funcs[Query, *Item]{
 
 // WinkLabels is the labels tool, handled by Labels.
 var WinkLabels = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Returns the prefix's labels.",
-	Name:                  "labels",
-	ParamsSchema:          winkSchemaQuery,
-	ParamsSchemaAnthropic: winkSchemaQuery,
-	ParamsSchemaGemini:    winkGeminiSchemaQuery,
-	ParamsSchemaStrict:    winkSchemaQuery,
-	Position:              "github.com/winkgen/wink/gen/testdata/results.Labels (results.go)",
-	ResultSchema:          winkSchemaResultOfLabels,
-	ResultSchemaStrict:    winkSchemaResultOfLabels,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Returns the prefix's labels.",
+	Name:             "labels",
+	ParamsSchema:     winkSchemaQuery,
+	Position:         "github.com/winkgen/wink/gen/testdata/results.Labels (results.go)",
+	ResultSchema:     winkSchemaResultOfLabels,
 }, &winkFuncsLabels)
 var winkFuncsLabels = wink.Funcs[Query, Tags]{
 	Decode:       winkDecodeQuery,
@@ -211,17 +181,12 @@ var winkFuncsLabels = wink.Funcs[Query, Tags]{
 
 // WinkMoreLabels is the more_labels tool, handled by MoreLabels.
 var WinkMoreLabels = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Returns more labels, sharing Labels' encoder-free result type.",
-	Name:                  "more_labels",
-	ParamsSchema:          winkSchemaQuery,
-	ParamsSchemaAnthropic: winkSchemaQuery,
-	ParamsSchemaGemini:    winkGeminiSchemaQuery,
-	ParamsSchemaStrict:    winkSchemaQuery,
-	Position:              "github.com/winkgen/wink/gen/testdata/results.MoreLabels (results.go)",
-	ResultSchema:          winkSchemaResultOfLabels,
-	ResultSchemaStrict:    winkSchemaResultOfLabels,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Returns more labels, sharing Labels' encoder-free result type.",
+	Name:             "more_labels",
+	ParamsSchema:     winkSchemaQuery,
+	Position:         "github.com/winkgen/wink/gen/testdata/results.MoreLabels (results.go)",
+	ResultSchema:     winkSchemaResultOfLabels,
 }, &winkFuncsMoreLabels)
 var winkFuncsMoreLabels = wink.Funcs[Query, Tags]{
 	Decode:       winkDecodeQuery,
@@ -232,17 +197,12 @@ var winkFuncsMoreLabels = wink.Funcs[Query, Tags]{
 
 // WinkSeverity is the severity tool, handled by Severity.
 var WinkSeverity = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Rates the prefix.",
-	Name:                  "severity",
-	ParamsSchema:          winkSchemaQuery,
-	ParamsSchemaAnthropic: winkSchemaQuery,
-	ParamsSchemaGemini:    winkGeminiSchemaQuery,
-	ParamsSchemaStrict:    winkSchemaQuery,
-	Position:              "github.com/winkgen/wink/gen/testdata/results.Severity (results.go)",
-	ResultSchema:          winkSchemaLevel,
-	ResultSchemaStrict:    winkSchemaLevel,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Rates the prefix.",
+	Name:             "severity",
+	ParamsSchema:     winkSchemaQuery,
+	Position:         "github.com/winkgen/wink/gen/testdata/results.Severity (results.go)",
+	ResultSchema:     winkSchemaLevel,
 }, &winkFuncsSeverity)
 var winkFuncsSeverity = wink.Funcs[Query, Level]{
 	Decode:       winkDecodeQuery,
@@ -386,16 +346,14 @@ func winkEncodeLevel(dst []byte, v *Level) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaQuery               = []byte(`{"type":"object","description":"Query names what to look up.","properties":{"prefix":{"type":"string"}},"required":["prefix"],"additionalProperties":false}`)
-	winkGeminiSchemaQuery         = []byte(`{"type":"OBJECT","description":"Query names what to look up.","properties":{"prefix":{"type":"STRING"}},"required":["prefix"]}`)
-	winkSchemaResultOfListItems   = []byte(`{"type":"array","items":{"type":"object","description":"Item is one entry.","properties":{"name":{"type":"string"},"size":{"type":"integer","minimum":0,"maximum":9223372036854775807}},"required":["name","size"],"additionalProperties":false}}`)
-	winkSchemaResultOfCountItems  = []byte(`{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}`)
-	winkSchemaResultOfGreet       = []byte(`{"type":"string"}`)
-	winkSchemaResultOfSizes       = []byte(`{"type":"object","additionalProperties":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}}`)
-	winkStrictSchemaResultOfSizes = []byte(`{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["key","value"],"additionalProperties":false}}`)
-	winkSchemaResultOfFindItem    = []byte(`{"type":["object","null"],"description":"Item is one entry.","properties":{"name":{"type":"string"},"size":{"type":"integer","minimum":0,"maximum":9223372036854775807}},"required":["name","size"],"additionalProperties":false}`)
-	winkSchemaResultOfLabels      = []byte(`{"type":"array","items":{"type":"string"}}`)
-	winkSchemaLevel               = []byte(`{"type":"string","description":"Level is a severity.","enum":["low","high"]}`)
+	winkSchemaQuery              = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Query names what to look up.","properties":{"prefix":{"type":"string"}},"required":["prefix"],"additionalProperties":false}`)
+	winkSchemaResultOfListItems  = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"array","items":{"type":"object","description":"Item is one entry.","properties":{"name":{"type":"string"},"size":{"type":"integer","minimum":0,"maximum":9223372036854775807}},"required":["name","size"],"additionalProperties":false}}`)
+	winkSchemaResultOfCountItems = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}`)
+	winkSchemaResultOfGreet      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"string"}`)
+	winkSchemaResultOfSizes      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","additionalProperties":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}}`)
+	winkSchemaResultOfFindItem   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":["object","null"],"description":"Item is one entry.","properties":{"name":{"type":"string"},"size":{"type":"integer","minimum":0,"maximum":9223372036854775807}},"required":["name","size"],"additionalProperties":false}`)
+	winkSchemaResultOfLabels     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"array","items":{"type":"string"}}`)
+	winkSchemaLevel              = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"string","description":"Level is a severity.","enum":["low","high"]}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

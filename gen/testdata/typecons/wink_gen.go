@@ -9,10 +9,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 2, and every handler
+// Compile-time guards: this file was generated for runtime support version 3, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
-const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 3)
+const _ = wink.EnforceVersion(3 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -46,15 +46,10 @@ var WinkCopy = wink.NewTool(wink.Spec{
 		Input:       []byte(`{"from":"a/b.txt","also":["c"]}`),
 		Output:      []byte(`{"n":2}`),
 	}},
-	Name:                  "copy",
-	ParamsSchema:          winkSchemaCopyParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaCopyParams,
-	ParamsSchemaGemini:    winkGeminiSchemaCopyParams,
-	ParamsSchemaStrict:    winkStrictSchemaCopyParams,
-	Position:              "github.com/winkgen/wink/gen/testdata/typecons.Copy (typecons.go)",
-	ResultSchema:          winkSchemaCopied,
-	ResultSchemaStrict:    winkSchemaCopied,
-	StrictOK:              true,
+	Name:         "copy",
+	ParamsSchema: winkSchemaCopyParams,
+	Position:     "github.com/winkgen/wink/gen/testdata/typecons.Copy (typecons.go)",
+	ResultSchema: winkSchemaCopied,
 }, &winkFuncsCopy)
 var winkFuncsCopy = wink.Funcs[CopyParams, Copied]{
 	Decode:       winkDecodeCopyParams,
@@ -202,11 +197,8 @@ func winkEncodeCopyParams(dst []byte, v *CopyParams) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaCopyParams          = []byte(`{"type":"object","description":"CopyParams copies files.","properties":{"from":{"type":"string","description":"From is the source.","maxLength":200,"pattern":"^(?:[a-z0-9_./-]+)$"},"to":{"type":["string","null"],"description":"To is the destination; a field tag adds to and overrides the type's constraints.","maxLength":50,"pattern":"^(?:[a-z0-9_./-]+)$"},"also":{"type":["array","null"],"description":"Also lists more sources.","items":{"type":"string","description":"Path is a workspace-relative path.","maxLength":200,"pattern":"^(?:[a-z0-9_./-]+)$"},"maxItems":3},"tag":{"type":["string","null"],"description":"Tag names the copy.","minLength":2,"maxLength":8}},"required":["from"],"additionalProperties":false}`)
-	winkGeminiSchemaCopyParams    = []byte(`{"type":"OBJECT","description":"CopyParams copies files.","properties":{"from":{"type":"STRING","description":"From is the source.","maxLength":200,"pattern":"^(?:[a-z0-9_./-]+)$"},"to":{"type":"STRING","description":"To is the destination; a field tag adds to and overrides the type's constraints.","maxLength":50,"pattern":"^(?:[a-z0-9_./-]+)$","nullable":true},"also":{"type":"ARRAY","description":"Also lists more sources.","items":{"type":"STRING","description":"Path is a workspace-relative path.","maxLength":200,"pattern":"^(?:[a-z0-9_./-]+)$"},"maxItems":3,"nullable":true},"tag":{"type":"STRING","description":"Tag names the copy.","minLength":2,"maxLength":8,"nullable":true}},"required":["from"]}`)
-	winkSchemaCopied              = []byte(`{"type":"object","description":"Copied is the result.","properties":{"n":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["n"],"additionalProperties":false}`)
-	winkAnthropicSchemaCopyParams = []byte(`{"type":"object","description":"CopyParams copies files.","properties":{"from":{"type":"string","description":"From is the source. (at most 200 characters; matching \"^(?:[a-z0-9_./-]+)$\")"},"to":{"type":["string","null"],"description":"To is the destination; a field tag adds to and overrides the type's constraints. (at most 50 characters; matching \"^(?:[a-z0-9_./-]+)$\")"},"also":{"type":["array","null"],"description":"Also lists more sources. (at most 3 items)","items":{"type":"string","description":"Path is a workspace-relative path. (at most 200 characters; matching \"^(?:[a-z0-9_./-]+)$\")"}},"tag":{"type":["string","null"],"description":"Tag names the copy. (at least 2 characters; at most 8 characters)"}},"required":["from"],"additionalProperties":false}`)
-	winkStrictSchemaCopyParams    = []byte(`{"type":"object","description":"CopyParams copies files.","properties":{"from":{"type":"string","description":"From is the source. (at most 200 characters)","pattern":"^(?:[a-z0-9_./-]+)$"},"to":{"type":["string","null"],"description":"To is the destination; a field tag adds to and overrides the type's constraints. (at most 50 characters)","pattern":"^(?:[a-z0-9_./-]+)$"},"also":{"type":["array","null"],"description":"Also lists more sources. (each item at most 200 characters)","items":{"type":"string","description":"Path is a workspace-relative path.","pattern":"^(?:[a-z0-9_./-]+)$"},"maxItems":3},"tag":{"type":["string","null"],"description":"Tag names the copy. (at least 2 characters; at most 8 characters)"}},"required":["from","to","also","tag"],"additionalProperties":false}`)
+	winkSchemaCopyParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"CopyParams copies files.","properties":{"from":{"type":"string","description":"From is the source.","maxLength":200,"pattern":"^(?:[a-z0-9_./-]+)$"},"to":{"type":["string","null"],"description":"To is the destination; a field tag adds to and overrides the type's constraints.","maxLength":50,"pattern":"^(?:[a-z0-9_./-]+)$"},"also":{"type":["array","null"],"description":"Also lists more sources.","items":{"type":"string","description":"Path is a workspace-relative path.","maxLength":200,"pattern":"^(?:[a-z0-9_./-]+)$"},"maxItems":3},"tag":{"type":["string","null"],"description":"Tag names the copy.","minLength":2,"maxLength":8}},"required":["from"],"additionalProperties":false}`)
+	winkSchemaCopied     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Copied is the result.","properties":{"n":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["n"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

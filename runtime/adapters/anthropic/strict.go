@@ -14,8 +14,8 @@ const (
 	MaxStrictUnions   = 16
 )
 
-// StrictTools returns the tools array with strict tool use: each tool that has a strict schema
-// (Spec.ParamsSchemaAnthropic) is sent as
+// StrictTools returns the tools array with strict tool use: each tool whose params have a strict form
+// (StrictSchema of Spec.ParamsSchema, derived once per tool) is sent as
 //
 //	{"name":N,"description":D,"input_schema":S,"strict":true}
 //
@@ -28,8 +28,8 @@ func StrictTools(tools []*wink.Tool) (payload []byte, fellBack []string, err err
 		return nil, nil, err
 	}
 	b := toolset.Grow(tools, 64, func(s *wink.Spec) []byte {
-		if s.ParamsSchemaAnthropic != nil {
-			return s.ParamsSchemaAnthropic
+		if st := strictSchema(s.ParamsSchema); st != nil {
+			return st
 		}
 		return s.ParamsSchema
 	})
@@ -41,10 +41,10 @@ func StrictTools(tools []*wink.Tool) (payload []byte, fellBack []string, err err
 		}
 		s := t.Spec()
 		schema, isStrict := s.ParamsSchema, false
-		if s.ParamsSchemaAnthropic != nil {
-			o, u := countStrict(s.ParamsSchemaAnthropic)
+		if st := strictSchema(s.ParamsSchema); st != nil {
+			o, u := countStrict(st)
 			if strict+1 <= MaxStrictTools && optional+o <= MaxStrictOptional && unions+u <= MaxStrictUnions {
-				schema, isStrict = s.ParamsSchemaAnthropic, true
+				schema, isStrict = st, true
 				strict, optional, unions = strict+1, optional+o, unions+u
 			}
 		}

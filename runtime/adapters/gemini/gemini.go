@@ -1,7 +1,7 @@
 // Package gemini writes and reads the Gemini API's function calling payloads for winkgen tools: the
-// function declarations (each tool's Spec.ParamsSchemaGemini, the OpenAPI subset Gemini accepts, written
-// by winkgen at build time), the functionCall parts of a response, and the functionResponse parts that
-// answer them.
+// function declarations (each tool's params in the OpenAPI subset Gemini accepts, derived from its plain
+// Spec.ParamsSchema by Schema, once per tool), the functionCall parts of a response, and the functionResponse
+// parts that answer them.
 //
 //	decls, err := gemini.FunctionDeclarations(reg.Tools())  // "tools":[{"functionDeclarations":decls}]
 //	calls, err := gemini.ParseFunctionCalls(responseBody)
@@ -10,7 +10,8 @@
 //
 // Decisions: a call's Arguments are the raw bytes of its args object (never re-encoded: the strict
 // decoder reads what the model wrote); a call without args gets {}; a call without an id (older models)
-// gets "gemini-<i>", its position among the response's calls. A success answers {"output": <text>}, a
+// gets "gemini-<i>", its position among the response's calls; every call has wink.Call.PairMaps set, as
+// the declarations state maps as key/value pairs and free-form JSON as JSON text. A success answers {"output": <text>}, a
 // failure {"error": <text>}, where the text is what the model reads (Outcome.Output).
 package gemini
 
@@ -23,9 +24,11 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
+// geminiSchema is the schema FunctionDeclarations checks and sizes: the Gemini form, or the plain schema
+// when the tool has none (no parameters, or a plain schema that cannot be converted: reported apart).
 func geminiSchema(s *wink.Spec) []byte {
-	if len(s.ParamsSchemaGemini) > 0 {
-		return s.ParamsSchemaGemini
+	if f := cached(s.ParamsSchema); f.schema != nil {
+		return f.schema
 	}
 	return s.ParamsSchema
 }
@@ -34,11 +37,21 @@ func geminiSchema(s *wink.Spec) []byte {
 // in order:
 //
 //	{"name":N,"description":D,"parameters":S}
+//	{"name":N,"description":D}                      (a tool without parameters)
 //
-// S is Spec.ParamsSchemaGemini (ParamsSchema for a hand-built Spec without it). The error reports, all at
-// once, nil tools, duplicate names and schemas that are not JSON objects.
+// S is Schema of Spec.ParamsSchema. The error reports, all at once, nil tools, duplicate names, schemas
+// that are not JSON objects and schemas that cannot be converted.
 func FunctionDeclarations(tools []*wink.Tool) ([]byte, error) {
 	if err := toolset.Check("gemini", tools, geminiSchema); err != nil {
+		return nil, err
+	}
+	var errs []error
+	for _, t := range tools {
+		if f := cached(t.Spec().ParamsSchema); f.err != nil {
+			errs = append(errs, errors.New("gemini: tool "+strconv.Quote(t.Name())+": "+f.err.Error()))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
 	b := toolset.Grow(tools, 48, geminiSchema)
@@ -52,8 +65,10 @@ func FunctionDeclarations(tools []*wink.Tool) ([]byte, error) {
 		b = strictjson.AppendString(b, s.Name)
 		b = append(b, `,"description":`...)
 		b = strictjson.AppendString(b, s.Description)
-		b = append(b, `,"parameters":`...)
-		b = append(b, geminiSchema(s)...)
+		if p := cached(s.ParamsSchema).schema; p != nil {
+			b = append(b, `,"parameters":`...)
+			b = append(b, p...)
+		}
 		b = append(b, '}')
 	}
 	return append(b, ']'), nil
@@ -109,6 +124,7 @@ func ParseFunctionCalls(data []byte) ([]wink.Call, error) {
 		if calls[i].ID == "" {
 			calls[i].ID = "gemini-" + strconv.Itoa(i)
 		}
+		calls[i].PairMaps = true
 	}
 	return calls, nil
 }

@@ -6,16 +6,6 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Schema returns the parameters schema sent for a tool and whether it is sent in strict mode:
-// ParamsSchemaStrict with strict true when the tool's params can be expressed in OpenAI strict mode
-// (Spec.StrictOK), else the plain ParamsSchema with strict false.
-func Schema(s *wink.Spec) (schema []byte, strict bool) {
-	if s.StrictOK {
-		return s.ParamsSchemaStrict, true
-	}
-	return s.ParamsSchema, false
-}
-
 func schemaOnly(s *wink.Spec) []byte {
 	b, _ := Schema(s)
 	return b

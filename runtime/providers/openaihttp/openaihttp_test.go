@@ -98,9 +98,6 @@ func recordedTool(t *testing.T, entry json.RawMessage) *wink.Tool {
 		t.Fatal(err)
 	}
 	spec := wink.Spec{Name: e.Function.Name, Description: e.Function.Description, ParamsSchema: e.Function.Parameters}
-	if e.Function.Strict {
-		spec.ParamsSchemaStrict, spec.StrictOK = e.Function.Parameters, true
-	}
 	// Recorded names such as getCurrentWeather are not winkgen names (^[a-z0-9_-]{1,64}$): the tool is
 	// registered lower-cased, and the test lower-cases the name in the replayed response too.
 	spec.Name = strings.ToLower(spec.Name)

@@ -10,10 +10,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 2, and every handler
+// Compile-time guards: this file was generated for runtime support version 3, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
-const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 3)
+const _ = wink.EnforceVersion(3 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -63,15 +63,10 @@ var WinkSetupPlan = wink.NewTool(wink.Spec{
 		Input:       []byte(`{"objective":"Publish migration guide","initial_steps":["Audit existing guides","List breaking changes"]}`),
 		Output:      []byte(`{"objective":"Publish migration guide","status":"active","steps":[{"step_id":1,"title":"Audit existing guides","status":"pending"},{"step_id":2,"title":"List breaking changes","status":"pending"}]}`),
 	}},
-	Name:                  "planning_setup_plan",
-	ParamsSchema:          winkSchemaSetupPlanParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaSetupPlanParams,
-	ParamsSchemaGemini:    winkGeminiSchemaSetupPlanParams,
-	ParamsSchemaStrict:    winkStrictSchemaSetupPlanParams,
-	Position:              "github.com/winkgen/wink/runtime/suites/planning.SetupPlan (tools.go)",
-	ResultSchema:          winkSchemaPlan,
-	ResultSchemaStrict:    winkSchemaPlan,
-	StrictOK:              true,
+	Name:         "planning_setup_plan",
+	ParamsSchema: winkSchemaSetupPlanParams,
+	Position:     "github.com/winkgen/wink/runtime/suites/planning.SetupPlan (tools.go)",
+	ResultSchema: winkSchemaPlan,
 }, &winkFuncsSetupPlan)
 var winkFuncsSetupPlan = wink.Funcs[SetupPlanParams, Plan]{
 	Decode:       winkDecodeSetupPlanParams,
@@ -113,15 +108,10 @@ var WinkAddStep = wink.NewTool(wink.Spec{
 		Input:       []byte(`{"steps":["Draft outline","Review with team"]}`),
 		Output:      []byte(`{"objective":"Publish migration guide","status":"active","steps":[{"step_id":1,"title":"Audit guides","status":"done"},{"step_id":2,"title":"Draft outline","status":"pending"},{"step_id":3,"title":"Review with team","status":"pending"}]}`),
 	}},
-	Name:                  "planning_add_step",
-	ParamsSchema:          winkSchemaAddStepParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaAddStepParams,
-	ParamsSchemaGemini:    winkGeminiSchemaAddStepParams,
-	ParamsSchemaStrict:    winkStrictSchemaAddStepParams,
-	Position:              "github.com/winkgen/wink/runtime/suites/planning.AddStep (tools.go)",
-	ResultSchema:          winkSchemaPlan,
-	ResultSchemaStrict:    winkSchemaPlan,
-	StrictOK:              true,
+	Name:         "planning_add_step",
+	ParamsSchema: winkSchemaAddStepParams,
+	Position:     "github.com/winkgen/wink/runtime/suites/planning.AddStep (tools.go)",
+	ResultSchema: winkSchemaPlan,
 }, &winkFuncsAddStep)
 var winkFuncsAddStep = wink.Funcs[AddStepParams, Plan]{
 	Decode:       winkDecodeAddStepParams,
@@ -169,15 +159,10 @@ var WinkUpdateStep = wink.NewTool(wink.Spec{
 		Input:       []byte(`{"step_id":2,"title":"Finalize outline"}`),
 		Output:      []byte(`{"objective":"Publish migration guide","status":"active","steps":[{"step_id":1,"title":"Audit guides","status":"done"},{"step_id":2,"title":"Finalize outline","status":"pending"}]}`),
 	}},
-	Name:                  "planning_update_step",
-	ParamsSchema:          winkSchemaUpdateStepParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaUpdateStepParams,
-	ParamsSchemaGemini:    winkGeminiSchemaUpdateStepParams,
-	ParamsSchemaStrict:    winkStrictSchemaUpdateStepParams,
-	Position:              "github.com/winkgen/wink/runtime/suites/planning.UpdateStep (tools.go)",
-	ResultSchema:          winkSchemaPlan,
-	ResultSchemaStrict:    winkSchemaPlan,
-	StrictOK:              true,
+	Name:         "planning_update_step",
+	ParamsSchema: winkSchemaUpdateStepParams,
+	Position:     "github.com/winkgen/wink/runtime/suites/planning.UpdateStep (tools.go)",
+	ResultSchema: winkSchemaPlan,
 }, &winkFuncsUpdateStep)
 var winkFuncsUpdateStep = wink.Funcs[UpdateStepParams, Plan]{
 	Decode:       winkDecodeUpdateStepParams,
@@ -238,16 +223,11 @@ var WinkReadPlan = wink.NewTool(wink.Spec{
 		Input:       []byte(`{}`),
 		Output:      []byte(`{"objective":"Publish migration guide","status":"active","steps":[{"step_id":1,"title":"Audit guides","status":"done"},{"step_id":2,"title":"Draft outline","status":"pending"}]}`),
 	}},
-	Name:                  "planning_read_plan",
-	ParamsSchema:          winkSchemaNoParams,
-	ParamsSchemaAnthropic: winkSchemaNoParams,
-	ParamsSchemaGemini:    winkGeminiSchemaNoParams,
-	ParamsSchemaStrict:    winkSchemaNoParams,
-	Position:              "github.com/winkgen/wink/runtime/suites/planning.ReadPlan (tools.go)",
-	ReadOnly:              true,
-	ResultSchema:          winkSchemaPlan,
-	ResultSchemaStrict:    winkSchemaPlan,
-	StrictOK:              true,
+	Name:         "planning_read_plan",
+	ParamsSchema: winkSchemaNoParams,
+	Position:     "github.com/winkgen/wink/runtime/suites/planning.ReadPlan (tools.go)",
+	ReadOnly:     true,
+	ResultSchema: winkSchemaPlan,
 }, &winkFuncsReadPlan)
 var winkFuncsReadPlan = wink.Funcs[wink.NoParams, Plan]{
 	Decode:       wink.DecodeNoParams,
@@ -647,21 +627,11 @@ func winkStateDecodePlan(data []byte) (Plan, error) {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaSetupPlanParams           = []byte(`{"type":"object","properties":{"objective":{"type":"string","description":"Objective is what the plan should accomplish (at most 500 characters).","minLength":1,"maxLength":500},"initial_steps":{"type":["array","null"],"description":"InitialSteps are optional step titles to seed the plan with, in order (each at most 500 characters).","items":{"type":"string","minLength":1,"maxLength":500}}},"required":["objective"],"additionalProperties":false}`)
-	winkGeminiSchemaSetupPlanParams     = []byte(`{"type":"OBJECT","properties":{"objective":{"type":"STRING","description":"Objective is what the plan should accomplish (at most 500 characters).","minLength":1,"maxLength":500},"initial_steps":{"type":"ARRAY","description":"InitialSteps are optional step titles to seed the plan with, in order (each at most 500 characters).","items":{"type":"STRING","minLength":1,"maxLength":500},"nullable":true}},"required":["objective"]}`)
-	winkSchemaPlan                      = []byte(`{"type":"object","description":"Plan is the session's plan: an objective and its ordered steps.","properties":{"objective":{"type":"string","description":"Objective is what the plan should accomplish."},"status":{"type":"string","description":"Status is the plan's lifecycle state: active or completed.","enum":["active","completed"]},"steps":{"type":"array","description":"Steps are the plan's steps in order.","items":{"type":"object","description":"PlanStep is one actionable step of a plan.","properties":{"step_id":{"type":"integer","description":"StepID is the stable identifier of the step (1, 2, 3...).","minimum":-9223372036854775808,"maximum":9223372036854775807},"title":{"type":"string","description":"Title is a concise summary of the work item (at most 500 characters)."},"status":{"type":"string","description":"Status is the step's progress: pending, in_progress or done.","enum":["pending","in_progress","done"]}},"required":["step_id","title","status"],"additionalProperties":false}}},"required":["objective","status","steps"],"additionalProperties":false}`)
-	winkAnthropicSchemaSetupPlanParams  = []byte(`{"type":"object","properties":{"objective":{"type":"string","description":"Objective is what the plan should accomplish (at most 500 characters). (at least 1 characters; at most 500 characters)"},"initial_steps":{"type":["array","null"],"description":"InitialSteps are optional step titles to seed the plan with, in order (each at most 500 characters).","items":{"type":"string","description":"(at least 1 characters; at most 500 characters)"}}},"required":["objective"],"additionalProperties":false}`)
-	winkStrictSchemaSetupPlanParams     = []byte(`{"type":"object","properties":{"objective":{"type":"string","description":"Objective is what the plan should accomplish (at most 500 characters). (at least 1 character; at most 500 characters)"},"initial_steps":{"type":["array","null"],"description":"InitialSteps are optional step titles to seed the plan with, in order (each at most 500 characters). (each item at least 1 character; each item at most 500 characters)","items":{"type":"string"}}},"required":["objective","initial_steps"],"additionalProperties":false}`)
-	winkSchemaAddStepParams             = []byte(`{"type":"object","properties":{"steps":{"type":"array","description":"Steps are the titles of the steps to append, in order (each at most 500 characters).","items":{"type":"string","minLength":1,"maxLength":500},"minItems":1}},"required":["steps"],"additionalProperties":false}`)
-	winkGeminiSchemaAddStepParams       = []byte(`{"type":"OBJECT","properties":{"steps":{"type":"ARRAY","description":"Steps are the titles of the steps to append, in order (each at most 500 characters).","items":{"type":"STRING","minLength":1,"maxLength":500},"minItems":1}},"required":["steps"]}`)
-	winkAnthropicSchemaAddStepParams    = []byte(`{"type":"object","properties":{"steps":{"type":"array","description":"Steps are the titles of the steps to append, in order (each at most 500 characters).","items":{"type":"string","description":"(at least 1 characters; at most 500 characters)"},"minItems":1}},"required":["steps"],"additionalProperties":false}`)
-	winkStrictSchemaAddStepParams       = []byte(`{"type":"object","properties":{"steps":{"type":"array","description":"Steps are the titles of the steps to append, in order (each at most 500 characters). (each item at least 1 character; each item at most 500 characters)","items":{"type":"string"},"minItems":1}},"required":["steps"],"additionalProperties":false}`)
-	winkSchemaUpdateStepParams          = []byte(`{"type":"object","description":"UpdateStepParams are the arguments of planning_update_step: the step and at least one change.","properties":{"step_id":{"type":"integer","description":"StepID is the identifier of the step to update.","minimum":1,"maximum":9223372036854775807},"title":{"type":["string","null"],"description":"Title is the step's new title (optional; at most 500 characters).","minLength":1,"maxLength":500},"status":{"type":["string","null"],"description":"Status is the step's new status: pending, in_progress or done (optional).","enum":["pending","in_progress","done",null]}},"required":["step_id"],"additionalProperties":false}`)
-	winkGeminiSchemaUpdateStepParams    = []byte(`{"type":"OBJECT","description":"UpdateStepParams are the arguments of planning_update_step: the step and at least one change.","properties":{"step_id":{"type":"INTEGER","description":"StepID is the identifier of the step to update.","minimum":1,"maximum":9223372036854775807},"title":{"type":"STRING","description":"Title is the step's new title (optional; at most 500 characters).","minLength":1,"maxLength":500,"nullable":true},"status":{"type":"STRING","description":"Status is the step's new status: pending, in_progress or done (optional).","enum":["pending","in_progress","done"],"nullable":true}},"required":["step_id"]}`)
-	winkAnthropicSchemaUpdateStepParams = []byte(`{"type":"object","description":"UpdateStepParams are the arguments of planning_update_step: the step and at least one change.","properties":{"step_id":{"type":"integer","description":"StepID is the identifier of the step to update. (at least 1; at most 9223372036854775807)"},"title":{"type":["string","null"],"description":"Title is the step's new title (optional; at most 500 characters). (at least 1 characters; at most 500 characters)"},"status":{"type":["string","null"],"description":"Status is the step's new status: pending, in_progress or done (optional).","enum":["pending","in_progress","done",null]}},"required":["step_id"],"additionalProperties":false}`)
-	winkStrictSchemaUpdateStepParams    = []byte(`{"type":"object","description":"UpdateStepParams are the arguments of planning_update_step: the step and at least one change.","properties":{"step_id":{"type":"integer","description":"StepID is the identifier of the step to update.","minimum":1,"maximum":9223372036854775807},"title":{"type":["string","null"],"description":"Title is the step's new title (optional; at most 500 characters). (at least 1 character; at most 500 characters)"},"status":{"type":["string","null"],"description":"Status is the step's new status: pending, in_progress or done (optional).","enum":["pending","in_progress","done",null]}},"required":["step_id","title","status"],"additionalProperties":false}`)
-	winkSchemaNoParams                  = []byte(`{"type":"object","properties":{},"additionalProperties":false}`)
-	winkGeminiSchemaNoParams            = []byte(`{"type":"OBJECT","properties":{}}`)
+	winkSchemaSetupPlanParams  = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"objective":{"type":"string","description":"Objective is what the plan should accomplish (at most 500 characters).","minLength":1,"maxLength":500},"initial_steps":{"type":["array","null"],"description":"InitialSteps are optional step titles to seed the plan with, in order (each at most 500 characters).","items":{"type":"string","minLength":1,"maxLength":500}}},"required":["objective"],"additionalProperties":false}`)
+	winkSchemaPlan             = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Plan is the session's plan: an objective and its ordered steps.","properties":{"objective":{"type":"string","description":"Objective is what the plan should accomplish."},"status":{"type":"string","description":"Status is the plan's lifecycle state: active or completed.","enum":["active","completed"]},"steps":{"type":"array","description":"Steps are the plan's steps in order.","items":{"type":"object","description":"PlanStep is one actionable step of a plan.","properties":{"step_id":{"type":"integer","description":"StepID is the stable identifier of the step (1, 2, 3...).","minimum":-9223372036854775808,"maximum":9223372036854775807},"title":{"type":"string","description":"Title is a concise summary of the work item (at most 500 characters)."},"status":{"type":"string","description":"Status is the step's progress: pending, in_progress or done.","enum":["pending","in_progress","done"]}},"required":["step_id","title","status"],"additionalProperties":false}}},"required":["objective","status","steps"],"additionalProperties":false}`)
+	winkSchemaAddStepParams    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"steps":{"type":"array","description":"Steps are the titles of the steps to append, in order (each at most 500 characters).","items":{"type":"string","minLength":1,"maxLength":500},"minItems":1}},"required":["steps"],"additionalProperties":false}`)
+	winkSchemaUpdateStepParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"UpdateStepParams are the arguments of planning_update_step: the step and at least one change.","properties":{"step_id":{"type":"integer","description":"StepID is the identifier of the step to update.","minimum":1,"maximum":9223372036854775807},"title":{"type":["string","null"],"description":"Title is the step's new title (optional; at most 500 characters).","minLength":1,"maxLength":500},"status":{"type":["string","null"],"description":"Status is the step's new status: pending, in_progress or done (optional).","enum":["pending","in_progress","done",null]}},"required":["step_id"],"additionalProperties":false}`)
+	winkSchemaNoParams         = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

@@ -10,10 +10,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 2, and every handler
+// Compile-time guards: this file was generated for runtime support version 3, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
-const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 3)
+const _ = wink.EnforceVersion(3 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -53,16 +53,11 @@ var WinkSplitWords = wink.NewTool(wink.Spec{
 		Input:       []byte(`{"text":"hello world"}`),
 		Output:      []byte(`["hello","world"]`),
 	}},
-	Name:                  "split_words",
-	ParamsSchema:          winkSchemaTextParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaTextParams,
-	ParamsSchemaGemini:    winkGeminiSchemaTextParams,
-	ParamsSchemaStrict:    winkAnthropicSchemaTextParams,
-	Position:              "github.com/winkgen/wink/example/cmd/mcpserver/shapes.SplitWords (shapes.go)",
-	ReadOnly:              true,
-	ResultSchema:          winkSchemaResultOfSplitWords,
-	ResultSchemaStrict:    winkSchemaResultOfSplitWords,
-	StrictOK:              true,
+	Name:         "split_words",
+	ParamsSchema: winkSchemaTextParams,
+	Position:     "github.com/winkgen/wink/example/cmd/mcpserver/shapes.SplitWords (shapes.go)",
+	ReadOnly:     true,
+	ResultSchema: winkSchemaResultOfSplitWords,
 }, &winkFuncsSplitWords)
 var winkFuncsSplitWords = wink.Funcs[TextParams, []string]{
 	Decode:       winkDecodeTextParams,
@@ -95,16 +90,11 @@ var WinkShout = wink.NewTool(wink.Spec{
 		Input:       []byte(`{"text":"hi"}`),
 		Output:      []byte(`"HI"`),
 	}},
-	Name:                  "shout",
-	ParamsSchema:          winkSchemaTextParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaTextParams,
-	ParamsSchemaGemini:    winkGeminiSchemaTextParams,
-	ParamsSchemaStrict:    winkAnthropicSchemaTextParams,
-	Position:              "github.com/winkgen/wink/example/cmd/mcpserver/shapes.Shout (shapes.go)",
-	ReadOnly:              true,
-	ResultSchema:          winkSchemaResultOfShout,
-	ResultSchemaStrict:    winkSchemaResultOfShout,
-	StrictOK:              true,
+	Name:         "shout",
+	ParamsSchema: winkSchemaTextParams,
+	Position:     "github.com/winkgen/wink/example/cmd/mcpserver/shapes.Shout (shapes.go)",
+	ReadOnly:     true,
+	ResultSchema: winkSchemaResultOfShout,
 }, &winkFuncsShout)
 var winkFuncsShout = wink.Funcs[TextParams, string]{
 	Decode:       winkDecodeTextParams,
@@ -135,16 +125,11 @@ var WinkCountLetters = wink.NewTool(wink.Spec{
 		Input:       []byte(`{"text":"a b c d e"}`),
 		Output:      []byte(`5`),
 	}},
-	Name:                  "count_letters",
-	ParamsSchema:          winkSchemaTextParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaTextParams,
-	ParamsSchemaGemini:    winkGeminiSchemaTextParams,
-	ParamsSchemaStrict:    winkAnthropicSchemaTextParams,
-	Position:              "github.com/winkgen/wink/example/cmd/mcpserver/shapes.CountLetters (shapes.go)",
-	ReadOnly:              true,
-	ResultSchema:          winkSchemaResultOfCountLetters,
-	ResultSchemaStrict:    winkSchemaResultOfCountLetters,
-	StrictOK:              true,
+	Name:         "count_letters",
+	ParamsSchema: winkSchemaTextParams,
+	Position:     "github.com/winkgen/wink/example/cmd/mcpserver/shapes.CountLetters (shapes.go)",
+	ReadOnly:     true,
+	ResultSchema: winkSchemaResultOfCountLetters,
 }, &winkFuncsCountLetters)
 var winkFuncsCountLetters = wink.Funcs[TextParams, int]{
 	Decode:       winkDecodeTextParams,
@@ -175,16 +160,11 @@ var WinkLetterCounts = wink.NewTool(wink.Spec{
 		Input:       []byte(`{"text":"aab"}`),
 		Output:      []byte(`{"a":2,"b":1}`),
 	}},
-	Name:                  "letter_counts",
-	ParamsSchema:          winkSchemaTextParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaTextParams,
-	ParamsSchemaGemini:    winkGeminiSchemaTextParams,
-	ParamsSchemaStrict:    winkAnthropicSchemaTextParams,
-	Position:              "github.com/winkgen/wink/example/cmd/mcpserver/shapes.LetterCounts (shapes.go)",
-	ReadOnly:              true,
-	ResultSchema:          winkSchemaResultOfLetterCounts,
-	ResultSchemaStrict:    winkStrictSchemaResultOfLetterCounts,
-	StrictOK:              true,
+	Name:         "letter_counts",
+	ParamsSchema: winkSchemaTextParams,
+	Position:     "github.com/winkgen/wink/example/cmd/mcpserver/shapes.LetterCounts (shapes.go)",
+	ReadOnly:     true,
+	ResultSchema: winkSchemaResultOfLetterCounts,
 }, &winkFuncsLetterCounts)
 var winkFuncsLetterCounts = wink.Funcs[TextParams, map[string]int]{
 	Decode:       winkDecodeTextParams,
@@ -228,16 +208,11 @@ var WinkFindWord = wink.NewTool(wink.Spec{
 		Description: "Absent: no value",
 		Input:       []byte(`{"text":"to be","word":"or"}`),
 	}},
-	Name:                  "find_word",
-	ParamsSchema:          winkSchemaFindParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaFindParams,
-	ParamsSchemaGemini:    winkGeminiSchemaFindParams,
-	ParamsSchemaStrict:    winkStrictSchemaFindParams,
-	Position:              "github.com/winkgen/wink/example/cmd/mcpserver/shapes.FindWord (shapes.go)",
-	ReadOnly:              true,
-	ResultSchema:          winkSchemaFound,
-	ResultSchemaStrict:    winkSchemaFound,
-	StrictOK:              true,
+	Name:         "find_word",
+	ParamsSchema: winkSchemaFindParams,
+	Position:     "github.com/winkgen/wink/example/cmd/mcpserver/shapes.FindWord (shapes.go)",
+	ReadOnly:     true,
+	ResultSchema: winkSchemaFound,
 }, &winkFuncsFindWord)
 var winkFuncsFindWord = wink.Funcs[FindParams, Found]{
 	Decode:       winkDecodeFindParams,
@@ -403,19 +378,13 @@ func winkEncodeResultOfLetterCounts(dst []byte, v *map[string]int) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaTextParams                 = []byte(`{"type":"object","description":"TextParams are the arguments of the text tools.","properties":{"text":{"type":"string","description":"Text to work on.","maxLength":1000}},"required":["text"],"additionalProperties":false}`)
-	winkGeminiSchemaTextParams           = []byte(`{"type":"OBJECT","description":"TextParams are the arguments of the text tools.","properties":{"text":{"type":"STRING","description":"Text to work on.","maxLength":1000}},"required":["text"]}`)
-	winkSchemaResultOfSplitWords         = []byte(`{"type":"array","items":{"type":"string"}}`)
-	winkAnthropicSchemaTextParams        = []byte(`{"type":"object","description":"TextParams are the arguments of the text tools.","properties":{"text":{"type":"string","description":"Text to work on. (at most 1000 characters)"}},"required":["text"],"additionalProperties":false}`)
-	winkSchemaResultOfShout              = []byte(`{"type":"string"}`)
-	winkSchemaResultOfCountLetters       = []byte(`{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}`)
-	winkSchemaResultOfLetterCounts       = []byte(`{"type":"object","additionalProperties":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}}`)
-	winkStrictSchemaResultOfLetterCounts = []byte(`{"type":"array","description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["key","value"],"additionalProperties":false}}`)
-	winkSchemaFindParams                 = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text to search.","maxLength":1000},"word":{"type":"string","description":"Word to find.","minLength":1,"maxLength":100}},"required":["text","word"],"additionalProperties":false}`)
-	winkGeminiSchemaFindParams           = []byte(`{"type":"OBJECT","properties":{"text":{"type":"STRING","description":"Text to search.","maxLength":1000},"word":{"type":"STRING","description":"Word to find.","minLength":1,"maxLength":100}},"required":["text","word"]}`)
-	winkSchemaFound                      = []byte(`{"type":"object","description":"Found is where a word was found.","properties":{"word":{"type":"string","description":"Word that was found."},"offset":{"type":"integer","description":"Offset is the byte offset of its first occurrence.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["word","offset"],"additionalProperties":false}`)
-	winkAnthropicSchemaFindParams        = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text to search. (at most 1000 characters)"},"word":{"type":"string","description":"Word to find. (at least 1 characters; at most 100 characters)"}},"required":["text","word"],"additionalProperties":false}`)
-	winkStrictSchemaFindParams           = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text to search. (at most 1000 characters)"},"word":{"type":"string","description":"Word to find. (at least 1 character; at most 100 characters)"}},"required":["text","word"],"additionalProperties":false}`)
+	winkSchemaTextParams           = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"TextParams are the arguments of the text tools.","properties":{"text":{"type":"string","description":"Text to work on.","maxLength":1000}},"required":["text"],"additionalProperties":false}`)
+	winkSchemaResultOfSplitWords   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"array","items":{"type":"string"}}`)
+	winkSchemaResultOfShout        = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"string"}`)
+	winkSchemaResultOfCountLetters = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}`)
+	winkSchemaResultOfLetterCounts = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","additionalProperties":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}}`)
+	winkSchemaFindParams           = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"text":{"type":"string","description":"Text to search.","maxLength":1000},"word":{"type":"string","description":"Word to find.","minLength":1,"maxLength":100}},"required":["text","word"],"additionalProperties":false}`)
+	winkSchemaFound                = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Found is where a word was found.","properties":{"word":{"type":"string","description":"Word that was found."},"offset":{"type":"integer","description":"Offset is the byte offset of its first occurrence.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["word","offset"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

@@ -11,10 +11,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 2, and every handler
+// Compile-time guards: this file was generated for runtime support version 3, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
-const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 3)
+const _ = wink.EnforceVersion(3 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -58,17 +58,12 @@ func WinkTools() []*wink.Tool {
 
 // WinkGetCurrentWeather is the get_current_weather tool, handled by GetCurrentWeather.
 var WinkGetCurrentWeather = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Gets the current weather in a given location.",
-	Name:                  "get_current_weather",
-	ParamsSchema:          winkSchemaWeatherParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaWeatherParams,
-	ParamsSchemaGemini:    winkGeminiSchemaWeatherParams,
-	ParamsSchemaStrict:    winkStrictSchemaWeatherParams,
-	Position:              "github.com/winkgen/wink/runtime/adapters/internal/adapterstest.GetCurrentWeather (tools.go)",
-	ResultSchema:          winkSchemaWeather,
-	ResultSchemaStrict:    winkSchemaWeather,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Gets the current weather in a given location.",
+	Name:             "get_current_weather",
+	ParamsSchema:     winkSchemaWeatherParams,
+	Position:         "github.com/winkgen/wink/runtime/adapters/internal/adapterstest.GetCurrentWeather (tools.go)",
+	ResultSchema:     winkSchemaWeather,
 }, &winkFuncsGetCurrentWeather)
 var winkFuncsGetCurrentWeather = wink.Funcs[WeatherParams, Weather]{
 	Decode:       winkDecodeWeatherParams,
@@ -79,17 +74,12 @@ var winkFuncsGetCurrentWeather = wink.Funcs[WeatherParams, Weather]{
 
 // WinkSearch is the search tool, handled by Search.
 var WinkSearch = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Searches by the web search engine.",
-	Name:                  "search",
-	ParamsSchema:          winkSchemaSearchParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaSearchParams,
-	ParamsSchemaGemini:    winkGeminiSchemaSearchParams,
-	ParamsSchemaStrict:    winkStrictSchemaSearchParams,
-	Position:              "github.com/winkgen/wink/runtime/adapters/internal/adapterstest.Search (tools.go)",
-	ResultSchema:          winkSchemaSearchResult,
-	ResultSchemaStrict:    winkSchemaSearchResult,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Searches by the web search engine.",
+	Name:             "search",
+	ParamsSchema:     winkSchemaSearchParams,
+	Position:         "github.com/winkgen/wink/runtime/adapters/internal/adapterstest.Search (tools.go)",
+	ResultSchema:     winkSchemaSearchResult,
 }, &winkFuncsSearch)
 var winkFuncsSearch = wink.Funcs[SearchParams, SearchResult]{
 	Decode:       winkDecodeSearchParams,
@@ -100,17 +90,12 @@ var winkFuncsSearch = wink.Funcs[SearchParams, SearchResult]{
 
 // WinkUpdateIssueList is the update_issue_list tool, handled by UpdateIssueList.
 var WinkUpdateIssueList = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Updates the current issue list.",
-	Name:                  "update_issue_list",
-	ParamsSchema:          winkSchemaNoParams,
-	ParamsSchemaAnthropic: winkSchemaNoParams,
-	ParamsSchemaGemini:    winkGeminiSchemaNoParams,
-	ParamsSchemaStrict:    winkSchemaNoParams,
-	Position:              "github.com/winkgen/wink/runtime/adapters/internal/adapterstest.UpdateIssueList (tools.go)",
-	ResultSchema:          winkSchemaIssueList,
-	ResultSchemaStrict:    winkSchemaIssueList,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Updates the current issue list.",
+	Name:             "update_issue_list",
+	ParamsSchema:     winkSchemaNoParams,
+	Position:         "github.com/winkgen/wink/runtime/adapters/internal/adapterstest.UpdateIssueList (tools.go)",
+	ResultSchema:     winkSchemaIssueList,
 }, &winkFuncsUpdateIssueList)
 var winkFuncsUpdateIssueList = wink.Funcs[wink.NoParams, IssueList]{
 	Decode:       wink.DecodeNoParams,
@@ -123,16 +108,12 @@ var winkFuncsUpdateIssueList = wink.Funcs[wink.NoParams, IssueList]{
 
 // WinkLabelIssue is the label_issue tool, handled by LabelIssue.
 var WinkLabelIssue = wink.NewTool(wink.Spec{
-	AcceptsOverrides:   false,
-	Description:        "Sets labels on an issue & shows them as <key>=<value>.",
-	Name:               "label_issue",
-	ParamsSchema:       winkSchemaLabelParams,
-	ParamsSchemaGemini: winkGeminiSchemaLabelParams,
-	ParamsSchemaStrict: winkStrictSchemaLabelParams,
-	Position:           "github.com/winkgen/wink/runtime/adapters/internal/adapterstest.LabelIssue (tools.go)",
-	ResultSchema:       winkSchemaNoValue,
-	ResultSchemaStrict: winkSchemaNoValue,
-	StrictOK:           true,
+	AcceptsOverrides: false,
+	Description:      "Sets labels on an issue & shows them as <key>=<value>.",
+	Name:             "label_issue",
+	ParamsSchema:     winkSchemaLabelParams,
+	Position:         "github.com/winkgen/wink/runtime/adapters/internal/adapterstest.LabelIssue (tools.go)",
+	ResultSchema:     winkSchemaNoValue,
 }, &winkFuncsLabelIssue)
 var winkFuncsLabelIssue = wink.Funcs[LabelParams, wink.NoValue]{
 	Decode:       winkDecodeLabelParams,
@@ -410,23 +391,14 @@ func winkEncodeLabelParams(dst []byte, v *LabelParams) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaWeatherParams          = []byte(`{"type":"object","properties":{"location":{"type":"string","description":"Location is the city and state, e.g. San Francisco, CA.","minLength":1},"unit":{"type":["string","null"],"description":"Unit is the temperature unit.","enum":["celsius","fahrenheit",null]}},"required":["location"],"additionalProperties":false}`)
-	winkGeminiSchemaWeatherParams    = []byte(`{"type":"OBJECT","properties":{"location":{"type":"STRING","description":"Location is the city and state, e.g. San Francisco, CA.","minLength":1},"unit":{"type":"STRING","description":"Unit is the temperature unit.","enum":["celsius","fahrenheit"],"nullable":true}},"required":["location"]}`)
-	winkSchemaWeather                = []byte(`{"type":"object","description":"Weather is a weather report.","properties":{"location":{"type":"string","description":"Location is where the report is for."},"temperature":{"type":"integer","description":"Temperature in the requested unit.","minimum":-9223372036854775808,"maximum":9223372036854775807},"unit":{"type":"string","description":"Unit of the temperature.","enum":["celsius","fahrenheit"]}},"required":["location","temperature","unit"],"additionalProperties":false}`)
-	winkAnthropicSchemaWeatherParams = []byte(`{"type":"object","properties":{"location":{"type":"string","description":"Location is the city and state, e.g. San Francisco, CA. (at least 1 characters)"},"unit":{"type":["string","null"],"description":"Unit is the temperature unit.","enum":["celsius","fahrenheit",null]}},"required":["location"],"additionalProperties":false}`)
-	winkStrictSchemaWeatherParams    = []byte(`{"type":"object","properties":{"location":{"type":"string","description":"Location is the city and state, e.g. San Francisco, CA. (at least 1 character)"},"unit":{"type":["string","null"],"description":"Unit is the temperature unit.","enum":["celsius","fahrenheit",null]}},"required":["location","unit"],"additionalProperties":false}`)
-	winkSchemaSearchParams           = []byte(`{"type":"object","properties":{"search_engine":{"type":"string","description":"SearchEngine is the engine to ask.","enum":["google","duckduckgo","bing"]},"search_query":{"type":"string","description":"SearchQuery is what to search for.","minLength":1}},"required":["search_engine","search_query"],"additionalProperties":false}`)
-	winkGeminiSchemaSearchParams     = []byte(`{"type":"OBJECT","properties":{"search_engine":{"type":"STRING","description":"SearchEngine is the engine to ask.","enum":["google","duckduckgo","bing"]},"search_query":{"type":"STRING","description":"SearchQuery is what to search for.","minLength":1}},"required":["search_engine","search_query"]}`)
-	winkSchemaSearchResult           = []byte(`{"type":"object","description":"SearchResult lists search hits.","properties":{"hits":{"type":"array","description":"Hits are the result titles.","items":{"type":"string"}}},"required":["hits"],"additionalProperties":false}`)
-	winkAnthropicSchemaSearchParams  = []byte(`{"type":"object","properties":{"search_engine":{"type":"string","description":"SearchEngine is the engine to ask.","enum":["google","duckduckgo","bing"]},"search_query":{"type":"string","description":"SearchQuery is what to search for. (at least 1 characters)"}},"required":["search_engine","search_query"],"additionalProperties":false}`)
-	winkStrictSchemaSearchParams     = []byte(`{"type":"object","properties":{"search_engine":{"type":"string","description":"SearchEngine is the engine to ask.","enum":["google","duckduckgo","bing"]},"search_query":{"type":"string","description":"SearchQuery is what to search for. (at least 1 character)"}},"required":["search_engine","search_query"],"additionalProperties":false}`)
-	winkSchemaNoParams               = []byte(`{"type":"object","properties":{},"additionalProperties":false}`)
-	winkGeminiSchemaNoParams         = []byte(`{"type":"OBJECT","properties":{}}`)
-	winkSchemaIssueList              = []byte(`{"type":"object","description":"IssueList is the refreshed issue list.","properties":{"open":{"type":"integer","description":"Open counts the open issues.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["open"],"additionalProperties":false}`)
-	winkSchemaLabelParams            = []byte(`{"type":"object","properties":{"issue":{"type":"integer","description":"Issue is the issue number.","minimum":1,"maximum":9223372036854775807},"labels":{"type":"object","description":"Labels are key/value labels to set, as <key> & <value> pairs.","additionalProperties":{"type":"string"}}},"required":["issue","labels"],"additionalProperties":false}`)
-	winkGeminiSchemaLabelParams      = []byte(`{"type":"OBJECT","properties":{"issue":{"type":"INTEGER","description":"Issue is the issue number.","minimum":1,"maximum":9223372036854775807},"labels":{"type":"OBJECT","description":"Labels are key/value labels to set, as <key> & <value> pairs. (an object of string values by key)"}},"required":["issue","labels"]}`)
-	winkSchemaNoValue                = []byte(`{"type":"null"}`)
-	winkStrictSchemaLabelParams      = []byte(`{"type":"object","properties":{"issue":{"type":"integer","description":"Issue is the issue number.","minimum":1,"maximum":9223372036854775807},"labels":{"type":"array","description":"Labels are key/value labels to set, as <key> & <value> pairs.","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"string"}},"required":["key","value"],"additionalProperties":false}}},"required":["issue","labels"],"additionalProperties":false}`)
+	winkSchemaWeatherParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"location":{"type":"string","description":"Location is the city and state, e.g. San Francisco, CA.","minLength":1},"unit":{"type":["string","null"],"description":"Unit is the temperature unit.","enum":["celsius","fahrenheit",null]}},"required":["location"],"additionalProperties":false}`)
+	winkSchemaWeather       = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Weather is a weather report.","properties":{"location":{"type":"string","description":"Location is where the report is for."},"temperature":{"type":"integer","description":"Temperature in the requested unit.","minimum":-9223372036854775808,"maximum":9223372036854775807},"unit":{"type":"string","description":"Unit of the temperature.","enum":["celsius","fahrenheit"]}},"required":["location","temperature","unit"],"additionalProperties":false}`)
+	winkSchemaSearchParams  = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"search_engine":{"type":"string","description":"SearchEngine is the engine to ask.","enum":["google","duckduckgo","bing"]},"search_query":{"type":"string","description":"SearchQuery is what to search for.","minLength":1}},"required":["search_engine","search_query"],"additionalProperties":false}`)
+	winkSchemaSearchResult  = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"SearchResult lists search hits.","properties":{"hits":{"type":"array","description":"Hits are the result titles.","items":{"type":"string"}}},"required":["hits"],"additionalProperties":false}`)
+	winkSchemaNoParams      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)
+	winkSchemaIssueList     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"IssueList is the refreshed issue list.","properties":{"open":{"type":"integer","description":"Open counts the open issues.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["open"],"additionalProperties":false}`)
+	winkSchemaLabelParams   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"issue":{"type":"integer","description":"Issue is the issue number.","minimum":1,"maximum":9223372036854775807},"labels":{"type":"object","description":"Labels are key/value labels to set, as <key> & <value> pairs.","additionalProperties":{"type":"string"}}},"required":["issue","labels"],"additionalProperties":false}`)
+	winkSchemaNoValue       = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"null"}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

@@ -7,10 +7,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 2, and every handler
+// Compile-time guards: this file was generated for runtime support version 3, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
-const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 3)
+const _ = wink.EnforceVersion(3 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -35,17 +35,12 @@ func WinkTools() []*wink.Tool {
 
 // WinkEcho is the echo tool, handled by Echo.
 var WinkEcho = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Repeats its text back.",
-	Name:                  "echo",
-	ParamsSchema:          winkSchemaEchoParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaEchoParams,
-	ParamsSchemaGemini:    winkGeminiSchemaEchoParams,
-	ParamsSchemaStrict:    winkStrictSchemaEchoParams,
-	Position:              "github.com/winkgen/wink/runtime/loop/internal/looptest.Echo (tools.go)",
-	ResultSchema:          winkSchemaNoValue,
-	ResultSchemaStrict:    winkSchemaNoValue,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Repeats its text back.",
+	Name:             "echo",
+	ParamsSchema:     winkSchemaEchoParams,
+	Position:         "github.com/winkgen/wink/runtime/loop/internal/looptest.Echo (tools.go)",
+	ResultSchema:     winkSchemaNoValue,
 }, &winkFuncsEcho)
 var winkFuncsEcho = wink.Funcs[EchoParams, wink.NoValue]{
 	Decode:       winkDecodeEchoParams,
@@ -56,17 +51,12 @@ var winkFuncsEcho = wink.Funcs[EchoParams, wink.NoValue]{
 
 // WinkStep is the step tool, handled by Step.
 var WinkStep = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Calls the test hook and reports the step done.",
-	Name:                  "step",
-	ParamsSchema:          winkSchemaStepParams,
-	ParamsSchemaAnthropic: winkSchemaStepParams,
-	ParamsSchemaGemini:    winkGeminiSchemaStepParams,
-	ParamsSchemaStrict:    winkSchemaStepParams,
-	Position:              "github.com/winkgen/wink/runtime/loop/internal/looptest.Step (tools.go)",
-	ResultSchema:          winkSchemaNoValue,
-	ResultSchemaStrict:    winkSchemaNoValue,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Calls the test hook and reports the step done.",
+	Name:             "step",
+	ParamsSchema:     winkSchemaStepParams,
+	Position:         "github.com/winkgen/wink/runtime/loop/internal/looptest.Step (tools.go)",
+	ResultSchema:     winkSchemaNoValue,
 }, &winkFuncsStep)
 var winkFuncsStep = wink.Funcs[StepParams, wink.NoValue]{
 	Decode:       winkDecodeStepParams,
@@ -144,13 +134,9 @@ func winkEncodeStepParams(dst []byte, v *StepParams) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaEchoParams          = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text is repeated back.","minLength":1}},"required":["text"],"additionalProperties":false}`)
-	winkGeminiSchemaEchoParams    = []byte(`{"type":"OBJECT","properties":{"text":{"type":"STRING","description":"Text is repeated back.","minLength":1}},"required":["text"]}`)
-	winkSchemaNoValue             = []byte(`{"type":"null"}`)
-	winkAnthropicSchemaEchoParams = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text is repeated back. (at least 1 characters)"}},"required":["text"],"additionalProperties":false}`)
-	winkStrictSchemaEchoParams    = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text is repeated back. (at least 1 character)"}},"required":["text"],"additionalProperties":false}`)
-	winkSchemaStepParams          = []byte(`{"type":"object","properties":{"id":{"type":"string","description":"ID names the step."}},"required":["id"],"additionalProperties":false}`)
-	winkGeminiSchemaStepParams    = []byte(`{"type":"OBJECT","properties":{"id":{"type":"STRING","description":"ID names the step."}},"required":["id"]}`)
+	winkSchemaEchoParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"text":{"type":"string","description":"Text is repeated back.","minLength":1}},"required":["text"],"additionalProperties":false}`)
+	winkSchemaNoValue    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"null"}`)
+	winkSchemaStepParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"type":"string","description":"ID names the step."}},"required":["id"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

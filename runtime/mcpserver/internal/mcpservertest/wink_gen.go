@@ -7,10 +7,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 2, and every handler
+// Compile-time guards: this file was generated for runtime support version 3, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
-const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 3)
+const _ = wink.EnforceVersion(3 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -58,17 +58,12 @@ func WinkTools() []*wink.Tool {
 
 // WinkAddNote is the add_note tool, handled by AddNote.
 var WinkAddNote = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Appends a note to the session.",
-	Name:                  "add_note",
-	ParamsSchema:          winkSchemaNoteParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaNoteParams,
-	ParamsSchemaGemini:    winkGeminiSchemaNoteParams,
-	ParamsSchemaStrict:    winkStrictSchemaNoteParams,
-	Position:              "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.AddNote (notes.go)",
-	ResultSchema:          winkSchemaNoValue,
-	ResultSchemaStrict:    winkSchemaNoValue,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Appends a note to the session.",
+	Name:             "add_note",
+	ParamsSchema:     winkSchemaNoteParams,
+	Position:         "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.AddNote (notes.go)",
+	ResultSchema:     winkSchemaNoValue,
 }, &winkFuncsAddNote)
 var winkFuncsAddNote = wink.Funcs[NoteParams, wink.NoValue]{
 	Decode:       winkDecodeNoteParams,
@@ -79,17 +74,12 @@ var winkFuncsAddNote = wink.Funcs[NoteParams, wink.NoValue]{
 
 // WinkSlowFail is the slow_fail tool, handled by SlowFail.
 var WinkSlowFail = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Appends a note, waits a little, then fails: the dispatcher rolls the note back.",
-	Name:                  "slow_fail",
-	ParamsSchema:          winkSchemaNoteParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaNoteParams,
-	ParamsSchemaGemini:    winkGeminiSchemaNoteParams,
-	ParamsSchemaStrict:    winkStrictSchemaNoteParams,
-	Position:              "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.SlowFail (notes.go)",
-	ResultSchema:          winkSchemaNoValue,
-	ResultSchemaStrict:    winkSchemaNoValue,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Appends a note, waits a little, then fails: the dispatcher rolls the note back.",
+	Name:             "slow_fail",
+	ParamsSchema:     winkSchemaNoteParams,
+	Position:         "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.SlowFail (notes.go)",
+	ResultSchema:     winkSchemaNoValue,
 }, &winkFuncsSlowFail)
 var winkFuncsSlowFail = wink.Funcs[NoteParams, wink.NoValue]{
 	Decode:       winkDecodeNoteParams,
@@ -100,18 +90,13 @@ var winkFuncsSlowFail = wink.Funcs[NoteParams, wink.NoValue]{
 
 // WinkListNotes is the list_notes tool, handled by ListNotes.
 var WinkListNotes = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Returns the session's notes.",
-	Name:                  "list_notes",
-	ParamsSchema:          winkSchemaNoParams,
-	ParamsSchemaAnthropic: winkSchemaNoParams,
-	ParamsSchemaGemini:    winkGeminiSchemaNoParams,
-	ParamsSchemaStrict:    winkSchemaNoParams,
-	Position:              "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.ListNotes (notes.go)",
-	ReadOnly:              true,
-	ResultSchema:          winkSchemaNoteList,
-	ResultSchemaStrict:    winkSchemaNoteList,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Returns the session's notes.",
+	Name:             "list_notes",
+	ParamsSchema:     winkSchemaNoParams,
+	Position:         "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.ListNotes (notes.go)",
+	ReadOnly:         true,
+	ResultSchema:     winkSchemaNoteList,
 }, &winkFuncsListNotes)
 var winkFuncsListNotes = wink.Funcs[wink.NoParams, NoteList]{
 	Decode:       wink.DecodeNoParams,
@@ -124,18 +109,13 @@ var winkFuncsListNotes = wink.Funcs[wink.NoParams, NoteList]{
 
 // WinkWords is the words tool, handled by Words.
 var WinkWords = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Splits the text into words: an array result.",
-	Name:                  "words",
-	ParamsSchema:          winkSchemaEchoParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaEchoParams,
-	ParamsSchemaGemini:    winkGeminiSchemaEchoParams,
-	ParamsSchemaStrict:    winkAnthropicSchemaEchoParams,
-	Position:              "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Words (results.go)",
-	ReadOnly:              true,
-	ResultSchema:          winkSchemaResultOfWords,
-	ResultSchemaStrict:    winkSchemaResultOfWords,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Splits the text into words: an array result.",
+	Name:             "words",
+	ParamsSchema:     winkSchemaEchoParams,
+	Position:         "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Words (results.go)",
+	ReadOnly:         true,
+	ResultSchema:     winkSchemaResultOfWords,
 }, &winkFuncsWords)
 var winkFuncsWords = wink.Funcs[EchoParams, []string]{
 	Decode:       winkDecodeEchoParams,
@@ -146,18 +126,13 @@ var winkFuncsWords = wink.Funcs[EchoParams, []string]{
 
 // WinkMeasure is the measure tool, handled by Measure.
 var WinkMeasure = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Counts the text's bytes: a number result.",
-	Name:                  "measure",
-	ParamsSchema:          winkSchemaEchoParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaEchoParams,
-	ParamsSchemaGemini:    winkGeminiSchemaEchoParams,
-	ParamsSchemaStrict:    winkAnthropicSchemaEchoParams,
-	Position:              "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Measure (results.go)",
-	ReadOnly:              true,
-	ResultSchema:          winkSchemaResultOfMeasure,
-	ResultSchemaStrict:    winkSchemaResultOfMeasure,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Counts the text's bytes: a number result.",
+	Name:             "measure",
+	ParamsSchema:     winkSchemaEchoParams,
+	Position:         "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Measure (results.go)",
+	ReadOnly:         true,
+	ResultSchema:     winkSchemaResultOfMeasure,
 }, &winkFuncsMeasure)
 var winkFuncsMeasure = wink.Funcs[EchoParams, int]{
 	Decode:       winkDecodeEchoParams,
@@ -168,18 +143,13 @@ var winkFuncsMeasure = wink.Funcs[EchoParams, int]{
 
 // WinkLookup is the lookup tool, handled by Lookup.
 var WinkLookup = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Finds the text among the known ones: a nullable object result, null when unknown.",
-	Name:                  "lookup",
-	ParamsSchema:          winkSchemaEchoParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaEchoParams,
-	ParamsSchemaGemini:    winkGeminiSchemaEchoParams,
-	ParamsSchemaStrict:    winkAnthropicSchemaEchoParams,
-	Position:              "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Lookup (results.go)",
-	ReadOnly:              true,
-	ResultSchema:          winkSchemaResultOfLookup,
-	ResultSchemaStrict:    winkSchemaResultOfLookup,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Finds the text among the known ones: a nullable object result, null when unknown.",
+	Name:             "lookup",
+	ParamsSchema:     winkSchemaEchoParams,
+	Position:         "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Lookup (results.go)",
+	ReadOnly:         true,
+	ResultSchema:     winkSchemaResultOfLookup,
 }, &winkFuncsLookup)
 var winkFuncsLookup = wink.Funcs[EchoParams, *Echoed]{
 	Decode:       winkDecodeEchoParams,
@@ -190,21 +160,16 @@ var winkFuncsLookup = wink.Funcs[EchoParams, *Echoed]{
 
 // WinkEcho is the echo tool, handled by Echo.
 var WinkEcho = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Repeats its text back.",
-	Destructive:           wink.No,
-	Name:                  "echo",
-	OpenWorld:             wink.No,
-	ParamsSchema:          winkSchemaEchoParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaEchoParams,
-	ParamsSchemaGemini:    winkGeminiSchemaEchoParams,
-	ParamsSchemaStrict:    winkAnthropicSchemaEchoParams,
-	Position:              "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Echo (tools.go)",
-	ReadOnly:              true,
-	ResultSchema:          winkSchemaEchoed,
-	ResultSchemaStrict:    winkSchemaEchoed,
-	StrictOK:              true,
-	Title:                 "Echo the text",
+	AcceptsOverrides: false,
+	Description:      "Repeats its text back.",
+	Destructive:      wink.No,
+	Name:             "echo",
+	OpenWorld:        wink.No,
+	ParamsSchema:     winkSchemaEchoParams,
+	Position:         "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Echo (tools.go)",
+	ReadOnly:         true,
+	ResultSchema:     winkSchemaEchoed,
+	Title:            "Echo the text",
 }, &winkFuncsEcho)
 var winkFuncsEcho = wink.Funcs[EchoParams, Echoed]{
 	Decode:       winkDecodeEchoParams,
@@ -215,17 +180,12 @@ var winkFuncsEcho = wink.Funcs[EchoParams, Echoed]{
 
 // WinkExplode is the explode tool, handled by Explode.
 var WinkExplode = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Panics with the reason it is given.",
-	Name:                  "explode",
-	ParamsSchema:          winkSchemaExplodeParams,
-	ParamsSchemaAnthropic: winkSchemaExplodeParams,
-	ParamsSchemaGemini:    winkGeminiSchemaExplodeParams,
-	ParamsSchemaStrict:    winkSchemaExplodeParams,
-	Position:              "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Explode (tools.go)",
-	ResultSchema:          winkSchemaNoValue,
-	ResultSchemaStrict:    winkSchemaNoValue,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Panics with the reason it is given.",
+	Name:             "explode",
+	ParamsSchema:     winkSchemaExplodeParams,
+	Position:         "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Explode (tools.go)",
+	ResultSchema:     winkSchemaNoValue,
 }, &winkFuncsExplode)
 var winkFuncsExplode = wink.Funcs[ExplodeParams, wink.NoValue]{
 	Decode:       winkDecodeExplodeParams,
@@ -236,17 +196,12 @@ var winkFuncsExplode = wink.Funcs[ExplodeParams, wink.NoValue]{
 
 // WinkQuiet is the quiet tool, handled by Quiet.
 var WinkQuiet = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Succeeds without a value although its result type has one.",
-	Name:                  "quiet",
-	ParamsSchema:          winkSchemaNoParams,
-	ParamsSchemaAnthropic: winkSchemaNoParams,
-	ParamsSchemaGemini:    winkGeminiSchemaNoParams,
-	ParamsSchemaStrict:    winkSchemaNoParams,
-	Position:              "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Quiet (tools.go)",
-	ResultSchema:          winkSchemaEchoed,
-	ResultSchemaStrict:    winkSchemaEchoed,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Succeeds without a value although its result type has one.",
+	Name:             "quiet",
+	ParamsSchema:     winkSchemaNoParams,
+	Position:         "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Quiet (tools.go)",
+	ResultSchema:     winkSchemaEchoed,
 }, &winkFuncsQuiet)
 var winkFuncsQuiet = wink.Funcs[wink.NoParams, Echoed]{
 	Decode:       wink.DecodeNoParams,
@@ -259,17 +214,12 @@ var winkFuncsQuiet = wink.Funcs[wink.NoParams, Echoed]{
 
 // WinkReject is the reject tool, handled by Reject.
 var WinkReject = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Fails with a value for the model to read.",
-	Name:                  "reject",
-	ParamsSchema:          winkSchemaEchoParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaEchoParams,
-	ParamsSchemaGemini:    winkGeminiSchemaEchoParams,
-	ParamsSchemaStrict:    winkAnthropicSchemaEchoParams,
-	Position:              "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Reject (tools.go)",
-	ResultSchema:          winkSchemaEchoed,
-	ResultSchemaStrict:    winkSchemaEchoed,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Fails with a value for the model to read.",
+	Name:             "reject",
+	ParamsSchema:     winkSchemaEchoParams,
+	Position:         "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Reject (tools.go)",
+	ResultSchema:     winkSchemaEchoed,
 }, &winkFuncsReject)
 var winkFuncsReject = wink.Funcs[EchoParams, Echoed]{
 	Decode:       winkDecodeEchoParams,
@@ -280,18 +230,13 @@ var winkFuncsReject = wink.Funcs[EchoParams, Echoed]{
 
 // WinkCount is the count tool, handled by Count.
 var WinkCount = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Counts to a number, reporting its progress at each step.",
-	Name:                  "count",
-	ParamsSchema:          winkSchemaCountParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaCountParams,
-	ParamsSchemaGemini:    winkGeminiSchemaCountParams,
-	ParamsSchemaStrict:    winkSchemaCountParams,
-	Position:              "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Count (tools.go)",
-	ReadOnly:              true,
-	ResultSchema:          winkSchemaNoValue,
-	ResultSchemaStrict:    winkSchemaNoValue,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Counts to a number, reporting its progress at each step.",
+	Name:             "count",
+	ParamsSchema:     winkSchemaCountParams,
+	Position:         "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Count (tools.go)",
+	ReadOnly:         true,
+	ResultSchema:     winkSchemaNoValue,
 }, &winkFuncsCount)
 var winkFuncsCount = wink.Funcs[CountParams, wink.NoValue]{
 	Decode:       winkDecodeCountParams,
@@ -302,18 +247,13 @@ var winkFuncsCount = wink.Funcs[CountParams, wink.NoValue]{
 
 // WinkWait is the wait tool, handled by Wait.
 var WinkWait = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Waits until its call is cancelled, then reports the context's error on Waits.",
-	Name:                  "wait",
-	ParamsSchema:          winkSchemaNoParams,
-	ParamsSchemaAnthropic: winkSchemaNoParams,
-	ParamsSchemaGemini:    winkGeminiSchemaNoParams,
-	ParamsSchemaStrict:    winkSchemaNoParams,
-	Position:              "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Wait (tools.go)",
-	ReadOnly:              true,
-	ResultSchema:          winkSchemaNoValue,
-	ResultSchemaStrict:    winkSchemaNoValue,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Waits until its call is cancelled, then reports the context's error on Waits.",
+	Name:             "wait",
+	ParamsSchema:     winkSchemaNoParams,
+	Position:         "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Wait (tools.go)",
+	ReadOnly:         true,
+	ResultSchema:     winkSchemaNoValue,
 }, &winkFuncsWait)
 var winkFuncsWait = wink.Funcs[wink.NoParams, wink.NoValue]{
 	Decode:       wink.DecodeNoParams,
@@ -517,26 +457,17 @@ func winkEncodeResultOfLookup(dst []byte, v **Echoed) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaNoteParams           = []byte(`{"type":"object","description":"NoteParams are the arguments of the note tools.","properties":{"text":{"type":"string","description":"Text is the note.","minLength":1,"maxLength":100}},"required":["text"],"additionalProperties":false}`)
-	winkGeminiSchemaNoteParams     = []byte(`{"type":"OBJECT","description":"NoteParams are the arguments of the note tools.","properties":{"text":{"type":"STRING","description":"Text is the note.","minLength":1,"maxLength":100}},"required":["text"]}`)
-	winkSchemaNoValue              = []byte(`{"type":"null"}`)
-	winkAnthropicSchemaNoteParams  = []byte(`{"type":"object","description":"NoteParams are the arguments of the note tools.","properties":{"text":{"type":"string","description":"Text is the note. (at least 1 characters; at most 100 characters)"}},"required":["text"],"additionalProperties":false}`)
-	winkStrictSchemaNoteParams     = []byte(`{"type":"object","description":"NoteParams are the arguments of the note tools.","properties":{"text":{"type":"string","description":"Text is the note. (at least 1 character; at most 100 characters)"}},"required":["text"],"additionalProperties":false}`)
-	winkSchemaNoParams             = []byte(`{"type":"object","properties":{},"additionalProperties":false}`)
-	winkGeminiSchemaNoParams       = []byte(`{"type":"OBJECT","properties":{}}`)
-	winkSchemaNoteList             = []byte(`{"type":"object","description":"NoteList is what list_notes returns.","properties":{"notes":{"type":"array","description":"Notes are the session's notes, oldest first.","items":{"type":"string"}}},"required":["notes"],"additionalProperties":false}`)
-	winkSchemaEchoParams           = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text is repeated back.","maxLength":100}},"required":["text"],"additionalProperties":false}`)
-	winkGeminiSchemaEchoParams     = []byte(`{"type":"OBJECT","properties":{"text":{"type":"STRING","description":"Text is repeated back.","maxLength":100}},"required":["text"]}`)
-	winkSchemaResultOfWords        = []byte(`{"type":"array","items":{"type":"string"}}`)
-	winkAnthropicSchemaEchoParams  = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text is repeated back. (at most 100 characters)"}},"required":["text"],"additionalProperties":false}`)
-	winkSchemaResultOfMeasure      = []byte(`{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}`)
-	winkSchemaResultOfLookup       = []byte(`{"type":["object","null"],"description":"Echoed is what echo returns.","properties":{"text":{"type":"string","description":"Text is the text received."},"length":{"type":"integer","description":"Length is the text's length in bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["text","length"],"additionalProperties":false}`)
-	winkSchemaEchoed               = []byte(`{"type":"object","description":"Echoed is what echo returns.","properties":{"text":{"type":"string","description":"Text is the text received."},"length":{"type":"integer","description":"Length is the text's length in bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["text","length"],"additionalProperties":false}`)
-	winkSchemaExplodeParams        = []byte(`{"type":"object","properties":{"reason":{"type":"string","description":"Reason is the panic value."}},"required":["reason"],"additionalProperties":false}`)
-	winkGeminiSchemaExplodeParams  = []byte(`{"type":"OBJECT","properties":{"reason":{"type":"STRING","description":"Reason is the panic value."}},"required":["reason"]}`)
-	winkSchemaCountParams          = []byte(`{"type":"object","properties":{"to":{"type":"integer","description":"To is the number to count to.","minimum":1,"maximum":100}},"required":["to"],"additionalProperties":false}`)
-	winkGeminiSchemaCountParams    = []byte(`{"type":"OBJECT","properties":{"to":{"type":"INTEGER","description":"To is the number to count to.","minimum":1,"maximum":100}},"required":["to"]}`)
-	winkAnthropicSchemaCountParams = []byte(`{"type":"object","properties":{"to":{"type":"integer","description":"To is the number to count to. (at least 1; at most 100)"}},"required":["to"],"additionalProperties":false}`)
+	winkSchemaNoteParams      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"NoteParams are the arguments of the note tools.","properties":{"text":{"type":"string","description":"Text is the note.","minLength":1,"maxLength":100}},"required":["text"],"additionalProperties":false}`)
+	winkSchemaNoValue         = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"null"}`)
+	winkSchemaNoParams        = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)
+	winkSchemaNoteList        = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"NoteList is what list_notes returns.","properties":{"notes":{"type":"array","description":"Notes are the session's notes, oldest first.","items":{"type":"string"}}},"required":["notes"],"additionalProperties":false}`)
+	winkSchemaEchoParams      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"text":{"type":"string","description":"Text is repeated back.","maxLength":100}},"required":["text"],"additionalProperties":false}`)
+	winkSchemaResultOfWords   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"array","items":{"type":"string"}}`)
+	winkSchemaResultOfMeasure = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}`)
+	winkSchemaResultOfLookup  = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":["object","null"],"description":"Echoed is what echo returns.","properties":{"text":{"type":"string","description":"Text is the text received."},"length":{"type":"integer","description":"Length is the text's length in bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["text","length"],"additionalProperties":false}`)
+	winkSchemaEchoed          = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Echoed is what echo returns.","properties":{"text":{"type":"string","description":"Text is the text received."},"length":{"type":"integer","description":"Length is the text's length in bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["text","length"],"additionalProperties":false}`)
+	winkSchemaExplodeParams   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"reason":{"type":"string","description":"Reason is the panic value."}},"required":["reason"],"additionalProperties":false}`)
+	winkSchemaCountParams     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"type":"integer","description":"To is the number to count to.","minimum":1,"maximum":100}},"required":["to"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

@@ -17,7 +17,6 @@ import (
 func WeatherTool() *wink.Tool {
 	spec := wink.Spec{Name: "get_weather", Description: "Weather of a city.",
 		ParamsSchema: []byte(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false}`)}
-	spec.ParamsSchemaStrict, spec.StrictOK, spec.ParamsSchemaAnthropic = spec.ParamsSchema, true, spec.ParamsSchema
 	return wink.NewTool(spec, &wink.Funcs[struct{ City string }, wink.NoValue]{
 		Decode: func(d *strictjson.Decoder, p *struct{ City string }) {
 			if !d.ObjectStart() {

@@ -10,10 +10,10 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Compile-time guards: this file was generated for runtime support version 2, and every handler
+// Compile-time guards: this file was generated for runtime support version 3, and every handler
 // must still have the signature it had at generation time. Regenerate with go generate if either fails.
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 2)
-const _ = wink.EnforceVersion(2 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 3)
+const _ = wink.EnforceVersion(3 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
@@ -91,17 +91,12 @@ func WinkTools() []*wink.Tool {
 
 // WinkMutate is the mutate tool, handled by Mutate.
 var WinkMutate = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Appends a note, writes a file and then ends as asked.",
-	Name:                  "mutate",
-	ParamsSchema:          winkSchemaMutateParams,
-	ParamsSchemaAnthropic: winkSchemaMutateParams,
-	ParamsSchemaGemini:    winkGeminiSchemaMutateParams,
-	ParamsSchemaStrict:    winkStrictSchemaMutateParams,
-	Position:              "github.com/winkgen/wink/runtime/wink/internal/winktest.Mutate (tools.go)",
-	ResultSchema:          winkSchemaMutateResult,
-	ResultSchemaStrict:    winkSchemaMutateResult,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Appends a note, writes a file and then ends as asked.",
+	Name:             "mutate",
+	ParamsSchema:     winkSchemaMutateParams,
+	Position:         "github.com/winkgen/wink/runtime/wink/internal/winktest.Mutate (tools.go)",
+	ResultSchema:     winkSchemaMutateResult,
 }, &winkFuncsMutate)
 var winkFuncsMutate = wink.Funcs[MutateParams, MutateResult]{
 	Decode:       winkDecodeMutateParams,
@@ -112,17 +107,12 @@ var winkFuncsMutate = wink.Funcs[MutateParams, MutateResult]{
 
 // WinkReadFile is the read_file tool, handled by ReadFile.
 var WinkReadFile = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Reads a file.",
-	Name:                  "read_file",
-	ParamsSchema:          winkSchemaPathParams,
-	ParamsSchemaAnthropic: winkSchemaPathParams,
-	ParamsSchemaGemini:    winkGeminiSchemaPathParams,
-	ParamsSchemaStrict:    winkSchemaPathParams,
-	Position:              "github.com/winkgen/wink/runtime/wink/internal/winktest.ReadFile (tools.go)",
-	ResultSchema:          winkSchemaFileContent,
-	ResultSchemaStrict:    winkSchemaFileContent,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Reads a file.",
+	Name:             "read_file",
+	ParamsSchema:     winkSchemaPathParams,
+	Position:         "github.com/winkgen/wink/runtime/wink/internal/winktest.ReadFile (tools.go)",
+	ResultSchema:     winkSchemaFileContent,
 }, &winkFuncsReadFile)
 var winkFuncsReadFile = wink.Funcs[PathParams, FileContent]{
 	Decode:       winkDecodePathParams,
@@ -133,17 +123,12 @@ var winkFuncsReadFile = wink.Funcs[PathParams, FileContent]{
 
 // WinkWriteFile is the write_file tool, handled by WriteFile.
 var WinkWriteFile = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Writes a file.",
-	Name:                  "write_file",
-	ParamsSchema:          winkSchemaWriteParams,
-	ParamsSchemaAnthropic: winkSchemaWriteParams,
-	ParamsSchemaGemini:    winkGeminiSchemaWriteParams,
-	ParamsSchemaStrict:    winkSchemaWriteParams,
-	Position:              "github.com/winkgen/wink/runtime/wink/internal/winktest.WriteFile (tools.go)",
-	ResultSchema:          winkSchemaNoValue,
-	ResultSchemaStrict:    winkSchemaNoValue,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Writes a file.",
+	Name:             "write_file",
+	ParamsSchema:     winkSchemaWriteParams,
+	Position:         "github.com/winkgen/wink/runtime/wink/internal/winktest.WriteFile (tools.go)",
+	ResultSchema:     winkSchemaNoValue,
 }, &winkFuncsWriteFile)
 var winkFuncsWriteFile = wink.Funcs[WriteParams, wink.NoValue]{
 	Decode:       winkDecodeWriteParams,
@@ -154,17 +139,12 @@ var winkFuncsWriteFile = wink.Funcs[WriteParams, wink.NoValue]{
 
 // WinkEditFile is the edit_file tool, handled by EditFile.
 var WinkEditFile = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Edits a file.",
-	Name:                  "edit_file",
-	ParamsSchema:          winkSchemaEditParams,
-	ParamsSchemaAnthropic: winkSchemaEditParams,
-	ParamsSchemaGemini:    winkGeminiSchemaEditParams,
-	ParamsSchemaStrict:    winkSchemaEditParams,
-	Position:              "github.com/winkgen/wink/runtime/wink/internal/winktest.EditFile (tools.go)",
-	ResultSchema:          winkSchemaNoValue,
-	ResultSchemaStrict:    winkSchemaNoValue,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Edits a file.",
+	Name:             "edit_file",
+	ParamsSchema:     winkSchemaEditParams,
+	Position:         "github.com/winkgen/wink/runtime/wink/internal/winktest.EditFile (tools.go)",
+	ResultSchema:     winkSchemaNoValue,
 }, &winkFuncsEditFile)
 var winkFuncsEditFile = wink.Funcs[EditParams, wink.NoValue]{
 	Decode:       winkDecodeEditParams,
@@ -175,17 +155,12 @@ var winkFuncsEditFile = wink.Funcs[EditParams, wink.NoValue]{
 
 // WinkBuild is the build tool, handled by Build.
 var WinkBuild = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Builds.",
-	Name:                  "build",
-	ParamsSchema:          winkSchemaStepParams,
-	ParamsSchemaAnthropic: winkSchemaStepParams,
-	ParamsSchemaGemini:    winkGeminiSchemaStepParams,
-	ParamsSchemaStrict:    winkStrictSchemaStepParams,
-	Position:              "github.com/winkgen/wink/runtime/wink/internal/winktest.Build (tools.go)",
-	ResultSchema:          winkSchemaNoValue,
-	ResultSchemaStrict:    winkSchemaNoValue,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Builds.",
+	Name:             "build",
+	ParamsSchema:     winkSchemaStepParams,
+	Position:         "github.com/winkgen/wink/runtime/wink/internal/winktest.Build (tools.go)",
+	ResultSchema:     winkSchemaNoValue,
 }, &winkFuncsBuild)
 var winkFuncsBuild = wink.Funcs[StepParams, wink.NoValue]{
 	Decode:       winkDecodeStepParams,
@@ -196,17 +171,12 @@ var winkFuncsBuild = wink.Funcs[StepParams, wink.NoValue]{
 
 // WinkTest is the test tool, handled by Test.
 var WinkTest = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Tests.",
-	Name:                  "test",
-	ParamsSchema:          winkSchemaStepParams,
-	ParamsSchemaAnthropic: winkSchemaStepParams,
-	ParamsSchemaGemini:    winkGeminiSchemaStepParams,
-	ParamsSchemaStrict:    winkStrictSchemaStepParams,
-	Position:              "github.com/winkgen/wink/runtime/wink/internal/winktest.Test (tools.go)",
-	ResultSchema:          winkSchemaNoValue,
-	ResultSchemaStrict:    winkSchemaNoValue,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Tests.",
+	Name:             "test",
+	ParamsSchema:     winkSchemaStepParams,
+	Position:         "github.com/winkgen/wink/runtime/wink/internal/winktest.Test (tools.go)",
+	ResultSchema:     winkSchemaNoValue,
 }, &winkFuncsTest)
 var winkFuncsTest = wink.Funcs[StepParams, wink.NoValue]{
 	Decode:       winkDecodeStepParams,
@@ -217,17 +187,12 @@ var winkFuncsTest = wink.Funcs[StepParams, wink.NoValue]{
 
 // WinkDeploy is the deploy tool, handled by Deploy.
 var WinkDeploy = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Deploys.",
-	Name:                  "deploy",
-	ParamsSchema:          winkSchemaStepParams,
-	ParamsSchemaAnthropic: winkSchemaStepParams,
-	ParamsSchemaGemini:    winkGeminiSchemaStepParams,
-	ParamsSchemaStrict:    winkStrictSchemaStepParams,
-	Position:              "github.com/winkgen/wink/runtime/wink/internal/winktest.Deploy (tools.go)",
-	ResultSchema:          winkSchemaNoValue,
-	ResultSchemaStrict:    winkSchemaNoValue,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Deploys.",
+	Name:             "deploy",
+	ParamsSchema:     winkSchemaStepParams,
+	Position:         "github.com/winkgen/wink/runtime/wink/internal/winktest.Deploy (tools.go)",
+	ResultSchema:     winkSchemaNoValue,
 }, &winkFuncsDeploy)
 var winkFuncsDeploy = wink.Funcs[StepParams, wink.NoValue]{
 	Decode:       winkDecodeStepParams,
@@ -244,15 +209,10 @@ var WinkCharge = wink.NewTool(wink.Spec{
 		Scope:    "session",
 		Strategy: wink.IdemAuto,
 	},
-	Name:                  "charge",
-	ParamsSchema:          winkSchemaChargeParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaChargeParams,
-	ParamsSchemaGemini:    winkGeminiSchemaChargeParams,
-	ParamsSchemaStrict:    winkStrictSchemaChargeParams,
-	Position:              "github.com/winkgen/wink/runtime/wink/internal/winktest.Charge (tools.go)",
-	ResultSchema:          winkSchemaReceipt,
-	ResultSchemaStrict:    winkSchemaReceipt,
-	StrictOK:              true,
+	Name:         "charge",
+	ParamsSchema: winkSchemaChargeParams,
+	Position:     "github.com/winkgen/wink/runtime/wink/internal/winktest.Charge (tools.go)",
+	ResultSchema: winkSchemaReceipt,
 }, &winkFuncsCharge)
 var winkFuncsCharge = wink.Funcs[ChargeParams, Receipt]{
 	Decode:       winkDecodeChargeParams,
@@ -271,15 +231,10 @@ var WinkBook = wink.NewTool(wink.Spec{
 		Strategy: wink.IdemParams,
 		TTL:      1 * time.Hour,
 	},
-	Name:                  "book",
-	ParamsSchema:          winkSchemaBookParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaBookParams,
-	ParamsSchemaGemini:    winkGeminiSchemaBookParams,
-	ParamsSchemaStrict:    winkStrictSchemaBookParams,
-	Position:              "github.com/winkgen/wink/runtime/wink/internal/winktest.Book (tools.go)",
-	ResultSchema:          winkSchemaReceipt,
-	ResultSchemaStrict:    winkSchemaReceipt,
-	StrictOK:              true,
+	Name:         "book",
+	ParamsSchema: winkSchemaBookParams,
+	Position:     "github.com/winkgen/wink/runtime/wink/internal/winktest.Book (tools.go)",
+	ResultSchema: winkSchemaReceipt,
 }, &winkFuncsBook)
 var winkFuncsBook = wink.Funcs[BookParams, Receipt]{
 	Decode:       winkDecodeBookParams,
@@ -296,15 +251,10 @@ var WinkPing = wink.NewTool(wink.Spec{
 		Scope:    "session",
 		Strategy: wink.IdemCustom,
 	},
-	Name:                  "ping",
-	ParamsSchema:          winkSchemaPingParams,
-	ParamsSchemaAnthropic: winkAnthropicSchemaPingParams,
-	ParamsSchemaGemini:    winkGeminiSchemaPingParams,
-	ParamsSchemaStrict:    winkSchemaPingParams,
-	Position:              "github.com/winkgen/wink/runtime/wink/internal/winktest.Ping (tools.go)",
-	ResultSchema:          winkSchemaReceipt,
-	ResultSchemaStrict:    winkSchemaReceipt,
-	StrictOK:              true,
+	Name:         "ping",
+	ParamsSchema: winkSchemaPingParams,
+	Position:     "github.com/winkgen/wink/runtime/wink/internal/winktest.Ping (tools.go)",
+	ResultSchema: winkSchemaReceipt,
 }, &winkFuncsPing)
 var winkFuncsPing = wink.Funcs[PingParams, Receipt]{
 	Decode:       winkDecodePingParams,
@@ -318,17 +268,12 @@ var winkFuncsPing = wink.Funcs[PingParams, Receipt]{
 
 // WinkInspect is the inspect tool, handled by Inspect.
 var WinkInspect = wink.NewTool(wink.Spec{
-	AcceptsOverrides:      false,
-	Description:           "Beats, consumes 10 tokens and reports what it sees.",
-	Name:                  "inspect",
-	ParamsSchema:          winkSchemaNoParams,
-	ParamsSchemaAnthropic: winkSchemaNoParams,
-	ParamsSchemaGemini:    winkGeminiSchemaNoParams,
-	ParamsSchemaStrict:    winkSchemaNoParams,
-	Position:              "github.com/winkgen/wink/runtime/wink/internal/winktest.Inspect (tools.go)",
-	ResultSchema:          winkSchemaProbe,
-	ResultSchemaStrict:    winkSchemaProbe,
-	StrictOK:              true,
+	AcceptsOverrides: false,
+	Description:      "Beats, consumes 10 tokens and reports what it sees.",
+	Name:             "inspect",
+	ParamsSchema:     winkSchemaNoParams,
+	Position:         "github.com/winkgen/wink/runtime/wink/internal/winktest.Inspect (tools.go)",
+	ResultSchema:     winkSchemaProbe,
 }, &winkFuncsInspect)
 var winkFuncsInspect = wink.Funcs[wink.NoParams, Probe]{
 	Decode:       wink.DecodeNoParams,
@@ -824,36 +769,20 @@ func winkEncodeProbe(dst []byte, v *Probe) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaMutateParams          = []byte(`{"type":"object","properties":{"note":{"type":"string","description":"Note is appended to the notes slice."},"path":{"type":["string","null"],"description":"Path is the file written, when set."},"content":{"type":["string","null"],"description":"Content is written to Path."},"remove":{"type":["string","null"],"description":"Remove is a file removed, when set."},"fail":{"type":"string","description":"Fail selects how the call ends.","enum":["none","result","error","panic","validation","tool_error"]}},"required":["note","fail"],"additionalProperties":false}`)
-	winkGeminiSchemaMutateParams    = []byte(`{"type":"OBJECT","properties":{"note":{"type":"STRING","description":"Note is appended to the notes slice."},"path":{"type":"STRING","description":"Path is the file written, when set.","nullable":true},"content":{"type":"STRING","description":"Content is written to Path.","nullable":true},"remove":{"type":"STRING","description":"Remove is a file removed, when set.","nullable":true},"fail":{"type":"STRING","description":"Fail selects how the call ends.","enum":["none","result","error","panic","validation","tool_error"]}},"required":["note","fail"]}`)
-	winkSchemaMutateResult          = []byte(`{"type":"object","description":"MutateResult reports what mutate changed.","properties":{"notes":{"type":"integer","description":"Notes is the number of notes after the call.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["notes"],"additionalProperties":false}`)
-	winkStrictSchemaMutateParams    = []byte(`{"type":"object","properties":{"note":{"type":"string","description":"Note is appended to the notes slice."},"path":{"type":["string","null"],"description":"Path is the file written, when set."},"content":{"type":["string","null"],"description":"Content is written to Path."},"remove":{"type":["string","null"],"description":"Remove is a file removed, when set."},"fail":{"type":"string","description":"Fail selects how the call ends.","enum":["none","result","error","panic","validation","tool_error"]}},"required":["note","path","content","remove","fail"],"additionalProperties":false}`)
-	winkSchemaPathParams            = []byte(`{"type":"object","description":"PathParams name one file.","properties":{"path":{"type":"string","description":"Path is the file."}},"required":["path"],"additionalProperties":false}`)
-	winkGeminiSchemaPathParams      = []byte(`{"type":"OBJECT","description":"PathParams name one file.","properties":{"path":{"type":"STRING","description":"Path is the file."}},"required":["path"]}`)
-	winkSchemaFileContent           = []byte(`{"type":"object","description":"FileContent is a file's content.","properties":{"content":{"type":"string","description":"Content is the text."}},"required":["content"],"additionalProperties":false}`)
-	winkSchemaWriteParams           = []byte(`{"type":"object","properties":{"path":{"type":"string","description":"Path is the file."},"content":{"type":"string","description":"Content is the new content."}},"required":["path","content"],"additionalProperties":false}`)
-	winkGeminiSchemaWriteParams     = []byte(`{"type":"OBJECT","properties":{"path":{"type":"STRING","description":"Path is the file."},"content":{"type":"STRING","description":"Content is the new content."}},"required":["path","content"]}`)
-	winkSchemaNoValue               = []byte(`{"type":"null"}`)
-	winkSchemaEditParams            = []byte(`{"type":"object","properties":{"file_path":{"type":"string","description":"FilePath is the file."},"old":{"type":"string","description":"Old is the text replaced."},"new":{"type":"string","description":"New replaces it."}},"required":["file_path","old","new"],"additionalProperties":false}`)
-	winkGeminiSchemaEditParams      = []byte(`{"type":"OBJECT","properties":{"file_path":{"type":"STRING","description":"FilePath is the file."},"old":{"type":"STRING","description":"Old is the text replaced."},"new":{"type":"STRING","description":"New replaces it."}},"required":["file_path","old","new"]}`)
-	winkSchemaStepParams            = []byte(`{"type":"object","description":"StepParams are the arguments of the build, test and deploy steps.","properties":{"fail":{"type":["boolean","null"],"description":"Fail makes the step fail."}},"additionalProperties":false}`)
-	winkGeminiSchemaStepParams      = []byte(`{"type":"OBJECT","description":"StepParams are the arguments of the build, test and deploy steps.","properties":{"fail":{"type":"BOOLEAN","description":"Fail makes the step fail.","nullable":true}}}`)
-	winkStrictSchemaStepParams      = []byte(`{"type":"object","description":"StepParams are the arguments of the build, test and deploy steps.","properties":{"fail":{"type":["boolean","null"],"description":"Fail makes the step fail."}},"required":["fail"],"additionalProperties":false}`)
-	winkSchemaChargeParams          = []byte(`{"type":"object","properties":{"account":{"type":"string","description":"Account is charged."},"amount":{"type":"integer","description":"Amount in cents.","minimum":-9223372036854775808,"maximum":9223372036854775807},"fail":{"type":["boolean","null"],"description":"Fail makes the charge fail."}},"required":["account","amount"],"additionalProperties":false}`)
-	winkGeminiSchemaChargeParams    = []byte(`{"type":"OBJECT","properties":{"account":{"type":"STRING","description":"Account is charged."},"amount":{"type":"INTEGER","description":"Amount in cents.","minimum":-9223372036854775808,"maximum":9223372036854775807},"fail":{"type":"BOOLEAN","description":"Fail makes the charge fail.","nullable":true}},"required":["account","amount"]}`)
-	winkSchemaReceipt               = []byte(`{"type":"object","description":"Receipt is a charge's receipt.","properties":{"seq":{"type":"integer","description":"Seq is the handler run that made the charge.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["seq"],"additionalProperties":false}`)
-	winkAnthropicSchemaChargeParams = []byte(`{"type":"object","properties":{"account":{"type":"string","description":"Account is charged."},"amount":{"type":"integer","description":"Amount in cents. (at least -9223372036854775808; at most 9223372036854775807)"},"fail":{"type":["boolean","null"],"description":"Fail makes the charge fail."}},"required":["account","amount"],"additionalProperties":false}`)
-	winkStrictSchemaChargeParams    = []byte(`{"type":"object","properties":{"account":{"type":"string","description":"Account is charged."},"amount":{"type":"integer","description":"Amount in cents.","minimum":-9223372036854775808,"maximum":9223372036854775807},"fail":{"type":["boolean","null"],"description":"Fail makes the charge fail."}},"required":["account","amount","fail"],"additionalProperties":false}`)
-	winkSchemaBookParams            = []byte(`{"type":"object","properties":{"room":{"type":"string","description":"Room is booked."},"day":{"type":"integer","description":"Day is the day booked.","minimum":-9223372036854775808,"maximum":9223372036854775807},"note":{"type":["string","null"],"description":"Note is free text, not part of the key."}},"required":["room","day"],"additionalProperties":false}`)
-	winkGeminiSchemaBookParams      = []byte(`{"type":"OBJECT","properties":{"room":{"type":"STRING","description":"Room is booked."},"day":{"type":"INTEGER","description":"Day is the day booked.","minimum":-9223372036854775808,"maximum":9223372036854775807},"note":{"type":"STRING","description":"Note is free text, not part of the key.","nullable":true}},"required":["room","day"]}`)
-	winkAnthropicSchemaBookParams   = []byte(`{"type":"object","properties":{"room":{"type":"string","description":"Room is booked."},"day":{"type":"integer","description":"Day is the day booked. (at least -9223372036854775808; at most 9223372036854775807)"},"note":{"type":["string","null"],"description":"Note is free text, not part of the key."}},"required":["room","day"],"additionalProperties":false}`)
-	winkStrictSchemaBookParams      = []byte(`{"type":"object","properties":{"room":{"type":"string","description":"Room is booked."},"day":{"type":"integer","description":"Day is the day booked.","minimum":-9223372036854775808,"maximum":9223372036854775807},"note":{"type":["string","null"],"description":"Note is free text, not part of the key."}},"required":["room","day","note"],"additionalProperties":false}`)
-	winkSchemaPingParams            = []byte(`{"type":"object","properties":{"id":{"type":"string","description":"ID identifies the ping."},"n":{"type":"integer","description":"N is ignored by the key.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["id","n"],"additionalProperties":false}`)
-	winkGeminiSchemaPingParams      = []byte(`{"type":"OBJECT","properties":{"id":{"type":"STRING","description":"ID identifies the ping."},"n":{"type":"INTEGER","description":"N is ignored by the key.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["id","n"]}`)
-	winkAnthropicSchemaPingParams   = []byte(`{"type":"object","properties":{"id":{"type":"string","description":"ID identifies the ping."},"n":{"type":"integer","description":"N is ignored by the key. (at least -9223372036854775808; at most 9223372036854775807)"}},"required":["id","n"],"additionalProperties":false}`)
-	winkSchemaNoParams              = []byte(`{"type":"object","properties":{},"additionalProperties":false}`)
-	winkGeminiSchemaNoParams        = []byte(`{"type":"OBJECT","properties":{}}`)
-	winkSchemaProbe                 = []byte(`{"type":"object","description":"Probe reports what the handler sees.","properties":{"has_deadline":{"type":"boolean","description":"HasDeadline reports a deadline on the context."},"in_tool_call":{"type":"boolean","description":"InToolCall reports an open tool-call scope."},"budget_left":{"type":"integer","description":"BudgetLeft is the total tokens left.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["has_deadline","in_tool_call","budget_left"],"additionalProperties":false}`)
+	winkSchemaMutateParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"note":{"type":"string","description":"Note is appended to the notes slice."},"path":{"type":["string","null"],"description":"Path is the file written, when set."},"content":{"type":["string","null"],"description":"Content is written to Path."},"remove":{"type":["string","null"],"description":"Remove is a file removed, when set."},"fail":{"type":"string","description":"Fail selects how the call ends.","enum":["none","result","error","panic","validation","tool_error"]}},"required":["note","fail"],"additionalProperties":false}`)
+	winkSchemaMutateResult = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"MutateResult reports what mutate changed.","properties":{"notes":{"type":"integer","description":"Notes is the number of notes after the call.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["notes"],"additionalProperties":false}`)
+	winkSchemaPathParams   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"PathParams name one file.","properties":{"path":{"type":"string","description":"Path is the file."}},"required":["path"],"additionalProperties":false}`)
+	winkSchemaFileContent  = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"FileContent is a file's content.","properties":{"content":{"type":"string","description":"Content is the text."}},"required":["content"],"additionalProperties":false}`)
+	winkSchemaWriteParams  = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"type":"string","description":"Path is the file."},"content":{"type":"string","description":"Content is the new content."}},"required":["path","content"],"additionalProperties":false}`)
+	winkSchemaNoValue      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"null"}`)
+	winkSchemaEditParams   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"file_path":{"type":"string","description":"FilePath is the file."},"old":{"type":"string","description":"Old is the text replaced."},"new":{"type":"string","description":"New replaces it."}},"required":["file_path","old","new"],"additionalProperties":false}`)
+	winkSchemaStepParams   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"StepParams are the arguments of the build, test and deploy steps.","properties":{"fail":{"type":["boolean","null"],"description":"Fail makes the step fail."}},"additionalProperties":false}`)
+	winkSchemaChargeParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"account":{"type":"string","description":"Account is charged."},"amount":{"type":"integer","description":"Amount in cents.","minimum":-9223372036854775808,"maximum":9223372036854775807},"fail":{"type":["boolean","null"],"description":"Fail makes the charge fail."}},"required":["account","amount"],"additionalProperties":false}`)
+	winkSchemaReceipt      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Receipt is a charge's receipt.","properties":{"seq":{"type":"integer","description":"Seq is the handler run that made the charge.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["seq"],"additionalProperties":false}`)
+	winkSchemaBookParams   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"room":{"type":"string","description":"Room is booked."},"day":{"type":"integer","description":"Day is the day booked.","minimum":-9223372036854775808,"maximum":9223372036854775807},"note":{"type":["string","null"],"description":"Note is free text, not part of the key."}},"required":["room","day"],"additionalProperties":false}`)
+	winkSchemaPingParams   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"type":"string","description":"ID identifies the ping."},"n":{"type":"integer","description":"N is ignored by the key.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["id","n"],"additionalProperties":false}`)
+	winkSchemaNoParams     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)
+	winkSchemaProbe        = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Probe reports what the handler sees.","properties":{"has_deadline":{"type":"boolean","description":"HasDeadline reports a deadline on the context."},"in_tool_call":{"type":"boolean","description":"InToolCall reports an open tool-call scope."},"budget_left":{"type":"integer","description":"BudgetLeft is the total tokens left.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["has_deadline","in_tool_call","budget_left"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.

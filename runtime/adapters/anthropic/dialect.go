@@ -1,0 +1,152 @@
+package anthropic
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/winkgen/wink/runtime/adapters/internal/jsontree"
+	"github.com/winkgen/wink/runtime/adapters/internal/toolset"
+)
+
+// Anthropic's strict tool use (tools[].strict) takes a JSON Schema subset: local $ref, enum, const, anyOf,
+// required and additionalProperties false on every object, a few string formats, and minItems 0 or 1; no
+// numeric or length constraints, no pattern, no recursion, no other additionalProperties
+// (https://docs.anthropic.com/en/docs/build-with-claude/structured-outputs#json-schema-limitations).
+// StrictSchema converts a plain schema to it: what the subset cannot state is removed and restated in the
+// description (the decoder enforces it all the same).
+
+// anthropicDrop are the keywords removed (and restated) for Anthropic's strict mode.
+var anthropicDrop = map[string]string{
+	"minimum": "at least ", "maximum": "at most ", "exclusiveMinimum": "greater than ", "exclusiveMaximum": "less than ",
+	"multipleOf": "a multiple of ", "minLength": "at least %s characters", "maxLength": "at most %s characters",
+	"pattern": "matching ", "maxItems": "at most %s items", "uniqueItems": "items unique", "default": "default ",
+	"minProperties": "at least %s keys", "maxProperties": "at most %s keys",
+}
+
+// StrictFormats are the string formats Anthropic's strict mode supports.
+var StrictFormats = []string{"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"}
+
+// StrictSchema returns the strict form of plain (a winkgen Spec.ParamsSchema), or ok false when the
+// params cannot have one and the tool is sent without strict: a map (an object with arbitrary keys), a
+// free-form JSON value (a schema stating no type), or a recursive type ("$ref":"#" or a definition that
+// reaches itself). It is a pure function of plain; StrictTools caches it per tool, and winkgen calls it at
+// generation time.
+func StrictSchema(plain []byte) (out []byte, ok bool, err error) {
+	root, err := jsontree.ParseObject(plain)
+	if err != nil {
+		return nil, false, err
+	}
+	if jsontree.Recursive(root) {
+		return nil, false, nil
+	}
+	ok = true
+	var conv func(s *jsontree.Obj) *jsontree.Obj
+	conv = func(s *jsontree.Obj) *jsontree.Obj {
+		out := &jsontree.Obj{}
+		if isAny(s) {
+			ok = false // free-form JSON
+		}
+		var notes []string
+		for _, k := range s.Keys {
+			v := s.Vals[k]
+			switch {
+			case k == "$schema":
+			case k == "additionalProperties":
+				if v != false {
+					ok = false // a map
+				}
+				out.Set(k, false)
+			case k == "propertyNames":
+				ok = false // a map's keys
+			case k == "minItems":
+				if n, _ := v.(jsontree.Num); n == "0" || n == "1" {
+					out.Set(k, v)
+				} else {
+					notes = append(notes, "at least "+jsontree.Literal(v)+" items")
+				}
+			case k == "format":
+				if f, _ := v.(string); slices.Contains(StrictFormats, f) {
+					out.Set(k, v)
+				} else {
+					notes = append(notes, "format "+jsontree.Literal(v))
+				}
+			case anthropicDrop[k] != "":
+				w := anthropicDrop[k]
+				if strings.Contains(w, "%s") {
+					notes = append(notes, strings.Replace(w, "%s", jsontree.Literal(v), 1))
+				} else if k == "uniqueItems" {
+					if v == true {
+						notes = append(notes, w)
+					}
+				} else {
+					notes = append(notes, w+jsontree.Literal(v))
+				}
+			case k == "properties" || k == "$defs":
+				m, _ := v.(*jsontree.Obj)
+				c := &jsontree.Obj{}
+				if m != nil {
+					for _, pk := range m.Keys {
+						if ps, isObj := m.Vals[pk].(*jsontree.Obj); isObj {
+							c.Set(pk, conv(ps))
+						}
+					}
+				}
+				out.Set(k, c)
+			case k == "items":
+				if is, isObj := v.(*jsontree.Obj); isObj {
+					out.Set(k, conv(is))
+				}
+			case k == "anyOf" || k == "oneOf" || k == "allOf":
+				arr, _ := v.([]any)
+				var alts []any
+				for _, a := range arr {
+					if as, isObj := a.(*jsontree.Obj); isObj {
+						alts = append(alts, conv(as))
+					}
+				}
+				if k == "oneOf" {
+					k = "anyOf"
+				}
+				out.Set(k, alts)
+			default:
+				out.Set(k, v)
+			}
+		}
+		if jsontree.HasType(out, "object") && !out.Has("additionalProperties") {
+			out.Set("additionalProperties", false)
+		}
+		jsontree.AddNotes(out, notes)
+		return out
+	}
+	res := conv(root)
+	if !ok {
+		return nil, false, nil
+	}
+	return jsontree.Append(make([]byte, 0, len(plain)), res), true, nil
+}
+
+// isAny reports whether s states no constraint on the value's type: free-form JSON.
+func isAny(s *jsontree.Obj) bool {
+	for _, k := range []string{"type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const", "properties", "items", "not"} {
+		if s.Has(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// strictCache holds each tool's strict form; schema nil when it has none.
+var strictCache toolset.Dialect[[]byte]
+
+// strictSchema returns the cached strict form of plain, nil when it has none (or plain is not JSON:
+// Check reports that).
+func strictSchema(plain []byte) []byte {
+	return strictCache.Get(plain, func(plain []byte) []byte {
+		b, ok, err := StrictSchema(plain)
+		if err != nil || !ok {
+			return nil
+		}
+		return b
+	})
+}
+

@@ -1,0 +1,330 @@
+package openai
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/winkgen/wink/runtime/adapters/internal/jsontree"
+	"github.com/winkgen/wink/runtime/adapters/internal/toolset"
+	"github.com/winkgen/wink/runtime/wink"
+)
+
+// StrictSchema derives the OpenAI strict-mode form of a plain schema (a winkgen Spec.ParamsSchema or
+// ResultSchema, JSON Schema 2020-12). It is a pure function of plain; Schema caches it per tool, and winkgen
+// calls it at generation time to report a tool it cannot derive. The strict form differs from plain in
+// that:
+//
+//   - every property is listed in "required" (an optional one is nullable in plain already, and stays so);
+//   - a map ({"type":"object","additionalProperties":V}) is an array of {"key","value"} pair objects,
+//     described "key/value pairs, each key once" (strict mode cannot state arbitrary keys); the decoder
+//     reads that form when the call says so (wink.Call.PairMaps, set by this package's parsers);
+//   - a free-form JSON value (a schema without "type", "$ref", "anyOf" or "enum": any JSON) is a string
+//     holding the value's JSON text, described "(JSON text)": strict mode cannot state an arbitrary value;
+//     the decoder parses that text, with the same strictness, under wink.Call.PairMaps;
+//   - "$ref" never has siblings (it moves into a one-element "anyOf");
+//   - keywords strict mode does not support ("$schema", minLength/maxLength, unsupported formats,
+//     uniqueItems, default, minProperties/maxProperties, ...) are dropped and restated at the end of the
+//     description in parentheses: "at least 1 character", "at most 200 characters", "exactly 2
+//     characters", "format: uri", "items must be unique", "default: 10"; what is said of an array's items
+//     is said on the array, "each item ..." (Source: https://platform.openai.com/docs/guides/structured-outputs#supported-schemas).
+//
+// The generated decoder enforces all of plain either way.
+func StrictSchema(plain []byte) ([]byte, error) {
+	root, err := jsontree.ParseObject(plain)
+	if err != nil {
+		return nil, err
+	}
+	var c strictConv
+	out, notes := c.conv(root)
+	jsontree.AddNotes(out, notes)
+	if c.err != nil {
+		return nil, c.err
+	}
+	return jsontree.Append(make([]byte, 0, len(plain)+len(plain)/4), out), nil
+}
+
+// strictFormats are the string formats strict mode supports.
+var strictFormats = map[string]bool{
+	"date-time": true, "time": true, "date": true, "duration": true, "email": true, "hostname": true,
+	"ipv4": true, "ipv6": true, "uuid": true,
+}
+
+type strictConv struct{ err error }
+
+// isAny reports whether s states no constraint on the value's type: free-form JSON.
+func isAny(s *jsontree.Obj) bool {
+	for _, k := range []string{"type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const", "properties", "items", "not"} {
+		if s.Has(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// conv converts one schema; it returns the notes for the description of the schema that holds it (a
+// property's own schema applies them itself: see props).
+func (c *strictConv) conv(s *jsontree.Obj) (*jsontree.Obj, []string) {
+	out := &jsontree.Obj{}
+	if isAny(s) {
+		// Free-form JSON: a string holding the JSON text.
+		out.Set("type", "string")
+		if d := s.Str("description"); d != "" {
+			out.Set("description", d)
+		}
+		return out, []string{"JSON text"}
+	}
+	if jsontree.IsMap(s) {
+		return c.pairs(s), nil
+	}
+	var notes, own []string
+	var deflt string
+	minLen, maxLen := -1, -1
+	for _, k := range s.Keys {
+		v := s.Vals[k]
+		switch k {
+		case "$schema", "$id", "$comment", "title", "examples":
+			// Not supported; nothing the model needs.
+		case "type", "description", "enum", "pattern", "minimum", "maximum", "exclusiveMinimum",
+			"exclusiveMaximum", "multipleOf", "minItems", "maxItems", "$ref":
+			out.Set(k, v)
+		case "required":
+			// Written with "properties": every property.
+		case "additionalProperties":
+			out.Set(k, false)
+		case "const":
+			out.Set("enum", []any{v})
+		case "minLength", "maxLength":
+			n, err := strconv.Atoi(string(numOf(v)))
+			if err != nil {
+				c.fail(k + " is not an integer")
+				continue
+			}
+			if k == "minLength" {
+				minLen = n
+			} else {
+				maxLen = n
+			}
+		case "format":
+			if f, _ := v.(string); strictFormats[f] {
+				out.Set(k, v)
+			} else {
+				own = append(own, "format: "+strings.Trim(jsontree.Literal(v), `"`))
+			}
+		case "uniqueItems":
+			if v == true {
+				own = append(own, "items must be unique")
+			}
+		case "default":
+			deflt = "default: " + jsontree.Literal(v)
+		case "properties":
+			props := c.props(s, v)
+			out.Set(k, props)
+			if len(props.Keys) > 0 {
+				req := make([]any, 0, len(props.Keys))
+				for _, pk := range props.Keys {
+					req = append(req, pk)
+				}
+				out.Set("required", req)
+			}
+		case "items":
+			is, ok := v.(*jsontree.Obj)
+			if !ok {
+				c.fail("items is not a schema")
+				continue
+			}
+			conv, itemNotes := c.conv(is)
+			out.Set(k, conv)
+			for _, n := range itemNotes {
+				if f, ok := strings.CutPrefix(n, "format: "); ok {
+					n = "in format " + f
+				}
+				own = append(own, "each item "+n)
+			}
+		case "anyOf", "oneOf":
+			arr, _ := v.([]any)
+			var alts []any
+			for _, a := range arr {
+				as, ok := a.(*jsontree.Obj)
+				if !ok {
+					c.fail(k + " holds a non-schema")
+					continue
+				}
+				conv, n := c.conv(as)
+				jsontree.AddNotes(conv, n)
+				alts = append(alts, conv)
+			}
+			out.Set("anyOf", alts)
+		case "$defs":
+			defs, _ := v.(*jsontree.Obj)
+			conv := &jsontree.Obj{}
+			for _, dk := range defs.Keys {
+				ds, ok := defs.Vals[dk].(*jsontree.Obj)
+				if !ok {
+					c.fail("$defs." + dk + " is not a schema")
+					continue
+				}
+				d, n := c.conv(ds)
+				jsontree.AddNotes(d, n)
+				conv.Set(dk, d)
+			}
+			out.Set(k, conv)
+		default:
+			own = append(own, k+": "+jsontree.Literal(v))
+		}
+	}
+	notes = append(notes, lengthNotes(minLen, maxLen)...)
+	notes = append(notes, own...)
+	if deflt != "" {
+		notes = append(notes, deflt)
+	}
+	if out.Has("$ref") && len(out.Keys) > 1 {
+		// OpenAI rejects keywords beside $ref.
+		ref := out.Get("$ref")
+		out.Del("$ref")
+		inner := &jsontree.Obj{}
+		inner.Set("$ref", ref)
+		out.Set("anyOf", []any{inner})
+	}
+	return out, notes
+}
+
+// props converts the properties of object s; every property becomes required, and one that was optional
+// is nullable.
+func (c *strictConv) props(s *jsontree.Obj, v any) *jsontree.Obj {
+	props, ok := v.(*jsontree.Obj)
+	if !ok {
+		c.fail("properties is not an object")
+		return &jsontree.Obj{}
+	}
+	required := map[string]bool{}
+	if r, ok := s.Get("required").([]any); ok {
+		for _, e := range r {
+			if name, ok := e.(string); ok {
+				required[name] = true
+			}
+		}
+	}
+	out := &jsontree.Obj{}
+	for _, pk := range props.Keys {
+		ps, ok := props.Vals[pk].(*jsontree.Obj)
+		if !ok {
+			c.fail("property " + strconv.Quote(pk) + " is not a schema")
+			continue
+		}
+		conv, notes := c.conv(ps)
+		if !required[pk] && isAny(ps) {
+			conv.Set("type", []any{"string", "null"})
+		}
+		jsontree.AddNotes(conv, notes)
+		if conv.Has("$ref") && len(conv.Keys) > 1 {
+			ref := conv.Get("$ref")
+			conv.Del("$ref")
+			inner := &jsontree.Obj{}
+			inner.Set("$ref", ref)
+			conv.Set("anyOf", []any{inner})
+		}
+		out.Set(pk, conv)
+	}
+	return out
+}
+
+// pairs converts a map schema to its array of {"key","value"} pairs.
+func (c *strictConv) pairs(s *jsontree.Obj) *jsontree.Obj {
+	vs, _ := s.Get("additionalProperties").(*jsontree.Obj)
+	val, valNotes := c.conv(vs)
+	jsontree.AddNotes(val, valNotes)
+	key := &jsontree.Obj{}
+	key.Set("type", "string")
+	if pn, ok := s.Get("propertyNames").(*jsontree.Obj); ok {
+		if p := pn.Str("pattern"); p != "" {
+			key.Set("pattern", p)
+		}
+	}
+	pair := &jsontree.Obj{}
+	pair.Set("type", "object")
+	props := &jsontree.Obj{}
+	props.Set("key", key)
+	props.Set("value", val)
+	pair.Set("properties", props)
+	pair.Set("required", []any{"key", "value"})
+	pair.Set("additionalProperties", false)
+	out := &jsontree.Obj{}
+	if jsontree.HasType(s, "null") {
+		out.Set("type", []any{"array", "null"})
+	} else {
+		out.Set("type", "array")
+	}
+	desc := "key/value pairs, each key once"
+	if d := s.Str("description"); d != "" {
+		desc = d + " (" + desc + ")"
+	}
+	out.Set("description", desc)
+	out.Set("items", pair)
+	var notes []string
+	for _, k := range []string{"minProperties", "maxProperties"} {
+		if n := s.Get(k); n != nil {
+			out.Set(map[string]string{"minProperties": "minItems", "maxProperties": "maxItems"}[k], n)
+		}
+	}
+	if d := s.Get("default"); d != nil {
+		notes = append(notes, "default: "+jsontree.Literal(d))
+	}
+	jsontree.AddNotes(out, notes)
+	return out
+}
+
+func (c *strictConv) fail(msg string) {
+	if c.err == nil {
+		c.err = errors.New("openai: strict schema: " + msg)
+	}
+}
+
+func numOf(v any) jsontree.Num {
+	n, _ := v.(jsontree.Num)
+	return n
+}
+
+// lengthNotes phrases minLength/maxLength (-1 when absent): "at least 1 character", "at most 200
+// characters", or "exactly 2 characters" when both are equal.
+func lengthNotes(min, max int) []string {
+	chars := func(n int) string {
+		if n == 1 {
+			return "1 character"
+		}
+		return strconv.Itoa(n) + " characters"
+	}
+	if min >= 0 && min == max {
+		return []string{"exactly " + chars(min)}
+	}
+	var notes []string
+	if min >= 0 {
+		notes = append(notes, "at least "+chars(min))
+	}
+	if max >= 0 {
+		notes = append(notes, "at most "+chars(max))
+	}
+	return notes
+}
+
+// strictCache holds each tool's strict form (or the reason it has none).
+var strictCache toolset.Dialect[strictForm]
+
+type strictForm struct {
+	schema []byte
+	err    error
+}
+
+// Schema returns the parameters schema sent for a tool and whether it is sent in strict mode: the strict
+// form StrictSchema derives from Spec.ParamsSchema (once per tool, cached) with strict true, or, for a
+// hand-built schema it cannot derive, the plain ParamsSchema with strict false.
+func Schema(s *wink.Spec) (schema []byte, strict bool) {
+	f := strictCache.Get(s.ParamsSchema, func(plain []byte) strictForm {
+		b, err := StrictSchema(plain)
+		return strictForm{b, err}
+	})
+	if f.err != nil {
+		return s.ParamsSchema, false
+	}
+	return f.schema, true
+}
