@@ -1,0 +1,287 @@
+package durable
+
+import (
+	"encoding/binary"
+	"errors"
+	"strconv"
+
+	"github.com/winkgen/wink/runtime/loop"
+	"github.com/winkgen/wink/runtime/wink"
+)
+
+// The checkpoints' payloads are a small binary format of their own (a version byte, then varints and
+// length-prefixed strings): no reflection and no JSON on the path every step takes. Each payload starts
+// with codecVersion, so a later format can read older checkpoints.
+const codecVersion = 1
+
+// ErrCorrupt reports a checkpoint payload that does not decode.
+var ErrCorrupt = errors.New("durable: corrupt checkpoint")
+
+type enc struct{ b []byte }
+
+func (e *enc) uvarint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
+func (e *enc) varint(v int64)   { e.b = binary.AppendVarint(e.b, v) }
+func (e *enc) str(s string)     { e.uvarint(uint64(len(s))); e.b = append(e.b, s...) }
+func (e *enc) bytes(s []byte)   { e.uvarint(uint64(len(s))); e.b = append(e.b, s...) }
+func (e *enc) bool(v bool) {
+	if v {
+		e.b = append(e.b, 1)
+	} else {
+		e.b = append(e.b, 0)
+	}
+}
+
+type dec struct {
+	b   []byte
+	err error
+}
+
+func (d *dec) fail() {
+	if d.err == nil {
+		d.err = ErrCorrupt
+	}
+	d.b = nil
+}
+
+func (d *dec) uvarint() uint64 {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *dec) varint() int64 {
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+// count reads a length and checks that at least that many bytes (min each) remain, so a corrupt length
+// never makes a huge allocation.
+func (d *dec) count(min int) int {
+	n := d.uvarint()
+	if d.err != nil || n > uint64(len(d.b)) || (min > 0 && n > uint64(len(d.b)/min)) {
+		d.fail()
+		return 0
+	}
+	return int(n)
+}
+
+func (d *dec) raw() []byte {
+	n := d.count(1)
+	if d.err != nil {
+		return nil
+	}
+	s := d.b[:n:n]
+	d.b = d.b[n:]
+	return s
+}
+
+func (d *dec) str() string { return string(d.raw()) }
+
+func (d *dec) bytes() []byte {
+	r := d.raw()
+	if r == nil {
+		return nil
+	}
+	return append([]byte(nil), r...)
+}
+
+func (d *dec) bool() bool {
+	if len(d.b) == 0 {
+		d.fail()
+		return false
+	}
+	v := d.b[0]
+	d.b = d.b[1:]
+	if v > 1 {
+		d.fail()
+	}
+	return v == 1
+}
+
+func (d *dec) version() {
+	if len(d.b) == 0 || d.b[0] != codecVersion {
+		d.fail()
+		return
+	}
+	d.b = d.b[1:]
+}
+
+func (d *dec) finish(what string) error {
+	if d.err == nil && len(d.b) != 0 {
+		d.err = ErrCorrupt
+	}
+	if d.err != nil {
+		return errors.New("durable: corrupt checkpoint (" + what + ")")
+	}
+	return nil
+}
+
+func (e *enc) call(c wink.Call) {
+	e.str(c.ID)
+	e.str(c.Name)
+	e.bytes(c.Arguments)
+	e.bool(c.PairMaps)
+}
+
+func (d *dec) call() wink.Call {
+	return wink.Call{ID: d.str(), Name: d.str(), Arguments: d.bytes(), PairMaps: d.bool()}
+}
+
+func (e *enc) calls(cs []wink.Call) {
+	e.uvarint(uint64(len(cs)))
+	for _, c := range cs {
+		e.call(c)
+	}
+}
+
+func (d *dec) calls() []wink.Call {
+	n := d.count(4)
+	if n == 0 {
+		return nil
+	}
+	cs := make([]wink.Call, 0, n)
+	for range n {
+		cs = append(cs, d.call())
+	}
+	return cs
+}
+
+func (e *enc) outcome(o wink.Outcome) {
+	e.str(o.CallID)
+	e.str(o.Name)
+	e.bool(o.Success)
+	e.str(o.Message)
+	e.str(o.Output)
+	e.bool(o.Replayed)
+}
+
+func (d *dec) outcome() wink.Outcome {
+	return wink.Outcome{CallID: d.str(), Name: d.str(), Success: d.bool(), Message: d.str(), Output: d.str(), Replayed: d.bool()}
+}
+
+// EncodeResponse returns a model response's checkpoint payload.
+func EncodeResponse(r loop.Response) []byte {
+	e := enc{b: make([]byte, 0, 64+len(r.Text))}
+	e.b = append(e.b, codecVersion)
+	e.str(r.Text)
+	e.calls(r.ToolCalls)
+	e.varint(int64(r.Usage.Input))
+	e.varint(int64(r.Usage.Output))
+	e.str(r.Stop)
+	return e.b
+}
+
+// DecodeResponse decodes what EncodeResponse wrote.
+func DecodeResponse(b []byte) (loop.Response, error) {
+	d := dec{b: b}
+	d.version()
+	r := loop.Response{Text: d.str(), ToolCalls: d.calls()}
+	r.Usage.Input = int(d.varint())
+	r.Usage.Output = int(d.varint())
+	r.Stop = d.str()
+	return r, d.finish("model response")
+}
+
+// EncodeOutcome returns a tool call's checkpoint payload.
+func EncodeOutcome(o wink.Outcome) []byte {
+	e := enc{b: make([]byte, 0, 32+len(o.Output)+len(o.Message))}
+	e.b = append(e.b, codecVersion)
+	e.outcome(o)
+	return e.b
+}
+
+// DecodeOutcome decodes what EncodeOutcome wrote.
+func DecodeOutcome(b []byte) (wink.Outcome, error) {
+	d := dec{b: b}
+	d.version()
+	o := d.outcome()
+	return o, d.finish("tool outcome")
+}
+
+// EncodeMessages returns the payload of a run's input messages.
+func EncodeMessages(ms []loop.Message) []byte {
+	e := enc{b: make([]byte, 0, 64)}
+	e.b = append(e.b, codecVersion)
+	e.uvarint(uint64(len(ms)))
+	for _, m := range ms {
+		e.str(string(m.Role))
+		e.str(m.Text)
+		e.calls(m.ToolCalls)
+		e.outcome(m.Result)
+	}
+	return e.b
+}
+
+// DecodeMessages decodes what EncodeMessages wrote.
+func DecodeMessages(b []byte) ([]loop.Message, error) {
+	d := dec{b: b}
+	d.version()
+	n := d.count(4)
+	ms := make([]loop.Message, 0, n)
+	for range n {
+		m := loop.Message{Role: loop.Role(d.str()), Text: d.str(), ToolCalls: d.calls()}
+		m.Result = d.outcome()
+		ms = append(ms, m)
+	}
+	return ms, d.finish("messages")
+}
+
+// EncodeCalls returns the payload of a list of calls (a run's held calls).
+func EncodeCalls(cs []wink.Call) []byte {
+	if len(cs) == 0 {
+		return nil
+	}
+	e := enc{b: make([]byte, 0, 64)}
+	e.b = append(e.b, codecVersion)
+	e.calls(cs)
+	return e.b
+}
+
+// DecodeCalls decodes what EncodeCalls wrote (nil or empty: no calls).
+func DecodeCalls(b []byte) ([]wink.Call, error) {
+	if len(b) == 0 {
+		return nil, nil
+	}
+	d := dec{b: b}
+	d.version()
+	cs := d.calls()
+	return cs, d.finish("calls")
+}
+
+// result is how a run ended: its stop reason and error text.
+type result struct {
+	stop loop.StopReason
+	err  string
+}
+
+func encodeResult(r result) []byte {
+	e := enc{b: make([]byte, 0, 8+len(r.err))}
+	e.b = append(e.b, codecVersion)
+	e.uvarint(uint64(r.stop))
+	e.str(r.err)
+	return e.b
+}
+
+func decodeResult(b []byte) (result, error) {
+	if len(b) == 0 {
+		return result{}, nil
+	}
+	d := dec{b: b}
+	d.version()
+	r := result{stop: loop.StopReason(d.uvarint()), err: d.str()}
+	return r, d.finish("result")
+}
+
+// stepKey is the stable identity of a step of a run: the idempotency key handed to tool handlers.
+func stepKey(run string, turn, index int) string {
+	return "durable:" + run + ":" + strconv.Itoa(turn) + ":" + strconv.Itoa(index)
+}

@@ -1,0 +1,72 @@
+// Package durable makes agent runs survive their worker: a run started with an id is driven by any
+// worker of a fleet, every step is checkpointed, and a run whose worker dies (kill -9, a lost machine)
+// is taken over by another worker from its last checkpoint.
+//
+//	st, _ := pgdurable.New(ctx, pool)                     // or durable.NewMemoryStore() in one process
+//	eng := &durable.Engine{Store: st, Agent: func(ctx context.Context, r durable.Run) (loop.Config, error) {
+//		sess := session.New(session.WithID(r.Session), session.WithStore(sessions)) // pgstore, with durable.CommitSlice
+//		return loop.Config{Provider: model, Dispatcher: &wink.Dispatcher{Registry: reg, Session: sess, Policies: pols}}, nil
+//	}}
+//	go eng.Work(ctx)                                       // on every worker
+//	eng.Start(ctx, "order-42", []loop.Message{loop.UserMessage(task)}, durable.StartOptions{Session: "conv-7"})
+//	st, _ := eng.Wait(ctx, "order-42")                     // or Status at any time, from any process
+//
+// This is the embedded engine: no server besides the store (PostgreSQL for a fleet). For users who
+// outgrow it, runtime/durable/temporal runs the same runs as Temporal workflows (a module of its own).
+//
+// # What is checkpointed, and what a takeover repeats
+//
+// A run is the agent loop (runtime/loop) replayed from its checkpoints: a model response per turn and an
+// outcome per tool call, keyed by (turn, call index). A worker that takes a run over rebuilds the
+// conversation from them and goes on from the first step without one.
+//
+//   - A model call whose response is checkpointed is never sent again: its response is replayed. A model
+//     call interrupted before its checkpoint was written is sent again (it was not completed).
+//   - A tool call whose outcome is checkpointed never runs again.
+//   - A tool call interrupted in flight: its state effects (the session's STATE slices, the policies'
+//     state) happen exactly once. The call's session transaction carries its checkpoint: on success the
+//     dispatcher's OnResult hook records the outcome in the session's CommitSlice, so the commit of the
+//     call's changes and of its checkpoint is one write (one PostgreSQL transaction with pgstore). Dying
+//     before that commit rolls everything back (the database drops the open transaction); dying after
+//     it, the next worker's dispatch finds the commit in the call's own transaction (the Begin hook,
+//     under the session's row lock) and answers from it without running the handler. The same lock makes
+//     a worker that lost its lease but still runs (a long pause) harmless: whichever commits first wins,
+//     the other finds the commit. Give CommitSlice to the session store; without it this holds only
+//     for idempotent tools (their ledger replays the result).
+//   - Effects outside the session (a payment API, an e-mail) are at-least-once: a handler interrupted
+//     after its effect runs again on the next worker. IdempotencyKey(tc) gives it a key that is the same
+//     on every attempt of the call and different for every other call: pass it to the outside service
+//     (an Idempotency-Key header, a unique column) to make the effect once.
+//   - A call that failed (bad arguments, a denial, a handler error) changed nothing (it was rolled back);
+//     if its worker dies before its checkpoint it is dispatched again.
+//   - A dispatcher without a Session has no transaction to carry the commit: an interrupted call runs
+//     again (once per key for idempotent tools with a shared ledger).
+//
+// # Held calls
+//
+// A call a policy holds (policy.RequireApproval) stops the run as Held: the worker gives it back and no
+// worker holds it while it waits, for days if need be. Record the decision with policy.Approve or
+// policy.Deny on the run's session, from any process sharing the session store, and call Engine.Wake
+// (or wait for HeldPoll): the next worker dispatches the held calls again, which now run or answer the
+// model with the denial.
+//
+// # Leases
+//
+// A claim is a lease (Engine.Lease, renewed every Lease/3) with a fencing token: the store refuses the
+// checkpoints of a worker whose run was claimed again, and that worker stops driving it. A worker that
+// dies is replaced once its lease expires.
+//
+// # Decisions where the issue was silent
+//
+//   - A durable run dispatches its calls in order (loop.Config.Parallel is ignored): each outcome is a
+//     checkpoint and a crash point, and order keeps replays identical.
+//   - Errors: a provider error ends the run as Failed (the providers already retry transient HTTP
+//     failures); a Dispatch error (a transaction that cannot start, a database that is down), a
+//     checkpoint that cannot be written or an Agent that fails gives the run back to be retried after
+//     RetryDelay by any worker; a budget or the turn limit ends it as Done with Status.Stop saying so.
+//   - Payloads are a small binary format (codec.go), not JSON: no reflection on the step path. Status
+//     decodes them into the transcript.
+//   - Run ids are the caller's: Start is idempotent, a second Start of an id changes nothing.
+//   - The Budget of the dispatcher is charged with the replayed responses' usage too, so a run's budget
+//     holds across takeovers.
+package durable

@@ -1,0 +1,257 @@
+package durable_test
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/winkgen/wink/runtime/durable"
+	"github.com/winkgen/wink/runtime/durable/internal/durabletest"
+	"github.com/winkgen/wink/runtime/loop"
+	"github.com/winkgen/wink/runtime/policy"
+	"github.com/winkgen/wink/runtime/session"
+	"github.com/winkgen/wink/runtime/wink"
+)
+
+// killable is a worker's view of the shared store: once dead, every call fails as a dead process's
+// would never happen (claims find nothing, fenced writes are refused), so the other workers take over.
+type killable struct {
+	durable.Store
+	dead atomic.Bool
+}
+
+func (k *killable) Claim(ctx context.Context, w string, lease time.Duration) (durable.Record, bool, error) {
+	if k.dead.Load() {
+		return durable.Record{}, false, nil
+	}
+	return k.Store.Claim(ctx, w, lease)
+}
+func (k *killable) Renew(ctx context.Context, id string, token int64, lease time.Duration) error {
+	if k.dead.Load() {
+		return durable.ErrLeaseLost
+	}
+	return k.Store.Renew(ctx, id, token, lease)
+}
+func (k *killable) Append(ctx context.Context, id string, token int64, s durable.Step) error {
+	if k.dead.Load() {
+		return durable.ErrLeaseLost
+	}
+	return k.Store.Append(ctx, id, token, s)
+}
+func (k *killable) Release(ctx context.Context, id string, token int64, r durable.Release) error {
+	if k.dead.Load() {
+		return durable.ErrLeaseLost
+	}
+	return k.Store.Release(ctx, id, token, r)
+}
+
+// TestCrashInProcess runs the script on three in-process workers sharing a memory store and a memory
+// session store, and kills the worker holding the run at each crash point outside a handler (the
+// goroutine driving the run exits on the spot and its store is cut off): another worker finishes the
+// run, every change is in the session once and no completed model call is repeated. The handler crash
+// needs a process to kill: see pgdurable's TestCrashWorkers.
+func TestCrashInProcess(t *testing.T) {
+	for _, point := range durabletest.CrashPoints {
+		if point == durabletest.InHandler {
+			continue
+		}
+		t.Run(point, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			model, err := durabletest.StartModel()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer model.Close()
+			p, err := durabletest.Provider(model.URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sst, err := session.NewMemoryStore(durabletest.Slices()...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			store := durable.NewMemoryStore()
+			var once atomic.Bool
+			crashed := make(chan string, 3)
+			var wg sync.WaitGroup
+			wctx, stop := context.WithCancel(ctx)
+			for i := range 3 {
+				k := &killable{Store: store}
+				eng := &durable.Engine{Store: k, Agent: durabletest.Agent(sst, p), Worker: "w" + string(rune('A'+i)),
+					Lease: 300 * time.Millisecond, Poll: 10 * time.Millisecond, HeldPoll: 100 * time.Millisecond, RetryDelay: 10 * time.Millisecond}
+				eng.Observe, _ = durabletest.CrashAt(point, func() bool { return once.CompareAndSwap(false, true) }, func() {
+					k.dead.Store(true)
+					crashed <- eng.WorkerName()
+					runtime.Goexit()
+				})
+				wg.Go(func() { _ = eng.Work(wctx) })
+			}
+			defer func() { stop(); wg.Wait() }()
+			client := &durable.Engine{Store: store}
+			run := "run-" + point
+			if _, err := client.Start(ctx, run, []loop.Message{loop.UserMessage("Credit alice 100 and bob 50, take 30 from alice, credit carol 7.")},
+				durable.StartOptions{Session: "sess-" + point}); err != nil {
+				t.Fatal(err)
+			}
+			st, err := client.WaitFor(ctx, run, func(s durable.Status) bool { return s.State == durable.Held || s.State.Terminal() })
+			if err != nil {
+				t.Fatalf("waiting for the held call: %v (status %+v)", err, st)
+			}
+			if st.State != durable.Held || len(st.Held) != 1 || st.Held[0].ID != durabletest.HeldCallID {
+				t.Fatalf("want the transfer held, got %s %v", st.State, st.Held)
+			}
+			if point == durabletest.WhileHeld {
+				select { // the worker that held the run dies before the approval
+				case <-crashed:
+					crashed <- "again"
+				case <-time.After(10 * time.Second):
+					t.Fatal("no worker crashed while held")
+				}
+			}
+			if err := durabletest.Approve(ctx, sst, "sess-"+point); err != nil {
+				t.Fatal(err)
+			}
+			if err := client.Wake(ctx, run); err != nil {
+				t.Fatal(err)
+			}
+			st, err = client.Wait(ctx, run)
+			if err != nil {
+				t.Fatalf("waiting for the run: %v (status %+v)", err, st)
+			}
+			select {
+			case w := <-crashed:
+				if st.Worker == w {
+					t.Errorf("the run finished on the worker that crashed (%s)", w)
+				}
+			default:
+				t.Fatal("no worker crashed at " + point)
+			}
+			if err := durabletest.Verify(ctx, sst, "sess-"+point, run, "", model.Counts(), point, st); err != nil {
+				t.Fatal(err)
+			}
+			if st.Attempts < 2 {
+				t.Errorf("attempts = %d, want a takeover", st.Attempts)
+			}
+		})
+	}
+}
+
+// TestStatusWhileRunning reads a run's status from another engine while it is held: the transcript so
+// far, the held call, and the model's final answer after the approval.
+func TestStatusWhileRunning(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	model, err := durabletest.StartModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer model.Close()
+	p, _ := durabletest.Provider(model.URL)
+	sst, _ := session.NewMemoryStore(durabletest.Slices()...)
+	store := durable.NewMemoryStore()
+	eng := &durable.Engine{Store: store, Agent: durabletest.Agent(sst, p), HeldPoll: time.Hour}
+	if created, err := eng.Start(ctx, "r", []loop.Message{loop.UserMessage("go")}, durable.StartOptions{Session: "s"}); err != nil || !created {
+		t.Fatal(created, err)
+	}
+	if created, err := eng.Start(ctx, "r", []loop.Message{loop.UserMessage("again")}, durable.StartOptions{Session: "s"}); err != nil || created {
+		t.Fatalf("a second Start of the same id: created %v, %v", created, err)
+	}
+	if ran, err := eng.RunOne(ctx); !ran || err != nil {
+		t.Fatal(ran, err)
+	}
+	st, err := (&durable.Engine{Store: store}).Status(ctx, "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.State != durable.Held || st.Turns != 2 || len(st.Messages) != 5 || st.Steps != 4 || len(st.Held) != 1 {
+		t.Fatalf("held status: state %s turns %d messages %d steps %d held %v", st.State, st.Turns, len(st.Messages), st.Steps, st.Held)
+	}
+	// Nothing to do until the decision: the run is not claimable before HeldPoll.
+	if ran, _ := eng.RunOne(ctx); ran {
+		t.Fatal("a held run was claimed before its wake time")
+	}
+	if err := durabletest.Approve(ctx, sst, "s"); err != nil {
+		t.Fatal(err)
+	}
+	if err := eng.Wake(ctx, "r"); err != nil {
+		t.Fatal(err)
+	}
+	if ran, err := eng.RunOne(ctx); !ran || err != nil {
+		t.Fatal(ran, err)
+	}
+	st, err = eng.Status(ctx, "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := durabletest.Verify(ctx, sst, "s", "r", "", model.Counts(), "", st); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := eng.Status(ctx, "nope"); !errors.Is(err, durable.ErrNotFound) {
+		t.Fatalf("status of an unknown run: %v", err)
+	}
+}
+
+// TestDenied: a denial is recorded, the model reads it and the run goes on.
+func TestDenied(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	model, _ := durabletest.StartModel()
+	defer model.Close()
+	p, _ := durabletest.Provider(model.URL)
+	sst, _ := session.NewMemoryStore(durabletest.Slices()...)
+	store := durable.NewMemoryStore()
+	eng := &durable.Engine{Store: store, Agent: durabletest.Agent(sst, p), HeldPoll: time.Hour}
+	_, _ = eng.Start(ctx, "r", []loop.Message{loop.UserMessage("go")}, durable.StartOptions{Session: "s"})
+	_, _ = eng.RunOne(ctx)
+	if err := denyHeld(ctx, sst); err != nil {
+		t.Fatal(err)
+	}
+	_ = eng.Wake(ctx, "r")
+	_, _ = eng.RunOne(ctx)
+	st, _ := eng.Status(ctx, "r")
+	if st.State != durable.Done || st.Messages[5].Result.Success || st.Messages[5].Result.CallID != durabletest.HeldCallID {
+		t.Fatalf("denied call: %s %+v", st.State, st.Messages[5].Result)
+	}
+}
+
+// TestIdempotencyKeyOutside: outside a durable run the key is empty.
+func TestIdempotencyKeyOutside(t *testing.T) {
+	if k := durable.IdempotencyKey(context.Background()); k != "" {
+		t.Fatal(k)
+	}
+}
+
+// TestCodecCorrupt: every truncation of a checkpoint is refused with an error, never a panic.
+func TestCodecCorrupt(t *testing.T) {
+	r := loop.Response{Text: "hi", Stop: "tool_calls", Usage: loop.Usage{Input: 3, Output: 4}}
+	r.ToolCalls = append(r.ToolCalls, durabletestCall())
+	b := durable.EncodeResponse(r)
+	got, err := durable.DecodeResponse(b)
+	if err != nil || got.Text != "hi" || got.ToolCalls[0].Name != "deposit" || got.Usage.Output != 4 {
+		t.Fatal(got, err)
+	}
+	for i := range b {
+		if _, err := durable.DecodeResponse(b[:i]); err == nil {
+			t.Fatalf("truncated at %d: no error", i)
+		}
+	}
+	if _, err := durable.DecodeResponse(append(b, 0)); err == nil {
+		t.Fatal("trailing byte: no error")
+	}
+}
+
+func durabletestCall() wink.Call {
+	return wink.Call{ID: "c1", Name: "deposit", Arguments: []byte(`{"account":"a","cents":1}`), PairMaps: true}
+}
+
+func denyHeld(ctx context.Context, st session.Store) error {
+	return policy.Deny(ctx, session.New(session.WithID("s"), session.WithStore(st)), durabletest.HeldCallID, "not today")
+}
+
+// TestMemoryStoreContract checks MemoryStore against the Store contract.
+func TestMemoryStoreContract(t *testing.T) { durabletest.StoreContract(t, durable.NewMemoryStore()) }

@@ -1,0 +1,170 @@
+package durabletest
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/winkgen/wink/runtime/durable"
+	"github.com/winkgen/wink/runtime/durable/pgdurable"
+	"github.com/winkgen/wink/runtime/loop"
+	"github.com/winkgen/wink/runtime/policy"
+	"github.com/winkgen/wink/runtime/providers/httpcall"
+	"github.com/winkgen/wink/runtime/providers/openaihttp"
+	"github.com/winkgen/wink/runtime/session"
+	"github.com/winkgen/wink/runtime/session/pgstore"
+	"github.com/winkgen/wink/runtime/wink"
+)
+
+// Slices are the session slices the test agent's store must keep.
+func Slices() []session.Persistent {
+	return []session.Persistent{Entries, durable.CommitSlice, policy.ApprovalSlice}
+}
+
+// Provider returns the OpenAI-compatible provider for the fake model at url.
+func Provider(url string) (loop.Provider, error) {
+	return openaihttp.New(openaihttp.Config{BaseURL: url, Model: "fake", APIKey: "-",
+		Retry: httpcall.Retry{MaxRetries: 3, BaseDelay: 20 * time.Millisecond, MaxDelay: 200 * time.Millisecond}})
+}
+
+// Dispatcher returns the test agent's dispatcher on the stored session id: the two tools, transfer held
+// for approval.
+func Dispatcher(st session.Store, id string) (*wink.Dispatcher, error) {
+	reg, err := wink.NewRegistry(WinkTools())
+	if err != nil {
+		return nil, err
+	}
+	return &wink.Dispatcher{
+		Registry: reg,
+		Session:  session.New(session.WithID(id), session.WithStore(st)),
+		Policies: []wink.Policy{policy.NewRequireApproval("transfer")},
+	}, nil
+}
+
+// Agent returns the durable.Agent of the test agent: provider p, sessions in st (Run.Session is the id).
+func Agent(st session.Store, p loop.Provider) durable.Agent {
+	return func(ctx context.Context, run durable.Run) (loop.Config, error) {
+		d, err := Dispatcher(st, run.Session)
+		if err != nil {
+			return loop.Config{}, err
+		}
+		return loop.Config{Provider: p, Dispatcher: d, System: "You keep the accounts."}, nil
+	}
+}
+
+// Crash points, as the crash tests name them.
+const (
+	BeforeModel = "before-model" // a model call is about to be sent (turn 2)
+	AfterModel  = "after-model"  // the first model response is checkpointed
+	BeforeTool  = "before-tool"  // the second call of turn 1 is about to be dispatched
+	InHandler   = "in-handler"   // inside deposit's handler, after its outside effect
+	AfterCommit = "after-commit" // the first call committed its session changes, its checkpoint unwritten
+	WhileHeld   = "while-held"   // the run was given back, held for approval
+)
+
+// CrashPoints lists every crash point.
+var CrashPoints = []string{BeforeModel, AfterModel, BeforeTool, InHandler, AfterCommit, WhileHeld}
+
+// CrashAt returns the Observe function and handler hook that call kill at point (once: claim returns
+// false when another worker already crashed there).
+func CrashAt(point string, claim func() bool, kill func()) (func(durable.Event), func(string)) {
+	at := func() {
+		if claim() {
+			kill()
+		}
+	}
+	observe := func(ev durable.Event) {
+		switch {
+		case point == BeforeModel && ev.Kind == durable.EventModelStart && ev.Turn == 2,
+			point == AfterModel && ev.Kind == durable.EventModelDone && ev.Turn == 1,
+			point == BeforeTool && ev.Kind == durable.EventToolStart && ev.Turn == 1 && ev.Index == 1,
+			point == AfterCommit && ev.Kind == durable.EventToolDispatched && ev.Turn == 1 && ev.Index == 0,
+			point == WhileHeld && ev.Kind == durable.EventReleased && ev.State == durable.Held:
+			at()
+		}
+	}
+	handler := func(tool string) {
+		if point == InHandler && tool == "deposit" {
+			at()
+		}
+	}
+	return observe, handler
+}
+
+// ClaimFile returns a claim that succeeds once across processes: it creates path exclusively.
+func ClaimFile(path string) func() bool {
+	return func() bool {
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		if err != nil {
+			return false
+		}
+		f.Close()
+		return true
+	}
+}
+
+// WorkerMain is a worker process of the embedded engine's crash tests:
+//
+//	worker -dsn DSN -model URL -effects FILE [-crash POINT -marker FILE] [-lease D] [-name N]
+//
+// It works until killed or until its standard input closes.
+func WorkerMain(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dsn := fs.String("dsn", "", "PostgreSQL DSN")
+	model := fs.String("model", "", "fake model base URL")
+	effects := fs.String("effects", "", "file of outside effects")
+	crash := fs.String("crash", "", "crash point")
+	marker := fs.String("marker", "", "file claimed by the worker that crashes")
+	lease := fs.Duration("lease", time.Second, "lease")
+	name := fs.String("name", "", "worker name")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	EffectsFile = *effects
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+	go func() { // stop when the parent closes our stdin
+		_, _ = io.Copy(io.Discard, os.Stdin)
+		cancel()
+	}()
+	pool, err := pgxpool.New(ctx, *dsn)
+	if err != nil {
+		fmt.Fprintln(stderr, "worker:", err)
+		return 1
+	}
+	defer pool.Close()
+	sst, err := pgstore.New(ctx, pool, Slices()...)
+	if err != nil {
+		fmt.Fprintln(stderr, "worker:", err)
+		return 1
+	}
+	dst, err := pgdurable.New(ctx, pool)
+	if err != nil {
+		fmt.Fprintln(stderr, "worker:", err)
+		return 1
+	}
+	p, err := Provider(*model)
+	if err != nil {
+		fmt.Fprintln(stderr, "worker:", err)
+		return 1
+	}
+	eng := &durable.Engine{Store: dst, Agent: Agent(sst, p), Worker: *name, Lease: *lease, Poll: 50 * time.Millisecond,
+		HeldPoll: 500 * time.Millisecond, RetryDelay: 100 * time.Millisecond}
+	if *crash != "" {
+		eng.Observe, CrashInHandler = CrashAt(*crash, ClaimFile(*marker), Kill)
+	}
+	fmt.Fprintln(stdout, "worker", eng.WorkerName(), "ready")
+	if err := eng.Work(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		fmt.Fprintln(stderr, "worker:", err)
+		return 1
+	}
+	return 0
+}
