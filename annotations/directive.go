@@ -104,6 +104,30 @@ func (d *State) Position() token.Position { return d.Pos }
 
 func (*State) directive() {}
 
+// Form is a //wink:form directive on a named struct type: winkgen emits the type's strict decoder and a
+// wink.Form (WinkForm<Type>) whose schema is in MCP's elicitation subset, for wink.Elicit. It takes no keys.
+type Form struct {
+	Pos token.Position
+}
+
+// Position reports where the directive starts.
+func (d *Form) Position() token.Position { return d.Pos }
+
+func (*Form) directive() {}
+
+// Enum is a //wink:enum directive on an enum constant (in its doc or line comment): title="..." is the
+// label a form shows for the value (a titled single- or multi-select in an elicitation schema).
+type Enum struct {
+	Pos token.Position
+	// Title is title="...", unquoted.
+	Title string
+}
+
+// Position reports where the directive starts.
+func (d *Enum) Position() token.Position { return d.Pos }
+
+func (*Enum) directive() {}
+
 // IsDirective reports whether a comment text (as in ast.Comment.Text, e.g. "//wink:tool name=x") is a wink
 // directive: it starts with exactly "//wink:" (no space after //).
 func IsDirective(text string) bool { return strings.HasPrefix(text, Prefix) }
@@ -142,7 +166,7 @@ func knownVerbAt(s string) bool {
 }
 
 // verbs lists the directive verbs in the order messages show them.
-var verbs = []string{"tool", "example", "idempotent", "constraints", "state"}
+var verbs = []string{"tool", "example", "idempotent", "constraints", "state", "form", "enum"}
 
 // keySpec describes one key of a verb: its name and how to write it.
 type keySpec struct {
@@ -152,6 +176,8 @@ type keySpec struct {
 
 var verbKeys = map[string][]keySpec{
 	"state": nil,
+	"form":  nil,
+	"enum":  {{"title", `title="<text>"`, false}},
 	"tool": {{"name", "name=<tool_name>", false}, {"overrides", "overrides=true|false", false},
 		{"readonly", "readonly (or readonly=true|false)", true}, {"title", `title="<text>"`, false},
 		{"destructive", "destructive=true|false", false}, {"openworld", "openworld=true|false", false}},
@@ -199,6 +225,10 @@ func ParseDirective(text string, pos token.Position) (Directive, []*Error) {
 		d = &Idempotent{Pos: pos, Strategy: "auto", Scope: "session"}
 	case "state":
 		d = &State{Pos: pos}
+	case "form":
+		d = &Form{Pos: pos}
+	case "enum":
+		d = &Enum{Pos: pos}
 	case "constraints":
 		body := end
 		for body < len(text) && isBlank(text[body]) {
@@ -210,11 +240,11 @@ func ParseDirective(text string, pos token.Position) (Directive, []*Error) {
 		}
 		return &Constraints{Pos: pos, Tag: tag}, errs
 	case "":
-		p.errorf(0, "missing directive verb after \"//wink:\"; expected //wink:tool, //wink:example, //wink:idempotent, //wink:constraints or //wink:state")
+		p.errorf(0, "missing directive verb after \"//wink:\"; expected //wink:tool, //wink:example, //wink:idempotent, //wink:constraints, //wink:state, //wink:form or //wink:enum")
 		return nil, p.errs
 	default:
 		p.errorf(len(Prefix), "unknown directive verb "+strconv.QuoteToASCII(p.verb)+didYouMean(p.verb, verbs)+
-			"; expected //wink:tool, //wink:example, //wink:idempotent, //wink:constraints or //wink:state")
+			"; expected //wink:tool, //wink:example, //wink:idempotent, //wink:constraints, //wink:state, //wink:form or //wink:enum")
 		return nil, p.errs
 	}
 	args := p.checkKeys(lexArgs(text, end, p.errorf))
@@ -225,6 +255,8 @@ func ParseDirective(text string, pos token.Position) (Directive, []*Error) {
 		p.example(d, args)
 	case *Idempotent:
 		p.idempotent(d, args)
+	case *Enum:
+		p.enum(d, args)
 	}
 	slices.SortStableFunc(p.errs, func(a, b *Error) int { return cmp.Compare(a.Pos.Offset, b.Pos.Offset) })
 	return d, p.errs
@@ -414,6 +446,21 @@ func (p *dirParser) tool(d *Tool, args map[string]arg) {
 					p.errorf(a.valOff, "invalid value "+strconv.QuoteToASCII(v)+" for "+k.key+"; expected true or false")
 				}
 			}
+		}
+	}
+}
+
+func (p *dirParser) enum(d *Enum, args map[string]arg) {
+	a, ok := args["title"]
+	if !ok {
+		p.errorf(0, "//wink:enum is missing title; write title=\"<the label a form shows for this value>\"")
+		return
+	}
+	if v, ok := p.word(a); ok {
+		if strings.TrimSpace(v) == "" || len(v) > 100 || strings.ContainsAny(v, "\r\n") {
+			p.errorf(a.valOff, "title must be one line of 1-100 characters")
+		} else {
+			d.Title = v
 		}
 	}
 }

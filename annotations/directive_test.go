@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"go/token"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -77,9 +78,9 @@ func TestParseDirectiveReportsEveryErrorWithPositionAndMessage(t *testing.T) {
 		want []string
 	}{
 		{`// wink:tool`, []string{`tools.go:12:1: not a wink directive: a directive starts with "//wink:" (no space after "//")`}},
-		{`//wink:`, []string{`tools.go:12:1: missing directive verb after "//wink:"; expected //wink:tool, //wink:example, //wink:idempotent, //wink:constraints or //wink:state`}},
-		{`//wink:tol name=x`, []string{`tools.go:12:8: unknown directive verb "tol" (did you mean "tool"?); expected //wink:tool, //wink:example, //wink:idempotent, //wink:constraints or //wink:state`}},
-		{`//wink:handler`, []string{`tools.go:12:8: unknown directive verb "handler"; expected //wink:tool, //wink:example, //wink:idempotent, //wink:constraints or //wink:state`}},
+		{`//wink:`, []string{`tools.go:12:1: missing directive verb after "//wink:"; expected //wink:tool, //wink:example, //wink:idempotent, //wink:constraints, //wink:state, //wink:form or //wink:enum`}},
+		{`//wink:tol name=x`, []string{`tools.go:12:8: unknown directive verb "tol" (did you mean "tool"?); expected //wink:tool, //wink:example, //wink:idempotent, //wink:constraints, //wink:state, //wink:form or //wink:enum`}},
+		{`//wink:handler`, []string{`tools.go:12:8: unknown directive verb "handler"; expected //wink:tool, //wink:example, //wink:idempotent, //wink:constraints, //wink:state, //wink:form or //wink:enum`}},
 		{`//wink:tool nme=x overrides=yes name= name=y`, []string{
 			`tools.go:12:13: unknown key "nme" in //wink:tool (did you mean "name"?); accepted keys: name, overrides, readonly, title, destructive, openworld`,
 			`tools.go:12:29: invalid value "yes" for overrides; expected true or false`,
@@ -351,3 +352,31 @@ func TestParseConstraintsDirective(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestFormAndEnumDirectives: //wink:form takes no keys; //wink:enum needs a one-line title.
+func TestFormAndEnumDirectives(t *testing.T) {
+	pos := token.Position{Filename: "forms.go", Line: 3, Column: 1}
+	d, errs := ParseDirective(`//wink:form`, pos)
+	if _, ok := d.(*Form); !ok || len(errs) != 0 {
+		t.Fatalf("form: %T %v", d, errs)
+	}
+	d, errs = ParseDirective(`//wink:enum title="First Option"`, pos)
+	if e, ok := d.(*Enum); !ok || len(errs) != 0 || e.Title != "First Option" {
+		t.Fatalf("enum: %#v %v", d, errs)
+	}
+	for text, want := range map[string]string{
+		`//wink:form x=1`:         `forms.go:3:13: //wink:form takes no keys; remove "x"`,
+		`//wink:enum`:             `forms.go:3:1: //wink:enum is missing title; write title="<the label a form shows for this value>"`,
+		`//wink:enum title="  "`:  `forms.go:3:19: title must be one line of 1-100 characters`,
+		`//wink:enum titel="One"`: `forms.go:3:13: unknown key "titel" in //wink:enum (did you mean "title"?); accepted keys: title`,
+	} {
+		_, errs := ParseDirective(text, pos)
+		var got []string
+		for _, e := range errs {
+			got = append(got, e.Error())
+		}
+		if !slices.Contains(got, want) {
+			t.Errorf("%s: got %q, want %q among them", text, got, want)
+		}
+	}
+}

@@ -11,6 +11,8 @@
 //	//wink:idempotent strategy=params keys=user_id,order_id ttl=1h scope=session
 //	//wink:tool readonly
 //	//wink:state                          (on a named struct type: emit its session codec)
+//	//wink:form                           (on a named struct type: emit its elicitation form, WinkForm<T>)
+//	//wink:enum title="First option"      (on an enum constant: the label a form shows for it)
 //
 // Decisions where the contract is silent:
 //   - Arguments are separated by spaces or tabs only. A value is a double-quoted string (Go or JSON

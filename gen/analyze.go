@@ -33,6 +33,7 @@ type analyzer struct {
 	typeDocs  map[token.Pos]string                   // type name position → doc text
 	typeCons  map[token.Pos]*annotations.Tag         // type name position → its //wink:constraints
 	states    []stateDecl                            // types marked //wink:state, in source order
+	fm        formState                              // //wink:form types and //wink:enum titles (emit_form.go)
 	owned     map[*ast.Comment]bool                  // directives that belong to a declaration
 	reported  map[string]bool                        // de-duplicates per-type diagnostics
 	pkgNames  map[string]string                      // import path → name of other packages whose types are named
@@ -74,8 +75,12 @@ func newAnalyzer(pkg *packages.Package) *analyzer {
 							a.typeDocs[ts.Name.Pos()] = doc.Text()
 							a.typeConstraints(ts, doc)
 							a.stateDirective(ts, doc)
+							a.formDirective(ts, doc)
 						}
 					}
+				}
+				if n.Tok == token.CONST {
+					a.enumDirectives(n) // emit_form.go
 				}
 			case *ast.StructType:
 				for _, fld := range n.Fields.List {
@@ -282,11 +287,12 @@ func analyze(pkg *packages.Package) (*model.Package, []Diagnostic) {
 		}
 	}
 	mp.States = a.stateTypes()
-	if len(mp.Tools) > 0 || len(mp.States) > 0 {
+	mp.Forms = a.formTypes()
+	if len(mp.Tools) > 0 || len(mp.States) > 0 || len(mp.Forms) > 0 {
 		a.reservedNames()
 	}
 	mp.Types = a.order
-	if len(mp.Tools) == 0 && len(mp.States) == 0 && len(a.ds.list) == 0 {
+	if len(mp.Tools) == 0 && len(mp.States) == 0 && len(mp.Forms) == 0 && len(a.ds.list) == 0 {
 		return nil, nil
 	}
 	mp.Scope = a.scope()
@@ -366,6 +372,12 @@ func (a *analyzer) tool(fd *ast.FuncDecl, dirs []*ast.Comment) (t *model.Tool, o
 			examples = append(examples, d)
 		case *annotations.State:
 			a.errorf(c.Pos(), "//wink:state belongs in the doc comment of a named struct type (whose session codec it asks for), not of the function %s", fd.Name.Name)
+			ok = false
+		case *annotations.Form:
+			a.errorf(c.Pos(), "//wink:form belongs in the doc comment of a named struct type (the form it declares), not of the function %s", fd.Name.Name)
+			ok = false
+		case *annotations.Enum:
+			a.errorf(c.Pos(), "//wink:enum belongs in the comment of an enum constant (the label a form shows for its value), not of the function %s", fd.Name.Name)
 			ok = false
 		case *annotations.Constraints:
 			a.errorf(c.Pos(), "//wink:constraints belongs in the doc comment of a named type (its constraints apply to every field of that type), not of the function %s", fd.Name.Name)

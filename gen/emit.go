@@ -76,6 +76,9 @@ func emit(p *model.Package) ([]byte, error) {
 			e.emitRootEncoder(name, t.Result)
 		}
 	}
+	for _, t := range p.Forms {
+		e.emitForm(t) // emit_form.go
+	}
 	for _, t := range p.States {
 		e.emitStateCodec(t)
 	}
@@ -504,6 +507,9 @@ func decodedTypes(p *model.Package) map[*model.Type]bool {
 		walk(t.Params)
 	}
 	for _, t := range p.States {
+		walk(t)
+	}
+	for _, t := range p.Forms {
 		walk(t)
 	}
 	return seen

@@ -280,7 +280,7 @@ func (a *analyzer) enumValues(n *types.Named) []*model.EnumValue {
 			continue // aliases of one value appear once
 		}
 		seen[lit] = true
-		out = append(out, &model.EnumValue{Const: model.Ident{Path: c.Pkg().Path(), Name: c.Name()}, JSON: lit})
+		out = append(out, &model.EnumValue{Const: model.Ident{Path: c.Pkg().Path(), Name: c.Name()}, JSON: lit, Title: a.enumTitle(c)})
 	}
 	return out
 }

@@ -33,6 +33,8 @@ type Package struct {
 	Types []*Type
 	// States lists the named struct types marked //wink:state, in source order: each gets a session codec.
 	States []*Type
+	// Forms lists the named struct types marked //wink:form, in source order: each gets a wink.Form.
+	Forms []*Type
 	// Scope holds the package-level identifiers declared outside the generated file, with their
 	// positions: the generated file's imports are named so as not to collide with any of them.
 	Scope map[string]Pos
@@ -188,6 +190,7 @@ type GoField struct {
 type EnumValue struct {
 	Const Ident  // the Go constant
 	JSON  string // its JSON literal: a quoted string or an integer
+	Title string // its //wink:enum title (the label a form shows); "" for none
 }
 
 // Field is one JSON property of a struct.
