@@ -20,9 +20,11 @@ type tracker struct {
 	fd    int
 	wds   map[int32]string // watch descriptor → directory (root-relative, "." for the root)
 	byDir map[string]int32
-	// files: watch descriptor of a file's inode → the paths it was watched under. Two names of one inode
-	// share a descriptor; a path may be stale (renamed or removed since), which only costs a look at it.
-	files  map[int32][]string
+	// files: watch descriptor of a file's inode → the path it was first watched under; more: the other
+	// paths (two names of one inode share a descriptor). A path may be stale (renamed or removed since),
+	// which only costs a look at it.
+	files  map[int32]string
+	more   map[int32][]string
 	dirty  map[string]bool // path → deep (a directory created, moved or removed: walk all of it)
 	broken bool
 	buf    []byte
@@ -45,22 +47,29 @@ func newTracker() *tracker {
 	if err != nil {
 		return nil
 	}
-	return &tracker{fd: fd, wds: map[int32]string{}, byDir: map[string]int32{}, files: map[int32][]string{},
-		dirty: map[string]bool{}, buf: make([]byte, 64<<10)}
+	return &tracker{fd: fd, wds: map[int32]string{}, byDir: map[string]int32{}, files: map[int32]string{},
+		more: map[int32][]string{}, dirty: map[string]bool{}, buf: make([]byte, 64<<10)}
 }
 
-// arm forgets every watch and dirty path: a full walk follows, adding watches as it goes.
+// arm forgets every watch and dirty path: a full walk follows, adding watches as it goes. The old watches
+// go with the old inotify descriptor (one close instead of a removal, and its event, per watch).
 func (t *tracker) arm() {
-	for wd := range t.wds {
-		unix.InotifyRmWatch(t.fd, uint32(wd))
+	if fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC); err == nil {
+		unix.Close(t.fd)
+		t.fd = fd
+	} else {
+		for wd := range t.wds {
+			unix.InotifyRmWatch(t.fd, uint32(wd))
+		}
+		for wd := range t.files {
+			unix.InotifyRmWatch(t.fd, uint32(wd))
+		}
+		t.drainDiscard()
 	}
-	for wd := range t.files {
-		unix.InotifyRmWatch(t.fd, uint32(wd))
-	}
-	t.drainDiscard()
 	clear(t.wds)
 	clear(t.byDir)
 	clear(t.files)
+	clear(t.more)
 	clear(t.dirty)
 	t.broken = false
 }
@@ -109,13 +118,21 @@ func (t *tracker) watchFile(abs, p string) error {
 	if _, isDir := t.wds[int32(wd)]; isDir {
 		return nil // replaced by a directory meanwhile: that directory's watch
 	}
-	paths := t.files[int32(wd)]
-	for _, q := range paths {
+	first, ok := t.files[int32(wd)]
+	if !ok {
+		t.files[int32(wd)] = p
+		return nil
+	}
+	if first == p {
+		return nil
+	}
+	more := t.more[int32(wd)]
+	for _, q := range more {
 		if q == p {
 			return nil
 		}
 	}
-	t.files[int32(wd)] = append(paths, p)
+	t.more[int32(wd)] = append(more, p)
 	return nil
 }
 
@@ -183,19 +200,16 @@ func (t *tracker) parse(b []byte) {
 				delete(t.byDir, dir)
 			}
 			delete(t.wds, ev.Wd)
-			if paths, isFile := t.files[ev.Wd]; isFile {
-				for _, q := range paths {
-					t.mark(q, false)
-				}
+			if _, isFile := t.files[ev.Wd]; isFile {
+				t.markFile(ev.Wd)
 				delete(t.files, ev.Wd)
+				delete(t.more, ev.Wd)
 			}
 			continue
 		}
 		if !ok {
 			// A file's own watch: every name it was watched under may now read differently.
-			for _, q := range t.files[ev.Wd] {
-				t.mark(q, false)
-			}
+			t.markFile(ev.Wd)
 			continue
 		}
 		if name == "" { // the directory itself
@@ -216,6 +230,16 @@ func (t *tracker) parse(b []byte) {
 		default:
 			t.mark(p, false)
 		}
+	}
+}
+
+// markFile marks every path the file watch wd was added under.
+func (t *tracker) markFile(wd int32) {
+	if p, ok := t.files[wd]; ok {
+		t.mark(p, false)
+	}
+	for _, q := range t.more[wd] {
+		t.mark(q, false)
 	}
 }
 
