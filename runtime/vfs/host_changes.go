@@ -88,7 +88,7 @@ func (h *Host) ScrubPrivileges() ([]string, error) {
 			done = append(done, "removed the setuid/setgid bits of "+strconv.Quote(p))
 		}
 		if kind == kindFile {
-			dropped, err := dropCapabilities(h.dir + "/" + p)
+			dropped, err := h.dropCapabilities(p)
 			if err != nil {
 				return err
 			}
@@ -131,8 +131,8 @@ func (h *Host) scanChanged(f func(p string, fi fs.FileInfo) error) error {
 			}
 			for _, sc := range normScopes(scopes) {
 				fi, err := h.root.Lstat(sc.path)
-				if errors.Is(err, fs.ErrNotExist) {
-					continue
+				if err != nil && (errors.Is(err, fs.ErrNotExist) || errors.Is(mapErr(err), ErrNotDir) || isEscape(err)) {
+					continue // gone, or its parent is no longer a directory (that parent is a scope of its own)
 				}
 				if err != nil {
 					return err

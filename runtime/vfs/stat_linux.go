@@ -91,14 +91,21 @@ func allocated(fi fs.FileInfo) int64 {
 	return fi.Size()
 }
 
-// dropCapabilities removes the file capabilities (security.capability) of the file at abs, reporting
-// whether it had any.
-func dropCapabilities(abs string) (bool, error) {
-	n, err := unix.Lgetxattr(abs, "security.capability", nil)
+// dropCapabilities removes the file capabilities (security.capability) of the regular file p, reporting
+// whether it had any. The file is opened through the root (never through a symlink out of it); one this
+// user cannot open is one it could not have given capabilities either.
+func (h *Host) dropCapabilities(p string) (bool, error) {
+	f, err := h.root.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return false, nil
+	}
+	defer f.Close()
+	fd := int(f.Fd())
+	n, err := unix.Fgetxattr(fd, "security.capability", nil)
 	if err != nil || n <= 0 {
 		return false, nil // none, or no extended attributes here
 	}
-	if err := unix.Lremovexattr(abs, "security.capability"); err != nil && !errors.Is(err, unix.ENODATA) {
+	if err := unix.Fremovexattr(fd, "security.capability"); err != nil && !errors.Is(err, unix.ENODATA) {
 		return false, err
 	}
 	return true, nil

@@ -29,4 +29,4 @@ func (h *Host) mayChange(p string, dir bool) bool { return true }
 func allocated(fi fs.FileInfo) int64 { return fi.Size() }
 
 // dropCapabilities does nothing outside Linux (no file capabilities).
-func dropCapabilities(abs string) (bool, error) { return false, nil }
+func (h *Host) dropCapabilities(p string) (bool, error) { return false, nil }
