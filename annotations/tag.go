@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Tag is the parsed content of a wink:"..." struct tag value.
@@ -132,6 +133,15 @@ func ParseFieldTag(rawLiteral string, pos token.Position) (*Tag, []*Error) {
 	value, valMap, bad, ok := unquoteGo(tag[valStart:valEnd], '"')
 	if !ok {
 		return fail(tagMap[valStart+bad], "invalid escape or character in the wink tag value")
+	}
+	// A byte that is not UTF-8 (from a \x escape in a "..." literal) is read by reflect as U+FFFD: refuse
+	// it rather than disagree with every other reader of the tag.
+	for i := 0; i < len(value); {
+		r, size := utf8.DecodeRuneInString(value[i:])
+		if r == utf8.RuneError && size == 1 {
+			return fail(tagMap[valStart+valMap[i]], "the wink tag value holds a byte that is not UTF-8; write the character itself")
+		}
+		i += size
 	}
 	return parseTag(value, func(i int) token.Position { return at(tagMap[valStart+valMap[i]]) })
 }

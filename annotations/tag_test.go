@@ -3,8 +3,10 @@ package annotations
 import (
 	"go/token"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // tagBase is where the tag value's first byte sits in the tag tests: line 20, column 30, offset 500.
@@ -285,17 +287,37 @@ func FuzzParseFieldTag(f *testing.F) {
 	for _, s := range []string{
 		"`json:\"q\" wink:\"min=1,mx=2\"`", `"json:\"q\" wink:\"min=1,mx=2\""`, "`wink:\"pattern='\\\\d+',min=x\"`",
 		"`json:\"q\"\nwink:\"max=y\"`", "`json:q wink:\"min=1\"`", "`wink:\"min=1\" wink:\"max=2\"`", `"wink:\q"`, "``",
+		// Bytes Go source cannot hold: reflect reads an invalid byte as U+FFFD, the parser keeps it.
+		"`wink:\"enum=a|\xff\"`", "`wink:\"min=1\x00\"`", "`wink:\"\ufeffmin=1\"`", `"wink:\"enum=a|\xff\""`,
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
+		// Every input: no panic, positions inside the input, a message for every error.
 		tag, errs := ParseFieldTag(raw, tagBase)
 		checkTagPositions(t, raw, tagBase, tag, errs)
-		// For a raw literal, the value found must be the one reflect.StructTag finds.
-		if len(raw) < 2 || raw[0] != '`' || raw[len(raw)-1] != '`' || strings.ContainsAny(raw[1:len(raw)-1], "`\r") {
+		// For a raw literal Go source can hold (UTF-8 without NUL or byte order mark, which the Go scanner
+		// refuses, and no carriage return, which it drops), the value found is the one reflect.StructTag
+		// finds. Other inputs never reach the parser: winkgen reads tags from parsed Go files.
+		// A "..." literal compares the same way once unquoted as Go does (a byte that is not UTF-8, which
+		// only a \x escape can make, is refused with an error: reflect would read it as U+FFFD).
+		if len(raw) < 2 || !goSourceText(raw) {
 			return
 		}
-		v, found := reflect.StructTag(raw[1 : len(raw)-1]).Lookup("wink")
+		var structTag string
+		switch {
+		case raw[0] == '`' && raw[len(raw)-1] == '`' && !strings.ContainsAny(raw[1:len(raw)-1], "`\r"):
+			structTag = raw[1 : len(raw)-1]
+		case raw[0] == '"' && raw[len(raw)-1] == '"':
+			s, err := strconv.Unquote(raw)
+			if err != nil {
+				return // the Go parser refuses the literal
+			}
+			structTag = s
+		default:
+			return
+		}
+		v, found := reflect.StructTag(structTag).Lookup("wink")
 		switch {
 		case tag != nil && !found:
 			t.Fatalf("ParseFieldTag(%q) found a wink value that reflect does not", raw)
@@ -315,6 +337,12 @@ func FuzzParseFieldTag(f *testing.F) {
 	})
 }
 
+// goSourceText reports whether s can appear in a Go source file: valid UTF-8 without NUL or a byte order
+// mark (the scanner refuses all three).
+func goSourceText(s string) bool {
+	return utf8.ValidString(s) && !strings.ContainsAny(s, "\x00\ufeff")
+}
+
 func BenchmarkParseTag(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
@@ -326,5 +354,21 @@ func BenchmarkParseFieldTag(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		ParseFieldTag("`json:\"query\" wink:\"minLength=1,maxLength=64,pattern='^[a-z]{2,5}$'\"`", tagBase)
+	}
+}
+
+// A wink value holding a byte that is not UTF-8 (only a \x escape in a "..." literal can make one) is
+// refused: reflect would read it as U+FFFD, so winkgen and reflect would disagree on the value.
+func TestParseFieldTagRefusesBytesThatAreNotUTF8(t *testing.T) {
+	raw := `"json:\"q\" wink:\"enum=a|\xff\""`
+	tag, errs := ParseFieldTag(raw, tagBase)
+	if tag != nil || len(errs) != 1 || errs[0].Msg != "the wink tag value holds a byte that is not UTF-8; write the character itself" {
+		t.Fatalf("ParseFieldTag(%s) = %+v, %v", raw, tag, errs)
+	}
+	if want := tagAt(strings.Index(raw, `\xff`)); errs[0].Pos != want {
+		t.Errorf("error at %v, want %v (the escape's backslash)", errs[0].Pos, want)
+	}
+	if tag, errs := ParseFieldTag(`"json:\"q\" wink:\"enum=a|\u00e9\""`, tagBase); len(errs) != 0 || tag.Items[0].Value != "a|é" {
+		t.Errorf("an escaped UTF-8 character: %+v, %v", tag, errs)
 	}
 }
