@@ -1,0 +1,216 @@
+package mcpserver_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/winkgen/wink/runtime/internal/clienttest"
+	"github.com/winkgen/wink/runtime/mcpserver"
+	"github.com/winkgen/wink/runtime/wink"
+)
+
+// connectClientTools links a client with opts, speaking protocol version (empty: the SDK's latest), to a
+// server of the clienttest tools, with server options sopts.
+func connectClientTools(t *testing.T, version string, opts *mcp.ClientOptions, sopts ...mcpserver.Option) *mcp.ClientSession {
+	t.Helper()
+	srv, err := mcpserver.New(&wink.Dispatcher{Registry: wink.MustRegistry(clienttest.WinkTools())}, sopts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return connectServer(t, srv, version, opts)
+}
+
+func connectServer(t *testing.T, srv *mcp.Server, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "wink-test-client", Version: "v0"}, opts).Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close(); ss.Wait() })
+	return cs
+}
+
+func callTool(t *testing.T, cs *mcp.ClientSession, name string, args any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return res
+}
+
+func resultText(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text + "\n")
+		}
+	}
+	return b.String()
+}
+
+// TestContentBlocksReachTheClient: every kind of wink.Content arrives as its MCP block, after the text of
+// the result, bytes intact; a failure is its text alone.
+func TestContentBlocksReachTheClient(t *testing.T) {
+	cs := connectClientTools(t, "", nil)
+	res := callTool(t, cs, "showcase", map[string]any{})
+	if res.IsError || len(res.Content) != 7 {
+		t.Fatalf("got isError %v and %d blocks: %+v", res.IsError, len(res.Content), res.Content)
+	}
+	if tc, ok := res.Content[0].(*mcp.TextContent); !ok || tc.Text != "Here is everything:" {
+		t.Errorf("block 0: %#v", res.Content[0])
+	}
+	if tc, ok := res.Content[1].(*mcp.TextContent); !ok || tc.Text != "A caption." {
+		t.Errorf("block 1: %#v", res.Content[1])
+	}
+	if ic, ok := res.Content[2].(*mcp.ImageContent); !ok || ic.MIMEType != "image/png" || !bytes.Equal(ic.Data, clienttest.PNG) {
+		t.Errorf("block 2: %#v", res.Content[2])
+	}
+	if ac, ok := res.Content[3].(*mcp.AudioContent); !ok || ac.MIMEType != "audio/wav" || !bytes.Equal(ac.Data, clienttest.WAV) {
+		t.Errorf("block 3: %#v", res.Content[3])
+	}
+	if er, ok := res.Content[4].(*mcp.EmbeddedResource); !ok || er.Resource.URI != "test://embedded" || er.Resource.MIMEType != "text/plain" || er.Resource.Text != "Embedded text." || er.Resource.Blob != nil {
+		t.Errorf("block 4: %#v", res.Content[4])
+	}
+	if er, ok := res.Content[5].(*mcp.EmbeddedResource); !ok || er.Resource.URI != "test://doc.pdf" || er.Resource.Text != "" || !bytes.Equal(er.Resource.Blob, clienttest.PDF) {
+		t.Errorf("block 5: %#v", res.Content[5])
+	}
+	if rl, ok := res.Content[6].(*mcp.ResourceLink); !ok || rl.URI != "file:///notes/plan.md" || rl.Name != "plan.md" || rl.MIMEType != "text/markdown" || rl.Description != "The plan" {
+		t.Errorf("block 6: %#v", res.Content[6])
+	}
+	res = callTool(t, cs, "fails", map[string]any{})
+	if !res.IsError || len(res.Content) != 1 || resultText(res) != "It failed.\n" {
+		t.Errorf("fails: %+v", res)
+	}
+}
+
+// TestLogMessagesFollowTheClientLevel: ToolContext.Log sends notifications/message at or above the level
+// the client set with logging/setLevel, with the tool's name as the logger; none before a level is set.
+func TestLogMessagesFollowTheClientLevel(t *testing.T) {
+	var mu sync.Mutex
+	var got []string
+	cs := connectClientTools(t, "2025-11-25", &mcp.ClientOptions{LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, string(req.Params.Level)+" "+req.Params.Logger+" "+req.Params.Data.(string))
+	}})
+	wait := func(n int) []string {
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			mu.Lock()
+			g := append([]string(nil), got...)
+			mu.Unlock()
+			if len(g) >= n || time.Now().After(deadline) {
+				return g
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	callTool(t, cs, "chatty", map[string]any{})
+	time.Sleep(50 * time.Millisecond)
+	if g := wait(0); len(g) != 0 {
+		t.Fatalf("before setLevel: %q", g)
+	}
+	if err := cs.SetLoggingLevel(context.Background(), &mcp.SetLoggingLevelParams{Level: "warning"}); err != nil {
+		t.Fatal(err)
+	}
+	callTool(t, cs, "chatty", map[string]any{})
+	want := []string{"warning chatty at warning", "error chatty at error"}
+	if g := wait(2); strings.Join(g, "|") != strings.Join(want, "|") {
+		t.Fatalf("got %q, want %q", g, want)
+	}
+}
+
+// TestSamplingAsksTheClientModel: ToolContext.Sample becomes sampling/createMessage with the handler's
+// messages, system prompt, token bound and model hints, and returns the client model's answer; a client
+// without the sampling capability, or on protocol 2026-07-28, makes it a clear failure.
+func TestSamplingAsksTheClientModel(t *testing.T) {
+	var seen *mcp.CreateMessageParams
+	cs := connectClientTools(t, "2025-11-25", &mcp.ClientOptions{CreateMessageHandler: func(_ context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+		seen = req.Params
+		return &mcp.CreateMessageResult{Role: "assistant", Model: "test-model", Content: &mcp.TextContent{Text: "Paris."}, StopReason: "endTurn"}, nil
+	}})
+	res := callTool(t, cs, "ask_model", map[string]any{"prompt": "Capital of France?"})
+	if res.IsError || !strings.Contains(resultText(res), "LLM response (test-model):\n\n\"Paris.\"") {
+		t.Fatalf("got %+v: %q", res, resultText(res))
+	}
+	if seen == nil || seen.MaxTokens != 100 || seen.SystemPrompt != "Be brief." || len(seen.Messages) != 1 || seen.Messages[0].Role != "user" ||
+		seen.Messages[0].Content.(*mcp.TextContent).Text != "Capital of France?" || seen.ModelPreferences == nil || seen.ModelPreferences.Hints[0].Name != "claude" {
+		t.Fatalf("request: %+v", seen)
+	}
+
+	for version, why := range map[string]string{
+		"2025-11-25": "the client did not declare the sampling capability",
+		"2026-07-28": "protocol version 2026-07-28 allows no server requests during a tool call",
+	} {
+		cs := connectClientTools(t, version, nil)
+		res := callTool(t, cs, "ask_model", map[string]any{"prompt": "x"})
+		if want := `Tool "ask_model" failed: wink: sampling is not available: ` + why + "\n"; !res.IsError || resultText(res) != want {
+			t.Errorf("%s: got %q, want %q", version, resultText(res), want)
+		}
+	}
+}
+
+// TestElicitationFillsTheGeneratedForm: wink.Elicit sends the form winkgen generated (the SDK client
+// validates it as MCP's elicitation subset), and the answer, defaults applied, is decoded into the struct;
+// a decline lets the handler ask again; cancel is reported as is.
+func TestElicitationFillsTheGeneratedForm(t *testing.T) {
+	var mu sync.Mutex
+	var messages []string
+	var schema json.RawMessage
+	answers := []*mcp.ElicitResult{
+		{Action: "decline"},
+		{Action: "accept", Content: map[string]any{"name": "Ann", "plan": "pro", "topics": []any{"news", "offers"}}},
+	}
+	cs := connectClientTools(t, "2025-11-25", &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		messages = append(messages, req.Params.Message)
+		schema, _ = json.Marshal(req.Params.RequestedSchema)
+		a := answers[0]
+		answers = answers[1:]
+		return a, nil
+	}})
+	res := callTool(t, cs, "sign_up", map[string]any{})
+	if res.IsError || !strings.Contains(resultText(res), `"summary":"Ann, 30, pro, [news offers], newsletter false"`) {
+		t.Fatalf("got %q", resultText(res))
+	}
+	if strings.Join(messages, "|") != "Please sign up.|Are you sure? Please sign up." {
+		t.Errorf("messages %q", messages)
+	}
+	var got, want any
+	_ = json.Unmarshal(schema, &got)
+	_ = json.Unmarshal(clienttest.WinkFormSignUp.Schema, &want)
+	if !sameJSON(got, want) {
+		t.Errorf("requestedSchema %s, want %s", schema, clienttest.WinkFormSignUp.Schema)
+	}
+
+	answers = []*mcp.ElicitResult{{Action: "cancel"}}
+	res = callTool(t, cs, "sign_up", map[string]any{})
+	if res.IsError || !strings.Contains(resultText(res), `"action":"cancel"`) {
+		t.Fatalf("cancel: %q", resultText(res))
+	}
+
+	cs = connectClientTools(t, "2025-11-25", nil)
+	res = callTool(t, cs, "sign_up", map[string]any{})
+	if want := `Tool "sign_up" failed: wink: elicitation is not available: the client did not declare the elicitation capability` + "\n"; !res.IsError || resultText(res) != want {
+		t.Errorf("no capability: got %q", resultText(res))
+	}
+}
+
+func sameJSON(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
+}
