@@ -45,7 +45,23 @@ func (f *Flights) Clear() { f.fs.clear(f.l) }
 // Do implements Doer over l; see Doer.Do.
 func (f *Flights) Do(ctx context.Context, key, tool string, ttl time.Duration, now func() time.Time,
 	fn func() (Entry, bool)) (Entry, bool, error) {
+	return f.fs.do(ctx, f.l, key, tool, ttl, now, noTxn(fn))
+}
+
+// DoTx implements TxDoer over l: a success's record is made once the transaction fn returns has
+// committed (l cannot share it), and not at all when it does not commit. A record l fails to make is
+// lost (the call then runs again on a retry).
+func (f *Flights) DoTx(ctx context.Context, key, tool string, ttl time.Duration, now func() time.Time,
+	fn func() (Entry, bool, Txn)) (Entry, bool, error) {
 	return f.fs.do(ctx, f.l, key, tool, ttl, now, fn)
+}
+
+// noTxn adapts Do's fn to DoTx's.
+func noTxn(fn func() (Entry, bool)) func() (Entry, bool, Txn) {
+	return func() (Entry, bool, Txn) {
+		e, ok := fn()
+		return e, ok, nil
+	}
 }
 
 // flight is one run of fn for one key.
@@ -70,12 +86,12 @@ type flightSet struct {
 }
 
 func (s *flightSet) do(ctx context.Context, l Ledger, key, tool string, ttl time.Duration, now func() time.Time,
-	fn func() (Entry, bool)) (Entry, bool, error) {
+	fn func() (Entry, bool, Txn)) (Entry, bool, error) {
 	if now == nil {
 		now = time.Now
 	}
 	if key == "" {
-		e, _ := fn()
+		e, _, _ := fn()
 		return e, false, nil
 	}
 	// Fast path: a replay needs no flight. On a miss the leader looks again
@@ -116,14 +132,22 @@ func (s *flightSet) do(ctx context.Context, l Ledger, key, tool string, ttl time
 // Whatever happens, including a panic in fn or in the ledger, the flight is
 // finished so that no waiter is left hanging; a panic counts as a failure
 // and is propagated.
+//
+// When fn returns a transaction, the flight is handed to it (flightRecord): the record is made, and
+// the waiters answered, once it has committed.
 func (s *flightSet) lead(l Ledger, fl *flight, key, tool string, ttl time.Duration, now func() time.Time,
-	fn func() (Entry, bool)) (e Entry, replayed bool, err error) {
-	defer s.finish(key, fl)
+	fn func() (Entry, bool, Txn)) (e Entry, replayed bool, err error) {
+	handed := false
+	defer func() {
+		if !handed {
+			s.finish(key, fl)
+		}
+	}()
 	if hit, ok := l.Lookup(key, now()); ok {
 		fl.e, fl.ok = hit, true
 		return hit, true, nil
 	}
-	e, ok := fn()
+	e, ok, txn := fn()
 	if !ok {
 		return e, false, nil
 	}
@@ -133,11 +157,41 @@ func (s *flightSet) lead(l Ledger, fl *flight, key, tool string, ttl time.Durati
 	if ttl != 0 {
 		e.Expires = e.Recorded.Add(ttl)
 	}
+	if txn != nil {
+		txn.Join(&flightRecord{s: s, l: l, fl: fl, key: key, e: e, record: ttl >= 0})
+		handed = true
+		return e, false, nil
+	}
 	if ttl >= 0 {
 		err = fl.record(l, e)
 	}
 	fl.e, fl.ok = e, true
 	return e, false, err
+}
+
+// flightRecord is a flight's success waiting for the transaction of the call's writes.
+type flightRecord struct {
+	s      *flightSet
+	l      Ledger
+	fl     *flight
+	key    string
+	e      Entry
+	record bool
+}
+
+// Prepare does nothing: the record is made after the commit.
+func (r *flightRecord) Prepare(context.Context, any) error { return nil }
+
+// Done records a committed success and finishes the flight; after a failed commit the waiters try
+// again.
+func (r *flightRecord) Done(_ context.Context, committed bool) {
+	if committed {
+		if r.record {
+			_ = r.fl.record(r.l, r.e)
+		}
+		r.fl.e, r.fl.ok = r.e, true
+	}
+	r.s.finish(r.key, r.fl)
 }
 
 // record stores e unless the flight was invalidated while it ran.

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"context"
+	"strconv"
 	"time"
 )
 
@@ -80,4 +81,48 @@ type Doer interface {
 	// have happened. fn itself never sees ctx: it is the caller's to pass.
 	Do(ctx context.Context, key, tool string, ttl time.Duration, now func() time.Time,
 		fn func() (e Entry, ok bool)) (e Entry, replayed bool, err error)
+}
+
+// Txn is the transaction that keeps an idempotent call's other writes: the commit of the session the
+// call ran in. A TxDoer joins its record of the call's success to it, so that the record is kept
+// exactly when the writes are. *session.Tx is one, through the dispatcher.
+type Txn interface {
+	// Join makes p part of the transaction (see Participant).
+	Join(p Participant)
+}
+
+// Participant is a ledger's part in a Txn. Its method set is session.Participant's.
+type Participant interface {
+	// Prepare runs inside the transaction, just before it commits; storeTx is the session store's
+	// transaction (nil without a store). A ledger sharing the store's database records in it; an
+	// error aborts the commit.
+	Prepare(ctx context.Context, storeTx any) error
+	// Done runs once the transaction has ended, committed or not.
+	Done(ctx context.Context, committed bool)
+}
+
+// TxDoer is a Doer whose record of a success joins the transaction of the call's other writes.
+type TxDoer interface {
+	Doer
+	// DoTx is Do, with fn also returning the transaction its writes commit in (nil: none, and DoTx
+	// is Do). When fn succeeds with a transaction, DoTx returns fn's entry without recording it: the
+	// record joins txn, made in the same database transaction when the ledger shares the store's
+	// database, otherwise right after txn commits; it is dropped, and the key freed for a retry,
+	// when txn does not commit. Callers waiting on the key are answered once txn has ended. A record
+	// the ledger refuses (a *LostClaimError) aborts txn's commit.
+	DoTx(ctx context.Context, key, tool string, ttl time.Duration, now func() time.Time,
+		fn func() (e Entry, ok bool, txn Txn)) (e Entry, replayed bool, err error)
+}
+
+// LostClaimError reports that the caller running an idempotent call lost its claim on the key before
+// recording the result: it outlived its lease (paused, say) and another caller took the call over. The
+// result is not recorded, and a transaction it joined does not commit.
+type LostClaimError struct {
+	Key string
+}
+
+// Error returns the message.
+func (e *LostClaimError) Error() string {
+	return "ledger: the claim on key " + strconv.Quote(e.Key) + " was lost before the result was recorded " +
+		"(its lease ran out and another caller took the call over): the result is not recorded and the call's session changes are not kept"
 }

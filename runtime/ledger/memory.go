@@ -50,6 +50,14 @@ func (m *Memory) Len() int {
 // Do implements Doer; see Doer.Do.
 func (m *Memory) Do(ctx context.Context, key, tool string, ttl time.Duration, now func() time.Time,
 	fn func() (Entry, bool)) (Entry, bool, error) {
+	return m.fs.do(ctx, &m.s, key, tool, ttl, now, noTxn(fn))
+}
+
+// DoTx implements TxDoer: a success is recorded, and the callers waiting on its key answered, once
+// the transaction fn returns has committed; when it does not commit, nothing is recorded and the
+// waiters try again.
+func (m *Memory) DoTx(ctx context.Context, key, tool string, ttl time.Duration, now func() time.Time,
+	fn func() (Entry, bool, Txn)) (Entry, bool, error) {
 	return m.fs.do(ctx, &m.s, key, tool, ttl, now, fn)
 }
 
@@ -130,6 +138,6 @@ func (s *memStore) Clear() {
 var ErrEmptyKey = errors.New("ledger: entry has an empty key")
 
 var (
-	_ Doer = (*Memory)(nil)
-	_ Doer = (*Flights)(nil)
+	_ TxDoer = (*Memory)(nil)
+	_ TxDoer = (*Flights)(nil)
 )

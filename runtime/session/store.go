@@ -352,7 +352,11 @@ func (s *Session) storeEnd(ctx context.Context, tx *Tx) error {
 		}
 	}
 	s.mu.Unlock()
-	if err := s.verifyWrite(st, &w); err != nil {
+	err := s.verifyWrite(st, &w)
+	if err == nil {
+		err = tx.prepare(ctx, tx.stx)
+	}
+	if err != nil {
 		// Nothing is written: the STATE slices go back to their content at Begin now, and the
 		// session is reloaded from the store at its next Begin (which drops the LOG entries).
 		s.mu.Lock()
@@ -364,16 +368,19 @@ func (s *Session) storeEnd(ctx context.Context, tx *Tx) error {
 		s.mu.Unlock()
 		st.version = -1
 		_ = tx.stx.Abort(ctx)
+		tx.finish(ctx, false)
 		return err
 	}
-	if w.Empty() {
+	if w.Empty() && len(tx.joined) == 0 {
 		return tx.stx.Abort(ctx)
 	}
 	v, err := tx.stx.Commit(ctx, w)
 	if err != nil {
 		st.version = -1 // reload everything at the next Begin
+		tx.finish(ctx, false)
 		return err
 	}
+	tx.finish(ctx, true)
 	st.version = v
 	for name, items := range w.Logs {
 		st.logs[name] = w.LogFrom[name] + len(items)

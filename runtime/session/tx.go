@@ -53,7 +53,26 @@ type Tx struct {
 	stx    StoreTx // the store's transaction of a stored session
 	heads  []any   // the stored slices' heads at Begin (STATE change detection)
 	lens   []int
+	joined []Participant
 }
+
+// Participant is work that must be kept exactly when a transaction's writes are: an idempotency
+// ledger's record of the call that made them, say (see Tx.Join).
+type Participant interface {
+	// Prepare runs inside the store's transaction, just before it commits; storeTx is the store's
+	// transaction (the StoreTx Begin returned; nil for a session without a store), which a participant
+	// sharing the store's database writes in. An error aborts the commit: End returns it, nothing
+	// is written, and the STATE slices go back to their content at Begin.
+	Prepare(ctx context.Context, storeTx any) error
+	// Done runs once the transaction has ended; committed reports whether its writes, and what
+	// Prepare wrote in it, are kept.
+	Done(ctx context.Context, committed bool)
+}
+
+// Join makes p part of the transaction: End calls p.Prepare before the commit and p.Done after it,
+// in the order of the Join calls. A transaction with participants commits (a stored session writes
+// a new version) even when it changed nothing.
+func (tx *Tx) Join(p Participant) { tx.joined = append(tx.joined, p) }
 
 // Begin starts a call's transaction on s: it waits for s's lock (exclusive
 // for ReadWrite, shared for ReadOnly) until ctx is done. End must be called
@@ -108,7 +127,29 @@ func (tx *Tx) End(ctx context.Context) error {
 	if tx.stx != nil {
 		return tx.s.storeEnd(ctx, tx)
 	}
+	if len(tx.joined) == 0 {
+		return nil
+	}
+	err := tx.prepare(ctx, nil)
+	tx.finish(ctx, err == nil)
+	return err
+}
+
+// prepare runs the participants' Prepare, stopping at the first error.
+func (tx *Tx) prepare(ctx context.Context, stx any) error {
+	for _, p := range tx.joined {
+		if err := p.Prepare(ctx, stx); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// finish runs the participants' Done.
+func (tx *Tx) finish(ctx context.Context, committed bool) {
+	for _, p := range tx.joined {
+		p.Done(ctx, committed)
+	}
 }
 
 // lock returns s's transaction lock, creating it on first use.

@@ -453,7 +453,7 @@ func (t *Tool) runIdempotent(ctx context.Context, disp *Dispatcher, tc *ToolCont
 	if disp.Now != nil {
 		clock = disp.userNow
 	}
-	e, replayed, err := disp.Ledger.Do(ctx, key, name, t.spec.Idempotency.TTL, clock,
+	e, replayed, err := disp.ledgerDo(ctx, cs, key, name, t.spec.Idempotency.TTL, clock,
 		func() (ledger.Entry, bool) {
 			ran = true
 			t.execute(ctx, disp, tc, fr)

@@ -1,7 +1,11 @@
 package wink
 
 import (
+	"context"
+	"time"
+
 	"github.com/winkgen/wink/runtime/ledger"
+	"github.com/winkgen/wink/runtime/session"
 )
 
 // ScopeSession and ScopeGlobal are the idempotency scopes the dispatcher
@@ -75,3 +79,28 @@ func (t *Tool) idemKey(disp *Dispatcher, fr *frame) string {
 func (d *Dispatcher) IdempotencyKey(t *Tool, params any) string {
 	return t.impl.idemKeyAny(d, params)
 }
+
+// ledgerDo runs an idempotent call through the ledger. With a ledger.TxDoer and a session, the
+// record of a success joins the session's commit (the transaction fn leaves open in cs.tx), so that
+// the ledger never answers "success, replayed" for a change the session did not keep: see the ledger
+// package's guarantees.
+func (d *Dispatcher) ledgerDo(ctx context.Context, cs *callState, key, tool string, ttl time.Duration,
+	now func() time.Time, fn func() (ledger.Entry, bool)) (ledger.Entry, bool, error) {
+	td, ok := d.Ledger.(ledger.TxDoer)
+	if !ok {
+		return d.Ledger.Do(ctx, key, tool, ttl, now, fn)
+	}
+	return td.DoTx(ctx, key, tool, ttl, now, func() (ledger.Entry, bool, ledger.Txn) {
+		e, ok := fn()
+		if !ok || cs.tx == nil {
+			return e, ok, nil
+		}
+		return e, ok, sessionTxn{cs.tx}
+	})
+}
+
+// sessionTxn is a session transaction as a ledger.Txn.
+type sessionTxn struct{ tx *session.Tx }
+
+// Join joins p to the session's commit.
+func (t sessionTxn) Join(p ledger.Participant) { t.tx.Join(p) }

@@ -28,9 +28,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/winkgen/wink/runtime/ledger"
 )
@@ -57,7 +59,7 @@ type Ledger struct {
 	OpTimeout time.Duration
 }
 
-var _ ledger.Doer = (*Ledger)(nil)
+var _ ledger.TxDoer = (*Ledger)(nil)
 
 // New applies the ledger's schema on pool's database (idempotent, under an advisory lock, so workers
 // may start together) and returns the ledger.
@@ -104,11 +106,21 @@ func millis(d time.Duration) int64 { return d.Milliseconds() }
 // Do implements ledger.Doer across processes; see the package documentation.
 func (l *Ledger) Do(ctx context.Context, key, tool string, ttl time.Duration, now func() time.Time,
 	fn func() (ledger.Entry, bool)) (ledger.Entry, bool, error) {
+	return l.DoTx(ctx, key, tool, ttl, now, func() (ledger.Entry, bool, ledger.Txn) {
+		e, ok := fn()
+		return e, ok, nil
+	})
+}
+
+// DoTx implements ledger.TxDoer: a success whose transaction is a session's commit on this ledger's
+// pool is recorded in that same PostgreSQL transaction; on another database, right after it commits.
+func (l *Ledger) DoTx(ctx context.Context, key, tool string, ttl time.Duration, now func() time.Time,
+	fn func() (ledger.Entry, bool, ledger.Txn)) (ledger.Entry, bool, error) {
 	if now == nil {
 		now = time.Now
 	}
 	if key == "" {
-		e, _ := fn()
+		e, _, _ := fn()
 		return e, false, nil
 	}
 	owner := newOwner()
@@ -135,7 +147,8 @@ func (l *Ledger) Do(ctx context.Context, key, tool string, ttl time.Duration, no
 	}
 }
 
-// claim takes key for owner when it is free, or held by a claim whose lease has run out.
+// claim takes key for owner when it is free, or held by a claim whose lease has run out. owner, fresh
+// for every claim, is the claim's fencing token: a record is made only under it (record).
 func (l *Ledger) claim(ctx context.Context, key, tool, owner string) (bool, error) {
 	tag, err := l.pool.Exec(ctx, `INSERT INTO wink_ledger (key, tool, state, owner, lease_until)
 		VALUES ($1, $2, 'claimed', $3, clock_timestamp() + $4 * interval '1 millisecond')
@@ -148,10 +161,9 @@ func (l *Ledger) claim(ctx context.Context, key, tool, owner string) (bool, erro
 	return tag.RowsAffected() == 1, nil
 }
 
-// run runs fn under owner's claim, renewing its lease, and records a success.
-func (l *Ledger) run(ctx context.Context, key, tool, owner string, ttl time.Duration, now func() time.Time,
-	fn func() (ledger.Entry, bool)) (e ledger.Entry, replayed bool, err error) {
-	stop := make(chan struct{})
+// renew renews owner's lease on key every third of the lease until stop is called.
+func (l *Ledger) renew(key, owner string) (stop func()) {
+	quit := make(chan struct{})
 	renewed := make(chan struct{})
 	go func() {
 		defer close(renewed)
@@ -159,7 +171,7 @@ func (l *Ledger) run(ctx context.Context, key, tool, owner string, ttl time.Dura
 		defer t.Stop()
 		for {
 			select {
-			case <-stop:
+			case <-quit:
 				return
 			case <-t.C:
 				rctx, cancel := context.WithTimeout(context.Background(), l.lease()/3)
@@ -169,15 +181,31 @@ func (l *Ledger) run(ctx context.Context, key, tool, owner string, ttl time.Dura
 			}
 		}
 	}()
-	finished := false
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			close(quit)
+			<-renewed
+		})
+	}
+}
+
+// run runs fn under owner's claim, renewing its lease, and records a success: in fn's transaction
+// when it returns one (pending), else at once.
+func (l *Ledger) run(ctx context.Context, key, tool, owner string, ttl time.Duration, now func() time.Time,
+	fn func() (ledger.Entry, bool, ledger.Txn)) (e ledger.Entry, replayed bool, err error) {
+	stop := l.renew(key, owner)
+	finished, handed := false, false
 	defer func() {
-		close(stop)
-		<-renewed
+		if handed {
+			return // the pending record stops the renewal and releases the claim
+		}
+		stop()
 		if !finished { // fn panicked: release the claim, then let the panic go on
 			l.release(key, owner)
 		}
 	}()
-	e, ok := fn()
+	e, ok, txn := fn()
 	finished = true
 	if !ok || ttl < 0 {
 		l.release(key, owner)
@@ -188,16 +216,84 @@ func (l *Ledger) run(ctx context.Context, key, tool, owner string, ttl time.Dura
 	if ttl > 0 {
 		e.Expires = e.Recorded.Add(ttl)
 	}
+	if txn != nil {
+		txn.Join(&pending{l: l, key: key, owner: owner, e: e, stop: stop})
+		handed = true
+		return e, false, nil
+	}
+	stop()
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), l.lease())
 	defer cancel()
-	tag, err := l.pool.Exec(wctx, `UPDATE wink_ledger SET state = 'done', owner = NULL, lease_until = NULL,
-		message = $3, rendered = $4, recorded = $5, expires = $6 WHERE key = $1 AND owner = $2`,
+	return e, false, l.record(wctx, l.pool, key, owner, e)
+}
+
+// execer is a pool or a transaction.
+type execer interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+}
+
+// record makes owner's claim on key the recorded entry e. A claim another caller took over (after
+// owner's lease ran out) is not owner's to record: the result is refused with a *ledger.LostClaimError.
+// A key invalidated while the call ran is left free (the result is returned, not recorded).
+func (l *Ledger) record(ctx context.Context, q execer, key, owner string, e ledger.Entry) error {
+	tag, err := q.Exec(ctx, `UPDATE wink_ledger SET state = 'done', owner = NULL, lease_until = NULL,
+		message = $3, rendered = $4, recorded = $5, expires = $6 WHERE key = $1 AND owner = $2 AND state = 'claimed'`,
 		key, owner, e.Message, e.Rendered, e.Recorded, nullTime(e.Expires))
 	if err != nil {
-		return e, false, errors.New("pgledger: recording " + strconv.Quote(key) + ": " + err.Error())
+		return errors.New("pgledger: recording " + strconv.Quote(key) + ": " + err.Error())
 	}
-	_ = tag // 0 rows: invalidated (or taken over) while running; the result is returned, not recorded
-	return e, false, nil
+	if tag.RowsAffected() == 1 {
+		return nil
+	}
+	tag, err = q.Exec(ctx, "SELECT 1 FROM wink_ledger WHERE key = $1", key)
+	if err != nil {
+		return errors.New("pgledger: recording " + strconv.Quote(key) + ": " + err.Error())
+	}
+	if tag.RowsAffected() == 0 {
+		return nil // invalidated while running
+	}
+	return &ledger.LostClaimError{Key: key}
+}
+
+// pending is a success waiting for the transaction of the call's writes (a session's commit).
+type pending struct {
+	l          *Ledger
+	key, owner string
+	e          ledger.Entry
+	stop       func()
+	joined     bool // recorded in the transaction
+}
+
+// Prepare records the success in the session's transaction when the session is stored on this
+// ledger's pool (one database, one transaction); otherwise Done records it after the commit.
+func (p *pending) Prepare(ctx context.Context, storeTx any) error {
+	t, ok := storeTx.(interface {
+		PgxTx() pgx.Tx
+		Pool() *pgxpool.Pool
+	})
+	if !ok || t.Pool() != p.l.pool {
+		return nil
+	}
+	if err := p.l.record(ctx, t.PgxTx(), p.key, p.owner, p.e); err != nil {
+		return err
+	}
+	p.joined = true
+	return nil
+}
+
+// Done stops the renewal; it frees the key when the transaction did not commit, and records the
+// success after a commit it did not join.
+func (p *pending) Done(ctx context.Context, committed bool) {
+	p.stop()
+	if !committed {
+		p.l.release(p.key, p.owner)
+		return
+	}
+	if !p.joined {
+		wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.l.lease())
+		defer cancel()
+		_ = p.l.record(wctx, p.l.pool, p.key, p.owner, p.e) // the writes are kept: at worst the call runs again
+	}
 }
 
 // release drops owner's claim on key so that a waiter runs the call.

@@ -109,7 +109,7 @@ func (st *Store) Begin(ctx context.Context, id string, access session.Access, kn
 		return fail(err)
 	}
 	if known.Version >= 0 && l.Version == known.Version {
-		return &storeTx{tx: tx, id: id, version: l.Version}, l, nil
+		return &storeTx{tx: tx, pool: st.pool, id: id, version: l.Version}, l, nil
 	}
 	rows, err := tx.Query(ctx, "SELECT slice, items FROM wink_state WHERE session_id = $1 AND version > $2", id, known.Version)
 	if err != nil {
@@ -171,7 +171,7 @@ func (st *Store) Begin(ctx context.Context, id string, access session.Access, kn
 			return fail(err)
 		}
 	}
-	return &storeTx{tx: tx, id: id, version: l.Version}, l, nil
+	return &storeTx{tx: tx, pool: st.pool, id: id, version: l.Version}, l, nil
 }
 
 // splitArray splits a stored JSON array into its items' texts.
@@ -198,9 +198,27 @@ func splitArray(data []byte) ([][]byte, error) {
 
 type storeTx struct {
 	tx      pgx.Tx
+	pool    *pgxpool.Pool
 	id      string
 	version int64
 }
+
+// Tx is what the store's transactions (the StoreTx a session.Participant's Prepare receives) offer to
+// a participant sharing the database: the PostgreSQL transaction the session commits in, and the pool
+// it came from (a participant writes in the transaction only when the database is its own: pgledger
+// compares the pools).
+type Tx interface {
+	PgxTx() pgx.Tx
+	Pool() *pgxpool.Pool
+}
+
+var _ Tx = (*storeTx)(nil)
+
+// PgxTx returns the transaction the session commits in.
+func (t *storeTx) PgxTx() pgx.Tx { return t.tx }
+
+// Pool returns the store's pool.
+func (t *storeTx) Pool() *pgxpool.Pool { return t.pool }
 
 // Commit writes w in one round trip (a batch) and commits.
 func (t *storeTx) Commit(ctx context.Context, w session.Write) (int64, error) {
