@@ -90,7 +90,7 @@ func (c *child) crashed(tc *wink.ToolContext, out *printed, steps int64) (wink.T
 	case strings.Contains(stderr, "stack overflow") || strings.Contains(stderr, "stack exceeds"):
 		text = "The program built a value nested too deeply to process (lists, dicts or tuples inside each other) and was stopped; " +
 			"everything it wrote was undone. Nest values less deeply."
-	case strings.HasPrefix(stderr, "panic: ") || c.cmd.ProcessState.ExitCode() != 2:
+	case strings.HasPrefix(stderr, "panic: ") || !runtimeFatal(c.cmd.ProcessState.ExitCode(), stderr):
 		text = "The evaluator stopped unexpectedly (exit status " + strconv.Itoa(c.cmd.ProcessState.ExitCode()) + "); everything the program wrote was undone."
 	default:
 		// A fatal error of the Go runtime: the child's address-space limit refused a mapping. The runtime
@@ -99,6 +99,12 @@ func (c *child) crashed(tc *wink.ToolContext, out *printed, steps int64) (wink.T
 		text = memoryText
 	}
 	return failure(text, res), nil
+}
+
+// runtimeFatal reports whether the child ended in a fatal error of the Go runtime (exit status 2), or of
+// the race detector's runtime when the executable was built with -race (exit status 66).
+func runtimeFatal(code int, stderr string) bool {
+	return code == 2 || code == 66 && strings.Contains(stderr, "ThreadSanitizer")
 }
 
 // lastChildPeak is the peak resident memory of the last evaluator process that ended (tests read it).
