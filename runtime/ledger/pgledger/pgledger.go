@@ -12,6 +12,16 @@
 // recorded; a failure releases the claim, and a waiter runs the handler in turn. TTLs are measured with
 // the caller's clock (the now func Do is given), leases with the database's.
 //
+// Atomic with the session. Through the dispatcher (DoTx), a success is recorded in the transaction of
+// the session's commit when the session is kept by pgstore on the same pool: one PostgreSQL transaction
+// writes the session's changes and the record, so a replay can never stand for a change that was not
+// kept. On another pool, the record is made right after the commit. No call holds one connection while
+// waiting for another, so a small pool shared by the store and the ledger serves many concurrent
+// calls. A claim's owner token, fresh for every claim, fences the record: a claimant that outlived its
+// lease (paused past it) and lost the claim to another caller has its record refused
+// (*ledger.LostClaimError), so its session commit does not happen and it is answered with the error.
+// The guarantees per kind of effect are in the ledger package's documentation.
+//
 // What a replay from the database carries: the message and the rendered output (what the model sees);
 // Entry.Value, the typed result, is nil, since the value's Go type is not stored. A negative TTL (share
 // the result with waiters without recording it) cannot cross processes: the claim is released and a
