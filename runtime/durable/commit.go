@@ -103,11 +103,13 @@ func IdempotencyKey(ctx context.Context) string {
 	return k
 }
 
-// dispatchStep runs one call of a run through a copy of d whose hooks make the call's session
-// transaction carry the step's commit: Begin refuses a step that committed before (it is then answered
-// from the commit), OnResult records the step's outcome in CommitSlice, so the session's commit and the
-// checkpoint are one write.
-func dispatchStep(ctx context.Context, base *wink.Dispatcher, run string, attempt, turn, index int, c wink.Call) (wink.Outcome, error) {
+// DispatchStep runs call index of turn of run through a copy of base whose hooks make the call's
+// session transaction carry the step's commit: Begin refuses a step that committed before (it is then
+// answered from the commit, without running the handler), OnResult records the step's outcome in
+// CommitSlice, so the session's commit and the checkpoint are one write. The handler's context carries
+// the step's IdempotencyKey. Engines call it for every tool step (the Temporal engine's tool activity
+// too); a *wink.HeldError is returned as Dispatch returns it.
+func DispatchStep(ctx context.Context, base *wink.Dispatcher, run string, attempt, turn, index int, c wink.Call) (wink.Outcome, error) {
 	d := *base
 	key := stepKey(run, turn, index)
 	d.RunContext.RunID = run

@@ -430,7 +430,7 @@ func replay(ctx context.Context, x *execution, p *progress, input []loop.Message
 				return driven{abandon: true}
 			}
 			x.e.observe(Event{Kind: EventToolStart, Run: x.rec.ID, Turn: turn, Index: i})
-			o, err := dispatchStep(ctx, x.cfg.Dispatcher, x.rec.ID, x.rec.Attempts, turn, i, c)
+			o, err := DispatchStep(ctx, x.cfg.Dispatcher, x.rec.ID, x.rec.Attempts, turn, i, c)
 			if he, ok := errors.AsType[*wink.HeldError](err); ok {
 				held = append(held, he.Call)
 				continue
@@ -516,10 +516,12 @@ func (e *Engine) Status(ctx context.Context, id string) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	return status(rec, steps)
+	return Rebuild(rec, steps)
 }
 
-func status(rec Record, steps []Step) (Status, error) {
+// Rebuild returns the status of the run rec with its checkpoints steps (as Store.Load returns them):
+// the transcript replayed from the checkpoints, up to the first step without one.
+func Rebuild(rec Record, steps []Step) (Status, error) {
 	st := Status{ID: rec.ID, Session: rec.Session, State: rec.State, Worker: rec.Owner, Attempts: rec.Attempts,
 		Steps: len(steps), Err: rec.LastErr, Updated: rec.Updated}
 	input, err := DecodeMessages(rec.Input)

@@ -1,0 +1,485 @@
+// Package temporal runs durable agent runs (runtime/durable) as Temporal workflows, for users who outgrow
+// the embedded engine: Temporal's server schedules the steps, retries them on another worker when one
+// dies, and keeps the run's history.
+//
+//	acts := &temporal.Activities{Store: st, Agent: wire}        // st: a durable.Store (pgdurable for a fleet)
+//	w := worker.New(c, temporal.TaskQueue, worker.Options{})
+//	temporal.Register(w, acts)
+//	go w.Run(worker.InterruptCh())
+//	temporal.Start(ctx, c, st, "order-42", []loop.Message{loop.UserMessage(task)}, temporal.Options{Session: "conv-7"})
+//	temporal.Approve(ctx, c, "order-42", callID)                // a held call: a signal
+//	s, _ := temporal.Status(ctx, c, st, "order-42")             // a query, and the transcript from the store
+//
+// The run is the same as the embedded engine's: the workflow (Workflow) asks for one model turn at a time
+// (the Model activity) and dispatches its calls in order (the Tool activity, through the wink.Dispatcher
+// the Agent wires, with its transaction); a call a policy holds makes the workflow wait for the approval
+// signal (the Decide activity records it in the session with policy.Approve or policy.Deny, then the
+// call is dispatched again); the status query reports where the run stands.
+//
+// # Guarantees
+//
+// They are the embedded engine's (see runtime/durable), for the same reasons: each activity checkpoints
+// its result in the durable.Store before it returns, and looks for that checkpoint before it works, so a
+// model call completed by a worker that died before Temporal recorded the activity is not sent again; a
+// tool call commits its session changes and its checkpoint in one transaction (durable.DispatchStep) and
+// hands its handler durable.IdempotencyKey for effects outside (at-least-once with a key).
+//
+// # Small histories
+//
+// Payloads stay out of the history: the conversation, the model's responses and the tools' outcomes
+// live in the durable.Store, and the history carries only step references (run, turn, call index) and
+// what the workflow branches on (the number of calls, whether a call is held, the held call's id). A
+// run continues as new every Options.TurnsPerRun turns (default 50), carrying only its turn number.
+//
+// # Why a module of its own
+//
+// This package is a Go module nested in winkgen's (runtime/durable/temporal/go.mod, replacing winkgen
+// with the enclosing tree): the Temporal SDK and its dependencies (gRPC, protobuf, the API's generated
+// code) are then in this module's go.sum and build graph only. A package of the winkgen module would put
+// them in every user's module graph and go.sum, and in `go mod download`, whether they use Temporal or
+// not. The Makefile's test, race, vet, cross and check-fresh targets enter the nested module too.
+package temporal
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/winkgen/wink/runtime/durable"
+	"github.com/winkgen/wink/runtime/loop"
+	"github.com/winkgen/wink/runtime/policy"
+	"github.com/winkgen/wink/runtime/session"
+	"github.com/winkgen/wink/runtime/wink"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/client"
+	sdktemporal "go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+)
+
+// TaskQueue is the task queue Start uses when Options.TaskQueue is empty.
+const TaskQueue = "wink-durable"
+
+// Names of the workflow, its signal and query, and the activities, as registered by Register.
+const (
+	WorkflowName   = "wink.durable.Run"
+	SignalApproval = "approval"
+	QueryStatus    = "status"
+	ActivityModel  = "wink.durable.Model"
+	ActivityTool   = "wink.durable.Tool"
+	ActivityDecide = "wink.durable.Decide"
+)
+
+// Options are a run's settings.
+type Options struct {
+	// Session is passed to the Agent as durable.Run.Session.
+	Session string
+	// MaxTurns bounds the model calls (0: loop.DefaultMaxTurns).
+	MaxTurns int
+	// TaskQueue is the workflow's and its activities' task queue (default TaskQueue).
+	TaskQueue string
+	// TurnsPerRun is how many turns a workflow run takes before it continues as new (default 50).
+	TurnsPerRun int
+	// ActivityTimeout is an activity attempt's start-to-close timeout: a worker that dies in an activity
+	// is replaced after it (default one minute).
+	ActivityTimeout time.Duration
+	// RetryInterval is the first retry's delay after an activity failed or timed out (default one second).
+	RetryInterval time.Duration
+}
+
+// Input is the workflow's argument: the run's id and settings, and the turn to start from (a run that
+// continued as new starts at its next turn).
+type Input struct {
+	RunID           string
+	Session         string
+	MaxTurns        int
+	TurnsPerRun     int
+	Turn            int
+	ActivityTimeout time.Duration
+	RetryInterval   time.Duration
+}
+
+// Output is how a run ended.
+type Output struct {
+	Stop  string
+	Turns int
+	Err   string
+}
+
+// StepRef names one step of a run: what the activities receive instead of payloads.
+type StepRef struct {
+	RunID   string
+	Session string
+	Turn    int
+	Index   int
+	Attempt int
+}
+
+// ModelResult is what the Model activity reports to the workflow: how many calls the response made.
+type ModelResult struct {
+	Calls int
+}
+
+// ToolResult is what the Tool activity reports: whether the call is held (and its id, for the signal).
+type ToolResult struct {
+	Held   bool
+	CallID string
+}
+
+// Decision is the approval signal's payload.
+type Decision struct {
+	CallID   string
+	Approved bool
+	Reason   string
+}
+
+// WorkflowStatus is what the status query returns.
+type WorkflowStatus struct {
+	State string // "running", "held", "done"
+	Turn  int
+	Held  []string
+}
+
+// Activities are the activities of a run. Store holds the payloads (the same store the workflow's
+// client reads transcripts from); Agent wires the run on the worker executing the activity.
+type Activities struct {
+	Store durable.Store
+	Agent durable.Agent
+	// Observe, when set, is told the steps as the embedded engine tells them (durable.Event).
+	Observe func(durable.Event)
+	// Worker names this worker in the events and the checkpoints.
+	Worker string
+}
+
+func (a *Activities) observe(ev durable.Event) {
+	if a.Observe != nil {
+		ev.Worker = a.Worker
+		a.Observe(ev)
+	}
+}
+
+// Register registers the workflow and a's activities on w.
+func Register(w worker.Registry, a *Activities) {
+	w.RegisterWorkflowWithOptions(Workflow, workflow.RegisterOptions{Name: WorkflowName})
+	w.RegisterActivityWithOptions(a.Model, activity.RegisterOptions{Name: ActivityModel})
+	w.RegisterActivityWithOptions(a.Tool, activity.RegisterOptions{Name: ActivityTool})
+	w.RegisterActivityWithOptions(a.Decide, activity.RegisterOptions{Name: ActivityDecide})
+}
+
+// Start records the run in st and starts its workflow, with the run's id as the workflow id. Starting
+// an id that exists changes nothing.
+func Start(ctx context.Context, c client.Client, st durable.Store, id string, input []loop.Message, o Options) error {
+	if id == "" {
+		return errors.New("temporal: a run needs an id")
+	}
+	if _, err := st.Create(ctx, durable.Record{ID: id, Session: o.Session, Input: durable.EncodeMessages(input), MaxTurns: o.MaxTurns}); err != nil {
+		return err
+	}
+	q := o.TaskQueue
+	if q == "" {
+		q = TaskQueue
+	}
+	_, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: q}, WorkflowName, NewInput(id, o))
+	return err
+}
+
+// NewInput returns the workflow's input for run id with o.
+func NewInput(id string, o Options) Input {
+	return Input{RunID: id, Session: o.Session, MaxTurns: o.MaxTurns, TurnsPerRun: o.TurnsPerRun, Turn: 1,
+		ActivityTimeout: o.ActivityTimeout, RetryInterval: o.RetryInterval}
+}
+
+// Approve sends the approval signal for the held call callID of run id; Deny the denial.
+func Approve(ctx context.Context, c client.Client, id, callID string) error {
+	return c.SignalWorkflow(ctx, id, "", SignalApproval, Decision{CallID: callID, Approved: true})
+}
+
+// Deny sends the denial of the held call callID of run id; the model reads reason.
+func Deny(ctx context.Context, c client.Client, id, callID, reason string) error {
+	return c.SignalWorkflow(ctx, id, "", SignalApproval, Decision{CallID: callID, Reason: reason})
+}
+
+// Status returns the run's transcript from the store and its state from the workflow's status query
+// (durable.Status.State: Running, Held or Done; Failed when the workflow failed).
+func Status(ctx context.Context, c client.Client, st durable.Store, id string) (durable.Status, error) {
+	rec, steps, err := st.Load(ctx, id)
+	if err != nil {
+		return durable.Status{}, err
+	}
+	s, err := durable.Rebuild(rec, steps)
+	if err != nil {
+		return s, err
+	}
+	v, err := c.QueryWorkflow(ctx, id, "", QueryStatus)
+	if err != nil {
+		return s, err
+	}
+	var ws WorkflowStatus
+	if err := v.Get(&ws); err != nil {
+		return s, err
+	}
+	s.Held = nil
+	switch ws.State {
+	case "held":
+		s.State = durable.Held
+		for _, idx := range ws.Held {
+			s.Held = append(s.Held, wink.Call{ID: idx})
+		}
+	case "done":
+		s.State = durable.Done
+	default:
+		s.State = durable.Running
+	}
+	return s, nil
+}
+
+// Workflow is a run as a Temporal workflow: deterministic, it branches only on the activities' small
+// results and the approval signals.
+func Workflow(ctx workflow.Context, in Input) (Output, error) {
+	timeout := in.ActivityTimeout
+	if timeout <= 0 {
+		timeout = time.Minute
+	}
+	retry := in.RetryInterval
+	if retry <= 0 {
+		retry = time.Second
+	}
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: timeout,
+		RetryPolicy:         &sdktemporal.RetryPolicy{InitialInterval: retry, BackoffCoefficient: 2, MaximumInterval: 30 * retry},
+	})
+	maxTurns := in.MaxTurns
+	if maxTurns <= 0 {
+		maxTurns = loop.DefaultMaxTurns
+	}
+	perRun := in.TurnsPerRun
+	if perRun <= 0 {
+		perRun = 50
+	}
+	turn := in.Turn
+	if turn < 1 {
+		turn = 1
+	}
+	status := WorkflowStatus{State: "running", Turn: turn}
+	if err := workflow.SetQueryHandler(ctx, QueryStatus, func() (WorkflowStatus, error) { return status, nil }); err != nil {
+		return Output{}, err
+	}
+	signals := workflow.GetSignalChannel(ctx, SignalApproval)
+	var pending []Decision // signals received before their call was held
+	for first := turn; ; turn++ {
+		if turn-first >= perRun {
+			next := in
+			next.Turn = turn
+			return Output{}, workflow.NewContinueAsNewError(ctx, WorkflowName, next)
+		}
+		status.Turn = turn
+		ref := StepRef{RunID: in.RunID, Session: in.Session, Turn: turn}
+		var m ModelResult
+		if err := workflow.ExecuteActivity(ctx, ActivityModel, ref).Get(ctx, &m); err != nil {
+			return Output{Stop: loop.StopError.String(), Turns: turn, Err: err.Error()}, err
+		}
+		if m.Calls == 0 {
+			status.State = "done"
+			return Output{Stop: loop.StopDone.String(), Turns: turn}, nil
+		}
+		held := map[int]string{}
+		var order []int
+		for i := range m.Calls {
+			r, err := runTool(ctx, ref, i)
+			if err != nil {
+				return Output{Stop: loop.StopError.String(), Turns: turn, Err: err.Error()}, err
+			}
+			if r.Held {
+				held[i] = r.CallID
+				order = append(order, i)
+			}
+		}
+		for len(order) > 0 {
+			status.State = "held"
+			status.Held = status.Held[:0]
+			for _, i := range order {
+				status.Held = append(status.Held, held[i])
+			}
+			var d Decision
+			if len(pending) > 0 {
+				d, pending = pending[0], pending[1:]
+			} else {
+				signals.Receive(ctx, &d)
+			}
+			idx := -1
+			for _, i := range order {
+				if held[i] == d.CallID {
+					idx = i
+				}
+			}
+			if idx < 0 {
+				continue // not a call this turn holds: ignored
+			}
+			if err := workflow.ExecuteActivity(ctx, ActivityDecide, StepRef{RunID: in.RunID, Session: in.Session}, d).Get(ctx, nil); err != nil {
+				return Output{Stop: loop.StopError.String(), Turns: turn, Err: err.Error()}, err
+			}
+			r, err := runTool(ctx, ref, idx)
+			if err != nil {
+				return Output{Stop: loop.StopError.String(), Turns: turn, Err: err.Error()}, err
+			}
+			if !r.Held {
+				kept := order[:0]
+				for _, i := range order {
+					if i != idx {
+						kept = append(kept, i)
+					}
+				}
+				order = kept
+			}
+		}
+		status.State, status.Held = "running", nil
+		if turn >= maxTurns {
+			status.State = "done"
+			return Output{Stop: loop.StopMaxTurns.String(), Turns: turn, Err: loop.ErrMaxTurns.Error()}, nil
+		}
+	}
+}
+
+func runTool(ctx workflow.Context, ref StepRef, i int) (ToolResult, error) {
+	ref.Index = i
+	var r ToolResult
+	err := workflow.ExecuteActivity(ctx, ActivityTool, ref).Get(ctx, &r)
+	return r, err
+}
+
+// load returns the run's record and checkpoints.
+func (a *Activities) load(ctx context.Context, id string) (durable.Record, []durable.Step, error) {
+	return a.Store.Load(ctx, id)
+}
+
+func find(steps []durable.Step, kind durable.StepKind, turn, index int) ([]byte, bool) {
+	for _, s := range steps {
+		if s.Kind == kind && s.Turn == turn && s.Index == index {
+			return s.Data, true
+		}
+	}
+	return nil, false
+}
+
+// Model is the Model activity: the response of turn ref.Turn, from its checkpoint when there is one,
+// else from the provider (then checkpointed).
+func (a *Activities) Model(ctx context.Context, ref StepRef) (ModelResult, error) {
+	rec, steps, err := a.load(ctx, ref.RunID)
+	if err != nil {
+		return ModelResult{}, err
+	}
+	data, ok := find(steps, durable.StepModel, ref.Turn, 0)
+	if !ok {
+		st, err := durable.Rebuild(rec, steps)
+		if err != nil {
+			return ModelResult{}, sdktemporal.NewNonRetryableApplicationError(err.Error(), "corrupt", err)
+		}
+		if st.Turns != ref.Turn-1 {
+			return ModelResult{}, errors.New("temporal: turn " + itoa(ref.Turn) + " asked before the previous turns were checkpointed")
+		}
+		cfg, err := a.Agent(ctx, durable.Run{ID: ref.RunID, Session: rec.Session, Attempt: int(activity.GetInfo(ctx).Attempt)})
+		if err != nil {
+			return ModelResult{}, err
+		}
+		tools := cfg.Tools
+		if tools == nil && cfg.Dispatcher != nil && cfg.Dispatcher.Registry != nil {
+			tools = cfg.Dispatcher.Registry.Tools()
+		}
+		a.observe(durable.Event{Kind: durable.EventModelStart, Run: ref.RunID, Turn: ref.Turn})
+		resp, err := cfg.Provider.Complete(ctx, loop.Request{System: cfg.System, Messages: st.Messages, Tools: tools})
+		if err != nil {
+			return ModelResult{}, err
+		}
+		data = durable.EncodeResponse(resp)
+		if err := a.Store.Append(ctx, ref.RunID, -1, durable.Step{Kind: durable.StepModel, Turn: ref.Turn, Data: data, Worker: a.Worker}); err != nil {
+			if !errors.Is(err, durable.ErrStepExists) {
+				return ModelResult{}, err
+			}
+			// Another attempt of this activity checkpointed first: its response is the turn's.
+			_, steps, err := a.load(ctx, ref.RunID)
+			if err != nil {
+				return ModelResult{}, err
+			}
+			data, _ = find(steps, durable.StepModel, ref.Turn, 0)
+		}
+		a.observe(durable.Event{Kind: durable.EventModelDone, Run: ref.RunID, Turn: ref.Turn})
+	}
+	resp, err := durable.DecodeResponse(data)
+	if err != nil {
+		return ModelResult{}, sdktemporal.NewNonRetryableApplicationError(err.Error(), "corrupt", err)
+	}
+	return ModelResult{Calls: len(resp.ToolCalls)}, nil
+}
+
+// Tool is the Tool activity: call ref.Index of turn ref.Turn, answered from its checkpoint when there is
+// one, else dispatched (durable.DispatchStep: the commit and the checkpoint in one transaction) and
+// checkpointed. A held call is reported, not checkpointed.
+func (a *Activities) Tool(ctx context.Context, ref StepRef) (ToolResult, error) {
+	rec, steps, err := a.load(ctx, ref.RunID)
+	if err != nil {
+		return ToolResult{}, err
+	}
+	if _, ok := find(steps, durable.StepTool, ref.Turn, ref.Index); ok {
+		return ToolResult{}, nil
+	}
+	data, ok := find(steps, durable.StepModel, ref.Turn, 0)
+	if !ok {
+		return ToolResult{}, errors.New("temporal: turn " + itoa(ref.Turn) + " has no model checkpoint")
+	}
+	resp, err := durable.DecodeResponse(data)
+	if err != nil || ref.Index >= len(resp.ToolCalls) {
+		return ToolResult{}, sdktemporal.NewNonRetryableApplicationError("temporal: no call "+itoa(ref.Index)+" in turn "+itoa(ref.Turn), "corrupt", err)
+	}
+	call := resp.ToolCalls[ref.Index]
+	cfg, err := a.Agent(ctx, durable.Run{ID: ref.RunID, Session: rec.Session, Attempt: int(activity.GetInfo(ctx).Attempt)})
+	if err != nil {
+		return ToolResult{}, err
+	}
+	if s := cfg.Dispatcher.Session; s != nil {
+		if err := refresh(ctx, s); err != nil {
+			return ToolResult{}, err
+		}
+	}
+	a.observe(durable.Event{Kind: durable.EventToolStart, Run: ref.RunID, Turn: ref.Turn, Index: ref.Index})
+	o, err := durable.DispatchStep(ctx, cfg.Dispatcher, ref.RunID, int(activity.GetInfo(ctx).Attempt), ref.Turn, ref.Index, call)
+	if he, ok := errors.AsType[*wink.HeldError](err); ok {
+		a.observe(durable.Event{Kind: durable.EventReleased, Run: ref.RunID, Turn: ref.Turn, Index: ref.Index, State: durable.Held})
+		return ToolResult{Held: true, CallID: he.Call.ID}, nil
+	}
+	if err != nil {
+		return ToolResult{}, err
+	}
+	a.observe(durable.Event{Kind: durable.EventToolDispatched, Run: ref.RunID, Turn: ref.Turn, Index: ref.Index})
+	if err := a.Store.Append(ctx, ref.RunID, -1, durable.Step{Kind: durable.StepTool, Turn: ref.Turn, Index: ref.Index,
+		Data: durable.EncodeOutcome(o), Worker: a.Worker}); err != nil && !errors.Is(err, durable.ErrStepExists) {
+		return ToolResult{}, err
+	}
+	a.observe(durable.Event{Kind: durable.EventToolDone, Run: ref.RunID, Turn: ref.Turn, Index: ref.Index})
+	return ToolResult{}, nil
+}
+
+// Decide is the Decide activity: it records the decision in the run's session (policy.Approve or
+// policy.Deny), so that the next dispatch of the held call sees it.
+func (a *Activities) Decide(ctx context.Context, ref StepRef, d Decision) error {
+	cfg, err := a.Agent(ctx, durable.Run{ID: ref.RunID, Session: ref.Session, Attempt: int(activity.GetInfo(ctx).Attempt)})
+	if err != nil {
+		return err
+	}
+	s := cfg.Dispatcher.Session
+	if d.Approved {
+		return policy.Approve(ctx, s, d.CallID)
+	}
+	return policy.Deny(ctx, s, d.CallID, d.Reason)
+}
+
+// refresh loads what other workers committed to s.
+func refresh(ctx context.Context, s *session.Session) error {
+	tx, err := s.Begin(ctx, session.ReadOnly)
+	if err != nil {
+		return err
+	}
+	return tx.End(ctx)
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
