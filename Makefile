@@ -7,7 +7,7 @@ RACE_PKGS := ./runtime/wink/... ./runtime/ledger/... ./runtime/session/... ./run
 	./runtime/txn/... ./runtime/loop/... ./runtime/mcpserver/... ./runtime/otelwink/... ./runtime/providers/...
 FUZZTIME ?= 60s
 
-.PHONY: demo demo-tools demo-fleet test race generate regen check-generated check-fresh cross bench bench-scale fuzz fuzz-brief vet
+.PHONY: demo demo-tools demo-fleet test race generate regen check-generated check-fresh cross bench bench-scale bench-mcp fuzz fuzz-brief vet
 
 ## demo: regenerate, then run the example agent end to end through the agent loop with a scripted model
 ## (WINK_DEMO_LIVE=1 plus OPENAI_BASE_URL / OPENAI_MODEL / OPENAI_API_KEY: the same agent on a real endpoint)
@@ -68,6 +68,11 @@ bench:
 ## bench-scale: compile time, compiler memory and object size of a 200-tool package, winkgen vs the MCP Go SDK
 bench-scale:
 	$(GO) run ./scripts/scale -n 200 -runs 5
+
+## bench-mcp: the MCP server against the Go SDK's own server on the same tools (calls/s, server CPU per call,
+## live heap after 100,000 calls on one session, memory per idle session), side by side
+bench-mcp:
+	bash scripts/bench-mcp.sh
 
 ## fuzz: every fuzz target for FUZZTIME (default 60s each)
 fuzz:
