@@ -51,8 +51,9 @@ func (h *Host) Growth() (Growth, error) {
 
 // ScrubPrivileges takes away, from every path created or changed since the last Snapshot or Restore,
 // what could grant privileges on this host to whoever runs or opens it: the setuid and setgid bits (files
-// and directories), file capabilities (the security.capability attribute), and fifos, sockets and device
-// nodes (removed). An entry that is as the snapshot recorded it (same kind and mode; for a file, the same
+// and directories; a directory keeps a setgid it inherited from a setgid parent of the same group, as
+// every directory made there gets it), file capabilities (the security.capability attribute), and fifos,
+// sockets and device nodes (removed). An entry that is as the snapshot recorded it (same kind and mode; for a file, the same
 // inode unchanged) is left alone: the caller put it there. It returns one sentence per change made, for
 // the model or a log. Cost: as Growth.
 func (h *Host) ScrubPrivileges() ([]string, error) {
@@ -81,7 +82,7 @@ func (h *Host) ScrubPrivileges() ([]string, error) {
 		case kindLink:
 			return nil
 		}
-		if m := fi.Mode() & modeBits; m&(fs.ModeSetuid|fs.ModeSetgid) != 0 {
+		if m := fi.Mode() & modeBits; m&(fs.ModeSetuid|fs.ModeSetgid) != 0 && !h.inheritedSetgid(p, fi) {
 			if err := h.root.Chmod(p, m&^(fs.ModeSetuid|fs.ModeSetgid)); err != nil {
 				return err
 			}
@@ -111,6 +112,22 @@ func (h *Host) ScrubPrivileges() ([]string, error) {
 		return done, pathErr("scrub", ".", mapErr(err))
 	}
 	return done, nil
+}
+
+// inheritedSetgid reports that p is a directory whose only special bit is a setgid it inherited, as the
+// kernel gives every directory made in a setgid directory: its parent is setgid, with the same group. It
+// grants nothing the parent did not (the owner of the tree chose it), so ScrubPrivileges keeps it.
+func (h *Host) inheritedSetgid(p string, fi fs.FileInfo) bool {
+	if !fi.IsDir() || fi.Mode()&fs.ModeSetuid != 0 || p == "." {
+		return false
+	}
+	pfi, err := h.root.Lstat(parentOf(p))
+	if err != nil || !pfi.IsDir() || pfi.Mode()&fs.ModeSetgid == 0 {
+		return false
+	}
+	g1, ok1 := groupOf(fi)
+	g2, ok2 := groupOf(pfi)
+	return ok1 && ok2 && g1 == g2
 }
 
 // scanChanged calls f with every path that may differ from the index: with change tracking ready, the

@@ -25,6 +25,8 @@ func TestScrubPrivilegesTakesAwayWhatCouldGrantThem(t *testing.T) {
 			must(t, os.WriteFile(p("kept"), []byte("#!/bin/sh\n"), 0o755))
 			must(t, os.Chmod(p("kept"), 0o755|os.ModeSetuid))
 			must(t, os.WriteFile(p("touched"), []byte("#!/bin/sh\n"), 0o755))
+			must(t, os.Mkdir(p("shared"), 0o775))
+			must(t, os.Chmod(p("shared"), 0o775|os.ModeSetgid))
 			h, err := NewHost(dir, BackupDir(t.TempDir()), TrackChanges(track))
 			if err != nil {
 				t.Fatal(err)
@@ -41,12 +43,18 @@ func TestScrubPrivilegesTakesAwayWhatCouldGrantThem(t *testing.T) {
 			must(t, os.Chmod(p("new/deep/sgid"), 0o755|os.ModeSetgid))
 			must(t, os.Chmod(p("touched"), 0o755|os.ModeSetuid))
 			must(t, syscall.Mkfifo(p("new/fifo"), 0o644))
+			// Directories made in a setgid directory inherit its setgid: kept where the owner chose it
+			// (shared, setgid before the snapshot), taken where the command did (new/deep).
+			must(t, os.MkdirAll(p("new/deep/inherits/too"), 0o755))
+			must(t, os.MkdirAll(p("shared/sub/subsub"), 0o755))
 			must(t, unix.Mknod(p("sock"), unix.S_IFSOCK|0o644, 0)) // a socket's file, as bind makes it
 			want := []string{
 				`removed "new/fifo" (fifos, sockets and device nodes may not be left in the workspace)`,
 				`removed "sock" (fifos, sockets and device nodes may not be left in the workspace)`,
 				`removed the setuid/setgid bits of "new/deep"`,
 				`removed the setuid/setgid bits of "new/deep/sgid"`,
+				`removed the setuid/setgid bits of "new/deep/inherits"`,
+				`removed the setuid/setgid bits of "new/deep/inherits/too"`,
 				`removed the setuid/setgid bits of "suid"`,
 				`removed the setuid/setgid bits of "touched"`,
 			}
@@ -68,11 +76,16 @@ func TestScrubPrivilegesTakesAwayWhatCouldGrantThem(t *testing.T) {
 			if strings.Join(done, "\n") != strings.Join(want, "\n") {
 				t.Fatalf("scrubbed:\n%s\nwant:\n%s", strings.Join(done, "\n"), strings.Join(want, "\n"))
 			}
-			for _, n := range []string{"suid", "new/deep", "new/deep/sgid", "touched"} {
+			for _, n := range []string{"suid", "new/deep", "new/deep/sgid", "touched", "new/deep/inherits", "new/deep/inherits/too"} {
 				fi, err := os.Lstat(p(n))
 				must(t, err)
 				if fi.Mode()&(os.ModeSetuid|os.ModeSetgid) != 0 {
 					t.Errorf("%s still has mode %v", n, fi.Mode())
+				}
+			}
+			for _, n := range []string{"shared", "shared/sub", "shared/sub/subsub"} {
+				if fi, _ := os.Lstat(p(n)); fi.Mode()&os.ModeSetgid == 0 {
+					t.Errorf("%s lost the setgid it has from shared: mode %v", n, fi.Mode())
 				}
 			}
 			if fi, _ := os.Lstat(p("kept")); fi.Mode()&os.ModeSetuid == 0 {

@@ -83,6 +83,14 @@ func (h *Host) mayChange(p string, dir bool) bool {
 	return syscall.Access(h.dir+"/"+p, mode) == nil
 }
 
+// groupOf is the group that owns the entry.
+func groupOf(fi fs.FileInfo) (uint32, bool) {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return st.Gid, true
+	}
+	return 0, false
+}
+
 // allocated is the bytes of storage a file takes (its data, not its holes).
 func allocated(fi fs.FileInfo) int64 {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {

@@ -25,6 +25,9 @@ func copyData(dst, src *os.File, size, budget int64) (int64, error) {
 // mayChange is true outside Linux: an unreadable entry there fails the snapshot (the safe answer).
 func (h *Host) mayChange(p string, dir bool) bool { return true }
 
+// groupOf is unknown outside Linux.
+func groupOf(fi fs.FileInfo) (uint32, bool) { return 0, false }
+
 // allocated is the file's size outside Linux.
 func allocated(fi fs.FileInfo) int64 { return fi.Size() }
 
