@@ -51,7 +51,7 @@ func startChild(ctx context.Context) (*child, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	c.stdin, c.in, c.out = stdin, bufio.NewWriterSize(stdin, 64<<10), bufio.NewReaderSize(stdout, 64<<10)
+	c.stdin, c.in, c.out = stdin, bufio.NewWriter(stdin), bufio.NewReader(stdout)
 	go func() {
 		select {
 		case <-ctx.Done():

@@ -10,7 +10,9 @@ import (
 // selfPath is the executable the child runs: this very file, even if it was replaced on disk since.
 func selfPath() (string, error) { return "/proc/self/exe", nil }
 
-// childAttr kills the child when the parent dies.
+// childAttr kills the child when the parent dies (strictly: when the OS thread that started it exits,
+// which the Go runtime does not do to threads running ordinary goroutines), so a program computing for
+// its step budget does not outlive a host that was killed.
 func childAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} }
 
 // limitData caps the process's address space at its size now plus extra bytes: past it the kernel refuses
