@@ -32,7 +32,7 @@
 //     fails the call ("nested too deeply") instead of the host. The workspace stays in the calling
 //     process: read_file and write_file are requests to it, checked and performed there, in the call's
 //     transaction. The child is killed when the call's context ends. Cost: a process start per call, about
-//     6 ms (BenchmarkEval) against 60 µs in-process. If the child cannot be started, the call returns an
+//     4 ms per call (BenchmarkEval, median, on a shared 2-core machine) against 60 µs in-process. If the child cannot be started, the call returns an
 //     error rather than running the program unprotected. The child starts with an empty environment; the
 //     init functions of the executable's other packages run in it too, so keep them free of side effects.
 //   - Memory: the program is stopped when the child's heap grows by more than MaxMemory (256 MiB; sampled
