@@ -37,6 +37,7 @@ type config struct {
 	callCtx    func(ctx context.Context, meta map[string]any) context.Context
 	stateKey   []byte   // WithRequestStateKey
 	lifetime   lifetime // WithSessionTimeout, WithMaxRequestBytes (lifetime.go)
+	ext        *extras  // WithPrompt(s), WithResource(Template), WithWorkspace (completion.go)
 }
 
 // WithImplementation sets the name and version the server reports to
@@ -98,7 +99,10 @@ func newMCPServer(d *wink.Dispatcher, oneClient bool, opts []Option) (*mcp.Serve
 	if err != nil {
 		return nil, err
 	}
-	ms := mcp.NewServer(&c.impl, c.serverOpts)
+	ms := mcp.NewServer(&c.impl, c.ext.serverOptions(c.serverOpts))
+	if err := c.ext.install(ms); err != nil { // prompts, resources, completion (completion.go)
+		return nil, err
+	}
 	order := make(map[string]int, len(s.tools))
 	for i, t := range s.tools {
 		ms.AddTool(t, s.handle)
