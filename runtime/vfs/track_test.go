@@ -98,7 +98,7 @@ func mutate(t *testing.T, rng *rand.Rand, dir string, n int) {
 	t.Helper()
 	names := []string{"a", "b", "c", "d/e", "d/f", "g/h/i", "g/h/j", "k"}
 	p := filepath.Join(dir, names[rng.IntN(len(names))])
-	switch rng.IntN(10) {
+	switch rng.IntN(12) {
 	case 0, 1:
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		os.WriteFile(p, []byte(fmt.Sprintf("content %d %d\n", n, rng.IntN(3))), 0o644)
@@ -135,6 +135,16 @@ func mutate(t *testing.T, rng *rand.Rand, dir string, n int) {
 		if f, err := os.OpenFile(ext, os.O_WRONLY|os.O_APPEND, 0); err == nil {
 			fmt.Fprintf(f, "via the outside link %d\n", n)
 			f.Close()
+		}
+	case 10, 11: // a subprocess links names of the tree (ln, ln -f, cp -l, mv over a linked name, a link
+		// removed and re-made) and writes through one of them
+		a, b := names[rng.IntN(len(names))], names[rng.IntN(len(names))]
+		op := []string{"ln " + a + " " + b, "ln -f " + a + " " + b, "cp -l " + a + " " + b, "mv -f " + a + " " + b,
+			"rm -f " + b + " && ln " + a + " " + b}[rng.IntN(5)]
+		script := "cd " + dir + " && mkdir -p $(dirname " + b + ") && " + op + " ; echo through the link " +
+			fmt.Sprint(n) + " >> " + b + " ; true"
+		if out, err := exec.Command("sh", "-c", script).CombinedOutput(); err != nil {
+			t.Fatalf("sh: %v %s", err, out)
 		}
 	}
 }
