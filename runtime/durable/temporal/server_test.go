@@ -1,0 +1,243 @@
+package temporal_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/winkgen/wink/internal/pgcluster"
+	"github.com/winkgen/wink/internal/pgtest"
+	"github.com/winkgen/wink/runtime/durable"
+	"github.com/winkgen/wink/runtime/durable/internal/durabletest"
+	"github.com/winkgen/wink/runtime/durable/pgdurable"
+	"github.com/winkgen/wink/runtime/durable/temporal"
+	"github.com/winkgen/wink/runtime/durable/temporal/internal/devserver"
+	"github.com/winkgen/wink/runtime/durable/temporal/internal/tworker"
+	"github.com/winkgen/wink/runtime/loop"
+	"github.com/winkgen/wink/runtime/session/pgstore"
+	"go.temporal.io/sdk/client"
+)
+
+const workerEnv = "WINK_TEMPORAL_TEST_WORKER"
+
+var (
+	serverOnce sync.Once
+	server     *devserver.Server
+	serverErr  error
+)
+
+func TestMain(m *testing.M) {
+	if os.Getenv(workerEnv) == "1" {
+		os.Exit(tworker.Main(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	code := m.Run()
+	server.Stop()
+	clusterMu.Lock()
+	if cluster != nil {
+		cluster.Stop()
+	}
+	clusterMu.Unlock()
+	os.Exit(code)
+}
+
+var (
+	clusterMu sync.Mutex
+	cluster   *pgcluster.Cluster
+)
+
+// dsn returns a fresh database, remembering the throwaway cluster pgtest started so that TestMain stops
+// it (pgtest.Main would exit before the Temporal server is stopped).
+func dsn(t *testing.T) string {
+	d := pgtest.DSN(t)
+	clusterMu.Lock()
+	cluster = pgtest.Cluster(t)
+	clusterMu.Unlock()
+	return d
+}
+
+// devServer returns the test process's development server, starting it on first use.
+func devServer(t testing.TB) *devserver.Server {
+	t.Helper()
+	serverOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		defer cancel()
+		server, serverErr = devserver.Start(ctx)
+	})
+	if serverErr != nil {
+		t.Fatal(serverErr)
+	}
+	return server
+}
+
+type proc struct {
+	cmd    *exec.Cmd
+	stdin  interface{ Close() error }
+	out    bytes.Buffer
+	done   chan struct{}
+	killed bool
+}
+
+func startProc(t testing.TB, args ...string) *proc {
+	t.Helper()
+	p := &proc{done: make(chan struct{})}
+	p.cmd = exec.Command(os.Args[0], args...)
+	p.cmd.Env = append(os.Environ(), workerEnv+"=1")
+	p.cmd.Stdout, p.cmd.Stderr = &p.out, &p.out
+	in, err := p.cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.stdin = in
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		_ = p.cmd.Wait()
+		if ws, ok := p.cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL {
+			p.killed = true
+		}
+		close(p.done)
+	}()
+	return p
+}
+
+func (p *proc) hasDied() bool {
+	select {
+	case <-p.done:
+		return p.killed
+	default:
+		return false
+	}
+}
+
+func (p *proc) stop() {
+	_ = p.stdin.Close()
+	select {
+	case <-p.done:
+	case <-time.After(15 * time.Second):
+		_ = p.cmd.Process.Kill()
+		<-p.done
+	}
+}
+
+// TestCrashWorkersTemporal runs the script as a workflow on a real Temporal server (the development
+// server on loopback) with three worker processes sharing a PostgreSQL database for sessions and
+// checkpoints, and kills (SIGKILL) the worker at each crash point: before a model call, after it, before
+// a tool call, inside a handler, after a call's commit, and as a call is held. Every run completes on
+// another worker with every change once, every outside effect once per key and no model request
+// repeated.
+func TestCrashWorkersTemporal(t *testing.T) {
+	srv := devServer(t)
+	for _, point := range durabletest.CrashPoints {
+		t.Run(point, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			dsn := dsn(t)
+			pool, err := pgxpool.New(ctx, dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer pool.Close()
+			sst, err := pgstore.New(ctx, pool, durabletest.Slices()...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := pgdurable.New(ctx, pool)
+			if err != nil {
+				t.Fatal(err)
+			}
+			model, err := durabletest.StartModel()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer model.Close()
+			dir := t.TempDir()
+			effects, marker := filepath.Join(dir, "effects"), filepath.Join(dir, "crashed")
+			queue := "q-" + point
+			var workers []*proc
+			for _, name := range []string{"A", "B", "C"} {
+				workers = append(workers, startProc(t, "-hostport", srv.HostPort, "-queue", queue, "-dsn", dsn, "-model", model.URL,
+					"-effects", effects, "-crash", point, "-marker", marker, "-name", name))
+			}
+			var once sync.Once
+			stopAll := func() {
+				once.Do(func() {
+					for _, w := range workers {
+						w.stop()
+					}
+				})
+			}
+			defer stopAll()
+			c, err := client.Dial(client.Options{HostPort: srv.HostPort, Logger: devserver.Quiet()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			run, sess := "run-"+point, "sess-"+point
+			if err := temporal.Start(ctx, c, st, run, []loop.Message{loop.UserMessage("Credit alice 100 and bob 50, take 30 from alice, credit carol 7.")},
+				temporal.Options{Session: sess, TaskQueue: queue, ActivityTimeout: 3 * time.Second, RetryInterval: 100 * time.Millisecond}); err != nil {
+				t.Fatal(err)
+			}
+			var s durable.Status
+			for {
+				s, err = temporal.Status(ctx, c, st, run)
+				if err == nil && s.State == durable.Held {
+					break
+				}
+				if ctx.Err() != nil {
+					t.Fatalf("waiting for the held call: %v %+v", err, s)
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			if len(s.Held) != 1 || s.Held[0].ID != durabletest.HeldCallID || len(s.Messages) != 5 {
+				t.Fatalf("held status: %+v", s)
+			}
+			if err := temporal.Approve(ctx, c, run, durabletest.HeldCallID); err != nil {
+				t.Fatal(err)
+			}
+			var out temporal.Output
+			if err := c.GetWorkflow(ctx, run, "").Get(ctx, &out); err != nil || out.Stop != "done" {
+				t.Fatalf("workflow: %+v %v", out, err)
+			}
+			stopAll()
+			var killed []string
+			for i, w := range workers {
+				if w.hasDied() {
+					killed = append(killed, string(rune('A'+i)))
+				}
+			}
+			if len(killed) != 1 {
+				var logs strings.Builder
+				for _, w := range workers {
+					logs.WriteString(w.out.String())
+				}
+				t.Fatalf("want one worker killed at %s, got %v; logs:\n%s", point, killed, logs.String())
+			}
+			rec, steps, err := st.Load(ctx, run)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err = durable.Rebuild(rec, steps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.State, s.Stop = durable.Done, loop.StopDone
+			if last := steps[len(steps)-1].Worker; last == killed[0] {
+				t.Errorf("the last step was written by the killed worker %s", last)
+			}
+			if err := durabletest.Verify(ctx, sst, sess, run, effects, model.Counts(), point, s); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s: killed worker %s, last step by %s, model requests %v", point, killed[0], steps[len(steps)-1].Worker, model.Counts())
+		})
+	}
+}
