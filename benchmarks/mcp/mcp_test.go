@@ -15,7 +15,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -58,9 +57,7 @@ func serve(spec string) {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
 	mux.HandleFunc("/stats", func(w http.ResponseWriter, r *http.Request) {
-		var ru syscall.Rusage
-		_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-		cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+		cpu := processCPU()
 		var heap, stack uint64
 		if r.URL.Query().Get("gc") == "1" {
 			runtime.GC()
