@@ -148,6 +148,8 @@ func readBlocks(r *toolset.Reader, blocks []block, field, path string) []block {
 //	{"type":"tool_result","tool_use_id":ID,"content":OUT,"is_error":true}  on failure
 //
 // where OUT is out.Output as a string; `content` is left out when the output is empty (it is optional).
+// An outcome with content blocks (Outcome.Content) has an array of blocks as its content instead: see
+// appendContent for how each kind is sent, and stated in text where the API takes no such block.
 func ToolResult(toolUseID string, out wink.Outcome) []byte {
 	return appendToolResult(make([]byte, 0, 80+len(toolUseID)+len(out.Output)+len(out.Output)/8), toolUseID, out)
 }
@@ -173,7 +175,9 @@ func ToolResults(outs []wink.Outcome) []byte {
 func appendToolResult(b []byte, id string, out wink.Outcome) []byte {
 	b = append(b, `{"type":"tool_result","tool_use_id":`...)
 	b = strictjson.AppendString(b, id)
-	if out.Output != "" {
+	if out.Content.Len() > 0 {
+		b = appendContent(b, out) // blocks besides the text (content.go)
+	} else if out.Output != "" {
 		b = append(b, `,"content":`...)
 		b = strictjson.AppendString(b, out.Output)
 	}

@@ -186,8 +186,22 @@ func readParts(d *strictjson.Decoder, calls []wink.Call) []wink.Call {
 //	{"functionResponse":{"id":ID,"name":N,"response":{"output":OUT}}}   on success
 //	{"functionResponse":{"id":ID,"name":N,"response":{"error":OUT}}}    on failure
 //
-// ("id" is left out for a call whose id ParseFunctionCalls made up).
+// ("id" is left out for a call whose id ParseFunctionCalls made up). An outcome with content blocks
+// (Outcome.Content) sends its images (PNG, JPEG, WebP) and PDFs as inline parts of the function response
+// ("parts":[{"inlineData":...}], multimodal function responses) and the rest as text after OUT: text
+// blocks and text resources as they are, audio, other binaries and resource links stated as not shown
+// (content.go).
 func FunctionResponse(call wink.Call, out wink.Outcome) []byte {
+	if out.Content.Len() > 0 {
+		parts := out
+		out.Output = contentText(out)
+		return functionResponse(call, out, parts)
+	}
+	return functionResponse(call, out, wink.Outcome{})
+}
+
+// functionResponse is FunctionResponse, with the parts of parts.Content.
+func functionResponse(call wink.Call, out, parts wink.Outcome) []byte {
 	b := make([]byte, 0, 64+len(call.ID)+len(call.Name)+len(out.Output)+len(out.Output)/8)
 	b = append(b, `{"functionResponse":{`...)
 	if call.ID != "" && !isMadeUp(call.ID) {
@@ -203,7 +217,9 @@ func FunctionResponse(call wink.Call, out wink.Outcome) []byte {
 		b = append(b, `,"response":{"error":`...)
 	}
 	b = strictjson.AppendString(b, out.Output)
-	return append(b, "}}}"...)
+	b = append(b, '}')
+	b = appendParts(b, parts)
+	return append(b, "}}"...)
 }
 
 func isMadeUp(id string) bool {

@@ -224,8 +224,13 @@ func arguments(raw []byte) ([]byte, error) {
 //	{"role":"tool","tool_call_id":ID,"content":OUT}
 //
 // where OUT is out.Output, the text the dispatcher rendered for the model (a failure's text as is: the
-// chat API has no error flag for tool messages).
+// chat API has no error flag for tool messages). Tool messages take text only: an outcome's content
+// blocks (Outcome.Content) are appended to OUT as text, a block that is not text stated as not shown
+// (chatText); use the Responses API (ResponsesToolOutput) to show images and files to the model.
 func ChatToolMessage(callID string, out wink.Outcome) []byte {
+	if out.Content.Len() > 0 {
+		out.Output = chatText(out) // content.go
+	}
 	b := make([]byte, 0, 48+len(callID)+len(out.Output)+len(out.Output)/8)
 	b = append(b, `{"role":"tool","tool_call_id":`...)
 	b = strictjson.AppendString(b, callID)

@@ -119,12 +119,17 @@ func readResponseItems(r *toolset.Reader, items []responseItem, field, path stri
 //
 //	{"type":"function_call_output","call_id":ID,"output":OUT}
 //
-// where OUT is out.Output (a failure's text as is: the item has no error flag).
+// where OUT is out.Output (a failure's text as is: the item has no error flag). An outcome with content
+// blocks (Outcome.Content) has an array of input_text, input_image and input_file items as its output
+// instead (appendResponsesOutput says how each kind is sent, and stated in text where it cannot be).
 func ResponsesToolOutput(callID string, out wink.Outcome) []byte {
 	b := make([]byte, 0, 56+len(callID)+len(out.Output)+len(out.Output)/8)
 	b = append(b, `{"type":"function_call_output","call_id":`...)
 	b = strictjson.AppendString(b, callID)
 	b = append(b, `,"output":`...)
+	if out.Content.Len() > 0 {
+		return append(appendResponsesOutput(b, out), '}') // content.go
+	}
 	b = strictjson.AppendString(b, out.Output)
 	return append(b, '}')
 }
