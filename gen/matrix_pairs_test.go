@@ -3,6 +3,7 @@ package gen
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/winkgen/wink/runtime/adapters/openai"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -24,7 +25,10 @@ func TestMatrixRoundTripInPairForm(t *testing.T) {
 	}
 	tested := 0
 	for _, m := range matrixTools(t) {
-		strict := m.tool.Spec().ParamsSchemaStrict
+		strict, isStrict := openai.Schema(m.tool.Spec())
+		if !isStrict {
+			t.Fatalf("%s: not sent strict", m.name)
+		}
 		if !bytes.Contains(strict, []byte(`"required":["key","value"]`)) {
 			continue
 		}

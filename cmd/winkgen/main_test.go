@@ -100,8 +100,12 @@ func TestListAndSchema(t *testing.T) {
 		}
 	}
 	code, out, _ = runIn(t, "../../gen/testdata/noparams", "schema", "-format", "openai")
-	if code != 0 || !strings.Contains(out, `"strict": true`) || !strings.Contains(out, `"name": "clear-key"`) {
+	if code != 0 || !strings.Contains(out, `"strict":true`) || !strings.Contains(out, `"name":"clear-key"`) {
 		t.Errorf("schema -format openai: exit %d\n%s", code, out)
+	}
+	code, out, _ = runIn(t, "../../gen/testdata/noparams", "schema", "-format", "gemini")
+	if code != 0 || !strings.Contains(out, `{"name":"ping","description":"Checks liveness."}`) {
+		t.Errorf("schema -format gemini: a tool without parameters must leave them out: exit %d\n%s", code, out)
 	}
 	code, out, _ = runIn(t, "../../gen/testdata/noparams", "schema", "-format", "mcp")
 	if code != 0 || !strings.Contains(out, `"inputSchema"`) || strings.Count(out, `"outputSchema"`) != 1 {

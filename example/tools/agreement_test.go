@@ -38,6 +38,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/winkgen/wink/gen/schema"
 	"github.com/winkgen/wink/internal/schemaoracle"
+	"github.com/winkgen/wink/runtime/adapters/openai"
 	"github.com/winkgen/wink/runtime/strictjson"
 	"github.com/winkgen/wink/runtime/wink"
 )
@@ -192,13 +193,13 @@ func TestDecoderAgreesWithValidatorOnPlainSchema(t *testing.T) {
 	}
 }
 
-// strictSchemas holds the compiled strict params schema of each StrictOK tool whose params hold no map:
+// strictSchemas holds the compiled strict params schema of each tool sent strict whose params hold no map:
 // a strict schema states maps as key/value pairs, a form the canonical (object) encoding does not take.
 var strictSchemas = func() map[string]*jsonschema.Schema {
 	m := map[string]*jsonschema.Schema{}
 	for _, s := range subjects() {
-		if sp := s.tool.Spec(); sp.StrictOK && !bytes.Contains(sp.ParamsSchemaStrict, []byte(`"required":["key","value"]`)) {
-			if sch, err := compileSchema(s.name+"_strict", sp.ParamsSchemaStrict); err == nil {
+		if strict, ok := openai.Schema(s.tool.Spec()); ok && !bytes.Contains(strict, []byte(`"required":["key","value"]`)) {
+			if sch, err := compileSchema(s.name+"_strict", strict); err == nil {
 				m[s.name] = sch
 			}
 		}
@@ -346,22 +347,21 @@ func TestExcludedRowsAreRejectedByDecoder(t *testing.T) {
 func TestEmittedSchemasCompileAgainstMetaSchema(t *testing.T) {
 	for _, s := range subjects() {
 		sp := s.tool.Spec()
+		paramsStrict, strictOK := openai.Schema(sp)
+		resultStrict, err := openai.StrictSchema(sp.ResultSchema)
+		if err != nil {
+			t.Errorf("%s: no strict form of the result schema: %v", s.name, err)
+		}
 		for _, v := range []struct {
 			kind string
 			raw  []byte
 		}{
 			{"params", sp.ParamsSchema},
-			{"params_strict", sp.ParamsSchemaStrict},
+			{"params_strict", paramsStrict},
 			{"result", sp.ResultSchema},
-			{"result_strict", sp.ResultSchemaStrict},
+			{"result_strict", resultStrict},
 		} {
 			if len(v.raw) == 0 {
-				if v.kind == "params_strict" && !sp.StrictOK {
-					continue // no strict variant for a params type OpenAI strict mode cannot express
-				}
-				if v.kind == "result_strict" && bytes.Contains(sp.ResultSchema, []byte(`"additionalProperties":{`)) {
-					continue // a map in the result: OpenAI strict mode cannot express it
-				}
 				t.Errorf("%s: %s schema is empty", s.name, v.kind)
 				continue
 			}
@@ -369,16 +369,18 @@ func TestEmittedSchemasCompileAgainstMetaSchema(t *testing.T) {
 				t.Errorf("%s: %s schema does not compile: %v", s.name, v.kind, err)
 			}
 		}
-		if sp.StrictOK {
-			if err := schema.CheckOpenAIStrict(sp.ParamsSchemaStrict); err != nil {
+		if !strictOK {
+			t.Errorf("%s: params not sent in strict mode", s.name)
+		} else {
+			if err := schema.CheckOpenAIStrict(paramsStrict); err != nil {
 				t.Errorf("%s: strict params schema breaks OpenAI rules: %v", s.name, err)
 			}
-			if err := schema.CheckStrictAgainstPlain(sp.ParamsSchemaStrict, sp.ParamsSchema); err != nil {
+			if err := schema.CheckStrictAgainstPlain(paramsStrict, sp.ParamsSchema); err != nil {
 				t.Errorf("%s: strict params schema changes the plain one's meaning: %v", s.name, err)
 			}
 		}
-		if len(sp.ResultSchemaStrict) > 0 && bytes.HasPrefix(sp.ResultSchemaStrict, []byte(`{"type":"object"`)) {
-			if err := schema.CheckOpenAIStrict(sp.ResultSchemaStrict); err != nil {
+		if bytes.HasPrefix(resultStrict, []byte(`{"type":"object"`)) {
+			if err := schema.CheckOpenAIStrict(resultStrict); err != nil {
 				t.Errorf("%s: strict result schema breaks OpenAI rules: %v", s.name, err)
 			}
 		}

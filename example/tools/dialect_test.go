@@ -1,9 +1,13 @@
 package tools
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/winkgen/wink/runtime/adapters/anthropic"
+	"github.com/winkgen/wink/runtime/adapters/gemini"
 )
 
 // TestDialectSchemasAcceptWhatTheDecoderAccepts: the Gemini and Anthropic-strict schemas relax the plain
@@ -15,9 +19,20 @@ func TestDialectSchemasAcceptWhatTheDecoderAccepts(t *testing.T) {
 	tables := agreementTables()
 	for _, s := range subjects() {
 		sp := s.tool.Spec()
-		dialects := map[string][]byte{"gemini": geminiAsJSONSchema(t, sp.ParamsSchemaGemini)}
-		if sp.ParamsSchemaAnthropic != nil {
-			dialects["anthropic"] = sp.ParamsSchemaAnthropic
+		dialects := map[string][]byte{}
+		g, err := gemini.Schema(sp.ParamsSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A Gemini form that states maps as key/value pairs takes another input form than the canonical
+		// one the tables hold (the decoder reads it under Call.PairMaps): left to the pair-form tests.
+		if g != nil && !bytes.Contains(g, []byte(`"required":["key","value"]`)) {
+			dialects["gemini"] = geminiAsJSONSchema(t, g)
+		}
+		if a, ok, err := anthropic.StrictSchema(sp.ParamsSchema); err != nil {
+			t.Fatal(err)
+		} else if ok {
+			dialects["anthropic"] = a
 		}
 		for name, raw := range dialects {
 			t.Run(s.name+"/"+name, func(t *testing.T) {
@@ -35,6 +50,12 @@ func TestDialectSchemasAcceptWhatTheDecoderAccepts(t *testing.T) {
 					ok, msg := validatorVerdict(sch, in)
 					if !ok {
 						refused++
+					}
+					if errs == nil && !ok && name == "gemini" && strings.Contains(msg, "maxItems: got") && strings.Contains(msg, "want 0") {
+						// Nesting deeper than gemini.RecursionDepth: the Gemini form states that the array
+						// is always empty there ("always empty at this depth"); such a value cannot be
+						// sent through Gemini, a documented limit.
+						continue
 					}
 					if errs == nil && !ok {
 						t.Errorf("row %q: the decoder accepts %s, the %s schema refuses it: %s", r.name, trunc(in), name, msg)

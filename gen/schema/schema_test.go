@@ -10,6 +10,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/winkgen/wink/gen/model"
+	"github.com/winkgen/wink/runtime/adapters/openai"
 )
 
 func mustPlain(t *testing.T, ty *model.Type) string {
@@ -58,7 +59,7 @@ func TestPlainAndStrictGolden(t *testing.T) {
 			name:   "maps carry their value schema; strict states them as key/value pairs",
 			ty:     mapType(),
 			plain:  `{"type":"object","properties":{"labels":{"type":"object","description":"Labels.","additionalProperties":{"type":"string"}},"vals":{"type":["object","null"],"additionalProperties":{"type":["object","null"],"properties":{"n":{"type":"integer","minimum":-2147483648,"maximum":2147483647}},"required":["n"],"additionalProperties":false}}},"required":["labels"],"additionalProperties":false}`,
-			strict: `{"type":"object","properties":{"labels":{"type":"array","description":"Labels.","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"string"}},"required":["key","value"],"additionalProperties":false}},"vals":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":["object","null"],"properties":{"n":{"type":"integer","minimum":-2147483648,"maximum":2147483647}},"required":["n"],"additionalProperties":false}},"required":["key","value"],"additionalProperties":false}}},"required":["labels","vals"],"additionalProperties":false}`,
+			strict: `{"type":"object","properties":{"labels":{"type":"array","description":"Labels. (key/value pairs, each key once)","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"string"}},"required":["key","value"],"additionalProperties":false}},"vals":{"type":["array","null"],"description":"key/value pairs, each key once","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":["object","null"],"properties":{"n":{"type":"integer","minimum":-2147483648,"maximum":2147483647}},"required":["n"],"additionalProperties":false}},"required":["key","value"],"additionalProperties":false}}},"required":["labels","vals"],"additionalProperties":false}`,
 		},
 		{
 			name:   "empty struct has no required",
@@ -86,8 +87,8 @@ func TestPlainAndStrictGolden(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := mustPlain(t, tc.ty); got != tc.plain {
-				t.Errorf("Plain:\n got %s\nwant %s", got, tc.plain)
+			if got := mustPlain(t, tc.ty); got != withDialect(tc.plain) {
+				t.Errorf("Plain:\n got %s\nwant %s", got, withDialect(tc.plain))
 			}
 			b, ok, err := Strict(tc.ty)
 			if err != nil {
@@ -106,15 +107,24 @@ func TestPlainAndStrictGolden(t *testing.T) {
 	}
 }
 
+// withDialect puts the "$schema" every plain schema states at the front of a root schema's text.
+func withDialect(root string) string {
+	return `{"$schema":"https://json-schema.org/draft/2020-12/schema",` + root[1:]
+}
+
 func TestNoValueAndEmptyBytes(t *testing.T) {
-	if got := string(NoValue()); got != `{"type":"null"}` {
+	if got := string(NoValue()); got != withDialect(`{"type":"null"}`) {
 		t.Errorf("NoValue() = %s", got)
 	}
-	if got := string(Empty()); got != `{"type":"object","properties":{},"additionalProperties":false}` {
+	if got := string(Empty()); got != withDialect(`{"type":"object","properties":{},"additionalProperties":false}`) {
 		t.Errorf("Empty() = %s", got)
 	}
-	if err := CheckOpenAIStrict(Empty()); err != nil {
-		t.Errorf("Empty() is not strict-valid: %v", err)
+	strict, err := openai.StrictSchema(Empty())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckOpenAIStrict(strict); err != nil {
+		t.Errorf("Empty()'s strict form is not strict-valid: %v", err)
 	}
 }
 
@@ -306,7 +316,7 @@ func TestErrors(t *testing.T) {
 		{"duplicate json name", tStruct("S", "", req("f", tBool()), req("f", tBool())), `schema: S: duplicate JSON field name "f"`},
 		{"bad bits", tStruct("S", "", req("f", tInt(12))), "schema: S.f: integer with 12 bits"},
 		{"unmarked cycle", cyc, "schema: Loop: type is part of a reference cycle but not marked Recursive"},
-		{"shared def ID", tStruct("S", "", opt("a", tPtr(a1)), opt("b", tPtr(a2))), `schema: two recursive types share the ID "Dup"`},
+		{"shared def ID", tStruct("S", "", opt("a", tPtr(a1)), opt("b", tPtr(a2))), `schema: two types under $defs share the ID "Dup"`},
 		{"novalue field", tStruct("S", "", req("f", &model.Type{Kind: model.KindNoValue})), "schema: S.f: unsupported type NoValue"},
 		{"slice without element", tStruct("S", "", req("f", &model.Type{Kind: model.KindSlice})), "schema: S.f: slice without an element type"},
 	}
@@ -546,8 +556,8 @@ func TestNonStructRoots(t *testing.T) {
 			`{"type":["object","null"],"properties":{"f":{"type":"string"}},"required":["f"],"additionalProperties":false}`},
 	} {
 		got, err := Plain(tt.t)
-		if err != nil || string(got) != tt.want {
-			t.Errorf("%s: Plain = %s, %v; want %s", tt.name, got, err, tt.want)
+		if err != nil || string(got) != withDialect(tt.want) {
+			t.Errorf("%s: Plain = %s, %v; want %s", tt.name, got, err, withDialect(tt.want))
 		}
 	}
 }

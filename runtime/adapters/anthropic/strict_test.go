@@ -28,8 +28,11 @@ func TestEveryToolPassesAnthropicsStrictRules(t *testing.T) {
 	for _, set := range [][]*wink.Tool{tools.WinkTools(), quickstart.WinkTools(), files.WinkTools(), planning.WinkTools(),
 		sandbox.WinkTools(), eval.WinkTools(), digest.WinkTools()} {
 		for _, tool := range set {
-			s := tool.Spec().ParamsSchemaAnthropic
-			if s == nil {
+			s, ok, err := anthropic.StrictSchema(tool.Spec().ParamsSchema)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ok {
 				continue
 			}
 			n++
@@ -84,7 +87,7 @@ func TestStrictToolsKeepsToThePerRequestLimits(t *testing.T) {
 			props += `"p` + strconv.Itoa(i) + `":{"type":"string"}`
 		}
 		plain = `{"type":"object","properties":{` + props + `},"additionalProperties":false}`
-		spec := wink.Spec{Name: name, Description: name, ParamsSchema: []byte(plain), ParamsSchemaAnthropic: []byte(plain)}
+		spec := wink.Spec{Name: name, Description: name, ParamsSchema: []byte(plain)}
 		return wink.NewTool(spec, &wink.Funcs[wink.NoParams, wink.NoValue]{Decode: wink.DecodeNoParams, EncodeResult: wink.EncodeNoValue,
 			Handler: func(*wink.ToolContext, wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
 				return wink.Done[wink.NoValue](""), nil
@@ -101,5 +104,31 @@ func TestStrictToolsKeepsToThePerRequestLimits(t *testing.T) {
 	_, fellBack, err = anthropic.StrictTools([]*wink.Tool{mk("a", 20), mk("b", 5), mk("c", 4)})
 	if err != nil || len(fellBack) != 1 || fellBack[0] != "b" {
 		t.Fatalf("optional properties: fell back %v, %v (a uses 20, b would make 25, c makes 24)", fellBack, err)
+	}
+}
+
+// TestRecursiveParamsFallBack: a params type that refers to itself ("$ref":"#") or a definition that
+// reaches itself has no strict form (recursion is outside Anthropic's strict subset): StrictTools sends
+// it without strict and names it; a map and free-form JSON fall back likewise.
+func TestRecursiveParamsFallBack(t *testing.T) {
+	for name, plain := range map[string]string{
+		"root_recursive": `{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#"}}},"additionalProperties":false}`,
+		"def_recursive": `{"type":"object","properties":{"n":{"$ref":"#/$defs/N"}},"required":["n"],"additionalProperties":false,` +
+			`"$defs":{"N":{"type":"object","properties":{"next":{"anyOf":[{"$ref":"#/$defs/N"},{"type":"null"}]}},"additionalProperties":false}}}`,
+		"map":       `{"type":"object","properties":{"m":{"type":"object","additionalProperties":{"type":"string"}}},"additionalProperties":false}`,
+		"free_form": `{"type":"object","properties":{"options":{"description":"any JSON"}},"additionalProperties":false}`,
+	} {
+		if _, ok, err := anthropic.StrictSchema([]byte(plain)); ok || err != nil {
+			t.Errorf("%s: StrictSchema ok=%v err=%v, want no strict form", name, ok, err)
+		}
+		tool := wink.NewTool(wink.Spec{Name: name, Description: name, ParamsSchema: []byte(plain)},
+			&wink.Funcs[wink.NoParams, wink.NoValue]{Decode: wink.DecodeNoParams, EncodeResult: wink.EncodeNoValue,
+				Handler: func(*wink.ToolContext, wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
+					return wink.Done[wink.NoValue](""), nil
+				}})
+		payload, fellBack, err := anthropic.StrictTools([]*wink.Tool{tool})
+		if err != nil || len(fellBack) != 1 || strings.Contains(string(payload), `"strict":true`) {
+			t.Errorf("%s: fell back %v, %v: %s", name, fellBack, err, payload)
+		}
 	}
 }

@@ -22,11 +22,13 @@
 //
 // # Strict mode and its fallback
 //
-// A tool whose params OpenAI strict mode can express (Spec.StrictOK) is sent with its
-// ParamsSchemaStrict and "strict":true, so the model's arguments are constrained to the schema the
-// generated decoder enforces. Otherwise (maps with arbitrary keys, for example) the plain ParamsSchema
-// goes with "strict":false, always written out rather than omitted, and the strict decoder alone guards
-// the arguments. Schema reports the choice.
+// Every tool is sent with the strict form StrictSchema derives from its plain Spec.ParamsSchema (once per
+// tool, cached) and "strict":true, so the model's arguments are constrained to the schema the generated
+// decoder enforces: maps are stated as key/value pairs and free-form JSON as a string of JSON text, and
+// the calls the parsers return say so (wink.Call.PairMaps), so that the decoder reads those forms. A
+// hand-built schema the derivation cannot take (its root is not an object with properties) goes plain with
+// "strict":false, always written out rather than omitted, and the strict decoder alone guards the
+// arguments. Schema reports the choice.
 //
 // # Arguments
 //

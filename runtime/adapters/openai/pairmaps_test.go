@@ -18,13 +18,13 @@ import (
 // can act on.
 func TestMapsTravelAsPairsInStrictMode(t *testing.T) {
 	sp := label.Spec()
-	if !sp.StrictOK {
+	if _, strict := openai.Schema(sp); !strict {
 		t.Fatal("label_issue is not strict")
 	}
-	if err := schema.CheckOpenAIStrict(sp.ParamsSchemaStrict); err != nil {
+	if err := schema.CheckOpenAIStrict(strictOf(t, label)); err != nil {
 		t.Fatal(err)
 	}
-	if err := schema.CheckStrictAgainstPlain(sp.ParamsSchemaStrict, sp.ParamsSchema); err != nil && !strings.Contains(err.Error(), "labels") {
+	if err := schema.CheckStrictAgainstPlain(strictOf(t, label), sp.ParamsSchema); err != nil && !strings.Contains(err.Error(), "labels") {
 		t.Fatal(err)
 	}
 	d := &wink.Dispatcher{Registry: wink.MustRegistry(adapterstest.WinkTools())}

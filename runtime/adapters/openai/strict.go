@@ -41,8 +41,14 @@ func StrictSchema(plain []byte) ([]byte, error) {
 	if c.err != nil {
 		return nil, c.err
 	}
+	jsontree.Rank(out, keyOrder)
 	return jsontree.Append(make([]byte, 0, len(plain)+len(plain)/4), out), nil
 }
+
+// keyOrder is the order of keywords in a strict schema object: that of winkgen's plain schemas.
+var keyOrder = []string{"type", "description", "anyOf", "enum", "properties", "required", "additionalProperties",
+	"items", "minItems", "maxItems", "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf",
+	"pattern", "format", "$ref", "$defs"}
 
 // strictFormats are the string formats strict mode supports.
 var strictFormats = map[string]bool{
@@ -77,7 +83,7 @@ func (c *strictConv) conv(s *jsontree.Obj) (*jsontree.Obj, []string) {
 	if jsontree.IsMap(s) {
 		return c.pairs(s), nil
 	}
-	var notes, own []string
+	var notes, arrayNotes, itemNotes, own []string
 	var deflt string
 	minLen, maxLen := -1, -1
 	for _, k := range s.Keys {
@@ -113,7 +119,7 @@ func (c *strictConv) conv(s *jsontree.Obj) (*jsontree.Obj, []string) {
 			}
 		case "uniqueItems":
 			if v == true {
-				own = append(own, "items must be unique")
+				arrayNotes = append(arrayNotes, "items must be unique")
 			}
 		case "default":
 			deflt = "default: " + jsontree.Literal(v)
@@ -133,13 +139,13 @@ func (c *strictConv) conv(s *jsontree.Obj) (*jsontree.Obj, []string) {
 				c.fail("items is not a schema")
 				continue
 			}
-			conv, itemNotes := c.conv(is)
+			conv, inner := c.conv(is)
 			out.Set(k, conv)
-			for _, n := range itemNotes {
+			for _, n := range inner {
 				if f, ok := strings.CutPrefix(n, "format: "); ok {
 					n = "in format " + f
 				}
-				own = append(own, "each item "+n)
+				itemNotes = append(itemNotes, "each item "+n)
 			}
 		case "anyOf", "oneOf":
 			arr, _ := v.([]any)
@@ -173,6 +179,8 @@ func (c *strictConv) conv(s *jsontree.Obj) (*jsontree.Obj, []string) {
 			own = append(own, k+": "+jsontree.Literal(v))
 		}
 	}
+	notes = append(notes, arrayNotes...)
+	notes = append(notes, itemNotes...)
 	notes = append(notes, lengthNotes(minLen, maxLen)...)
 	notes = append(notes, own...)
 	if deflt != "" {
@@ -213,8 +221,10 @@ func (c *strictConv) props(s *jsontree.Obj, v any) *jsontree.Obj {
 			continue
 		}
 		conv, notes := c.conv(ps)
-		if !required[pk] && isAny(ps) {
-			conv.Set("type", []any{"string", "null"})
+		if !required[pk] {
+			// Required in strict mode, so an optional property takes null for "absent" (winkgen's plain
+			// schemas already say so; a hand-built one may not).
+			makeNullable(conv)
 		}
 		jsontree.AddNotes(conv, notes)
 		if conv.Has("$ref") && len(conv.Keys) > 1 {
@@ -227,6 +237,48 @@ func (c *strictConv) props(s *jsontree.Obj, v any) *jsontree.Obj {
 		out.Set(pk, conv)
 	}
 	return out
+}
+
+// makeNullable lets s accept null: "type":T becomes [T,"null"] (an enum lists null too), a "$ref" or an
+// "anyOf" gains a {"type":"null"} branch.
+func makeNullable(s *jsontree.Obj) {
+	if nullable(s) {
+		return
+	}
+	switch t := s.Get("type").(type) {
+	case string:
+		s.Set("type", []any{t, "null"})
+		if e, ok := s.Get("enum").([]any); ok {
+			s.Set("enum", append(e, nil))
+		}
+		return
+	}
+	null := &jsontree.Obj{}
+	null.Set("type", "null")
+	if ref := s.Get("$ref"); ref != nil {
+		s.Del("$ref")
+		inner := &jsontree.Obj{}
+		inner.Set("$ref", ref)
+		s.Set("anyOf", []any{inner, null})
+		return
+	}
+	if alts, ok := s.Get("anyOf").([]any); ok {
+		s.Set("anyOf", append(alts, null))
+	}
+}
+
+// nullable reports whether s accepts null through "type" or an "anyOf" branch.
+func nullable(s *jsontree.Obj) bool {
+	if jsontree.HasType(s, "null") {
+		return true
+	}
+	alts, _ := s.Get("anyOf").([]any)
+	for _, a := range alts {
+		if as, ok := a.(*jsontree.Obj); ok && nullable(as) {
+			return true
+		}
+	}
+	return false
 }
 
 // pairs converts a map schema to its array of {"key","value"} pairs.
@@ -317,9 +369,17 @@ type strictForm struct {
 
 // Schema returns the parameters schema sent for a tool and whether it is sent in strict mode: the strict
 // form StrictSchema derives from Spec.ParamsSchema (once per tool, cached) with strict true, or, for a
-// hand-built schema it cannot derive, the plain ParamsSchema with strict false.
+// hand-built schema it cannot derive (or whose root is not an object with properties), the plain
+// ParamsSchema with strict false.
 func Schema(s *wink.Spec) (schema []byte, strict bool) {
 	f := strictCache.Get(s.ParamsSchema, func(plain []byte) strictForm {
+		root, err := jsontree.ParseObject(plain)
+		if err != nil {
+			return strictForm{nil, err}
+		}
+		if root.Get("type") != "object" || jsontree.IsMap(root) {
+			return strictForm{nil, errors.New("openai: strict mode needs an object with properties at the root")}
+		}
 		b, err := StrictSchema(plain)
 		return strictForm{b, err}
 	})

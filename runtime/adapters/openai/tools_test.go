@@ -15,7 +15,7 @@ import (
 var (
 	search = adapterstest.WinkSearch
 	label  = adapterstest.WinkLabelIssue
-	// plainOnly is a hand-built tool without a strict variant (StrictOK false): the non-strict path.
+	// plainOnly is a hand-built tool whose plain schema has no strict form (a map at the root): the non-strict path.
 	plainOnly = wink.NewTool(wink.Spec{Name: "plain_only", Description: "Plain <only> & loose.",
 		ParamsSchema: []byte(`{"type":"object","description":"a <b> & c","additionalProperties":{"type":"string"}}`)},
 		&wink.Funcs[wink.NoParams, wink.NoValue]{Decode: wink.DecodeNoParams, EncodeResult: wink.EncodeNoValue,
@@ -30,9 +30,9 @@ func TestChatToolsWritesStrictAndNonStrictEntriesExactly(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `[{"type":"function","function":{"name":"search","description":"Searches by the web search engine.","parameters":` +
-		string(search.Spec().ParamsSchemaStrict) + `,"strict":true}},` +
+		string(strictOf(t, search)) + `,"strict":true}},` +
 		`{"type":"function","function":{"name":"label_issue","description":"Sets labels on an issue & shows them as <key>=<value>.","parameters":` +
-		string(label.Spec().ParamsSchemaStrict) + `,"strict":true}},` +
+		string(strictOf(t, label)) + `,"strict":true}},` +
 		`{"type":"function","function":{"name":"plain_only","description":"Plain <only> & loose.","parameters":` +
 		string(plainOnly.Spec().ParamsSchema) + `,"strict":false}}]`
 	if string(got) != want {
@@ -49,9 +49,9 @@ func TestResponsesToolsWritesStrictAndNonStrictEntriesExactly(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `[{"type":"function","name":"search","description":"Searches by the web search engine.","parameters":` +
-		string(search.Spec().ParamsSchemaStrict) + `,"strict":true},` +
+		string(strictOf(t, search)) + `,"strict":true},` +
 		`{"type":"function","name":"label_issue","description":"Sets labels on an issue & shows them as <key>=<value>.","parameters":` +
-		string(label.Spec().ParamsSchemaStrict) + `,"strict":true},` +
+		string(strictOf(t, label)) + `,"strict":true},` +
 		`{"type":"function","name":"plain_only","description":"Plain <only> & loose.","parameters":` +
 		string(plainOnly.Spec().ParamsSchema) + `,"strict":false}]`
 	if string(got) != want {
@@ -65,7 +65,7 @@ func TestToolsEmbedSchemaBytesVerbatimWithoutHTMLEscaping(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Contains(got, label.Spec().ParamsSchemaStrict) || !bytes.Contains(got, plainOnly.Spec().ParamsSchema) {
+		if !bytes.Contains(got, strictOf(t, label)) || !bytes.Contains(got, plainOnly.Spec().ParamsSchema) {
 			t.Errorf("%s: schemas not embedded byte for byte", name)
 		}
 		if bytes.Contains(got, []byte(`\u003c`)) || bytes.Contains(got, []byte(`\u0026`)) {
@@ -74,13 +74,13 @@ func TestToolsEmbedSchemaBytesVerbatimWithoutHTMLEscaping(t *testing.T) {
 	}
 }
 
-func TestSchemaPicksStrictVariantOnlyWhenStrictOK(t *testing.T) {
+func TestSchemaPicksStrictVariantOnlyWhenDerivable(t *testing.T) {
 	s, strict := openai.Schema(search.Spec())
-	if !strict || !bytes.Equal(s, search.Spec().ParamsSchemaStrict) {
+	if !strict || !bytes.Equal(s, strictOf(t, search)) {
 		t.Errorf("search: strict=%v schema=%s", strict, s)
 	}
 	s, strict = openai.Schema(label.Spec())
-	if !strict || !bytes.Equal(s, label.Spec().ParamsSchemaStrict) {
+	if !strict || !bytes.Equal(s, strictOf(t, label)) {
 		t.Errorf("label_issue (a map, stated as pairs): strict=%v schema=%s", strict, s)
 	}
 	s, strict = openai.Schema(plainOnly.Spec())
@@ -90,7 +90,7 @@ func TestSchemaPicksStrictVariantOnlyWhenStrictOK(t *testing.T) {
 }
 
 func badSchemaTool(name, schema string) *wink.Tool {
-	return wink.NewTool(wink.Spec{Name: name, Description: "Bad.", ParamsSchema: []byte(schema), ParamsSchemaStrict: []byte(schema), StrictOK: true},
+	return wink.NewTool(wink.Spec{Name: name, Description: "Bad.", ParamsSchema: []byte(schema)},
 		&wink.Funcs[wink.NoParams, wink.NoValue]{
 			Decode:       wink.DecodeNoParams,
 			EncodeResult: wink.EncodeNoValue,
@@ -264,3 +264,13 @@ func TestResponsesToolsAreChatFunctionsFlattened(t *testing.T) {
 }
 
 func fieldOf(doc []byte, path ...string) ([]byte, error) { return wiretest.Field(doc, path...) }
+
+// strictOf is the strict form of tool's params, as StrictSchema derives it.
+func strictOf(t *testing.T, tool *wink.Tool) []byte {
+	t.Helper()
+	b, err := openai.StrictSchema(tool.Spec().ParamsSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

@@ -219,13 +219,24 @@ func TestReplaysRecordedExchanges(t *testing.T) {
 				t.Fatalf("%d requests, want 2", len(bodies))
 			}
 
-			// Request 1 is the recorded request (we always write "strict"; the first recording omits it).
+			// Request 1 is the recorded request, but in strict mode: the adapter sends the strict form it
+			// derives from the tool's plain schema (the recording was made without strict).
 			want := normalise(t, ex.reqBody)
 			for _, tl := range want["tools"].([]any) {
 				fn := tl.(map[string]any)["function"].(map[string]any)
-				if _, ok := fn["strict"]; !ok {
-					fn["strict"] = false
+				plain, err := json.Marshal(fn["parameters"])
+				if err != nil {
+					t.Fatal(err)
 				}
+				strict, err := openai.StrictSchema(plain)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var params any
+				if err := json.Unmarshal(strict, &params); err != nil {
+					t.Fatal(err)
+				}
+				fn["parameters"], fn["strict"] = params, true
 			}
 			if diff := cmp.Diff(want, normalise(t, bodies[0])); diff != "" {
 				t.Errorf("request 1 differs from the recorded request (-recorded +ours):\n%s", diff)

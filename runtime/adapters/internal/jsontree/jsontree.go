@@ -317,3 +317,44 @@ func reaches(defs *Obj, from, target string, seen map[string]bool) bool {
 	walk(defs.Get(from))
 	return found
 }
+
+// Rank reorders the keys of schema s, and of every schema inside it, by order (keys not in order keep
+// their relative order after those that are). The members of "properties" and "$defs" keep theirs.
+func Rank(s *Obj, order []string) {
+	rank := func(k string) int {
+		for i, o := range order {
+			if o == k {
+				return i
+			}
+		}
+		return len(order)
+	}
+	keys := append([]string(nil), s.Keys...)
+	// A stable insertion sort: schemas have a handful of keys.
+	for i := 1; i < len(keys); i++ {
+		for j := i; j > 0 && rank(keys[j]) < rank(keys[j-1]); j-- {
+			keys[j], keys[j-1] = keys[j-1], keys[j]
+		}
+	}
+	s.Keys = keys
+	for _, k := range keys {
+		switch v := s.Vals[k].(type) {
+		case *Obj:
+			if k == "properties" || k == "$defs" {
+				for _, mk := range v.Keys {
+					if ms, ok := v.Vals[mk].(*Obj); ok {
+						Rank(ms, order)
+					}
+				}
+			} else {
+				Rank(v, order)
+			}
+		case []any:
+			for _, e := range v {
+				if es, ok := e.(*Obj); ok {
+					Rank(es, order)
+				}
+			}
+		}
+	}
+}
