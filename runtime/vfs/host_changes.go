@@ -56,7 +56,14 @@ func (h *Host) Growth() (Growth, error) {
 // sockets and device nodes (removed). An entry that is as the snapshot recorded it (same kind and mode; for a file, the same
 // inode unchanged) is left alone: the caller put it there. It returns one sentence per change made, for
 // the model or a log. Cost: as Growth.
-func (h *Host) ScrubPrivileges() ([]string, error) {
+func (h *Host) ScrubPrivileges() ([]string, error) { return h.scrub(true) }
+
+// ClearPrivilegeBits is ScrubPrivileges without the removal of fifos, sockets and device nodes: what may
+// run while a subprocess is still working in the tree (one that uses a fifo would break), so that what it
+// makes carries a privilege only until the next call rather than until it ends.
+func (h *Host) ClearPrivilegeBits() ([]string, error) { return h.scrub(false) }
+
+func (h *Host) scrub(removeSpecial bool) ([]string, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
@@ -77,7 +84,9 @@ func (h *Host) ScrubPrivileges() ([]string, error) {
 		}
 		switch kind {
 		case kindOther:
-			specials = append(specials, p)
+			if removeSpecial {
+				specials = append(specials, p)
+			}
 			return nil
 		case kindLink:
 			return nil

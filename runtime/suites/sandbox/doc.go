@@ -37,11 +37,15 @@
 //     asserts the mount flags); after the command, before the call returns (and whether it is then kept
 //     or rolled back), vfs.Host.ScrubPrivileges takes from every path the command created or changed the
 //     setuid and setgid bits (files and directories), file capabilities (security.capability), and
-//     removes fifos, sockets and device nodes; the model is told what was taken. The command cannot be
-//     stopped from setting the bits (chmod is its right on its own files; a seccomp filter would break
-//     ordinary tools), so the change set is scrubbed instead, at the cost of what changed. While the
-//     command runs, a host process could still run what it made: keep the workspace in a directory other
-//     users cannot enter (mode 0700 on it or a parent) when the agent runs as root.
+//     removes fifos, sockets and device nodes; the model is told what was taken. While the command runs,
+//     the bits and capabilities are taken as well, with each measure of the workspace bound below
+//     (vfs.Host.ClearPrivilegeBits; fifos stay until it ends, as a running script may use them). The
+//     command cannot be stopped from setting the bits (chmod and open's mode are its right on its own
+//     files; a seccomp filter for every syscall that takes a mode would be architecture-specific and
+//     still miss some), so the change set is scrubbed instead, at the cost of what changed. Between two
+//     measures (100 ms or more) a host process could still run what the command made: when the agent
+//     runs as root, keep the workspace in a directory other users cannot enter (mode 0700 on it or a
+//     parent).
 //   - What one command may add to the workspace is bounded (Config.MaxWorkspaceBytes, 1 GiB of file data,
 //     and Config.MaxWorkspaceEntries, 100,000 new files, directories and links, by default), measured with
 //     vfs.Host.Growth against the call's snapshot: while the command runs (every 100 ms, or ten times as

@@ -24,6 +24,9 @@ type command struct {
 	timeout time.Duration
 	// growth measures what the run added to the workspace so far (vfs.Host.Growth); nil for none.
 	growth func() (vfs.Growth, error)
+	// clearBits takes the privilege bits from what the run made so far (vfs.Host.ClearPrivilegeBits);
+	// nil for none. It runs with each measure.
+	clearBits func() ([]string, error)
 }
 
 // outcome is how a run ended.
@@ -40,6 +43,8 @@ type outcome struct {
 	// over the bound (Config.MaxWorkspaceBytes/Entries), then or while it ran (it was stopped).
 	grown  vfs.Growth
 	tooBig bool
+	// cleared is what clearBits took while the run was going, in order, each once.
+	cleared []string
 }
 
 // bwrapArgs builds the bubblewrap command line of c.
@@ -118,11 +123,12 @@ func run(ctx context.Context, bwrap string, cfg Config, c *command) (*outcome, e
 		}
 	}()
 	var over atomic.Bool
+	var cleared []string
 	watched := make(chan struct{})
 	if c.growth != nil {
 		go func() {
 			defer close(watched)
-			watchGrowth(cfg, c.growth, done, func() { over.Store(true); kill() })
+			cleared = watchGrowth(cfg, c, done, func() { over.Store(true); kill() })
 		}()
 	} else {
 		close(watched)
@@ -130,7 +136,7 @@ func run(ctx context.Context, bwrap string, cfg Config, c *command) (*outcome, e
 	werr := cmd.Wait()
 	close(done)
 	<-watched
-	o := &outcome{elapsed: time.Since(start), timedOut: ctx.Err() != nil, tooBig: over.Load()}
+	o := &outcome{elapsed: time.Since(start), timedOut: ctx.Err() != nil, tooBig: over.Load(), cleared: cleared}
 	if c.growth != nil {
 		g, err := c.growth()
 		if err != nil {
@@ -157,25 +163,36 @@ func run(ctx context.Context, bwrap string, cfg Config, c *command) (*outcome, e
 const growthPoll = 100 * time.Millisecond
 
 // watchGrowth measures what the run added to the workspace until done is closed, and calls stop once it
-// is over the bound. A measure costs what changed (with change tracking) or a walk of the workspace; the
-// pause between two is ten times the last measure's duration, at least growthPoll, so measuring takes at
+// is over the bound; with each measure it takes the privilege bits from what the run made so far, and
+// returns what it took. A measure costs what changed (with change tracking) or a walk of the workspace;
+// the pause between two is ten times the last one's duration, at least growthPoll, so measuring takes at
 // most a tenth of one core.
-func watchGrowth(cfg Config, growth func() (vfs.Growth, error), done <-chan struct{}, stop func()) {
+func watchGrowth(cfg Config, c *command, done <-chan struct{}, stop func()) (cleared []string) {
 	wait := growthPoll
+	seen := map[string]bool{}
 	for {
 		select {
 		case <-done:
-			return
+			return cleared
 		case <-time.After(wait):
 		}
 		t := time.Now()
-		g, err := growth()
+		if c.clearBits != nil {
+			took, _ := c.clearBits() // an error here is met again by the scrub after the run
+			for _, s := range took {
+				if !seen[s] {
+					seen[s] = true
+					cleared = append(cleared, s)
+				}
+			}
+		}
+		g, err := c.growth()
 		if err != nil {
-			return // measured again, and reported, when the run ends
+			return cleared // measured again, and reported, when the run ends
 		}
 		if overGrowth(cfg, g) {
 			stop()
-			return
+			return cleared
 		}
 		wait = max(growthPoll, 10*time.Since(t))
 	}

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -108,15 +109,21 @@ func Shell(tc *wink.ToolContext, p ShellParams) (wink.ToolResult[ShellResult], e
 		}
 	}
 	o, err := run(tc, bwrap, cfg, &command{argv: append([]string{p.Command}, p.Args...), root: host.Root(),
-		workdir: workdir, env: p.Env, timeout: timeout, growth: host.Growth})
+		workdir: workdir, env: p.Env, timeout: timeout, growth: host.Growth, clearBits: host.ClearPrivilegeBits})
 	if err != nil {
 		return wink.ToolResult[ShellResult]{}, err
 	}
 	// Whatever happens to the call next (kept, or rolled back), nothing the command left may grant
 	// privileges on the host from now on.
-	scrubbed, err := host.ScrubPrivileges()
+	last, err := host.ScrubPrivileges()
 	if err != nil {
 		return wink.ToolResult[ShellResult]{}, err
+	}
+	scrubbed := o.cleared
+	for _, s := range last {
+		if !slices.Contains(scrubbed, s) {
+			scrubbed = append(scrubbed, s)
+		}
 	}
 	res := ShellResult{ExitCode: o.exitCode, Output: string(o.output), OutputBytes: o.total, Truncated: o.truncated}
 	switch {
