@@ -68,8 +68,10 @@
 //
 //   - Host.Growth measures what was added under the root since the last Snapshot (bytes of data, new
 //     entries) and Host.ScrubPrivileges takes away from what changed since then everything that could
-//     grant privileges on the host (setuid/setgid bits, file capabilities, fifos, sockets, device nodes);
-//     both cost what changed when changes are tracked. The sandbox suite uses them after every command.
+//     grant privileges on the host (setuid/setgid bits, file capabilities, fifos, sockets, device nodes;
+//     Host.ClearPrivilegeBits only the bits and capabilities, safe while a subprocess still runs); they
+//     cost what changed when changes are tracked. The sandbox suite uses them during and after every
+//     command.
 //
 //   - Hard links: every name of an inode is rolled back together. A rollback puts back the content of an
 //     inode in place when it still holds a name it had at the snapshot (so every other name of it, under
