@@ -193,7 +193,8 @@ func TestOverLongLineIsAnsweredAndSkipped(t *testing.T) {
 }
 
 // FuzzStdioLine sends an arbitrary line, then a ping: whatever the line, the server must answer the
-// ping (the connection survives).
+// ping (the connection survives). The line may itself be a request with the probe's id (the fuzzer can
+// write any id): an error answering the probe's id (a duplicate id, say) shows the connection alive too.
 func FuzzStdioLine(f *testing.F) {
 	for _, bl := range badLines {
 		if len(bl.line) < 4096 {
@@ -213,7 +214,7 @@ func FuzzStdioLine(f *testing.F) {
 		c.send(`{"jsonrpc":"2.0","id":"probe-after-fuzz","method":"ping"}`)
 		for {
 			got := c.recv()
-			if got == `{"jsonrpc":"2.0","id":"probe-after-fuzz","result":{}}` {
+			if got == `{"jsonrpc":"2.0","id":"probe-after-fuzz","result":{}}` || strings.HasPrefix(got, `{"jsonrpc":"2.0","id":"probe-after-fuzz","error":`) {
 				return
 			}
 		}
