@@ -125,7 +125,7 @@ func TestPrivilegeBitsAreTakenWhileTheCommandRuns(t *testing.T) {
 	done := make(chan string, 1)
 	go func() {
 		o, err := e.d.Dispatch(context.Background(), wink.Call{ID: "c", Name: "shell",
-			Arguments: []byte(`{"command":"sh","args":["-c","cp /bin/sh x && chmod 4755 x && sleep 4"]}`)})
+			Arguments: []byte(`{"command":"sh","args":["-c","cp /bin/sh x && chmod 4755 x && sleep 8"]}`)})
 		if err != nil {
 			done <- err.Error()
 			return
@@ -134,7 +134,7 @@ func TestPrivilegeBitsAreTakenWhileTheCommandRuns(t *testing.T) {
 	}()
 	x := filepath.Join(e.root, "x")
 	setSeen, clearedWhileRunning := false, false
-	for deadline := time.Now().Add(3500 * time.Millisecond); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(7 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		fi, err := os.Lstat(x)
 		if err != nil {
 			continue
