@@ -125,7 +125,7 @@ func TestPrivilegeBitsAreTakenWhileTheCommandRuns(t *testing.T) {
 	done := make(chan string, 1)
 	go func() {
 		o, err := e.d.Dispatch(context.Background(), wink.Call{ID: "c", Name: "shell",
-			Arguments: []byte(`{"command":"sh","args":["-c","cp /bin/sh x && chmod 4755 x && sleep 8"]}`)})
+			Arguments: []byte(`{"command":"sh","args":["-c","cp /bin/sh x && chmod 4755 x && while [ ! -e stop ]; do sleep 0.05; done"]}`)})
 		if err != nil {
 			done <- err.Error()
 			return
@@ -134,7 +134,7 @@ func TestPrivilegeBitsAreTakenWhileTheCommandRuns(t *testing.T) {
 	}()
 	x := filepath.Join(e.root, "x")
 	setSeen, clearedWhileRunning := false, false
-	for deadline := time.Now().Add(7 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		fi, err := os.Lstat(x)
 		if err != nil {
 			continue
@@ -153,6 +153,9 @@ func TestPrivilegeBitsAreTakenWhileTheCommandRuns(t *testing.T) {
 	}
 	if !clearedWhileRunning {
 		t.Errorf("the setuid bit of x was not taken while the command ran (seen set: %v)", setSeen)
+	}
+	if err := os.WriteFile(filepath.Join(e.root, "stop"), nil, 0o644); err != nil { // the command ends
+		t.Fatal(err)
 	}
 	out := <-done
 	if n := strings.Count(out, `removed the setuid/setgid bits of "x"`); n != 1 {
