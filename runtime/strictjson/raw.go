@@ -21,9 +21,10 @@ func (d *Decoder) Raw() ([]byte, bool) {
 // Member returns the raw JSON value of the top-level member name of the JSON object obj (the first one when
 // the key repeats), with the decoder's full validation of what it reads: ok is false when obj is not a
 // valid object or has no such member. Policies use it to read one field of a canonical params encoding.
+// obj is read whatever its size (the default MaxBytes does not apply).
 func Member(obj []byte, name string) (raw []byte, ok bool) {
 	var d Decoder
-	d.Reset(obj, Limits{})
+	d.Reset(obj, Limits{MaxBytes: len(obj) + 1}) // obj's own size: a caller has bounded it already
 	if !d.ObjectStart() {
 		return nil, false
 	}

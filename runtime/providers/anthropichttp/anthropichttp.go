@@ -157,7 +157,7 @@ func (a *assembler) response() loop.Response {
 	return r
 }
 
-var eventLimits = strictjson.Limits{MaxBytes: httpcall.MaxLine + 1, MaxDepth: 256, MaxErrors: 4}
+var eventLimits = strictjson.Limits{MaxBytes: httpcall.MaxEvent + 1, MaxDepth: 256, MaxErrors: 4}
 
 // event handles one server-sent event.
 func (a *assembler) event(ev httpcall.Event) error {

@@ -53,21 +53,62 @@ func Retryable(status int) bool {
 	return false
 }
 
+// Attempts says how many times Do sent a request and how long that took, from the first send to the
+// last answer.
+type Attempts struct {
+	N       int
+	Elapsed time.Duration
+}
+
+// Suffix returns " (after 5 attempts over 3.2s)" for more than one attempt, "" otherwise: what an error
+// after retries appends.
+func (a Attempts) Suffix() string {
+	if a.N <= 1 {
+		return ""
+	}
+	return " (after " + strconv.Itoa(a.N) + " attempts over " + a.Elapsed.Round(time.Millisecond).String() + ")"
+}
+
+// RetriesError is a transport error after retries: the last attempt's error and the attempts made.
+type RetriesError struct {
+	Err error
+	Attempts
+}
+
+// Error returns the last error followed by the attempts: "dial tcp: connection refused (after 5 attempts
+// over 7.5s)".
+func (e *RetriesError) Error() string { return e.Err.Error() + e.Suffix() }
+
+// Unwrap returns the last attempt's error.
+func (e *RetriesError) Unwrap() error { return e.Err }
+
 // Do sends the request build returns (build is called once per attempt: a body cannot be read twice)
 // and returns the first response that is not retryable, or the last one when the retries are spent or the
-// next wait would pass ctx's deadline. A transport error is retried the same way unless ctx is done. The
-// caller closes the returned body. Waits: the response's retry-after-ms or Retry-After (seconds or an
-// HTTP date) when present, else BaseDelay·2^attempt with full jitter; both capped by MaxDelay.
-func Do(ctx context.Context, client *http.Client, r Retry, build func() (*http.Request, error)) (*http.Response, error) {
+// next wait would pass ctx's deadline. A transport error is retried the same way unless ctx is done; after
+// more than one attempt it is a *RetriesError saying how many were made over how long. The caller closes
+// the returned body and reports a failing status with the Attempts (Suffix). Waits: the response's
+// retry-after-ms or Retry-After (seconds or an HTTP date) when present, else BaseDelay·2^attempt with full
+// jitter; both capped by MaxDelay.
+func Do(ctx context.Context, client *http.Client, r Retry, build func() (*http.Request, error)) (*http.Response, Attempts, error) {
 	if client == nil {
 		client = http.DefaultClient
 	}
 	r = r.norm()
+	start := time.Now()
+	var at Attempts
+	done := func(resp *http.Response, err error) (*http.Response, Attempts, error) {
+		at.Elapsed = time.Since(start)
+		if err != nil && at.N > 1 {
+			err = &RetriesError{Err: err, Attempts: at}
+		}
+		return resp, at, err
+	}
 	for attempt := 0; ; attempt++ {
 		req, err := build()
 		if err != nil {
-			return nil, err
+			return done(nil, err)
 		}
+		at.N++
 		resp, err := client.Do(req.WithContext(ctx))
 		if ctx.Err() != nil {
 			if resp != nil {
@@ -76,13 +117,13 @@ func Do(ctx context.Context, client *http.Client, r Retry, build func() (*http.R
 			if err == nil || !errors.Is(err, ctx.Err()) {
 				err = errors.Join(err, ctx.Err())
 			}
-			return nil, err
+			return done(nil, err)
 		}
 		if err == nil && !Retryable(resp.StatusCode) {
-			return resp, nil
+			return done(resp, nil)
 		}
 		if attempt >= r.MaxRetries {
-			return resp, err
+			return done(resp, err)
 		}
 		wait := backoff(r, attempt)
 		if resp != nil {
@@ -91,7 +132,7 @@ func Do(ctx context.Context, client *http.Client, r Retry, build func() (*http.R
 			}
 		}
 		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
-			return resp, err // waiting would outlive the run: report what the server said
+			return done(resp, err) // waiting would outlive the run: report what the server said
 		}
 		if resp != nil {
 			io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
@@ -101,7 +142,7 @@ func Do(ctx context.Context, client *http.Client, r Retry, build func() (*http.R
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return nil, ctx.Err()
+			return done(nil, ctx.Err())
 		case <-t.C:
 		}
 	}
@@ -144,12 +185,33 @@ type Event struct {
 	Data []byte
 }
 
-// MaxLine bounds one line of an event stream.
-const MaxLine = 8 << 20
+// MaxLine bounds one line of an event stream, and MaxEvent the data of one event (its data lines joined):
+// 8 MiB each, far beyond the largest event a provider sends (a long answer in one delta is a few MiB at
+// most). Every provider reads events up to these bounds whole; beyond them the stream is an error, an
+// *EventTooLargeError naming the bound, never a silently shortened answer.
+const (
+	MaxLine  = 8 << 20
+	MaxEvent = 8 << 20
+)
+
+// EventTooLargeError reports a line or an event of a stream larger than its bound (MaxLine, MaxEvent).
+type EventTooLargeError struct {
+	What  string // "line" or "event"
+	Bound int    // the bound it passed, in bytes
+}
+
+// Error returns "event stream event larger than 8388608 bytes (httpcall.MaxEvent)".
+func (e *EventTooLargeError) Error() string {
+	name := "MaxEvent"
+	if e.What == "line" {
+		name = "MaxLine"
+	}
+	return "event stream " + e.What + " larger than " + strconv.Itoa(e.Bound) + " bytes (httpcall." + name + ")"
+}
 
 // ReadEvents reads the server-sent events of r and calls f with each, in order, until r ends or f returns
 // an error (which ReadEvents returns). An event still open when r ends is dropped, as the protocol says.
-// A line longer than MaxLine is an error.
+// A line longer than MaxLine or an event whose data is longer than MaxEvent is an *EventTooLargeError.
 func ReadEvents(r io.Reader, f func(Event) error) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var ev Event
@@ -183,6 +245,9 @@ func ReadEvents(r io.Reader, f func(Event) error) error {
 			ev.Name = string(value)
 			has = true
 		case "data":
+			if len(data)+1+len(value) > MaxEvent {
+				return &EventTooLargeError{What: "event", Bound: MaxEvent}
+			}
 			if hasData {
 				data = append(data, '\n')
 			}
@@ -198,8 +263,8 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 	for {
 		chunk, err := br.ReadSlice('\n')
 		line = append(line, chunk...)
-		if len(line) > MaxLine {
-			return nil, errors.New("event stream line longer than " + strconv.Itoa(MaxLine) + " bytes")
+		if len(line) > MaxLine+2 { // the line and its ending
+			return nil, &EventTooLargeError{What: "line", Bound: MaxLine}
 		}
 		if err == bufio.ErrBufferFull {
 			continue
@@ -228,10 +293,15 @@ type StatusError struct {
 	Status string
 	// Message is the API's error message, else the start of the body.
 	Message string
+	// Attempts are the requests sent, retries included, and how long they took.
+	Attempts Attempts
 }
 
-// Error returns "anthropichttp: 429 Too Many Requests: rate limited".
-func (e *StatusError) Error() string { return e.Provider + ": " + e.Status + ": " + e.Message }
+// Error returns "anthropichttp: 429 Too Many Requests: rate limited", followed by the attempts when there
+// were retries: " (after 5 attempts over 7.5s)".
+func (e *StatusError) Error() string {
+	return e.Provider + ": " + e.Status + ": " + e.Message + e.Attempts.Suffix()
+}
 
 // String returns obj's string member name ("" when obj is not an object, has no such member, or it is
 // not a string).
@@ -295,10 +365,11 @@ type Request struct {
 // PostStream posts r.Body (JSON, asking for an event stream) with retries (Do) and calls event with each
 // server-sent event of a 2xx response. A non-2xx response is a *StatusError with the API's message. The
 // error event returns is returned as is; a stream that breaks is an error only when started() is false
-// (nothing usable arrived): otherwise what arrived stands, and the caller marks it incomplete. An error
-// while ctx is done is joined with ctx.Err().
+// (nothing usable arrived): otherwise what arrived stands, and the caller marks it incomplete. A line or
+// an event past its bound (MaxLine, MaxEvent) is always an error: the answer would be missing a part. An
+// error while ctx is done is joined with ctx.Err().
 func PostStream(ctx context.Context, r Request, event func(Event) error, started func() bool) error {
-	resp, err := Do(ctx, r.Client, r.Retry, func() (*http.Request, error) {
+	resp, at, err := Do(ctx, r.Client, r.Retry, func() (*http.Request, error) {
 		hreq, err := http.NewRequest(http.MethodPost, r.URL, bytes.NewReader(r.Body))
 		if err != nil {
 			return nil, errors.New(r.Provider + ": " + err.Error())
@@ -321,7 +392,7 @@ func PostStream(ctx context.Context, r Request, event func(Event) error, started
 	defer resp.Body.Close()
 	if resp.StatusCode/100 != 2 {
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-		return &StatusError{Provider: r.Provider, StatusCode: resp.StatusCode, Status: resp.Status, Message: ErrorMessage(data)}
+		return &StatusError{Provider: r.Provider, StatusCode: resp.StatusCode, Status: resp.Status, Message: ErrorMessage(data), Attempts: at}
 	}
 	var eventErr error
 	err = ReadEvents(resp.Body, func(ev Event) error {
@@ -338,11 +409,22 @@ func PostStream(ctx context.Context, r Request, event func(Event) error, started
 		return errors.Join(err, ctx.Err())
 	case eventErr != nil:
 		return eventErr
+	case errors.As(err, new(*EventTooLargeError)):
+		return &streamError{provider: r.Provider, err: err}
 	case !started():
 		return errors.New(r.Provider + ": reading the stream: " + err.Error())
 	}
 	return nil // a connection cut mid-stream: what arrived stands
 }
+
+// streamError is an error reading a stream, prefixed with the provider's name; it unwraps to the cause.
+type streamError struct {
+	provider string
+	err      error
+}
+
+func (e *streamError) Error() string { return e.provider + ": reading the stream: " + e.err.Error() }
+func (e *streamError) Unwrap() error { return e.err }
 
 // Settings fills a provider's base URL, model and key from the environment variables env[0], env[1] and
 // env[2] where they are empty (the base URL then from defaultBase), and returns the endpoint: the base

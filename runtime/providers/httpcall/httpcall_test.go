@@ -1,8 +1,11 @@
 package httpcall
 
 import (
+	"context"
 	"errors"
 	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -68,5 +71,55 @@ func TestBackoffGrowsWithJitterAndCap(t *testing.T) {
 				t.Fatalf("attempt %d: %v outside [%v, %v]", attempt, d, max/2, max)
 			}
 		}
+	}
+}
+
+// TestEventBounds: an event of 1.5 MiB (one line) and one of three data lines arrive whole; a line or an
+// event past its bound is an *EventTooLargeError naming the bound.
+func TestEventBounds(t *testing.T) {
+	big := strings.Repeat("x", 3<<19)
+	var got []int
+	err := ReadEvents(strings.NewReader("data: "+big+"\n\ndata: a\ndata: "+big+"\ndata: b\n\n"), func(ev Event) error {
+		got = append(got, len(ev.Data))
+		return nil
+	})
+	if err != nil || len(got) != 2 || got[0] != len(big) || got[1] != len(big)+4 {
+		t.Fatalf("events %v, %v", got, err)
+	}
+	half := strings.Repeat("y", MaxEvent/2+1)
+	for name, stream := range map[string]string{
+		"line":  "data: " + strings.Repeat("z", MaxLine+1) + "\n\n",
+		"event": "data: " + half + "\ndata: " + half + "\n\n",
+	} {
+		err := ReadEvents(strings.NewReader(stream), func(Event) error { return nil })
+		var e *EventTooLargeError
+		if !errors.As(err, &e) || e.What != name || !strings.Contains(err.Error(), strconv.Itoa(8<<20)) {
+			t.Errorf("%s past the bound: %v", name, err)
+		}
+	}
+}
+
+// TestPostStreamSaysAttempts: after the retries are spent the error says how many attempts over how long;
+// a transport error too (*RetriesError).
+func TestPostStreamSaysAttempts(t *testing.T) {
+	var n int
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n++
+		http.Error(w, `{"error":{"message":"overloaded"}}`, 529)
+	}))
+	defer srv.Close()
+	err := PostStream(context.Background(), Request{Provider: "p", URL: srv.URL, Body: []byte(`{}`),
+		Retry: Retry{MaxRetries: 3, BaseDelay: time.Millisecond}}, func(Event) error { return nil }, func() bool { return false })
+	var se *StatusError
+	if !errors.As(err, &se) || se.Attempts.N != 4 || n != 4 || !strings.Contains(err.Error(), "overloaded (after 4 attempts over ") {
+		t.Fatalf("status after retries: %v (%d requests)", err, n)
+	}
+	srv.Close()
+	_, at, err := Do(context.Background(), nil, Retry{MaxRetries: 2, BaseDelay: time.Millisecond}, func() (*http.Request, error) {
+		return http.NewRequest(http.MethodGet, srv.URL, nil)
+	})
+	var re *RetriesError
+	if !errors.As(err, &re) || at.N != 3 || !strings.Contains(err.Error(), "(after 3 attempts over ") {
+		t.Fatalf("transport error after retries: %v", err)
 	}
 }

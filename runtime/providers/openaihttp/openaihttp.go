@@ -84,7 +84,7 @@ func (p *Provider) Complete(ctx context.Context, req loop.Request) (loop.Respons
 	if err != nil {
 		return loop.Response{}, err
 	}
-	resp, err := httpcall.Do(ctx, p.cfg.HTTPClient, p.cfg.Retry, func() (*http.Request, error) {
+	resp, attempts, err := httpcall.Do(ctx, p.cfg.HTTPClient, p.cfg.Retry, func() (*http.Request, error) {
 		hreq, err := http.NewRequest(http.MethodPost, p.url, bytes.NewReader(body))
 		if err != nil {
 			return nil, errors.New("openaihttp: " + err.Error())
@@ -125,7 +125,7 @@ func (p *Provider) Complete(ctx context.Context, req loop.Request) (loop.Respons
 		if msg == "" {
 			msg = strings.TrimSpace(string(data[:min(len(data), 200)]))
 		}
-		return loop.Response{}, &StatusError{StatusCode: resp.StatusCode, Status: resp.Status, Message: msg}
+		return loop.Response{}, &StatusError{StatusCode: resp.StatusCode, Status: resp.Status, Message: msg, Attempts: attempts}
 	}
 	if perr != nil {
 		return loop.Response{}, errors.New("openaihttp: reading the response: " + perr.Error())
@@ -148,11 +148,14 @@ type StatusError struct {
 	Status string
 	// Message is the API's error message (error.message), else the start of the body.
 	Message string
+	// Attempts are the requests sent, retries included, and how long they took.
+	Attempts httpcall.Attempts
 }
 
-// Error returns "openaihttp: 401 Unauthorized: Incorrect API key provided".
+// Error returns "openaihttp: 401 Unauthorized: Incorrect API key provided", followed by the attempts when
+// there were retries: " (after 5 attempts over 7.5s)".
 func (e *StatusError) Error() string {
-	return "openaihttp: " + e.Status + ": " + e.Message
+	return "openaihttp: " + e.Status + ": " + e.Message + e.Attempts.Suffix()
 }
 
 // RequestBody returns the JSON body Complete sends for req:

@@ -25,8 +25,9 @@ func readStream(ctx context.Context, body io.Reader) (loop.Response, error) {
 		if s.apiErr != "" {
 			return loop.Response{}, errors.New("openaihttp: the API returned an error: " + s.apiErr)
 		}
-		if !s.started {
-			return loop.Response{}, errors.New("openaihttp: reading the stream: " + err.Error())
+		if _, tooLarge := errors.AsType[*httpcall.EventTooLargeError](err); tooLarge || !s.started {
+			// Past the bound a part of the answer is missing: an error, whatever arrived before.
+			return loop.Response{}, &readError{err}
 		}
 	}
 	if err := ctx.Err(); err != nil && s.finish == "" {
@@ -56,7 +57,7 @@ type streamCall struct {
 	args     []byte
 }
 
-var chunkLimits = strictjson.Limits{MaxBytes: httpcall.MaxLine + 1, MaxDepth: 256, MaxErrors: 4}
+var chunkLimits = strictjson.Limits{MaxBytes: httpcall.MaxEvent + 1, MaxDepth: 256, MaxErrors: 4}
 
 func (s *chunks) chunk(ev httpcall.Event) error {
 	if string(ev.Data) == "[DONE]" {
@@ -153,3 +154,10 @@ func (s *chunks) choice(d *strictjson.Decoder) {
 	}
 	td.ArrayEnd()
 }
+
+// readError is an error reading the stream; it unwraps to the cause (an *httpcall.EventTooLargeError, a
+// connection error).
+type readError struct{ err error }
+
+func (e *readError) Error() string { return "openaihttp: reading the stream: " + e.err.Error() }
+func (e *readError) Unwrap() error { return e.err }

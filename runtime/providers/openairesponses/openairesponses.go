@@ -153,7 +153,7 @@ func (a *assembler) find(itemID string, index int) *call {
 	return nil
 }
 
-var eventLimits = strictjson.Limits{MaxBytes: httpcall.MaxLine + 1, MaxDepth: 256, MaxErrors: 4}
+var eventLimits = strictjson.Limits{MaxBytes: httpcall.MaxEvent + 1, MaxDepth: 256, MaxErrors: 4}
 
 func (a *assembler) event(ev httpcall.Event) error {
 	var d strictjson.Decoder
