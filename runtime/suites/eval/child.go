@@ -67,6 +67,8 @@ const (
 	// childMemoryMargin is what the child may map beyond MaxMemory: the runtime's own structures, the
 	// goroutine stacks, GC metadata and fragmentation.
 	childMemoryMargin = 64 << 20
+	// exitNoLimit is the child's exit status when it cannot set its memory limit.
+	exitNoLimit = 5
 	// frameLimit bounds a frame the parent accepts: a write_file request is the largest.
 	frameLimit = files.MaxFileSize + 1<<10
 )

@@ -90,6 +90,8 @@ func (c *child) crashed(tc *wink.ToolContext, out *printed, steps int64) (wink.T
 	case strings.Contains(stderr, "stack overflow") || strings.Contains(stderr, "stack exceeds"):
 		text = "The program built a value nested too deeply to process (lists, dicts or tuples inside each other) and was stopped; " +
 			"everything it wrote was undone. Nest values less deeply."
+	case c.cmd.ProcessState.ExitCode() == exitNoLimit:
+		text = "The evaluator could not limit its memory (it reads /proc/self/status and sets RLIMIT_AS), so the program was not run."
 	case strings.HasPrefix(stderr, "panic: ") || !runtimeFatal(c.cmd.ProcessState.ExitCode(), stderr):
 		text = "The evaluator stopped unexpectedly (exit status " + strconv.Itoa(c.cmd.ProcessState.ExitCode()) + "); everything the program wrote was undone."
 	default:

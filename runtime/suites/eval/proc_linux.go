@@ -8,7 +8,12 @@ import (
 )
 
 // selfPath is the executable the child runs: this very file, even if it was replaced on disk since.
-func selfPath() (string, error) { return "/proc/self/exe", nil }
+func selfPath() (string, error) {
+	if _, err := os.Stat("/proc/self/exe"); err != nil {
+		return os.Executable()
+	}
+	return "/proc/self/exe", nil
+}
 
 // childAttr kills the child when the parent dies (strictly: when the OS thread that started it exits,
 // which the Go runtime does not do to threads running ordinary goroutines), so a program computing for
@@ -22,23 +27,23 @@ func childAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Pdeathsig: s
 func limitData(extra uint64) {
 	status, err := os.ReadFile("/proc/self/status")
 	if err != nil {
-		os.Exit(5) // no limit can be set: refuse to run the program rather than run it unbounded
+		os.Exit(exitNoLimit) // no limit can be set: refuse to run the program rather than run it unbounded
 	}
 	var kb uint64
 	for line := range strings.Lines(string(status)) {
 		if rest, ok := strings.CutPrefix(line, "VmSize:"); ok {
 			kb, err = strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
 			if err != nil {
-				os.Exit(5)
+				os.Exit(exitNoLimit)
 			}
 		}
 	}
 	if kb == 0 {
-		os.Exit(5)
+		os.Exit(exitNoLimit)
 	}
 	lim := kb<<10 + extra
 	if err := syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: lim, Max: lim}); err != nil {
-		os.Exit(5)
+		os.Exit(exitNoLimit)
 	}
 }
 
