@@ -51,6 +51,17 @@
 // HTTPHandler refuse a dispatcher holding a Session, Resources or Filesystem, which every client
 // would otherwise share (a factory returning that dispatcher shares it on purpose).
 //
+// # A server that runs for weeks
+//
+// What a client costs is given back when it leaves. A streamable HTTP session that receives no
+// request for DefaultSessionTimeout (30 minutes; WithSessionTimeout) is closed, as one the client
+// deletes is, and its client's release function runs: a client that leaves without DELETE holds
+// nothing after that. A stateless server keeps nothing between requests. In a session, the
+// dispatcher's logs (wink.ToolLog, wink.PolicyLog) keep the newest calls within
+// wink.Dispatcher.LogLimits. A request larger than DefaultMaxRequestBytes (4 MiB; WithMaxRequestBytes)
+// is refused after reading at most that much, with HTTP 413 or, over stdio, a -32600 error, and the
+// session goes on.
+//
 // # What the client sees
 //
 // tools/list: every tool of the registry in the registry's order with its name, its description,

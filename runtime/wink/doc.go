@@ -109,6 +109,8 @@
 //     (`Policy "p" failed while checking the call to tool "x": ...`); a
 //     PolicyChecked goes to the session's PolicyLog for every decision;
 //     ToolInvoked events go to ToolLog (and Events). Hooks run after them.
+//     Both logs keep the newest entries within Dispatcher.LogLimits
+//     (DefaultLogEntries, DefaultLogBytes per log; KeepAllLogs keeps all).
 //   - Transaction (runtime/txn): the tool-call resource scope is opened, then
 //     the session, the resources' Snapshotables and a snapshotable filesystem
 //     are captured; any failure (failure result, error, panic, invalid
