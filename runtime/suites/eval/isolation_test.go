@@ -174,7 +174,9 @@ func checkPeak(t *testing.T) {
 	if raceEnabled {
 		bound *= 3
 	}
-	if p := eval.LastChildPeak(); p <= 0 || p > bound {
+	p := eval.LastChildPeak()
+	t.Logf("evaluator peak resident memory: %d MiB", p>>20)
+	if p <= 0 || p > bound {
 		t.Errorf("the evaluator's peak resident memory was %d MiB; the bound is %d MiB", p>>20, bound>>20)
 	}
 }
