@@ -27,14 +27,16 @@
 //     joined with ctx.Err() if it does not wrap it, so errors.Is(err, context.DeadlineExceeded) holds.
 //   - Errors from Dispatch (deadline, cancellation, a transaction that could not start or roll back)
 //     stop the run: the tool results obtained before the error are kept in the transcript, later calls
-//     of the turn do not run. With Parallel, every call of the turn has started; the outcomes of those
-//     that succeeded are kept in the calls' order and the error of the earliest failing call returned.
+//     of the turn do not run. With Parallel, every call of the turn has run; the outcomes of those that
+//     succeeded are kept in the calls' order and the error of the earliest failing call returned.
 //   - Failed tool calls (bad arguments, unknown tool, denials, handler failures) are not errors: their
 //     text goes back to the model, which is how it recovers.
-//   - Parallel is a switch on the whole run; results always keep the calls' order. It is safe on one
-//     session: the dispatcher isolates the calls (each call that changes state holds its session
-//     exclusively from snapshot to commit or rollback, read-only tools share it), so parallel calls
-//     overlap only where they cannot undo each other's writes.
+//   - Parallel is a switch on the whole run; results always keep the calls' order. It runs a turn's
+//     read-only calls concurrently, and its state-changing calls one after another in the order the
+//     model gave them (beside the read-only ones), since a call may depend on the one before it. It is
+//     safe on one session: the dispatcher isolates the calls (each call that changes state holds its
+//     session exclusively from snapshot to commit or rollback, read-only tools share it), so parallel
+//     calls overlap only where they cannot undo each other's writes.
 //   - A call to a tool that is not offered (Config.Tools narrower than the registry) is still dispatched:
 //     the registry is the authority, and unknown names are answered by the dispatcher.
 //   - OnTurn runs on Run's goroutine after each turn's calls, also for the final and the stopping turn.

@@ -161,10 +161,12 @@ type Config struct {
 	// MaxTurns bounds the number of provider calls; zero means DefaultMaxTurns, a negative value is an
 	// error.
 	MaxTurns int
-	// Parallel runs the tool calls of one turn concurrently instead of in order; their results still
-	// keep the calls' order. Set it only when the offered tools do not share session, resource or
-	// filesystem state: the dispatcher does not isolate concurrent calls (a rolled-back call undoes what
-	// the others did since its snapshot).
+	// Parallel runs the read-only calls of one turn (//wink:tool readonly) concurrently with each other
+	// and with the turn's other calls, which run one after another in the order the model gave them (a
+	// call that changes state may depend on the one before it: "create the file, then append to it").
+	// Results keep the calls' order either way. It is safe on one session: the dispatcher isolates
+	// calls (one that changes state holds its session exclusively from snapshot to commit or rollback;
+	// read-only ones share it), so no call undoes another's writes.
 	Parallel bool
 	// OnTurn, when set, is called after each turn, from the goroutine running Run.
 	OnTurn func(Turn)
@@ -368,15 +370,36 @@ func dispatchSequential(ctx context.Context, d *wink.Dispatcher, calls []wink.Ca
 	return outcomes, held, nil
 }
 
-// dispatchParallel runs calls concurrently and waits for all of them. Outcomes keep the calls' order;
-// when some calls return an error, the outcomes of the others are returned (still in order) with the
-// error of the earliest failing call. Held calls are listed in held, in order.
+// dispatchParallel runs the read-only calls concurrently, each on its own goroutine, and the others one
+// after another in their order on one more goroutine, and waits for all of them. Outcomes keep the calls'
+// order; when some calls return an error, the outcomes of the others are returned (still in order) with
+// the error of the earliest failing call; as in a sequential turn, the state-changing calls after one that
+// returned an error (not a hold) do not run. Held calls are listed in held, in order. A call to an unknown
+// tool counts as changing state.
 func dispatchParallel(ctx context.Context, d *wink.Dispatcher, calls []wink.Call) ([]wink.Outcome, []wink.Call, error) {
 	outcomes := make([]wink.Outcome, len(calls))
 	errs := make([]error, len(calls))
 	var wg sync.WaitGroup
+	var ordered []int
 	for i := range calls {
-		wg.Go(func() { outcomes[i], errs[i] = d.Dispatch(ctx, calls[i]) })
+		if readOnly(d, calls[i].Name) {
+			wg.Go(func() { outcomes[i], errs[i] = d.Dispatch(ctx, calls[i]) })
+		} else {
+			ordered = append(ordered, i)
+		}
+	}
+	if len(ordered) > 0 {
+		wg.Go(func() {
+			for n, i := range ordered {
+				outcomes[i], errs[i] = d.Dispatch(ctx, calls[i])
+				if _, held := errors.AsType[*wink.HeldError](errs[i]); errs[i] != nil && !held {
+					for _, j := range ordered[n+1:] {
+						errs[j] = errNotRun
+					}
+					return
+				}
+			}
+		})
 	}
 	wg.Wait()
 	var first error
@@ -396,6 +419,19 @@ func dispatchParallel(ctx context.Context, d *wink.Dispatcher, calls []wink.Call
 		kept = append(kept, outcomes[i])
 	}
 	return kept, held, first
+}
+
+// errNotRun marks the calls dispatchParallel did not run after an error: never returned, as the earlier
+// call's error comes first.
+var errNotRun = errors.New("loop: not run after an earlier call's error")
+
+// readOnly reports whether name is a read-only tool of d's registry.
+func readOnly(d *wink.Dispatcher, name string) bool {
+	if d.Registry == nil {
+		return false
+	}
+	t, ok := d.Registry.Lookup(name)
+	return ok && t.Spec().ReadOnly
 }
 
 // resumeHeld dispatches the calls of the last assistant message that have no tool message, after

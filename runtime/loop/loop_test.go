@@ -53,6 +53,9 @@ func call(id, name, args string) wink.Call {
 
 func step(id string) wink.Call { return call("call_"+id, "step", `{"id":"`+id+`"}`) }
 
+// peek is step's read-only twin.
+func peek(id string) wink.Call { return call("call_"+id, "peek", `{"id":"`+id+`"}`) }
+
 func dispatcher(t *testing.T) *wink.Dispatcher {
 	t.Helper()
 	reg, err := wink.NewRegistry(looptest.WinkTools())
@@ -113,7 +116,7 @@ func TestRunStopsWhenTheModelStopsCallingTools(t *testing.T) {
 		Text: "It said hi.", Turns: 2, Stop: loop.StopDone,
 		Usage: wink.TokenUsage{Input: 40, Output: 9, Total: 49},
 	}
-	if diff := cmp.Diff(want, res); diff != "" {
+	if diff := cmp.Diff(want, res, sameBlocks); diff != "" {
 		t.Errorf("Result (-want +got):\n%s", diff)
 	}
 	if len(p.reqs) != 2 {
@@ -123,17 +126,17 @@ func TestRunStopsWhenTheModelStopsCallingTools(t *testing.T) {
 		if r.System != "Be brief." {
 			t.Errorf("request %d: System = %q", i+1, r.System)
 		}
-		if got := toolNames(r.Tools); !slices.Equal(got, []string{"echo", "step"}) {
-			t.Errorf("request %d: tools = %v, want the registry's [echo step]", i+1, got)
+		if got := toolNames(r.Tools); !slices.Equal(got, []string{"echo", "step", "peek"}) {
+			t.Errorf("request %d: tools = %v, want the registry's [echo step peek]", i+1, got)
 		}
 	}
-	if diff := cmp.Diff(want.Messages[:3], p.reqs[1].Messages); diff != "" {
+	if diff := cmp.Diff(want.Messages[:3], p.reqs[1].Messages, sameBlocks); diff != "" {
 		t.Errorf("second request's messages (-want +got):\n%s", diff)
 	}
 	if len(turns) != 2 || turns[0].Index != 1 || turns[1].Index != 2 {
 		t.Fatalf("OnTurn got %d turns: %+v", len(turns), turns)
 	}
-	if diff := cmp.Diff([]wink.Outcome{echoOut}, turns[0].Outcomes); diff != "" {
+	if diff := cmp.Diff([]wink.Outcome{echoOut}, turns[0].Outcomes, sameBlocks); diff != "" {
 		t.Errorf("turn 1 outcomes (-want +got):\n%s", diff)
 	}
 	if turns[1].Outcomes != nil {
@@ -372,7 +375,7 @@ func TestRunFeedsFailedCallsBackToTheModel(t *testing.T) {
 	}
 	want := []string{
 		"Invalid arguments for tool \"echo\":\n- text: must be at least 1 character long; got 0\nFix the arguments and call echo again.",
-		"Unknown tool \"nope\". Available tools: echo, step.",
+		"Unknown tool \"nope\". Available tools: echo, step, peek.",
 	}
 	var got []string
 	for _, m := range p.reqs[1].Messages {
@@ -383,7 +386,7 @@ func TestRunFeedsFailedCallsBackToTheModel(t *testing.T) {
 			got = append(got, m.Result.Output)
 		}
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
+	if diff := cmp.Diff(want, got, sameBlocks); diff != "" {
 		t.Errorf("tool outputs (-want +got):\n%s", diff)
 	}
 	if res.Stop != loop.StopDone {
@@ -419,8 +422,8 @@ func TestRunRunsCallsInOrderByDefault(t *testing.T) {
 }
 
 func TestRunParallelRunsCallsConcurrentlyAndKeepsTheirOrder(t *testing.T) {
-	// Every handler waits until all three are running (which proves concurrency), then they finish in
-	// reverse order: c, b, a.
+	// Three read-only calls: every handler waits until all three are running (which proves concurrency),
+	// then they finish in reverse order: c, b, a.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // only guards against a hang
 	defer cancel()
 	ids := []string{"a", "b", "c"}
@@ -448,7 +451,7 @@ func TestRunParallelRunsCallsConcurrentlyAndKeepsTheirOrder(t *testing.T) {
 		rec.hook(tc, id)
 		close(finished[id])
 	})
-	p := script(loop.Response{ToolCalls: []wink.Call{step("a"), step("b"), step("c")}}, loop.Response{Text: "ok"})
+	p := script(loop.Response{ToolCalls: []wink.Call{peek("a"), peek("b"), peek("c")}}, loop.Response{Text: "ok"})
 	var outcomes []wink.Outcome
 	res, err := loop.Run(ctx, loop.Config{Provider: p, Dispatcher: dispatcher(t), Parallel: true, OnTurn: func(tn loop.Turn) {
 		if tn.Index == 1 {
@@ -495,10 +498,8 @@ func TestRunDispatchErrorStopsTheTurn(t *testing.T) {
 			if !errors.As(err, &te) || te.Op != "dispatch" || res.Stop != loop.StopError || len(p.reqs) != 1 {
 				t.Fatalf("err=%v stop=%v requests=%d, want a dispatch TurnError and no further request", err, res.Stop, len(p.reqs))
 			}
+			// Parallel or not, the state-changing calls run in order, and those after the failing one do not.
 			wantIDs, wantRan := []string{"call_a"}, []string{"a"}
-			if parallel { // every call ran; the failing one has no result
-				wantIDs, wantRan = []string{"call_a", "call_c"}, []string{"a", "c"}
-			}
 			if got := outcomeIDs(res.Messages); !slices.Equal(got, wantIDs) {
 				t.Errorf("results %v, want %v", got, wantIDs)
 			}
@@ -528,3 +529,47 @@ func errString(err error) string {
 	}
 	return err.Error()
 }
+
+// TestRunParallelRunsStateChangingCallsInOrder: with Parallel, the state-changing calls of a turn run one
+// after another in the model's order even when the first is the slowest, while a read-only call runs
+// beside them (it and the first step each wait for the other to start, which only concurrency allows).
+func TestRunParallelRunsStateChangingCallsInOrder(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // only guards against a hang
+	defer cancel()
+	var rec recorder
+	started := map[string]chan struct{}{"a": make(chan struct{}), "r": make(chan struct{})}
+	delay := map[string]time.Duration{"a": 30 * time.Millisecond, "b": 15 * time.Millisecond}
+	hook(t, func(tc *wink.ToolContext, id string) {
+		switch id {
+		case "a", "r":
+			close(started[id])
+			other := map[string]string{"a": "r", "r": "a"}[id]
+			select {
+			case <-started[other]:
+			case <-tc.Done():
+			}
+		}
+		time.Sleep(delay[id])
+		rec.hook(tc, id)
+	})
+	p := script(loop.Response{ToolCalls: []wink.Call{step("a"), peek("r"), step("b"), step("c")}}, loop.Response{Text: "ok"})
+	res, err := loop.Run(ctx, loop.Config{Provider: p, Dispatcher: dispatcher(t), Parallel: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var steps []string
+	for _, id := range rec.ids {
+		if id != "r" {
+			steps = append(steps, id)
+		}
+	}
+	if !slices.Equal(steps, []string{"a", "b", "c"}) {
+		t.Fatalf("state-changing calls ran in order %v, want a b c", steps)
+	}
+	if got := outcomeIDs(res.Messages); !slices.Equal(got, []string{"call_a", "call_r", "call_b", "call_c"}) {
+		t.Errorf("results in order %v, want the calls' order", got)
+	}
+}
+
+// sameBlocks compares wink.Blocks (content blocks behind an unexported pointer) by identity, as == does.
+var sameBlocks = cmp.Comparer(func(a, b wink.Blocks) bool { return a == b })

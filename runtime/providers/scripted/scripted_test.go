@@ -71,7 +71,7 @@ func TestParseReadsEveryDirective(t *testing.T) {
 			{Line: 13, Text: "\nAll done.", Stop: "end_turn"},
 		},
 	}
-	if diff := cmp.Diff(want, s); diff != "" {
+	if diff := cmp.Diff(want, s, sameBlocks); diff != "" {
 		t.Errorf("Parse (-want +got):\n%s", diff)
 	}
 }
@@ -131,7 +131,7 @@ func TestProviderReplaysTheScriptThroughTheLoop(t *testing.T) {
 		{Role: loop.RoleTool, Result: wink.Outcome{CallID: "call_2", Name: "broken", Message: "Invalid arguments for tool \"broken\":\n- unknown field \"x\"; this tool takes no arguments\nFix the arguments and call broken again.", Output: "Invalid arguments for tool \"broken\":\n- unknown field \"x\"; this tool takes no arguments\nFix the arguments and call broken again."}},
 		{Role: loop.RoleAssistant, Text: "\nAll done."},
 	}
-	if diff := cmp.Diff(want, res.Messages); diff != "" {
+	if diff := cmp.Diff(want, res.Messages, sameBlocks); diff != "" {
 		t.Errorf("Messages (-want +got):\n%s", diff)
 	}
 }
@@ -197,3 +197,6 @@ func TestCompleteHonoursACancelledContext(t *testing.T) {
 		t.Errorf("err = %v, want context.Canceled", err)
 	}
 }
+
+// sameBlocks compares wink.Blocks (content blocks behind an unexported pointer) by identity, as == does.
+var sameBlocks = cmp.Comparer(func(a, b wink.Blocks) bool { return a == b })

@@ -1,5 +1,6 @@
-// Package looptest holds the tools the loop tests dispatch: echo, which repeats its text, and step,
-// which calls a hook the test installs (to observe order and concurrency) and may fail on request.
+// Package looptest holds the tools the loop tests dispatch: echo, which repeats its text, and step (and
+// its read-only twin peek), which calls a hook the test installs (to observe order and concurrency) and
+// may fail on request.
 package looptest
 
 //go:generate go run github.com/winkgen/wink/cmd/winkgen
@@ -35,6 +36,16 @@ var Hook func(tc *wink.ToolContext, id string)
 //
 //wink:tool
 func Step(tc *wink.ToolContext, p StepParams) (wink.ToolResult[wink.NoValue], error) {
+	if Hook != nil {
+		Hook(tc, p.ID)
+	}
+	return wink.Done[wink.NoValue]("step " + p.ID + " done"), nil
+}
+
+// Peek calls the test hook and reports the step seen: a read-only step, which Parallel runs concurrently.
+//
+//wink:tool readonly
+func Peek(tc *wink.ToolContext, p StepParams) (wink.ToolResult[wink.NoValue], error) {
 	if Hook != nil {
 		Hook(tc, p.ID)
 	}

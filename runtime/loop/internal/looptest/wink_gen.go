@@ -25,12 +25,13 @@ var (
 var (
 	_ func(*wink.ToolContext, EchoParams) (wink.ToolResult[wink.NoValue], error) = Echo
 	_ func(*wink.ToolContext, StepParams) (wink.ToolResult[wink.NoValue], error) = Step
+	_ func(*wink.ToolContext, StepParams) (wink.ToolResult[wink.NoValue], error) = Peek
 )
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkEcho, WinkStep}
+	return []*wink.Tool{WinkEcho, WinkStep, WinkPeek}
 }
 
 // WinkEcho is the echo tool, handled by Echo.
@@ -63,6 +64,23 @@ var winkFuncsStep = wink.Funcs[StepParams, wink.NoValue]{
 	EncodeParams: winkEncodeStepParams,
 	EncodeResult: wink.EncodeNoValue,
 	Handler:      Step,
+}
+
+// WinkPeek is the peek tool, handled by Peek.
+var WinkPeek = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Calls the test hook and reports the step seen: a read-only step, which Parallel runs concurrently.",
+	Name:             "peek",
+	ParamsSchema:     winkSchemaStepParams,
+	Position:         "github.com/winkgen/wink/runtime/loop/internal/looptest.Peek (tools.go)",
+	ReadOnly:         true,
+	ResultSchema:     winkSchemaNoValue,
+}, &winkFuncsPeek)
+var winkFuncsPeek = wink.Funcs[StepParams, wink.NoValue]{
+	Decode:       winkDecodeStepParams,
+	EncodeParams: winkEncodeStepParams,
+	EncodeResult: wink.EncodeNoValue,
+	Handler:      Peek,
 }
 
 // winkDecodeEchoParams strictly decodes a EchoParams object; errors are recorded in d.
