@@ -16,15 +16,18 @@ import (
 // sent it. Handlers reach it through ToolContext.Log, ToolContext.Sample and
 // wink.Elicit.
 //
-// DESIGN-notes: protocol 2026-07-28 forbids server requests (sampling,
-// elicitation) while a request is served (SEP-2322: they travel as input
-// requests of an input-required result, which a handler in the middle of its
-// work cannot produce without being re-run). Sample and Elicit therefore
-// answer ErrNotAvailable on such sessions, saying why; the server's held-call
-// path (approval.go) is what uses input-required results. Logging still
-// works there (the SDK reads the level from the request's _meta).
+// On protocol 2026-07-28, which forbids server requests while a request is
+// served, Sample and Elicit go through input-required results instead
+// (inputrequired.go). Logging works on every version (on 2026-07-28 the SDK
+// reads the level from the request's _meta).
 type sessionClient struct {
 	ss *mcp.ServerSession
+
+	// On 2026-07-28 sessions requests travel in input-required results (inputrequired.go).
+	mrtr    bool
+	answers []answer         // the answers to the handler's requests, in order
+	next    int              // the index of the handler's next request
+	need    mcp.InputRequest // the first request without an answer
 }
 
 // newProtocol is the first protocol version without server requests during
@@ -41,9 +44,6 @@ func (c *sessionClient) cannotAsk(capability string, has func(*mcp.ClientCapabil
 	ip := c.ss.InitializeParams()
 	if ip == nil {
 		return "the client has not initialized the session"
-	}
-	if ip.ProtocolVersion >= newProtocol {
-		return "protocol version " + ip.ProtocolVersion + " allows no server requests during a tool call"
 	}
 	if ip.Capabilities == nil || !has(ip.Capabilities) {
 		return "the client did not declare the " + capability + " capability"
@@ -76,6 +76,16 @@ func (c *sessionClient) Sample(ctx context.Context, req wink.SampleRequest) (win
 			p.ModelPreferences.Hints = append(p.ModelPreferences.Hints, &mcp.ModelHint{Name: h})
 		}
 	}
+	if c.mrtr {
+		a, err := c.ask(p)
+		if err != nil {
+			return wink.SampleResult{}, err
+		}
+		if a.elicit {
+			return wink.SampleResult{}, errors.New("mcpserver: the client answered a sampling request with an elicitation result")
+		}
+		return a.sample, nil
+	}
 	//lint:ignore SA1019 sampling is deprecated as of 2026-07-28 but every earlier version has it.
 	res, err := c.ss.CreateMessage(ctx, p)
 	if err != nil {
@@ -96,7 +106,18 @@ func (c *sessionClient) Elicit(ctx context.Context, message string, schema []byt
 	if why := c.cannotAsk("elicitation", func(cc *mcp.ClientCapabilities) bool { return cc.Elicitation != nil }); why != "" {
 		return "", nil, wink.NotAvailable("elicitation", why)
 	}
-	res, err := c.ss.Elicit(ctx, &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: rawJSON(schema)})
+	params := &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: rawJSON(schema)}
+	if c.mrtr {
+		a, err := c.ask(params)
+		if err != nil {
+			return "", nil, err
+		}
+		if !a.elicit {
+			return "", nil, errors.New("mcpserver: the client answered an elicitation with a sampling result")
+		}
+		return a.action, a.content, nil
+	}
+	res, err := c.ss.Elicit(ctx, params)
 	if err != nil {
 		return "", nil, err
 	}

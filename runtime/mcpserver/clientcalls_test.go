@@ -133,79 +133,87 @@ func TestLogMessagesFollowTheClientLevel(t *testing.T) {
 }
 
 // TestSamplingAsksTheClientModel: ToolContext.Sample becomes sampling/createMessage with the handler's
-// messages, system prompt, token bound and model hints, and returns the client model's answer; a client
-// without the sampling capability, or on protocol 2026-07-28, makes it a clear failure.
+// messages, system prompt, token bound and model hints (on 2026-07-28 an input request of an
+// input-required result, which the SDK client answers and retries), and returns the client model's
+// answer; a client without the sampling capability makes it a clear failure.
 func TestSamplingAsksTheClientModel(t *testing.T) {
-	var seen *mcp.CreateMessageParams
-	cs := connectClientTools(t, "2025-11-25", &mcp.ClientOptions{CreateMessageHandler: func(_ context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-		seen = req.Params
-		return &mcp.CreateMessageResult{Role: "assistant", Model: "test-model", Content: &mcp.TextContent{Text: "Paris."}, StopReason: "endTurn"}, nil
-	}})
-	res := callTool(t, cs, "ask_model", map[string]any{"prompt": "Capital of France?"})
-	if res.IsError || !strings.Contains(resultText(res), "LLM response (test-model):\n\n\"Paris.\"") {
-		t.Fatalf("got %+v: %q", res, resultText(res))
-	}
-	if seen == nil || seen.MaxTokens != 100 || seen.SystemPrompt != "Be brief." || len(seen.Messages) != 1 || seen.Messages[0].Role != "user" ||
-		seen.Messages[0].Content.(*mcp.TextContent).Text != "Capital of France?" || seen.ModelPreferences == nil || seen.ModelPreferences.Hints[0].Name != "claude" {
-		t.Fatalf("request: %+v", seen)
-	}
-
-	for version, why := range map[string]string{
-		"2025-11-25": "the client did not declare the sampling capability",
-		"2026-07-28": "protocol version 2026-07-28 allows no server requests during a tool call",
-	} {
-		cs := connectClientTools(t, version, nil)
-		res := callTool(t, cs, "ask_model", map[string]any{"prompt": "x"})
-		if want := `Tool "ask_model" failed: wink: sampling is not available: ` + why + "\n"; !res.IsError || resultText(res) != want {
-			t.Errorf("%s: got %q, want %q", version, resultText(res), want)
-		}
+	for _, version := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(version, func(t *testing.T) {
+			var seen []*mcp.CreateMessageParams
+			cs := connectClientTools(t, version, &mcp.ClientOptions{CreateMessageHandler: func(_ context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+				seen = append(seen, req.Params)
+				return &mcp.CreateMessageResult{Role: "assistant", Model: "test-model", Content: &mcp.TextContent{Text: "Paris."}, StopReason: "endTurn"}, nil
+			}})
+			res := callTool(t, cs, "ask_model", map[string]any{"prompt": "Capital of France?"})
+			if res.IsError || !strings.Contains(resultText(res), "LLM response (test-model):\n\n\"Paris.\"") {
+				t.Fatalf("got %+v: %q", res, resultText(res))
+			}
+			if len(seen) != 1 {
+				t.Fatalf("%d sampling requests", len(seen))
+			}
+			p := seen[0]
+			if p.MaxTokens != 100 || p.SystemPrompt != "Be brief." || len(p.Messages) != 1 || p.Messages[0].Role != "user" ||
+				p.Messages[0].Content.(*mcp.TextContent).Text != "Capital of France?" || p.ModelPreferences == nil || p.ModelPreferences.Hints[0].Name != "claude" {
+				t.Fatalf("request: %+v", p)
+			}
+			cs = connectClientTools(t, version, nil)
+			res = callTool(t, cs, "ask_model", map[string]any{"prompt": "x"})
+			if want := `Tool "ask_model" failed: wink: sampling is not available: the client did not declare the sampling capability` + "\n"; !res.IsError || resultText(res) != want {
+				t.Errorf("got %q, want %q", resultText(res), want)
+			}
+		})
 	}
 }
 
 // TestElicitationFillsTheGeneratedForm: wink.Elicit sends the form winkgen generated (the SDK client
 // validates it as MCP's elicitation subset), and the answer, defaults applied, is decoded into the struct;
-// a decline lets the handler ask again; cancel is reported as is.
+// a decline lets the handler ask again; cancel is reported as is. On 2026-07-28 each question is an
+// input-required result and the handler runs again with the answers so far.
 func TestElicitationFillsTheGeneratedForm(t *testing.T) {
-	var mu sync.Mutex
-	var messages []string
-	var schema json.RawMessage
-	answers := []*mcp.ElicitResult{
-		{Action: "decline"},
-		{Action: "accept", Content: map[string]any{"name": "Ann", "plan": "pro", "topics": []any{"news", "offers"}}},
-	}
-	cs := connectClientTools(t, "2025-11-25", &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		messages = append(messages, req.Params.Message)
-		schema, _ = json.Marshal(req.Params.RequestedSchema)
-		a := answers[0]
-		answers = answers[1:]
-		return a, nil
-	}})
-	res := callTool(t, cs, "sign_up", map[string]any{})
-	if res.IsError || !strings.Contains(resultText(res), `"summary":"Ann, 30, pro, [news offers], newsletter false"`) {
-		t.Fatalf("got %q", resultText(res))
-	}
-	if strings.Join(messages, "|") != "Please sign up.|Are you sure? Please sign up." {
-		t.Errorf("messages %q", messages)
-	}
-	var got, want any
-	_ = json.Unmarshal(schema, &got)
-	_ = json.Unmarshal(clienttest.WinkFormSignUp.Schema, &want)
-	if !sameJSON(got, want) {
-		t.Errorf("requestedSchema %s, want %s", schema, clienttest.WinkFormSignUp.Schema)
-	}
+	for _, version := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(version, func(t *testing.T) {
+			var mu sync.Mutex
+			var messages []string
+			var schema json.RawMessage
+			answers := []*mcp.ElicitResult{
+				{Action: "decline"},
+				{Action: "accept", Content: map[string]any{"name": "Ann", "age": 30, "plan": "pro", "topics": []any{"news", "offers"}, "newsletter": false}},
+			}
+			cs := connectClientTools(t, version, &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				messages = append(messages, req.Params.Message)
+				schema, _ = json.Marshal(req.Params.RequestedSchema)
+				a := answers[0]
+				answers = answers[1:]
+				return a, nil
+			}})
+			res := callTool(t, cs, "sign_up", map[string]any{})
+			if res.IsError || !strings.Contains(resultText(res), `"summary":"Ann, 30, pro, [news offers], newsletter false"`) {
+				t.Fatalf("got %q", resultText(res))
+			}
+			if strings.Join(messages, "|") != "Please sign up.|Are you sure? Please sign up." {
+				t.Errorf("messages %q", messages)
+			}
+			var got, want any
+			_ = json.Unmarshal(schema, &got)
+			_ = json.Unmarshal(clienttest.WinkFormSignUp.Schema, &want)
+			if !sameJSON(got, want) {
+				t.Errorf("requestedSchema %s, want %s", schema, clienttest.WinkFormSignUp.Schema)
+			}
 
-	answers = []*mcp.ElicitResult{{Action: "cancel"}}
-	res = callTool(t, cs, "sign_up", map[string]any{})
-	if res.IsError || !strings.Contains(resultText(res), `"action":"cancel"`) {
-		t.Fatalf("cancel: %q", resultText(res))
-	}
+			answers = []*mcp.ElicitResult{{Action: "cancel"}}
+			res = callTool(t, cs, "sign_up", map[string]any{})
+			if res.IsError || !strings.Contains(resultText(res), `"action":"cancel"`) {
+				t.Fatalf("cancel: %q", resultText(res))
+			}
 
-	cs = connectClientTools(t, "2025-11-25", nil)
-	res = callTool(t, cs, "sign_up", map[string]any{})
-	if want := `Tool "sign_up" failed: wink: elicitation is not available: the client did not declare the elicitation capability` + "\n"; !res.IsError || resultText(res) != want {
-		t.Errorf("no capability: got %q", resultText(res))
+			cs = connectClientTools(t, version, nil)
+			res = callTool(t, cs, "sign_up", map[string]any{})
+			if want := `Tool "sign_up" failed: wink: elicitation is not available: the client did not declare the elicitation capability` + "\n"; !res.IsError || resultText(res) != want {
+				t.Errorf("no capability: got %q", resultText(res))
+			}
+		})
 	}
 }
 
@@ -213,4 +221,31 @@ func sameJSON(a, b any) bool {
 	x, _ := json.Marshal(a)
 	y, _ := json.Marshal(b)
 	return string(x) == string(y)
+}
+
+// TestInputRequiredStateIsChecked: on 2026-07-28 a retry whose requestState was not issued for this
+// call (forged, or carried over to other arguments) is refused before anything runs.
+func TestInputRequiredStateIsChecked(t *testing.T) {
+	cs := connectClientTools(t, "2026-07-28", &mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return &mcp.CreateMessageResult{Role: "assistant", Model: "m", Content: &mcp.TextContent{Text: "x"}}, nil
+		}})
+	ctx := context.Background()
+	first, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ask_model", Arguments: map[string]any{"prompt": "a"}})
+	if err != nil || first.RequestState == "" || first.InputRequests["wink.input.0"] == nil {
+		t.Fatalf("first: %v %+v", err, first)
+	}
+	resp := mcp.InputResponseMap{"wink.input.0": &mcp.CreateMessageWithToolsResult{Role: "assistant", Model: "m", Content: []mcp.Content{&mcp.TextContent{Text: "B"}}}}
+	for what, p := range map[string]*mcp.CallToolParams{
+		"other arguments": {Name: "ask_model", Arguments: map[string]any{"prompt": "b"}, RequestState: first.RequestState, InputResponses: resp},
+		"forged":          {Name: "ask_model", Arguments: map[string]any{"prompt": "a"}, RequestState: "wink-input.W10.AAAA", InputResponses: resp},
+	} {
+		if _, err := cs.CallTool(ctx, p); err == nil || !strings.Contains(err.Error(), "requestState does not belong to this call") {
+			t.Errorf("%s: %v", what, err)
+		}
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ask_model", Arguments: map[string]any{"prompt": "a"}, RequestState: first.RequestState, InputResponses: resp})
+	if err != nil || res.IsError || !strings.Contains(resultText(res), `"B"`) {
+		t.Fatalf("answered retry: %v %q", err, resultText(res))
+	}
 }

@@ -368,7 +368,12 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 		disp = cd
 	}
 	if req != nil && req.Session != nil {
-		ctx = wink.WithClient(ctx, &sessionClient{ss: req.Session}) // logging, sampling, elicitation (clientcalls.go)
+		// Logging, sampling, elicitation (clientcalls.go); a retry's answers (inputrequired.go).
+		sc, cerr := s.sessionClientFor(req)
+		if cerr != nil {
+			return nil, cerr
+		}
+		ctx = wink.WithClient(ctx, sc)
 	}
 	if req != nil && req.Params != nil && req.Session != nil {
 		if tok := req.Params.GetProgressToken(); tok != nil {
@@ -399,6 +404,9 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 	s.pending.Store(id, pc)
 	defer s.pending.Delete(id)
 	out, derr := disp.Dispatch(ctx, wink.Call{ID: id, Name: name, Arguments: args})
+	if ir := s.inputRequired(ctx, out, derr, name, args); ir != nil {
+		return ir, nil // the handler waits for the client's answer (inputrequired.go)
+	}
 	if held, ok := errors.AsType[*wink.HeldError](derr); ok {
 		return s.heldResult(held), nil
 	}
