@@ -69,4 +69,7 @@ require (
 	google.golang.org/protobuf v1.36.11 // indirect
 )
 
-tool golang.org/x/perf/cmd/benchstat
+tool (
+	github.com/winkgen/wink/cmd/winkgen
+	golang.org/x/perf/cmd/benchstat
+)

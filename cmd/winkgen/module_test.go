@@ -11,7 +11,8 @@ import (
 // TestUseInYourModule follows the README's "Use it in your module" in a fresh module in a temporary
 // directory: go get -tool, //go:generate go tool winkgen, generate, build, vet, go mod tidy, build again,
 // winkgen -check, and a program that dispatches a call. The module is not published, so the new module
-// replaces it with this checkout and resolves everything from the module cache (GOPROXY=off).
+// replaces it with this checkout as the README says (go mod edit -require -replace) and resolves everything
+// from the module cache (GOPROXY=off).
 func TestUseInYourModule(t *testing.T) {
 	repo, err := filepath.Abs("../..")
 	if err != nil {
@@ -28,7 +29,7 @@ func TestUseInYourModule(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write("go.mod", "module example.com/agent\n\ngo 1.26\n\nrequire github.com/winkgen/wink v0.0.0\n\nreplace github.com/winkgen/wink => "+repo+"\n")
+	write("go.mod", "module example.com/agent\n\ngo 1.26\n")
 	sum, err := os.ReadFile(filepath.Join(repo, "go.sum"))
 	if err != nil {
 		t.Fatal(err)
@@ -89,6 +90,8 @@ func main() {
 		}
 		return string(out)
 	}
+	// The README's steps for a local checkout: a replace directive, then the tool at the replaced version.
+	run("mod", "edit", "-require=github.com/winkgen/wink@v0.0.0", "-replace=github.com/winkgen/wink="+repo)
 	run("get", "-tool", "github.com/winkgen/wink/cmd/winkgen@v0.0.0")
 	run("generate", "./...")
 	if _, err := os.Stat(filepath.Join(dir, "tools", "wink_gen.go")); err != nil {

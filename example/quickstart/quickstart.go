@@ -1,7 +1,7 @@
 // Package quickstart is the README's quickstart, kept compiling and tested.
 package quickstart
 
-//go:generate go run github.com/winkgen/wink/cmd/winkgen
+//go:generate go tool winkgen
 
 import "github.com/winkgen/wink/runtime/wink"
 
