@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"strconv"
 	"strings"
@@ -26,10 +27,20 @@ import (
 // the same question by the SDK itself (elicitation/create), transparently.
 //
 // The state is signed (HMAC-SHA256 over the call's ID, tool name and arguments) and checked on the
-// retry: a client cannot apply an approval to other arguments or to another call, and a held call is
-// decided once (a replayed retry is refused, so an approved call runs once). Each server draws a
+// retry: a client cannot apply an approval to other arguments or to another call. Each server draws a
 // random key; servers that share sessions (a fleet behind one address) must share the key
 // (WithRequestStateKey) so that a retry may reach any of them.
+//
+// A held call is decided once and an approved call runs once, across servers, restarts and MCP
+// sessions mapped to one conversation. The state names the held call by an ID of its own (the call's
+// ID and 64 random bits), so a decision can never apply to a later call that happens to get the same
+// server-assigned ID (after a restart, or on another server). An approval is staged in the session
+// (session.Stage) and committed by the transaction of the call it approves: checking that the call is
+// not yet decided (on the session as the store holds it, under its lock), recording the approval and
+// running the call are one atomic step, so of two replays of the same retry (on two servers, or one
+// after a restart) one runs the call and the other is refused before anything runs, and a worker that
+// dies before the call's commit leaves no decision behind (the retry is then accepted). A denial runs
+// nothing: it is checked and recorded in one transaction before the model is answered.
 
 // approvalInput is the ID of the approval elicitation in inputRequests and inputResponses.
 const approvalInput = "wink.approval"
@@ -65,8 +76,16 @@ func (s *server) heldResult(held *wink.HeldError) *mcp.CallToolResult {
 	}
 	return &mcp.CallToolResult{
 		InputRequests: mcp.InputRequestMap{approvalInput: &mcp.ElicitParams{Message: msg, RequestedSchema: approvalSchema}},
-		RequestState:  s.signState(c.ID, c.Name, c.Arguments),
+		RequestState:  s.signState(heldID(c.ID), c.Name, c.Arguments),
 	}
+}
+
+// heldID returns the ID the held call callID runs under once decided: callID and 64 random bits, so that
+// no other call, on any server, ever has it.
+func heldID(callID string) string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return callID + "~" + hex.EncodeToString(b[:])
 }
 
 // signState returns "id.mac": the held call's ID and the MAC of ID, name and arguments.
@@ -92,24 +111,46 @@ func (s *server) resumeHeld(ctx context.Context, disp *wink.Dispatcher, p *mcp.C
 		return "", errors.New("requestState does not belong to this call (another tool, other arguments, or not issued by this server)")
 	}
 	id := string(idBytes)
-	if disp.Session != nil {
-		// One decision per held call: a replayed retry must not run an approved call twice.
-		for d := range session.Values(disp.Session, policy.ApprovalSlice) {
-			if d.CallID == id {
-				return "", errors.New("the held call " + strconv.Quote(id) + " was already decided; call the tool anew")
-			}
-		}
-	}
 	resp, _ := p.InputResponses[approvalInput].(*mcp.ElicitResult)
 	if resp == nil {
 		return "", errors.New("inputResponses lacks the " + strconv.Quote(approvalInput) + " elicitation result")
 	}
+	if disp.Session == nil {
+		return "", errors.New("policy: no session to record the decision in")
+	}
+	// One decision per held call, checked on the session as the store holds it, in the transaction
+	// that records the decision: a replayed retry never runs an approved call twice.
+	undecided := func(v session.View[policy.ApprovalDecision]) error {
+		for d := range v.Values() {
+			if d.CallID == id {
+				return &decidedError{id: id}
+			}
+		}
+		return nil
+	}
 	if resp.Action == "accept" {
-		return id, policy.Approve(ctx, disp.Session, id)
+		// Committed by the held call's own transaction (Stage), whose Begin checks undecided again.
+		return id, session.Stage(ctx, disp.Session, policy.ApprovalSlice, policy.ApprovalDecision{CallID: id, Approved: true}, undecided)
 	}
 	reason, _ := resp.Content["reason"].(string)
 	if reason == "" && resp.Action == "cancel" {
 		reason = "The person dismissed the request without deciding."
 	}
-	return id, policy.Deny(ctx, disp.Session, id, reason)
+	tx, err := disp.Session.Begin(ctx, session.ReadWrite)
+	if err != nil {
+		return "", err
+	}
+	if err := undecided(session.ViewOf(tx.Session(), policy.ApprovalSlice)); err != nil {
+		_ = tx.End(ctx)
+		return "", err
+	}
+	session.Append(tx.Session(), policy.ApprovalSlice, policy.ApprovalDecision{CallID: id, Reason: reason})
+	return id, tx.End(ctx)
+}
+
+// decidedError refuses the replay of a retry whose held call was already decided.
+type decidedError struct{ id string }
+
+func (e *decidedError) Error() string {
+	return "the held call " + strconv.Quote(e.id) + " was already decided; call the tool anew"
 }

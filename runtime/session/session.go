@@ -42,6 +42,7 @@ type Session struct {
 	store     Store       // WithStore; nil: memory only
 	storeOnce sync.Once   //
 	stored    *storeState // the store's bookkeeping, guarded by the transaction lock
+	staged    []staged    // values Stage appended for the next transaction (guarded by the transaction lock)
 }
 
 // Option configures a Session built by New.

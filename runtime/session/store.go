@@ -274,14 +274,21 @@ func (s *Session) storeBegin(ctx context.Context, tx *Tx) error {
 	}
 	stx, loaded, err := s.store.Begin(ctx, s.id, ReadWrite, known)
 	if err != nil {
+		s.unstage() // dropped: nothing ran with them
 		return err
 	}
+	staged := s.unstage()
 	if st.version < 0 || loaded.Version != st.version {
 		if err := s.apply(st, loaded, st.version < 0); err != nil {
 			_ = stx.Abort(context.WithoutCancel(ctx))
 			st.version = -1
 			return err
 		}
+	}
+	if err := s.restage(staged); err != nil {
+		_ = stx.Abort(context.WithoutCancel(ctx))
+		st.version = -1 // reload at the next Begin: some staged values may be in memory
+		return err
 	}
 	tx.stx = stx
 	tx.heads = make([]any, len(st.infos))
