@@ -186,7 +186,9 @@ func ran(res *mcp.CallToolResult, err error) bool {
 	return ok && strings.HasPrefix(t.Text, "Echoed.")
 }
 
-func refused(err error) bool { return err != nil && strings.Contains(err.Error(), "was already decided") }
+func refused(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "was already decided")
+}
 
 func effects(t *testing.T, pool *pgxpool.Pool, args string) int {
 	t.Helper()
