@@ -25,6 +25,7 @@ import (
 
 // Cluster is a running throwaway cluster.
 type Cluster struct {
+	bin  string // the server's binaries
 	dir  string // the cluster's directory: data/ and the socket
 	cmd  *exec.Cmd
 	done chan struct{}
@@ -90,33 +91,62 @@ func Start(parent string) (*Cluster, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("pgcluster: initdb: %v\n%s", err, out)
 	}
-	c.cmd = exec.Command(filepath.Join(bin, "postgres"), "-D", data, "-k", dir, "-c", "listen_addresses=",
-		"-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
-		"-c", "max_connections=300", "-c", "shared_buffers=32MB")
-	c.cmd.Dir = dir
-	// On Linux the server is killed when the process that started it dies, however it dies.
-	if c.cmd.SysProcAttr, err = processAttr(dir, true); err != nil {
+	c.bin = bin
+	if err := c.startServer(); err != nil {
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	logf, err := os.Create(filepath.Join(dir, "server.log"))
-	if err != nil {
-		os.RemoveAll(dir)
-		return nil, err
-	}
-	c.cmd.Stdout, c.cmd.Stderr = logf, logf
-	if err := c.cmd.Start(); err != nil {
-		logf.Close()
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("pgcluster: starting postgres: %w", err)
-	}
-	go func() { c.cmd.Wait(); logf.Close(); close(c.done) }()
 	if err := c.waitReady(30 * time.Second); err != nil {
 		log, _ := os.ReadFile(filepath.Join(dir, "server.log"))
 		c.Stop()
 		return nil, fmt.Errorf("%w\n%s", err, log)
 	}
 	return c, nil
+}
+
+// startServer starts the server on the cluster's data directory.
+func (c *Cluster) startServer() error {
+	dir := c.dir
+	cmd := exec.Command(filepath.Join(c.bin, "postgres"), "-D", filepath.Join(dir, "data"), "-k", dir, "-c", "listen_addresses=",
+		"-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
+		"-c", "max_connections=300", "-c", "shared_buffers=32MB")
+	cmd.Dir = dir
+	var err error
+	// On Linux the server is killed when the process that started it dies, however it dies.
+	if cmd.SysProcAttr, err = processAttr(dir, true); err != nil {
+		return err
+	}
+	logf, err := os.OpenFile(filepath.Join(dir, "server.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		logf.Close()
+		return fmt.Errorf("pgcluster: starting postgres: %w", err)
+	}
+	done := make(chan struct{})
+	c.cmd, c.done = cmd, done
+	go func() { cmd.Wait(); logf.Close(); close(done) }()
+	return nil
+}
+
+// Restart restarts the server as an administrator does (a fast shutdown: every connection is cut and
+// every open transaction rolled back; what was committed is kept), then starts it again on the same
+// data and socket and waits until it accepts connections.
+func (c *Cluster) Restart() error {
+	if c.cmd != nil && c.cmd.Process != nil {
+		_ = c.cmd.Process.Signal(os.Interrupt)
+		select {
+		case <-c.done:
+		case <-time.After(30 * time.Second):
+			return errors.New("pgcluster: the server did not stop within 30s")
+		}
+	}
+	if err := c.startServer(); err != nil {
+		return err
+	}
+	return c.waitReady(30 * time.Second)
 }
 
 // waitReady waits until the server accepts a connection.

@@ -46,3 +46,46 @@ func TestWithDB(t *testing.T) {
 		}
 	}
 }
+
+// Restart cuts every connection, keeps what was committed, and serves again on the same socket.
+func TestRestartKeepsCommittedDataAndCutsConnections(t *testing.T) {
+	c, err := Start("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Stop()
+	ctx := context.Background()
+	dsn, err := c.CreateDB(ctx, "restart")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, "CREATE TABLE t (x int); INSERT INTO t VALUES (1)"); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, "INSERT INTO t VALUES (2)"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx); err == nil {
+		t.Fatal("a transaction open across the restart committed")
+	}
+	conn2, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn2.Close(ctx)
+	var n int
+	if err := conn2.QueryRow(ctx, "SELECT count(*) FROM t").Scan(&n); err != nil || n != 1 {
+		t.Fatalf("%d rows after the restart (%v), want the committed one", n, err)
+	}
+}
