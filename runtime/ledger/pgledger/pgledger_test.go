@@ -163,6 +163,9 @@ func TestDoOnADatabaseThatIsDownReturnsAnErrorAndDoesNotRun(t *testing.T) {
 // never returns (the test kills the process).
 func worker() int {
 	ctx := context.Background()
+	if mode := os.Getenv("PGLEDGER_WORKER"); strings.HasPrefix(mode, "session-") {
+		return sessionWorker(ctx, mode)
+	}
 	pool, err := pgxpool.New(ctx, os.Getenv("PGLEDGER_DSN"))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
