@@ -3,6 +3,7 @@ package wink
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 
 	"github.com/winkgen/wink/runtime/session"
@@ -252,16 +253,54 @@ func Elicit[T any](tc *ToolContext, message string, form *Form[T]) (T, ElicitAct
 		return zero, "", notAvailable("elicitation", "no client is connected to this call and the dispatcher has no session to hold it in")
 	}
 	for a := range session.Values(s, ElicitationSlice) {
-		if a.CallID == tc.CallID && a.Seq == seq {
+		if a.CallID == tc.CallID && a.Seq == seq && a.Action != "" {
 			return answer(form, a.Action, []byte(a.Content))
 		}
 	}
+	// Record the question (a LOG slice: the call's rollback keeps it), for PendingElicitations.
+	func() {
+		defer func() { _ = recover() }() // a read-only view of the session cannot record it
+		session.Append(s, ElicitationSlice, ElicitationAnswer{CallID: tc.CallID, Seq: seq, Tool: tc.ToolName, Message: message, Schema: string(form.Schema)})
+	}()
 	return zero, "", &HeldError{
 		Call:        Call{ID: tc.CallID, Name: tc.ToolName},
 		Policy:      "elicitation",
 		Reason:      message,
 		Elicitation: &ElicitationRequest{Message: message, Schema: form.Schema, Seq: seq},
 	}
+}
+
+// PendingElicitations returns the questions Elicit asked in s that have no answer yet, oldest first,
+// as the *HeldError each call was held with (Call has the ID and the tool's name; its arguments are in
+// the run's messages): what a program driving the agent loop shows the user after loop.StopHeld, then
+// answers with AnswerElicitation. On a stored session, read it inside a transaction (s.Begin) to see
+// what other workers recorded.
+func PendingElicitations(s *session.Session) []*HeldError {
+	if s == nil {
+		return nil
+	}
+	type key struct {
+		id  string
+		seq int
+	}
+	answered := map[key]bool{}
+	var asked []ElicitationAnswer
+	for a := range session.Values(s, ElicitationSlice) {
+		k := key{a.CallID, a.Seq}
+		if a.Action != "" {
+			answered[k] = true
+		} else if !slices.ContainsFunc(asked, func(b ElicitationAnswer) bool { return b.CallID == a.CallID && b.Seq == a.Seq }) {
+			asked = append(asked, a)
+		}
+	}
+	var out []*HeldError
+	for _, a := range asked {
+		if !answered[key{a.CallID, a.Seq}] {
+			out = append(out, &HeldError{Call: Call{ID: a.CallID, Name: a.Tool}, Policy: "elicitation", Reason: a.Message,
+				Elicitation: &ElicitationRequest{Message: a.Message, Schema: []byte(a.Schema), Seq: a.Seq}})
+		}
+	}
+	return out
 }
 
 // answer decodes an accepted answer.
@@ -293,17 +332,20 @@ type ElicitationRequest struct {
 	Seq int
 }
 
-// ElicitationAnswer is a user's answer to a held elicitation, kept in the
-// session (ElicitationSlice).
+// ElicitationAnswer is a question Elicit asked outside MCP (Action empty;
+// Tool, Message and Schema set) or the user's answer to it (Action set), kept
+// in the session (ElicitationSlice).
 type ElicitationAnswer struct {
 	// CallID is the held call's ID.
 	CallID string
 	// Seq is ElicitationRequest.Seq.
 	Seq int
-	// Action is the user's action.
+	// Action is the user's action; empty for the question.
 	Action ElicitAction
 	// Content is the answer, a JSON object, when Action is ElicitAccept.
 	Content string
+	// Tool, Message and Schema describe the question.
+	Tool, Message, Schema string
 }
 
 // ElicitationSlice holds the answers (a LOG slice, with a codec: a stored
@@ -347,6 +389,12 @@ var elicitationCodec = session.Codec[ElicitationAnswer]{
 		dst = strictjson.AppendString(dst, string(v.Action))
 		dst = append(dst, `,"content":`...)
 		dst = strictjson.AppendString(dst, v.Content)
+		dst = append(dst, `,"tool":`...)
+		dst = strictjson.AppendString(dst, v.Tool)
+		dst = append(dst, `,"message":`...)
+		dst = strictjson.AppendString(dst, v.Message)
+		dst = append(dst, `,"schema":`...)
+		dst = strictjson.AppendString(dst, v.Schema)
 		return append(dst, '}')
 	},
 	Decode: func(data []byte) (ElicitationAnswer, error) {
@@ -375,11 +423,23 @@ var elicitationCodec = session.Codec[ElicitationAnswer]{
 					if !d.Repeated(&seen, 8) {
 						v.Content, _ = d.String()
 					}
+				case "tool":
+					if !d.Repeated(&seen, 16) {
+						v.Tool, _ = d.String()
+					}
+				case "message":
+					if !d.Repeated(&seen, 32) {
+						v.Message, _ = d.String()
+					}
+				case "schema":
+					if !d.Repeated(&seen, 64) {
+						v.Schema, _ = d.String()
+					}
 				default:
 					d.Unknown(elicitationKeys)
 				}
 			}
-			for i, k := range elicitationKeys {
+			for i, k := range elicitationKeys[:4] { // tool, message and schema are optional
 				if seen&(1<<i) == 0 {
 					d.Missing(k)
 				}
@@ -393,4 +453,4 @@ var elicitationCodec = session.Codec[ElicitationAnswer]{
 	},
 }
 
-var elicitationKeys = []string{"call_id", "seq", "action", "content"}
+var elicitationKeys = []string{"call_id", "seq", "action", "content", "tool", "message", "schema"}

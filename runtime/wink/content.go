@@ -147,6 +147,28 @@ func (b Blocks) All() []Content {
 // Len returns the number of blocks.
 func (b Blocks) Len() int { return len(b.All()) }
 
+// Equal reports whether b and o hold equal blocks, field by field (go-cmp
+// uses it; == compares identity).
+func (b Blocks) Equal(o Blocks) bool {
+	x, y := b.All(), o.All()
+	if len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if !x[i].Equal(y[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// Equal reports whether c and o are the same block, field by field.
+func (c Content) Equal(o Content) bool {
+	return c.Kind == o.Kind && c.Text == o.Text && string(c.Data) == string(o.Data) && (c.Data == nil) == (o.Data == nil) &&
+		c.MIMEType == o.MIMEType && c.URI == o.URI && c.Name == o.Name && c.Title == o.Title &&
+		c.Description == o.Description && c.Size == o.Size
+}
+
 // WithContent returns a copy of r carrying blocks after its text:
 //
 //	return wink.WithContent(wink.Done[wink.NoValue]("The chart:"), wink.Image("image/png", png)), nil
