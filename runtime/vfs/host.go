@@ -45,6 +45,9 @@ type Host struct {
 	trTried    bool
 	tracked    bool
 	noTracking bool
+	// beforeStat, when set (during a snapshot's walk, under mu), is called with each regular file a walk
+	// finds before the walk looks at it.
+	beforeStat func(p string)
 }
 
 var _ Filesystem = (*Host)(nil)

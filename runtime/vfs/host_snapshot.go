@@ -320,6 +320,8 @@ func (h *Host) snapshotWalk(c *capturer) (*snapState, error) {
 	if tr := h.tracker(); tr != nil {
 		tr.arm()
 		c.watch = true
+		h.beforeStat = c.beforeWatch
+		defer func() { h.beforeStat = nil }()
 	}
 	st := &snapState{byPath: map[string]*hentry{}}
 	c.byPath = st.byPath
@@ -346,7 +348,9 @@ type capturer struct {
 	out     []*hentry
 	byPath  map[string]*hentry // the entries captured, by path
 	watch   bool               // add a change-tracking watch to each directory and file visited
-	inodes  map[sig]*hentry    // the first entry captured of each file with several links
+	// prewatched is the last file the walk watched before its look (beforeWatch): visit need not.
+	prewatched string
+	inodes     map[sig]*hentry // the first entry captured of each file with several links
 }
 
 func (c *capturer) add(e *hentry) {
@@ -376,8 +380,9 @@ func (c *capturer) visit(p string, fi fs.FileInfo) (bool, error) {
 		e.link = t
 	case fi.Mode().IsRegular():
 		e.kind = kindFile
-		if c.watch {
+		if c.watch && c.prewatched != p {
 			// Watch the inode before looking at it, then look again: a change after the look is an event.
+			// (A walk watches a file before its first look: see snapshotWalk.)
 			if err := h.watchFile(p, fi); err != nil {
 				return false, err
 			}
@@ -441,6 +446,14 @@ func (h *Host) watchFile(p string, fi fs.FileInfo) error {
 		h.tr.broken = true
 	}
 	return nil
+}
+
+// beforeWatch is the walk's hook before it looks at a regular file: the file's watch is added first, so
+// that the walk's look is the one after the watch. Where it cannot be (no permission), visit tries again.
+func (c *capturer) beforeWatch(p string) {
+	if c.h.tr.watchFile(c.h.dir+"/"+p, p) == nil {
+		c.prewatched = p
+	}
 }
 
 // denied handles an entry that cannot be read: sealed when this user cannot change it either, else fatal.
@@ -595,6 +608,9 @@ func (h *Host) walkAt(p string, fi fs.FileInfo, f func(string, fs.FileInfo) (boo
 	}
 	for _, de := range des {
 		cp := joinPath(p, de.Name())
+		if h.beforeStat != nil && de.Type().IsRegular() {
+			h.beforeStat(cp)
+		}
 		cfi, err := de.Info()
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // removed during the walk

@@ -189,6 +189,8 @@ func (h *Host) snapshotTracked(c *capturer) (*snapState, error) {
 	}
 	scopes = normScopes(withParents)
 	c.watch = true
+	h.beforeStat = c.beforeWatch
+	defer func() { h.beforeStat = nil }()
 	var drop []span // the ranges of old.entries replaced, in order
 	for _, sc := range scopes {
 		lo, hi := old.subtree(sc.path)
