@@ -4,10 +4,14 @@ TOOL_PKGS := ./example/... ./benchmarks/... ./runtime/...
 # Packages whose tests run under -race (make race); make test runs every other package without it, so
 # nothing runs twice.
 RACE_PKGS := ./runtime/wink/... ./runtime/ledger/... ./runtime/session/... ./runtime/resources/... \
-	./runtime/txn/... ./runtime/loop/... ./runtime/mcpserver/... ./runtime/otelwink/... ./runtime/providers/...
+	./runtime/txn/... ./runtime/loop/... ./runtime/mcpserver/... ./runtime/otelwink/... ./runtime/providers/... \
+	./runtime/durable/...
+# Nested modules (their own go.mod, so that their dependencies stay out of winkgen's module graph): the
+# root's ./... does not enter them; test, race, vet, cross and check-fresh do.
+NESTED_MODS := runtime/durable/temporal
 FUZZTIME ?= 60s
 
-.PHONY: demo demo-tools demo-fleet test race generate regen check-generated check-fresh cross bench bench-scale bench-mcp fuzz fuzz-brief vet
+.PHONY: demo demo-tools demo-fleet demo-durable bench-durable test race generate regen check-generated check-fresh cross bench bench-scale bench-mcp fuzz fuzz-brief vet
 
 ## demo: install bubblewrap when missing (scripts/demo-deps.sh: the demo's shell runs in it), regenerate,
 ## then run the example agent end to end through the agent loop with a scripted model
@@ -25,6 +29,11 @@ demo-tools: regen
 demo-fleet:
 	$(GO) run ./example/cmd/fleet
 
+## demo-durable: the example agent's run on the embedded durable engine (runtime/durable, PostgreSQL): its
+## worker killed (kill -9) mid-way, the run finished by another worker, the transcript printed
+demo-durable:
+	$(GO) run ./example/cmd/durable
+
 ## test: everything CI runs
 test: vet
 	$(GO) test $$($(GO) list ./... | grep -v -x -F "$$($(GO) list $(RACE_PKGS))")
@@ -37,16 +46,19 @@ test: vet
 ## server, the loop in parallel) under -race
 race:
 	$(GO) test -race $(RACE_PKGS)
+	for m in $(NESTED_MODS); do (cd $$m && $(GO) test -race ./...) || exit 1; done
 
 ## cross: the module builds and vets for darwin and windows too
 cross:
 	GOOS=darwin $(GO) build ./... && GOOS=darwin $(GO) vet ./...
 	GOOS=windows $(GO) build ./... && GOOS=windows $(GO) vet ./...
+	for m in $(NESTED_MODS); do (cd $$m && for os in darwin windows; do GOOS=$$os $(GO) build ./... && GOOS=$$os $(GO) vet ./... || exit 1; done) || exit 1; done
 
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
+	for m in $(NESTED_MODS); do (cd $$m && $(GO) vet ./...) || exit 1; done
 
 ## generate: run go generate (winkgen) everywhere
 generate:
@@ -62,6 +74,7 @@ check-generated: check-fresh
 
 check-fresh:
 	$(GO) run ./cmd/winkgen -check $(TOOL_PKGS)
+	for m in $(NESTED_MODS); do (cd $$m && $(GO) mod tidy -diff) || exit 1; done
 
 ## bench: decode and dispatch benchmarks against the peers, as a table of medians and ratios
 bench:

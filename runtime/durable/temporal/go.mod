@@ -2,12 +2,14 @@ module github.com/winkgen/wink/runtime/durable/temporal
 
 go 1.26.0
 
-require github.com/winkgen/wink v0.0.0-00010101000000-000000000000
+require (
+	github.com/jackc/pgx/v5 v5.12.0
+	github.com/winkgen/wink v0.0.0-00010101000000-000000000000
+)
 
 require (
 	github.com/jackc/pgpassfile v1.0.0 // indirect
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
-	github.com/jackc/pgx/v5 v5.12.0 // indirect
 	github.com/jackc/puddle/v2 v2.2.3 // indirect
 )
 
