@@ -47,8 +47,21 @@ func sessionWorker(ctx context.Context, mode string) int {
 			select {} // the test kills this process
 		}
 	}
+	if mode == "session-pause" {
+		r.during = func(string) {
+			_, _ = external.Exec(ctx, "INSERT INTO started (who) VALUES ('worker')")
+			for { // the test stops this process here, past its lease, then lets it go on
+				var n int
+				_ = external.QueryRow(ctx, "SELECT count(*) FROM resume").Scan(&n)
+				if n > 0 {
+					return
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+		}
+	}
 	out, err := r.add(ctx, r.dispatcher("conv-k"), "k")
-	fmt.Println("answered", out.Success, err) // never reached: the test kills this process first
+	fmt.Println("answered", out.Success, err) // only a paused worker gets here: the others are killed first
 	return 0
 }
 
