@@ -427,8 +427,8 @@ func TestListToolsShowsWinkgenSchemas(t *testing.T) {
 				var wantOut any
 				if sp.Name != "archive_docs" { // archive_docs returns wink.NoValue: {"type":"null"}
 					wantOut = unmarshal(t, sp.ResultSchema)
-					if version < "2026-07-28" {
-						wantOut = map[string]any{"type": "object", "properties": map[string]any{"result": wantOut}, "additionalProperties": false}
+					if version < "2026-07-28" { // TestResultShapes
+						wantOut = unmarshal(t, []byte(envelopeOf(t, sp.ResultSchema)))
 					}
 				}
 				if diff := cmp.Diff(wantOut, mt.OutputSchema); diff != "" {

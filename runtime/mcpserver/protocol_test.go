@@ -106,14 +106,14 @@ func TestResultShapes(t *testing.T) {
 			schemas := map[string]*jsonschema.Schema{}
 			for _, lt := range list.Tools {
 				sp := specs[lt.Name]
-				hasValue := !bytes.Equal(sp.ResultSchema, []byte(`{"type":"null"}`))
+				hasValue := !isNull(t, sp.ResultSchema)
 				switch {
 				case version < "2025-06-18" || !hasValue:
 					if lt.OutputSchema != nil {
 						t.Errorf("%s: outputSchema %s, want none", lt.Name, lt.OutputSchema)
 					}
 				default:
-					want := `{"type":"object","properties":{"result":` + string(sp.ResultSchema) + `},"additionalProperties":false}`
+					want := envelopeOf(t, sp.ResultSchema)
 					if !jsonEqual(t, want, string(lt.OutputSchema)) {
 						t.Errorf("%s: outputSchema\n%s\nwant\n%s", lt.Name, lt.OutputSchema, want)
 					}
@@ -150,7 +150,7 @@ func TestResultShapes(t *testing.T) {
 		for _, lt := range list.Tools {
 			sp := specs[lt.Name]
 			got, _ := json.Marshal(lt.OutputSchema)
-			if bytes.Equal(sp.ResultSchema, []byte(`{"type":"null"}`)) {
+			if isNull(t, sp.ResultSchema) {
 				if lt.OutputSchema != nil {
 					t.Errorf("%s: outputSchema %s, want none", lt.Name, got)
 				}
@@ -174,6 +174,33 @@ func TestResultShapes(t *testing.T) {
 			checkStructured(t, sc.tool+" "+sc.args, got, want, schemas[sc.tool])
 		}
 	})
+}
+
+// isNull reports a result schema of type "null" (wink.NoValue).
+func isNull(t *testing.T, schema []byte) bool {
+	var m map[string]any
+	if err := json.Unmarshal(schema, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m["type"] == "null"
+}
+
+// envelopeOf is the object schema stating a result of schema S under "result", with S's "$schema" and
+// "$defs" at the envelope's root.
+func envelopeOf(t *testing.T, schema []byte) string {
+	var inner map[string]any
+	if err := json.Unmarshal(schema, &inner); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]any{"type": "object", "properties": map[string]any{"result": inner}, "additionalProperties": false}
+	for _, k := range []string{"$schema", "$defs"} {
+		if v, ok := inner[k]; ok {
+			env[k] = v
+			delete(inner, k)
+		}
+	}
+	b, _ := json.Marshal(env)
+	return string(b)
 }
 
 // checkStructured compares a structuredContent with want ("" for none) and validates it against schema.

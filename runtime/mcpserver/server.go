@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -30,6 +31,7 @@ type Option func(*config)
 
 type config struct {
 	impl       mcp.Implementation
+	sseRetry   time.Duration // WithSSERetry (resume.go)
 	serverOpts *mcp.ServerOptions
 	httpOpts   *mcp.StreamableHTTPOptions
 	logger     *slog.Logger
@@ -148,7 +150,9 @@ func HTTPHandler(d *wink.Dispatcher, opts ...Option) (http.Handler, error) {
 	for _, o := range opts {
 		o(&c)
 	}
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return ms }, c.httpOptions()), nil
+	// Streams are resumable, and start with a retry field (resume.go).
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return ms }, resumable(c.httpOptions()))
+	return withRetry(h, c.sseRetry), nil
 }
 
 // server answers tools/call for one mcp.Server.
@@ -383,6 +387,7 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 			})
 		}
 	}
+	ctx = withCloseStream(ctx, req) // CloseSSEStream (resume.go)
 	if s.callCtx != nil {
 		var meta map[string]any
 		if req != nil && req.Params != nil {

@@ -1,6 +1,7 @@
 // Package mcpservertest holds the tools the mcpserver tests serve besides the example agent's: one that
 // panics, one that echoes, one that succeeds without a value although its result type has one, and one
-// whose failure carries a value; count reports progress, wait waits for its cancellation; words, measure
+// whose failure carries a value; count reports progress, wait waits for its cancellation, linger closes its
+// SSE stream and answers later; words, measure
 // and lookup return an array, a number and a nullable object (results.go).
 package mcpservertest
 
@@ -9,7 +10,9 @@ package mcpservertest
 import (
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/winkgen/wink/runtime/mcpserver"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
@@ -89,4 +92,20 @@ func Wait(tc *wink.ToolContext) (wink.ToolResult[wink.NoValue], error) {
 	<-tc.Done()
 	Waits <- tc.Err()
 	return wink.ToolResult[wink.NoValue]{}, tc.Err()
+}
+
+// LingerParams are the arguments of linger.
+type LingerParams struct {
+	// Ms is how long the call goes on after closing its stream, in milliseconds.
+	Ms int `json:"ms" wink:"min=0,max=10000"`
+}
+
+// Linger closes the SSE stream of its call (asking the client to reconnect after 10 ms), reports progress,
+// then answers after ms milliseconds: the answer reaches the client only through a resumed stream.
+//
+//wink:tool readonly
+func Linger(tc *wink.ToolContext, p LingerParams) (wink.ToolResult[string], error) {
+	closed := mcpserver.CloseSSEStream(tc, 10*time.Millisecond)
+	time.Sleep(time.Duration(p.Ms) * time.Millisecond)
+	return wink.OK("closed="+strconv.FormatBool(closed), "Lingered."), nil
 }

@@ -34,6 +34,9 @@ var (
 	_ struct {
 		To int `json:"to" wink:"min=1,max=100"`
 	} = CountParams{}
+	_ struct {
+		Ms int `json:"ms" wink:"min=0,max=10000"`
+	} = LingerParams{}
 )
 var (
 	_ func(*wink.ToolContext, NoteParams) (wink.ToolResult[wink.NoValue], error)    = AddNote
@@ -48,12 +51,13 @@ var (
 	_ func(*wink.ToolContext, EchoParams) (wink.ToolResult[Echoed], error)          = Reject
 	_ func(*wink.ToolContext, CountParams) (wink.ToolResult[wink.NoValue], error)   = Count
 	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                = Wait
+	_ func(*wink.ToolContext, LingerParams) (wink.ToolResult[string], error)        = Linger
 )
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkAddNote, WinkSlowFail, WinkListNotes, WinkWords, WinkMeasure, WinkLookup, WinkEcho, WinkExplode, WinkQuiet, WinkReject, WinkCount, WinkWait}
+	return []*wink.Tool{WinkAddNote, WinkSlowFail, WinkListNotes, WinkWords, WinkMeasure, WinkLookup, WinkEcho, WinkExplode, WinkQuiet, WinkReject, WinkCount, WinkWait, WinkLinger}
 }
 
 // WinkAddNote is the add_note tool, handled by AddNote.
@@ -264,6 +268,23 @@ var winkFuncsWait = wink.Funcs[wink.NoParams, wink.NoValue]{
 	},
 }
 
+// WinkLinger is the linger tool, handled by Linger.
+var WinkLinger = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Closes the SSE stream of its call (asking the client to reconnect after 10 ms), reports progress, then answers after ms milliseconds: the answer reaches the client only through a resumed stream.",
+	Name:             "linger",
+	ParamsSchema:     winkSchemaLingerParams,
+	Position:         "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Linger (tools.go)",
+	ReadOnly:         true,
+	ResultSchema:     winkSchemaResultOfLinger,
+}, &winkFuncsLinger)
+var winkFuncsLinger = wink.Funcs[LingerParams, string]{
+	Decode:       winkDecodeLingerParams,
+	EncodeParams: winkEncodeLingerParams,
+	EncodeResult: winkEncodeResultOfLinger,
+	Handler:      Linger,
+}
+
 // winkDecodeNoteParams strictly decodes a NoteParams object; errors are recorded in d.
 func winkDecodeNoteParams(d *strictjson.Decoder, v *NoteParams) {
 	if !d.ObjectStart() {
@@ -423,6 +444,39 @@ func winkEncodeCountParams(dst []byte, v *CountParams) []byte {
 	return dst
 }
 
+// winkDecodeLingerParams strictly decodes a LingerParams object; errors are recorded in d.
+func winkDecodeLingerParams(d *strictjson.Decoder, v *LingerParams) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "ms":
+			if d.Repeated(&seen[0], 1) {
+				continue
+			}
+			if n, ok := d.Int(0, 10000); ok {
+				v.Ms = int(n)
+			}
+		default:
+			d.Unknown(winkKeysLingerParams)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("ms")
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeLingerParams appends the canonical JSON encoding of v to dst.
+func winkEncodeLingerParams(dst []byte, v *LingerParams) []byte {
+	dst = append(dst, "{\"ms\":"...)
+	dst = strictjson.AppendInt(dst, int64(v.Ms))
+	dst = append(dst, byte(0x7d))
+	return dst
+}
+
 // winkEncodeResultOfWords appends the canonical JSON encoding of v to dst.
 func winkEncodeResultOfWords(dst []byte, v *[]string) []byte {
 	x := *v
@@ -455,6 +509,13 @@ func winkEncodeResultOfLookup(dst []byte, v **Echoed) []byte {
 	return dst
 }
 
+// winkEncodeResultOfLinger appends the canonical JSON encoding of v to dst.
+func winkEncodeResultOfLinger(dst []byte, v *string) []byte {
+	x := *v
+	dst = strictjson.AppendString(dst, x)
+	return dst
+}
+
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
 	winkSchemaNoteParams      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"NoteParams are the arguments of the note tools.","properties":{"text":{"type":"string","description":"Text is the note.","minLength":1,"maxLength":100}},"required":["text"],"additionalProperties":false}`)
@@ -468,6 +529,8 @@ var (
 	winkSchemaEchoed          = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Echoed is what echo returns.","properties":{"text":{"type":"string","description":"Text is the text received."},"length":{"type":"integer","description":"Length is the text's length in bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["text","length"],"additionalProperties":false}`)
 	winkSchemaExplodeParams   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"reason":{"type":"string","description":"Reason is the panic value."}},"required":["reason"],"additionalProperties":false}`)
 	winkSchemaCountParams     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"type":"integer","description":"To is the number to count to.","minimum":1,"maximum":100}},"required":["to"],"additionalProperties":false}`)
+	winkSchemaLingerParams    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"ms":{"type":"integer","description":"Ms is how long the call goes on after closing its stream, in milliseconds.","minimum":0,"maximum":10000}},"required":["ms"],"additionalProperties":false}`)
+	winkSchemaResultOfLinger  = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"string"}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
@@ -476,4 +539,5 @@ var (
 	winkKeysEchoParams    = []string{"text"}
 	winkKeysExplodeParams = []string{"reason"}
 	winkKeysCountParams   = []string{"to"}
+	winkKeysLingerParams  = []string{"ms"}
 )
