@@ -2,7 +2,7 @@
 # bench-mcp.sh (make bench-mcp): winkgen's MCP server side by side with the official Go SDK's own server
 # (mcp.AddTool) on the same three tools, each server in its own process (benchmarks/mcp): calls per
 # second and server CPU per call at 1, 8 and 64 clients (stateful and stateless streamable HTTP,
-# BENCH_COUNT runs, default 3; the two servers alternate configuration by configuration), the live heap after
+# BENCH_COUNT rounds, default 3, each running every configuration of both servers in turn), the live heap after
 # WINK_MCPBENCH_CALLS calls on one session (default 100,000) and the memory of an idle session. Prints
 # benchstat's medians with wink and the SDK server side by side.
 #
@@ -17,7 +17,10 @@ benchtime=${BENCH_TIME:-3000x}
 
 echo "running MCP server benchmarks into $out ..." >&2
 go test -c -o "$out.test" ./benchmarks/mcp/
-"$out.test" -test.run '^$' -test.bench 'Calls' -test.benchtime "$benchtime" -test.count "$count" | tee "$out" >&2
+: > "$out"
+for _ in $(seq "$count"); do # one run at a time: every configuration of both servers in each round
+	"$out.test" -test.run '^$' -test.bench 'Calls' -test.benchtime "$benchtime" | tee -a "$out" >&2
+done
 "$out.test" -test.run '^$' -test.bench 'LiveHeap|IdleSession' -test.benchtime 1x -test.count 1 | tee -a "$out" >&2
 rm -f "$out.test"
 
