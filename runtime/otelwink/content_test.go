@@ -16,6 +16,7 @@ import (
 
 	"github.com/winkgen/wink/runtime/loop"
 	"github.com/winkgen/wink/runtime/otelwink"
+	"github.com/winkgen/wink/runtime/session"
 	"github.com/winkgen/wink/runtime/strictjson"
 	"github.com/winkgen/wink/runtime/wink"
 )
@@ -75,6 +76,13 @@ func leakTool() *wink.Tool {
 			case "deadline":
 				<-tc.Done()
 				return wink.ToolResult[leakResult]{}, errors.Join(errors.New(errSecret+" "+p.Text), tc.Err())
+			case "elicit":
+				form := &wink.Form[leakParams]{Name: "Answer", Schema: []byte(`{"type":"object","properties":{}}`),
+					Decode: func(d *strictjson.Decoder, v *leakParams) { d.Skip() }}
+				if _, _, err := wink.Elicit(tc, "Which file? "+outSecret+" "+p.Text, form); err != nil {
+					return wink.ToolResult[leakResult]{}, err
+				}
+				return wink.OK(out, ""), nil
 			case "invalid":
 				return wink.OK(leakResult{Text: "invalid " + outSecret + " " + p.Text}, outSecret), nil
 			}
@@ -122,6 +130,7 @@ func TestNoContentReachesTelemetryWithoutOptIn(t *testing.T) {
 		{name: "policy denial", mode: "deny", errType: "denied"},
 		{name: "check hook denial", mode: "ok", check: true, errType: "denied"},
 		{name: "held call", mode: "hold", errType: "held"},
+		{name: "held for an elicitation", mode: "elicit", errType: "held"},
 		{name: "deadline", mode: "deadline", errType: "timeout", ctx: func() (context.Context, context.CancelFunc) {
 			return context.WithTimeout(context.Background(), 20*time.Millisecond)
 		}},
@@ -142,7 +151,7 @@ func TestNoContentReachesTelemetryWithoutOptIn(t *testing.T) {
 				tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
 				reader := sdkmetric.NewManualReader()
 				mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))
-				d := &wink.Dispatcher{Registry: wink.MustRegistry([]*wink.Tool{leakTool()}), Policies: []wink.Policy{leakPolicy{}}}
+				d := &wink.Dispatcher{Registry: wink.MustRegistry([]*wink.Tool{leakTool()}), Policies: []wink.Policy{leakPolicy{}}, Session: session.New()}
 				if c.check {
 					d.Hooks.Check = func(*wink.ToolContext, *wink.Tool, any) *wink.Denial {
 						return &wink.Denial{Policy: "hook", Reason: "hook says no: " + errSecret}
