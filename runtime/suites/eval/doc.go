@@ -31,10 +31,12 @@
 //     grows; a process boundary does. The child's stack is capped (16 MiB), so a value nested too deeply
 //     fails the call ("nested too deeply") instead of the host. The workspace stays in the calling
 //     process: read_file and write_file are requests to it, checked and performed there, in the call's
-//     transaction. The child is killed when the call's context ends. Cost: a process start per call, about
-//     4 ms per call (BenchmarkEval, median, on a shared 2-core machine) against 60 µs in-process. If the child cannot be started, the call returns an
-//     error rather than running the program unprotected. The child starts with an empty environment; the
-//     init functions of the executable's other packages run in it too, so keep them free of side effects.
+//     transaction. The child is killed when the call's context ends. Cost: a process start per call,
+//     about 4 ms (BenchmarkEval, median, on a shared 2-core machine) against 60 µs in-process. If the child
+//     cannot be started, the call returns an error rather than running the program unprotected. The child
+//     starts with an empty environment; the init functions of the executable's other packages run in it
+//     too, so keep them free of side effects (writing to standard output, which carries the child's
+//     answers, included).
 //   - Memory: the program is stopped when the child's heap grows by more than MaxMemory (256 MiB; sampled
 //     every millisecond, with the garbage collector told to keep under it), and on Linux the child's
 //     address space is limited (RLIMIT_AS) to its size at start plus MaxMemory plus 64 MiB for the
