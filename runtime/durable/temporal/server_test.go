@@ -55,7 +55,7 @@ var (
 
 // dsn returns a fresh database, remembering the throwaway cluster pgtest started so that TestMain stops
 // it (pgtest.Main would exit before the Temporal server is stopped).
-func dsn(t *testing.T) string {
+func dsn(t testing.TB) string {
 	d := pgtest.DSN(t)
 	clusterMu.Lock()
 	cluster = pgtest.Cluster(t)

@@ -87,7 +87,11 @@ func Start(ctx context.Context) (*Server, error) {
 	s := &Server{HostPort: "127.0.0.1:" + strconv.Itoa(ports[0]), done: make(chan struct{}), out: &strings.Builder{}}
 	s.cmd = exec.Command(bin, "server", "start-dev", "--ip", "127.0.0.1", "--port", strconv.Itoa(ports[0]),
 		"--http-port", strconv.Itoa(ports[1]), "--metrics-port", strconv.Itoa(ports[2]), "--headless",
-		"--log-level", "error")
+		"--log-level", "error",
+		// One task queue partition: with the default four, a task can wait on a partition no poller of a
+		// small test fleet is polling.
+		"--dynamic-config-value", "matching.numTaskqueueReadPartitions=1",
+		"--dynamic-config-value", "matching.numTaskqueueWritePartitions=1")
 	s.cmd.Stdout, s.cmd.Stderr = &syncWriter{b: s.out}, &syncWriter{b: s.out}
 	s.cmd.SysProcAttr = sysProcAttr()
 	if err := s.cmd.Start(); err != nil {
