@@ -45,6 +45,10 @@ func (c *sessionClient) cannotAsk(capability string, has func(*mcp.ClientCapabil
 	if ip == nil {
 		return "the client has not initialized the session"
 	}
+	if !c.mrtr && ip.ClientInfo == nil && ip.Capabilities == nil {
+		// What the SDK makes up for a request of a stateless HTTP server, which has no stream to the client.
+		return "a stateless HTTP server cannot send requests to the client before protocol 2026-07-28"
+	}
 	if ip.Capabilities == nil || !has(ip.Capabilities) {
 		return "the client did not declare the " + capability + " capability"
 	}

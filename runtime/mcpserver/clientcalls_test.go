@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -247,5 +248,54 @@ func TestInputRequiredStateIsChecked(t *testing.T) {
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ask_model", Arguments: map[string]any{"prompt": "a"}, RequestState: first.RequestState, InputResponses: resp})
 	if err != nil || res.IsError || !strings.Contains(resultText(res), `"B"`) {
 		t.Fatalf("answered retry: %v %q", err, resultText(res))
+	}
+}
+
+// TestClientCallsOverStreamableHTTP: elicitation and sampling reach the client over streamable HTTP,
+// stateful and stateless, on 2025-11-25 (server requests on the call's stream; a stateless server cannot
+// send them, which the handler is told) and 2026-07-28 (input-required results, which work statelessly).
+func TestClientCallsOverStreamableHTTP(t *testing.T) {
+	for _, c := range []struct {
+		version   string
+		stateless bool
+		works     bool
+	}{{"2025-11-25", false, true}, {"2026-07-28", false, true}, {"2026-07-28", true, true}, {"2025-11-25", true, false}} {
+		t.Run(c.version+map[bool]string{true: "/stateless", false: "/stateful"}[c.stateless], func(t *testing.T) {
+			h, err := mcpserver.HTTPHandler(&wink.Dispatcher{Registry: wink.MustRegistry(clienttest.WinkTools())},
+				mcpserver.WithHTTPOptions(&mcp.StreamableHTTPOptions{Stateless: c.stateless}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			hs := httptest.NewServer(h)
+			t.Cleanup(hs.Close)
+			client := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v0"}, &mcp.ClientOptions{
+				ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Di", "age": 40, "plan": "free", "newsletter": true}}, nil
+				},
+				CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+					return &mcp.CreateMessageResult{Role: "assistant", Model: "m", Content: &mcp.TextContent{Text: "Yes."}}, nil
+				},
+			})
+			cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: hs.URL}, &mcp.ClientSessionOptions{ProtocolVersion: c.version})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { cs.Close() })
+			res := callTool(t, cs, "sign_up", map[string]any{})
+			sample := callTool(t, cs, "ask_model", map[string]any{"prompt": "?"})
+			if !c.works {
+				why := "is not available: a stateless HTTP server cannot send requests to the client before protocol 2026-07-28"
+				if !res.IsError || !sample.IsError || !strings.Contains(resultText(res), why) || !strings.Contains(resultText(sample), why) {
+					t.Fatalf("stateless: %q %q", resultText(res), resultText(sample))
+				}
+				return
+			}
+			if res.IsError || !strings.Contains(resultText(res), `"summary":"Di, 40, free, [], newsletter true"`) {
+				t.Fatalf("sign_up: %q", resultText(res))
+			}
+			if sample.IsError || !strings.Contains(resultText(sample), `"Yes."`) {
+				t.Fatalf("ask_model: %q", resultText(sample))
+			}
+		})
 	}
 }
