@@ -115,12 +115,15 @@ func (d *Form) Position() token.Position { return d.Pos }
 
 func (*Form) directive() {}
 
-// Enum is a //wink:enum directive on an enum constant (in its doc or line comment): title="..." is the
-// label a form shows for the value (a titled single- or multi-select in an elicitation schema).
+// Enum is a //wink:enum directive. On an enum constant (in its doc or line comment), title="..." is the
+// label a form shows for the value (a titled single- or multi-select in an elicitation schema). On an
+// enum type, legacy asks forms to state the titles the deprecated way (enum and enumNames).
 type Enum struct {
 	Pos token.Position
 	// Title is title="...", unquoted.
 	Title string
+	// Legacy is legacy (or legacy=true).
+	Legacy bool
 }
 
 // Position reports where the directive starts.
@@ -177,7 +180,7 @@ type keySpec struct {
 var verbKeys = map[string][]keySpec{
 	"state": nil,
 	"form":  nil,
-	"enum":  {{"title", `title="<text>"`, false}},
+	"enum":  {{"title", `title="<text>"`, false}, {"legacy", "legacy (or legacy=true|false)", true}},
 	"tool": {{"name", "name=<tool_name>", false}, {"overrides", "overrides=true|false", false},
 		{"readonly", "readonly (or readonly=true|false)", true}, {"title", `title="<text>"`, false},
 		{"destructive", "destructive=true|false", false}, {"openworld", "openworld=true|false", false}},
@@ -451,9 +454,24 @@ func (p *dirParser) tool(d *Tool, args map[string]arg) {
 }
 
 func (p *dirParser) enum(d *Enum, args map[string]arg) {
+	if a, ok := args["legacy"]; ok {
+		if a.kind == argNoEq {
+			d.Legacy = true
+		} else if v, ok := p.word(a); ok {
+			switch v {
+			case "true":
+				d.Legacy = true
+			case "false":
+			default:
+				p.errorf(a.valOff, "invalid value "+strconv.QuoteToASCII(v)+" for legacy; expected true or false, or a bare legacy")
+			}
+		}
+	}
 	a, ok := args["title"]
 	if !ok {
-		p.errorf(0, "//wink:enum is missing title; write title=\"<the label a form shows for this value>\"")
+		if _, legacy := args["legacy"]; !legacy {
+			p.errorf(0, "//wink:enum is missing title; write title=\"<the label a form shows for this value>\" (on a constant) or legacy (on the type)")
+		}
 		return
 	}
 	if v, ok := p.word(a); ok {

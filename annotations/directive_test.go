@@ -361,14 +361,19 @@ func TestFormAndEnumDirectives(t *testing.T) {
 		t.Fatalf("form: %T %v", d, errs)
 	}
 	d, errs = ParseDirective(`//wink:enum title="First Option"`, pos)
-	if e, ok := d.(*Enum); !ok || len(errs) != 0 || e.Title != "First Option" {
+	if e, ok := d.(*Enum); !ok || len(errs) != 0 || e.Title != "First Option" || e.Legacy {
 		t.Fatalf("enum: %#v %v", d, errs)
+	}
+	d, errs = ParseDirective(`//wink:enum legacy`, pos)
+	if e, ok := d.(*Enum); !ok || len(errs) != 0 || !e.Legacy {
+		t.Fatalf("enum legacy: %#v %v", d, errs)
 	}
 	for text, want := range map[string]string{
 		`//wink:form x=1`:         `forms.go:3:13: //wink:form takes no keys; remove "x"`,
-		`//wink:enum`:             `forms.go:3:1: //wink:enum is missing title; write title="<the label a form shows for this value>"`,
+		`//wink:enum`:             `forms.go:3:1: //wink:enum is missing title; write title="<the label a form shows for this value>" (on a constant) or legacy (on the type)`,
+		`//wink:enum legacy=yes`:  `forms.go:3:20: invalid value "yes" for legacy; expected true or false, or a bare legacy`,
 		`//wink:enum title="  "`:  `forms.go:3:19: title must be one line of 1-100 characters`,
-		`//wink:enum titel="One"`: `forms.go:3:13: unknown key "titel" in //wink:enum (did you mean "title"?); accepted keys: title`,
+		`//wink:enum titel="One"`: `forms.go:3:13: unknown key "titel" in //wink:enum (did you mean "title"?); accepted keys: title, legacy`,
 	} {
 		_, errs := ParseDirective(text, pos)
 		var got []string

@@ -26,15 +26,17 @@ import (
 // (pattern, exclusiveMin/Max, multipleOf, other formats), so that the decoder never rejects an answer the
 // form allowed.
 //
-// Decisions: the deprecated enumNames form (SEP-1330's legacy titled enum) is not generated: titled enums use
-// oneOf/anyOf, which current clients read. Titles are read from //wink:enum directives on constants of the
-// form's own package; an enum type of another package is untitled. A pointer field is an optional
-// primitive.
+// Decisions: titled enums use oneOf/anyOf, which current clients read; an enum type marked //wink:enum legacy
+// states its titles the deprecated way instead (SEP-1330's legacy titled enum: "enum" and "enumNames"), for
+// clients that read only that, in single-selects (a multi-select has no legacy form and keeps anyOf). Titles
+// are read from //wink:enum directives on constants of the form's own package; an enum type of another
+// package is untitled. A pointer field is an optional primitive.
 
 // formState holds the //wink:form declarations and the //wink:enum titles of the package being analyzed.
 type formState struct {
 	decls  []stateDecl
 	titles map[token.Pos]string // constant name position → //wink:enum title
+	legacy map[string]bool      // enum types of the package marked //wink:enum legacy
 }
 
 // formName is the name of the form winkgen emits for a //wink:form type.
@@ -48,11 +50,26 @@ func (a *analyzer) formDirective(ts *ast.TypeSpec, doc *ast.CommentGroup) {
 			continue
 		}
 		d, errs := annotations.ParseDirective(c.Text, a.pos(c.Pos()))
-		switch d.(type) {
+		switch e := d.(type) {
 		case *annotations.Form:
 		case *annotations.Enum:
 			a.owned[c] = true
-			a.errorf(c.Pos(), "//wink:enum belongs in the comment of an enum constant (the label a form shows for its value), not of the type %s", ts.Name.Name)
+			if len(errs) > 0 {
+				for _, err := range errs {
+					a.ds.add(err.Pos, "%s: %s", ts.Name.Name, err.Msg)
+				}
+				continue
+			}
+			if e.Title != "" {
+				a.errorf(c.Pos(), "//wink:enum title=... belongs in the comment of an enum constant (the label a form shows for its value); on the type %s, //wink:enum takes legacy only", ts.Name.Name)
+				continue
+			}
+			if e.Legacy {
+				if a.fm.legacy == nil {
+					a.fm.legacy = map[string]bool{}
+				}
+				a.fm.legacy[ts.Name.Name] = true
+			}
 			continue
 		default:
 			continue
@@ -98,6 +115,10 @@ func (a *analyzer) enumDirectives(gd *ast.GenDecl) {
 			a.owned[c] = true
 			for _, err := range errs {
 				a.ds.add(err.Pos, "%s", err.Msg)
+			}
+			if e.Legacy {
+				a.errorf(c.Pos(), "//wink:enum legacy belongs in the doc comment of the enum type, not of the constant %s", vs.Names[0].Name)
+				continue
 			}
 			if len(vs.Names) != 1 {
 				a.errorf(c.Pos(), "//wink:enum titles one constant; declare each titled constant on its own line")
@@ -146,6 +167,13 @@ func (a *analyzer) formTypes() []*model.Type {
 			continue
 		}
 		if a.checkForm(t) {
+			for _, f := range t.Fields {
+				for ft := f.Type; ft != nil; ft = ft.Elem {
+					if ft.Named != nil && ft.Named.Path == a.pkg.PkgPath && a.fm.legacy[ft.Named.Name] {
+						ft.LegacyTitles = true
+					}
+				}
+			}
 			out = append(out, t)
 		}
 	}
@@ -248,7 +276,16 @@ func writeFormProperty(b *strings.Builder, f *model.Field) {
 	switch ft.Kind {
 	case model.KindString:
 		b.WriteString(`"type":"string"`)
-		if list, titled := choices(ft, c); titled {
+		if list, titled := choices(ft, c); titled && ft.LegacyTitles {
+			b.WriteString(`,"enum":` + untitledList(list) + `,"enumNames":[`)
+			for i, v := range list {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(jsonString(v.Title))
+			}
+			b.WriteByte(']')
+		} else if titled {
 			b.WriteString(`,"oneOf":` + titledList(list))
 		} else if list != nil {
 			b.WriteString(`,"enum":` + untitledList(list))

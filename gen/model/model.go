@@ -119,6 +119,8 @@ type Type struct {
 	Doc    string   // the type's doc comment, folded, used as the object description
 
 	Enum []*EnumValue // non-empty for enum types (named string or integer types with constants)
+	// LegacyTitles: //wink:enum legacy on the type; a form states its titles as enum and enumNames.
+	LegacyTitles bool
 
 	ID        string // unique in the package: the Go type name, or a derived name; for generated identifiers
 	Recursive bool   // part of a reference cycle: emitted under $defs and decoded by a named function

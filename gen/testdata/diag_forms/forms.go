@@ -40,3 +40,11 @@ func Handler() {}
 const (
 	A, B Level = 3, 4 //wink:enum title="Two at once"
 )
+
+// Titled types are titled on their constants.
+//
+//wink:enum title="Wrong"
+type Titled string
+
+// Wrong place for legacy.
+const Lone Titled = "lone" //wink:enum legacy

@@ -22,6 +22,17 @@ const (
 	Value3 Choice = "value3" //wink:enum title="Third Option"
 )
 
+// Legacy is a titled single-select stated the deprecated way.
+//
+//wink:enum legacy
+type Legacy string
+
+// Legacy values.
+const (
+	Opt1 Legacy = "opt1" //wink:enum title="Option One"
+	Opt2 Legacy = "opt2" //wink:enum title="Option Two"
+)
+
 // Color has titles on some values only, so it is untitled.
 type Color string
 
@@ -55,6 +66,8 @@ type Profile struct {
 	Picks []Choice `json:"picks,omitempty"`
 	// Nickname, optional.
 	Nickname *string `json:"nickname"`
+	// Old is a legacy titled single-select.
+	Old Legacy `json:"old,omitempty"`
 	// Size from a tag enum.
 	Size string `json:"size,omitempty" wink:"enum=s|m|l"`
 }

@@ -26,6 +26,7 @@ var (
 		Colors    []Color  `json:"colors,omitempty" wink:"minItems=1,maxItems=2"`
 		Picks     []Choice `json:"picks,omitempty"`
 		Nickname  *string  `json:"nickname"`
+		Old       Legacy   `json:"old,omitempty"`
 		Size      string   `json:"size,omitempty" wink:"enum=s|m|l"`
 	} = Profile{}
 )
@@ -200,8 +201,25 @@ func winkDecodeProfile(d *strictjson.Decoder, v *Profile) {
 				p1 = s
 			}
 			v.Nickname = &p1
-		case "size":
+		case "old":
 			if d.Repeated(&seen[0], 1024) {
+				continue
+			}
+			if d.Null() {
+				continue
+			}
+			if b, ok := d.StringBytes(); ok {
+				switch string(b) {
+				case "opt1":
+					v.Old = Opt1
+				case "opt2":
+					v.Old = Opt2
+				default:
+					d.EnumMismatch(b, "\"opt1\", \"opt2\"")
+				}
+			}
+		case "size":
+			if d.Repeated(&seen[0], 2048) {
 				continue
 			}
 			if d.Null() {
@@ -296,6 +314,12 @@ func winkEncodeProfile(dst []byte, v *Profile) []byte {
 	} else {
 		dst = strictjson.AppendString(dst, (*v.Nickname))
 	}
+	dst = append(dst, ",\"old\":"...)
+	if v.Old == "" {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendString(dst, string(v.Old))
+	}
 	dst = append(dst, ",\"size\":"...)
 	if v.Size == "" {
 		dst = append(dst, "null"...)
@@ -316,10 +340,10 @@ var WinkFormProfile = &wink.Form[Profile]{
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaFormProfile = []byte(`{"type":"object","properties":{"name":{"type":"string","description":"Name of the user.","minLength":1,"maxLength":50,"default":"John Doe"},"email":{"type":"string","description":"Email address.","format":"email"},"age":{"type":"integer","description":"Age in years.","minimum":0,"maximum":150,"default":30},"score":{"type":"number","description":"Score out of 100.","default":95.5},"verified":{"type":"boolean","description":"Verified account.","default":true},"status":{"type":"string","enum":["active","inactive","pending"],"description":"Status of the account.","default":"active"},"favourite":{"type":"string","oneOf":[{"const":"value1","title":"First Option"},{"const":"value2","title":"Second Option"},{"const":"value3","title":"Third Option"}],"description":"Favourite option."},"colors":{"type":"array","items":{"type":"string","enum":["red","green"]},"minItems":1,"maxItems":2,"description":"Colors liked (untitled multi-select)."},"picks":{"type":"array","items":{"anyOf":[{"const":"value1","title":"First Option"},{"const":"value2","title":"Second Option"},{"const":"value3","title":"Third Option"}]},"description":"Picks (titled multi-select)."},"nickname":{"type":"string","description":"Nickname, optional."},"size":{"type":"string","enum":["s","m","l"],"description":"Size from a tag enum."}},"required":["favourite"]}`)
+	winkSchemaFormProfile = []byte(`{"type":"object","properties":{"name":{"type":"string","description":"Name of the user.","minLength":1,"maxLength":50,"default":"John Doe"},"email":{"type":"string","description":"Email address.","format":"email"},"age":{"type":"integer","description":"Age in years.","minimum":0,"maximum":150,"default":30},"score":{"type":"number","description":"Score out of 100.","default":95.5},"verified":{"type":"boolean","description":"Verified account.","default":true},"status":{"type":"string","enum":["active","inactive","pending"],"description":"Status of the account.","default":"active"},"favourite":{"type":"string","oneOf":[{"const":"value1","title":"First Option"},{"const":"value2","title":"Second Option"},{"const":"value3","title":"Third Option"}],"description":"Favourite option."},"colors":{"type":"array","items":{"type":"string","enum":["red","green"]},"minItems":1,"maxItems":2,"description":"Colors liked (untitled multi-select)."},"picks":{"type":"array","items":{"anyOf":[{"const":"value1","title":"First Option"},{"const":"value2","title":"Second Option"},{"const":"value3","title":"Third Option"}]},"description":"Picks (titled multi-select)."},"nickname":{"type":"string","description":"Nickname, optional."},"old":{"type":"string","enum":["opt1","opt2"],"enumNames":["Option One","Option Two"],"description":"Old is a legacy titled single-select."},"size":{"type":"string","enum":["s","m","l"],"description":"Size from a tag enum."}},"required":["favourite"]}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
-	winkKeysProfile = []string{"name", "email", "age", "score", "verified", "status", "favourite", "colors", "picks", "nickname", "size"}
+	winkKeysProfile = []string{"name", "email", "age", "score", "verified", "status", "favourite", "colors", "picks", "nickname", "old", "size"}
 )
