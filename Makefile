@@ -11,7 +11,7 @@ RACE_PKGS := ./runtime/wink/... ./runtime/ledger/... ./runtime/session/... ./run
 NESTED_MODS := runtime/durable/temporal
 FUZZTIME ?= 60s
 
-.PHONY: demo demo-tools demo-fleet demo-durable bench-durable test race generate regen check-generated check-fresh cross bench bench-scale bench-mcp fuzz fuzz-brief vet
+.PHONY: demo demo-tools demo-fleet demo-durable bench-durable test race generate regen check-generated check-fresh cross bench bench-scale bench-mcp fuzz fuzz-brief vet mcp-clients
 
 ## demo: install bubblewrap when missing (scripts/demo-deps.sh: the demo's shell runs in it), regenerate,
 ## then run the example agent end to end through the agent loop with a scripted model
@@ -41,6 +41,14 @@ test: vet
 	$(MAKE) --no-print-directory check-fresh
 	$(MAKE) --no-print-directory cross
 	$(MAKE) --no-print-directory fuzz-brief
+	$(MAKE) --no-print-directory mcp-clients
+
+## mcp-clients: the official MCP clients against winkgen's servers (Node.js 22 and the clients pinned in
+## testdata/mcpclients/package-lock.json, installed with npm ci when missing): the TypeScript SDK client and
+## the Inspector CLI drive example/cmd/mcpserver over stdio and streamable HTTP on every protocol version, and
+## @modelcontextprotocol/conformance runs every server scenario against example/cmd/conformance
+mcp-clients:
+	bash testdata/mcpclients/run.sh
 
 ## race: the concurrency tests (isolation on one session, stores and ledgers shared by processes, the MCP
 ## server, the loop in parallel) under -race

@@ -88,7 +88,10 @@ func withRetry(h http.Handler, d time.Duration) http.Handler {
 	}
 	field := []byte("retry: " + strconv.FormatInt(d.Milliseconds(), 10) + "\n\n")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.ServeHTTP(&retryWriter{ResponseWriter: w, field: field}, r)
+		rw := &retryWriter{ResponseWriter: w, field: field}
+		h.ServeHTTP(rw, r)
+		// A stream closed before its first event (CloseSSEStream) still says when to come back.
+		rw.start()
 	})
 }
 

