@@ -130,4 +130,15 @@
 // openworld keys. A client that sends a progress token receives notifications/progress for every
 // ToolContext.Progress its call's handler reports; a client that cancels a call (notifications/cancelled)
 // cancels the handler's context.
+//
+// # Content, the client, prompts and resources
+//
+// A result's content blocks (wink.WithContent: images, audio, embedded resources, resource links, more
+// text) follow its text block as MCP content of the same kinds. During a call, ToolContext.Log sends
+// notifications/message at the level the client set, and ToolContext.Sample and wink.Elicit ask the
+// client's model and user: sampling/createMessage and elicitation/create up to protocol 2025-11-25,
+// input-required results on 2026-07-28 (the handler runs again with the answers so far, carried in a
+// signed requestState). WithPrompt, WithPrompts and WithPromptSections serve prompts; WithResource,
+// WithResourceTemplate and WithWorkspace serve resources (a workspace's subscribers are notified when a
+// file changes); completion/complete completes prompt arguments and template variables.
 package mcpserver

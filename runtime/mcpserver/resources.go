@@ -251,6 +251,17 @@ func readHandler(name, mimeType string, read func(ctx context.Context, uri strin
 }
 
 // workspace serves a filesystem as resources.
+//
+// DESIGN-notes (where the issue is silent):
+//   - URIs are WorkspaceOptions.Prefix ("workspace:///" by default, not file://: the paths are the
+//     filesystem's, not the host's) followed by the path, each segment percent-escaped.
+//   - resources/list is a tool-free walk of the filesystem, appended to the SDK's first page only (the
+//     SDK pages the fixed resources by cursor), bounded by MaxList; every file can be read whatever
+//     the bound, through the {+path} template.
+//   - Change detection is by content (an FNV-64a hash of each subscribed file), checked after every
+//     tools/call and every Poll while anything is subscribed: it works for every vfs.Filesystem and for
+//     changes made outside the tools, and costs a read of each subscribed file per check. The poller
+//     stops when the last subscription ends.
 type workspace struct {
 	fs vfs.Filesystem
 	o  WorkspaceOptions
