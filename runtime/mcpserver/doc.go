@@ -19,10 +19,14 @@
 // JSON, binary bytes, a batch, "jsonrpc":"1.0", an object id, nesting deeper than 128 levels, a line
 // over the size limit) is answered with -32700 Parse error or -32600 Invalid Request (id null when
 // the line's id cannot be read) and the session goes on, where the SDK's own stdio transport ends
-// the connection.
+// the connection. At the end of its input it answers every request already read (their answers are
+// written before the connection closes), so a client that pipes its requests and closes its end gets
+// every answer; a request the server would send the client after that fails at once.
 //
 // For any other transport, or to add prompts and resources, New returns the *mcp.Server itself.
-// example/cmd/mcpserver is a complete stdio server of the example tools (example/tools).
+// example/cmd/mcpserver is a complete server of the example tools (example/tools) and of tools of every
+// result shape, over stdio or (-http) streamable HTTP; example/cmd/conformance is the server the official
+// conformance suite is run against (README.md lists its results).
 //
 // # One session per client
 //
@@ -64,20 +68,38 @@
 //
 // # What the client sees
 //
-// tools/list: every tool of the registry in the registry's order with its name, its description,
-// inputSchema = Spec.ParamsSchema byte for byte, outputSchema = Spec.ResultSchema byte for byte for every
-// result type (MCP 2026-07-28 accepts any JSON Schema: a struct's object, a slice's array, a string, a
-// pointer's nullable object) and no outputSchema for a wink.NoValue result (its schema is {"type":"null"}
-// and it has no structured content),
-// and the annotation idempotentHint for tools declared //wink:idempotent.
+// tools/list: every tool of the registry in the registry's order with its name; its description followed
+// by its examples (//wink:example), one line each, "- <description>: `name(<input>)` returns `<output>`",
+// the form the prompt package's tools block uses, since the description is what every host shows the
+// model; inputSchema = Spec.ParamsSchema with the examples' inputs as its JSON Schema "examples" keyword;
+// the examples again in _meta["io.winkgen/examples"] (ExamplesMetaKey: description, input and output of
+// each, for programs); the annotations below; and an outputSchema stated as the client's protocol
+// version requires (the version the client negotiated, per request for stateless servers):
+//
+//   - 2026-07-28 and later accept any JSON Schema: outputSchema = Spec.ResultSchema (a struct's object, a
+//     slice's array, a string, a pointer's nullable object), and structuredContent is the value itself.
+//   - 2025-06-18 and 2025-11-25 require outputSchema to have type "object" and structuredContent to be an
+//     object, and the TypeScript SDK's client (most hosts, the Inspector) rejects the whole tools/list
+//     otherwise, and any success of a tool with an outputSchema that has no structuredContent. Every
+//     result is therefore stated in an envelope: outputSchema =
+//     {"type":"object","properties":{"result":<Spec.ResultSchema>},"additionalProperties":false} (its
+//     "$schema" and "$defs" moved to the envelope's root), and structuredContent = {"result":<value>},
+//     or {} when the call returned no value (wink.Done) or kept it out of the context
+//     (wink.WithoutValueInContext). "result" (ResultProperty) is optional for that reason. The envelope
+//     is used for every result type, objects included, so that one rule holds: a struct result
+//     answered by Done has no value its own schema would accept.
+//   - Versions before 2025-06-18 have no outputSchema and no structuredContent: neither is sent.
+//
+// A wink.NoValue result (schema {"type":"null"}) has no outputSchema and no structuredContent on any
+// version.
 //
 // tools/call: the raw arguments go to Dispatcher.Dispatch untouched (absent arguments are sent as {}), so
 // the strict decoder is the only validator and its messages reach the model. Then:
 //
 //   - success: one text block holding Outcome.Output (the message, a blank line and the rendered value,
-//     exactly what other adapters send the model) and, when the result has a value that is not excluded
-//     from the context, structuredContent: the value written by the generated JSON encoder (never Render),
-//     so it matches outputSchema. An empty Output gives no content block.
+//     exactly what other adapters send the model) and, for a tool with an outputSchema, structuredContent
+//     as above: the value written by the generated JSON encoder (never Render), so it matches
+//     outputSchema. An empty Output gives no text block.
 //   - failure (unknown arguments, bad values, policy denial, failure result, handler error or panic,
 //     invalid result): isError true and one text block holding Outcome.Output, the same product text the
 //     model sees through any adapter, for example `Tool "compute_stats" failed: sample overflow in the
@@ -112,9 +134,10 @@
 //     the call id) and then calls the original sink, if any; the value is encoded after Dispatch returns
 //     with wink.Tool.AppendValueJSON, the tool's generated encoder. The caller's Dispatcher is never
 //     modified, and must not be modified after New.
-//   - A result with no value (wink.Done, or a value excluded from the context) carries no
-//     structuredContent even though the tool declares an outputSchema: excluding a value from the
-//     model's context must hold on every adapter.
+//   - A result with no value (wink.Done, or a value excluded from the context) carries structuredContent
+//     {} for clients on 2025-06-18 and 2025-11-25 (the envelope without "result") and none on
+//     2026-07-28: a value excluded from the model's context is not sent as structuredContent either,
+//     since some hosts hand structuredContent to the model; excluding it must hold on every adapter.
 //   - New returns an error instead of letting the SDK panic when a tool's params schema is not a JSON
 //     object of type "object" (winkgen never generates one); all such tools are reported at once.
 //   - The SDK runs calls concurrently, even on one session, so the Dispatcher's hooks and event sink
@@ -122,6 +145,18 @@
 //     isolates the calls of one session from each other.
 //   - This package uses no encoding/json and no reflect of its own: schemas and values are handed to the
 //     SDK as pre-encoded JSON. The SDK itself uses both to frame messages.
+//
+// # Resumable streams
+//
+// A stateful HTTPHandler keeps the events of its streams in an event store (WithHTTPOptions's
+// EventStore, else a bounded in-memory one): a client on 2025-11-25 gets a priming event (an id, empty
+// data) first on every POST stream, and one that lost a stream reconnects with GET and Last-Event-ID
+// and receives what it missed. Every SSE response starts with a "retry:" field (DefaultSSERetry,
+// WithSSERetry). A handler can close its call's stream and let the client come back for the answer
+// (CloseSSEStream). What the SDK does not do: it decides by the request's Mcp-Protocol-Version
+// header, so a request naming a version before 2025-11-25 gets no priming event even on a session that
+// negotiated 2025-11-25; 2026-07-28 has no resumable streams; a stateless server keeps no events; the
+// in-memory store is one process's, so a fleet needs an mcp.EventStore its workers share.
 //
 // # Annotations, progress and cancellation
 //

@@ -77,13 +77,14 @@ func WithCallContext(f func(ctx context.Context, meta map[string]any) context.Co
 	return func(c *config) { c.callCtx = f }
 }
 
-// New returns an MCP server exposing every tool of d.Registry. Each tool is registered with mcp.Server.AddTool (the SDK's raw,
-// non-validating path): inputSchema is Spec.ParamsSchema verbatim and
-// outputSchema is Spec.ResultSchema verbatim for every result type (MCP
-// 2026-07-28 accepts any JSON Schema there), omitted for tools returning
-// wink.NoValue. A tools/call
-// passes the raw arguments to d.Dispatch; see the package documentation for
-// the results the client sees.
+// New returns an MCP server exposing every tool of d.Registry. Each tool is
+// registered with mcp.Server.AddTool (the SDK's raw, non-validating path):
+// inputSchema is Spec.ParamsSchema with the tool's examples, and outputSchema
+// states Spec.ResultSchema as each client's protocol version requires (the
+// schema itself on 2026-07-28, an object envelope on 2025-06-18 and
+// 2025-11-25, none before), omitted for tools returning wink.NoValue. A
+// tools/call passes the raw arguments to d.Dispatch; see the package
+// documentation for what the client sees.
 //
 // New uses a shallow copy of d whose Events sink also records result values
 // for structuredContent (d's own sink still receives every event); d must
