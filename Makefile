@@ -84,6 +84,12 @@ check-fresh:
 	$(GO) run ./cmd/winkgen -check $(TOOL_PKGS)
 	for m in $(NESTED_MODS); do (cd $$m && $(GO) mod tidy -diff) || exit 1; done
 
+## bench-durable: the cost of one step of a run on each engine side by side (loop.Run, the embedded engine on
+## memory and PostgreSQL, Temporal's development server on loopback), six runs, benchstat's medians
+bench-durable:
+	@out=$$(mktemp); (cd runtime/durable/temporal && $(GO) test -run '^$$' -bench BenchmarkStep -benchtime 20x -count 6 .) | tee $$out && \
+	$(GO) tool benchstat $$out; rm -f $$out
+
 ## bench: decode and dispatch benchmarks against the peers, as a table of medians and ratios
 bench:
 	bash scripts/bench.sh
