@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -296,6 +297,25 @@ func (p *tagParser) item() (tagItem, bool) {
 		}
 		return it, ok
 	}
+	if p.i < len(s) && (s[p.i] == '[' || s[p.i] == '{') && it.Key == "default" {
+		// A JSON array or object (default=["a","b"]): it runs to its closing bracket, commas and quotes
+		// included; the analyzer checks it as JSON against the field's type.
+		end, closed := jsonValueEnd(s, p.i)
+		if !closed {
+			p.errorf(vs, "unterminated JSON value of "+it.Key+" in wink tag: missing closing "+strconv.QuoteRuneToASCII(rune(map[byte]byte{'[': ']', '{': '}'}[s[vs]])))
+			return it, false
+		}
+		p.i = end
+		it.raw, it.rawOff, it.Value, it.HasValue = s[vs:end], vs, s[vs:end], true
+		p.skipBlanks()
+		if p.i < len(s) && s[p.i] != ',' {
+			p.errorf(p.i, "unexpected "+strconv.QuoteRuneToASCII(firstRune(s[p.i:]))+" after the JSON value of "+
+				it.Key+"; separate items with commas")
+			p.skipItem()
+			return it, false
+		}
+		return it, ok
+	}
 	p.skipItem()
 	v := strings.TrimRight(s[vs:p.i], " \t")
 	it.raw, it.rawOff = v, vs
@@ -310,6 +330,36 @@ func (p *tagParser) item() (tagItem, bool) {
 		return it, false
 	}
 	return it, ok
+}
+
+// jsonValueEnd returns the offset just after the JSON array or object starting at s[i], skipping strings,
+// and whether its brackets close.
+func jsonValueEnd(s string, i int) (int, bool) {
+	depth := 0
+	for ; i < len(s); i++ {
+		switch s[i] {
+		case '"':
+			for i++; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
+		case '[', '{':
+			depth++
+		case ']', '}':
+			depth--
+			if depth == 0 {
+				return i + 1, true
+			}
+		}
+	}
+	return len(s), false
+}
+
+// isDuration reports whether v is a Go duration literal (time.ParseDuration: "1s", "1m30s", "24h").
+func isDuration(v string) bool {
+	_, err := time.ParseDuration(v)
+	return err == nil
 }
 
 func knownTagKey(k string) bool {
@@ -343,6 +393,9 @@ func (p *tagParser) checkValue(it tagItem) bool {
 	}
 	switch it.Key {
 	case "min", "max", "exclusiveMin", "exclusiveMax", "multipleOf":
+		if (it.Key == "min" || it.Key == "max") && !isJSONNumber(it.Value) && isDuration(it.Value) {
+			return true // a bound on a time.Duration field (min=1s,max=24h): the analyzer checks the field's type
+		}
 		if !isJSONNumber(it.Value) {
 			p.errorf(it.rawOff, it.Key+" must be a JSON number such as 10, -2.5 or 1e3; got "+strconv.QuoteToASCII(it.Value))
 			return false

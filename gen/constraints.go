@@ -1,11 +1,13 @@
 package gen
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"math/big"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/winkgen/wink/annotations"
 	"github.com/winkgen/wink/gen/model"
@@ -126,13 +128,43 @@ func (a *analyzer) constraints(tag *annotations.Tag, f *model.Field, where strin
 		}
 		return &n
 	}
+	// duration reads a bound on a time.Duration field (min=1s); it reports whether item was one.
+	duration := func(item annotations.TagItem) bool {
+		if st == nil || st.Kind != model.KindDuration {
+			if !isJSONNumberText(item.Value) {
+				if _, err := time.ParseDuration(item.Value); err == nil {
+					bad(item, "%s=%s is a duration: it applies to time.Duration fields, not to %s field", item.Key, item.Value, aKind(stripPtr(f.Type)))
+					ok = false
+					return true
+				}
+			}
+			return false
+		}
+		du, err := time.ParseDuration(item.Value)
+		if err != nil {
+			a.ds.add(item.ValuePos, "%s: %s=%s is not a duration; write one as Go does, like 1s, 1m30s or 24h", where, item.Key, item.Value)
+			ok = false
+			return true
+		}
+		b := &model.Duration{Text: item.Value, Nanos: int64(du)}
+		if item.Key == "min" {
+			c.MinDuration = b
+		} else {
+			c.MaxDuration = b
+		}
+		return true
+	}
 	var defItem annotations.TagItem
 	for _, item := range tag.Items {
 		switch item.Key {
 		case "min":
-			c.Min = num(item)
+			if !duration(item) {
+				c.Min = num(item)
+			}
 		case "max":
-			c.Max = num(item)
+			if !duration(item) {
+				c.Max = num(item)
+			}
 		case "exclusiveMin":
 			c.ExclusiveMin = num(item)
 		case "exclusiveMax":
@@ -228,6 +260,10 @@ func (a *analyzer) constraints(tag *annotations.Tag, f *model.Field, where strin
 		a.ds.add(tag.Items[0].KeyPos, "%s: min=%s is greater than max=%s; no value could pass", where, c.Min.Literal, c.Max.Literal)
 		ok = false
 	}
+	if c.MinDuration != nil && c.MaxDuration != nil && c.MinDuration.Nanos > c.MaxDuration.Nanos {
+		a.ds.add(tag.Items[0].KeyPos, "%s: min=%s is greater than max=%s; no value could pass", where, c.MinDuration.Text, c.MaxDuration.Text)
+		ok = false
+	}
 	if c.PatternDesc != "" && c.Pattern == "" {
 		if it, found := tag.Get("patternDesc"); found {
 			a.ds.add(it.KeyPos, "%s: patternDesc describes a pattern; add pattern='...' or remove it", where)
@@ -244,14 +280,28 @@ func (a *analyzer) constraints(tag *annotations.Tag, f *model.Field, where strin
 	}
 	if defItem.Key != "" && ok {
 		dt := stripPtr(f.Type)
+		var lit string
 		if scalarTarget(dt) != dt {
-			a.ds.add(defItem.KeyPos, "%s: default applies to string, bool, number, enum, time and duration fields, not to %s field", where, aKind(dt))
-			return nil
-		}
-		lit, err := scalarJSON(dt, defItem.Value)
-		if err != "" {
-			a.ds.add(defItem.ValuePos, "%s: default %q: %s", where, defItem.Value, err)
-			return nil
+			// A slice, array, map or struct: the default is its JSON (default=["a","b"]), checked like the
+			// value of an argument, constraints included.
+			v := strings.TrimSpace(defItem.Value)
+			if v == "" || v[0] != '[' && v[0] != '{' {
+				a.ds.add(defItem.ValuePos, "%s: default of %s field is its JSON value, like default=[\"a\",\"b\"] or default={\"k\":1}", where, aKind(dt))
+				return nil
+			}
+			compact, err := compactJSON(v)
+			if err != nil {
+				a.ds.add(defItem.ValuePos, "%s: default %s is not valid JSON: %v", where, v, err)
+				return nil
+			}
+			lit = compact
+		} else {
+			var err string
+			lit, err = scalarJSON(dt, defItem.Value)
+			if err != "" {
+				a.ds.add(defItem.ValuePos, "%s: default %q: %s", where, defItem.Value, err)
+				return nil
+			}
 		}
 		val, errs := decodeJSONValue([]byte(lit), dt, c)
 		if len(errs) > 0 {
@@ -272,6 +322,21 @@ func (a *analyzer) constraints(tag *annotations.Tag, f *model.Field, where strin
 		return nil
 	}
 	return c
+}
+
+// isJSONNumberText reports whether v reads as a JSON number.
+func isJSONNumberText(v string) bool {
+	var x json.Number
+	return json.Unmarshal([]byte(v), &x) == nil
+}
+
+// compactJSON is v without insignificant whitespace, after a strict syntax check.
+func compactJSON(v string) (string, error) {
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(v)); err != nil {
+		return "", err
+	}
+	return b.String(), nil
 }
 
 // anchored is the full-match form of a pattern, as written in schemas and compiled in decoders.

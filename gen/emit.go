@@ -467,6 +467,8 @@ func (e *emitter) valueLit(v *model.Value, typed bool) jen.Code {
 		return jen.Lit(v.Bool)
 	case model.KindInt, model.KindUint, model.KindFloat:
 		return conv(jen.Id(v.Num))
+	case model.KindJSON:
+		return jen.Add(typeCode(t)).Parens(jen.Lit(v.Str))
 	case model.KindDuration:
 		du, _ := time.ParseDuration(v.Str)
 		if du == 0 && typed {

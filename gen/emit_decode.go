@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/winkgen/wink/gen/model"
@@ -178,8 +179,18 @@ func (e *emitter) structBody(t *model.Type, v *jen.Statement, id string, depth i
 				jen.Id("d").Dot("Missing").Call(jen.Lit(f.JSONName))))
 		}
 		if f.Cons != nil && f.Cons.Default != "" {
-			out = append(out, jen.If(jen.Id(set).Index(jen.Lit(word)).Op("&").Add(uintLit(bit)).Op("==").Lit(0)).Block(
-				jen.Add(fieldExpr(v, f)).Op("=").Add(e.defaultCode(f))))
+			var apply []jen.Code
+			if dt := stripPtr(f.Type); scalarTarget(dt) != dt {
+				// A slice, array, map or struct default is built afresh for every call that leaves it out.
+				val := f.Cons.DefaultValue
+				if f.Type.Kind == model.KindPointer {
+					val = &model.Value{Type: f.Type, Items: []*model.Value{val}}
+				}
+				apply = e.assignValue(val, fieldExpr(v, f), 1)
+			} else {
+				apply = []jen.Code{jen.Add(fieldExpr(v, f)).Op("=").Add(e.defaultCode(f))}
+			}
+			out = append(out, jen.If(jen.Id(set).Index(jen.Lit(word)).Op("&").Add(uintLit(bit)).Op("==").Lit(0)).Block(apply...))
 		}
 	}
 	out = append(out, jen.Id("d").Dot("ObjectEnd").Call())
@@ -275,9 +286,21 @@ func (e *emitter) valueCode(t *model.Type, target *jen.Statement, c *model.Const
 	case model.KindTime:
 		return []jen.Code{jen.If(jen.List(jen.Id("tm"), jen.Id("ok")).Op(":=").Add(d.Clone().Dot("Time").Call()), jen.Id("ok")).Block(
 			jen.Add(target).Op("=").Id("tm"))}
+	case model.KindJSON:
+		return []jen.Code{jen.If(jen.List(jen.Id("raw"), jen.Id("ok")).Op(":=").Add(d.Clone().Dot("FreeForm").Call()), jen.Id("ok")).Block(
+			jen.Add(target).Op("=").Add(typeCode(t)).Parens(jen.Id("raw")))}
 	case model.KindDuration:
-		return []jen.Code{jen.If(jen.List(jen.Id("du"), jen.Id("ok")).Op(":=").Add(d.Clone().Dot("Duration").Call()), jen.Id("ok")).Block(
-			jen.Add(target).Op("=").Id("du"))}
+		var body []jen.Code
+		if c != nil && c.MinDuration != nil {
+			body = append(body, jen.If(jen.Id("du").Op("<").Add(durationCode(time.Duration(c.MinDuration.Nanos)))).Block(
+				d.Clone().Dot("FailDuration").Call(jen.Lit(strictjson.MsgMinDuration(c.MinDuration.Text)), jen.Id("du"))))
+		}
+		if c != nil && c.MaxDuration != nil {
+			body = append(body, jen.If(jen.Id("du").Op(">").Add(durationCode(time.Duration(c.MaxDuration.Nanos)))).Block(
+				d.Clone().Dot("FailDuration").Call(jen.Lit(strictjson.MsgMaxDuration(c.MaxDuration.Text)), jen.Id("du"))))
+		}
+		body = append(body, jen.Add(target).Op("=").Id("du"))
+		return []jen.Code{jen.If(jen.List(jen.Id("du"), jen.Id("ok")).Op(":=").Add(d.Clone().Dot("Duration").Call()), jen.Id("ok")).Block(body...)}
 	case model.KindStruct:
 		if t.Named != nil {
 			return []jen.Code{jen.Id(decodeFuncName(t)).Call(d, jen.Op("&").Add(target))}

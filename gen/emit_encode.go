@@ -86,6 +86,11 @@ func (e *emitter) encodeValue(t *model.Type, v *jen.Statement, depth int) []jen.
 		return set(sj("AppendTime").Call(jen.Id("dst"), v))
 	case model.KindDuration:
 		return set(sj("AppendDuration").Call(jen.Id("dst"), v))
+	case model.KindJSON:
+		// Kept as its raw text; null when absent.
+		return []jen.Code{jen.If(jen.Len(v).Op("==").Lit(0)).Block(appendRaw("null")).Else().Block(
+			jen.Id("dst").Op("=").Append(jen.Id("dst"), jen.Add(v).Op("..."))),
+		}
 	case model.KindStruct:
 		if t.Named != nil {
 			return set(jen.Id(encodeFuncName(t)).Call(jen.Id("dst"), jen.Op("&").Add(v)))
@@ -260,6 +265,8 @@ func zeroScalar(t *model.Type, v *jen.Statement) jen.Code {
 		return jen.Add(v).Dot("IsZero").Call()
 	case model.KindSlice, model.KindMap:
 		return jen.Add(v).Op("==").Nil()
+	case model.KindJSON:
+		return jen.Len(v).Op("==").Lit(0)
 	}
 	return nil
 }

@@ -162,6 +162,9 @@ func (a *analyzer) convertNamed(n *types.Named, where string, pos token.Pos) *mo
 	if obj.Pkg() != nil && obj.Pkg().Path() == "time" && obj.Name() == "Duration" {
 		return &model.Type{Kind: model.KindDuration, Named: &model.Ident{Path: "time", Name: "Duration"}}
 	}
+	if obj.Pkg() != nil && obj.Pkg().Path() == WinkPath && obj.Name() == "RawJSON" {
+		return &model.Type{Kind: model.KindJSON, Named: &model.Ident{Path: WinkPath, Name: "RawJSON"}}
+	}
 	if obj.Pkg() != nil && obj.Pkg().Path() == WinkPath && obj.Name() == "NoValue" {
 		a.unsupported(where, pos, "use of wink.NoValue inside a type (it is only a result type)")
 		return nil

@@ -119,12 +119,29 @@ func interpret(d *strictjson.Decoder, t *model.Type, c *model.Constraints, items
 			return nil
 		}
 		return v
+	case model.KindJSON:
+		raw, ok := d.Raw()
+		if !ok {
+			return nil
+		}
+		var b bytes.Buffer
+		json.Compact(&b, raw)
+		v.Str = b.String()
+		return v
 	case model.KindDuration:
 		du, ok := d.Duration()
 		if !ok {
 			return nil
 		}
 		v.Str = du.String()
+		if c != nil && c.MinDuration != nil && int64(du) < c.MinDuration.Nanos {
+			d.FailDuration(strictjson.MsgMinDuration(c.MinDuration.Text), du)
+			return nil
+		}
+		if c != nil && c.MaxDuration != nil && int64(du) > c.MaxDuration.Nanos {
+			d.FailDuration(strictjson.MsgMaxDuration(c.MaxDuration.Text), du)
+			return nil
+		}
 		return v
 	case model.KindTime:
 		tm, ok := d.Time()
@@ -459,6 +476,8 @@ func appendCanonical(b []byte, v *model.Value) []byte {
 		return appendCanonical(b, v.Items[0])
 	case model.KindString, model.KindTime, model.KindDuration:
 		return strictjson.AppendString(b, v.Str)
+	case model.KindJSON:
+		return append(b, v.Str...)
 	case model.KindBool:
 		return strconv.AppendBool(b, v.Bool)
 	case model.KindInt, model.KindUint:

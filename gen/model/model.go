@@ -102,6 +102,7 @@ const (
 	KindPointer
 	KindNoValue  // wink.NoValue
 	KindDuration // time.Duration, a Go duration string ("1h30m")
+	KindJSON     // wink.RawJSON: any JSON value, kept as its raw text
 )
 
 // Type is a Go type as winkgen understands it. Named types are shared (one *Type per named type), so the
@@ -155,6 +156,8 @@ func (t *Type) KindName() string {
 		return "time.Time"
 	case KindDuration:
 		return "time.Duration"
+	case KindJSON:
+		return "wink.RawJSON"
 	case KindStruct:
 		return "struct"
 	case KindSlice:
@@ -222,6 +225,15 @@ type Constraints struct {
 	Enum                                             []string // JSON literals, in tag order
 	Default                                          string   // JSON literal; "" for none
 	DefaultValue                                     *Value
+	// MinDuration and MaxDuration bound a time.Duration field (min=1s,max=24h), or each duration of a
+	// slice or array of them.
+	MinDuration, MaxDuration *Duration
+}
+
+// Duration is a duration bound: as written in the tag, and its value.
+type Duration struct {
+	Text  string // as written ("24h")
+	Nanos int64
 }
 
 // Number is a numeric constraint literal.

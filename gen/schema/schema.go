@@ -245,6 +245,20 @@ func (b *builder) field(owner *model.Type, f *model.Field) (*obj, error) {
 	if f.Doc != "" {
 		s.set("description", str(f.Doc))
 	}
+	// Bounds on durations have no JSON Schema keyword (a duration is a string): the description states
+	// them, in every dialect; the decoder enforces them.
+	var durNotes []string
+	each := ""
+	if t.Kind == model.KindSlice || t.Kind == model.KindArray {
+		each = "each item "
+	}
+	if c.MinDuration != nil {
+		durNotes = append(durNotes, each+"at least "+c.MinDuration.Text)
+	}
+	if c.MaxDuration != nil {
+		durNotes = append(durNotes, each+"at most "+c.MaxDuration.Text)
+	}
+	restate(s, durNotes)
 	if c.Default != "" {
 		d, err := literal(path+": default", c.Default)
 		if err != nil {
@@ -322,6 +336,10 @@ func (b *builder) value(t *model.Type, nullable bool, path string) (*obj, error)
 	if isScalar(t) {
 		s, _, err := b.scalar(t, nullable, noCons, path, false)
 		return s, err
+	}
+	if t.Kind == model.KindJSON {
+		// Free-form JSON (wink.RawJSON): a schema without "type" takes any value, null included.
+		return newSchema(), nil
 	}
 	return nil, fmt.Errorf("schema: %s: unsupported type %s", path, t.KindName())
 }

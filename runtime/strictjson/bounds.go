@@ -1,0 +1,46 @@
+package strictjson
+
+import "time"
+
+// MsgMinDuration is the message for a duration below min=lit (a Go duration, as written in the tag).
+func MsgMinDuration(lit string) string { return "must be at least " + lit }
+
+// MsgMaxDuration is the message for a duration above max=lit.
+func MsgMaxDuration(lit string) string { return "must be at most " + lit }
+
+// FailDuration records msg + "; got " + v (as Go writes it, "1m30s") at the current path.
+func (d *Decoder) FailDuration(msg string, v time.Duration) {
+	d.addErr(d.path(d.depth), msg+"; got "+v.String())
+}
+
+// FreeForm consumes one free-form JSON value (of any kind), validated as strictly as every value (syntax,
+// UTF-8, escapes, depth; its size is bounded by MaxBytes with the rest of the input), and returns a copy
+// of its bytes as they appear in the input (whitespace inside, key order and escapes kept). Under PairMaps
+// (a call from a provider that was sent free-form values as JSON text: OpenAI strict mode, Gemini) a
+// string holds the value's JSON text: its content is read and validated the same way, within the depth
+// left at this level, and returned; a string that is not JSON text is an error at this path.
+func (d *Decoder) FreeForm() ([]byte, bool) {
+	if d.pairMaps && d.Peek() == KindString {
+		text, ok := d.StringBytes()
+		if !ok {
+			return nil, false
+		}
+		var sub Decoder
+		sub.Reset(text, Limits{MaxBytes: len(text) + 1, MaxDepth: max(d.maxDepth-d.depth, 1), MaxErrors: 1})
+		raw, ok := sub.Raw()
+		if errs := sub.Finish(); !ok || errs != nil {
+			msg := "must be JSON text (the value written as a string of JSON)"
+			if errs != nil && len(errs.List) > 0 {
+				msg += ": " + errs.List[0].Message
+			}
+			d.Fail(msg)
+			return nil, false
+		}
+		return append([]byte(nil), raw...), true
+	}
+	raw, ok := d.Raw()
+	if !ok {
+		return nil, false
+	}
+	return append([]byte(nil), raw...), true
+}
