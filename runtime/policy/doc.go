@@ -17,6 +17,13 @@
 //     "build" does not satisfy "deploy". Construct policies once, at startup:
 //     slice ids are process-wide. Check never writes state (it runs before
 //     the call's snapshot); OnResult does.
+//   - Memory: no policy reads the session's logs (wink.ToolLog, wink.PolicyLog),
+//     which keep only the newest calls (wink.Dispatcher.LogLimits), so a file
+//     read or a prerequisite done long ago still counts. Their own slices grow
+//     with what they know, not with calls: one entry per distinct path read
+//     or written (ReadBeforeWrite), per prerequisite done
+//     (SequentialDependency), per decision on a held call (ApprovalSlice,
+//     kept whole so that a decided call never runs twice).
 //   - SequentialDependency lists every missing prerequisite, sorted and
 //     deduplicated, and records only tools that are someone's prerequisite.
 //     It has no suggestions (WINK's text is the whole message).
