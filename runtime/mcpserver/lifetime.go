@@ -17,7 +17,9 @@ import (
 // WithHTTPOptions with a non-zero SessionTimeout; a negative one keeps idle sessions for ever, the
 // SDK's own default). Thirty minutes outlasts any pause of an interactive client and frees an
 // abandoned session's memory within the hour; a client that comes back later gets HTTP 404 for its
-// old session id and starts a new session, as the protocol says. When the SDK closes the session
+// old session id and starts a new session, as the protocol says. Only requests count as activity (the
+// SDK's rule): a client that only listens, on its GET stream, for notifications or resource updates,
+// pings within the timeout to keep its session. When the SDK closes the session
 // (timeout, DELETE, or the end of a stateless request), the client's release function runs (clients.go),
 // so a stored session, a watched workspace, anything the factory opened, is closed too.
 //
@@ -50,7 +52,7 @@ type lifetime struct {
 // WithSessionTimeout sets how long HTTPHandler keeps an idle streamable HTTP session (one receiving
 // no request) before closing it and releasing its client: DefaultSessionTimeout when not given; a
 // negative d keeps idle sessions until the client deletes them. It overrides the SessionTimeout of
-// WithHTTPOptions.
+// WithHTTPOptions. An open GET stream is not activity: a client that only listens pings to stay.
 func WithSessionTimeout(d time.Duration) Option {
 	return func(c *config) { c.lifetime.sessionTimeout = d }
 }
