@@ -15,7 +15,7 @@ import (
 // sseEvent is one block of an SSE stream: its fields as sent.
 type sseEvent struct {
 	event, id, retry, data string
-	hasData               bool
+	hasData                bool
 }
 
 // readSSE reads the blocks of an SSE body until it ends or stop says so.
@@ -133,7 +133,9 @@ func TestStreamsAreResumable(t *testing.T) {
 		t.Fatalf("resuming: %s %s", got.Status, b)
 	}
 	done := make(chan []sseEvent, 1)
-	go func() { done <- readSSE(t, got.Body, func(e sseEvent) bool { return strings.Contains(e.data, `"id":2`) }) }()
+	go func() {
+		done <- readSSE(t, got.Body, func(e sseEvent) bool { return strings.Contains(e.data, `"id":2`) })
+	}()
 	select {
 	case resumed := <-done:
 		last := resumed[len(resumed)-1]
