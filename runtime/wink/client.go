@@ -239,8 +239,7 @@ func Elicit[T any](tc *ToolContext, message string, form *Form[T]) (T, ElicitAct
 	if form == nil || form.Decode == nil {
 		return zero, "", errors.New("wink: Elicit needs a form (a generated WinkForm<T>)")
 	}
-	seq := tc.elicits
-	tc.elicits++
+	seq := tc.nextElicit()
 	if c := tc.client(); c != nil {
 		action, content, err := c.Elicit(tc.parent(), message, form.Schema)
 		if err != nil {
@@ -301,6 +300,22 @@ func PendingElicitations(s *session.Session) []*HeldError {
 		}
 	}
 	return out
+}
+
+// elicitSeqKey keys the count of a handler run's Elicit calls in its context (a counter kept there rather
+// than in ToolContext, so that calls which never elicit do not pay for it).
+type elicitSeqKey struct{}
+
+// nextElicit returns the number of Elicit calls tc's handler made before this one.
+func (tc *ToolContext) nextElicit() int {
+	n, _ := tc.parent().Value(elicitSeqKey{}).(*int)
+	if n == nil {
+		n = new(int)
+		tc.ctx = context.WithValue(tc.parent(), elicitSeqKey{}, n)
+	}
+	seq := *n
+	*n++
+	return seq
 }
 
 // answer decodes an accepted answer.

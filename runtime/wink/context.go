@@ -49,9 +49,6 @@ type ToolContext struct {
 	fs     vfs.Filesystem
 	fsErr  error // resolving FilesystemKey failed
 	budget *Budget
-	// elicits counts the Elicit calls of this run of the handler
-	// (ElicitationRequest.Seq).
-	elicits int
 }
 
 // NewToolContext returns a ToolContext for calling a handler directly, as
