@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/winkgen/wink/internal/pgtest"
 	"github.com/winkgen/wink/runtime/ledger"
+	"github.com/winkgen/wink/runtime/ledger/pgledger"
 )
 
 func openPool(t testing.TB, dsn string, maxConns int32) *pgxpool.Pool {
@@ -209,4 +210,39 @@ func TestALateClaimantLearnsItLostTheClaimAndKeepsNothing(t *testing.T) {
 type outcome struct {
 	success, replayed bool
 	output            string
+}
+
+// With the ledger on a pool of its own (it cannot share the store's transaction), the record is made
+// right after the session's commit: a commit that fails is still never recorded, and a committed call
+// is replayed.
+func TestLedgerOnAnotherPoolRecordsAfterTheCommit(t *testing.T) {
+	ctx := context.Background()
+	dsn := pgtest.DSN(t)
+	storePool := openPool(t, dsn, 0)
+	r := mustRig(t, storePool)
+	ledgerPool := openPool(t, dsn, 0)
+	l, err := pgledger.New(ctx, ledgerPool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.ledger = l
+	cutCommits(t, storePool)
+	d := r.dispatcher("conv-5")
+	sqlExec(t, storePool, "INSERT INTO cut_commits VALUES (1)")
+	if out, err := r.add(ctx, d, "x"); err == nil || out.Success {
+		t.Fatalf("cut commit: %+v %v", out, err)
+	}
+	if st := ledgerState(t, storePool, "session.conv-5:add:x"); st != "" {
+		t.Fatalf("ledger state %q after a failed commit, want the key freed", st)
+	}
+	sqlExec(t, storePool, "DELETE FROM cut_commits")
+	if out, err := r.add(ctx, d, "x"); err != nil || !out.Success || out.Replayed {
+		t.Fatalf("retry: %+v %v", out, err)
+	}
+	if out, err := r.add(ctx, r.dispatcher("conv-5"), "x"); err != nil || !out.Replayed {
+		t.Fatalf("replay: %+v %v", out, err)
+	}
+	if got := r.steps(t, "conv-5"); len(got) != 1 {
+		t.Fatalf("stored steps %v", got)
+	}
 }

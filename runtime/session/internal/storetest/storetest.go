@@ -168,6 +168,19 @@ func testUnstorable(t *testing.T, st session.Store) {
 			})
 		}
 	}
+	// Around the limit, a commit succeeds exactly when a load would.
+	for depth := session.MaxItemDepth - 3; depth <= session.MaxItemDepth+3; depth++ {
+		doc := Nested(depth)
+		_, loadErr := DocCodec.Decode([]byte(doc))
+		tx, err := s.Begin(ctx, session.ReadWrite)
+		if err != nil {
+			t.Fatal(err)
+		}
+		session.Seed(s, Docs, doc)
+		if err := tx.End(ctx); (err == nil) != (loadErr == nil) {
+			t.Fatalf("depth %d: commit error %v, load error %v", depth, err, loadErr)
+		}
+	}
 	// At the limit, the value is committed and reads back.
 	InTx(t, s, func() {
 		session.Seed(s, Docs, Nested(session.MaxItemDepth))
