@@ -11,6 +11,7 @@ import (
 
 	"github.com/winkgen/wink/runtime/durable"
 	"github.com/winkgen/wink/runtime/durable/internal/durabletest"
+	"github.com/winkgen/wink/runtime/ledger"
 	"github.com/winkgen/wink/runtime/loop"
 	"github.com/winkgen/wink/runtime/policy"
 	"github.com/winkgen/wink/runtime/session"
@@ -76,13 +77,14 @@ func TestCrashInProcess(t *testing.T) {
 				t.Fatal(err)
 			}
 			store := durable.NewMemoryStore()
+			led := ledger.NewMemory()
 			var once atomic.Bool
 			crashed := make(chan string, 3)
 			var wg sync.WaitGroup
 			wctx, stop := context.WithCancel(ctx)
 			for i := range 3 {
 				k := &killable{Store: store}
-				eng := &durable.Engine{Store: k, Agent: durabletest.Agent(sst, p), Worker: "w" + string(rune('A'+i)),
+				eng := &durable.Engine{Store: k, Agent: durabletest.Agent(sst, led, p), Worker: "w" + string(rune('A'+i)),
 					Lease: 300 * time.Millisecond, Poll: 10 * time.Millisecond, HeldPoll: 100 * time.Millisecond, RetryDelay: 10 * time.Millisecond}
 				eng.Observe, _ = durabletest.CrashAt(point, func() bool { return once.CompareAndSwap(false, true) }, func() {
 					k.dead.Store(true)
@@ -154,7 +156,7 @@ func TestStatusWhileRunning(t *testing.T) {
 	p, _ := durabletest.Provider(model.URL)
 	sst, _ := session.NewMemoryStore(durabletest.Slices()...)
 	store := durable.NewMemoryStore()
-	eng := &durable.Engine{Store: store, Agent: durabletest.Agent(sst, p), HeldPoll: time.Hour}
+	eng := &durable.Engine{Store: store, Agent: durabletest.Agent(sst, ledger.NewMemory(), p), HeldPoll: time.Hour}
 	if created, err := eng.Start(ctx, "r", []loop.Message{loop.UserMessage("go")}, durable.StartOptions{Session: "s"}); err != nil || !created {
 		t.Fatal(created, err)
 	}
@@ -205,7 +207,7 @@ func TestDenied(t *testing.T) {
 	p, _ := durabletest.Provider(model.URL)
 	sst, _ := session.NewMemoryStore(durabletest.Slices()...)
 	store := durable.NewMemoryStore()
-	eng := &durable.Engine{Store: store, Agent: durabletest.Agent(sst, p), HeldPoll: time.Hour}
+	eng := &durable.Engine{Store: store, Agent: durabletest.Agent(sst, ledger.NewMemory(), p), HeldPoll: time.Hour}
 	_, _ = eng.Start(ctx, "r", []loop.Message{loop.UserMessage("go")}, durable.StartOptions{Session: "s"})
 	_, _ = eng.RunOne(ctx)
 	if err := denyHeld(ctx, sst); err != nil {

@@ -164,4 +164,3 @@ func BenchmarkStep(b *testing.B) {
 		runTemporal(b, st, sst)
 	})
 }
-

@@ -10,6 +10,7 @@ import (
 	"github.com/winkgen/wink/runtime/durable"
 	"github.com/winkgen/wink/runtime/durable/internal/durabletest"
 	"github.com/winkgen/wink/runtime/durable/temporal"
+	"github.com/winkgen/wink/runtime/ledger"
 	"github.com/winkgen/wink/runtime/loop"
 	"github.com/winkgen/wink/runtime/session"
 	"go.temporal.io/sdk/converter"
@@ -41,7 +42,7 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	st := durable.NewMemoryStore()
-	return &fixture{model: model, sst: sst, st: st, acts: &temporal.Activities{Store: st, Agent: durabletest.Agent(sst, p), Worker: "suite"}}
+	return &fixture{model: model, sst: sst, st: st, acts: &temporal.Activities{Store: st, Agent: durabletest.Agent(sst, ledger.NewMemory(), p), Worker: "suite"}}
 }
 
 func (f *fixture) start(t *testing.T, run, sess string) {

@@ -2,7 +2,9 @@
 // with state effects in a stored session and an effect outside it (a line in a file, keyed by the call's
 // durable idempotency key), one of them held for a person's approval; an OpenAI-compatible fake model
 // server on loopback that counts the requests of every turn; and the worker main the crash tests start
-// as processes.
+// as processes. deposit is idempotent on its arguments within the session, so that with pgledger on the
+// session store's pool the ledger's record joins the call's session commit, the durable checkpoint's
+// transaction.
 package durabletest
 
 //go:generate go run github.com/winkgen/wink/cmd/winkgen
@@ -57,6 +59,7 @@ type Balance struct {
 // Deposit credits an account.
 //
 //wink:tool
+//wink:idempotent strategy=params keys=account,cents scope=session
 func Deposit(tc *wink.ToolContext, p DepositParams) (wink.ToolResult[Balance], error) {
 	return change(tc, "deposit", p.Account, p.Cents)
 }

@@ -51,10 +51,15 @@ func WinkTools() []*wink.Tool {
 var WinkDeposit = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
 	Description:      "Credits an account.",
-	Name:             "deposit",
-	ParamsSchema:     winkSchemaDepositParams,
-	Position:         "github.com/winkgen/wink/runtime/durable/internal/durabletest.Deposit (tools.go)",
-	ResultSchema:     winkSchemaBalance,
+	Idempotency: wink.Idempotency{
+		Keys:     []string{"account", "cents"},
+		Scope:    "session",
+		Strategy: wink.IdemParams,
+	},
+	Name:         "deposit",
+	ParamsSchema: winkSchemaDepositParams,
+	Position:     "github.com/winkgen/wink/runtime/durable/internal/durabletest.Deposit (tools.go)",
+	ResultSchema: winkSchemaBalance,
 }, &winkFuncsDeposit)
 var winkFuncsDeposit = wink.Funcs[DepositParams, Balance]{
 	Decode:       winkDecodeDepositParams,

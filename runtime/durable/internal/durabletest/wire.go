@@ -14,6 +14,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/winkgen/wink/runtime/durable"
 	"github.com/winkgen/wink/runtime/durable/pgdurable"
+	"github.com/winkgen/wink/runtime/ledger"
+	"github.com/winkgen/wink/runtime/ledger/pgledger"
 	"github.com/winkgen/wink/runtime/loop"
 	"github.com/winkgen/wink/runtime/policy"
 	"github.com/winkgen/wink/runtime/providers/httpcall"
@@ -35,8 +37,8 @@ func Provider(url string) (loop.Provider, error) {
 }
 
 // Dispatcher returns the test agent's dispatcher on the stored session id: the two tools, transfer held
-// for approval.
-func Dispatcher(st session.Store, id string) (*wink.Dispatcher, error) {
+// for approval, deposit idempotent through led (nil: no ledger).
+func Dispatcher(st session.Store, led ledger.Doer, id string) (*wink.Dispatcher, error) {
 	reg, err := wink.NewRegistry(WinkTools())
 	if err != nil {
 		return nil, err
@@ -45,18 +47,31 @@ func Dispatcher(st session.Store, id string) (*wink.Dispatcher, error) {
 		Registry: reg,
 		Session:  session.New(session.WithID(id), session.WithStore(st)),
 		Policies: []wink.Policy{policy.NewRequireApproval("transfer")},
+		Ledger:   led,
 	}, nil
 }
 
-// Agent returns the durable.Agent of the test agent: provider p, sessions in st (Run.Session is the id).
-func Agent(st session.Store, p loop.Provider) durable.Agent {
+// Agent returns the durable.Agent of the test agent: provider p, sessions in st (Run.Session is the id),
+// the idempotency ledger led.
+func Agent(st session.Store, led ledger.Doer, p loop.Provider) durable.Agent {
 	return func(ctx context.Context, run durable.Run) (loop.Config, error) {
-		d, err := Dispatcher(st, run.Session)
+		d, err := Dispatcher(st, led, run.Session)
 		if err != nil {
 			return loop.Config{}, err
 		}
 		return loop.Config{Provider: p, Dispatcher: d, System: "You keep the accounts."}, nil
 	}
+}
+
+// PGLedger returns the idempotency ledger on pool (the session store's: its records join the sessions'
+// commits) with a one-second claim lease, so that a claim of a killed worker is taken over quickly.
+func PGLedger(ctx context.Context, pool *pgxpool.Pool) (*pgledger.Ledger, error) {
+	l, err := pgledger.New(ctx, pool)
+	if err != nil {
+		return nil, err
+	}
+	l.Lease = time.Second
+	return l, nil
 }
 
 // Crash points, as the crash tests name them.
@@ -151,12 +166,17 @@ func WorkerMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "worker:", err)
 		return 1
 	}
+	led, err := PGLedger(ctx, pool)
+	if err != nil {
+		fmt.Fprintln(stderr, "worker:", err)
+		return 1
+	}
 	p, err := Provider(*model)
 	if err != nil {
 		fmt.Fprintln(stderr, "worker:", err)
 		return 1
 	}
-	eng := &durable.Engine{Store: dst, Agent: Agent(sst, p), Worker: *name, Lease: *lease, Poll: 50 * time.Millisecond,
+	eng := &durable.Engine{Store: dst, Agent: Agent(sst, led, p), Worker: *name, Lease: *lease, Poll: 50 * time.Millisecond,
 		HeldPoll: 500 * time.Millisecond, RetryDelay: 100 * time.Millisecond}
 	if *crash != "" {
 		eng.Observe, CrashInHandler = CrashAt(*crash, ClaimFile(*marker), Kill)

@@ -54,6 +54,10 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
+	led, err := durabletest.PGLedger(ctx, pool)
+	if err != nil {
+		return fail(err)
+	}
 	p, err := durabletest.Provider(*model)
 	if err != nil {
 		return fail(err)
@@ -63,7 +67,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return fail(err)
 	}
 	defer c.Close()
-	acts := &temporal.Activities{Store: st, Agent: durabletest.Agent(sst, p), Worker: *name}
+	acts := &temporal.Activities{Store: st, Agent: durabletest.Agent(sst, led, p), Worker: *name}
 	if *crash != "" {
 		acts.Observe, durabletest.CrashInHandler = durabletest.CrashAt(*crash, durabletest.ClaimFile(*marker), durabletest.Kill)
 	}
