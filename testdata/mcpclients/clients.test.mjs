@@ -85,7 +85,10 @@ for (const [name, make] of Object.entries(transports)) {
         client = await connect(transport, version);
         // A version the server does not speak is answered with its latest before 2026-07-28.
         const negotiated = ['2024-10-07'].includes(version) ? '2025-11-25' : version;
-        const { tools } = await client.listTools(); // throws if any tool does not parse at this version
+        // listTools throws if any tool does not parse at this version (a ZodError may carry no message).
+        const { tools } = await client.listTools().catch((e) => {
+          throw new Error(`tools/list at ${version}: ${e?.message || JSON.stringify(e?.issues ?? String(e)).slice(0, 2000)}`);
+        });
         assert.deepEqual(tools.map((x) => x.name).sort(), Object.keys(TOOLS).sort());
         for (const tool of tools) {
           if (!hasOutputSchemas(negotiated) || TOOLS[tool.name] === 'NoValue') {
@@ -103,7 +106,9 @@ for (const [name, make] of Object.entries(transports)) {
           for (const args of calls) {
             // callTool validates structuredContent against the listed outputSchema and throws when a
             // tool with one answers a success without structuredContent.
-            const res = await client.callTool({ name: tool.name, arguments: args });
+            const res = await client.callTool({ name: tool.name, arguments: args }).catch((e) => {
+              throw new Error(`${tool.name}(${JSON.stringify(args)}) at ${negotiated}: ${e?.message || String(e)}`);
+            });
             assert.notEqual(res.isError, true, `${tool.name}(${JSON.stringify(args)}): ${JSON.stringify(res.content)}`);
             if (tool.outputSchema) assert.equal(typeof res.structuredContent, 'object', `${tool.name}: structuredContent`);
             else assert.equal(res.structuredContent, undefined, `${tool.name}: structuredContent without outputSchema`);
