@@ -133,8 +133,8 @@ func (s *flightSet) do(ctx context.Context, l Ledger, key, tool string, ttl time
 // finished so that no waiter is left hanging; a panic counts as a failure
 // and is propagated.
 //
-// When fn returns a transaction, the flight is handed to it (flightRecord): the record is made, and
-// the waiters answered, once it has committed.
+// When fn returns a transaction, the flight is handed to it (flightRecord) and finished when it ends:
+// the record is made, and the waiters answered with the entry, only if it committed.
 func (s *flightSet) lead(l Ledger, fl *flight, key, tool string, ttl time.Duration, now func() time.Time,
 	fn func() (Entry, bool, Txn)) (e Entry, replayed bool, err error) {
 	handed := false
