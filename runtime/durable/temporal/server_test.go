@@ -23,7 +23,9 @@ import (
 	"github.com/winkgen/wink/runtime/durable/temporal/internal/tworker"
 	"github.com/winkgen/wink/runtime/loop"
 	"github.com/winkgen/wink/runtime/session/pgstore"
+	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
+	"google.golang.org/protobuf/proto"
 )
 
 const workerEnv = "WINK_TEMPORAL_TEST_WORKER"
@@ -237,7 +239,26 @@ func TestCrashWorkersTemporal(t *testing.T) {
 			if err := durabletest.Verify(ctx, sst, sess, run, effects, model.Counts(), point, s); err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("%s: killed worker %s, last step by %s, model requests %v", point, killed[0], steps[len(steps)-1].Worker, model.Counts())
+			events, largest := historySize(ctx, t, c, run)
+			if largest > 1024 {
+				t.Errorf("the history carries a %d-byte event: payloads must stay in the store", largest)
+			}
+			t.Logf("%s: killed worker %s, last step by %s, model requests %v; history: %d events, largest %d bytes",
+				point, killed[0], steps[len(steps)-1].Worker, model.Counts(), events, largest)
 		})
 	}
+}
+
+// historySize returns the number of events in the workflow's history and the size of its largest event.
+func historySize(ctx context.Context, t *testing.T, c client.Client, id string) (n, largest int) {
+	it := c.GetWorkflowHistory(ctx, id, "", false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+		largest = max(largest, proto.Size(ev))
+	}
+	return n, largest
 }
