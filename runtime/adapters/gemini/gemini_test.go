@@ -125,3 +125,48 @@ func TestFunctionCallsRoundTrip(t *testing.T) {
 		t.Error("a truncated body was accepted")
 	}
 }
+
+// TestGeminiFormsOfMapsRecursionAndNoParams: Gemini refuses an OBJECT without properties, so a tool
+// without parameters has none in its declaration, a map is an ARRAY of key/value OBJECTs (decoded as pairs:
+// ParseFunctionCalls sets PairMaps), and a recursive type is unrolled gemini.RecursionDepth levels, then
+// cut where the schema can still be stated.
+func TestGeminiFormsOfMapsRecursionAndNoParams(t *testing.T) {
+	for name, plain := range map[string]string{
+		"map":       `{"type":"object","properties":{"labels":{"type":["object","null"],"description":"Labels.","additionalProperties":{"type":"string"}}},"additionalProperties":false}`,
+		"recursive": `{"type":"object","properties":{"label":{"type":"string"},"children":{"type":"array","items":{"$ref":"#"}},"parent":{"anyOf":[{"$ref":"#"},{"type":"null"}]}},"required":["label","children"],"additionalProperties":false}`,
+		"free-form": `{"type":"object","properties":{"options":{"description":"Any."}},"additionalProperties":false}`,
+	} {
+		g, err := gemini.Schema([]byte(plain))
+		if err != nil || g == nil {
+			t.Fatalf("%s: %s %v", name, g, err)
+		}
+		if err := schema.CheckGemini(g); err != nil {
+			t.Errorf("%s: %v\n%s", name, err, g)
+		}
+		switch name {
+		case "map":
+			want := `{"type":"OBJECT","properties":{"labels":{"type":"ARRAY","description":"Labels. (key/value pairs, each key once)","items":{"type":"OBJECT","properties":{"key":{"type":"STRING"},"value":{"type":"STRING"}},"required":["key","value"]},"nullable":true}}}`
+			if string(g) != want {
+				t.Errorf("map:\n got %s\nwant %s", g, want)
+			}
+		case "recursive":
+			if n := strings.Count(string(g), `"label":`); n < 1+gemini.RecursionDepth {
+				t.Errorf("recursive: %d levels stated\n%s", n, g)
+			}
+			if !strings.Contains(string(g), `"maxItems":0`) || !strings.Contains(string(g), "always empty at this depth") {
+				t.Errorf("recursive: the cut is not stated\n%s", g)
+			}
+		case "free-form":
+			if !strings.Contains(string(g), `"options":{"type":"STRING","description":"Any. (JSON text)"}`) {
+				t.Errorf("free-form: %s", g)
+			}
+		}
+	}
+	if g, err := gemini.Schema([]byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)); g != nil || err != nil {
+		t.Errorf("no params: %s %v, want no schema", g, err)
+	}
+	calls, err := gemini.ParseFunctionCalls([]byte(`{"candidates":[{"content":{"parts":[{"functionCall":{"name":"label","args":{"labels":[{"key":"a","value":"b"}]}}}]}}]}`))
+	if err != nil || len(calls) != 1 || !calls[0].PairMaps {
+		t.Fatalf("calls %+v %v: PairMaps must be set", calls, err)
+	}
+}
