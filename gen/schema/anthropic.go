@@ -82,7 +82,10 @@ func reaches(defs *ordObj, from, target string, seen map[string]bool) bool {
 	return found
 }
 
-// CheckAnthropicStrict reports, all at once, what in b Anthropic's strict tool use does not accept.
+// CheckAnthropicStrict reports, all at once, what in b Anthropic's strict tool use does not accept
+// (https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations): an
+// object without additionalProperties false, numeric and length constraints, minItems other than 0 or 1,
+// formats outside the list, and recursion ("$ref":"#" or a definition that reaches itself).
 func CheckAnthropicStrict(b []byte) error {
 	root, err := parseOrdered(b)
 	if err != nil {

@@ -30,7 +30,10 @@ func Gemini(plain []byte) ([]byte, error) {
 // geminiTypes are the values of Gemini's Type enum a schema may use.
 var geminiTypes = []string{"STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT"}
 
-// CheckGemini reports, all at once, what in b Gemini's function declarations do not accept.
+// CheckGemini reports, all at once, what in b Gemini's function declarations do not accept: the fields,
+// types and formats of the Schema object (https://ai.google.dev/api/caching#Schema), property names of
+// letters, digits and underscores (https://ai.google.dev/api/caching#FunctionDeclaration), and an OBJECT
+// without properties, which the API refuses (a function without parameters leaves "parameters" out).
 func CheckGemini(b []byte) error {
 	root, err := parseOrdered(b)
 	if err != nil {

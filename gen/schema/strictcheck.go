@@ -21,7 +21,8 @@ var jsonTypes = map[string]bool{
 	"string": true, "number": true, "integer": true, "boolean": true, "object": true, "array": true, "null": true,
 }
 
-// CheckOpenAIStrict walks a strict-mode schema and reports every violation of OpenAI's strict rules: the
+// CheckOpenAIStrict walks a strict-mode schema and reports every violation of OpenAI's strict rules
+// (https://platform.openai.com/docs/guides/structured-outputs#supported-schemas): the
 // root is a non-nullable object; every object has "additionalProperties": false and lists every property
 // in "required"; only supported keywords and formats appear; "type" is one type or [T, "null"]; an enum of
 // a nullable type lists null; "$ref" has no siblings and resolves ("#" or "#/$defs/NAME"); "$defs" only at
@@ -379,7 +380,8 @@ func (c *strictChecker) pair(p, s any, ptr string) {
 	}
 }
 
-// OpenAI's documented limits on a strict schema.
+// OpenAI's documented limits on a strict schema
+// (https://platform.openai.com/docs/guides/structured-outputs#objects-have-limitations-on-nesting-depth-and-size).
 const (
 	OpenAIMaxProperties    = 5000    // object properties in all
 	OpenAIMaxDepth         = 10      // levels of object nesting
