@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/winkgen/wink/runtime/vfs"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
@@ -42,7 +43,7 @@ func PublishDocs(tc *wink.ToolContext, p PublishParams) (wink.ToolResult[Publish
 	}
 	// Written first, checked after: a failing check must not leave a half-published site behind. The
 	// dispatcher's transaction undoes this write when the call fails.
-	if err := fs.Write(IndexPath, []byte(index.String())); err != nil {
+	if err := vfs.Write(fs, IndexPath, []byte(index.String())); err != nil {
 		return wink.ToolResult[Published]{}, err
 	}
 	for _, path := range p.Paths {

@@ -36,7 +36,7 @@ func TestRunParallelOnOneSessionLosesNoAcknowledgedWrite(t *testing.T) {
 		Decode: decodeNone, EncodeResult: encodeNone,
 		Handler: func(tc *wink.ToolContext, _ noParams) (wink.ToolResult[wink.NoValue], error) {
 			session.Append(tc.Session(), notes, "slow")
-			if err := tc.Filesystem().Write("slow.txt", []byte("slow")); err != nil {
+			if err := vfs.Write(tc.Filesystem(), "slow.txt", []byte("slow")); err != nil {
 				return wink.ToolResult[wink.NoValue]{}, err
 			}
 			time.Sleep(5 * time.Millisecond) // the fast call arrives meanwhile
@@ -47,7 +47,7 @@ func TestRunParallelOnOneSessionLosesNoAcknowledgedWrite(t *testing.T) {
 		Decode: decodeNone, EncodeResult: encodeNone,
 		Handler: func(tc *wink.ToolContext, _ noParams) (wink.ToolResult[wink.NoValue], error) {
 			session.Append(tc.Session(), notes, "fast")
-			if err := tc.Filesystem().Write("fast.txt", []byte("fast")); err != nil {
+			if err := vfs.Write(tc.Filesystem(), "fast.txt", []byte("fast")); err != nil {
 				return wink.ToolResult[wink.NoValue]{}, err
 			}
 			return wink.Done[wink.NoValue]("added"), nil

@@ -7,8 +7,11 @@ import (
 	"sync"
 )
 
-// Snapshotable is implemented by resources whose state a tool call's
-// transaction captures and restores (filesystems, for instance).
+// Snapshotable is implemented by everything a tool call's transaction
+// (runtime/txn) captures and restores: resources whose state it covers,
+// filesystems (vfs.Memory, vfs.Host), sessions adapted by
+// session.Transactional. It is declared here, the package every other one
+// that names it imports.
 type Snapshotable interface {
 	// Snapshot captures the current state.
 	Snapshot() (any, error)

@@ -6,6 +6,8 @@ import (
 	"iter"
 	"strconv"
 	"sync"
+
+	"github.com/winkgen/wink/runtime/resources"
 )
 
 // entry is one slice's head in a session's table, indexed by slice id.
@@ -332,17 +334,11 @@ type SnapshotError struct{ msg string }
 // Error returns the message.
 func (e *SnapshotError) Error() string { return e.msg }
 
-// Snapshotable is the structural interface the tool dispatcher uses for
-// everything it rolls back on failure (sessions, filesystems, resources).
-type Snapshotable interface {
-	Snapshot() (any, error)
-	Restore(snap any) error
-}
-
-// Transactional adapts s to Snapshotable: Snapshot returns a session.Snapshot
-// (never an error) and Restore accepts only a Snapshot taken from s, returning
-// a *SnapshotError otherwise instead of panicking.
-func Transactional(s *Session) Snapshotable { return transactional{s} }
+// Transactional adapts s to resources.Snapshotable, the interface of
+// everything a tool call's transaction rolls back: Snapshot returns a
+// session.Snapshot (never an error) and Restore accepts only a Snapshot taken
+// from s, returning a *SnapshotError otherwise instead of panicking.
+func Transactional(s *Session) resources.Snapshotable { return transactional{s} }
 
 type transactional struct{ s *Session }
 

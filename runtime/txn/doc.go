@@ -1,11 +1,11 @@
 // Package txn is the transaction layer of winkgen's tool runtime: it captures
 // a session's STATE slices, a resource context's snapshotable instances and
-// any other Snapshotable (filesystems) and restores them when a tool call
+// any other [resources.Snapshotable] (filesystems) and restores them when a tool call
 // fails. The dispatcher (runtime/wink) uses it around every handler; code
 // outside the dispatcher uses it directly:
 //
 //	// a scoped transaction: rolled back when fn fails or panics
-//	err := txn.Run(txn.Parts{Session: s, Others: []txn.Snapshotable{fs}}, fn)
+//	err := txn.Run(txn.Parts{Session: s, Others: []resources.Snapshotable{fs}}, fn)
 //
 //	// manual snapshot and restore
 //	snap, err := txn.Take(parts)

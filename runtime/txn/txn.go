@@ -8,18 +8,7 @@ import (
 	"github.com/winkgen/wink/runtime/session"
 )
 
-// Snapshotable is implemented by everything a transaction captures and
-// restores: filesystems (vfs.Memory, vfs.Host), resources, adapted sessions.
-// It is the same structural interface as session.Snapshotable and
-// resources.Snapshotable.
-type Snapshotable interface {
-	// Snapshot captures the current state.
-	Snapshot() (any, error)
-	// Restore returns to a state captured by Snapshot.
-	Restore(snap any) error
-}
-
-// Releaser is implemented by Snapshotables whose snapshots hold storage that
+// Releaser is implemented by the parts (resources.Snapshotable) whose snapshots hold storage that
 // should be freed as soon as the snapshot is no longer needed (vfs.Host).
 // A Snap calls Release on commit and after a restore.
 type Releaser interface {
@@ -38,12 +27,12 @@ type Parts struct {
 	// Others are further parts, filesystems typically. A part that is also
 	// one of Resources' Snapshotables is captured once. Nil entries are
 	// skipped.
-	Others []Snapshotable
+	Others []resources.Snapshotable
 }
 
 // item is one captured part.
 type item struct {
-	part Snapshotable
+	part resources.Snapshotable
 	snap any
 }
 
@@ -106,7 +95,7 @@ func (s *Snap) Capture(p Parts) error {
 }
 
 // add snapshots part and appends it; on error it releases what s holds.
-func (s *Snap) add(part Snapshotable) error {
+func (s *Snap) add(part resources.Snapshotable) error {
 	sn, err := part.Snapshot()
 	if err != nil {
 		idx := s.n
@@ -133,7 +122,7 @@ func (s *Snap) at(i int) *item {
 
 // has reports whether part is already captured (identity comparison; parts of
 // non-comparable dynamic types are never considered equal).
-func (s *Snap) has(part Snapshotable) bool {
+func (s *Snap) has(part resources.Snapshotable) bool {
 	for i := 0; i < s.n; i++ {
 		if same(s.at(i).part, part) {
 			return true
@@ -144,7 +133,7 @@ func (s *Snap) has(part Snapshotable) bool {
 
 // same compares two interface values without panicking on non-comparable
 // dynamic types.
-func same(a, b Snapshotable) (eq bool) {
+func same(a, b resources.Snapshotable) (eq bool) {
 	defer func() {
 		if recover() != nil {
 			eq = false

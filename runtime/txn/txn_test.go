@@ -26,7 +26,7 @@ func setup(t *testing.T) (*session.Session, *vfs.Memory, txn.Parts) {
 	fs := vfs.NewMemory()
 	session.Append(s, state, "before")
 	fs.Write("a", []byte("before"))
-	return s, fs, txn.Parts{Session: s, Others: []txn.Snapshotable{fs}}
+	return s, fs, txn.Parts{Session: s, Others: []resources.Snapshotable{fs}}
 }
 
 func mutate(s *session.Session, fs *vfs.Memory) {
@@ -111,12 +111,12 @@ func TestTakeRestoreManualAndResourcesDeduplicated(t *testing.T) {
 }
 
 func TestErrorsNamePartsAndRestoreContinues(t *testing.T) {
-	_, err := txn.Take(txn.Parts{Others: []txn.Snapshotable{vfs.NewMemory(), &failing{snapErr: errors.New("disk")}}})
+	_, err := txn.Take(txn.Parts{Others: []resources.Snapshotable{vfs.NewMemory(), &failing{snapErr: errors.New("disk")}}})
 	if err == nil || err.Error() != "txn: snapshot of part 1 failed: disk" {
 		t.Errorf("err = %v", err)
 	}
 	s, fs, _ := setup(t)
-	snap, _ := txn.Take(txn.Parts{Session: s, Others: []txn.Snapshotable{&failing{restoreErr: errors.New("gone")}, fs}})
+	snap, _ := txn.Take(txn.Parts{Session: s, Others: []resources.Snapshotable{&failing{restoreErr: errors.New("gone")}, fs}})
 	mutate(s, fs)
 	err = snap.Restore()
 	if err == nil || err.Error() != "txn: restore of part 0 failed: gone" {

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-func fill(b *testing.B, fsys Filesystem, files, size int) {
+func fill(b *testing.B, fsys rwFS, files, size int) {
 	data := make([]byte, size)
 	for i := range files {
 		if err := fsys.Write("dir"+strconv.Itoa(i%100)+"/f"+strconv.Itoa(i), data); err != nil {

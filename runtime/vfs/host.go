@@ -50,10 +50,14 @@ type Host struct {
 	beforeStat func(p string)
 }
 
-var _ Filesystem = (*Host)(nil)
+var (
+	_ WriteFS = (*Host)(nil)
+	_ GlobFS  = (*Host)(nil)
+)
 
-// NewHost returns a Filesystem over the directory root, which must exist. Options: MaxFileSize, BackupDir.
-func NewHost(root string, opts ...HostOption) (*Host, error) {
+// NewHost returns a Filesystem over the directory root, which must exist. Options: MaxFileSize, BackupDir,
+// MaxSnapshotBytes, TrackChanges.
+func NewHost(root string, opts ...Option) (*Host, error) {
 	o := buildOptions(opts)
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -257,27 +261,6 @@ func (h *Host) replace(op, p, c string, data []byte, mode fs.FileMode) error {
 	return nil
 }
 
-// Edit replaces old with new in the file; see Filesystem.Edit.
-func (h *Host) Edit(p, old, new string, replaceAll bool) (int, error) {
-	data, err := h.Read(p)
-	if err != nil {
-		err.(*PathError).Op = "edit"
-		return 0, err
-	}
-	out, n, err := editContent(data, old, new, replaceAll)
-	if err != nil {
-		return 0, pathErr("edit", p, err)
-	}
-	if int64(len(out)) > h.maxSize {
-		return 0, pathErr("edit", p, tooLarge(int64(len(out)), h.maxSize))
-	}
-	c, _ := h.clean(p)
-	if err := h.write("edit", p, c, out); err != nil {
-		return 0, err
-	}
-	return n, nil
-}
-
 func hostEntry(p string, fi fs.FileInfo) Entry {
 	return Entry{Path: p, Name: baseName(p), IsDir: fi.IsDir(), Size: fi.Size(), ModTime: fi.ModTime()}
 }
@@ -330,7 +313,7 @@ func (h *Host) List(dir string) ([]Entry, error) {
 	return out, nil
 }
 
-// Glob returns the sorted paths of entries matching pattern; see Filesystem.Glob. Symlinked directories are
+// Glob returns the sorted paths of entries matching pattern (see the Glob function for the syntax). Symlinked directories are
 // not descended into; unreadable directories are skipped.
 func (h *Host) Glob(pattern string) ([]string, error) {
 	if h.isClosed() {

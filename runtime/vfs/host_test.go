@@ -70,9 +70,6 @@ func TestHostSymlinks(t *testing.T) {
 	if err := h.Write("out-dir/new", []byte("x")); !errors.Is(err, ErrEscapesRoot) {
 		t.Errorf("write through dir link: %v", err)
 	}
-	if _, err := h.Edit("out-file", "s", "x", false); !errors.Is(err, ErrEscapesRoot) {
-		t.Errorf("edit through link: %v", err)
-	}
 	if b, _ := os.ReadFile(filepath.Join(outside, "secret")); string(b) != "s" {
 		t.Fatalf("outside file changed: %q", b)
 	}

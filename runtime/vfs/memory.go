@@ -19,7 +19,6 @@ package vfs
 
 import (
 	"errors"
-	"strings"
 	"sync"
 	"time"
 )
@@ -36,7 +35,10 @@ type Memory struct {
 	now     func() time.Time
 }
 
-var _ Filesystem = (*Memory)(nil)
+var (
+	_ WriteFS = (*Memory)(nil)
+	_ GlobFS  = (*Memory)(nil)
+)
 
 // emptyRoot is the root directory of an empty filesystem (mtime 0, like the root's Stat always had).
 var emptyRoot = &mnode{kids: emptyDir}
@@ -172,52 +174,6 @@ func put(dir *mnode, p string, f *mnode, now int64) (*mnode, error) {
 	return &mnode{mtime: dir.mtime, kids: bput(dir.kids, name, nc)}, nil
 }
 
-// Edit replaces old with new in the file; see Filesystem.Edit.
-func (m *Memory) Edit(p, old, new string, replaceAll bool) (int, error) {
-	c, err := Clean(p)
-	if err != nil {
-		return 0, pathErr("edit", p, err)
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	f := lookup(m.cur(), c)
-	switch {
-	case f == nil:
-		return 0, pathErr("edit", p, ErrNotFound)
-	case f.isDir():
-		return 0, pathErr("edit", p, ErrIsDir)
-	}
-	data, n, err := editString(f.data, old, new, replaceAll)
-	if err != nil {
-		return 0, pathErr("edit", p, err)
-	}
-	if int64(len(data)) > m.maxSize {
-		return 0, pathErr("edit", p, tooLarge(int64(len(data)), m.maxSize))
-	}
-	nf := &mnode{data: data, mtime: m.now().UnixNano()}
-	root, err := put(m.cur(), c, nf, nf.mtime)
-	if err != nil { // not reachable: the file exists, so its parents are directories
-		return 0, pathErr("edit", p, err)
-	}
-	m.root = root
-	return n, nil
-}
-
-// editString is editContent for Memory's string contents.
-func editString(content, old, new string, replaceAll bool) (string, int, error) {
-	if old == "" {
-		return "", 0, errEmptyOld
-	}
-	n := strings.Count(content, old)
-	switch {
-	case n == 0:
-		return "", 0, ErrNoMatch
-	case n > 1 && !replaceAll:
-		return "", 0, ambiguous(n)
-	}
-	return strings.ReplaceAll(content, old, new), n, nil
-}
-
 func entryOf(p string, f *mnode) Entry {
 	return Entry{Path: p, Name: baseName(p), IsDir: f.isDir(), Size: int64(len(f.data)), ModTime: time.Unix(0, f.mtime)}
 }
@@ -243,8 +199,8 @@ func (m *Memory) List(dir string) ([]Entry, error) {
 	return out, nil
 }
 
-// Glob returns the sorted paths of entries matching pattern; see Filesystem.Glob. It walks only the
-// subtree below the pattern's literal prefix.
+// Glob returns the sorted paths of entries matching pattern (see the Glob function for the syntax). It
+// walks only the subtree below the pattern's literal prefix.
 func (m *Memory) Glob(pattern string) ([]string, error) {
 	g, err := compileGlob(pattern)
 	if err != nil {

@@ -74,7 +74,7 @@ func hostDump(t testing.TB, root string) []string {
 
 // randomOps applies n random operations over a small name space so they collide (overwrite, remove
 // directories with content, turn files into directories...).
-func randomOps(t testing.TB, fsys Filesystem, r *rand.Rand, n int) {
+func randomOps(t testing.TB, fsys rwFS, r *rand.Rand, n int) {
 	names := []string{"a", "b", "c.txt", "d"}
 	randPath := func() string {
 		depth := 1 + r.IntN(3)
@@ -90,7 +90,7 @@ func randomOps(t testing.TB, fsys Filesystem, r *rand.Rand, n int) {
 		case 0, 1:
 			fsys.Write(p, []byte("v"+strconv.Itoa(r.IntN(1000))+strings.Repeat("x", r.IntN(3000))))
 		case 2:
-			fsys.Edit(p, "x", "yy", r.IntN(2) == 0)
+			replaceAll(fsys, p, "x", "yy")
 		case 3:
 			fsys.Remove(p)
 		case 4:

@@ -1,7 +1,6 @@
 package vfs
 
 import (
-	"bytes"
 	"errors"
 	"path"
 	"slices"
@@ -10,32 +9,130 @@ import (
 	"time"
 )
 
-// Filesystem is the file store tools work on. Paths are slash-separated, relative to the root ("a/b.txt");
-// a leading "/" means the root; "." and "" mean the root; they are cleaned (path.Clean) and a path that
-// escapes the root ("..", "../x", "a/../../x") is refused with *PathError{Op, Path, Err: ErrEscapesRoot}.
+// Filesystem is the core every filesystem implements: reading. Paths are slash-separated, relative to the
+// root ("a/b.txt"); a leading "/" means the root; "." and "" mean the root; they are cleaned (path.Clean)
+// and a path that escapes the root ("..", "../x", "a/../../x") is refused with
+// *PathError{Op, Path, Err: ErrEscapesRoot}.
 //
 // Every error returned by an implementation is a *PathError whose Err wraps one of the sentinels below
 // (or, for host I/O failures with no sentinel, the underlying error).
+//
+// What more a filesystem can do it says with optional interfaces, which the functions of the same name
+// use: [WriteFS] ([Write], [Remove], [MkdirAll]) and [GlobFS] ([Glob]).
 type Filesystem interface {
 	// Read returns a copy of the file's content.
 	Read(path string) ([]byte, error)
-	// Write creates or replaces the file, creating missing parent directories.
-	Write(path string, data []byte) error
-	// Edit replaces exactly one occurrence of old with new, or every occurrence when replaceAll is set, and
-	// returns the number of replacements. Errors: ErrNotFound, ErrNoMatch, ErrAmbiguous (the message carries
-	// the count), ErrInvalid (old is empty), ErrIsDir, ErrTooLarge.
-	Edit(path, old, new string, replaceAll bool) (int, error)
-	// List returns the entries of a directory sorted by name.
-	List(dir string) ([]Entry, error)
-	// Glob returns the paths of files and directories matching pattern, sorted. Each "/"-separated
-	// segment is matched with path.Match; a segment that is exactly "**" matches zero or more segments.
-	Glob(pattern string) ([]string, error)
 	// Stat describes one file or directory; the root is Entry{Path: ".", Name: ".", IsDir: true}.
 	Stat(path string) (Entry, error)
+	// List returns the entries of a directory sorted by name.
+	List(dir string) ([]Entry, error)
+}
+
+// WriteFS is a Filesystem that can be changed. A Filesystem that is not a WriteFS is read-only: [Write],
+// [Remove] and [MkdirAll] refuse with ErrReadOnly.
+type WriteFS interface {
+	Filesystem
+	// Write creates or replaces the file, creating missing parent directories.
+	Write(path string, data []byte) error
 	// Remove deletes a file, or a directory with everything below it. Removing the root is refused.
 	Remove(path string) error
 	// MkdirAll creates a directory and any missing parents; an existing directory is not an error.
 	MkdirAll(path string) error
+}
+
+// GlobFS is a Filesystem with its own implementation of [Glob].
+type GlobFS interface {
+	Filesystem
+	// Glob returns the paths matching pattern, as the Glob function describes.
+	Glob(pattern string) ([]string, error)
+}
+
+// Write creates or replaces the file at path with data, creating missing parent directories. It refuses
+// with a *PathError wrapping ErrReadOnly, changing nothing, when fsys is not a [WriteFS].
+func Write(fsys Filesystem, path string, data []byte) error {
+	w, err := writable(fsys, "write", path)
+	if err != nil {
+		return err
+	}
+	return w.Write(path, data)
+}
+
+// Remove deletes a file, or a directory with everything below it. Removing the root is refused. It refuses
+// with ErrReadOnly when fsys is not a [WriteFS].
+func Remove(fsys Filesystem, path string) error {
+	w, err := writable(fsys, "rm", path)
+	if err != nil {
+		return err
+	}
+	return w.Remove(path)
+}
+
+// MkdirAll creates a directory and any missing parents; an existing directory is not an error, a file
+// there is ErrExists. It refuses with ErrReadOnly when fsys is not a [WriteFS].
+func MkdirAll(fsys Filesystem, path string) error {
+	w, err := writable(fsys, "mkdir", path)
+	if err != nil {
+		return err
+	}
+	return w.MkdirAll(path)
+}
+
+// writable returns fsys as a WriteFS, or the refusal of op on p.
+func writable(fsys Filesystem, op, p string) (WriteFS, error) {
+	if w, ok := fsys.(WriteFS); ok {
+		return w, nil
+	}
+	if _, ok := fsys.(readOnly); ok {
+		return nil, pathErr(op, p, errReadOnlyView)
+	}
+	return nil, pathErr(op, p, ErrReadOnly)
+}
+
+// Glob returns the sorted paths of the files and directories of fsys matching pattern. Each "/"-separated
+// segment is matched with path.Match ("*" matches dot files too); a segment that is exactly "**" matches
+// zero or more segments, so "src/**" includes "src" itself. A bad pattern is ErrInvalid. Glob calls
+// fsys's own Glob when it is a [GlobFS]; otherwise it walks fsys with List from the pattern's literal
+// prefix, skipping directories it cannot list and not descending into symbolic links (Entry.Link).
+func Glob(fsys Filesystem, pattern string) ([]string, error) {
+	if g, ok := fsys.(GlobFS); ok {
+		return g.Glob(pattern)
+	}
+	g, err := compileGlob(pattern)
+	if err != nil {
+		return nil, pathErr("glob", pattern, err)
+	}
+	base, err := fsys.Stat(g.base)
+	if err != nil {
+		if errors.Is(err, ErrNotFound) || errors.Is(err, ErrNotDir) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	var out []string
+	if g.base != "." && g.match(g.base) {
+		out = append(out, g.base)
+	}
+	var walk func(dir string)
+	walk = func(dir string) {
+		entries, err := fsys.List(dir)
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			p := joinPath(dir, e.Name)
+			if g.match(p) {
+				out = append(out, p)
+			}
+			if e.IsDir && !e.Link {
+				walk(p)
+			}
+		}
+	}
+	if base.IsDir && !base.Link {
+		walk(g.base)
+	}
+	sortStrings(out)
+	return out, nil
 }
 
 // Entry describes one file or directory.
@@ -56,27 +153,25 @@ type Entry struct {
 	ModTime time.Time
 }
 
-// The sentinel errors. Their texts are written for a model: each says what is wrong and what to do.
+// The sentinel errors. Their texts describe what is wrong; the words a model reads (what to do next) are
+// the callers' to choose: the files suite (runtime/suites/files) turns each into a sentence for the model.
 var (
 	// ErrNotFound: the path does not exist.
-	ErrNotFound = errors.New("no such file (use ls to see what exists)")
+	ErrNotFound = errors.New("no such file or directory")
 	// ErrExists: the path exists and the operation needs it not to (MkdirAll over a file).
 	ErrExists = errors.New("already exists as a file")
 	// ErrIsDir: a file operation was given a directory.
-	ErrIsDir = errors.New("is a directory, not a file (use ls to list it)")
+	ErrIsDir = errors.New("is a directory, not a file")
 	// ErrNotDir: a directory operation, or a parent of the path, is a file.
 	ErrNotDir = errors.New("not a directory (a path element is a file)")
 	// ErrEscapesRoot: the path leaves the root (.., an absolute path outside it, or a symlink out).
-	ErrEscapesRoot = errors.New("path escapes the workspace root (use a path relative to the root, without ..)")
-	// ErrNoMatch: Edit did not find the old text.
-	ErrNoMatch = errors.New("old text not found (read the file and copy the text exactly, including whitespace)")
-	// ErrAmbiguous: Edit found the old text more than once and replaceAll was not set.
-	ErrAmbiguous = errors.New("old text matches more than once (add surrounding lines to make it unique, or set replace_all)")
+	ErrEscapesRoot = errors.New("path escapes the root")
 	// ErrTooLarge: the file is, or would become, larger than the filesystem's maximum file size.
 	ErrTooLarge = errors.New("file too large")
-	// ErrInvalid: an argument is unusable (a NUL byte in a path, an empty old text, a bad glob pattern,
-	// removing the root).
+	// ErrInvalid: an argument is unusable (a NUL byte in a path, a bad glob pattern, removing the root).
 	ErrInvalid = errors.New("invalid argument")
+	// ErrReadOnly: a change to a filesystem that is not a WriteFS, such as a ReadOnly view.
+	ErrReadOnly = errors.New("read-only filesystem")
 	// ErrClosed: the Host filesystem was closed.
 	ErrClosed = errors.New("filesystem is closed")
 )
@@ -87,7 +182,7 @@ const DefaultMaxFileSize int64 = 32 << 20
 // PathError records an operation, the path as the caller gave it, and the cause. errors.Is(err, ErrX)
 // works on the sentinels.
 type PathError struct {
-	// Op is the operation: read, write, edit, ls, glob, stat, rm, mkdir, snapshot, restore.
+	// Op is the operation: read, write, ls, glob, stat, rm, mkdir, snapshot, restore.
 	Op string
 	// Path is the path as given by the caller.
 	Path string
@@ -114,19 +209,13 @@ func (r *reason) Unwrap() error { return r.base }
 
 func pathErr(op, p string, err error) error { return &PathError{Op: op, Path: p, Err: err} }
 
-func ambiguous(n int) error {
-	return &reason{ErrAmbiguous, "old text matches " + strconv.Itoa(n) +
-		" times (add surrounding lines to make it unique, or set replace_all to replace all " + strconv.Itoa(n) + ")"}
-}
-
 func tooLarge(size, limit int64) error {
 	return &reason{ErrTooLarge, "file too large: " + strconv.FormatInt(size, 10) + " bytes, the limit is " +
 		strconv.FormatInt(limit, 10) + " bytes"}
 }
 
 var (
-	errNoDir      = &reason{ErrNotFound, "no such directory (use ls to see what exists)"}
-	errEmptyOld   = &reason{ErrInvalid, "old text is empty (give the exact text to replace)"}
+	errNoDir      = &reason{ErrNotFound, "no such directory"}
 	errRemoveRoot = &reason{ErrInvalid, "cannot remove the root directory"}
 	errNUL        = &reason{ErrInvalid, "path contains a NUL byte"}
 )
@@ -152,9 +241,6 @@ func Clean(p string) (string, error) {
 // Option configures NewMemory and NewHost.
 type Option func(*options)
 
-// HostOption is the option type of NewHost; it is the same type as Option.
-type HostOption = Option
-
 type options struct {
 	maxFileSize int64
 	backupDir   string
@@ -170,7 +256,7 @@ func buildOptions(opts []Option) options {
 	return o
 }
 
-// MaxFileSize sets the largest file, in bytes, that Read, Write and Edit accept (default 32 MiB).
+// MaxFileSize sets the largest file, in bytes, that Read and Write accept (default 32 MiB).
 // n <= 0 keeps the default.
 func MaxFileSize(n int64) Option {
 	return func(o *options) {
@@ -222,22 +308,6 @@ func joinPath(dir, name string) string {
 		return name
 	}
 	return dir + "/" + name
-}
-
-// editContent applies Edit's rules to content and returns the new content and the count.
-func editContent(content []byte, old, new string, replaceAll bool) ([]byte, int, error) {
-	if old == "" {
-		return nil, 0, errEmptyOld
-	}
-	o := []byte(old)
-	n := bytes.Count(content, o)
-	switch {
-	case n == 0:
-		return nil, 0, ErrNoMatch
-	case n > 1 && !replaceAll:
-		return nil, 0, ambiguous(n)
-	}
-	return bytes.Replace(content, o, []byte(new), -1), n, nil
 }
 
 func indexSlash(s string) int { return strings.IndexByte(s, '/') }

@@ -31,7 +31,7 @@ func failingWriter() *wink.Registry {
 		Decode: decodeIsoParams, EncodeResult: encodeNoValue,
 		Handler: func(tc *wink.ToolContext, p isoParams) (wink.ToolResult[wink.NoValue], error) {
 			session.Append(tc.Session(), isoItems, p.ID)
-			if err := tc.Filesystem().Write("f.txt", []byte("written")); err != nil {
+			if err := vfs.Write(tc.Filesystem(), "f.txt", []byte("written")); err != nil {
 				return wink.ToolResult[wink.NoValue]{}, err
 			}
 			if p.Mode == "ok" {

@@ -545,9 +545,9 @@ func (t *Tool) execute(ctx context.Context, disp *Dispatcher, tc *ToolContext, f
 		return
 	}
 	if !ro && (disp.Session != nil || disp.Resources != nil || tc.fs != nil) {
-		var others [1]txn.Snapshotable
+		var others [1]resources.Snapshotable
 		parts := txn.Parts{Session: disp.Session, Resources: disp.Resources}
-		if sn, ok := tc.fs.(txn.Snapshotable); ok {
+		if sn, ok := tc.fs.(resources.Snapshotable); ok {
 			others[0] = sn
 			parts.Others = others[:]
 		}
@@ -799,7 +799,7 @@ func (d *Dispatcher) isolate(ctx context.Context, tc *ToolContext, cs *callState
 // snapshotable (shared for a read-only call, which also gets a read-only
 // view of it).
 func (d *Dispatcher) lockFilesystem(ctx context.Context, tc *ToolContext, cs *callState, ro bool) error {
-	if _, ok := tc.fs.(txn.Snapshotable); ok {
+	if _, ok := tc.fs.(resources.Snapshotable); ok {
 		l, err := txn.Lock(ctx, ro, tc.fs)
 		if err != nil {
 			return err

@@ -25,7 +25,7 @@ var testRegistry = wink.MustRegistry(tt.WinkTools())
 // dumpFS returns every file of fs with its content, and every directory.
 func dumpFS(t testing.TB, fs vfs.Filesystem) map[string]string {
 	t.Helper()
-	paths, err := fs.Glob("**")
+	paths, err := vfs.Glob(fs, "**")
 	if err != nil {
 		t.Fatal(err)
 	}

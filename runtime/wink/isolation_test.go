@@ -72,11 +72,11 @@ func isoTools(w *isoWorld) []*wink.Tool {
 			session.Append(tc.Session(), isoItems, p.ID)
 			runtime.Gosched() // let other calls try to get in
 			slot := "slot" + strconv.Itoa(int(p.ID%isoSlots))
-			if err := tc.Filesystem().Write(slot, []byte(strconv.FormatInt(p.ID, 10))); err != nil {
+			if err := vfs.Write(tc.Filesystem(), slot, []byte(strconv.FormatInt(p.ID, 10))); err != nil {
 				return wink.ToolResult[wink.NoValue]{}, err
 			}
 			if p.ID%5 == 0 {
-				if err := tc.Filesystem().Remove("slot" + strconv.Itoa(int((p.ID+1)%isoSlots))); err != nil && !errors.Is(err, vfs.ErrNotFound) {
+				if err := vfs.Remove(tc.Filesystem(), "slot"+strconv.Itoa(int((p.ID+1)%isoSlots))); err != nil && !errors.Is(err, vfs.ErrNotFound) {
 					return wink.ToolResult[wink.NoValue]{}, err
 				}
 			}
@@ -102,7 +102,7 @@ func isoTools(w *isoWorld) []*wink.Tool {
 			}
 			switch p.Mode {
 			case "write":
-				if err := tc.Filesystem().Write("slot0", []byte("read-only write")); err != nil {
+				if err := vfs.Write(tc.Filesystem(), "slot0", []byte("read-only write")); err != nil {
 					return wink.ToolResult[wink.NoValue]{}, err
 				}
 			case "state":

@@ -13,7 +13,7 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-func filesystems(t *testing.T, f func(t *testing.T, fs vfs.Filesystem)) {
+func filesystems(t *testing.T, f func(t *testing.T, fs vfs.WriteFS)) {
 	t.Run("memory", func(t *testing.T) { f(t, vfs.NewMemory()) })
 	t.Run("host", func(t *testing.T) {
 		h, err := vfs.NewHost(t.TempDir(), vfs.BackupDir(t.TempDir()))
@@ -25,7 +25,7 @@ func filesystems(t *testing.T, f func(t *testing.T, fs vfs.Filesystem)) {
 	})
 }
 
-func seed(t *testing.T, fs vfs.Filesystem, tree map[string]string) {
+func seed(t *testing.T, fs vfs.WriteFS, tree map[string]string) {
 	t.Helper()
 	for p, c := range tree {
 		if i := strings.LastIndexByte(p, '/'); i > 0 {
@@ -40,7 +40,7 @@ func seed(t *testing.T, fs vfs.Filesystem, tree map[string]string) {
 }
 
 func TestDigestSummarisesAndExpands(t *testing.T) {
-	filesystems(t, func(t *testing.T, fs vfs.Filesystem) {
+	filesystems(t, func(t *testing.T, fs vfs.WriteFS) {
 		seed(t, fs, map[string]string{
 			"README.md":            "# hello\n",
 			"go.mod":               "module x\n",

@@ -204,11 +204,11 @@ func writeBuiltin(fsys vfs.Filesystem, path string, content []byte, writes *int)
 		return errors.New("write_file: '" + clean + "' already exists; write_file only creates files (use edit_file to change one)")
 	}
 	if dir := parentDir(clean); dir != "" {
-		if err := fsys.MkdirAll(dir); err != nil {
+		if err := vfs.MkdirAll(fsys, dir); err != nil {
 			return errors.New("write_file: " + err.Error())
 		}
 	}
-	if err := fsys.Write(clean, content); err != nil {
+	if err := vfs.Write(fsys, clean, content); err != nil {
 		return errors.New("write_file: " + err.Error())
 	}
 	*writes++

@@ -13,7 +13,7 @@ import (
 )
 
 type fsys interface {
-	vfs.Filesystem
+	vfs.WriteFS
 	Snapshot() (any, error)
 	Restore(any) error
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/winkgen/wink/runtime/vfs"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
@@ -51,7 +52,7 @@ func EditFile(tc *wink.ToolContext, p EditFileParams) (wink.ToolResult[wink.NoVa
 		return wink.Failure[wink.NoValue]("The edit would make " + shown + " " + strconv.Itoa(len(out)) + " bytes; files are limited to " +
 			strconv.Itoa(MaxFileSize) + " bytes (32 MiB). Make a smaller edit."), nil
 	}
-	if err := fs.Write(name, []byte(out)); err != nil {
+	if err := vfs.Write(fs, name, []byte(out)); err != nil {
 		return failed[wink.NoValue](err, shown)
 	}
 	return wink.Done[wink.NoValue]("Replaced " + plural(n, "occurrence", "occurrences") + " in " + shown + "."), nil

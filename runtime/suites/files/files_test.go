@@ -17,7 +17,7 @@ import (
 
 // fsys is a filesystem that the dispatcher can snapshot.
 type fsys interface {
-	vfs.Filesystem
+	vfs.WriteFS
 	Snapshot() (any, error)
 	Restore(any) error
 }
@@ -69,7 +69,7 @@ func (e *env) call(t *testing.T, tool, args string) wink.Outcome {
 }
 
 // seed writes the files (path -> content; a path ending in "/" is a directory).
-func seed(t *testing.T, fs vfs.Filesystem, tree map[string]string) {
+func seed(t *testing.T, fs vfs.WriteFS, tree map[string]string) {
 	t.Helper()
 	for p, c := range tree {
 		var err error

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/winkgen/wink/runtime/vfs"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
@@ -41,7 +42,7 @@ func Glob(tc *wink.ToolContext, p GlobParams) (wink.ToolResult[GlobResult], erro
 	}
 	base, shownBase := clean(string(p.Path))
 	full := join(base, p.Pattern)
-	paths, err := fs.Glob(full)
+	paths, err := vfs.Glob(fs, full)
 	if err != nil {
 		return failed[GlobResult](err, full)
 	}

@@ -89,7 +89,7 @@ func Grep(tc *wink.ToolContext, p GrepParams) (wink.ToolResult[GrepResult], erro
 	case !st.IsDir:
 		files = []string{base}
 	case p.Glob != "":
-		matches, err := fs.Glob(join(base, p.Glob))
+		matches, err := vfs.Glob(fs, join(base, p.Glob))
 		if err != nil {
 			return failed[GrepResult](err, join(base, p.Glob))
 		}

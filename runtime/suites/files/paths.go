@@ -87,7 +87,8 @@ func plural(n int, one, many string) string {
 }
 
 // fsFailure turns a filesystem error into the text the model sees, as a failure result; ok is false for
-// errors with no sentinel (host I/O failures), which the handler returns as errors.
+// errors with no sentinel (host I/O failures), which the handler returns as errors. The vfs sentinels say
+// what is wrong; the words that tell the model what to do next are this suite's, here.
 func fsFailure(err error, shown string) (msg string, ok bool) {
 	switch {
 	case errors.Is(err, vfs.ErrEscapesRoot):
@@ -105,7 +106,7 @@ func fsFailure(err error, shown string) (msg string, ok bool) {
 			reason = pe.Err.Error()
 		}
 		return quote(shown) + ": " + reason + ".", true
-	case errors.Is(err, vfs.ErrInvalid), errors.Is(err, vfs.ErrExists):
+	case errors.Is(err, vfs.ErrInvalid), errors.Is(err, vfs.ErrExists), errors.Is(err, vfs.ErrReadOnly):
 		var pe *vfs.PathError
 		if errors.As(err, &pe) {
 			return quote(shown) + ": " + pe.Err.Error() + ".", true

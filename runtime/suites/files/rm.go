@@ -1,6 +1,7 @@
 package files
 
 import (
+	"github.com/winkgen/wink/runtime/vfs"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
@@ -24,7 +25,7 @@ func Rm(tc *wink.ToolContext, p RmParams) (wink.ToolResult[wink.NoValue], error)
 	if err != nil {
 		return failed[wink.NoValue](err, shown)
 	}
-	if err := fs.Remove(name); err != nil {
+	if err := vfs.Remove(fs, name); err != nil {
 		return failed[wink.NoValue](err, shown)
 	}
 	if st.IsDir {

@@ -39,7 +39,7 @@ func WriteFile(tc *wink.ToolContext, p WriteFileParams) (wink.ToolResult[wink.No
 		return wink.Failure[wink.NoValue]("The content is " + strconv.Itoa(len(p.Content)) + " bytes; write_file accepts at most " +
 			strconv.Itoa(MaxFileSize) + " bytes (32 MiB). Write a smaller file."), nil
 	}
-	if err := fs.Write(name, []byte(p.Content)); err != nil {
+	if err := vfs.Write(fs, name, []byte(p.Content)); err != nil {
 		return failed[wink.NoValue](err, shown)
 	}
 	return wink.Done[wink.NoValue]("Created " + shown + " (" + plural(countLines(p.Content), "line", "lines") + ", " +

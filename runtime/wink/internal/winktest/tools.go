@@ -9,10 +9,12 @@ package winktest
 import (
 	"errors"
 	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"github.com/winkgen/wink/runtime/session"
 	"github.com/winkgen/wink/runtime/strictjson"
+	"github.com/winkgen/wink/runtime/vfs"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
@@ -60,12 +62,12 @@ func Mutate(tc *wink.ToolContext, p MutateParams) (wink.ToolResult[MutateResult]
 	session.Append(s, Notes, p.Note)
 	if fs := tc.Filesystem(); fs != nil {
 		if p.Path != "" {
-			if err := fs.Write(p.Path, []byte(p.Content)); err != nil {
+			if err := vfs.Write(fs, p.Path, []byte(p.Content)); err != nil {
 				return wink.ToolResult[MutateResult]{}, err
 			}
 		}
 		if p.Remove != "" {
-			_ = fs.Remove(p.Remove)
+			_ = vfs.Remove(fs, p.Remove)
 		}
 	}
 	switch p.Fail {
@@ -118,7 +120,7 @@ type WriteParams struct {
 //
 //wink:tool
 func WriteFile(tc *wink.ToolContext, p WriteParams) (wink.ToolResult[wink.NoValue], error) {
-	if err := tc.Filesystem().Write(p.Path, []byte(p.Content)); err != nil {
+	if err := vfs.Write(tc.Filesystem(), p.Path, []byte(p.Content)); err != nil {
 		return wink.ToolResult[wink.NoValue]{}, wink.NewToolError(err.Error())
 	}
 	return wink.Done[wink.NoValue]("Written."), nil
@@ -138,7 +140,15 @@ type EditParams struct {
 //
 //wink:tool
 func EditFile(tc *wink.ToolContext, p EditParams) (wink.ToolResult[wink.NoValue], error) {
-	if _, err := tc.Filesystem().Edit(p.FilePath, p.Old, p.New, false); err != nil {
+	fs := tc.Filesystem()
+	data, err := fs.Read(p.FilePath)
+	if err != nil {
+		return wink.ToolResult[wink.NoValue]{}, wink.NewToolError(err.Error())
+	}
+	if n := strings.Count(string(data), p.Old); p.Old == "" || n != 1 {
+		return wink.ToolResult[wink.NoValue]{}, wink.NewToolError("old text matches " + strconv.Itoa(n) + " times, not once")
+	}
+	if err := vfs.Write(fs, p.FilePath, []byte(strings.Replace(string(data), p.Old, p.New, 1))); err != nil {
 		return wink.ToolResult[wink.NoValue]{}, wink.NewToolError(err.Error())
 	}
 	return wink.Done[wink.NoValue]("Edited."), nil
