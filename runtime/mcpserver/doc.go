@@ -1,4 +1,4 @@
-// Package mcpserver serves the tools of a wink.Dispatcher to Model Context Protocol clients with the
+// Package mcpserver serves the tools of a [wink.Dispatcher] to Model Context Protocol clients with the
 // official Go SDK (github.com/modelcontextprotocol/go-sdk), using winkgen's schemas, strict decoders and
 // dispatcher rather than the SDK's reflection and validation.
 //
@@ -15,7 +15,7 @@
 //	...
 //	http.Handle("/mcp", h)
 //
-// ServeStdio reads its input with LineTransport: a line that is not a JSON-RPC 2.0 message (invalid
+// [ServeStdio] reads its input with [LineTransport]: a line that is not a JSON-RPC 2.0 message (invalid
 // JSON, binary bytes, a batch, "jsonrpc":"1.0", an object id, nesting deeper than 128 levels, a line
 // over the size limit) is answered with -32700 Parse error or -32600 Invalid Request (id null when
 // the line's id cannot be read) and the session goes on, where the SDK's own stdio transport ends
@@ -23,7 +23,7 @@
 // written before the connection closes), so a client that pipes its requests and closes its end gets
 // every answer; a request the server would send the client after that fails at once.
 //
-// For any other transport, or to add prompts and resources, New returns the *mcp.Server itself.
+// For any other transport, or to add prompts and resources, [New] returns the *mcp.Server itself.
 // example/cmd/mcpserver is a complete server of the example tools (example/tools) and of tools of every
 // result shape, over stdio or (-http) streamable HTTP; example/cmd/conformance is the server the official
 // conformance suite is run against (README.md lists its results).
@@ -121,30 +121,8 @@
 //   - an unknown tool name never reaches the dispatcher: the SDK answers it with its own JSON-RPC error
 //     (`unknown tool "x"`), since only registered tools are routed.
 //
-// # Decisions
-//
-//   - Panics: the dispatcher recovers handler and hook panics into failure results. The SDK lets a panic
-//     in a tool handler crash the process, so the server's own handler recovers too: a panic anywhere in
-//     its path (an Events sink, an encoder) becomes an isError result `Tool "<name>" failed: <panic>`, is
-//     logged with its stack, and the session goes on.
-//   - Call ids: MCP's tools/call has no call id, so each server numbers its calls "mcp-1", "mcp-2", ...;
-//     they are Call.ID, ToolContext.CallID and ToolInvoked.CallID.
-//   - Structured results: wink.Outcome carries text only, so New works on a shallow copy of the
-//     Dispatcher whose Events sink first records the successful call's value (ToolInvoked.Value, keyed by
-//     the call id) and then calls the original sink, if any; the value is encoded after Dispatch returns
-//     with wink.Tool.AppendValueJSON, the tool's generated encoder. The caller's Dispatcher is never
-//     modified, and must not be modified after New.
-//   - A result with no value (wink.Done, or a value excluded from the context) carries structuredContent
-//     {} for clients on 2025-06-18 and 2025-11-25 (the envelope without "result") and none on
-//     2026-07-28: a value excluded from the model's context is not sent as structuredContent either,
-//     since some hosts hand structuredContent to the model; excluding it must hold on every adapter.
-//   - New returns an error instead of letting the SDK panic when a tool's params schema is not a JSON
-//     object of type "object" (winkgen never generates one); all such tools are reported at once.
-//   - The SDK runs calls concurrently, even on one session, so the Dispatcher's hooks and event sink
-//     must be safe for concurrent use (as wink requires for concurrent Dispatch); the dispatcher
-//     isolates the calls of one session from each other.
-//   - This package uses no encoding/json and no reflect of its own: schemas and values are handed to the
-//     SDK as pre-encoded JSON. The SDK itself uses both to frame messages.
+// How the server recovers panics, numbers calls, carries structured values and
+// stays free of reflection is in DESIGN.md beside this file.
 //
 // # Resumable streams
 //
