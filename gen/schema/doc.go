@@ -1,20 +1,26 @@
 // Package schema writes the JSON Schemas of tool params and results from the winkgen model, at generation
 // time, as deterministic compact JSON bytes that the generator embeds as constants.
 //
-// Two variants exist: Plain (JSON Schema 2020-12: Anthropic input_schema, MCP inputSchema/outputSchema) and
-// Strict (OpenAI strict mode). The generated decoder enforces exactly what these schemas state.
+// Plain writes JSON Schema 2020-12 (Anthropic input_schema, MCP inputSchema/outputSchema), the one schema a
+// tool's Spec carries; the dialect forms are derived from it by each provider's adapter at run time
+// (openai.StrictSchema, anthropic.StrictSchema, gemini.Schema, once per tool), and Strict, Gemini and
+// AnthropicStrict here call those same functions, so that what winkgen checks is what is sent. The
+// generated decoder enforces exactly what the plain schema states.
 //
 // # Shape
 //
 //   - A struct is {"type":"object","description":…,"properties":{…},"required":[…],"additionalProperties":false}:
 //     properties in Field order, "required" lists required fields in order and is omitted when empty.
-//     Non-recursive structs are inlined at every use.
+//     A named struct used once is inlined; one used more than once (and every recursive one) is written once
+//     under the root's "$defs" and referenced ("$ref":"#/$defs/ID"), which keeps schemas small; Gemini's
+//     form inlines them again, as it cannot state $defs.
 //   - Keys inside every schema object come in one fixed order: type, description, anyOf, enum, properties,
 //     required, additionalProperties, items, minItems, maxItems, uniqueItems, minimum, exclusiveMinimum,
 //     maximum, exclusiveMaximum, multipleOf, minLength, maxLength, pattern, format, default, $ref, $defs.
 //     Keys of "properties" and "$defs" keep model order. Strings escape only '"', '\\' and control
-//     characters (no HTML escaping); no "$schema" keyword is written (2020-12 is the default of the
-//     consumers and of the test validator).
+//     characters (no HTML escaping). The root states its dialect first:
+//     "$schema":"https://json-schema.org/draft/2020-12/schema" (MCP's default dialect; the OpenAI and
+//     Anthropic strict forms and Gemini's leave it out).
 //   - Descriptions: a property takes its field's Doc, else its type's Doc (named structs, enums, named
 //     scalars and named slices); omitted when empty. A reference to a recursive type carries only the field's
 //     Doc: the type's Doc is in its $defs entry.
@@ -46,26 +52,17 @@
 //
 // # Strict variant
 //
-// Strict differs from Plain only in that: every property is listed in "required" (optional ones stay
-// nullable); a map is an array of {"key","value"} pair objects (strict mode cannot state arbitrary keys;
-// the decoder reads that form when the call came from OpenAI, strictjson.Limits.PairMaps); "$ref" never
-// has siblings (a property description or restated note moves
-// the $ref into a one-element anyOf: {"description":…,"anyOf":[{"$ref":…}]}), because OpenAI rejects
-// keywords beside $ref; and the keywords OpenAI does not support are dropped and restated at the end of the
-// property's description, in parentheses, joined by "; " ("Doc. (note; note)", or "(note; note)" without
-// a Doc):
+// Strict is openai.StrictSchema of Plain: every property is listed in "required" (optional ones stay
+// nullable), a map is an array of {"key","value"} pair objects and free-form JSON a string of JSON text
+// (read by the decoder under strictjson.Limits.PairMaps), "$ref" never has siblings, and the keywords
+// OpenAI does not support are dropped and restated at the end of the description ("Doc. (at least 1
+// character; format: uri; items must be unique; default: 10)"; items' notes read "each item ..."). That
+// package documents it. CheckOpenAIStrict and CheckStrictAgainstPlain verify the strict rules.
 //
-//	minLength/maxLength   "at least 1 character", "at least 3 characters", "at most 200 characters",
-//	                      "exactly 2 characters" (when equal)
-//	unsupported format    "format: uri"
-//	uniqueItems           "items must be unique"
-//	default               "default: 10", "default: \"fuzzy\"" (the JSON literal)
+// # Durations
 //
-// Notes about a slice's items are prefixed "each item " ("each item at most 20 characters") and the item
-// format reads "each item in format uri". Order: array notes, then item notes, then the property's own,
-// then the default. Kept formats: date-time, time, date, duration, email, hostname, ipv4, ipv6, uuid.
-//
-// CheckOpenAIStrict and CheckStrictAgainstPlain verify the strict rules; tests use them on every schema.
+// Bounds on a time.Duration (min=1s,max=24h) have no JSON Schema keyword: the description states them
+// ("(at least 1s; at most 24h)", "each item ..." for a slice), and the decoder enforces them.
 //
 // # Float bounds
 //

@@ -15,7 +15,7 @@ import (
 // Plain returns the plain JSON Schema 2020-12 (Anthropic input_schema, MCP inputSchema/outputSchema) of a
 // named struct type (a tool's params or result). A KindNoValue type yields NoValue().
 func Plain(t *model.Type) ([]byte, error) {
-	return build(t, false)
+	return build(t)
 }
 
 // NoValue returns the schema of a result that carries no value: {"$schema":…,"type":"null"}.
@@ -38,9 +38,8 @@ func boilerplate(t *model.Type) bool {
 	return t.Named != nil && strings.HasPrefix(t.Doc, t.Named.Name+" ") && rootBoilerplate.MatchString(t.Doc)
 }
 
-// builder writes one schema document (plain or strict).
+// builder writes one plain schema document. (The dialect forms are derived from it by the adapters.)
 type builder struct {
-	strict bool
 	root   *model.Type
 	shared map[*model.Type]bool   // named structs used more than once: written once under $defs
 	defs   []*model.Type          // recursive types referenced, in first-use order
@@ -48,14 +47,14 @@ type builder struct {
 	stack  []*model.Type          // structs being written inline (cycle guard)
 }
 
-func build(t *model.Type, strict bool) ([]byte, error) {
+func build(t *model.Type) ([]byte, error) {
 	if t == nil {
 		return nil, errors.New("schema: nil type")
 	}
 	if t.Kind == model.KindNoValue {
 		return NoValue(), nil
 	}
-	b := &builder{strict: strict, root: t, defIDs: map[string]*model.Type{}, shared: sharedStructs(t)}
+	b := &builder{root: t, defIDs: map[string]*model.Type{}, shared: sharedStructs(t)}
 	var s *obj
 	var err error
 	if t.Kind == model.KindStruct {
@@ -194,7 +193,7 @@ func (b *builder) structBody(t *model.Type, nullable bool) (*obj, error) {
 			return nil, err
 		}
 		props.set(f.JSONName, p)
-		if f.Required || b.strict {
+		if f.Required {
 			req = append(req, str(f.JSONName))
 		}
 	}
@@ -264,16 +263,9 @@ func (b *builder) field(owner *model.Type, f *model.Field) (*obj, error) {
 		if err != nil {
 			return nil, fmt.Errorf("schema: %w", err)
 		}
-		if b.strict {
-			notes = append(notes, "default: "+string(d))
-		} else {
-			s.set("default", d)
-		}
+		s.set("default", d)
 	}
-	if b.strict {
-		restate(s, notes)
-		isolateRef(s)
-	}
+	_ = notes // the notes a dialect restates are the adapters' (they derive them from this schema)
 	return s, nil
 }
 
@@ -301,29 +293,6 @@ func (b *builder) value(t *model.Type, nullable bool, path string) (*obj, error)
 		v, err := b.value(t.Elem, false, path+"{}")
 		if err != nil {
 			return nil, err
-		}
-		if b.strict {
-			// OpenAI strict mode cannot state an object with arbitrary keys: a map is an array of
-			// {"key","value"} pairs, the form the decoder reads under strictjson.Limits.PairMaps.
-			pair := newSchema()
-			pair.set("type", str("object"))
-			props := newMap()
-			key := newSchema()
-			key.set("type", str("string"))
-			props.set("key", key)
-			props.set("value", v)
-			pair.set("properties", props)
-			pair.set("required", list{str("key"), str("value")})
-			pair.set("additionalProperties", boolean(false))
-			s := newSchema()
-			s.set("type", typeKeyword("array", nullable))
-			desc := "key/value pairs, each key once"
-			if t.Doc != "" {
-				desc = t.Doc + " (" + desc + ")"
-			}
-			s.set("description", str(desc))
-			s.set("items", pair)
-			return s, nil
 		}
 		s := newSchema()
 		s.set("type", typeKeyword("object", nullable))
@@ -421,11 +390,7 @@ func (b *builder) array(t *model.Type, nullable bool, c *model.Constraints, path
 	}
 	var notes []string
 	if c.UniqueItems {
-		if b.strict {
-			notes = append(notes, "items must be unique")
-		} else {
-			s.set("uniqueItems", boolean(true))
-		}
+		s.set("uniqueItems", boolean(true))
 	}
 	for _, n := range itemNotes {
 		notes = append(notes, "each item "+n)
@@ -555,15 +520,7 @@ func (b *builder) scalar(t *model.Type, nullable bool, c *model.Constraints, pat
 			s.set("pattern", str(Anchored(c.Pattern)))
 		}
 		if c.Format != "" {
-			if b.strict && !strictFormats[c.Format] {
-				if item {
-					notes = append(notes, "in format "+c.Format)
-				} else {
-					notes = append(notes, "format: "+c.Format)
-				}
-			} else {
-				s.set("format", str(c.Format))
-			}
+			s.set("format", str(c.Format))
 		}
 	case model.KindBool:
 		s.set("type", typeKeyword("boolean", nullable))
@@ -602,21 +559,17 @@ func (b *builder) scalar(t *model.Type, nullable bool, c *model.Constraints, pat
 	return s, notes, nil
 }
 
-// lengths writes minLength/maxLength (plain) or the notes restating them (strict).
+// lengths writes minLength/maxLength.
 func (b *builder) lengths(s *obj, c *model.Constraints, notes *[]string, item bool) error {
 	if c.MinLength != nil && *c.MinLength < 0 || c.MaxLength != nil && *c.MaxLength < 0 {
 		return errors.New("negative length")
 	}
-	if !b.strict {
-		if c.MinLength != nil {
-			s.set("minLength", rawJSON(strconv.Itoa(*c.MinLength)))
-		}
-		if c.MaxLength != nil {
-			s.set("maxLength", rawJSON(strconv.Itoa(*c.MaxLength)))
-		}
-		return nil
+	if c.MinLength != nil {
+		s.set("minLength", rawJSON(strconv.Itoa(*c.MinLength)))
 	}
-	*notes = append(*notes, lengthNotes(c.MinLength, c.MaxLength)...)
+	if c.MaxLength != nil {
+		s.set("maxLength", rawJSON(strconv.Itoa(*c.MaxLength)))
+	}
 	return nil
 }
 

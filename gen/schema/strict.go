@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/winkgen/wink/gen/model"
@@ -35,28 +34,6 @@ var strictFormats = map[string]bool{
 	"uuid":      true,
 }
 
-// lengthNotes phrases minLength/maxLength for a description: "at least 1 character", "at most 200
-// characters", or "exactly 2 characters" when both are equal.
-func lengthNotes(min, max *int) []string {
-	chars := func(n int) string {
-		if n == 1 {
-			return "1 character"
-		}
-		return strconv.Itoa(n) + " characters"
-	}
-	if min != nil && max != nil && *min == *max {
-		return []string{"exactly " + chars(*min)}
-	}
-	var notes []string
-	if min != nil {
-		notes = append(notes, "at least "+chars(*min))
-	}
-	if max != nil {
-		notes = append(notes, "at most "+chars(*max))
-	}
-	return notes
-}
-
 // restate appends the notes for dropped keywords to s's description: "Doc. (note; note)", or "(note; note)"
 // when there is no description.
 func restate(s *obj, notes []string) {
@@ -68,17 +45,4 @@ func restate(s *obj, notes []string) {
 		text = string(d) + " " + text
 	}
 	s.set("description", str(text))
-}
-
-// isolateRef moves a "$ref" that has sibling keywords into a one-element "anyOf" (OpenAI strict mode
-// rejects keywords beside "$ref").
-func isolateRef(s *obj) {
-	r := s.get("$ref")
-	if r == nil || len(s.keys) == 1 {
-		return
-	}
-	s.del("$ref")
-	inner := newSchema()
-	inner.set("$ref", r)
-	s.set("anyOf", list{inner})
 }
