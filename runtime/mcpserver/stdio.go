@@ -55,6 +55,7 @@ func (t *LineTransport) Connect(context.Context) (mcp.Connection, error) {
 		closed:   make(chan struct{}),
 		answered: make(chan struct{}, 1),
 		open:     map[jsonrpc.ID]struct{}{},
+		asked:    map[jsonrpc.ID]struct{}{},
 	}
 	if c.r == nil {
 		c.r = os.Stdin
@@ -89,8 +90,9 @@ type lineConn struct {
 	// the SDK close it) only once every one of them has been answered (DESIGN-notes below).
 	openMu   sync.Mutex
 	open     map[jsonrpc.ID]struct{}
-	eof      bool          // input ended: requests to the client fail at once
-	answered chan struct{} // signalled when a request is answered
+	asked    map[jsonrpc.ID]struct{} // requests sent to the client, not yet answered
+	eof      bool                    // input ended: requests to the client fail at once
+	answered chan struct{}           // signalled when a request is answered
 }
 
 // DESIGN-notes (issue 17 item 4, issue 18 item 4). The SDK handles requests concurrently and closes the
@@ -100,7 +102,9 @@ type lineConn struct {
 // been answered: readLoop records each request's id when it hands the request to Read, Write removes
 // it when the response goes out, and at the end of input readLoop waits for the set to be empty. A
 // request the server sends to the client after the end of input (sampling, elicitation, roots) can
-// never be answered, so Write fails it at once and the handler waiting for it goes on. A handler that
+// never be answered, so Write fails it at once, and one sent before is answered at the end of input
+// with the same error (readLoop hands the SDK an error response for it), so that the handler waiting
+// for it goes on. A handler that
 // never returns keeps the process alive, as it would with the input open; the context given to
 // ServeStdio still ends it.
 
@@ -166,6 +170,11 @@ func (c *lineConn) handle(line []byte) bool {
 		c.answer(errorResponse(nil, codeInvalidRequest, "Invalid Request: "+err.Error()))
 		return true
 	}
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		c.openMu.Lock()
+		delete(c.asked, resp.ID)
+		c.openMu.Unlock()
+	}
 	if req, ok := msg.(*jsonrpc.Request); ok {
 		c.openMu.Lock()
 		if req.ID.IsValid() {
@@ -218,7 +227,17 @@ func cancelledID(params []byte) (jsonrpc.ID, bool) {
 func (c *lineConn) drain() {
 	c.openMu.Lock()
 	c.eof = true
+	asked := make([]jsonrpc.ID, 0, len(c.asked))
+	for id := range c.asked {
+		asked = append(asked, id)
+	}
+	clear(c.asked)
 	c.openMu.Unlock()
+	for _, id := range asked {
+		if !c.deliver(readResult{msg: &jsonrpc.Response{ID: id, Error: errInputEnded}}) {
+			return
+		}
+	}
 	for {
 		c.openMu.Lock()
 		n := len(c.open)
@@ -292,21 +311,32 @@ var errInputEnded = &jsonrpc.Error{Code: -32005, Message: "mcpserver: the client
 
 // Write implements mcp.Connection.
 func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	var answers jsonrpc.ID
+	var answers, asks jsonrpc.ID
 	switch m := msg.(type) {
 	case *jsonrpc.Response:
 		answers = m.ID
 	case *jsonrpc.Request:
-		c.openMu.Lock()
-		eof := c.eof
-		c.openMu.Unlock()
-		if eof && m.ID.IsValid() {
-			return errInputEnded
+		if m.ID.IsValid() {
+			asks = m.ID
+			c.openMu.Lock()
+			eof := c.eof
+			if !eof {
+				c.asked[asks] = struct{}{}
+			}
+			c.openMu.Unlock()
+			if eof {
+				return errInputEnded
+			}
 		}
 	}
 	data, err := jsonrpc.EncodeMessage(msg)
 	if err == nil {
 		err = c.writeLine(data)
+	}
+	if err != nil && asks.IsValid() { // the SDK gets the error: nothing waits for an answer
+		c.openMu.Lock()
+		delete(c.asked, asks)
+		c.openMu.Unlock()
 	}
 	if answers.IsValid() {
 		// Answered, written or not: a response that cannot be written will never be.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/winkgen/wink/example/tools"
+	"github.com/winkgen/wink/runtime/internal/clienttest"
 	"github.com/winkgen/wink/runtime/mcpserver"
 	"github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest"
 	"github.com/winkgen/wink/runtime/wink"
@@ -398,6 +399,72 @@ func TestServeStdioAnswersEveryRequestBeforeExiting(t *testing.T) {
 		}
 		if missing := missingAnswers(string(out), ids); len(missing) > 0 {
 			t.Fatalf("run %d: no answer to ids %v of %d; output:\n%s", run, missing, len(ids), out)
+		}
+	}
+}
+
+// A handler waiting for the client (sampling) when the input ends is answered: the request it sent can
+// never be answered, so it fails with the end of input and the call's answer is written before the
+// server exits; a request it would send after the end of input fails at once.
+func TestEndOfInputAnswersCallsWaitingForTheClient(t *testing.T) {
+	reg, err := wink.NewRegistry(clienttest.WinkTools())
+	if err != nil {
+		t.Fatal(err)
+	}
+	init := `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"sampling":{}},"clientInfo":{"name":"pipe","version":"0"}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
+		`{"jsonrpc":"2.0","id":"ask","method":"tools/call","params":{"name":"ask_model","arguments":{"prompt":"hi"}}}` + "\n"
+	for _, whenAsked := range []bool{true, false} {
+		srv, err := mcpserver.New(&wink.Dispatcher{Registry: reg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		inR, inW := io.Pipe()
+		outR, outW := io.Pipe()
+		done := make(chan error, 1)
+		go func() { done <- srv.Run(context.Background(), &mcpserver.LineTransport{Reader: inR, Writer: outW}) }()
+		var lines []string
+		got := make(chan string, 16)
+		go func() {
+			defer close(got)
+			br := bufio.NewReader(outR)
+			for {
+				l, err := br.ReadString('\n')
+				if err != nil {
+					return
+				}
+				got <- l
+			}
+		}()
+		if whenAsked {
+			// The input ends while the server waits for the sampling answer.
+			io.WriteString(inW, init)
+			for l := range got {
+				lines = append(lines, l)
+				if strings.Contains(l, `"method":"sampling/createMessage"`) {
+					break
+				}
+			}
+			inW.Close()
+		} else {
+			// The input has ended before the handler asks.
+			go func() { io.WriteString(inW, init); inW.Close() }()
+		}
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("asked=%v: the server did not end after the end of input", whenAsked)
+		}
+		outW.Close()
+		for l := range got {
+			lines = append(lines, l)
+		}
+		out := strings.Join(lines, "")
+		if missing := missingAnswers(out, []string{`"init"`, `"ask"`}); len(missing) > 0 {
+			t.Fatalf("asked=%v: no answer to %v; output:\n%s", whenAsked, missing, out)
+		}
+		if !strings.Contains(out, `"id":"ask","result":{"content":[{"type":"text","text":"`) || !strings.Contains(out, `"isError":true`) {
+			t.Errorf("asked=%v: the call waiting for the client is not a failed result:\n%s", whenAsked, out)
 		}
 	}
 }
