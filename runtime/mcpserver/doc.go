@@ -21,7 +21,8 @@
 // the line's id cannot be read) and the session goes on, where the SDK's own stdio transport ends
 // the connection. At the end of its input it answers every request already read (their answers are
 // written before the connection closes), so a client that pipes its requests and closes its end gets
-// every answer; a request the server would send the client after that fails at once.
+// every answer; a request the server sent the client (sampling, elicitation) fails with the end of
+// input, so the handler waiting for it goes on.
 //
 // For any other transport, or to add prompts and resources, [New] returns the *mcp.Server itself.
 // example/cmd/mcpserver is a complete server of the example tools (example/tools) and of tools of every
