@@ -561,3 +561,33 @@ func TestNonStructRoots(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedStructsGoUnderDefs: a named struct used more than once is written once under "$defs" and
+// referenced (a nullable use through anyOf with null); one used once stays inline; a struct inside a shared
+// one counts once, as its definition is written once. The schema states its dialect first.
+func TestSharedStructsGoUnderDefs(t *testing.T) {
+	inner := tStruct("Inner", "", req("n", tString()))
+	point := tStruct("Point", "Point is a place.", req("x", tString()), req("in", inner))
+	once := tStruct("Once", "", req("y", tString()))
+	root := tStruct("P", "", doc(req("from", point), "Start."), opt("to", tPtr(point)), req("path", tSlice(point)), req("once", once))
+	got := mustPlain(t, root)
+	want := `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{` +
+		`"from":{"description":"Start.","$ref":"#/$defs/Point"},` +
+		`"to":{"anyOf":[{"$ref":"#/$defs/Point"},{"type":"null"}]},` +
+		`"path":{"type":"array","items":{"$ref":"#/$defs/Point"}},` +
+		`"once":{"type":"object","properties":{"y":{"type":"string"}},"required":["y"],"additionalProperties":false}},` +
+		`"required":["from","path","once"],"additionalProperties":false,"$defs":{"Point":{"type":"object","description":"Point is a place.",` +
+		`"properties":{"x":{"type":"string"},"in":{"type":"object","properties":{"n":{"type":"string"}},"required":["n"],"additionalProperties":false}},` +
+		`"required":["x","in"],"additionalProperties":false}}}`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	compile(t, []byte(got))
+	strict, err := openai.StrictSchema([]byte(got))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckOpenAIStrict(strict); err != nil || !strings.Contains(string(strict), `"$defs":{"Point"`) {
+		t.Errorf("strict form keeps $defs: %v\n%s", err, strict)
+	}
+}
