@@ -20,5 +20,5 @@ for (const r of rows) {
   for (const n of r.notes) console.log(`     ${n}`);
 }
 const failed = rows.filter((r) => r.fail > 0).length;
-console.log(`conformance scenarios: ${rows.length - failed} passed, ${failed} failed`);
+console.log(`conformance: ${rows.length - failed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);
