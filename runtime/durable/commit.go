@@ -60,18 +60,27 @@ func decodeCommitJSON(data []byte) (Commit, error) {
 	return c, d.finish("session commit")
 }
 
-// committed returns the commit recorded in s for the step, if any.
-func committed(s *session.Session, run string, turn, index int) (wink.Outcome, bool) {
+// latest returns the run's latest commit recorded in s, if any.
+func latest(s *session.Session, run string) (Commit, bool) {
 	for c := range session.Values(s, CommitSlice) {
-		if c.Run == run && c.Turn == turn && c.Index == index {
-			return c.Outcome, true
+		if c.Run == run {
+			return c, true
 		}
 	}
-	return wink.Outcome{}, false
+	return Commit{}, false
 }
 
-// record replaces the run's commit in s with this step's.
+// after reports whether step (turn, index) of c comes after (turn, index).
+func after(c Commit, turn, index int) bool {
+	return c.Turn > turn || (c.Turn == turn && c.Index > index)
+}
+
+// record makes c the run's commit in s, unless a later step of the run committed already (a stale
+// attempt cannot take the latest commit's place).
 func record(s *session.Session, c Commit) {
+	if l, ok := latest(s, c.Run); ok && after(l, c.Turn, c.Index) {
+		return
+	}
 	session.Replace(s, CommitSlice, func(items []Commit) []Commit {
 		out := items[:0]
 		for _, it := range items {
@@ -82,6 +91,11 @@ func record(s *session.Session, c Commit) {
 		return append(out, c)
 	})
 }
+
+// ErrStaleStep refuses a tool call of a run whose later step has committed already: the attempt is
+// stale (its worker was paused past its lease, or it is an attempt a retry has overtaken) and must not
+// run.
+var ErrStaleStep = errors.New("durable: a later step of the run has committed; this attempt is stale")
 
 // alreadyCommitted is the error the Begin hook returns when the step's call committed before.
 type alreadyCommitted struct{ out wink.Outcome }
@@ -103,23 +117,48 @@ func IdempotencyKey(ctx context.Context) string {
 	return k
 }
 
-// DispatchStep runs call index of turn of run through a copy of base whose hooks make the call's
-// session transaction carry the step's commit: Begin refuses a step that committed before (it is then
-// answered from the commit, without running the handler), OnResult records the step's outcome in
-// CommitSlice, so the session's commit and the checkpoint are one write. The handler's context carries
-// the step's IdempotencyKey. Engines call it for every tool step (the Temporal engine's tool activity
-// too); a *wink.HeldError is returned as Dispatch returns it.
-func DispatchStep(ctx context.Context, base *wink.Dispatcher, run string, attempt, turn, index int, c wink.Call) (wink.Outcome, error) {
+// ToolStep names the tool call DispatchStep runs: call Index of turn Turn of run Run.
+type ToolStep struct {
+	Run   string
+	Turn  int
+	Index int
+	// Attempt is copied into the call's wink.RunContext.
+	Attempt int
+	// Fence, when set, is called inside the call's transaction (under the session's lock) before the
+	// handler runs; an error refuses the call. The embedded engine renews its claim there, so a worker
+	// whose claim was taken over runs nothing.
+	Fence func(ctx context.Context) error
+}
+
+// DispatchStep runs the call st through a copy of base whose hooks make the call's session transaction
+// carry the step's commit. In the transaction, before the handler: a step that committed before is
+// answered from its commit (the handler does not run); a step older than the run's latest commit is
+// refused with ErrStaleStep; Fence is called. On success OnResult records the outcome in CommitSlice, so
+// the session's commit and the checkpoint are one write. The handler's context carries the step's
+// IdempotencyKey. Engines call it for every tool step (the Temporal engine's tool activity too); a
+// *wink.HeldError is returned as Dispatch returns it.
+func DispatchStep(ctx context.Context, base *wink.Dispatcher, st ToolStep, c wink.Call) (wink.Outcome, error) {
+	run, turn, index := st.Run, st.Turn, st.Index
 	d := *base
 	key := stepKey(run, turn, index)
 	d.RunContext.RunID = run
 	d.RunContext.RequestID = key
-	d.RunContext.Attempt = attempt
+	d.RunContext.Attempt = st.Attempt
 	if s := d.Session; s != nil {
 		userBegin, userResult := base.Hooks.Begin, base.Hooks.OnResult
 		d.Hooks.Begin = func(tc *wink.ToolContext, t *wink.Tool) (func() error, error) {
-			if o, ok := committed(s, run, turn, index); ok {
-				return nil, &alreadyCommitted{out: o}
+			if l, ok := latest(s, run); ok {
+				if l.Turn == turn && l.Index == index {
+					return nil, &alreadyCommitted{out: l.Outcome}
+				}
+				if after(l, turn, index) {
+					return nil, ErrStaleStep
+				}
+			}
+			if st.Fence != nil {
+				if err := st.Fence(tc); err != nil {
+					return nil, err
+				}
 			}
 			if userBegin != nil {
 				return userBegin(tc, t)

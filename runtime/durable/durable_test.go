@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -257,3 +259,195 @@ func denyHeld(ctx context.Context, st session.Store) error {
 
 // TestMemoryStoreContract checks MemoryStore against the Store contract.
 func TestMemoryStoreContract(t *testing.T) { durabletest.StoreContract(t, durable.NewMemoryStore()) }
+
+// paused is a worker's view of the store whose renewals fail while cut is set, as a worker stopped by
+// the scheduler (or cut off from the database) cannot renew its claim.
+type paused struct {
+	durable.Store
+	cut atomic.Bool
+}
+
+func (p *paused) Renew(ctx context.Context, id string, token int64, lease time.Duration) error {
+	if p.cut.Load() {
+		return errors.New("cut off")
+	}
+	return p.Store.Renew(ctx, id, token, lease)
+}
+
+// TestPausedPastLease: worker A stops just before dispatching a call (its renewals stop too) until its
+// lease has expired and worker B has taken the run over and run it up to the held call; then A resumes
+// and dispatches its call. The call's transaction refuses it (A's claim is fenced off), so the change is
+// made once, by B, and A gives the run up without writing anything.
+func TestPausedPastLease(t *testing.T) {
+	for _, withLedger := range []bool{false, true} {
+		t.Run("ledger="+strconv.FormatBool(withLedger), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			model, _ := durabletest.StartModel()
+			defer model.Close()
+			p, _ := durabletest.Provider(model.URL)
+			sst, _ := session.NewMemoryStore(durabletest.Slices()...)
+			store := durable.NewMemoryStore()
+			var led ledger.Doer
+			if withLedger {
+				led = ledger.NewMemory()
+			}
+			resume, stopped := make(chan struct{}), make(chan struct{})
+			pa := &paused{Store: store}
+			var released []durable.State
+			var mu sync.Mutex
+			a := &durable.Engine{Store: pa, Agent: durabletest.Agent(sst, led, p), Worker: "A", Lease: 100 * time.Millisecond, HeldPoll: time.Hour,
+				Observe: func(ev durable.Event) {
+					if ev.Kind == durable.EventToolStart && ev.Turn == 1 && ev.Index == 1 {
+						pa.cut.Store(true)
+						close(stopped)
+						<-resume
+					}
+					if ev.Kind == durable.EventReleased {
+						mu.Lock()
+						released = append(released, ev.State)
+						mu.Unlock()
+					}
+				}}
+			b := &durable.Engine{Store: store, Agent: durabletest.Agent(sst, led, p), Worker: "B", Lease: time.Minute, HeldPoll: time.Hour}
+			if _, err := a.Start(ctx, "r", []loop.Message{loop.UserMessage("go")}, durable.StartOptions{Session: "s"}); err != nil {
+				t.Fatal(err)
+			}
+			aDone := make(chan struct{})
+			go func() { defer close(aDone); _, _ = a.RunOne(ctx) }()
+			<-stopped
+			for { // B takes the run once A's lease has expired
+				ran, err := b.RunOne(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ran {
+					break
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			st, _ := b.Status(ctx, "r")
+			if st.State != durable.Held || st.Worker != "B" {
+				t.Fatalf("after B: %s on %s", st.State, st.Worker)
+			}
+			pa.cut.Store(false) // A runs again: its renewals reach the store, and are refused
+			close(resume)
+			<-aDone
+			mu.Lock()
+			if len(released) != 0 {
+				t.Errorf("A released the run it had lost: %v", released)
+			}
+			mu.Unlock()
+			entries, err := durabletest.StoredEntries(ctx, sst, "s")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(entries) != 2 || entries[1].Account != "bob" {
+				t.Fatalf("entries after A resumed: %+v", entries)
+			}
+			st, _ = b.Status(ctx, "r")
+			if st.State != durable.Held || st.Steps != 4 {
+				t.Fatalf("A changed the run: %s, %d steps", st.State, st.Steps)
+			}
+			// The run goes on as if A had never resumed.
+			if err := durabletest.Approve(ctx, sst, "s"); err != nil {
+				t.Fatal(err)
+			}
+			_ = b.Wake(ctx, "r")
+			if ran, err := b.RunOne(ctx); !ran || err != nil {
+				t.Fatal(ran, err)
+			}
+			st, _ = b.Status(ctx, "r")
+			if err := durabletest.Verify(ctx, sst, "s", "r", "", nil, "", st); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestStaleAttempt: an attempt of a step older than the run's latest commit is refused inside its
+// transaction (ErrStaleStep), as a Temporal activity attempt overtaken by its retry would be.
+func TestStaleAttempt(t *testing.T) {
+	ctx := context.Background()
+	sst, _ := session.NewMemoryStore(durabletest.Slices()...)
+	d, err := durabletest.Dispatcher(sst, nil, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := func(turn int, account string) (wink.Outcome, error) {
+		return durable.DispatchStep(ctx, d, durable.ToolStep{Run: "r", Turn: turn}, wink.Call{ID: "c" + strconv.Itoa(turn), Name: "deposit",
+			Arguments: []byte(`{"account":"` + account + `","cents":1}`)})
+	}
+	if o, err := call(2, "x"); err != nil || !o.Success {
+		t.Fatal(o, err)
+	}
+	if o, err := call(2, "y"); err != nil || !o.Success || !strings.Contains(o.Message, "x") {
+		t.Fatalf("the same step again must be answered from its commit: %+v %v", o, err)
+	}
+	if _, err := call(1, "z"); !errors.Is(err, durable.ErrStaleStep) {
+		t.Fatalf("an older step: %v", err)
+	}
+	entries, _ := durabletest.StoredEntries(ctx, sst, "s")
+	if len(entries) != 1 || entries[0].Account != "x" {
+		t.Fatalf("entries: %+v", entries)
+	}
+}
+
+// TestFencedClaim: worker A stops before a call until its lease expires and another worker claims the
+// run (and has not run the call yet); when A resumes, its call is refused inside the call's transaction
+// by the fence (its claim is no longer current): the handler does not run and A writes nothing.
+func TestFencedClaim(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	model, _ := durabletest.StartModel()
+	defer model.Close()
+	p, _ := durabletest.Provider(model.URL)
+	sst, _ := session.NewMemoryStore(durabletest.Slices()...)
+	store := durable.NewMemoryStore()
+	resume, stopped := make(chan struct{}), make(chan struct{})
+	pa := &paused{Store: store}
+	var dispatched atomic.Bool
+	a := &durable.Engine{Store: pa, Agent: durabletest.Agent(sst, nil, p), Worker: "A", Lease: 100 * time.Millisecond, HeldPoll: time.Hour,
+		Observe: func(ev durable.Event) {
+			switch {
+			case ev.Kind == durable.EventToolStart && ev.Turn == 1 && ev.Index == 1:
+				pa.cut.Store(true)
+				close(stopped)
+				<-resume
+			case ev.Kind == durable.EventToolDispatched && ev.Turn == 1 && ev.Index == 1:
+				dispatched.Store(true)
+			}
+		}}
+	if _, err := a.Start(ctx, "r", []loop.Message{loop.UserMessage("go")}, durable.StartOptions{Session: "s"}); err != nil {
+		t.Fatal(err)
+	}
+	aDone := make(chan struct{})
+	go func() { defer close(aDone); _, _ = a.RunOne(ctx) }()
+	<-stopped
+	var claimed durable.Record
+	for { // another worker claims the run once A's lease has expired
+		r, ok, err := store.Claim(ctx, "B", time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			claimed = r
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	pa.cut.Store(false) // A runs again: its renewals and its fence reach the store, and are refused
+	close(resume)
+	<-aDone
+	if dispatched.Load() {
+		t.Fatal("A's call ran after its claim was taken over")
+	}
+	entries, _ := durabletest.StoredEntries(ctx, sst, "s")
+	if len(entries) != 1 || entries[0].Account != "alice" {
+		t.Fatalf("entries: %+v", entries)
+	}
+	rec, steps, _ := store.Load(ctx, "r")
+	if rec.Owner != "B" || rec.Token != claimed.Token || len(steps) != 2 {
+		t.Fatalf("A wrote after losing its claim: owner %s, %d steps", rec.Owner, len(steps))
+	}
+}

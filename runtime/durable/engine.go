@@ -235,6 +235,7 @@ type execution struct {
 type driven struct {
 	rel     Release
 	abandon bool
+	lost    bool // abandoned because the claim is lost: nothing to give back
 }
 
 func (e *Engine) execute(ctx context.Context, rec Record) {
@@ -263,7 +264,7 @@ func (e *Engine) execute(ctx context.Context, rec Record) {
 	close(stop)
 	renewals.Wait()
 	if d.abandon {
-		if context.Cause(runCtx) == ErrLeaseLost {
+		if d.lost || context.Cause(runCtx) == ErrLeaseLost {
 			return
 		}
 		// The worker stops: give the run back at once.
@@ -430,10 +431,13 @@ func replay(ctx context.Context, x *execution, p *progress, input []loop.Message
 				return driven{abandon: true}
 			}
 			x.e.observe(Event{Kind: EventToolStart, Run: x.rec.ID, Turn: turn, Index: i})
-			o, err := DispatchStep(ctx, x.cfg.Dispatcher, x.rec.ID, x.rec.Attempts, turn, i, c)
+			o, err := DispatchStep(ctx, x.cfg.Dispatcher, ToolStep{Run: x.rec.ID, Turn: turn, Index: i, Attempt: x.rec.Attempts, Fence: x.fence}, c)
 			if he, ok := errors.AsType[*wink.HeldError](err); ok {
 				held = append(held, he.Call)
 				continue
+			}
+			if errors.Is(err, ErrLeaseLost) || errors.Is(err, ErrStaleStep) {
+				return driven{abandon: true, lost: true}
 			}
 			if err != nil {
 				if ctx.Err() != nil {
@@ -470,6 +474,12 @@ func replay(ctx context.Context, x *execution, p *progress, input []loop.Message
 	}
 }
 
+// fence renews the claim inside a call's transaction: a worker whose claim was taken over (paused past
+// its lease) runs no call.
+func (x *execution) fence(ctx context.Context) error {
+	return x.e.Store.Renew(ctx, x.rec.ID, x.rec.Token, orDefault(x.e.Lease, DefaultLease))
+}
+
 // checkpoint writes s; ok is false when the run must stop (d says how).
 func (x *execution) checkpoint(ctx context.Context, s Step) (d driven, ok bool) {
 	s.Worker = x.e.worker
@@ -477,7 +487,9 @@ func (x *execution) checkpoint(ctx context.Context, s Step) (d driven, ok bool) 
 	switch {
 	case err == nil:
 		return driven{}, true
-	case errors.Is(err, ErrLeaseLost) || ctx.Err() != nil:
+	case errors.Is(err, ErrLeaseLost):
+		return driven{abandon: true, lost: true}, false
+	case ctx.Err() != nil:
 		return driven{abandon: true}, false
 	default:
 		x.e.observe(Event{Kind: EventError, Run: x.rec.ID, Turn: s.Turn, Index: s.Index, Err: err})

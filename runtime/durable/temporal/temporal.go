@@ -442,7 +442,8 @@ func (a *Activities) Tool(ctx context.Context, ref StepRef) (ToolResult, error) 
 		}
 	}
 	a.observe(durable.Event{Kind: durable.EventToolStart, Run: ref.RunID, Turn: ref.Turn, Index: ref.Index})
-	o, err := durable.DispatchStep(ctx, cfg.Dispatcher, ref.RunID, int(activity.GetInfo(ctx).Attempt), ref.Turn, ref.Index, call)
+	o, err := durable.DispatchStep(ctx, cfg.Dispatcher, durable.ToolStep{Run: ref.RunID, Turn: ref.Turn, Index: ref.Index,
+		Attempt: int(activity.GetInfo(ctx).Attempt)}, call)
 	if he, ok := errors.AsType[*wink.HeldError](err); ok {
 		a.observe(durable.Event{Kind: durable.EventReleased, Run: ref.RunID, Turn: ref.Turn, Index: ref.Index, State: durable.Held})
 		return ToolResult{Held: true, CallID: he.Call.ID}, nil
