@@ -29,10 +29,15 @@
 //     call's changes and of its checkpoint is one write (one PostgreSQL transaction with pgstore). Dying
 //     before that commit rolls everything back (the database drops the open transaction); dying after
 //     it, the next worker's dispatch finds the commit in the call's own transaction (the Begin hook,
-//     under the session's row lock) and answers from it without running the handler. The same lock makes
-//     a worker that lost its lease but still runs (a long pause) harmless: whichever commits first wins,
-//     the other finds the commit. Give CommitSlice to the session store; without it this holds only
-//     for idempotent tools (their ledger replays the result).
+//     under the session's row lock) and answers from it without running the handler. For an idempotent
+//     tool, pgledger on the session store's pool joins its record to the same transaction, so the ledger
+//     claim, the session commit and the checkpoint are one PostgreSQL transaction. Give CommitSlice to
+//     the session store; without it this holds only for idempotent tools (their ledger replays the
+//     result).
+//   - A worker that lost its lease but still runs (paused by the scheduler, cut off from the database)
+//     runs no call: inside each call's transaction, under the session's lock, the engine renews its
+//     claim (DispatchStep's Fence) and a lost claim refuses the call; a call older than the run's latest
+//     commit is refused too (ErrStaleStep). Its checkpoints are refused by the store's fencing token.
 //   - Effects outside the session (a payment API, an e-mail) are at-least-once: a handler interrupted
 //     after its effect runs again on the next worker. IdempotencyKey(tc) gives it a key that is the same
 //     on every attempt of the call and different for every other call: pass it to the outside service
