@@ -299,3 +299,37 @@ func TestClientCallsOverStreamableHTTP(t *testing.T) {
 		})
 	}
 }
+
+// TestEveryKindOfSelect: a form with the five selects of SEP-1330 (untitled and titled single, legacy
+// enumNames, untitled and titled multi) and defaults (SEP-1034) is accepted by the SDK client, which sees
+// each stated as the spec says, and the answer decodes into the struct with the defaults filled in.
+func TestEveryKindOfSelect(t *testing.T) {
+	var props map[string]any
+	cs := connectClientTools(t, "2025-11-25", &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		b, _ := json.Marshal(req.Params.RequestedSchema)
+		var s map[string]any
+		_ = json.Unmarshal(b, &s)
+		props, _ = s["properties"].(map[string]any)
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"titledSingle": "value2", "legacyEnum": "opt2",
+			"untitledMulti": []any{"option1", "option3"}, "titledMulti": []any{"value1"}}}, nil
+	}})
+	res := callTool(t, cs, "choose", map[string]any{})
+	want := `{"untitledSingle":"option1","titledSingle":"value2","legacyEnum":"opt2","untitledMulti":["option1","option3"],"titledMulti":["value1"],"score":95.5,"verified":true}`
+	if res.IsError || !strings.Contains(resultText(res), want) {
+		t.Fatalf("got %q, want %s", resultText(res), want)
+	}
+	for name, want := range map[string]string{
+		"untitledSingle": `{"default":"option1","description":"UntitledSingle is an untitled single-select.","enum":["option1","option2","option3"],"type":"string"}`,
+		"titledSingle":   `{"description":"TitledSingle is a titled single-select.","oneOf":[{"const":"value1","title":"First Option"},{"const":"value2","title":"Second Option"}],"type":"string"}`,
+		"legacyEnum":     `{"description":"LegacyEnum is a legacy titled single-select.","enum":["opt1","opt2"],"enumNames":["Option One","Option Two"],"type":"string"}`,
+		"untitledMulti":  `{"description":"UntitledMulti is an untitled multi-select.","items":{"enum":["option1","option2","option3"],"type":"string"},"type":"array"}`,
+		"titledMulti":    `{"description":"TitledMulti is a titled multi-select.","items":{"anyOf":[{"const":"value1","title":"First Option"},{"const":"value2","title":"Second Option"}]},"type":"array"}`,
+		"score":          `{"default":95.5,"description":"Score with a default.","type":"number"}`,
+		"verified":       `{"default":true,"description":"Verified with a default.","type":"boolean"}`,
+	} {
+		got, _ := json.Marshal(props[name])
+		if string(got) != want {
+			t.Errorf("%s:\n got %s\nwant %s", name, got, want)
+		}
+	}
+}

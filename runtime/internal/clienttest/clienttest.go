@@ -143,3 +143,65 @@ func SignUpUser(tc *wink.ToolContext) (wink.ToolResult[Registered], error) {
 	s := v.Name + ", " + strconv.Itoa(v.Age) + ", " + string(v.Plan) + ", [" + strings.Join(topics, " ") + "], newsletter " + strconv.FormatBool(v.Newsletter)
 	return wink.OK(Registered{Action: string(action), Summary: s}, "Signed up."), nil
 }
+
+// Option is an untitled single-select.
+type Option string
+
+// Options.
+const (
+	Option1 Option = "option1"
+	Option2 Option = "option2"
+	Option3 Option = "option3"
+)
+
+// Titled is a titled single- and multi-select.
+type Titled string
+
+// Titled values.
+const (
+	Value1 Titled = "value1" //wink:enum title="First Option"
+	Value2 Titled = "value2" //wink:enum title="Second Option"
+)
+
+// Legacy is a titled single-select stated with enumNames.
+//
+//wink:enum legacy
+type Legacy string
+
+// Legacy values.
+const (
+	Opt1 Legacy = "opt1" //wink:enum title="Option One"
+	Opt2 Legacy = "opt2" //wink:enum title="Option Two"
+)
+
+// Choices has every kind of select MCP's elicitation has (SEP-1330) and defaults of every primitive
+// (SEP-1034).
+//
+//wink:form
+type Choices struct {
+	// UntitledSingle is an untitled single-select.
+	UntitledSingle Option `json:"untitledSingle" wink:"default=option1"`
+	// TitledSingle is a titled single-select.
+	TitledSingle Titled `json:"titledSingle"`
+	// LegacyEnum is a legacy titled single-select.
+	LegacyEnum Legacy `json:"legacyEnum"`
+	// UntitledMulti is an untitled multi-select.
+	UntitledMulti []Option `json:"untitledMulti,omitempty"`
+	// TitledMulti is a titled multi-select.
+	TitledMulti []Titled `json:"titledMulti,omitempty"`
+	// Score with a default.
+	Score float64 `json:"score" wink:"default=95.5"`
+	// Verified with a default.
+	Verified bool `json:"verified" wink:"default=true"`
+}
+
+// Choose asks the user for choices and returns them as it decoded them.
+//
+//wink:tool
+func Choose(tc *wink.ToolContext) (wink.ToolResult[Choices], error) {
+	v, action, err := wink.Elicit(tc, "Choose.", WinkFormChoices)
+	if err != nil {
+		return wink.ToolResult[Choices]{}, err
+	}
+	return wink.OK(v, "Chosen: "+string(action)+"."), nil
+}

@@ -23,6 +23,15 @@ var (
 		Summary string `json:"summary,omitempty"`
 	} = Registered{}
 	_ struct {
+		UntitledSingle Option   `json:"untitledSingle" wink:"default=option1"`
+		TitledSingle   Titled   `json:"titledSingle"`
+		LegacyEnum     Legacy   `json:"legacyEnum"`
+		UntitledMulti  []Option `json:"untitledMulti,omitempty"`
+		TitledMulti    []Titled `json:"titledMulti,omitempty"`
+		Score          float64  `json:"score" wink:"default=95.5"`
+		Verified       bool     `json:"verified" wink:"default=true"`
+	} = Choices{}
+	_ struct {
 		Name       string  `json:"name" wink:"minLength=1,maxLength=50"`
 		Age        int     `json:"age" wink:"min=13,max=150,default=30"`
 		Plan       Plan    `json:"plan" wink:"default=free"`
@@ -36,12 +45,13 @@ var (
 	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)      = Chatty
 	_ func(*wink.ToolContext, AskParams) (wink.ToolResult[string], error) = AskModel
 	_ func(*wink.ToolContext) (wink.ToolResult[Registered], error)        = SignUpUser
+	_ func(*wink.ToolContext) (wink.ToolResult[Choices], error)           = Choose
 )
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkShowcase, WinkFails, WinkChatty, WinkAskModel, WinkSignUpUser}
+	return []*wink.Tool{WinkShowcase, WinkFails, WinkChatty, WinkAskModel, WinkSignUpUser, WinkChoose}
 }
 
 // WinkShowcase is the showcase tool, handled by Showcase.
@@ -135,6 +145,24 @@ var winkFuncsSignUpUser = wink.Funcs[wink.NoParams, Registered]{
 	},
 }
 
+// WinkChoose is the choose tool, handled by Choose.
+var WinkChoose = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Asks the user for choices and returns them as it decoded them.",
+	Name:             "choose",
+	ParamsSchema:     winkSchemaNoParams,
+	Position:         "github.com/winkgen/wink/runtime/internal/clienttest.Choose (clienttest.go)",
+	ResultSchema:     winkSchemaChoices,
+}, &winkFuncsChoose)
+var winkFuncsChoose = wink.Funcs[wink.NoParams, Choices]{
+	Decode:       wink.DecodeNoParams,
+	EncodeParams: wink.EncodeNoParams,
+	EncodeResult: winkEncodeChoices,
+	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[Choices], error) {
+		return Choose(tc)
+	},
+}
+
 // winkDecodeAskParams strictly decodes a AskParams object; errors are recorded in d.
 func winkDecodeAskParams(d *strictjson.Decoder, v *AskParams) {
 	if !d.ObjectStart() {
@@ -178,6 +206,205 @@ func winkEncodeRegistered(dst []byte, v *Registered) []byte {
 	} else {
 		dst = strictjson.AppendString(dst, v.Summary)
 	}
+	dst = append(dst, byte(0x7d))
+	return dst
+}
+
+// winkDecodeChoices strictly decodes a Choices object; errors are recorded in d.
+func winkDecodeChoices(d *strictjson.Decoder, v *Choices) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	var set [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "untitledSingle":
+			if d.Repeated(&seen[0], 1) {
+				continue
+			}
+			if d.Null() {
+				continue
+			}
+			set[0] |= 1
+			if b, ok := d.StringBytes(); ok {
+				switch string(b) {
+				case "option1":
+					v.UntitledSingle = Option1
+				case "option2":
+					v.UntitledSingle = Option2
+				case "option3":
+					v.UntitledSingle = Option3
+				default:
+					d.EnumMismatch(b, "\"option1\", \"option2\", \"option3\"")
+				}
+			}
+		case "titledSingle":
+			if d.Repeated(&seen[0], 2) {
+				continue
+			}
+			if b, ok := d.StringBytes(); ok {
+				switch string(b) {
+				case "value1":
+					v.TitledSingle = Value1
+				case "value2":
+					v.TitledSingle = Value2
+				default:
+					d.EnumMismatch(b, "\"value1\", \"value2\"")
+				}
+			}
+		case "legacyEnum":
+			if d.Repeated(&seen[0], 4) {
+				continue
+			}
+			if b, ok := d.StringBytes(); ok {
+				switch string(b) {
+				case "opt1":
+					v.LegacyEnum = Opt1
+				case "opt2":
+					v.LegacyEnum = Opt2
+				default:
+					d.EnumMismatch(b, "\"opt1\", \"opt2\"")
+				}
+			}
+		case "untitledMulti":
+			if d.Repeated(&seen[0], 8) {
+				continue
+			}
+			if d.Null() {
+				continue
+			}
+			if d.ArrayStart() {
+				var buf1 [8]Option
+				tmp1 := buf1[:0]
+				for d.NextElem() {
+					var e1 Option
+					if b, ok := d.StringBytes(); ok {
+						switch string(b) {
+						case "option1":
+							e1 = Option1
+						case "option2":
+							e1 = Option2
+						case "option3":
+							e1 = Option3
+						default:
+							d.EnumMismatch(b, "\"option1\", \"option2\", \"option3\"")
+						}
+					}
+					tmp1 = append(tmp1, e1)
+				}
+				d.ArrayEnd()
+				v.UntitledMulti = strictjson.Clone(tmp1)
+			}
+		case "titledMulti":
+			if d.Repeated(&seen[0], 16) {
+				continue
+			}
+			if d.Null() {
+				continue
+			}
+			if d.ArrayStart() {
+				var buf1 [8]Titled
+				tmp1 := buf1[:0]
+				for d.NextElem() {
+					var e1 Titled
+					if b, ok := d.StringBytes(); ok {
+						switch string(b) {
+						case "value1":
+							e1 = Value1
+						case "value2":
+							e1 = Value2
+						default:
+							d.EnumMismatch(b, "\"value1\", \"value2\"")
+						}
+					}
+					tmp1 = append(tmp1, e1)
+				}
+				d.ArrayEnd()
+				v.TitledMulti = strictjson.Clone(tmp1)
+			}
+		case "score":
+			if d.Repeated(&seen[0], 32) {
+				continue
+			}
+			if d.Null() {
+				continue
+			}
+			set[0] |= 32
+			if f, ok := d.Float(64); ok {
+				v.Score = float64(f)
+			}
+		case "verified":
+			if d.Repeated(&seen[0], 64) {
+				continue
+			}
+			if d.Null() {
+				continue
+			}
+			set[0] |= 64
+			if b, ok := d.Bool(); ok {
+				v.Verified = b
+			}
+		default:
+			d.Unknown(winkKeysChoices)
+		}
+	}
+	if set[0]&1 == 0 {
+		v.UntitledSingle = Option1
+	}
+	if seen[0]&2 == 0 {
+		d.Missing("titledSingle")
+	}
+	if seen[0]&4 == 0 {
+		d.Missing("legacyEnum")
+	}
+	if set[0]&32 == 0 {
+		v.Score = 95.5
+	}
+	if set[0]&64 == 0 {
+		v.Verified = true
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeChoices appends the canonical JSON encoding of v to dst.
+func winkEncodeChoices(dst []byte, v *Choices) []byte {
+	dst = append(dst, "{\"untitledSingle\":"...)
+	dst = strictjson.AppendString(dst, string(v.UntitledSingle))
+	dst = append(dst, ",\"titledSingle\":"...)
+	dst = strictjson.AppendString(dst, string(v.TitledSingle))
+	dst = append(dst, ",\"legacyEnum\":"...)
+	dst = strictjson.AppendString(dst, string(v.LegacyEnum))
+	dst = append(dst, ",\"untitledMulti\":"...)
+	if v.UntitledMulti == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = append(dst, byte(0x5b))
+		for i1 := range v.UntitledMulti {
+			if i1 > 0 {
+				dst = append(dst, byte(0x2c))
+			}
+			dst = strictjson.AppendString(dst, string(v.UntitledMulti[i1]))
+		}
+		dst = append(dst, byte(0x5d))
+	}
+	dst = append(dst, ",\"titledMulti\":"...)
+	if v.TitledMulti == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = append(dst, byte(0x5b))
+		for i1 := range v.TitledMulti {
+			if i1 > 0 {
+				dst = append(dst, byte(0x2c))
+			}
+			dst = strictjson.AppendString(dst, string(v.TitledMulti[i1]))
+		}
+		dst = append(dst, byte(0x5d))
+	}
+	dst = append(dst, ",\"score\":"...)
+	dst = strictjson.AppendFloat(dst, float64(v.Score), 64)
+	dst = append(dst, ",\"verified\":"...)
+	dst = strictjson.AppendBool(dst, v.Verified)
 	dst = append(dst, byte(0x7d))
 	return dst
 }
@@ -329,6 +556,14 @@ var WinkFormSignUp = &wink.Form[SignUp]{
 	Schema: winkSchemaFormSignUp,
 }
 
+// WinkFormChoices is the elicitation form of Choices (//wink:form): its requestedSchema in MCP's
+// elicitation subset and its strict decoder. Ask for it with wink.Elicit(tc, message, WinkFormChoices).
+var WinkFormChoices = &wink.Form[Choices]{
+	Decode: winkDecodeChoices,
+	Name:   "Choices",
+	Schema: winkSchemaFormChoices,
+}
+
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
 	winkSchemaNoParams         = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)
@@ -336,11 +571,14 @@ var (
 	winkSchemaAskParams        = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"prompt":{"type":"string","description":"Prompt for the client's model."}},"required":["prompt"],"additionalProperties":false}`)
 	winkSchemaResultOfAskModel = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"string"}`)
 	winkSchemaRegistered       = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Registered is what sign_up returns.","properties":{"action":{"type":"string","description":"Action is the user's answer: accept, decline or cancel."},"summary":{"type":["string","null"],"description":"Summary describes the accepted form."}},"required":["action"],"additionalProperties":false}`)
+	winkSchemaChoices          = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Choices has every kind of select MCP's elicitation has (SEP-1330) and defaults of every primitive (SEP-1034).","properties":{"untitledSingle":{"type":["string","null"],"description":"UntitledSingle is an untitled single-select.","enum":["option1","option2","option3",null],"default":"option1"},"titledSingle":{"type":"string","description":"TitledSingle is a titled single-select.","enum":["value1","value2"]},"legacyEnum":{"type":"string","description":"LegacyEnum is a legacy titled single-select.","enum":["opt1","opt2"]},"untitledMulti":{"type":["array","null"],"description":"UntitledMulti is an untitled multi-select.","items":{"type":"string","description":"Option is an untitled single-select.","enum":["option1","option2","option3"]}},"titledMulti":{"type":["array","null"],"description":"TitledMulti is a titled multi-select.","items":{"type":"string","description":"Titled is a titled single- and multi-select.","enum":["value1","value2"]}},"score":{"type":["number","null"],"description":"Score with a default.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308,"default":95.5},"verified":{"type":["boolean","null"],"description":"Verified with a default.","default":true}},"required":["titledSingle","legacyEnum"],"additionalProperties":false}`)
 	winkSchemaFormSignUp       = []byte(`{"type":"object","properties":{"name":{"type":"string","description":"Name of the user.","minLength":1,"maxLength":50},"age":{"type":"integer","description":"Age in years.","minimum":13,"maximum":150,"default":30},"plan":{"type":"string","oneOf":[{"const":"free","title":"Free plan"},{"const":"pro","title":"Pro plan"}],"description":"Plan to start on.","default":"free"},"topics":{"type":"array","items":{"type":"string","enum":["news","updates","offers"]},"description":"Topics to receive."},"newsletter":{"type":"boolean","description":"Newsletter wanted.","default":false}},"required":["name"]}`)
+	winkSchemaFormChoices      = []byte(`{"type":"object","properties":{"untitledSingle":{"type":"string","enum":["option1","option2","option3"],"description":"UntitledSingle is an untitled single-select.","default":"option1"},"titledSingle":{"type":"string","oneOf":[{"const":"value1","title":"First Option"},{"const":"value2","title":"Second Option"}],"description":"TitledSingle is a titled single-select."},"legacyEnum":{"type":"string","enum":["opt1","opt2"],"enumNames":["Option One","Option Two"],"description":"LegacyEnum is a legacy titled single-select."},"untitledMulti":{"type":"array","items":{"type":"string","enum":["option1","option2","option3"]},"description":"UntitledMulti is an untitled multi-select."},"titledMulti":{"type":"array","items":{"anyOf":[{"const":"value1","title":"First Option"},{"const":"value2","title":"Second Option"}]},"description":"TitledMulti is a titled multi-select."},"score":{"type":"number","description":"Score with a default.","default":95.5},"verified":{"type":"boolean","description":"Verified with a default.","default":true}},"required":["titledSingle","legacyEnum"]}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
 	winkKeysAskParams = []string{"prompt"}
+	winkKeysChoices   = []string{"untitledSingle", "titledSingle", "legacyEnum", "untitledMulti", "titledMulti", "score", "verified"}
 	winkKeysSignUp    = []string{"name", "age", "plan", "topics", "newsletter"}
 )
