@@ -1,6 +1,7 @@
-// Package loop is the agent loop: it drives a Provider (a model behind some API) until the model stops
-// calling tools, running every tool call through a wink.Dispatcher and feeding the outcomes back, within
-// a maximum number of turns, the context's deadline and the dispatcher's token Budget.
+// Package loop is the agent loop: [Run] drives a [Provider] (a model behind some API) until the model stops
+// calling tools, running every tool call through a [wink.Dispatcher] and feeding the outcomes back, within
+// a maximum number of turns ([Config].MaxTurns), the context's deadline and the dispatcher's token Budget.
+// [Resume] goes on after calls held for approval.
 //
 //	res, err := loop.Run(ctx, loop.Config{Provider: p, Dispatcher: d, System: prompt}, []loop.Message{loop.UserMessage(task)})
 //

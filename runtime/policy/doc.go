@@ -1,7 +1,8 @@
-// Package policy holds winkgen's built-in tool policies (wink.Policy):
-// SequentialDependency, ReadBeforeWrite, and the compositions AllOf and
-// AnyOf. Give them to a dispatcher as prompt policies (Dispatcher.Policies)
-// or per section (Dispatcher.SectionPolicies).
+// Package policy holds winkgen's built-in tool policies ([wink.Policy]):
+// [SequentialDependency], [ReadBeforeWrite], [RequireApproval], and the
+// compositions [AllOf] and [AnyOf]. Give them to a dispatcher as prompt
+// policies ([wink.Dispatcher].Policies) or per section
+// ([wink.Dispatcher].SectionPolicies).
 //
 // Texts the model sees (product text, tested verbatim, WINK's wording):
 //

@@ -1,6 +1,6 @@
 // Package strictjson holds the strict, reflection-free JSON primitives that winkgen-generated decoders
 // and encoders call. It uses no reflect, no encoding/json and no fmt: a generated decoder is a key switch
-// over Decoder calls, and a successful decode allocates only the decoded values (plus one string copy of
+// over [Decoder] calls, and a successful decode allocates only the decoded values (plus one string copy of
 // the input, made on the first String call, that every unescaped string and map key then shares).
 //
 // # Shape of a generated decoder

@@ -1,6 +1,7 @@
 // Package anthropic adapts a winkgen registry to the Anthropic Messages API: it writes the `tools`
-// payload, reads `tool_use` content blocks into wink.Calls for the dispatcher, and writes the
-// dispatcher's wink.Outcomes back as `tool_result` blocks.
+// payload ([Tools], [StrictTools]), reads `tool_use` content blocks into [wink.Call] values for the
+// dispatcher ([ParseToolUses]), and writes the dispatcher's [wink.Outcome] values back as `tool_result`
+// blocks ([ToolResult], [ToolResults]).
 //
 // # What goes over the wire
 //

@@ -1,7 +1,7 @@
 // Package gemini writes and reads the Gemini API's function calling payloads for winkgen tools: the
-// function declarations (each tool's params in the OpenAPI subset Gemini accepts, derived from its plain
-// Spec.ParamsSchema by Schema, once per tool), the functionCall parts of a response, and the functionResponse
-// parts that answer them.
+// function declarations ([FunctionDeclarations]: each tool's params in the OpenAPI subset Gemini accepts,
+// derived from its plain Spec.ParamsSchema by [Schema], once per tool), the functionCall parts of a response
+// ([ParseFunctionCalls]), and the functionResponse parts that answer them ([FunctionResponse]).
 //
 //	decls, err := gemini.FunctionDeclarations(reg.Tools())  // "tools":[{"functionDeclarations":decls}]
 //	calls, err := gemini.ParseFunctionCalls(responseBody)

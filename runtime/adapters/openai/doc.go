@@ -1,10 +1,10 @@
 // Package openai adapts a winkgen registry to the OpenAI APIs: chat completions and the Responses API.
-// It writes the `tools` payloads, reads the model's tool calls into wink.Calls for the dispatcher, and
-// writes the dispatcher's wink.Outcomes back as tool messages / function_call_output items.
+// It writes the `tools` payloads, reads the model's tool calls into [wink.Call] values for the dispatcher,
+// and writes the dispatcher's [wink.Outcome] values back as tool messages / function_call_output items.
 //
 // # What goes over the wire
 //
-// Chat completions (ChatTools, ParseChatToolCalls / ParseChatCompletion, ChatToolMessage):
+// Chat completions ([ChatTools], [ParseChatToolCalls] / [ParseChatCompletion], [ChatToolMessage]):
 //
 //	tools:        [{"type":"function","function":{"name":N,"description":D,"parameters":S,"strict":B}}, ...]
 //	tool calls:   message.tool_calls[i] = {"id":ID,"type":"function","function":{"name":N,"arguments":"<JSON text>"}}
