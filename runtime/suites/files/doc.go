@@ -30,8 +30,9 @@
 //     the whole file). Content is limited to MaxFileSize bytes (32 MiB, like WINK) and to the filesystem's
 //     own limit; note that the dispatcher's strict decoder refuses arguments over
 //     strictjson.DefaultMaxBytes (1 MiB) unless Dispatcher.Limits.MaxBytes is raised.
-//   - edit_file reads, counts and writes itself (vfs has no edit: the rule is this suite's) so that its failures can say how
-//     many matches there are. old_string equal to new_string is refused (nothing would change).
+//   - edit_file reads, counts and writes itself (vfs has no edit: the rule is this suite's) so that its
+//     failures can say how many matches there are. old_string equal to new_string is refused (nothing
+//     would change).
 //   - ls, glob and grep page with offset and limit like read_file; a truncated listing says how to get the
 //     next page. glob lists files and directories (directories with a trailing "/"); its pattern is relative
 //     to path. grep searches files below path (or the one file path names), optionally only those matching
