@@ -149,4 +149,3 @@ func strictSchema(plain []byte) []byte {
 		return b
 	})
 }
-
