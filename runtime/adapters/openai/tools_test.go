@@ -274,3 +274,37 @@ func strictOf(t *testing.T, tool *wink.Tool) []byte {
 	}
 	return b
 }
+
+// TestStrictFormIsDerivedOncePerTool: the strict form is derived on first use and then served from the
+// cache (the same bytes, no allocation), also for a WithDescription copy, which shares the plain schema.
+func TestStrictFormIsDerivedOncePerTool(t *testing.T) {
+	first, _ := openai.Schema(label.Spec())
+	again, _ := openai.Schema(label.WithDescription("Other words.").Spec())
+	if len(first) == 0 || &first[0] != &again[0] {
+		t.Fatal("the strict form was derived again")
+	}
+	if n := testing.AllocsPerRun(100, func() { openai.Schema(label.Spec()) }); n != 0 {
+		t.Errorf("%v allocations per cached lookup", n)
+	}
+}
+
+// BenchmarkStrictSchema is what deriving a tool's strict form costs, once per tool.
+func BenchmarkStrictSchema(b *testing.B) {
+	plain := search.Spec().ParamsSchema
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := openai.StrictSchema(plain); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSchemaCached is what every later request pays for it.
+func BenchmarkSchemaCached(b *testing.B) {
+	sp := search.Spec()
+	openai.Schema(sp)
+	b.ReportAllocs()
+	for b.Loop() {
+		openai.Schema(sp)
+	}
+}
