@@ -10,8 +10,10 @@
 //	tool result:  {"type":"tool_result","tool_use_id":ID,"content":OUTPUT}                  (success)
 //	              {"type":"tool_result","tool_use_id":ID,"content":OUTPUT,"is_error":true}  (failure)
 //
-// S is the tool's plain ParamsSchema (Anthropic has no strict variant; the generated decoder enforces
-// the schema), appended byte for byte. OUTPUT is wink.Outcome.Output, the text the dispatcher rendered
+// S is, with [Tools], the tool's plain ParamsSchema, appended byte for byte (the generated decoder enforces
+// it); with [StrictTools], the strict form [StrictSchema] derives from it once per tool, sent with
+// "strict":true where the params allow one (no map, no free-form JSON, no recursion) and the request stays
+// within Anthropic's limits on strict tools. OUTPUT is wink.Outcome.Output, the text the dispatcher rendered
 // for the model, sent as a string; is_error is written only for failures (Outcome.Success false), so the
 // model sees both the flag and the text that says how to fix the call. ToolResults builds the content
 // array of the user message that answers a whole turn, in the calls' order.
