@@ -14,6 +14,7 @@ import (
 
 	"github.com/winkgen/wink/gen/model"
 	"github.com/winkgen/wink/gen/schema"
+	"github.com/winkgen/wink/runtime/adapters/anthropic"
 	"github.com/winkgen/wink/runtime/adapters/gemini"
 )
 
@@ -203,6 +204,30 @@ func checkProviderLimits(p *model.Package) []Diagnostic {
 		if err := schema.CheckOpenAILimits(b); err != nil {
 			ds.add(tokenPos(t.Pos), "tool %q: its params exceed OpenAI strict mode's limits (%s); OpenAI refuses a request carrying this tool: split or flatten its params",
 				t.Name, strings.ReplaceAll(err.Error(), "\n", "; "))
+		}
+		// The forms the other adapters derive, held to their providers' rules as the dialect tests do: a
+		// failure here would be a request the provider refuses.
+		plain, err := schema.Plain(t.Params)
+		if err != nil {
+			continue // emit reports it
+		}
+		if g, err := gemini.Schema(plain); err == nil && g != nil {
+			if err := schema.CheckGemini(g); err != nil {
+				var rest []string
+				for _, line := range strings.Split(err.Error(), "\n") {
+					if !strings.Contains(line, "property name") { // reported above, at the field
+						rest = append(rest, line)
+					}
+				}
+				if len(rest) > 0 {
+					ds.add(tokenPos(t.Pos), "tool %q: its params have no form Gemini accepts (%s)", t.Name, strings.Join(rest, "; "))
+				}
+			}
+		}
+		if a, ok, err := anthropic.StrictSchema(plain); err == nil && ok {
+			if err := schema.CheckAnthropicStrict(a); err != nil {
+				ds.add(tokenPos(t.Pos), "tool %q: its strict form breaks Anthropic's strict tool use (%s)", t.Name, strings.ReplaceAll(err.Error(), "\n", "; "))
+			}
 		}
 	}
 	return ds.list
