@@ -270,10 +270,10 @@ func (e *emitter) emitTool(t *model.Tool) error {
 		spec[jen.Id("Title")] = jen.Lit(t.Title)
 	}
 	if t.Destructive != nil {
-		spec[jen.Id("Destructive")] = jen.Qual(WinkPath, map[bool]string{true: "Yes", false: "No"}[*t.Destructive])
+		spec[jen.Id("Destructive")] = jen.Qual(WinkPath, map[bool]string{true: "HintYes", false: "HintNo"}[*t.Destructive])
 	}
 	if t.OpenWorld != nil {
-		spec[jen.Id("OpenWorld")] = jen.Qual(WinkPath, map[bool]string{true: "Yes", false: "No"}[*t.OpenWorld])
+		spec[jen.Id("OpenWorld")] = jen.Qual(WinkPath, map[bool]string{true: "HintYes", false: "HintNo"}[*t.OpenWorld])
 	}
 	if len(t.Examples) > 0 {
 		var exs []jen.Code

@@ -23,7 +23,7 @@ type Note struct {
 
 // Notes is the session slice of the conversation's notes: a STATE slice with a codec, so the session
 // store keeps it and any worker continues the conversation.
-var Notes = session.NewSlice[Note]("fleet.notes", session.State, session.WithCodec(WinkNoteCodec))
+var Notes = session.NewSlice[Note]("fleet.notes", session.Rollback, session.WithCodec(WinkNoteCodec))
 
 // Worker names this process in results ("A", "B", ...); set by the worker before it serves.
 var Worker = "?"

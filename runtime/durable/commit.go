@@ -26,7 +26,7 @@ type Commit struct {
 // ...), pgstore.New(ctx, pool, durable.CommitSlice, ...)): without it the commit is not stored and a
 // call interrupted after its commit runs again (still once per idempotency key when the tool declares
 // one).
-var CommitSlice = session.NewSlice[Commit]("durable.commits", session.State, session.WithCodec(session.Codec[Commit]{
+var CommitSlice = session.NewSlice[Commit]("durable.commits", session.Rollback, session.WithCodec(session.Codec[Commit]{
 	Encode: encodeCommitJSON,
 	Decode: decodeCommitJSON,
 }))

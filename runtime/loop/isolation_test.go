@@ -26,7 +26,7 @@ func decodeNone(d *strictjson.Decoder, _ *noParams) {
 
 func encodeNone(b []byte, _ *wink.NoValue) []byte { return append(b, "null"...) }
 
-var notes = session.NewSlice[string]("loop.notes", session.State)
+var notes = session.NewSlice[string]("loop.notes", session.Rollback)
 
 // TestRunParallelOnOneSessionLosesNoAcknowledgedWrite runs a slow call that writes and then fails beside
 // a fast call that writes and succeeds, in one parallel turn on one session: whatever order the

@@ -274,10 +274,10 @@ func annotations(sp *wink.Spec) *mcp.ToolAnnotations {
 		IdempotentHint: sp.Idempotency.Strategy != wink.IdemNone,
 	}
 	hint := func(h wink.Hint) *bool {
-		if h == wink.Unset {
+		if h == wink.HintUnset {
 			return nil
 		}
-		b := h == wink.Yes
+		b := h == wink.HintYes
 		return &b
 	}
 	a.DestructiveHint, a.OpenWorldHint = hint(sp.Destructive), hint(sp.OpenWorld)

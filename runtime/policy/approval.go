@@ -27,7 +27,7 @@ type ApprovalDecision struct {
 // the generated codec, so a session store keeps it and a decision recorded on one worker is seen by the
 // worker that resumes the run: give it to the store (session.NewMemoryStore(policy.ApprovalSlice, ...),
 // pgstore.New(ctx, pool, policy.ApprovalSlice, ...)).
-var ApprovalSlice = session.NewSlice[ApprovalDecision]("policy.approvals", session.Log, session.WithCodec(WinkApprovalDecisionCodec))
+var ApprovalSlice = session.NewSlice[ApprovalDecision]("policy.approvals", session.NoRollback, session.WithCodec(WinkApprovalDecisionCodec))
 
 // RequireApproval holds every call of its tools until a person decides: the first dispatch of a call
 // returns a *wink.HeldError (nothing runs; the agent loop stops with loop.StopHeld and lists the call);

@@ -47,7 +47,7 @@ func NewReadBeforeWrite(cfg ReadBeforeWriteConfig) *ReadBeforeWrite {
 		cfg.WriteTools = []string{"write_file", "edit_file"}
 	}
 	p := &ReadBeforeWrite{reads: set(cfg.ReadTools), writes: set(cfg.WriteTools), first: cfg.ReadTools[0]}
-	p.seen = session.NewSlice[string]("policy.read_before_write", session.State)
+	p.seen = session.NewSlice[string]("policy.read_before_write", session.Rollback)
 	return p
 }
 

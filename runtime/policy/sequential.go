@@ -34,7 +34,7 @@ func NewSequentialDependency(deps map[string][]string) *SequentialDependency {
 			p.needs[x] = true
 		}
 	}
-	p.done = session.NewSlice[string]("policy.sequential_dependency", session.State)
+	p.done = session.NewSlice[string]("policy.sequential_dependency", session.Rollback)
 	return p
 }
 

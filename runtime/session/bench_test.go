@@ -13,8 +13,8 @@ type benchItem struct {
 // Benchmark slices are declared once, as programs do: slice ids are
 // process-wide and size every session's table of heads.
 var (
-	benchState = NewSlice[benchItem]("bench", State)
-	benchLog   = NewSlice[benchItem]("bench_log", Log)
+	benchState = NewSlice[benchItem]("bench", Rollback)
+	benchLog   = NewSlice[benchItem]("bench_log", NoRollback)
 )
 
 // BenchmarkSnapshotRestore measures one transaction: snapshot, one append,
@@ -47,7 +47,7 @@ func BenchmarkSnapshotRestore(b *testing.B) {
 
 // BenchmarkAppend measures Append on a growing slice.
 func BenchmarkAppend(b *testing.B) {
-	sl := NewSlice[benchItem]("bench_append", State)
+	sl := NewSlice[benchItem]("bench_append", Rollback)
 	s := New()
 	b.ReportAllocs()
 	for i := range b.N {
@@ -57,7 +57,7 @@ func BenchmarkAppend(b *testing.B) {
 
 // BenchmarkAll measures copying out 1000 items.
 func BenchmarkAll(b *testing.B) {
-	sl := NewSlice[benchItem]("bench_all", State)
+	sl := NewSlice[benchItem]("bench_all", Rollback)
 	s := New()
 	for i := range 1000 {
 		Append(s, sl, benchItem{ID: i})
@@ -70,15 +70,15 @@ func BenchmarkAll(b *testing.B) {
 	}
 }
 
-// BenchmarkDispatch measures one event through one appending reducer.
-func BenchmarkDispatch(b *testing.B) {
-	sl := NewSlice[benchItem]("bench_dispatch", State)
+// BenchmarkApply measures one event through one appending reducer.
+func BenchmarkApply(b *testing.B) {
+	sl := NewSlice[benchItem]("bench_dispatch", Rollback)
 	ev := NewEvent[int]("bench_event")
 	s := New()
 	OnAppend(s, ev, sl, func(i int) benchItem { return benchItem{ID: i} })
 	b.ReportAllocs()
 	for i := range b.N {
-		if err := Dispatch(s, ev, i); err != nil {
+		if err := Apply(s, ev, i); err != nil {
 			b.Fatal(err)
 		}
 	}

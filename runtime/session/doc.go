@@ -1,5 +1,5 @@
 // Package session holds an agent run's state: typed slices of values, each
-// with a Policy (State or Log), updated directly or by events dispatched to
+// with a Retention (Rollback or NoRollback), updated directly or by events dispatched to
 // reducers, with O(1) snapshots that the tool dispatcher restores when a tool
 // call fails.
 //
@@ -7,14 +7,14 @@
 // STATE and LOG slices, snapshot/restore around every tool call) with
 // generics instead of reflection:
 //
-//	var Plans = session.NewSlice[Plan]("plan", session.State)
+//	var Plans = session.NewSlice[Plan]("plan", session.Rollback)
 //	var SetupPlan = session.NewEvent[SetupPlanParams]("setup_plan")
 //
 //	s := session.New()
 //	session.On(s, SetupPlan, Plans, func(_ session.View[Plan], e SetupPlanParams) (session.Op[Plan], error) {
 //		return session.Appended(Plan{Objective: e.Objective}), nil
 //	})
-//	err := session.Dispatch(s, SetupPlan, SetupPlanParams{Objective: "ship"})
+//	err := session.Apply(s, SetupPlan, SetupPlanParams{Objective: "ship"})
 //	plan, ok := session.Latest(s, Plans)
 //
 // # Design decisions (where the spec was silent)
@@ -35,8 +35,8 @@
 // slices declared in the process), independent of the number of items.
 // Slice ids are process-wide, so declare slices once as package variables,
 // not per request. A snapshot can be restored any number of times, in any
-// order (nested transactions work). Restore rolls back State slices only;
-// Log slices keep everything, including what was appended after the
+// order (nested transactions work). Restore rolls back STATE slices only;
+// LOG slices keep everything, including what was appended after the
 // snapshot. Restoring a snapshot from another session, or the zero Snapshot,
 // panics; Transactional adapts a session to the dispatcher's
 // Snapshot() (any, error) / Restore(any) error interface and returns a
@@ -47,22 +47,22 @@
 // packages can both own a "state" slice. Names are for messages and telemetry.
 //
 // Reducers. A reducer gets an immutable View of its slice (as left by the
-// reducers before it in the same dispatch) and the typed payload, and returns
+// reducers before it in the same Apply) and the typed payload, and returns
 // an Op (Appended, Replaced, Cleared, Unchanged) plus an error. Reducers for
-// one event run in registration order. A dispatch is atomic: if a reducer
-// returns an error or panics, the session is left exactly as before (Log
-// slices included: the event never happened) and a *DispatchError (with the
-// panic's stack, for telemetry) is returned. Dispatching an event with no
+// one event run in registration order. Apply is atomic: if a reducer
+// returns an error or panics, the session is left exactly as before (LOG
+// slices included: the event never happened) and an *ApplyError (with the
+// panic's stack, for telemetry) is returned. Applying an event with no
 // reducers is a no-op, as in WINK. Reducers cannot be unregistered, and they
 // are not part of snapshots. Atomicity uses the same copy-on-write table as
-// snapshots, so a Dispatch that changes something copies the table of heads
+// snapshots, so an Apply that changes something copies the table of heads
 // once (O(number of slices)).
 //
 // Cheap logs. A dispatcher snapshots the session before every call and then
 // appends to LOG slices (ToolInvoked, PolicyChecked), so Append on a LOG slice
 // must not pay for the snapshot. It grows the slice's head in place instead of
 // publishing a new head and copying the shared table: snapshots never read a
-// LOG head (Restore keeps the current one) and Dispatch never grows a head in
+// LOG head (Restore keeps the current one) and Apply never grows a head in
 // place, so nothing can observe the change. Once a View of the head is taken
 // (ViewOf, queries, a reducer's view) the head is marked published and the next
 // Append makes a new one, as for STATE slices, so Views stay immutable. A LOG
@@ -73,7 +73,7 @@
 // immutable head under the session's mutex (a plain sync.Mutex: the critical
 // section is a load, cheaper than a read-write lock's bookkeeping) and copy
 // outside it; All and Where return
-// fresh slices the caller owns. Mutations, Dispatch, Snapshot and Restore are
+// fresh slices the caller owns. Mutations, Apply, Snapshot and Restore are
 // serialised. Reducers and Replace's function run under the session's lock
 // and must not call back into the same session (that deadlocks).
 //

@@ -14,8 +14,8 @@ type Plan struct {
 type AddStep struct{ Title string }
 
 var (
-	Plans     = session.NewSlice[Plan]("plan", session.State)
-	Calls     = session.NewSlice[string]("tool_invoked", session.Log)
+	Plans     = session.NewSlice[Plan]("plan", session.Rollback)
+	Calls     = session.NewSlice[string]("tool_invoked", session.NoRollback)
 	AddStepEv = session.NewEvent[AddStep]("add_step")
 )
 
@@ -32,7 +32,7 @@ func Example() {
 	session.Seed(s, Plans, Plan{Objective: "ship"})
 
 	sn := s.Snapshot() // what the dispatcher does before a tool call
-	_ = session.Dispatch(s, AddStepEv, AddStep{Title: "build"})
+	_ = session.Apply(s, AddStepEv, AddStep{Title: "build"})
 	session.Append(s, Calls, "planning_add_step")
 	s.Restore(sn) // the tool failed: STATE rolls back, LOG keeps the call
 

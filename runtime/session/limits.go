@@ -49,7 +49,7 @@ var ErrDropItem = errors.New("session: drop the stored item")
 // cannot be dropped (a LOG slice's length is what the store appends after). Declare the slice with the
 // same option on every process that shares the session:
 //
-//	var Plans = session.NewSlice[Plan]("plan", session.State, session.WithCodec(WinkPlanCodec),
+//	var Plans = session.NewSlice[Plan]("plan", session.Rollback, session.WithCodec(WinkPlanCodec),
 //		session.WithUpgrade(func(stored []byte, err error) (Plan, error) {
 //			var old OldPlan // its codec kept from the previous release
 //			if old, derr := WinkOldPlanCodec.Decode(stored); derr == nil {

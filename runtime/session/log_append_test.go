@@ -10,8 +10,8 @@ import (
 // snapshot shares the table (what a dispatcher does on every call: snapshot, then log the call) neither
 // copies the table nor allocates a new head: only the 32-item chunks are allocated.
 func TestLogAppendUnderSnapshotAllocatesOnlyItemStorage(t *testing.T) {
-	logSl := NewSlice[int]("log_alloc", Log)
-	stateSl := NewSlice[int]("state_alloc", State)
+	logSl := NewSlice[int]("log_alloc", NoRollback)
+	stateSl := NewSlice[int]("state_alloc", Rollback)
 	s := New()
 	Append(s, stateSl, 1)
 	Append(s, logSl, 0)
@@ -36,7 +36,7 @@ func TestLogAppendUnderSnapshotAllocatesOnlyItemStorage(t *testing.T) {
 // TestLogAppendInPlaceKeepsEveryGuarantee mixes in-place LOG appends with views, snapshots, restores
 // and failing dispatches across chunk and trie boundaries, and checks each against a model.
 func TestLogAppendInPlaceKeepsEveryGuarantee(t *testing.T) {
-	logSl := NewSlice[int]("log_inplace", Log)
+	logSl := NewSlice[int]("log_inplace", NoRollback)
 	ev := NewEvent[int]("log_inplace_ev")
 	s := New()
 	On(s, ev, logSl, func(_ View[int], e int) (Op[int], error) { return Appended(e), nil })
@@ -60,11 +60,11 @@ func TestLogAppendInPlaceKeepsEveryGuarantee(t *testing.T) {
 		case i%97 == 0:
 			views = append(views, held{ViewOf(s, logSl), slices.Clone(want)})
 		case i%61 == 0:
-			if err := Dispatch(s, ev, -i); err == nil {
+			if err := Apply(s, ev, -i); err == nil {
 				t.Fatal("dispatch of a negative event succeeded")
 			}
 		case i%13 == 0:
-			if err := Dispatch(s, ev, i); err != nil {
+			if err := Apply(s, ev, i); err != nil {
 				t.Fatal(err)
 			}
 			want = append(want, i)

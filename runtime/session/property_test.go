@@ -12,8 +12,8 @@ import (
 
 // model is the naive reference: deep copies of every slice.
 type model struct {
-	items  [3][]int
-	policy [3]Policy
+	items     [3][]int
+	retention [3]Retention
 }
 
 func (m model) clone() model {
@@ -43,11 +43,11 @@ func TestPropertyAgainstModel(t *testing.T) {
 			r := rand.New(rand.NewPCG(seed, 99))
 			s := New()
 			sls := [3]Slice[int]{
-				NewSlice[int]("a", State),
-				NewSlice[int]("b", State),
-				NewSlice[int]("log", Log),
+				NewSlice[int]("a", Rollback),
+				NewSlice[int]("b", Rollback),
+				NewSlice[int]("log", NoRollback),
 			}
-			m := model{policy: [3]Policy{State, State, Log}}
+			m := model{retention: [3]Retention{Rollback, Rollback, NoRollback}}
 			ev := NewEvent[int]("ev")
 			// Reducers: append e to a, and to b when e is even; fail when e%7 == 0
 			// after having appended (checks atomicity).
@@ -96,7 +96,7 @@ func TestPropertyAgainstModel(t *testing.T) {
 					m.items[k] = m.items[k][:cut]
 				case op < 75:
 					next++
-					err := Dispatch(s, ev, next)
+					err := Apply(s, ev, next)
 					if next%7 == 0 {
 						if err == nil {
 							t.Fatalf("step %d: failing reducer did not fail", step)
@@ -120,7 +120,7 @@ func TestPropertyAgainstModel(t *testing.T) {
 					tk := snaps[r.IntN(len(snaps))]
 					s.Restore(tk.sn)
 					for i := range m.items {
-						if m.policy[i] == State {
+						if m.retention[i] == Rollback {
 							m.items[i] = slices.Clone(tk.state.items[i])
 						}
 					}
@@ -163,8 +163,8 @@ func TestPropertyAgainstModel(t *testing.T) {
 // what the writers produced.
 func TestConcurrentUse(t *testing.T) {
 	s := New()
-	st := NewSlice[int]("conc_state", State)
-	lg := NewSlice[int]("conc_log", Log)
+	st := NewSlice[int]("conc_state", Rollback)
+	lg := NewSlice[int]("conc_log", NoRollback)
 	ev := NewEvent[int]("conc_ev")
 	OnAppend(s, ev, lg, func(e int) int { return e })
 	const writers, per = 4, 300
@@ -173,7 +173,7 @@ func TestConcurrentUse(t *testing.T) {
 		wg.Go(func() {
 			for i := range per {
 				Append(s, st, w*per+i)
-				if err := Dispatch(s, ev, w*per+i); err != nil {
+				if err := Apply(s, ev, w*per+i); err != nil {
 					t.Error(err)
 					return
 				}

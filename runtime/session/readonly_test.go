@@ -6,8 +6,8 @@ import (
 )
 
 var (
-	roPlan   = NewSlice[string]("plan", State)
-	roLog    = NewSlice[string]("log", Log)
+	roPlan   = NewSlice[string]("plan", Rollback)
+	roLog    = NewSlice[string]("log", NoRollback)
 	roSet    = NewEvent[string]("set_plan")
 	roNoted  = NewEvent[string]("noted")
 	roHybrid = NewEvent[string]("hybrid")
@@ -54,10 +54,10 @@ func TestReadOnlyViewRefusesEveryStateChangeAndChangesNothing(t *testing.T) {
 	mustPanicReadOnly(t, "Restore", `the session is read-only in this call: cannot restore a snapshot (the tool is declared read-only)`,
 		func() { v.Restore(s.Snapshot()) })
 	for _, ev := range []Event[string]{roSet, roHybrid} {
-		err := Dispatch(v, ev, "x")
+		err := Apply(v, ev, "x")
 		var ro *ReadOnlyError
 		if !errors.As(err, &ro) || ro.Event != ev.Name() {
-			t.Fatalf("Dispatch(%s) on the view = %v", ev.Name(), err)
+			t.Fatalf("Apply(%s) on the view = %v", ev.Name(), err)
 		}
 		if want := `the session is read-only in this call: cannot dispatch event "` + ev.Name() +
 			`", which changes session state (the tool is declared read-only)`; err.Error() != want {
@@ -83,7 +83,7 @@ func TestReadOnlyViewReadsLiveStateAndMayLog(t *testing.T) {
 		t.Fatalf("Latest after change = %q", got)
 	}
 	Append(v, roLog, "direct")
-	if err := Dispatch(v, roNoted, "event"); err != nil {
+	if err := Apply(v, roNoted, "event"); err != nil {
 		t.Fatal(err)
 	}
 	if got := All(s, roLog); len(got) != 2 || got[0] != "direct" || got[1] != "event" {

@@ -7,15 +7,15 @@ import (
 
 // Reducer computes the change an event makes to one slice. It receives an
 // immutable view of the slice as left by the reducers that ran before it in
-// the same Dispatch, and the event payload. It should be pure: no side effects,
+// the same Apply, and the event payload. It should be pure: no side effects,
 // no calls into the session. Returning an error (or panicking) aborts the
-// whole Dispatch and leaves every slice unchanged.
+// whole Apply and leaves every slice unchanged.
 type Reducer[E, T any] func(items View[T], e E) (Op[T], error)
 
 // reducerFunc is how a registered reducer is stored: typed by the event only.
 type reducerFunc[E any] func(s *Session, e E) error
 
-// On registers reduce to run on sl for every Dispatch of ev on s. Reducers
+// On registers reduce to run on sl for every Apply of ev on s. Reducers
 // registered for one event run in registration order. It panics on a zero
 // Slice or Event or a nil reducer.
 func On[E, T any](s *Session, ev Event[E], sl Slice[T], reduce Reducer[E, T]) {
@@ -30,7 +30,7 @@ func On[E, T any](s *Session, ev Event[E], sl Slice[T], reduce Reducer[E, T]) {
 	if s.reducers == nil {
 		s.reducers = make(map[uint64][]any)
 	}
-	if sl.policy == State {
+	if sl.retention == Rollback {
 		if s.stateEvents == nil {
 			s.stateEvents = make(map[uint64]bool)
 		}
@@ -40,7 +40,7 @@ func On[E, T any](s *Session, ev Event[E], sl Slice[T], reduce Reducer[E, T]) {
 	f := reducerFunc[E](func(s *Session, e E) (err error) {
 		defer func() {
 			if r := recover(); r != nil {
-				de := &DispatchError{Event: ev.name, Slice: sl.name, Reducer: index, Panicked: true, Value: r, Stack: debug.Stack()}
+				de := &ApplyError{Event: ev.name, Slice: sl.name, Reducer: index, Panicked: true, Value: r, Stack: debug.Stack()}
 				if e, ok := r.(error); ok {
 					de.Err = e
 				}
@@ -49,15 +49,15 @@ func On[E, T any](s *Session, ev Event[E], sl Slice[T], reduce Reducer[E, T]) {
 		}()
 		op, rerr := reduce(View[T]{head(s, sl).publish()}, e)
 		if rerr != nil {
-			return &DispatchError{Event: ev.name, Slice: sl.name, Reducer: index, Err: rerr}
+			return &ApplyError{Event: ev.name, Slice: sl.name, Reducer: index, Err: rerr}
 		}
-		apply(s, sl, op)
+		applyOp(s, sl, op)
 		return nil
 	})
 	s.reducers[ev.id] = append(s.reducers[ev.id], f)
 }
 
-// OnAppend registers a reducer that appends item(e) to sl for every Dispatch
+// OnAppend registers a reducer that appends item(e) to sl for every Apply
 // of ev: the common "the event records one item" case.
 func OnAppend[E, T any](s *Session, ev Event[E], sl Slice[T], item func(e E) T) {
 	if item == nil {
@@ -66,7 +66,7 @@ func OnAppend[E, T any](s *Session, ev Event[E], sl Slice[T], item func(e E) T) 
 	On(s, ev, sl, func(_ View[T], e E) (Op[T], error) { return Appended(item(e)), nil })
 }
 
-func apply[T any](s *Session, sl Slice[T], op Op[T]) {
+func applyOp[T any](s *Session, sl Slice[T], op Op[T]) {
 	switch op.kind {
 	case opAppend:
 		if len(op.items) == 0 {
@@ -84,15 +84,15 @@ func apply[T any](s *Session, sl Slice[T], op Op[T]) {
 	}
 }
 
-// Dispatch runs every reducer registered for ev on s, in registration order,
+// Apply runs every reducer registered for ev on s, in registration order,
 // as one atomic step: other goroutines see either none or all of the changes,
 // and if any reducer returns an error or panics, no slice changes (LOG slices
-// included) and the error is returned as a *DispatchError. Dispatching an
+// included) and the error is returned as an *ApplyError. Applying an
 // event with no reducers does nothing and returns nil.
 //
 // On a read-only view (Session.ReadOnly), an event with a reducer on a STATE slice is refused with a
-// *ReadOnlyError and nothing changes; an event whose reducers all write LOG slices is dispatched.
-func Dispatch[E any](s *Session, ev Event[E], e E) error {
+// *ReadOnlyError and nothing changes; an event whose reducers all write LOG slices is applied.
+func Apply[E any](s *Session, ev Event[E], e E) error {
 	ev.check()
 	if s.base != nil {
 		s.base.mu.Lock()
@@ -123,9 +123,9 @@ func Dispatch[E any](s *Session, ev Event[E], e E) error {
 	return nil
 }
 
-// DispatchError reports a reducer that failed during Dispatch. The dispatch
+// ApplyError reports a reducer that failed during Apply. The call
 // changed nothing.
-type DispatchError struct {
+type ApplyError struct {
 	Event    string // the event's name
 	Slice    string // the reducer's slice's name
 	Reducer  int    // the reducer's position among the event's reducers (0-based)
@@ -137,7 +137,7 @@ type DispatchError struct {
 
 // Error returns `session: reducer N for event "E" on slice "S" failed: ...`,
 // or `... panicked: ...` for a panic.
-func (e *DispatchError) Error() string {
+func (e *ApplyError) Error() string {
 	head := "session: reducer " + strconv.Itoa(e.Reducer) + " for event " + strconv.Quote(e.Event) +
 		" on slice " + strconv.Quote(e.Slice)
 	if e.Panicked {
@@ -147,7 +147,7 @@ func (e *DispatchError) Error() string {
 }
 
 // Unwrap returns Err.
-func (e *DispatchError) Unwrap() error { return e.Err }
+func (e *ApplyError) Unwrap() error { return e.Err }
 
 func panicText(v any) string {
 	switch x := v.(type) {

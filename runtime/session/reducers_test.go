@@ -13,7 +13,7 @@ type addStep struct{ Title string }
 func TestReducersRunInRegistrationOrderAndSeeEarlierChanges(t *testing.T) {
 	s := New()
 	ev := NewEvent[string]("note")
-	sl := NewSlice[string]("notes", State)
+	sl := NewSlice[string]("notes", Rollback)
 	var order []string
 	On(s, ev, sl, func(v View[string], e string) (Op[string], error) {
 		order = append(order, "first")
@@ -28,7 +28,7 @@ func TestReducersRunInRegistrationOrderAndSeeEarlierChanges(t *testing.T) {
 		order = append(order, "third")
 		return Appended("3 saw " + strings.Join(v.All(), ",")), nil
 	})
-	if err := Dispatch(s, ev, "x"); err != nil {
+	if err := Apply(s, ev, "x"); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(order, []string{"first", "second", "third"}) {
@@ -42,7 +42,7 @@ func TestReducersRunInRegistrationOrderAndSeeEarlierChanges(t *testing.T) {
 
 func TestTypedEventsReachOnlyTheirReducers(t *testing.T) {
 	s := New()
-	plans := NewSlice[plan]("plan", State)
+	plans := NewSlice[plan]("plan", Rollback)
 	setup := NewEvent[setupPlan]("setup_plan")
 	add := NewEvent[addStep]("add_step")
 	other := NewEvent[addStep]("other_add_step") // same payload type, different event
@@ -57,18 +57,18 @@ func TestTypedEventsReachOnlyTheirReducers(t *testing.T) {
 		p.Steps++
 		return Replaced(p), nil
 	})
-	if err := Dispatch(s, add, addStep{"early"}); err == nil || !strings.HasSuffix(err.Error(), "failed: no plan") {
+	if err := Apply(s, add, addStep{"early"}); err == nil || !strings.HasSuffix(err.Error(), "failed: no plan") {
 		t.Fatalf("add before setup: %v", err)
 	}
-	if err := Dispatch(s, setup, setupPlan{"ship"}); err != nil {
+	if err := Apply(s, setup, setupPlan{"ship"}); err != nil {
 		t.Fatal(err)
 	}
 	for range 2 {
-		if err := Dispatch(s, add, addStep{"s"}); err != nil {
+		if err := Apply(s, add, addStep{"s"}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := Dispatch(s, other, addStep{"ignored"}); err != nil {
+	if err := Apply(s, other, addStep{"ignored"}); err != nil {
 		t.Fatalf("event without reducers: %v", err)
 	}
 	if got := All(s, plans); !slices.Equal(got, []plan{{Objective: "ship", Steps: 2}}) {
@@ -78,7 +78,7 @@ func TestTypedEventsReachOnlyTheirReducers(t *testing.T) {
 
 func TestOps(t *testing.T) {
 	ev := NewEvent[Op[int]]("op")
-	sl := NewSlice[int]("ops", State)
+	sl := NewSlice[int]("ops", Rollback)
 	s := New()
 	On(s, ev, sl, func(_ View[int], op Op[int]) (Op[int], error) { return op, nil })
 	for _, tc := range []struct {
@@ -95,7 +95,7 @@ func TestOps(t *testing.T) {
 		{"replace empty", Replaced[int](), nil},
 		{"append after", Appended(5), []int{5}},
 	} {
-		if err := Dispatch(s, ev, tc.op); err != nil {
+		if err := Apply(s, ev, tc.op); err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
 		if got := All(s, sl); !slices.Equal(got, tc.want) {
@@ -104,7 +104,7 @@ func TestOps(t *testing.T) {
 	}
 	// Replaced copies its argument.
 	in := []int{1, 2}
-	if err := Dispatch(s, ev, Replaced(in...)); err != nil {
+	if err := Apply(s, ev, Replaced(in...)); err != nil {
 		t.Fatal(err)
 	}
 	in[0] = 100
@@ -116,10 +116,10 @@ func TestOps(t *testing.T) {
 func TestOnAppend(t *testing.T) {
 	s := New()
 	ev := NewEvent[invoked]("tool_invoked")
-	lg := NewSlice[string]("names", Log)
+	lg := NewSlice[string]("names", NoRollback)
 	OnAppend(s, ev, lg, func(e invoked) string { return e.Name })
-	_ = Dispatch(s, ev, invoked{Name: "a"})
-	_ = Dispatch(s, ev, invoked{Name: "b"})
+	_ = Apply(s, ev, invoked{Name: "a"})
+	_ = Apply(s, ev, invoked{Name: "b"})
 	if got := All(s, lg); !slices.Equal(got, []string{"a", "b"}) {
 		t.Errorf("OnAppend: %v", got)
 	}
@@ -127,7 +127,7 @@ func TestOnAppend(t *testing.T) {
 
 // A failing reducer must leave every slice (LOG included) as before, even
 // when earlier reducers of the same dispatch already changed them.
-func TestDispatchIsAtomic(t *testing.T) {
+func TestApplyIsAtomic(t *testing.T) {
 	sentinel := errors.New("rejected")
 	for _, tc := range []struct {
 		name     string
@@ -148,18 +148,18 @@ func TestDispatchIsAtomic(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := New()
 			ev := NewEvent[int]("ev")
-			st := NewSlice[int]("st", State)
-			lg := NewSlice[int]("lg", Log)
+			st := NewSlice[int]("st", Rollback)
+			lg := NewSlice[int]("lg", NoRollback)
 			Seed(s, st, ints(32)...) // full tail: the append goes through the trie
 			Append(s, lg, 0)
 			On(s, ev, lg, func(_ View[int], e int) (Op[int], error) { return Appended(e), nil })
 			On(s, ev, st, func(_ View[int], e int) (Op[int], error) { return Appended(e), nil })
 			On(s, ev, st, func(View[int], int) (Op[int], error) { return tc.fail() })
 			sn := s.Snapshot() // an outstanding snapshot must not be disturbed either
-			err := Dispatch(s, ev, 7)
-			var de *DispatchError
+			err := Apply(s, ev, 7)
+			var de *ApplyError
 			if !errors.As(err, &de) {
-				t.Fatalf("Dispatch error = %v (%T), want *DispatchError", err, err)
+				t.Fatalf("Apply error = %v (%T), want *ApplyError", err, err)
 			}
 			if err.Error() != tc.want {
 				t.Errorf("message = %q, want %q", err.Error(), tc.want)
@@ -180,7 +180,7 @@ func TestDispatchIsAtomic(t *testing.T) {
 				t.Errorf("LOG slice changed: %v", got)
 			}
 			// The session still works and the snapshot still restores.
-			if err := Dispatch(s, NewEvent[int]("unused"), 1); err != nil {
+			if err := Apply(s, NewEvent[int]("unused"), 1); err != nil {
 				t.Fatal(err)
 			}
 			Append(s, st, 99)
@@ -195,11 +195,11 @@ func TestDispatchIsAtomic(t *testing.T) {
 func TestDispatchWithoutChangesKeepsSnapshotSharing(t *testing.T) {
 	s := New()
 	ev := NewEvent[int]("noop")
-	sl := NewSlice[int]("noop_slice", State)
+	sl := NewSlice[int]("noop_slice", Rollback)
 	On(s, ev, sl, func(View[int], int) (Op[int], error) { return Unchanged[int](), nil })
 	Append(s, sl, 1)
 	sn := s.Snapshot()
-	if err := Dispatch(s, ev, 0); err != nil {
+	if err := Apply(s, ev, 0); err != nil {
 		t.Fatal(err)
 	}
 	Append(s, sl, 2) // must copy the shared table, not write into the snapshot's

@@ -12,14 +12,14 @@ import (
 
 // entry is one slice's head in a session's table, indexed by slice id.
 type entry struct {
-	vec    any // nil or *vector[T] for the slice's T
-	policy Policy
+	vec       any // nil or *vector[T] for the slice's T
+	retention Retention
 }
 
 // Session holds typed slices of state and the reducers that update them from
 // events. It is safe for concurrent use: queries take the lock only long
 // enough to grab an immutable head and do their copying outside it; mutations,
-// Dispatch, Snapshot and Restore are serialised.
+// Apply, Snapshot and Restore are serialised.
 //
 // User callbacks (reducers, the function given to Replace, predicates of
 // Where) must not call back into the same Session: reducers and Replace
@@ -29,7 +29,7 @@ type Session struct {
 
 	mu       sync.Mutex // queries hold it only to grab a head: cheaper than an RWMutex's four atomics
 	entries  []entry    // heads by slice id; copy-on-write when shared
-	shared   bool       // entries is referenced by a Snapshot (or an open Dispatch)
+	shared   bool       // entries is referenced by a Snapshot (or an open Apply)
 	reducers map[uint64][]any
 
 	txOnce sync.Once
@@ -97,7 +97,7 @@ func (s *Session) target() *Session {
 
 // ReadOnly returns a read-only view of s: queries (ViewOf, All, Latest, ...) see s's live state, LOG
 // slices may be appended to, and every change to a STATE slice fails without changing anything:
-// Dispatch of an event that has a reducer on a STATE slice returns a *ReadOnlyError, and Seed, Clear,
+// Apply of an event that has a reducer on a STATE slice returns a *ReadOnlyError, and Seed, Clear,
 // Replace, Append to a STATE slice and Restore panic with one (the tool dispatcher turns the panic into
 // the call's failure). The dispatcher hands this view to tools declared //wink:tool readonly. The view
 // of a view is itself.
@@ -133,11 +133,11 @@ func (e *ReadOnlyError) Error() string {
 
 // writable returns the session to change for a mutation of sl, panicking with a *ReadOnlyError when
 // s is a read-only view and sl is a STATE slice.
-func writable(s *Session, name string, policy Policy) *Session {
+func writable(s *Session, name string, retention Retention) *Session {
 	if s.base == nil {
 		return s
 	}
-	if policy == State {
+	if retention == Rollback {
 		panic(&ReadOnlyError{Session: s.id, Slice: name})
 	}
 	return s.base
@@ -167,10 +167,10 @@ func setHead[T any](s *Session, sl Slice[T], v *vector[T]) {
 		}
 	}
 	if v == nil {
-		s.entries[id] = entry{policy: sl.policy}
+		s.entries[id] = entry{retention: sl.retention}
 		return
 	}
-	s.entries[id] = entry{vec: v, policy: sl.policy}
+	s.entries[id] = entry{vec: v, retention: sl.retention}
 }
 
 // ViewOf returns an immutable point-in-time View of the slice in O(1).
@@ -212,11 +212,11 @@ func Values[T any](s *Session, sl Slice[T]) iter.Seq[T] { return ViewOf(s, sl).V
 // Snapshot shares the session's table.
 func Append[T any](s *Session, sl Slice[T], v T) {
 	sl.check()
-	s = writable(s, sl.name, sl.policy)
+	s = writable(s, sl.name, sl.retention)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	h := head(s, sl)
-	if sl.policy == Log && h != nil && h.count > 0 && !h.published.Load() {
+	if sl.retention == NoRollback && h != nil && h.count > 0 && !h.published.Load() {
 		h.pushInPlace(v)
 		return
 	}
@@ -226,7 +226,7 @@ func Append[T any](s *Session, sl Slice[T], v T) {
 // Seed replaces the slice's contents with a copy of vs.
 func Seed[T any](s *Session, sl Slice[T], vs ...T) {
 	sl.check()
-	s = writable(s, sl.name, sl.policy)
+	s = writable(s, sl.name, sl.retention)
 	nv := build(vs)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -236,7 +236,7 @@ func Seed[T any](s *Session, sl Slice[T], vs ...T) {
 // Clear empties the slice.
 func Clear[T any](s *Session, sl Slice[T]) {
 	sl.check()
-	s = writable(s, sl.name, sl.policy)
+	s = writable(s, sl.name, sl.retention)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	setHead[T](s, sl, nil)
@@ -248,7 +248,7 @@ func Clear[T any](s *Session, sl Slice[T]) {
 // panic continues).
 func Replace[T any](s *Session, sl Slice[T], f func(items []T) []T) {
 	sl.check()
-	s = writable(s, sl.name, sl.policy)
+	s = writable(s, sl.name, sl.retention)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	cur := head(s, sl)
@@ -283,8 +283,8 @@ func (s *Session) Snapshot() Snapshot {
 	return Snapshot{owner: s, entries: s.entries}
 }
 
-// Restore puts every State slice back to its content at sn and keeps every
-// Log slice as it is now (LOG slices are never rolled back). It costs
+// Restore puts every STATE slice back to its content at sn and keeps every
+// LOG slice as it is now (LOG slices are never rolled back). It costs
 // O(number of slices declared). Restoring the same snapshot again, or an
 // older or newer one, is allowed. It panics if sn was not taken from s
 // (see Transactional for an error-returning form).
@@ -307,10 +307,10 @@ func (s *Session) Restore(sn Snapshot) {
 		if i < len(sn.entries) {
 			old = sn.entries[i]
 		}
-		if cur.policy == Log {
+		if cur.retention == NoRollback {
 			out[i] = cur
 		} else {
-			out[i] = entry{vec: old.vec, policy: cur.policy}
+			out[i] = entry{vec: old.vec, retention: cur.retention}
 		}
 	}
 	s.entries = out

@@ -31,13 +31,13 @@ func ints(n int) []int {
 // sizes crossing the tail (32), one trie level (32+32*32) and two levels.
 var sizes = []int{0, 1, 31, 32, 33, 64, 65, 1024, 1056, 1057, 2000, 32*32*32 + 33}
 
-func TestPolicyString(t *testing.T) {
+func TestRetentionString(t *testing.T) {
 	for _, tc := range []struct {
-		p    Policy
+		p    Retention
 		want string
-	}{{State, "STATE"}, {Log, "LOG"}, {Policy(7), "Policy(7)"}} {
+	}{{Rollback, "STATE"}, {NoRollback, "LOG"}, {Retention(7), "Retention(7)"}} {
 		if got := tc.p.String(); got != tc.want {
-			t.Errorf("Policy(%d).String() = %q, want %q", tc.p, got, tc.want)
+			t.Errorf("Retention(%d).String() = %q, want %q", tc.p, got, tc.want)
 		}
 	}
 }
@@ -63,16 +63,16 @@ func TestMisusePanicsWithMessage(t *testing.T) {
 	s := New()
 	var zeroSlice Slice[int]
 	var zeroEvent Event[int]
-	ok := NewSlice[int]("ok", State)
+	ok := NewSlice[int]("ok", Rollback)
 	for _, tc := range []struct {
 		name string
 		f    func()
 		want string
 	}{
-		{"unknown policy", func() { NewSlice[int]("x", Policy(2)) }, `session: NewSlice "x": unknown policy Policy(2)`},
+		{"unknown retention", func() { NewSlice[int]("x", Retention(2)) }, `session: NewSlice "x": unknown retention Retention(2)`},
 		{"zero slice append", func() { Append(s, zeroSlice, 1) }, "session: use of a zero Slice; declare slices with NewSlice"},
 		{"zero slice all", func() { All(s, zeroSlice) }, "session: use of a zero Slice; declare slices with NewSlice"},
-		{"zero event dispatch", func() { _ = Dispatch(s, zeroEvent, 1) }, "session: use of a zero Event; declare events with NewEvent"},
+		{"zero event dispatch", func() { _ = Apply(s, zeroEvent, 1) }, "session: use of a zero Event; declare events with NewEvent"},
 		{"nil reducer", func() { On[int, int](s, NewEvent[int]("e"), ok, nil) }, `session: On "e": nil reducer`},
 		{"nil item func", func() { OnAppend[int, int](s, NewEvent[int]("e2"), ok, nil) }, `session: OnAppend "e2": nil item function`},
 		{"view at out of range", func() { ViewOf(s, ok).At(0) }, "session: View.At index 0 out of range [0:0]"},
@@ -88,12 +88,12 @@ func TestMisusePanicsWithMessage(t *testing.T) {
 }
 
 func TestSliceAndEventAccessors(t *testing.T) {
-	sl := NewSlice[plan]("plan", Log)
+	sl := NewSlice[plan]("plan", NoRollback)
 	ev := NewEvent[int]("tick")
-	if sl.Name() != "plan" || sl.Policy() != Log || ev.Name() != "tick" {
-		t.Errorf("accessors = %q %v %q", sl.Name(), sl.Policy(), ev.Name())
+	if sl.Name() != "plan" || sl.Retention() != NoRollback || ev.Name() != "tick" {
+		t.Errorf("accessors = %q %v %q", sl.Name(), sl.Retention(), ev.Name())
 	}
-	other := NewSlice[plan]("plan", Log)
+	other := NewSlice[plan]("plan", NoRollback)
 	s := New()
 	Append(s, sl, plan{Objective: "a"})
 	if Len(s, other) != 0 {
@@ -117,7 +117,7 @@ func TestIDIsRandomUUIDUnlessGiven(t *testing.T) {
 
 func TestQueriesOnEmptySlice(t *testing.T) {
 	s := New()
-	sl := NewSlice[int]("empty", State)
+	sl := NewSlice[int]("empty", Rollback)
 	if got := All(s, sl); got != nil {
 		t.Errorf("All = %v, want nil", got)
 	}
@@ -138,7 +138,7 @@ func TestQueriesOnEmptySlice(t *testing.T) {
 func TestAppendAndQueriesAtEverySize(t *testing.T) {
 	for _, n := range sizes {
 		s := New()
-		sl := NewSlice[int]("n", State)
+		sl := NewSlice[int]("n", Rollback)
 		for i := range n {
 			Append(s, sl, i)
 		}
@@ -193,7 +193,7 @@ func TestAppendAndQueriesAtEverySize(t *testing.T) {
 func TestSeedMatchesAppendsAndCopiesInput(t *testing.T) {
 	for _, n := range sizes {
 		s := New()
-		sl := NewSlice[int]("seed", State)
+		sl := NewSlice[int]("seed", Rollback)
 		in := ints(n)
 		Seed(s, sl, in...)
 		for i := range in {
@@ -215,7 +215,7 @@ func TestSeedMatchesAppendsAndCopiesInput(t *testing.T) {
 		}
 	}
 	s := New()
-	sl := NewSlice[int]("reseed", State)
+	sl := NewSlice[int]("reseed", Rollback)
 	Seed(s, sl, 1, 2, 3)
 	Seed(s, sl, 9)
 	if got := All(s, sl); !slices.Equal(got, []int{9}) {
@@ -225,7 +225,7 @@ func TestSeedMatchesAppendsAndCopiesInput(t *testing.T) {
 
 func TestAllAndWhereDoNotAliasStorage(t *testing.T) {
 	s := New()
-	sl := NewSlice[int]("alias", State)
+	sl := NewSlice[int]("alias", Rollback)
 	for i := range 40 {
 		Append(s, sl, i)
 	}
@@ -247,7 +247,7 @@ func TestAllAndWhereDoNotAliasStorage(t *testing.T) {
 
 func TestClear(t *testing.T) {
 	s := New()
-	sl := NewSlice[int]("clear", State)
+	sl := NewSlice[int]("clear", Rollback)
 	Seed(s, sl, 1, 2)
 	Clear(s, sl)
 	if All(s, sl) != nil || Len(s, sl) != 0 {
@@ -261,7 +261,7 @@ func TestClear(t *testing.T) {
 
 func TestReplaceGetsACopyAndStoresACopy(t *testing.T) {
 	s := New()
-	sl := NewSlice[int]("replace", State)
+	sl := NewSlice[int]("replace", Rollback)
 	Seed(s, sl, 1, 2, 3)
 	var kept []int
 	Replace(s, sl, func(items []int) []int {
@@ -293,7 +293,7 @@ func TestReplaceGetsACopyAndStoresACopy(t *testing.T) {
 
 func TestReplacePanicLeavesSliceUnchangedAndUnlocked(t *testing.T) {
 	s := New()
-	sl := NewSlice[int]("replace_panic", State)
+	sl := NewSlice[int]("replace_panic", Rollback)
 	Seed(s, sl, 1)
 	if msg := panicMessage(func() { Replace(s, sl, func([]int) []int { panic("boom") }) }); msg != "boom" {
 		t.Fatalf("panic = %q", msg)
@@ -306,10 +306,10 @@ func TestReplacePanicLeavesSliceUnchangedAndUnlocked(t *testing.T) {
 
 func TestRestoreRollsBackStateAndKeepsLog(t *testing.T) {
 	s := New()
-	plans := NewSlice[plan]("plan", State)
-	calls := NewSlice[invoked]("tool_invoked", Log)
-	untouched := NewSlice[int]("untouched_until_later", State)
-	laterLog := NewSlice[int]("log_created_later", Log)
+	plans := NewSlice[plan]("plan", Rollback)
+	calls := NewSlice[invoked]("tool_invoked", NoRollback)
+	untouched := NewSlice[int]("untouched_until_later", Rollback)
+	laterLog := NewSlice[int]("log_created_later", NoRollback)
 	Append(s, plans, plan{Objective: "a"})
 	Append(s, calls, invoked{Name: "first", OK: true})
 
@@ -344,7 +344,7 @@ func TestRestoreRollsBackStateAndKeepsLog(t *testing.T) {
 func TestNestedSnapshots(t *testing.T) {
 	for _, base := range []int{0, 5, 31, 32, 1023, 1024, 1055} {
 		s := New()
-		sl := NewSlice[int]("nested", State)
+		sl := NewSlice[int]("nested", Rollback)
 		Seed(s, sl, ints(base)...)
 		want := func(what string, exp []int) {
 			t.Helper()
@@ -383,7 +383,7 @@ func TestNestedSnapshots(t *testing.T) {
 
 func TestViewIsImmutable(t *testing.T) {
 	s := New()
-	sl := NewSlice[int]("view", State)
+	sl := NewSlice[int]("view", Rollback)
 	Seed(s, sl, ints(33)...)
 	sn := s.Snapshot()
 	v := ViewOf(s, sl)
@@ -401,7 +401,7 @@ func TestViewIsImmutable(t *testing.T) {
 
 func TestTransactionalAdapter(t *testing.T) {
 	s := New(WithID("s1"))
-	sl := NewSlice[int]("tx", State)
+	sl := NewSlice[int]("tx", Rollback)
 	Append(s, sl, 1)
 	tx := Transactional(s)
 	snap, err := tx.Snapshot()
@@ -455,20 +455,20 @@ func TestTransactionalAdapter(t *testing.T) {
 	}
 }
 
-func TestDispatchErrorMessages(t *testing.T) {
+func TestApplyErrorMessages(t *testing.T) {
 	for _, tc := range []struct {
-		err  *DispatchError
+		err  *ApplyError
 		want string
 	}{
-		{&DispatchError{Event: "add_step", Slice: "plan", Reducer: 1, Err: errors.New("Step 9 does not exist.")},
+		{&ApplyError{Event: "add_step", Slice: "plan", Reducer: 1, Err: errors.New("Step 9 does not exist.")},
 			`session: reducer 1 for event "add_step" on slice "plan" failed: Step 9 does not exist.`},
-		{&DispatchError{Event: "e", Slice: "s", Panicked: true, Value: "boom"},
+		{&ApplyError{Event: "e", Slice: "s", Panicked: true, Value: "boom"},
 			`session: reducer 0 for event "e" on slice "s" panicked: boom`},
-		{&DispatchError{Event: "e", Slice: "s", Panicked: true, Value: 42},
+		{&ApplyError{Event: "e", Slice: "s", Panicked: true, Value: 42},
 			`session: reducer 0 for event "e" on slice "s" panicked: 42`},
-		{&DispatchError{Event: "e", Slice: "s", Panicked: true, Value: errors.New("bad"), Err: errors.New("bad")},
+		{&ApplyError{Event: "e", Slice: "s", Panicked: true, Value: errors.New("bad"), Err: errors.New("bad")},
 			`session: reducer 0 for event "e" on slice "s" panicked: bad`},
-		{&DispatchError{Event: "e", Slice: "s", Panicked: true, Value: State},
+		{&ApplyError{Event: "e", Slice: "s", Panicked: true, Value: Rollback},
 			`session: reducer 0 for event "e" on slice "s" panicked: STATE`},
 	} {
 		if got := tc.err.Error(); got != tc.want {

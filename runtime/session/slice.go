@@ -6,28 +6,29 @@ import (
 	"sync/atomic"
 )
 
-// Policy says how a slice behaves when a snapshot is restored.
-type Policy uint8
+// Retention says what a slice keeps when a snapshot is restored (a tool
+// call's transaction rolling back): WINK's STATE and LOG slices.
+type Retention uint8
 
 const (
-	// State slices hold working state (plans, visibility, policy state). Restore
-	// puts them back to their content at the snapshot.
-	State Policy = iota
-	// Log slices are historical records (for example the ToolInvoked telemetry
-	// log). Restore never rolls them back: everything appended after the
-	// snapshot is kept.
-	Log
+	// Rollback slices (STATE) hold working state (plans, visibility, policy
+	// state). Restore puts them back to their content at the snapshot.
+	Rollback Retention = iota
+	// NoRollback slices (LOG) are historical records (for example the
+	// ToolInvoked telemetry log). Restore never rolls them back: everything
+	// appended after the snapshot is kept.
+	NoRollback
 )
 
-// String returns "STATE" or "LOG" (WINK's names for the two policies).
-func (p Policy) String() string {
-	switch p {
-	case State:
+// String returns "STATE" or "LOG" (WINK's names for the two retentions).
+func (r Retention) String() string {
+	switch r {
+	case Rollback:
 		return "STATE"
-	case Log:
+	case NoRollback:
 		return "LOG"
 	}
-	return "Policy(" + strconv.Itoa(int(p)) + ")"
+	return "Retention(" + strconv.Itoa(int(r)) + ")"
 }
 
 // ids are process-wide; slice ids index a session's table of slice heads.
@@ -37,28 +38,28 @@ var (
 )
 
 // Slice is a typed handle to one slice of session state: an ordered list of
-// T values with a Policy. Declare each slice once, as a package variable, with
+// T values with a Retention. Declare each slice once, as a package variable, with
 // NewSlice; the handle is a small value that is cheap to copy. The zero Slice
 // is invalid and every function panics when given one.
 type Slice[T any] struct {
-	id     uint32
-	policy Policy
-	name   string
-	codec  *Codec[T] // WithCodec; nil: the slice is not stored
+	id        uint32
+	retention Retention
+	name      string
+	codec     *Codec[T] // WithCodec; nil: the slice is not stored
 	// upgrade (WithUpgrade) loads a stored item the codec no longer decodes.
 	upgrade func(stored []byte, err error) (T, error)
 }
 
-// NewSlice declares a slice of T values named name with the given policy.
+// NewSlice declares a slice of T values named name with the given retention.
 // Every call declares a distinct slice, even with an equal name; the name is
-// used in error messages and telemetry only. It panics on an unknown policy.
+// used in error messages and telemetry only. It panics on an unknown retention.
 //
 // WithCodec makes the slice storable (see Store).
-func NewSlice[T any](name string, policy Policy, opts ...SliceOption[T]) Slice[T] {
-	if policy > Log {
-		panic("session: NewSlice " + strconv.Quote(name) + ": unknown policy " + policy.String())
+func NewSlice[T any](name string, retention Retention, opts ...SliceOption[T]) Slice[T] {
+	if retention > NoRollback {
+		panic("session: NewSlice " + strconv.Quote(name) + ": unknown retention " + retention.String())
 	}
-	sl := Slice[T]{id: sliceIDs.Add(1), policy: policy, name: name}
+	sl := Slice[T]{id: sliceIDs.Add(1), retention: retention, name: name}
 	for _, o := range opts {
 		o(&sl)
 	}
@@ -68,8 +69,8 @@ func NewSlice[T any](name string, policy Policy, opts ...SliceOption[T]) Slice[T
 // Name returns the name given to NewSlice.
 func (sl Slice[T]) Name() string { return sl.name }
 
-// Policy returns the slice's policy.
-func (sl Slice[T]) Policy() Policy { return sl.policy }
+// Retention returns the slice's retention.
+func (sl Slice[T]) Retention() Retention { return sl.retention }
 
 func (sl Slice[T]) check() {
 	if sl.id == 0 {
@@ -79,7 +80,7 @@ func (sl Slice[T]) check() {
 
 // Event is a typed handle to an event kind whose payload is an E. Declare
 // each event once, as a package variable, with NewEvent; reducers are
-// registered on it with On and run by Dispatch. The zero Event is invalid.
+// registered on it with On and run by Apply. The zero Event is invalid.
 type Event[E any] struct {
 	id   uint64
 	name string

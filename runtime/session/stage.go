@@ -22,7 +22,7 @@ func Stage[T any](ctx context.Context, s *Session, sl Slice[T], v T, guard func(
 	if s.base != nil {
 		return &ReadOnlyError{Session: s.id, Slice: sl.name}
 	}
-	if sl.policy != Log {
+	if sl.retention != NoRollback {
 		return errors.New("session: Stage needs a LOG slice; " + strconv.Quote(sl.name) + " is a STATE slice")
 	}
 	if ctx == nil {

@@ -30,16 +30,16 @@ type Persistent interface {
 
 // SliceSpec describes a slice a store keeps.
 type SliceSpec struct {
-	Name   string // the slice's name: the key it is stored under
-	Policy Policy
+	Name      string // the slice's name: the key it is stored under
+	Retention Retention
 }
 
 // sliceInfo is the type-erased view of one stored slice that a session uses to load and save it.
 type sliceInfo struct {
-	id     uint32
-	name   string
-	policy Policy
-	codec  bool
+	id        uint32
+	name      string
+	retention Retention
+	codec     bool
 	// head returns the slice's current head (compared to detect a change) and length; encode the
 	// encodings of items [from:] of the current head. Both run under s.mu.
 	head   func(s *Session) (any, int)
@@ -58,7 +58,7 @@ type sliceInfo struct {
 
 func (sl Slice[T]) persistent() *sliceInfo {
 	sl.check()
-	in := &sliceInfo{id: sl.id, name: sl.name, policy: sl.policy, codec: sl.codec != nil}
+	in := &sliceInfo{id: sl.id, name: sl.name, retention: sl.retention, codec: sl.codec != nil}
 	if sl.codec == nil {
 		return in
 	}
@@ -83,7 +83,7 @@ func (sl Slice[T]) persistent() *sliceInfo {
 			if err != nil && sl.upgrade != nil {
 				v, err = sl.upgrade(b, err)
 				if err == ErrDropItem {
-					if sl.policy == State {
+					if sl.retention == Rollback {
 						continue
 					}
 					err = errors.New("a LOG item cannot be dropped (WithUpgrade must return a value for it)")
@@ -164,7 +164,7 @@ func Specs(slices ...Persistent) ([]SliceSpec, error) {
 			continue
 		}
 		seen[in.name] = true
-		out = append(out, SliceSpec{Name: in.name, Policy: in.policy})
+		out = append(out, SliceSpec{Name: in.name, Retention: in.retention})
 	}
 	return out, errors.Join(errs...)
 }
@@ -314,7 +314,7 @@ func (s *Session) apply(st *storeState, l Loaded, full bool) error {
 			st.logs[in.name] = 0
 		}
 		var err error
-		if in.policy == State {
+		if in.retention == Rollback {
 			if items, ok := l.State[in.name]; ok {
 				err = in.set(s, items)
 			}
@@ -327,7 +327,7 @@ func (s *Session) apply(st *storeState, l Loaded, full bool) error {
 		}
 	}
 	for _, in := range st.infos {
-		if in.policy == Log {
+		if in.retention == NoRollback {
 			_, st.logs[in.name] = in.head(s)
 		}
 	}
@@ -342,7 +342,7 @@ func (s *Session) storeEnd(ctx context.Context, tx *Tx) error {
 	s.mu.Lock()
 	for i, in := range st.infos {
 		h, n := in.head(s)
-		if in.policy == State {
+		if in.retention == Rollback {
 			if h != tx.heads[i] {
 				if w.State == nil {
 					w.State = map[string][][]byte{}
@@ -368,7 +368,7 @@ func (s *Session) storeEnd(ctx context.Context, tx *Tx) error {
 		// session is reloaded from the store at its next Begin (which drops the LOG entries).
 		s.mu.Lock()
 		for i, in := range st.infos {
-			if in.policy == State {
+			if in.retention == Rollback {
 				in.restore(s, tx.heads[i])
 			}
 		}

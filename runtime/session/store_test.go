@@ -18,7 +18,7 @@ func TestMemoryStore(t *testing.T) {
 }
 
 func TestStoreRefusesSlicesWithoutCodecOrWithOneNameTwice(t *testing.T) {
-	twin := session.NewSlice[string]("test.plan", session.State, session.WithCodec(storetest.StringCodec))
+	twin := session.NewSlice[string]("test.plan", session.Rollback, session.WithCodec(storetest.StringCodec))
 	_, err := session.NewMemoryStore(storetest.Plan, storetest.Scratch, twin)
 	want := `session slice "test.scratch" has no codec: declare it with session.WithCodec(Wink<Type>Codec), marking its item type //wink:state so winkgen emits the codec` +
 		"\n" + `session slice name "test.plan" is given twice; stored slices need distinct names`

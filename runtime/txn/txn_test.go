@@ -12,8 +12,8 @@ import (
 )
 
 var (
-	state = session.NewSlice[string]("txn_test.state", session.State)
-	logs  = session.NewSlice[string]("txn_test.log", session.Log)
+	state = session.NewSlice[string]("txn_test.state", session.Rollback)
+	logs  = session.NewSlice[string]("txn_test.log", session.NoRollback)
 )
 
 type failing struct{ snapErr, restoreErr error }

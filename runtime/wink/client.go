@@ -366,7 +366,7 @@ type ElicitationAnswer struct {
 // ElicitationSlice holds the answers (a LOG slice, with a codec: a stored
 // session keeps them, so any worker may resume the call). Give it to the
 // session store with the other slices.
-var ElicitationSlice = session.NewSlice[ElicitationAnswer]("wink.elicitations", session.Log, session.WithCodec(elicitationCodec))
+var ElicitationSlice = session.NewSlice[ElicitationAnswer]("wink.elicitations", session.NoRollback, session.WithCodec(elicitationCodec))
 
 // AnswerElicitation records the user's answer to the elicitation that held
 // call (held.Elicitation), in a transaction of s. content is the answer as a

@@ -15,8 +15,8 @@ import (
 
 // The code below is written by hand the way winkgen generates it.
 
-const _ = wink.EnforceVersion(wink.MaxGenVersion - 3)
-const _ = wink.EnforceVersion(3 - wink.MinGenVersion)
+const _ = wink.EnforceVersion(wink.MaxGenVersion - 4)
+const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 type searchParams struct {
 	Query string

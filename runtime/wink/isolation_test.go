@@ -54,7 +54,7 @@ func decodeIsoParams(d *strictjson.Decoder, v *isoParams) {
 
 func encodeNoValue(b []byte, _ *wink.NoValue) []byte { return append(b, "null"...) }
 
-var isoItems = session.NewSlice[int64]("iso.items", session.State)
+var isoItems = session.NewSlice[int64]("iso.items", session.Rollback)
 
 const isoSlots = 8
 

@@ -23,7 +23,7 @@ import (
 //
 // Sizes are estimates, not measurements: the runtime cannot size the decoded params and result value
 // without reflection, so an event counts its struct, its texts, and the params and value as the sizes
-// of the arguments and output texts they were decoded from and rendered to (EventSize). That is within
+// of the arguments and output texts they were decoded from and rendered to (ToolInvokedSize). That is within
 // a small factor of what the event really holds for the params and results tools have.
 //
 // The bookkeeping (entries and bytes per log) lives in the session itself, in a LOG slice holding one
@@ -43,7 +43,7 @@ import (
 
 // DefaultLogEntries and DefaultLogBytes bound each of ToolLog and PolicyLog when
 // Dispatcher.LogLimits leaves them zero: 1000 entries and 1 MiB (estimated, see
-// EventSize) per log and session, about 2 MiB per session for both at most.
+// ToolInvokedSize) per log and session, about 2 MiB per session for both at most.
 const (
 	DefaultLogEntries = 1000
 	DefaultLogBytes   = 1 << 20
@@ -58,7 +58,7 @@ type LogLimits struct {
 	// Entries is the most entries a log holds: 0 means DefaultLogEntries, a
 	// negative value no limit.
 	Entries int
-	// Bytes is the most bytes a log holds, by the estimates of EventSize and
+	// Bytes is the most bytes a log holds, by the estimates of ToolInvokedSize and
 	// PolicyCheckedSize: 0 means DefaultLogBytes, a negative value no limit.
 	Bytes int64
 }
@@ -84,11 +84,11 @@ var (
 	policyOverhead = int64(unsafe.Sizeof(PolicyChecked{}))
 )
 
-// EventSize is the size ToolLog's bound counts for ev: its struct, its texts
+// ToolInvokedSize is the size ToolLog's bound counts for ev: its struct, its texts
 // (name, call id, message, output, stack, idempotency key), and its decoded
 // Params and Value counted as the sizes of the arguments and output texts they
 // were decoded from and rendered to (twice len(Arguments), twice len(Output)).
-func EventSize(ev *ToolInvoked) int64 {
+func ToolInvokedSize(ev *ToolInvoked) int64 {
 	if ev == nil {
 		return 0
 	}
@@ -118,7 +118,7 @@ type logAccount struct {
 
 // logAccounts is the session slice holding the session's one *logAccount (a LOG slice: never rolled
 // back; no codec: never stored).
-var logAccounts = session.NewSlice[*logAccount]("wink.log_bounds", session.Log)
+var logAccounts = session.NewSlice[*logAccount]("wink.log_bounds", session.NoRollback)
 
 // accountOf returns s's log account, making it on first use.
 func accountOf(s *session.Session) *logAccount {
@@ -146,7 +146,7 @@ func (d *Dispatcher) appendToolLog(s *session.Session, ev *ToolInvoked) {
 	}
 	a := accountOf(s)
 	a.mu.Lock()
-	appendBounded(s, ToolLog, ev, EventSize(ev), EventSize, &a.tool, entries, bytes)
+	appendBounded(s, ToolLog, ev, ToolInvokedSize(ev), ToolInvokedSize, &a.tool, entries, bytes)
 	a.mu.Unlock()
 }
 

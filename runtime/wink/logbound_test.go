@@ -76,15 +76,15 @@ func TestToolLogStaysWithinTheByteLimit(t *testing.T) {
 	var held int64
 	var ids []string
 	for ev := range session.Values(s, wink.ToolLog) {
-		held += wink.EventSize(ev)
+		held += wink.ToolInvokedSize(ev)
 		ids = append(ids, ev.CallID)
 	}
-	if held > limit || held < limit/2-wink.EventSize(&wink.ToolInvoked{Arguments: []byte(args)}) {
+	if held > limit || held < limit/2-wink.ToolInvokedSize(&wink.ToolInvoked{Arguments: []byte(args)}) {
 		t.Fatalf("ToolLog holds %d bytes in %d entries, want at most %d and not much less", held, len(ids), limit)
 	}
 	checkNewest(t, "ToolLog", ids, 200)
-	if ev, _ := session.Latest(s, wink.ToolLog); wink.EventSize(ev) < 2*int64(len(args)) {
-		t.Fatalf("EventSize %d does not count the arguments twice (%d bytes)", wink.EventSize(ev), len(args))
+	if ev, _ := session.Latest(s, wink.ToolLog); wink.ToolInvokedSize(ev) < 2*int64(len(args)) {
+		t.Fatalf("ToolInvokedSize %d does not count the arguments twice (%d bytes)", wink.ToolInvokedSize(ev), len(args))
 	}
 
 	// An event larger than the limit is kept, alone: the newest entry always is.

@@ -73,14 +73,14 @@ type PolicyChecked struct {
 
 // PolicyLog is the session LOG slice of PolicyChecked events, the newest
 // within Dispatcher.LogLimits (DefaultLogEntries, DefaultLogBytes).
-var PolicyLog = session.NewSlice[PolicyChecked]("policy_checked", session.Log)
+var PolicyLog = session.NewSlice[PolicyChecked]("policy_checked", session.NoRollback)
 
 // ToolLog is the session LOG slice of ToolInvoked events, one per call (the
 // same pointer Dispatcher.Events receives; do not modify it), the newest
 // within Dispatcher.LogLimits (DefaultLogEntries, DefaultLogBytes): a
 // long-lived session keeps its latest calls, not all of them. Keep every
 // event through Dispatcher.Events, or set LogLimits to KeepAllLogs.
-var ToolLog = session.NewSlice[*ToolInvoked]("tool_invoked", session.Log)
+var ToolLog = session.NewSlice[*ToolInvoked]("tool_invoked", session.NoRollback)
 
 // CheckPolicy runs p.Check and turns a panic into a denial (fail-closed):
 // `Policy "<name>" failed while checking the call to tool "<tool>": <panic>`.

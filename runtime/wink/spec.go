@@ -15,13 +15,13 @@ import (
 
 // GenVersion is the version of the generated-code contract this runtime
 // implements; winkgen emits code for it.
-const GenVersion = 3
+const GenVersion = 4
 
 // MinGenVersion is the oldest generated-code version this runtime supports.
-const MinGenVersion = 3
+const MinGenVersion = 4
 
 // MaxGenVersion is the newest generated-code version this runtime supports.
-const MaxGenVersion = 3
+const MaxGenVersion = 4
 
 // EnforceVersion is used by generated code to fail compilation when it does
 // not fit this runtime (the protobuf-go idiom). Code generated for version G
@@ -70,19 +70,19 @@ type Spec struct {
 	// clients; "" when not given.
 	Title string
 	// Destructive and OpenWorld are the tool's hints for MCP clients
-	// (//wink:tool destructive=true|false, openworld=true|false): Unset
+	// (//wink:tool destructive=true|false, openworld=true|false): HintUnset
 	// when not given, so clients assume the protocol's defaults.
 	Destructive, OpenWorld Hint
 }
 
-// Hint is a tri-state tool hint: Unset, Yes or No.
+// Hint is a tri-state tool hint: HintUnset, HintYes or HintNo.
 type Hint uint8
 
 // The hint values.
 const (
-	Unset Hint = iota
-	Yes
-	No
+	HintUnset Hint = iota // not given: clients assume the protocol's default
+	HintYes               // given as true
+	HintNo                // given as false
 )
 
 // Example is one example call of a tool: canonical JSON of its arguments and

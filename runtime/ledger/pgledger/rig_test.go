@@ -32,7 +32,7 @@ var stringCodec = session.Codec[string]{
 }
 
 // Steps is the session effect of "add".
-var Steps = session.NewSlice[string]("test.steps", session.State, session.WithCodec(stringCodec))
+var Steps = session.NewSlice[string]("test.steps", session.Rollback, session.WithCodec(stringCodec))
 
 type addParams struct{ Title string }
 

@@ -46,7 +46,7 @@ const migrationLock = 0x77696e6b // "wink"
 type Store struct {
 	pool   *pgxpool.Pool
 	slices []session.Persistent
-	specs  map[string]session.Policy
+	specs  map[string]session.Retention
 }
 
 // New applies the schema on pool's database and returns a store keeping the given slices (each needs a
@@ -59,9 +59,9 @@ func New(ctx context.Context, pool *pgxpool.Pool, slices ...session.Persistent) 
 	if err := Migrate(ctx, pool); err != nil {
 		return nil, err
 	}
-	st := &Store{pool: pool, slices: slices, specs: map[string]session.Policy{}}
+	st := &Store{pool: pool, slices: slices, specs: map[string]session.Retention{}}
 	for _, s := range specs {
-		st.specs[s.Name] = s.Policy
+		st.specs[s.Name] = s.Retention
 	}
 	return st, nil
 }
@@ -138,7 +138,7 @@ func (st *Store) Begin(ctx context.Context, id string, access session.Access, kn
 		return fail(err)
 	}
 	for name, pol := range st.specs {
-		if pol != session.Log {
+		if pol != session.NoRollback {
 			continue
 		}
 		from := known.Logs[name]

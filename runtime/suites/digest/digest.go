@@ -63,7 +63,7 @@ type Child struct {
 }
 
 // Slice is the session STATE slice holding the digest (at most one item).
-var Slice = session.NewSlice[Digest]("digest.workspace", session.State, session.WithCodec(WinkDigestCodec))
+var Slice = session.NewSlice[Digest]("digest.workspace", session.Rollback, session.WithCodec(WinkDigestCodec))
 
 // Current returns the session's digest.
 func Current(s *session.Session) (Digest, bool) { return session.Latest(s, Slice) }

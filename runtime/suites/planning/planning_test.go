@@ -302,10 +302,10 @@ func TestInstallIsIdempotentAndEventsAreChecked(t *testing.T) {
 	s := session.New()
 	Install(s)
 	Install(s)
-	if err := session.Dispatch(s, SetupPlanEvent, SetupPlanParams{Objective: "o", InitialSteps: []string{"a"}}); err != nil {
+	if err := session.Apply(s, SetupPlanEvent, SetupPlanParams{Objective: "o", InitialSteps: []string{"a"}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := session.Dispatch(s, AddStepEvent, AddStepParams{Steps: []string{"b"}}); err != nil {
+	if err := session.Apply(s, AddStepEvent, AddStepParams{Steps: []string{"b"}}); err != nil {
 		t.Fatal(err)
 	}
 	plan, _ := Current(s)
@@ -318,16 +318,16 @@ func TestInstallIsIdempotentAndEventsAreChecked(t *testing.T) {
 		err  error
 		want string
 	}{
-		{"untrimmed title", session.Dispatch(s, AddStepEvent, AddStepParams{Steps: []string{"ok", " x"}}), "Title must not start or end with whitespace."},
-		{"no steps", session.Dispatch(s, AddStepEvent, AddStepParams{}), msgNoSteps},
-		{"unknown step", session.Dispatch(s, UpdateStepEvent, UpdateStepParams{StepID: 5, Status: new(StepDone)}), "Step 5 does not exist."},
-		{"bad title", session.Dispatch(s, UpdateStepEvent, UpdateStepParams{StepID: 1, Title: &title}), "Title must not start or end with whitespace."},
-		{"empty objective", session.Dispatch(s, SetupPlanEvent, SetupPlanParams{}), "Objective must not be empty."},
+		{"untrimmed title", session.Apply(s, AddStepEvent, AddStepParams{Steps: []string{"ok", " x"}}), "Title must not start or end with whitespace."},
+		{"no steps", session.Apply(s, AddStepEvent, AddStepParams{}), msgNoSteps},
+		{"unknown step", session.Apply(s, UpdateStepEvent, UpdateStepParams{StepID: 5, Status: new(StepDone)}), "Step 5 does not exist."},
+		{"bad title", session.Apply(s, UpdateStepEvent, UpdateStepParams{StepID: 1, Title: &title}), "Title must not start or end with whitespace."},
+		{"empty objective", session.Apply(s, SetupPlanEvent, SetupPlanParams{}), "Objective must not be empty."},
 	}
 	for _, b := range bad {
-		var de *session.DispatchError
+		var de *session.ApplyError
 		if !errors.As(b.err, &de) || de.Err.Error() != b.want {
-			t.Errorf("%s: err = %v, want a DispatchError with %q", b.name, b.err, b.want)
+			t.Errorf("%s: err = %v, want an ApplyError with %q", b.name, b.err, b.want)
 		}
 	}
 	if after, _ := Current(s); !cmp.Equal(plan, after) {

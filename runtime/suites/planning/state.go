@@ -11,7 +11,7 @@ import (
 // PlanSlice is the session STATE slice holding the current plan (at most one item). A failed tool call
 // restores it; read it with Current. It carries the generated codec (Plan is //wink:state), so a session
 // store keeps it: give it to the store (session.NewMemoryStore(planning.PlanSlice), pgstore.New(...)).
-var PlanSlice = session.NewSlice[Plan]("planning.plan", session.State, session.WithCodec(WinkPlanCodec))
+var PlanSlice = session.NewSlice[Plan]("planning.plan", session.Rollback, session.WithCodec(WinkPlanCodec))
 
 // The events the planning tools dispatch; their payloads are the tools' params after normalisation. Other
 // code may dispatch them too (after Install): the reducers check them and refuse, atomically, what the
@@ -27,7 +27,7 @@ var (
 
 // installed is a LOG slice (never rolled back) marking sessions whose reducers are registered, so the marker
 // lives and dies with the session instead of in a process-wide table.
-var installed = session.NewSlice[struct{}]("planning.installed", session.Log)
+var installed = session.NewSlice[struct{}]("planning.installed", session.NoRollback)
 
 // installMu serialises Install's check-then-register across goroutines.
 var installMu sync.Mutex

@@ -117,7 +117,7 @@ func SetupPlan(tc *wink.ToolContext, p SetupPlanParams) (wink.ToolResult[Plan], 
 	if err := checkTexts(norm.Objective, "objective", norm.InitialSteps, "initial_steps"); err != nil {
 		return wink.ToolResult[Plan]{}, err
 	}
-	if err := session.Dispatch(s, SetupPlanEvent, norm); err != nil {
+	if err := session.Apply(s, SetupPlanEvent, norm); err != nil {
 		return wink.ToolResult[Plan]{}, err
 	}
 	plan, _ := Current(s)
@@ -143,7 +143,7 @@ func AddStep(tc *wink.ToolContext, p AddStepParams) (wink.ToolResult[Plan], erro
 	if err := checkTexts("", "", norm.Steps, "steps"); err != nil {
 		return wink.ToolResult[Plan]{}, err
 	}
-	if err := session.Dispatch(s, AddStepEvent, norm); err != nil {
+	if err := session.Apply(s, AddStepEvent, norm); err != nil {
 		return wink.ToolResult[Plan]{}, err
 	}
 	plan, _ := Current(s)
@@ -178,7 +178,7 @@ func UpdateStep(tc *wink.ToolContext, p UpdateStepParams) (wink.ToolResult[Plan]
 	if !hasStep(plan, p.StepID) {
 		return wink.ToolResult[Plan]{}, wink.NewToolError(msgNoStep(p.StepID))
 	}
-	if err := session.Dispatch(s, UpdateStepEvent, norm); err != nil {
+	if err := session.Apply(s, UpdateStepEvent, norm); err != nil {
 		return wink.ToolResult[Plan]{}, err
 	}
 	plan, _ = Current(s)

@@ -31,7 +31,7 @@ type Entry struct {
 }
 
 // Entries is the session slice of the accounts' changes (STATE, with a codec: the store keeps it).
-var Entries = session.NewSlice[Entry]("durabletest.entries", session.State, session.WithCodec(WinkEntryCodec))
+var Entries = session.NewSlice[Entry]("durabletest.entries", session.Rollback, session.WithCodec(WinkEntryCodec))
 
 // EffectsFile, when set, receives one line per effect made outside the session: "<tool> <key>".
 var EffectsFile string

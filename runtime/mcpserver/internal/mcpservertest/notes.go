@@ -8,7 +8,7 @@ import (
 )
 
 // Notes is the session slice the note tools write: each client's notes live in its own session.
-var Notes = session.NewSlice[string]("mcpservertest.notes", session.State)
+var Notes = session.NewSlice[string]("mcpservertest.notes", session.Rollback)
 
 // SlowStarted, when set, is called by slow_fail once its note is written, before it waits; tests use it
 // to send another call while slow_fail holds the session.

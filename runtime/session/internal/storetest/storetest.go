@@ -75,15 +75,15 @@ func upgradeLegacy(stored []byte, err error) (int64, error) {
 
 // The slices the conformance tests store.
 var (
-	Plan    = session.NewSlice[string]("test.plan", session.State, session.WithCodec(StringCodec))
-	Counter = session.NewSlice[int64]("test.counter", session.State, session.WithCodec(IntCodec))
-	Events  = session.NewSlice[string]("test.events", session.Log, session.WithCodec(StringCodec))
-	Scratch = session.NewSlice[string]("test.scratch", session.State) // memory only
-	Docs    = session.NewSlice[Doc]("test.docs", session.State, session.WithCodec(DocCodec))
-	DocLog  = session.NewSlice[Doc]("test.doclog", session.Log, session.WithCodec(DocCodec))
+	Plan    = session.NewSlice[string]("test.plan", session.Rollback, session.WithCodec(StringCodec))
+	Counter = session.NewSlice[int64]("test.counter", session.Rollback, session.WithCodec(IntCodec))
+	Events  = session.NewSlice[string]("test.events", session.NoRollback, session.WithCodec(StringCodec))
+	Scratch = session.NewSlice[string]("test.scratch", session.Rollback) // memory only
+	Docs    = session.NewSlice[Doc]("test.docs", session.Rollback, session.WithCodec(DocCodec))
+	DocLog  = session.NewSlice[Doc]("test.doclog", session.NoRollback, session.WithCodec(DocCodec))
 	// Legacy and LegacyLog hold counters whose stored form changed (WithUpgrade reads the old one).
-	Legacy    = session.NewSlice[int64]("test.legacy", session.State, session.WithCodec(IntCodec), session.WithUpgrade(upgradeLegacy))
-	LegacyLog = session.NewSlice[int64]("test.legacylog", session.Log, session.WithCodec(IntCodec), session.WithUpgrade(upgradeLegacy))
+	Legacy    = session.NewSlice[int64]("test.legacy", session.Rollback, session.WithCodec(IntCodec), session.WithUpgrade(upgradeLegacy))
+	LegacyLog = session.NewSlice[int64]("test.legacylog", session.NoRollback, session.WithCodec(IntCodec), session.WithUpgrade(upgradeLegacy))
 )
 
 // Slices are the slices a store under test must keep.

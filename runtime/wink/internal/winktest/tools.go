@@ -19,7 +19,7 @@ import (
 )
 
 // Notes is the session STATE slice the mutate tool appends to.
-var Notes = session.NewSlice[string]("winktest.notes", session.State)
+var Notes = session.NewSlice[string]("winktest.notes", session.Rollback)
 
 // FailKind selects how mutate ends.
 type FailKind string
