@@ -86,9 +86,7 @@ func decodeTestParams(d *Decoder, v *testParams) {
 			seen[0] |= 1
 			if s, ok := d.String(); ok {
 				v.Query = s
-				if n := RuneCount(s); n < 1 {
-					d.FailLen("must be at least 1 characters long", n)
-				}
+				d.CheckLength(s, 1, -1)
 			}
 		case "limit":
 			if seen[0]&2 != 0 {
@@ -289,7 +287,7 @@ func TestGeneratedShapeReportsEveryErrorWithItsPath(t *testing.T) {
 		}},
 		{"null for a required string", `{"query":null}`, []string{`query: expected string, got null`}},
 		{"null for an optional field is absent", `{"query":"q","limit":null}`, nil},
-		{"empty string constraint", `{"query":""}`, []string{`query: must be at least 1 characters long; got 0`}},
+		{"empty string constraint", `{"query":""}`, []string{`query: must be at least 1 character long; got 0`}},
 		{"root type", `[1,2]`, []string{`expected object, got array`}},
 		{"root string", `"{}"`, []string{`expected object, got string "{}"`}},
 		{"float32 range", `{"query":"q","score":1e39}`, []string{`score: must be <= 3.4028235e+38; got 1e39`}},
