@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"encoding/json"
 	"errors"
 
 	"github.com/winkgen/wink/runtime/adapters/internal/toolset"
@@ -38,18 +39,20 @@ func Tools(tools []*wink.Tool) ([]byte, error) {
 	return append(b, ']'), nil
 }
 
-// block is the part of a content block that a tool_use needs, filled as json.Unmarshal did into its
-// former tagged version (whose Go type names the error texts keep).
+// block is the part of a content block that a tool_use needs. Its Go type name appears in
+// encoding/json's type errors, which the reader returns as they are.
 type block struct {
-	Type  string
-	ID    string
-	Name  string
-	Input []byte // raw JSON (json.RawMessage), aliasing the response
+	Type  string          `json:"type"`
+	ID    string          `json:"id"`
+	Name  string          `json:"name"`
+	Input json.RawMessage `json:"input"`
 }
 
-const (
-	blockType   = "anthropic.block"
-	messageType = `struct { Content []anthropic.block "json:\"content\""; Error json.RawMessage "json:\"error\"" }`
+// The containers the reader descends into (toolset.Unmarshal's UTF-8 check names the place of a fault
+// as the strict reader walking them would): the content array, or the message holding it.
+var (
+	blocksShape  = toolset.Array(toolset.Object())
+	messageShape = toolset.Object(toolset.Field{Name: "content", Shape: blocksShape})
 )
 
 // ParseToolUses reads the tool calls of a Messages API response: data is the message object (its
@@ -60,86 +63,36 @@ const (
 // skipped.
 func ParseToolUses(data []byte) ([]wink.Call, error) {
 	var blocks []block
-	var r toolset.Reader
-	r.Reset(data)
 	switch toolset.FirstByte(data) {
 	case '[':
-		blocks = readBlocks(&r, blocks, "", "")
-		if err := r.Err(); err != "" {
+		if err := toolset.Unmarshal(data, &blocks, blocksShape); err != "" {
 			return nil, errors.New("anthropic: reading content: " + err)
 		}
 	default:
-		var errMember []byte
-		if r.Object("", messageType) {
-			for r.D.NextKey() {
-				switch k := r.D.Key(); {
-				case toolset.Match(k, "content"):
-					blocks = readBlocks(&r, blocks, ".content", "content.")
-				case toolset.Match(k, "error"):
-					errMember, _ = r.D.Raw()
-				}
-			}
-			r.D.ObjectEnd()
+		var m struct {
+			Content []block         `json:"content"`
+			Error   json.RawMessage `json:"error"`
 		}
-		if err := r.Err(); err != "" {
+		if err := toolset.Unmarshal(data, &m, messageShape); err != "" {
 			return nil, errors.New("anthropic: reading message: " + err)
 		}
-		if msg := toolset.ErrorBody(errMember); msg != "" {
+		if msg := toolset.ErrorBody(m.Error); msg != "" {
 			return nil, errors.New("anthropic: message error: " + msg)
 		}
+		blocks = m.Content
 	}
 	var calls []wink.Call
 	for _, bl := range blocks {
 		if bl.Type != "tool_use" {
 			continue
 		}
-		calls = append(calls, wink.Call{ID: bl.ID, Name: bl.Name, Arguments: append([]byte{}, bl.Input...)})
+		args := []byte(bl.Input) // encoding/json copied it out of data
+		if args == nil {
+			args = []byte{}
+		}
+		calls = append(calls, wink.Call{ID: bl.ID, Name: bl.Name, Arguments: args})
 	}
 	return calls, nil
-}
-
-// readBlocks reads an array of content blocks into blocks as encoding/json fills a slice: null gives
-// nil, an empty array an empty slice, and elements are decoded in place over blocks' backing array.
-// field and path spell the array's place in type errors: the array's own field (".content", or "" at
-// the top level) and the prefix of its blocks' fields ("content.").
-func readBlocks(r *toolset.Reader, blocks []block, field, path string) []block {
-	var null bool
-	if !r.Array(field, "[]"+blockType, &null) {
-		if null {
-			return nil
-		}
-		return blocks
-	}
-	blocks = blocks[:0]
-	for r.D.NextElem() {
-		if i := len(blocks); i < cap(blocks) {
-			blocks = blocks[:i+1]
-		} else {
-			blocks = append(blocks, block{})
-		}
-		bl := &blocks[len(blocks)-1]
-		if !r.Object(field, blockType) {
-			continue
-		}
-		for r.D.NextKey() {
-			switch k := r.D.Key(); {
-			case toolset.Match(k, "type"):
-				r.String(&bl.Type, "block."+path+"type")
-			case toolset.Match(k, "id"):
-				r.String(&bl.ID, "block."+path+"id")
-			case toolset.Match(k, "name"):
-				r.String(&bl.Name, "block."+path+"name")
-			case toolset.Match(k, "input"):
-				bl.Input, _ = r.D.Raw()
-			}
-		}
-		r.D.ObjectEnd()
-	}
-	r.D.ArrayEnd()
-	if len(blocks) == 0 {
-		return []block{}
-	}
-	return blocks
 }
 
 // ToolResult returns the content block answering the tool_use block toolUseID:

@@ -28,10 +28,9 @@
 // # Decisions where the contract was silent
 //
 //   - Payloads are written by hand with strictjson.AppendString (no reflection, no HTML escaping, fixed
-//     key order); responses are read without reflection or encoding/json, with runtime/strictjson, keeping
-//     encoding/json's former semantics and error texts (see package openai). The input is taken with
-//     strictjson's Decoder.Raw (validated, byte for byte) and copied into Call.Arguments. Invalid UTF-8
-//     or a lone surrogate escape anywhere in the response is now an error instead of U+FFFD.
+//     key order); responses are read with encoding/json, with its semantics and error texts (see package
+//     openai). The input is taken as a json.RawMessage (byte for byte) into Call.Arguments. Invalid
+//     UTF-8 or a lone surrogate escape anywhere in the response is an error instead of U+FFFD.
 //   - A tools list with nil tools, duplicate names or a schema that is not a JSON object is an error
 //     (all problems joined): the API would reject the request.
 //   - Blocks other than tool_use (text, thinking, server_tool_use and the server tools' results) are

@@ -2,6 +2,7 @@ package openai
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"strconv"
 
@@ -11,29 +12,27 @@ import (
 )
 
 // chatMessage is the part of an assistant message (or of a choice, which wraps one) that carries tool
-// calls. The readers below fill these structs as json.Unmarshal did into their former tagged versions;
-// the Go type names in the error texts are those of the former structs.
+// calls. Its Go type names appear in encoding/json's type errors, which the readers return as they are.
 type chatMessage struct {
-	ToolCalls []chatToolCall
-	Message   []byte // raw JSON (json.RawMessage)
+	ToolCalls []chatToolCall  `json:"tool_calls"`
+	Message   json.RawMessage `json:"message"`
 }
 
 type chatToolCall struct {
-	ID       string
-	Type     string
-	Function *chatFunction
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Function *struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"function"`
 }
 
-type chatFunction struct {
-	Name      string
-	Arguments []byte // raw JSON (json.RawMessage)
-}
-
-const (
-	chatMessageType  = "openai.chatMessage"
-	chatToolCallType = "openai.chatToolCall"
-	chatFunctionType = `struct { Name string "json:\"name\""; Arguments json.RawMessage "json:\"arguments\"" }`
-	completionType   = `struct { Choices []json.RawMessage "json:\"choices\""; Error json.RawMessage "json:\"error\"" }`
+// The containers the readers descend into (toolset.Unmarshal's UTF-8 check names the place of a fault
+// as the strict reader walking them would).
+var (
+	chatMessageShape = toolset.Object(toolset.Field{Name: "tool_calls", Shape: toolset.Array(
+		toolset.Object(toolset.Field{Name: "function", Shape: toolset.Object()}))})
+	chatCompletionShape = toolset.Object(toolset.Field{Name: "choices", Shape: toolset.Array(nil)})
 )
 
 // ParseChatToolCalls reads the tool calls of a chat completions assistant message
@@ -48,20 +47,7 @@ const (
 // cannot be dispatched.
 func ParseChatToolCalls(message []byte) ([]wink.Call, error) {
 	var m chatMessage
-	var r toolset.Reader
-	r.Reset(message)
-	if r.Object("", chatMessageType) {
-		for r.D.NextKey() {
-			switch k := r.D.Key(); {
-			case toolset.Match(k, "tool_calls"):
-				m.ToolCalls = readChatToolCalls(&r, m.ToolCalls)
-			case toolset.Match(k, "message"):
-				m.Message, _ = r.D.Raw()
-			}
-		}
-		r.D.ObjectEnd()
-	}
-	if err := r.Err(); err != "" {
+	if err := toolset.Unmarshal(message, &m, chatMessageShape); err != "" {
 		return nil, errors.New("openai: reading chat message: " + err)
 	}
 	if !toolset.IsNull(m.Message) {
@@ -73,109 +59,24 @@ func ParseChatToolCalls(message []byte) ([]wink.Call, error) {
 	return chatCalls(m.ToolCalls)
 }
 
-// readChatToolCalls reads `tool_calls` into tcs as encoding/json fills a slice: null gives nil, an empty
-// array an empty slice, and elements are decoded in place over tcs' backing array.
-func readChatToolCalls(r *toolset.Reader, tcs []chatToolCall) []chatToolCall {
-	var null bool
-	if !r.Array("chatMessage.tool_calls", "[]"+chatToolCallType, &null) {
-		if null {
-			return nil
-		}
-		return tcs
-	}
-	tcs = tcs[:0]
-	for r.D.NextElem() {
-		if i := len(tcs); i < cap(tcs) {
-			tcs = tcs[:i+1]
-		} else {
-			tcs = append(tcs, chatToolCall{})
-		}
-		tc := &tcs[len(tcs)-1]
-		if !r.Object("chatMessage.tool_calls", chatToolCallType) {
-			continue
-		}
-		for r.D.NextKey() {
-			switch k := r.D.Key(); {
-			case toolset.Match(k, "id"):
-				r.String(&tc.ID, "chatToolCall.tool_calls.id")
-			case toolset.Match(k, "type"):
-				r.String(&tc.Type, "chatToolCall.tool_calls.type")
-			case toolset.Match(k, "function"):
-				if r.D.Null() {
-					tc.Function = nil
-					continue
-				}
-				if tc.Function == nil {
-					tc.Function = new(chatFunction)
-				}
-				if !r.Object("chatToolCall.tool_calls.function", chatFunctionType) {
-					continue
-				}
-				for r.D.NextKey() {
-					switch k := r.D.Key(); {
-					case toolset.Match(k, "name"):
-						r.String(&tc.Function.Name, ".tool_calls.function.name")
-					case toolset.Match(k, "arguments"):
-						tc.Function.Arguments, _ = r.D.Raw()
-					}
-				}
-				r.D.ObjectEnd()
-			}
-		}
-		r.D.ObjectEnd()
-	}
-	r.D.ArrayEnd()
-	if len(tcs) == 0 {
-		return []chatToolCall{}
-	}
-	return tcs
-}
-
 // ParseChatCompletion reads the tool calls of a whole chat completion response body: those of its first
 // choice (ask for one choice; with n > 1, pass each `choices[i]` to ParseChatToolCalls). An error body
 // (`{"error":{...}}`) or a response without choices is an error.
 func ParseChatCompletion(body []byte) ([]wink.Call, error) {
-	var first, errMember []byte
-	choices := 0
-	var r toolset.Reader
-	r.Reset(body)
-	if r.Object("", completionType) {
-		for r.D.NextKey() {
-			switch k := r.D.Key(); {
-			case toolset.Match(k, "choices"):
-				var null bool
-				if !r.Array(".choices", "[]json.RawMessage", &null) {
-					if null {
-						first, choices = nil, 0
-					}
-					continue
-				}
-				n := 0
-				for r.D.NextElem() {
-					raw, _ := r.D.Raw()
-					if n == 0 {
-						first = raw
-					}
-					n++
-				}
-				r.D.ArrayEnd()
-				choices = n
-			case toolset.Match(k, "error"):
-				errMember, _ = r.D.Raw()
-			}
-		}
-		r.D.ObjectEnd()
+	var r struct {
+		Choices []json.RawMessage `json:"choices"`
+		Error   json.RawMessage   `json:"error"`
 	}
-	if err := r.Err(); err != "" {
+	if err := toolset.Unmarshal(body, &r, chatCompletionShape); err != "" {
 		return nil, errors.New("openai: reading chat completion: " + err)
 	}
-	if msg := toolset.ErrorBody(errMember); msg != "" {
+	if msg := toolset.ErrorBody(r.Error); msg != "" {
 		return nil, errors.New("openai: chat completion error: " + msg)
 	}
-	if choices == 0 {
+	if len(r.Choices) == 0 {
 		return nil, errors.New("openai: chat completion has no choices")
 	}
-	return ParseChatToolCalls(first)
+	return ParseChatToolCalls(r.Choices[0])
 }
 
 func chatCalls(tcs []chatToolCall) ([]wink.Call, error) {

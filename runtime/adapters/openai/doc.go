@@ -45,12 +45,12 @@
 //   - Payloads are written by hand with strictjson.AppendString (no reflection, no HTML escaping, a
 //     fixed key order), and the generated schema bytes are appended verbatim, never decoded or
 //     re-marshaled: what the model is shown is exactly what winkgen emitted. Provider responses are read
-//     without reflection or encoding/json, with runtime/strictjson (Decoder.Raw for raw members), but
-//     with encoding/json's former semantics and error texts, which a fuzz test checks against the old
-//     encoding/json code: unknown keys skipped, keys matched case-insensitively, null leaves a field,
-//     a repeated key decodes again, the first type error ("json: cannot unmarshal ...") or syntax error
-//     ("invalid character ...") reported. One deliberate difference: invalid UTF-8 and lone surrogate
-//     escapes in a response are now an error (the strict decoder's text) instead of U+FFFD.
+//     with encoding/json (off the dispatch path: a response is read once per model turn), so its
+//     semantics and error texts hold: unknown keys skipped, keys matched case-insensitively, null leaves
+//     a field, a repeated key decodes again, the first type error ("json: cannot unmarshal ...") or
+//     syntax error ("invalid character ...") reported. One addition: invalid UTF-8 and lone surrogate
+//     escapes in a response are an error (the strict decoder's text) instead of U+FFFD. testdata/
+//     parse.golden pins what the readers return for malformed responses.
 //   - A tools list with nil tools, duplicate names or a schema that is not a JSON object is an error
 //     (all problems joined): the API would reject the request. An empty list gives `[]`; callers should
 //     leave `tools` out then, since the API rejects an empty array.

@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"encoding/json"
 	"errors"
 	"strconv"
 
@@ -9,18 +10,20 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// responseItem is the part of a Responses API output item that a function call needs, filled as
-// json.Unmarshal did into its former tagged version (whose Go type names the error texts keep).
+// responseItem is the part of a Responses API output item that a function call needs. Its Go type name
+// appears in encoding/json's type errors, which the reader returns as they are.
 type responseItem struct {
-	Type      string
-	CallID    string
-	Name      string
-	Arguments []byte // raw JSON (json.RawMessage)
+	Type      string          `json:"type"`
+	CallID    string          `json:"call_id"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
 }
 
-const (
-	responseItemType = "openai.responseItem"
-	responseType     = `struct { Output []openai.responseItem "json:\"output\""; Error json.RawMessage "json:\"error\"" }`
+// The containers the reader descends into (see chatMessageShape): the output array, or the response
+// holding it.
+var (
+	responseItemsShape = toolset.Array(toolset.Object())
+	responseShape      = toolset.Object(toolset.Field{Name: "output", Shape: responseItemsShape})
 )
 
 // ParseResponsesToolCalls reads the function calls of a Responses API response: data is the response
@@ -30,33 +33,23 @@ const (
 // (messages, reasoning, built-in tool calls) are skipped.
 func ParseResponsesToolCalls(data []byte) ([]wink.Call, error) {
 	var items []responseItem
-	var r toolset.Reader
-	r.Reset(data)
 	switch toolset.FirstByte(data) {
 	case '[':
-		items = readResponseItems(&r, items, "", "")
-		if err := r.Err(); err != "" {
+		if err := toolset.Unmarshal(data, &items, responseItemsShape); err != "" {
 			return nil, errors.New("openai: reading response output: " + err)
 		}
 	default:
-		var errMember []byte
-		if r.Object("", responseType) {
-			for r.D.NextKey() {
-				switch k := r.D.Key(); {
-				case toolset.Match(k, "output"):
-					items = readResponseItems(&r, items, ".output", "output.")
-				case toolset.Match(k, "error"):
-					errMember, _ = r.D.Raw()
-				}
-			}
-			r.D.ObjectEnd()
+		var r struct {
+			Output []responseItem  `json:"output"`
+			Error  json.RawMessage `json:"error"`
 		}
-		if err := r.Err(); err != "" {
+		if err := toolset.Unmarshal(data, &r, responseShape); err != "" {
 			return nil, errors.New("openai: reading response: " + err)
 		}
-		if msg := toolset.ErrorBody(errMember); msg != "" {
+		if msg := toolset.ErrorBody(r.Error); msg != "" {
 			return nil, errors.New("openai: response error: " + msg)
 		}
+		items = r.Output
 	}
 	var calls []wink.Call
 	for i, it := range items {
@@ -70,49 +63,6 @@ func ParseResponsesToolCalls(data []byte) ([]wink.Call, error) {
 		calls = append(calls, wink.Call{ID: it.CallID, Name: it.Name, Arguments: args, PairMaps: true})
 	}
 	return calls, nil
-}
-
-// readResponseItems reads an array of output items into items as encoding/json fills a slice (see
-// readChatToolCalls). field and path spell the array's place in type errors: the array's own field
-// (".output", or "" at the top level) and the prefix of its items' fields ("output.").
-func readResponseItems(r *toolset.Reader, items []responseItem, field, path string) []responseItem {
-	var null bool
-	if !r.Array(field, "[]"+responseItemType, &null) {
-		if null {
-			return nil
-		}
-		return items
-	}
-	items = items[:0]
-	for r.D.NextElem() {
-		if i := len(items); i < cap(items) {
-			items = items[:i+1]
-		} else {
-			items = append(items, responseItem{})
-		}
-		it := &items[len(items)-1]
-		if !r.Object(field, responseItemType) {
-			continue
-		}
-		for r.D.NextKey() {
-			switch k := r.D.Key(); {
-			case toolset.Match(k, "type"):
-				r.String(&it.Type, "responseItem."+path+"type")
-			case toolset.Match(k, "call_id"):
-				r.String(&it.CallID, "responseItem."+path+"call_id")
-			case toolset.Match(k, "name"):
-				r.String(&it.Name, "responseItem."+path+"name")
-			case toolset.Match(k, "arguments"):
-				it.Arguments, _ = r.D.Raw()
-			}
-		}
-		r.D.ObjectEnd()
-	}
-	r.D.ArrayEnd()
-	if len(items) == 0 {
-		return []responseItem{}
-	}
-	return items
 }
 
 // ResponsesToolOutput returns the Responses API input item answering the function call callID:

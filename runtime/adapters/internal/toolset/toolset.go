@@ -1,9 +1,10 @@
-// Package toolset holds what the provider adapters share: the check of a tools list before its payload
-// is built, and the reflection-free reading of provider responses (Reader, SyntaxError, ErrorBody).
+// Package toolset holds what the provider adapters share: the check of a tools list and the writer of its
+// payload (Write), and the reading of provider responses (Unmarshal, ErrorBody).
 package toolset
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"strconv"
 
@@ -61,35 +62,24 @@ func Grow(tools []*wink.Tool, perEntry int, schema func(*wink.Spec) []byte) []by
 
 // ErrorBody returns the message of a provider error body ({"error":{"message":...}}, with or without an
 // outer "type":"error"), or "" when body's "error" member is absent or null. errMember is the raw
-// member, already validated. "type" and "message" are read as encoding/json would into a struct of two
-// strings (keys matched case-insensitively, a null leaves the field, a later duplicate wins); a member
-// that is not such an object, or has neither field, is returned as its JSON text.
+// member, already read (and so valid). A member that is not an object with a string "type" or "message",
+// or has neither, is returned as its JSON text.
 func ErrorBody(errMember []byte) string {
 	t := bytes.TrimSpace(errMember)
 	if len(t) == 0 || string(t) == "null" {
 		return ""
 	}
-	var r Reader
-	r.Reset(t)
-	var typ, msg string
-	if r.Object("", "") {
-		for r.D.NextKey() {
-			switch k := r.D.Key(); {
-			case Match(k, "type"):
-				r.String(&typ, "type")
-			case Match(k, "message"):
-				r.String(&msg, "message")
-			}
-		}
-		r.D.ObjectEnd()
+	var e struct {
+		Type    string `json:"type"`
+		Message string `json:"message"`
 	}
-	if r.Err() != "" || (msg == "" && typ == "") {
+	if json.Unmarshal(t, &e) != nil || (e.Message == "" && e.Type == "") {
 		return string(t)
 	}
-	if typ == "" {
-		return msg
+	if e.Type == "" {
+		return e.Message
 	}
-	return typ + ": " + msg
+	return e.Type + ": " + e.Message
 }
 
 // IsNull reports whether raw is absent (empty) or the JSON literal null.
