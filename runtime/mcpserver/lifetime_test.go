@@ -173,67 +173,82 @@ func TestAbandonedSessionsAreReleased(t *testing.T) {
 	waitFor(t, "the warm-up sessions to be released", func() bool { return f.released.Load() == 8 })
 	heap0, g0 := liveHeap()
 
-	const workers = 8
-	var wg sync.WaitGroup
-	var failed atomic.Value
-	var next atomic.Int64
-	for range workers {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= sessions || failed.Load() != nil {
-					return
+	// round opens the sessions, deletes a quarter, abandons the rest, waits for the idle timeout to
+	// release them all, and returns the live heap and goroutines then.
+	round := func(r int) (uint64, int) {
+		base := f.released.Load()
+		const workers = 8
+		var wg sync.WaitGroup
+		var failed atomic.Value
+		var next atomic.Int64
+		for range workers {
+			wg.Go(func() {
+				for {
+					i := int(next.Add(1)) - 1
+					if i >= sessions || failed.Load() != nil {
+						return
+					}
+					sid, err := c.open(i)
+					if err == nil && i%4 == 0 {
+						err = c.delete(sid)
+					}
+					if err != nil {
+						failed.Store(err)
+						return
+					}
 				}
-				sid, err := c.open(i)
-				if err == nil && i%4 == 0 {
-					err = c.delete(sid)
-				}
-				if err != nil {
-					failed.Store(err)
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if err, _ := failed.Load().(error); err != nil {
-		t.Fatal(err)
-	}
-	heapOpen, gOpen := liveHeap()
-	t.Logf("%d sessions open: live heap %+d KiB, %+d goroutines", sessions-sessions/4, (int64(heapOpen)-int64(heap0))>>10, gOpen-g0)
-
-	deadline := time.Now().Add(30 * time.Second)
-	for f.released.Load() != int64(8+sessions) && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-	}
-	if got := f.released.Load() - 8; got != int64(sessions) {
-		t.Fatalf("%d of %d sessions released after the idle timeout", got, sessions)
-	}
-	c.hc.CloseIdleConnections()
-	var heap1 uint64
-	var g1 int
-	for {
-		heap1, g1 = liveHeap()
-		if g1 <= g0+4 || time.Now().After(deadline) {
-			break
+			})
 		}
-		time.Sleep(50 * time.Millisecond)
+		wg.Wait()
+		if err, _ := failed.Load().(error); err != nil {
+			t.Fatal(err)
+		}
+		heapOpen, gOpen := liveHeap()
+		t.Logf("round %d: %d sessions open: live heap %+d KiB, %+d goroutines", r, sessions-sessions/4, (int64(heapOpen)-int64(heap0))>>10, gOpen-g0)
+
+		deadline := time.Now().Add(30 * time.Second)
+		for f.released.Load() != base+int64(sessions) && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+		}
+		if got := f.released.Load() - base; got != int64(sessions) {
+			t.Fatalf("round %d: %d of %d sessions released after the idle timeout", r, got, sessions)
+		}
+		c.hc.CloseIdleConnections()
+		var heap1 uint64
+		var g1 int
+		for {
+			heap1, g1 = liveHeap()
+			if g1 <= g0+4 || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		t.Logf("round %d: after the idle timeout: live heap %+d KiB, %+d goroutines (started at %d KiB, %d goroutines)",
+			r, (int64(heap1)-int64(heap0))>>10, g1-g0, heap0>>10, g0)
+		f.mu.Lock()
+		left := len(f.open)
+		f.mu.Unlock()
+		if left != 0 {
+			t.Errorf("round %d: %d sessions' resources are still open", r, left)
+		}
+		if g1 > g0+4 {
+			t.Errorf("round %d: %d goroutines left behind by %d sessions", r, g1-g0, sessions)
+		}
+		return heap1, gOpen - g0
 	}
-	t.Logf("after the idle timeout: live heap %+d KiB, %+d goroutines (started at %d KiB, %d goroutines)",
-		(int64(heap1)-int64(heap0))>>10, g1-g0, heap0>>10, g0)
-	f.mu.Lock()
-	left := len(f.open)
-	f.mu.Unlock()
-	if left != 0 {
-		t.Errorf("%d sessions' resources are still open", left)
+	heap1, peak := round(1)
+	// After the first round the heap keeps what the Go runtime and maps keep at their peak for reuse,
+	// not for the sessions: the descriptors of exited goroutines (a few hundred bytes each, for the
+	// most goroutines alive at once: they are never freed) and map buckets sized for the most sessions
+	// open at once (the SDK's session table, the test's own). So the first round is held to a margin
+	// that counts the peak goroutines, and a second round of as many sessions must add (almost)
+	// nothing: a leak of even 100 bytes a session would add about 1 MiB.
+	if margin := uint64(2<<20) + uint64(peak)*512; heap1 > heap0+margin {
+		t.Errorf("live heap grew by %d KiB after %d sessions ended (margin %d KiB for %d goroutines at the peak)", (heap1-heap0)>>10, sessions, margin>>10, peak)
 	}
-	if g1 > g0+4 {
-		t.Errorf("%d goroutines left behind by %d sessions", g1-g0, sessions)
-	}
-	// The margin holds what the Go runtime keeps for reuse, not for the sessions: the descriptors of
-	// exited goroutines (a few hundred bytes each, for the most goroutines alive at once), timers.
-	if margin := uint64(2 << 20); heap1 > heap0+margin {
-		t.Errorf("live heap grew by %d KiB after %d sessions ended (margin %d KiB)", (heap1-heap0)>>10, sessions, margin>>10)
+	heap2, _ := round(2)
+	if margin := uint64(512 << 10); heap2 > heap1+margin {
+		t.Errorf("a second round of %d sessions grew the live heap by %d KiB (margin %d KiB): something is kept per session", sessions, (int64(heap2)-int64(heap1))>>10, margin>>10)
 	}
 }
 
