@@ -11,6 +11,14 @@ import (
 
 func plainSchema(s *wink.Spec) []byte { return s.ParamsSchema }
 
+// toolFormat is a Messages API tool entry; strictFormat the same sized for strict schemas (StrictTools).
+var (
+	toolFormat = toolset.Format{Pkg: "anthropic", Open: `{"name":`, SchemaKey: `,"input_schema":`, Close: "}",
+		PerEntry: 48, Checked: plainSchema}
+	strictFormat = toolset.Format{Pkg: "anthropic", Open: `{"name":`, SchemaKey: `,"input_schema":`, Close: "}",
+		PerEntry: 64, Checked: plainSchema, Sized: strictOrPlain}
+)
+
 // Tools returns the `tools` array of a Messages API request, one entry per tool in order:
 //
 //	{"name":N,"description":D,"input_schema":S}
@@ -18,25 +26,7 @@ func plainSchema(s *wink.Spec) []byte { return s.ParamsSchema }
 // where S is the tool's plain ParamsSchema, embedded byte for byte. The error reports (all at once) nil
 // tools, duplicate names and schemas that are not JSON objects.
 func Tools(tools []*wink.Tool) ([]byte, error) {
-	if err := toolset.Check("anthropic", tools, plainSchema); err != nil {
-		return nil, err
-	}
-	b := toolset.Grow(tools, 48, plainSchema)
-	b = append(b, '[')
-	for i, t := range tools {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		s := t.Spec()
-		b = append(b, `{"name":`...)
-		b = strictjson.AppendString(b, s.Name)
-		b = append(b, `,"description":`...)
-		b = strictjson.AppendString(b, s.Description)
-		b = append(b, `,"input_schema":`...)
-		b = append(b, s.ParamsSchema...)
-		b = append(b, '}')
-	}
-	return append(b, ']'), nil
+	return toolset.Write(&toolFormat, tools, func(s *wink.Spec) ([]byte, string) { return s.ParamsSchema, "" })
 }
 
 // block is the part of a content block that a tool_use needs. Its Go type name appears in

@@ -24,45 +24,30 @@ const (
 // way). fellBack names those tools, so a caller that needs them strict can split its tools or simplify
 // their params. The error is Tools' error.
 func StrictTools(tools []*wink.Tool) (payload []byte, fellBack []string, err error) {
-	if err := toolset.Check("anthropic", tools, plainSchema); err != nil {
-		return nil, nil, err
-	}
-	b := toolset.Grow(tools, 64, func(s *wink.Spec) []byte {
-		if st := strictSchema(s.ParamsSchema); st != nil {
-			return st
-		}
-		return s.ParamsSchema
-	})
-	b = append(b, '[')
 	var strict, optional, unions int
-	for i, t := range tools {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		s := t.Spec()
-		schema, isStrict := s.ParamsSchema, false
+	payload, err = toolset.Write(&strictFormat, tools, func(s *wink.Spec) ([]byte, string) {
 		if st := strictSchema(s.ParamsSchema); st != nil {
 			o, u := countStrict(st)
 			if strict+1 <= MaxStrictTools && optional+o <= MaxStrictOptional && unions+u <= MaxStrictUnions {
-				schema, isStrict = st, true
 				strict, optional, unions = strict+1, optional+o, unions+u
+				return st, `,"strict":true`
 			}
 		}
-		if !isStrict {
-			fellBack = append(fellBack, s.Name)
-		}
-		b = append(b, `{"name":`...)
-		b = strictjson.AppendString(b, s.Name)
-		b = append(b, `,"description":`...)
-		b = strictjson.AppendString(b, s.Description)
-		b = append(b, `,"input_schema":`...)
-		b = append(b, schema...)
-		if isStrict {
-			b = append(b, `,"strict":true`...)
-		}
-		b = append(b, '}')
+		fellBack = append(fellBack, s.Name)
+		return s.ParamsSchema, ""
+	})
+	if err != nil {
+		return nil, nil, err
 	}
-	return append(b, ']'), fellBack, nil
+	return payload, fellBack, nil
+}
+
+// strictOrPlain is the schema StrictTools sends for a tool within the limits.
+func strictOrPlain(s *wink.Spec) []byte {
+	if st := strictSchema(s.ParamsSchema); st != nil {
+		return st
+	}
+	return s.ParamsSchema
 }
 
 // countStrict counts a schema's optional properties and union-typed schemas (see MaxStrictOptional and

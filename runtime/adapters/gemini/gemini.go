@@ -42,37 +42,12 @@ func geminiSchema(s *wink.Spec) []byte {
 // S is Schema of Spec.ParamsSchema. The error reports, all at once, nil tools, duplicate names, schemas
 // that are not JSON objects and schemas that cannot be converted.
 func FunctionDeclarations(tools []*wink.Tool) ([]byte, error) {
-	if err := toolset.Check("gemini", tools, geminiSchema); err != nil {
-		return nil, err
-	}
-	var errs []error
-	for _, t := range tools {
-		if f := cached(t.Spec().ParamsSchema); f.err != nil {
-			errs = append(errs, errors.New("gemini: tool "+strconv.Quote(t.Name())+": "+f.err.Error()))
-		}
-	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
-	}
-	b := toolset.Grow(tools, 48, geminiSchema)
-	b = append(b, '[')
-	for i, t := range tools {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		s := t.Spec()
-		b = append(b, `{"name":`...)
-		b = strictjson.AppendString(b, s.Name)
-		b = append(b, `,"description":`...)
-		b = strictjson.AppendString(b, s.Description)
-		if p := cached(s.ParamsSchema).schema; p != nil {
-			b = append(b, `,"parameters":`...)
-			b = append(b, p...)
-		}
-		b = append(b, '}')
-	}
-	return append(b, ']'), nil
+	return toolset.Write(&declFormat, tools, func(s *wink.Spec) ([]byte, string) { return cached(s.ParamsSchema).schema, "" })
 }
+
+// declFormat is a function declaration; a tool whose plain schema cannot be converted is an error.
+var declFormat = toolset.Format{Pkg: "gemini", Open: `{"name":`, SchemaKey: `,"parameters":`, Close: "}", PerEntry: 48,
+	Checked: geminiSchema, Usable: func(s *wink.Spec) error { return cached(s.ParamsSchema).err }}
 
 // ParseFunctionCalls reads the function calls of a generateContent response (the first candidate's
 // content parts), of a content object, or of a parts array: every part with a functionCall becomes a

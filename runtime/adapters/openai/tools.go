@@ -2,13 +2,29 @@ package openai
 
 import (
 	"github.com/winkgen/wink/runtime/adapters/internal/toolset"
-	"github.com/winkgen/wink/runtime/strictjson"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
 func schemaOnly(s *wink.Spec) []byte {
 	b, _ := Schema(s)
 	return b
+}
+
+// The two APIs' tool entries: the same members, nested in a "function" object for chat completions.
+var (
+	chatFormat = toolset.Format{Pkg: "openai", Open: `{"type":"function","function":{"name":`, SchemaKey: `,"parameters":`,
+		Close: "}}", PerEntry: 96, Checked: schemaOnly}
+	responsesFormat = toolset.Format{Pkg: "openai", Open: `{"type":"function","name":`, SchemaKey: `,"parameters":`,
+		Close: "}", PerEntry: 80, Checked: schemaOnly}
+)
+
+// entry gives a tool's schema and strict flag as both APIs write them.
+func entry(s *wink.Spec) ([]byte, string) {
+	schema, strict := Schema(s)
+	if strict {
+		return schema, `,"strict":true`
+	}
+	return schema, `,"strict":false`
 }
 
 // ChatTools returns the `tools` array of a chat completions request, one entry per tool in order:
@@ -19,28 +35,7 @@ func schemaOnly(s *wink.Spec) []byte {
 // (all at once) nil tools, duplicate names and schemas that are not JSON objects. An empty list gives
 // `[]`; leave `tools` out of the request instead, as the API rejects an empty array.
 func ChatTools(tools []*wink.Tool) ([]byte, error) {
-	if err := toolset.Check("openai", tools, schemaOnly); err != nil {
-		return nil, err
-	}
-	b := toolset.Grow(tools, 96, schemaOnly)
-	b = append(b, '[')
-	for i, t := range tools {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		s := t.Spec()
-		schema, strict := Schema(s)
-		b = append(b, `{"type":"function","function":{"name":`...)
-		b = strictjson.AppendString(b, s.Name)
-		b = append(b, `,"description":`...)
-		b = strictjson.AppendString(b, s.Description)
-		b = append(b, `,"parameters":`...)
-		b = append(b, schema...)
-		b = append(b, `,"strict":`...)
-		b = strictjson.AppendBool(b, strict)
-		b = append(b, "}}"...)
-	}
-	return append(b, ']'), nil
+	return toolset.Write(&chatFormat, tools, entry)
 }
 
 // ResponsesTools returns the `tools` array of a Responses API request, one entry per tool in order:
@@ -49,26 +44,5 @@ func ChatTools(tools []*wink.Tool) ([]byte, error) {
 //
 // with S and B as in ChatTools and the same errors.
 func ResponsesTools(tools []*wink.Tool) ([]byte, error) {
-	if err := toolset.Check("openai", tools, schemaOnly); err != nil {
-		return nil, err
-	}
-	b := toolset.Grow(tools, 80, schemaOnly)
-	b = append(b, '[')
-	for i, t := range tools {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		s := t.Spec()
-		schema, strict := Schema(s)
-		b = append(b, `{"type":"function","name":`...)
-		b = strictjson.AppendString(b, s.Name)
-		b = append(b, `,"description":`...)
-		b = strictjson.AppendString(b, s.Description)
-		b = append(b, `,"parameters":`...)
-		b = append(b, schema...)
-		b = append(b, `,"strict":`...)
-		b = strictjson.AppendBool(b, strict)
-		b = append(b, '}')
-	}
-	return append(b, ']'), nil
+	return toolset.Write(&responsesFormat, tools, entry)
 }

@@ -15,11 +15,79 @@ import (
 // maxDepth is the nesting limit of encoding/json (10000 levels), which the readers keep.
 const maxDepth = 10000
 
-// Check reports every problem of a tools list at once (joined with errors.Join), each prefixed with
+// Format is how a provider spells one tool's entry in the tools array of a request:
+//
+//	Open N ,"description": D SchemaKey S Extra Close
+//
+// where N and D are the tool's name and description as JSON strings, S its schema in the provider's
+// dialect (embedded byte for byte; left out with SchemaKey when the tool has none) and Extra what the
+// entry adds after it (`,"strict":true`): Write's entry function gives S and Extra per tool.
+type Format struct {
+	Pkg       string // prefixes every error: "openai"
+	Open      string // the entry up to the name's value: `{"name":`
+	SchemaKey string // the member holding the schema: `,"parameters":`
+	Close     string // the end of the entry: `}`
+	PerEntry  int    // bytes of envelope per entry, for sizing the payload
+
+	// Checked is the schema check judges: the one sent, or the plain schema when none is sent.
+	Checked func(*wink.Spec) []byte
+	// Sized, when set, is the schema the payload is sized by when it differs from Checked.
+	Sized func(*wink.Spec) []byte
+	// Usable, when set, is a further check of each tool, reported (all at once, each prefixed with Pkg
+	// and the tool's name) when check finds nothing.
+	Usable func(*wink.Spec) error
+}
+
+// Write returns the tools array of a request, one entry per tool in order as f spells it, or every
+// problem of the list (check, then f.Usable). entry gives a tool's schema (nil: the schema member is
+// left out) and the members after it; it is called once per tool, in order, and only when the list
+// passes the checks. An empty list gives `[]`.
+func Write(f *Format, tools []*wink.Tool, entry func(*wink.Spec) (schema []byte, extra string)) ([]byte, error) {
+	if err := check(f.Pkg, tools, f.Checked); err != nil {
+		return nil, err
+	}
+	if f.Usable != nil {
+		var errs []error
+		for _, t := range tools {
+			if err := f.Usable(t.Spec()); err != nil {
+				errs = append(errs, errors.New(f.Pkg+": tool "+strconv.Quote(t.Name())+": "+err.Error()))
+			}
+		}
+		if err := errors.Join(errs...); err != nil {
+			return nil, err
+		}
+	}
+	sized := f.Sized
+	if sized == nil {
+		sized = f.Checked
+	}
+	b := grow(tools, f.PerEntry, sized)
+	b = append(b, '[')
+	for i, t := range tools {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		s := t.Spec()
+		schema, extra := entry(s)
+		b = append(b, f.Open...)
+		b = strictjson.AppendString(b, s.Name)
+		b = append(b, `,"description":`...)
+		b = strictjson.AppendString(b, s.Description)
+		if schema != nil {
+			b = append(b, f.SchemaKey...)
+			b = append(b, schema...)
+		}
+		b = append(b, extra...)
+		b = append(b, f.Close...)
+	}
+	return append(b, ']'), nil
+}
+
+// check reports every problem of a tools list at once (joined with errors.Join), each prefixed with
 // pkg: a nil tool, two tools with the same name (the provider would reject the request), a tool whose
 // schema (as chosen by schema) is not a JSON object. The schema bytes are validated with the strict
 // decoder, never re-encoded.
-func Check(pkg string, tools []*wink.Tool, schema func(*wink.Spec) []byte) error {
+func check(pkg string, tools []*wink.Tool, schema func(*wink.Spec) []byte) error {
 	var errs []error
 	first := make(map[string]int, len(tools))
 	for i, t := range tools {
@@ -49,9 +117,9 @@ func valid(b []byte) bool {
 	return d.Finish() == nil
 }
 
-// Grow returns a buffer with room for the payload of tools: their schemas and descriptions plus
+// grow returns a buffer with room for the payload of tools: their schemas and descriptions plus
 // perEntry bytes of envelope each.
-func Grow(tools []*wink.Tool, perEntry int, schema func(*wink.Spec) []byte) []byte {
+func grow(tools []*wink.Tool, perEntry int, schema func(*wink.Spec) []byte) []byte {
 	n := 2
 	for _, t := range tools {
 		s := t.Spec()
