@@ -139,7 +139,7 @@ func (cs *clients) dispatcher(ctx context.Context, req *mcp.CallToolRequest) (*w
 func (cs *clients) open(ctx context.Context, c *client, info Client) (err error) {
 	defer func() {
 		if pv := recover(); pv != nil {
-			err = errors.New("the session factory panicked: " + panicText(pv))
+			err = errors.New("the session factory panicked: " + wink.PanicText(pv))
 		}
 	}()
 	d, release, err := cs.make(ctx, info)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/winkgen/wink/runtime/wink"
 )
 
 // Completer suggests values for one argument of a prompt or variable of a
@@ -71,7 +72,7 @@ func (x *extras) install(ms *mcp.Server) (err error) {
 	}
 	defer func() {
 		if pv := recover(); pv != nil { // the SDK panics on a template it cannot parse
-			err = errors.New("mcpserver: " + panicText(pv))
+			err = errors.New("mcpserver: " + wink.PanicText(pv))
 		}
 	}()
 	if err := x.addPrompts(ms); err != nil {
@@ -87,7 +88,7 @@ const maxCompletions = 100
 func (x *extras) complete(ctx context.Context, req *mcp.CompleteRequest) (res *mcp.CompleteResult, err error) {
 	defer func() {
 		if pv := recover(); pv != nil {
-			res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "completion failed: " + panicText(pv)}
+			res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "completion failed: " + wink.PanicText(pv)}
 		}
 	}()
 	p := req.Params

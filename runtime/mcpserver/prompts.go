@@ -178,7 +178,7 @@ func promptHandler(p *Prompt) mcp.PromptHandler {
 	return func(ctx context.Context, req *mcp.GetPromptRequest) (res *mcp.GetPromptResult, err error) {
 		defer func() {
 			if pv := recover(); pv != nil {
-				res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "prompt " + strconv.Quote(p.Name) + " failed: " + panicText(pv)}
+				res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "prompt " + strconv.Quote(p.Name) + " failed: " + wink.PanicText(pv)}
 			}
 		}()
 		args := map[string]string{}

@@ -227,7 +227,7 @@ func readHandler(name, mimeType string, read func(ctx context.Context, uri strin
 		uri := req.Params.URI
 		defer func() {
 			if pv := recover(); pv != nil {
-				res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "resource " + strconv.Quote(uri) + ": " + panicText(pv)}
+				res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "resource " + strconv.Quote(uri) + ": " + wink.PanicText(pv)}
 			}
 		}()
 		c, err := read(ctx, uri)

@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"runtime/debug"
@@ -353,7 +352,7 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 	id := "mcp-" + strconv.FormatUint(s.seq.Add(1), 10)
 	defer func() {
 		if pv := recover(); pv != nil {
-			text := "Tool " + strconv.Quote(name) + " failed: " + panicText(pv)
+			text := wink.FailureText(name, wink.PanicText(pv))
 			if s.logger != nil {
 				s.logger.ErrorContext(ctx, "mcpserver: panic outside the tool handler", "tool", name, "call_id", id, "panic", text, "stack", string(debug.Stack()))
 			}
@@ -454,15 +453,4 @@ func textContent(text string) []mcp.Content {
 		return []mcp.Content{}
 	}
 	return []mcp.Content{&mcp.TextContent{Text: text}}
-}
-
-// panicText returns the text of a panic value, as the dispatcher writes it.
-func panicText(pv any) string {
-	switch v := pv.(type) {
-	case error:
-		return v.Error()
-	case string:
-		return v
-	}
-	return fmt.Sprint(pv)
 }

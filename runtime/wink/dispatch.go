@@ -372,7 +372,7 @@ func (t *Tool) run(ctx context.Context, disp *Dispatcher, call Call, fr *frame) 
 	name := t.spec.Name
 	defer func() {
 		if pv := recover(); pv != nil {
-			cs.fail("Tool " + strconv.Quote(name) + " failed: " + panicText(pv))
+			cs.fail(FailureText(name, PanicText(pv)))
 			cs.err, cs.cause = nil, nil
 			cs.panicV, cs.stack = pv, debug.Stack()
 		}
@@ -628,7 +628,7 @@ func (t *Tool) afterSuccess(disp *Dispatcher, tc *ToolContext, cs *callState) {
 		tc.sess = disp.Session
 		if !cs.snap.Taken() && (disp.hasPolicies() || disp.Hooks.OnResult != nil) {
 			if err := cs.snap.Capture(txn.Parts{Session: disp.Session}); err != nil {
-				cs.fail("Tool " + strconv.Quote(t.spec.Name) + " failed: " + err.Error())
+				cs.fail(FailureText(t.spec.Name, err.Error()))
 				return
 			}
 		}
@@ -668,7 +668,7 @@ func handlerErrorText(name string, err error) string {
 	if _, ok := errors.AsType[*strictjson.Errors](err); ok {
 		return (&ArgumentsError{Tool: name, Errors: validationErrors(err)}).Error()
 	}
-	return "Tool " + strconv.Quote(name) + " failed: " + err.Error()
+	return FailureText(name, err.Error())
 }
 
 // finish runs step 10 (rollback on failure), step 11 (the event) and the
@@ -760,7 +760,7 @@ func callEnd(end func(*ToolInvoked), ev *ToolInvoked) {
 func contained(what string, f func() error) (err error) {
 	defer func() {
 		if pv := recover(); pv != nil {
-			err = errors.New(what + " panicked: " + panicText(pv))
+			err = errors.New(what + " panicked: " + PanicText(pv))
 		}
 	}()
 	return f()
@@ -821,17 +821,6 @@ func joinErr(a, b error) error {
 		return a
 	}
 	return errors.Join(a, b)
-}
-
-// panicText returns the text of a panic value.
-func panicText(pv any) string {
-	switch v := pv.(type) {
-	case error:
-		return v.Error()
-	case string:
-		return v
-	}
-	return fmt.Sprint(pv)
 }
 
 // render returns msg, a blank line, and v rendered (Render, else the JSON

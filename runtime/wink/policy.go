@@ -96,7 +96,7 @@ func checkPolicy(p Policy, tc *ToolContext, tool *Tool, params any) (dec Decisio
 	defer func() {
 		if pv := recover(); pv != nil {
 			dec = Decision{Reason: "Policy " + strconv.Quote(name) + " failed while checking the call to tool " +
-				strconv.Quote(tool.Name()) + ": " + panicText(pv)}
+				strconv.Quote(tool.Name()) + ": " + PanicText(pv)}
 		}
 	}()
 	name = p.Name()
