@@ -62,7 +62,7 @@ var winkFuncsSearchDocs = wink.Funcs[SearchArgs, SearchResult]{
 func winkEncodeSearchResult(dst []byte, v *SearchResult) []byte {
 	dst = append(dst, "{\"total\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Total))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -132,7 +132,7 @@ func winkDecodeSearchArgs(d *strictjson.Decoder, v *SearchArgs) {
 							continue
 						}
 						if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-							v.Filters.MaxSize = int64(n)
+							v.Filters.MaxSize = n
 						}
 					default:
 						d.Unknown(winkKeysSearchArgsFilters)
@@ -194,23 +194,23 @@ func winkEncodeSearchArgs(dst []byte, v *SearchArgs) []byte {
 	dst = append(dst, ",\"case_sensitive\":"...)
 	dst = strictjson.AppendBool(dst, v.CaseSensitive)
 	dst = append(dst, ",\"file_types\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.FileTypes {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, v.FileTypes[i1])
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"filters\":"...)
 	dst = append(dst, "{\"path_prefix\":"...)
 	dst = strictjson.AppendString(dst, v.Filters.PathPrefix)
 	dst = append(dst, ",\"max_size\":"...)
-	dst = strictjson.AppendInt(dst, int64(v.Filters.MaxSize))
-	dst = append(dst, byte(0x7d))
+	dst = strictjson.AppendInt(dst, v.Filters.MaxSize)
+	dst = append(dst, '}')
 	dst = append(dst, ",\"mode\":"...)
 	dst = strictjson.AppendString(dst, string(v.Mode))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 

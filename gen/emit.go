@@ -392,7 +392,7 @@ func (e *emitter) assignValue(v *model.Value, target *jen.Statement, depth int) 
 	case model.KindStruct:
 		var out []jen.Code
 		for _, fv := range v.Fields {
-			out = append(out, e.assignValue(fv.Value, fieldExpr(target, fv.Field), depth+1)...)
+			out = append(out, e.assignValue(fv.Value, e.fieldExpr(target, fv.Field), depth+1)...)
 		}
 		return out
 	case model.KindPointer:
@@ -400,7 +400,7 @@ func (e *emitter) assignValue(v *model.Value, target *jen.Statement, depth int) 
 			return []jen.Code{jen.Add(target).Op("=").Nil()}
 		}
 		e.needNew = true
-		inner := e.assignValue(v.Items[0], jen.Parens(jen.Op("*").Id("p"+sfx)), depth+1)
+		inner := e.assignValue(v.Items[0], e.deref(jen.Id("p"+sfx)), depth+1)
 		return []jen.Code{jen.Block(append([]jen.Code{jen.Id("p" + sfx).Op(":=").Id("winkNew").Call(jen.Op("&").Add(target))}, inner...)...)}
 	case model.KindSlice:
 		if v.Nil {
@@ -416,7 +416,7 @@ func (e *emitter) assignValue(v *model.Value, target *jen.Statement, depth int) 
 		}
 		e.needGrow = true
 		for _, it := range v.Items {
-			inner := e.assignValue(it, jen.Parens(jen.Op("*").Id("e"+sfx)), depth+1)
+			inner := e.assignValue(it, e.deref(jen.Id("e"+sfx)), depth+1)
 			out = append(out, jen.Block(append([]jen.Code{jen.Id("e" + sfx).Op(":=").Id("winkGrow").Call(jen.Op("&").Add(target))}, inner...)...))
 		}
 		return out

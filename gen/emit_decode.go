@@ -7,11 +7,9 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/winkgen/wink/gen/model"
-	"github.com/winkgen/wink/runtime/strictjson"
 )
 
 const sjPath = "github.com/winkgen/wink/runtime/strictjson"
@@ -35,6 +33,18 @@ type emitter struct {
 	needPtr     bool
 	zeroTypes   map[*model.Type]bool // named structs whose zero test is used
 	zeroOrder   []*model.Type
+	derefs      map[*jen.Statement]jen.Code // (*x) → x, for selecting a field through it (see deref)
+}
+
+// deref is the expression (*x) for a pointer x. A field of it is written x.F, not (*x).F: fieldExpr
+// selects through the pointer, as Go does.
+func (e *emitter) deref(x jen.Code) *jen.Statement {
+	s := jen.Parens(jen.Op("*").Add(x))
+	if e.derefs == nil {
+		e.derefs = map[*jen.Statement]jen.Code{}
+	}
+	e.derefs[s] = x
+	return s
 }
 
 // typeCode spells a model type in Go. Anonymous structs cannot be spelled (their unexported fields and tags are
@@ -141,7 +151,7 @@ func (e *emitter) structBody(t *model.Type, v *jen.Statement, id string, depth i
 	for i, f := range t.Fields {
 		word, bit := i/64, uint64(1)<<(uint(i)%64)
 		bitLit := uintLit(bit)
-		target := fieldExpr(v, f)
+		target := e.fieldExpr(v, f)
 		var stmts []jen.Code
 		stmts = append(stmts,
 			jen.If(jen.Id("d").Dot("Repeated").Call(jen.Op("&").Id(seen).Index(jen.Lit(word)), bitLit)).Block(jen.Continue()))
@@ -186,9 +196,9 @@ func (e *emitter) structBody(t *model.Type, v *jen.Statement, id string, depth i
 				if f.Type.Kind == model.KindPointer {
 					val = &model.Value{Type: f.Type, Items: []*model.Value{val}}
 				}
-				apply = e.assignValue(val, fieldExpr(v, f), 1)
+				apply = e.assignValue(val, e.fieldExpr(v, f), 1)
 			} else {
-				apply = []jen.Code{jen.Add(fieldExpr(v, f)).Op("=").Add(e.defaultCode(f))}
+				apply = []jen.Code{jen.Add(e.fieldExpr(v, f)).Op("=").Add(e.defaultCode(f))}
 			}
 			out = append(out, jen.If(jen.Id(set).Index(jen.Lit(word)).Op("&").Add(uintLit(bit)).Op("==").Lit(0)).Block(apply...))
 		}
@@ -208,8 +218,11 @@ func suffix(depth int) string {
 	return itoa(depth)
 }
 
-func fieldExpr(v *jen.Statement, f *model.Field) *jen.Statement {
+func (e *emitter) fieldExpr(v *jen.Statement, f *model.Field) *jen.Statement {
 	s := jen.Add(v)
+	if x, ok := e.derefs[v]; ok && len(f.GoPath) > 0 {
+		s = jen.Add(x)
+	}
 	for _, p := range f.GoPath {
 		s = s.Dot(p)
 	}
@@ -233,7 +246,8 @@ func (e *emitter) valueCode(t *model.Type, target *jen.Statement, c *model.Const
 		if t.Named != nil {
 			return jen.Add(typeCode(t)).Parens(x)
 		}
-		if t.Kind == model.KindInt || t.Kind == model.KindUint || t.Kind == model.KindFloat {
+		// Int, Uint and Float read an int64, a uint64 and a float64.
+		if read := map[model.Kind]string{model.KindInt: "int64", model.KindUint: "uint64", model.KindFloat: "float64"}[t.Kind]; read != "" && t.Basic != read {
 			return jen.Id(t.Basic).Parens(x)
 		}
 		return x
@@ -280,7 +294,7 @@ func (e *emitter) valueCode(t *model.Type, target *jen.Statement, c *model.Const
 		body = append(body, jen.Add(target).Op("=").Add(conv(jen.Id("n"))))
 		return []jen.Code{jen.If(jen.List(jen.Id("n"), jen.Id("ok")).Op(":=").Add(call), jen.Id("ok")).Block(body...)}
 	case model.KindFloat:
-		body := e.floatChecks(c)
+		body := e.ruleCalls(t, c, "f")
 		body = append(body, jen.Add(target).Op("=").Add(conv(jen.Id("f"))))
 		return []jen.Code{jen.If(jen.List(jen.Id("f"), jen.Id("ok")).Op(":=").Add(d.Clone().Dot("Float").Call(jen.Lit(t.Bits))), jen.Id("ok")).Block(body...)}
 	case model.KindTime:
@@ -290,15 +304,7 @@ func (e *emitter) valueCode(t *model.Type, target *jen.Statement, c *model.Const
 		return []jen.Code{jen.If(jen.List(jen.Id("raw"), jen.Id("ok")).Op(":=").Add(d.Clone().Dot("FreeForm").Call()), jen.Id("ok")).Block(
 			jen.Add(target).Op("=").Add(typeCode(t)).Parens(jen.Id("raw")))}
 	case model.KindDuration:
-		var body []jen.Code
-		if c != nil && c.MinDuration != nil {
-			body = append(body, jen.If(jen.Id("du").Op("<").Add(durationCode(time.Duration(c.MinDuration.Nanos)))).Block(
-				d.Clone().Dot("FailDuration").Call(jen.Lit(strictjson.MsgMinDuration(c.MinDuration.Text)), jen.Id("du"))))
-		}
-		if c != nil && c.MaxDuration != nil {
-			body = append(body, jen.If(jen.Id("du").Op(">").Add(durationCode(time.Duration(c.MaxDuration.Nanos)))).Block(
-				d.Clone().Dot("FailDuration").Call(jen.Lit(strictjson.MsgMaxDuration(c.MaxDuration.Text)), jen.Id("du"))))
-		}
+		body := e.ruleCalls(t, c, "du")
 		body = append(body, jen.Add(target).Op("=").Id("du"))
 		return []jen.Code{jen.If(jen.List(jen.Id("du"), jen.Id("ok")).Op(":=").Add(d.Clone().Dot("Duration").Call()), jen.Id("ok")).Block(body...)}
 	case model.KindStruct:
@@ -319,7 +325,7 @@ func (e *emitter) valueCode(t *model.Type, target *jen.Statement, c *model.Const
 				jen.Add(i).Op("++"),
 			),
 			d.Clone().Dot("ArrayEnd").Call(),
-			jen.If(jen.Id("i" + sfx).Op("!=").Lit(int(t.Len))).Block(d.Clone().Dot("FailLen").Call(jen.Lit(strictjson.MsgExactItems(int(t.Len))), jen.Id("i"+sfx))),
+			d.Clone().Dot("CheckArrayLen").Call(jen.Id("i"+sfx), jen.Lit(int(t.Len))),
 		}
 		if items {
 			body = append(body, e.itemChecks(c, jen.Id("i"+sfx), jen.Add(target).Index(jen.Op(":")))...)
@@ -395,7 +401,7 @@ func (e *emitter) pointeeCode(t *model.Type, target *jen.Statement, c *model.Con
 	}
 	e.needNew = true
 	body := []jen.Code{jen.Id("p" + sfx).Op(":=").Id("winkNew").Call(jen.Op("&").Add(target))}
-	return append(body, e.valueCode(t.Elem, jen.Parens(jen.Op("*").Id("p"+sfx)), c, items, id, depth+1)...)
+	return append(body, e.valueCode(t.Elem, e.deref(jen.Id("p"+sfx)), c, items, id, depth+1)...)
 }
 
 func (e *emitter) sliceCode(t *model.Type, target *jen.Statement, c *model.Constraints, items bool, id string, depth int) []jen.Code {
@@ -427,7 +433,7 @@ func (e *emitter) sliceCode(t *model.Type, target *jen.Statement, c *model.Const
 	// Elements of an anonymous struct type: grow the target in place.
 	e.needGrow = true
 	ep := "e" + sfx
-	elem := e.valueCode(t.Elem, jen.Parens(jen.Op("*").Id(ep)), c, false, id+"Item", depth+1)
+	elem := e.valueCode(t.Elem, e.deref(jen.Id(ep)), c, false, id+"Item", depth+1)
 	loop := []jen.Code{jen.Id(ep).Op(":=").Id("winkGrow").Call(jen.Op("&").Add(target))}
 	loop = append(loop, elem...)
 	body := []jen.Code{
@@ -467,8 +473,7 @@ func (e *emitter) stringChecks(c *model.Constraints) []jen.Code {
 		out = append(out, d.Clone().Dot("CheckLength").Call(jen.Id("s"), jen.Lit(bound(c.MinLength)), jen.Lit(bound(c.MaxLength))))
 	}
 	if c.Pattern != "" {
-		out = append(out, jen.If(jen.Op("!").Id(e.patVar(c.Pattern)).Dot("MatchString").Call(jen.Id("s"))).Block(
-			d.Clone().Dot("FailString").Call(jen.Lit(strictjson.MsgPattern(anchored(c.Pattern), c.PatternDesc)), jen.Id("s"))))
+		out = append(out, d.Clone().Dot("CheckPattern").Call(jen.Id("s"), jen.Id(e.patVar(c.Pattern)), jen.Lit(c.PatternDesc)))
 	}
 	if c.Format != "" {
 		out = append(out, d.Clone().Dot("CheckFormat").Call(jen.Id("s"), jen.Qual(sjPath, formatConst(c.Format))))
@@ -504,35 +509,7 @@ func formatConst(name string) string {
 
 func (e *emitter) intChecks(t *model.Type, c *model.Constraints) []jen.Code {
 	d := jen.Id("d")
-	fail := "FailInt"
-	lit := func(n *model.Number) jen.Code { return intLit(ratOf(n).Num().Int64()) }
-	if t.Kind == model.KindUint {
-		fail = "FailUint"
-		lit = func(n *model.Number) jen.Code { return uintLit(ratOf(n).Num().Uint64()) }
-	}
-	var out []jen.Code
-	if c != nil {
-		if t.Kind == model.KindUint && c.Min != nil && ratOf(c.Min).Sign() > 0 {
-			out = append(out, jen.If(jen.Id("n").Op("<").Add(lit(c.Min))).Block(d.Clone().Dot(fail).Call(jen.Lit(strictjson.MsgMin(c.Min.Literal)), jen.Id("n"))))
-		}
-		if c.ExclusiveMin != nil {
-			if t.Kind == model.KindUint && ratOf(c.ExclusiveMin).Sign() < 0 {
-				// every unsigned value is greater
-			} else {
-				out = append(out, jen.If(jen.Id("n").Op("<=").Add(lit(c.ExclusiveMin))).Block(d.Clone().Dot(fail).Call(jen.Lit(strictjson.MsgExclusiveMin(c.ExclusiveMin.Literal)), jen.Id("n"))))
-			}
-		}
-		if c.ExclusiveMax != nil {
-			if t.Kind == model.KindUint && ratOf(c.ExclusiveMax).Sign() <= 0 {
-				out = append(out, d.Clone().Dot(fail).Call(jen.Lit(strictjson.MsgExclusiveMax(c.ExclusiveMax.Literal)), jen.Id("n")))
-			} else {
-				out = append(out, jen.If(jen.Id("n").Op(">=").Add(lit(c.ExclusiveMax))).Block(d.Clone().Dot(fail).Call(jen.Lit(strictjson.MsgExclusiveMax(c.ExclusiveMax.Literal)), jen.Id("n"))))
-			}
-		}
-		if c.MultipleOf != nil {
-			out = append(out, jen.If(jen.Id("n").Op("%").Add(lit(c.MultipleOf)).Op("!=").Lit(0)).Block(d.Clone().Dot(fail).Call(jen.Lit(strictjson.MsgMultipleOf(c.MultipleOf.Literal)), jen.Id("n"))))
-		}
-	}
+	out := e.ruleCalls(t, c, "n")
 	allowed := enumAllowed(t, c)
 	if len(allowed) > 0 {
 		var vals []jen.Code
@@ -544,39 +521,35 @@ func (e *emitter) intChecks(t *model.Type, c *model.Constraints) []jen.Code {
 				vals = append(vals, intLit(r.Num().Int64()))
 			}
 		}
-		var mismatch jen.Code = d.Clone().Dot("EnumMismatchInt").Call(jen.Int64().Parens(jen.Id("n")), jen.Lit(enumText(allowed)))
-		out = append(out, jen.Switch(jen.Id("n")).Block(jen.Case(vals...), jen.Default().Block(mismatch)))
+		n := jen.Id("n")
+		if t.Kind == model.KindUint {
+			n = jen.Int64().Parens(n)
+		}
+		out = append(out, jen.Switch(jen.Id("n")).Block(jen.Case(vals...), jen.Default().Block(d.Clone().Dot("EnumMismatchInt").Call(n, jen.Lit(enumText(allowed))))))
 	}
 	return out
 }
 
-func (e *emitter) floatChecks(c *model.Constraints) []jen.Code {
-	if c == nil {
-		return nil
-	}
-	d := jen.Id("d")
+// ruleCalls writes the numberRules of a number of type t as strictjson calls on the variable v.
+func (e *emitter) ruleCalls(t *model.Type, c *model.Constraints, v string) []jen.Code {
 	var out []jen.Code
-	cmp := func(n *model.Number, op, msg string) {
-		if n == nil {
-			return
+	for _, r := range numberRules(t, c) {
+		var bound jen.Code
+		switch t.Kind {
+		case model.KindInt:
+			bound = intLit(r.i)
+		case model.KindUint:
+			bound = uintLit(r.u)
+		case model.KindFloat:
+			bound = jen.Lit(r.f)
+		case model.KindDuration:
+			bound = durationCode(r.dur)
 		}
-		out = append(out, jen.If(jen.Id("f").Op(op).Lit(floatOf(n))).Block(d.Clone().Dot("FailFloat").Call(jen.Lit(msg), jen.Id("f"))))
-	}
-	if c.Min != nil {
-		cmp(c.Min, "<", strictjson.MsgMin(c.Min.Literal))
-	}
-	if c.Max != nil {
-		cmp(c.Max, ">", strictjson.MsgMax(c.Max.Literal))
-	}
-	if c.ExclusiveMin != nil {
-		cmp(c.ExclusiveMin, "<=", strictjson.MsgExclusiveMin(c.ExclusiveMin.Literal))
-	}
-	if c.ExclusiveMax != nil {
-		cmp(c.ExclusiveMax, ">=", strictjson.MsgExclusiveMax(c.ExclusiveMax.Literal))
-	}
-	if c.MultipleOf != nil {
-		out = append(out, jen.If(jen.Op("!").Qual(sjPath, "MultipleOf").Call(d.Clone().Dot("NumberLiteral").Call(), jen.Id(e.ratVar(c.MultipleOf.Literal)))).Block(
-			d.Clone().Dot("FailFloat").Call(jen.Lit(strictjson.MsgMultipleOf(c.MultipleOf.Literal)), jen.Id("f"))))
+		if r.fn == "CheckMultipleOfFloat" {
+			out = append(out, jen.Id("d").Dot(r.fn).Call(jen.Id(v), jen.Id(e.ratVar(r.lit)), jen.Lit(r.lit)))
+			continue
+		}
+		out = append(out, jen.Qual(sjPath, r.fn).Call(jen.Id("d"), jen.Id(v), bound, jen.Lit(r.lit)))
 	}
 	return out
 }

@@ -34,7 +34,7 @@ func appendRaw(s string) jen.Code {
 }
 
 func appendByte(c byte) jen.Code {
-	return jen.Id("dst").Op("=").Append(jen.Id("dst"), jen.LitByte(c))
+	return jen.Id("dst").Op("=").Append(jen.Id("dst"), jen.LitRune(rune(c)))
 }
 
 func (e *emitter) encodeStruct(t *model.Type, v *jen.Statement, depth int) []jen.Code {
@@ -48,8 +48,8 @@ func (e *emitter) encodeStruct(t *model.Type, v *jen.Statement, depth int) []jen
 			prefix = "{"
 		}
 		out = append(out, appendRaw(prefix+jsonQuote(f.JSONName)+":"))
-		value := e.encodeValue(f.Type, fieldExpr(v, f), depth+1)
-		if zero := e.zeroTest(f, fieldExpr(v, f)); zero != nil {
+		value := e.encodeValue(f.Type, e.fieldExpr(v, f), depth+1)
+		if zero := e.zeroTest(f, e.fieldExpr(v, f)); zero != nil {
 			// An optional field at its zero value is written as null (absent): its zero value may not satisfy
 			// its own constraints (an empty string against a pattern), and null decodes back to it.
 			out = append(out, jen.If(zero).Block(appendRaw("null")).Else().Block(value...))
@@ -59,6 +59,14 @@ func (e *emitter) encodeStruct(t *model.Type, v *jen.Statement, depth int) []jen
 	}
 	out = append(out, appendByte('}'))
 	return out
+}
+
+// convertTo is v (of type t) converted to the basic type basic, or v itself when it has that type already.
+func convertTo(t *model.Type, basic string, v jen.Code) jen.Code {
+	if t.Named == nil && t.Basic == basic {
+		return v
+	}
+	return jen.Id(basic).Parens(v)
 }
 
 func sj(name string) *jen.Statement { return jen.Qual(sjPath, name) }
@@ -77,11 +85,11 @@ func (e *emitter) encodeValue(t *model.Type, v *jen.Statement, depth int) []jen.
 		}
 		return set(sj("AppendBool").Call(jen.Id("dst"), v))
 	case model.KindInt:
-		return set(sj("AppendInt").Call(jen.Id("dst"), jen.Int64().Parens(v)))
+		return set(sj("AppendInt").Call(jen.Id("dst"), convertTo(t, "int64", v)))
 	case model.KindUint:
-		return set(sj("AppendUint").Call(jen.Id("dst"), jen.Uint64().Parens(v)))
+		return set(sj("AppendUint").Call(jen.Id("dst"), convertTo(t, "uint64", v)))
 	case model.KindFloat:
-		return set(sj("AppendFloat").Call(jen.Id("dst"), jen.Float64().Parens(v), jen.Lit(t.Bits)))
+		return set(sj("AppendFloat").Call(jen.Id("dst"), convertTo(t, "float64", v), jen.Lit(t.Bits)))
 	case model.KindTime:
 		return set(sj("AppendTime").Call(jen.Id("dst"), v))
 	case model.KindDuration:
@@ -97,7 +105,13 @@ func (e *emitter) encodeValue(t *model.Type, v *jen.Statement, depth int) []jen.
 		}
 		return e.encodeStruct(t, v, depth)
 	case model.KindPointer:
-		inner := e.encodeValue(t.Elem, jen.Parens(jen.Op("*").Add(v)), depth+1)
+		// *p needs parentheses only to be indexed or to have a field selected (which fieldExpr writes as p.F).
+		pointee := jen.Op("*").Add(v)
+		switch t.Elem.Kind {
+		case model.KindSlice, model.KindArray, model.KindMap, model.KindStruct, model.KindPointer:
+			pointee = e.deref(v)
+		}
+		inner := e.encodeValue(t.Elem, pointee, depth+1)
 		if t.Elem.Kind == model.KindStruct && t.Elem.Named != nil {
 			// The encoder takes the pointer itself (not &(*p)).
 			inner = set(jen.Id(encodeFuncName(t.Elem)).Call(jen.Id("dst"), v))
@@ -175,7 +189,7 @@ func (e *emitter) zeroExpr(t *model.Type, v *jen.Statement) jen.Code {
 		}
 		var conds []jen.Code
 		for _, f := range t.Fields {
-			c := e.zeroExpr(f.Type, fieldExpr(v, f))
+			c := e.zeroExpr(f.Type, e.fieldExpr(v, f))
 			if c == nil {
 				return nil
 			}
@@ -234,7 +248,7 @@ func (e *emitter) emitZeroFuncs() {
 			var conds []jen.Code
 			ok := true
 			for _, f := range t.Fields {
-				c := e.zeroExpr(f.Type, fieldExpr(jen.Id("v"), f))
+				c := e.zeroExpr(f.Type, e.fieldExpr(jen.Id("v"), f))
 				if c == nil {
 					ok = false
 					break

@@ -55,7 +55,7 @@ func winkEncodePublished(dst []byte, v *Published) []byte {
 	dst = strictjson.AppendString(dst, v.Index)
 	dst = append(dst, ",\"pages\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Pages))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -101,15 +101,15 @@ func winkDecodePublishParams(d *strictjson.Decoder, v *PublishParams) {
 // winkEncodePublishParams appends the canonical JSON encoding of v to dst.
 func winkEncodePublishParams(dst []byte, v *PublishParams) []byte {
 	dst = append(dst, "{\"paths\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.Paths {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, v.Paths[i1])
 	}
-	dst = append(dst, byte(0x5d))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, ']')
+	dst = append(dst, '}')
 	return dst
 }
 

@@ -117,7 +117,7 @@ func winkEncodeRemembered(dst []byte, v *Remembered) []byte {
 	dst = strictjson.AppendInt(dst, int64(v.Count))
 	dst = append(dst, ",\"worker\":"...)
 	dst = strictjson.AppendString(dst, v.Worker)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -151,24 +151,24 @@ func winkDecodeRememberParams(d *strictjson.Decoder, v *RememberParams) {
 func winkEncodeRememberParams(dst []byte, v *RememberParams) []byte {
 	dst = append(dst, "{\"text\":"...)
 	dst = strictjson.AppendString(dst, v.Text)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
 // winkEncodeRecalled appends the canonical JSON encoding of v to dst.
 func winkEncodeRecalled(dst []byte, v *Recalled) []byte {
 	dst = append(dst, "{\"notes\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.Notes {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = winkEncodeNote(dst, &v.Notes[i1])
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"worker\":"...)
 	dst = strictjson.AppendString(dst, v.Worker)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -213,7 +213,7 @@ func winkEncodeNote(dst []byte, v *Note) []byte {
 	dst = strictjson.AppendString(dst, v.Text)
 	dst = append(dst, ",\"worker\":"...)
 	dst = strictjson.AppendString(dst, v.Worker)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -225,7 +225,7 @@ func winkEncodeReceipt(dst []byte, v *Receipt) []byte {
 	dst = strictjson.AppendInt(dst, int64(v.Cents))
 	dst = append(dst, ",\"payment\":"...)
 	dst = strictjson.AppendString(dst, v.Payment)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -243,9 +243,7 @@ func winkDecodePayParams(d *strictjson.Decoder, v *PayParams) {
 			}
 			if s, ok := d.String(); ok {
 				v.Invoice = s
-				if !winkPattern1c6552e2.MatchString(s) {
-					d.FailString("must be an invoice number like INV-7", s)
-				}
+				d.CheckPattern(s, winkPattern1c6552e2, "an invoice number like INV-7")
 			}
 		case "cents":
 			if d.Repeated(&seen[0], 2) {
@@ -273,7 +271,7 @@ func winkEncodePayParams(dst []byte, v *PayParams) []byte {
 	dst = strictjson.AppendString(dst, v.Invoice)
 	dst = append(dst, ",\"cents\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Cents))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 

@@ -75,15 +75,15 @@ func WinkGetForecastExamples() []wink.TypedExample[ForecastParams, Forecast] {
 // winkEncodeForecast appends the canonical JSON encoding of v to dst.
 func winkEncodeForecast(dst []byte, v *Forecast) []byte {
 	dst = append(dst, "{\"highs\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.Highs {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
-		dst = strictjson.AppendFloat(dst, float64(v.Highs[i1]), 64)
+		dst = strictjson.AppendFloat(dst, v.Highs[i1], 64)
 	}
-	dst = append(dst, byte(0x5d))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, ']')
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -157,7 +157,7 @@ func winkEncodeForecastParams(dst []byte, v *ForecastParams) []byte {
 	dst = strictjson.AppendInt(dst, int64(v.Days))
 	dst = append(dst, ",\"unit\":"...)
 	dst = strictjson.AppendString(dst, string(v.Unit))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 

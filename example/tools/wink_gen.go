@@ -140,7 +140,7 @@ func WinkScheduleTaskExamples() []wink.TypedExample[ScheduleParams, Task] {
 		out[0].Input.Priority = PriorityNormal
 		{
 			p1 := winkNew(&out[0].Input.Repeat)
-			(*p1).Every = 7
+			p1.Every = 7
 		}
 		out[0].Output.ID = "T-1"
 		out[0].Output.Title = "Weekly review"
@@ -335,17 +335,17 @@ func winkEncodeTask(dst []byte, v *Task) []byte {
 	dst = append(dst, ",\"priority\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Priority))
 	dst = append(dst, ",\"labels\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.Labels)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
+		dst = append(dst, ':')
 		dst = strictjson.AppendString(dst, v.Labels[k1])
 	}
-	dst = append(dst, byte(0x7d))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -385,7 +385,7 @@ func winkDecodeScheduleParams(d *strictjson.Decoder, v *ScheduleParams) {
 				switch n {
 				case 1, 2, 3:
 				default:
-					d.EnumMismatchInt(int64(n), "1, 2, 3")
+					d.EnumMismatchInt(n, "1, 2, 3")
 				}
 				v.Priority = Priority(n)
 			}
@@ -497,9 +497,7 @@ func winkDecodeScheduleParams(d *strictjson.Decoder, v *ScheduleParams) {
 			}
 			if s, ok := d.String(); ok {
 				v.Ticket = s
-				if !winkPattern9302c816.MatchString(s) {
-					d.FailString("must match the pattern ^(?:[A-Z]{2,5}-[0-9]+)$", s)
-				}
+				d.CheckPattern(s, winkPattern9302c816, "")
 			}
 		default:
 			d.Unknown(winkKeysScheduleParams)
@@ -529,22 +527,22 @@ func winkEncodeScheduleParams(dst []byte, v *ScheduleParams) []byte {
 	if v.Assignee == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendString(dst, (*v.Assignee))
+		dst = strictjson.AppendString(dst, *v.Assignee)
 	}
 	dst = append(dst, ",\"labels\":"...)
 	if v.Labels == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.Labels)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
+			dst = append(dst, ':')
 			dst = strictjson.AppendString(dst, v.Labels[k1])
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"repeat\":"...)
 	if v.Repeat == nil {
@@ -558,7 +556,7 @@ func winkEncodeScheduleParams(dst []byte, v *ScheduleParams) []byte {
 	} else {
 		dst = strictjson.AppendString(dst, v.Ticket)
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -607,26 +605,26 @@ func winkEncodeRecurrence(dst []byte, v *Recurrence) []byte {
 	if v.Until == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendTime(dst, (*v.Until))
+		dst = strictjson.AppendTime(dst, *v.Until)
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
 // winkEncodeSearchResult appends the canonical JSON encoding of v to dst.
 func winkEncodeSearchResult(dst []byte, v *SearchResult) []byte {
 	dst = append(dst, "{\"matches\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.Matches {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, v.Matches[i1])
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"total_count\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.TotalCount))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -682,9 +680,7 @@ func winkDecodeSearchParams(d *strictjson.Decoder, v *SearchParams) {
 					var e1 string
 					if s, ok := d.String(); ok {
 						e1 = s
-						if !winkPattern9b4c9772.MatchString(s) {
-							d.FailString("must match the pattern ^(?:[a-z0-9]{1,8})$", s)
-						}
+						d.CheckPattern(s, winkPattern9b4c9772, "")
 					}
 					tmp1 = append(tmp1, e1)
 				}
@@ -709,16 +705,14 @@ func winkDecodeSearchParams(d *strictjson.Decoder, v *SearchParams) {
 						}
 						if s, ok := d.String(); ok {
 							v.Filters.PathPrefix = s
-							if !winkPatternffdb9d89.MatchString(s) {
-								d.FailString("must match the pattern ^(?:/[A-Za-z0-9_./-]*)$", s)
-							}
+							d.CheckPattern(s, winkPatternffdb9d89, "")
 						}
 					case "max_size":
 						if d.Repeated(&seen1[0], 2) {
 							continue
 						}
 						if n, ok := d.Int(0, math.MaxInt64); ok {
-							v.Filters.MaxSize = int64(n)
+							v.Filters.MaxSize = n
 						}
 					default:
 						d.Unknown(winkKeysSearchParamsFilters)
@@ -785,38 +779,38 @@ func winkEncodeSearchParams(dst []byte, v *SearchParams) []byte {
 	if v.FileTypes == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.FileTypes {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, v.FileTypes[i1])
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"filters\":"...)
 	dst = append(dst, "{\"path_prefix\":"...)
 	dst = strictjson.AppendString(dst, v.Filters.PathPrefix)
 	dst = append(dst, ",\"max_size\":"...)
-	dst = strictjson.AppendInt(dst, int64(v.Filters.MaxSize))
-	dst = append(dst, byte(0x7d))
+	dst = strictjson.AppendInt(dst, v.Filters.MaxSize)
+	dst = append(dst, '}')
 	dst = append(dst, ",\"mode\":"...)
 	dst = strictjson.AppendString(dst, string(v.Mode))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
 // winkEncodeStats appends the canonical JSON encoding of v to dst.
 func winkEncodeStats(dst []byte, v *Stats) []byte {
 	dst = append(dst, "{\"mean\":"...)
-	dst = strictjson.AppendFloat(dst, float64(v.Mean), 64)
+	dst = strictjson.AppendFloat(dst, v.Mean, 64)
 	dst = append(dst, ",\"min\":"...)
-	dst = strictjson.AppendFloat(dst, float64(v.Min), 64)
+	dst = strictjson.AppendFloat(dst, v.Min, 64)
 	dst = append(dst, ",\"max\":"...)
-	dst = strictjson.AppendFloat(dst, float64(v.Max), 64)
+	dst = strictjson.AppendFloat(dst, v.Max, 64)
 	dst = append(dst, ",\"count\":"...)
 	dst = strictjson.AppendUint(dst, uint64(v.Count))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -839,13 +833,9 @@ func winkDecodeStatsParams(d *strictjson.Decoder, v *StatsParams) {
 				for d.NextElem() {
 					var e1 float64
 					if f, ok := d.Float(64); ok {
-						if f > 1e+09 {
-							d.FailFloat("must be <= 1e9", f)
-						}
-						if f <= -1e+09 {
-							d.FailFloat("must be > -1e9", f)
-						}
-						e1 = float64(f)
+						strictjson.CheckMax(d, f, 1e+09, "1e9")
+						strictjson.CheckExclusiveMin(d, f, -1e+09, "-1e9")
+						e1 = f
 					}
 					tmp1 = append(tmp1, e1)
 				}
@@ -862,16 +852,10 @@ func winkDecodeStatsParams(d *strictjson.Decoder, v *StatsParams) {
 			}
 			set[0] |= 2
 			if f, ok := d.Float(64); ok {
-				if f > 1.0 {
-					d.FailFloat("must be <= 1", f)
-				}
-				if f <= 0.0 {
-					d.FailFloat("must be > 0", f)
-				}
-				if !strictjson.MultipleOf(d.NumberLiteral(), winkRat0p001) {
-					d.FailFloat("must be a multiple of 0.001", f)
-				}
-				v.Precision = float64(f)
+				strictjson.CheckMax(d, f, 1.0, "1")
+				strictjson.CheckExclusiveMin(d, f, 0.0, "0")
+				d.CheckMultipleOfFloat(f, winkRat0p001, "0.001")
+				v.Precision = f
 			}
 		case "weights":
 			if d.Repeated(&seen[0], 4) {
@@ -914,9 +898,7 @@ func winkDecodeStatsParams(d *strictjson.Decoder, v *StatsParams) {
 					i2++
 				}
 				d.ArrayEnd()
-				if i2 != 3 {
-					d.FailLen("must contain exactly 3 items", i2)
-				}
+				d.CheckArrayLen(i2, 3)
 			}
 			v.Window = &p1
 		default:
@@ -935,43 +917,43 @@ func winkDecodeStatsParams(d *strictjson.Decoder, v *StatsParams) {
 // winkEncodeStatsParams appends the canonical JSON encoding of v to dst.
 func winkEncodeStatsParams(dst []byte, v *StatsParams) []byte {
 	dst = append(dst, "{\"samples\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.Samples {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
-		dst = strictjson.AppendFloat(dst, float64(v.Samples[i1]), 64)
+		dst = strictjson.AppendFloat(dst, v.Samples[i1], 64)
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"precision\":"...)
-	dst = strictjson.AppendFloat(dst, float64(v.Precision), 64)
+	dst = strictjson.AppendFloat(dst, v.Precision, 64)
 	dst = append(dst, ",\"weights\":"...)
 	if v.Weights == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.Weights {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendUint(dst, uint64(v.Weights[i1]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"window\":"...)
 	if v.Window == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i2 := range *v.Window {
 			if i2 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendInt(dst, int64((*v.Window)[i2]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -980,8 +962,8 @@ func winkEncodeStatus(dst []byte, v *Status) []byte {
 	dst = append(dst, "{\"healthy\":"...)
 	dst = strictjson.AppendBool(dst, v.Healthy)
 	dst = append(dst, ",\"uptime_seconds\":"...)
-	dst = strictjson.AppendFloat(dst, float64(v.Uptime), 64)
-	dst = append(dst, byte(0x7d))
+	dst = strictjson.AppendFloat(dst, v.Uptime, 64)
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -991,7 +973,7 @@ func winkEncodeOutlineCount(dst []byte, v *OutlineCount) []byte {
 	dst = strictjson.AppendInt(dst, int64(v.Entries))
 	dst = append(dst, ",\"depth\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Depth))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -1022,7 +1004,7 @@ func winkDecodeOutlineParams(d *strictjson.Decoder, v *OutlineParams) {
 func winkEncodeOutlineParams(dst []byte, v *OutlineParams) []byte {
 	dst = append(dst, "{\"root\":"...)
 	dst = winkEncodeNode(dst, &v.Root)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -1079,16 +1061,16 @@ func winkEncodeNode(dst []byte, v *Node) []byte {
 	if v.Children == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.Children {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = winkEncodeNode(dst, &v.Children[i1])
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -1131,15 +1113,15 @@ func winkDecodeArchiveParams(d *strictjson.Decoder, v *ArchiveParams) {
 // winkEncodeArchiveParams appends the canonical JSON encoding of v to dst.
 func winkEncodeArchiveParams(dst []byte, v *ArchiveParams) []byte {
 	dst = append(dst, "{\"paths\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.Paths {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, v.Paths[i1])
 	}
-	dst = append(dst, byte(0x5d))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, ']')
+	dst = append(dst, '}')
 	return dst
 }
 

@@ -80,7 +80,7 @@ func winkEncodeApprovalDecision(dst []byte, v *ApprovalDecision) []byte {
 	} else {
 		dst = strictjson.AppendString(dst, v.Reason)
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 

@@ -74,19 +74,19 @@ func WinkAnonExamples() []wink.TypedExample[Params, Out] {
 		out[0].Input.Filter.Prefix = "p"
 		{
 			e1 := winkGrow(&out[0].Input.Rows)
-			(*e1).Key = "a"
+			e1.Key = "a"
 			{
-				p3 := winkNew(&(*e1).Value)
+				p3 := winkNew(&e1.Value)
 				(*p3) = 1
 			}
 		}
 		{
 			e1 := winkGrow(&out[0].Input.Rows)
-			(*e1).Key = "b"
+			e1.Key = "b"
 		}
 		{
 			p1 := winkNew(&out[0].Input.Extra)
-			(*p1).Note = "x"
+			p1.Note = "x"
 		}
 		out[0].Output.N = 2
 		out[0].HasOutput = true
@@ -98,7 +98,7 @@ func WinkAnonExamples() []wink.TypedExample[Params, Out] {
 func winkEncodeOut(dst []byte, v *Out) []byte {
 	dst = append(dst, "{\"n\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.N))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -161,7 +161,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 									continue
 								}
 								if s, ok := d.String(); ok {
-									(*e1).Key = s
+									e1.Key = s
 								}
 							case "value":
 								if d.Repeated(&seen2[0], 2) {
@@ -174,7 +174,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 								if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 									p3 = int(n)
 								}
-								(*e1).Value = &p3
+								e1.Value = &p3
 							default:
 								d.Unknown(winkKeysParamsRowsItem)
 							}
@@ -205,7 +205,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 							continue
 						}
 						if s, ok := d.String(); ok {
-							(*p1).Note = s
+							p1.Note = s
 						}
 					default:
 						d.Unknown(winkKeysParamsExtra)
@@ -240,12 +240,12 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 	} else {
 		dst = strictjson.AppendInt(dst, int64(v.Filter.Max))
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"rows\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.Rows {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = append(dst, "{\"key\":"...)
 		dst = strictjson.AppendString(dst, v.Rows[i1].Key)
@@ -253,20 +253,20 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 		if v.Rows[i1].Value == nil {
 			dst = append(dst, "null"...)
 		} else {
-			dst = strictjson.AppendInt(dst, int64((*v.Rows[i1].Value)))
+			dst = strictjson.AppendInt(dst, int64(*v.Rows[i1].Value))
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"extra\":"...)
 	if v.Extra == nil {
 		dst = append(dst, "null"...)
 	} else {
 		dst = append(dst, "{\"note\":"...)
-		dst = strictjson.AppendString(dst, (*v.Extra).Note)
-		dst = append(dst, byte(0x7d))
+		dst = strictjson.AppendString(dst, v.Extra.Note)
+		dst = append(dst, '}')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 

@@ -124,7 +124,7 @@ func WinkKindsExamples() []wink.TypedExample[Params, Result] {
 func winkEncodeResult(dst []byte, v *Result) []byte {
 	dst = append(dst, "{\"ok\":"...)
 	dst = strictjson.AppendBool(dst, v.OK)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -144,18 +144,14 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 			if s, ok := d.String(); ok {
 				v.Name = s
 				d.CheckLength(s, 1, 10)
-				if !winkPattern32c4dce4.MatchString(s) {
-					d.FailString("must match the pattern ^(?:[a-z]+)$", s)
-				}
+				d.CheckPattern(s, winkPattern32c4dce4, "")
 			}
 		case "count":
 			if d.Repeated(&seen[0], 2) {
 				continue
 			}
 			if n, ok := d.Uint(500); ok {
-				if n%5 != 0 {
-					d.FailUint("must be a multiple of 5", n)
-				}
+				strictjson.CheckMultipleOf(d, n, 5, "5")
 				v.Count = uint16(n)
 			}
 		case "delta":
@@ -167,12 +163,8 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 			}
 			set[0] |= 4
 			if n, ok := d.Int(-2147483648, 2147483647); ok {
-				if n <= -10 {
-					d.FailInt("must be > -10", n)
-				}
-				if n >= 10 {
-					d.FailInt("must be < 10", n)
-				}
+				strictjson.CheckExclusiveMin(d, n, -10, "-10")
+				strictjson.CheckExclusiveMax(d, n, 10, "10")
 				v.Delta = int32(n)
 			}
 		case "ratio":
@@ -180,12 +172,8 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				continue
 			}
 			if f, ok := d.Float(32); ok {
-				if f < 0.0 {
-					d.FailFloat("must be >= 0", f)
-				}
-				if f > 1.0 {
-					d.FailFloat("must be <= 1", f)
-				}
+				strictjson.CheckMin(d, f, 0.0, "0")
+				strictjson.CheckMax(d, f, 1.0, "1")
 				v.Ratio = float32(f)
 			}
 		case "temp":
@@ -193,9 +181,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				continue
 			}
 			if f, ok := d.Float(64); ok {
-				if !strictjson.MultipleOf(d.NumberLiteral(), winkRat0p5) {
-					d.FailFloat("must be a multiple of 0.5", f)
-				}
+				d.CheckMultipleOfFloat(f, winkRat0p5, "0.5")
 				v.Temp = Celsius(f)
 			}
 		case "on":
@@ -260,7 +246,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				switch n {
 				case 1, 2:
 				default:
-					d.EnumMismatchInt(int64(n), "1, 2")
+					d.EnumMismatchInt(n, "1, 2")
 				}
 				v.Level = Level(n)
 			}
@@ -321,9 +307,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "meta":
 			if d.Repeated(&seen[0], 8192) {
@@ -605,14 +589,14 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 	dst = append(dst, ",\"color\":"...)
 	dst = strictjson.AppendString(dst, string(v.Color))
 	dst = append(dst, ",\"allowed\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.Allowed {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, string(v.Allowed[i1]))
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"level\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Level))
 	dst = append(dst, ",\"when\":"...)
@@ -621,37 +605,37 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 	if v.Maybe == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendInt(dst, int64((*v.Maybe)))
+		dst = strictjson.AppendInt(dst, int64(*v.Maybe))
 	}
 	dst = append(dst, ",\"tags\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.Tags {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, v.Tags[i1])
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"grid\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.Grid {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendInt(dst, int64(v.Grid[i1]))
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"meta\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.Meta)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
+		dst = append(dst, ':')
 		dst = strictjson.AppendInt(dst, int64(v.Meta[k1]))
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"email\":"...)
 	if v.Email == "" {
 		dst = append(dst, "null"...)
@@ -662,37 +646,37 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 	if v.Opt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendString(dst, string((*v.Opt)))
+		dst = strictjson.AppendString(dst, string(*v.Opt))
 	}
 	dst = append(dst, ",\"nested\":"...)
 	if v.Nested == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.Nested)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
-			dst = append(dst, byte(0x5b))
+			dst = append(dst, ':')
+			dst = append(dst, '[')
 			for i2 := range v.Nested[k1] {
 				if i2 > 0 {
-					dst = append(dst, byte(0x2c))
+					dst = append(dst, ',')
 				}
 				dst = strictjson.AppendBool(dst, v.Nested[k1][i2])
 			}
-			dst = append(dst, byte(0x5d))
+			dst = append(dst, ']')
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"default_ptr\":"...)
 	if v.Default == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendString(dst, (*v.Default))
+		dst = strictjson.AppendString(dst, *v.Default)
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 

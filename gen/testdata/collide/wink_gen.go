@@ -93,7 +93,7 @@ func WinkCollideExamples() []wink3.TypedExample[Params, Result] {
 func winkEncodeResult(dst []byte, v *Result) []byte {
 	dst = append(dst, "{\"at\":"...)
 	dst = strictjson2.AppendTime(dst, v.At)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -131,22 +131,16 @@ func winkDecodeParams(d *strictjson2.Decoder, v *Params) {
 			if s, ok := d.String(); ok {
 				v.Name = s
 				d.CheckLength(s, -1, 9)
-				if !winkPattern39c46b36.MatchString(s) {
-					d.FailString("must match the pattern ^[a-z]+$", s)
-				}
+				d.CheckPattern(s, winkPattern39c46b36, "")
 			}
 		case "ratio":
 			if d.Repeated(&seen[0], 8) {
 				continue
 			}
 			if f, ok := d.Float(64); ok {
-				if f > 10.0 {
-					d.FailFloat("must be <= 10", f)
-				}
-				if !strictjson2.MultipleOf(d.NumberLiteral(), winkRat0p5) {
-					d.FailFloat("must be a multiple of 0.5", f)
-				}
-				v.Ratio = float64(f)
+				strictjson2.CheckMax(d, f, 10.0, "10")
+				d.CheckMultipleOfFloat(f, winkRat0p5, "0.5")
+				v.Ratio = f
 			}
 		case "level":
 			if d.Repeated(&seen[0], 16) {
@@ -156,7 +150,7 @@ func winkDecodeParams(d *strictjson2.Decoder, v *Params) {
 				switch n {
 				case 0, 1:
 				default:
-					d.EnumMismatchInt(int64(n), "0, 1")
+					d.EnumMismatchInt(n, "0, 1")
 				}
 				v.Level = Level(n)
 			}
@@ -281,39 +275,39 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 	dst = append(dst, ",\"name\":"...)
 	dst = strictjson2.AppendString(dst, v.Name)
 	dst = append(dst, ",\"ratio\":"...)
-	dst = strictjson2.AppendFloat(dst, float64(v.Ratio), 64)
+	dst = strictjson2.AppendFloat(dst, v.Ratio, 64)
 	dst = append(dst, ",\"level\":"...)
 	dst = strictjson2.AppendInt(dst, int64(v.Level))
 	dst = append(dst, ",\"tags\":"...)
 	if v.Tags == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices2.Sorted(maps2.Keys(v.Tags)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson2.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
+			dst = append(dst, ':')
 			e1 := v.Tags[k1]
 			dst = winkEncodeItem(dst, &e1)
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"list\":"...)
 	if v.List == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.List {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = winkEncodeItem(dst, &v.List[i1])
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -346,7 +340,7 @@ func winkDecodeItem(d *strictjson2.Decoder, v *Item) {
 func winkEncodeItem(dst []byte, v *Item) []byte {
 	dst = append(dst, "{\"n\":"...)
 	dst = strictjson2.AppendInt(dst, int64(v.N))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 

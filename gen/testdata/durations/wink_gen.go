@@ -80,7 +80,7 @@ func WinkWaitExamples() []wink.TypedExample[Params, Result] {
 func winkEncodeResult(dst []byte, v *Result) []byte {
 	dst = append(dst, "{\"waited\":"...)
 	dst = strictjson.AppendDuration(dst, v.Waited)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -176,20 +176,20 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 	if v.Backoff == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendDuration(dst, (*v.Backoff))
+		dst = strictjson.AppendDuration(dst, *v.Backoff)
 	}
 	dst = append(dst, ",\"steps\":"...)
 	if v.Steps == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.Steps {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendDuration(dst, v.Steps[i1])
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"deadline\":"...)
 	if v.Deadline.IsZero() {
@@ -197,7 +197,7 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 	} else {
 		dst = strictjson.AppendTime(dst, v.Deadline)
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 

@@ -127,12 +127,8 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				continue
 			}
 			if du, ok := d.Duration(); ok {
-				if du < 1*time.Second {
-					d.FailDuration("must be at least 1s", du)
-				}
-				if du > 24*time.Hour {
-					d.FailDuration("must be at most 24h", du)
-				}
+				strictjson.CheckMin(d, du, 1*time.Second, "1s")
+				strictjson.CheckMax(d, du, 24*time.Hour, "24h")
 				v.Timeout = du
 			}
 		case "poll":
@@ -145,9 +141,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 			set[0] |= 2
 			var p1 time.Duration
 			if du, ok := d.Duration(); ok {
-				if du < 100*time.Millisecond {
-					d.FailDuration("must be at least 100ms", du)
-				}
+				strictjson.CheckMin(d, du, 100*time.Millisecond, "100ms")
 				p1 = du
 			}
 			v.Poll = &p1
@@ -164,9 +158,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 				for d.NextElem() {
 					var e1 time.Duration
 					if du, ok := d.Duration(); ok {
-						if du > 1*time.Minute {
-							d.FailDuration("must be at most 1m", du)
-						}
+						strictjson.CheckMax(d, du, 1*time.Minute, "1m")
 						e1 = du
 					}
 					tmp1 = append(tmp1, e1)
@@ -331,43 +323,43 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 	if v.Poll == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendDuration(dst, (*v.Poll))
+		dst = strictjson.AppendDuration(dst, *v.Poll)
 	}
 	dst = append(dst, ",\"backoffs\":"...)
 	if v.Backoffs == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.Backoffs {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendDuration(dst, v.Backoffs[i1])
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"tags\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.Tags {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, v.Tags[i1])
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"window\":"...)
 	dst = winkEncodeWindow(dst, &v.Window)
 	dst = append(dst, ",\"weights\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.Weights)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
+		dst = append(dst, ':')
 		dst = strictjson.AppendInt(dst, int64(v.Weights[k1]))
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"options\":"...)
 	if len(v.Options) == 0 {
 		dst = append(dst, "null"...)
@@ -378,7 +370,7 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 			dst = append(dst, v.Options...)
 		}
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -423,7 +415,7 @@ func winkEncodeWindow(dst []byte, v *Window) []byte {
 	dst = strictjson.AppendInt(dst, int64(v.From))
 	dst = append(dst, ",\"to\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.To))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 

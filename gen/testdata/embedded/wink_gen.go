@@ -81,15 +81,15 @@ func WinkListItemsExamples() []wink.TypedExample[ListParams, Items] {
 // winkEncodeItems appends the canonical JSON encoding of v to dst.
 func winkEncodeItems(dst []byte, v *Items) []byte {
 	dst = append(dst, "{\"names\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.Names {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, v.Names[i1])
 	}
-	dst = append(dst, byte(0x5d))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, ']')
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -193,7 +193,7 @@ func winkEncodeListParams(dst []byte, v *ListParams) []byte {
 	dst = strictjson.AppendString(dst, v.Field)
 	dst = append(dst, ",\"sort\":"...)
 	dst = winkEncodeSort(dst, &v.Sort)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -230,7 +230,7 @@ func winkEncodeSort(dst []byte, v *Sort) []byte {
 	} else {
 		dst = strictjson.AppendString(dst, v.Field)
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 

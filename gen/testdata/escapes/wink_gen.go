@@ -140,7 +140,7 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 	} else {
 		dst = strictjson.AppendString(dst, v.Note)
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 

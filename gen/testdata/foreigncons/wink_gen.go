@@ -65,9 +65,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 			if s, ok := d.String(); ok {
 				v.Path = files.Path(s)
 				d.CheckLength(s, -1, 1297)
-				if !winkPatternf70c7ee7.MatchString(s) {
-					d.FailString("must be a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
-				}
+				d.CheckPattern(s, winkPatternf70c7ee7, "a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..")
 			}
 		case "dir":
 			if d.Repeated(&seen[0], 2) {
@@ -79,9 +77,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 			if s, ok := d.String(); ok {
 				v.Dir = files.PathOrRoot(s)
 				d.CheckLength(s, -1, 1297)
-				if !winkPatternc3254eac.MatchString(s) {
-					d.FailString("must be empty or / for the workspace root, or a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
-				}
+				d.CheckPattern(s, winkPatternc3254eac, "empty or / for the workspace root, or a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..")
 			}
 		case "many":
 			if d.Repeated(&seen[0], 4) {
@@ -98,9 +94,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 					if s, ok := d.String(); ok {
 						e1 = files.Path(s)
 						d.CheckLength(s, -1, 1297)
-						if !winkPatternf70c7ee7.MatchString(s) {
-							d.FailString("must be a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
-						}
+						d.CheckPattern(s, winkPatternf70c7ee7, "a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..")
 					}
 					tmp1 = append(tmp1, e1)
 				}
@@ -131,16 +125,16 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 	if v.Many == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.Many {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, string(v.Many[i1]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 

@@ -83,7 +83,7 @@ func winkDecodeProfile(d *strictjson.Decoder, v *Profile) {
 			}
 			set[0] |= 8
 			if f, ok := d.Float(64); ok {
-				v.Score = float64(f)
+				v.Score = f
 			}
 		case "verified":
 			if d.Repeated(&seen[0], 16) {
@@ -275,7 +275,7 @@ func winkEncodeProfile(dst []byte, v *Profile) []byte {
 	dst = append(dst, ",\"age\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Age))
 	dst = append(dst, ",\"score\":"...)
-	dst = strictjson.AppendFloat(dst, float64(v.Score), 64)
+	dst = strictjson.AppendFloat(dst, v.Score, 64)
 	dst = append(dst, ",\"verified\":"...)
 	dst = strictjson.AppendBool(dst, v.Verified)
 	dst = append(dst, ",\"status\":"...)
@@ -286,33 +286,33 @@ func winkEncodeProfile(dst []byte, v *Profile) []byte {
 	if v.Colors == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.Colors {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, string(v.Colors[i1]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"picks\":"...)
 	if v.Picks == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.Picks {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, string(v.Picks[i1]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"nickname\":"...)
 	if v.Nickname == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendString(dst, (*v.Nickname))
+		dst = strictjson.AppendString(dst, *v.Nickname)
 	}
 	dst = append(dst, ",\"old\":"...)
 	if v.Old == "" {
@@ -326,7 +326,7 @@ func winkEncodeProfile(dst []byte, v *Profile) []byte {
 	} else {
 		dst = strictjson.AppendString(dst, v.Size)
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 

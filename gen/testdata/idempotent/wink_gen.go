@@ -109,7 +109,7 @@ var winkFuncsTransfer = wink.Funcs[PayParams, Receipt]{
 func winkEncodeReceipt(dst []byte, v *Receipt) []byte {
 	dst = append(dst, "{\"id\":"...)
 	dst = strictjson.AppendString(dst, v.ID)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -133,7 +133,7 @@ func winkDecodePayParams(d *strictjson.Decoder, v *PayParams) {
 				continue
 			}
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.Amount = int64(n)
+				v.Amount = n
 			}
 		case "memo":
 			if d.Repeated(&seen[0], 4) {
@@ -163,14 +163,14 @@ func winkEncodePayParams(dst []byte, v *PayParams) []byte {
 	dst = append(dst, "{\"account\":"...)
 	dst = strictjson.AppendString(dst, v.Account)
 	dst = append(dst, ",\"amount\":"...)
-	dst = strictjson.AppendInt(dst, int64(v.Amount))
+	dst = strictjson.AppendInt(dst, v.Amount)
 	dst = append(dst, ",\"memo\":"...)
 	if v.Memo == "" {
 		dst = append(dst, "null"...)
 	} else {
 		dst = strictjson.AppendString(dst, v.Memo)
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 

@@ -544,9 +544,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 											i2++
 										}
 										d.ArrayEnd()
-										if i2 != 2 {
-											d.FailLen("must contain exactly 2 items", i2)
-										}
+										d.CheckArrayLen(i2, 2)
 									}
 								default:
 									d.Unknown(strictjson.PairKeys)
@@ -594,9 +592,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 								i2++
 							}
 							d.ArrayEnd()
-							if i2 != 2 {
-								d.FailLen("must contain exactly 2 items", i2)
-							}
+							d.CheckArrayLen(i2, 2)
 						}
 						m1[k1] = e1
 					}
@@ -625,9 +621,7 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "prefix":
 			if d.Repeated(&seen[0], 64) {
@@ -690,90 +684,90 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 // winkEncodeParams appends the canonical JSON encoding of v to dst.
 func winkEncodeParams(dst []byte, v *Params) []byte {
 	dst = append(dst, "{\"by_name\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.ByName)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
+		dst = append(dst, ':')
 		e1 := v.ByName[k1]
 		dst = winkEncodeItem(dst, &e1)
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"refs\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.Refs)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
+		dst = append(dst, ':')
 		if v.Refs[k1] == nil {
 			dst = append(dst, "null"...)
 		} else {
 			dst = winkEncodeItem(dst, v.Refs[k1])
 		}
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"lists\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.Lists)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, ':')
+		dst = append(dst, '[')
 		for i2 := range v.Lists[k1] {
 			if i2 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = winkEncodeItem(dst, &v.Lists[k1][i2])
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"nested\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.Nested)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, ':')
+		dst = append(dst, '{')
 		for i2, k2 := range slices.Sorted(maps.Keys(v.Nested[k1])) {
 			if i2 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k2)
-			dst = append(dst, byte(0x3a))
+			dst = append(dst, ':')
 			e2 := v.Nested[k1][k2]
 			dst = winkEncodeItem(dst, &e2)
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"pairs\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.Pairs)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
+		dst = append(dst, ':')
 		e1 := v.Pairs[k1]
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i2 := range e1 {
 			if i2 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = winkEncodeItem(dst, &e1[i2])
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"pair\":"...)
 	if func() bool {
 		for i := range v.Pair {
@@ -786,14 +780,14 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 	}() {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.Pair {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, v.Pair[i1])
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"prefix\":"...)
 	if winkZeroPrefix(&v.Prefix) {
@@ -807,9 +801,9 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 	} else {
 		dst = append(dst, "{\"x\":"...)
 		dst = strictjson.AppendString(dst, v.Anon.X)
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -843,7 +837,7 @@ func winkDecodeItem(d *strictjson.Decoder, v *Item) {
 func winkEncodeItem(dst []byte, v *Item) []byte {
 	dst = append(dst, "{\"name\":"...)
 	dst = strictjson.AppendString(dst, v.Name)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -877,7 +871,7 @@ func winkDecodePrefix(d *strictjson.Decoder, v *Prefix) {
 func winkEncodePrefix(dst []byte, v *Prefix) []byte {
 	dst = append(dst, "{\"value\":"...)
 	dst = strictjson.AppendString(dst, v.Value)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 

@@ -792,9 +792,7 @@ func winkDecodeStrings(d *strictjson.Decoder, v *Strings) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "array_opt":
 			if d.Repeated(&seen[0], 128) {
@@ -816,9 +814,7 @@ func winkDecodeStrings(d *strictjson.Decoder, v *Strings) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "map_req":
 			if d.Repeated(&seen[0], 256) {
@@ -1246,45 +1242,45 @@ func winkEncodeStrings(dst []byte, v *Strings) []byte {
 	if v.PtrReq == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendString(dst, (*v.PtrReq))
+		dst = strictjson.AppendString(dst, *v.PtrReq)
 	}
 	dst = append(dst, ",\"ptr_opt\":"...)
 	if v.PtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendString(dst, (*v.PtrOpt))
+		dst = strictjson.AppendString(dst, *v.PtrOpt)
 	}
 	dst = append(dst, ",\"slice_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SliceReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, v.SliceReq[i1])
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_opt\":"...)
 	if v.SliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, v.SliceOpt[i1])
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"array_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.ArrayReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, v.ArrayReq[i1])
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"array_opt\":"...)
 	if func() bool {
 		for i := range v.ArrayOpt {
@@ -1297,112 +1293,112 @@ func winkEncodeStrings(dst []byte, v *Strings) []byte {
 	}() {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, v.ArrayOpt[i1])
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"map_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
+		dst = append(dst, ':')
 		dst = strictjson.AppendString(dst, v.MapReq[k1])
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_opt\":"...)
 	if v.MapOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
+			dst = append(dst, ':')
 			dst = strictjson.AppendString(dst, v.MapOpt[k1])
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"map_slice_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, ':')
+		dst = append(dst, '[')
 		for i2 := range v.MapSliceReq[k1] {
 			if i2 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, v.MapSliceReq[k1][i2])
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_slice_opt\":"...)
 	if v.MapSliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
-			dst = append(dst, byte(0x5b))
+			dst = append(dst, ':')
+			dst = append(dst, '[')
 			for i2 := range v.MapSliceOpt[k1] {
 				if i2 > 0 {
-					dst = append(dst, byte(0x2c))
+					dst = append(dst, ',')
 				}
 				dst = strictjson.AppendString(dst, v.MapSliceOpt[k1][i2])
 			}
-			dst = append(dst, byte(0x5d))
+			dst = append(dst, ']')
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"slice_ptr_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SlicePtrReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		if v.SlicePtrReq[i1] == nil {
 			dst = append(dst, "null"...)
 		} else {
-			dst = strictjson.AppendString(dst, (*v.SlicePtrReq[i1]))
+			dst = strictjson.AppendString(dst, *v.SlicePtrReq[i1])
 		}
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_ptr_opt\":"...)
 	if v.SlicePtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			if v.SlicePtrOpt[i1] == nil {
 				dst = append(dst, "null"...)
 			} else {
-				dst = strictjson.AppendString(dst, (*v.SlicePtrOpt[i1]))
+				dst = strictjson.AppendString(dst, *v.SlicePtrOpt[i1])
 			}
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -1509,9 +1505,7 @@ func winkDecodeBools(d *strictjson.Decoder, v *Bools) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "array_opt":
 			if d.Repeated(&seen[0], 128) {
@@ -1533,9 +1527,7 @@ func winkDecodeBools(d *strictjson.Decoder, v *Bools) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "map_req":
 			if d.Repeated(&seen[0], 256) {
@@ -1963,45 +1955,45 @@ func winkEncodeBools(dst []byte, v *Bools) []byte {
 	if v.PtrReq == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendBool(dst, (*v.PtrReq))
+		dst = strictjson.AppendBool(dst, *v.PtrReq)
 	}
 	dst = append(dst, ",\"ptr_opt\":"...)
 	if v.PtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendBool(dst, (*v.PtrOpt))
+		dst = strictjson.AppendBool(dst, *v.PtrOpt)
 	}
 	dst = append(dst, ",\"slice_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SliceReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendBool(dst, v.SliceReq[i1])
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_opt\":"...)
 	if v.SliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendBool(dst, v.SliceOpt[i1])
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"array_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.ArrayReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendBool(dst, v.ArrayReq[i1])
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"array_opt\":"...)
 	if func() bool {
 		for i := range v.ArrayOpt {
@@ -2014,112 +2006,112 @@ func winkEncodeBools(dst []byte, v *Bools) []byte {
 	}() {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendBool(dst, v.ArrayOpt[i1])
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"map_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
+		dst = append(dst, ':')
 		dst = strictjson.AppendBool(dst, v.MapReq[k1])
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_opt\":"...)
 	if v.MapOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
+			dst = append(dst, ':')
 			dst = strictjson.AppendBool(dst, v.MapOpt[k1])
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"map_slice_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, ':')
+		dst = append(dst, '[')
 		for i2 := range v.MapSliceReq[k1] {
 			if i2 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendBool(dst, v.MapSliceReq[k1][i2])
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_slice_opt\":"...)
 	if v.MapSliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
-			dst = append(dst, byte(0x5b))
+			dst = append(dst, ':')
+			dst = append(dst, '[')
 			for i2 := range v.MapSliceOpt[k1] {
 				if i2 > 0 {
-					dst = append(dst, byte(0x2c))
+					dst = append(dst, ',')
 				}
 				dst = strictjson.AppendBool(dst, v.MapSliceOpt[k1][i2])
 			}
-			dst = append(dst, byte(0x5d))
+			dst = append(dst, ']')
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"slice_ptr_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SlicePtrReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		if v.SlicePtrReq[i1] == nil {
 			dst = append(dst, "null"...)
 		} else {
-			dst = strictjson.AppendBool(dst, (*v.SlicePtrReq[i1]))
+			dst = strictjson.AppendBool(dst, *v.SlicePtrReq[i1])
 		}
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_ptr_opt\":"...)
 	if v.SlicePtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			if v.SlicePtrOpt[i1] == nil {
 				dst = append(dst, "null"...)
 			} else {
-				dst = strictjson.AppendBool(dst, (*v.SlicePtrOpt[i1]))
+				dst = strictjson.AppendBool(dst, *v.SlicePtrOpt[i1])
 			}
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -2226,9 +2218,7 @@ func winkDecodeInts(d *strictjson.Decoder, v *Ints) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "array_opt":
 			if d.Repeated(&seen[0], 128) {
@@ -2250,9 +2240,7 @@ func winkDecodeInts(d *strictjson.Decoder, v *Ints) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "map_req":
 			if d.Repeated(&seen[0], 256) {
@@ -2680,45 +2668,45 @@ func winkEncodeInts(dst []byte, v *Ints) []byte {
 	if v.PtrReq == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendInt(dst, int64((*v.PtrReq)))
+		dst = strictjson.AppendInt(dst, int64(*v.PtrReq))
 	}
 	dst = append(dst, ",\"ptr_opt\":"...)
 	if v.PtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendInt(dst, int64((*v.PtrOpt)))
+		dst = strictjson.AppendInt(dst, int64(*v.PtrOpt))
 	}
 	dst = append(dst, ",\"slice_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SliceReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendInt(dst, int64(v.SliceReq[i1]))
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_opt\":"...)
 	if v.SliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendInt(dst, int64(v.SliceOpt[i1]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"array_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.ArrayReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendInt(dst, int64(v.ArrayReq[i1]))
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"array_opt\":"...)
 	if func() bool {
 		for i := range v.ArrayOpt {
@@ -2731,112 +2719,112 @@ func winkEncodeInts(dst []byte, v *Ints) []byte {
 	}() {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendInt(dst, int64(v.ArrayOpt[i1]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"map_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
+		dst = append(dst, ':')
 		dst = strictjson.AppendInt(dst, int64(v.MapReq[k1]))
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_opt\":"...)
 	if v.MapOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
+			dst = append(dst, ':')
 			dst = strictjson.AppendInt(dst, int64(v.MapOpt[k1]))
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"map_slice_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, ':')
+		dst = append(dst, '[')
 		for i2 := range v.MapSliceReq[k1] {
 			if i2 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendInt(dst, int64(v.MapSliceReq[k1][i2]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_slice_opt\":"...)
 	if v.MapSliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
-			dst = append(dst, byte(0x5b))
+			dst = append(dst, ':')
+			dst = append(dst, '[')
 			for i2 := range v.MapSliceOpt[k1] {
 				if i2 > 0 {
-					dst = append(dst, byte(0x2c))
+					dst = append(dst, ',')
 				}
 				dst = strictjson.AppendInt(dst, int64(v.MapSliceOpt[k1][i2]))
 			}
-			dst = append(dst, byte(0x5d))
+			dst = append(dst, ']')
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"slice_ptr_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SlicePtrReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		if v.SlicePtrReq[i1] == nil {
 			dst = append(dst, "null"...)
 		} else {
-			dst = strictjson.AppendInt(dst, int64((*v.SlicePtrReq[i1])))
+			dst = strictjson.AppendInt(dst, int64(*v.SlicePtrReq[i1]))
 		}
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_ptr_opt\":"...)
 	if v.SlicePtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			if v.SlicePtrOpt[i1] == nil {
 				dst = append(dst, "null"...)
 			} else {
-				dst = strictjson.AppendInt(dst, int64((*v.SlicePtrOpt[i1])))
+				dst = strictjson.AppendInt(dst, int64(*v.SlicePtrOpt[i1]))
 			}
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -2943,9 +2931,7 @@ func winkDecodeInt8s(d *strictjson.Decoder, v *Int8s) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "array_opt":
 			if d.Repeated(&seen[0], 128) {
@@ -2967,9 +2953,7 @@ func winkDecodeInt8s(d *strictjson.Decoder, v *Int8s) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "map_req":
 			if d.Repeated(&seen[0], 256) {
@@ -3397,45 +3381,45 @@ func winkEncodeInt8s(dst []byte, v *Int8s) []byte {
 	if v.PtrReq == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendInt(dst, int64((*v.PtrReq)))
+		dst = strictjson.AppendInt(dst, int64(*v.PtrReq))
 	}
 	dst = append(dst, ",\"ptr_opt\":"...)
 	if v.PtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendInt(dst, int64((*v.PtrOpt)))
+		dst = strictjson.AppendInt(dst, int64(*v.PtrOpt))
 	}
 	dst = append(dst, ",\"slice_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SliceReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendInt(dst, int64(v.SliceReq[i1]))
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_opt\":"...)
 	if v.SliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendInt(dst, int64(v.SliceOpt[i1]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"array_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.ArrayReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendInt(dst, int64(v.ArrayReq[i1]))
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"array_opt\":"...)
 	if func() bool {
 		for i := range v.ArrayOpt {
@@ -3448,112 +3432,112 @@ func winkEncodeInt8s(dst []byte, v *Int8s) []byte {
 	}() {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendInt(dst, int64(v.ArrayOpt[i1]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"map_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
+		dst = append(dst, ':')
 		dst = strictjson.AppendInt(dst, int64(v.MapReq[k1]))
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_opt\":"...)
 	if v.MapOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
+			dst = append(dst, ':')
 			dst = strictjson.AppendInt(dst, int64(v.MapOpt[k1]))
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"map_slice_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, ':')
+		dst = append(dst, '[')
 		for i2 := range v.MapSliceReq[k1] {
 			if i2 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendInt(dst, int64(v.MapSliceReq[k1][i2]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_slice_opt\":"...)
 	if v.MapSliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
-			dst = append(dst, byte(0x5b))
+			dst = append(dst, ':')
+			dst = append(dst, '[')
 			for i2 := range v.MapSliceOpt[k1] {
 				if i2 > 0 {
-					dst = append(dst, byte(0x2c))
+					dst = append(dst, ',')
 				}
 				dst = strictjson.AppendInt(dst, int64(v.MapSliceOpt[k1][i2]))
 			}
-			dst = append(dst, byte(0x5d))
+			dst = append(dst, ']')
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"slice_ptr_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SlicePtrReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		if v.SlicePtrReq[i1] == nil {
 			dst = append(dst, "null"...)
 		} else {
-			dst = strictjson.AppendInt(dst, int64((*v.SlicePtrReq[i1])))
+			dst = strictjson.AppendInt(dst, int64(*v.SlicePtrReq[i1]))
 		}
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_ptr_opt\":"...)
 	if v.SlicePtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			if v.SlicePtrOpt[i1] == nil {
 				dst = append(dst, "null"...)
 			} else {
-				dst = strictjson.AppendInt(dst, int64((*v.SlicePtrOpt[i1])))
+				dst = strictjson.AppendInt(dst, int64(*v.SlicePtrOpt[i1]))
 			}
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -3660,9 +3644,7 @@ func winkDecodeInt16s(d *strictjson.Decoder, v *Int16s) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "array_opt":
 			if d.Repeated(&seen[0], 128) {
@@ -3684,9 +3666,7 @@ func winkDecodeInt16s(d *strictjson.Decoder, v *Int16s) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "map_req":
 			if d.Repeated(&seen[0], 256) {
@@ -4114,45 +4094,45 @@ func winkEncodeInt16s(dst []byte, v *Int16s) []byte {
 	if v.PtrReq == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendInt(dst, int64((*v.PtrReq)))
+		dst = strictjson.AppendInt(dst, int64(*v.PtrReq))
 	}
 	dst = append(dst, ",\"ptr_opt\":"...)
 	if v.PtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendInt(dst, int64((*v.PtrOpt)))
+		dst = strictjson.AppendInt(dst, int64(*v.PtrOpt))
 	}
 	dst = append(dst, ",\"slice_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SliceReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendInt(dst, int64(v.SliceReq[i1]))
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_opt\":"...)
 	if v.SliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendInt(dst, int64(v.SliceOpt[i1]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"array_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.ArrayReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendInt(dst, int64(v.ArrayReq[i1]))
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"array_opt\":"...)
 	if func() bool {
 		for i := range v.ArrayOpt {
@@ -4165,112 +4145,112 @@ func winkEncodeInt16s(dst []byte, v *Int16s) []byte {
 	}() {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendInt(dst, int64(v.ArrayOpt[i1]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"map_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
+		dst = append(dst, ':')
 		dst = strictjson.AppendInt(dst, int64(v.MapReq[k1]))
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_opt\":"...)
 	if v.MapOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
+			dst = append(dst, ':')
 			dst = strictjson.AppendInt(dst, int64(v.MapOpt[k1]))
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"map_slice_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, ':')
+		dst = append(dst, '[')
 		for i2 := range v.MapSliceReq[k1] {
 			if i2 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendInt(dst, int64(v.MapSliceReq[k1][i2]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_slice_opt\":"...)
 	if v.MapSliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
-			dst = append(dst, byte(0x5b))
+			dst = append(dst, ':')
+			dst = append(dst, '[')
 			for i2 := range v.MapSliceOpt[k1] {
 				if i2 > 0 {
-					dst = append(dst, byte(0x2c))
+					dst = append(dst, ',')
 				}
 				dst = strictjson.AppendInt(dst, int64(v.MapSliceOpt[k1][i2]))
 			}
-			dst = append(dst, byte(0x5d))
+			dst = append(dst, ']')
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"slice_ptr_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SlicePtrReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		if v.SlicePtrReq[i1] == nil {
 			dst = append(dst, "null"...)
 		} else {
-			dst = strictjson.AppendInt(dst, int64((*v.SlicePtrReq[i1])))
+			dst = strictjson.AppendInt(dst, int64(*v.SlicePtrReq[i1]))
 		}
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_ptr_opt\":"...)
 	if v.SlicePtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			if v.SlicePtrOpt[i1] == nil {
 				dst = append(dst, "null"...)
 			} else {
-				dst = strictjson.AppendInt(dst, int64((*v.SlicePtrOpt[i1])))
+				dst = strictjson.AppendInt(dst, int64(*v.SlicePtrOpt[i1]))
 			}
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -4377,9 +4357,7 @@ func winkDecodeInt32s(d *strictjson.Decoder, v *Int32s) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "array_opt":
 			if d.Repeated(&seen[0], 128) {
@@ -4401,9 +4379,7 @@ func winkDecodeInt32s(d *strictjson.Decoder, v *Int32s) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "map_req":
 			if d.Repeated(&seen[0], 256) {
@@ -4831,45 +4807,45 @@ func winkEncodeInt32s(dst []byte, v *Int32s) []byte {
 	if v.PtrReq == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendInt(dst, int64((*v.PtrReq)))
+		dst = strictjson.AppendInt(dst, int64(*v.PtrReq))
 	}
 	dst = append(dst, ",\"ptr_opt\":"...)
 	if v.PtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendInt(dst, int64((*v.PtrOpt)))
+		dst = strictjson.AppendInt(dst, int64(*v.PtrOpt))
 	}
 	dst = append(dst, ",\"slice_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SliceReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendInt(dst, int64(v.SliceReq[i1]))
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_opt\":"...)
 	if v.SliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendInt(dst, int64(v.SliceOpt[i1]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"array_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.ArrayReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendInt(dst, int64(v.ArrayReq[i1]))
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"array_opt\":"...)
 	if func() bool {
 		for i := range v.ArrayOpt {
@@ -4882,112 +4858,112 @@ func winkEncodeInt32s(dst []byte, v *Int32s) []byte {
 	}() {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendInt(dst, int64(v.ArrayOpt[i1]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"map_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
+		dst = append(dst, ':')
 		dst = strictjson.AppendInt(dst, int64(v.MapReq[k1]))
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_opt\":"...)
 	if v.MapOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
+			dst = append(dst, ':')
 			dst = strictjson.AppendInt(dst, int64(v.MapOpt[k1]))
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"map_slice_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, ':')
+		dst = append(dst, '[')
 		for i2 := range v.MapSliceReq[k1] {
 			if i2 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendInt(dst, int64(v.MapSliceReq[k1][i2]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_slice_opt\":"...)
 	if v.MapSliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
-			dst = append(dst, byte(0x5b))
+			dst = append(dst, ':')
+			dst = append(dst, '[')
 			for i2 := range v.MapSliceOpt[k1] {
 				if i2 > 0 {
-					dst = append(dst, byte(0x2c))
+					dst = append(dst, ',')
 				}
 				dst = strictjson.AppendInt(dst, int64(v.MapSliceOpt[k1][i2]))
 			}
-			dst = append(dst, byte(0x5d))
+			dst = append(dst, ']')
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"slice_ptr_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SlicePtrReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		if v.SlicePtrReq[i1] == nil {
 			dst = append(dst, "null"...)
 		} else {
-			dst = strictjson.AppendInt(dst, int64((*v.SlicePtrReq[i1])))
+			dst = strictjson.AppendInt(dst, int64(*v.SlicePtrReq[i1]))
 		}
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_ptr_opt\":"...)
 	if v.SlicePtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			if v.SlicePtrOpt[i1] == nil {
 				dst = append(dst, "null"...)
 			} else {
-				dst = strictjson.AppendInt(dst, int64((*v.SlicePtrOpt[i1])))
+				dst = strictjson.AppendInt(dst, int64(*v.SlicePtrOpt[i1]))
 			}
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -5004,7 +4980,7 @@ func winkDecodeInt64s(d *strictjson.Decoder, v *Int64s) {
 				continue
 			}
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.ValReq = int64(n)
+				v.ValReq = n
 			}
 		case "val_opt":
 			if d.Repeated(&seen[0], 2) {
@@ -5014,7 +4990,7 @@ func winkDecodeInt64s(d *strictjson.Decoder, v *Int64s) {
 				continue
 			}
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.ValOpt = int64(n)
+				v.ValOpt = n
 			}
 		case "ptr_req":
 			if d.Repeated(&seen[0], 4) {
@@ -5025,7 +5001,7 @@ func winkDecodeInt64s(d *strictjson.Decoder, v *Int64s) {
 			}
 			var p1 int64
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				p1 = int64(n)
+				p1 = n
 			}
 			v.PtrReq = &p1
 		case "ptr_opt":
@@ -5037,7 +5013,7 @@ func winkDecodeInt64s(d *strictjson.Decoder, v *Int64s) {
 			}
 			var p1 int64
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				p1 = int64(n)
+				p1 = n
 			}
 			v.PtrOpt = &p1
 		case "slice_req":
@@ -5050,7 +5026,7 @@ func winkDecodeInt64s(d *strictjson.Decoder, v *Int64s) {
 				for d.NextElem() {
 					var e1 int64
 					if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-						e1 = int64(n)
+						e1 = n
 					}
 					tmp1 = append(tmp1, e1)
 				}
@@ -5070,7 +5046,7 @@ func winkDecodeInt64s(d *strictjson.Decoder, v *Int64s) {
 				for d.NextElem() {
 					var e1 int64
 					if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-						e1 = int64(n)
+						e1 = n
 					}
 					tmp1 = append(tmp1, e1)
 				}
@@ -5086,7 +5062,7 @@ func winkDecodeInt64s(d *strictjson.Decoder, v *Int64s) {
 				for d.NextElem() {
 					if i1 < 2 {
 						if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-							v.ArrayReq[i1] = int64(n)
+							v.ArrayReq[i1] = n
 						}
 					} else {
 						d.Skip()
@@ -5094,9 +5070,7 @@ func winkDecodeInt64s(d *strictjson.Decoder, v *Int64s) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "array_opt":
 			if d.Repeated(&seen[0], 128) {
@@ -5110,7 +5084,7 @@ func winkDecodeInt64s(d *strictjson.Decoder, v *Int64s) {
 				for d.NextElem() {
 					if i1 < 2 {
 						if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-							v.ArrayOpt[i1] = int64(n)
+							v.ArrayOpt[i1] = n
 						}
 					} else {
 						d.Skip()
@@ -5118,9 +5092,7 @@ func winkDecodeInt64s(d *strictjson.Decoder, v *Int64s) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "map_req":
 			if d.Repeated(&seen[0], 256) {
@@ -5149,7 +5121,7 @@ func winkDecodeInt64s(d *strictjson.Decoder, v *Int64s) {
 										continue
 									}
 									if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-										e1 = int64(n)
+										e1 = n
 									}
 								default:
 									d.Unknown(strictjson.PairKeys)
@@ -5187,7 +5159,7 @@ func winkDecodeInt64s(d *strictjson.Decoder, v *Int64s) {
 						}
 						var e1 int64
 						if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-							e1 = int64(n)
+							e1 = n
 						}
 						m1[k1] = e1
 					}
@@ -5225,7 +5197,7 @@ func winkDecodeInt64s(d *strictjson.Decoder, v *Int64s) {
 										continue
 									}
 									if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-										e1 = int64(n)
+										e1 = n
 									}
 								default:
 									d.Unknown(strictjson.PairKeys)
@@ -5263,7 +5235,7 @@ func winkDecodeInt64s(d *strictjson.Decoder, v *Int64s) {
 						}
 						var e1 int64
 						if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-							e1 = int64(n)
+							e1 = n
 						}
 						m1[k1] = e1
 					}
@@ -5303,7 +5275,7 @@ func winkDecodeInt64s(d *strictjson.Decoder, v *Int64s) {
 										for d.NextElem() {
 											var e2 int64
 											if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-												e2 = int64(n)
+												e2 = n
 											}
 											tmp2 = append(tmp2, e2)
 										}
@@ -5351,7 +5323,7 @@ func winkDecodeInt64s(d *strictjson.Decoder, v *Int64s) {
 							for d.NextElem() {
 								var e2 int64
 								if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-									e2 = int64(n)
+									e2 = n
 								}
 								tmp2 = append(tmp2, e2)
 							}
@@ -5399,7 +5371,7 @@ func winkDecodeInt64s(d *strictjson.Decoder, v *Int64s) {
 										for d.NextElem() {
 											var e2 int64
 											if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-												e2 = int64(n)
+												e2 = n
 											}
 											tmp2 = append(tmp2, e2)
 										}
@@ -5447,7 +5419,7 @@ func winkDecodeInt64s(d *strictjson.Decoder, v *Int64s) {
 							for d.NextElem() {
 								var e2 int64
 								if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-									e2 = int64(n)
+									e2 = n
 								}
 								tmp2 = append(tmp2, e2)
 							}
@@ -5474,7 +5446,7 @@ func winkDecodeInt64s(d *strictjson.Decoder, v *Int64s) {
 					} else {
 						var p2 int64
 						if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-							p2 = int64(n)
+							p2 = n
 						}
 						e1 = &p2
 					}
@@ -5500,7 +5472,7 @@ func winkDecodeInt64s(d *strictjson.Decoder, v *Int64s) {
 					} else {
 						var p2 int64
 						if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-							p2 = int64(n)
+							p2 = n
 						}
 						e1 = &p2
 					}
@@ -5537,56 +5509,56 @@ func winkDecodeInt64s(d *strictjson.Decoder, v *Int64s) {
 // winkEncodeInt64s appends the canonical JSON encoding of v to dst.
 func winkEncodeInt64s(dst []byte, v *Int64s) []byte {
 	dst = append(dst, "{\"val_req\":"...)
-	dst = strictjson.AppendInt(dst, int64(v.ValReq))
+	dst = strictjson.AppendInt(dst, v.ValReq)
 	dst = append(dst, ",\"val_opt\":"...)
 	if v.ValOpt == 0 {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendInt(dst, int64(v.ValOpt))
+		dst = strictjson.AppendInt(dst, v.ValOpt)
 	}
 	dst = append(dst, ",\"ptr_req\":"...)
 	if v.PtrReq == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendInt(dst, int64((*v.PtrReq)))
+		dst = strictjson.AppendInt(dst, *v.PtrReq)
 	}
 	dst = append(dst, ",\"ptr_opt\":"...)
 	if v.PtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendInt(dst, int64((*v.PtrOpt)))
+		dst = strictjson.AppendInt(dst, *v.PtrOpt)
 	}
 	dst = append(dst, ",\"slice_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SliceReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
-		dst = strictjson.AppendInt(dst, int64(v.SliceReq[i1]))
+		dst = strictjson.AppendInt(dst, v.SliceReq[i1])
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_opt\":"...)
 	if v.SliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
-			dst = strictjson.AppendInt(dst, int64(v.SliceOpt[i1]))
+			dst = strictjson.AppendInt(dst, v.SliceOpt[i1])
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"array_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.ArrayReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
-		dst = strictjson.AppendInt(dst, int64(v.ArrayReq[i1]))
+		dst = strictjson.AppendInt(dst, v.ArrayReq[i1])
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"array_opt\":"...)
 	if func() bool {
 		for i := range v.ArrayOpt {
@@ -5599,112 +5571,112 @@ func winkEncodeInt64s(dst []byte, v *Int64s) []byte {
 	}() {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
-			dst = strictjson.AppendInt(dst, int64(v.ArrayOpt[i1]))
+			dst = strictjson.AppendInt(dst, v.ArrayOpt[i1])
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"map_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
-		dst = strictjson.AppendInt(dst, int64(v.MapReq[k1]))
+		dst = append(dst, ':')
+		dst = strictjson.AppendInt(dst, v.MapReq[k1])
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_opt\":"...)
 	if v.MapOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
-			dst = strictjson.AppendInt(dst, int64(v.MapOpt[k1]))
+			dst = append(dst, ':')
+			dst = strictjson.AppendInt(dst, v.MapOpt[k1])
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"map_slice_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, ':')
+		dst = append(dst, '[')
 		for i2 := range v.MapSliceReq[k1] {
 			if i2 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
-			dst = strictjson.AppendInt(dst, int64(v.MapSliceReq[k1][i2]))
+			dst = strictjson.AppendInt(dst, v.MapSliceReq[k1][i2])
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_slice_opt\":"...)
 	if v.MapSliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
-			dst = append(dst, byte(0x5b))
+			dst = append(dst, ':')
+			dst = append(dst, '[')
 			for i2 := range v.MapSliceOpt[k1] {
 				if i2 > 0 {
-					dst = append(dst, byte(0x2c))
+					dst = append(dst, ',')
 				}
-				dst = strictjson.AppendInt(dst, int64(v.MapSliceOpt[k1][i2]))
+				dst = strictjson.AppendInt(dst, v.MapSliceOpt[k1][i2])
 			}
-			dst = append(dst, byte(0x5d))
+			dst = append(dst, ']')
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"slice_ptr_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SlicePtrReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		if v.SlicePtrReq[i1] == nil {
 			dst = append(dst, "null"...)
 		} else {
-			dst = strictjson.AppendInt(dst, int64((*v.SlicePtrReq[i1])))
+			dst = strictjson.AppendInt(dst, *v.SlicePtrReq[i1])
 		}
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_ptr_opt\":"...)
 	if v.SlicePtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			if v.SlicePtrOpt[i1] == nil {
 				dst = append(dst, "null"...)
 			} else {
-				dst = strictjson.AppendInt(dst, int64((*v.SlicePtrOpt[i1])))
+				dst = strictjson.AppendInt(dst, *v.SlicePtrOpt[i1])
 			}
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -5811,9 +5783,7 @@ func winkDecodeUints(d *strictjson.Decoder, v *Uints) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "array_opt":
 			if d.Repeated(&seen[0], 128) {
@@ -5835,9 +5805,7 @@ func winkDecodeUints(d *strictjson.Decoder, v *Uints) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "map_req":
 			if d.Repeated(&seen[0], 256) {
@@ -6265,45 +6233,45 @@ func winkEncodeUints(dst []byte, v *Uints) []byte {
 	if v.PtrReq == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendUint(dst, uint64((*v.PtrReq)))
+		dst = strictjson.AppendUint(dst, uint64(*v.PtrReq))
 	}
 	dst = append(dst, ",\"ptr_opt\":"...)
 	if v.PtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendUint(dst, uint64((*v.PtrOpt)))
+		dst = strictjson.AppendUint(dst, uint64(*v.PtrOpt))
 	}
 	dst = append(dst, ",\"slice_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SliceReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendUint(dst, uint64(v.SliceReq[i1]))
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_opt\":"...)
 	if v.SliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendUint(dst, uint64(v.SliceOpt[i1]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"array_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.ArrayReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendUint(dst, uint64(v.ArrayReq[i1]))
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"array_opt\":"...)
 	if func() bool {
 		for i := range v.ArrayOpt {
@@ -6316,112 +6284,112 @@ func winkEncodeUints(dst []byte, v *Uints) []byte {
 	}() {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendUint(dst, uint64(v.ArrayOpt[i1]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"map_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
+		dst = append(dst, ':')
 		dst = strictjson.AppendUint(dst, uint64(v.MapReq[k1]))
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_opt\":"...)
 	if v.MapOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
+			dst = append(dst, ':')
 			dst = strictjson.AppendUint(dst, uint64(v.MapOpt[k1]))
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"map_slice_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, ':')
+		dst = append(dst, '[')
 		for i2 := range v.MapSliceReq[k1] {
 			if i2 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendUint(dst, uint64(v.MapSliceReq[k1][i2]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_slice_opt\":"...)
 	if v.MapSliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
-			dst = append(dst, byte(0x5b))
+			dst = append(dst, ':')
+			dst = append(dst, '[')
 			for i2 := range v.MapSliceOpt[k1] {
 				if i2 > 0 {
-					dst = append(dst, byte(0x2c))
+					dst = append(dst, ',')
 				}
 				dst = strictjson.AppendUint(dst, uint64(v.MapSliceOpt[k1][i2]))
 			}
-			dst = append(dst, byte(0x5d))
+			dst = append(dst, ']')
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"slice_ptr_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SlicePtrReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		if v.SlicePtrReq[i1] == nil {
 			dst = append(dst, "null"...)
 		} else {
-			dst = strictjson.AppendUint(dst, uint64((*v.SlicePtrReq[i1])))
+			dst = strictjson.AppendUint(dst, uint64(*v.SlicePtrReq[i1]))
 		}
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_ptr_opt\":"...)
 	if v.SlicePtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			if v.SlicePtrOpt[i1] == nil {
 				dst = append(dst, "null"...)
 			} else {
-				dst = strictjson.AppendUint(dst, uint64((*v.SlicePtrOpt[i1])))
+				dst = strictjson.AppendUint(dst, uint64(*v.SlicePtrOpt[i1]))
 			}
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -6491,9 +6459,7 @@ func winkDecodeUint8s(d *strictjson.Decoder, v *Uint8s) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "array_opt":
 			if d.Repeated(&seen[0], 32) {
@@ -6515,9 +6481,7 @@ func winkDecodeUint8s(d *strictjson.Decoder, v *Uint8s) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "map_req":
 			if d.Repeated(&seen[0], 64) {
@@ -6698,23 +6662,23 @@ func winkEncodeUint8s(dst []byte, v *Uint8s) []byte {
 	if v.PtrReq == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendUint(dst, uint64((*v.PtrReq)))
+		dst = strictjson.AppendUint(dst, uint64(*v.PtrReq))
 	}
 	dst = append(dst, ",\"ptr_opt\":"...)
 	if v.PtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendUint(dst, uint64((*v.PtrOpt)))
+		dst = strictjson.AppendUint(dst, uint64(*v.PtrOpt))
 	}
 	dst = append(dst, ",\"array_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.ArrayReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendUint(dst, uint64(v.ArrayReq[i1]))
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"array_opt\":"...)
 	if func() bool {
 		for i := range v.ArrayOpt {
@@ -6727,42 +6691,42 @@ func winkEncodeUint8s(dst []byte, v *Uint8s) []byte {
 	}() {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendUint(dst, uint64(v.ArrayOpt[i1]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"map_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
+		dst = append(dst, ':')
 		dst = strictjson.AppendUint(dst, uint64(v.MapReq[k1]))
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_opt\":"...)
 	if v.MapOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
+			dst = append(dst, ':')
 			dst = strictjson.AppendUint(dst, uint64(v.MapOpt[k1]))
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -6869,9 +6833,7 @@ func winkDecodeUint16s(d *strictjson.Decoder, v *Uint16s) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "array_opt":
 			if d.Repeated(&seen[0], 128) {
@@ -6893,9 +6855,7 @@ func winkDecodeUint16s(d *strictjson.Decoder, v *Uint16s) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "map_req":
 			if d.Repeated(&seen[0], 256) {
@@ -7323,45 +7283,45 @@ func winkEncodeUint16s(dst []byte, v *Uint16s) []byte {
 	if v.PtrReq == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendUint(dst, uint64((*v.PtrReq)))
+		dst = strictjson.AppendUint(dst, uint64(*v.PtrReq))
 	}
 	dst = append(dst, ",\"ptr_opt\":"...)
 	if v.PtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendUint(dst, uint64((*v.PtrOpt)))
+		dst = strictjson.AppendUint(dst, uint64(*v.PtrOpt))
 	}
 	dst = append(dst, ",\"slice_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SliceReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendUint(dst, uint64(v.SliceReq[i1]))
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_opt\":"...)
 	if v.SliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendUint(dst, uint64(v.SliceOpt[i1]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"array_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.ArrayReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendUint(dst, uint64(v.ArrayReq[i1]))
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"array_opt\":"...)
 	if func() bool {
 		for i := range v.ArrayOpt {
@@ -7374,112 +7334,112 @@ func winkEncodeUint16s(dst []byte, v *Uint16s) []byte {
 	}() {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendUint(dst, uint64(v.ArrayOpt[i1]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"map_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
+		dst = append(dst, ':')
 		dst = strictjson.AppendUint(dst, uint64(v.MapReq[k1]))
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_opt\":"...)
 	if v.MapOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
+			dst = append(dst, ':')
 			dst = strictjson.AppendUint(dst, uint64(v.MapOpt[k1]))
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"map_slice_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, ':')
+		dst = append(dst, '[')
 		for i2 := range v.MapSliceReq[k1] {
 			if i2 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendUint(dst, uint64(v.MapSliceReq[k1][i2]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_slice_opt\":"...)
 	if v.MapSliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
-			dst = append(dst, byte(0x5b))
+			dst = append(dst, ':')
+			dst = append(dst, '[')
 			for i2 := range v.MapSliceOpt[k1] {
 				if i2 > 0 {
-					dst = append(dst, byte(0x2c))
+					dst = append(dst, ',')
 				}
 				dst = strictjson.AppendUint(dst, uint64(v.MapSliceOpt[k1][i2]))
 			}
-			dst = append(dst, byte(0x5d))
+			dst = append(dst, ']')
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"slice_ptr_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SlicePtrReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		if v.SlicePtrReq[i1] == nil {
 			dst = append(dst, "null"...)
 		} else {
-			dst = strictjson.AppendUint(dst, uint64((*v.SlicePtrReq[i1])))
+			dst = strictjson.AppendUint(dst, uint64(*v.SlicePtrReq[i1]))
 		}
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_ptr_opt\":"...)
 	if v.SlicePtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			if v.SlicePtrOpt[i1] == nil {
 				dst = append(dst, "null"...)
 			} else {
-				dst = strictjson.AppendUint(dst, uint64((*v.SlicePtrOpt[i1])))
+				dst = strictjson.AppendUint(dst, uint64(*v.SlicePtrOpt[i1]))
 			}
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -7586,9 +7546,7 @@ func winkDecodeUint32s(d *strictjson.Decoder, v *Uint32s) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "array_opt":
 			if d.Repeated(&seen[0], 128) {
@@ -7610,9 +7568,7 @@ func winkDecodeUint32s(d *strictjson.Decoder, v *Uint32s) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "map_req":
 			if d.Repeated(&seen[0], 256) {
@@ -8040,45 +7996,45 @@ func winkEncodeUint32s(dst []byte, v *Uint32s) []byte {
 	if v.PtrReq == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendUint(dst, uint64((*v.PtrReq)))
+		dst = strictjson.AppendUint(dst, uint64(*v.PtrReq))
 	}
 	dst = append(dst, ",\"ptr_opt\":"...)
 	if v.PtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendUint(dst, uint64((*v.PtrOpt)))
+		dst = strictjson.AppendUint(dst, uint64(*v.PtrOpt))
 	}
 	dst = append(dst, ",\"slice_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SliceReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendUint(dst, uint64(v.SliceReq[i1]))
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_opt\":"...)
 	if v.SliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendUint(dst, uint64(v.SliceOpt[i1]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"array_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.ArrayReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendUint(dst, uint64(v.ArrayReq[i1]))
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"array_opt\":"...)
 	if func() bool {
 		for i := range v.ArrayOpt {
@@ -8091,112 +8047,112 @@ func winkEncodeUint32s(dst []byte, v *Uint32s) []byte {
 	}() {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendUint(dst, uint64(v.ArrayOpt[i1]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"map_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
+		dst = append(dst, ':')
 		dst = strictjson.AppendUint(dst, uint64(v.MapReq[k1]))
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_opt\":"...)
 	if v.MapOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
+			dst = append(dst, ':')
 			dst = strictjson.AppendUint(dst, uint64(v.MapOpt[k1]))
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"map_slice_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, ':')
+		dst = append(dst, '[')
 		for i2 := range v.MapSliceReq[k1] {
 			if i2 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendUint(dst, uint64(v.MapSliceReq[k1][i2]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_slice_opt\":"...)
 	if v.MapSliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
-			dst = append(dst, byte(0x5b))
+			dst = append(dst, ':')
+			dst = append(dst, '[')
 			for i2 := range v.MapSliceOpt[k1] {
 				if i2 > 0 {
-					dst = append(dst, byte(0x2c))
+					dst = append(dst, ',')
 				}
 				dst = strictjson.AppendUint(dst, uint64(v.MapSliceOpt[k1][i2]))
 			}
-			dst = append(dst, byte(0x5d))
+			dst = append(dst, ']')
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"slice_ptr_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SlicePtrReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		if v.SlicePtrReq[i1] == nil {
 			dst = append(dst, "null"...)
 		} else {
-			dst = strictjson.AppendUint(dst, uint64((*v.SlicePtrReq[i1])))
+			dst = strictjson.AppendUint(dst, uint64(*v.SlicePtrReq[i1]))
 		}
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_ptr_opt\":"...)
 	if v.SlicePtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			if v.SlicePtrOpt[i1] == nil {
 				dst = append(dst, "null"...)
 			} else {
-				dst = strictjson.AppendUint(dst, uint64((*v.SlicePtrOpt[i1])))
+				dst = strictjson.AppendUint(dst, uint64(*v.SlicePtrOpt[i1]))
 			}
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -8213,7 +8169,7 @@ func winkDecodeUint64s(d *strictjson.Decoder, v *Uint64s) {
 				continue
 			}
 			if n, ok := d.Uint(math.MaxUint64); ok {
-				v.ValReq = uint64(n)
+				v.ValReq = n
 			}
 		case "val_opt":
 			if d.Repeated(&seen[0], 2) {
@@ -8223,7 +8179,7 @@ func winkDecodeUint64s(d *strictjson.Decoder, v *Uint64s) {
 				continue
 			}
 			if n, ok := d.Uint(math.MaxUint64); ok {
-				v.ValOpt = uint64(n)
+				v.ValOpt = n
 			}
 		case "ptr_req":
 			if d.Repeated(&seen[0], 4) {
@@ -8234,7 +8190,7 @@ func winkDecodeUint64s(d *strictjson.Decoder, v *Uint64s) {
 			}
 			var p1 uint64
 			if n, ok := d.Uint(math.MaxUint64); ok {
-				p1 = uint64(n)
+				p1 = n
 			}
 			v.PtrReq = &p1
 		case "ptr_opt":
@@ -8246,7 +8202,7 @@ func winkDecodeUint64s(d *strictjson.Decoder, v *Uint64s) {
 			}
 			var p1 uint64
 			if n, ok := d.Uint(math.MaxUint64); ok {
-				p1 = uint64(n)
+				p1 = n
 			}
 			v.PtrOpt = &p1
 		case "slice_req":
@@ -8259,7 +8215,7 @@ func winkDecodeUint64s(d *strictjson.Decoder, v *Uint64s) {
 				for d.NextElem() {
 					var e1 uint64
 					if n, ok := d.Uint(math.MaxUint64); ok {
-						e1 = uint64(n)
+						e1 = n
 					}
 					tmp1 = append(tmp1, e1)
 				}
@@ -8279,7 +8235,7 @@ func winkDecodeUint64s(d *strictjson.Decoder, v *Uint64s) {
 				for d.NextElem() {
 					var e1 uint64
 					if n, ok := d.Uint(math.MaxUint64); ok {
-						e1 = uint64(n)
+						e1 = n
 					}
 					tmp1 = append(tmp1, e1)
 				}
@@ -8295,7 +8251,7 @@ func winkDecodeUint64s(d *strictjson.Decoder, v *Uint64s) {
 				for d.NextElem() {
 					if i1 < 2 {
 						if n, ok := d.Uint(math.MaxUint64); ok {
-							v.ArrayReq[i1] = uint64(n)
+							v.ArrayReq[i1] = n
 						}
 					} else {
 						d.Skip()
@@ -8303,9 +8259,7 @@ func winkDecodeUint64s(d *strictjson.Decoder, v *Uint64s) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "array_opt":
 			if d.Repeated(&seen[0], 128) {
@@ -8319,7 +8273,7 @@ func winkDecodeUint64s(d *strictjson.Decoder, v *Uint64s) {
 				for d.NextElem() {
 					if i1 < 2 {
 						if n, ok := d.Uint(math.MaxUint64); ok {
-							v.ArrayOpt[i1] = uint64(n)
+							v.ArrayOpt[i1] = n
 						}
 					} else {
 						d.Skip()
@@ -8327,9 +8281,7 @@ func winkDecodeUint64s(d *strictjson.Decoder, v *Uint64s) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "map_req":
 			if d.Repeated(&seen[0], 256) {
@@ -8358,7 +8310,7 @@ func winkDecodeUint64s(d *strictjson.Decoder, v *Uint64s) {
 										continue
 									}
 									if n, ok := d.Uint(math.MaxUint64); ok {
-										e1 = uint64(n)
+										e1 = n
 									}
 								default:
 									d.Unknown(strictjson.PairKeys)
@@ -8396,7 +8348,7 @@ func winkDecodeUint64s(d *strictjson.Decoder, v *Uint64s) {
 						}
 						var e1 uint64
 						if n, ok := d.Uint(math.MaxUint64); ok {
-							e1 = uint64(n)
+							e1 = n
 						}
 						m1[k1] = e1
 					}
@@ -8434,7 +8386,7 @@ func winkDecodeUint64s(d *strictjson.Decoder, v *Uint64s) {
 										continue
 									}
 									if n, ok := d.Uint(math.MaxUint64); ok {
-										e1 = uint64(n)
+										e1 = n
 									}
 								default:
 									d.Unknown(strictjson.PairKeys)
@@ -8472,7 +8424,7 @@ func winkDecodeUint64s(d *strictjson.Decoder, v *Uint64s) {
 						}
 						var e1 uint64
 						if n, ok := d.Uint(math.MaxUint64); ok {
-							e1 = uint64(n)
+							e1 = n
 						}
 						m1[k1] = e1
 					}
@@ -8512,7 +8464,7 @@ func winkDecodeUint64s(d *strictjson.Decoder, v *Uint64s) {
 										for d.NextElem() {
 											var e2 uint64
 											if n, ok := d.Uint(math.MaxUint64); ok {
-												e2 = uint64(n)
+												e2 = n
 											}
 											tmp2 = append(tmp2, e2)
 										}
@@ -8560,7 +8512,7 @@ func winkDecodeUint64s(d *strictjson.Decoder, v *Uint64s) {
 							for d.NextElem() {
 								var e2 uint64
 								if n, ok := d.Uint(math.MaxUint64); ok {
-									e2 = uint64(n)
+									e2 = n
 								}
 								tmp2 = append(tmp2, e2)
 							}
@@ -8608,7 +8560,7 @@ func winkDecodeUint64s(d *strictjson.Decoder, v *Uint64s) {
 										for d.NextElem() {
 											var e2 uint64
 											if n, ok := d.Uint(math.MaxUint64); ok {
-												e2 = uint64(n)
+												e2 = n
 											}
 											tmp2 = append(tmp2, e2)
 										}
@@ -8656,7 +8608,7 @@ func winkDecodeUint64s(d *strictjson.Decoder, v *Uint64s) {
 							for d.NextElem() {
 								var e2 uint64
 								if n, ok := d.Uint(math.MaxUint64); ok {
-									e2 = uint64(n)
+									e2 = n
 								}
 								tmp2 = append(tmp2, e2)
 							}
@@ -8683,7 +8635,7 @@ func winkDecodeUint64s(d *strictjson.Decoder, v *Uint64s) {
 					} else {
 						var p2 uint64
 						if n, ok := d.Uint(math.MaxUint64); ok {
-							p2 = uint64(n)
+							p2 = n
 						}
 						e1 = &p2
 					}
@@ -8709,7 +8661,7 @@ func winkDecodeUint64s(d *strictjson.Decoder, v *Uint64s) {
 					} else {
 						var p2 uint64
 						if n, ok := d.Uint(math.MaxUint64); ok {
-							p2 = uint64(n)
+							p2 = n
 						}
 						e1 = &p2
 					}
@@ -8746,56 +8698,56 @@ func winkDecodeUint64s(d *strictjson.Decoder, v *Uint64s) {
 // winkEncodeUint64s appends the canonical JSON encoding of v to dst.
 func winkEncodeUint64s(dst []byte, v *Uint64s) []byte {
 	dst = append(dst, "{\"val_req\":"...)
-	dst = strictjson.AppendUint(dst, uint64(v.ValReq))
+	dst = strictjson.AppendUint(dst, v.ValReq)
 	dst = append(dst, ",\"val_opt\":"...)
 	if v.ValOpt == 0 {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendUint(dst, uint64(v.ValOpt))
+		dst = strictjson.AppendUint(dst, v.ValOpt)
 	}
 	dst = append(dst, ",\"ptr_req\":"...)
 	if v.PtrReq == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendUint(dst, uint64((*v.PtrReq)))
+		dst = strictjson.AppendUint(dst, *v.PtrReq)
 	}
 	dst = append(dst, ",\"ptr_opt\":"...)
 	if v.PtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendUint(dst, uint64((*v.PtrOpt)))
+		dst = strictjson.AppendUint(dst, *v.PtrOpt)
 	}
 	dst = append(dst, ",\"slice_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SliceReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
-		dst = strictjson.AppendUint(dst, uint64(v.SliceReq[i1]))
+		dst = strictjson.AppendUint(dst, v.SliceReq[i1])
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_opt\":"...)
 	if v.SliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
-			dst = strictjson.AppendUint(dst, uint64(v.SliceOpt[i1]))
+			dst = strictjson.AppendUint(dst, v.SliceOpt[i1])
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"array_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.ArrayReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
-		dst = strictjson.AppendUint(dst, uint64(v.ArrayReq[i1]))
+		dst = strictjson.AppendUint(dst, v.ArrayReq[i1])
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"array_opt\":"...)
 	if func() bool {
 		for i := range v.ArrayOpt {
@@ -8808,112 +8760,112 @@ func winkEncodeUint64s(dst []byte, v *Uint64s) []byte {
 	}() {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
-			dst = strictjson.AppendUint(dst, uint64(v.ArrayOpt[i1]))
+			dst = strictjson.AppendUint(dst, v.ArrayOpt[i1])
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"map_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
-		dst = strictjson.AppendUint(dst, uint64(v.MapReq[k1]))
+		dst = append(dst, ':')
+		dst = strictjson.AppendUint(dst, v.MapReq[k1])
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_opt\":"...)
 	if v.MapOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
-			dst = strictjson.AppendUint(dst, uint64(v.MapOpt[k1]))
+			dst = append(dst, ':')
+			dst = strictjson.AppendUint(dst, v.MapOpt[k1])
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"map_slice_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, ':')
+		dst = append(dst, '[')
 		for i2 := range v.MapSliceReq[k1] {
 			if i2 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
-			dst = strictjson.AppendUint(dst, uint64(v.MapSliceReq[k1][i2]))
+			dst = strictjson.AppendUint(dst, v.MapSliceReq[k1][i2])
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_slice_opt\":"...)
 	if v.MapSliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
-			dst = append(dst, byte(0x5b))
+			dst = append(dst, ':')
+			dst = append(dst, '[')
 			for i2 := range v.MapSliceOpt[k1] {
 				if i2 > 0 {
-					dst = append(dst, byte(0x2c))
+					dst = append(dst, ',')
 				}
-				dst = strictjson.AppendUint(dst, uint64(v.MapSliceOpt[k1][i2]))
+				dst = strictjson.AppendUint(dst, v.MapSliceOpt[k1][i2])
 			}
-			dst = append(dst, byte(0x5d))
+			dst = append(dst, ']')
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"slice_ptr_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SlicePtrReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		if v.SlicePtrReq[i1] == nil {
 			dst = append(dst, "null"...)
 		} else {
-			dst = strictjson.AppendUint(dst, uint64((*v.SlicePtrReq[i1])))
+			dst = strictjson.AppendUint(dst, *v.SlicePtrReq[i1])
 		}
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_ptr_opt\":"...)
 	if v.SlicePtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			if v.SlicePtrOpt[i1] == nil {
 				dst = append(dst, "null"...)
 			} else {
-				dst = strictjson.AppendUint(dst, uint64((*v.SlicePtrOpt[i1])))
+				dst = strictjson.AppendUint(dst, *v.SlicePtrOpt[i1])
 			}
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -9020,9 +8972,7 @@ func winkDecodeFloat32s(d *strictjson.Decoder, v *Float32s) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "array_opt":
 			if d.Repeated(&seen[0], 128) {
@@ -9044,9 +8994,7 @@ func winkDecodeFloat32s(d *strictjson.Decoder, v *Float32s) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "map_req":
 			if d.Repeated(&seen[0], 256) {
@@ -9474,45 +9422,45 @@ func winkEncodeFloat32s(dst []byte, v *Float32s) []byte {
 	if v.PtrReq == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendFloat(dst, float64((*v.PtrReq)), 32)
+		dst = strictjson.AppendFloat(dst, float64(*v.PtrReq), 32)
 	}
 	dst = append(dst, ",\"ptr_opt\":"...)
 	if v.PtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendFloat(dst, float64((*v.PtrOpt)), 32)
+		dst = strictjson.AppendFloat(dst, float64(*v.PtrOpt), 32)
 	}
 	dst = append(dst, ",\"slice_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SliceReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendFloat(dst, float64(v.SliceReq[i1]), 32)
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_opt\":"...)
 	if v.SliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendFloat(dst, float64(v.SliceOpt[i1]), 32)
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"array_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.ArrayReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendFloat(dst, float64(v.ArrayReq[i1]), 32)
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"array_opt\":"...)
 	if func() bool {
 		for i := range v.ArrayOpt {
@@ -9525,112 +9473,112 @@ func winkEncodeFloat32s(dst []byte, v *Float32s) []byte {
 	}() {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendFloat(dst, float64(v.ArrayOpt[i1]), 32)
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"map_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
+		dst = append(dst, ':')
 		dst = strictjson.AppendFloat(dst, float64(v.MapReq[k1]), 32)
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_opt\":"...)
 	if v.MapOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
+			dst = append(dst, ':')
 			dst = strictjson.AppendFloat(dst, float64(v.MapOpt[k1]), 32)
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"map_slice_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, ':')
+		dst = append(dst, '[')
 		for i2 := range v.MapSliceReq[k1] {
 			if i2 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendFloat(dst, float64(v.MapSliceReq[k1][i2]), 32)
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_slice_opt\":"...)
 	if v.MapSliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
-			dst = append(dst, byte(0x5b))
+			dst = append(dst, ':')
+			dst = append(dst, '[')
 			for i2 := range v.MapSliceOpt[k1] {
 				if i2 > 0 {
-					dst = append(dst, byte(0x2c))
+					dst = append(dst, ',')
 				}
 				dst = strictjson.AppendFloat(dst, float64(v.MapSliceOpt[k1][i2]), 32)
 			}
-			dst = append(dst, byte(0x5d))
+			dst = append(dst, ']')
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"slice_ptr_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SlicePtrReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		if v.SlicePtrReq[i1] == nil {
 			dst = append(dst, "null"...)
 		} else {
-			dst = strictjson.AppendFloat(dst, float64((*v.SlicePtrReq[i1])), 32)
+			dst = strictjson.AppendFloat(dst, float64(*v.SlicePtrReq[i1]), 32)
 		}
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_ptr_opt\":"...)
 	if v.SlicePtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			if v.SlicePtrOpt[i1] == nil {
 				dst = append(dst, "null"...)
 			} else {
-				dst = strictjson.AppendFloat(dst, float64((*v.SlicePtrOpt[i1])), 32)
+				dst = strictjson.AppendFloat(dst, float64(*v.SlicePtrOpt[i1]), 32)
 			}
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -9647,7 +9595,7 @@ func winkDecodeFloat64s(d *strictjson.Decoder, v *Float64s) {
 				continue
 			}
 			if f, ok := d.Float(64); ok {
-				v.ValReq = float64(f)
+				v.ValReq = f
 			}
 		case "val_opt":
 			if d.Repeated(&seen[0], 2) {
@@ -9657,7 +9605,7 @@ func winkDecodeFloat64s(d *strictjson.Decoder, v *Float64s) {
 				continue
 			}
 			if f, ok := d.Float(64); ok {
-				v.ValOpt = float64(f)
+				v.ValOpt = f
 			}
 		case "ptr_req":
 			if d.Repeated(&seen[0], 4) {
@@ -9668,7 +9616,7 @@ func winkDecodeFloat64s(d *strictjson.Decoder, v *Float64s) {
 			}
 			var p1 float64
 			if f, ok := d.Float(64); ok {
-				p1 = float64(f)
+				p1 = f
 			}
 			v.PtrReq = &p1
 		case "ptr_opt":
@@ -9680,7 +9628,7 @@ func winkDecodeFloat64s(d *strictjson.Decoder, v *Float64s) {
 			}
 			var p1 float64
 			if f, ok := d.Float(64); ok {
-				p1 = float64(f)
+				p1 = f
 			}
 			v.PtrOpt = &p1
 		case "slice_req":
@@ -9693,7 +9641,7 @@ func winkDecodeFloat64s(d *strictjson.Decoder, v *Float64s) {
 				for d.NextElem() {
 					var e1 float64
 					if f, ok := d.Float(64); ok {
-						e1 = float64(f)
+						e1 = f
 					}
 					tmp1 = append(tmp1, e1)
 				}
@@ -9713,7 +9661,7 @@ func winkDecodeFloat64s(d *strictjson.Decoder, v *Float64s) {
 				for d.NextElem() {
 					var e1 float64
 					if f, ok := d.Float(64); ok {
-						e1 = float64(f)
+						e1 = f
 					}
 					tmp1 = append(tmp1, e1)
 				}
@@ -9729,7 +9677,7 @@ func winkDecodeFloat64s(d *strictjson.Decoder, v *Float64s) {
 				for d.NextElem() {
 					if i1 < 2 {
 						if f, ok := d.Float(64); ok {
-							v.ArrayReq[i1] = float64(f)
+							v.ArrayReq[i1] = f
 						}
 					} else {
 						d.Skip()
@@ -9737,9 +9685,7 @@ func winkDecodeFloat64s(d *strictjson.Decoder, v *Float64s) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "array_opt":
 			if d.Repeated(&seen[0], 128) {
@@ -9753,7 +9699,7 @@ func winkDecodeFloat64s(d *strictjson.Decoder, v *Float64s) {
 				for d.NextElem() {
 					if i1 < 2 {
 						if f, ok := d.Float(64); ok {
-							v.ArrayOpt[i1] = float64(f)
+							v.ArrayOpt[i1] = f
 						}
 					} else {
 						d.Skip()
@@ -9761,9 +9707,7 @@ func winkDecodeFloat64s(d *strictjson.Decoder, v *Float64s) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "map_req":
 			if d.Repeated(&seen[0], 256) {
@@ -9792,7 +9736,7 @@ func winkDecodeFloat64s(d *strictjson.Decoder, v *Float64s) {
 										continue
 									}
 									if f, ok := d.Float(64); ok {
-										e1 = float64(f)
+										e1 = f
 									}
 								default:
 									d.Unknown(strictjson.PairKeys)
@@ -9830,7 +9774,7 @@ func winkDecodeFloat64s(d *strictjson.Decoder, v *Float64s) {
 						}
 						var e1 float64
 						if f, ok := d.Float(64); ok {
-							e1 = float64(f)
+							e1 = f
 						}
 						m1[k1] = e1
 					}
@@ -9868,7 +9812,7 @@ func winkDecodeFloat64s(d *strictjson.Decoder, v *Float64s) {
 										continue
 									}
 									if f, ok := d.Float(64); ok {
-										e1 = float64(f)
+										e1 = f
 									}
 								default:
 									d.Unknown(strictjson.PairKeys)
@@ -9906,7 +9850,7 @@ func winkDecodeFloat64s(d *strictjson.Decoder, v *Float64s) {
 						}
 						var e1 float64
 						if f, ok := d.Float(64); ok {
-							e1 = float64(f)
+							e1 = f
 						}
 						m1[k1] = e1
 					}
@@ -9946,7 +9890,7 @@ func winkDecodeFloat64s(d *strictjson.Decoder, v *Float64s) {
 										for d.NextElem() {
 											var e2 float64
 											if f, ok := d.Float(64); ok {
-												e2 = float64(f)
+												e2 = f
 											}
 											tmp2 = append(tmp2, e2)
 										}
@@ -9994,7 +9938,7 @@ func winkDecodeFloat64s(d *strictjson.Decoder, v *Float64s) {
 							for d.NextElem() {
 								var e2 float64
 								if f, ok := d.Float(64); ok {
-									e2 = float64(f)
+									e2 = f
 								}
 								tmp2 = append(tmp2, e2)
 							}
@@ -10042,7 +9986,7 @@ func winkDecodeFloat64s(d *strictjson.Decoder, v *Float64s) {
 										for d.NextElem() {
 											var e2 float64
 											if f, ok := d.Float(64); ok {
-												e2 = float64(f)
+												e2 = f
 											}
 											tmp2 = append(tmp2, e2)
 										}
@@ -10090,7 +10034,7 @@ func winkDecodeFloat64s(d *strictjson.Decoder, v *Float64s) {
 							for d.NextElem() {
 								var e2 float64
 								if f, ok := d.Float(64); ok {
-									e2 = float64(f)
+									e2 = f
 								}
 								tmp2 = append(tmp2, e2)
 							}
@@ -10117,7 +10061,7 @@ func winkDecodeFloat64s(d *strictjson.Decoder, v *Float64s) {
 					} else {
 						var p2 float64
 						if f, ok := d.Float(64); ok {
-							p2 = float64(f)
+							p2 = f
 						}
 						e1 = &p2
 					}
@@ -10143,7 +10087,7 @@ func winkDecodeFloat64s(d *strictjson.Decoder, v *Float64s) {
 					} else {
 						var p2 float64
 						if f, ok := d.Float(64); ok {
-							p2 = float64(f)
+							p2 = f
 						}
 						e1 = &p2
 					}
@@ -10180,56 +10124,56 @@ func winkDecodeFloat64s(d *strictjson.Decoder, v *Float64s) {
 // winkEncodeFloat64s appends the canonical JSON encoding of v to dst.
 func winkEncodeFloat64s(dst []byte, v *Float64s) []byte {
 	dst = append(dst, "{\"val_req\":"...)
-	dst = strictjson.AppendFloat(dst, float64(v.ValReq), 64)
+	dst = strictjson.AppendFloat(dst, v.ValReq, 64)
 	dst = append(dst, ",\"val_opt\":"...)
 	if v.ValOpt == 0 {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendFloat(dst, float64(v.ValOpt), 64)
+		dst = strictjson.AppendFloat(dst, v.ValOpt, 64)
 	}
 	dst = append(dst, ",\"ptr_req\":"...)
 	if v.PtrReq == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendFloat(dst, float64((*v.PtrReq)), 64)
+		dst = strictjson.AppendFloat(dst, *v.PtrReq, 64)
 	}
 	dst = append(dst, ",\"ptr_opt\":"...)
 	if v.PtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendFloat(dst, float64((*v.PtrOpt)), 64)
+		dst = strictjson.AppendFloat(dst, *v.PtrOpt, 64)
 	}
 	dst = append(dst, ",\"slice_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SliceReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
-		dst = strictjson.AppendFloat(dst, float64(v.SliceReq[i1]), 64)
+		dst = strictjson.AppendFloat(dst, v.SliceReq[i1], 64)
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_opt\":"...)
 	if v.SliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
-			dst = strictjson.AppendFloat(dst, float64(v.SliceOpt[i1]), 64)
+			dst = strictjson.AppendFloat(dst, v.SliceOpt[i1], 64)
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"array_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.ArrayReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
-		dst = strictjson.AppendFloat(dst, float64(v.ArrayReq[i1]), 64)
+		dst = strictjson.AppendFloat(dst, v.ArrayReq[i1], 64)
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"array_opt\":"...)
 	if func() bool {
 		for i := range v.ArrayOpt {
@@ -10242,112 +10186,112 @@ func winkEncodeFloat64s(dst []byte, v *Float64s) []byte {
 	}() {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
-			dst = strictjson.AppendFloat(dst, float64(v.ArrayOpt[i1]), 64)
+			dst = strictjson.AppendFloat(dst, v.ArrayOpt[i1], 64)
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"map_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
-		dst = strictjson.AppendFloat(dst, float64(v.MapReq[k1]), 64)
+		dst = append(dst, ':')
+		dst = strictjson.AppendFloat(dst, v.MapReq[k1], 64)
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_opt\":"...)
 	if v.MapOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
-			dst = strictjson.AppendFloat(dst, float64(v.MapOpt[k1]), 64)
+			dst = append(dst, ':')
+			dst = strictjson.AppendFloat(dst, v.MapOpt[k1], 64)
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"map_slice_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, ':')
+		dst = append(dst, '[')
 		for i2 := range v.MapSliceReq[k1] {
 			if i2 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
-			dst = strictjson.AppendFloat(dst, float64(v.MapSliceReq[k1][i2]), 64)
+			dst = strictjson.AppendFloat(dst, v.MapSliceReq[k1][i2], 64)
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_slice_opt\":"...)
 	if v.MapSliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
-			dst = append(dst, byte(0x5b))
+			dst = append(dst, ':')
+			dst = append(dst, '[')
 			for i2 := range v.MapSliceOpt[k1] {
 				if i2 > 0 {
-					dst = append(dst, byte(0x2c))
+					dst = append(dst, ',')
 				}
-				dst = strictjson.AppendFloat(dst, float64(v.MapSliceOpt[k1][i2]), 64)
+				dst = strictjson.AppendFloat(dst, v.MapSliceOpt[k1][i2], 64)
 			}
-			dst = append(dst, byte(0x5d))
+			dst = append(dst, ']')
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"slice_ptr_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SlicePtrReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		if v.SlicePtrReq[i1] == nil {
 			dst = append(dst, "null"...)
 		} else {
-			dst = strictjson.AppendFloat(dst, float64((*v.SlicePtrReq[i1])), 64)
+			dst = strictjson.AppendFloat(dst, *v.SlicePtrReq[i1], 64)
 		}
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_ptr_opt\":"...)
 	if v.SlicePtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			if v.SlicePtrOpt[i1] == nil {
 				dst = append(dst, "null"...)
 			} else {
-				dst = strictjson.AppendFloat(dst, float64((*v.SlicePtrOpt[i1])), 64)
+				dst = strictjson.AppendFloat(dst, *v.SlicePtrOpt[i1], 64)
 			}
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -10454,9 +10398,7 @@ func winkDecodeTimes(d *strictjson.Decoder, v *Times) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "array_opt":
 			if d.Repeated(&seen[0], 128) {
@@ -10478,9 +10420,7 @@ func winkDecodeTimes(d *strictjson.Decoder, v *Times) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "map_req":
 			if d.Repeated(&seen[0], 256) {
@@ -10908,45 +10848,45 @@ func winkEncodeTimes(dst []byte, v *Times) []byte {
 	if v.PtrReq == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendTime(dst, (*v.PtrReq))
+		dst = strictjson.AppendTime(dst, *v.PtrReq)
 	}
 	dst = append(dst, ",\"ptr_opt\":"...)
 	if v.PtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendTime(dst, (*v.PtrOpt))
+		dst = strictjson.AppendTime(dst, *v.PtrOpt)
 	}
 	dst = append(dst, ",\"slice_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SliceReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendTime(dst, v.SliceReq[i1])
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_opt\":"...)
 	if v.SliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendTime(dst, v.SliceOpt[i1])
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"array_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.ArrayReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendTime(dst, v.ArrayReq[i1])
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"array_opt\":"...)
 	if func() bool {
 		for i := range v.ArrayOpt {
@@ -10959,112 +10899,112 @@ func winkEncodeTimes(dst []byte, v *Times) []byte {
 	}() {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendTime(dst, v.ArrayOpt[i1])
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"map_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
+		dst = append(dst, ':')
 		dst = strictjson.AppendTime(dst, v.MapReq[k1])
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_opt\":"...)
 	if v.MapOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
+			dst = append(dst, ':')
 			dst = strictjson.AppendTime(dst, v.MapOpt[k1])
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"map_slice_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, ':')
+		dst = append(dst, '[')
 		for i2 := range v.MapSliceReq[k1] {
 			if i2 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendTime(dst, v.MapSliceReq[k1][i2])
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_slice_opt\":"...)
 	if v.MapSliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
-			dst = append(dst, byte(0x5b))
+			dst = append(dst, ':')
+			dst = append(dst, '[')
 			for i2 := range v.MapSliceOpt[k1] {
 				if i2 > 0 {
-					dst = append(dst, byte(0x2c))
+					dst = append(dst, ',')
 				}
 				dst = strictjson.AppendTime(dst, v.MapSliceOpt[k1][i2])
 			}
-			dst = append(dst, byte(0x5d))
+			dst = append(dst, ']')
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"slice_ptr_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SlicePtrReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		if v.SlicePtrReq[i1] == nil {
 			dst = append(dst, "null"...)
 		} else {
-			dst = strictjson.AppendTime(dst, (*v.SlicePtrReq[i1]))
+			dst = strictjson.AppendTime(dst, *v.SlicePtrReq[i1])
 		}
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_ptr_opt\":"...)
 	if v.SlicePtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			if v.SlicePtrOpt[i1] == nil {
 				dst = append(dst, "null"...)
 			} else {
-				dst = strictjson.AppendTime(dst, (*v.SlicePtrOpt[i1]))
+				dst = strictjson.AppendTime(dst, *v.SlicePtrOpt[i1])
 			}
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -11171,9 +11111,7 @@ func winkDecodeDurations(d *strictjson.Decoder, v *Durations) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "array_opt":
 			if d.Repeated(&seen[0], 128) {
@@ -11195,9 +11133,7 @@ func winkDecodeDurations(d *strictjson.Decoder, v *Durations) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "map_req":
 			if d.Repeated(&seen[0], 256) {
@@ -11625,45 +11561,45 @@ func winkEncodeDurations(dst []byte, v *Durations) []byte {
 	if v.PtrReq == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendDuration(dst, (*v.PtrReq))
+		dst = strictjson.AppendDuration(dst, *v.PtrReq)
 	}
 	dst = append(dst, ",\"ptr_opt\":"...)
 	if v.PtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendDuration(dst, (*v.PtrOpt))
+		dst = strictjson.AppendDuration(dst, *v.PtrOpt)
 	}
 	dst = append(dst, ",\"slice_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SliceReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendDuration(dst, v.SliceReq[i1])
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_opt\":"...)
 	if v.SliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendDuration(dst, v.SliceOpt[i1])
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"array_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.ArrayReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendDuration(dst, v.ArrayReq[i1])
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"array_opt\":"...)
 	if func() bool {
 		for i := range v.ArrayOpt {
@@ -11676,112 +11612,112 @@ func winkEncodeDurations(dst []byte, v *Durations) []byte {
 	}() {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendDuration(dst, v.ArrayOpt[i1])
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"map_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
+		dst = append(dst, ':')
 		dst = strictjson.AppendDuration(dst, v.MapReq[k1])
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_opt\":"...)
 	if v.MapOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
+			dst = append(dst, ':')
 			dst = strictjson.AppendDuration(dst, v.MapOpt[k1])
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"map_slice_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, ':')
+		dst = append(dst, '[')
 		for i2 := range v.MapSliceReq[k1] {
 			if i2 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendDuration(dst, v.MapSliceReq[k1][i2])
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_slice_opt\":"...)
 	if v.MapSliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
-			dst = append(dst, byte(0x5b))
+			dst = append(dst, ':')
+			dst = append(dst, '[')
 			for i2 := range v.MapSliceOpt[k1] {
 				if i2 > 0 {
-					dst = append(dst, byte(0x2c))
+					dst = append(dst, ',')
 				}
 				dst = strictjson.AppendDuration(dst, v.MapSliceOpt[k1][i2])
 			}
-			dst = append(dst, byte(0x5d))
+			dst = append(dst, ']')
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"slice_ptr_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SlicePtrReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		if v.SlicePtrReq[i1] == nil {
 			dst = append(dst, "null"...)
 		} else {
-			dst = strictjson.AppendDuration(dst, (*v.SlicePtrReq[i1]))
+			dst = strictjson.AppendDuration(dst, *v.SlicePtrReq[i1])
 		}
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_ptr_opt\":"...)
 	if v.SlicePtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			if v.SlicePtrOpt[i1] == nil {
 				dst = append(dst, "null"...)
 			} else {
-				dst = strictjson.AppendDuration(dst, (*v.SlicePtrOpt[i1]))
+				dst = strictjson.AppendDuration(dst, *v.SlicePtrOpt[i1])
 			}
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -11951,9 +11887,7 @@ func winkDecodeColors(d *strictjson.Decoder, v *Colors) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "array_opt":
 			if d.Repeated(&seen[0], 128) {
@@ -11984,9 +11918,7 @@ func winkDecodeColors(d *strictjson.Decoder, v *Colors) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "map_req":
 			if d.Repeated(&seen[0], 256) {
@@ -12504,45 +12436,45 @@ func winkEncodeColors(dst []byte, v *Colors) []byte {
 	if v.PtrReq == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendString(dst, string((*v.PtrReq)))
+		dst = strictjson.AppendString(dst, string(*v.PtrReq))
 	}
 	dst = append(dst, ",\"ptr_opt\":"...)
 	if v.PtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendString(dst, string((*v.PtrOpt)))
+		dst = strictjson.AppendString(dst, string(*v.PtrOpt))
 	}
 	dst = append(dst, ",\"slice_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SliceReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, string(v.SliceReq[i1]))
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_opt\":"...)
 	if v.SliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, string(v.SliceOpt[i1]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"array_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.ArrayReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, string(v.ArrayReq[i1]))
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"array_opt\":"...)
 	if func() bool {
 		for i := range v.ArrayOpt {
@@ -12555,112 +12487,112 @@ func winkEncodeColors(dst []byte, v *Colors) []byte {
 	}() {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, string(v.ArrayOpt[i1]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"map_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
+		dst = append(dst, ':')
 		dst = strictjson.AppendString(dst, string(v.MapReq[k1]))
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_opt\":"...)
 	if v.MapOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
+			dst = append(dst, ':')
 			dst = strictjson.AppendString(dst, string(v.MapOpt[k1]))
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"map_slice_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, ':')
+		dst = append(dst, '[')
 		for i2 := range v.MapSliceReq[k1] {
 			if i2 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, string(v.MapSliceReq[k1][i2]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_slice_opt\":"...)
 	if v.MapSliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
-			dst = append(dst, byte(0x5b))
+			dst = append(dst, ':')
+			dst = append(dst, '[')
 			for i2 := range v.MapSliceOpt[k1] {
 				if i2 > 0 {
-					dst = append(dst, byte(0x2c))
+					dst = append(dst, ',')
 				}
 				dst = strictjson.AppendString(dst, string(v.MapSliceOpt[k1][i2]))
 			}
-			dst = append(dst, byte(0x5d))
+			dst = append(dst, ']')
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"slice_ptr_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SlicePtrReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		if v.SlicePtrReq[i1] == nil {
 			dst = append(dst, "null"...)
 		} else {
-			dst = strictjson.AppendString(dst, string((*v.SlicePtrReq[i1])))
+			dst = strictjson.AppendString(dst, string(*v.SlicePtrReq[i1]))
 		}
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_ptr_opt\":"...)
 	if v.SlicePtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			if v.SlicePtrOpt[i1] == nil {
 				dst = append(dst, "null"...)
 			} else {
-				dst = strictjson.AppendString(dst, string((*v.SlicePtrOpt[i1])))
+				dst = strictjson.AppendString(dst, string(*v.SlicePtrOpt[i1]))
 			}
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -12680,7 +12612,7 @@ func winkDecodeLevels(d *strictjson.Decoder, v *Levels) {
 				switch n {
 				case -1, 0, 7:
 				default:
-					d.EnumMismatchInt(int64(n), "-1, 0, 7")
+					d.EnumMismatchInt(n, "-1, 0, 7")
 				}
 				v.ValReq = Level(n)
 			}
@@ -12695,7 +12627,7 @@ func winkDecodeLevels(d *strictjson.Decoder, v *Levels) {
 				switch n {
 				case -1, 0, 7:
 				default:
-					d.EnumMismatchInt(int64(n), "-1, 0, 7")
+					d.EnumMismatchInt(n, "-1, 0, 7")
 				}
 				v.ValOpt = Level(n)
 			}
@@ -12711,7 +12643,7 @@ func winkDecodeLevels(d *strictjson.Decoder, v *Levels) {
 				switch n {
 				case -1, 0, 7:
 				default:
-					d.EnumMismatchInt(int64(n), "-1, 0, 7")
+					d.EnumMismatchInt(n, "-1, 0, 7")
 				}
 				p1 = Level(n)
 			}
@@ -12728,7 +12660,7 @@ func winkDecodeLevels(d *strictjson.Decoder, v *Levels) {
 				switch n {
 				case -1, 0, 7:
 				default:
-					d.EnumMismatchInt(int64(n), "-1, 0, 7")
+					d.EnumMismatchInt(n, "-1, 0, 7")
 				}
 				p1 = Level(n)
 			}
@@ -12746,7 +12678,7 @@ func winkDecodeLevels(d *strictjson.Decoder, v *Levels) {
 						switch n {
 						case -1, 0, 7:
 						default:
-							d.EnumMismatchInt(int64(n), "-1, 0, 7")
+							d.EnumMismatchInt(n, "-1, 0, 7")
 						}
 						e1 = Level(n)
 					}
@@ -12771,7 +12703,7 @@ func winkDecodeLevels(d *strictjson.Decoder, v *Levels) {
 						switch n {
 						case -1, 0, 7:
 						default:
-							d.EnumMismatchInt(int64(n), "-1, 0, 7")
+							d.EnumMismatchInt(n, "-1, 0, 7")
 						}
 						e1 = Level(n)
 					}
@@ -12792,7 +12724,7 @@ func winkDecodeLevels(d *strictjson.Decoder, v *Levels) {
 							switch n {
 							case -1, 0, 7:
 							default:
-								d.EnumMismatchInt(int64(n), "-1, 0, 7")
+								d.EnumMismatchInt(n, "-1, 0, 7")
 							}
 							v.ArrayReq[i1] = Level(n)
 						}
@@ -12802,9 +12734,7 @@ func winkDecodeLevels(d *strictjson.Decoder, v *Levels) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "array_opt":
 			if d.Repeated(&seen[0], 128) {
@@ -12821,7 +12751,7 @@ func winkDecodeLevels(d *strictjson.Decoder, v *Levels) {
 							switch n {
 							case -1, 0, 7:
 							default:
-								d.EnumMismatchInt(int64(n), "-1, 0, 7")
+								d.EnumMismatchInt(n, "-1, 0, 7")
 							}
 							v.ArrayOpt[i1] = Level(n)
 						}
@@ -12831,9 +12761,7 @@ func winkDecodeLevels(d *strictjson.Decoder, v *Levels) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "map_req":
 			if d.Repeated(&seen[0], 256) {
@@ -12865,7 +12793,7 @@ func winkDecodeLevels(d *strictjson.Decoder, v *Levels) {
 										switch n {
 										case -1, 0, 7:
 										default:
-											d.EnumMismatchInt(int64(n), "-1, 0, 7")
+											d.EnumMismatchInt(n, "-1, 0, 7")
 										}
 										e1 = Level(n)
 									}
@@ -12908,7 +12836,7 @@ func winkDecodeLevels(d *strictjson.Decoder, v *Levels) {
 							switch n {
 							case -1, 0, 7:
 							default:
-								d.EnumMismatchInt(int64(n), "-1, 0, 7")
+								d.EnumMismatchInt(n, "-1, 0, 7")
 							}
 							e1 = Level(n)
 						}
@@ -12951,7 +12879,7 @@ func winkDecodeLevels(d *strictjson.Decoder, v *Levels) {
 										switch n {
 										case -1, 0, 7:
 										default:
-											d.EnumMismatchInt(int64(n), "-1, 0, 7")
+											d.EnumMismatchInt(n, "-1, 0, 7")
 										}
 										e1 = Level(n)
 									}
@@ -12994,7 +12922,7 @@ func winkDecodeLevels(d *strictjson.Decoder, v *Levels) {
 							switch n {
 							case -1, 0, 7:
 							default:
-								d.EnumMismatchInt(int64(n), "-1, 0, 7")
+								d.EnumMismatchInt(n, "-1, 0, 7")
 							}
 							e1 = Level(n)
 						}
@@ -13039,7 +12967,7 @@ func winkDecodeLevels(d *strictjson.Decoder, v *Levels) {
 												switch n {
 												case -1, 0, 7:
 												default:
-													d.EnumMismatchInt(int64(n), "-1, 0, 7")
+													d.EnumMismatchInt(n, "-1, 0, 7")
 												}
 												e2 = Level(n)
 											}
@@ -13092,7 +13020,7 @@ func winkDecodeLevels(d *strictjson.Decoder, v *Levels) {
 									switch n {
 									case -1, 0, 7:
 									default:
-										d.EnumMismatchInt(int64(n), "-1, 0, 7")
+										d.EnumMismatchInt(n, "-1, 0, 7")
 									}
 									e2 = Level(n)
 								}
@@ -13145,7 +13073,7 @@ func winkDecodeLevels(d *strictjson.Decoder, v *Levels) {
 												switch n {
 												case -1, 0, 7:
 												default:
-													d.EnumMismatchInt(int64(n), "-1, 0, 7")
+													d.EnumMismatchInt(n, "-1, 0, 7")
 												}
 												e2 = Level(n)
 											}
@@ -13198,7 +13126,7 @@ func winkDecodeLevels(d *strictjson.Decoder, v *Levels) {
 									switch n {
 									case -1, 0, 7:
 									default:
-										d.EnumMismatchInt(int64(n), "-1, 0, 7")
+										d.EnumMismatchInt(n, "-1, 0, 7")
 									}
 									e2 = Level(n)
 								}
@@ -13230,7 +13158,7 @@ func winkDecodeLevels(d *strictjson.Decoder, v *Levels) {
 							switch n {
 							case -1, 0, 7:
 							default:
-								d.EnumMismatchInt(int64(n), "-1, 0, 7")
+								d.EnumMismatchInt(n, "-1, 0, 7")
 							}
 							p2 = Level(n)
 						}
@@ -13261,7 +13189,7 @@ func winkDecodeLevels(d *strictjson.Decoder, v *Levels) {
 							switch n {
 							case -1, 0, 7:
 							default:
-								d.EnumMismatchInt(int64(n), "-1, 0, 7")
+								d.EnumMismatchInt(n, "-1, 0, 7")
 							}
 							p2 = Level(n)
 						}
@@ -13311,45 +13239,45 @@ func winkEncodeLevels(dst []byte, v *Levels) []byte {
 	if v.PtrReq == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendInt(dst, int64((*v.PtrReq)))
+		dst = strictjson.AppendInt(dst, int64(*v.PtrReq))
 	}
 	dst = append(dst, ",\"ptr_opt\":"...)
 	if v.PtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendInt(dst, int64((*v.PtrOpt)))
+		dst = strictjson.AppendInt(dst, int64(*v.PtrOpt))
 	}
 	dst = append(dst, ",\"slice_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SliceReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendInt(dst, int64(v.SliceReq[i1]))
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_opt\":"...)
 	if v.SliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendInt(dst, int64(v.SliceOpt[i1]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"array_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.ArrayReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendInt(dst, int64(v.ArrayReq[i1]))
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"array_opt\":"...)
 	if func() bool {
 		for i := range v.ArrayOpt {
@@ -13362,112 +13290,112 @@ func winkEncodeLevels(dst []byte, v *Levels) []byte {
 	}() {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendInt(dst, int64(v.ArrayOpt[i1]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"map_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
+		dst = append(dst, ':')
 		dst = strictjson.AppendInt(dst, int64(v.MapReq[k1]))
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_opt\":"...)
 	if v.MapOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
+			dst = append(dst, ':')
 			dst = strictjson.AppendInt(dst, int64(v.MapOpt[k1]))
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"map_slice_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, ':')
+		dst = append(dst, '[')
 		for i2 := range v.MapSliceReq[k1] {
 			if i2 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendInt(dst, int64(v.MapSliceReq[k1][i2]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_slice_opt\":"...)
 	if v.MapSliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
-			dst = append(dst, byte(0x5b))
+			dst = append(dst, ':')
+			dst = append(dst, '[')
 			for i2 := range v.MapSliceOpt[k1] {
 				if i2 > 0 {
-					dst = append(dst, byte(0x2c))
+					dst = append(dst, ',')
 				}
 				dst = strictjson.AppendInt(dst, int64(v.MapSliceOpt[k1][i2]))
 			}
-			dst = append(dst, byte(0x5d))
+			dst = append(dst, ']')
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"slice_ptr_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SlicePtrReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		if v.SlicePtrReq[i1] == nil {
 			dst = append(dst, "null"...)
 		} else {
-			dst = strictjson.AppendInt(dst, int64((*v.SlicePtrReq[i1])))
+			dst = strictjson.AppendInt(dst, int64(*v.SlicePtrReq[i1]))
 		}
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_ptr_opt\":"...)
 	if v.SlicePtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			if v.SlicePtrOpt[i1] == nil {
 				dst = append(dst, "null"...)
 			} else {
-				dst = strictjson.AppendInt(dst, int64((*v.SlicePtrOpt[i1])))
+				dst = strictjson.AppendInt(dst, int64(*v.SlicePtrOpt[i1]))
 			}
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -13574,9 +13502,7 @@ func winkDecodeNames(d *strictjson.Decoder, v *Names) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "array_opt":
 			if d.Repeated(&seen[0], 128) {
@@ -13598,9 +13524,7 @@ func winkDecodeNames(d *strictjson.Decoder, v *Names) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "map_req":
 			if d.Repeated(&seen[0], 256) {
@@ -14028,45 +13952,45 @@ func winkEncodeNames(dst []byte, v *Names) []byte {
 	if v.PtrReq == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendString(dst, string((*v.PtrReq)))
+		dst = strictjson.AppendString(dst, string(*v.PtrReq))
 	}
 	dst = append(dst, ",\"ptr_opt\":"...)
 	if v.PtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendString(dst, string((*v.PtrOpt)))
+		dst = strictjson.AppendString(dst, string(*v.PtrOpt))
 	}
 	dst = append(dst, ",\"slice_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SliceReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, string(v.SliceReq[i1]))
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_opt\":"...)
 	if v.SliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, string(v.SliceOpt[i1]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"array_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.ArrayReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, string(v.ArrayReq[i1]))
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"array_opt\":"...)
 	if func() bool {
 		for i := range v.ArrayOpt {
@@ -14079,112 +14003,112 @@ func winkEncodeNames(dst []byte, v *Names) []byte {
 	}() {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, string(v.ArrayOpt[i1]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"map_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
+		dst = append(dst, ':')
 		dst = strictjson.AppendString(dst, string(v.MapReq[k1]))
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_opt\":"...)
 	if v.MapOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
+			dst = append(dst, ':')
 			dst = strictjson.AppendString(dst, string(v.MapOpt[k1]))
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"map_slice_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, ':')
+		dst = append(dst, '[')
 		for i2 := range v.MapSliceReq[k1] {
 			if i2 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, string(v.MapSliceReq[k1][i2]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_slice_opt\":"...)
 	if v.MapSliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
-			dst = append(dst, byte(0x5b))
+			dst = append(dst, ':')
+			dst = append(dst, '[')
 			for i2 := range v.MapSliceOpt[k1] {
 				if i2 > 0 {
-					dst = append(dst, byte(0x2c))
+					dst = append(dst, ',')
 				}
 				dst = strictjson.AppendString(dst, string(v.MapSliceOpt[k1][i2]))
 			}
-			dst = append(dst, byte(0x5d))
+			dst = append(dst, ']')
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"slice_ptr_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SlicePtrReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		if v.SlicePtrReq[i1] == nil {
 			dst = append(dst, "null"...)
 		} else {
-			dst = strictjson.AppendString(dst, string((*v.SlicePtrReq[i1])))
+			dst = strictjson.AppendString(dst, string(*v.SlicePtrReq[i1]))
 		}
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_ptr_opt\":"...)
 	if v.SlicePtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			if v.SlicePtrOpt[i1] == nil {
 				dst = append(dst, "null"...)
 			} else {
-				dst = strictjson.AppendString(dst, string((*v.SlicePtrOpt[i1])))
+				dst = strictjson.AppendString(dst, string(*v.SlicePtrOpt[i1]))
 			}
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -14277,9 +14201,7 @@ func winkDecodeLeafs(d *strictjson.Decoder, v *Leafs) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "array_opt":
 			if d.Repeated(&seen[0], 128) {
@@ -14299,9 +14221,7 @@ func winkDecodeLeafs(d *strictjson.Decoder, v *Leafs) {
 					i1++
 				}
 				d.ArrayEnd()
-				if i1 != 2 {
-					d.FailLen("must contain exactly 2 items", i1)
-				}
+				d.CheckArrayLen(i1, 2)
 			}
 		case "map_req":
 			if d.Repeated(&seen[0], 256) {
@@ -14718,36 +14638,36 @@ func winkEncodeLeafs(dst []byte, v *Leafs) []byte {
 		dst = winkEncodeLeaf(dst, v.PtrOpt)
 	}
 	dst = append(dst, ",\"slice_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SliceReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = winkEncodeLeaf(dst, &v.SliceReq[i1])
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_opt\":"...)
 	if v.SliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = winkEncodeLeaf(dst, &v.SliceOpt[i1])
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"array_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.ArrayReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = winkEncodeLeaf(dst, &v.ArrayReq[i1])
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"array_opt\":"...)
 	if func() bool {
 		for i := range v.ArrayOpt {
@@ -14760,88 +14680,88 @@ func winkEncodeLeafs(dst []byte, v *Leafs) []byte {
 	}() {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = winkEncodeLeaf(dst, &v.ArrayOpt[i1])
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"map_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
+		dst = append(dst, ':')
 		e1 := v.MapReq[k1]
 		dst = winkEncodeLeaf(dst, &e1)
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_opt\":"...)
 	if v.MapOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
+			dst = append(dst, ':')
 			e1 := v.MapOpt[k1]
 			dst = winkEncodeLeaf(dst, &e1)
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"map_slice_req\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceReq)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, ':')
+		dst = append(dst, '[')
 		for i2 := range v.MapSliceReq[k1] {
 			if i2 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = winkEncodeLeaf(dst, &v.MapSliceReq[k1][i2])
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"map_slice_opt\":"...)
 	if v.MapSliceOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
-			dst = append(dst, byte(0x5b))
+			dst = append(dst, ':')
+			dst = append(dst, '[')
 			for i2 := range v.MapSliceOpt[k1] {
 				if i2 > 0 {
-					dst = append(dst, byte(0x2c))
+					dst = append(dst, ',')
 				}
 				dst = winkEncodeLeaf(dst, &v.MapSliceOpt[k1][i2])
 			}
-			dst = append(dst, byte(0x5d))
+			dst = append(dst, ']')
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"slice_ptr_req\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.SlicePtrReq {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		if v.SlicePtrReq[i1] == nil {
 			dst = append(dst, "null"...)
@@ -14849,15 +14769,15 @@ func winkEncodeLeafs(dst []byte, v *Leafs) []byte {
 			dst = winkEncodeLeaf(dst, v.SlicePtrReq[i1])
 		}
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"slice_ptr_opt\":"...)
 	if v.SlicePtrOpt == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			if v.SlicePtrOpt[i1] == nil {
 				dst = append(dst, "null"...)
@@ -14865,9 +14785,9 @@ func winkEncodeLeafs(dst []byte, v *Leafs) []byte {
 				dst = winkEncodeLeaf(dst, v.SlicePtrOpt[i1])
 			}
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -14932,7 +14852,7 @@ func winkEncodeLeaf(dst []byte, v *Leaf) []byte {
 	} else {
 		dst = winkEncodeLeaf(dst, v.Next)
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 

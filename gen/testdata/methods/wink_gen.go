@@ -55,7 +55,7 @@ var winkFuncsMeasure = wink.Funcs[Range, Span]{
 func winkEncodeSpan(dst []byte, v *Span) []byte {
 	dst = append(dst, "{\"len\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Len))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -100,7 +100,7 @@ func winkEncodeRange(dst []byte, v *Range) []byte {
 	dst = strictjson.AppendInt(dst, int64(v.From))
 	dst = append(dst, ",\"to\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.To))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 

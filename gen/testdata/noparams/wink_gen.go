@@ -107,7 +107,7 @@ var winkFuncsNoop = wink.Funcs[wink.NoParams, wink.NoValue]{
 func winkEncodePong(dst []byte, v *Pong) []byte {
 	dst = append(dst, "{\"at\":"...)
 	dst = strictjson.AppendString(dst, v.At)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -140,7 +140,7 @@ func winkDecodeClearParams(d *strictjson.Decoder, v *ClearParams) {
 func winkEncodeClearParams(dst []byte, v *ClearParams) []byte {
 	dst = append(dst, "{\"key\":"...)
 	dst = strictjson.AppendString(dst, v.Key)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 

@@ -76,14 +76,14 @@ func WinkEvalExamples() []wink.TypedExample[EvalParams, Value] {
 		out[0].Description = "Add"
 		{
 			p2 := winkNew(&out[0].Input.Expr.Call)
-			(*p2).Fn = "add"
-			(*p2).Args = make([]Expr, 2)
+			p2.Fn = "add"
+			p2.Args = make([]Expr, 2)
 			{
-				p6 := winkNew(&(*p2).Args[0].Lit)
+				p6 := winkNew(&p2.Args[0].Lit)
 				(*p6) = 1
 			}
 			{
-				p6 := winkNew(&(*p2).Args[1].Lit)
+				p6 := winkNew(&p2.Args[1].Lit)
 				(*p6) = 2
 			}
 		}
@@ -115,8 +115,8 @@ var winkFuncsWalk = wink.Funcs[Tree, Tree]{
 // winkEncodeValue appends the canonical JSON encoding of v to dst.
 func winkEncodeValue(dst []byte, v *Value) []byte {
 	dst = append(dst, "{\"v\":"...)
-	dst = strictjson.AppendFloat(dst, float64(v.V), 64)
-	dst = append(dst, byte(0x7d))
+	dst = strictjson.AppendFloat(dst, v.V, 64)
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -157,7 +157,7 @@ func winkEncodeEvalParams(dst []byte, v *EvalParams) []byte {
 	dst = winkEncodeExpr(dst, &v.Expr)
 	dst = append(dst, ",\"tree\":"...)
 	dst = winkEncodeTree(dst, &v.Tree)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -178,7 +178,7 @@ func winkDecodeExpr(d *strictjson.Decoder, v *Expr) {
 			}
 			var p1 float64
 			if f, ok := d.Float(64); ok {
-				p1 = float64(f)
+				p1 = f
 			}
 			v.Lit = &p1
 		case "call":
@@ -204,7 +204,7 @@ func winkEncodeExpr(dst []byte, v *Expr) []byte {
 	if v.Lit == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendFloat(dst, float64((*v.Lit)), 64)
+		dst = strictjson.AppendFloat(dst, *v.Lit, 64)
 	}
 	dst = append(dst, ",\"call\":"...)
 	if v.Call == nil {
@@ -212,7 +212,7 @@ func winkEncodeExpr(dst []byte, v *Expr) []byte {
 	} else {
 		dst = winkEncodeCall(dst, v.Call)
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -272,15 +272,15 @@ func winkEncodeCall(dst []byte, v *Call) []byte {
 	dst = append(dst, "{\"fn\":"...)
 	dst = strictjson.AppendString(dst, v.Fn)
 	dst = append(dst, ",\"args\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.Args {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = winkEncodeExpr(dst, &v.Args[i1])
 	}
-	dst = append(dst, byte(0x5d))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, ']')
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -345,14 +345,14 @@ func winkEncodeTree(dst []byte, v *Tree) []byte {
 	if v.Children == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.Children {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = winkEncodeTree(dst, &v.Children[i1])
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"parent\":"...)
 	if v.Parent == nil {
@@ -360,7 +360,7 @@ func winkEncodeTree(dst []byte, v *Tree) []byte {
 	} else {
 		dst = winkEncodeTree(dst, v.Parent)
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 

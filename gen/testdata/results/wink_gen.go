@@ -217,7 +217,7 @@ func winkEncodeItem(dst []byte, v *Item) []byte {
 	dst = strictjson.AppendString(dst, v.Name)
 	dst = append(dst, ",\"size\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Size))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -250,21 +250,21 @@ func winkDecodeQuery(d *strictjson.Decoder, v *Query) {
 func winkEncodeQuery(dst []byte, v *Query) []byte {
 	dst = append(dst, "{\"prefix\":"...)
 	dst = strictjson.AppendString(dst, v.Prefix)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
 // winkEncodeResultOfListItems appends the canonical JSON encoding of v to dst.
 func winkEncodeResultOfListItems(dst []byte, v *[]Item) []byte {
 	x := *v
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i0 := range x {
 		if i0 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = winkEncodeItem(dst, &x[i0])
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	return dst
 }
 
@@ -285,16 +285,16 @@ func winkEncodeResultOfGreet(dst []byte, v *string) []byte {
 // winkEncodeResultOfSizes appends the canonical JSON encoding of v to dst.
 func winkEncodeResultOfSizes(dst []byte, v *map[string]int) []byte {
 	x := *v
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i0, k0 := range slices.Sorted(maps.Keys(x)) {
 		if i0 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k0)
-		dst = append(dst, byte(0x3a))
+		dst = append(dst, ':')
 		dst = strictjson.AppendInt(dst, int64(x[k0]))
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -312,28 +312,28 @@ func winkEncodeResultOfFindItem(dst []byte, v **Item) []byte {
 // winkEncodeResultOfLabels appends the canonical JSON encoding of v to dst.
 func winkEncodeResultOfLabels(dst []byte, v *Tags) []byte {
 	x := *v
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i0 := range x {
 		if i0 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, x[i0])
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	return dst
 }
 
 // winkEncodeResultOfMoreLabels appends the canonical JSON encoding of v to dst.
 func winkEncodeResultOfMoreLabels(dst []byte, v *Tags) []byte {
 	x := *v
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i0 := range x {
 		if i0 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, x[i0])
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	return dst
 }
 

@@ -251,25 +251,25 @@ func winkEncodeBoard(dst []byte, v *Board) []byte {
 	dst = append(dst, "{\"phase\":"...)
 	dst = strictjson.AppendString(dst, string(v.Phase))
 	dst = append(dst, ",\"notes\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.Notes {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = winkEncodeNote(dst, &v.Notes[i1])
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"tags\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.Tags)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
+		dst = append(dst, ':')
 		dst = strictjson.AppendInt(dst, int64(v.Tags[k1]))
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	dst = append(dst, ",\"pinned\":"...)
 	if v.Pinned == nil {
 		dst = append(dst, "null"...)
@@ -280,18 +280,18 @@ func winkEncodeBoard(dst []byte, v *Board) []byte {
 	if v.Extra == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.Extra)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
+			dst = append(dst, ':')
 			dst = strictjson.AppendString(dst, v.Extra[k1])
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -337,7 +337,7 @@ func winkEncodeNote(dst []byte, v *Note) []byte {
 	dst = strictjson.AppendString(dst, v.Text)
 	dst = append(dst, ",\"at\":"...)
 	dst = strictjson.AppendTime(dst, v.At)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 

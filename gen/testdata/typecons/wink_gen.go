@@ -77,7 +77,7 @@ func WinkCopyExamples() []wink.TypedExample[CopyParams, Copied] {
 func winkEncodeCopied(dst []byte, v *Copied) []byte {
 	dst = append(dst, "{\"n\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.N))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -96,9 +96,7 @@ func winkDecodeCopyParams(d *strictjson.Decoder, v *CopyParams) {
 			if s, ok := d.String(); ok {
 				v.From = Path(s)
 				d.CheckLength(s, -1, 200)
-				if !winkPatternde24dc97.MatchString(s) {
-					d.FailString("must be a relative path of lowercase letters, digits, _ . / and -", s)
-				}
+				d.CheckPattern(s, winkPatternde24dc97, "a relative path of lowercase letters, digits, _ . / and -")
 			}
 		case "to":
 			if d.Repeated(&seen[0], 2) {
@@ -111,9 +109,7 @@ func winkDecodeCopyParams(d *strictjson.Decoder, v *CopyParams) {
 			if s, ok := d.String(); ok {
 				p1 = Path(s)
 				d.CheckLength(s, -1, 50)
-				if !winkPatternde24dc97.MatchString(s) {
-					d.FailString("must be a relative path of lowercase letters, digits, _ . / and -", s)
-				}
+				d.CheckPattern(s, winkPatternde24dc97, "a relative path of lowercase letters, digits, _ . / and -")
 			}
 			v.To = &p1
 		case "also":
@@ -131,9 +127,7 @@ func winkDecodeCopyParams(d *strictjson.Decoder, v *CopyParams) {
 					if s, ok := d.String(); ok {
 						e1 = Path(s)
 						d.CheckLength(s, -1, 200)
-						if !winkPatternde24dc97.MatchString(s) {
-							d.FailString("must be a relative path of lowercase letters, digits, _ . / and -", s)
-						}
+						d.CheckPattern(s, winkPatternde24dc97, "a relative path of lowercase letters, digits, _ . / and -")
 					}
 					tmp1 = append(tmp1, e1)
 				}
@@ -170,20 +164,20 @@ func winkEncodeCopyParams(dst []byte, v *CopyParams) []byte {
 	if v.To == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendString(dst, string((*v.To)))
+		dst = strictjson.AppendString(dst, string(*v.To))
 	}
 	dst = append(dst, ",\"also\":"...)
 	if v.Also == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.Also {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, string(v.Also[i1]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"tag\":"...)
 	if v.Tag == "" {
@@ -191,7 +185,7 @@ func winkEncodeCopyParams(dst []byte, v *CopyParams) []byte {
 	} else {
 		dst = strictjson.AppendString(dst, string(v.Tag))
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 

@@ -192,7 +192,7 @@ func winkDecodeAskParams(d *strictjson.Decoder, v *AskParams) {
 func winkEncodeAskParams(dst []byte, v *AskParams) []byte {
 	dst = append(dst, "{\"prompt\":"...)
 	dst = strictjson.AppendString(dst, v.Prompt)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -206,7 +206,7 @@ func winkEncodeRegistered(dst []byte, v *Registered) []byte {
 	} else {
 		dst = strictjson.AppendString(dst, v.Summary)
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -332,7 +332,7 @@ func winkDecodeChoices(d *strictjson.Decoder, v *Choices) {
 			}
 			set[0] |= 32
 			if f, ok := d.Float(64); ok {
-				v.Score = float64(f)
+				v.Score = f
 			}
 		case "verified":
 			if d.Repeated(&seen[0], 64) {
@@ -379,33 +379,33 @@ func winkEncodeChoices(dst []byte, v *Choices) []byte {
 	if v.UntitledMulti == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.UntitledMulti {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, string(v.UntitledMulti[i1]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"titledMulti\":"...)
 	if v.TitledMulti == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.TitledMulti {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, string(v.TitledMulti[i1]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"score\":"...)
-	dst = strictjson.AppendFloat(dst, float64(v.Score), 64)
+	dst = strictjson.AppendFloat(dst, v.Score, 64)
 	dst = append(dst, ",\"verified\":"...)
 	dst = strictjson.AppendBool(dst, v.Verified)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -526,18 +526,18 @@ func winkEncodeSignUp(dst []byte, v *SignUp) []byte {
 	if v.Topics == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.Topics {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, string(v.Topics[i1]))
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"newsletter\":"...)
 	dst = strictjson.AppendBool(dst, v.Newsletter)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 

@@ -122,7 +122,7 @@ func winkDecodeDigest(d *strictjson.Decoder, v *Digest) {
 				continue
 			}
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.Bytes = int64(n)
+				v.Bytes = n
 			}
 		case "partial":
 			if d.Repeated(&seen[0], 8) {
@@ -213,7 +213,7 @@ func winkEncodeDigest(dst []byte, v *Digest) []byte {
 	dst = append(dst, ",\"dirs\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Dirs))
 	dst = append(dst, ",\"bytes\":"...)
-	dst = strictjson.AppendInt(dst, int64(v.Bytes))
+	dst = strictjson.AppendInt(dst, v.Bytes)
 	dst = append(dst, ",\"partial\":"...)
 	if !v.Partial {
 		dst = append(dst, "null"...)
@@ -221,33 +221,33 @@ func winkEncodeDigest(dst []byte, v *Digest) []byte {
 		dst = strictjson.AppendBool(dst, v.Partial)
 	}
 	dst = append(dst, ",\"kinds\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.Kinds {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = winkEncodeKindCount(dst, &v.Kinds[i1])
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"notable\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.Notable {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, v.Notable[i1])
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"expanded\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.Expanded {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = winkEncodeDir(dst, &v.Expanded[i1])
 	}
-	dst = append(dst, byte(0x5d))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, ']')
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -292,7 +292,7 @@ func winkEncodeKindCount(dst []byte, v *KindCount) []byte {
 	dst = strictjson.AppendString(dst, v.Ext)
 	dst = append(dst, ",\"files\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Files))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -354,21 +354,21 @@ func winkEncodeDir(dst []byte, v *Dir) []byte {
 	dst = append(dst, "{\"path\":"...)
 	dst = strictjson.AppendString(dst, v.Path)
 	dst = append(dst, ",\"children\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.Children {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = winkEncodeChild(dst, &v.Children[i1])
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"more\":"...)
 	if v.More == 0 {
 		dst = append(dst, "null"...)
 	} else {
 		dst = strictjson.AppendInt(dst, int64(v.More))
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -412,7 +412,7 @@ func winkDecodeChild(d *strictjson.Decoder, v *Child) {
 				continue
 			}
 			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.Bytes = int64(n)
+				v.Bytes = n
 			}
 		default:
 			d.Unknown(winkKeysChild)
@@ -444,8 +444,8 @@ func winkEncodeChild(dst []byte, v *Child) []byte {
 		dst = strictjson.AppendInt(dst, int64(v.Files))
 	}
 	dst = append(dst, ",\"bytes\":"...)
-	dst = strictjson.AppendInt(dst, int64(v.Bytes))
-	dst = append(dst, byte(0x7d))
+	dst = strictjson.AppendInt(dst, v.Bytes)
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -467,9 +467,7 @@ func winkDecodeDigestParams(d *strictjson.Decoder, v *DigestParams) {
 			if s, ok := d.String(); ok {
 				v.Path = files.PathOrRoot(s)
 				d.CheckLength(s, -1, 1297)
-				if !winkPatternc3254eac.MatchString(s) {
-					d.FailString("must be empty or / for the workspace root, or a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
-				}
+				d.CheckPattern(s, winkPatternc3254eac, "empty or / for the workspace root, or a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..")
 			}
 		default:
 			d.Unknown(winkKeysDigestParams)
@@ -486,7 +484,7 @@ func winkEncodeDigestParams(dst []byte, v *DigestParams) []byte {
 	} else {
 		dst = strictjson.AppendString(dst, string(v.Path))
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 

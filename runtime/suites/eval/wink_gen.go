@@ -88,7 +88,7 @@ func winkEncodeEvalResult(dst []byte, v *EvalResult) []byte {
 		dst = strictjson.AppendString(dst, v.Result)
 	}
 	dst = append(dst, ",\"steps\":"...)
-	dst = strictjson.AppendInt(dst, int64(v.Steps))
+	dst = strictjson.AppendInt(dst, v.Steps)
 	dst = append(dst, ",\"truncated\":"...)
 	if !v.Truncated {
 		dst = append(dst, "null"...)
@@ -101,7 +101,7 @@ func winkEncodeEvalResult(dst []byte, v *EvalResult) []byte {
 	} else {
 		dst = strictjson.AppendBool(dst, v.ResultTruncated)
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -131,7 +131,7 @@ func winkDecodeEvalParams(d *strictjson.Decoder, v *EvalParams) {
 			}
 			set[0] |= 2
 			if n, ok := d.Int(1000, 100000000); ok {
-				v.MaxSteps = int64(n)
+				v.MaxSteps = n
 			}
 		default:
 			d.Unknown(winkKeysEvalParams)
@@ -151,8 +151,8 @@ func winkEncodeEvalParams(dst []byte, v *EvalParams) []byte {
 	dst = append(dst, "{\"source\":"...)
 	dst = strictjson.AppendString(dst, v.Source)
 	dst = append(dst, ",\"max_steps\":"...)
-	dst = strictjson.AppendInt(dst, int64(v.MaxSteps))
-	dst = append(dst, byte(0x7d))
+	dst = strictjson.AppendInt(dst, v.MaxSteps)
+	dst = append(dst, '}')
 	return dst
 }
 

@@ -382,9 +382,7 @@ func winkDecodeEditFileParams(d *strictjson.Decoder, v *EditFileParams) {
 			if s, ok := d.String(); ok {
 				v.FilePath = Path(s)
 				d.CheckLength(s, -1, 1297)
-				if !winkPatternf70c7ee7.MatchString(s) {
-					d.FailString("must be a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
-				}
+				d.CheckPattern(s, winkPatternf70c7ee7, "a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..")
 			}
 		case "old_string":
 			if d.Repeated(&seen[0], 2) {
@@ -441,24 +439,24 @@ func winkEncodeEditFileParams(dst []byte, v *EditFileParams) []byte {
 	} else {
 		dst = strictjson.AppendBool(dst, v.ReplaceAll)
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
 // winkEncodeGlobResult appends the canonical JSON encoding of v to dst.
 func winkEncodeGlobResult(dst []byte, v *GlobResult) []byte {
 	dst = append(dst, "{\"matches\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.Matches {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, v.Matches[i1])
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"total\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Total))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -478,9 +476,7 @@ func winkDecodeGlobParams(d *strictjson.Decoder, v *GlobParams) {
 			if s, ok := d.String(); ok {
 				v.Pattern = s
 				d.CheckLength(s, 1, 1297)
-				if !winkPatternb11ea1a3.MatchString(s) {
-					d.FailString("must match the pattern ^(?:[ -~]+)$", s)
-				}
+				d.CheckPattern(s, winkPatternb11ea1a3, "")
 			}
 		case "path":
 			if d.Repeated(&seen[0], 2) {
@@ -492,9 +488,7 @@ func winkDecodeGlobParams(d *strictjson.Decoder, v *GlobParams) {
 			if s, ok := d.String(); ok {
 				v.Path = PathOrRoot(s)
 				d.CheckLength(s, -1, 1297)
-				if !winkPatternc3254eac.MatchString(s) {
-					d.FailString("must be empty or / for the workspace root, or a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
-				}
+				d.CheckPattern(s, winkPatternc3254eac, "empty or / for the workspace root, or a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..")
 			}
 		case "offset":
 			if d.Repeated(&seen[0], 4) {
@@ -548,26 +542,26 @@ func winkEncodeGlobParams(dst []byte, v *GlobParams) []byte {
 	dst = strictjson.AppendInt(dst, int64(v.Offset))
 	dst = append(dst, ",\"limit\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Limit))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
 // winkEncodeGrepResult appends the canonical JSON encoding of v to dst.
 func winkEncodeGrepResult(dst []byte, v *GrepResult) []byte {
 	dst = append(dst, "{\"matches\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.Matches {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = winkEncodeGrepMatch(dst, &v.Matches[i1])
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"more\":"...)
 	dst = strictjson.AppendBool(dst, v.More)
 	dst = append(dst, ",\"skipped\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Skipped))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -579,7 +573,7 @@ func winkEncodeGrepMatch(dst []byte, v *GrepMatch) []byte {
 	dst = strictjson.AppendInt(dst, int64(v.Line))
 	dst = append(dst, ",\"text\":"...)
 	dst = strictjson.AppendString(dst, v.Text)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -610,9 +604,7 @@ func winkDecodeGrepParams(d *strictjson.Decoder, v *GrepParams) {
 			if s, ok := d.String(); ok {
 				v.Path = PathOrRoot(s)
 				d.CheckLength(s, -1, 1297)
-				if !winkPatternc3254eac.MatchString(s) {
-					d.FailString("must be empty or / for the workspace root, or a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
-				}
+				d.CheckPattern(s, winkPatternc3254eac, "empty or / for the workspace root, or a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..")
 			}
 		case "glob":
 			if d.Repeated(&seen[0], 4) {
@@ -624,9 +616,7 @@ func winkDecodeGrepParams(d *strictjson.Decoder, v *GrepParams) {
 			if s, ok := d.String(); ok {
 				v.Glob = s
 				d.CheckLength(s, -1, 1297)
-				if !winkPatternb11ea1a3.MatchString(s) {
-					d.FailString("must match the pattern ^(?:[ -~]+)$", s)
-				}
+				d.CheckPattern(s, winkPatternb11ea1a3, "")
 			}
 		case "offset":
 			if d.Repeated(&seen[0], 8) {
@@ -686,7 +676,7 @@ func winkEncodeGrepParams(dst []byte, v *GrepParams) []byte {
 	dst = strictjson.AppendInt(dst, int64(v.Offset))
 	dst = append(dst, ",\"limit\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Limit))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -695,17 +685,17 @@ func winkEncodeLsResult(dst []byte, v *LsResult) []byte {
 	dst = append(dst, "{\"path\":"...)
 	dst = strictjson.AppendString(dst, v.Path)
 	dst = append(dst, ",\"entries\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.Entries {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = winkEncodeLsEntry(dst, &v.Entries[i1])
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"total\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Total))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -716,8 +706,8 @@ func winkEncodeLsEntry(dst []byte, v *LsEntry) []byte {
 	dst = append(dst, ",\"kind\":"...)
 	dst = strictjson.AppendString(dst, string(v.Kind))
 	dst = append(dst, ",\"size\":"...)
-	dst = strictjson.AppendInt(dst, int64(v.Size))
-	dst = append(dst, byte(0x7d))
+	dst = strictjson.AppendInt(dst, v.Size)
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -740,9 +730,7 @@ func winkDecodeLsParams(d *strictjson.Decoder, v *LsParams) {
 			if s, ok := d.String(); ok {
 				v.Path = PathOrRoot(s)
 				d.CheckLength(s, -1, 1297)
-				if !winkPatternc3254eac.MatchString(s) {
-					d.FailString("must be empty or / for the workspace root, or a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
-				}
+				d.CheckPattern(s, winkPatternc3254eac, "empty or / for the workspace root, or a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..")
 			}
 		case "offset":
 			if d.Repeated(&seen[0], 2) {
@@ -791,7 +779,7 @@ func winkEncodeLsParams(dst []byte, v *LsParams) []byte {
 	dst = strictjson.AppendInt(dst, int64(v.Offset))
 	dst = append(dst, ",\"limit\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Limit))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -807,7 +795,7 @@ func winkEncodeReadFileResult(dst []byte, v *ReadFileResult) []byte {
 	dst = strictjson.AppendInt(dst, int64(v.EndLine))
 	dst = append(dst, ",\"total_lines\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.TotalLines))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -827,9 +815,7 @@ func winkDecodeReadFileParams(d *strictjson.Decoder, v *ReadFileParams) {
 			if s, ok := d.String(); ok {
 				v.FilePath = Path(s)
 				d.CheckLength(s, -1, 1297)
-				if !winkPatternf70c7ee7.MatchString(s) {
-					d.FailString("must be a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
-				}
+				d.CheckPattern(s, winkPatternf70c7ee7, "a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..")
 			}
 		case "offset":
 			if d.Repeated(&seen[0], 2) {
@@ -877,7 +863,7 @@ func winkEncodeReadFileParams(dst []byte, v *ReadFileParams) []byte {
 	dst = strictjson.AppendInt(dst, int64(v.Offset))
 	dst = append(dst, ",\"limit\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Limit))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -896,9 +882,7 @@ func winkDecodeRmParams(d *strictjson.Decoder, v *RmParams) {
 			if s, ok := d.String(); ok {
 				v.Path = Path(s)
 				d.CheckLength(s, -1, 1297)
-				if !winkPatternf70c7ee7.MatchString(s) {
-					d.FailString("must be a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
-				}
+				d.CheckPattern(s, winkPatternf70c7ee7, "a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..")
 			}
 		default:
 			d.Unknown(winkKeysRmParams)
@@ -914,7 +898,7 @@ func winkDecodeRmParams(d *strictjson.Decoder, v *RmParams) {
 func winkEncodeRmParams(dst []byte, v *RmParams) []byte {
 	dst = append(dst, "{\"path\":"...)
 	dst = strictjson.AppendString(dst, string(v.Path))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -933,9 +917,7 @@ func winkDecodeWriteFileParams(d *strictjson.Decoder, v *WriteFileParams) {
 			if s, ok := d.String(); ok {
 				v.FilePath = Path(s)
 				d.CheckLength(s, -1, 1297)
-				if !winkPatternf70c7ee7.MatchString(s) {
-					d.FailString("must be a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
-				}
+				d.CheckPattern(s, winkPatternf70c7ee7, "a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..")
 			}
 		case "content":
 			if d.Repeated(&seen[0], 2) {
@@ -963,7 +945,7 @@ func winkEncodeWriteFileParams(dst []byte, v *WriteFileParams) []byte {
 	dst = strictjson.AppendString(dst, string(v.FilePath))
 	dst = append(dst, ",\"content\":"...)
 	dst = strictjson.AppendString(dst, v.Content)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 

@@ -325,15 +325,15 @@ func winkEncodePlan(dst []byte, v *Plan) []byte {
 	dst = append(dst, ",\"status\":"...)
 	dst = strictjson.AppendString(dst, string(v.Status))
 	dst = append(dst, ",\"steps\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.Steps {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = winkEncodePlanStep(dst, &v.Steps[i1])
 	}
-	dst = append(dst, byte(0x5d))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, ']')
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -399,7 +399,7 @@ func winkEncodePlanStep(dst []byte, v *PlanStep) []byte {
 	dst = strictjson.AppendString(dst, v.Title)
 	dst = append(dst, ",\"status\":"...)
 	dst = strictjson.AppendString(dst, string(v.Status))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -458,16 +458,16 @@ func winkEncodeSetupPlanParams(dst []byte, v *SetupPlanParams) []byte {
 	if v.InitialSteps == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.InitialSteps {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, v.InitialSteps[i1])
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -511,15 +511,15 @@ func winkDecodeAddStepParams(d *strictjson.Decoder, v *AddStepParams) {
 // winkEncodeAddStepParams appends the canonical JSON encoding of v to dst.
 func winkEncodeAddStepParams(dst []byte, v *AddStepParams) []byte {
 	dst = append(dst, "{\"steps\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.Steps {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, v.Steps[i1])
 	}
-	dst = append(dst, byte(0x5d))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, ']')
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -590,15 +590,15 @@ func winkEncodeUpdateStepParams(dst []byte, v *UpdateStepParams) []byte {
 	if v.Title == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendString(dst, (*v.Title))
+		dst = strictjson.AppendString(dst, *v.Title)
 	}
 	dst = append(dst, ",\"status\":"...)
 	if v.Status == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = strictjson.AppendString(dst, string((*v.Status)))
+		dst = strictjson.AppendString(dst, string(*v.Status))
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 

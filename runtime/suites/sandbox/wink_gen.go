@@ -98,10 +98,10 @@ func winkEncodeShellResult(dst []byte, v *ShellResult) []byte {
 	dst = append(dst, ",\"output\":"...)
 	dst = strictjson.AppendString(dst, v.Output)
 	dst = append(dst, ",\"output_bytes\":"...)
-	dst = strictjson.AppendInt(dst, int64(v.OutputBytes))
+	dst = strictjson.AppendInt(dst, v.OutputBytes)
 	dst = append(dst, ",\"truncated\":"...)
 	dst = strictjson.AppendBool(dst, v.Truncated)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -154,9 +154,7 @@ func winkDecodeShellParams(d *strictjson.Decoder, v *ShellParams) {
 			if s, ok := d.String(); ok {
 				v.Workdir = files.PathOrRoot(s)
 				d.CheckLength(s, -1, 1297)
-				if !winkPatternc3254eac.MatchString(s) {
-					d.FailString("must be empty or / for the workspace root, or a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..", s)
-				}
+				d.CheckPattern(s, winkPatternc3254eac, "empty or / for the workspace root, or a path in the workspace: 1 to 16 segments separated by /, each 1 to 80 printable ASCII characters, none of them . or ..")
 			}
 		case "timeout_seconds":
 			if d.Repeated(&seen[0], 8) {
@@ -276,14 +274,14 @@ func winkEncodeShellParams(dst []byte, v *ShellParams) []byte {
 	if v.Args == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x5b))
+		dst = append(dst, '[')
 		for i1 := range v.Args {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, v.Args[i1])
 		}
-		dst = append(dst, byte(0x5d))
+		dst = append(dst, ']')
 	}
 	dst = append(dst, ",\"workdir\":"...)
 	if v.Workdir == "" {
@@ -297,16 +295,16 @@ func winkEncodeShellParams(dst []byte, v *ShellParams) []byte {
 	if v.Env == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, byte(0x7b))
+		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.Env)) {
 			if i1 > 0 {
-				dst = append(dst, byte(0x2c))
+				dst = append(dst, ',')
 			}
 			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, byte(0x3a))
+			dst = append(dst, ':')
 			dst = strictjson.AppendString(dst, v.Env[k1])
 		}
-		dst = append(dst, byte(0x7d))
+		dst = append(dst, '}')
 	}
 	dst = append(dst, ",\"allow_failure\":"...)
 	if !v.AllowFailure {
@@ -314,7 +312,7 @@ func winkEncodeShellParams(dst []byte, v *ShellParams) []byte {
 	} else {
 		dst = strictjson.AppendBool(dst, v.AllowFailure)
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 

@@ -399,7 +399,7 @@ func winkEncodeSchemaParams(dst []byte, v *SchemaParams) []byte {
 	} else {
 		dst = winkEncodeaddress(dst, v.Billing)
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -452,7 +452,7 @@ func winkEncodeaddress(dst []byte, v *address) []byte {
 	} else {
 		dst = strictjson.AppendString(dst, v.City)
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -485,7 +485,7 @@ func winkDecodeSamplingParams(d *strictjson.Decoder, v *SamplingParams) {
 func winkEncodeSamplingParams(dst []byte, v *SamplingParams) []byte {
 	dst = append(dst, "{\"prompt\":"...)
 	dst = strictjson.AppendString(dst, v.Prompt)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -518,7 +518,7 @@ func winkDecodeElicitationParams(d *strictjson.Decoder, v *ElicitationParams) {
 func winkEncodeElicitationParams(dst []byte, v *ElicitationParams) []byte {
 	dst = append(dst, "{\"message\":"...)
 	dst = strictjson.AppendString(dst, v.Message)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -563,7 +563,7 @@ func winkEncodeUserInfo(dst []byte, v *UserInfo) []byte {
 	dst = strictjson.AppendString(dst, v.Username)
 	dst = append(dst, ",\"email\":"...)
 	dst = strictjson.AppendString(dst, v.Email)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -607,7 +607,7 @@ func winkDecodeDefaults(d *strictjson.Decoder, v *Defaults) {
 			}
 			set[0] |= 4
 			if f, ok := d.Float(64); ok {
-				v.Score = float64(f)
+				v.Score = f
 			}
 		case "status":
 			if d.Repeated(&seen[0], 8) {
@@ -669,12 +669,12 @@ func winkEncodeDefaults(dst []byte, v *Defaults) []byte {
 	dst = append(dst, ",\"age\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Age))
 	dst = append(dst, ",\"score\":"...)
-	dst = strictjson.AppendFloat(dst, float64(v.Score), 64)
+	dst = strictjson.AppendFloat(dst, v.Score, 64)
 	dst = append(dst, ",\"status\":"...)
 	dst = strictjson.AppendString(dst, string(v.Status))
 	dst = append(dst, ",\"verified\":"...)
 	dst = strictjson.AppendBool(dst, v.Verified)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -817,24 +817,24 @@ func winkEncodeEnums(dst []byte, v *Enums) []byte {
 	dst = append(dst, ",\"legacyEnum\":"...)
 	dst = strictjson.AppendString(dst, string(v.LegacyEnum))
 	dst = append(dst, ",\"untitledMulti\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.UntitledMulti {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, string(v.UntitledMulti[i1]))
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	dst = append(dst, ",\"titledMulti\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.TitledMulti {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, string(v.TitledMulti[i1]))
 	}
-	dst = append(dst, byte(0x5d))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, ']')
+	dst = append(dst, '}')
 	return dst
 }
 

@@ -271,7 +271,7 @@ func winkDecodeTextParams(d *strictjson.Decoder, v *TextParams) {
 func winkEncodeTextParams(dst []byte, v *TextParams) []byte {
 	dst = append(dst, "{\"text\":"...)
 	dst = strictjson.AppendString(dst, v.Text)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -281,7 +281,7 @@ func winkEncodeFound(dst []byte, v *Found) []byte {
 	dst = strictjson.AppendString(dst, v.Word)
 	dst = append(dst, ",\"offset\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Offset))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -328,21 +328,21 @@ func winkEncodeFindParams(dst []byte, v *FindParams) []byte {
 	dst = strictjson.AppendString(dst, v.Text)
 	dst = append(dst, ",\"word\":"...)
 	dst = strictjson.AppendString(dst, v.Word)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
 // winkEncodeResultOfSplitWords appends the canonical JSON encoding of v to dst.
 func winkEncodeResultOfSplitWords(dst []byte, v *[]string) []byte {
 	x := *v
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i0 := range x {
 		if i0 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, x[i0])
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	return dst
 }
 
@@ -363,16 +363,16 @@ func winkEncodeResultOfCountLetters(dst []byte, v *int) []byte {
 // winkEncodeResultOfLetterCounts appends the canonical JSON encoding of v to dst.
 func winkEncodeResultOfLetterCounts(dst []byte, v *map[string]int) []byte {
 	x := *v
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i0, k0 := range slices.Sorted(maps.Keys(x)) {
 		if i0 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k0)
-		dst = append(dst, byte(0x3a))
+		dst = append(dst, ':')
 		dst = strictjson.AppendInt(dst, int64(x[k0]))
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 

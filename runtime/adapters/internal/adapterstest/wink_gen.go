@@ -130,7 +130,7 @@ func winkEncodeWeather(dst []byte, v *Weather) []byte {
 	dst = strictjson.AppendInt(dst, int64(v.Temperature))
 	dst = append(dst, ",\"unit\":"...)
 	dst = strictjson.AppendString(dst, string(v.Unit))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -187,22 +187,22 @@ func winkEncodeWeatherParams(dst []byte, v *WeatherParams) []byte {
 	} else {
 		dst = strictjson.AppendString(dst, string(v.Unit))
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
 // winkEncodeSearchResult appends the canonical JSON encoding of v to dst.
 func winkEncodeSearchResult(dst []byte, v *SearchResult) []byte {
 	dst = append(dst, "{\"hits\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.Hits {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, v.Hits[i1])
 	}
-	dst = append(dst, byte(0x5d))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, ']')
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -257,7 +257,7 @@ func winkEncodeSearchParams(dst []byte, v *SearchParams) []byte {
 	dst = strictjson.AppendString(dst, string(v.SearchEngine))
 	dst = append(dst, ",\"search_query\":"...)
 	dst = strictjson.AppendString(dst, v.SearchQuery)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -265,7 +265,7 @@ func winkEncodeSearchParams(dst []byte, v *SearchParams) []byte {
 func winkEncodeIssueList(dst []byte, v *IssueList) []byte {
 	dst = append(dst, "{\"open\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Open))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -375,17 +375,17 @@ func winkEncodeLabelParams(dst []byte, v *LabelParams) []byte {
 	dst = append(dst, "{\"issue\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Issue))
 	dst = append(dst, ",\"labels\":"...)
-	dst = append(dst, byte(0x7b))
+	dst = append(dst, '{')
 	for i1, k1 := range slices.Sorted(maps.Keys(v.Labels)) {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, k1)
-		dst = append(dst, byte(0x3a))
+		dst = append(dst, ':')
 		dst = strictjson.AppendString(dst, v.Labels[k1])
 	}
-	dst = append(dst, byte(0x7d))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
+	dst = append(dst, '}')
 	return dst
 }
 

@@ -90,7 +90,7 @@ func winkEncodeBalance(dst []byte, v *Balance) []byte {
 	dst = strictjson.AppendString(dst, v.Account)
 	dst = append(dst, ",\"cents\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Cents))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -136,7 +136,7 @@ func winkEncodeDepositParams(dst []byte, v *DepositParams) []byte {
 	dst = strictjson.AppendString(dst, v.Account)
 	dst = append(dst, ",\"cents\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Cents))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -182,7 +182,7 @@ func winkEncodeTransferParams(dst []byte, v *TransferParams) []byte {
 	dst = strictjson.AppendString(dst, v.From)
 	dst = append(dst, ",\"cents\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Cents))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -239,7 +239,7 @@ func winkEncodeEntry(dst []byte, v *Entry) []byte {
 	dst = strictjson.AppendInt(dst, int64(v.Cents))
 	dst = append(dst, ",\"key\":"...)
 	dst = strictjson.AppendString(dst, v.Key)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 

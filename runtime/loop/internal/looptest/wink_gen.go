@@ -113,7 +113,7 @@ func winkDecodeEchoParams(d *strictjson.Decoder, v *EchoParams) {
 func winkEncodeEchoParams(dst []byte, v *EchoParams) []byte {
 	dst = append(dst, "{\"text\":"...)
 	dst = strictjson.AppendString(dst, v.Text)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -146,7 +146,7 @@ func winkDecodeStepParams(d *strictjson.Decoder, v *StepParams) {
 func winkEncodeStepParams(dst []byte, v *StepParams) []byte {
 	dst = append(dst, "{\"id\":"...)
 	dst = strictjson.AppendString(dst, v.ID)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 

@@ -315,22 +315,22 @@ func winkDecodeNoteParams(d *strictjson.Decoder, v *NoteParams) {
 func winkEncodeNoteParams(dst []byte, v *NoteParams) []byte {
 	dst = append(dst, "{\"text\":"...)
 	dst = strictjson.AppendString(dst, v.Text)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
 // winkEncodeNoteList appends the canonical JSON encoding of v to dst.
 func winkEncodeNoteList(dst []byte, v *NoteList) []byte {
 	dst = append(dst, "{\"notes\":"...)
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i1 := range v.Notes {
 		if i1 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, v.Notes[i1])
 	}
-	dst = append(dst, byte(0x5d))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, ']')
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -364,7 +364,7 @@ func winkDecodeEchoParams(d *strictjson.Decoder, v *EchoParams) {
 func winkEncodeEchoParams(dst []byte, v *EchoParams) []byte {
 	dst = append(dst, "{\"text\":"...)
 	dst = strictjson.AppendString(dst, v.Text)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -374,7 +374,7 @@ func winkEncodeEchoed(dst []byte, v *Echoed) []byte {
 	dst = strictjson.AppendString(dst, v.Text)
 	dst = append(dst, ",\"length\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Length))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -407,7 +407,7 @@ func winkDecodeExplodeParams(d *strictjson.Decoder, v *ExplodeParams) {
 func winkEncodeExplodeParams(dst []byte, v *ExplodeParams) []byte {
 	dst = append(dst, "{\"reason\":"...)
 	dst = strictjson.AppendString(dst, v.Reason)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -440,7 +440,7 @@ func winkDecodeCountParams(d *strictjson.Decoder, v *CountParams) {
 func winkEncodeCountParams(dst []byte, v *CountParams) []byte {
 	dst = append(dst, "{\"to\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.To))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -473,21 +473,21 @@ func winkDecodeLingerParams(d *strictjson.Decoder, v *LingerParams) {
 func winkEncodeLingerParams(dst []byte, v *LingerParams) []byte {
 	dst = append(dst, "{\"ms\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Ms))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
 // winkEncodeResultOfWords appends the canonical JSON encoding of v to dst.
 func winkEncodeResultOfWords(dst []byte, v *[]string) []byte {
 	x := *v
-	dst = append(dst, byte(0x5b))
+	dst = append(dst, '[')
 	for i0 := range x {
 		if i0 > 0 {
-			dst = append(dst, byte(0x2c))
+			dst = append(dst, ',')
 		}
 		dst = strictjson.AppendString(dst, x[i0])
 	}
-	dst = append(dst, byte(0x5d))
+	dst = append(dst, ']')
 	return dst
 }
 

@@ -288,7 +288,7 @@ var winkFuncsInspect = wink.Funcs[wink.NoParams, Probe]{
 func winkEncodeMutateResult(dst []byte, v *MutateResult) []byte {
 	dst = append(dst, "{\"notes\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Notes))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -396,7 +396,7 @@ func winkEncodeMutateParams(dst []byte, v *MutateParams) []byte {
 	}
 	dst = append(dst, ",\"fail\":"...)
 	dst = strictjson.AppendString(dst, string(v.Fail))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -404,7 +404,7 @@ func winkEncodeMutateParams(dst []byte, v *MutateParams) []byte {
 func winkEncodeFileContent(dst []byte, v *FileContent) []byte {
 	dst = append(dst, "{\"content\":"...)
 	dst = strictjson.AppendString(dst, v.Content)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -437,7 +437,7 @@ func winkDecodePathParams(d *strictjson.Decoder, v *PathParams) {
 func winkEncodePathParams(dst []byte, v *PathParams) []byte {
 	dst = append(dst, "{\"path\":"...)
 	dst = strictjson.AppendString(dst, v.Path)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -482,7 +482,7 @@ func winkEncodeWriteParams(dst []byte, v *WriteParams) []byte {
 	dst = strictjson.AppendString(dst, v.Path)
 	dst = append(dst, ",\"content\":"...)
 	dst = strictjson.AppendString(dst, v.Content)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -539,7 +539,7 @@ func winkEncodeEditParams(dst []byte, v *EditParams) []byte {
 	dst = strictjson.AppendString(dst, v.Old)
 	dst = append(dst, ",\"new\":"...)
 	dst = strictjson.AppendString(dst, v.New)
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -576,15 +576,15 @@ func winkEncodeStepParams(dst []byte, v *StepParams) []byte {
 	} else {
 		dst = strictjson.AppendBool(dst, v.Fail)
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
 // winkEncodeReceipt appends the canonical JSON encoding of v to dst.
 func winkEncodeReceipt(dst []byte, v *Receipt) []byte {
 	dst = append(dst, "{\"seq\":"...)
-	dst = strictjson.AppendInt(dst, int64(v.Seq))
-	dst = append(dst, byte(0x7d))
+	dst = strictjson.AppendInt(dst, v.Seq)
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -645,7 +645,7 @@ func winkEncodeChargeParams(dst []byte, v *ChargeParams) []byte {
 	} else {
 		dst = strictjson.AppendBool(dst, v.Fail)
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -706,7 +706,7 @@ func winkEncodeBookParams(dst []byte, v *BookParams) []byte {
 	} else {
 		dst = strictjson.AppendString(dst, v.Note)
 	}
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -751,7 +751,7 @@ func winkEncodePingParams(dst []byte, v *PingParams) []byte {
 	dst = strictjson.AppendString(dst, v.ID)
 	dst = append(dst, ",\"n\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.N))
-	dst = append(dst, byte(0x7d))
+	dst = append(dst, '}')
 	return dst
 }
 
@@ -762,8 +762,8 @@ func winkEncodeProbe(dst []byte, v *Probe) []byte {
 	dst = append(dst, ",\"in_tool_call\":"...)
 	dst = strictjson.AppendBool(dst, v.InToolCall)
 	dst = append(dst, ",\"budget_left\":"...)
-	dst = strictjson.AppendInt(dst, int64(v.BudgetLeft))
-	dst = append(dst, byte(0x7d))
+	dst = strictjson.AppendInt(dst, v.BudgetLeft)
+	dst = append(dst, '}')
 	return dst
 }
 
