@@ -18,12 +18,12 @@ import (
 // description (the decoder enforces it all the same). ok is false when the schema cannot be strict (a
 // map, a recursive type): such a tool is sent without strict.
 
-// anthropicDrop are the keywords removed (and restated) for Anthropic's strict mode.
-var anthropicDrop = map[string]string{
-	"minimum": "at least ", "maximum": "at most ", "exclusiveMinimum": "greater than ", "exclusiveMaximum": "less than ",
-	"multipleOf": "a multiple of ", "minLength": "at least %s characters", "maxLength": "at most %s characters",
-	"pattern": "matching ", "maxItems": "at most %s items", "uniqueItems": "items unique", "default": "default ",
-	"minProperties": "at least %s keys", "maxProperties": "at most %s keys",
+// anthropicDrop are the keywords Anthropic's strict mode does not take (anthropic.StrictSchema removes
+// them and restates them in the description).
+var anthropicDrop = map[string]bool{
+	"minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true, "multipleOf": true,
+	"minLength": true, "maxLength": true, "pattern": true, "maxItems": true, "uniqueItems": true, "default": true,
+	"minProperties": true, "maxProperties": true,
 }
 
 // anthropicFormats are the string formats strict mode supports.
@@ -125,7 +125,7 @@ func CheckAnthropicStrict(b []byte) error {
 					walk(a, path+"."+k+"["+strconv.Itoa(i)+"]")
 				}
 			default:
-				if anthropicDrop[k] != "" || k == "oneOf" || k == "propertyNames" {
+				if anthropicDrop[k] || k == "oneOf" || k == "propertyNames" {
 					errs = append(errs, fmt.Errorf("%s: keyword %q is not supported", path, k))
 				}
 			}

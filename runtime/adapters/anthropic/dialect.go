@@ -2,7 +2,6 @@ package anthropic
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/winkgen/wink/runtime/adapters/internal/jsontree"
 	"github.com/winkgen/wink/runtime/adapters/internal/toolset"
@@ -15,12 +14,11 @@ import (
 // StrictSchema converts a plain schema to it: what the subset cannot state is removed and restated in the
 // description (the decoder enforces it all the same).
 
-// anthropicDrop are the keywords removed (and restated) for Anthropic's strict mode.
-var anthropicDrop = map[string]string{
-	"minimum": "at least ", "maximum": "at most ", "exclusiveMinimum": "greater than ", "exclusiveMaximum": "less than ",
-	"multipleOf": "a multiple of ", "minLength": "at least %s characters", "maxLength": "at most %s characters",
-	"pattern": "matching ", "maxItems": "at most %s items", "uniqueItems": "items unique", "default": "default ",
-	"minProperties": "at least %s keys", "maxProperties": "at most %s keys",
+// anthropicDrop are the keywords removed (and restated in jsontree.Note's words) for Anthropic's strict mode.
+var anthropicDrop = map[string]bool{
+	"minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true, "multipleOf": true,
+	"minLength": true, "maxLength": true, "pattern": true, "maxItems": true, "uniqueItems": true, "default": true,
+	"minProperties": true, "maxProperties": true,
 }
 
 // StrictFormats are the string formats Anthropic's strict mode supports.
@@ -62,24 +60,19 @@ func StrictSchema(plain []byte) (out []byte, ok bool, err error) {
 				if n, _ := v.(jsontree.Num); n == "0" || n == "1" {
 					out.Set(k, v)
 				} else {
-					notes = append(notes, "at least "+jsontree.Literal(v)+" items")
+					n, _ := jsontree.Note(k, v)
+					notes = append(notes, n)
 				}
 			case k == "format":
 				if f, _ := v.(string); slices.Contains(StrictFormats, f) {
 					out.Set(k, v)
 				} else {
-					notes = append(notes, "format "+jsontree.Literal(v))
+					n, _ := jsontree.Note(k, v)
+					notes = append(notes, n)
 				}
-			case anthropicDrop[k] != "":
-				w := anthropicDrop[k]
-				if strings.Contains(w, "%s") {
-					notes = append(notes, strings.Replace(w, "%s", jsontree.Literal(v), 1))
-				} else if k == "uniqueItems" {
-					if v == true {
-						notes = append(notes, w)
-					}
-				} else {
-					notes = append(notes, w+jsontree.Literal(v))
+			case anthropicDrop[k]:
+				if n, ok := jsontree.Note(k, v); ok {
+					notes = append(notes, n)
 				}
 			case k == "properties" || k == "$defs":
 				m, _ := v.(*jsontree.Obj)

@@ -205,21 +205,16 @@ func (g *conv) conv(s *jsontree.Obj, stack []string) *jsontree.Obj {
 			} else {
 				notes = append(notes, "exactly "+jsontree.Literal(v))
 			}
-		case "exclusiveMinimum":
-			notes = append(notes, "greater than "+jsontree.Literal(v))
-		case "exclusiveMaximum":
-			notes = append(notes, "less than "+jsontree.Literal(v))
-		case "multipleOf":
-			notes = append(notes, "a multiple of "+jsontree.Literal(v))
-		case "uniqueItems":
-			if v == true {
-				notes = append(notes, "items unique")
+		case "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "uniqueItems":
+			if n, ok := jsontree.Note(k, v); ok {
+				notes = append(notes, n)
 			}
 		case "format":
 			if f, ok := v.(string); ok && slices.Contains(Formats, f) {
 				out.Set("format", f)
 			} else {
-				notes = append(notes, "format "+jsontree.Literal(v))
+				n, _ := jsontree.Note(k, v)
+				notes = append(notes, n)
 			}
 		case "properties":
 			props, _ := v.(*jsontree.Obj)
@@ -364,7 +359,8 @@ func (g *conv) pairs(s *jsontree.Obj, stack []string) *jsontree.Obj {
 		out.Set("nullable", true)
 	}
 	if d := s.Get("default"); d != nil {
-		jsontree.AddNotes(out, []string{"default " + jsontree.Literal(d)})
+		n, _ := jsontree.Note("default", d)
+		jsontree.AddNotes(out, []string{n})
 	}
 	return out
 }

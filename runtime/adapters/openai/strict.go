@@ -115,14 +115,15 @@ func (c *strictConv) conv(s *jsontree.Obj) (*jsontree.Obj, []string) {
 			if f, _ := v.(string); strictFormats[f] {
 				out.Set(k, v)
 			} else {
-				own = append(own, "format: "+strings.Trim(jsontree.Literal(v), `"`))
+				n, _ := jsontree.Note(k, v)
+				own = append(own, n)
 			}
 		case "uniqueItems":
-			if v == true {
-				arrayNotes = append(arrayNotes, "items must be unique")
+			if n, ok := jsontree.Note(k, v); ok {
+				arrayNotes = append(arrayNotes, n)
 			}
 		case "default":
-			deflt = "default: " + jsontree.Literal(v)
+			deflt, _ = jsontree.Note(k, v)
 		case "properties":
 			props := c.props(s, v)
 			out.Set(k, props)
@@ -320,7 +321,8 @@ func (c *strictConv) pairs(s *jsontree.Obj) *jsontree.Obj {
 		}
 	}
 	if d := s.Get("default"); d != nil {
-		notes = append(notes, "default: "+jsontree.Literal(d))
+		n, _ := jsontree.Note("default", d)
+		notes = append(notes, n)
 	}
 	jsontree.AddNotes(out, notes)
 	return out
