@@ -21,11 +21,7 @@ func CheckMin[T Number](d *Decoder, v, min T, lit string) bool {
 	if v >= min {
 		return true
 	}
-	if _, isDur := any(v).(time.Duration); isDur {
-		failNumber(d, MsgMinDuration(lit), v)
-	} else {
-		failNumber(d, MsgMin(lit), v)
-	}
+	failRule(d, ruleMin, v, lit)
 	return false
 }
 
@@ -34,11 +30,7 @@ func CheckMax[T Number](d *Decoder, v, max T, lit string) bool {
 	if v <= max {
 		return true
 	}
-	if _, isDur := any(v).(time.Duration); isDur {
-		failNumber(d, MsgMaxDuration(lit), v)
-	} else {
-		failNumber(d, MsgMax(lit), v)
-	}
+	failRule(d, ruleMax, v, lit)
 	return false
 }
 
@@ -47,7 +39,7 @@ func CheckExclusiveMin[T Number](d *Decoder, v, bound T, lit string) bool {
 	if v > bound {
 		return true
 	}
-	failNumber(d, MsgExclusiveMin(lit), v)
+	failRule(d, ruleExclusiveMin, v, lit)
 	return false
 }
 
@@ -56,7 +48,7 @@ func CheckExclusiveMax[T Number](d *Decoder, v, bound T, lit string) bool {
 	if v < bound {
 		return true
 	}
-	failNumber(d, MsgExclusiveMax(lit), v)
+	failRule(d, ruleExclusiveMax, v, lit)
 	return false
 }
 
@@ -65,7 +57,7 @@ func CheckMultipleOf[T int64 | uint64](d *Decoder, v, m T, lit string) bool {
 	if v%m == 0 {
 		return true
 	}
-	failNumber(d, MsgMultipleOf(lit), v)
+	failRule(d, ruleMultipleOf, v, lit)
 	return false
 }
 
@@ -105,8 +97,34 @@ func (d *Decoder) CheckArrayLen(n, want int) bool {
 	return false
 }
 
-// failNumber records msg with v written as its type's Fail method writes it.
-func failNumber[T Number](d *Decoder, msg string, v T) {
+type ruleKind uint8
+
+const (
+	ruleMin ruleKind = iota
+	ruleMax
+	ruleExclusiveMin
+	ruleExclusiveMax
+	ruleMultipleOf
+)
+
+// failRule records the message of rule k (bound lit) with v written as its type's Fail method writes it.
+// It is kept out of the Check functions so that their passing path inlines.
+//
+//go:noinline
+func failRule[T Number](d *Decoder, k ruleKind, v T, lit string) {
+	var msg string
+	switch k {
+	case ruleMin:
+		msg = MsgMin(lit)
+	case ruleMax:
+		msg = MsgMax(lit)
+	case ruleExclusiveMin:
+		msg = MsgExclusiveMin(lit)
+	case ruleExclusiveMax:
+		msg = MsgExclusiveMax(lit)
+	case ruleMultipleOf:
+		msg = MsgMultipleOf(lit)
+	}
 	switch x := any(v).(type) {
 	case int64:
 		d.FailInt(msg, x)
@@ -115,6 +133,13 @@ func failNumber[T Number](d *Decoder, msg string, v T) {
 	case float64:
 		d.FailFloat(msg, x)
 	case time.Duration:
+		// A duration bound reads "at least 1s", as min= and max= are written on a time.Duration.
+		switch k {
+		case ruleMin:
+			msg = MsgMinDuration(lit)
+		case ruleMax:
+			msg = MsgMaxDuration(lit)
+		}
 		d.FailDuration(msg, x)
 	}
 }
