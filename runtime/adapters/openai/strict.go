@@ -339,24 +339,21 @@ func numOf(v any) jsontree.Num {
 	return n
 }
 
-// lengthNotes phrases minLength/maxLength (-1 when absent): "at least 1 character", "at most 200
-// characters", or "exactly 2 characters" when both are equal.
+// lengthNotes phrases minLength/maxLength (-1 when absent) in jsontree.Note's words: "at least 1
+// character", "at most 200 characters", or "exactly 2 characters" when both are equal.
 func lengthNotes(min, max int) []string {
-	chars := func(n int) string {
-		if n == 1 {
-			return "1 character"
-		}
-		return strconv.Itoa(n) + " characters"
-	}
+	num := func(n int) jsontree.Num { return jsontree.Num(strconv.Itoa(n)) }
 	if min >= 0 && min == max {
-		return []string{"exactly " + chars(min)}
+		return []string{"exactly " + jsontree.Count(num(min), "character")}
 	}
 	var notes []string
 	if min >= 0 {
-		notes = append(notes, "at least "+chars(min))
+		n, _ := jsontree.Note("minLength", num(min))
+		notes = append(notes, n)
 	}
 	if max >= 0 {
-		notes = append(notes, "at most "+chars(max))
+		n, _ := jsontree.Note("maxLength", num(max))
+		notes = append(notes, n)
 	}
 	return notes
 }
