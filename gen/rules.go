@@ -12,6 +12,13 @@ import (
 // read itself does not enforce: Decoder.Int folds an integer's minimum and maximum into its range). The
 // emitter writes each as a call (emit_decode.go) and the example checker makes the same call (values.go),
 // so which checks apply, and how each reads, is decided once.
+//
+// Contract version: the strictjson rule functions were added without a bump of wink.GenVersion, as
+// Decoder.FreeForm and FailDuration were. The version guards exist so that generated code that no
+// longer fits the runtime fails to compile: code generated before the rules still compiles against this
+// runtime (nothing it calls was removed or changed), and code generated now against an older runtime
+// fails to compile too ("undefined: strictjson.CheckMin"), which go.mod's version of the module prevents.
+// A bump would make every user regenerate for no change in behaviour.
 type rule struct {
 	fn  string // CheckMin, CheckMax, CheckExclusiveMin, CheckExclusiveMax, CheckMultipleOf or CheckMultipleOfFloat
 	lit string // the bound as written in the tag, quoted by the message
