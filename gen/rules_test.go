@@ -11,7 +11,9 @@ import (
 // kind of number, for patterns and for arrays (the generated decoders call the same strictjson rules; the
 // goldens and the round-trip tests compare the two).
 func TestExampleCheckerRules(t *testing.T) {
-	num := func(lit string) *model.Number { return &model.Number{Literal: lit, Int: !strings.ContainsAny(lit, ".eE")} }
+	num := func(lit string) *model.Number {
+		return &model.Number{Literal: lit, Int: !strings.ContainsAny(lit, ".eE")}
+	}
 	i64 := &model.Type{Kind: model.KindInt, Basic: "int64", Bits: 64}
 	u16 := &model.Type{Kind: model.KindUint, Basic: "uint16", Bits: 16}
 	f32 := &model.Type{Kind: model.KindFloat, Basic: "float32", Bits: 32}
