@@ -20,6 +20,13 @@
 //	if seen[0]&1 == 0 { d.Missing("query") }
 //	d.ObjectEnd()
 //
+// A field's constraints are checked after its value is read, one call per rule: [Decoder.CheckLength],
+// [Decoder.CheckItems], [Decoder.CheckArrayLen], [Decoder.CheckPattern], [Decoder.CheckFormat],
+// [Decoder.CheckMultipleOfFloat], and [CheckMin], [CheckMax], [CheckExclusiveMin], [CheckExclusiveMax]
+// and [CheckMultipleOf] for any [Number]. Each records its message (the Msg functions, such as [MsgMin])
+// at the current path and reports whether the value passed; winkgen checks examples and defaults with
+// the same calls.
+//
 // # Errors
 //
 // Fatal errors (syntax, size, depth) stop decoding: they are recorded once, with Path "" and the text
