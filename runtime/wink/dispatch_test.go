@@ -82,7 +82,7 @@ func TestDispatchBadArgumentsFailWithExactTextAndSkipHandler(t *testing.T) {
 			`query: missing required field`}},
 		{"several errors in input order", `{"limit":2.5,"query":""}`, []string{
 			`limit: expected integer, got number 2.5`,
-			`query: must be at least 1 characters long; got 0`}},
+			`query: must be at least 1 character long; got 0`}},
 		{"duplicate", `{"query":"a","query":"b"}`, []string{`query: duplicate field; each field may appear once`}},
 		{"not an object", `[1]`, []string{`expected object, got array`}},
 		{"empty arguments mean {}", ``, []string{`query: missing required field`}},

@@ -47,7 +47,7 @@ func decodeSearchParams(d *strictjson.Decoder, v *searchParams) {
 			if s, ok := d.String(); ok {
 				v.Query = s
 				if n := strictjson.RuneCount(s); n < 1 {
-					d.FailLen("must be at least 1 characters long", n)
+					d.FailLen(strictjson.MsgMinLength(1), n)
 				}
 			}
 		case "limit":
