@@ -201,7 +201,7 @@ func childMain(stdin io.Reader, stdout io.Writer) int {
 		}
 		return reply, nil
 	}
-	sent := 0
+	sent, wrote := 0, 0
 	thread := &starlark.Thread{
 		Name: "eval",
 		Print: func(_ *starlark.Thread, msg string) {
@@ -241,9 +241,13 @@ func childMain(stdin io.Reader, stdout io.Writer) int {
 			if len(content) > files.MaxFileSize {
 				return nil, errors.New("write_file: content over " + strconv.Itoa(files.MaxFileSize) + " bytes")
 			}
+			if len(content) > MaxWriteBytes-wrote { // the parent checks too; this spares the pipe the bytes
+				return nil, errWriteBytes
+			}
 			if _, err := call('W', lenPrefixed([]byte(path)), []byte(content)); err != nil {
 				return nil, err
 			}
+			wrote += len(content)
 			return starlark.None, nil
 		}),
 	}

@@ -19,8 +19,10 @@
 //     Paths follow the files suite's rules, checked by the same generated decoders, with the same messages.
 //   - Bounds: the steps (max_steps, default 1,000,000, at most 100,000,000), the source (64 KiB), the
 //     printed output (MaxOutputBytes shown, the rest counted), the files written (MaxWrites per call, each at
-//     most the files suite's MaxFileSize), the result's repr (MaxOutputBytes shown, then result_truncated)
-//     and memory (below).
+//     most the files suite's MaxFileSize, MaxWriteBytes together: written files live in the calling process
+//     or its workspace, outside the evaluator's memory bound, so without this cap a three-line program
+//     made a host with a memory workspace hold gigabytes), the result's repr (MaxOutputBytes shown, then
+//     result_truncated) and memory (below).
 //   - Isolation: each program runs in a child process, the same executable started again (the package's
 //     init recognises it), because go.starlark.net walks values recursively with no depth limit (str, repr,
 //     print, %, format, hashing a tuple as a dict key or set element...) and one step may allocate up to

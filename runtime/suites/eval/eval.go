@@ -26,6 +26,9 @@ const (
 	MaxMemory = 256 << 20
 	// MaxWrites bounds the files one evaluation writes.
 	MaxWrites = 100
+	// MaxWriteBytes bounds the bytes of all the files one evaluation writes together: the writes are held
+	// by the calling process (and its workspace), which a program's own memory bound does not cover.
+	MaxWriteBytes = files.MaxFileSize
 )
 
 // EvalParams are the arguments of eval.
@@ -91,7 +94,7 @@ func Eval(tc *wink.ToolContext, p EvalParams) (wink.ToolResult[EvalResult], erro
 		steps = 1_000_000
 	}
 	out := &printed{}
-	writes := 0
+	var writes written
 	run, err := startChild(tc.Context())
 	if err != nil {
 		return wink.ToolResult[EvalResult]{}, errors.New("eval: cannot start the evaluator process: " + err.Error())
@@ -152,7 +155,7 @@ func Eval(tc *wink.ToolContext, p EvalParams) (wink.ToolResult[EvalResult], erro
 				text = "The program ran out of its " + strconv.FormatInt(steps, 10) + " steps and was stopped; everything it wrote was undone. " +
 					"Raise max_steps or compute less."
 			default:
-				text = string(msg) + "\nEverything the program wrote was undone; fix it and call eval again."
+				text = strings.ToValidUTF8(string(msg), "\uFFFD") + "\nEverything the program wrote was undone; fix it and call eval again."
 			}
 			return failure(text, res), nil
 		default:
@@ -188,17 +191,23 @@ func readBuiltin(fsys vfs.Filesystem, path string) ([]byte, error) {
 	return data, nil
 }
 
+// written counts what one evaluation has written.
+type written struct{ files, bytes int }
+
 // writeBuiltin performs write_file for the program.
-func writeBuiltin(fsys vfs.Filesystem, path string, content []byte, writes *int) error {
+func writeBuiltin(fsys vfs.Filesystem, path string, content []byte, writes *written) error {
 	clean, err := checkPath("write_file", path)
 	if err != nil {
 		return err
 	}
-	if *writes >= MaxWrites {
+	if writes.files >= MaxWrites {
 		return errors.New("write_file: at most " + strconv.Itoa(MaxWrites) + " files per call")
 	}
 	if len(content) > files.MaxFileSize {
 		return errors.New("write_file: content over " + strconv.Itoa(files.MaxFileSize) + " bytes")
+	}
+	if len(content) > MaxWriteBytes-writes.bytes {
+		return errWriteBytes
 	}
 	if _, err := fsys.Stat(clean); err == nil {
 		return errors.New("write_file: '" + clean + "' already exists; write_file only creates files (use edit_file to change one)")
@@ -211,9 +220,13 @@ func writeBuiltin(fsys vfs.Filesystem, path string, content []byte, writes *int)
 	if err := vfs.Write(fsys, clean, content); err != nil {
 		return errors.New("write_file: " + err.Error())
 	}
-	*writes++
+	writes.files++
+	writes.bytes += len(content)
 	return nil
 }
+
+var errWriteBytes = errors.New("write_file: the files one call writes may hold at most " + strconv.Itoa(MaxWriteBytes) +
+	" bytes together; write less per call")
 
 // errorText formats a Starlark error with its position: "line 3, column 5: message".
 func errorText(err error) string {
@@ -284,6 +297,7 @@ func (p *printed) add(msg string) {
 	if p.truncated {
 		return
 	}
+	msg = strings.ToValidUTF8(msg, "\uFFFD") // a Starlark string is bytes: 'é'[:1] is not text
 	if p.b.Len()+len(msg)+1 > MaxOutputBytes {
 		room := MaxOutputBytes - p.b.Len()
 		if room > 0 {
