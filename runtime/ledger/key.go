@@ -142,7 +142,7 @@ func SessionScope(id string) string { return "session." + EscapePart(id) }
 // stand for a session's.
 func Scope(scope string) string {
 	s := EscapePart(scope)
-	if len(s) > len("session.") && s[:len("session.")] == "session." {
+	if len(s) >= len("session.") && s[:len("session.")] == "session." { // "session." itself is SessionScope("")
 		s = "session%2E" + s[len("session."):]
 	}
 	return s

@@ -172,7 +172,7 @@ func BenchmarkParamsKey(b *testing.B) {
 // Keys are unambiguous by construction: parts holding the separator (or the escape character) never
 // make two different (scope, tool, custom) triples, or two sessions' scopes, give one key.
 func TestKeysAreUnambiguousWhateverThePartsHold(t *testing.T) {
-	parts := []string{"", "a", "b", ":", "a:", ":b", "a:b", "a:t:b", "%", "%3A", "%25", "a%3Ab", "session", "session.a", "session.a:t"}
+	parts := []string{"", "a", "b", ":", "a:", ":b", "a:b", "a:t:b", "%", "%3A", "%25", "a%3Ab", "session", "session.", "session.a", "session.a:t", "session%2E", "session%2Ea", "session.%", "é", "\x00", "\xff:"}
 	type triple struct{ scope, tool, custom string }
 	seen := map[string]triple{}
 	for _, sc := range parts {
