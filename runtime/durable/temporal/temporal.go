@@ -51,6 +51,8 @@ import (
 	"github.com/winkgen/wink/runtime/policy"
 	"github.com/winkgen/wink/runtime/session"
 	"github.com/winkgen/wink/runtime/wink"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
 	sdktemporal "go.temporal.io/sdk/temporal"
@@ -98,7 +100,14 @@ type Input struct {
 	Turn            int
 	ActivityTimeout time.Duration
 	RetryInterval   time.Duration
+	// Pending are the approval signals a run had received for calls it had not yet held when it
+	// continued as new (a signal left in the channel at continue-as-new would be lost).
+	Pending []Decision
 }
+
+// maxPending bounds the decisions a run keeps for calls it has not held (yet): signals naming calls the
+// run never holds are dropped oldest first beyond it.
+const maxPending = 64
 
 // Output is how a run ended.
 type Output struct {
@@ -180,7 +189,13 @@ func Start(ctx context.Context, c client.Client, st durable.Store, id string, in
 	if q == "" {
 		q = TaskQueue
 	}
-	_, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: q}, WorkflowName, NewInput(id, o))
+	// RejectDuplicate: a second Start of a finished run must not run its workflow again (Temporal's
+	// default policy would start a new execution under the same id); a running one is returned as is.
+	_, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: q,
+		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE}, WorkflowName, NewInput(id, o))
+	if _, ok := errors.AsType[*serviceerror.WorkflowExecutionAlreadyStarted](err); ok {
+		return nil
+	}
 	return err
 }
 
@@ -266,11 +281,33 @@ func Workflow(ctx workflow.Context, in Input) (Output, error) {
 		return Output{}, err
 	}
 	signals := workflow.GetSignalChannel(ctx, SignalApproval)
-	var pending []Decision // signals received before their call was held
+	// Decisions received for calls not held (yet): an approval may arrive before the workflow holds its
+	// call, or while it waits for another call's. decided are the calls this workflow run resolved: a
+	// duplicate signal for one of them is dropped.
+	pending := append([]Decision(nil), in.Pending...)
+	var decided []string
+	keep := func(d Decision) {
+		for _, id := range decided {
+			if id == d.CallID {
+				return
+			}
+		}
+		if len(pending) >= maxPending {
+			pending = pending[1:]
+		}
+		pending = append(pending, d)
+	}
 	for first := turn; ; turn++ {
 		if turn-first >= perRun {
+			// Signals still in the channel would be lost with this run: the next one carries them.
+			var d Decision
+			for signals.ReceiveAsync(&d) {
+				keep(d)
+				d = Decision{}
+			}
 			next := in
 			next.Turn = turn
+			next.Pending = pending
 			return Output{}, workflow.NewContinueAsNewError(ctx, WorkflowName, next)
 		}
 		status.Turn = turn
@@ -301,20 +338,21 @@ func Workflow(ctx workflow.Context, in Input) (Output, error) {
 			for _, i := range order {
 				status.Held = append(status.Held, held[i])
 			}
+			// The first decision kept for a held call, else the next signal.
 			var d Decision
-			if len(pending) > 0 {
-				d, pending = pending[0], pending[1:]
-			} else {
-				signals.Receive(ctx, &d)
-			}
 			idx := -1
-			for _, i := range order {
-				if held[i] == d.CallID {
-					idx = i
+			for k := 0; k < len(pending) && idx < 0; k++ {
+				if idx = heldIndex(order, held, pending[k].CallID); idx >= 0 {
+					d = pending[k]
+					pending = append(pending[:k:k], pending[k+1:]...)
 				}
 			}
 			if idx < 0 {
-				continue // not a call this turn holds: ignored
+				signals.Receive(ctx, &d)
+				if idx = heldIndex(order, held, d.CallID); idx < 0 {
+					keep(d) // for a call held later (or never: bounded by maxPending)
+					continue
+				}
 			}
 			if err := workflow.ExecuteActivity(ctx, ActivityDecide, StepRef{RunID: in.RunID, Session: in.Session}, d).Get(ctx, nil); err != nil {
 				return Output{Stop: loop.StopError.String(), Turns: turn, Err: err.Error()}, err
@@ -324,6 +362,15 @@ func Workflow(ctx workflow.Context, in Input) (Output, error) {
 				return Output{Stop: loop.StopError.String(), Turns: turn, Err: err.Error()}, err
 			}
 			if !r.Held {
+				// Resolved: later decisions for this call (duplicates, an Approve after a Deny) are dropped.
+				decided = append(decided, d.CallID)
+				rest := pending[:0]
+				for _, p := range pending {
+					if p.CallID != d.CallID {
+						rest = append(rest, p)
+					}
+				}
+				pending = rest
 				kept := order[:0]
 				for _, i := range order {
 					if i != idx {
@@ -339,6 +386,16 @@ func Workflow(ctx workflow.Context, in Input) (Output, error) {
 			return Output{Stop: loop.StopMaxTurns.String(), Turns: turn, Err: loop.ErrMaxTurns.Error()}, nil
 		}
 	}
+}
+
+// heldIndex returns the index of the call order holds whose id is callID, or -1.
+func heldIndex(order []int, held map[int]string, callID string) int {
+	for _, i := range order {
+		if held[i] == callID {
+			return i
+		}
+	}
+	return -1
 }
 
 func runTool(ctx workflow.Context, ref StepRef, i int) (ToolResult, error) {

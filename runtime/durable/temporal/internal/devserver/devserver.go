@@ -91,7 +91,11 @@ func Start(ctx context.Context) (*Server, error) {
 		// One task queue partition: with the default four, a task can wait on a partition no poller of a
 		// small test fleet is polling.
 		"--dynamic-config-value", "matching.numTaskqueueReadPartitions=1",
-		"--dynamic-config-value", "matching.numTaskqueueWritePartitions=1")
+		"--dynamic-config-value", "matching.numTaskqueueWritePartitions=1",
+		// Eager activity execution: a workflow task's completion hands the activities it schedules on
+		// its own task queue straight back to the worker, without the trip through the transfer queue
+		// and matching (about 40 ms a task on this server: see runtime/durable/temporal/NOTES.md).
+		"--dynamic-config-value", "system.enableActivityEagerExecution=true")
 	s.cmd.Stdout, s.cmd.Stderr = &syncWriter{b: s.out}, &syncWriter{b: s.out}
 	s.cmd.SysProcAttr = sysProcAttr()
 	if err := s.cmd.Start(); err != nil {

@@ -1,0 +1,140 @@
+package temporal_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/mock"
+	"github.com/winkgen/wink/runtime/durable/temporal"
+	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
+)
+
+// script is a run whose activities are mocked: turn t's model response makes calls[t] calls, and
+// call i of turn t is held (as held[t][i]) until a decision for it is recorded.
+type script struct {
+	calls []int
+	held  map[[2]int]string
+
+	mu      sync.Mutex
+	decided map[string][]temporal.Decision
+}
+
+func (s *script) env(t *testing.T) *testsuite.TestWorkflowEnvironment {
+	var suite testsuite.WorkflowTestSuite
+	env := suite.NewTestWorkflowEnvironment()
+	env.SetTestTimeout(10 * time.Second)
+	temporal.Register(env, &temporal.Activities{})
+	s.decided = map[string][]temporal.Decision{}
+	env.OnActivity(temporal.ActivityModel, mock.Anything, mock.Anything).Return(func(_ context.Context, ref temporal.StepRef) (temporal.ModelResult, error) {
+		if ref.Turn > len(s.calls) {
+			return temporal.ModelResult{}, nil
+		}
+		return temporal.ModelResult{Calls: s.calls[ref.Turn-1]}, nil
+	})
+	env.OnActivity(temporal.ActivityTool, mock.Anything, mock.Anything).Return(func(_ context.Context, ref temporal.StepRef) (temporal.ToolResult, error) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if id, ok := s.held[[2]int{ref.Turn, ref.Index}]; ok && len(s.decided[id]) == 0 {
+			return temporal.ToolResult{Held: true, CallID: id}, nil
+		}
+		return temporal.ToolResult{}, nil
+	})
+	env.OnActivity(temporal.ActivityDecide, mock.Anything, mock.Anything, mock.Anything).Return(func(_ context.Context, _ temporal.StepRef, d temporal.Decision) error {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.decided[d.CallID] = append(s.decided[d.CallID], d)
+		return nil
+	})
+	return env
+}
+
+func approve(id string) temporal.Decision { return temporal.Decision{CallID: id, Approved: true} }
+
+func (s *script) finish(t *testing.T, env *testsuite.TestWorkflowEnvironment, in temporal.Input) {
+	t.Helper()
+	env.ExecuteWorkflow(temporal.WorkflowName, in)
+	if !env.IsWorkflowCompleted() {
+		t.Fatal("the workflow did not complete (a decision was lost)")
+	}
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSignalBeforeHold: approvals sent before the workflow holds their calls (one before the run
+// starts, one for the next turn's call while this turn's call waits) are kept until the calls are held.
+func TestSignalBeforeHold(t *testing.T) {
+	s := &script{calls: []int{2, 1}, held: map[[2]int]string{{1, 1}: "h1", {2, 0}: "h2"}}
+	env := s.env(t)
+	env.RegisterDelayedCallback(func() { env.SignalWorkflow(temporal.SignalApproval, approve("h2")) }, 0)
+	env.RegisterDelayedCallback(func() { env.SignalWorkflow(temporal.SignalApproval, approve("h1")) }, time.Hour)
+	s.finish(t, env, temporal.NewInput("r", temporal.Options{}))
+	if len(s.decided["h1"]) != 1 || len(s.decided["h2"]) != 1 {
+		t.Fatalf("decisions recorded: %v", s.decided)
+	}
+}
+
+// TestSignalForLaterCallWhileHeld: while turn 1's call waits, the approval of turn 2's call arrives
+// first; it is kept, and turn 2 resumes without waiting.
+func TestSignalForLaterCallWhileHeld(t *testing.T) {
+	s := &script{calls: []int{1, 1}, held: map[[2]int]string{{1, 0}: "h1", {2, 0}: "h2"}}
+	env := s.env(t)
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow(temporal.SignalApproval, approve("h2"))
+		env.SignalWorkflow(temporal.SignalApproval, approve("h1"))
+	}, time.Hour)
+	s.finish(t, env, temporal.NewInput("r", temporal.Options{}))
+	if len(s.decided["h1"]) != 1 || len(s.decided["h2"]) != 1 {
+		t.Fatalf("decisions recorded: %v", s.decided)
+	}
+}
+
+// TestDuplicateAndLateSignals: an approval sent twice is recorded once; a Deny then an Approve of the
+// same call records the Deny only (the call is resolved by it).
+func TestDuplicateAndLateSignals(t *testing.T) {
+	s := &script{calls: []int{2, 1}, held: map[[2]int]string{{1, 0}: "h1", {1, 1}: "h2", {2, 0}: "h3"}}
+	env := s.env(t)
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow(temporal.SignalApproval, approve("h1"))
+		env.SignalWorkflow(temporal.SignalApproval, approve("h1"))
+		env.SignalWorkflow(temporal.SignalApproval, temporal.Decision{CallID: "h2", Reason: "no"})
+		env.SignalWorkflow(temporal.SignalApproval, approve("h2"))
+	}, time.Hour)
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow(temporal.SignalApproval, approve("h1")) // after h1 was resolved
+		env.SignalWorkflow(temporal.SignalApproval, approve("h3"))
+	}, 2*time.Hour)
+	s.finish(t, env, temporal.NewInput("r", temporal.Options{}))
+	if len(s.decided["h1"]) != 1 || len(s.decided["h2"]) != 1 || s.decided["h2"][0].Approved || len(s.decided["h3"]) != 1 {
+		t.Fatalf("decisions recorded: %v", s.decided)
+	}
+}
+
+// TestContinueAsNewCarriesSignals: a signal in the channel when the run continues as new (for a call
+// of a later turn) is carried in the next run's input, not lost.
+func TestContinueAsNewCarriesSignals(t *testing.T) {
+	s := &script{calls: []int{1, 1}, held: map[[2]int]string{{2, 0}: "h2"}}
+	env := s.env(t)
+	env.RegisterDelayedCallback(func() { env.SignalWorkflow(temporal.SignalApproval, approve("h2")) }, 0)
+	env.ExecuteWorkflow(temporal.WorkflowName, temporal.NewInput("r", temporal.Options{TurnsPerRun: 1}))
+	var can *workflow.ContinueAsNewError
+	if err := env.GetWorkflowError(); !errors.As(err, &can) {
+		t.Fatalf("want continue-as-new, got %v", err)
+	}
+	var next temporal.Input
+	if err := converter.GetDefaultDataConverter().FromPayloads(can.Input, &next); err != nil || next.Turn != 2 ||
+		len(next.Pending) != 1 || next.Pending[0] != approve("h2") {
+		t.Fatalf("continued input %+v %v", next, err)
+	}
+	next.TurnsPerRun = 50
+	env2 := s.env(t)
+	s.finish(t, env2, next)
+	if len(s.decided["h2"]) != 1 {
+		t.Fatalf("decisions recorded: %v", s.decided)
+	}
+}

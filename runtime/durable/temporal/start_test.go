@@ -1,0 +1,60 @@
+package temporal_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/winkgen/wink/runtime/durable"
+	"github.com/winkgen/wink/runtime/durable/temporal"
+	"github.com/winkgen/wink/runtime/durable/temporal/internal/devserver"
+	"github.com/winkgen/wink/runtime/loop"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
+)
+
+// TestStartTwice: starting a run whose id exists, while it runs or after it finished, changes nothing:
+// the first execution stays the only one (Temporal's default id reuse policy would run a finished
+// workflow again under the same id).
+func TestStartTwice(t *testing.T) {
+	ctx := context.Background()
+	srv := devServer(t)
+	c, err := client.Dial(client.Options{HostPort: srv.HostPort, Logger: devserver.Quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	st := durable.NewMemoryStore()
+	queue := "twice"
+	w := worker.New(c, queue, worker.Options{})
+	temporal.Register(w, &temporal.Activities{Store: st, Agent: benchAgent(nil), Worker: "w"})
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	input := []loop.Message{loop.UserMessage("deposit")}
+	o := temporal.Options{Session: "twice", TaskQueue: queue}
+	for range 2 { // the second while the first runs
+		if err := temporal.Start(ctx, c, st, "twice", input, o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := c.GetWorkflow(ctx, "twice", "")
+	var out temporal.Output
+	if err := run.Get(ctx, &out); err != nil || out.Stop != "done" {
+		t.Fatal(out, err)
+	}
+	if err := temporal.Start(ctx, c, st, "twice", input, o); err != nil {
+		t.Fatalf("starting a finished run again: %v", err)
+	}
+	d, err := c.DescribeWorkflowExecution(ctx, "twice", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := d.WorkflowExecutionInfo.Execution.RunId; got != run.GetRunID() {
+		t.Fatalf("a second execution %s was started (first %s)", got, run.GetRunID())
+	}
+	_, steps, err := st.Load(ctx, "twice")
+	if err != nil || len(steps) != benchSteps {
+		t.Fatalf("%d steps, %v", len(steps), err)
+	}
+}
