@@ -5,7 +5,9 @@ package session
 // (its strict decoder and canonical encoder, the same machinery as tool
 // params).
 type Codec[T any] struct {
-	// Encode appends the canonical JSON encoding of *v to dst.
+	// Encode appends the canonical JSON encoding of *v to dst: one JSON value, at
+	// most MaxItemBytes long and MaxItemDepth deep, or the commit storing it
+	// fails with an *UnstorableError.
 	Encode func(dst []byte, v *T) []byte
 	// Decode decodes one JSON value strictly into a T. Its error names the
 	// JSON path of every problem.

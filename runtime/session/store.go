@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strconv"
 	"sync"
+
+	"github.com/winkgen/wink/runtime/strictjson"
 )
 
 // SliceOption configures a slice declared with NewSlice.
@@ -101,6 +103,8 @@ func (sl Slice[T]) persistent() *sliceInfo {
 			var err error
 			if len(b) > MaxItemBytes {
 				err = errors.New("its encoding is " + strconv.Itoa(len(b)) + " bytes, more than MaxItemBytes (" + strconv.Itoa(MaxItemBytes) + ")")
+			} else if jerr := checkItemJSON(b); jerr != nil {
+				err = jerr
 			} else if _, derr := c.Decode(b); derr != nil {
 				err = derr
 			}
@@ -513,6 +517,19 @@ func (t *memTx) Abort(context.Context) error {
 	if !t.done {
 		t.done = true
 		t.r.lock.release(t.access)
+	}
+	return nil
+}
+
+// checkItemJSON checks what a store's reader requires of an item whatever the slice's codec accepts: one
+// JSON value within MaxItemDepth (pgstore splits a STATE slice's stored array with strictjson, so an item
+// a hand-written codec would read back but strictjson would not made the whole slice unloadable).
+func checkItemJSON(b []byte) error {
+	var d strictjson.Decoder
+	d.Reset(b, strictjson.Limits{MaxBytes: MaxItemBytes, MaxDepth: MaxItemDepth, MaxErrors: 1})
+	d.Skip()
+	if errs := d.Finish(); errs != nil {
+		return errors.New("its encoding is not one JSON value a store reads back: " + errs.Error())
 	}
 	return nil
 }

@@ -84,11 +84,21 @@ var (
 	// Legacy and LegacyLog hold counters whose stored form changed (WithUpgrade reads the old one).
 	Legacy    = session.NewSlice[int64]("test.legacy", session.Rollback, session.WithCodec(IntCodec), session.WithUpgrade(upgradeLegacy))
 	LegacyLog = session.NewSlice[int64]("test.legacylog", session.NoRollback, session.WithCodec(IntCodec), session.WithUpgrade(upgradeLegacy))
+	// Lax and LaxLog keep Docs through LaxCodec, which reads back whatever it wrote.
+	Lax    = session.NewSlice[Doc]("test.lax", session.Rollback, session.WithCodec(LaxCodec))
+	LaxLog = session.NewSlice[Doc]("test.laxlog", session.NoRollback, session.WithCodec(LaxCodec))
 )
+
+// LaxCodec is a hand-written codec whose Decode accepts any bytes: a commit must still refuse what the
+// store's own reader could not take (not one JSON value, too deep), whatever the codec says.
+var LaxCodec = session.Codec[Doc]{
+	Encode: func(dst []byte, v *Doc) []byte { return append(dst, *v...) },
+	Decode: func(data []byte) (Doc, error) { return Doc(data), nil },
+}
 
 // Slices are the slices a store under test must keep.
 func Slices() []session.Persistent {
-	return []session.Persistent{Plan, Counter, Events, Docs, DocLog, Legacy, LegacyLog}
+	return []session.Persistent{Plan, Counter, Events, Docs, DocLog, Legacy, LegacyLog, Lax, LaxLog}
 }
 
 // Run runs the conformance tests against stores made by newStore (a new, empty store each call, keeping
@@ -99,6 +109,7 @@ func Run(t *testing.T, newStore func(t *testing.T) session.Store) {
 	t.Run("ConcurrentWorkersLoseNoAcknowledgedWrite", func(t *testing.T) { testConcurrent(t, newStore(t)) })
 	t.Run("CorruptItemIsReportedWithSessionAndSlice", func(t *testing.T) { testCorrupt(t, newStore(t)) })
 	t.Run("UnreadableValueIsNeverCommitted", func(t *testing.T) { testUnstorable(t, newStore(t)) })
+	t.Run("LaxCodecCannotCommitWhatTheStoreCannotRead", func(t *testing.T) { testLaxCodec(t, newStore(t)) })
 	t.Run("UndecodableSliceIsUpgradedKeepingTheRest", func(t *testing.T) { testUpgrade(t, newStore(t)) })
 }
 
@@ -195,6 +206,76 @@ func testUnstorable(t *testing.T, st session.Store) {
 			t.Fatalf("%d log entries", n)
 		}
 	})
+}
+
+// The class of testUnstorable for a codec that checks nothing (a hand-written one): the store's own
+// reader is the bound. Every kind of slice, every way an encoding can fail to be one readable JSON value;
+// and a string whose escapes make its encoding larger than MaxItemBytes though its value is not.
+func testLaxCodec(t *testing.T, st session.Store) {
+	ctx := context.Background()
+	s := session.New(session.WithID("conv-lax"), session.WithStore(st))
+	InTx(t, s, func() {
+		session.Seed(s, Lax, `{"a":1}`)
+		session.Append(s, LaxLog, "1")
+		session.Seed(s, Plan, "kept")
+	})
+	for _, bad := range []Doc{Nested(session.MaxItemDepth + 1), `{"a":` + Nested(session.MaxItemDepth) + `}`, "abc", "1 2", `"x`, "", " ", `{"a":1,}`, "[1]]", `"\u12"`, "\"\xff\""} {
+		for _, kind := range []string{"test.lax", "test.laxlog"} {
+			tx, err := s.Begin(ctx, session.ReadWrite)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if kind == "test.lax" {
+				session.Seed(s, Lax, `{"a":1}`, bad)
+			} else {
+				session.Append(s, LaxLog, bad)
+			}
+			err = tx.End(ctx)
+			if ue, ok := errors.AsType[*session.UnstorableError](err); !ok || ue.Slice != kind || ue.Item != 1 {
+				t.Fatalf("%s %.20q: End = %v, want an *UnstorableError naming the slice and item 1", kind, bad, err)
+			}
+		}
+	}
+	// An escaped string: its value fits MaxItemBytes, its encoding does not.
+	tx, err := s.Begin(ctx, session.ReadWrite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	session.Seed(s, Plan, strings.Repeat("\"", session.MaxItemBytes/2+1))
+	if err := tx.End(ctx); !strings.Contains(fmt(err), "more than MaxItemBytes") {
+		t.Fatalf("escaped string: End = %v", err)
+	}
+	fresh := session.New(session.WithID("conv-lax"), session.WithStore(st))
+	InTx(t, fresh, func() {
+		if got := session.All(fresh, Lax); len(got) != 1 || got[0] != `{"a":1}` {
+			t.Fatalf("lax %q", got)
+		}
+		if got := session.All(fresh, LaxLog); len(got) != 1 || got[0] != "1" {
+			t.Fatalf("lax log %q", got)
+		}
+		if got := session.All(fresh, Plan); !eq(got, []string{"kept"}) {
+			t.Fatalf("plan %q", got)
+		}
+		// At the limit, and with whitespace around it, a value is committed.
+		session.Seed(fresh, Lax, Nested(session.MaxItemDepth), " 2 ")
+		session.Append(fresh, LaxLog, Nested(session.MaxItemDepth))
+	})
+	again := session.New(session.WithID("conv-lax"), session.WithStore(st))
+	InTx(t, again, func() {
+		if got := session.All(again, Lax); len(got) != 2 || got[0] != Nested(session.MaxItemDepth) {
+			t.Fatalf("lax %.40q", got)
+		}
+		if n := session.Len(again, LaxLog); n != 2 {
+			t.Fatalf("%d lax log entries", n)
+		}
+	})
+}
+
+func fmt(err error) string {
+	if err == nil {
+		return "<nil>"
+	}
+	return err.Error()
 }
 
 // A slice whose stored items no longer decode (its type changed in a redeploy) is loaded through its
