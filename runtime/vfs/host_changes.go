@@ -9,8 +9,9 @@ import (
 // Growth is what a Host gained since its last Snapshot or Restore: the measure a caller bounds what one
 // call may add to the root by.
 type Growth struct {
-	// Bytes is the file content added: for each file created or changed, what it holds beyond its size
-	// at the snapshot (the data it holds, so the holes of a sparse file count nothing).
+	// Bytes is the file content added: for each file created or changed, the disk space its data takes
+	// beyond its size at the snapshot (the holes of a sparse file count nothing, space reserved past its
+	// end counts); a file with several names counts once.
 	Bytes int64
 	// Entries is the number of paths (files, directories, links, others) that the snapshot did not have.
 	Entries int64
@@ -27,22 +28,47 @@ func (h *Host) Growth() (Growth, error) {
 		return Growth{}, pathErr("growth", ".", ErrClosed)
 	}
 	var g Growth
+	// The files with several names: each inode's data counts once, less what it held at the snapshot
+	// under any of its names (a hard link adds a name, not data).
+	type shared struct{ data, base int64 }
+	var inodes map[[2]uint64]*shared
 	err := h.scanChanged(func(p string, fi fs.FileInfo) error {
 		old := h.index.lookup(p)
 		if old == nil || old.kind != kindOf(fi) {
 			g.Entries++
 		}
-		if fi.Mode().IsRegular() {
-			n := min(fi.Size(), allocated(fi))
-			if old != nil && old.kind == kindFile && old.blob != nil {
-				n -= old.blob.size
+		if !fi.Mode().IsRegular() {
+			return nil
+		}
+		n := dataBytes(fi)
+		if s, ok := sigOf(fi); ok && linkCount(fi) > 1 {
+			k := [2]uint64{s.dev, s.ino}
+			sh := inodes[k]
+			if sh == nil {
+				if inodes == nil {
+					inodes = map[[2]uint64]*shared{}
+				}
+				sh = &shared{data: n}
+				inodes[k] = sh
 			}
-			if n > 0 {
-				g.Bytes += n
+			if old != nil && old.kind == kindFile && old.blob != nil && old.sig.dev == s.dev && old.sig.ino == s.ino {
+				sh.base = max(sh.base, old.blob.size)
 			}
+			return nil
+		}
+		if old != nil && old.kind == kindFile && old.blob != nil {
+			n -= old.blob.size
+		}
+		if n > 0 {
+			g.Bytes += n
 		}
 		return nil
 	})
+	for _, sh := range inodes {
+		if n := sh.data - sh.base; n > 0 {
+			g.Bytes += n
+		}
+	}
 	if err != nil {
 		return Growth{}, pathErr("growth", ".", mapErr(err))
 	}

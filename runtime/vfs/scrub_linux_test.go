@@ -158,3 +158,67 @@ func TestGrowthMeasuresWhatWasAdded(t *testing.T) {
 		})
 	}
 }
+
+// TestGrowthCountsDiskSpaceNotNames: Growth counts the space a file's data takes on disk, not its names.
+// Space reserved past a file's end (fallocate --keep-size, which leaves the size 0) counts; a hard link to
+// a file that was there before adds no data (only an entry), whether made in the same directory or in a
+// new one; a new file with several names counts once; data appended through a link counts once. Tracked
+// and walked; also run as nobody.
+func TestGrowthCountsDiskSpaceNotNames(t *testing.T) {
+	for _, track := range []bool{true, false} {
+		t.Run(fmt.Sprintf("track=%v", track), func(t *testing.T) {
+			dir := t.TempDir()
+			p := func(n string) string { return filepath.Join(dir, n) }
+			must(t, os.WriteFile(p("big"), make([]byte, 100000), 0o644))
+			h, err := NewHost(dir, BackupDir(t.TempDir()), TrackChanges(track))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			growth := func(want Growth, when string) {
+				t.Helper()
+				g, err := h.Growth()
+				must(t, err)
+				if g != want {
+					t.Fatalf("%s: growth %+v, want %+v", when, g, want)
+				}
+			}
+			for _, step := range []func(){
+				func() { // reserved space past the end
+					f, err := os.Create(p("reserved"))
+					must(t, err)
+					defer f.Close()
+					must(t, unix.Fallocate(int(f.Fd()), unix.FALLOC_FL_KEEP_SIZE, 0, 1<<20))
+					growth(Growth{Bytes: 1 << 20, Entries: 1}, "1 MiB reserved past the end of an empty file")
+				},
+				func() { // links to a file that was there
+					must(t, os.Link(p("big"), p("l1")))
+					must(t, os.Link(p("big"), p("l2")))
+					must(t, os.Mkdir(p("d"), 0o755))
+					must(t, os.Link(p("big"), p("d/l3")))
+					growth(Growth{Entries: 4}, "three links to a file that was there")
+					f, err := os.OpenFile(p("d/l3"), os.O_WRONLY|os.O_APPEND, 0)
+					must(t, err)
+					_, err = f.Write(make([]byte, 1000))
+					must(t, err)
+					must(t, f.Close())
+					growth(Growth{Bytes: 1000, Entries: 4}, "1000 bytes appended through one of them")
+				},
+				func() { // a new file with three names
+					must(t, os.WriteFile(p("n"), make([]byte, 50000), 0o644))
+					must(t, os.Link(p("n"), p("n2")))
+					must(t, os.Mkdir(p("e"), 0o755))
+					must(t, os.Link(p("n"), p("e/n3")))
+					growth(Growth{Bytes: 50000, Entries: 4}, "a new file of 50000 bytes with three names")
+				},
+			} {
+				snap, err := h.Snapshot()
+				must(t, err)
+				step()
+				must(t, h.Restore(snap))
+				growth(Growth{}, "after the rollback")
+				h.Release(snap)
+			}
+		})
+	}
+}

@@ -91,12 +91,24 @@ func groupOf(fi fs.FileInfo) (uint32, bool) {
 	return 0, false
 }
 
-// allocated is the bytes of storage a file takes (its data, not its holes).
-func allocated(fi fs.FileInfo) int64 {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return st.Blocks * 512
+// dataBytes is the disk space a regular file's data takes, as Growth counts it: its size less the holes
+// of a sparse file, plus the space allocated past its end (fallocate --keep-size reserves space without
+// changing the size).
+func dataBytes(fi fs.FileInfo) int64 {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return fi.Size()
 	}
-	return fi.Size()
+	alloc, size := st.Blocks*512, fi.Size()
+	n := min(size, alloc)
+	bs := int64(st.Blksize)
+	if bs <= 0 {
+		bs = 4096
+	}
+	if past := alloc - (size+bs-1)/bs*bs; past > 0 {
+		n += past
+	}
+	return n
 }
 
 // dropCapabilities removes the file capabilities (security.capability) of the regular file p, reporting

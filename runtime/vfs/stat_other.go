@@ -28,8 +28,8 @@ func (h *Host) mayChange(p string, dir bool) bool { return true }
 // groupOf is unknown outside Linux.
 func groupOf(fi fs.FileInfo) (uint32, bool) { return 0, false }
 
-// allocated is the file's size outside Linux.
-func allocated(fi fs.FileInfo) int64 { return fi.Size() }
+// dataBytes is the file's size outside Linux.
+func dataBytes(fi fs.FileInfo) int64 { return fi.Size() }
 
 // dropCapabilities does nothing outside Linux (no file capabilities).
 func (h *Host) dropCapabilities(p string) (bool, error) { return false, nil }

@@ -80,7 +80,8 @@ func TestSandboxLeavesNothingThatGrantsPrivileges(t *testing.T) {
 // TestWorkspaceGrowthIsBounded: one command may add at most Config.MaxWorkspaceBytes of data and
 // MaxWorkspaceEntries entries to the workspace; past either it is stopped (a command that would never
 // end too, long before its timeout), the call fails with a text naming the bounds, and what it wrote is
-// rolled back. Within them, it succeeds.
+// rolled back. Space reserved past a file's end counts (it takes the disk as data does); hard links to a
+// file count as entries, not as data again. Within the bounds, it succeeds.
 func TestWorkspaceGrowthIsBounded(t *testing.T) {
 	e := newEnv(t, &sandbox.Config{MaxWorkspaceBytes: 1 << 20, MaxWorkspaceEntries: 50})
 	note := "The command added more to the workspace than one command may (1048576 bytes of file data and 50 new files and directories;"
@@ -90,6 +91,7 @@ func TestWorkspaceGrowthIsBounded(t *testing.T) {
 		{"many small files", "mkdir many && cd many && for i in $(seq 80); do echo $i > f$i; done"},
 		{"files forever", "mkdir many && cd many && i=0; while :; do i=$((i+1)); echo $i > f$i; done"},
 		{"many files of data", "for i in $(seq 10); do head -c 200000 /dev/zero > f$i; done"},
+		{"space reserved past a file's end", ": > r && fallocate --keep-size -l 2M r && echo reserved"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			start := time.Now()
@@ -117,6 +119,11 @@ func TestWorkspaceGrowthIsBounded(t *testing.T) {
 	out = e.shell(t, `{"command":"sh","args":["-c","head -c 900000 /dev/zero > ok2"]}`)
 	if !out.Success {
 		t.Fatalf("a second call within the bounds: %+v", out)
+	}
+	// Hard links add names, not data: three more names of a 900,000-byte file are within the bound.
+	out = e.shell(t, `{"command":"sh","args":["-c","ln ok2 l1 && cp -l ok2 l2 && mkdir ld && ln ok2 ld/l3"]}`)
+	if !out.Success {
+		t.Fatalf("links to a file that was there: %+v", out)
 	}
 }
 
