@@ -177,8 +177,11 @@ func (st *Store) Begin(ctx context.Context, id string, access session.Access, kn
 // splitArray splits a stored JSON array into its items' texts.
 func splitArray(data []byte) ([][]byte, error) {
 	var d strictjson.Decoder
-	// One level for the array, then the items' own (session.MaxItemDepth, which commits enforce).
-	d.Reset(data, strictjson.Limits{MaxBytes: len(data) + 1, MaxDepth: session.MaxItemDepth + 1})
+	// No depth bound here (Skip keeps its open containers in a bit stack, not on the Go stack): each item's
+	// depth is its codec's to judge, so that an item an earlier release stored past today's
+	// session.MaxItemDepth reaches the slice's WithUpgrade (or is reported with its index) instead of
+	// making the whole slice unsplittable. Commits never write such an item (they enforce the limits).
+	d.Reset(data, strictjson.Limits{MaxBytes: len(data) + 1, MaxDepth: len(data) + 1})
 	items := [][]byte{}
 	if d.ArrayStart() {
 		for d.NextElem() {

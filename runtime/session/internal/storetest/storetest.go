@@ -86,6 +86,10 @@ var (
 	LegacyLog = session.NewSlice[int64]("test.legacylog", session.NoRollback, session.WithCodec(IntCodec), session.WithUpgrade(upgradeLegacy))
 	// Lax and LaxLog keep Docs through LaxCodec, which reads back whatever it wrote.
 	Lax    = session.NewSlice[Doc]("test.lax", session.Rollback, session.WithCodec(LaxCodec))
+	// Pruned keeps Docs and drops, at load, the stored items that no longer read back (the recovery a
+	// release declares for values an earlier release stored past today's limits).
+	Pruned = session.NewSlice[Doc]("test.pruned", session.Rollback, session.WithCodec(DocCodec),
+		session.WithUpgrade(func([]byte, error) (Doc, error) { return "", session.ErrDropItem }))
 	LaxLog = session.NewSlice[Doc]("test.laxlog", session.NoRollback, session.WithCodec(LaxCodec))
 )
 
@@ -98,7 +102,7 @@ var LaxCodec = session.Codec[Doc]{
 
 // Slices are the slices a store under test must keep.
 func Slices() []session.Persistent {
-	return []session.Persistent{Plan, Counter, Events, Docs, DocLog, Legacy, LegacyLog, Lax, LaxLog}
+	return []session.Persistent{Plan, Counter, Events, Docs, DocLog, Legacy, LegacyLog, Lax, LaxLog, Pruned}
 }
 
 // Run runs the conformance tests against stores made by newStore (a new, empty store each call, keeping
@@ -319,6 +323,40 @@ func testUpgrade(t *testing.T, st session.Store) {
 		}
 		if got := session.All(fresh, Events); !eq(got, []string{"e1"}) {
 			t.Fatalf("events %v", got)
+		}
+	})
+	// What an earlier release stored past today's limits (an item nested deeper than MaxItemDepth, as
+	// releases before the read-back at commit did): the item is handed to the upgrade, which drops it,
+	// and the slice's other items load; without an upgrade, the error names the slice and the item.
+	stx, _, err = st.Begin(ctx, "conv-g3", session.ReadWrite, session.Known{Version: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deep := []byte(Nested(session.MaxItemDepth + 10))
+	if _, err := stx.Commit(ctx, session.Write{State: map[string][][]byte{
+		"test.pruned": {[]byte(`"a"`), deep, []byte(`"b"`)}, "test.docs": {[]byte(`"c"`), deep}, "test.plan": {[]byte(`"kept"`)},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = session.New(session.WithID("conv-g3"), session.WithStore(st)).Begin(ctx, session.ReadWrite)
+	if ce, ok := errors.AsType[*session.CorruptError](err); !ok || ce.Slice != "test.docs" || !strings.Contains(err.Error(), "item 1") ||
+		!strings.Contains(err.Error(), "nesting deeper than 64 levels") {
+		t.Fatalf("Begin = %v, want a *CorruptError naming slice test.docs, item 1, and the depth", err)
+	}
+	stx, _, err = st.Begin(ctx, "conv-g3", session.ReadWrite, session.Known{Version: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := stx.Commit(ctx, session.Write{State: map[string][][]byte{"test.docs": {[]byte(`"c"`)}}}); err != nil {
+		t.Fatal(err)
+	}
+	s = session.New(session.WithID("conv-g3"), session.WithStore(st))
+	InTx(t, s, func() {
+		if got := session.All(s, Pruned); len(got) != 2 || got[0] != `"a"` || got[1] != `"b"` {
+			t.Fatalf("pruned %q, want the two items that read back", got)
+		}
+		if got := session.All(s, Plan); !eq(got, []string{"kept"}) {
+			t.Fatalf("plan %v", got)
 		}
 	})
 	// An item the upgrade cannot read either is reported with the slice and both reasons' last word.
