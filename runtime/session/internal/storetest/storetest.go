@@ -85,12 +85,12 @@ var (
 	Legacy    = session.NewSlice[int64]("test.legacy", session.Rollback, session.WithCodec(IntCodec), session.WithUpgrade(upgradeLegacy))
 	LegacyLog = session.NewSlice[int64]("test.legacylog", session.NoRollback, session.WithCodec(IntCodec), session.WithUpgrade(upgradeLegacy))
 	// Lax and LaxLog keep Docs through LaxCodec, which reads back whatever it wrote.
-	Lax = session.NewSlice[Doc]("test.lax", session.Rollback, session.WithCodec(LaxCodec))
+	Lax    = session.NewSlice[Doc]("test.lax", session.Rollback, session.WithCodec(LaxCodec))
+	LaxLog = session.NewSlice[Doc]("test.laxlog", session.NoRollback, session.WithCodec(LaxCodec))
 	// Pruned keeps Docs and drops, at load, the stored items that no longer read back (the recovery a
 	// release declares for values an earlier release stored past today's limits).
 	Pruned = session.NewSlice[Doc]("test.pruned", session.Rollback, session.WithCodec(DocCodec),
 		session.WithUpgrade(func([]byte, error) (Doc, error) { return "", session.ErrDropItem }))
-	LaxLog = session.NewSlice[Doc]("test.laxlog", session.NoRollback, session.WithCodec(LaxCodec))
 )
 
 // LaxCodec is a hand-written codec whose Decode accepts any bytes: a commit must still refuse what the
