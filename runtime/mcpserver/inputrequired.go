@@ -52,7 +52,9 @@ type answer struct {
 // held-call path, approval.go, does not read it).
 func (s *server) sessionClientFor(req *mcp.CallToolRequest) (*sessionClient, error) {
 	c := &sessionClient{ss: req.Session}
-	if ip := req.Session.InitializeParams(); ip != nil && ip.ProtocolVersion >= newProtocol {
+	// The version the request is answered at, not the one the client asked for: a client that asked
+	// 2026-07-28 in initialize was answered 2025-11-25 and cannot read an input-required result.
+	if requestVersion(req, s.versions) >= newProtocol {
 		c.mrtr = true
 	}
 	p := req.Params

@@ -55,9 +55,8 @@ const (
 	version20260728 = "2026-07-28"
 )
 
-// shapeOf returns the result shape for a request's protocol version. The version is the one the SDK
-// reports for the request (the client's requested version for sessions that initialized); a version the
-// SDK does not support was negotiated down to 2025-11-25, which is what the SDK answers such a client.
+// shapeOf returns the result shape for a request's protocol version, the one requestVersion returns.
+// An empty or unknown version is taken as 2025-11-25, what the SDK answers a client asking for one.
 func shapeOf(version string) shape {
 	if version == "" || !slices.Contains(mcp.SupportedProtocolVersions(), version) {
 		version = version20251125
@@ -71,12 +70,67 @@ func shapeOf(version string) shape {
 	return shapeNone
 }
 
-// requestShape is shapeOf the protocol version of req.
-func requestShape(req mcp.Request) shape {
-	if r, ok := req.(interface{ ProtocolVersion() string }); ok {
-		return shapeOf(r.ProtocolVersion())
+// requestShape is shapeOf the protocol version req is answered at.
+func (s *server) requestShape(req mcp.Request) shape {
+	return shapeOf(requestVersion(req, s.versions))
+}
+
+// requestVersion is the protocol version req is answered at: a version of 2026-07-28 or later stated in
+// its _meta (that protocol has no initialize; the SDK refused the request if it does not speak it), else
+// the version the initialize handshake negotiated (negotiatedVersion) from the one the client asked for
+// (a stateless HTTP request's Mcp-Protocol-Version header). The SDK reports the asked version, not the
+// negotiated one: a client asking 2026-07-28 in initialize is answered 2025-11-25 and speaks it.
+func requestVersion(req mcp.Request, supported []string) string {
+	r, ok := req.(interface{ ProtocolVersion() string })
+	if !ok || req == nil {
+		return ""
 	}
-	return shapeOf("")
+	v := r.ProtocolVersion()
+	if v < version20260728 {
+		return negotiatedVersion(v, supported)
+	}
+	if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil {
+		if ip := ss.InitializeParams(); ip != nil && ip.ProtocolVersion == v && !metaVersion(req) {
+			return negotiatedVersion(v, supported)
+		}
+	}
+	return v
+}
+
+// metaVersion reports whether req's _meta states a protocol version.
+func metaVersion(req mcp.Request) bool {
+	switch r := req.(type) {
+	case *mcp.ListToolsRequest:
+		return r.Params != nil && r.Params.Meta[mcp.MetaKeyProtocolVersion] != nil
+	case *mcp.CallToolRequest:
+		return r.Params != nil && r.Params.Meta[mcp.MetaKeyProtocolVersion] != nil
+	}
+	return false
+}
+
+// negotiatedVersion is the version the SDK's initialize handshake answers a client asking for v, given
+// the versions the server speaks (mcp.ServerOptions.SupportedProtocolVersions, else all the SDK's):
+// v itself when the server speaks it and it is older than 2026-07-28 (which initialize cannot
+// negotiate), else the newest such version the server speaks, else 2025-11-25.
+func negotiatedVersion(v string, supported []string) string {
+	if v != "" && v < version20260728 && slices.Contains(supported, v) {
+		return v
+	}
+	for _, sv := range supported {
+		if sv < version20260728 {
+			return sv
+		}
+	}
+	return version20251125
+}
+
+// serverVersions are the protocol versions a server made with opts speaks, newest first.
+func serverVersions(opts *mcp.ServerOptions) []string {
+	all := mcp.SupportedProtocolVersions()
+	if opts == nil || len(opts.SupportedProtocolVersions) == 0 {
+		return all
+	}
+	return slices.DeleteFunc(all, func(v string) bool { return !slices.Contains(opts.SupportedProtocolVersions, v) })
 }
 
 // listedTool is one tool as each protocol version lists it.
@@ -212,6 +266,10 @@ func envelope(schema []byte) ([]byte, error) {
 	}
 	var root, inner []member
 	for _, m := range members {
+		// A reference into the schema's root ("#" for a recursive type, "#/properties/...") now points
+		// into the envelope: it is rebased onto "#/properties/result"; "#/$defs/..." references move
+		// with the $defs and stay as they are.
+		m.value = rebaseRefs(nil, m.value)
 		switch m.key {
 		case "$schema", "$defs", "definitions":
 			root = append(root, m)
@@ -228,6 +286,72 @@ func envelope(schema []byte) ([]byte, error) {
 		root = root[1:]
 	}
 	return writeObject(append(out, root...)), nil
+}
+
+// resultPointer is the JSON pointer of the result's schema inside the envelope.
+const resultPointer = "#/properties/" + ResultProperty
+
+// rebaseRefs appends v (a JSON value inside a schema) to dst with every "$ref" into the document's root
+// rebased onto resultPointer: "#" becomes "#/properties/result" and "#/items" "#/properties/result/items";
+// references to "#/$defs/..." and "#/definitions/..." (which the envelope keeps at its root) and to other
+// documents are kept. Values that are not JSON are copied as they are (schemas are generated constants).
+func rebaseRefs(dst, v []byte) []byte {
+	i := skipWS(v, 0)
+	if i >= len(v) || (v[i] != '{' && v[i] != '[') {
+		return append(dst, v...)
+	}
+	end := skipValue(v, i)
+	if end < 0 {
+		return append(dst, v...)
+	}
+	dst = append(dst, v[:i]...)
+	open := v[i]
+	dst = append(dst, open)
+	j := skipWS(v, i+1)
+	for j < end-1 {
+		if v[j] == ',' {
+			dst = append(dst, ',')
+			j = skipWS(v, j+1)
+			continue
+		}
+		isRef := false
+		if open == '{' {
+			kend := skipValue(v, j)
+			if kend < 0 {
+				return append(dst, v[j:]...)
+			}
+			isRef = string(v[j:kend]) == `"$ref"`
+			dst = append(dst, v[j:kend]...)
+			j = skipWS(v, kend)
+			if j < len(v) && v[j] == ':' {
+				dst = append(dst, ':')
+				j = skipWS(v, j+1)
+			}
+		}
+		vend := skipValue(v, j)
+		if vend < 0 {
+			return append(dst, v[j:]...)
+		}
+		val := v[j:vend]
+		switch {
+		case isRef && len(val) >= 3 && val[0] == '"' && val[1] == '#' &&
+			(val[2] == '"' || val[2] == '/') && !hasPrefix(val[2:], "/$defs/") && !hasPrefix(val[2:], "/definitions/"):
+			dst = append(dst, '"')
+			dst = append(dst, resultPointer...)
+			dst = append(dst, val[2:]...)
+		case val[0] == '{' || val[0] == '[':
+			dst = rebaseRefs(dst, val)
+		default:
+			dst = append(dst, val...)
+		}
+		j = skipWS(v, vend)
+	}
+	dst = append(dst, v[end-1])
+	return append(dst, v[end:]...)
+}
+
+func hasPrefix(b []byte, prefix string) bool {
+	return len(b) >= len(prefix) && string(b[:len(prefix)]) == prefix
 }
 
 // structured returns the structuredContent of a successful call for sh: the value's JSON (ok false when
@@ -257,7 +381,7 @@ func (s *server) listForVersion(order map[string]int) mcp.Middleware {
 			if !ok || err != nil || method != "tools/list" {
 				return res, err
 			}
-			sh := requestShape(req)
+			sh := s.requestShape(req)
 			tools := make([]*mcp.Tool, len(lr.Tools))
 			for i, t := range lr.Tools {
 				tools[i] = t

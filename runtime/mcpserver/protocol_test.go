@@ -81,6 +81,7 @@ type wireTool struct {
 type wireResult struct {
 	IsError           bool            `json:"isError"`
 	StructuredContent json.RawMessage `json:"structuredContent"`
+	Content           json.RawMessage `json:"content"`
 }
 
 // TestResultShapes checks, for every protocol version the SDK negotiates, what tools/list states and what

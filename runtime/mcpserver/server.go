@@ -163,6 +163,7 @@ type server struct {
 	callCtx  func(ctx context.Context, meta map[string]any) context.Context // WithCallContext
 	tools    []*mcp.Tool
 	listed   map[string]*listedTool // each tool as each protocol version lists it
+	versions []string               // the protocol versions the server speaks, newest first
 	seq      atomic.Uint64
 	pending  sync.Map // call id -> *pendingCall
 	stateKey []byte   // signs the requestState of held calls (approval.go)
@@ -208,7 +209,7 @@ func newServer(d *wink.Dispatcher, oneClient bool, opts []Option) (*server, *con
 	if err != nil {
 		return nil, nil, err
 	}
-	s := &server{disp: *d, logger: c.logger, callCtx: c.callCtx, stateKey: key}
+	s := &server{disp: *d, logger: c.logger, callCtx: c.callCtx, stateKey: key, versions: serverVersions(c.serverOpts)}
 	s.disp.Events = s.eventSink(d.Events)
 	if c.sessions != nil {
 		s.clients = &clients{s: s, make: c.sessions}
@@ -433,7 +434,7 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 		}
 		sh := shapeOf("")
 		if req != nil {
-			sh = requestShape(req)
+			sh = s.requestShape(req)
 		}
 		if sc, ok := structured(sh, value, ok); ok {
 			res.StructuredContent = sc

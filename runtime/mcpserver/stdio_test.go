@@ -32,9 +32,9 @@ func startLineServer(t testing.TB, max int) *lineClient {
 }
 
 // startLineServerWith serves d's tools over a LineTransport of pipes; max is MaxLineBytes.
-func startLineServerWith(t testing.TB, d *wink.Dispatcher, max int) *lineClient {
+func startLineServerWith(t testing.TB, d *wink.Dispatcher, max int, opts ...mcpserver.Option) *lineClient {
 	t.Helper()
-	srv, err := mcpserver.New(d)
+	srv, err := mcpserver.New(d, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
