@@ -410,13 +410,13 @@ func (a *analyzer) tool(fd *ast.FuncDecl, dirs []*ast.Comment) (t *model.Tool, o
 	if td.HasName {
 		t.Name = td.Name
 		if !validToolName(t.Name) {
-			a.ds.add(td.NamePos, "tool name %q must match ^[a-z0-9_-]{1,64}$ (lowercase letters, digits, '_' and '-')", t.Name)
+			a.ds.add(td.NamePos, "tool name %q must match ^[a-z_][a-z0-9_-]{0,63}$ (lowercase letters, digits, '_' and '-', starting with a letter or '_', as Gemini requires)", t.Name)
 			ok = false
 		}
 	} else {
 		t.Name = snakeCase(fd.Name.Name)
 		if !validToolName(t.Name) {
-			a.errorf(fd.Name.Pos(), "tool name %q (from the function name) must match ^[a-z0-9_-]{1,64}$; set one with //wink:tool name=...", t.Name)
+			a.errorf(fd.Name.Pos(), "tool name %q (from the function name) must match ^[a-z_][a-z0-9_-]{0,63}$; set one with //wink:tool name=...", t.Name)
 			ok = false
 		}
 	}

@@ -55,9 +55,12 @@ func isASCII(s string) bool {
 	return true
 }
 
-// validToolName reports whether name matches ^[a-z0-9_-]{1,64}$.
+// validToolName reports whether name matches ^[a-z_][a-z0-9_-]{0,63}$: what every provider accepts as a
+// function name. OpenAI and Anthropic take ^[a-zA-Z0-9_-]{1,64}$; Gemini's function names must also start
+// with a letter or an underscore (Vertex AI's FunctionDeclaration.name: "Must start with a letter or an
+// underscore"), so a name starting with a digit or a dash is refused here rather than by Gemini's API.
 func validToolName(name string) bool {
-	if len(name) < 1 || len(name) > 64 {
+	if len(name) < 1 || len(name) > 64 || name[0] == '-' || name[0] >= '0' && name[0] <= '9' {
 		return false
 	}
 	for i := 0; i < len(name); i++ {

@@ -35,3 +35,10 @@ func First(tc *wink.ToolContext, p P) (wink.ToolResult[wink.NoValue], error) {
 func Second(tc *wink.ToolContext, q Q) (wink.ToolResult[wink.NoValue], error) {
 	return wink.Done[wink.NoValue]("done"), nil
 }
+
+// Third's name starts with a digit, which Gemini refuses as a function name.
+//
+//wink:tool name=2fa_check
+func Third(tc *wink.ToolContext, q P) (wink.ToolResult[wink.NoValue], error) {
+	return wink.Done[wink.NoValue]("done"), nil
+}

@@ -3,6 +3,7 @@ package gemini
 import (
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/winkgen/wink/runtime/adapters/internal/jsontree"
@@ -65,8 +66,30 @@ func NameOK(name string) bool {
 	return true
 }
 
+// FuncNameOK reports whether Gemini accepts name as a function name: it starts with a letter or an
+// underscore and has only letters, digits, underscores, dots, colons and dashes, at most 64 of them
+// (https://ai.google.dev/api/caching#FunctionDeclaration; the start rule is Vertex AI's
+// FunctionDeclaration.name: "Must start with a letter or an underscore").
+func FuncNameOK(name string) bool {
+	if len(name) == 0 || len(name) > 64 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+		case ('0' <= c && c <= '9' || c == '.' || c == ':' || c == '-') && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // Schema returns the Gemini form of plain (a winkgen Spec.ParamsSchema), or nil when the tool has no
-// parameters Gemini can be told of: its declaration then has no "parameters". It is a pure function of
+// parameters Gemini can be told of: its declaration then has no "parameters". A property name Gemini
+// refuses (NameOK) is an error: the API would refuse the whole request, and renaming it would need the
+// call's arguments renamed back (winkgen diagnoses such names at generation time). It is a pure function of
 // plain; FunctionDeclarations caches it per tool, and winkgen calls it at generation time.
 func Schema(plain []byte) ([]byte, error) {
 	root, err := jsontree.ParseObject(plain)
@@ -225,6 +248,10 @@ func (g *conv) conv(s *jsontree.Obj, stack []string) *jsontree.Obj {
 					ps, _ := props.Vals[pk].(*jsontree.Obj)
 					if ps == nil {
 						g.fail("property " + pk + " is not a schema")
+						continue
+					}
+					if !NameOK(pk) {
+						g.fail("property name " + strconv.Quote(pk) + " is not one Gemini accepts (letters, digits and underscores, starting with a letter or an underscore, at most 64)")
 						continue
 					}
 					if c := g.conv(ps, stack); c != nil {

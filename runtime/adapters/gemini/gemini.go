@@ -40,14 +40,24 @@ func geminiSchema(s *wink.Spec) []byte {
 //	{"name":N,"description":D}                      (a tool without parameters)
 //
 // S is Schema of Spec.ParamsSchema. The error reports, all at once, nil tools, duplicate names, schemas
-// that are not JSON objects and schemas that cannot be converted.
+// that are not JSON objects, schemas that cannot be converted (a property name Gemini refuses among them)
+// and names Gemini refuses as function names (FuncNameOK: one starting with a digit or a dash).
 func FunctionDeclarations(tools []*wink.Tool) ([]byte, error) {
 	return toolset.Write(&declFormat, tools, func(s *wink.Spec) ([]byte, string) { return cached(s.ParamsSchema).schema, "" })
 }
 
 // declFormat is a function declaration; a tool whose plain schema cannot be converted is an error.
 var declFormat = toolset.Format{Pkg: "gemini", Open: `{"name":`, SchemaKey: `,"parameters":`, Close: "}", PerEntry: 48,
-	Checked: geminiSchema, Usable: func(s *wink.Spec) error { return cached(s.ParamsSchema).err }}
+	Checked: geminiSchema, Usable: usable}
+
+// usable reports a tool Gemini would refuse: a function name outside FuncNameOK, or params without a
+// Gemini form.
+func usable(s *wink.Spec) error {
+	if !FuncNameOK(s.Name) {
+		return errors.New("the name must start with a letter or an underscore to be a Gemini function name")
+	}
+	return cached(s.ParamsSchema).err
+}
 
 // ParseFunctionCalls reads the function calls of a generateContent response (the first candidate's
 // content parts), of a content object, or of a parts array: every part with a functionCall becomes a

@@ -170,3 +170,38 @@ func TestGeminiFormsOfMapsRecursionAndNoParams(t *testing.T) {
 		t.Fatalf("calls %+v %v: PairMaps must be set", calls, err)
 	}
 }
+
+// TestNamesGeminiRefusesAreErrors: a property name outside Gemini's parameter names (a dash, a dot) and a
+// function name starting with a digit are errors of FunctionDeclarations naming the tool, never a request
+// Gemini's API answers with 400 (Sources: Vertex AI FunctionDeclaration reference, "Parameter names must
+// start with a letter or an underscore and must only contain chars a-z, A-Z, 0-9, or underscores with a
+// maximum length of 64", and "[the function name] Must start with a letter or an underscore").
+func TestNamesGeminiRefusesAreErrors(t *testing.T) {
+	mk := func(name, plain string) *wink.Tool {
+		return wink.NewTool(wink.Spec{Name: name, Description: "A tool.", ParamsSchema: []byte(plain)},
+			&wink.Funcs[wink.NoParams, wink.NoValue]{Decode: wink.DecodeNoParams, EncodeResult: wink.EncodeNoValue,
+				Handler: func(*wink.ToolContext, wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
+					return wink.Done[wink.NoValue](""), nil
+				}})
+	}
+	for _, c := range []struct{ name, plain, want string }{
+		{"dash", `{"type":"object","properties":{"dry-run":{"type":"boolean"}},"additionalProperties":false}`, `gemini: tool "dash": gemini: schema: property name "dry-run" is not one Gemini accepts`},
+		{"nested_dot", `{"type":"object","properties":{"o":{"type":"object","properties":{"a.b":{"type":"string"}},"additionalProperties":false}},"additionalProperties":false}`, `property name "a.b" is not one Gemini accepts`},
+		{"2fa", `{"type":"object","properties":{"code":{"type":"string"}},"additionalProperties":false}`, `gemini: tool "2fa": the name must start with a letter or an underscore`},
+	} {
+		_, err := gemini.FunctionDeclarations([]*wink.Tool{mk(c.name, c.plain)})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+	for _, ok := range []string{"_x", "a-b.c:d", strings.Repeat("a", 64)} {
+		if !gemini.FuncNameOK(ok) {
+			t.Errorf("FuncNameOK(%q) = false", ok)
+		}
+	}
+	for _, bad := range []string{"", "9a", "-a", ".a", "a b", strings.Repeat("a", 65)} {
+		if gemini.FuncNameOK(bad) {
+			t.Errorf("FuncNameOK(%q) = true", bad)
+		}
+	}
+}
