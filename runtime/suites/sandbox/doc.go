@@ -54,7 +54,11 @@
 //     the byte bound as it is written (RLIMIT_FSIZE, through prlimit), so a file cannot overshoot. Past a
 //     bound the command is stopped and the call fails, rolled back, with a text that names both bounds
 //     and says to put scratch files in /tmp; the section states the bounds. A workspace file already
-//     larger than the byte bound cannot be appended to by a command.
+//     larger than the byte bound cannot be appended to by a command. Data counts as the disk space it
+//     takes: a sparse file's holes count nothing, a hard link adds an entry but not its file's data
+//     again. Reserving space past a file's end (fallocate --keep-size), which RLIMIT_FSIZE does not
+//     bound, fails inside the sandbox with EOPNOTSUPP (a seccomp filter on that one call, on amd64
+//     and arm64; elsewhere only the measures bound it).
 //   - Read-before-write: the shell cannot know which files a command will touch, so the files suite's
 //     policy does not apply to it; its writes are covered by the transaction instead. Its limits (path
 //     rules for workdir, the workspace as the only tree) do.

@@ -101,7 +101,19 @@ func run(ctx context.Context, bwrap string, cfg Config, c *command) (*outcome, e
 		// A file one byte past the bound is over it, as the measure after the run then finds.
 		limit.fsize = cfg.MaxWorkspaceBytes + 1
 	}
-	cmd := limit.command(bwrap, bwrapArgs(c))
+	args := bwrapArgs(c)
+	filter, err := seccompFile()
+	if err != nil {
+		return nil, errors.New("preparing the seccomp filter: " + err.Error())
+	}
+	if filter != nil {
+		defer filter.Close()
+		args = append([]string{"--seccomp", "3"}, args...) // ExtraFiles[0] is descriptor 3
+	}
+	cmd := limit.command(bwrap, args)
+	if filter != nil {
+		cmd.ExtraFiles = []*os.File{filter}
+	}
 	cmd.Env = []string{}
 	cmd.Stdin = nil
 	var killOnce sync.Once
