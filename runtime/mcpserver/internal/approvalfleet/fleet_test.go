@@ -148,6 +148,11 @@ func (p *proc) kill() {
 // call makes one tools/call of echo on the worker, as a new MCP client; state and accept make it the
 // retry of a held call.
 func call(ctx context.Context, p *proc, args, state string) (*mcp.CallToolResult, error) {
+	return callAs(ctx, p, args, state, "accept")
+}
+
+// callAs is call with the elicitation's action: "accept", "decline" or "cancel".
+func callAs(ctx context.Context, p *proc, args, state, action string) (*mcp.CallToolResult, error) {
 	client := mcp.NewClient(&mcp.Implementation{Name: "approver", Version: "v0"}, &mcp.ClientOptions{
 		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			return &mcp.ElicitResult{Action: "accept"}, nil
@@ -164,7 +169,7 @@ func call(ctx context.Context, p *proc, args, state string) (*mcp.CallToolResult
 	params := &mcp.CallToolParams{Name: "echo", Arguments: json.RawMessage(args)}
 	if state != "" {
 		params.RequestState = state
-		params.InputResponses = mcp.InputResponseMap{"wink.approval": &mcp.ElicitResult{Action: "accept"}}
+		params.InputResponses = mcp.InputResponseMap{"wink.approval": &mcp.ElicitResult{Action: action}}
 	}
 	return cs.CallTool(ctx, params)
 }
@@ -293,5 +298,94 @@ func TestApprovedHeldCallRunsOnceAcrossWorkersRestartsAndConcurrentReplays(t *te
 	}
 	if n := effects(t, pool, stall); n != 2 {
 		t.Fatalf("the external effect happened %d times, want 2 (the killed run's and the retry's)", n)
+	}
+}
+
+func denied(res *mcp.CallToolResult, err error) bool {
+	if err != nil || !res.IsError || len(res.Content) == 0 {
+		return false
+	}
+	_, ok := res.Content[0].(*mcp.TextContent)
+	return ok && !ran(res, err)
+}
+
+// TestHeldCallIsDecidedOnceWhateverTheRepliesSay: the retries of one held call carry different
+// decisions (a denial replayed as an approval, approvals and denials racing on both workers, a
+// cancel): the first decision stored is the only one; every later retry is refused before anything
+// runs, and an approved call runs at most once, never after a denial.
+func TestHeldCallIsDecidedOnceWhateverTheRepliesSay(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	pool, err := pgxpool.New(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	if _, err := pool.Exec(ctx, "CREATE TABLE effects (args text, worker text)"); err != nil {
+		t.Fatal(err)
+	}
+	a, b := start(t, "A", dsn), start(t, "B", dsn)
+
+	// Denied, then replayed as an approval on either worker, or as a denial again.
+	for i, first := range []string{"decline", "cancel"} {
+		args := fmt.Sprintf(`{"text":"refund %d"}`, i)
+		state := held(t, ctx, a, args)
+		if res, err := callAs(ctx, b, args, state, first); !denied(res, err) {
+			t.Fatalf("%s on B: %v %+v", first, err, res)
+		}
+		for _, w := range []*proc{a, b} {
+			for _, action := range []string{"accept", "decline", "cancel"} {
+				if _, err := callAs(ctx, w, args, state, action); !refused(err) {
+					t.Fatalf("%s replayed as %s: %v", first, action, err)
+				}
+			}
+		}
+		if n := effects(t, pool, args); n != 0 {
+			t.Fatalf("a denied call ran %d times", n)
+		}
+	}
+
+	// Approvals and denials of one held call racing on both workers: one decision wins.
+	for round := range 4 {
+		args := fmt.Sprintf(`{"text":"race %d"}`, round)
+		state := held(t, ctx, a, args)
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		runs, denials, refusals := 0, 0, 0
+		for i := range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				w := a
+				if i%2 == 1 {
+					w = b
+				}
+				action := "accept"
+				if (i+round)%3 == 0 {
+					action = "decline"
+				}
+				res, err := callAs(ctx, w, args, state, action)
+				mu.Lock()
+				defer mu.Unlock()
+				switch {
+				case ran(res, err):
+					runs++
+				case denied(res, err):
+					denials++
+				case refused(err):
+					refusals++
+				default:
+					t.Errorf("round %d retry %d (%s): neither ran, denied nor refused: %v %+v", round, i, action, err, res)
+				}
+			}()
+		}
+		wg.Wait()
+		if runs+denials != 1 || refusals != 7 {
+			t.Fatalf("round %d: %d runs, %d denials, %d refusals of 8 racing retries, want one decision and 7 refusals", round, runs, denials, refusals)
+		}
+		if n := effects(t, pool, args); n != runs {
+			t.Fatalf("round %d: the call ran %d times, answered %d runs", round, n, runs)
+		}
 	}
 }
