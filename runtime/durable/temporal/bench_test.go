@@ -87,8 +87,10 @@ func report(b *testing.B) {
 // BenchmarkStep measures the cost of one step (a model response or a tool call) of a run of the deposit
 // agent (4 tool turns and a final answer: 9 steps) on every engine, side by side: the plain agent loop
 // (loop.Run, no checkpoints), the embedded engine on its memory store and on PostgreSQL, and Temporal
-// (the development server on loopback, an in-process worker) with its payloads in memory or in
-// PostgreSQL. Sessions are in memory, or in pgstore next to a PostgreSQL engine (the loop too, in
+// (the development server on loopback, an in-process worker; its steps as activities, run eagerly, or
+// as local activities: temporal-local) with its payloads in memory or in PostgreSQL. Every engine's
+// figure includes starting the run and waiting for its end (Temporal: the workflow's first task and the
+// result's long poll), divided among its 9 steps. Sessions are in memory, or in pgstore next to a PostgreSQL engine (the loop too, in
 // loop/postgres). The model answers in process. Run it with make bench-durable.
 func BenchmarkStep(b *testing.B) {
 	ctx := context.Background()
@@ -132,7 +134,7 @@ func BenchmarkStep(b *testing.B) {
 		_, sst, st := benchPG(b)
 		runEmbedded(b, st, sst)
 	})
-	runTemporal := func(b *testing.B, st durable.Store, sst session.Store) {
+	runTemporal := func(b *testing.B, st durable.Store, sst session.Store, local bool) {
 		srv := devServer(b)
 		c, err := client.Dial(client.Options{HostPort: srv.HostPort, Logger: devserver.Quiet()})
 		if err != nil {
@@ -148,7 +150,7 @@ func BenchmarkStep(b *testing.B) {
 		defer w.Stop()
 		for b.Loop() {
 			id := runID()
-			if err := temporal.Start(ctx, c, st, id, input, temporal.Options{Session: id, TaskQueue: queue}); err != nil {
+			if err := temporal.Start(ctx, c, st, id, input, temporal.Options{Session: id, TaskQueue: queue, LocalActivities: local}); err != nil {
 				b.Fatal(err)
 			}
 			var out temporal.Output
@@ -158,9 +160,14 @@ func BenchmarkStep(b *testing.B) {
 		}
 		report(b)
 	}
-	b.Run("temporal/memory", func(b *testing.B) { runTemporal(b, durable.NewMemoryStore(), nil) })
+	b.Run("temporal/memory", func(b *testing.B) { runTemporal(b, durable.NewMemoryStore(), nil, false) })
 	b.Run("temporal/postgres", func(b *testing.B) {
 		_, sst, st := benchPG(b)
-		runTemporal(b, st, sst)
+		runTemporal(b, st, sst, false)
+	})
+	b.Run("temporal-local/memory", func(b *testing.B) { runTemporal(b, durable.NewMemoryStore(), nil, true) })
+	b.Run("temporal-local/postgres", func(b *testing.B) {
+		_, sst, st := benchPG(b)
+		runTemporal(b, st, sst, true)
 	})
 }

@@ -88,6 +88,18 @@ type Options struct {
 	ActivityTimeout time.Duration
 	// RetryInterval is the first retry's delay after an activity failed or timed out (default one second).
 	RetryInterval time.Duration
+	// LocalActivities runs the model calls, tool calls and decisions as local activities: executed by
+	// the worker running the workflow task, their results recorded in the history when the task
+	// completes, with no trip through the server per step (a step costs about a millisecond instead of
+	// two task dispatches). A worker that dies loses the steps its unfinished workflow task ran: after
+	// WorkflowTaskTimeout another worker replays the history and runs them again, and they answer from
+	// the store's checkpoints as a retried activity does (the guarantees are the same). A step longer
+	// than the workflow task timeout is fine: the worker extends its task while the step runs.
+	LocalActivities bool
+	// WorkflowTaskTimeout is how long a workflow task may run before the server gives it to another
+	// worker (Temporal's default, ten seconds, when zero): with LocalActivities, how long a dead
+	// worker's run waits before another worker resumes it.
+	WorkflowTaskTimeout time.Duration
 }
 
 // Input is the workflow's argument: the run's id and settings, and the turn to start from (a run that
@@ -100,6 +112,7 @@ type Input struct {
 	Turn            int
 	ActivityTimeout time.Duration
 	RetryInterval   time.Duration
+	LocalActivities bool
 	// Pending are the approval signals a run had received for calls it had not yet held when it
 	// continued as new (a signal left in the channel at continue-as-new would be lost).
 	Pending []Decision
@@ -191,7 +204,7 @@ func Start(ctx context.Context, c client.Client, st durable.Store, id string, in
 	}
 	// RejectDuplicate: a second Start of a finished run must not run its workflow again (Temporal's
 	// default policy would start a new execution under the same id); a running one is returned as is.
-	_, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: q,
+	_, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: q, WorkflowTaskTimeout: o.WorkflowTaskTimeout,
 		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE}, WorkflowName, NewInput(id, o))
 	if _, ok := errors.AsType[*serviceerror.WorkflowExecutionAlreadyStarted](err); ok {
 		return nil
@@ -202,7 +215,7 @@ func Start(ctx context.Context, c client.Client, st durable.Store, id string, in
 // NewInput returns the workflow's input for run id with o.
 func NewInput(id string, o Options) Input {
 	return Input{RunID: id, Session: o.Session, MaxTurns: o.MaxTurns, TurnsPerRun: o.TurnsPerRun, Turn: 1,
-		ActivityTimeout: o.ActivityTimeout, RetryInterval: o.RetryInterval}
+		ActivityTimeout: o.ActivityTimeout, RetryInterval: o.RetryInterval, LocalActivities: o.LocalActivities}
 }
 
 // Approve sends the approval signal for the held call callID of run id; Deny the denial.
@@ -218,20 +231,23 @@ func Deny(ctx context.Context, c client.Client, id, callID, reason string) error
 // Status returns the run's transcript from the store and its state from the workflow's status query
 // (durable.Status.State: Running, Held or Done; Failed when the workflow failed).
 func Status(ctx context.Context, c client.Client, st durable.Store, id string) (durable.Status, error) {
+	// The query first, then the store: the steps the workflow's state depends on were checkpointed
+	// before it reached that state, so the transcript is at least as recent as the state (the other
+	// order could report a call held with a transcript read before the turn that holds it).
+	v, err := c.QueryWorkflow(ctx, id, "", QueryStatus)
+	if err != nil {
+		return durable.Status{}, err
+	}
+	var ws WorkflowStatus
+	if err := v.Get(&ws); err != nil {
+		return durable.Status{}, err
+	}
 	rec, steps, err := st.Load(ctx, id)
 	if err != nil {
 		return durable.Status{}, err
 	}
 	s, err := durable.Rebuild(rec, steps)
 	if err != nil {
-		return s, err
-	}
-	v, err := c.QueryWorkflow(ctx, id, "", QueryStatus)
-	if err != nil {
-		return s, err
-	}
-	var ws WorkflowStatus
-	if err := v.Get(&ws); err != nil {
 		return s, err
 	}
 	s.Held = nil
@@ -260,10 +276,19 @@ func Workflow(ctx workflow.Context, in Input) (Output, error) {
 	if retry <= 0 {
 		retry = time.Second
 	}
-	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: timeout,
-		RetryPolicy:         &sdktemporal.RetryPolicy{InitialInterval: retry, BackoffCoefficient: 2, MaximumInterval: 30 * retry},
-	})
+	policy := &sdktemporal.RetryPolicy{InitialInterval: retry, BackoffCoefficient: 2, MaximumInterval: 30 * retry}
+	var exec func(ctx workflow.Context, name string, args ...any) workflow.Future
+	if in.LocalActivities {
+		ctx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: timeout, RetryPolicy: policy})
+		exec = func(ctx workflow.Context, name string, args ...any) workflow.Future {
+			return workflow.ExecuteLocalActivity(ctx, name, args...)
+		}
+	} else {
+		ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: timeout, RetryPolicy: policy})
+		exec = func(ctx workflow.Context, name string, args ...any) workflow.Future {
+			return workflow.ExecuteActivity(ctx, name, args...)
+		}
+	}
 	maxTurns := in.MaxTurns
 	if maxTurns <= 0 {
 		maxTurns = loop.DefaultMaxTurns
@@ -313,7 +338,7 @@ func Workflow(ctx workflow.Context, in Input) (Output, error) {
 		status.Turn = turn
 		ref := StepRef{RunID: in.RunID, Session: in.Session, Turn: turn}
 		var m ModelResult
-		if err := workflow.ExecuteActivity(ctx, ActivityModel, ref).Get(ctx, &m); err != nil {
+		if err := exec(ctx, ActivityModel, ref).Get(ctx, &m); err != nil {
 			return Output{Stop: loop.StopError.String(), Turns: turn, Err: err.Error()}, err
 		}
 		if m.Calls == 0 {
@@ -323,7 +348,7 @@ func Workflow(ctx workflow.Context, in Input) (Output, error) {
 		held := map[int]string{}
 		var order []int
 		for i := range m.Calls {
-			r, err := runTool(ctx, ref, i)
+			r, err := runTool(ctx, exec, ref, i)
 			if err != nil {
 				return Output{Stop: loop.StopError.String(), Turns: turn, Err: err.Error()}, err
 			}
@@ -354,10 +379,10 @@ func Workflow(ctx workflow.Context, in Input) (Output, error) {
 					continue
 				}
 			}
-			if err := workflow.ExecuteActivity(ctx, ActivityDecide, StepRef{RunID: in.RunID, Session: in.Session}, d).Get(ctx, nil); err != nil {
+			if err := exec(ctx, ActivityDecide, StepRef{RunID: in.RunID, Session: in.Session}, d).Get(ctx, nil); err != nil {
 				return Output{Stop: loop.StopError.String(), Turns: turn, Err: err.Error()}, err
 			}
-			r, err := runTool(ctx, ref, idx)
+			r, err := runTool(ctx, exec, ref, idx)
 			if err != nil {
 				return Output{Stop: loop.StopError.String(), Turns: turn, Err: err.Error()}, err
 			}
@@ -398,10 +423,10 @@ func heldIndex(order []int, held map[int]string, callID string) int {
 	return -1
 }
 
-func runTool(ctx workflow.Context, ref StepRef, i int) (ToolResult, error) {
+func runTool(ctx workflow.Context, exec func(workflow.Context, string, ...any) workflow.Future, ref StepRef, i int) (ToolResult, error) {
 	ref.Index = i
 	var r ToolResult
-	err := workflow.ExecuteActivity(ctx, ActivityTool, ref).Get(ctx, &r)
+	err := exec(ctx, ActivityTool, ref).Get(ctx, &r)
 	return r, err
 }
 

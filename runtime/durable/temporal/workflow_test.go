@@ -63,6 +63,11 @@ func (f *fixture) env(s *testsuite.WorkflowTestSuite) *testsuite.TestWorkflowEnv
 // waits for the approval signal, the status query reports it, and the run ends with every change once
 // and one model request per turn.
 func TestWorkflow(t *testing.T) {
+	t.Run("activities", func(t *testing.T) { testWorkflow(t, false) })
+	t.Run("local", func(t *testing.T) { testWorkflow(t, true) })
+}
+
+func testWorkflow(t *testing.T, local bool) {
 	var s testsuite.WorkflowTestSuite
 	f := newFixture(t)
 	f.start(t, "r", "s")
@@ -80,7 +85,7 @@ func TestWorkflow(t *testing.T) {
 		env.SignalWorkflow(temporal.SignalApproval, temporal.Decision{CallID: "unknown", Approved: true})
 		env.SignalWorkflow(temporal.SignalApproval, temporal.Decision{CallID: durabletest.HeldCallID, Approved: true})
 	}, 48*time.Hour) // days of waiting cost the history two events
-	env.ExecuteWorkflow(temporal.WorkflowName, temporal.NewInput("r", temporal.Options{Session: "s"}))
+	env.ExecuteWorkflow(temporal.WorkflowName, temporal.NewInput("r", temporal.Options{Session: "s", LocalActivities: local}))
 	if !env.IsWorkflowCompleted() {
 		t.Fatal("workflow not completed")
 	}
@@ -164,29 +169,37 @@ func TestContinueAsNew(t *testing.T) {
 // panics there; Temporal retries it): the retry answers from the checkpoints, so no model request is
 // repeated and no change is made twice.
 func TestActivityCrash(t *testing.T) {
-	for _, point := range []string{durabletest.BeforeModel, durabletest.AfterModel, durabletest.BeforeTool, durabletest.AfterCommit} {
-		t.Run(point, func(t *testing.T) {
-			var s testsuite.WorkflowTestSuite
-			f := newFixture(t)
-			f.start(t, "r", "s")
-			var once atomic.Bool
-			var died atomic.Bool
-			f.acts.Observe, _ = durabletest.CrashAt(point, func() bool { return once.CompareAndSwap(false, true) }, func() {
-				died.Store(true)
-				panic("worker killed at " + point)
-			})
-			env := f.env(&s)
-			env.RegisterDelayedCallback(func() {
-				env.SignalWorkflow(temporal.SignalApproval, temporal.Decision{CallID: durabletest.HeldCallID, Approved: true})
-			}, time.Minute)
-			env.ExecuteWorkflow(temporal.WorkflowName, temporal.NewInput("r", temporal.Options{Session: "s", RetryInterval: time.Millisecond}))
-			if err := env.GetWorkflowError(); err != nil {
-				t.Fatal(err)
+	for _, local := range []bool{false, true} {
+		for _, point := range []string{durabletest.BeforeModel, durabletest.AfterModel, durabletest.BeforeTool, durabletest.AfterCommit} {
+			name := point
+			if local {
+				name = "local/" + point
 			}
-			if !died.Load() {
-				t.Fatal("no attempt died at " + point)
-			}
-			verify(t, f, "r", "s", point)
-		})
+			t.Run(name, func(t *testing.T) { activityCrash(t, point, local) })
+		}
 	}
+}
+
+func activityCrash(t *testing.T, point string, local bool) {
+	var s testsuite.WorkflowTestSuite
+	f := newFixture(t)
+	f.start(t, "r", "s")
+	var once atomic.Bool
+	var died atomic.Bool
+	f.acts.Observe, _ = durabletest.CrashAt(point, func() bool { return once.CompareAndSwap(false, true) }, func() {
+		died.Store(true)
+		panic("worker killed at " + point)
+	})
+	env := f.env(&s)
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow(temporal.SignalApproval, temporal.Decision{CallID: durabletest.HeldCallID, Approved: true})
+	}, time.Minute)
+	env.ExecuteWorkflow(temporal.WorkflowName, temporal.NewInput("r", temporal.Options{Session: "s", RetryInterval: time.Millisecond, LocalActivities: local}))
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	if !died.Load() {
+		t.Fatal("no attempt died at " + point)
+	}
+	verify(t, f, "r", "s", point)
 }
