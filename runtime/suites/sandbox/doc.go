@@ -50,7 +50,9 @@
 //     and Config.MaxWorkspaceEntries, 100,000 new files, directories and links, by default), measured with
 //     vfs.Host.Growth against the call's snapshot: while the command runs (every 100 ms, or ten times as
 //     long as a measure takes, so at most a tenth of a core; a command can overshoot by what it writes in
-//     one such pause before it is stopped) and once more when it ends. A single file is also capped at
+//     one such pause before it is stopped) and once more when it ends. A measure that fails (a race
+//     with the command) is retried at the next pause; five failing in a row stop the command, and the
+//     call fails, rolled back, with the reason: a command cannot turn the bound off. A single file is also capped at
 //     the byte bound as it is written (RLIMIT_FSIZE, through prlimit), so a file cannot overshoot. Past a
 //     bound the command is stopped and the call fails, rolled back, with a text that names both bounds
 //     and says to put scratch files in /tmp; the section states the bounds. A workspace file already

@@ -43,6 +43,8 @@ type outcome struct {
 	// over the bound (Config.MaxWorkspaceBytes/Entries), then or while it ran (it was stopped).
 	grown  vfs.Growth
 	tooBig bool
+	// unmeasured is why the run was stopped when its growth could not be measured, poll after poll.
+	unmeasured error
 	// cleared is what clearBits took while the run was going, in order, each once.
 	cleared []string
 }
@@ -136,11 +138,12 @@ func run(ctx context.Context, bwrap string, cfg Config, c *command) (*outcome, e
 	}()
 	var over atomic.Bool
 	var cleared []string
+	var unmeasured error
 	watched := make(chan struct{})
 	if c.growth != nil {
 		go func() {
 			defer close(watched)
-			cleared = watchGrowth(cfg, c, done, func() { over.Store(true); kill() })
+			cleared, unmeasured = watchGrowth(cfg, c, done, func() { over.Store(true); kill() }, kill)
 		}()
 	} else {
 		close(watched)
@@ -148,7 +151,8 @@ func run(ctx context.Context, bwrap string, cfg Config, c *command) (*outcome, e
 	werr := cmd.Wait()
 	close(done)
 	<-watched
-	o := &outcome{elapsed: time.Since(start), timedOut: ctx.Err() != nil, tooBig: over.Load(), cleared: cleared}
+	o := &outcome{elapsed: time.Since(start), timedOut: ctx.Err() != nil, tooBig: over.Load(), cleared: cleared,
+		unmeasured: unmeasured}
 	if c.growth != nil {
 		g, err := c.growth()
 		if err != nil {
@@ -174,18 +178,25 @@ func run(ctx context.Context, bwrap string, cfg Config, c *command) (*outcome, e
 // see watchGrowth).
 const growthPoll = 100 * time.Millisecond
 
-// watchGrowth measures what the run added to the workspace until done is closed, and calls stop once it
+// maxMeasureErrors is how many measures in a row may fail before the run is stopped: a failure can be
+// a race with the command (a directory removed while it was read), but a command must not be able to
+// turn the bound off by making every measure fail.
+const maxMeasureErrors = 5
+
+// watchGrowth measures what the run added to the workspace until done is closed, and calls over once it
 // is over the bound; with each measure it takes the privilege bits from what the run made so far, and
-// returns what it took. A measure costs what changed (with change tracking) or a walk of the workspace;
-// the pause between two is ten times the last one's duration, at least growthPoll, so measuring takes at
+// returns what it took. When maxMeasureErrors measures in a row fail, it calls unmeasurable and returns
+// the last error. A measure costs what changed (with change tracking) or a walk of the workspace; the
+// pause between two is ten times the last one's duration, at least growthPoll, so measuring takes at
 // most a tenth of one core.
-func watchGrowth(cfg Config, c *command, done <-chan struct{}, stop func()) (cleared []string) {
+func watchGrowth(cfg Config, c *command, done <-chan struct{}, over, unmeasurable func()) (cleared []string, measureErr error) {
 	wait := growthPoll
 	seen := map[string]bool{}
+	failures := 0
 	for {
 		select {
 		case <-done:
-			return cleared
+			return cleared, nil
 		case <-time.After(wait):
 		}
 		t := time.Now()
@@ -200,11 +211,17 @@ func watchGrowth(cfg Config, c *command, done <-chan struct{}, stop func()) (cle
 		}
 		g, err := c.growth()
 		if err != nil {
-			return cleared // measured again, and reported, when the run ends
+			if failures++; failures >= maxMeasureErrors {
+				unmeasurable()
+				return cleared, err
+			}
+			wait = max(growthPoll, 10*time.Since(t))
+			continue
 		}
+		failures = 0
 		if overGrowth(cfg, g) {
-			stop()
-			return cleared
+			over()
+			return cleared, nil
 		}
 		wait = max(growthPoll, 10*time.Since(t))
 	}
