@@ -564,7 +564,10 @@ func (e *Engine) Wait(ctx context.Context, id string) (Status, error) {
 	return e.WaitFor(ctx, id, func(s Status) bool { return s.State.Terminal() })
 }
 
-// WaitFor polls the run's status every 20ms until until reports true, or ctx is done.
+// WaitFor polls the run's status every 20ms until until reports true, or ctx is done. A status that
+// cannot be read is read again (the run may not be recorded yet, the store may be restarting: a wait of
+// days outlives a database restart); a corrupt checkpoint (ErrCorrupt) ends the wait at once. When ctx
+// ends, the error is ctx's, joined with the last read's when that failed.
 func (e *Engine) WaitFor(ctx context.Context, id string, until func(Status) bool) (Status, error) {
 	t := time.NewTicker(20 * time.Millisecond)
 	defer t.Stop()
@@ -573,11 +576,14 @@ func (e *Engine) WaitFor(ctx context.Context, id string, until func(Status) bool
 		if err == nil && until(st) {
 			return st, nil
 		}
-		if err != nil && !errors.Is(err, ErrNotFound) {
+		if errors.Is(err, ErrCorrupt) {
 			return st, err
 		}
 		select {
 		case <-ctx.Done():
+			if err != nil && ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+				return st, errors.Join(ctx.Err(), err)
+			}
 			return st, ctx.Err()
 		case <-t.C:
 		}
