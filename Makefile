@@ -85,9 +85,10 @@ check-fresh:
 	for m in $(NESTED_MODS); do (cd $$m && $(GO) mod tidy -diff) || exit 1; done
 
 ## bench-durable: the cost of one step of a run on each engine side by side (loop.Run, the embedded engine on
-## memory and PostgreSQL, Temporal's development server on loopback), six runs, benchstat's medians
+## memory and PostgreSQL, Temporal's development server on loopback with activities and with local activities),
+## six runs, benchstat's medians
 bench-durable:
-	@out=$$(mktemp); (cd runtime/durable/temporal && $(GO) test -run '^$$' -bench BenchmarkStep -benchtime 20x -count 6 .) | tee $$out && \
+	@out=$$(mktemp); (cd runtime/durable/temporal && $(GO) test -run '^$$' -bench BenchmarkStep -benchtime 20x -count 6 -benchmem .) | tee $$out && \
 	$(GO) tool benchstat $$out; rm -f $$out
 
 ## bench: decode and dispatch benchmarks against the peers, as a table of medians and ratios

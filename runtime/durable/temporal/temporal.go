@@ -24,6 +24,22 @@
 // tool call commits its session changes and its checkpoint in one transaction (durable.DispatchStep) and
 // hands its handler durable.IdempotencyKey for effects outside (at-least-once with a key).
 //
+// # Approvals
+//
+// A decision may be signalled before the workflow holds its call (while the run is still working
+// towards it, or while it waits for another call's decision): it is kept until the call is held, across
+// continue-as-new too. Once a call is resolved, further decisions for it (a duplicate Approve, an
+// Approve after a Deny) are dropped: the first decision recorded is the call's.
+//
+// # Speed
+//
+// Each step is an activity: the workflow task that schedules it and the activity task are dispatched by
+// the server. The worker asks for eager activity execution (the activity comes back with the workflow
+// task's completion, without a trip through the server's queues) when the server allows it: set the
+// server's dynamic config system.enableActivityEagerExecution to true (it is false by default); the
+// development server of the tests does. Options.LocalActivities runs the steps inside the workflow
+// task instead, with no trip through the server per step.
+//
 // # Small histories
 //
 // Payloads stay out of the history: the conversation, the model's responses and the tools' outcomes
