@@ -8,6 +8,7 @@ import (
 	"github.com/winkgen/wink/runtime/durable/temporal"
 	"github.com/winkgen/wink/runtime/durable/temporal/internal/devserver"
 	"github.com/winkgen/wink/runtime/loop"
+	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 )
@@ -56,5 +57,58 @@ func TestStartTwice(t *testing.T) {
 	_, steps, err := st.Load(ctx, "twice")
 	if err != nil || len(steps) != benchSteps {
 		t.Fatalf("%d steps, %v", len(steps), err)
+	}
+}
+
+// TestContinueAsNewOnServer: a run of 5 turns with 2 turns per workflow run continues as new twice on
+// the development server and completes; the last execution's history starts from the previous one's and
+// stays small, and every step is checkpointed once.
+func TestContinueAsNewOnServer(t *testing.T) {
+	for _, local := range []bool{false, true} {
+		ctx := context.Background()
+		srv := devServer(t)
+		c, err := client.Dial(client.Options{HostPort: srv.HostPort, Logger: devserver.Quiet()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		st := durable.NewMemoryStore()
+		queue, id := "can", "can"
+		if local {
+			queue, id = "can-local", "can-local"
+		}
+		w := worker.New(c, queue, worker.Options{})
+		temporal.Register(w, &temporal.Activities{Store: st, Agent: benchAgent(nil), Worker: "w"})
+		if err := w.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer w.Stop()
+		if err := temporal.Start(ctx, c, st, id, []loop.Message{loop.UserMessage("deposit")},
+			temporal.Options{Session: id, TaskQueue: queue, TurnsPerRun: 2, LocalActivities: local}); err != nil {
+			t.Fatal(err)
+		}
+		var out temporal.Output
+		if err := c.GetWorkflow(ctx, id, "").Get(ctx, &out); err != nil || out.Stop != "done" || out.Turns != benchTurns+1 {
+			t.Fatalf("local=%v: %+v %v", local, out, err)
+		}
+		it := c.GetWorkflowHistory(ctx, id, "", false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+		n := 0
+		for it.HasNext() {
+			ev, err := it.Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n == 0 && ev.GetWorkflowExecutionStartedEventAttributes().GetContinuedExecutionRunId() == "" {
+				t.Errorf("local=%v: the last execution did not continue an earlier one", local)
+			}
+			n++
+		}
+		if n > 30 {
+			t.Errorf("local=%v: the last execution (one turn) has %d events", local, n)
+		}
+		_, steps, err := st.Load(ctx, id)
+		if err != nil || len(steps) != benchSteps {
+			t.Fatalf("local=%v: %d steps, %v", local, len(steps), err)
+		}
 	}
 }
