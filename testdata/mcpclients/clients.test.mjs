@@ -3,18 +3,11 @@
 // client offers. The client validates structuredContent against outputSchema itself; a tool list it
 // cannot parse, or a result it rejects, fails the test. Run by `make mcp-clients` (part of `make test`):
 //
-//	WINK_MCPSERVER=/path/to/mcpserver node --test testdata/mcpclients/
+//	WINK_MCPSERVER=/path/to/mcpserver node --test testdata/mcpclients/clients.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFile } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { connect, inspector, inspectorTargets, toolArgs, transports, versions } from './harness.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const bin = process.env.WINK_MCPSERVER;
 if (!bin) throw new Error('set WINK_MCPSERVER to the path of a built example/cmd/mcpserver');
 
@@ -31,52 +24,7 @@ const EXAMPLES_KEY = 'io.winkgen/examples';
 // Versions before 2025-06-18 have no outputSchema or structuredContent.
 const hasOutputSchemas = (v) => v >= '2025-06-18';
 
-// startHTTP runs the server with -http on a free port and returns its URL and a stop function.
-async function startHTTP(stateless) {
-  const args = ['-http', '127.0.0.1:0'];
-  if (stateless) args.push('-stateless');
-  const proc = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no "listening on" from the server in 20s:\n' + stderr)), 20000);
-    proc.stderr.on('data', (b) => {
-      stderr += b;
-      const m = /listening on (\S+)/.exec(stderr);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
-    });
-    proc.on('exit', (code) => reject(new Error(`server exited ${code}:\n${stderr}`)));
-  });
-  return { url, stop: () => proc.kill() };
-}
-
-// connect makes a client that asks for version in its initialize request (the SDK always asks for its
-// latest; the transport rewrites the request) and checks what the server negotiated.
-async function connect(transport, version) {
-  const send = transport.send.bind(transport);
-  transport.send = (msg, opts) => {
-    if (msg.method === 'initialize') msg = { ...msg, params: { ...msg.params, protocolVersion: version } };
-    return send(msg, opts);
-  };
-  const client = new Client({ name: 'wink-ts-client-test', version: '0' });
-  await client.connect(transport);
-  return client;
-}
-
-const versions = [...new Set([LATEST_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS])];
-
-const transports = {
-  stdio: async () => ({ transport: new StdioClientTransport({ command: bin, stderr: 'ignore' }), stop: () => {} }),
-  'http-stateful': async () => {
-    const s = await startHTTP(false);
-    return { transport: new StreamableHTTPClientTransport(new URL(s.url)), stop: s.stop };
-  },
-  'http-stateless': async () => {
-    const s = await startHTTP(true);
-    return { transport: new StreamableHTTPClientTransport(new URL(s.url)), stop: s.stop };
-  },
-};
-
-for (const [name, make] of Object.entries(transports)) {
+for (const [name, make] of Object.entries(transports(bin))) {
   for (const version of versions) {
     test(`TypeScript client, ${name}, protocol ${version}`, async (t) => {
       const { transport, stop } = await make();
@@ -85,6 +33,7 @@ for (const [name, make] of Object.entries(transports)) {
         client = await connect(transport, version);
         // A version the server does not speak is answered with its latest before 2026-07-28.
         const negotiated = ['2024-10-07'].includes(version) ? '2025-11-25' : version;
+        assert.equal(client.negotiated(), negotiated, `asked ${version}`);
         // listTools throws if any tool does not parse at this version (a ZodError may carry no message).
         const { tools } = await client.listTools().catch((e) => {
           throw new Error(`tools/list at ${version}: ${e?.message || JSON.stringify(e?.issues ?? String(e)).slice(0, 2000)}`);
@@ -134,21 +83,7 @@ for (const [name, make] of Object.entries(transports)) {
   }
 }
 
-// The Inspector CLI's build resolves its own package.json against the working directory (a bug of
-// inspector-cli 1.0.3 outside the inspector's repository), so it runs from its build directory.
-const inspectorDir = join(here, 'node_modules', '@modelcontextprotocol', 'inspector-cli', 'build');
-
-function inspector(args) {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, [join(inspectorDir, 'index.js'), ...args], { cwd: inspectorDir, timeout: 60000 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`inspector ${args.join(' ')}: ${err.message}\n${stderr}`));
-      else resolve(JSON.parse(stdout));
-    });
-  });
-}
-
-for (const [name, target] of [['stdio', async () => ({ args: [bin], stop: () => {} })],
-  ['http', async () => { const s = await startHTTP(false); return { args: [s.url, '--transport', 'http'], stop: s.stop }; }]]) {
+for (const [name, target] of inspectorTargets(bin)) {
   test(`Inspector CLI, ${name}: lists and calls every tool`, async () => {
     const { args, stop } = await target();
     try {
@@ -157,8 +92,7 @@ for (const [name, target] of [['stdio', async () => ({ args: [bin], stop: () => 
       for (const tool of tools) {
         const examples = tool._meta?.[EXAMPLES_KEY] ?? [];
         const input = examples.length > 0 ? examples[0].input : FALLBACK_ARGS[tool.name];
-        const toolArgs = Object.entries(input).flatMap(([k, v]) => ['--tool-arg', `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`]);
-        const res = await inspector([...args, '--method', 'tools/call', '--tool-name', tool.name, ...toolArgs]);
+        const res = await inspector([...args, '--method', 'tools/call', '--tool-name', tool.name, ...toolArgs(input)]);
         assert.notEqual(res.isError, true, `${tool.name}: ${JSON.stringify(res)}`);
       }
       const bad = await inspector([...args, '--method', 'tools/call', '--tool-name', 'shout', '--tool-arg', 'text=1', '--tool-arg', 'extra=2']);

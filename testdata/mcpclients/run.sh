@@ -2,7 +2,8 @@
 # The official MCP clients against winkgen's servers (make mcp-clients, part of make test):
 #   1. the TypeScript SDK client and the Inspector CLI drive example/cmd/mcpserver over stdio and
 #      streamable HTTP (stateful, stateless) on every protocol version the client offers
-#      (clients.test.mjs, node's test runner);
+#      (clients.test.mjs, node's test runner), and the same for the tools of every result shape
+#      (runtime/mcpserver/internal/shapestest/shapesserver, shapes.test.mjs);
 #   2. the conformance suite runs every server scenario against example/cmd/conformance
 #      (conformance.sh).
 # Node.js 22 and the clients come from package-lock.json (npm ci when node_modules is missing or older
@@ -17,6 +18,7 @@ export PATH="$here/node_modules/.bin:$PATH" # node is Node.js 22 from node-linux
 node --version
 bin="$(mktemp -d)"
 trap 'rm -rf "$bin"' EXIT
-(cd "$root" && go build -o "$bin/mcpserver" ./example/cmd/mcpserver && go build -o "$bin/conformance" ./example/cmd/conformance)
-WINK_MCPSERVER="$bin/mcpserver" node --test --test-concurrency=1 "$here/clients.test.mjs"
+(cd "$root" && go build -o "$bin/mcpserver" ./example/cmd/mcpserver && go build -o "$bin/conformance" ./example/cmd/conformance &&
+	go build -o "$bin/shapesserver" ./runtime/mcpserver/internal/shapestest/shapesserver)
+WINK_MCPSERVER="$bin/mcpserver" WINK_SHAPESSERVER="$bin/shapesserver" node --test --test-concurrency=1 "$here/clients.test.mjs" "$here/shapes.test.mjs"
 bash "$here/conformance.sh" "$bin/conformance"

@@ -1,0 +1,99 @@
+// What the client tests share (clients.test.mjs, shapes.test.mjs): starting a winkgen MCP server binary
+// over streamable HTTP, connecting the TypeScript SDK client at a chosen protocol version, and running
+// the Inspector CLI.
+import { spawn, execFile } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+// The versions the TypeScript client offers.
+export const versions = [...new Set([LATEST_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS])];
+
+// startHTTP runs bin with -http on a free port (and -stateless if asked) and returns its URL and a stop
+// function.
+export async function startHTTP(bin, stateless) {
+  const args = ['-http', '127.0.0.1:0'];
+  if (stateless) args.push('-stateless');
+  const proc = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no "listening on" from the server in 20s:\n' + stderr)), 20000);
+    proc.stderr.on('data', (b) => {
+      stderr += b;
+      const m = /listening on (\S+)/.exec(stderr);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+    proc.on('exit', (code) => reject(new Error(`server exited ${code}:\n${stderr}`)));
+  });
+  return { url, stop: () => proc.kill() };
+}
+
+// transports makes, for bin, each transport the tests use: stdio, stateful and stateless HTTP.
+export function transports(bin) {
+  return {
+    stdio: async () => ({ transport: new StdioClientTransport({ command: bin, stderr: 'ignore' }), stop: () => {} }),
+    'http-stateful': async () => {
+      const s = await startHTTP(bin, false);
+      return { transport: new StreamableHTTPClientTransport(new URL(s.url)), stop: s.stop };
+    },
+    'http-stateless': async () => {
+      const s = await startHTTP(bin, true);
+      return { transport: new StreamableHTTPClientTransport(new URL(s.url)), stop: s.stop };
+    },
+  };
+}
+
+// connect makes a client that asks for version in its initialize request (the SDK always asks for its
+// latest; the transport rewrites the request). The client's negotiated() is the version the server
+// answered.
+export async function connect(transport, version) {
+  const send = transport.send.bind(transport);
+  transport.send = (msg, opts) => {
+    if (msg.method === 'initialize') msg = { ...msg, params: { ...msg.params, protocolVersion: version } };
+    return send(msg, opts);
+  };
+  let negotiated;
+  let handler;
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    get: () => handler && ((m, extra) => {
+      if (negotiated === undefined && typeof m?.result?.protocolVersion === 'string') negotiated = m.result.protocolVersion;
+      return handler(m, extra);
+    }),
+    set: (h) => { handler = h; },
+  });
+  const client = new Client({ name: 'wink-ts-client-test', version: '0' });
+  await client.connect(transport);
+  client.negotiated = () => negotiated;
+  return client;
+}
+
+// The Inspector CLI's build resolves its own package.json against the working directory (a bug of
+// inspector-cli 1.0.3 outside the inspector's repository), so it runs from its build directory.
+const inspectorDir = join(here, 'node_modules', '@modelcontextprotocol', 'inspector-cli', 'build');
+
+// inspector runs the Inspector CLI with args and returns its parsed JSON output.
+export function inspector(args) {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [join(inspectorDir, 'index.js'), ...args], { cwd: inspectorDir, timeout: 60000 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`inspector ${args.join(' ')}: ${err.message}\n${stderr}`));
+      else resolve(JSON.parse(stdout));
+    });
+  });
+}
+
+// toolArgs are the Inspector CLI's --tool-arg flags for the arguments object input.
+export function toolArgs(input) {
+  return Object.entries(input).flatMap(([k, v]) => ['--tool-arg', `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`]);
+}
+
+// inspectorTargets are the ways the Inspector CLI reaches bin: stdio and (stateful) HTTP.
+export function inspectorTargets(bin) {
+  return [['stdio', async () => ({ args: [bin], stop: () => {} })],
+    ['http', async () => { const s = await startHTTP(bin, false); return { args: [s.url, '--transport', 'http'], stop: s.stop }; }]];
+}
