@@ -1,13 +1,19 @@
 package eval_test
 
 import (
+	"context"
+	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
+	"github.com/winkgen/wink/runtime/session"
 	"github.com/winkgen/wink/runtime/suites/eval"
 	"github.com/winkgen/wink/runtime/vfs"
+	"github.com/winkgen/wink/runtime/wink"
 )
 
 // The class: what a program hands the calling process is bounded there too, not only in the evaluator.
@@ -62,4 +68,49 @@ func TestEvalTextIsUTF8(t *testing.T) {
 			t.Errorf("%s: not UTF-8: %q", program, short(out.Output))
 		}
 	}
+}
+
+// The class: the evaluator ending from outside mid-call (the OOM killer's SIGKILL, an operator's kill)
+// fails the call cleanly, its writes undone, with the reason; the host goes on and the next call works.
+func TestEvalChildKilledMidCallFailsCleanly(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGKILL on Windows") // os.Process.Kill is TerminateProcess there; same path, other wording
+	}
+	filesystems(t, func(t *testing.T, fs fsys) {
+		before := eval.LastChildPid()
+		done := make(chan wink.Outcome, 1)
+		go func() {
+			d := &wink.Dispatcher{Registry: wink.MustRegistry(eval.WinkTools()), Filesystem: fs, Session: session.New()}
+			out, _ := d.Dispatch(context.Background(), wink.Call{ID: "c", Name: "eval",
+				Arguments: []byte(`{"source":` + strconv.Quote("write_file('new.txt', 'x')\nn = 0\nwhile True:\n  n += 1") + `,"max_steps":100000000}`)})
+			done <- out
+		}()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			if _, err := fs.Stat("new.txt"); err == nil && eval.LastChildPid() != before {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the program never wrote new.txt")
+			}
+			time.Sleep(time.Millisecond)
+		}
+		p, err := os.FindProcess(eval.LastChildPid())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		out := <-done
+		if out.Success || !strings.HasPrefix(out.Output, "The evaluator process was stopped from outside (signal: killed;") {
+			t.Fatalf("outcome %q", short(out.Output))
+		}
+		if _, err := fs.Stat("new.txt"); err == nil {
+			t.Error("new.txt survived the failed call")
+		}
+		if out := call(t, fs, src("write_file('new.txt', 'y')")); !out.Success {
+			t.Fatalf("the next call: %q", out.Output)
+		}
+	})
 }

@@ -51,6 +51,7 @@ func startChild(ctx context.Context) (*child, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
+	lastChildPid.Store(int64(cmd.Process.Pid))
 	c.stdin, c.in, c.out = stdin, bufio.NewWriter(stdin), bufio.NewReader(stdout)
 	go func() {
 		select {
@@ -90,6 +91,9 @@ func (c *child) crashed(tc *wink.ToolContext, out *printed, steps int64) (wink.T
 	case strings.Contains(stderr, "stack overflow") || strings.Contains(stderr, "stack exceeds"):
 		text = "The program built a value nested too deeply to process (lists, dicts or tuples inside each other) and was stopped; " +
 			"everything it wrote was undone. Nest values less deeply."
+	case c.cmd.ProcessState.ExitCode() == -1: // a signal from outside: the OOM killer's SIGKILL, say
+		text = "The evaluator process was stopped from outside (" + c.cmd.ProcessState.String() +
+			"; the machine may be short of memory); everything the program wrote was undone. Try again, or compute less."
 	case c.cmd.ProcessState.ExitCode() == exitNoLimit:
 		text = "The evaluator could not limit its memory (it reads /proc/self/status and sets RLIMIT_AS), so the program was not run."
 	case strings.HasPrefix(stderr, "panic: ") || !runtimeFatal(c.cmd.ProcessState.ExitCode(), stderr):
@@ -108,6 +112,9 @@ func (c *child) crashed(tc *wink.ToolContext, out *printed, steps int64) (wink.T
 func runtimeFatal(code int, stderr string) bool {
 	return code == 2 || code == 66 && strings.Contains(stderr, "ThreadSanitizer")
 }
+
+// lastChildPid is the process ID of the last evaluator started (tests signal it).
+var lastChildPid atomic.Int64
 
 // lastChildPeak is the peak resident memory of the last evaluator process that ended (tests read it).
 var lastChildPeak atomic.Int64
