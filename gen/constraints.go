@@ -227,8 +227,8 @@ func (a *analyzer) constraints(tag *annotations.Tag, f *model.Field, where strin
 			}
 			c.Format = item.Value
 		case "enum":
-			if st == nil || !(st.Kind == model.KindString || st.Kind == model.KindInt || st.Kind == model.KindUint) {
-				bad(item, "enum applies to string and integer fields, not to %s field", aKind(stripPtr(f.Type)))
+			if st == nil || !(st.Kind == model.KindString || st.Kind == model.KindInt || st.Kind == model.KindUint || st.Kind == model.KindFloat) {
+				bad(item, "enum applies to string and number fields, not to %s field", aKind(stripPtr(f.Type)))
 				ok = false
 				continue
 			}
@@ -245,7 +245,7 @@ func (a *analyzer) constraints(tag *annotations.Tag, f *model.Field, where strin
 					continue
 				}
 				for _, prev := range c.Enum {
-					if prev == lit {
+					if prev == lit || st.Kind == model.KindFloat && ratOf(&model.Number{Literal: prev}).Cmp(ratOf(&model.Number{Literal: lit})) == 0 {
 						a.ds.add(item.ValuePos, "%s: enum value %s is listed twice", where, v)
 						ok = false
 					}

@@ -295,6 +295,16 @@ func (e *emitter) valueCode(t *model.Type, target *jen.Statement, c *model.Const
 		return []jen.Code{jen.If(jen.List(jen.Id("n"), jen.Id("ok")).Op(":=").Add(call), jen.Id("ok")).Block(body...)}
 	case model.KindFloat:
 		body := e.ruleCalls(t, c, "f")
+		if allowed := enumAllowed(t, c); len(allowed) > 0 {
+			// A number enum: the value read (as float64) equals one of the literals read the same way.
+			var vals []jen.Code
+			for _, a := range allowed {
+				x, _ := strconv.ParseFloat(a, 64)
+				vals = append(vals, jen.Lit(x))
+			}
+			body = append(body, jen.Switch(jen.Id("f")).Block(jen.Case(vals...),
+				jen.Default().Block(d.Clone().Dot("FailFloat").Call(jen.Lit("must be one of "+enumText(allowed)), jen.Id("f")))))
+		}
 		body = append(body, jen.Add(target).Op("=").Add(conv(jen.Id("f"))))
 		return []jen.Code{jen.If(jen.List(jen.Id("f"), jen.Id("ok")).Op(":=").Add(d.Clone().Dot("Float").Call(jen.Lit(t.Bits))), jen.Id("ok")).Block(body...)}
 	case model.KindTime:

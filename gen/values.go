@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"math/big"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -116,6 +117,13 @@ func interpret(d *strictjson.Decoder, t *model.Type, c *model.Constraints, items
 		}
 		v.Num = strconv.FormatFloat(f, 'g', -1, t.Bits)
 		if !checkFloat(d, c, f) {
+			return nil
+		}
+		if allowed := enumAllowed(t, c); len(allowed) > 0 && !slices.ContainsFunc(allowed, func(a string) bool {
+			x, _ := strconv.ParseFloat(a, 64)
+			return x == f
+		}) {
+			d.FailFloat("must be one of "+enumText(allowed), f)
 			return nil
 		}
 		return v

@@ -28,6 +28,10 @@ type P struct {
 	L string  `json:"l" wink:"minLenght=2"`
 	M float64 `json:"m" wink:"multipleOf=0"`
 	N string  `json:"n" wink:"patternDesc='a name'"`
+	O float64 `json:"o" wink:"enum=1|1.0"`
+	Q float64 `json:"q" wink:"enum=0.5|x"`
+	S float64 `json:"s" wink:"enum=0.5|1,default=2"`
+	T bool    `json:"t" wink:"enum=true"`
 }
 
 // R is a result struct.
