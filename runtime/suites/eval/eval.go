@@ -105,6 +105,9 @@ func Eval(tc *wink.ToolContext, p EvalParams) (wink.ToolResult[EvalResult], erro
 	}
 	for {
 		kind, b, err := readFrame(run.out, frameLimit)
+		if err == errFrameTooLarge {
+			return run.garbled(tc, out, steps)
+		}
 		if err != nil {
 			return run.crashed(tc, out, steps)
 		}
@@ -125,7 +128,7 @@ func Eval(tc *wink.ToolContext, p EvalParams) (wink.ToolResult[EvalResult], erro
 			pl := payload{b: b}
 			path := pl.bytes()
 			if pl.bad {
-				return run.crashed(tc, out, steps)
+				return run.garbled(tc, out, steps)
 			}
 			if err := writeBuiltin(fsys, string(path), pl.b, &writes); err != nil {
 				err = run.send('E', []byte(err.Error()))
@@ -139,7 +142,7 @@ func Eval(tc *wink.ToolContext, p EvalParams) (wink.ToolResult[EvalResult], erro
 			pl := payload{b: b}
 			status, used, msg, result, resultTruncated := pl.byte1(), pl.uvarint(), pl.bytes(), pl.bytes(), pl.byte1()
 			if pl.bad || len(result) > MaxOutputBytes {
-				return run.crashed(tc, out, steps)
+				return run.garbled(tc, out, steps)
 			}
 			res := EvalResult{Steps: int64(used)}
 			res.Output, res.Truncated = out.text()
@@ -159,7 +162,7 @@ func Eval(tc *wink.ToolContext, p EvalParams) (wink.ToolResult[EvalResult], erro
 			}
 			return failure(text, res), nil
 		default:
-			return run.crashed(tc, out, steps)
+			return run.garbled(tc, out, steps)
 		}
 	}
 }

@@ -24,6 +24,8 @@ type child struct {
 	stderr *stderrCapture
 	done   chan struct{}
 	once   sync.Once
+	// outOfProtocol says the parent stopped the child for what it sent.
+	outOfProtocol bool
 }
 
 // startChild starts the evaluator process; it is killed when ctx ends.
@@ -33,7 +35,7 @@ func startChild(ctx context.Context) (*child, error) {
 		return nil, err
 	}
 	cmd := exec.Command(path)
-	cmd.Env = []string{childEnv + "=" + childMagic, "GOTRACEBACK=none"}
+	cmd.Env = append([]string{childEnv + "=" + childMagic, "GOTRACEBACK=none"}, testChildEnv...)
 	if root := os.Getenv("SYSTEMROOT"); root != "" { // Windows needs it to start a process
 		cmd.Env = append(cmd.Env, "SYSTEMROOT="+root)
 	}
@@ -78,6 +80,13 @@ func (c *child) kill() {
 	})
 }
 
+// garbled ends a process that answered out of protocol (a frame too large, malformed or of no known
+// kind) and says so: the parent killed it, so its exit status tells nothing.
+func (c *child) garbled(tc *wink.ToolContext, out *printed, steps int64) (wink.ToolResult[EvalResult], error) {
+	c.outOfProtocol = true
+	return c.crashed(tc, out, steps)
+}
+
 // crashed ends the process and explains why the program stopped without its answer.
 func (c *child) crashed(tc *wink.ToolContext, out *printed, steps int64) (wink.ToolResult[EvalResult], error) {
 	c.kill()
@@ -88,6 +97,9 @@ func (c *child) crashed(tc *wink.ToolContext, out *printed, steps int64) (wink.T
 	switch {
 	case c.ctx.Err() != nil:
 		text = "The program was stopped because the call was cancelled or ran out of time; everything it wrote was undone."
+	case c.outOfProtocol:
+		text = "The evaluator process answered out of protocol and was stopped; everything the program wrote was undone. " +
+			"(For the host's developers: something in the executable writes to standard output when it starts, an init function say; the evaluator's answers travel there.)"
 	case strings.Contains(stderr, "stack overflow") || strings.Contains(stderr, "stack exceeds"):
 		text = "The program built a value nested too deeply to process (lists, dicts or tuples inside each other) and was stopped; " +
 			"everything it wrote was undone. Nest values less deeply."
@@ -112,6 +124,9 @@ func (c *child) crashed(tc *wink.ToolContext, out *printed, steps int64) (wink.T
 func runtimeFatal(code int, stderr string) bool {
 	return code == 2 || code == 66 && strings.Contains(stderr, "ThreadSanitizer")
 }
+
+// testChildEnv is added to the child's environment (tests make a child misbehave with it).
+var testChildEnv []string
 
 // lastChildPid is the process ID of the last evaluator started (tests signal it).
 var lastChildPid atomic.Int64
