@@ -3,6 +3,8 @@ package eval_test
 import (
 	"context"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -113,4 +115,51 @@ func TestEvalChildKilledMidCallFailsCleanly(t *testing.T) {
 			t.Fatalf("the next call: %q", out.Output)
 		}
 	})
+}
+
+// How the child gets control: the executable started again. That holds when the executable was run by
+// a relative path, the working directory changed since, and the file was deleted (go run deletes its
+// temporary binary; a deploy replaces the file): the child is /proc/self/exe, the running file itself.
+func TestEvalFromADeletedExecutableRunByARelativePath(t *testing.T) {
+	if os.Getenv("EVAL_TEST_DELETED_SELF") != "" {
+		exe, err := os.Executable()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Remove(exe); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chdir(os.TempDir()); err != nil {
+			t.Fatal(err)
+		}
+		if out := call(t, vfs.NewMemory(), src("print(1)\nresult = 2")); !out.Success || !strings.HasSuffix(out.Output, "1\nresult = 2") {
+			t.Fatalf("outcome %q", out.Output)
+		}
+		return
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("a running executable's file is deleted and re-executed through /proc/self/exe on Linux only")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "copy.test"), data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("./copy.test", "-test.run=^TestEvalFromADeletedExecutableRunByARelativePath$", "-test.v")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "EVAL_TEST_DELETED_SELF=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS") {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "copy.test")); err == nil {
+		t.Fatal("the copy was not deleted: the case was not tried")
+	}
 }
