@@ -403,3 +403,41 @@ func ErrorResult(tc *wink.ToolContext, p Params) (wink.ToolResult[Point], error)
 func NoParamsResult(tc *wink.ToolContext) (wink.ToolResult[Point], error) {
 	return wink.OK(Point{5, 6}, "Point."), nil
 }
+
+// TreeParams hold a recursive struct and a shared one twice (the inputSchema has $defs).
+type TreeParams struct {
+	// Root of the tree to echo.
+	Root Tree `json:"root"`
+	// A is one point.
+	A *Point `json:"a,omitempty"`
+	// B is another.
+	B *Point `json:"b,omitempty"`
+}
+
+// ForestResult returns a slice of a recursive struct (its schema under $defs).
+//
+//wink:tool readonly
+//wink:example desc="Forest" input={"root":{"name":"a","children":[{"name":"b","children":[]}]}}
+func ForestResult(tc *wink.ToolContext, p TreeParams) (wink.ToolResult[[]Tree], error) {
+	return wink.OK([]Tree{p.Root, {Name: "other", Children: []Tree{}}}, "Forest."), nil
+}
+
+// TreeMapResult returns a map of a recursive struct.
+//
+//wink:tool readonly
+//wink:example desc="Trees by name" input={"root":{"name":"a","children":[]}}
+func TreeMapResult(tc *wink.ToolContext, p TreeParams) (wink.ToolResult[map[string]Tree], error) {
+	return wink.OK(map[string]Tree{p.Root.Name: p.Root}, "Trees."), nil
+}
+
+// TreePointerResult returns a pointer to a recursive struct, nil for a root named "none".
+//
+//wink:tool readonly
+//wink:example desc="A tree" input={"root":{"name":"a","children":[{"name":"b","children":[]}]}}
+//wink:example desc="Null" input={"root":{"name":"none","children":[]}}
+func TreePointerResult(tc *wink.ToolContext, p TreeParams) (wink.ToolResult[*Tree], error) {
+	if p.Root.Name == "none" {
+		return wink.OK[*Tree](nil, "No tree."), nil
+	}
+	return wink.OK(&p.Root, "Tree."), nil
+}

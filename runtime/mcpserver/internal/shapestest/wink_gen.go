@@ -69,40 +69,48 @@ var (
 		B       Point    `json:"b"`
 		Records []Record `json:"records,omitempty"`
 	} = Pair{}
+	_ struct {
+		Root Tree   `json:"root"`
+		A    *Point `json:"a,omitempty"`
+		B    *Point `json:"b,omitempty"`
+	} = TreeParams{}
 )
 var (
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[Record], error)           = StructResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[*Record], error)          = PointerResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[[]string], error)         = StringsResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[[]string], error)         = NilSliceResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[[]Point], error)          = StructsResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[[][]int], error)          = MatrixResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[map[string]int], error)   = MapResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[map[string]Point], error) = StructMapResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[string], error)           = StringResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[int], error)              = IntResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[float64], error)          = FloatResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[bool], error)             = BoolResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[Color], error)            = EnumResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[Level], error)            = LevelResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[Tags], error)             = TagsResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[time.Time], error)        = TimeResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[time.Duration], error)    = DurationResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[wink.RawJSON], error)     = RawResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[wink.NoValue], error)     = NoValueResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[Tree], error)             = TreeResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[Pair], error)             = SharedResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[Record], error)           = HiddenResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[[]Point], error)          = ContentResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[wink.NoValue], error)     = ContentOnly
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[Point], error)            = ErrorResult
-	_ func(*wink.ToolContext) (wink.ToolResult[Point], error)                    = NoParamsResult
+	_ func(*wink.ToolContext, Params) (wink.ToolResult[Record], error)              = StructResult
+	_ func(*wink.ToolContext, Params) (wink.ToolResult[*Record], error)             = PointerResult
+	_ func(*wink.ToolContext, Params) (wink.ToolResult[[]string], error)            = StringsResult
+	_ func(*wink.ToolContext, Params) (wink.ToolResult[[]string], error)            = NilSliceResult
+	_ func(*wink.ToolContext, Params) (wink.ToolResult[[]Point], error)             = StructsResult
+	_ func(*wink.ToolContext, Params) (wink.ToolResult[[][]int], error)             = MatrixResult
+	_ func(*wink.ToolContext, Params) (wink.ToolResult[map[string]int], error)      = MapResult
+	_ func(*wink.ToolContext, Params) (wink.ToolResult[map[string]Point], error)    = StructMapResult
+	_ func(*wink.ToolContext, Params) (wink.ToolResult[string], error)              = StringResult
+	_ func(*wink.ToolContext, Params) (wink.ToolResult[int], error)                 = IntResult
+	_ func(*wink.ToolContext, Params) (wink.ToolResult[float64], error)             = FloatResult
+	_ func(*wink.ToolContext, Params) (wink.ToolResult[bool], error)                = BoolResult
+	_ func(*wink.ToolContext, Params) (wink.ToolResult[Color], error)               = EnumResult
+	_ func(*wink.ToolContext, Params) (wink.ToolResult[Level], error)               = LevelResult
+	_ func(*wink.ToolContext, Params) (wink.ToolResult[Tags], error)                = TagsResult
+	_ func(*wink.ToolContext, Params) (wink.ToolResult[time.Time], error)           = TimeResult
+	_ func(*wink.ToolContext, Params) (wink.ToolResult[time.Duration], error)       = DurationResult
+	_ func(*wink.ToolContext, Params) (wink.ToolResult[wink.RawJSON], error)        = RawResult
+	_ func(*wink.ToolContext, Params) (wink.ToolResult[wink.NoValue], error)        = NoValueResult
+	_ func(*wink.ToolContext, Params) (wink.ToolResult[Tree], error)                = TreeResult
+	_ func(*wink.ToolContext, Params) (wink.ToolResult[Pair], error)                = SharedResult
+	_ func(*wink.ToolContext, Params) (wink.ToolResult[Record], error)              = HiddenResult
+	_ func(*wink.ToolContext, Params) (wink.ToolResult[[]Point], error)             = ContentResult
+	_ func(*wink.ToolContext, Params) (wink.ToolResult[wink.NoValue], error)        = ContentOnly
+	_ func(*wink.ToolContext, Params) (wink.ToolResult[Point], error)               = ErrorResult
+	_ func(*wink.ToolContext) (wink.ToolResult[Point], error)                       = NoParamsResult
+	_ func(*wink.ToolContext, TreeParams) (wink.ToolResult[[]Tree], error)          = ForestResult
+	_ func(*wink.ToolContext, TreeParams) (wink.ToolResult[map[string]Tree], error) = TreeMapResult
+	_ func(*wink.ToolContext, TreeParams) (wink.ToolResult[*Tree], error)           = TreePointerResult
 )
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkStructResult, WinkPointerResult, WinkStringsResult, WinkNilSliceResult, WinkStructsResult, WinkMatrixResult, WinkMapResult, WinkStructMapResult, WinkStringResult, WinkIntResult, WinkFloatResult, WinkBoolResult, WinkEnumResult, WinkLevelResult, WinkTagsResult, WinkTimeResult, WinkDurationResult, WinkRawResult, WinkNoValueResult, WinkTreeResult, WinkSharedResult, WinkHiddenResult, WinkContentResult, WinkContentOnly, WinkErrorResult, WinkNoParamsResult}
+	return []*wink.Tool{WinkStructResult, WinkPointerResult, WinkStringsResult, WinkNilSliceResult, WinkStructsResult, WinkMatrixResult, WinkMapResult, WinkStructMapResult, WinkStringResult, WinkIntResult, WinkFloatResult, WinkBoolResult, WinkEnumResult, WinkLevelResult, WinkTagsResult, WinkTimeResult, WinkDurationResult, WinkRawResult, WinkNoValueResult, WinkTreeResult, WinkSharedResult, WinkHiddenResult, WinkContentResult, WinkContentOnly, WinkErrorResult, WinkNoParamsResult, WinkForestResult, WinkTreeMapResult, WinkTreePointerResult}
 }
 
 // WinkStructResult is the struct_result tool, handled by StructResult.
@@ -1246,6 +1254,117 @@ var winkFuncsNoParamsResult = wink.Funcs[wink.NoParams, Point]{
 	},
 }
 
+// WinkForestResult is the forest_result tool, handled by ForestResult.
+var WinkForestResult = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Returns a slice of a recursive struct (its schema under $defs).",
+	Examples: []wink.Example{{
+		Description: "Forest",
+		Input:       []byte(`{"root":{"name":"a","children":[{"name":"b","children":[]}]}}`),
+	}},
+	Name:         "forest_result",
+	ParamsSchema: winkSchemaTreeParams,
+	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.ForestResult (shapes.go)",
+	ReadOnly:     true,
+	ResultSchema: winkSchemaResultOfForestResult,
+}, &winkFuncsForestResult)
+var winkFuncsForestResult = wink.Funcs[TreeParams, []Tree]{
+	Decode:       winkDecodeTreeParams,
+	EncodeParams: winkEncodeTreeParams,
+	EncodeResult: winkEncodeResultOfForestResult,
+	Handler:      ForestResult,
+}
+
+// WinkForestResultExamples returns the examples of forest_result as typed values, in directive order. Their JSON forms are in
+// WinkForestResult.Spec().Examples.
+func WinkForestResultExamples() []wink.TypedExample[TreeParams, []Tree] {
+	out := make([]wink.TypedExample[TreeParams, []Tree], 1)
+	{
+		out[0].Description = "Forest"
+		out[0].Input.Root.Name = "a"
+		out[0].Input.Root.Children = make([]Tree, 1)
+		out[0].Input.Root.Children[0].Name = "b"
+		out[0].Input.Root.Children[0].Children = make([]Tree, 0)
+	}
+	return out
+}
+
+// WinkTreeMapResult is the tree_map_result tool, handled by TreeMapResult.
+var WinkTreeMapResult = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Returns a map of a recursive struct.",
+	Examples: []wink.Example{{
+		Description: "Trees by name",
+		Input:       []byte(`{"root":{"name":"a","children":[]}}`),
+	}},
+	Name:         "tree_map_result",
+	ParamsSchema: winkSchemaTreeParams,
+	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.TreeMapResult (shapes.go)",
+	ReadOnly:     true,
+	ResultSchema: winkSchemaResultOfTreeMapResult,
+}, &winkFuncsTreeMapResult)
+var winkFuncsTreeMapResult = wink.Funcs[TreeParams, map[string]Tree]{
+	Decode:       winkDecodeTreeParams,
+	EncodeParams: winkEncodeTreeParams,
+	EncodeResult: winkEncodeResultOfTreeMapResult,
+	Handler:      TreeMapResult,
+}
+
+// WinkTreeMapResultExamples returns the examples of tree_map_result as typed values, in directive order. Their JSON forms are in
+// WinkTreeMapResult.Spec().Examples.
+func WinkTreeMapResultExamples() []wink.TypedExample[TreeParams, map[string]Tree] {
+	out := make([]wink.TypedExample[TreeParams, map[string]Tree], 1)
+	{
+		out[0].Description = "Trees by name"
+		out[0].Input.Root.Name = "a"
+		out[0].Input.Root.Children = make([]Tree, 0)
+	}
+	return out
+}
+
+// WinkTreePointerResult is the tree_pointer_result tool, handled by TreePointerResult.
+var WinkTreePointerResult = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Returns a pointer to a recursive struct, nil for a root named \"none\".",
+	Examples: []wink.Example{{
+		Description: "A tree",
+		Input:       []byte(`{"root":{"name":"a","children":[{"name":"b","children":[]}]}}`),
+	}, {
+		Description: "Null",
+		Input:       []byte(`{"root":{"name":"none","children":[]}}`),
+	}},
+	Name:         "tree_pointer_result",
+	ParamsSchema: winkSchemaTreeParams,
+	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.TreePointerResult (shapes.go)",
+	ReadOnly:     true,
+	ResultSchema: winkSchemaResultOfTreePointerResult,
+}, &winkFuncsTreePointerResult)
+var winkFuncsTreePointerResult = wink.Funcs[TreeParams, *Tree]{
+	Decode:       winkDecodeTreeParams,
+	EncodeParams: winkEncodeTreeParams,
+	EncodeResult: winkEncodeResultOfTreePointerResult,
+	Handler:      TreePointerResult,
+}
+
+// WinkTreePointerResultExamples returns the examples of tree_pointer_result as typed values, in directive order. Their JSON forms are in
+// WinkTreePointerResult.Spec().Examples.
+func WinkTreePointerResultExamples() []wink.TypedExample[TreeParams, *Tree] {
+	out := make([]wink.TypedExample[TreeParams, *Tree], 2)
+	{
+		out[0].Description = "A tree"
+		out[0].Input.Root.Name = "a"
+		out[0].Input.Root.Children = make([]Tree, 1)
+		out[0].Input.Root.Children[0].Name = "b"
+		out[0].Input.Root.Children[0].Children = make([]Tree, 0)
+	}
+	{
+		out[1].Description = "Null"
+		out[1].Input.Root.Name = "none"
+		out[1].Input.Root.Children = make([]Tree, 0)
+	}
+	return out
+}
+
 // winkEncodeRecord appends the canonical JSON encoding of v to dst.
 func winkEncodeRecord(dst []byte, v *Record) []byte {
 	dst = append(dst, "{\"id\":"...)
@@ -1807,6 +1926,59 @@ func winkEncodeOptions(dst []byte, v *Options) []byte {
 	return dst
 }
 
+// winkDecodeTree strictly decodes a Tree object; errors are recorded in d.
+func winkDecodeTree(d *strictjson.Decoder, v *Tree) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "name":
+			if d.Repeated(&seen[0], 1) {
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.Name = s
+			}
+		case "children":
+			if d.Repeated(&seen[0], 2) {
+				continue
+			}
+			if d.ArrayStart() {
+				var buf1 [8]Tree
+				tmp1 := buf1[:0]
+				for d.NextElem() {
+					var e1 Tree
+					winkDecodeTree(d, &e1)
+					tmp1 = append(tmp1, e1)
+				}
+				d.ArrayEnd()
+				v.Children = strictjson.Clone(tmp1)
+			}
+		case "parent":
+			if d.Repeated(&seen[0], 4) {
+				continue
+			}
+			if d.Null() {
+				continue
+			}
+			var p1 Tree
+			winkDecodeTree(d, &p1)
+			v.Parent = &p1
+		default:
+			d.Unknown(winkKeysTree)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("name")
+	}
+	if seen[0]&2 == 0 {
+		d.Missing("children")
+	}
+	d.ObjectEnd()
+}
+
 // winkEncodeTree appends the canonical JSON encoding of v to dst.
 func winkEncodeTree(dst []byte, v *Tree) []byte {
 	dst = append(dst, "{\"name\":"...)
@@ -1848,6 +2020,69 @@ func winkEncodePair(dst []byte, v *Pair) []byte {
 			dst = winkEncodeRecord(dst, &v.Records[i1])
 		}
 		dst = append(dst, ']')
+	}
+	dst = append(dst, '}')
+	return dst
+}
+
+// winkDecodeTreeParams strictly decodes a TreeParams object; errors are recorded in d.
+func winkDecodeTreeParams(d *strictjson.Decoder, v *TreeParams) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "root":
+			if d.Repeated(&seen[0], 1) {
+				continue
+			}
+			winkDecodeTree(d, &v.Root)
+		case "a":
+			if d.Repeated(&seen[0], 2) {
+				continue
+			}
+			if d.Null() {
+				continue
+			}
+			var p1 Point
+			winkDecodePoint(d, &p1)
+			v.A = &p1
+		case "b":
+			if d.Repeated(&seen[0], 4) {
+				continue
+			}
+			if d.Null() {
+				continue
+			}
+			var p1 Point
+			winkDecodePoint(d, &p1)
+			v.B = &p1
+		default:
+			d.Unknown(winkKeysTreeParams)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("root")
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeTreeParams appends the canonical JSON encoding of v to dst.
+func winkEncodeTreeParams(dst []byte, v *TreeParams) []byte {
+	dst = append(dst, "{\"root\":"...)
+	dst = winkEncodeTree(dst, &v.Root)
+	dst = append(dst, ",\"a\":"...)
+	if v.A == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = winkEncodePoint(dst, v.A)
+	}
+	dst = append(dst, ",\"b\":"...)
+	if v.B == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = winkEncodePoint(dst, v.B)
 	}
 	dst = append(dst, '}')
 	return dst
@@ -2055,30 +2290,76 @@ func winkEncodeResultOfContentResult(dst []byte, v *[]Point) []byte {
 	return dst
 }
 
+// winkEncodeResultOfForestResult appends the canonical JSON encoding of v to dst.
+func winkEncodeResultOfForestResult(dst []byte, v *[]Tree) []byte {
+	x := *v
+	dst = append(dst, '[')
+	for i0 := range x {
+		if i0 > 0 {
+			dst = append(dst, ',')
+		}
+		dst = winkEncodeTree(dst, &x[i0])
+	}
+	dst = append(dst, ']')
+	return dst
+}
+
+// winkEncodeResultOfTreeMapResult appends the canonical JSON encoding of v to dst.
+func winkEncodeResultOfTreeMapResult(dst []byte, v *map[string]Tree) []byte {
+	x := *v
+	dst = append(dst, '{')
+	for i0, k0 := range slices.Sorted(maps.Keys(x)) {
+		if i0 > 0 {
+			dst = append(dst, ',')
+		}
+		dst = strictjson.AppendString(dst, k0)
+		dst = append(dst, ':')
+		e0 := x[k0]
+		dst = winkEncodeTree(dst, &e0)
+	}
+	dst = append(dst, '}')
+	return dst
+}
+
+// winkEncodeResultOfTreePointerResult appends the canonical JSON encoding of v to dst.
+func winkEncodeResultOfTreePointerResult(dst []byte, v **Tree) []byte {
+	x := *v
+	if x == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = winkEncodeTree(dst, x)
+	}
+	return dst
+}
+
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaParams                  = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Params use every schema feature.","properties":{"name":{"type":"string","description":"Name is a lower-case word.","pattern":"^[a-z]{1,20}$"},"color":{"type":["string","null"],"description":"Color to use.","enum":["red","green","blue",null],"default":"green"},"level":{"type":["integer","null"],"description":"Level to use.","enum":[1,2,null],"default":1},"mode":{"type":["string","null"],"description":"Mode is one of two strings.","enum":["fast","slow",null],"default":"fast"},"wait":{"type":["string","null"],"description":"Wait is a bounded duration. (at least 1s; at most 1h)","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$","default":"90s"},"email":{"type":["string","null"],"description":"Email of the caller.","format":"email"},"when":{"type":["string","null"],"description":"When the call is for.","format":"date-time"},"ratio":{"type":["number","null"],"description":"Ratio between 0 and 1.","minimum":0,"maximum":1,"default":0.5},"options":{"type":["object","null"],"description":"Options with composite defaults.","properties":{"depth":{"type":["integer","null"],"description":"Depth of the search.","minimum":1,"maximum":5,"default":2},"labels":{"type":["array","null"],"description":"Labels to attach.","items":{"type":"string"},"maxItems":4,"uniqueItems":true,"default":["a","b"]}},"additionalProperties":false,"default":{"depth":3}},"points":{"type":["array","null"],"description":"Points are optional.","items":{"type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false}},"weights":{"type":["object","null"],"description":"Weights by name.","additionalProperties":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"extra":{"description":"Extra is free-form JSON."},"fail":{"type":["boolean","null"],"description":"Fail makes the call fail."},"panic":{"type":["boolean","null"],"description":"Panic makes the handler panic."},"absent":{"type":["boolean","null"],"description":"Absent answers without a value."}},"required":["name"],"additionalProperties":false}`)
-	winkSchemaRecord                  = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Record is a struct with an embedded struct, optional fields and a shared struct used twice.","properties":{"id":{"type":"string","description":"ID of the record."},"created":{"type":"string","description":"Created is when the record was made.","format":"date-time"},"name":{"type":"string","description":"Name of the record."},"note":{"type":["string","null"],"description":"Note is optional."},"count":{"type":["integer","null"],"description":"Count is optional (omitempty).","minimum":-9223372036854775808,"maximum":9223372036854775807},"from":{"description":"From is one point.","$ref":"#/$defs/Point"},"to":{"description":"To is another point.","anyOf":[{"$ref":"#/$defs/Point"},{"type":"null"}]},"color":{"type":"string","description":"Color of the record.","enum":["red","green","blue"]},"tags":{"type":"array","description":"Tags of the record.","items":{"type":"string"}},"extra":{"description":"Extra is free-form JSON."},"wait":{"type":"string","description":"Wait is a duration.","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"level":{"type":"integer","description":"Level of the record.","enum":[1,2]}},"required":["id","created","name","from","color","tags","wait","level"],"additionalProperties":false,"$defs":{"Point":{"type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false}}}`)
-	winkSchemaResultOfPointerResult   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":["object","null"],"description":"Record is a struct with an embedded struct, optional fields and a shared struct used twice.","properties":{"id":{"type":"string","description":"ID of the record."},"created":{"type":"string","description":"Created is when the record was made.","format":"date-time"},"name":{"type":"string","description":"Name of the record."},"note":{"type":["string","null"],"description":"Note is optional."},"count":{"type":["integer","null"],"description":"Count is optional (omitempty).","minimum":-9223372036854775808,"maximum":9223372036854775807},"from":{"description":"From is one point.","$ref":"#/$defs/Point"},"to":{"description":"To is another point.","anyOf":[{"$ref":"#/$defs/Point"},{"type":"null"}]},"color":{"type":"string","description":"Color of the record.","enum":["red","green","blue"]},"tags":{"type":"array","description":"Tags of the record.","items":{"type":"string"}},"extra":{"description":"Extra is free-form JSON."},"wait":{"type":"string","description":"Wait is a duration.","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"level":{"type":"integer","description":"Level of the record.","enum":[1,2]}},"required":["id","created","name","from","color","tags","wait","level"],"additionalProperties":false,"$defs":{"Point":{"type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false}}}`)
-	winkSchemaResultOfStringsResult   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"array","items":{"type":"string"}}`)
-	winkSchemaResultOfStructsResult   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"array","items":{"type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false}}`)
-	winkSchemaResultOfMatrixResult    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"array","items":{"type":"array","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}}}`)
-	winkSchemaResultOfMapResult       = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","additionalProperties":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}}`)
-	winkSchemaResultOfStructMapResult = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","additionalProperties":{"type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false}}`)
-	winkSchemaResultOfStringResult    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"string"}`)
-	winkSchemaResultOfIntResult       = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}`)
-	winkSchemaResultOfFloatResult     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}`)
-	winkSchemaResultOfBoolResult      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"boolean"}`)
-	winkSchemaColor                   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"string","description":"Color is a named string enum.","enum":["red","green","blue"]}`)
-	winkSchemaLevel                   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"integer","description":"Level is a named integer enum.","enum":[1,2]}`)
-	winkSchemaResultOfTimeResult      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"string","format":"date-time"}`)
-	winkSchemaResultOfDurationResult  = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}`)
-	winkSchemaResultOfRawResult       = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema"}`)
-	winkSchemaNoValue                 = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"null"}`)
-	winkSchemaTree                    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Tree is a recursive struct.","properties":{"name":{"type":"string","description":"Name of the node."},"children":{"type":"array","description":"Children of the node.","items":{"$ref":"#"}},"parent":{"description":"Parent points up (always null in results).","anyOf":[{"$ref":"#"},{"type":"null"}]}},"required":["name","children"],"additionalProperties":false}`)
-	winkSchemaPair                    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Pair holds the shared Point twice and a Record (whose Point goes under $defs too).","properties":{"a":{"description":"A is one point.","$ref":"#/$defs/Point"},"b":{"description":"B is another.","$ref":"#/$defs/Point"},"records":{"type":["array","null"],"description":"Records are optional.","items":{"type":"object","description":"Record is a struct with an embedded struct, optional fields and a shared struct used twice.","properties":{"id":{"type":"string","description":"ID of the record."},"created":{"type":"string","description":"Created is when the record was made.","format":"date-time"},"name":{"type":"string","description":"Name of the record."},"note":{"type":["string","null"],"description":"Note is optional."},"count":{"type":["integer","null"],"description":"Count is optional (omitempty).","minimum":-9223372036854775808,"maximum":9223372036854775807},"from":{"description":"From is one point.","$ref":"#/$defs/Point"},"to":{"description":"To is another point.","anyOf":[{"$ref":"#/$defs/Point"},{"type":"null"}]},"color":{"type":"string","description":"Color of the record.","enum":["red","green","blue"]},"tags":{"type":"array","description":"Tags of the record.","items":{"type":"string"}},"extra":{"description":"Extra is free-form JSON."},"wait":{"type":"string","description":"Wait is a duration.","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"level":{"type":"integer","description":"Level of the record.","enum":[1,2]}},"required":["id","created","name","from","color","tags","wait","level"],"additionalProperties":false}}},"required":["a","b"],"additionalProperties":false,"$defs":{"Point":{"type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false}}}`)
-	winkSchemaPoint                   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false}`)
-	winkSchemaNoParams                = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)
+	winkSchemaParams                    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Params use every schema feature.","properties":{"name":{"type":"string","description":"Name is a lower-case word.","pattern":"^[a-z]{1,20}$"},"color":{"type":["string","null"],"description":"Color to use.","enum":["red","green","blue",null],"default":"green"},"level":{"type":["integer","null"],"description":"Level to use.","enum":[1,2,null],"default":1},"mode":{"type":["string","null"],"description":"Mode is one of two strings.","enum":["fast","slow",null],"default":"fast"},"wait":{"type":["string","null"],"description":"Wait is a bounded duration. (at least 1s; at most 1h)","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$","default":"90s"},"email":{"type":["string","null"],"description":"Email of the caller.","format":"email"},"when":{"type":["string","null"],"description":"When the call is for.","format":"date-time"},"ratio":{"type":["number","null"],"description":"Ratio between 0 and 1.","minimum":0,"maximum":1,"default":0.5},"options":{"type":["object","null"],"description":"Options with composite defaults.","properties":{"depth":{"type":["integer","null"],"description":"Depth of the search.","minimum":1,"maximum":5,"default":2},"labels":{"type":["array","null"],"description":"Labels to attach.","items":{"type":"string"},"maxItems":4,"uniqueItems":true,"default":["a","b"]}},"additionalProperties":false,"default":{"depth":3}},"points":{"type":["array","null"],"description":"Points are optional.","items":{"type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false}},"weights":{"type":["object","null"],"description":"Weights by name.","additionalProperties":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"extra":{"description":"Extra is free-form JSON."},"fail":{"type":["boolean","null"],"description":"Fail makes the call fail."},"panic":{"type":["boolean","null"],"description":"Panic makes the handler panic."},"absent":{"type":["boolean","null"],"description":"Absent answers without a value."}},"required":["name"],"additionalProperties":false}`)
+	winkSchemaRecord                    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Record is a struct with an embedded struct, optional fields and a shared struct used twice.","properties":{"id":{"type":"string","description":"ID of the record."},"created":{"type":"string","description":"Created is when the record was made.","format":"date-time"},"name":{"type":"string","description":"Name of the record."},"note":{"type":["string","null"],"description":"Note is optional."},"count":{"type":["integer","null"],"description":"Count is optional (omitempty).","minimum":-9223372036854775808,"maximum":9223372036854775807},"from":{"description":"From is one point.","$ref":"#/$defs/Point"},"to":{"description":"To is another point.","anyOf":[{"$ref":"#/$defs/Point"},{"type":"null"}]},"color":{"type":"string","description":"Color of the record.","enum":["red","green","blue"]},"tags":{"type":"array","description":"Tags of the record.","items":{"type":"string"}},"extra":{"description":"Extra is free-form JSON."},"wait":{"type":"string","description":"Wait is a duration.","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"level":{"type":"integer","description":"Level of the record.","enum":[1,2]}},"required":["id","created","name","from","color","tags","wait","level"],"additionalProperties":false,"$defs":{"Point":{"type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false}}}`)
+	winkSchemaResultOfPointerResult     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":["object","null"],"description":"Record is a struct with an embedded struct, optional fields and a shared struct used twice.","properties":{"id":{"type":"string","description":"ID of the record."},"created":{"type":"string","description":"Created is when the record was made.","format":"date-time"},"name":{"type":"string","description":"Name of the record."},"note":{"type":["string","null"],"description":"Note is optional."},"count":{"type":["integer","null"],"description":"Count is optional (omitempty).","minimum":-9223372036854775808,"maximum":9223372036854775807},"from":{"description":"From is one point.","$ref":"#/$defs/Point"},"to":{"description":"To is another point.","anyOf":[{"$ref":"#/$defs/Point"},{"type":"null"}]},"color":{"type":"string","description":"Color of the record.","enum":["red","green","blue"]},"tags":{"type":"array","description":"Tags of the record.","items":{"type":"string"}},"extra":{"description":"Extra is free-form JSON."},"wait":{"type":"string","description":"Wait is a duration.","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"level":{"type":"integer","description":"Level of the record.","enum":[1,2]}},"required":["id","created","name","from","color","tags","wait","level"],"additionalProperties":false,"$defs":{"Point":{"type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false}}}`)
+	winkSchemaResultOfStringsResult     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"array","items":{"type":"string"}}`)
+	winkSchemaResultOfStructsResult     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"array","items":{"type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false}}`)
+	winkSchemaResultOfMatrixResult      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"array","items":{"type":"array","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}}}`)
+	winkSchemaResultOfMapResult         = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","additionalProperties":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}}`)
+	winkSchemaResultOfStructMapResult   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","additionalProperties":{"type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false}}`)
+	winkSchemaResultOfStringResult      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"string"}`)
+	winkSchemaResultOfIntResult         = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}`)
+	winkSchemaResultOfFloatResult       = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}`)
+	winkSchemaResultOfBoolResult        = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"boolean"}`)
+	winkSchemaColor                     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"string","description":"Color is a named string enum.","enum":["red","green","blue"]}`)
+	winkSchemaLevel                     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"integer","description":"Level is a named integer enum.","enum":[1,2]}`)
+	winkSchemaResultOfTimeResult        = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"string","format":"date-time"}`)
+	winkSchemaResultOfDurationResult    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}`)
+	winkSchemaResultOfRawResult         = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema"}`)
+	winkSchemaNoValue                   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"null"}`)
+	winkSchemaTree                      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Tree is a recursive struct.","properties":{"name":{"type":"string","description":"Name of the node."},"children":{"type":"array","description":"Children of the node.","items":{"$ref":"#"}},"parent":{"description":"Parent points up (always null in results).","anyOf":[{"$ref":"#"},{"type":"null"}]}},"required":["name","children"],"additionalProperties":false}`)
+	winkSchemaPair                      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Pair holds the shared Point twice and a Record (whose Point goes under $defs too).","properties":{"a":{"description":"A is one point.","$ref":"#/$defs/Point"},"b":{"description":"B is another.","$ref":"#/$defs/Point"},"records":{"type":["array","null"],"description":"Records are optional.","items":{"type":"object","description":"Record is a struct with an embedded struct, optional fields and a shared struct used twice.","properties":{"id":{"type":"string","description":"ID of the record."},"created":{"type":"string","description":"Created is when the record was made.","format":"date-time"},"name":{"type":"string","description":"Name of the record."},"note":{"type":["string","null"],"description":"Note is optional."},"count":{"type":["integer","null"],"description":"Count is optional (omitempty).","minimum":-9223372036854775808,"maximum":9223372036854775807},"from":{"description":"From is one point.","$ref":"#/$defs/Point"},"to":{"description":"To is another point.","anyOf":[{"$ref":"#/$defs/Point"},{"type":"null"}]},"color":{"type":"string","description":"Color of the record.","enum":["red","green","blue"]},"tags":{"type":"array","description":"Tags of the record.","items":{"type":"string"}},"extra":{"description":"Extra is free-form JSON."},"wait":{"type":"string","description":"Wait is a duration.","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"level":{"type":"integer","description":"Level of the record.","enum":[1,2]}},"required":["id","created","name","from","color","tags","wait","level"],"additionalProperties":false}}},"required":["a","b"],"additionalProperties":false,"$defs":{"Point":{"type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false}}}`)
+	winkSchemaPoint                     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false}`)
+	winkSchemaNoParams                  = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)
+	winkSchemaTreeParams                = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"TreeParams hold a recursive struct and a shared one twice (the inputSchema has $defs).","properties":{"root":{"description":"Root of the tree to echo.","$ref":"#/$defs/Tree"},"a":{"description":"A is one point.","anyOf":[{"$ref":"#/$defs/Point"},{"type":"null"}]},"b":{"description":"B is another.","anyOf":[{"$ref":"#/$defs/Point"},{"type":"null"}]}},"required":["root"],"additionalProperties":false,"$defs":{"Tree":{"type":"object","description":"Tree is a recursive struct.","properties":{"name":{"type":"string","description":"Name of the node."},"children":{"type":"array","description":"Children of the node.","items":{"$ref":"#/$defs/Tree"}},"parent":{"description":"Parent points up (always null in results).","anyOf":[{"$ref":"#/$defs/Tree"},{"type":"null"}]}},"required":["name","children"],"additionalProperties":false},"Point":{"type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false}}}`)
+	winkSchemaResultOfForestResult      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"array","items":{"$ref":"#/$defs/Tree"},"$defs":{"Tree":{"type":"object","description":"Tree is a recursive struct.","properties":{"name":{"type":"string","description":"Name of the node."},"children":{"type":"array","description":"Children of the node.","items":{"$ref":"#/$defs/Tree"}},"parent":{"description":"Parent points up (always null in results).","anyOf":[{"$ref":"#/$defs/Tree"},{"type":"null"}]}},"required":["name","children"],"additionalProperties":false}}}`)
+	winkSchemaResultOfTreeMapResult     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","additionalProperties":{"$ref":"#/$defs/Tree"},"$defs":{"Tree":{"type":"object","description":"Tree is a recursive struct.","properties":{"name":{"type":"string","description":"Name of the node."},"children":{"type":"array","description":"Children of the node.","items":{"$ref":"#/$defs/Tree"}},"parent":{"description":"Parent points up (always null in results).","anyOf":[{"$ref":"#/$defs/Tree"},{"type":"null"}]}},"required":["name","children"],"additionalProperties":false}}}`)
+	winkSchemaResultOfTreePointerResult = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","anyOf":[{"$ref":"#/$defs/Tree"},{"type":"null"}],"$defs":{"Tree":{"type":"object","description":"Tree is a recursive struct.","properties":{"name":{"type":"string","description":"Name of the node."},"children":{"type":"array","description":"Children of the node.","items":{"$ref":"#/$defs/Tree"}},"parent":{"description":"Parent points up (always null in results).","anyOf":[{"$ref":"#/$defs/Tree"},{"type":"null"}]}},"required":["name","children"],"additionalProperties":false}}}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
@@ -2086,6 +2367,8 @@ var (
 	winkKeysPoint       = []string{"x", "y"}
 	winkKeysParams      = []string{"name", "color", "level", "mode", "wait", "email", "when", "ratio", "options", "points", "weights", "extra", "fail", "panic", "absent"}
 	winkKeysOptions     = []string{"depth", "labels"}
+	winkKeysTree        = []string{"name", "children", "parent"}
+	winkKeysTreeParams  = []string{"root", "a", "b"}
 	winkPattern68a6a773 = regexp.MustCompile(`^[a-z]{1,20}$`)
 )
 
