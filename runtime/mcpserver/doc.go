@@ -75,7 +75,9 @@
 // model; inputSchema = Spec.ParamsSchema with the examples' inputs as its JSON Schema "examples" keyword;
 // the examples again in _meta["io.winkgen/examples"] (ExamplesMetaKey: description, input and output of
 // each, for programs); the annotations below; and an outputSchema stated as the client's protocol
-// version requires (the version the client negotiated, per request for stateless servers):
+// version requires (the version the server answered the client's initialize with, per request for
+// stateless servers; a client asking for 2026-07-28 or an unknown version in initialize is answered
+// 2025-11-25 and served as 2025-11-25; a 2026-07-28 request states its version in _meta):
 //
 //   - 2026-07-28 and later accept any JSON Schema: outputSchema = Spec.ResultSchema (a struct's object, a
 //     slice's array, a string, a pointer's nullable object), and structuredContent is the value itself.
@@ -84,11 +86,12 @@
 //     otherwise, and any success of a tool with an outputSchema that has no structuredContent. Every
 //     result is therefore stated in an envelope: outputSchema =
 //     {"type":"object","properties":{"result":<Spec.ResultSchema>},"additionalProperties":false} (its
-//     "$schema" and "$defs" moved to the envelope's root), and structuredContent = {"result":<value>},
-//     or {} when the call returned no value (wink.Done) or kept it out of the context
-//     (wink.WithoutValueInContext). "result" (ResultProperty) is optional for that reason. The envelope
-//     is used for every result type, objects included, so that one rule holds: a struct result
-//     answered by Done has no value its own schema would accept.
+//     "$schema" and "$defs" moved to the envelope's root, and references into the result schema's root,
+//     such as a recursive type's "$ref":"#", rebased onto "#/properties/result"), and structuredContent =
+//     {"result":<value>}, or {} when the call returned no value (wink.Done) or kept it out of the
+//     context (wink.WithoutValueInContext). "result" (ResultProperty) is optional for that reason. The
+//     envelope is used for every result type, objects included, so that one rule holds: a struct
+//     result answered by Done has no value its own schema would accept.
 //   - Versions before 2025-06-18 have no outputSchema and no structuredContent: neither is sent.
 //
 // A wink.NoValue result (schema {"type":"null"}) has no outputSchema and no structuredContent on any
