@@ -39,8 +39,12 @@ import (
 // not yet decided (on the session as the store holds it, under its lock), recording the approval and
 // running the call are one atomic step, so of two replays of the same retry (on two servers, or one
 // after a restart) one runs the call and the other is refused before anything runs, and a worker that
-// dies before the call's commit leaves no decision behind (the retry is then accepted). A denial runs
-// nothing: it is checked and recorded in one transaction before the model is answered.
+// dies before the call's commit leaves no decision behind (the retry is then accepted). One exception,
+// which never runs a call twice: the approval is committed by the session's next transaction, so when
+// another request's call on the same Session value begins first, that call's commit records the
+// approval; a worker that dies after it and before the held call runs leaves the approval recorded, the
+// retry is refused, and the model calls the tool anew (asking again). A denial runs nothing: it is
+// checked and recorded in one transaction before the model is answered.
 
 // approvalInput is the ID of the approval elicitation in inputRequests and inputResponses.
 const approvalInput = "wink.approval"
