@@ -210,20 +210,27 @@ func (e *EventTooLargeError) Error() string {
 }
 
 // ReadEvents reads the server-sent events of r and calls f with each, in order, until r ends or f returns
-// an error (which ReadEvents returns). An event still open when r ends is dropped, as the protocol says.
+// an error (which ReadEvents returns). Lines end with \n or \r\n; a byte order mark at the start, comment
+// lines and fields other than event and data are ignored; "data:" may or may not be followed by a space,
+// and an event's data lines are joined with \n. An event still open when r ends is dropped, as the protocol says.
 // A line longer than MaxLine or an event whose data is longer than MaxEvent is an *EventTooLargeError.
 func ReadEvents(r io.Reader, f func(Event) error) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var ev Event
 	var data []byte
 	has, hasData := false, false
-	for {
+	for first := true; ; first = false {
 		line, err := readLine(br)
 		if err != nil {
 			if err == io.EOF {
 				return nil
 			}
 			return err
+		}
+		if first {
+			// The protocol ignores one byte order mark at the start of the stream
+			// (https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation).
+			line = bytes.TrimPrefix(line, []byte("\uFEFF"))
 		}
 		if len(line) == 0 {
 			if has {

@@ -30,6 +30,12 @@ func TestReadEvents(t *testing.T) {
 			t.Errorf("event %d = %q %q, want %q %q", i, got[i].Name, got[i].Data, want[i].Name, want[i].Data)
 		}
 	}
+	// A byte order mark at the start is ignored (only there: elsewhere it is part of a field name).
+	got = nil
+	ReadEvents(strings.NewReader("\uFEFFdata: first\n\n\uFEFFdata: second\n\n"), func(e Event) error { got = append(got, e); return nil })
+	if len(got) != 1 || string(got[0].Data) != "first" {
+		t.Errorf("byte order mark: %q", got)
+	}
 	stop := errors.New("stop")
 	if err := ReadEvents(strings.NewReader("data: 1\n\ndata: 2\n\n"), func(Event) error { return stop }); err != stop {
 		t.Errorf("the callback's error was not returned: %v", err)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 
@@ -108,4 +109,44 @@ func Status(code int, header http.Header, body string) func(w http.ResponseWrite
 		w.WriteHeader(code)
 		io.WriteString(w, body)
 	}
+}
+
+// Trickle replies with an event stream written n bytes at a time, each piece flushed, so that the client
+// reads events (and UTF-8 sequences) split across many reads.
+func Trickle(body string, n int) func(w http.ResponseWriter) {
+	return func(w http.ResponseWriter) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		f, _ := w.(http.Flusher)
+		for i := 0; i < len(body); i += n {
+			io.WriteString(w, body[i:min(i+n, len(body))])
+			if f != nil {
+				f.Flush()
+			}
+		}
+	}
+}
+
+// Awkward rewrites an event stream of "field: value" lines and blank-line separators into the same events
+// spelled as awkwardly as the protocol allows: a UTF-8 byte order mark before the first line, CRLF line endings, a comment
+// line before every event and between its lines, "data:" without the space, an unknown field and an id
+// field, and each data value that starts with '{' split into two data lines after the brace (the lines
+// are joined with "\n", JSON whitespace).
+func Awkward(body string) string {
+	var b strings.Builder
+	b.WriteString("\uFEFF") // then the first line as it is: the mark must not hide it
+	for i, line := range strings.Split(body, "\n") {
+		switch {
+		case i == 0:
+			b.WriteString(line + "\r\n")
+		case line == "":
+			b.WriteString("\r\n")
+		case strings.HasPrefix(line, "data: {"):
+			b.WriteString(": keep-alive\r\nid: 7\r\nx-unknown: 1\r\ndata:{\r\n: between\r\ndata:" + line[len("data: {"):] + "\r\n")
+		case strings.HasPrefix(line, "data: "):
+			b.WriteString(": keep-alive\r\ndata:" + line[len("data: "):] + "\r\n")
+		default:
+			b.WriteString(": keep-alive\r\n" + line + "\r\n")
+		}
+	}
+	return b.String()
 }

@@ -1,0 +1,66 @@
+package anthropichttp_test
+
+import (
+	"context"
+	"net/http"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/winkgen/wink/runtime/loop"
+	pt "github.com/winkgen/wink/runtime/providers/internal/providertest"
+)
+
+// edgeStream is text and a tool call whose partial_json deltas split "Zürich 🌧" between the characters.
+func edgeStream(text string) string {
+	return sse(msgStart, ping, textStart, textDelta(0, text), stop0,
+		toolStart(1, "toolu_1"), argsDelta(1, `{"city":"Z`), argsDelta(1, `ü`), argsDelta(1, `rich 🌧`), argsDelta(1, `"}`), stop1,
+		toolUseEnd, msgStop)
+}
+
+// TestStreamEdgeCases: the same stream written plainly, spelled awkwardly (a byte order mark, CRLF,
+// comments, "data:" without a space, unknown and id fields, data split over two lines) and trickled one
+// to seven bytes at a time (events and UTF-8 sequences split across reads), after a 529 whose Retry-After
+// is an HTTP date, gives the same response; answers of 0.9 and 1 MiB in one event arrive whole.
+func TestStreamEdgeCases(t *testing.T) {
+	ask := func(s *pt.Server) (loop.Response, error) {
+		return newProvider(t, s).Complete(context.Background(), loop.Request{Messages: []loop.Message{loop.UserMessage("Hi")}})
+	}
+	want, err := ask(pt.NewServer(t, pt.Stream(edgeStream("Héllo"))))
+	if err != nil || want.Text != "Héllo" || len(want.ToolCalls) != 1 || string(want.ToolCalls[0].Arguments) != `{"city":"Zürich 🌧"}` {
+		t.Fatalf("plain stream: %+v %v", want, err)
+	}
+	for _, n := range []int{1, 2, 3, 5, 7} {
+		date := http.Header{"Retry-After": {time.Now().Add(-time.Second).UTC().Format(http.TimeFormat)}}
+		s := pt.NewServer(t, pt.Status(529, date, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`),
+			pt.Trickle(pt.Awkward(edgeStream("Héllo")), n))
+		got, err := ask(s)
+		if err != nil || !reflect.DeepEqual(got, want) || len(s.Bodies()) != 2 {
+			t.Errorf("awkward stream in pieces of %d bytes: %+v %v after %d requests\nwant %+v", n, got, err, len(s.Bodies()), want)
+		}
+	}
+	for _, size := range []int{9 << 20 / 10, 1 << 20} {
+		big := strings.Repeat("é", size/2)
+		got, err := ask(pt.NewServer(t, pt.Trickle(edgeStream(big), 64<<10)))
+		if err != nil || got.Text != big || len(got.ToolCalls) != 1 {
+			t.Errorf("%d-byte event: %d bytes of text, %v", size, len(got.Text), err)
+		}
+	}
+}
+
+// TestStreamErrorEventAndCut: an error event in the middle of a stream is an error carrying its message;
+// a stream cut in the middle of an event keeps what arrived, marked incomplete.
+func TestStreamErrorEventAndCut(t *testing.T) {
+	body := sse(msgStart, textStart, textDelta(0, "part"), `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, stop0, endTurn, msgStop)
+	_, err := newProvider(t, pt.NewServer(t, pt.Stream(body))).Complete(context.Background(), loop.Request{Messages: []loop.Message{loop.UserMessage("Hi")}})
+	if err == nil || !strings.Contains(err.Error(), "Overloaded") {
+		t.Fatalf("error event: %v", err)
+	}
+	full := edgeStream("Hi")
+	cut := full[:strings.Index(full, `rich`)+2]
+	resp, err := newProvider(t, pt.NewServer(t, pt.Trickle(cut, 3))).Complete(context.Background(), loop.Request{Messages: []loop.Message{loop.UserMessage("Hi")}})
+	if err != nil || resp.Stop != "incomplete" || resp.Text != "Hi" || len(resp.ToolCalls) != 1 || string(resp.ToolCalls[0].Arguments) != `{"city":"Zü` {
+		t.Fatalf("cut stream: %+v %v", resp, err)
+	}
+}

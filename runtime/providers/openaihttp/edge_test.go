@@ -1,0 +1,76 @@
+package openaihttp_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/winkgen/wink/runtime/loop"
+	"github.com/winkgen/wink/runtime/providers/httpcall"
+	pt "github.com/winkgen/wink/runtime/providers/internal/providertest"
+)
+
+// edgeStream is text and a tool call whose argument deltas split "Zürich 🌧" between the characters.
+func edgeStream(text string) string {
+	return chunks(true,
+		chunk(`{"role":"assistant","content":"`+text+`"}`, ""),
+		chunk(`{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Z"}}]}`, ""),
+		chunk(`{"tool_calls":[{"index":0,"function":{"arguments":"ü"}}]}`, ""),
+		chunk(`{"tool_calls":[{"index":0,"function":{"arguments":"rich 🌧"}}]}`, ""),
+		chunk(`{"tool_calls":[{"index":0,"function":{"arguments":"\"}"}}]}`, ""),
+		chunk(`{}`, "tool_calls"), usageChunk)
+}
+
+// TestStreamEdgeCases: the same stream written plainly, spelled awkwardly (a byte order mark, CRLF,
+// comments, "data:" without a space, unknown and id fields, data split over two lines) and trickled one
+// to seven bytes at a time (events and UTF-8 sequences split across reads), after a 429 whose Retry-After
+// is an HTTP date, gives the same response; answers of 0.9 and 1 MiB in one event arrive whole.
+func TestStreamEdgeCases(t *testing.T) {
+	ask := func(s *pt.Server) (loop.Response, error) {
+		return streamingProvider(t, s).Complete(context.Background(), loop.Request{Messages: []loop.Message{loop.UserMessage("Hi")}})
+	}
+	want, err := ask(pt.NewServer(t, pt.Stream(edgeStream("Héllo"))))
+	if err != nil || want.Text != "Héllo" || len(want.ToolCalls) != 1 || string(want.ToolCalls[0].Arguments) != `{"city":"Zürich 🌧"}` || want.Stop != "tool_calls" {
+		t.Fatalf("plain stream: %+v %v", want, err)
+	}
+	for _, n := range []int{1, 2, 3, 5, 7} {
+		date := http.Header{"Retry-After": {time.Now().Add(-time.Second).UTC().Format(http.TimeFormat)}}
+		s := pt.NewServer(t, pt.Status(429, date, `{"error":{"message":"slow down"}}`), pt.Trickle(pt.Awkward(edgeStream("Héllo")), n))
+		got, err := ask(s)
+		if err != nil || !reflect.DeepEqual(got, want) || len(s.Bodies()) != 2 {
+			t.Errorf("awkward stream in pieces of %d bytes: %+v %v after %d requests\nwant %+v", n, got, err, len(s.Bodies()), want)
+		}
+	}
+	for _, size := range []int{9 << 20 / 10, 1 << 20} {
+		big := strings.Repeat("é", size/2)
+		got, err := ask(pt.NewServer(t, pt.Trickle(edgeStream(big), 64<<10)))
+		if err != nil || got.Text != big || len(got.ToolCalls) != 1 {
+			t.Errorf("%d-byte event: %d bytes of text, %v", size, len(got.Text), err)
+		}
+	}
+}
+
+// TestStreamErrorEventAndCut: an error chunk in the middle of a stream is an error carrying its message;
+// a stream cut in the middle of an event keeps what arrived, marked incomplete.
+func TestStreamErrorEventAndCut(t *testing.T) {
+	body := chunks(false, chunk(`{"content":"part"}`, ""), `{"error":{"message":"The server had an error while processing your request.","type":"server_error"}}`, chunk(`{"content":" more"}`, "stop"))
+	_, err := streamingProvider(t, pt.NewServer(t, pt.Stream(body))).Complete(context.Background(), loop.Request{Messages: []loop.Message{loop.UserMessage("Hi")}})
+	if err == nil || !strings.Contains(err.Error(), "The server had an error while processing your request.") {
+		t.Fatalf("error chunk: %v", err)
+	}
+	full := edgeStream("Hi")
+	cut := full[:strings.Index(full, `rich`)+2]
+	resp, err := streamingProvider(t, pt.NewServer(t, pt.Trickle(cut, 3))).Complete(context.Background(), loop.Request{Messages: []loop.Message{loop.UserMessage("Hi")}})
+	if err != nil || resp.Stop != "incomplete" || resp.Text != "Hi" || len(resp.ToolCalls) != 1 || string(resp.ToolCalls[0].Arguments) != `{"city":"Zü` {
+		t.Fatalf("cut stream: %+v %v", resp, err)
+	}
+	huge := strings.Repeat("x", 9<<20)
+	_, err = streamingProvider(t, pt.NewServer(t, pt.Stream(chunks(true, chunk(`{"content":"`+huge+`"}`, "stop"))))).Complete(context.Background(), loop.Request{Messages: []loop.Message{loop.UserMessage("Hi")}})
+	if _, ok := errors.AsType[*httpcall.EventTooLargeError](err); !ok {
+		t.Fatalf("9 MiB event: %v", err)
+	}
+}
