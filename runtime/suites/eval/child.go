@@ -168,6 +168,7 @@ func lenPrefixed(b []byte) []byte {
 // childMain serves one program: it reads 'S', runs the program, and writes 'D'. It returns the exit code.
 func childMain(stdin io.Reader, stdout io.Writer) int {
 	debug.SetMaxStack(childMaxStack)
+	preferOOMKill()
 	limitData(MaxMemory + childMemoryMargin)
 	total := []metrics.Sample{{Name: "/memory/classes/total:bytes"}}
 	metrics.Read(total)

@@ -44,8 +44,11 @@
 //     address space is limited (RLIMIT_AS) to its size at start plus MaxMemory plus 64 MiB for the
 //     runtime's own structures, so a single step that asks for more fails before the memory is taken: the
 //     evaluator never holds more than 320 MiB beyond what it held at start (a few MiB resident). Either
-//     way the call fails with the memory message. On other systems only the heap watcher applies, so one
-//     step can overshoot it by go.starlark.net's per-operation cap.
+//     way the call fails with the memory message. The bound is per call: evaluators running at once may
+//     together exhaust the machine, so on Linux each asks the kernel's OOM killer to choose it first
+//     (oom_score_adj 1000): then an evaluator dies, failing its call, and the host goes on. On other
+//     systems only the heap watcher applies, so one step can overshoot it by go.starlark.net's
+//     per-operation cap.
 //   - Failures the model reads: a syntax or runtime error with its line and column and the Starlark
 //     backtrace's last frame, the step budget, the memory bound, a failed builtin. Each is a failure result,
 //     so the call's writes are rolled back.

@@ -97,6 +97,11 @@ func TestEvalChildKilledMidCallFailsCleanly(t *testing.T) {
 			}
 			time.Sleep(time.Millisecond)
 		}
+		if runtime.GOOS == "linux" { // the OOM killer would choose the evaluator before the host
+			if adj, err := os.ReadFile("/proc/" + strconv.Itoa(eval.LastChildPid()) + "/oom_score_adj"); err != nil || strings.TrimSpace(string(adj)) != "1000" {
+				t.Errorf("the evaluator's oom_score_adj is %q (%v), want 1000", adj, err)
+			}
+		}
 		p, err := os.FindProcess(eval.LastChildPid())
 		if err != nil {
 			t.Fatal(err)

@@ -20,6 +20,11 @@ func selfPath() (string, error) {
 // its step budget does not outlive a host that was killed.
 func childAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} }
 
+// preferOOMKill makes the kernel's OOM killer choose this process first (oom_score_adj 1000, which any
+// process may set for itself): when evaluators running at once exhaust the machine's memory, an
+// evaluator dies, which fails its call, rather than the host.
+func preferOOMKill() { _ = os.WriteFile("/proc/self/oom_score_adj", []byte("1000"), 0) }
+
 // limitData caps the process's address space at its size now plus extra bytes: past it the kernel refuses
 // a new mapping and the Go runtime ends the process ("out of memory"). RLIMIT_AS rather than RLIMIT_DATA:
 // the Go heap grows by mapping over address space it reserved at start, which Linux does not charge

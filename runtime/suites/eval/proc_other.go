@@ -12,6 +12,9 @@ func selfPath() (string, error) { return os.Executable() }
 
 func childAttr() *syscall.SysProcAttr { return nil }
 
+// preferOOMKill does nothing outside Linux.
+func preferOOMKill() {}
+
 // limitData does nothing outside Linux: the heap watcher alone bounds memory there (see the package doc).
 func limitData(uint64) {}
 
