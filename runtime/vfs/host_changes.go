@@ -118,7 +118,7 @@ func (h *Host) scrub(removeSpecial bool) ([]string, error) {
 			return nil
 		}
 		if m := fi.Mode() & modeBits; m&(fs.ModeSetuid|fs.ModeSetgid) != 0 && !h.inheritedSetgid(p, fi) {
-			if err := h.root.Chmod(p, m&^(fs.ModeSetuid|fs.ModeSetgid)); err != nil {
+			if err := h.chmodReaching(p, m&^(fs.ModeSetuid|fs.ModeSetgid)); err != nil {
 				return err
 			}
 			done = append(done, "removed the setuid/setgid bits of "+strconv.Quote(p))
@@ -182,20 +182,7 @@ func (h *Host) scanChanged(f func(p string, fi fs.FileInfo) error) error {
 				scopes = append(scopes, scope{path: p, deep: deep})
 			}
 			for _, sc := range normScopes(scopes) {
-				fi, err := h.root.Lstat(sc.path)
-				if err != nil && (errors.Is(err, fs.ErrNotExist) || errors.Is(mapErr(err), ErrNotDir) || isEscape(err)) {
-					continue // gone, or its parent is no longer a directory (that parent is a scope of its own)
-				}
-				if err != nil {
-					return err
-				}
-				if !sc.deep {
-					if _, err := visit(sc.path, fi); err != nil {
-						return err
-					}
-					continue
-				}
-				if err := h.walkAt(sc.path, fi, visit, skipDenied); err != nil {
+				if err := h.scanScope(sc, visit); err != nil {
 					return err
 				}
 			}
@@ -205,5 +192,65 @@ func (h *Host) scanChanged(f func(p string, fi fs.FileInfo) error) error {
 	return h.walkDenied(visit, skipDenied)
 }
 
+// scanScope visits one scope of scanChanged; a path below a directory that forbids reaching it (left
+// so by a command) is reached by opening the way (reach) for the visit.
+func (h *Host) scanScope(sc scope, visit func(string, fs.FileInfo) (bool, error)) error {
+	fi, err := h.root.Lstat(sc.path)
+	if err != nil && errors.Is(err, fs.ErrPermission) {
+		defer h.reach(sc.path)()
+		fi, err = h.root.Lstat(sc.path)
+	}
+	if err != nil && (errors.Is(err, fs.ErrNotExist) || errors.Is(mapErr(err), ErrNotDir) || isEscape(err)) {
+		return nil // gone, or its parent is no longer a directory (that parent is a scope of its own)
+	}
+	if err != nil {
+		return err
+	}
+	if !sc.deep {
+		_, err := visit(sc.path, fi)
+		return err
+	}
+	return h.walkAt(sc.path, fi, visit, skipDenied)
+}
+
 // skipDenied passes over a directory that cannot be listed (another user's).
 func skipDenied(string, fs.FileInfo, error) error { return nil }
+
+// chmodReaching changes p's mode; when a directory above it forbids reaching it (a command may leave
+// its directories without search permission), it opens the way for the change (reach).
+func (h *Host) chmodReaching(p string, mode fs.FileMode) error {
+	err := h.root.Chmod(p, mode)
+	if err == nil || !errors.Is(err, fs.ErrPermission) {
+		return err
+	}
+	defer h.reach(p)()
+	return h.root.Chmod(p, mode)
+}
+
+// reach gives this user search permission on each directory above p that lacks it and is this user's
+// to change, and returns what puts their modes back.
+func (h *Host) reach(p string) (undo func()) {
+	type opened struct {
+		dir  string
+		mode fs.FileMode
+	}
+	var done []opened
+	for i := 0; i < len(p); i++ {
+		if p[i] != '/' {
+			continue
+		}
+		dir := p[:i]
+		fi, err := h.root.Lstat(dir)
+		if err != nil || !fi.IsDir() || fi.Mode()&0o100 != 0 {
+			continue
+		}
+		if h.root.Chmod(dir, fi.Mode()&modeBits|0o700) == nil {
+			done = append(done, opened{dir, fi.Mode() & modeBits})
+		}
+	}
+	return func() {
+		for i := len(done) - 1; i >= 0; i-- {
+			h.root.Chmod(done[i].dir, done[i].mode)
+		}
+	}
+}

@@ -599,12 +599,16 @@ func (h *Host) walkAt(p string, fi fs.FileInfo, f func(string, fs.FileInfo) (boo
 	if err != nil || !descend {
 		return err
 	}
-	des, err := h.readDir(p, fi)
+	des, opened, err := h.readDir(p, fi)
 	if err != nil && denied != nil && errors.Is(err, fs.ErrPermission) {
 		return denied(p, fi, err)
 	}
 	if err != nil {
 		return err
+	}
+	if opened {
+		// What is below is reached through p: it stays open to this user until the walk leaves it.
+		defer h.root.Chmod(p, fi.Mode()&modeBits)
 	}
 	for _, de := range des {
 		cp := joinPath(p, de.Name())
@@ -625,16 +629,24 @@ func (h *Host) walkAt(p string, fi fs.FileInfo, f func(string, fs.FileInfo) (boo
 	return nil
 }
 
-func (h *Host) readDir(p string, fi fs.FileInfo) ([]fs.DirEntry, error) {
-	des, err := h.readDirOnce(p)
+// readDir lists the directory p. When this user may not list it but may change its mode (its own
+// directory, left without permission), it gives itself read and search permission: opened reports it,
+// and the caller puts fi's mode back once it has visited what is below (reaching those needs the search
+// permission too).
+func (h *Host) readDir(p string, fi fs.FileInfo) (des []fs.DirEntry, opened bool, err error) {
+	des, err = h.readDirOnce(p)
 	if err != nil && errors.Is(err, fs.ErrPermission) {
 		mode := fi.Mode() & modeBits
 		if h.root.Chmod(p, mode|0o700) == nil {
 			des, err = h.readDirOnce(p)
-			h.root.Chmod(p, mode)
+			if err != nil {
+				h.root.Chmod(p, mode)
+				return nil, false, err
+			}
+			return des, true, nil
 		}
 	}
-	return des, err
+	return des, false, err
 }
 
 func (h *Host) readDirOnce(p string) ([]fs.DirEntry, error) {

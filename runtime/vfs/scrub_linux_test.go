@@ -222,3 +222,77 @@ func TestGrowthCountsDiskSpaceNotNames(t *testing.T) {
 		})
 	}
 }
+
+// TestScrubReachesFilesInDirectoriesThatForbidIt: a setuid file left in directories without search
+// permission (as a command may leave them: mode 000, or 600) still loses its bits, and the directories
+// keep their modes; ScrubPrivileges does not fail. Tracked and walked; meaningful as nobody (root passes
+// any directory), where it is also run.
+func TestScrubReachesFilesInDirectoriesThatForbidIt(t *testing.T) {
+	for _, track := range []bool{true, false} {
+		t.Run(fmt.Sprintf("track=%v", track), func(t *testing.T) {
+			dir := t.TempDir()
+			p := func(n string) string { return filepath.Join(dir, n) }
+			// A file there before the snapshot (tracked: its own path is what changed, below directories
+			// that forbid reaching it), and one made after it (tracked: a new directory, walked).
+			must(t, os.MkdirAll(p("old/sub"), 0o755))
+			must(t, os.WriteFile(p("old/sub/y"), []byte("#!/bin/sh\n"), 0o755))
+			h, err := NewHost(dir, BackupDir(t.TempDir()), TrackChanges(track))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			snap, err := h.Snapshot()
+			must(t, err)
+			defer h.Release(snap)
+			must(t, os.MkdirAll(p("d/e"), 0o755))
+			must(t, os.WriteFile(p("d/e/x"), []byte("#!/bin/sh\n"), 0o755))
+			must(t, os.Chmod(p("d/e/x"), 0o4755|os.ModeSetuid))
+			must(t, os.Chmod(p("d/e"), 0o600))
+			must(t, os.Chmod(p("d"), 0))
+			must(t, os.Chmod(p("old/sub/y"), 0o755|os.ModeSetgid))
+			must(t, os.Chmod(p("old/sub"), 0o600))
+			must(t, os.Chmod(p("old"), 0))
+			done, err := h.ScrubPrivileges()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Contains(done, `removed the setuid/setgid bits of "d/e/x"`) || !slices.Contains(done, `removed the setuid/setgid bits of "old/sub/y"`) {
+				t.Errorf("scrub did %q", done)
+			}
+			if fi, err := os.Lstat(p("old")); err != nil || fi.Mode().Perm() != 0 {
+				t.Errorf("old: %v %v, want mode 000", fi.Mode(), err)
+			}
+			must(t, os.Chmod(p("old"), 0o700))
+			must(t, os.Chmod(p("old/sub"), 0o700))
+			if fi, err := os.Lstat(p("old/sub/y")); err != nil || fi.Mode()&os.ModeSetgid != 0 {
+				t.Errorf("old/sub/y: %v %v", fi.Mode(), err)
+			}
+			must(t, os.Chmod(p("d"), 0o700))
+			must(t, os.Chmod(p("d/e"), 0o700))
+			fi, err := os.Lstat(p("d/e/x"))
+			must(t, err)
+			if fi.Mode()&os.ModeSetuid != 0 {
+				t.Errorf("d/e/x has mode %v", fi.Mode())
+			}
+			must(t, os.Chmod(p("d/e"), 0o600))
+			must(t, os.Chmod(p("d"), 0))
+			// Growth sees the file too (and counts it once).
+			if g, err := h.Growth(); err != nil || g != (Growth{Bytes: 10, Entries: 3}) {
+				t.Errorf("growth %+v %v, want 10 bytes and 3 entries", g, err)
+			}
+			fi, err = os.Lstat(p("d"))
+			must(t, err)
+			if fi.Mode().Perm() != 0 {
+				t.Errorf("d has mode %v after the scrub, want 000", fi.Mode().Perm())
+			}
+			must(t, os.Chmod(p("d"), 0o700))
+			fi, err = os.Lstat(p("d/e"))
+			must(t, err)
+			if fi.Mode().Perm() != 0o600 {
+				t.Errorf("d/e has mode %v after the scrub, want 600", fi.Mode().Perm())
+			}
+			must(t, os.Chmod(p("d"), 0))
+			must(t, h.Restore(snap))
+		})
+	}
+}
