@@ -67,6 +67,24 @@ func TestSandboxLeavesNothingThatGrantsPrivileges(t *testing.T) {
 			t.Errorf("the model is not told %q:\n%s", w, out.Output)
 		}
 	}
+	// A setuid file left below directories that forbid reaching it (mode 000 and 600) loses its bit too,
+	// and the call succeeds (as nobody, reaching it needs the directories opened for the scrub).
+	out = e.shell(t, `{"command":"sh","args":["-c","mkdir -p h/i && cp /bin/sh h/i/z && chmod 4755 h/i/z && chmod 600 h/i && chmod 000 h"]}`)
+	if !out.Success || !strings.Contains(out.Output, `removed the setuid/setgid bits of "h/i/z"`) {
+		t.Fatalf("outcome %+v", out)
+	}
+	if fi, err := os.Lstat(filepath.Join(e.root, "h")); err != nil || fi.Mode().Perm() != 0 {
+		t.Errorf("h: %v %v, want mode 000 as the command left it", fi, err)
+	}
+	if err := os.Chmod(filepath.Join(e.root, "h"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(e.root, "h/i"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(filepath.Join(e.root, "h/i/z")); err != nil || fi.Mode()&(os.ModeSetuid|os.ModeSetgid) != 0 {
+		t.Errorf("h/i/z: %v %v", fi.Mode(), err)
+	}
 	// The next command finds them as they were left (and a failing one rolls back to that).
 	out = e.shell(t, `{"command":"sh","args":["-c","chmod 4755 x; exit 1"]}`)
 	if out.Success {
