@@ -124,6 +124,29 @@ func negotiatedVersion(v string, supported []string) string {
 	return version20251125
 }
 
+// initializeAtNegotiated is a receiving middleware that records, in an initialize request, the version
+// the handshake answers (negotiatedVersion) in place of the one the client asked for, before the SDK
+// keeps the request as the session's InitializeParams. The SDK answers a client asking for 2026-07-28
+// (or a later, unknown one) with 2025-11-25 but goes on reading the asked version from InitializeParams:
+// it then refused to send that client elicitation and sampling requests ("cannot be sent while serving a
+// request on protocol version 2026-07-28") and added 2026-07-28 fields to its results.
+func initializeAtNegotiated(supported []string) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if ir, ok := req.(*mcp.ServerRequest[*mcp.InitializeParams]); ok && method == "initialize" && ir.Params != nil {
+				if v := negotiatedVersion(ir.Params.ProtocolVersion, supported); v != ir.Params.ProtocolVersion {
+					p := *ir.Params
+					p.ProtocolVersion = v
+					r := *ir
+					r.Params = &p
+					req = &r
+				}
+			}
+			return next(ctx, method, req)
+		}
+	}
+}
+
 // serverVersions are the protocol versions a server made with opts speaks, newest first.
 func serverVersions(opts *mcp.ServerOptions) []string {
 	all := mcp.SupportedProtocolVersions()

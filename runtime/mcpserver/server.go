@@ -114,7 +114,7 @@ func newMCPServer(d *wink.Dispatcher, oneClient bool, opts []Option) (*mcp.Serve
 	// alphabetical one, and as the request's protocol version states them (protocol.go). The SDK pages
 	// tools/list by name: when the list spans several pages, each page is put in registry order, and
 	// the pages keep the SDK's cursor.
-	ms.AddReceivingMiddleware(s.listForVersion(order))
+	ms.AddReceivingMiddleware(s.listForVersion(order), initializeAtNegotiated(s.versions))
 	return ms, nil
 }
 

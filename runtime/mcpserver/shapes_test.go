@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/winkgen/wink/runtime/internal/clienttest"
 	"github.com/winkgen/wink/runtime/mcpserver"
 	"github.com/winkgen/wink/runtime/mcpserver/internal/shapestest"
 	"github.com/winkgen/wink/runtime/wink"
@@ -299,4 +300,30 @@ func withoutNulls(t *testing.T, j string) string {
 	}
 	b, _ := json.Marshal(strip(v))
 	return string(b)
+}
+
+// A client that asks for 2026-07-28 in initialize is answered 2025-11-25, and a handler's question
+// reaches it as a 2025-11-25 elicitation/create request, not as an input-required result (a 2026-07-28
+// form it cannot read).
+func TestInitializeAskingNewVersionGetsLegacyElicitation(t *testing.T) {
+	c := startLineServerWith(t, &wink.Dispatcher{Registry: wink.MustRegistry(clienttest.WinkTools())}, 0)
+	c.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2026-07-28","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"0"}}}`)
+	if got := c.recv(); !strings.Contains(got, `"protocolVersion":"2025-11-25"`) {
+		t.Fatalf("initialize answered %s", got)
+	}
+	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sign_up","arguments":{}}}`)
+	var req struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	line := c.recv()
+	if err := json.Unmarshal([]byte(line), &req); err != nil || req.Method != "elicitation/create" {
+		t.Fatalf("the call answered %s, want an elicitation/create request", line)
+	}
+	c.send(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"action":"cancel"}}`)
+	// The answer is a 2025-11-25 result: no 2026-07-28 "resultType".
+	if got := c.recv(); !strings.Contains(got, `"id":1,"result"`) || !strings.Contains(got, `\"action\":\"cancel\"`) || strings.Contains(got, `"resultType"`) {
+		t.Errorf("after cancel: %s", got)
+	}
 }
