@@ -26,13 +26,15 @@ import (
 //     10 levels of nesting, 1000 enum values, 120,000 characters of property names, definition names, enum
 //     and const values, and 15,000 characters of values for one string enum of more than 250 values.
 //   - Anthropic tools (https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use):
-//     name ^[a-zA-Z0-9_-]{1,64}$, input_schema an object schema; property keys must match
+//     name ^[a-zA-Z0-9_-]{1,64}$, input_schema an object schema without oneOf, allOf or anyOf at the top
+//     level; property keys must match
 //     ^[a-zA-Z0-9_.-]{1,64}$ (the API's 400 "Property keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'").
 //   - Anthropic strict tool use (https://docs.anthropic.com/en/docs/build-with-claude/structured-outputs#json-schema-limitations):
 //     additionalProperties false on every object; no numerical constraints (minimum, maximum, multipleOf,
 //     exclusive bounds), no string constraints (minLength, maxLength), array minItems 0 or 1 only and no
 //     other array constraints; enum of strings, numbers, booleans or null only; formats date-time, time,
-//     date, duration, email, hostname, uri, ipv4, ipv6, uuid; local $ref only; no recursive schemas.
+//     date, duration, email, hostname, uri, ipv4, ipv6, uuid; local $ref only; no recursive schemas; per
+//     request at most 20 strict tools, 24 optional parameters and 16 union-typed parameters.
 //   - Gemini (https://ai.google.dev/api/caching#FunctionDeclaration, https://ai.google.dev/api/caching#Schema,
 //     and Vertex AI's FunctionDeclaration reference, which states the parameter name rule): a function name
 //     starts with a letter or an underscore and holds a-z, A-Z, 0-9, underscores, dots, colons and dashes,
@@ -509,6 +511,11 @@ func TestIndependentAnthropicChecker(t *testing.T) {
 			if t0 := typesOf(in); len(t0) != 1 || t0[0] != "object" {
 				t.Errorf("%s %s: input_schema type %v, want object", format, ti.Name, in["type"])
 			}
+			for _, k := range []string{"anyOf", "oneOf", "allOf"} {
+				if _, ok := in[k]; ok {
+					t.Errorf("%s %s: input_schema has %s at the top level, which the API does not support", format, ti.Name, k)
+				}
+			}
 			var errs checkErrs
 			checkAnthropicKeys(in, "", &errs)
 			if e["strict"] == true {
@@ -522,6 +529,50 @@ func TestIndependentAnthropicChecker(t *testing.T) {
 	}
 	if strict < 50 {
 		t.Errorf("only %d tools sent strict", strict)
+	}
+	// Per request (each package's tools in one request): at most 20 strict tools, 24 optional parameters
+	// across their schemas and 16 parameters with a union type (a type array or anyOf)
+	// (https://docs.anthropic.com/en/docs/build-with-claude/structured-outputs#json-schema-limitations).
+	byPkg := map[string][]ToolInfo{}
+	for _, ti := range tools {
+		byPkg[ti.Package] = append(byPkg[ti.Package], ti)
+	}
+	for pkg, ts := range byPkg {
+		var nStrict, optional, unions int
+		for _, e := range payloadEntries(t, ts, "anthropic-strict") {
+			if e["strict"] != true {
+				continue
+			}
+			nStrict++
+			var walk func(v any)
+			walk = func(v any) {
+				switch v := v.(type) {
+				case map[string]any:
+					if props := asMap(v["properties"]); props != nil {
+						req, _ := v["required"].([]any)
+						optional += len(props) - len(req)
+					}
+					if _, ok := v["type"].([]any); ok {
+						unions++
+					} else if _, ok := v["anyOf"]; ok {
+						unions++
+					}
+					for k, x := range v {
+						if k != "enum" && k != "const" && k != "default" {
+							walk(x)
+						}
+					}
+				case []any:
+					for _, x := range v {
+						walk(x)
+					}
+				}
+			}
+			walk(e["input_schema"])
+		}
+		if nStrict > 20 || optional > 24 || unions > 16 {
+			t.Errorf("%s: one request has %d strict tools, %d optional parameters, %d union types (at most 20, 24, 16)", pkg, nStrict, optional, unions)
+		}
 	}
 }
 
