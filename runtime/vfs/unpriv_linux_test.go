@@ -80,7 +80,7 @@ func TestHostSnapshotsCopeWithEntriesThisUserCannotRead(t *testing.T) {
 		"TestSparseFilesAreSnapshotAndRestoredSparsely", "TestSnapshotOverItsByteCapFailsNamingTheFile",
 		"TestRollbackRestoresEveryNameOfAnInode", "TestLinkedWritesRollBackUnderEveryName",
 		"TestRollbackOfAnOutsideLinkedFileWhoseNameWasRemoved", "TestScrubPrivilegesTakesAwayWhatCouldGrantThem",
-		"TestGrowthMeasuresWhatWasAdded", "TestGrowthCountsDiskSpaceNotNames", "TestScrubReachesFilesInDirectoriesThatForbidIt"}
+		"TestGrowthMeasuresWhatWasAdded", "TestGrowthCountsDiskSpaceNotNames", "TestScrubReachesFilesInDirectoriesThatForbidIt", "TestRollbackScenariosWithLinksAndDirectories"}
 	cmd := exec.Command(bin, "-test.run=^("+strings.Join(unprivTests, "|")+")$", "-test.v")
 	cmd.Env = append(os.Environ(), "WINK_UNPRIV_A="+a, "WINK_UNPRIV_B="+b, "TMPDIR="+tmp)
 	cmd.Dir = base
