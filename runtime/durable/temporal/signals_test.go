@@ -94,10 +94,12 @@ func TestSignalForLaterCallWhileHeld(t *testing.T) {
 	}
 }
 
-// TestDuplicateAndLateSignals: an approval sent twice is recorded once; a Deny then an Approve of the
-// same call records the Deny only (the call is resolved by it).
+// TestDuplicateAndLateSignals: an approval sent twice is recorded once; of a Deny and an Approve waiting
+// together for a held call, the latest is recorded (as the embedded engine reads the latest decision);
+// a decision for a call already resolved (an Approve after a Deny that ran, a duplicate sent later) is
+// dropped.
 func TestDuplicateAndLateSignals(t *testing.T) {
-	s := &script{calls: []int{2, 1}, held: map[[2]int]string{{1, 0}: "h1", {1, 1}: "h2", {2, 0}: "h3"}}
+	s := &script{calls: []int{2, 1, 1}, held: map[[2]int]string{{1, 0}: "h1", {1, 1}: "h2", {2, 0}: "h3", {3, 0}: "h4"}}
 	env := s.env(t)
 	env.RegisterDelayedCallback(func() {
 		env.SignalWorkflow(temporal.SignalApproval, approve("h1"))
@@ -106,11 +108,16 @@ func TestDuplicateAndLateSignals(t *testing.T) {
 		env.SignalWorkflow(temporal.SignalApproval, approve("h2"))
 	}, time.Hour)
 	env.RegisterDelayedCallback(func() {
-		env.SignalWorkflow(temporal.SignalApproval, approve("h1")) // after h1 was resolved
-		env.SignalWorkflow(temporal.SignalApproval, approve("h3"))
+		env.SignalWorkflow(temporal.SignalApproval, approve("h1")) // h1 was resolved an hour ago
+		env.SignalWorkflow(temporal.SignalApproval, temporal.Decision{CallID: "h3", Reason: "no"})
 	}, 2*time.Hour)
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow(temporal.SignalApproval, approve("h3")) // after the Deny ran, while h4 waits
+	}, 3*time.Hour)
+	env.RegisterDelayedCallback(func() { env.SignalWorkflow(temporal.SignalApproval, approve("h4")) }, 4*time.Hour)
 	s.finish(t, env, temporal.NewInput("r", temporal.Options{}))
-	if len(s.decided["h1"]) != 1 || len(s.decided["h2"]) != 1 || s.decided["h2"][0].Approved || len(s.decided["h3"]) != 1 {
+	if len(s.decided["h1"]) != 1 || len(s.decided["h2"]) != 1 || !s.decided["h2"][0].Approved ||
+		len(s.decided["h3"]) != 1 || s.decided["h3"][0].Approved || len(s.decided["h4"]) != 1 {
 		t.Fatalf("decisions recorded: %v", s.decided)
 	}
 }

@@ -28,8 +28,9 @@
 //
 // A decision may be signalled before the workflow holds its call (while the run is still working
 // towards it, or while it waits for another call's decision): it is kept until the call is held, across
-// continue-as-new too. Once a call is resolved, further decisions for it (a duplicate Approve, an
-// Approve after a Deny) are dropped: the first decision recorded is the call's.
+// continue-as-new too. When several decisions for a held call are waiting, the latest is the call's (as
+// with policy.Approve and policy.Deny on the embedded engine); once the call is resolved, further
+// decisions for it (a duplicate, an Approve after a Deny that ran) are dropped.
 //
 // # Speed
 //
@@ -379,22 +380,24 @@ func Workflow(ctx workflow.Context, in Input) (Output, error) {
 			for _, i := range order {
 				status.Held = append(status.Held, held[i])
 			}
-			// The first decision kept for a held call, else the next signal.
-			var d Decision
-			idx := -1
-			for k := 0; k < len(pending) && idx < 0; k++ {
-				if idx = heldIndex(order, held, pending[k].CallID); idx >= 0 {
-					d = pending[k]
-					pending = append(pending[:k:k], pending[k+1:]...)
+			// Every decision signalled so far, then the latest one for the held call decided first (a
+			// person who changes their mind before the call runs again is heard, as policy.Approve and
+			// policy.Deny are on the embedded engine: the latest decision recorded wins).
+			for {
+				var x Decision
+				if !signals.ReceiveAsync(&x) {
+					break
 				}
+				keep(x)
 			}
+			d, idx, rest := choose(pending, order, held)
 			if idx < 0 {
-				signals.Receive(ctx, &d)
-				if idx = heldIndex(order, held, d.CallID); idx < 0 {
-					keep(d) // for a call held later (or never: bounded by maxPending)
-					continue
-				}
+				var x Decision
+				signals.Receive(ctx, &x)
+				keep(x) // for a call held later (or never: bounded by maxPending)
+				continue
 			}
+			pending = rest
 			if err := exec(ctx, ActivityDecide, StepRef{RunID: in.RunID, Session: in.Session}, d).Get(ctx, nil); err != nil {
 				return Output{Stop: loop.StopError.String(), Turns: turn, Err: err.Error()}, err
 			}
@@ -403,15 +406,9 @@ func Workflow(ctx workflow.Context, in Input) (Output, error) {
 				return Output{Stop: loop.StopError.String(), Turns: turn, Err: err.Error()}, err
 			}
 			if !r.Held {
-				// Resolved: later decisions for this call (duplicates, an Approve after a Deny) are dropped.
+				// Resolved: later decisions for this call (duplicates, an Approve after a Deny that ran)
+				// are dropped.
 				decided = append(decided, d.CallID)
-				rest := pending[:0]
-				for _, p := range pending {
-					if p.CallID != d.CallID {
-						rest = append(rest, p)
-					}
-				}
-				pending = rest
 				kept := order[:0]
 				for _, i := range order {
 					if i != idx {
@@ -427,6 +424,30 @@ func Workflow(ctx workflow.Context, in Input) (Output, error) {
 			return Output{Stop: loop.StopMaxTurns.String(), Turns: turn, Err: loop.ErrMaxTurns.Error()}, nil
 		}
 	}
+}
+
+// choose returns the latest of the pending decisions for the held call whose first pending decision
+// came first, that call's index, and the other pending decisions; idx is -1 when no pending decision
+// names a held call.
+func choose(pending []Decision, order []int, held map[int]string) (d Decision, idx int, rest []Decision) {
+	idx = -1
+	for _, p := range pending {
+		if idx = heldIndex(order, held, p.CallID); idx >= 0 {
+			break
+		}
+	}
+	if idx < 0 {
+		return Decision{}, -1, pending
+	}
+	id := held[idx]
+	for _, p := range pending {
+		if p.CallID == id {
+			d = p
+		} else {
+			rest = append(rest, p)
+		}
+	}
+	return d, idx, rest
 }
 
 // heldIndex returns the index of the call order holds whose id is callID, or -1.
