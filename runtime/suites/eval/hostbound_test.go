@@ -168,3 +168,39 @@ func TestEvalFromADeletedExecutableRunByARelativePath(t *testing.T) {
 		t.Fatal("the copy was not deleted: the case was not tried")
 	}
 }
+
+// The class: a call cancelled at any moment, a write in flight included, keeps all of its writes or
+// none: a failed call leaves the workspace as it was, a successful one has every file.
+func TestEvalCancelledAtAnyMomentKeepsAllOrNothing(t *testing.T) {
+	filesystems(t, func(t *testing.T, fs fsys) {
+		const n = 20
+		program := "s = 'x' * 100000\nfor i in range(" + strconv.Itoa(n) + "):\n  write_file('d/f%d.txt' % i, s)"
+		kept, undone := 0, 0
+		for i := range 40 {
+			d := &wink.Dispatcher{Registry: wink.MustRegistry(eval.WinkTools()), Filesystem: fs, Session: session.New()}
+			ctx, cancel := context.WithTimeout(context.Background(), time.Duration(i)*time.Millisecond)
+			out, err := d.Dispatch(ctx, wink.Call{ID: "c", Name: "eval", Arguments: []byte(`{"source":` + strconv.Quote(program) + `}`)})
+			cancel()
+			files := 0
+			for j := range n {
+				if _, serr := fs.Stat("d/f" + strconv.Itoa(j) + ".txt"); serr == nil {
+					files++
+				}
+			}
+			switch {
+			case err == nil && out.Success && files == n:
+				kept++
+				for j := range n {
+					if err := fs.Remove("d/f" + strconv.Itoa(j) + ".txt"); err != nil {
+						t.Fatal(err)
+					}
+				}
+			case (err != nil || !out.Success) && files == 0:
+				undone++
+			default:
+				t.Fatalf("run %d: success %v, error %v, %d of %d files: %q", i, out.Success, err, files, n, short(out.Output))
+			}
+		}
+		t.Logf("%d calls kept their writes, %d were cancelled and undone", kept, undone)
+	})
+}
