@@ -16,6 +16,11 @@ package mcpserver
 //     envelope's root so that "#/$defs/..." references still resolve.
 //   - Versions before 2025-06-18 have neither outputSchema nor structuredContent: none is sent.
 //
+// The version is the one the request is answered at (requestVersion), never merely the one a client
+// asked for: initialize cannot negotiate 2026-07-28, so a client asking for it (or for an unknown
+// version) is answered 2025-11-25 and must be listed, answered and asked (elicitation, sampling) as a
+// 2025-11-25 client; initializeAtNegotiated makes the SDK keep that version for the session too.
+//
 // Examples (//wink:example) go where hosts and models read them: the description (the text the model
 // reads, in the same form the prompt package's tools block uses), the inputSchema's "examples" keyword
 // (JSON Schema's annotation for valid instances: the inputs), and _meta["io.winkgen/examples"] (each
