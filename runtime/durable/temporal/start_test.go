@@ -10,6 +10,7 @@ import (
 	"github.com/winkgen/wink/runtime/loop"
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/worker"
 )
 
@@ -110,5 +111,47 @@ func TestContinueAsNewOnServer(t *testing.T) {
 		if err != nil || len(steps) != benchSteps {
 			t.Fatalf("local=%v: %d steps, %v", local, len(steps), err)
 		}
+	}
+}
+
+// TestStartAfterCreate: a Start retried after the first one recorded the run but could not start its
+// workflow starts the workflow with the recorded run's settings, not the retry's.
+func TestStartAfterCreate(t *testing.T) {
+	ctx := context.Background()
+	srv := devServer(t)
+	c, err := client.Dial(client.Options{HostPort: srv.HostPort, Logger: devserver.Quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	st := durable.NewMemoryStore()
+	queue, id := "retried", "retried"
+	w := worker.New(c, queue, worker.Options{})
+	temporal.Register(w, &temporal.Activities{Store: st, Agent: benchAgent(nil), Worker: "w"})
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	if _, err := st.Create(ctx, durable.Record{ID: id, Session: "first", Input: durable.EncodeMessages([]loop.Message{loop.UserMessage("deposit")}), MaxTurns: 7}); err != nil {
+		t.Fatal(err)
+	}
+	if err := temporal.Start(ctx, c, st, id, []loop.Message{loop.UserMessage("other")}, temporal.Options{Session: "second", MaxTurns: 3, TaskQueue: queue}); err != nil {
+		t.Fatal(err)
+	}
+	var out temporal.Output
+	if err := c.GetWorkflow(ctx, id, "").Get(ctx, &out); err != nil || out.Stop != "done" {
+		t.Fatal(out, err)
+	}
+	it := c.GetWorkflowHistory(ctx, id, "", false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	ev, err := it.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in temporal.Input
+	if err := converter.GetDefaultDataConverter().FromPayloads(ev.GetWorkflowExecutionStartedEventAttributes().GetInput(), &in); err != nil {
+		t.Fatal(err)
+	}
+	if in.Session != "first" || in.MaxTurns != 7 {
+		t.Fatalf("the workflow's input: %+v", in)
 	}
 }

@@ -212,8 +212,18 @@ func Start(ctx context.Context, c client.Client, st durable.Store, id string, in
 	if id == "" {
 		return errors.New("temporal: a run needs an id")
 	}
-	if _, err := st.Create(ctx, durable.Record{ID: id, Session: o.Session, Input: durable.EncodeMessages(input), MaxTurns: o.MaxTurns}); err != nil {
+	created, err := st.Create(ctx, durable.Record{ID: id, Session: o.Session, Input: durable.EncodeMessages(input), MaxTurns: o.MaxTurns})
+	if err != nil {
 		return err
+	}
+	if !created {
+		// The run exists (a Start retried after its workflow could not be started, or a second Start):
+		// the workflow gets the recorded run's settings, not these.
+		rec, _, err := st.Load(ctx, id)
+		if err != nil {
+			return err
+		}
+		o.Session, o.MaxTurns = rec.Session, rec.MaxTurns
 	}
 	q := o.TaskQueue
 	if q == "" {
@@ -221,7 +231,7 @@ func Start(ctx context.Context, c client.Client, st durable.Store, id string, in
 	}
 	// RejectDuplicate: a second Start of a finished run must not run its workflow again (Temporal's
 	// default policy would start a new execution under the same id); a running one is returned as is.
-	_, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: q, WorkflowTaskTimeout: o.WorkflowTaskTimeout,
+	_, err = c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: q, WorkflowTaskTimeout: o.WorkflowTaskTimeout,
 		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE}, WorkflowName, NewInput(id, o))
 	if _, ok := errors.AsType[*serviceerror.WorkflowExecutionAlreadyStarted](err); ok {
 		return nil
