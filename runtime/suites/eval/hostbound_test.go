@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -203,4 +204,66 @@ func TestEvalCancelledAtAnyMomentKeepsAllOrNothing(t *testing.T) {
 		}
 		t.Logf("%d calls kept their writes, %d were cancelled and undone", kept, undone)
 	})
+}
+
+// The class: no evaluator process, zombie or descriptor outlives its call, whether the call finished,
+// failed or was cancelled, with many at once.
+func TestEvalLeavesNoProcessOrDescriptorBehind(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("counts /proc entries")
+	}
+	fds := func() int {
+		e, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(e)
+	}
+	children := func() int {
+		ents, _ := os.ReadDir("/proc")
+		n := 0
+		for _, e := range ents {
+			b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+			if err != nil {
+				continue
+			}
+			// pid (comm) state ppid ...: comm may hold spaces, so read after its last ')'.
+			if f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:])); len(f) > 1 && f[1] == strconv.Itoa(os.Getpid()) {
+				n++
+			}
+		}
+		return n
+	}
+	call(t, vfs.NewMemory(), src("print(1)")) // the first call's one-time setup is no leak
+	before := fds()
+	programs := []string{
+		"for i in range(100):\n  print('x' * 1000)\nwrite_file('a.txt', 'y' * 100000)\nresult = read_file('a.txt')",
+		"x = 1 + 'a'",
+		"n = 0\nwhile True:\n  n += 1",
+		"s = 'x' * 900000000",
+	}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 8)
+	for i := range 200 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			ctx, cancel := context.WithTimeout(context.Background(), time.Duration(i%7)*5*time.Millisecond+time.Millisecond)
+			defer cancel()
+			if i%3 == 0 {
+				ctx = context.Background()
+			}
+			d := &wink.Dispatcher{Registry: wink.MustRegistry(eval.WinkTools()), Filesystem: vfs.NewMemory(), Session: session.New()}
+			_, _ = d.Dispatch(ctx, wink.Call{ID: "c", Name: "eval", Arguments: []byte(`{"source":` + strconv.Quote(programs[i%len(programs)]) + `,"max_steps":2000000}`)})
+		}()
+	}
+	wg.Wait()
+	if after := fds(); after != before {
+		t.Errorf("%d descriptors open before 200 calls, %d after", before, after)
+	}
+	if n := children(); n != 0 {
+		t.Errorf("%d child processes (or zombies) left after the calls", n)
+	}
 }
