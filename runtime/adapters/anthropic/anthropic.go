@@ -14,9 +14,9 @@ func plainSchema(s *wink.Spec) []byte { return s.ParamsSchema }
 // toolFormat is a Messages API tool entry; strictFormat the same sized for strict schemas (StrictTools).
 var (
 	toolFormat = toolset.Format{Pkg: "anthropic", Open: `{"name":`, SchemaKey: `,"input_schema":`, Close: "}",
-		PerEntry: 48, Checked: plainSchema}
+		PerEntry: 48, Checked: plainSchema, Usable: keysUsable}
 	strictFormat = toolset.Format{Pkg: "anthropic", Open: `{"name":`, SchemaKey: `,"input_schema":`, Close: "}",
-		PerEntry: 64, Checked: plainSchema, Sized: strictOrPlain}
+		PerEntry: 64, Checked: plainSchema, Sized: strictOrPlain, Usable: keysUsable}
 )
 
 // Tools returns the `tools` array of a Messages API request, one entry per tool in order:
@@ -24,7 +24,8 @@ var (
 //	{"name":N,"description":D,"input_schema":S}
 //
 // where S is the tool's plain ParamsSchema, embedded byte for byte. The error reports (all at once) nil
-// tools, duplicate names and schemas that are not JSON objects.
+// tools, duplicate names, schemas that are not JSON objects and top-level property keys the API refuses
+// (KeyOK).
 func Tools(tools []*wink.Tool) ([]byte, error) {
 	return toolset.Write(&toolFormat, tools, func(s *wink.Spec) ([]byte, string) { return s.ParamsSchema, "" })
 }

@@ -1,10 +1,13 @@
 package anthropic
 
 import (
+	"errors"
 	"slices"
+	"strconv"
 
 	"github.com/winkgen/wink/runtime/adapters/internal/jsontree"
 	"github.com/winkgen/wink/runtime/adapters/internal/toolset"
+	"github.com/winkgen/wink/runtime/wink"
 )
 
 // Anthropic's strict tool use (tools[].strict) takes a JSON Schema subset: local $ref, enum, const, anyOf,
@@ -141,4 +144,48 @@ func strictSchema(plain []byte) []byte {
 		}
 		return b
 	})
+}
+
+// KeyOK reports whether Anthropic accepts name as a property key of input_schema: ^[a-zA-Z0-9_.-]{1,64}$
+// (the Messages API refuses the whole request otherwise: "Property keys should match pattern
+// '^[a-zA-Z0-9_.-]{1,64}$'"). winkgen's names are within it (it diagnoses what Gemini refuses, a subset).
+func KeyOK(name string) bool {
+	if len(name) == 0 || len(name) > 64 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c == '_' || c == '.' || c == '-' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// keysCache holds each tool's first property key outside KeyOK ("" when all pass).
+var keysCache toolset.Dialect[string]
+
+// keysUsable reports a tool whose input_schema has a top-level property key Anthropic refuses (the key the
+// API validates), before the request is sent.
+func keysUsable(s *wink.Spec) error {
+	bad := keysCache.Get(s.ParamsSchema, func(plain []byte) string {
+		root, err := jsontree.ParseObject(plain)
+		if err != nil {
+			return "" // reported by the schema check
+		}
+		props, _ := root.Get("properties").(*jsontree.Obj)
+		if props == nil {
+			return ""
+		}
+		for _, k := range props.Keys {
+			if !KeyOK(k) {
+				return strconv.Quote(k)
+			}
+		}
+		return ""
+	})
+	if bad != "" {
+		return errors.New("property key " + bad + " does not match ^[a-zA-Z0-9_.-]{1,64}$, which Anthropic requires")
+	}
+	return nil
 }

@@ -132,3 +132,31 @@ func TestRecursiveParamsFallBack(t *testing.T) {
 		}
 	}
 }
+
+// TestPropertyKeysAnthropicRefuses: a top-level property key outside ^[a-zA-Z0-9_.-]{1,64}$ (a space, a
+// bracket, 65 characters) is an error of Tools and StrictTools naming the tool, not a request the API
+// answers with 400 ("Property keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'"); dots and dashes pass.
+func TestPropertyKeysAnthropicRefuses(t *testing.T) {
+	mk := func(name, key string) *wink.Tool {
+		plain := `{"type":"object","properties":{` + strconv.Quote(key) + `:{"type":"string"}},"additionalProperties":false}`
+		return wink.NewTool(wink.Spec{Name: name, Description: name, ParamsSchema: []byte(plain)},
+			&wink.Funcs[wink.NoParams, wink.NoValue]{Decode: wink.DecodeNoParams, EncodeResult: wink.EncodeNoValue,
+				Handler: func(*wink.ToolContext, wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
+					return wink.Done[wink.NoValue](""), nil
+				}})
+	}
+	for _, key := range []string{"dry-run", "a.b", "A_1", strings.Repeat("k", 64)} {
+		if _, err := anthropic.Tools([]*wink.Tool{mk("ok", key)}); err != nil {
+			t.Errorf("%q: %v", key, err)
+		}
+	}
+	for _, key := range []string{"my field", "filter[id]", "$top", strings.Repeat("k", 65), ""} {
+		_, err := anthropic.Tools([]*wink.Tool{mk("bad", key)})
+		_, _, serr := anthropic.StrictTools([]*wink.Tool{mk("bad", key)})
+		for _, e := range []error{err, serr} {
+			if e == nil || !strings.Contains(e.Error(), `anthropic: tool "bad": property key `+strconv.Quote(key)+` does not match`) {
+				t.Errorf("%q: %v", key, e)
+			}
+		}
+	}
+}
