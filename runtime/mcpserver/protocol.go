@@ -297,7 +297,7 @@ func envelope(schema []byte) ([]byte, error) {
 		// A reference into the schema's root ("#" for a recursive type, "#/properties/...") now points
 		// into the envelope: it is rebased onto "#/properties/result"; "#/$defs/..." references move
 		// with the $defs and stay as they are.
-		m.value = rebaseRefs(nil, m.value)
+		m.value = rebaseRefs(m.key, m.value)
 		switch m.key {
 		case "$schema", "$defs", "definitions":
 			root = append(root, m)
@@ -319,63 +319,67 @@ func envelope(schema []byte) ([]byte, error) {
 // resultPointer is the JSON pointer of the result's schema inside the envelope.
 const resultPointer = "#/properties/" + ResultProperty
 
-// rebaseRefs appends v (a JSON value inside a schema) to dst with every "$ref" into the document's root
-// rebased onto resultPointer: "#" becomes "#/properties/result" and "#/items" "#/properties/result/items";
-// references to "#/$defs/..." and "#/definitions/..." (which the envelope keeps at its root) and to other
-// documents are kept. Values that are not JSON are copied as they are (schemas are generated constants).
-func rebaseRefs(dst, v []byte) []byte {
-	i := skipWS(v, 0)
-	if i >= len(v) || (v[i] != '{' && v[i] != '[') {
-		return append(dst, v...)
-	}
-	end := skipValue(v, i)
-	if end < 0 {
-		return append(dst, v...)
-	}
-	dst = append(dst, v[:i]...)
-	open := v[i]
-	dst = append(dst, open)
-	j := skipWS(v, i+1)
-	for j < end-1 {
-		if v[j] == ',' {
-			dst = append(dst, ',')
-			j = skipWS(v, j+1)
-			continue
+// rebaseRefs returns v, the value of a root keyword of a schema (key), with every "$ref" into the
+// document's root rebased onto resultPointer: "#" becomes "#/properties/result" and "#/items"
+// "#/properties/result/items"; references to "#/$defs/..." and "#/definitions/..." (which the envelope
+// keeps at its root) and to other documents are kept. It walks subschemas only (the keywords of JSON
+// Schema 2020-12 that hold them), so a "$ref" member of a default, an example or an enum value is data and
+// stays as it is. A value it cannot split (not JSON, a key with escapes) is kept as it is.
+func rebaseRefs(key string, v []byte) []byte {
+	switch key {
+	case "$ref":
+		if len(v) >= 3 && v[0] == '"' && v[1] == '#' && (v[2] == '"' || v[2] == '/') &&
+			!hasPrefix(v[2:], "/$defs/") && !hasPrefix(v[2:], "/definitions/") {
+			return append([]byte(`"`+resultPointer), v[2:]...)
 		}
-		isRef := false
-		if open == '{' {
-			kend := skipValue(v, j)
-			if kend < 0 {
-				return append(dst, v[j:]...)
+	case "properties", "$defs", "definitions", "patternProperties", "dependentSchemas":
+		members, ok := rootMembers(v)
+		if !ok {
+			return v
+		}
+		for i := range members {
+			members[i].value = rebaseSchema(members[i].value)
+		}
+		return writeObject(members)
+	case "items", "additionalProperties", "not", "contains", "propertyNames", "unevaluatedItems",
+		"unevaluatedProperties", "if", "then", "else", "additionalItems":
+		return rebaseSchema(v)
+	case "allOf", "anyOf", "oneOf", "prefixItems":
+		i := skipWS(v, 0)
+		if i >= len(v) || v[i] != '[' {
+			return v
+		}
+		out := []byte{'['}
+		i = skipWS(v, i+1)
+		for n := 0; i < len(v) && v[i] != ']'; n++ {
+			end := skipValue(v, i)
+			if end < 0 {
+				return v
 			}
-			isRef = string(v[j:kend]) == `"$ref"`
-			dst = append(dst, v[j:kend]...)
-			j = skipWS(v, kend)
-			if j < len(v) && v[j] == ':' {
-				dst = append(dst, ':')
-				j = skipWS(v, j+1)
+			if n > 0 {
+				out = append(out, ',')
+			}
+			out = append(out, rebaseSchema(v[i:end])...)
+			i = skipWS(v, end)
+			if i < len(v) && v[i] == ',' {
+				i = skipWS(v, i+1)
 			}
 		}
-		vend := skipValue(v, j)
-		if vend < 0 {
-			return append(dst, v[j:]...)
-		}
-		val := v[j:vend]
-		switch {
-		case isRef && len(val) >= 3 && val[0] == '"' && val[1] == '#' &&
-			(val[2] == '"' || val[2] == '/') && !hasPrefix(val[2:], "/$defs/") && !hasPrefix(val[2:], "/definitions/"):
-			dst = append(dst, '"')
-			dst = append(dst, resultPointer...)
-			dst = append(dst, val[2:]...)
-		case val[0] == '{' || val[0] == '[':
-			dst = rebaseRefs(dst, val)
-		default:
-			dst = append(dst, val...)
-		}
-		j = skipWS(v, vend)
+		return append(out, ']')
 	}
-	dst = append(dst, v[end-1])
-	return append(dst, v[end:]...)
+	return v
+}
+
+// rebaseSchema is rebaseRefs of every keyword of the schema v (an object; a boolean schema is kept).
+func rebaseSchema(v []byte) []byte {
+	members, ok := rootMembers(v)
+	if !ok {
+		return v
+	}
+	for i := range members {
+		members[i].value = rebaseRefs(members[i].key, members[i].value)
+	}
+	return writeObject(members)
 }
 
 func hasPrefix(b []byte, prefix string) bool {

@@ -244,16 +244,17 @@ func TestEveryResultShapeBare(t *testing.T) {
 }
 
 // The envelope rebases references into the result schema's root (a recursive type's "$ref":"#", also
-// from inside a definition) onto the result's place, and keeps "#/$defs/..." ones: the TypeScript client
+// from inside a definition or under a property named "default") onto the result's place, and keeps
+// "#/$defs/..." ones and "$ref" members of data (a default, an example): the TypeScript client
 // rejected every result of a recursive type on 2025-06-18 and 2025-11-25 ("must NOT have additional
 // properties"), since "#" named the envelope.
 func TestEnvelopeRebasesRootReferences(t *testing.T) {
-	schema := `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#"}},"link":{"$ref":"#/$defs/L"},"again":{"$ref": "#/properties/name"}},"required":["name","children"],"additionalProperties":false,"$defs":{"L":{"type":"object","properties":{"to":{"anyOf":[{"$ref":"#"},{"type":"null"}]}},"additionalProperties":false}}}`
+	schema := `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#"}},"link":{"$ref":"#/$defs/L"},"again":{"$ref": "#/properties/name"},"default":{"anyOf":[{"$ref":"#"},{"type":"null"}],"default":{"$ref":"#"},"examples":[{"$ref":"#"}]}},"required":["name","children"],"additionalProperties":false,"$defs":{"L":{"type":"object","properties":{"to":{"anyOf":[{"$ref":"#"},{"type":"null"}]}},"additionalProperties":false}}}`
 	got, err := mcpserver.EnvelopeSchema([]byte(schema))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"result":{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/properties/result"}},"link":{"$ref":"#/$defs/L"},"again":{"$ref":"#/properties/result/properties/name"}},"required":["name","children"],"additionalProperties":false}},"additionalProperties":false,"$defs":{"L":{"type":"object","properties":{"to":{"anyOf":[{"$ref":"#/properties/result"},{"type":"null"}]}},"additionalProperties":false}}}`
+	want := `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"result":{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/properties/result"}},"link":{"$ref":"#/$defs/L"},"again":{"$ref":"#/properties/result/properties/name"},"default":{"anyOf":[{"$ref":"#/properties/result"},{"type":"null"}],"default":{"$ref":"#"},"examples":[{"$ref":"#"}]}},"required":["name","children"],"additionalProperties":false}},"additionalProperties":false,"$defs":{"L":{"type":"object","properties":{"to":{"anyOf":[{"$ref":"#/properties/result"},{"type":"null"}]}},"additionalProperties":false}}}`
 	if string(got) != want {
 		t.Fatalf("envelope\n%s\nwant\n%s", got, want)
 	}
