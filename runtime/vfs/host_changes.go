@@ -136,7 +136,13 @@ func (h *Host) scrub(removeSpecial bool) ([]string, error) {
 	})
 	for _, p := range specials {
 		if err == nil {
-			if rerr := h.root.Remove(p); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+			rerr := h.root.Remove(p)
+			if errors.Is(rerr, fs.ErrPermission) { // below directories left without permission
+				undo := h.reach(p, true)
+				rerr = h.root.Remove(p)
+				undo()
+			}
+			if rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
 				err = rerr
 			} else {
 				done = append(done, "removed "+strconv.Quote(p)+" (fifos, sockets and device nodes may not be left in the workspace)")
@@ -197,7 +203,7 @@ func (h *Host) scanChanged(f func(p string, fi fs.FileInfo) error) error {
 func (h *Host) scanScope(sc scope, visit func(string, fs.FileInfo) (bool, error)) error {
 	fi, err := h.root.Lstat(sc.path)
 	if err != nil && errors.Is(err, fs.ErrPermission) {
-		defer h.reach(sc.path)()
+		defer h.reach(sc.path, false)()
 		fi, err = h.root.Lstat(sc.path)
 	}
 	if err != nil && (errors.Is(err, fs.ErrNotExist) || errors.Is(mapErr(err), ErrNotDir) || isEscape(err)) {
@@ -223,25 +229,33 @@ func (h *Host) chmodReaching(p string, mode fs.FileMode) error {
 	if err == nil || !errors.Is(err, fs.ErrPermission) {
 		return err
 	}
-	defer h.reach(p)()
+	defer h.reach(p, false)()
 	return h.root.Chmod(p, mode)
 }
 
 // reach gives this user search permission on each directory above p that lacks it and is this user's
-// to change, and returns what puts their modes back.
-func (h *Host) reach(p string) (undo func()) {
+// to change (and write permission on p's parent too when parentWrite is set, to remove p), and returns
+// what puts their modes back.
+func (h *Host) reach(p string, parentWrite bool) (undo func()) {
 	type opened struct {
 		dir  string
 		mode fs.FileMode
 	}
 	var done []opened
-	for i := 0; i < len(p); i++ {
-		if p[i] != '/' {
-			continue
+	for i := -1; i < len(p); i++ {
+		dir := "." // the root first, then each directory below it on the way to p
+		if i >= 0 {
+			if p[i] != '/' {
+				continue
+			}
+			dir = p[:i]
 		}
-		dir := p[:i]
+		need := fs.FileMode(0o100)
+		if parentWrite && dir == parentOf(p) {
+			need = 0o300
+		}
 		fi, err := h.root.Lstat(dir)
-		if err != nil || !fi.IsDir() || fi.Mode()&0o100 != 0 {
+		if err != nil || !fi.IsDir() || fi.Mode()&need == need {
 			continue
 		}
 		if h.root.Chmod(dir, fi.Mode()&modeBits|0o700) == nil {

@@ -247,6 +247,7 @@ func TestScrubReachesFilesInDirectoriesThatForbidIt(t *testing.T) {
 			must(t, os.MkdirAll(p("d/e"), 0o755))
 			must(t, os.WriteFile(p("d/e/x"), []byte("#!/bin/sh\n"), 0o755))
 			must(t, os.Chmod(p("d/e/x"), 0o4755|os.ModeSetuid))
+			must(t, unix.Mkfifo(p("d/e/ff"), 0o644))
 			must(t, os.Chmod(p("d/e"), 0o600))
 			must(t, os.Chmod(p("d"), 0))
 			must(t, os.Chmod(p("old/sub/y"), 0o755|os.ModeSetgid))
@@ -256,7 +257,8 @@ func TestScrubReachesFilesInDirectoriesThatForbidIt(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !slices.Contains(done, `removed the setuid/setgid bits of "d/e/x"`) || !slices.Contains(done, `removed the setuid/setgid bits of "old/sub/y"`) {
+			if !slices.Contains(done, `removed the setuid/setgid bits of "d/e/x"`) || !slices.Contains(done, `removed the setuid/setgid bits of "old/sub/y"`) ||
+				!slices.Contains(done, `removed "d/e/ff" (fifos, sockets and device nodes may not be left in the workspace)`) {
 				t.Errorf("scrub did %q", done)
 			}
 			if fi, err := os.Lstat(p("old")); err != nil || fi.Mode().Perm() != 0 {
@@ -273,6 +275,9 @@ func TestScrubReachesFilesInDirectoriesThatForbidIt(t *testing.T) {
 			must(t, err)
 			if fi.Mode()&os.ModeSetuid != 0 {
 				t.Errorf("d/e/x has mode %v", fi.Mode())
+			}
+			if _, err := os.Lstat(p("d/e/ff")); !os.IsNotExist(err) {
+				t.Errorf("the fifo d/e/ff: %v", err)
 			}
 			must(t, os.Chmod(p("d/e"), 0o600))
 			must(t, os.Chmod(p("d"), 0))
