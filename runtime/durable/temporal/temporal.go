@@ -111,7 +111,8 @@ type Options struct {
 	// two task dispatches). A worker that dies loses the steps its unfinished workflow task ran: after
 	// WorkflowTaskTimeout another worker replays the history and runs them again, and they answer from
 	// the store's checkpoints as a retried activity does (the guarantees are the same). A step longer
-	// than the workflow task timeout is fine: the worker extends its task while the step runs.
+	// than the workflow task timeout is fine: the worker extends its task while the step runs (Status's
+	// query, answered between workflow tasks, may wait for that).
 	LocalActivities bool
 	// WorkflowTaskTimeout is how long a workflow task may run before the server gives it to another
 	// worker (Temporal's default, ten seconds, when zero): with LocalActivities, how long a dead
