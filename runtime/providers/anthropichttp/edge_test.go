@@ -64,3 +64,13 @@ func TestStreamErrorEventAndCut(t *testing.T) {
 		t.Fatalf("cut stream: %+v %v", resp, err)
 	}
 }
+
+// TestMalformedEventIsAnError: an event the strict reader refuses (a lone surrogate escape, half of an
+// emoji) in the middle of a stream is an error naming it, never a shortened answer.
+func TestMalformedEventIsAnError(t *testing.T) {
+	body := sse(msgStart, textStart, textDelta(0, "part"), `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"\ud83d"}}`, stop0, endTurn, msgStop)
+	resp, err := newProvider(t, pt.NewServer(t, pt.Stream(body))).Complete(context.Background(), loop.Request{Messages: []loop.Message{loop.UserMessage("Hi")}})
+	if err == nil || !strings.Contains(err.Error(), `anthropichttp: malformed "content_block_delta" event`) {
+		t.Fatalf("malformed event: %+v %v", resp, err)
+	}
+}

@@ -74,3 +74,14 @@ func TestStreamErrorEventAndCut(t *testing.T) {
 		t.Fatalf("9 MiB event: %v", err)
 	}
 }
+
+// TestMalformedChunkIsAnError: a chunk the strict reader refuses (here a lone surrogate escape, half of an
+// emoji) in the middle of a stream is an error naming it, as in anthropichttp and openairesponses, never a
+// shortened answer passed off as a cut connection.
+func TestMalformedChunkIsAnError(t *testing.T) {
+	body := chunks(true, chunk(`{"content":"part"}`, ""), chunk(`{"content":"\ud83d"}`, ""), chunk(`{"content":"\ude00 more"}`, "stop"))
+	resp, err := streamingProvider(t, pt.NewServer(t, pt.Stream(body))).Complete(context.Background(), loop.Request{Messages: []loop.Message{loop.UserMessage("Hi")}})
+	if err == nil || !strings.Contains(err.Error(), "openaihttp: malformed stream chunk") {
+		t.Fatalf("malformed chunk: %+v %v", resp, err)
+	}
+}

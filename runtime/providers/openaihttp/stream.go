@@ -17,13 +17,24 @@ import (
 // usage chunk.
 func readStream(ctx context.Context, body io.Reader) (loop.Response, error) {
 	var s chunks
-	err := httpcall.ReadEvents(body, s.chunk)
+	var chunkErr error
+	err := httpcall.ReadEvents(body, func(ev httpcall.Event) error {
+		if err := s.chunk(ev); err != nil {
+			chunkErr = err
+			return err
+		}
+		return nil
+	})
 	if err != nil {
 		if cerr := ctx.Err(); cerr != nil {
 			return loop.Response{}, errors.Join(err, cerr)
 		}
 		if s.apiErr != "" {
 			return loop.Response{}, errors.New("openaihttp: the API returned an error: " + s.apiErr)
+		}
+		if chunkErr != nil {
+			// A chunk that cannot be read is not a cut connection: what follows it would be missing.
+			return loop.Response{}, chunkErr
 		}
 		if _, tooLarge := errors.AsType[*httpcall.EventTooLargeError](err); tooLarge || !s.started {
 			// Past the bound a part of the answer is missing: an error, whatever arrived before.

@@ -66,3 +66,13 @@ func TestStreamErrorEvent(t *testing.T) {
 		t.Fatalf("error event: %v", err)
 	}
 }
+
+// TestMalformedEventIsAnError: an event the strict reader refuses (a lone surrogate escape, half of an
+// emoji) in the middle of a stream is an error naming it, never a shortened answer.
+func TestMalformedEventIsAnError(t *testing.T) {
+	body := sse(created, textDelta("part"), `{"type":"response.output_text.delta","sequence_number":3,"item_id":"msg_1","output_index":0,"content_index":0,"delta":"\ud83d"}`, completed(1, 1))
+	resp, err := newProvider(t, pt.NewServer(t, pt.Stream(body))).Complete(context.Background(), loop.Request{Messages: []loop.Message{loop.UserMessage("Hi")}})
+	if err == nil || !strings.Contains(err.Error(), `openairesponses: malformed "response.output_text.delta" event`) {
+		t.Fatalf("malformed event: %+v %v", resp, err)
+	}
+}
