@@ -441,3 +441,49 @@ func TreePointerResult(tc *wink.ToolContext, p TreeParams) (wink.ToolResult[*Tre
 	}
 	return wink.OK(&p.Root, "Tree."), nil
 }
+
+// Numbers holds every number kind at its extremes, fixed-size arrays, and a time with nanoseconds and an
+// offset.
+type Numbers struct {
+	// I8 is an int8.
+	I8 int8 `json:"i8"`
+	// U8 is a uint8.
+	U8 uint8 `json:"u8"`
+	// I64 is an int64.
+	I64 int64 `json:"i64"`
+	// U64 is a uint64.
+	U64 uint64 `json:"u64"`
+	// F32 is a float32.
+	F32 float32 `json:"f32"`
+	// F64 is a float64.
+	F64 float64 `json:"f64"`
+	// Pair is a fixed-size array.
+	Pair [2]int `json:"pair"`
+	// Corners are a fixed-size array of the shared struct.
+	Corners [2]Point `json:"corners"`
+	// At is a time with nanoseconds and an offset.
+	At time.Time `json:"at"`
+	// Long is a long duration.
+	Long time.Duration `json:"long"`
+}
+
+// NumbersResult returns every number kind at its extremes.
+//
+//wink:tool readonly
+//wink:example desc="Extremes" input={"name":"abc"}
+func NumbersResult(tc *wink.ToolContext, p Params) (wink.ToolResult[Numbers], error) {
+	return outcome(p, Numbers{
+		I8: -128, U8: 255, I64: -9223372036854775808, U64: 18446744073709551615,
+		F32: 3.4028235e+38, F64: 5e-324, Pair: [2]int{1, 2}, Corners: [2]Point{{0, 0}, {1, 1}},
+		At:   time.Date(2026, 1, 2, 3, 4, 5, 123456789, time.FixedZone("", 2*3600)),
+		Long: 1000*time.Hour + 1500*time.Millisecond,
+	}, "Numbers.")
+}
+
+// ArrayResult returns a fixed-size array.
+//
+//wink:tool readonly
+//wink:example desc="Three" input={"name":"abc"} output=[1,2,3]
+func ArrayResult(tc *wink.ToolContext, p Params) (wink.ToolResult[[3]int], error) {
+	return outcome(p, [3]int{1, 2, 3}, "Array.")
+}

@@ -74,6 +74,18 @@ var (
 		A    *Point `json:"a,omitempty"`
 		B    *Point `json:"b,omitempty"`
 	} = TreeParams{}
+	_ struct {
+		I8      int8          `json:"i8"`
+		U8      uint8         `json:"u8"`
+		I64     int64         `json:"i64"`
+		U64     uint64        `json:"u64"`
+		F32     float32       `json:"f32"`
+		F64     float64       `json:"f64"`
+		Pair    [2]int        `json:"pair"`
+		Corners [2]Point      `json:"corners"`
+		At      time.Time     `json:"at"`
+		Long    time.Duration `json:"long"`
+	} = Numbers{}
 )
 var (
 	_ func(*wink.ToolContext, Params) (wink.ToolResult[Record], error)              = StructResult
@@ -105,12 +117,14 @@ var (
 	_ func(*wink.ToolContext, TreeParams) (wink.ToolResult[[]Tree], error)          = ForestResult
 	_ func(*wink.ToolContext, TreeParams) (wink.ToolResult[map[string]Tree], error) = TreeMapResult
 	_ func(*wink.ToolContext, TreeParams) (wink.ToolResult[*Tree], error)           = TreePointerResult
+	_ func(*wink.ToolContext, Params) (wink.ToolResult[Numbers], error)             = NumbersResult
+	_ func(*wink.ToolContext, Params) (wink.ToolResult[[3]int], error)              = ArrayResult
 )
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkStructResult, WinkPointerResult, WinkStringsResult, WinkNilSliceResult, WinkStructsResult, WinkMatrixResult, WinkMapResult, WinkStructMapResult, WinkStringResult, WinkIntResult, WinkFloatResult, WinkBoolResult, WinkEnumResult, WinkLevelResult, WinkTagsResult, WinkTimeResult, WinkDurationResult, WinkRawResult, WinkNoValueResult, WinkTreeResult, WinkSharedResult, WinkHiddenResult, WinkContentResult, WinkContentOnly, WinkErrorResult, WinkNoParamsResult, WinkForestResult, WinkTreeMapResult, WinkTreePointerResult}
+	return []*wink.Tool{WinkStructResult, WinkPointerResult, WinkStringsResult, WinkNilSliceResult, WinkStructsResult, WinkMatrixResult, WinkMapResult, WinkStructMapResult, WinkStringResult, WinkIntResult, WinkFloatResult, WinkBoolResult, WinkEnumResult, WinkLevelResult, WinkTagsResult, WinkTimeResult, WinkDurationResult, WinkRawResult, WinkNoValueResult, WinkTreeResult, WinkSharedResult, WinkHiddenResult, WinkContentResult, WinkContentOnly, WinkErrorResult, WinkNoParamsResult, WinkForestResult, WinkTreeMapResult, WinkTreePointerResult, WinkNumbersResult, WinkArrayResult}
 }
 
 // WinkStructResult is the struct_result tool, handled by StructResult.
@@ -1365,6 +1379,93 @@ func WinkTreePointerResultExamples() []wink.TypedExample[TreeParams, *Tree] {
 	return out
 }
 
+// WinkNumbersResult is the numbers_result tool, handled by NumbersResult.
+var WinkNumbersResult = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Returns every number kind at its extremes.",
+	Examples: []wink.Example{{
+		Description: "Extremes",
+		Input:       []byte(`{"name":"abc","color":"green","level":1,"mode":"fast","wait":"1m30s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]}}`),
+	}},
+	Name:         "numbers_result",
+	ParamsSchema: winkSchemaParams,
+	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.NumbersResult (shapes.go)",
+	ReadOnly:     true,
+	ResultSchema: winkSchemaNumbers,
+}, &winkFuncsNumbersResult)
+var winkFuncsNumbersResult = wink.Funcs[Params, Numbers]{
+	Decode:       winkDecodeParams,
+	EncodeParams: winkEncodeParams,
+	EncodeResult: winkEncodeNumbers,
+	Handler:      NumbersResult,
+}
+
+// WinkNumbersResultExamples returns the examples of numbers_result as typed values, in directive order. Their JSON forms are in
+// WinkNumbersResult.Spec().Examples.
+func WinkNumbersResultExamples() []wink.TypedExample[Params, Numbers] {
+	out := make([]wink.TypedExample[Params, Numbers], 1)
+	{
+		out[0].Description = "Extremes"
+		out[0].Input.Name = "abc"
+		out[0].Input.Color = Green
+		out[0].Input.Level = Low
+		out[0].Input.Mode = "fast"
+		out[0].Input.Wait = 90 * time.Second
+		out[0].Input.Ratio = 0.5
+		out[0].Input.Options.Depth = 3
+		out[0].Input.Options.Labels = make([]string, 2)
+		out[0].Input.Options.Labels[0] = "a"
+		out[0].Input.Options.Labels[1] = "b"
+	}
+	return out
+}
+
+// WinkArrayResult is the array_result tool, handled by ArrayResult.
+var WinkArrayResult = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Returns a fixed-size array.",
+	Examples: []wink.Example{{
+		Description: "Three",
+		Input:       []byte(`{"name":"abc","color":"green","level":1,"mode":"fast","wait":"1m30s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]}}`),
+		Output:      []byte(`[1,2,3]`),
+	}},
+	Name:         "array_result",
+	ParamsSchema: winkSchemaParams,
+	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.ArrayResult (shapes.go)",
+	ReadOnly:     true,
+	ResultSchema: winkSchemaResultOfArrayResult,
+}, &winkFuncsArrayResult)
+var winkFuncsArrayResult = wink.Funcs[Params, [3]int]{
+	Decode:       winkDecodeParams,
+	EncodeParams: winkEncodeParams,
+	EncodeResult: winkEncodeResultOfArrayResult,
+	Handler:      ArrayResult,
+}
+
+// WinkArrayResultExamples returns the examples of array_result as typed values, in directive order. Their JSON forms are in
+// WinkArrayResult.Spec().Examples.
+func WinkArrayResultExamples() []wink.TypedExample[Params, [3]int] {
+	out := make([]wink.TypedExample[Params, [3]int], 1)
+	{
+		out[0].Description = "Three"
+		out[0].Input.Name = "abc"
+		out[0].Input.Color = Green
+		out[0].Input.Level = Low
+		out[0].Input.Mode = "fast"
+		out[0].Input.Wait = 90 * time.Second
+		out[0].Input.Ratio = 0.5
+		out[0].Input.Options.Depth = 3
+		out[0].Input.Options.Labels = make([]string, 2)
+		out[0].Input.Options.Labels[0] = "a"
+		out[0].Input.Options.Labels[1] = "b"
+		out[0].Output[0] = 1
+		out[0].Output[1] = 2
+		out[0].Output[2] = 3
+		out[0].HasOutput = true
+	}
+	return out
+}
+
 // winkEncodeRecord appends the canonical JSON encoding of v to dst.
 func winkEncodeRecord(dst []byte, v *Record) []byte {
 	dst = append(dst, "{\"id\":"...)
@@ -2088,6 +2189,46 @@ func winkEncodeTreeParams(dst []byte, v *TreeParams) []byte {
 	return dst
 }
 
+// winkEncodeNumbers appends the canonical JSON encoding of v to dst.
+func winkEncodeNumbers(dst []byte, v *Numbers) []byte {
+	dst = append(dst, "{\"i8\":"...)
+	dst = strictjson.AppendInt(dst, int64(v.I8))
+	dst = append(dst, ",\"u8\":"...)
+	dst = strictjson.AppendUint(dst, uint64(v.U8))
+	dst = append(dst, ",\"i64\":"...)
+	dst = strictjson.AppendInt(dst, v.I64)
+	dst = append(dst, ",\"u64\":"...)
+	dst = strictjson.AppendUint(dst, v.U64)
+	dst = append(dst, ",\"f32\":"...)
+	dst = strictjson.AppendFloat(dst, float64(v.F32), 32)
+	dst = append(dst, ",\"f64\":"...)
+	dst = strictjson.AppendFloat(dst, v.F64, 64)
+	dst = append(dst, ",\"pair\":"...)
+	dst = append(dst, '[')
+	for i1 := range v.Pair {
+		if i1 > 0 {
+			dst = append(dst, ',')
+		}
+		dst = strictjson.AppendInt(dst, int64(v.Pair[i1]))
+	}
+	dst = append(dst, ']')
+	dst = append(dst, ",\"corners\":"...)
+	dst = append(dst, '[')
+	for i1 := range v.Corners {
+		if i1 > 0 {
+			dst = append(dst, ',')
+		}
+		dst = winkEncodePoint(dst, &v.Corners[i1])
+	}
+	dst = append(dst, ']')
+	dst = append(dst, ",\"at\":"...)
+	dst = strictjson.AppendTime(dst, v.At)
+	dst = append(dst, ",\"long\":"...)
+	dst = strictjson.AppendDuration(dst, v.Long)
+	dst = append(dst, '}')
+	return dst
+}
+
 // winkEncodeResultOfPointerResult appends the canonical JSON encoding of v to dst.
 func winkEncodeResultOfPointerResult(dst []byte, v **Record) []byte {
 	x := *v
@@ -2332,6 +2473,20 @@ func winkEncodeResultOfTreePointerResult(dst []byte, v **Tree) []byte {
 	return dst
 }
 
+// winkEncodeResultOfArrayResult appends the canonical JSON encoding of v to dst.
+func winkEncodeResultOfArrayResult(dst []byte, v *[3]int) []byte {
+	x := *v
+	dst = append(dst, '[')
+	for i0 := range x {
+		if i0 > 0 {
+			dst = append(dst, ',')
+		}
+		dst = strictjson.AppendInt(dst, int64(x[i0]))
+	}
+	dst = append(dst, ']')
+	return dst
+}
+
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
 	winkSchemaParams                    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Params use every schema feature.","properties":{"name":{"type":"string","description":"Name is a lower-case word.","pattern":"^[a-z]{1,20}$"},"color":{"type":["string","null"],"description":"Color to use.","enum":["red","green","blue",null],"default":"green"},"level":{"type":["integer","null"],"description":"Level to use.","enum":[1,2,null],"default":1},"mode":{"type":["string","null"],"description":"Mode is one of two strings.","enum":["fast","slow",null],"default":"fast"},"wait":{"type":["string","null"],"description":"Wait is a bounded duration. (at least 1s; at most 1h)","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$","default":"90s"},"email":{"type":["string","null"],"description":"Email of the caller.","format":"email"},"when":{"type":["string","null"],"description":"When the call is for.","format":"date-time"},"ratio":{"type":["number","null"],"description":"Ratio between 0 and 1.","minimum":0,"maximum":1,"default":0.5},"options":{"type":["object","null"],"description":"Options with composite defaults.","properties":{"depth":{"type":["integer","null"],"description":"Depth of the search.","minimum":1,"maximum":5,"default":2},"labels":{"type":["array","null"],"description":"Labels to attach.","items":{"type":"string"},"maxItems":4,"uniqueItems":true,"default":["a","b"]}},"additionalProperties":false,"default":{"depth":3}},"points":{"type":["array","null"],"description":"Points are optional.","items":{"type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false}},"weights":{"type":["object","null"],"description":"Weights by name.","additionalProperties":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"extra":{"description":"Extra is free-form JSON."},"fail":{"type":["boolean","null"],"description":"Fail makes the call fail."},"panic":{"type":["boolean","null"],"description":"Panic makes the handler panic."},"absent":{"type":["boolean","null"],"description":"Absent answers without a value."}},"required":["name"],"additionalProperties":false}`)
@@ -2360,6 +2515,8 @@ var (
 	winkSchemaResultOfForestResult      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"array","items":{"$ref":"#/$defs/Tree"},"$defs":{"Tree":{"type":"object","description":"Tree is a recursive struct.","properties":{"name":{"type":"string","description":"Name of the node."},"children":{"type":"array","description":"Children of the node.","items":{"$ref":"#/$defs/Tree"}},"parent":{"description":"Parent points up (always null in results).","anyOf":[{"$ref":"#/$defs/Tree"},{"type":"null"}]}},"required":["name","children"],"additionalProperties":false}}}`)
 	winkSchemaResultOfTreeMapResult     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","additionalProperties":{"$ref":"#/$defs/Tree"},"$defs":{"Tree":{"type":"object","description":"Tree is a recursive struct.","properties":{"name":{"type":"string","description":"Name of the node."},"children":{"type":"array","description":"Children of the node.","items":{"$ref":"#/$defs/Tree"}},"parent":{"description":"Parent points up (always null in results).","anyOf":[{"$ref":"#/$defs/Tree"},{"type":"null"}]}},"required":["name","children"],"additionalProperties":false}}}`)
 	winkSchemaResultOfTreePointerResult = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","anyOf":[{"$ref":"#/$defs/Tree"},{"type":"null"}],"$defs":{"Tree":{"type":"object","description":"Tree is a recursive struct.","properties":{"name":{"type":"string","description":"Name of the node."},"children":{"type":"array","description":"Children of the node.","items":{"$ref":"#/$defs/Tree"}},"parent":{"description":"Parent points up (always null in results).","anyOf":[{"$ref":"#/$defs/Tree"},{"type":"null"}]}},"required":["name","children"],"additionalProperties":false}}}`)
+	winkSchemaNumbers                   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Numbers holds every number kind at its extremes, fixed-size arrays, and a time with nanoseconds and an offset.","properties":{"i8":{"type":"integer","description":"I8 is an int8.","minimum":-128,"maximum":127},"u8":{"type":"integer","description":"U8 is a uint8.","minimum":0,"maximum":255},"i64":{"type":"integer","description":"I64 is an int64.","minimum":-9223372036854775808,"maximum":9223372036854775807},"u64":{"type":"integer","description":"U64 is a uint64.","minimum":0,"maximum":18446744073709551615},"f32":{"type":"number","description":"F32 is a float32.","minimum":-3.4028235e+38,"maximum":3.4028235e+38},"f64":{"type":"number","description":"F64 is a float64.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"pair":{"type":"array","description":"Pair is a fixed-size array.","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"minItems":2,"maxItems":2},"corners":{"type":"array","description":"Corners are a fixed-size array of the shared struct.","items":{"type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false},"minItems":2,"maxItems":2},"at":{"type":"string","description":"At is a time with nanoseconds and an offset.","format":"date-time"},"long":{"type":"string","description":"Long is a long duration.","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}},"required":["i8","u8","i64","u64","f32","f64","pair","corners","at","long"],"additionalProperties":false}`)
+	winkSchemaResultOfArrayResult       = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"array","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"minItems":3,"maxItems":3}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
