@@ -487,3 +487,40 @@ func NumbersResult(tc *wink.ToolContext, p Params) (wink.ToolResult[Numbers], er
 func ArrayResult(tc *wink.ToolContext, p Params) (wink.ToolResult[[3]int], error) {
 	return outcome(p, [3]int{1, 2, 3}, "Array.")
 }
+
+// Counts is a named map type.
+type Counts map[string]int
+
+// Sparse holds pointers in slices and maps, and a named map.
+type Sparse struct {
+	// Points may hold nulls.
+	Points []*Point `json:"points"`
+	// ByName may hold nulls.
+	ByName map[string]*Point `json:"by_name"`
+	// Words may hold nulls.
+	Words []*string `json:"words"`
+	// Counts is a named map.
+	Counts Counts `json:"counts"`
+	// Empty is an empty map.
+	Empty map[string]string `json:"empty"`
+}
+
+// SparseResult returns slices and maps holding nulls.
+//
+//wink:tool readonly
+//wink:example desc="Sparse" input={"name":"abc"}
+func SparseResult(tc *wink.ToolContext, p Params) (wink.ToolResult[Sparse], error) {
+	w := "w"
+	return outcome(p, Sparse{
+		Points: []*Point{{1, 2}, nil}, ByName: map[string]*Point{"a": nil, "b": {3, 4}},
+		Words: []*string{&w, nil}, Counts: Counts{"x": 1}, Empty: map[string]string{},
+	}, "Sparse.")
+}
+
+// CountsResult returns a named map type.
+//
+//wink:tool readonly
+//wink:example desc="Counts" input={"name":"abc"} output={"abc":3}
+func CountsResult(tc *wink.ToolContext, p Params) (wink.ToolResult[Counts], error) {
+	return outcome(p, Counts{p.Name: len(p.Name)}, "Counts.")
+}

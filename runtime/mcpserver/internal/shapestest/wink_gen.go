@@ -86,6 +86,13 @@ var (
 		At      time.Time     `json:"at"`
 		Long    time.Duration `json:"long"`
 	} = Numbers{}
+	_ struct {
+		Points []*Point          `json:"points"`
+		ByName map[string]*Point `json:"by_name"`
+		Words  []*string         `json:"words"`
+		Counts Counts            `json:"counts"`
+		Empty  map[string]string `json:"empty"`
+	} = Sparse{}
 )
 var (
 	_ func(*wink.ToolContext, Params) (wink.ToolResult[Record], error)              = StructResult
@@ -119,12 +126,14 @@ var (
 	_ func(*wink.ToolContext, TreeParams) (wink.ToolResult[*Tree], error)           = TreePointerResult
 	_ func(*wink.ToolContext, Params) (wink.ToolResult[Numbers], error)             = NumbersResult
 	_ func(*wink.ToolContext, Params) (wink.ToolResult[[3]int], error)              = ArrayResult
+	_ func(*wink.ToolContext, Params) (wink.ToolResult[Sparse], error)              = SparseResult
+	_ func(*wink.ToolContext, Params) (wink.ToolResult[Counts], error)              = CountsResult
 )
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkStructResult, WinkPointerResult, WinkStringsResult, WinkNilSliceResult, WinkStructsResult, WinkMatrixResult, WinkMapResult, WinkStructMapResult, WinkStringResult, WinkIntResult, WinkFloatResult, WinkBoolResult, WinkEnumResult, WinkLevelResult, WinkTagsResult, WinkTimeResult, WinkDurationResult, WinkRawResult, WinkNoValueResult, WinkTreeResult, WinkSharedResult, WinkHiddenResult, WinkContentResult, WinkContentOnly, WinkErrorResult, WinkNoParamsResult, WinkForestResult, WinkTreeMapResult, WinkTreePointerResult, WinkNumbersResult, WinkArrayResult}
+	return []*wink.Tool{WinkStructResult, WinkPointerResult, WinkStringsResult, WinkNilSliceResult, WinkStructsResult, WinkMatrixResult, WinkMapResult, WinkStructMapResult, WinkStringResult, WinkIntResult, WinkFloatResult, WinkBoolResult, WinkEnumResult, WinkLevelResult, WinkTagsResult, WinkTimeResult, WinkDurationResult, WinkRawResult, WinkNoValueResult, WinkTreeResult, WinkSharedResult, WinkHiddenResult, WinkContentResult, WinkContentOnly, WinkErrorResult, WinkNoParamsResult, WinkForestResult, WinkTreeMapResult, WinkTreePointerResult, WinkNumbersResult, WinkArrayResult, WinkSparseResult, WinkCountsResult}
 }
 
 // WinkStructResult is the struct_result tool, handled by StructResult.
@@ -1466,6 +1475,96 @@ func WinkArrayResultExamples() []wink.TypedExample[Params, [3]int] {
 	return out
 }
 
+// WinkSparseResult is the sparse_result tool, handled by SparseResult.
+var WinkSparseResult = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Returns slices and maps holding nulls.",
+	Examples: []wink.Example{{
+		Description: "Sparse",
+		Input:       []byte(`{"name":"abc","color":"green","level":1,"mode":"fast","wait":"1m30s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]}}`),
+	}},
+	Name:         "sparse_result",
+	ParamsSchema: winkSchemaParams,
+	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.SparseResult (shapes.go)",
+	ReadOnly:     true,
+	ResultSchema: winkSchemaSparse,
+}, &winkFuncsSparseResult)
+var winkFuncsSparseResult = wink.Funcs[Params, Sparse]{
+	Decode:       winkDecodeParams,
+	EncodeParams: winkEncodeParams,
+	EncodeResult: winkEncodeSparse,
+	Handler:      SparseResult,
+}
+
+// WinkSparseResultExamples returns the examples of sparse_result as typed values, in directive order. Their JSON forms are in
+// WinkSparseResult.Spec().Examples.
+func WinkSparseResultExamples() []wink.TypedExample[Params, Sparse] {
+	out := make([]wink.TypedExample[Params, Sparse], 1)
+	{
+		out[0].Description = "Sparse"
+		out[0].Input.Name = "abc"
+		out[0].Input.Color = Green
+		out[0].Input.Level = Low
+		out[0].Input.Mode = "fast"
+		out[0].Input.Wait = 90 * time.Second
+		out[0].Input.Ratio = 0.5
+		out[0].Input.Options.Depth = 3
+		out[0].Input.Options.Labels = make([]string, 2)
+		out[0].Input.Options.Labels[0] = "a"
+		out[0].Input.Options.Labels[1] = "b"
+	}
+	return out
+}
+
+// WinkCountsResult is the counts_result tool, handled by CountsResult.
+var WinkCountsResult = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Returns a named map type.",
+	Examples: []wink.Example{{
+		Description: "Counts",
+		Input:       []byte(`{"name":"abc","color":"green","level":1,"mode":"fast","wait":"1m30s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]}}`),
+		Output:      []byte(`{"abc":3}`),
+	}},
+	Name:         "counts_result",
+	ParamsSchema: winkSchemaParams,
+	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.CountsResult (shapes.go)",
+	ReadOnly:     true,
+	ResultSchema: winkSchemaResultOfMapResult,
+}, &winkFuncsCountsResult)
+var winkFuncsCountsResult = wink.Funcs[Params, Counts]{
+	Decode:       winkDecodeParams,
+	EncodeParams: winkEncodeParams,
+	EncodeResult: winkEncodeResultOfCountsResult,
+	Handler:      CountsResult,
+}
+
+// WinkCountsResultExamples returns the examples of counts_result as typed values, in directive order. Their JSON forms are in
+// WinkCountsResult.Spec().Examples.
+func WinkCountsResultExamples() []wink.TypedExample[Params, Counts] {
+	out := make([]wink.TypedExample[Params, Counts], 1)
+	{
+		out[0].Description = "Counts"
+		out[0].Input.Name = "abc"
+		out[0].Input.Color = Green
+		out[0].Input.Level = Low
+		out[0].Input.Mode = "fast"
+		out[0].Input.Wait = 90 * time.Second
+		out[0].Input.Ratio = 0.5
+		out[0].Input.Options.Depth = 3
+		out[0].Input.Options.Labels = make([]string, 2)
+		out[0].Input.Options.Labels[0] = "a"
+		out[0].Input.Options.Labels[1] = "b"
+		out[0].Output = make(Counts, 1)
+		{
+			var e0 int
+			e0 = 3
+			out[0].Output["abc"] = e0
+		}
+		out[0].HasOutput = true
+	}
+	return out
+}
+
 // winkEncodeRecord appends the canonical JSON encoding of v to dst.
 func winkEncodeRecord(dst []byte, v *Record) []byte {
 	dst = append(dst, "{\"id\":"...)
@@ -2229,6 +2328,75 @@ func winkEncodeNumbers(dst []byte, v *Numbers) []byte {
 	return dst
 }
 
+// winkEncodeSparse appends the canonical JSON encoding of v to dst.
+func winkEncodeSparse(dst []byte, v *Sparse) []byte {
+	dst = append(dst, "{\"points\":"...)
+	dst = append(dst, '[')
+	for i1 := range v.Points {
+		if i1 > 0 {
+			dst = append(dst, ',')
+		}
+		if v.Points[i1] == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = winkEncodePoint(dst, v.Points[i1])
+		}
+	}
+	dst = append(dst, ']')
+	dst = append(dst, ",\"by_name\":"...)
+	dst = append(dst, '{')
+	for i1, k1 := range slices.Sorted(maps.Keys(v.ByName)) {
+		if i1 > 0 {
+			dst = append(dst, ',')
+		}
+		dst = strictjson.AppendString(dst, k1)
+		dst = append(dst, ':')
+		if v.ByName[k1] == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = winkEncodePoint(dst, v.ByName[k1])
+		}
+	}
+	dst = append(dst, '}')
+	dst = append(dst, ",\"words\":"...)
+	dst = append(dst, '[')
+	for i1 := range v.Words {
+		if i1 > 0 {
+			dst = append(dst, ',')
+		}
+		if v.Words[i1] == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendString(dst, *v.Words[i1])
+		}
+	}
+	dst = append(dst, ']')
+	dst = append(dst, ",\"counts\":"...)
+	dst = append(dst, '{')
+	for i1, k1 := range slices.Sorted(maps.Keys(v.Counts)) {
+		if i1 > 0 {
+			dst = append(dst, ',')
+		}
+		dst = strictjson.AppendString(dst, k1)
+		dst = append(dst, ':')
+		dst = strictjson.AppendInt(dst, int64(v.Counts[k1]))
+	}
+	dst = append(dst, '}')
+	dst = append(dst, ",\"empty\":"...)
+	dst = append(dst, '{')
+	for i1, k1 := range slices.Sorted(maps.Keys(v.Empty)) {
+		if i1 > 0 {
+			dst = append(dst, ',')
+		}
+		dst = strictjson.AppendString(dst, k1)
+		dst = append(dst, ':')
+		dst = strictjson.AppendString(dst, v.Empty[k1])
+	}
+	dst = append(dst, '}')
+	dst = append(dst, '}')
+	return dst
+}
+
 // winkEncodeResultOfPointerResult appends the canonical JSON encoding of v to dst.
 func winkEncodeResultOfPointerResult(dst []byte, v **Record) []byte {
 	x := *v
@@ -2487,6 +2655,22 @@ func winkEncodeResultOfArrayResult(dst []byte, v *[3]int) []byte {
 	return dst
 }
 
+// winkEncodeResultOfCountsResult appends the canonical JSON encoding of v to dst.
+func winkEncodeResultOfCountsResult(dst []byte, v *Counts) []byte {
+	x := *v
+	dst = append(dst, '{')
+	for i0, k0 := range slices.Sorted(maps.Keys(x)) {
+		if i0 > 0 {
+			dst = append(dst, ',')
+		}
+		dst = strictjson.AppendString(dst, k0)
+		dst = append(dst, ':')
+		dst = strictjson.AppendInt(dst, int64(x[k0]))
+	}
+	dst = append(dst, '}')
+	return dst
+}
+
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
 	winkSchemaParams                    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Params use every schema feature.","properties":{"name":{"type":"string","description":"Name is a lower-case word.","pattern":"^[a-z]{1,20}$"},"color":{"type":["string","null"],"description":"Color to use.","enum":["red","green","blue",null],"default":"green"},"level":{"type":["integer","null"],"description":"Level to use.","enum":[1,2,null],"default":1},"mode":{"type":["string","null"],"description":"Mode is one of two strings.","enum":["fast","slow",null],"default":"fast"},"wait":{"type":["string","null"],"description":"Wait is a bounded duration. (at least 1s; at most 1h)","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$","default":"90s"},"email":{"type":["string","null"],"description":"Email of the caller.","format":"email"},"when":{"type":["string","null"],"description":"When the call is for.","format":"date-time"},"ratio":{"type":["number","null"],"description":"Ratio between 0 and 1.","minimum":0,"maximum":1,"default":0.5},"options":{"type":["object","null"],"description":"Options with composite defaults.","properties":{"depth":{"type":["integer","null"],"description":"Depth of the search.","minimum":1,"maximum":5,"default":2},"labels":{"type":["array","null"],"description":"Labels to attach.","items":{"type":"string"},"maxItems":4,"uniqueItems":true,"default":["a","b"]}},"additionalProperties":false,"default":{"depth":3}},"points":{"type":["array","null"],"description":"Points are optional.","items":{"type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false}},"weights":{"type":["object","null"],"description":"Weights by name.","additionalProperties":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"extra":{"description":"Extra is free-form JSON."},"fail":{"type":["boolean","null"],"description":"Fail makes the call fail."},"panic":{"type":["boolean","null"],"description":"Panic makes the handler panic."},"absent":{"type":["boolean","null"],"description":"Absent answers without a value."}},"required":["name"],"additionalProperties":false}`)
@@ -2517,6 +2701,7 @@ var (
 	winkSchemaResultOfTreePointerResult = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","anyOf":[{"$ref":"#/$defs/Tree"},{"type":"null"}],"$defs":{"Tree":{"type":"object","description":"Tree is a recursive struct.","properties":{"name":{"type":"string","description":"Name of the node."},"children":{"type":"array","description":"Children of the node.","items":{"$ref":"#/$defs/Tree"}},"parent":{"description":"Parent points up (always null in results).","anyOf":[{"$ref":"#/$defs/Tree"},{"type":"null"}]}},"required":["name","children"],"additionalProperties":false}}}`)
 	winkSchemaNumbers                   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Numbers holds every number kind at its extremes, fixed-size arrays, and a time with nanoseconds and an offset.","properties":{"i8":{"type":"integer","description":"I8 is an int8.","minimum":-128,"maximum":127},"u8":{"type":"integer","description":"U8 is a uint8.","minimum":0,"maximum":255},"i64":{"type":"integer","description":"I64 is an int64.","minimum":-9223372036854775808,"maximum":9223372036854775807},"u64":{"type":"integer","description":"U64 is a uint64.","minimum":0,"maximum":18446744073709551615},"f32":{"type":"number","description":"F32 is a float32.","minimum":-3.4028235e+38,"maximum":3.4028235e+38},"f64":{"type":"number","description":"F64 is a float64.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"pair":{"type":"array","description":"Pair is a fixed-size array.","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"minItems":2,"maxItems":2},"corners":{"type":"array","description":"Corners are a fixed-size array of the shared struct.","items":{"type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false},"minItems":2,"maxItems":2},"at":{"type":"string","description":"At is a time with nanoseconds and an offset.","format":"date-time"},"long":{"type":"string","description":"Long is a long duration.","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}},"required":["i8","u8","i64","u64","f32","f64","pair","corners","at","long"],"additionalProperties":false}`)
 	winkSchemaResultOfArrayResult       = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"array","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"minItems":3,"maxItems":3}`)
+	winkSchemaSparse                    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Sparse holds pointers in slices and maps, and a named map.","properties":{"points":{"type":"array","description":"Points may hold nulls.","items":{"anyOf":[{"$ref":"#/$defs/Point"},{"type":"null"}]}},"by_name":{"type":"object","description":"ByName may hold nulls.","additionalProperties":{"anyOf":[{"$ref":"#/$defs/Point"},{"type":"null"}]}},"words":{"type":"array","description":"Words may hold nulls.","items":{"type":["string","null"]}},"counts":{"type":"object","description":"Counts is a named map.","additionalProperties":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"empty":{"type":"object","description":"Empty is an empty map.","additionalProperties":{"type":"string"}}},"required":["points","by_name","words","counts","empty"],"additionalProperties":false,"$defs":{"Point":{"type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false}}}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
