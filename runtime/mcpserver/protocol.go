@@ -13,7 +13,9 @@ package mcpserver
 //     (wink.WithoutValueInContext, which must hold on every adapter: some hosts hand structuredContent to
 //     the model). One rule for every result type, objects included, because a struct result answered by
 //     Done has no value that would satisfy the struct's own schema; "$schema" and "$defs" move to the
-//     envelope's root so that "#/$defs/..." references still resolve.
+//     envelope's root so that "#/$defs/..." references still resolve, and references into the result
+//     schema's root (a recursive type's "$ref":"#") are rebased onto "#/properties/result", where that
+//     schema now is (rebaseRefs).
 //   - Versions before 2025-06-18 have neither outputSchema nor structuredContent: none is sent.
 //
 // The version is the one the request is answered at (requestVersion), never merely the one a client
