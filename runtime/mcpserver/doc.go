@@ -97,6 +97,14 @@
 // A wink.NoValue result (schema {"type":"null"}) has no outputSchema and no structuredContent on any
 // version.
 //
+// In both forms the result schema S is stated as what the generated encoder guarantees of every value: its
+// types, properties, required members, items, nullability and references, without the rules of values
+// that a result type's wink:"..." tags and enum constants add (enum, const, lengths, pattern, bounds,
+// multipleOf, item and property counts, formats other than "date-time"). Only arguments are decoded
+// strictly; a handler may return an enum-typed field at its zero value or a string outside a pattern, and
+// MCP clients that validate structuredContent (the TypeScript SDK's does) would refuse the whole call.
+// The descriptions stay, so the rules still reach whoever reads them.
+//
 // tools/call: the raw arguments go to Dispatcher.Dispatch untouched (absent arguments are sent as {}), so
 // the strict decoder is the only validator and its messages reach the model. Then:
 //

@@ -426,9 +426,9 @@ func TestListToolsShowsWinkgenSchemas(t *testing.T) {
 				}
 				var wantOut any
 				if sp.Name != "archive_docs" { // archive_docs returns wink.NoValue: {"type":"null"}
-					wantOut = unmarshal(t, sp.ResultSchema)
+					wantOut = unmarshal(t, mcpserver.OutputSchema(sp.ResultSchema))
 					if version < "2026-07-28" { // TestResultShapes
-						wantOut = unmarshal(t, []byte(envelopeOf(t, sp.ResultSchema)))
+						wantOut = unmarshal(t, []byte(envelopeOf(t, mcpserver.OutputSchema(sp.ResultSchema))))
 					}
 				}
 				if diff := cmp.Diff(wantOut, mt.OutputSchema); diff != "" {

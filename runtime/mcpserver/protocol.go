@@ -17,6 +17,9 @@ package mcpserver
 //     schema's root (a recursive type's "$ref":"#") are rebased onto "#/properties/result", where that
 //     schema now is (rebaseRefs).
 //   - Versions before 2025-06-18 have neither outputSchema nor structuredContent: none is sent.
+//   - In both forms the result schema is first reduced to what the encoder guarantees (guaranteed): the
+//     value rules of a result type's tags are not enforced on results, and a validating client (the
+//     TypeScript SDK's AJV) refused a whole call whose enum-typed field was at its zero value.
 //
 // The version is the one the request is answered at (requestVersion), never merely the one a client
 // asked for: initialize cannot negotiate 2026-07-28, so a client asking for it (or for an unknown
@@ -177,13 +180,16 @@ func listedTools(t *wink.Tool, mt *mcp.Tool) (*listedTool, error) {
 		mt.InputSchema = rawJSON(withExamples(sp.ParamsSchema, sp.Examples))
 		mt.Meta = mcp.Meta{ExamplesMetaKey: examplesMeta(sp)}
 	}
+	if mt.OutputSchema != nil {
+		mt.OutputSchema = rawJSON(guaranteed(sp.ResultSchema))
+	}
 	lt.byShape[shapeBare] = mt
 	none := *mt
 	none.OutputSchema = nil
 	lt.byShape[shapeNone] = &none
 	env := *mt
 	if mt.OutputSchema != nil {
-		e, err := envelope(sp.ResultSchema)
+		e, err := envelope(guaranteed(sp.ResultSchema))
 		if err != nil {
 			return nil, err
 		}
@@ -316,6 +322,82 @@ func envelope(schema []byte) ([]byte, error) {
 		root = root[1:]
 	}
 	return writeObject(append(out, root...)), nil
+}
+
+// valueRules are the keywords of a result schema that state rules of values (winkgen writes them from a
+// result type's wink:"..." tags and enum constants) rather than their shape.
+var valueRules = map[string]bool{
+	"enum": true, "const": true, "format": true, "pattern": true,
+	"minLength": true, "maxLength": true, "minimum": true, "maximum": true,
+	"exclusiveMinimum": true, "exclusiveMaximum": true, "multipleOf": true,
+	"minItems": true, "maxItems": true, "uniqueItems": true, "minProperties": true, "maxProperties": true,
+}
+
+// guaranteed returns the result schema as an outputSchema: what the generated encoder guarantees of
+// every value it writes (types, properties, required members, items, nullability, $defs and $ref), without
+// the rules of values (valueRules). Only arguments are decoded strictly; a result is whatever the handler
+// returned, and Go's types do not keep an enum-typed field among its constants, a string within its
+// pattern or a slice within its bounds, so a result schema stating them would make clients that validate
+// structuredContent (the TypeScript SDK's does, with AJV) reject a whole call for a value the handler was
+// free to return. Descriptions stay, so the rules still reach whoever reads the schema; "format":
+// "date-time" stays too (the encoder writes every time.Time in RFC 3339). A schema it cannot split is
+// returned as it is.
+func guaranteed(schema []byte) []byte {
+	members, ok := rootMembers(schema)
+	if !ok {
+		return schema
+	}
+	kept := members[:0]
+	for _, m := range members {
+		// A time.Time is always written as RFC 3339: "date-time" is the one rule the encoder keeps.
+		if valueRules[m.key] && (m.key != "format" || string(m.value) != `"date-time"`) {
+			continue
+		}
+		m.value = guaranteedIn(m.key, m.value)
+		kept = append(kept, m)
+	}
+	return writeObject(kept)
+}
+
+// guaranteedIn applies guaranteed to the subschemas held by the keyword key with value v.
+func guaranteedIn(key string, v []byte) []byte {
+	switch key {
+	case "properties", "$defs", "definitions", "patternProperties", "dependentSchemas":
+		members, ok := rootMembers(v)
+		if !ok {
+			return v
+		}
+		for i := range members {
+			members[i].value = guaranteed(members[i].value)
+		}
+		return writeObject(members)
+	case "items", "additionalProperties", "not", "contains", "propertyNames", "unevaluatedItems",
+		"unevaluatedProperties", "if", "then", "else", "additionalItems":
+		return guaranteed(v)
+	case "allOf", "anyOf", "oneOf", "prefixItems":
+		i := skipWS(v, 0)
+		if i >= len(v) || v[i] != '[' {
+			return v
+		}
+		out := []byte{'['}
+		i = skipWS(v, i+1)
+		for n := 0; i < len(v) && v[i] != ']'; n++ {
+			end := skipValue(v, i)
+			if end < 0 {
+				return v
+			}
+			if n > 0 {
+				out = append(out, ',')
+			}
+			out = append(out, guaranteed(v[i:end])...)
+			i = skipWS(v, end)
+			if i < len(v) && v[i] == ',' {
+				i = skipWS(v, i+1)
+			}
+		}
+		return append(out, ']')
+	}
+	return v
 }
 
 // resultPointer is the JSON pointer of the result's schema inside the envelope.

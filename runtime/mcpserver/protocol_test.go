@@ -114,7 +114,7 @@ func TestResultShapes(t *testing.T) {
 						t.Errorf("%s: outputSchema %s, want none", lt.Name, lt.OutputSchema)
 					}
 				default:
-					want := envelopeOf(t, sp.ResultSchema)
+					want := envelopeOf(t, mcpserver.OutputSchema(sp.ResultSchema))
 					if !jsonEqual(t, want, string(lt.OutputSchema)) {
 						t.Errorf("%s: outputSchema\n%s\nwant\n%s", lt.Name, lt.OutputSchema, want)
 					}
@@ -157,7 +157,7 @@ func TestResultShapes(t *testing.T) {
 				}
 				continue
 			}
-			if !jsonEqual(t, string(sp.ResultSchema), string(got)) {
+			if !jsonEqual(t, string(mcpserver.OutputSchema(sp.ResultSchema)), string(got)) {
 				t.Errorf("%s: outputSchema %s, want %s", lt.Name, got, sp.ResultSchema)
 			}
 			schemas[lt.Name] = compileSchema(t, got)
@@ -373,3 +373,55 @@ func TestExamplesReachTheClient(t *testing.T) {
 }
 
 var _ = mcp.Implementation{}
+
+// TestOutputSchemaStatesWhatTheEncoderGuarantees: a result type's value rules (an enum-typed field, a
+// length, a pattern, bounds, a format from its tags) are not enforced on what a handler returns, so the
+// listed outputSchema leaves them out; a value breaking every one of them (a zero enum, an empty string, a
+// short slice) is valid against it, while a value of another shape is not. "date-time" (every time.Time is
+// written in RFC 3339) and the descriptions stay.
+func TestOutputSchemaStatesWhatTheEncoderGuarantees(t *testing.T) {
+	result := `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{` +
+		`"unit":{"type":"string","description":"Unit.","enum":["celsius","fahrenheit"]},` +
+		`"email":{"type":"string","format":"email","minLength":3,"pattern":"^[^@]+@[^@]+$"},` +
+		`"at":{"type":"string","format":"date-time"},` +
+		`"n":{"type":"integer","minimum":1,"maximum":7,"multipleOf":2},` +
+		`"tags":{"type":"array","items":{"type":"string","enum":["a"]},"minItems":2,"uniqueItems":true},` +
+		`"kids":{"type":"array","items":{"$ref":"#/$defs/K"}}},` +
+		`"required":["unit","email","at","n","tags","kids"],"additionalProperties":false,` +
+		`"$defs":{"K":{"type":"object","properties":{"k":{"type":"string","maxLength":1}},"required":["k"],"additionalProperties":false}}}`
+	got := mcpserver.OutputSchema([]byte(result))
+	for _, kw := range []string{`"enum"`, `"minLength"`, `"maxLength"`, `"pattern"`, `"minimum"`, `"maximum"`,
+		`"multipleOf"`, `"minItems"`, `"uniqueItems"`, `"format":"email"`} {
+		if bytes.Contains(got, []byte(kw)) {
+			t.Errorf("outputSchema keeps %s: %s", kw, got)
+		}
+	}
+	for _, kw := range []string{`"date-time"`, `"Unit."`, `"required"`, `"additionalProperties":false`, `"#/$defs/K"`} {
+		if !bytes.Contains(got, []byte(kw)) {
+			t.Errorf("outputSchema lost %s: %s", kw, got)
+		}
+	}
+	broken := `{"unit":"","email":"","at":"2026-11-26T10:00:00Z","n":0,"tags":["b","b"],"kids":[{"k":"long"}]}`
+	for name, sch := range map[string][]byte{"bare": got, "envelope": nil} {
+		v := []byte(broken)
+		if sch == nil {
+			e, err := mcpserver.EnvelopeSchema(got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sch, v = e, []byte(`{"result":`+broken+`}`)
+		}
+		s := compileSchema(t, sch)
+		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(v))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Validate(inst); err != nil {
+			t.Errorf("%s: a value the handler may return is refused: %v", name, err)
+		}
+		other, _ := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(`{"unit":1}`)))
+		if name == "bare" && s.Validate(other) == nil {
+			t.Errorf("%s: a value of another shape is accepted", name)
+		}
+	}
+}

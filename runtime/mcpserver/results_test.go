@@ -6,6 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/winkgen/wink/runtime/mcpserver"
 	"github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest"
 )
 
@@ -57,9 +58,9 @@ func TestEveryResultTypeHasItsOutputSchemaAndStructuredContent(t *testing.T) {
 				if mt == nil {
 					t.Fatalf("%s not listed", tl.Name())
 				}
-				want := unmarshal(t, tl.Spec().ResultSchema)
+				want := unmarshal(t, mcpserver.OutputSchema(tl.Spec().ResultSchema))
 				if cs.InitializeResult().ProtocolVersion < "2026-07-28" { // TestResultShapes
-					want = unmarshal(t, []byte(envelopeOf(t, tl.Spec().ResultSchema)))
+					want = unmarshal(t, []byte(envelopeOf(t, mcpserver.OutputSchema(tl.Spec().ResultSchema))))
 				}
 				if diff := cmp.Diff(want, mt.OutputSchema); diff != "" {
 					t.Errorf("%s: outputSchema (-want +got):\n%s", tl.Name(), diff)

@@ -211,7 +211,7 @@ func TestEveryResultShapeBare(t *testing.T) {
 		var schema *jsonschema.Schema
 		if lt.OutputSchema != nil {
 			b, _ := json.Marshal(lt.OutputSchema)
-			if !jsonEqual(t, string(sp.ResultSchema), string(b)) {
+			if !jsonEqual(t, string(mcpserver.OutputSchema(sp.ResultSchema)), string(b)) {
 				t.Errorf("%s: outputSchema %s, want the result schema %s", lt.Name, b, sp.ResultSchema)
 			}
 			schema = compileSchema(t, b)
