@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/winkgen/wink/internal/unpriv"
 )
 
 // TestHostSnapshotsCopeWithEntriesThisUserCannotRead needs a user who cannot read what another user
@@ -85,6 +87,7 @@ func TestHostSnapshotsCopeWithEntriesThisUserCannotRead(t *testing.T) {
 	cmd.Env = append(os.Environ(), "WINK_UNPRIV_A="+a, "WINK_UNPRIV_B="+b, "TMPDIR="+tmp)
 	cmd.Dir = base
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}}
+	unpriv.Lock(t) // one run as nobody at a time on the machine: RLIMIT_NPROC counts them together
 	out, err := cmd.CombinedOutput()
 	passed := 0
 	for _, name := range unprivTests {

@@ -24,7 +24,9 @@
 //   - Processes: when the pids cgroup controller is writable (cgroup v1 or v2, as root in a container or
 //     under a delegated cgroup), each call runs in a cgroup of its own with pids.max = Config.MaxProcs;
 //     otherwise RLIMIT_NPROC is set before bubblewrap starts (through util-linux's prlimit), which the
-//     kernel enforces for every user but root; so as root without a
+//     kernel enforces for every user but root, counting every process and thread of the user: it is
+//     Config.MaxProcs above what the user runs when the command starts (the agent's own threads
+//     included); so as root without a
 //     writable pids cgroup the shell is unavailable (the section says so) rather than unlimited. In both
 //     cases the call's timeout kills the whole PID namespace, so a fork bomb ends with the call.
 //   - Output: stdout and stderr are interleaved as written. The first Config.MaxOutputBytes are shown; the

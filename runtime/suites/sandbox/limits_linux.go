@@ -74,7 +74,7 @@ func (l *procLimit) command(bwrap string, args []string) *exec.Cmd {
 	if l.prlimit != "" {
 		var lim []string
 		if l.cgroup == "" {
-			n := strconv.Itoa(l.max)
+			n := strconv.Itoa(l.nproc())
 			lim = append(lim, "--nproc="+n+":"+n)
 		}
 		if l.fsize > 0 {
@@ -100,13 +100,50 @@ func (l *procLimit) started(cmd *exec.Cmd) {
 		return
 	}
 	if l.cgroup == "" {
-		lim := unix.Rlimit{Cur: uint64(l.max), Max: uint64(l.max)}
+		n := uint64(l.nproc())
+		lim := unix.Rlimit{Cur: n, Max: n}
 		_ = unix.Prlimit(cmd.Process.Pid, unix.RLIMIT_NPROC, &lim, nil)
 	}
 	if l.fsize > 0 {
 		lim := unix.Rlimit{Cur: uint64(l.fsize), Max: uint64(l.fsize)}
 		_ = unix.Prlimit(cmd.Process.Pid, unix.RLIMIT_FSIZE, &lim, nil)
 	}
+}
+
+// nproc is the RLIMIT_NPROC that lets the run start l.max processes. The kernel counts every process and
+// thread of the user on the machine against it, the agent's own threads among them (a Go program's grow
+// with its blocking system calls and never shrink), so the limit is l.max above what the user runs when
+// the command starts: otherwise an agent with sixty threads could not start a command under a limit of 64.
+// Tasks the user ends meanwhile leave the run that much more room.
+func (l *procLimit) nproc() int {
+	return l.max + userTasks(os.Getuid())
+}
+
+// userTasks counts the processes and threads of uid (the owners of /proc/PID), 0 when /proc cannot be read.
+func userTasks(uid int) int {
+	d, err := os.Open("/proc")
+	if err != nil {
+		return 0
+	}
+	defer d.Close()
+	names, _ := d.Readdirnames(-1)
+	n := 0
+	for _, name := range names {
+		if name == "" || name[0] < '0' || name[0] > '9' {
+			continue
+		}
+		var st unix.Stat_t
+		if unix.Stat("/proc/"+name, &st) != nil || int(st.Uid) != uid {
+			continue
+		}
+		var ts unix.Stat_t
+		if unix.Stat("/proc/"+name+"/task", &ts) == nil && ts.Nlink > 2 {
+			n += int(ts.Nlink) - 2 // a directory's links: ".", its parent's entry, and one per subdirectory
+		} else {
+			n++
+		}
+	}
+	return n
 }
 
 // close kills what is left in the run's cgroup and removes it. Processes of the sandbox may still be

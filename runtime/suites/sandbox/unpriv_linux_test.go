@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"syscall"
 	"testing"
+
+	"github.com/winkgen/wink/internal/unpriv"
 )
 
 // TestSandboxAsAnUnprivilegedUser re-runs the sandbox tests as the user nobody when run as root (as CI
@@ -56,6 +58,7 @@ func TestSandboxAsAnUnprivilegedUser(t *testing.T) {
 	cmd.Dir = tmp
 	cmd.Env = []string{"WINK_SANDBOX_UNPRIV=1", "TMPDIR=" + tmp, "HOME=" + tmp, "PATH=" + os.Getenv("PATH")}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}}
+	unpriv.Lock(t) // one run as nobody at a time on the machine: RLIMIT_NPROC counts them together
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("the sandbox tests failed as nobody: %v\n%s", err, out)
