@@ -360,45 +360,7 @@ func guaranteed(schema []byte) []byte {
 }
 
 // guaranteedIn applies guaranteed to the subschemas held by the keyword key with value v.
-func guaranteedIn(key string, v []byte) []byte {
-	switch key {
-	case "properties", "$defs", "definitions", "patternProperties", "dependentSchemas":
-		members, ok := rootMembers(v)
-		if !ok {
-			return v
-		}
-		for i := range members {
-			members[i].value = guaranteed(members[i].value)
-		}
-		return writeObject(members)
-	case "items", "additionalProperties", "not", "contains", "propertyNames", "unevaluatedItems",
-		"unevaluatedProperties", "if", "then", "else", "additionalItems":
-		return guaranteed(v)
-	case "allOf", "anyOf", "oneOf", "prefixItems":
-		i := skipWS(v, 0)
-		if i >= len(v) || v[i] != '[' {
-			return v
-		}
-		out := []byte{'['}
-		i = skipWS(v, i+1)
-		for n := 0; i < len(v) && v[i] != ']'; n++ {
-			end := skipValue(v, i)
-			if end < 0 {
-				return v
-			}
-			if n > 0 {
-				out = append(out, ',')
-			}
-			out = append(out, guaranteed(v[i:end])...)
-			i = skipWS(v, end)
-			if i < len(v) && v[i] == ',' {
-				i = skipWS(v, i+1)
-			}
-		}
-		return append(out, ']')
-	}
-	return v
-}
+func guaranteedIn(key string, v []byte) []byte { return subschemas(key, v, guaranteed) }
 
 // resultPointer is the JSON pointer of the result's schema inside the envelope.
 const resultPointer = "#/properties/" + ResultProperty
@@ -410,24 +372,34 @@ const resultPointer = "#/properties/" + ResultProperty
 // Schema 2020-12 that hold them), so a "$ref" member of a default, an example or an enum value is data and
 // stays as it is. A value it cannot split (not JSON, a key with escapes) is kept as it is.
 func rebaseRefs(key string, v []byte) []byte {
-	switch key {
-	case "$ref":
+	if key == "$ref" {
 		if len(v) >= 3 && v[0] == '"' && v[1] == '#' && (v[2] == '"' || v[2] == '/') &&
 			!hasPrefix(v[2:], "/$defs/") && !hasPrefix(v[2:], "/definitions/") {
 			return append([]byte(`"`+resultPointer), v[2:]...)
 		}
+		return v
+	}
+	return subschemas(key, v, rebaseSchema)
+}
+
+// subschemas returns v, the value of the schema keyword key, with f applied to each subschema it holds
+// (the keywords of JSON Schema 2020-12 that hold schemas: a map of them, one, or an array of them); the
+// value of any other keyword (data: a default, an example, an enum) and a value it cannot split (not JSON,
+// a key with escapes) are kept as they are.
+func subschemas(key string, v []byte, f func([]byte) []byte) []byte {
+	switch key {
 	case "properties", "$defs", "definitions", "patternProperties", "dependentSchemas":
 		members, ok := rootMembers(v)
 		if !ok {
 			return v
 		}
 		for i := range members {
-			members[i].value = rebaseSchema(members[i].value)
+			members[i].value = f(members[i].value)
 		}
 		return writeObject(members)
 	case "items", "additionalProperties", "not", "contains", "propertyNames", "unevaluatedItems",
 		"unevaluatedProperties", "if", "then", "else", "additionalItems":
-		return rebaseSchema(v)
+		return f(v)
 	case "allOf", "anyOf", "oneOf", "prefixItems":
 		i := skipWS(v, 0)
 		if i >= len(v) || v[i] != '[' {
@@ -443,7 +415,7 @@ func rebaseRefs(key string, v []byte) []byte {
 			if n > 0 {
 				out = append(out, ',')
 			}
-			out = append(out, rebaseSchema(v[i:end])...)
+			out = append(out, f(v[i:end])...)
 			i = skipWS(v, end)
 			if i < len(v) && v[i] == ',' {
 				i = skipWS(v, i+1)
