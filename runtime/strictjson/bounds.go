@@ -28,6 +28,12 @@ func (d *Decoder) FreeForm() ([]byte, bool) {
 		var sub Decoder
 		sub.Reset(text, Limits{MaxBytes: len(text) + 1, MaxDepth: max(d.maxDepth-d.depth, 1), MaxErrors: 1})
 		raw, ok := sub.Raw()
+		if ok {
+			// Finish would say "after the arguments object": here it is the one value the text holds.
+			if sub.skipWS(); sub.pos < len(sub.data) {
+				sub.syntax(sub.pos, "unexpected data after the value")
+			}
+		}
 		if errs := sub.Finish(); !ok || errs != nil {
 			msg := "must be JSON text (the value written as a string of JSON)"
 			if errs != nil && len(errs.List) > 0 {

@@ -250,3 +250,30 @@ func BenchmarkRules(b *testing.B) {
 		})
 	})
 }
+
+// TestFreeFormJSONText: under PairMaps a free-form value may arrive as a string of JSON text; what the
+// text holds is returned, and text that is not one JSON value is an error at the field's path saying
+// what is wrong inside the text (never "the arguments object", which the text is not).
+func TestFreeFormJSONText(t *testing.T) {
+	for _, c := range []struct{ in, want, err string }{
+		{`{"o":"{\"a\": [1]}"}`, `{"a": [1]}`, ""},
+		{`{"o":{"a":[1]}}`, `{"a":[1]}`, ""},
+		{`{"o":"{\"a\":[1,]}"}`, "", "o: must be JSON text (the value written as a string of JSON): invalid JSON at byte 8: trailing comma before ']'"},
+		{`{"o":"{\"a\":\"x\"} more"}`, "", "o: must be JSON text (the value written as a string of JSON): invalid JSON at byte 10: unexpected data after the value"},
+	} {
+		var d Decoder
+		d.Reset([]byte(c.in), Limits{PairMaps: true})
+		var got []byte
+		d.ObjectStart()
+		for d.NextKey() {
+			got, _ = d.FreeForm()
+		}
+		errs := d.Finish()
+		switch {
+		case c.err == "" && (errs != nil || string(got) != c.want):
+			t.Errorf("%s: %q %v, want %q", c.in, got, errs, c.want)
+		case c.err != "" && (errs == nil || errs.Error() != c.err):
+			t.Errorf("%s: %v, want %q", c.in, errs, c.err)
+		}
+	}
+}
