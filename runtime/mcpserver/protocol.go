@@ -38,6 +38,7 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/winkgen/wink/runtime/prompt"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
@@ -210,43 +211,9 @@ func describe(sp *wink.Spec) string {
 	b.WriteString("\n\nExamples:")
 	for _, ex := range sp.Examples {
 		b.WriteString("\n- ")
-		if d := strings.TrimSpace(ex.Description); d != "" {
-			b.WriteString(d)
-		} else {
-			b.WriteString("Example")
-		}
-		b.WriteString(": ")
-		writeCode(&b, sp.Name+"("+string(ex.Input)+")")
-		if len(ex.Output) > 0 {
-			b.WriteString(" returns ")
-			writeCode(&b, string(ex.Output))
-		}
+		prompt.WriteExample(&b, sp.Name, ex)
 	}
 	return b.String()
-}
-
-// writeCode writes s as a markdown code span, with a fence longer than any backtick run in s.
-func writeCode(b *strings.Builder, s string) {
-	longest, run := 0, 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	fence := strings.Repeat("`", longest+1)
-	pad := longest > 0 && (s[0] == '`' || s[len(s)-1] == '`')
-	b.WriteString(fence)
-	if pad {
-		b.WriteByte(' ')
-	}
-	b.WriteString(s)
-	if pad {
-		b.WriteByte(' ')
-	}
-	b.WriteString(fence)
 }
 
 // examplesMeta is the _meta value of a tool's examples.

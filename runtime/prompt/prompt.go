@@ -382,17 +382,24 @@ func writeToolDoc(b *strings.Builder, t *wink.Tool) {
 	b.WriteString(t.Spec().Description)
 	for _, ex := range t.Spec().Examples {
 		b.WriteString("\n  - ")
-		if d := strings.TrimSpace(ex.Description); d != "" {
-			b.WriteString(d)
-		} else {
-			b.WriteString("Example")
-		}
-		b.WriteString(": ")
-		writeCode(b, t.Spec().Name+"("+string(ex.Input)+")")
-		if len(ex.Output) > 0 {
-			b.WriteString(" returns ")
-			writeCode(b, string(ex.Output))
-		}
+		WriteExample(b, t.Spec().Name, ex)
+	}
+}
+
+// WriteExample writes the example ex of the tool name as a tools block states it: its description (or
+// "Example"), the call "name(input)" as a code span and, when the example states one, "returns" and the
+// output as a code span. The MCP server writes a tool's examples into its description the same way.
+func WriteExample(b *strings.Builder, name string, ex wink.Example) {
+	if d := strings.TrimSpace(ex.Description); d != "" {
+		b.WriteString(d)
+	} else {
+		b.WriteString("Example")
+	}
+	b.WriteString(": ")
+	writeCode(b, name+"("+string(ex.Input)+")")
+	if len(ex.Output) > 0 {
+		b.WriteString(" returns ")
+		writeCode(b, string(ex.Output))
 	}
 }
 
