@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"go.starlark.net/resolve"
 	"go.starlark.net/starlark"
@@ -188,7 +189,7 @@ func readBuiltin(fsys vfs.Filesystem, path string) ([]byte, error) {
 	if err != nil {
 		return nil, errors.New("read_file: " + err.Error())
 	}
-	if !utf8Valid(data) {
+	if !utf8.Valid(data) {
 		return nil, errors.New("read_file: '" + clean + "' is not UTF-8 text")
 	}
 	return data, nil
@@ -287,8 +288,6 @@ func parentDir(p string) string {
 	}
 	return ""
 }
-
-func utf8Valid(b []byte) bool { return strings.ToValidUTF8(string(b), "\uFFFD") == string(b) }
 
 // printed collects print output up to MaxOutputBytes.
 type printed struct {
