@@ -44,7 +44,7 @@ func StrictSchema(plain []byte) (out []byte, ok bool, err error) {
 	var conv func(s *jsontree.Obj) *jsontree.Obj
 	conv = func(s *jsontree.Obj) *jsontree.Obj {
 		out := &jsontree.Obj{}
-		if isAny(s) {
+		if jsontree.IsAny(s) {
 			ok = false // free-form JSON
 		}
 		var notes []string
@@ -119,16 +119,6 @@ func StrictSchema(plain []byte) (out []byte, ok bool, err error) {
 		return nil, false, nil
 	}
 	return jsontree.Append(make([]byte, 0, len(plain)), res), true, nil
-}
-
-// isAny reports whether s states no constraint on the value's type: free-form JSON.
-func isAny(s *jsontree.Obj) bool {
-	for _, k := range []string{"type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const", "properties", "items", "not"} {
-		if s.Has(k) {
-			return false
-		}
-	}
-	return true
 }
 
 // strictCache holds each tool's strict form; schema nil when it has none.

@@ -120,16 +120,6 @@ func (g *conv) fail(msg string) {
 	}
 }
 
-// isAny reports whether s states no constraint on the value's type: free-form JSON.
-func isAny(s *jsontree.Obj) bool {
-	for _, k := range []string{"type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const", "properties", "items", "not"} {
-		if s.Has(k) {
-			return false
-		}
-	}
-	return true
-}
-
 // conv converts one schema; stack holds the definitions being inlined ("#" for the root). nil means the
 // schema cannot be stated here (a recursion cut, an object without properties).
 func (g *conv) conv(s *jsontree.Obj, stack []string) *jsontree.Obj {
@@ -162,7 +152,7 @@ func (g *conv) conv(s *jsontree.Obj, stack []string) *jsontree.Obj {
 		return out
 	}
 	out := &jsontree.Obj{}
-	if isAny(s) {
+	if jsontree.IsAny(s) {
 		out.Set("type", "STRING")
 		if d := s.Str("description"); d != "" {
 			out.Set("description", d)

@@ -58,21 +58,11 @@ var strictFormats = map[string]bool{
 
 type strictConv struct{ err error }
 
-// isAny reports whether s states no constraint on the value's type: free-form JSON.
-func isAny(s *jsontree.Obj) bool {
-	for _, k := range []string{"type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const", "properties", "items", "not"} {
-		if s.Has(k) {
-			return false
-		}
-	}
-	return true
-}
-
 // conv converts one schema; it returns the notes for the description of the schema that holds it (a
 // property's own schema applies them itself: see props).
 func (c *strictConv) conv(s *jsontree.Obj) (*jsontree.Obj, []string) {
 	out := &jsontree.Obj{}
-	if isAny(s) {
+	if jsontree.IsAny(s) {
 		// Free-form JSON: a string holding the JSON text.
 		out.Set("type", "string")
 		if d := s.Str("description"); d != "" {

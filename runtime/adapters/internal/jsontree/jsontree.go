@@ -216,6 +216,16 @@ func HasType(o *Obj, t string) bool {
 	return false
 }
 
+// IsAny reports whether o states no constraint on the value's type: free-form JSON.
+func IsAny(o *Obj) bool {
+	for _, k := range []string{"type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const", "properties", "items", "not"} {
+		if o.Has(k) {
+			return false
+		}
+	}
+	return true
+}
+
 // IsMap reports whether o is a map schema: an object stating its values' schema in additionalProperties
 // and no properties.
 func IsMap(o *Obj) bool {
