@@ -99,25 +99,11 @@ func TestContentBlocksReachTheClient(t *testing.T) {
 // TestLogMessagesFollowTheClientLevel: ToolContext.Log sends notifications/message at or above the level
 // the client set with logging/setLevel, with the tool's name as the logger; none before a level is set.
 func TestLogMessagesFollowTheClientLevel(t *testing.T) {
-	var mu sync.Mutex
-	var got []string
+	var got received
 	cs := connectClientTools(t, "2025-11-25", &mcp.ClientOptions{LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
-		mu.Lock()
-		defer mu.Unlock()
-		got = append(got, string(req.Params.Level)+" "+req.Params.Logger+" "+req.Params.Data.(string))
+		got.add(string(req.Params.Level) + " " + req.Params.Logger + " " + req.Params.Data.(string))
 	}})
-	wait := func(n int) []string {
-		deadline := time.Now().Add(5 * time.Second)
-		for {
-			mu.Lock()
-			g := append([]string(nil), got...)
-			mu.Unlock()
-			if len(g) >= n || time.Now().After(deadline) {
-				return g
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-	}
+	wait := got.wait
 	callTool(t, cs, "chatty", map[string]any{})
 	time.Sleep(50 * time.Millisecond)
 	if g := wait(0); len(g) != 0 {
@@ -331,5 +317,31 @@ func TestEveryKindOfSelect(t *testing.T) {
 		if string(got) != want {
 			t.Errorf("%s:\n got %s\nwant %s", name, got, want)
 		}
+	}
+}
+
+// received collects what a client's notification handler is sent.
+type received struct {
+	mu  sync.Mutex
+	got []string
+}
+
+func (r *received) add(s string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.got = append(r.got, s)
+}
+
+// wait returns what was received once there are n items, or after 5s whatever there is.
+func (r *received) wait(n int) []string {
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		r.mu.Lock()
+		g := append([]string(nil), r.got...)
+		r.mu.Unlock()
+		if len(g) >= n || time.Now().After(deadline) {
+			return g
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -131,25 +130,11 @@ func TestCompletionOfTemplateVariables(t *testing.T) {
 func TestSubscriptionsNotifyOnChange(t *testing.T) {
 	ctx := context.Background()
 	fs := workspaceFS(t)
-	var mu sync.Mutex
-	var got []string
+	var got received
 	cs := connectClientTools(t, "2025-11-25", &mcp.ClientOptions{ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
-		mu.Lock()
-		defer mu.Unlock()
-		got = append(got, req.Params.URI)
+		got.add(req.Params.URI)
 	}}, resourceOptions(fs, 20*time.Millisecond)...)
-	seen := func(n int) []string {
-		deadline := time.Now().Add(5 * time.Second)
-		for {
-			mu.Lock()
-			g := append([]string(nil), got...)
-			mu.Unlock()
-			if len(g) >= n || time.Now().After(deadline) {
-				return g
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-	}
+	seen := got.wait
 	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "workspace:///README.md"}); err != nil {
 		t.Fatal(err)
 	}
