@@ -344,28 +344,10 @@ func (g *conv) pairs(s *jsontree.Obj, stack []string) *jsontree.Obj {
 	if val == nil {
 		return nil
 	}
-	key := &jsontree.Obj{}
-	key.Set("type", "STRING")
-	if pn, ok := s.Get("propertyNames").(*jsontree.Obj); ok {
-		if p := pn.Str("pattern"); p != "" {
-			key.Set("pattern", p)
-		}
-	}
-	pair := &jsontree.Obj{}
-	pair.Set("type", "OBJECT")
-	props := &jsontree.Obj{}
-	props.Set("key", key)
-	props.Set("value", val)
-	pair.Set("properties", props)
-	pair.Set("required", []any{"key", "value"})
 	out := &jsontree.Obj{}
 	out.Set("type", "ARRAY")
-	desc := "key/value pairs, each key once"
-	if d := s.Str("description"); d != "" {
-		desc = d + " (" + desc + ")"
-	}
-	out.Set("description", desc)
-	out.Set("items", pair)
+	out.Set("description", jsontree.PairsDescription(s))
+	out.Set("items", jsontree.PairItem(s, val, "OBJECT", "STRING"))
 	if n := s.Get("minProperties"); n != nil {
 		out.Set("minItems", n)
 	}

@@ -277,20 +277,7 @@ func (c *strictConv) pairs(s *jsontree.Obj) *jsontree.Obj {
 	vs, _ := s.Get("additionalProperties").(*jsontree.Obj)
 	val, valNotes := c.conv(vs)
 	jsontree.AddNotes(val, valNotes)
-	key := &jsontree.Obj{}
-	key.Set("type", "string")
-	if pn, ok := s.Get("propertyNames").(*jsontree.Obj); ok {
-		if p := pn.Str("pattern"); p != "" {
-			key.Set("pattern", p)
-		}
-	}
-	pair := &jsontree.Obj{}
-	pair.Set("type", "object")
-	props := &jsontree.Obj{}
-	props.Set("key", key)
-	props.Set("value", val)
-	pair.Set("properties", props)
-	pair.Set("required", []any{"key", "value"})
+	pair := jsontree.PairItem(s, val, "object", "string")
 	pair.Set("additionalProperties", false)
 	out := &jsontree.Obj{}
 	if jsontree.HasType(s, "null") {
@@ -298,11 +285,7 @@ func (c *strictConv) pairs(s *jsontree.Obj) *jsontree.Obj {
 	} else {
 		out.Set("type", "array")
 	}
-	desc := "key/value pairs, each key once"
-	if d := s.Str("description"); d != "" {
-		desc = d + " (" + desc + ")"
-	}
-	out.Set("description", desc)
+	out.Set("description", jsontree.PairsDescription(s))
 	out.Set("items", pair)
 	var notes []string
 	for _, k := range []string{"minProperties", "maxProperties"} {

@@ -233,6 +233,37 @@ func IsMap(o *Obj) bool {
 	return ok && !o.Has("properties")
 }
 
+// PairItem returns the item schema of map schema s sent as an array of pairs: an object (type objType)
+// of a "key" (type strType, with the pattern of s's propertyNames) and a "value" (val), both required.
+// The type names are the dialect's spellings of "object" and "string".
+func PairItem(s, val *Obj, objType, strType string) *Obj {
+	key := &Obj{}
+	key.Set("type", strType)
+	if pn, ok := s.Get("propertyNames").(*Obj); ok {
+		if p := pn.Str("pattern"); p != "" {
+			key.Set("pattern", p)
+		}
+	}
+	pair := &Obj{}
+	pair.Set("type", objType)
+	props := &Obj{}
+	props.Set("key", key)
+	props.Set("value", val)
+	pair.Set("properties", props)
+	pair.Set("required", []any{"key", "value"})
+	return pair
+}
+
+// PairsDescription is the description of map schema s sent as pairs: s's own, then "(key/value pairs,
+// each key once)".
+func PairsDescription(s *Obj) string {
+	const desc = "key/value pairs, each key once"
+	if d := s.Str("description"); d != "" {
+		return d + " (" + desc + ")"
+	}
+	return desc
+}
+
 // DefName returns the definition a local "$ref" names ("#/$defs/Node" → "Node"); "" for "#" and for
 // anything else.
 func DefName(ref string) string {
