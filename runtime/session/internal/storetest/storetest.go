@@ -287,18 +287,12 @@ func fmt(err error) string {
 // of the session is untouched. Without the upgrade the error names the slice and the reason.
 func testUpgrade(t *testing.T, st session.Store) {
 	ctx := context.Background()
-	stx, _, err := st.Begin(ctx, "conv-g", session.ReadWrite, session.Known{Version: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
 	// What the previous release stored: counters as "n=<number>" strings.
-	if _, err := stx.Commit(ctx, session.Write{
+	put(t, st, "conv-g", session.Write{
 		State:   map[string][][]byte{"test.legacy": {[]byte(`"n=5"`), []byte(`"drop"`), []byte(`6`)}, "test.plan": {[]byte(`"kept"`)}},
 		Logs:    map[string][][]byte{"test.legacylog": {[]byte(`"n=1"`), []byte(`2`)}, "test.events": {[]byte(`"e1"`)}},
 		LogFrom: map[string]int{"test.legacylog": 0, "test.events": 0},
-	}); err != nil {
-		t.Fatal(err)
-	}
+	})
 	s := session.New(session.WithID("conv-g"), session.WithStore(st))
 	InTx(t, s, func() {
 		if got := session.All(s, Legacy); len(got) != 2 || got[0] != 5 || got[1] != 6 {
@@ -328,28 +322,16 @@ func testUpgrade(t *testing.T, st session.Store) {
 	// What an earlier release stored past today's limits (an item nested deeper than MaxItemDepth, as
 	// releases before the read-back at commit did): the item is handed to the upgrade, which drops it,
 	// and the slice's other items load; without an upgrade, the error names the slice and the item.
-	stx, _, err = st.Begin(ctx, "conv-g3", session.ReadWrite, session.Known{Version: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
 	deep := []byte(Nested(session.MaxItemDepth + 10))
-	if _, err := stx.Commit(ctx, session.Write{State: map[string][][]byte{
+	put(t, st, "conv-g3", session.Write{State: map[string][][]byte{
 		"test.pruned": {[]byte(`"a"`), deep, []byte(`"b"`)}, "test.docs": {[]byte(`"c"`), deep}, "test.plan": {[]byte(`"kept"`)},
-	}}); err != nil {
-		t.Fatal(err)
-	}
-	_, err = session.New(session.WithID("conv-g3"), session.WithStore(st)).Begin(ctx, session.ReadWrite)
+	}})
+	_, err := session.New(session.WithID("conv-g3"), session.WithStore(st)).Begin(ctx, session.ReadWrite)
 	if ce, ok := errors.AsType[*session.CorruptError](err); !ok || ce.Slice != "test.docs" || !strings.Contains(err.Error(), "item 1") ||
 		!strings.Contains(err.Error(), "nesting deeper than 64 levels") {
 		t.Fatalf("Begin = %v, want a *CorruptError naming slice test.docs, item 1, and the depth", err)
 	}
-	stx, _, err = st.Begin(ctx, "conv-g3", session.ReadWrite, session.Known{Version: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := stx.Commit(ctx, session.Write{State: map[string][][]byte{"test.docs": {[]byte(`"c"`)}}}); err != nil {
-		t.Fatal(err)
-	}
+	put(t, st, "conv-g3", session.Write{State: map[string][][]byte{"test.docs": {[]byte(`"c"`)}}})
 	s = session.New(session.WithID("conv-g3"), session.WithStore(st))
 	InTx(t, s, func() {
 		if got := session.All(s, Pruned); len(got) != 2 || got[0] != `"a"` || got[1] != `"b"` {
@@ -360,16 +342,24 @@ func testUpgrade(t *testing.T, st session.Store) {
 		}
 	})
 	// An item the upgrade cannot read either is reported with the slice and both reasons' last word.
-	stx, _, err = st.Begin(ctx, "conv-g2", session.ReadWrite, session.Known{Version: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := stx.Commit(ctx, session.Write{Logs: map[string][][]byte{"test.legacylog": {[]byte(`"drop"`)}}, LogFrom: map[string]int{"test.legacylog": 0}}); err != nil {
-		t.Fatal(err)
-	}
+	put(t, st, "conv-g2", session.Write{Logs: map[string][][]byte{"test.legacylog": {[]byte(`"drop"`)}}, LogFrom: map[string]int{"test.legacylog": 0}})
 	_, err = session.New(session.WithID("conv-g2"), session.WithStore(st)).Begin(ctx, session.ReadWrite)
 	if ce, ok := errors.AsType[*session.CorruptError](err); !ok || ce.Slice != "test.legacylog" || !strings.Contains(err.Error(), "a LOG item cannot be dropped") {
 		t.Fatalf("Begin = %v", err)
+	}
+}
+
+// put commits w to the conversation id of st directly, as an earlier release (or another process) would
+// have stored it.
+func put(t *testing.T, st session.Store, id string, w session.Write) {
+	t.Helper()
+	ctx := context.Background()
+	stx, _, err := st.Begin(ctx, id, session.ReadWrite, session.Known{Version: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := stx.Commit(ctx, w); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -495,15 +485,9 @@ func testConcurrent(t *testing.T, st session.Store) {
 
 func testCorrupt(t *testing.T, st session.Store) {
 	ctx := context.Background()
-	stx, _, err := st.Begin(ctx, "conv-x", session.ReadWrite, session.Known{Version: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := stx.Commit(ctx, session.Write{State: map[string][][]byte{"test.counter": {[]byte(`"not a number"`)}}}); err != nil {
-		t.Fatal(err)
-	}
+	put(t, st, "conv-x", session.Write{State: map[string][][]byte{"test.counter": {[]byte(`"not a number"`)}}})
 	s := session.New(session.WithID("conv-x"), session.WithStore(st))
-	_, err = s.Begin(ctx, session.ReadWrite)
+	_, err := s.Begin(ctx, session.ReadWrite)
 	var ce *session.CorruptError
 	if !errors.As(err, &ce) || ce.Session != "conv-x" || ce.Slice != "test.counter" {
 		t.Fatalf("Begin = %v, want a *session.CorruptError naming the session and the slice", err)
@@ -512,13 +496,7 @@ func testCorrupt(t *testing.T, st session.Store) {
 		t.Errorf("error %q\nwant  %q", err, want)
 	}
 	// The lock was released: the session can be repaired.
-	stx, _, err = st.Begin(ctx, "conv-x", session.ReadWrite, session.Known{Version: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := stx.Commit(ctx, session.Write{State: map[string][][]byte{"test.counter": {[]byte(`7`)}}}); err != nil {
-		t.Fatal(err)
-	}
+	put(t, st, "conv-x", session.Write{State: map[string][][]byte{"test.counter": {[]byte(`7`)}}})
 	InTx(t, s, func() {
 		if n, _ := session.Latest(s, Counter); n != 7 {
 			t.Fatalf("counter %d after repair", n)
