@@ -3,11 +3,8 @@ package openaihttp_test
 import (
 	"context"
 	"errors"
-	"net/http"
-	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/winkgen/wink/runtime/loop"
 	"github.com/winkgen/wink/runtime/providers/httpcall"
@@ -33,24 +30,9 @@ func TestStreamEdgeCases(t *testing.T) {
 	ask := func(s *pt.Server) (loop.Response, error) {
 		return streamingProvider(t, s).Complete(context.Background(), loop.Request{Messages: []loop.Message{loop.UserMessage("Hi")}})
 	}
-	want, err := ask(pt.NewServer(t, pt.Stream(edgeStream("Héllo"))))
-	if err != nil || want.Text != "Héllo" || len(want.ToolCalls) != 1 || string(want.ToolCalls[0].Arguments) != `{"city":"Zürich 🌧"}` || want.Stop != "tool_calls" {
-		t.Fatalf("plain stream: %+v %v", want, err)
-	}
-	for _, n := range []int{1, 2, 3, 5, 7} {
-		date := http.Header{"Retry-After": {time.Now().Add(-time.Second).UTC().Format(http.TimeFormat)}}
-		s := pt.NewServer(t, pt.Status(429, date, `{"error":{"message":"slow down"}}`), pt.Trickle(pt.Awkward(edgeStream("Héllo")), n))
-		got, err := ask(s)
-		if err != nil || !reflect.DeepEqual(got, want) || len(s.Bodies()) != 2 {
-			t.Errorf("awkward stream in pieces of %d bytes: %+v %v after %d requests\nwant %+v", n, got, err, len(s.Bodies()), want)
-		}
-	}
-	for _, size := range []int{9 << 20 / 10, 1 << 20} {
-		big := strings.Repeat("é", size/2)
-		got, err := ask(pt.NewServer(t, pt.Trickle(edgeStream(big), 64<<10)))
-		if err != nil || got.Text != big || len(got.ToolCalls) != 1 {
-			t.Errorf("%d-byte event: %d bytes of text, %v", size, len(got.Text), err)
-		}
+	want := pt.StreamEdgeCases(t, edgeStream, 429, `{"error":{"message":"slow down"}}`, ask)
+	if want.Stop != "tool_calls" {
+		t.Fatalf("plain stream: stop %q, want tool_calls", want.Stop)
 	}
 }
 

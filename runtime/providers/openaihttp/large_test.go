@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -18,19 +17,15 @@ import (
 // TestLargeEvents: an answer of 1.5 MiB in one delta arrives whole; an event past httpcall.MaxEvent is an
 // error naming the bound, never an empty or shortened answer.
 func TestLargeEvents(t *testing.T) {
-	big := strings.Repeat("a", 3<<19)
-	s := pt.NewServer(t, pt.Stream(chunks(true, chunk(`{"content":"`+big+`"}`, ""), chunk(`{}`, "stop"))))
-	resp, err := streamingProvider(t, s).Complete(context.Background(), loop.Request{Messages: []loop.Message{loop.UserMessage("Hi")}})
-	if err != nil || resp.Text != big {
-		t.Fatalf("1.5 MiB delta: %d bytes of text, %v", len(resp.Text), err)
-	}
-	huge := strings.Repeat("b", httpcall.MaxEvent)
-	s = pt.NewServer(t, pt.Stream(chunks(true, chunk(`{"content":"start"}`, ""), chunk(`{"content":"`+huge+`"}`, ""), chunk(`{}`, "stop"))))
-	_, err = streamingProvider(t, s).Complete(context.Background(), loop.Request{Messages: []loop.Message{loop.UserMessage("Hi")}})
-	var tooLarge *httpcall.EventTooLargeError
-	if !errors.As(err, &tooLarge) || !strings.Contains(err.Error(), strconv.Itoa(httpcall.MaxEvent)) {
-		t.Fatalf("event past the bound: %v", err)
-	}
+	pt.LargeEvents(t, func(deltas ...string) string {
+		var events []string
+		for _, d := range deltas {
+			events = append(events, chunk(`{"content":"`+d+`"}`, ""))
+		}
+		return chunks(true, append(events, chunk(`{}`, "stop"))...)
+	}, func(s *pt.Server) (loop.Response, error) {
+		return streamingProvider(t, s).Complete(context.Background(), loop.Request{Messages: []loop.Message{loop.UserMessage("Hi")}})
+	})
 }
 
 // TestErrorAfterRetriesSaysAttempts: a status that stays retryable ends in an error saying how many

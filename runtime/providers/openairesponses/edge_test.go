@@ -2,11 +2,8 @@ package openairesponses_test
 
 import (
 	"context"
-	"net/http"
-	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/winkgen/wink/runtime/loop"
 	pt "github.com/winkgen/wink/runtime/providers/internal/providertest"
@@ -32,26 +29,7 @@ func TestStreamEdgeCases(t *testing.T) {
 	ask := func(s *pt.Server) (loop.Response, error) {
 		return newProvider(t, s).Complete(context.Background(), loop.Request{Messages: []loop.Message{loop.UserMessage("Hi")}})
 	}
-	want, err := ask(pt.NewServer(t, pt.Stream(edgeStream("Héllo", true))))
-	if err != nil || want.Text != "Héllo" || len(want.ToolCalls) != 1 || string(want.ToolCalls[0].Arguments) != `{"city":"Zürich 🌧"}` {
-		t.Fatalf("plain stream: %+v %v", want, err)
-	}
-	for _, n := range []int{1, 2, 3, 5, 7} {
-		date := http.Header{"Retry-After": {time.Now().Add(-time.Second).UTC().Format(http.TimeFormat)}}
-		s := pt.NewServer(t, pt.Status(429, date, `{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}`),
-			pt.Trickle(pt.Awkward(edgeStream("Héllo", true)), n))
-		got, err := ask(s)
-		if err != nil || !reflect.DeepEqual(got, want) || len(s.Bodies()) != 2 {
-			t.Errorf("awkward stream in pieces of %d bytes: %+v %v after %d requests\nwant %+v", n, got, err, len(s.Bodies()), want)
-		}
-	}
-	for _, size := range []int{9 << 20 / 10, 1 << 20} {
-		big := strings.Repeat("é", size/2)
-		got, err := ask(pt.NewServer(t, pt.Trickle(edgeStream(big, true), 64<<10)))
-		if err != nil || got.Text != big || len(got.ToolCalls) != 1 {
-			t.Errorf("%d-byte event: %d bytes of text, %v", size, len(got.Text), err)
-		}
-	}
+	pt.StreamEdgeCases(t, func(text string) string { return edgeStream(text, true) }, 429, `{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}`, ask)
 	got, err := ask(pt.NewServer(t, pt.Trickle(edgeStream("Hi", false), 3)))
 	if err != nil || got.Stop != "incomplete" || len(got.ToolCalls) != 1 || string(got.ToolCalls[0].Arguments) != `{"city":"Zürich 🌧"}` {
 		t.Fatalf("deltas only: %+v %v", got, err)

@@ -1,5 +1,6 @@
-// Package providertest holds what the HTTP providers' tests share: a tool to call, and an httptest
-// server that answers each request with the next scripted reply and records the requests.
+// Package providertest holds what the HTTP providers' tests share: a tool to call, an httptest server
+// that answers each request with the next scripted reply and records the requests, and the checks every
+// streaming provider passes (StreamEdgeCases, LargeEvents).
 package providertest
 
 import (
