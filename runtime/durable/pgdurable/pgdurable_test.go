@@ -1,14 +1,11 @@
 package pgdurable_test
 
 import (
-	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -55,53 +52,6 @@ func TestStoreContract(t *testing.T) {
 	durabletest.StoreContract(t, st)
 }
 
-// worker is a worker process.
-type worker struct {
-	cmd    *exec.Cmd
-	stdin  interface{ Close() error }
-	out    bytes.Buffer
-	done   chan struct{}
-	status *os.ProcessState
-}
-
-func startWorker(t *testing.T, name string, args ...string) *worker {
-	t.Helper()
-	w := &worker{done: make(chan struct{})}
-	w.cmd = exec.Command(os.Args[0], append([]string{"-name", name}, args...)...)
-	w.cmd.Env = append(os.Environ(), workerEnv+"=1")
-	w.cmd.Stdout, w.cmd.Stderr = &w.out, &w.out
-	in, err := w.cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.stdin = in
-	if err := w.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = w.cmd.Wait(); w.status = w.cmd.ProcessState; close(w.done) }()
-	return w
-}
-
-func (w *worker) killed() bool {
-	select {
-	case <-w.done:
-		ws, ok := w.status.Sys().(syscall.WaitStatus)
-		return ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL
-	default:
-		return false
-	}
-}
-
-func (w *worker) stop() {
-	_ = w.stdin.Close()
-	select {
-	case <-w.done:
-	case <-time.After(10 * time.Second):
-		_ = w.cmd.Process.Kill()
-		<-w.done
-	}
-}
-
 // TestCrashWorkers runs the script on three worker processes (this test binary) sharing a throwaway
 // PostgreSQL database, the fake model on loopback, and kills (SIGKILL) the worker that reaches each
 // crash point: before a model call, after one, before a tool call, inside a handler (after its outside
@@ -131,16 +81,16 @@ func TestCrashWorkers(t *testing.T) {
 			defer model.Close()
 			dir := t.TempDir()
 			effects, marker := filepath.Join(dir, "effects"), filepath.Join(dir, "crashed")
-			var workers []*worker
+			var workers []*durabletest.Proc
 			for _, name := range []string{"A", "B", "C"} {
-				workers = append(workers, startWorker(t, name, "-dsn", dsn, "-model", model.URL, "-effects", effects,
+				workers = append(workers, durabletest.StartProc(t, workerEnv, "-name", name, "-dsn", dsn, "-model", model.URL, "-effects", effects,
 					"-crash", point, "-marker", marker, "-lease", "1s"))
 			}
 			var stopOnce sync.Once
 			stopAll := func() {
 				stopOnce.Do(func() {
 					for _, w := range workers {
-						w.stop()
+						w.Stop()
 					}
 				})
 			}
@@ -174,14 +124,14 @@ func TestCrashWorkers(t *testing.T) {
 			stopAll()
 			var killed []string
 			for i, w := range workers {
-				if w.killed() {
+				if w.Killed() {
 					killed = append(killed, string(rune('A'+i)))
 				}
 			}
 			if len(killed) != 1 {
 				var logs strings.Builder
 				for _, w := range workers {
-					logs.WriteString(w.out.String())
+					logs.WriteString(w.Output())
 				}
 				t.Fatalf("want one worker killed at %s, got %v; logs:\n%s", point, killed, logs.String())
 			}
@@ -196,9 +146,9 @@ func TestCrashWorkers(t *testing.T) {
 	}
 }
 
-func anyKilled(ws []*worker) bool {
+func anyKilled(ws []*durabletest.Proc) bool {
 	for _, w := range ws {
-		if w.killed() {
+		if w.Killed() {
 			return true
 		}
 	}

@@ -1,14 +1,11 @@
 package temporal_test
 
 import (
-	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -81,57 +78,6 @@ func devServer(t testing.TB) *devserver.Server {
 	return server
 }
 
-type proc struct {
-	cmd    *exec.Cmd
-	stdin  interface{ Close() error }
-	out    bytes.Buffer
-	done   chan struct{}
-	killed bool
-}
-
-func startProc(t testing.TB, args ...string) *proc {
-	t.Helper()
-	p := &proc{done: make(chan struct{})}
-	p.cmd = exec.Command(os.Args[0], args...)
-	p.cmd.Env = append(os.Environ(), workerEnv+"=1")
-	p.cmd.Stdout, p.cmd.Stderr = &p.out, &p.out
-	in, err := p.cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.stdin = in
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		_ = p.cmd.Wait()
-		if ws, ok := p.cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL {
-			p.killed = true
-		}
-		close(p.done)
-	}()
-	return p
-}
-
-func (p *proc) hasDied() bool {
-	select {
-	case <-p.done:
-		return p.killed
-	default:
-		return false
-	}
-}
-
-func (p *proc) stop() {
-	_ = p.stdin.Close()
-	select {
-	case <-p.done:
-	case <-time.After(15 * time.Second):
-		_ = p.cmd.Process.Kill()
-		<-p.done
-	}
-}
-
 // TestCrashWorkersTemporal runs the script as a workflow on a real Temporal server (the development
 // server on loopback) with three worker processes sharing a PostgreSQL database for sessions and
 // checkpoints, and kills (SIGKILL) the worker at each crash point: before a model call, after it, before
@@ -183,16 +129,16 @@ func crashWorkers(t *testing.T, srv *devserver.Server, point string, local bool)
 		suffix = "local-" + point
 	}
 	queue := "q-" + suffix
-	var workers []*proc
+	var workers []*durabletest.Proc
 	for _, name := range []string{"A", "B", "C"} {
-		workers = append(workers, startProc(t, "-hostport", srv.HostPort, "-queue", queue, "-dsn", dsn, "-model", model.URL,
+		workers = append(workers, durabletest.StartProc(t, workerEnv, "-hostport", srv.HostPort, "-queue", queue, "-dsn", dsn, "-model", model.URL,
 			"-effects", effects, "-crash", point, "-marker", marker, "-name", name))
 	}
 	var once sync.Once
 	stopAll := func() {
 		once.Do(func() {
 			for _, w := range workers {
-				w.stop()
+				w.Stop()
 			}
 		})
 	}
@@ -232,14 +178,14 @@ func crashWorkers(t *testing.T, srv *devserver.Server, point string, local bool)
 	stopAll()
 	var killed []string
 	for i, w := range workers {
-		if w.hasDied() {
+		if w.Killed() {
 			killed = append(killed, string(rune('A'+i)))
 		}
 	}
 	if len(killed) != 1 {
 		var logs strings.Builder
 		for _, w := range workers {
-			logs.WriteString(w.out.String())
+			logs.WriteString(w.Output())
 		}
 		t.Fatalf("want one worker killed at %s, got %v; logs:\n%s", point, killed, logs.String())
 	}
