@@ -13,6 +13,19 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// snappedHost opens a Host on dir, tracking changes or walking, and takes a snapshot; the snapshot is
+// released and the Host closed when the test ends.
+func snappedHost(t *testing.T, dir string, track bool) (*Host, any) {
+	t.Helper()
+	h, err := NewHost(dir, BackupDir(t.TempDir()), TrackChanges(track))
+	must(t, err)
+	t.Cleanup(func() { h.Close() })
+	snap, err := h.Snapshot()
+	must(t, err)
+	t.Cleanup(func() { h.Release(snap) })
+	return h, snap
+}
+
 // TestScrubPrivilegesTakesAwayWhatCouldGrantThem: after a snapshot, setuid/setgid files and directories,
 // a file with capabilities, a fifo and a socket are made under the root; ScrubPrivileges takes every
 // privilege away (bits cleared, capabilities dropped, special files removed) and leaves alone what was
@@ -27,14 +40,7 @@ func TestScrubPrivilegesTakesAwayWhatCouldGrantThem(t *testing.T) {
 			must(t, os.WriteFile(p("touched"), []byte("#!/bin/sh\n"), 0o755))
 			must(t, os.Mkdir(p("shared"), 0o775))
 			must(t, os.Chmod(p("shared"), 0o775|os.ModeSetgid))
-			h, err := NewHost(dir, BackupDir(t.TempDir()), TrackChanges(track))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer h.Close()
-			snap, err := h.Snapshot()
-			must(t, err)
-			defer h.Release(snap)
+			h, snap := snappedHost(t, dir, track)
 			must(t, os.WriteFile(p("suid"), []byte("#!/bin/sh\n"), 0o755))
 			must(t, os.Chmod(p("suid"), 0o755|os.ModeSetuid|os.ModeSetgid))
 			must(t, os.MkdirAll(p("new/deep"), 0o755))
@@ -125,14 +131,7 @@ func TestGrowthMeasuresWhatWasAdded(t *testing.T) {
 			p := func(n string) string { return filepath.Join(dir, n) }
 			must(t, os.WriteFile(p("old"), make([]byte, 1000), 0o644))
 			must(t, os.WriteFile(p("gone"), make([]byte, 5000), 0o644))
-			h, err := NewHost(dir, BackupDir(t.TempDir()), TrackChanges(track))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer h.Close()
-			snap, err := h.Snapshot()
-			must(t, err)
-			defer h.Release(snap)
+			h, snap := snappedHost(t, dir, track)
 			if g, err := h.Growth(); err != nil || g != (Growth{}) {
 				t.Fatalf("growth right after the snapshot: %+v %v", g, err)
 			}
@@ -236,14 +235,7 @@ func TestScrubReachesFilesInDirectoriesThatForbidIt(t *testing.T) {
 			// that forbid reaching it), and one made after it (tracked: a new directory, walked).
 			must(t, os.MkdirAll(p("old/sub"), 0o755))
 			must(t, os.WriteFile(p("old/sub/y"), []byte("#!/bin/sh\n"), 0o755))
-			h, err := NewHost(dir, BackupDir(t.TempDir()), TrackChanges(track))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer h.Close()
-			snap, err := h.Snapshot()
-			must(t, err)
-			defer h.Release(snap)
+			h, snap := snappedHost(t, dir, track)
 			must(t, os.MkdirAll(p("d/e"), 0o755))
 			must(t, os.WriteFile(p("d/e/x"), []byte("#!/bin/sh\n"), 0o755))
 			must(t, os.Chmod(p("d/e/x"), 0o4755|os.ModeSetuid))
