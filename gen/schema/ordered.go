@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"strings"
 )
 
-// The dialect converters (Gemini, AnthropicStrict) work on an order-keeping JSON tree, so that what they
-// write keeps the plain schema's key order (deterministic, readable output).
+// The dialect checkers (CheckGemini, CheckAnthropicStrict) read a schema as an order-keeping JSON tree,
+// their own rather than the adapters' jsontree, so that they check the converters' output independently.
+// (The converters themselves live in the adapters: runtime/adapters/internal/jsontree.)
 
 // ordObj is a JSON object that keeps its keys' order.
 type ordObj struct {
@@ -116,35 +116,4 @@ func writeOrdered(b *bytes.Buffer, v any) {
 		enc.Encode(v)
 		b.Truncate(b.Len() - 1) // the encoder's newline
 	}
-}
-
-// addNotes restates notes at the end of out's description, in parentheses, joined by "; ".
-func addNotes(out *ordObj, notes []string) {
-	if len(notes) == 0 {
-		return
-	}
-	d, _ := out.get("description").(string)
-	note := "(" + strings.Join(notes, "; ") + ")"
-	if d != "" {
-		d += " " + note
-	} else {
-		d = note
-	}
-	out.set("description", d)
-}
-
-// jsonLiteral writes v as compact JSON, for the notes the converters restate in descriptions.
-func jsonLiteral(v any) string {
-	var b bytes.Buffer
-	writeOrdered(&b, v)
-	return b.String()
-}
-
-// jsonLiterals writes vs as a comma-separated list of JSON literals.
-func jsonLiterals(vs []any) string {
-	var parts []string
-	for _, v := range vs {
-		parts = append(parts, jsonLiteral(v))
-	}
-	return strings.Join(parts, ", ")
 }
