@@ -168,7 +168,8 @@ func Eval(tc *wink.ToolContext, p EvalParams) (wink.ToolResult[EvalResult], erro
 	}
 }
 
-var memoryText = "The program used more than " + strconv.Itoa(MaxMemory>>20) + " MiB of memory and was stopped; everything it wrote was undone."
+var memoryText = "The program used more than " + strconv.Itoa(MaxMemory>>20) + " MiB of memory and was stopped; everything it wrote was undone. " +
+	"Build smaller values, or read and process the files in parts."
 
 // failure is a failed result that keeps what the program printed.
 func failure(text string, res EvalResult) wink.ToolResult[EvalResult] {

@@ -88,7 +88,7 @@ func TestEvalFailuresRollBackAndSayWhy(t *testing.T) {
 			{"load", "write_file('new.txt', 'x')\nload('x.star', 'y')", "Error at line 2, column 1: cannot load x.star: load is not available: write the program in one source"},
 			{"recursion", "write_file('new.txt', 'x')\ndef f(n):\n  return f(n)\nf(1)", "Error at line 3, column 10: function f called recursively"},
 			{"memory", "write_file('new.txt', 'x')\ns = 'x' * 1000000\nl = []\ndef f():\n  for i in range(100000):\n    l.append(s + str(i))\nf()",
-				"The program used more than 256 MiB of memory and was stopped; everything it wrote was undone."},
+				"The program used more than 256 MiB of memory and was stopped; everything it wrote was undone. Build smaller values, or read and process the files in parts."},
 		} {
 			t.Run(c.name, func(t *testing.T) {
 				args := src(c.program)

@@ -131,7 +131,8 @@ func Shell(tc *wink.ToolContext, p ShellParams) (wink.ToolResult[ShellResult], e
 		return failed(res, workspaceNote(cfg, o.grown)), nil
 	case o.unmeasured != nil:
 		return failed(res, "The sandbox could not measure what the command added to the workspace ("+o.unmeasured.Error()+
-			") and stopped it; everything it wrote was undone."), nil
+			") and stopped it; everything it wrote was undone. Run it again; if it fails the same way, make and remove "+
+			"fewer files and directories at once, or put scratch files under /tmp."), nil
 	case o.timedOut:
 		secs := strconv.FormatFloat(timeout.Seconds(), 'f', -1, 64)
 		return failed(res, "The command did not finish within "+secs+" s and was stopped; everything it wrote was undone. "+
