@@ -6,6 +6,7 @@ import (
 	"os/user"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -52,9 +53,10 @@ func TestSandboxAsAnUnprivilegedUser(t *testing.T) {
 	if err := os.Chown(tmp, uid, gid); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "-test.run", "^(TestShellRunsInTheWorkspace|TestFailedCommandRollsBackItsWrites|TestShellFailureTexts|TestSandboxRefusesEscapes|"+
-		"TestSandboxLeavesNothingThatGrantsPrivileges|TestWorkspaceGrowthIsBounded|TestShellRollbackCoversEveryNameOfAFile|"+
-		"TestPrivilegeBitsAreTakenWhileTheCommandRuns|TestSpaceCannotBeReservedPastAFilesEnd|TestShellRollbackScenariosWithLinks)$", "-test.v")
+	tests := []string{"TestShellRunsInTheWorkspace", "TestFailedCommandRollsBackItsWrites", "TestShellFailureTexts", "TestSandboxRefusesEscapes",
+		"TestSandboxLeavesNothingThatGrantsPrivileges", "TestWorkspaceGrowthIsBounded", "TestShellRollbackCoversEveryNameOfAFile",
+		"TestPrivilegeBitsAreTakenWhileTheCommandRuns", "TestSpaceCannotBeReservedPastAFilesEnd", "TestShellRollbackScenariosWithLinks"}
+	cmd := exec.Command(bin, "-test.run", "^("+strings.Join(tests, "|")+")$", "-test.v")
 	cmd.Dir = tmp
 	cmd.Env = []string{"WINK_SANDBOX_UNPRIV=1", "TMPDIR=" + tmp, "HOME=" + tmp, "PATH=" + os.Getenv("PATH")}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}}
@@ -62,6 +64,12 @@ func TestSandboxAsAnUnprivilegedUser(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("the sandbox tests failed as nobody: %v\n%s", err, out)
+	}
+	// Each must have run and passed: a renamed test would otherwise match nothing and pass unseen.
+	for _, name := range tests {
+		if !strings.Contains("\n"+string(out), "\n--- PASS: "+name+" ") {
+			t.Errorf("%s did not pass as nobody:\n%s", name, out)
+		}
 	}
 	t.Logf("as nobody:\n%s", out)
 }
