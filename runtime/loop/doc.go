@@ -28,8 +28,10 @@
 //     joined with ctx.Err() if it does not wrap it, so errors.Is(err, context.DeadlineExceeded) holds.
 //   - Errors from Dispatch (deadline, cancellation, a transaction that could not start or roll back)
 //     stop the run: the tool results obtained before the error are kept in the transcript, later calls
-//     of the turn do not run. With Parallel, every call of the turn has run; the outcomes of those that
-//     succeeded are kept in the calls' order and the error of the earliest failing call returned.
+//     of the turn do not run. With Parallel, every read-only call of the turn has run, and the
+//     state-changing ones up to the first that returned an error (the later ones do not run); the
+//     outcomes of those that succeeded are kept in the calls' order and the error of the earliest failing
+//     call returned.
 //   - Failed tool calls (bad arguments, unknown tool, denials, handler failures) are not errors: their
 //     text goes back to the model, which is how it recovers.
 //   - Parallel is a switch on the whole run; results always keep the calls' order. It runs a turn's
