@@ -49,7 +49,8 @@ func (e *emitter) encodeStruct(t *model.Type, v *jen.Statement, depth int) []jen
 		}
 		out = append(out, appendRaw(prefix+jsonQuote(f.JSONName)+":"))
 		value := e.encodeValue(f.Type, e.fieldExpr(v, f), depth+1)
-		if zero := e.zeroTest(f, e.fieldExpr(v, f)); zero != nil {
+		// Free-form JSON writes null for its zero value itself (encodeValue): no second test.
+		if zero := e.zeroTest(f, e.fieldExpr(v, f)); zero != nil && f.Type.Kind != model.KindJSON {
 			// An optional field at its zero value is written as null (absent): its zero value may not satisfy
 			// its own constraints (an empty string against a pattern), and null decodes back to it.
 			out = append(out, jen.If(zero).Block(appendRaw("null")).Else().Block(value...))

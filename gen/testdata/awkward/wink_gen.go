@@ -1101,11 +1101,7 @@ func winkEncodeWideParams(dst []byte, v *WideParams) []byte {
 	if len(v.Options) == 0 {
 		dst = append(dst, "null"...)
 	} else {
-		if len(v.Options) == 0 {
-			dst = append(dst, "null"...)
-		} else {
-			dst = append(dst, v.Options...)
-		}
+		dst = append(dst, v.Options...)
 	}
 	dst = append(dst, ",\"extras\":"...)
 	if v.Extras == nil {
@@ -1765,11 +1761,7 @@ func winkEncodeNode(dst []byte, v *Node) []byte {
 	if len(v.Value) == 0 {
 		dst = append(dst, "null"...)
 	} else {
-		if len(v.Value) == 0 {
-			dst = append(dst, "null"...)
-		} else {
-			dst = append(dst, v.Value...)
-		}
+		dst = append(dst, v.Value...)
 	}
 	dst = append(dst, ",\"kids\":"...)
 	if v.Kids == nil {

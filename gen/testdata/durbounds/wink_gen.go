@@ -364,11 +364,7 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 	if len(v.Options) == 0 {
 		dst = append(dst, "null"...)
 	} else {
-		if len(v.Options) == 0 {
-			dst = append(dst, "null"...)
-		} else {
-			dst = append(dst, v.Options...)
-		}
+		dst = append(dst, v.Options...)
 	}
 	dst = append(dst, '}')
 	return dst

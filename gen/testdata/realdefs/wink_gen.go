@@ -576,11 +576,7 @@ func winkEncodeSearchParams(dst []byte, v *SearchParams) []byte {
 	if len(v.Value) == 0 {
 		dst = append(dst, "null"...)
 	} else {
-		if len(v.Value) == 0 {
-			dst = append(dst, "null"...)
-		} else {
-			dst = append(dst, v.Value...)
-		}
+		dst = append(dst, v.Value...)
 	}
 	dst = append(dst, ",\"filters\":"...)
 	if v.Filters == nil {

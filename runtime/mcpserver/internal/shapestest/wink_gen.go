@@ -1608,11 +1608,7 @@ func winkEncodeRecord(dst []byte, v *Record) []byte {
 	if len(v.Extra) == 0 {
 		dst = append(dst, "null"...)
 	} else {
-		if len(v.Extra) == 0 {
-			dst = append(dst, "null"...)
-		} else {
-			dst = append(dst, v.Extra...)
-		}
+		dst = append(dst, v.Extra...)
 	}
 	dst = append(dst, ",\"wait\":"...)
 	dst = strictjson.AppendDuration(dst, v.Wait)
@@ -2021,11 +2017,7 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 	if len(v.Extra) == 0 {
 		dst = append(dst, "null"...)
 	} else {
-		if len(v.Extra) == 0 {
-			dst = append(dst, "null"...)
-		} else {
-			dst = append(dst, v.Extra...)
-		}
+		dst = append(dst, v.Extra...)
 	}
 	dst = append(dst, ",\"fail\":"...)
 	if !v.Fail {
