@@ -51,7 +51,7 @@ var ErrDropItem = errors.New("session: drop the stored item")
 //
 //	var Plans = session.NewSlice[Plan]("plan", session.Rollback, session.WithCodec(WinkPlanCodec),
 //		session.WithUpgrade(func(stored []byte, err error) (Plan, error) {
-//			var old OldPlan // its codec kept from the previous release
+//			// OldPlan and its codec WinkOldPlanCodec are kept from the previous release.
 //			if old, derr := WinkOldPlanCodec.Decode(stored); derr == nil {
 //				return Plan{Objective: old.Goal}, nil
 //			}
