@@ -50,7 +50,6 @@ import (
 	"os"
 	"runtime/debug"
 	"runtime/metrics"
-	"strconv"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
@@ -240,7 +239,7 @@ func childMain(stdin io.Reader, stdout io.Writer) int {
 				return nil, err
 			}
 			if len(content) > files.MaxFileSize {
-				return nil, errors.New("write_file: content over " + strconv.Itoa(files.MaxFileSize) + " bytes")
+				return nil, errFileSize
 			}
 			if len(content) > MaxWriteBytes-wrote { // the parent checks too; this spares the pipe the bytes
 				return nil, errWriteBytes

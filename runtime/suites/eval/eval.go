@@ -206,10 +206,10 @@ func writeBuiltin(fsys vfs.Filesystem, path string, content []byte, writes *writ
 		return err
 	}
 	if writes.files >= MaxWrites {
-		return errors.New("write_file: at most " + strconv.Itoa(MaxWrites) + " files per call")
+		return errors.New("write_file: at most " + strconv.Itoa(MaxWrites) + " files per call; write the others in another call")
 	}
 	if len(content) > files.MaxFileSize {
-		return errors.New("write_file: content over " + strconv.Itoa(files.MaxFileSize) + " bytes")
+		return errFileSize
 	}
 	if len(content) > MaxWriteBytes-writes.bytes {
 		return errWriteBytes
@@ -229,6 +229,11 @@ func writeBuiltin(fsys vfs.Filesystem, path string, content []byte, writes *writ
 	writes.bytes += len(content)
 	return nil
 }
+
+// errFileSize is write_file's error for content over what one file may hold (the child and the parent
+// both check).
+var errFileSize = errors.New("write_file: content over " + strconv.Itoa(files.MaxFileSize) +
+	" bytes, the most one file may hold; split it into smaller files written over several calls")
 
 var errWriteBytes = errors.New("write_file: the files one call writes may hold at most " + strconv.Itoa(MaxWriteBytes) +
 	" bytes together; write less per call")
