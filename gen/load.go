@@ -50,7 +50,7 @@ func load(dir string, patterns []string) ([]*packages.Package, []Diagnostic, err
 	var ds []Diagnostic
 	for _, p := range pkgs {
 		for _, e := range p.Errors {
-			if ignorableTypeError(e) {
+			if ignorableTypeError(e) || compilerOutput(p, e) {
 				continue
 			}
 			ds = append(ds, Diagnostic{Pos: errPosition(e), Message: errMessage(e)})
@@ -74,6 +74,19 @@ func blankGenerated(file, pkgName string) []byte {
 	var b bytes.Buffer
 	b.WriteString(Header + "\n\npackage " + pkgName + "\n")
 	return b.Bytes()
+}
+
+// compilerOutput reports whether e is the compiler's output for p, which the loader reports beside its own
+// type errors: to type-check against export data, go/packages runs `go list -export`, which compiles every
+// package, the ones being generated included, and a package that names identifiers wink_gen.go has yet to
+// declare fails to compile. That output ("# import/path" and then the compiler's error lines) is capped
+// by the compiler (ten errors, then "too many errors"), and says nothing the type checker does not: p was
+// type-checked from source, every error reported one by one without a cap (Config.Error), and those are
+// the errors judged here (ignorableTypeError). So generation never depends on the compiler's error cap or
+// its wording; an error only the compiler finds shows when the package is built.
+func compilerOutput(p *packages.Package, e packages.Error) bool {
+	return e.Kind == packages.ListError && e.Pos == "" && strings.HasPrefix(e.Msg, "# ") &&
+		p.Types != nil && p.TypesInfo != nil && len(p.Syntax) > 0
 }
 
 // ignorableTypeError reports whether a type error only says that an identifier the generator produces is
