@@ -12,7 +12,14 @@ import (
 // The checkpoints' payloads are a small binary format of their own (a version byte, then varints and
 // length-prefixed strings): no reflection and no JSON on the path every step takes. Each payload starts
 // with codecVersion, so a later format can read older checkpoints.
-const codecVersion = 1
+//
+// Version 2 adds an outcome's content blocks (wink.Outcome.Content: images, audio, embedded resources,
+// resource links, more text) after its fields: version 1 dropped them, so a model resumed from a
+// checkpoint saw its tools' results without them. Version 1 payloads still decode (with no blocks).
+const codecVersion = 2
+
+// minCodecVersion is the oldest version the decoder reads.
+const minCodecVersion = 1
 
 // ErrCorrupt reports a checkpoint payload that does not decode.
 var ErrCorrupt = errors.New("durable: corrupt checkpoint")
@@ -34,6 +41,7 @@ func (e *enc) bool(v bool) {
 type dec struct {
 	b   []byte
 	err error
+	v   byte // the payload's version (version sets it)
 }
 
 func (d *dec) fail() {
@@ -108,10 +116,11 @@ func (d *dec) bool() bool {
 }
 
 func (d *dec) version() {
-	if len(d.b) == 0 || d.b[0] != codecVersion {
+	if len(d.b) == 0 || d.b[0] < minCodecVersion || d.b[0] > codecVersion {
 		d.fail()
 		return
 	}
+	d.v = d.b[0]
 	d.b = d.b[1:]
 }
 
@@ -155,6 +164,7 @@ func (d *dec) calls() []wink.Call {
 	return cs
 }
 
+// outcome writes every field of o the model's request is built from, its content blocks included.
 func (e *enc) outcome(o wink.Outcome) {
 	e.str(o.CallID)
 	e.str(o.Name)
@@ -162,10 +172,70 @@ func (e *enc) outcome(o wink.Outcome) {
 	e.str(o.Message)
 	e.str(o.Output)
 	e.bool(o.Replayed)
+	blocks := o.Content.All()
+	e.uvarint(uint64(len(blocks)))
+	for i := range blocks {
+		e.content(&blocks[i])
+	}
 }
 
 func (d *dec) outcome() wink.Outcome {
-	return wink.Outcome{CallID: d.str(), Name: d.str(), Success: d.bool(), Message: d.str(), Output: d.str(), Replayed: d.bool()}
+	o := wink.Outcome{CallID: d.str(), Name: d.str(), Success: d.bool(), Message: d.str(), Output: d.str(), Replayed: d.bool()}
+	if d.v >= 2 {
+		n := d.count(9) // a block is at least 9 bytes: its kind, 7 empty strings and a size
+		if n > 0 {
+			blocks := make([]wink.Content, n)
+			for i := range blocks {
+				blocks[i] = d.content()
+			}
+			o.Content = wink.BlocksOf(blocks...)
+		}
+	}
+	return o
+}
+
+// content writes a block field by field. Data keeps the difference between nil and empty (a resource
+// with nil Data is textual, with empty Data binary): its length is written plus one, 0 for nil.
+func (e *enc) content(c *wink.Content) {
+	e.uvarint(uint64(c.Kind))
+	e.str(c.Text)
+	if c.Data == nil {
+		e.uvarint(0)
+	} else {
+		e.uvarint(uint64(len(c.Data)) + 1)
+		e.b = append(e.b, c.Data...)
+	}
+	e.str(c.MIMEType)
+	e.str(c.URI)
+	e.str(c.Name)
+	e.str(c.Title)
+	e.str(c.Description)
+	e.varint(c.Size)
+}
+
+func (d *dec) content() wink.Content {
+	var c wink.Content
+	k := d.uvarint()
+	if k > 255 {
+		d.fail()
+	}
+	c.Kind = wink.ContentKind(k)
+	c.Text = d.str()
+	switch n := d.uvarint(); {
+	case d.err != nil:
+	case n > uint64(len(d.b))+1:
+		d.fail()
+	case n > 0:
+		c.Data = append([]byte{}, d.b[:n-1]...)
+		d.b = d.b[n-1:]
+	}
+	c.MIMEType = d.str()
+	c.URI = d.str()
+	c.Name = d.str()
+	c.Title = d.str()
+	c.Description = d.str()
+	c.Size = d.varint()
+	return c
 }
 
 // EncodeResponse returns a model response's checkpoint payload.

@@ -20,6 +20,11 @@
 // outcome per tool call, keyed by (turn, call index). A worker that takes a run over rebuilds the
 // conversation from them and goes on from the first step without one.
 //
+//   - A checkpoint keeps everything the model's next request is built from: the response's text and
+//     calls, each outcome's text and its content blocks of every kind (wink.Outcome.Content: images,
+//     audio, embedded resources and blobs, resource links, text), and so does the session's commit. A
+//     run taken over, or resumed after a held call was decided, sends the model the request an
+//     uninterrupted run sends, byte for byte.
 //   - A model call whose response is checkpointed is never sent again: its response is replayed. A model
 //     call interrupted before its checkpoint was written is sent again (it was not completed).
 //   - A tool call whose outcome is checkpointed never runs again.

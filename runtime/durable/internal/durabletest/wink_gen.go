@@ -19,6 +19,9 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 // at generation time. A failure here means a struct changed: regenerate with go generate.
 var (
 	_ struct {
+		Account string `json:"account" wink:"minLength=1,maxLength=40"`
+	} = SnapshotParams{}
+	_ struct {
 		Account string `json:"account"`
 		Cents   int    `json:"cents"`
 	} = Balance{}
@@ -37,14 +40,31 @@ var (
 	} = Entry{}
 )
 var (
-	_ func(*wink.ToolContext, DepositParams) (wink.ToolResult[Balance], error)  = Deposit
-	_ func(*wink.ToolContext, TransferParams) (wink.ToolResult[Balance], error) = Transfer
+	_ func(*wink.ToolContext, SnapshotParams) (wink.ToolResult[wink.NoValue], error) = Snapshot
+	_ func(*wink.ToolContext, DepositParams) (wink.ToolResult[Balance], error)       = Deposit
+	_ func(*wink.ToolContext, TransferParams) (wink.ToolResult[Balance], error)      = Transfer
 )
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkDeposit, WinkTransfer}
+	return []*wink.Tool{WinkSnapshot, WinkDeposit, WinkTransfer}
+}
+
+// WinkSnapshot is the snapshot tool, handled by Snapshot.
+var WinkSnapshot = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Records a look at an account in the session and returns it with one content block of every kind (SnapshotBlocks): the tests check that a checkpoint gives the model back every block.",
+	Name:             "snapshot",
+	ParamsSchema:     winkSchemaSnapshotParams,
+	Position:         "github.com/winkgen/wink/runtime/durable/internal/durabletest.Snapshot (content.go)",
+	ResultSchema:     winkSchemaNoValue,
+}, &winkFuncsSnapshot)
+var winkFuncsSnapshot = wink.Funcs[SnapshotParams, wink.NoValue]{
+	Decode:       winkDecodeSnapshotParams,
+	EncodeParams: winkEncodeSnapshotParams,
+	EncodeResult: wink.EncodeNoValue,
+	Handler:      Snapshot,
 }
 
 // WinkDeposit is the deposit tool, handled by Deposit.
@@ -82,6 +102,40 @@ var winkFuncsTransfer = wink.Funcs[TransferParams, Balance]{
 	EncodeParams: winkEncodeTransferParams,
 	EncodeResult: winkEncodeBalance,
 	Handler:      Transfer,
+}
+
+// winkDecodeSnapshotParams strictly decodes a SnapshotParams object; errors are recorded in d.
+func winkDecodeSnapshotParams(d *strictjson.Decoder, v *SnapshotParams) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "account":
+			if d.Repeated(&seen[0], 1) {
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.Account = s
+				d.CheckLength(s, 1, 40)
+			}
+		default:
+			d.Unknown(winkKeysSnapshotParams)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("account")
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeSnapshotParams appends the canonical JSON encoding of v to dst.
+func winkEncodeSnapshotParams(dst []byte, v *SnapshotParams) []byte {
+	dst = append(dst, "{\"account\":"...)
+	dst = strictjson.AppendString(dst, v.Account)
+	dst = append(dst, '}')
+	return dst
 }
 
 // winkEncodeBalance appends the canonical JSON encoding of v to dst.
@@ -268,6 +322,8 @@ func winkStateDecodeEntry(data []byte) (Entry, error) {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
+	winkSchemaSnapshotParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"account":{"type":"string","description":"Account to picture.","minLength":1,"maxLength":40}},"required":["account"],"additionalProperties":false}`)
+	winkSchemaNoValue        = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"null"}`)
 	winkSchemaDepositParams  = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"account":{"type":"string","description":"Account to credit.","minLength":1,"maxLength":40},"cents":{"type":"integer","description":"Cents to add.","minimum":1,"maximum":1000000}},"required":["account","cents"],"additionalProperties":false}`)
 	winkSchemaBalance        = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Balance is what deposit and transfer return.","properties":{"account":{"type":"string","description":"Account changed."},"cents":{"type":"integer","description":"Cents is the account's balance now.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["account","cents"],"additionalProperties":false}`)
 	winkSchemaTransferParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"from":{"type":"string","description":"From is the account debited.","minLength":1,"maxLength":40},"cents":{"type":"integer","description":"Cents to move.","minimum":1,"maximum":1000000}},"required":["from","cents"],"additionalProperties":false}`)
@@ -275,6 +331,7 @@ var (
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
+	winkKeysSnapshotParams = []string{"account"}
 	winkKeysDepositParams  = []string{"account", "cents"}
 	winkKeysTransferParams = []string{"from", "cents"}
 	winkKeysEntry          = []string{"account", "cents", "key"}
