@@ -15,7 +15,8 @@ func (d *Decoder) FailDuration(msg string, v time.Duration) {
 
 // FreeForm consumes one free-form JSON value (of any kind), validated as strictly as every value (syntax,
 // UTF-8, escapes, depth; its size is bounded by MaxBytes with the rest of the input), and returns a copy
-// of its bytes as they appear in the input (whitespace inside, key order and escapes kept). Under PairMaps
+// of its bytes as they appear in the input (whitespace inside, key order and escapes kept). A value that
+// names an object member twice (also when one spelling escapes it) is an error at this path. Under PairMaps
 // (a call from a provider that was sent free-form values as JSON text: OpenAI strict mode, Gemini) a
 // string holds the value's JSON text: its content is read and validated the same way, within the depth
 // left at this level, and returned; a string that is not JSON text is an error at this path.
@@ -42,11 +43,32 @@ func (d *Decoder) FreeForm() ([]byte, bool) {
 			d.Fail(msg)
 			return nil, false
 		}
+		if !d.canonicalCheck(raw) {
+			return nil, false
+		}
 		return append([]byte(nil), raw...), true
 	}
 	raw, ok := d.Raw()
-	if !ok {
+	if !ok || !d.canonicalCheck(raw) {
 		return nil, false
 	}
 	return append([]byte(nil), raw...), true
+}
+
+// canonicalCheck fails a free-form value that has no canonical form (CanonicalExact): an object naming a
+// member twice (however spelled), or a number whose exponent is beyond any use. Such a value never
+// reaches a handler, an idempotency key or an approval binding.
+func (d *Decoder) canonicalCheck(raw []byte) bool {
+	var stack [512]byte
+	if _, err := CanonicalExact(stack[:0], raw); err != nil {
+		msg := err.Error()
+		if ce, ok := err.(*dupError); ok {
+			msg = ce.Msg + "; give each member once"
+		} else if ce, ok := err.(*CanonicalError); ok {
+			msg = ce.Msg
+		}
+		d.Fail(msg)
+		return false
+	}
+	return true
 }

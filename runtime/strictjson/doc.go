@@ -75,6 +75,18 @@
 //   - MultipleOf is exact on the literal's decimal digits; its cost is bounded by the literal's length,
 //     whatever the exponent (1e1000000000 is checked by counting factors of 2 and 5).
 //
+// # Canonical form
+//
+// [Canonical] writes RFC 8785's JSON Canonicalization Scheme (members sorted by UTF-16 code units,
+// minimal string escapes, ECMAScript number notation, no whitespace); [CanonicalExact] is the same except
+// that a number a double cannot hold (12345678901234567891, 1e400) keeps its exact value instead of being
+// rounded, so that two different values never share a form. Both refuse a member named twice (also when
+// one name is escaped), invalid UTF-8 and lone surrogates. winkgen computes everything that identifies a
+// call by its arguments (automatic idempotency keys, approval bindings) from CanonicalExact, and
+// [Decoder.FreeForm] refuses a free-form value that has no canonical form, so a repeated member never
+// reaches a handler or a key. The published vectors of RFC 8785's reference implementation are in
+// testdata/jcs.
+//
 // # Formats
 //
 // Format.Valid reproduces the format assertions of github.com/santhosh-tekuri/jsonschema/v6 exactly,

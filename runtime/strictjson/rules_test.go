@@ -277,3 +277,32 @@ func TestFreeFormJSONText(t *testing.T) {
 		}
 	}
 }
+
+// TestFreeFormRefusesRepeatedMembers: a free-form value never carries a member twice, at any depth, however
+// the second is spelled (escaped, or inside JSON text under PairMaps), so no handler, idempotency key or
+// approval binding sees one.
+func TestFreeFormRefusesRepeatedMembers(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		pairs bool
+	}{
+		{`{"o":{"a":1,"a":2}}`, false},
+		{`{"o":{"a":1,"\u0061":2}}`, false},
+		{`{"o":[{"x":{"k":1,"k":1}}]}`, false},
+		{`{"o":"{\"a\":1,\"\\u0061\":2}"}`, true},
+	} {
+		var d Decoder
+		d.Reset([]byte(c.in), Limits{PairMaps: c.pairs})
+		d.ObjectStart()
+		for d.NextKey() {
+			if v, ok := d.FreeForm(); ok {
+				t.Errorf("%s: accepted %s", c.in, v)
+			}
+		}
+		d.ObjectEnd()
+		errs := d.Finish()
+		if errs == nil || !strings.Contains(errs.Error(), "o: duplicate member") || !strings.Contains(errs.Error(), "give each member once") {
+			t.Errorf("%s: %v", c.in, errs)
+		}
+	}
+}
