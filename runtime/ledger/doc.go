@@ -4,9 +4,17 @@
 //
 // # Keys
 //
-// A key is "scope:tool:suffix". [AutoKey] hashes the canonical JSON encoding of
-// all decoded parameters, [ParamsKey] the JSON object of the selected fields,
-// and [CustomKey] takes the tool's own string. The hash suffix is the first 16
+// A key is "scope:tool:suffix". [AutoKey] hashes the canonical form of the JSON
+// encoding of all decoded parameters, [ParamsKey] that of the JSON object of
+// the selected fields (in any order), and [CustomKey] takes the tool's own
+// string. The canonical form is RFC 8785's (strictjson.CanonicalExact, which
+// keeps numbers a double cannot hold exact instead of rounding them), so a
+// free-form value (wink.RawJSON) spelled otherwise (members reordered,
+// whitespace, escapes, 1e2 for 100) keeps its key and replays, and two
+// different values never share one; a free-form value naming a member twice is
+// refused by the decoder and never reaches a key. Keys recorded before this
+// rule (winkgen before issue 25 hashed the encoding as written) differ: a call
+// retried across the upgrade runs once more. The hash suffix is the first 16
 // hex characters of SHA-256, as in WINK.
 //
 // Which strategy a tool uses, and its scope and TTL, come from its

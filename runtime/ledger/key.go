@@ -3,6 +3,8 @@ package ledger
 import (
 	"crypto/sha256"
 	"strconv"
+
+	"github.com/winkgen/wink/runtime/strictjson"
 )
 
 // Strategy says how a tool's idempotency key is derived from a call.
@@ -75,8 +77,9 @@ func (e *scopeError) Error() string {
 }
 
 // Field is one selected parameter for the Params strategy: its JSON name and
-// the canonical JSON encoding of its value. A nil or empty JSON is hashed as
-// null, so an absent optional field and an explicit null give the same key.
+// the JSON encoding of its value (any spelling: the key hashes its canonical
+// form). A nil or empty JSON is hashed as null, so an absent optional field
+// and an explicit null give the same key.
 type Field struct {
 	Name string
 	JSON []byte
@@ -89,22 +92,48 @@ const hexDigits = "0123456789abcdef"
 const hashLen = 16
 
 // AutoKey returns the key of the Auto strategy: "scope:tool:" followed by the
-// first 16 hex characters of the SHA-256 of canonical, the canonical JSON
-// encoding of the decoded parameters.
-func AutoKey(scope, tool string, canonical []byte) string {
-	sum := sha256.Sum256(canonical)
+// first 16 hex characters of the SHA-256 of the canonical form of params, the
+// JSON encoding of the decoded parameters: its RFC 8785 form
+// (strictjson.CanonicalExact: members sorted, no whitespace, minimal escapes,
+// numbers by value), so every spelling of the same value (a free-form
+// wink.RawJSON field reordered, re-indented or escaped differently, 1e2 for
+// 100) gives the same key, and different values never do. params that are not
+// one JSON value are hashed as given.
+func AutoKey(scope, tool string, params []byte) string {
+	var stack [512]byte
+	sum := sha256.Sum256(canonicalOr(stack[:0], params))
 	return join(scope, tool, &sum)
 }
 
+// canonicalOr returns the canonical form of src appended to dst, or src when
+// it has none.
+func canonicalOr(dst, src []byte) []byte {
+	if c, err := strictjson.CanonicalExact(dst, src); err == nil {
+		return c
+	}
+	return src
+}
+
 // ParamsKey returns the key of the Params strategy: "scope:tool:" followed by
-// the first 16 hex characters of the SHA-256 of the JSON object made of the
-// given fields, in the given order ({"name":value,...}, no spaces). Selecting
-// every field in declaration order therefore gives the same key as AutoKey.
+// the first 16 hex characters of the SHA-256 of the canonical form (as for
+// AutoKey) of the JSON object made of the given fields. The order in which
+// fields are given does not matter, and selecting every field gives the same
+// key as AutoKey. A field named twice keeps its first value.
 func ParamsKey(scope, tool string, fields []Field) string {
 	var stack [256]byte
 	b := append(stack[:0], '{')
 	for i, f := range fields {
-		if i > 0 {
+		dup := false
+		for _, g := range fields[:i] {
+			if g.Name == f.Name {
+				dup = true
+				break
+			}
+		}
+		if dup {
+			continue
+		}
+		if len(b) > 1 {
 			b = append(b, ',')
 		}
 		b = appendJSONString(b, f.Name)
@@ -116,7 +145,8 @@ func ParamsKey(scope, tool string, fields []Field) string {
 		}
 	}
 	b = append(b, '}')
-	sum := sha256.Sum256(b)
+	var out [512]byte
+	sum := sha256.Sum256(canonicalOr(out[:0], b))
 	return join(scope, tool, &sum)
 }
 

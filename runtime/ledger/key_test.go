@@ -10,7 +10,9 @@ func TestAutoKeyIsScopeToolAndFirst16HexOfSHA256(t *testing.T) {
 		canonical         string
 		want              string
 	}{
-		{"object", "session", "create_order", `{"order_id":"123","amount":5}`, "session:create_order:3a5fbf0607139ea6"},
+		// sha256(`{"amount":5,"order_id":"123"}`), the RFC 8785 form: members sorted.
+		{"object", "session", "create_order", `{"order_id":"123","amount":5}`, "session:create_order:e41fdc19c4e92327"},
+		{"object respelled", "session", "create_order", "{ \"amount\" : 5.0 ,\n\"order\\u005fid\":\"\\u0031\\u00323\"}", "session:create_order:e41fdc19c4e92327"},
 		{"empty object", "session", "ping", `{}`, "session:ping:44136fa355b3678a"},
 		{"empty input", "s1", "ping", ``, "s1:ping:e3b0c44298fc1c14"},
 		{"long scope beyond stack buffer", "a-very-long-scope-name-that-is-longer-than-the-buffer-used-for-short-keys-0123456789-0123456789-0123456789", "t",
@@ -25,7 +27,7 @@ func TestAutoKeyIsScopeToolAndFirst16HexOfSHA256(t *testing.T) {
 	}
 }
 
-func TestParamsKeyHashesSelectedFieldsAsJSONObjectInGivenOrder(t *testing.T) {
+func TestParamsKeyHashesSelectedFieldsAsCanonicalJSONObject(t *testing.T) {
 	tests := []struct {
 		name   string
 		fields []Field
@@ -33,8 +35,9 @@ func TestParamsKeyHashesSelectedFieldsAsJSONObjectInGivenOrder(t *testing.T) {
 	}{
 		{"one field", []Field{{"order_id", []byte(`"123"`)}}, "session:create_order:42ec9c7d61a8dce9"},
 		{"no fields", nil, "session:create_order:44136fa355b3678a"},
-		{"absent field hashes as null", []Field{{"order_id", []byte(`"123"`)}, {"note", nil}}, "session:create_order:f543869efb224646"},
-		{"explicit null equals absent", []Field{{"order_id", []byte(`"123"`)}, {"note", []byte(`null`)}}, "session:create_order:f543869efb224646"},
+		{"absent field hashes as null", []Field{{"order_id", []byte(`"123"`)}, {"note", nil}}, "session:create_order:75ab62ac428e741c"},
+		{"explicit null equals absent", []Field{{"order_id", []byte(`"123"`)}, {"note", []byte(`null`)}}, "session:create_order:75ab62ac428e741c"},
+		{"values respelled", []Field{{"order_id", []byte(`"\u0031\u00323"`)}, {"note", []byte(` null `)}}, "session:create_order:75ab62ac428e741c"},
 		{"name escaped as JSON string", []Field{{"a\"b\\c\x01", nil}, {"x", []byte(`[1,2]`)}}, "session:create_order:81cde64b01c8dada"},
 		{"all fields in declaration order equal AutoKey", []Field{{"order_id", []byte(`"123"`)}, {"amount", []byte(`5`)}},
 			AutoKey("session", "create_order", []byte(`{"order_id":"123","amount":5}`))},
@@ -48,11 +51,25 @@ func TestParamsKeyHashesSelectedFieldsAsJSONObjectInGivenOrder(t *testing.T) {
 	}
 }
 
-func TestParamsKeyDependsOnFieldOrder(t *testing.T) {
-	a := ParamsKey("s", "t", []Field{{"a", []byte("1")}, {"b", []byte("2")}})
-	b := ParamsKey("s", "t", []Field{{"b", []byte("2")}, {"a", []byte("1")}})
-	if a == b {
-		t.Errorf("ParamsKey gave %q for both field orders", a)
+func TestParamsKeyIgnoresFieldOrder(t *testing.T) {
+	a := ParamsKey("s", "t", []Field{{"a", []byte("1")}, {"b", []byte(`{"x":1,"y":[2]}`)}})
+	b := ParamsKey("s", "t", []Field{{"b", []byte(`{ "y" : [ 2 ], "x" : 1 }`)}, {"a", []byte("1e0")}})
+	if a != b {
+		t.Errorf("ParamsKey gave %q and %q for one selection given in two orders", a, b)
+	}
+	if c := ParamsKey("s", "t", []Field{{"a", []byte("1")}, {"b", []byte(`{"x":1,"y":[3]}`)}}); c == a {
+		t.Errorf("ParamsKey gave %q for different values", c)
+	}
+}
+
+// TestAutoKeyNeverMergesDifferentValues: numbers a double cannot tell apart (RFC 8785 would write both
+// as 12345678901234567000) keep different keys; every spelling of one free-form value keeps one.
+func TestAutoKeyNeverMergesDifferentValues(t *testing.T) {
+	a := AutoKey("s", "pay", []byte(`{"account":12345678901234567891,"opts":{"a":1,"b":2}}`))
+	b := AutoKey("s", "pay", []byte(`{"account":12345678901234567892,"opts":{"a":1,"b":2}}`))
+	c := AutoKey("s", "pay", []byte(`{"opts":{"b":2,"\u0061":1.0},"account":1.2345678901234567891e19}`))
+	if a == b || a != c {
+		t.Errorf("keys: %s %s %s; want the first and last equal, the second different", a, b, c)
 	}
 }
 
@@ -142,14 +159,15 @@ func TestCheckScope(t *testing.T) {
 	}
 }
 
-func TestKeyBuildersAllocateOnlyTheKey(t *testing.T) {
+func TestKeyBuildersAllocateLittle(t *testing.T) {
 	in := []byte(`{"order_id":"123","amount":5}`)
 	fields := []Field{{"order_id", []byte(`"123"`)}}
-	if n := testing.AllocsPerRun(100, func() { _ = AutoKey("session", "create_order", in) }); n > 1 {
-		t.Errorf("AutoKey allocates %v times, want 1", n)
+	// The key, and the canonical form's scratch (its recursion keeps the buffers off the stack).
+	if n := testing.AllocsPerRun(100, func() { _ = AutoKey("session", "create_order", in) }); n > 6 {
+		t.Errorf("AutoKey allocates %v times, want at most 6", n)
 	}
-	if n := testing.AllocsPerRun(100, func() { _ = ParamsKey("session", "create_order", fields) }); n > 1 {
-		t.Errorf("ParamsKey allocates %v times, want 1", n)
+	if n := testing.AllocsPerRun(100, func() { _ = ParamsKey("session", "create_order", fields) }); n > 6 {
+		t.Errorf("ParamsKey allocates %v times, want at most 6", n)
 	}
 }
 

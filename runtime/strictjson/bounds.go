@@ -63,7 +63,7 @@ func (d *Decoder) canonicalCheck(raw []byte) bool {
 	if _, err := CanonicalExact(stack[:0], raw); err != nil {
 		msg := err.Error()
 		if ce, ok := err.(*dupError); ok {
-			msg = ce.Msg + "; give each member once"
+			msg = "duplicate member " + quote(ce.name) + " in an object; give each member once"
 		} else if ce, ok := err.(*CanonicalError); ok {
 			msg = ce.Msg
 		}

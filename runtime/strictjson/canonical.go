@@ -53,7 +53,10 @@ func (e *CanonicalError) Error() string {
 // ErrDuplicateMember is matched (errors.Is) by the CanonicalError of an object naming a member twice.
 var ErrDuplicateMember = errors.New("duplicate member")
 
-type dupError struct{ CanonicalError }
+type dupError struct {
+	CanonicalError
+	name string
+}
 
 func (e *dupError) Is(target error) bool { return target == ErrDuplicateMember }
 
@@ -63,10 +66,12 @@ type canonState struct {
 	exact bool
 	depth int
 	keys  []byte // scratch: the unescaped member names of the open objects
+	tmp   []byte // scratch: an object's members while they are put in order
 }
 
 func canonical(dst, src []byte, exact bool) ([]byte, error) {
-	c := canonState{src: src, exact: exact}
+	var keys, tmp [256]byte
+	c := canonState{src: src, exact: exact, keys: keys[:0], tmp: tmp[:0]}
 	c.ws()
 	start := len(dst)
 	dst, err := c.value(dst)
@@ -246,13 +251,13 @@ func (c *canonState) object(dst []byte) ([]byte, error) {
 	for i := 1; i < len(ms); i++ {
 		if string(keys[ms[i-1].key[0]:ms[i-1].key[1]]) == string(keys[ms[i].key[0]:ms[i].key[1]]) {
 			later := max(ms[i-1].keyStart, ms[i].keyStart)
-			return dst[:start], &dupError{CanonicalError{Offset: later,
-				Msg: "duplicate member " + quote(string(keys[ms[i].key[0]:ms[i].key[1]])) + " (each member may appear once)"}}
+			name := string(keys[ms[i].key[0]:ms[i].key[1]])
+			return dst[:start], &dupError{CanonicalError{Offset: later, Msg: "duplicate member " + quote(name) + " (each member may appear once)"}, name}
 		}
 	}
 	// Rewrite the members in order: copy their texts out once, then back behind '{'.
-	body := make([]byte, len(dst)-start)
-	copy(body, dst[start:])
+	c.tmp = append(c.tmp[:0], dst[start:]...)
+	body := c.tmp
 	dst = append(dst[:start], '{')
 	for i, m := range ms {
 		if i > 0 {
@@ -457,6 +462,14 @@ func (c *canonState) number(dst []byte) ([]byte, error) {
 	}
 	c.pos = i
 	lit := src[start:i]
+	if plain := lit[0] != '-'; i-start <= 15 && isDigits(lit[boolInt(!plain):]) {
+		// An integer of at most 15 digits: a double holds it, and ECMAScript writes it as JSON does
+		// (JSON has no leading zeros), except -0.
+		if string(lit) == "-0" {
+			return append(dst, '0'), nil
+		}
+		return append(dst, lit...), nil
+	}
 	f, err := strconv.ParseFloat(string(lit), 64)
 	inRange := err == nil && !math.IsInf(f, 0)
 	var buf [32]byte
@@ -599,4 +612,20 @@ func appendES(dst, digits []byte, n int) []byte {
 		dst = strconv.AppendInt(dst, int64(n-1), 10)
 	}
 	return dst
+}
+
+func isDigits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(b) > 0
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

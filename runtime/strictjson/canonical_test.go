@@ -356,3 +356,12 @@ func FuzzCanonical(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkCanonicalExact(b *testing.B) {
+	in := []byte(`{"query":"filesystem","limit":10,"mode":"fuzzy","filters":{"max_size":1024}}`)
+	b.ReportAllocs()
+	var buf []byte
+	for b.Loop() {
+		buf, _ = CanonicalExact(buf[:0], in)
+	}
+}

@@ -191,7 +191,7 @@ func Deploy(tc *wink.ToolContext, p StepParams) (wink.ToolResult[wink.NoValue], 
 
 // Counters count handler runs of the idempotent tools.
 var Counters struct {
-	Charge, Book, Ping atomic.Int64
+	Charge, Book, Ping, Transfer atomic.Int64
 }
 
 // ChargeGate, when set, is received from before charge increments its
@@ -228,6 +228,24 @@ func Charge(tc *wink.ToolContext, p ChargeParams) (wink.ToolResult[Receipt], err
 		return wink.Failure[Receipt]("card declined"), nil
 	}
 	return wink.OK(Receipt{Seq: n}, "Charged "+p.Account+"."), nil
+}
+
+// TransferParams are the arguments of transfer.
+type TransferParams struct {
+	// To is the account credited.
+	To string `json:"to"`
+	// Amount in cents.
+	Amount int `json:"amount"`
+	// Meta is free-form data sent with the transfer.
+	Meta wink.RawJSON `json:"meta"`
+}
+
+// Transfer moves money once per identical call (the free-form meta included).
+//
+//wink:tool
+//wink:idempotent strategy=auto
+func Transfer(tc *wink.ToolContext, p TransferParams) (wink.ToolResult[Receipt], error) {
+	return wink.OK(Receipt{Seq: Counters.Transfer.Add(1)}, "Sent to "+p.To+"."), nil
 }
 
 // BookParams are the arguments of book.

@@ -55,6 +55,11 @@ var (
 		Fail    bool   `json:"fail,omitempty"`
 	} = ChargeParams{}
 	_ struct {
+		To     string       `json:"to"`
+		Amount int          `json:"amount"`
+		Meta   wink.RawJSON `json:"meta"`
+	} = TransferParams{}
+	_ struct {
 		Room string `json:"room"`
 		Day  int    `json:"day"`
 		Note string `json:"note,omitempty"`
@@ -78,6 +83,7 @@ var (
 	_ func(*wink.ToolContext, StepParams) (wink.ToolResult[wink.NoValue], error)   = Test
 	_ func(*wink.ToolContext, StepParams) (wink.ToolResult[wink.NoValue], error)   = Deploy
 	_ func(*wink.ToolContext, ChargeParams) (wink.ToolResult[Receipt], error)      = Charge
+	_ func(*wink.ToolContext, TransferParams) (wink.ToolResult[Receipt], error)    = Transfer
 	_ func(*wink.ToolContext, BookParams) (wink.ToolResult[Receipt], error)        = Book
 	_ func(*wink.ToolContext, PingParams) (wink.ToolResult[Receipt], error)        = Ping
 	_ func(*wink.ToolContext) (wink.ToolResult[Probe], error)                      = Inspect
@@ -86,7 +92,7 @@ var (
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkMutate, WinkReadFile, WinkWriteFile, WinkEditFile, WinkBuild, WinkTest, WinkDeploy, WinkCharge, WinkBook, WinkPing, WinkInspect}
+	return []*wink.Tool{WinkMutate, WinkReadFile, WinkWriteFile, WinkEditFile, WinkBuild, WinkTest, WinkDeploy, WinkCharge, WinkTransfer, WinkBook, WinkPing, WinkInspect}
 }
 
 // WinkMutate is the mutate tool, handled by Mutate.
@@ -219,6 +225,26 @@ var winkFuncsCharge = wink.Funcs[ChargeParams, Receipt]{
 	EncodeParams: winkEncodeChargeParams,
 	EncodeResult: winkEncodeReceipt,
 	Handler:      Charge,
+}
+
+// WinkTransfer is the transfer tool, handled by Transfer.
+var WinkTransfer = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Moves money once per identical call (the free-form meta included).",
+	Idempotency: wink.Idempotency{
+		Scope:    "session",
+		Strategy: wink.IdemAuto,
+	},
+	Name:         "transfer",
+	ParamsSchema: winkSchemaTransferParams,
+	Position:     "github.com/winkgen/wink/runtime/wink/internal/winktest.Transfer (tools.go)",
+	ResultSchema: winkSchemaReceipt,
+}, &winkFuncsTransfer)
+var winkFuncsTransfer = wink.Funcs[TransferParams, Receipt]{
+	Decode:       winkDecodeTransferParams,
+	EncodeParams: winkEncodeTransferParams,
+	EncodeResult: winkEncodeReceipt,
+	Handler:      Transfer,
 }
 
 // WinkBook is the book tool, handled by Book.
@@ -649,6 +675,67 @@ func winkEncodeChargeParams(dst []byte, v *ChargeParams) []byte {
 	return dst
 }
 
+// winkDecodeTransferParams strictly decodes a TransferParams object; errors are recorded in d.
+func winkDecodeTransferParams(d *strictjson.Decoder, v *TransferParams) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "to":
+			if d.Repeated(&seen[0], 1) {
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.To = s
+			}
+		case "amount":
+			if d.Repeated(&seen[0], 2) {
+				continue
+			}
+			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+				v.Amount = int(n)
+			}
+		case "meta":
+			if d.Repeated(&seen[0], 4) {
+				continue
+			}
+			if raw, ok := d.FreeForm(); ok {
+				v.Meta = wink.RawJSON(raw)
+			}
+		default:
+			d.Unknown(winkKeysTransferParams)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("to")
+	}
+	if seen[0]&2 == 0 {
+		d.Missing("amount")
+	}
+	if seen[0]&4 == 0 {
+		d.Missing("meta")
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeTransferParams appends the canonical JSON encoding of v to dst.
+func winkEncodeTransferParams(dst []byte, v *TransferParams) []byte {
+	dst = append(dst, "{\"to\":"...)
+	dst = strictjson.AppendString(dst, v.To)
+	dst = append(dst, ",\"amount\":"...)
+	dst = strictjson.AppendInt(dst, int64(v.Amount))
+	dst = append(dst, ",\"meta\":"...)
+	if len(v.Meta) == 0 {
+		dst = append(dst, "null"...)
+	} else {
+		dst = append(dst, v.Meta...)
+	}
+	dst = append(dst, '}')
+	return dst
+}
+
 // winkDecodeBookParams strictly decodes a BookParams object; errors are recorded in d.
 func winkDecodeBookParams(d *strictjson.Decoder, v *BookParams) {
 	if !d.ObjectStart() {
@@ -769,30 +856,32 @@ func winkEncodeProbe(dst []byte, v *Probe) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaMutateParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"note":{"type":"string","description":"Note is appended to the notes slice."},"path":{"type":["string","null"],"description":"Path is the file written, when set."},"content":{"type":["string","null"],"description":"Content is written to Path."},"remove":{"type":["string","null"],"description":"Remove is a file removed, when set."},"fail":{"type":"string","description":"Fail selects how the call ends.","enum":["none","result","error","panic","validation","tool_error"]}},"required":["note","fail"],"additionalProperties":false}`)
-	winkSchemaMutateResult = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"MutateResult reports what mutate changed.","properties":{"notes":{"type":"integer","description":"Notes is the number of notes after the call.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["notes"],"additionalProperties":false}`)
-	winkSchemaPathParams   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"PathParams name one file.","properties":{"path":{"type":"string","description":"Path is the file."}},"required":["path"],"additionalProperties":false}`)
-	winkSchemaFileContent  = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"FileContent is a file's content.","properties":{"content":{"type":"string","description":"Content is the text."}},"required":["content"],"additionalProperties":false}`)
-	winkSchemaWriteParams  = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"type":"string","description":"Path is the file."},"content":{"type":"string","description":"Content is the new content."}},"required":["path","content"],"additionalProperties":false}`)
-	winkSchemaNoValue      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"null"}`)
-	winkSchemaEditParams   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"file_path":{"type":"string","description":"FilePath is the file."},"old":{"type":"string","description":"Old is the text replaced."},"new":{"type":"string","description":"New replaces it."}},"required":["file_path","old","new"],"additionalProperties":false}`)
-	winkSchemaStepParams   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"StepParams are the arguments of the build, test and deploy steps.","properties":{"fail":{"type":["boolean","null"],"description":"Fail makes the step fail."}},"additionalProperties":false}`)
-	winkSchemaChargeParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"account":{"type":"string","description":"Account is charged."},"amount":{"type":"integer","description":"Amount in cents.","minimum":-9223372036854775808,"maximum":9223372036854775807},"fail":{"type":["boolean","null"],"description":"Fail makes the charge fail."}},"required":["account","amount"],"additionalProperties":false}`)
-	winkSchemaReceipt      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Receipt is a charge's receipt.","properties":{"seq":{"type":"integer","description":"Seq is the handler run that made the charge.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["seq"],"additionalProperties":false}`)
-	winkSchemaBookParams   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"room":{"type":"string","description":"Room is booked."},"day":{"type":"integer","description":"Day is the day booked.","minimum":-9223372036854775808,"maximum":9223372036854775807},"note":{"type":["string","null"],"description":"Note is free text, not part of the key."}},"required":["room","day"],"additionalProperties":false}`)
-	winkSchemaPingParams   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"type":"string","description":"ID identifies the ping."},"n":{"type":"integer","description":"N is ignored by the key.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["id","n"],"additionalProperties":false}`)
-	winkSchemaNoParams     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)
-	winkSchemaProbe        = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Probe reports what the handler sees.","properties":{"has_deadline":{"type":"boolean","description":"HasDeadline reports a deadline on the context."},"in_tool_call":{"type":"boolean","description":"InToolCall reports an open tool-call scope."},"budget_left":{"type":"integer","description":"BudgetLeft is the total tokens left.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["has_deadline","in_tool_call","budget_left"],"additionalProperties":false}`)
+	winkSchemaMutateParams   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"note":{"type":"string","description":"Note is appended to the notes slice."},"path":{"type":["string","null"],"description":"Path is the file written, when set."},"content":{"type":["string","null"],"description":"Content is written to Path."},"remove":{"type":["string","null"],"description":"Remove is a file removed, when set."},"fail":{"type":"string","description":"Fail selects how the call ends.","enum":["none","result","error","panic","validation","tool_error"]}},"required":["note","fail"],"additionalProperties":false}`)
+	winkSchemaMutateResult   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"MutateResult reports what mutate changed.","properties":{"notes":{"type":"integer","description":"Notes is the number of notes after the call.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["notes"],"additionalProperties":false}`)
+	winkSchemaPathParams     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"PathParams name one file.","properties":{"path":{"type":"string","description":"Path is the file."}},"required":["path"],"additionalProperties":false}`)
+	winkSchemaFileContent    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"FileContent is a file's content.","properties":{"content":{"type":"string","description":"Content is the text."}},"required":["content"],"additionalProperties":false}`)
+	winkSchemaWriteParams    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"type":"string","description":"Path is the file."},"content":{"type":"string","description":"Content is the new content."}},"required":["path","content"],"additionalProperties":false}`)
+	winkSchemaNoValue        = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"null"}`)
+	winkSchemaEditParams     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"file_path":{"type":"string","description":"FilePath is the file."},"old":{"type":"string","description":"Old is the text replaced."},"new":{"type":"string","description":"New replaces it."}},"required":["file_path","old","new"],"additionalProperties":false}`)
+	winkSchemaStepParams     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"StepParams are the arguments of the build, test and deploy steps.","properties":{"fail":{"type":["boolean","null"],"description":"Fail makes the step fail."}},"additionalProperties":false}`)
+	winkSchemaChargeParams   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"account":{"type":"string","description":"Account is charged."},"amount":{"type":"integer","description":"Amount in cents.","minimum":-9223372036854775808,"maximum":9223372036854775807},"fail":{"type":["boolean","null"],"description":"Fail makes the charge fail."}},"required":["account","amount"],"additionalProperties":false}`)
+	winkSchemaReceipt        = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Receipt is a charge's receipt.","properties":{"seq":{"type":"integer","description":"Seq is the handler run that made the charge.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["seq"],"additionalProperties":false}`)
+	winkSchemaTransferParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"type":"string","description":"To is the account credited."},"amount":{"type":"integer","description":"Amount in cents.","minimum":-9223372036854775808,"maximum":9223372036854775807},"meta":{"description":"Meta is free-form data sent with the transfer."}},"required":["to","amount","meta"],"additionalProperties":false}`)
+	winkSchemaBookParams     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"room":{"type":"string","description":"Room is booked."},"day":{"type":"integer","description":"Day is the day booked.","minimum":-9223372036854775808,"maximum":9223372036854775807},"note":{"type":["string","null"],"description":"Note is free text, not part of the key."}},"required":["room","day"],"additionalProperties":false}`)
+	winkSchemaPingParams     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"type":"string","description":"ID identifies the ping."},"n":{"type":"integer","description":"N is ignored by the key.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["id","n"],"additionalProperties":false}`)
+	winkSchemaNoParams       = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)
+	winkSchemaProbe          = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Probe reports what the handler sees.","properties":{"has_deadline":{"type":"boolean","description":"HasDeadline reports a deadline on the context."},"in_tool_call":{"type":"boolean","description":"InToolCall reports an open tool-call scope."},"budget_left":{"type":"integer","description":"BudgetLeft is the total tokens left.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["has_deadline","in_tool_call","budget_left"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
-	winkKeysMutateParams = []string{"note", "path", "content", "remove", "fail"}
-	winkKeysPathParams   = []string{"path"}
-	winkKeysWriteParams  = []string{"path", "content"}
-	winkKeysEditParams   = []string{"file_path", "old", "new"}
-	winkKeysStepParams   = []string{"fail"}
-	winkKeysChargeParams = []string{"account", "amount", "fail"}
-	winkKeysBookParams   = []string{"room", "day", "note"}
-	winkKeysPingParams   = []string{"id", "n"}
+	winkKeysMutateParams   = []string{"note", "path", "content", "remove", "fail"}
+	winkKeysPathParams     = []string{"path"}
+	winkKeysWriteParams    = []string{"path", "content"}
+	winkKeysEditParams     = []string{"file_path", "old", "new"}
+	winkKeysStepParams     = []string{"fail"}
+	winkKeysChargeParams   = []string{"account", "amount", "fail"}
+	winkKeysTransferParams = []string{"to", "amount", "meta"}
+	winkKeysBookParams     = []string{"room", "day", "note"}
+	winkKeysPingParams     = []string{"id", "n"}
 )
