@@ -23,7 +23,9 @@ import (
 //     supported keywords only (string: pattern, format; number: multipleOf, maximum, exclusiveMaximum,
 //     minimum, exclusiveMinimum; array: minItems, maxItems; $defs and $ref, "#" for recursion); formats
 //     date-time, time, date, duration, email, hostname, ipv4, ipv6, uuid; at most 5000 object properties,
-//     10 levels of nesting, 1000 enum values, 120,000 characters of property names, definition names, enum
+//     10 levels of nesting (counted as OpenAI's SDK validator counts: openai/openai-java,
+//     openai-java-core/src/main/kotlin/com/openai/core/JsonSchemaValidator.kt, MAX_NESTING_DEPTH = 10, every
+//     properties, items, anyOf and $defs step one level, $ref not followed), 1000 enum values, 120,000 characters of property names, definition names, enum
 //     and const values, and 15,000 characters of values for one string enum of more than 250 values.
 //   - Anthropic tools (https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use):
 //     name ^[a-zA-Z0-9_-]{1,64}$, input_schema an object schema without oneOf, allOf or anyOf at the top
@@ -100,7 +102,7 @@ func checkOpenAIStrictIndependent(params map[string]any) checkErrs {
 	if _, ok := params["anyOf"]; ok {
 		c.errs.add("", "the root must not be anyOf")
 	}
-	c.walk(params, "", 1, true)
+	c.walk(params, "", 0, true)
 	if defs := asMap(params["$defs"]); defs != nil {
 		for name, d := range defs {
 			c.chars += len(name)
@@ -117,7 +119,7 @@ func checkOpenAIStrictIndependent(params map[string]any) checkErrs {
 		c.errs.add("", "%d characters of names and values (at most 120,000)", c.chars)
 	}
 	if c.maxDepth > 10 {
-		c.errs.add("", "%d levels of nesting (at most 10)", c.maxDepth)
+		c.errs.add("", "nesting depth %d (at most 10, every properties, items, anyOf and $defs step counted)", c.maxDepth)
 	}
 	return c.errs
 }
@@ -128,7 +130,10 @@ var openAIKeywords = []string{"type", "description", "enum", "const", "propertie
 var openAIFormats = []string{"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
 var openAITypes = []string{"string", "number", "boolean", "integer", "object", "array", "null"}
 
+// walk checks one schema at depth, counted as OpenAI's SDK validator counts (openai/openai-java,
+// JsonSchemaValidator.kt: the root is 0, each property, items, anyOf alternative and $defs entry one more).
 func (c *openAIStrict) walk(m map[string]any, path string, depth int, root bool) {
+	c.maxDepth = max(c.maxDepth, depth)
 	if m == nil {
 		c.errs.add(path, "not a schema")
 		return
@@ -190,9 +195,6 @@ func (c *openAIStrict) walk(m map[string]any, path string, depth int, root bool)
 		c.chars += len(cv)
 	}
 	if slices.Contains(types, "object") || m["properties"] != nil {
-		if depth > c.maxDepth {
-			c.maxDepth = depth
-		}
 		if m["additionalProperties"] != false {
 			c.errs.add(path, "an object without additionalProperties false")
 		}
@@ -220,7 +222,7 @@ func (c *openAIStrict) walk(m map[string]any, path string, depth int, root bool)
 		if !ok {
 			c.errs.add(path, "an array without items")
 		} else {
-			c.walk(asMap(it), path+"/items", depth, false)
+			c.walk(asMap(it), path+"/items", depth+1, false)
 		}
 	}
 	if alts, ok := m["anyOf"].([]any); ok {
@@ -228,7 +230,7 @@ func (c *openAIStrict) walk(m map[string]any, path string, depth int, root bool)
 			c.errs.add(path, "empty anyOf")
 		}
 		for i, a := range alts {
-			c.walk(asMap(a), fmt.Sprintf("%s/anyOf/%d", path, i), depth, false)
+			c.walk(asMap(a), fmt.Sprintf("%s/anyOf/%d", path, i), depth+1, false)
 		}
 	}
 }

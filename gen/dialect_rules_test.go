@@ -26,7 +26,8 @@ import (
 //     (schema.CheckOpenAIStrict);
 //   - only the supported keywords and string formats appear (schema.CheckOpenAIStrict);
 //   - at most 5000 properties, 10 levels of nesting, 1000 enum values, 120,000 characters of names and
-//     values (schema.CheckOpenAILimits, "Objects have limitations on nesting depth and size").
+//     values (schema.CheckOpenAILimits, "Objects have limitations on nesting depth and size"); the depth
+//     counted as OpenAI's SDK validator counts it (schema.OpenAINesting).
 //
 // Anthropic strict tool use (https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations,
 // https://platform.claude.com/docs/en/agents-and-tools/tool-use/strict-tool-use):

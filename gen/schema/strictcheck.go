@@ -384,33 +384,80 @@ func (c *strictChecker) pair(p, s any, ptr string) {
 // (https://platform.openai.com/docs/guides/structured-outputs#objects-have-limitations-on-nesting-depth-and-size).
 const (
 	OpenAIMaxProperties    = 5000    // object properties in all
-	OpenAIMaxDepth         = 10      // levels of object nesting
+	OpenAIMaxDepth         = 10      // nesting depth, counted as OpenAINesting counts it
 	OpenAIMaxEnumValues    = 1000    // enum values across all enums
 	OpenAIMaxBigEnumChars  = 15000   // characters of one string enum with more than 250 values
 	OpenAIMaxStringsLength = 120_000 // characters of property names, definition names, enum and const values
 )
 
-// CheckOpenAILimits reports, all at once, the limits of OpenAI's strict mode that schema exceeds.
+// OpenAINesting returns how deep a strict schema nests, counted as OpenAI's own tooling counts it, and the
+// JSON pointer of its deepest schema (the first in key order). The documentation says only "up to 10
+// levels of nesting"; OpenAI's SDK validator (openai/openai-java,
+// openai-java-core/src/main/kotlin/com/openai/core/JsonSchemaValidator.kt: validateSchema checks
+// "depth <= MAX_NESTING_DEPTH" with MAX_NESTING_DEPTH = 10 at every schema it visits) gives the root depth
+// 0 and every step into a sub-schema one more: each property of "properties" (validateProperties), an
+// array's "items" (validateArraySchema), each "anyOf" alternative (validateAnyOfSchema) and each "$defs"
+// definition (validateDefinitions); a "$ref" is not followed. So an object property holding a []struct is
+// two levels (the array, then its items), a map sent as key/value pairs three (the array, the pair object,
+// its "value"), and a nullable reference ({"anyOf":[{"$ref":...},{"type":"null"}]}) two.
+func OpenAINesting(schema []byte) (depth int, deepest string, err error) {
+	root, err := parseSchema(schema)
+	if err != nil {
+		return 0, "", err
+	}
+	depth = -1
+	var walk func(n any, ptr string, d int)
+	walk = func(n any, ptr string, d int) {
+		if d > depth {
+			depth, deepest = d, ptr
+		}
+		m, ok := n.(map[string]any)
+		if !ok {
+			return
+		}
+		if defs, ok := m["$defs"].(map[string]any); ok {
+			for _, k := range sortedKeys(defs) {
+				walk(defs[k], ptr+"/$defs/"+escapePtr(k), d+1)
+			}
+		}
+		if a, ok := m["anyOf"].([]any); ok {
+			for i, v := range a {
+				walk(v, fmt.Sprintf("%s/anyOf/%d", ptr, i), d+1)
+			}
+		}
+		if p, ok := m["properties"].(map[string]any); ok {
+			for _, k := range sortedKeys(p) {
+				walk(p[k], ptr+"/properties/"+escapePtr(k), d+1)
+			}
+		}
+		if it, ok := m["items"]; ok {
+			walk(it, ptr+"/items", d+1)
+		}
+	}
+	walk(root, "#", 0)
+	return depth, deepest, nil
+}
+
+// CheckOpenAILimits reports, all at once, the limits of OpenAI's strict mode that schema exceeds: the
+// documented sizes, and the nesting depth as OpenAINesting counts it.
 func CheckOpenAILimits(schema []byte) error {
 	root, err := parseSchema(schema)
 	if err != nil {
 		return err
 	}
-	var props, enums, chars, maxDepth int
+	var props, enums, chars int
 	var errs []error
-	var walk func(n any, depth int)
-	walk = func(n any, depth int) {
+	var walk func(n any)
+	walk = func(n any) {
 		m, ok := n.(map[string]any)
 		if !ok {
 			return
 		}
 		if p, ok := m["properties"].(map[string]any); ok {
-			depth++
-			maxDepth = max(maxDepth, depth)
 			props += len(p)
 			for k, v := range p {
 				chars += len([]rune(k))
-				walk(v, depth)
+				walk(v)
 			}
 		}
 		if e, ok := m["enum"].([]any); ok {
@@ -432,24 +479,24 @@ func CheckOpenAILimits(schema []byte) error {
 		if d, ok := m["$defs"].(map[string]any); ok {
 			for k, v := range d {
 				chars += len([]rune(k))
-				walk(v, depth)
+				walk(v)
 			}
 		}
 		if it, ok := m["items"]; ok {
-			walk(it, depth)
+			walk(it)
 		}
 		if a, ok := m["anyOf"].([]any); ok {
 			for _, v := range a {
-				walk(v, depth)
+				walk(v)
 			}
 		}
 	}
-	walk(root, 0)
+	walk(root)
 	if props > OpenAIMaxProperties {
 		errs = append(errs, fmt.Errorf("%d object properties; at most %d", props, OpenAIMaxProperties))
 	}
-	if maxDepth > OpenAIMaxDepth {
-		errs = append(errs, fmt.Errorf("%d levels of nested objects; at most %d", maxDepth, OpenAIMaxDepth))
+	if depth, deepest, _ := OpenAINesting(schema); depth > OpenAIMaxDepth {
+		errs = append(errs, fmt.Errorf("nesting depth %d at %s, counting each properties, items, anyOf and $defs step as OpenAI's validator does; at most %d", depth, deepest, OpenAIMaxDepth))
 	}
 	if enums > OpenAIMaxEnumValues {
 		errs = append(errs, fmt.Errorf("%d enum values in all; at most %d", enums, OpenAIMaxEnumValues))

@@ -20,17 +20,14 @@ const (
 	High Level = 3
 )
 
-// L1 to L7 nest seven levels deep.
+// L1, L3, L4, L6 and L7 nest through a pointer, a slice, a map and an array to the deepest schema OpenAI's
+// strict mode takes: the leaf is 10 levels deep as OpenAI's validator counts (schema.OpenAINesting).
 type L1 struct {
 	// Next level.
-	Next *L2 `json:"next,omitempty"`
+	Next *L3 `json:"next,omitempty"`
 	// Name at this level.
 	Name string `json:"name"`
-}
-
-// L2 is a level.
-type L2 struct {
-	Next  *L3 `json:"next,omitempty"`
+	// Count at this level.
 	Count int `json:"count"`
 }
 
@@ -41,12 +38,7 @@ type L3 struct {
 
 // L4 is a level.
 type L4 struct {
-	Next map[string]L5 `json:"next"`
-}
-
-// L5 is a level.
-type L5 struct {
-	Next *L6 `json:"next"`
+	Next map[string]L6 `json:"next"`
 }
 
 // L6 is a level.

@@ -55,22 +55,16 @@ var (
 		Func      string                    `json:"func,omitempty"`
 	} = WideParams{}
 	_ struct {
-		Next *L2    `json:"next,omitempty"`
-		Name string `json:"name"`
+		Next  *L3    `json:"next,omitempty"`
+		Name  string `json:"name"`
+		Count int    `json:"count"`
 	} = L1{}
-	_ struct {
-		Next  *L3 `json:"next,omitempty"`
-		Count int `json:"count"`
-	} = L2{}
 	_ struct {
 		Next []L4 `json:"next"`
 	} = L3{}
 	_ struct {
-		Next map[string]L5 `json:"next"`
+		Next map[string]L6 `json:"next"`
 	} = L4{}
-	_ struct {
-		Next *L6 `json:"next"`
-	} = L5{}
 	_ struct {
 		Next [2]L7 `json:"next"`
 	} = L6{}
@@ -1224,8 +1218,8 @@ func winkDecodeL1(d *strictjson.Decoder, v *L1) {
 			if d.Null() {
 				continue
 			}
-			var p1 L2
-			winkDecodeL2(d, &p1)
+			var p1 L3
+			winkDecodeL3(d, &p1)
 			v.Next = &p1
 		case "name":
 			if d.Repeated(&seen[0], 2) {
@@ -1234,12 +1228,22 @@ func winkDecodeL1(d *strictjson.Decoder, v *L1) {
 			if s, ok := d.String(); ok {
 				v.Name = s
 			}
+		case "count":
+			if d.Repeated(&seen[0], 4) {
+				continue
+			}
+			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+				v.Count = int(n)
+			}
 		default:
 			d.Unknown(winkKeysL1)
 		}
 	}
 	if seen[0]&2 == 0 {
 		d.Missing("name")
+	}
+	if seen[0]&4 == 0 {
+		d.Missing("count")
 	}
 	d.ObjectEnd()
 }
@@ -1250,57 +1254,10 @@ func winkEncodeL1(dst []byte, v *L1) []byte {
 	if v.Next == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = winkEncodeL2(dst, v.Next)
+		dst = winkEncodeL3(dst, v.Next)
 	}
 	dst = append(dst, ",\"name\":"...)
 	dst = strictjson.AppendString(dst, v.Name)
-	dst = append(dst, '}')
-	return dst
-}
-
-// winkDecodeL2 strictly decodes a L2 object; errors are recorded in d.
-func winkDecodeL2(d *strictjson.Decoder, v *L2) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "next":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if d.Null() {
-				continue
-			}
-			var p1 L3
-			winkDecodeL3(d, &p1)
-			v.Next = &p1
-		case "count":
-			if d.Repeated(&seen[0], 2) {
-				continue
-			}
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.Count = int(n)
-			}
-		default:
-			d.Unknown(winkKeysL2)
-		}
-	}
-	if seen[0]&2 == 0 {
-		d.Missing("count")
-	}
-	d.ObjectEnd()
-}
-
-// winkEncodeL2 appends the canonical JSON encoding of v to dst.
-func winkEncodeL2(dst []byte, v *L2) []byte {
-	dst = append(dst, "{\"next\":"...)
-	if v.Next == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = winkEncodeL3(dst, v.Next)
-	}
 	dst = append(dst, ",\"count\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Count))
 	dst = append(dst, '}')
@@ -1369,14 +1326,14 @@ func winkDecodeL4(d *strictjson.Decoder, v *L4) {
 			}
 			if d.PairMaps() {
 				if d.PairsStart() {
-					m1 := make(map[string]L5)
+					m1 := make(map[string]L6)
 					for d.NextElem() {
 						if !d.ObjectStart() {
 							continue
 						}
 						{
 							var k1 string
-							var e1 L5
+							var e1 L6
 							var seen1 uint64
 							for d.NextKey() {
 								switch string(d.Key()) {
@@ -1389,7 +1346,7 @@ func winkDecodeL4(d *strictjson.Decoder, v *L4) {
 									if d.Repeated(&seen1, 2) {
 										continue
 									}
-									winkDecodeL5(d, &e1)
+									winkDecodeL6(d, &e1)
 								default:
 									d.Unknown(strictjson.PairKeys)
 								}
@@ -1416,7 +1373,7 @@ func winkDecodeL4(d *strictjson.Decoder, v *L4) {
 				}
 			} else {
 				if d.ObjectStart() {
-					m1 := make(map[string]L5)
+					m1 := make(map[string]L6)
 					for d.NextKey() {
 						k1 := d.KeyString()
 						if _, dup := m1[k1]; dup {
@@ -1424,8 +1381,8 @@ func winkDecodeL4(d *strictjson.Decoder, v *L4) {
 							d.Skip()
 							continue
 						}
-						var e1 L5
-						winkDecodeL5(d, &e1)
+						var e1 L6
+						winkDecodeL6(d, &e1)
 						m1[k1] = e1
 					}
 					d.ObjectEnd()
@@ -1453,46 +1410,9 @@ func winkEncodeL4(dst []byte, v *L4) []byte {
 		dst = strictjson.AppendString(dst, k1)
 		dst = append(dst, ':')
 		e1 := v.Next[k1]
-		dst = winkEncodeL5(dst, &e1)
+		dst = winkEncodeL6(dst, &e1)
 	}
 	dst = append(dst, '}')
-	dst = append(dst, '}')
-	return dst
-}
-
-// winkDecodeL5 strictly decodes a L5 object; errors are recorded in d.
-func winkDecodeL5(d *strictjson.Decoder, v *L5) {
-	if !d.ObjectStart() {
-		return
-	}
-	var seen [1]uint64
-	for d.NextKey() {
-		switch string(d.Key()) {
-		case "next":
-			if d.Repeated(&seen[0], 1) {
-				continue
-			}
-			if d.Null() {
-				continue
-			}
-			var p1 L6
-			winkDecodeL6(d, &p1)
-			v.Next = &p1
-		default:
-			d.Unknown(winkKeysL5)
-		}
-	}
-	d.ObjectEnd()
-}
-
-// winkEncodeL5 appends the canonical JSON encoding of v to dst.
-func winkEncodeL5(dst []byte, v *L5) []byte {
-	dst = append(dst, "{\"next\":"...)
-	if v.Next == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = winkEncodeL6(dst, v.Next)
-	}
 	dst = append(dst, '}')
 	return dst
 }
@@ -1978,7 +1898,7 @@ func winkEncodeEmptyParams(dst []byte, v *EmptyParams) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaWideParams  = []byte("{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"type\":\"object\",\"description\":\"WideParams has many properties of awkward types.\",\"properties\":{\"id\":{\"type\":\"integer\",\"description\":\"ID of the record.\",\"minimum\":0,\"maximum\":18446744073709551615},\"tags\":{\"type\":[\"array\",\"null\"],\"description\":\"Tags of the record.\",\"items\":{\"type\":\"string\"},\"maxItems\":8,\"uniqueItems\":true},\"quoted\":{\"type\":\"string\",\"description\":\"A description with \\\"quotes\\\", `backticks`, a backslash \\\\ and <html> & such.\"},\"u8\":{\"type\":\"integer\",\"description\":\"Small unsigned.\",\"minimum\":0,\"maximum\":255},\"u16\":{\"type\":[\"integer\",\"null\"],\"description\":\"Unsigned 16.\",\"minimum\":0,\"maximum\":65535},\"u32\":{\"type\":[\"integer\",\"null\"],\"description\":\"Unsigned 32.\",\"minimum\":0,\"maximum\":4294967295},\"i8\":{\"type\":\"integer\",\"description\":\"Signed 8.\",\"minimum\":-5,\"maximum\":5},\"ratio\":{\"type\":\"number\",\"description\":\"Ratio in [0, 1].\",\"minimum\":0,\"maximum\":1},\"f32\":{\"type\":[\"number\",\"null\"],\"description\":\"Float32 value.\",\"minimum\":-3.4028235e+38,\"maximum\":3.4028235e+38},\"level\":{\"type\":[\"integer\",\"null\"],\"description\":\"An integer enum.\",\"enum\":[1,2,3,null],\"default\":2},\"pair\":{\"type\":\"array\",\"description\":\"A fixed array.\",\"items\":{\"type\":\"integer\",\"minimum\":-9223372036854775808,\"maximum\":9223372036854775807},\"minItems\":2,\"maxItems\":2},\"grid\":{\"type\":[\"array\",\"null\"],\"description\":\"An array of arrays.\",\"items\":{\"type\":\"array\",\"items\":{\"type\":\"number\",\"minimum\":-1.7976931348623157e+308,\"maximum\":1.7976931348623157e+308}}},\"when\":{\"type\":\"string\",\"description\":\"When.\",\"format\":\"date-time\"},\"maybe_when\":{\"type\":[\"string\",\"null\"],\"description\":\"Maybe when.\",\"format\":\"date-time\"},\"wait\":{\"type\":[\"string\",\"null\"],\"description\":\"How long. (at least 1s; at most 24h)\",\"pattern\":\"^(?:0|-?(?:[0-9]+(?:\\\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$\"},\"matrix\":{\"type\":[\"object\",\"null\"],\"description\":\"Map of maps.\",\"additionalProperties\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"integer\",\"minimum\":-9223372036854775808,\"maximum\":9223372036854775807}}},\"rows\":{\"type\":[\"array\",\"null\"],\"description\":\"Slice of maps.\",\"items\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"}}},\"options\":{\"description\":\"Free-form options.\"},\"extras\":{\"type\":[\"array\",\"null\"],\"description\":\"Free-form list.\",\"items\":{}},\"meta\":{\"type\":[\"object\",\"null\"],\"description\":\"Free-form map values.\",\"additionalProperties\":{}},\"deep\":{\"type\":\"object\",\"description\":\"Deep nesting.\",\"properties\":{\"next\":{\"type\":[\"object\",\"null\"],\"description\":\"Next level.\",\"properties\":{\"next\":{\"type\":[\"object\",\"null\"],\"description\":\"L3 is a level.\",\"properties\":{\"next\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"description\":\"L4 is a level.\",\"properties\":{\"next\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"object\",\"description\":\"L5 is a level.\",\"properties\":{\"next\":{\"type\":[\"object\",\"null\"],\"description\":\"L6 is a level.\",\"properties\":{\"next\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"description\":\"L7 is the deepest level.\",\"properties\":{\"leaf\":{},\"level\":{\"type\":\"integer\",\"description\":\"Level is an integer enum.\",\"enum\":[1,2,3]}},\"required\":[\"leaf\",\"level\"],\"additionalProperties\":false},\"minItems\":2,\"maxItems\":2}},\"required\":[\"next\"],\"additionalProperties\":false}},\"additionalProperties\":false}}},\"required\":[\"next\"],\"additionalProperties\":false}}},\"required\":[\"next\"],\"additionalProperties\":false},\"count\":{\"type\":\"integer\",\"minimum\":-9223372036854775808,\"maximum\":9223372036854775807}},\"required\":[\"count\"],\"additionalProperties\":false},\"name\":{\"type\":\"string\",\"description\":\"Name at this level.\"}},\"required\":[\"name\"],\"additionalProperties\":false},\"tree\":{\"description\":\"A recursive tree.\",\"anyOf\":[{\"$ref\":\"#/$defs/Node\"},{\"type\":\"null\"}]},\"ps\":{\"type\":[\"string\",\"null\"],\"description\":\"Nullable pointers to everything.\"},\"pb\":{\"type\":[\"boolean\",\"null\"]},\"pf\":{\"type\":[\"number\",\"null\"],\"minimum\":-1.7976931348623157e+308,\"maximum\":1.7976931348623157e+308},\"pl\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"integer\",\"minimum\":-9223372036854775808,\"maximum\":9223372036854775807}},\"zero\":{\"type\":[\"integer\",\"null\"],\"description\":\"Zero means absent.\",\"minimum\":-9223372036854775808,\"maximum\":9223372036854775807},\"names\":{\"type\":[\"array\",\"null\"],\"description\":\"Default list.\",\"items\":{\"type\":\"string\"},\"default\":[\"a\",\"b\"]},\"type\":{\"type\":[\"string\",\"null\"],\"description\":\"Go keyword as a name.\",\"enum\":[\"file\",\"dir\",null]},\"func\":{\"type\":[\"string\",\"null\"],\"description\":\"Another keyword.\"}},\"required\":[\"id\",\"quoted\",\"u8\",\"i8\",\"ratio\",\"pair\",\"when\",\"deep\"],\"additionalProperties\":false,\"$defs\":{\"Node\":{\"type\":\"object\",\"description\":\"Node recurses through a slice, a map and a pointer.\",\"properties\":{\"value\":{},\"kids\":{\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/Node\"}},\"by_name\":{\"type\":[\"object\",\"null\"],\"additionalProperties\":{\"anyOf\":[{\"$ref\":\"#/$defs/Node\"},{\"type\":\"null\"}]}},\"sibling\":{\"anyOf\":[{\"$ref\":\"#/$defs/Node\"},{\"type\":\"null\"}]},\"priority\":{\"type\":[\"integer\",\"null\"],\"description\":\"Level is an integer enum.\",\"enum\":[1,2,3,null]}},\"additionalProperties\":false}}}")
+	winkSchemaWideParams  = []byte("{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"type\":\"object\",\"description\":\"WideParams has many properties of awkward types.\",\"properties\":{\"id\":{\"type\":\"integer\",\"description\":\"ID of the record.\",\"minimum\":0,\"maximum\":18446744073709551615},\"tags\":{\"type\":[\"array\",\"null\"],\"description\":\"Tags of the record.\",\"items\":{\"type\":\"string\"},\"maxItems\":8,\"uniqueItems\":true},\"quoted\":{\"type\":\"string\",\"description\":\"A description with \\\"quotes\\\", `backticks`, a backslash \\\\ and <html> & such.\"},\"u8\":{\"type\":\"integer\",\"description\":\"Small unsigned.\",\"minimum\":0,\"maximum\":255},\"u16\":{\"type\":[\"integer\",\"null\"],\"description\":\"Unsigned 16.\",\"minimum\":0,\"maximum\":65535},\"u32\":{\"type\":[\"integer\",\"null\"],\"description\":\"Unsigned 32.\",\"minimum\":0,\"maximum\":4294967295},\"i8\":{\"type\":\"integer\",\"description\":\"Signed 8.\",\"minimum\":-5,\"maximum\":5},\"ratio\":{\"type\":\"number\",\"description\":\"Ratio in [0, 1].\",\"minimum\":0,\"maximum\":1},\"f32\":{\"type\":[\"number\",\"null\"],\"description\":\"Float32 value.\",\"minimum\":-3.4028235e+38,\"maximum\":3.4028235e+38},\"level\":{\"type\":[\"integer\",\"null\"],\"description\":\"An integer enum.\",\"enum\":[1,2,3,null],\"default\":2},\"pair\":{\"type\":\"array\",\"description\":\"A fixed array.\",\"items\":{\"type\":\"integer\",\"minimum\":-9223372036854775808,\"maximum\":9223372036854775807},\"minItems\":2,\"maxItems\":2},\"grid\":{\"type\":[\"array\",\"null\"],\"description\":\"An array of arrays.\",\"items\":{\"type\":\"array\",\"items\":{\"type\":\"number\",\"minimum\":-1.7976931348623157e+308,\"maximum\":1.7976931348623157e+308}}},\"when\":{\"type\":\"string\",\"description\":\"When.\",\"format\":\"date-time\"},\"maybe_when\":{\"type\":[\"string\",\"null\"],\"description\":\"Maybe when.\",\"format\":\"date-time\"},\"wait\":{\"type\":[\"string\",\"null\"],\"description\":\"How long. (at least 1s; at most 24h)\",\"pattern\":\"^(?:0|-?(?:[0-9]+(?:\\\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$\"},\"matrix\":{\"type\":[\"object\",\"null\"],\"description\":\"Map of maps.\",\"additionalProperties\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"integer\",\"minimum\":-9223372036854775808,\"maximum\":9223372036854775807}}},\"rows\":{\"type\":[\"array\",\"null\"],\"description\":\"Slice of maps.\",\"items\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"}}},\"options\":{\"description\":\"Free-form options.\"},\"extras\":{\"type\":[\"array\",\"null\"],\"description\":\"Free-form list.\",\"items\":{}},\"meta\":{\"type\":[\"object\",\"null\"],\"description\":\"Free-form map values.\",\"additionalProperties\":{}},\"deep\":{\"type\":\"object\",\"description\":\"Deep nesting.\",\"properties\":{\"next\":{\"type\":[\"object\",\"null\"],\"description\":\"Next level.\",\"properties\":{\"next\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"description\":\"L4 is a level.\",\"properties\":{\"next\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"object\",\"description\":\"L6 is a level.\",\"properties\":{\"next\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"description\":\"L7 is the deepest level.\",\"properties\":{\"leaf\":{},\"level\":{\"type\":\"integer\",\"description\":\"Level is an integer enum.\",\"enum\":[1,2,3]}},\"required\":[\"leaf\",\"level\"],\"additionalProperties\":false},\"minItems\":2,\"maxItems\":2}},\"required\":[\"next\"],\"additionalProperties\":false}}},\"required\":[\"next\"],\"additionalProperties\":false}}},\"required\":[\"next\"],\"additionalProperties\":false},\"name\":{\"type\":\"string\",\"description\":\"Name at this level.\"},\"count\":{\"type\":\"integer\",\"description\":\"Count at this level.\",\"minimum\":-9223372036854775808,\"maximum\":9223372036854775807}},\"required\":[\"name\",\"count\"],\"additionalProperties\":false},\"tree\":{\"description\":\"A recursive tree.\",\"anyOf\":[{\"$ref\":\"#/$defs/Node\"},{\"type\":\"null\"}]},\"ps\":{\"type\":[\"string\",\"null\"],\"description\":\"Nullable pointers to everything.\"},\"pb\":{\"type\":[\"boolean\",\"null\"]},\"pf\":{\"type\":[\"number\",\"null\"],\"minimum\":-1.7976931348623157e+308,\"maximum\":1.7976931348623157e+308},\"pl\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"integer\",\"minimum\":-9223372036854775808,\"maximum\":9223372036854775807}},\"zero\":{\"type\":[\"integer\",\"null\"],\"description\":\"Zero means absent.\",\"minimum\":-9223372036854775808,\"maximum\":9223372036854775807},\"names\":{\"type\":[\"array\",\"null\"],\"description\":\"Default list.\",\"items\":{\"type\":\"string\"},\"default\":[\"a\",\"b\"]},\"type\":{\"type\":[\"string\",\"null\"],\"description\":\"Go keyword as a name.\",\"enum\":[\"file\",\"dir\",null]},\"func\":{\"type\":[\"string\",\"null\"],\"description\":\"Another keyword.\"}},\"required\":[\"id\",\"quoted\",\"u8\",\"i8\",\"ratio\",\"pair\",\"when\",\"deep\"],\"additionalProperties\":false,\"$defs\":{\"Node\":{\"type\":\"object\",\"description\":\"Node recurses through a slice, a map and a pointer.\",\"properties\":{\"value\":{},\"kids\":{\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/Node\"}},\"by_name\":{\"type\":[\"object\",\"null\"],\"additionalProperties\":{\"anyOf\":[{\"$ref\":\"#/$defs/Node\"},{\"type\":\"null\"}]}},\"sibling\":{\"anyOf\":[{\"$ref\":\"#/$defs/Node\"},{\"type\":\"null\"}]},\"priority\":{\"type\":[\"integer\",\"null\"],\"description\":\"Level is an integer enum.\",\"enum\":[1,2,3,null]}},\"additionalProperties\":false}}}")
 	winkSchemaResult      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Result is what wide returns.","properties":{"ok":{"type":"boolean"}},"required":["ok"],"additionalProperties":false}`)
 	winkSchemaFreeParams  = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"FreeParams is only free-form JSON.","properties":{"any":{"description":"Anything."}},"required":["any"],"additionalProperties":false}`)
 	winkSchemaNoValue     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"null"}`)
@@ -1990,11 +1910,9 @@ var (
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
 	winkKeysWideParams  = []string{"id", "tags", "quoted", "u8", "u16", "u32", "i8", "ratio", "f32", "level", "pair", "grid", "when", "maybe_when", "wait", "matrix", "rows", "options", "extras", "meta", "deep", "tree", "ps", "pb", "pf", "pl", "zero", "names", "type", "func"}
-	winkKeysL1          = []string{"next", "name"}
-	winkKeysL2          = []string{"next", "count"}
+	winkKeysL1          = []string{"next", "name", "count"}
 	winkKeysL3          = []string{"next"}
 	winkKeysL4          = []string{"next"}
-	winkKeysL5          = []string{"next"}
 	winkKeysL6          = []string{"next"}
 	winkKeysL7          = []string{"leaf", "level"}
 	winkKeysNode        = []string{"value", "kids", "by_name", "sibling", "priority"}
