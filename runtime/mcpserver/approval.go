@@ -2,14 +2,10 @@ package mcpserver
 
 import (
 	"context"
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"strconv"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -26,8 +22,11 @@ import (
 // original ID, so it runs, or the model reads the denial. Clients on older protocol versions are asked
 // the same question by the SDK itself (elicitation/create), transparently.
 //
-// The state is signed (HMAC-SHA256 over the call's ID, tool name and arguments) and checked on the
-// retry: a client cannot apply an approval to other arguments or to another call. Each server draws a
+// The state is the call's one requestState (callstate.go), signed (HMAC-SHA256 over the tool name, the
+// arguments and what it carries: the held call's ID, the decision, the handler's answers so far) and
+// checked on the retry: a client cannot apply an approval to other arguments or to another call. An
+// approved call whose handler then asks the client questions goes on in the same state, round after
+// round, without asking the person again. Each server draws a
 // random key; servers that share sessions (a fleet behind one address) must share the key
 // (WithRequestStateKey) so that a retry may reach any of them.
 //
@@ -71,8 +70,9 @@ func stateKey(c *config) ([]byte, error) {
 	return key, err
 }
 
-// heldResult is the input-required answer to a held call.
-func (s *server) heldResult(held *wink.HeldError) *mcp.CallToolResult {
+// heldResult is the input-required answer to a held call; answers are those the handler was given in the
+// call's earlier rounds, kept for its run once decided.
+func (s *server) heldResult(held *wink.HeldError, answers []answer) *mcp.CallToolResult {
 	c := held.Call
 	msg := "Allow the call to tool " + strconv.Quote(c.Name) + " with the arguments " + string(c.Arguments) + "?"
 	if held.Reason != "" {
@@ -80,7 +80,7 @@ func (s *server) heldResult(held *wink.HeldError) *mcp.CallToolResult {
 	}
 	return &mcp.CallToolResult{
 		InputRequests: mcp.InputRequestMap{approvalInput: &mcp.ElicitParams{Message: msg, RequestedSchema: approvalSchema}},
-		RequestState:  s.signState(heldID(c.ID), c.Name, c.Arguments),
+		RequestState:  s.encodeState(c.Name, c.Arguments, callState{held: heldID(c.ID), answers: answers}),
 	}
 }
 
@@ -92,39 +92,9 @@ func heldID(callID string) string {
 	return callID + "~" + hex.EncodeToString(b[:])
 }
 
-// signState returns "id.mac": the held call's ID and the MAC of ID, name and arguments.
-func (s *server) signState(id, name string, args []byte) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(id)) + "." + base64.RawURLEncoding.EncodeToString(s.stateMAC(id, name, args))
-}
-
-func (s *server) stateMAC(id, name string, args []byte) []byte {
-	m := hmac.New(sha256.New, s.stateKey)
-	sum := sha256.Sum256(args)
-	m.Write([]byte(strconv.Itoa(len(id)) + ":" + id + strconv.Itoa(len(name)) + ":" + name))
-	m.Write(sum[:])
-	return m.Sum(nil)
-}
-
-// resumeHeld handles the retry of a held call: it checks the state against the call, records the user's
-// decision in disp's session and returns the held call's ID, under which the call is dispatched again.
-func (s *server) resumeHeld(ctx context.Context, disp *wink.Dispatcher, p *mcp.CallToolParamsRaw, args []byte) (string, error) {
-	enc, macText, ok := strings.Cut(p.RequestState, ".")
-	idBytes, err1 := base64.RawURLEncoding.DecodeString(enc)
-	mac, err2 := base64.RawURLEncoding.DecodeString(macText)
-	if !ok || err1 != nil || err2 != nil || !hmac.Equal(mac, s.stateMAC(string(idBytes), p.Name, args)) {
-		return "", errors.New("requestState does not belong to this call (another tool, other arguments, or not issued by this server)")
-	}
-	id := string(idBytes)
-	resp, _ := p.InputResponses[approvalInput].(*mcp.ElicitResult)
-	if resp == nil {
-		return "", errors.New("inputResponses lacks the " + strconv.Quote(approvalInput) + " elicitation result")
-	}
-	if disp.Session == nil {
-		return "", errors.New("policy: no session to record the decision in")
-	}
-	// One decision per held call, checked on the session as the store holds it, in the transaction
-	// that records the decision: a replayed retry never runs an approved call twice.
-	undecided := func(v session.View[policy.ApprovalDecision]) error {
+// undecided is the guard of a decision on the held call id: none may be recorded yet.
+func undecided(id string) func(session.View[policy.ApprovalDecision]) error {
+	return func(v session.View[policy.ApprovalDecision]) error {
 		for d := range v.Values() {
 			if d.CallID == id {
 				return &decidedError{id: id}
@@ -132,24 +102,42 @@ func (s *server) resumeHeld(ctx context.Context, disp *wink.Dispatcher, p *mcp.C
 		}
 		return nil
 	}
+}
+
+// decide records the person's decision on the held call id (resp, the approval elicitation's result) in
+// disp's session.
+func (s *server) decide(ctx context.Context, disp *wink.Dispatcher, id string, resp *mcp.ElicitResult) error {
 	if resp.Action == "accept" {
-		// Committed by the held call's own transaction (Stage), whose Begin checks undecided again.
-		return id, session.Stage(ctx, disp.Session, policy.ApprovalSlice, policy.ApprovalDecision{CallID: id, Approved: true}, undecided)
+		return stageApproval(ctx, disp, id)
+	}
+	if disp.Session == nil {
+		return errors.New("policy: no session to record the decision in")
 	}
 	reason, _ := resp.Content["reason"].(string)
 	if reason == "" && resp.Action == "cancel" {
 		reason = "The person dismissed the request without deciding."
 	}
+	// A denial runs nothing: checked and recorded in one transaction before the model is answered.
 	tx, err := disp.Session.Begin(ctx, session.ReadWrite)
 	if err != nil {
-		return "", err
+		return err
 	}
-	if err := undecided(session.ViewOf(tx.Session(), policy.ApprovalSlice)); err != nil {
+	if err := undecided(id)(session.ViewOf(tx.Session(), policy.ApprovalSlice)); err != nil {
 		_ = tx.End(ctx)
-		return "", err
+		return err
 	}
 	session.Append(tx.Session(), policy.ApprovalSlice, policy.ApprovalDecision{CallID: id, Reason: reason})
-	return id, tx.End(ctx)
+	return tx.End(ctx)
+}
+
+// stageApproval approves the call that is about to run under id. One decision per ID, checked on the
+// session as the store holds it, in the transaction that records it, which is the call's own (Stage,
+// whose Begin checks undecided again): a replayed retry never runs an approved call twice.
+func stageApproval(ctx context.Context, disp *wink.Dispatcher, id string) error {
+	if disp.Session == nil {
+		return errors.New("policy: no session to record the decision in")
+	}
+	return session.Stage(ctx, disp.Session, policy.ApprovalSlice, policy.ApprovalDecision{CallID: id, Approved: true}, undecided(id))
 }
 
 // decidedError refuses the replay of a retry whose held call was already decided.

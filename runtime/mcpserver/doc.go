@@ -129,7 +129,12 @@
 //     versions by elicitation/create itself. A requestState that does not match the retried call's tool
 //     and arguments, or a retry of a call already decided (a replay), is refused with a JSON-RPC
 //     invalid-params error and runs nothing. Servers sharing sessions share the
-//     signing key (WithRequestStateKey).
+//     signing key (WithRequestStateKey). An approved call whose handler then asks the client questions
+//     (wink.Elicit, ToolContext.Sample: input requests of their own on 2026-07-28) goes on in the same
+//     tools/call: each round's one requestState carries the approval and every earlier answer, so the
+//     person is asked once and the call completes after its last question. Each round's state is
+//     accepted once: a replayed round of an approved call, the last included, is refused (invalid
+//     params, "already decided") and runs nothing, so an approved call's effects happen once.
 //   - an unknown tool name never reaches the dispatcher: the SDK answers it with its own JSON-RPC error
 //     (`unknown tool "x"`), since only registered tools are routed.
 //

@@ -2,14 +2,10 @@ package mcpserver
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
 	"encoding/base64"
 	"errors"
 	"strconv"
-	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/winkgen/wink/runtime/strictjson"
 	"github.com/winkgen/wink/runtime/wink"
@@ -26,12 +22,8 @@ import (
 // round, until it completes. A handler that asks k questions runs k+1 times, so what it does before a
 // question must be safe to redo (the failed runs are rolled back like any failed call).
 //
-// The state is "wink-input." + base64url(answers) + "." + base64url(MAC), the MAC (HMAC-SHA256 with the
-// server's state key, WithRequestStateKey) over the tool's name, the arguments and the answers: a client
-// cannot carry answers over to other arguments or forge earlier ones.
-
-// inputPrefix starts the requestState of a call waiting for input requests.
-const inputPrefix = "wink-input."
+// The requestState is the one state of the call's rounds (callstate.go): it also carries a held call's
+// approval, so a call approved by a person can go on to ask its questions.
 
 // inputKey is the inputRequests key of the handler's request n.
 func inputKey(n int) string { return "wink.input." + strconv.Itoa(n) }
@@ -47,93 +39,60 @@ type answer struct {
 	sample  wink.SampleResult
 }
 
-// sessionClientFor returns the client of one tools/call; on the retry of an input-required call it
-// takes the answers from req's requestState and inputResponses, and clears the state (so that the
-// held-call path, approval.go, does not read it).
-func (s *server) sessionClientFor(req *mcp.CallToolRequest) (*sessionClient, error) {
-	c := &sessionClient{ss: req.Session}
+// sessionClientFor returns the client of one tools/call, holding the answers the client gave in the call's
+// earlier rounds (callstate.go).
+func (s *server) sessionClientFor(req *mcp.CallToolRequest, answers []answer) *sessionClient {
+	c := &sessionClient{ss: req.Session, answers: answers}
 	// The version the request is answered at, not the one the client asked for: a client that asked
 	// 2026-07-28 in initialize was answered 2025-11-25 and cannot read an input-required result.
 	if requestVersion(req, s.versions) >= newProtocol {
 		c.mrtr = true
 	}
-	p := req.Params
-	if p == nil || !strings.HasPrefix(p.RequestState, inputPrefix) {
-		return c, nil
-	}
-	state := p.RequestState
-	p.RequestState = ""
-	enc, macText, ok := strings.Cut(state[len(inputPrefix):], ".")
-	payload, err1 := base64.RawURLEncoding.DecodeString(enc)
-	mac, err2 := base64.RawURLEncoding.DecodeString(macText)
-	if !ok || err1 != nil || err2 != nil || !hmac.Equal(mac, s.inputMAC(p.Name, argsOf(p), payload)) {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tool " + strconv.Quote(p.Name) + ": requestState does not belong to this call (another tool, other arguments, or not issued by this server)"}
-	}
-	answers, err := decodeAnswers(payload)
-	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tool " + strconv.Quote(p.Name) + ": requestState: " + err.Error()}
-	}
-	n := len(answers)
-	resp, present := p.InputResponses[inputKey(n)]
+	return c
+}
+
+// inputAnswer reads the client's answer to the handler's request n from a retry's inputResponses.
+func inputAnswer(responses mcp.InputResponseMap, n int) (answer, error) {
+	resp, present := responses[inputKey(n)]
 	if !present {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tool " + strconv.Quote(p.Name) + ": inputResponses lacks " + strconv.Quote(inputKey(n))}
+		return answer{}, errors.New("inputResponses lacks " + strconv.Quote(inputKey(n)))
 	}
 	var a answer
 	switch r := resp.(type) {
 	case *mcp.ElicitResult:
 		a = answer{elicit: true, action: wink.ElicitAction(r.Action)}
 		if a.action == wink.ElicitAccept {
+			var err error
 			if a.content, err = appendFlatJSON(nil, r.Content); err != nil {
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tool " + strconv.Quote(p.Name) + ": " + err.Error()}
+				return answer{}, err
 			}
 		}
 	case *mcp.CreateMessageWithToolsResult: // how the SDK reads every sampling answer
 		a = answer{sample: wink.SampleResult{Role: string(r.Role), Model: r.Model, StopReason: r.StopReason}}
 		if len(r.Content) > 1 {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tool " + strconv.Quote(p.Name) + ": the sampling answer holds " + strconv.Itoa(len(r.Content)) + " content blocks; a tool takes one"}
+			return answer{}, errors.New("the sampling answer holds " + strconv.Itoa(len(r.Content)) + " content blocks; a tool takes one")
 		}
 		if len(r.Content) == 1 {
 			wc, ok := winkContent(r.Content[0])
 			if !ok {
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tool " + strconv.Quote(p.Name) + ": the sampling answer holds content a tool cannot read"}
+				return answer{}, errors.New("the sampling answer holds content a tool cannot read")
 			}
 			a.sample.Content = wc
 		}
 	default:
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tool " + strconv.Quote(p.Name) + ": " + strconv.Quote(inputKey(n)) + " is not an elicitation or sampling result"}
+		return answer{}, errors.New(strconv.Quote(inputKey(n)) + " is not an elicitation or sampling result")
 	}
-	c.answers = append(answers, a)
-	return c, nil
-}
-
-// argsOf is the call's arguments as handle dispatches them.
-func argsOf(p *mcp.CallToolParamsRaw) []byte {
-	if len(p.Arguments) == 0 {
-		return emptyArgs
-	}
-	return p.Arguments
-}
-
-// inputMAC signs a state's answers for the call of tool name with args.
-func (s *server) inputMAC(name string, args, payload []byte) []byte {
-	m := hmac.New(sha256.New, s.stateKey)
-	sum := sha256.Sum256(args)
-	m.Write([]byte("wink-input:" + strconv.Itoa(len(name)) + ":" + name))
-	m.Write(sum[:])
-	m.Write(payload)
-	return m.Sum(nil)
+	return a, nil
 }
 
 // inputRequired is the input-required result of a call whose handler failed waiting for an answer of the
-// client; nil when it did not.
-func (s *server) inputRequired(ctx context.Context, out wink.Outcome, derr error, name string, args []byte) *mcp.CallToolResult {
+// client; nil when it did not. st is the state the call ran under.
+func (s *server) inputRequired(ctx context.Context, out wink.Outcome, derr error, name string, args []byte, st callState) *mcp.CallToolResult {
 	c, _ := wink.ClientOf(ctx).(*sessionClient)
 	if c == nil || c.need == nil || derr != nil || out.Success {
 		return nil
 	}
-	payload := encodeAnswers(c.answers)
-	state := inputPrefix + base64.RawURLEncoding.EncodeToString(payload) + "." + base64.RawURLEncoding.EncodeToString(s.inputMAC(name, args, payload))
-	return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{inputKey(len(c.answers)): c.need}, RequestState: state}
+	return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{inputKey(len(c.answers)): c.need}, RequestState: s.encodeState(name, args, nextState(st, c.answers))}
 }
 
 // ask returns the answer to the handler's next input request on a 2026-07-28 session, or records req as
@@ -150,9 +109,9 @@ func (c *sessionClient) ask(req mcp.InputRequest) (answer, error) {
 	return answer{}, errInputNeeded
 }
 
-// encodeAnswers writes the answers as a JSON array.
-func encodeAnswers(as []answer) []byte {
-	b := []byte{'['}
+// encodeAnswers appends the answers as a JSON array to b.
+func encodeAnswers(b []byte, as []answer) []byte {
+	b = append(b, '[')
 	for i, a := range as {
 		if i > 0 {
 			b = append(b, ',')
@@ -185,10 +144,9 @@ func encodeAnswers(as []answer) []byte {
 	return append(b, ']')
 }
 
-// decodeAnswers reads what encodeAnswers wrote (the MAC was checked: this is the server's own text).
-func decodeAnswers(data []byte) ([]answer, error) {
-	var d strictjson.Decoder
-	d.Reset(data, strictjson.Limits{MaxBytes: len(data) + 1})
+// decodeAnswers reads what encodeAnswers wrote (the MAC was checked: this is the server's own text); d's
+// errors are the caller's to read.
+func decodeAnswers(d *strictjson.Decoder) ([]answer, error) {
 	var out []answer
 	var bad error
 	if d.ArrayStart() {
@@ -233,9 +191,6 @@ func decodeAnswers(data []byte) ([]answer, error) {
 			out = append(out, a)
 		}
 		d.ArrayEnd()
-	}
-	if errs := d.Finish(); errs != nil {
-		return nil, errs
 	}
 	return out, bad
 }

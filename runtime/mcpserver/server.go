@@ -372,12 +372,31 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 		}
 		disp = cd
 	}
-	if req != nil && req.Session != nil {
-		// Logging, sampling, elicitation (clientcalls.go); a retry's answers (inputrequired.go).
-		sc, cerr := s.sessionClientFor(req)
-		if cerr != nil {
-			return nil, cerr
+	if s.callCtx != nil {
+		var meta map[string]any
+		if req != nil && req.Params != nil {
+			meta = req.Params.Meta
 		}
+		if c := s.callCtx(ctx, meta); c != nil {
+			ctx = c
+		}
+	}
+	var st callState // what the call's earlier rounds gathered (callstate.go)
+	if req != nil && req.Params != nil && req.Params.RequestState != "" {
+		// The retry of a call that needed input: a person's decision, or an answer of the client.
+		rid, rst, rerr := s.resume(ctx, disp, req.Params, args)
+		if rerr != nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tool " + strconv.Quote(name) + ": " + rerr.Error()}
+		}
+		st = rst
+		if rid != "" {
+			id = rid
+		}
+	}
+	var sc *sessionClient
+	if req != nil && req.Session != nil {
+		// Logging, sampling, elicitation (clientcalls.go), with the answers of earlier rounds.
+		sc = s.sessionClientFor(req, st.answers)
 		ctx = wink.WithClient(ctx, sc)
 	}
 	if req != nil && req.Params != nil && req.Session != nil {
@@ -389,32 +408,19 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 		}
 	}
 	ctx = withCloseStream(ctx, req) // CloseSSEStream (resume.go)
-	if s.callCtx != nil {
-		var meta map[string]any
-		if req != nil && req.Params != nil {
-			meta = req.Params.Meta
-		}
-		if c := s.callCtx(ctx, meta); c != nil {
-			ctx = c
-		}
-	}
-	if req != nil && req.Params != nil && req.Params.RequestState != "" {
-		// The retry of a held call, with the person's decision (approval.go).
-		hid, herr := s.resumeHeld(ctx, disp, req.Params, args)
-		if herr != nil {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tool " + strconv.Quote(name) + ": " + herr.Error()}
-		}
-		id = hid
-	}
 	pc := &pendingCall{}
 	s.pending.Store(id, pc)
 	defer s.pending.Delete(id)
 	out, derr := disp.Dispatch(ctx, wink.Call{ID: id, Name: name, Arguments: args})
-	if ir := s.inputRequired(ctx, out, derr, name, args); ir != nil {
+	if ir := s.inputRequired(ctx, out, derr, name, args, st); ir != nil {
 		return ir, nil // the handler waits for the client's answer (inputrequired.go)
 	}
 	if held, ok := errors.AsType[*wink.HeldError](derr); ok {
-		return s.heldResult(held), nil
+		answers := st.answers
+		if sc != nil {
+			answers = sc.answers
+		}
+		return s.heldResult(held, answers), nil
 	}
 	if derr != nil {
 		if s.logger != nil {

@@ -16,6 +16,9 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 // at generation time. A failure here means a struct changed: regenerate with go generate.
 var (
 	_ struct {
+		Topic string `json:"topic" wink:"minLength=1,maxLength=100"`
+	} = InterviewParams{}
+	_ struct {
 		Text string `json:"text" wink:"minLength=1,maxLength=100"`
 	} = NoteParams{}
 	_ struct {
@@ -37,8 +40,12 @@ var (
 	_ struct {
 		Ms int `json:"ms" wink:"min=0,max=10000"`
 	} = LingerParams{}
+	_ struct {
+		Text string `json:"text" wink:"minLength=1,maxLength=100"`
+	} = Reply{}
 )
 var (
+	_ func(*wink.ToolContext, InterviewParams) (wink.ToolResult[string], error)     = Interview
 	_ func(*wink.ToolContext, NoteParams) (wink.ToolResult[wink.NoValue], error)    = AddNote
 	_ func(*wink.ToolContext, NoteParams) (wink.ToolResult[wink.NoValue], error)    = SlowFail
 	_ func(*wink.ToolContext) (wink.ToolResult[NoteList], error)                    = ListNotes
@@ -57,7 +64,23 @@ var (
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkAddNote, WinkSlowFail, WinkListNotes, WinkWords, WinkMeasure, WinkLookup, WinkEcho, WinkExplode, WinkQuiet, WinkReject, WinkCount, WinkWait, WinkLinger}
+	return []*wink.Tool{WinkInterview, WinkAddNote, WinkSlowFail, WinkListNotes, WinkWords, WinkMeasure, WinkLookup, WinkEcho, WinkExplode, WinkQuiet, WinkReject, WinkCount, WinkWait, WinkLinger}
+}
+
+// WinkInterview is the interview tool, handled by Interview.
+var WinkInterview = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Asks the user two questions and the client's model one, then writes a note of the answers to the session (counted in Interviews).",
+	Name:             "interview",
+	ParamsSchema:     winkSchemaInterviewParams,
+	Position:         "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Interview (interview.go)",
+	ResultSchema:     winkSchemaResultOfInterview,
+}, &winkFuncsInterview)
+var winkFuncsInterview = wink.Funcs[InterviewParams, string]{
+	Decode:       winkDecodeInterviewParams,
+	EncodeParams: winkEncodeInterviewParams,
+	EncodeResult: winkEncodeResultOfInterview,
+	Handler:      Interview,
 }
 
 // WinkAddNote is the add_note tool, handled by AddNote.
@@ -276,13 +299,47 @@ var WinkLinger = wink.NewTool(wink.Spec{
 	ParamsSchema:     winkSchemaLingerParams,
 	Position:         "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Linger (tools.go)",
 	ReadOnly:         true,
-	ResultSchema:     winkSchemaResultOfLinger,
+	ResultSchema:     winkSchemaResultOfInterview,
 }, &winkFuncsLinger)
 var winkFuncsLinger = wink.Funcs[LingerParams, string]{
 	Decode:       winkDecodeLingerParams,
 	EncodeParams: winkEncodeLingerParams,
 	EncodeResult: winkEncodeResultOfLinger,
 	Handler:      Linger,
+}
+
+// winkDecodeInterviewParams strictly decodes a InterviewParams object; errors are recorded in d.
+func winkDecodeInterviewParams(d *strictjson.Decoder, v *InterviewParams) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "topic":
+			if d.Repeated(&seen[0], 1) {
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.Topic = s
+				d.CheckLength(s, 1, 100)
+			}
+		default:
+			d.Unknown(winkKeysInterviewParams)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("topic")
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeInterviewParams appends the canonical JSON encoding of v to dst.
+func winkEncodeInterviewParams(dst []byte, v *InterviewParams) []byte {
+	dst = append(dst, "{\"topic\":"...)
+	dst = strictjson.AppendString(dst, v.Topic)
+	dst = append(dst, '}')
+	return dst
 }
 
 // winkDecodeNoteParams strictly decodes a NoteParams object; errors are recorded in d.
@@ -477,6 +534,47 @@ func winkEncodeLingerParams(dst []byte, v *LingerParams) []byte {
 	return dst
 }
 
+// winkDecodeReply strictly decodes a Reply object; errors are recorded in d.
+func winkDecodeReply(d *strictjson.Decoder, v *Reply) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "text":
+			if d.Repeated(&seen[0], 1) {
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.Text = s
+				d.CheckLength(s, 1, 100)
+			}
+		default:
+			d.Unknown(winkKeysReply)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("text")
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeReply appends the canonical JSON encoding of v to dst.
+func winkEncodeReply(dst []byte, v *Reply) []byte {
+	dst = append(dst, "{\"text\":"...)
+	dst = strictjson.AppendString(dst, v.Text)
+	dst = append(dst, '}')
+	return dst
+}
+
+// winkEncodeResultOfInterview appends the canonical JSON encoding of v to dst.
+func winkEncodeResultOfInterview(dst []byte, v *string) []byte {
+	x := *v
+	dst = strictjson.AppendString(dst, x)
+	return dst
+}
+
 // winkEncodeResultOfWords appends the canonical JSON encoding of v to dst.
 func winkEncodeResultOfWords(dst []byte, v *[]string) []byte {
 	x := *v
@@ -516,28 +614,40 @@ func winkEncodeResultOfLinger(dst []byte, v *string) []byte {
 	return dst
 }
 
+// WinkFormReply is the elicitation form of Reply (//wink:form): its requestedSchema in MCP's
+// elicitation subset and its strict decoder. Ask for it with wink.Elicit(tc, message, WinkFormReply).
+var WinkFormReply = &wink.Form[Reply]{
+	Decode: winkDecodeReply,
+	Name:   "Reply",
+	Schema: winkSchemaFormReply,
+}
+
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaNoteParams      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"NoteParams are the arguments of the note tools.","properties":{"text":{"type":"string","description":"Text is the note.","minLength":1,"maxLength":100}},"required":["text"],"additionalProperties":false}`)
-	winkSchemaNoValue         = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"null"}`)
-	winkSchemaNoParams        = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)
-	winkSchemaNoteList        = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"NoteList is what list_notes returns.","properties":{"notes":{"type":"array","description":"Notes are the session's notes, oldest first.","items":{"type":"string"}}},"required":["notes"],"additionalProperties":false}`)
-	winkSchemaEchoParams      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"text":{"type":"string","description":"Text is repeated back.","maxLength":100}},"required":["text"],"additionalProperties":false}`)
-	winkSchemaResultOfWords   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"array","items":{"type":"string"}}`)
-	winkSchemaResultOfMeasure = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}`)
-	winkSchemaResultOfLookup  = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":["object","null"],"description":"Echoed is what echo returns.","properties":{"text":{"type":"string","description":"Text is the text received."},"length":{"type":"integer","description":"Length is the text's length in bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["text","length"],"additionalProperties":false}`)
-	winkSchemaEchoed          = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Echoed is what echo returns.","properties":{"text":{"type":"string","description":"Text is the text received."},"length":{"type":"integer","description":"Length is the text's length in bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["text","length"],"additionalProperties":false}`)
-	winkSchemaExplodeParams   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"reason":{"type":"string","description":"Reason is the panic value."}},"required":["reason"],"additionalProperties":false}`)
-	winkSchemaCountParams     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"type":"integer","description":"To is the number to count to.","minimum":1,"maximum":100}},"required":["to"],"additionalProperties":false}`)
-	winkSchemaLingerParams    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"ms":{"type":"integer","description":"Ms is how long the call goes on after closing its stream, in milliseconds.","minimum":0,"maximum":10000}},"required":["ms"],"additionalProperties":false}`)
-	winkSchemaResultOfLinger  = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"string"}`)
+	winkSchemaInterviewParams   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"topic":{"type":"string","description":"Topic is what the interview is about.","minLength":1,"maxLength":100}},"required":["topic"],"additionalProperties":false}`)
+	winkSchemaResultOfInterview = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"string"}`)
+	winkSchemaNoteParams        = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"NoteParams are the arguments of the note tools.","properties":{"text":{"type":"string","description":"Text is the note.","minLength":1,"maxLength":100}},"required":["text"],"additionalProperties":false}`)
+	winkSchemaNoValue           = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"null"}`)
+	winkSchemaNoParams          = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)
+	winkSchemaNoteList          = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"NoteList is what list_notes returns.","properties":{"notes":{"type":"array","description":"Notes are the session's notes, oldest first.","items":{"type":"string"}}},"required":["notes"],"additionalProperties":false}`)
+	winkSchemaEchoParams        = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"text":{"type":"string","description":"Text is repeated back.","maxLength":100}},"required":["text"],"additionalProperties":false}`)
+	winkSchemaResultOfWords     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"array","items":{"type":"string"}}`)
+	winkSchemaResultOfMeasure   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}`)
+	winkSchemaResultOfLookup    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":["object","null"],"description":"Echoed is what echo returns.","properties":{"text":{"type":"string","description":"Text is the text received."},"length":{"type":"integer","description":"Length is the text's length in bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["text","length"],"additionalProperties":false}`)
+	winkSchemaEchoed            = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Echoed is what echo returns.","properties":{"text":{"type":"string","description":"Text is the text received."},"length":{"type":"integer","description":"Length is the text's length in bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["text","length"],"additionalProperties":false}`)
+	winkSchemaExplodeParams     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"reason":{"type":"string","description":"Reason is the panic value."}},"required":["reason"],"additionalProperties":false}`)
+	winkSchemaCountParams       = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"type":"integer","description":"To is the number to count to.","minimum":1,"maximum":100}},"required":["to"],"additionalProperties":false}`)
+	winkSchemaLingerParams      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"ms":{"type":"integer","description":"Ms is how long the call goes on after closing its stream, in milliseconds.","minimum":0,"maximum":10000}},"required":["ms"],"additionalProperties":false}`)
+	winkSchemaFormReply         = []byte(`{"type":"object","properties":{"text":{"type":"string","description":"Text is the user's answer.","minLength":1,"maxLength":100}},"required":["text"]}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
-	winkKeysNoteParams    = []string{"text"}
-	winkKeysEchoParams    = []string{"text"}
-	winkKeysExplodeParams = []string{"reason"}
-	winkKeysCountParams   = []string{"to"}
-	winkKeysLingerParams  = []string{"ms"}
+	winkKeysInterviewParams = []string{"topic"}
+	winkKeysNoteParams      = []string{"text"}
+	winkKeysEchoParams      = []string{"text"}
+	winkKeysExplodeParams   = []string{"reason"}
+	winkKeysCountParams     = []string{"to"}
+	winkKeysLingerParams    = []string{"ms"}
+	winkKeysReply           = []string{"text"}
 )

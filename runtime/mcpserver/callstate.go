@@ -1,0 +1,154 @@
+package mcpserver
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/winkgen/wink/runtime/strictjson"
+	"github.com/winkgen/wink/runtime/wink"
+)
+
+// The rounds of one tools/call on protocol 2026-07-28 (issue 25 item 6). A call may need several round
+// trips before it completes: a policy holds it for a person's approval (approval.go), then its handler
+// asks the client any number of questions (elicitation, sampling: inputrequired.go). Each round's
+// input-required result carries one requestState holding everything the call has gathered so far: the
+// held call's ID and whether the person approved it, and the client's answers to the handler's
+// questions, in order. So the mechanisms compose: approve, then answer, answer, ..., complete, in one
+// call. (Before, the approval and the questions each carried their own state and lost each other's:
+// the retry that answered a question was held again, approved again, asked again, for ever.)
+//
+// The state is "wink-call." + base64url(payload) + "." + base64url(MAC); the payload is
+// {"held":ID,"approved":bool,"answers":[...]} and the MAC (HMAC-SHA256 with the server's state key,
+// WithRequestStateKey) is over the tool's name, the arguments' digest and the payload: a client cannot
+// carry a state over to another tool or other arguments, nor forge an approval or an earlier answer.
+//
+// An approved call runs once, whatever the client replays. The round that records the approval runs
+// the call under the held ID; every later round runs it under an ID of its own, the held ID and the
+// number of answers (roundID), and stages the approval for that ID in the session exactly as the first
+// approval is staged (approval.go: checked undecided and recorded by the round's own transaction). A
+// round's state can therefore be used once: replaying any round, the last one included, is refused
+// ("already decided") before anything runs. The handler runs once per round (k questions: k+1 runs
+// after the approval), each run but the last failing with the question and rolled back, as for a call
+// that is not held.
+
+// statePrefix starts every requestState this server issues.
+const statePrefix = "wink-call."
+
+// callState is what a requestState carries from one round of a tools/call to the next.
+type callState struct {
+	held     string   // the held call's ID; "" when no policy held the call
+	approved bool     // the person approved the held call; false: the state asks for the decision
+	answers  []answer // the client's answers to the handler's input requests, in order
+}
+
+// errForeignState refuses a requestState this server did not issue for the call.
+var errForeignState = errors.New("requestState does not belong to this call (another tool, other arguments, or not issued by this server)")
+
+// encodeState returns the requestState of st for the call of tool name with args.
+func (s *server) encodeState(name string, args []byte, st callState) string {
+	payload := []byte(`{"held":`)
+	payload = strictjson.AppendString(payload, st.held)
+	payload = append(payload, `,"approved":`...)
+	payload = strictjson.AppendBool(payload, st.approved)
+	payload = append(payload, `,"answers":`...)
+	payload = append(encodeAnswers(payload, st.answers), '}')
+	return statePrefix + base64.RawURLEncoding.EncodeToString(payload) + "." + base64.RawURLEncoding.EncodeToString(s.stateMAC(name, args, payload))
+}
+
+// stateMAC signs a state's payload for the call of tool name with args.
+func (s *server) stateMAC(name string, args, payload []byte) []byte {
+	m := hmac.New(sha256.New, s.stateKey)
+	sum := sha256.Sum256(args)
+	m.Write([]byte("wink-call:" + strconv.Itoa(len(name)) + ":" + name))
+	m.Write(sum[:])
+	m.Write(payload)
+	return m.Sum(nil)
+}
+
+// readState checks p's requestState against the call (tool name, args) and returns what it carries.
+func (s *server) readState(p *mcp.CallToolParamsRaw, args []byte) (callState, error) {
+	rest, ok := strings.CutPrefix(p.RequestState, statePrefix)
+	enc, macText, ok2 := strings.Cut(rest, ".")
+	payload, err1 := base64.RawURLEncoding.DecodeString(enc)
+	mac, err2 := base64.RawURLEncoding.DecodeString(macText)
+	if !ok || !ok2 || err1 != nil || err2 != nil || !hmac.Equal(mac, s.stateMAC(p.Name, args, payload)) {
+		return callState{}, errForeignState
+	}
+	// The MAC was checked: this is the server's own text.
+	var st callState
+	var d strictjson.Decoder
+	d.Reset(payload, strictjson.Limits{MaxBytes: len(payload) + 1})
+	var bad error
+	if d.ObjectStart() {
+		for d.NextKey() {
+			switch string(d.Key()) {
+			case "held":
+				st.held, _ = d.String()
+			case "approved":
+				st.approved, _ = d.Bool()
+			case "answers":
+				st.answers, bad = decodeAnswers(&d)
+			default:
+				d.Skip()
+			}
+		}
+		d.ObjectEnd()
+	}
+	if errs := d.Finish(); errs != nil {
+		return callState{}, errors.New("requestState: " + errs.Error())
+	}
+	if bad != nil {
+		return callState{}, errors.New("requestState: " + bad.Error())
+	}
+	return st, nil
+}
+
+// resume reads the retry of a call that needed input: its requestState and the client's response to
+// what the previous round asked. It returns the ID the call now runs under ("": a fresh one) and the
+// state, whose answers include the new one. A response to an approval records the person's decision
+// (approval.go); a later round of an approved call stages the approval for its own ID (roundID).
+func (s *server) resume(ctx context.Context, disp *wink.Dispatcher, p *mcp.CallToolParamsRaw, args []byte) (string, callState, error) {
+	st, err := s.readState(p, args)
+	if err != nil {
+		return "", st, err
+	}
+	if st.held != "" && !st.approved {
+		resp, _ := p.InputResponses[approvalInput].(*mcp.ElicitResult)
+		if resp == nil {
+			return "", st, errors.New("inputResponses lacks the " + strconv.Quote(approvalInput) + " elicitation result")
+		}
+		if err := s.decide(ctx, disp, st.held, resp); err != nil {
+			return "", st, err
+		}
+		st.approved = resp.Action == "accept"
+		return st.held, st, nil
+	}
+	a, err := inputAnswer(p.InputResponses, len(st.answers))
+	if err != nil {
+		return "", st, err
+	}
+	st.answers = append(st.answers, a)
+	if st.held == "" {
+		return "", st, nil
+	}
+	id := roundID(st.held, len(st.answers))
+	return id, st, stageApproval(ctx, disp, id)
+}
+
+// roundID is the ID an approved held call runs under once the client has given n answers.
+func roundID(held string, n int) string { return held + "#" + strconv.Itoa(n) }
+
+// nextState is the state of the round that follows one run under st, in which the handler got answers.
+func nextState(st callState, answers []answer) callState {
+	if !st.approved {
+		st.held = ""
+	}
+	st.answers = answers
+	return st
+}
