@@ -43,6 +43,11 @@
 //   - A call to a tool that is not offered (Config.Tools narrower than the registry) is still dispatched:
 //     the registry is the authority, and unknown names are answered by the dispatcher.
 //   - OnTurn runs on Run's goroutine after each turn's calls, also for the final and the stopping turn.
+//     Turn.Outcomes always has one outcome per call, Outcomes[i] that of ToolCalls[i], with Parallel
+//     too: a held call's outcome has Held set, a call the run stopped before (an exceeded budget, a
+//     Dispatch error) has NotRun set, and neither is sent to the model. Resume reports the turn it
+//     completes (Turn.Resumed, Index 0) with the resumed calls' outcomes at their indexes, before its
+//     first request.
 //   - Calls a policy holds for a person's approval (policy.RequireApproval) are neither errors nor
 //     failures: the turn's other calls run, the run stops with StopHeld and Result.Held, and Resume, given
 //     the kept messages once the decisions are recorded, dispatches the held calls (on this worker or any

@@ -86,13 +86,20 @@ type Provider interface {
 
 // Turn is one model response and what the loop did with it, reported to Config.OnTurn.
 type Turn struct {
-	// Index counts turns from 1.
+	// Index counts the run's turns from 1; it is 0 for the turn Resume completes (Resumed).
 	Index int
+	// Resumed marks the turn Resume completes: the held turn of the run being resumed (Response is
+	// rebuilt from its assistant message, without usage), reported once Resume has dispatched its held
+	// calls, with the outcomes of all its calls: those answered before the hold and those Resume ran.
+	Resumed bool
 	// Response is the provider's response.
 	Response Response
-	// Outcomes holds the outcome of each of Response.ToolCalls, in the calls' order. It is shorter than
-	// ToolCalls only when the run stopped during the turn: a Dispatch error (deadline, cancellation, a failed
-	// rollback) or an exceeded budget (no call runs then).
+	// Outcomes holds one outcome per call of Response.ToolCalls: Outcomes[i] is the outcome of
+	// ToolCalls[i] (same CallID and Name), always as many as the calls (none for a response without
+	// calls). A call that has no result has an outcome that says why, and is not sent to the model: Held
+	// for a call held for a person's decision (Message is the reason; Resume reports its result in a
+	// Resumed turn), NotRun for a call the run stopped before (an exceeded budget, before any call runs;
+	// its Dispatch returned an error, or an earlier call's did; Message says which).
 	Outcomes []wink.Outcome
 	// Usage is the tokens the run has consumed so far, this turn included.
 	Usage wink.TokenUsage
@@ -270,6 +277,10 @@ func run(ctx context.Context, cfg Config, messages []Message, resume bool) (Resu
 		t := Turn{Index: turn, Response: resp, Usage: res.Usage}
 
 		if err := budget.Consume(in, out); err != nil {
+			t.Outcomes = make([]wink.Outcome, len(resp.ToolCalls))
+			for i, c := range resp.ToolCalls {
+				t.Outcomes[i] = notRun(c, "not run: the token budget is exceeded")
+			}
 			cfg.report(t)
 			res.Stop = StopBudget
 			return res, err
@@ -280,15 +291,11 @@ func run(ctx context.Context, cfg Config, messages []Message, resume bool) (Resu
 			return res, nil
 		}
 
-		var outcomes []wink.Outcome
-		var held []wink.Call
-		if cfg.Parallel && len(resp.ToolCalls) > 1 {
-			outcomes, held, err = dispatchParallel(ctx, cfg.Dispatcher, resp.ToolCalls)
-		} else {
-			outcomes, held, err = dispatchSequential(ctx, cfg.Dispatcher, resp.ToolCalls)
-		}
+		outcomes, held, err := dispatch(ctx, &cfg, resp.ToolCalls)
 		for _, o := range outcomes {
-			res.Messages = append(res.Messages, Message{Role: RoleTool, Result: o})
+			if answered(o) {
+				res.Messages = append(res.Messages, Message{Role: RoleTool, Result: o})
+			}
 		}
 		t.Outcomes = outcomes
 		cfg.report(t)
@@ -352,30 +359,67 @@ func (e *TurnError) Error() string {
 // Unwrap returns Err.
 func (e *TurnError) Unwrap() error { return e.Err }
 
-// dispatchSequential runs calls in order and stops at the first Dispatch error, returning the outcomes
-// obtained before it. Calls a policy holds (*wink.HeldError) are listed in held and do not stop the turn.
+// dispatch runs a turn's calls (concurrently with cfg.Parallel) and returns one outcome per call, at
+// its index: Dispatch's outcome, or a Held or NotRun one for a call without a result. held lists the
+// held calls in order; err is the error of the earliest call whose Dispatch failed.
+func dispatch(ctx context.Context, cfg *Config, calls []wink.Call) (outcomes []wink.Outcome, held []wink.Call, err error) {
+	if cfg.Parallel && len(calls) > 1 {
+		return dispatchParallel(ctx, cfg.Dispatcher, calls)
+	}
+	return dispatchSequential(ctx, cfg.Dispatcher, calls)
+}
+
+// answered reports whether o is a result the model reads (a tool message), not a Held or NotRun mark.
+func answered(o wink.Outcome) bool { return !o.Held && !o.NotRun }
+
+// heldOutcome is the outcome Turn.Outcomes reports for a call held with he.
+func heldOutcome(c wink.Call, he *wink.HeldError) wink.Outcome {
+	return wink.Outcome{CallID: c.ID, Name: c.Name, Held: true, Message: he.Error()}
+}
+
+// notRun is the outcome Turn.Outcomes reports for a call without a result because the run stopped.
+func notRun(c wink.Call, why string) wink.Outcome {
+	return wink.Outcome{CallID: c.ID, Name: c.Name, NotRun: true, Message: why}
+}
+
+// stoppedAt is the NotRun message of the call whose Dispatch returned err.
+func stoppedAt(err error) string {
+	return "not run: its dispatch failed and the run stopped: " + err.Error()
+}
+
+// notRunAfter is the NotRun message of the calls after one whose Dispatch failed.
+const notRunAfter = "not run: the run stopped at an earlier call's dispatch error"
+
+// dispatchSequential runs calls in order and stops at the first Dispatch error: that call and the ones
+// after it are NotRun. Calls a policy holds (*wink.HeldError) are Held and listed in held, and do not
+// stop the turn.
 func dispatchSequential(ctx context.Context, d *wink.Dispatcher, calls []wink.Call) (outcomes []wink.Outcome, held []wink.Call, err error) {
-	outcomes = make([]wink.Outcome, 0, len(calls))
-	for _, c := range calls {
+	outcomes = make([]wink.Outcome, len(calls))
+	for i, c := range calls {
 		o, err := d.Dispatch(ctx, c)
 		if he, ok := errors.AsType[*wink.HeldError](err); ok {
+			outcomes[i] = heldOutcome(c, he)
 			held = append(held, he.Call)
 			continue
 		}
 		if err != nil {
+			outcomes[i] = notRun(c, stoppedAt(err))
+			for j := i + 1; j < len(calls); j++ {
+				outcomes[j] = notRun(calls[j], notRunAfter)
+			}
 			return outcomes, held, err
 		}
-		outcomes = append(outcomes, o)
+		outcomes[i] = o
 	}
 	return outcomes, held, nil
 }
 
 // dispatchParallel runs the read-only calls concurrently, each on its own goroutine, and the others one
 // after another in their order on one more goroutine, and waits for all of them. Outcomes keep the calls'
-// order; when some calls return an error, the outcomes of the others are returned (still in order) with
-// the error of the earliest failing call; as in a sequential turn, the state-changing calls after one that
-// returned an error (not a hold) do not run. Held calls are listed in held, in order. A call to an unknown
-// tool counts as changing state.
+// order (one per call, at its index); when some calls return an error, they are NotRun and the error is
+// the earliest failing call's; as in a sequential turn, the state-changing calls after one that returned
+// an error (not a hold) do not run (NotRun). Held calls are Held and listed in held, in order. A call to
+// an unknown tool counts as changing state.
 func dispatchParallel(ctx context.Context, d *wink.Dispatcher, calls []wink.Call) ([]wink.Outcome, []wink.Call, error) {
 	outcomes := make([]wink.Outcome, len(calls))
 	errs := make([]error, len(calls))
@@ -404,21 +448,23 @@ func dispatchParallel(ctx context.Context, d *wink.Dispatcher, calls []wink.Call
 	wg.Wait()
 	var first error
 	var held []wink.Call
-	kept := outcomes[:0]
 	for i, err := range errs {
 		if he, ok := errors.AsType[*wink.HeldError](err); ok {
+			outcomes[i] = heldOutcome(calls[i], he)
 			held = append(held, he.Call)
 			continue
 		}
-		if err != nil {
+		switch {
+		case err == errNotRun:
+			outcomes[i] = notRun(calls[i], notRunAfter)
+		case err != nil:
+			outcomes[i] = notRun(calls[i], stoppedAt(err))
 			if first == nil {
 				first = err
 			}
-			continue
 		}
-		kept = append(kept, outcomes[i])
 	}
-	return kept, held, first
+	return outcomes, held, first
 }
 
 // errNotRun marks the calls dispatchParallel did not run after an error: never returned, as the earlier
@@ -435,7 +481,8 @@ func readOnly(d *wink.Dispatcher, name string) bool {
 }
 
 // resumeHeld dispatches the calls of the last assistant message that have no tool message, after
-// refreshing the session, and rewrites the turn's tool messages in the calls' order.
+// refreshing the session, rewrites the turn's tool messages in the calls' order, and reports the turn
+// (Resumed) to OnTurn with the outcomes of all its calls.
 func (res *Result) resumeHeld(ctx context.Context, cfg *Config) error {
 	last := -1
 	for i := len(res.Messages) - 1; i >= 0; i-- {
@@ -447,51 +494,55 @@ func (res *Result) resumeHeld(ctx context.Context, cfg *Config) error {
 	if last < 0 || len(res.Messages[last].ToolCalls) == 0 {
 		return nil // nothing was held: the run simply goes on
 	}
-	answered := map[string]wink.Outcome{}
+	calls := res.Messages[last].ToolCalls
+	answers := map[string]wink.Outcome{}
 	for _, m := range res.Messages[last+1:] {
 		if m.Role == RoleTool {
-			answered[m.Result.CallID] = m.Result
+			answers[m.Result.CallID] = m.Result
 		}
 	}
+	outcomes := make([]wink.Outcome, len(calls))
 	var pending []wink.Call
-	for _, c := range res.Messages[last].ToolCalls {
-		if _, ok := answered[c.ID]; !ok {
+	var at []int // at[k] is the index of pending[k] among calls
+	for i, c := range calls {
+		if o, ok := answers[c.ID]; ok {
+			outcomes[i] = o
+		} else {
 			pending = append(pending, c)
+			at = append(at, i)
 		}
 	}
 	if len(pending) == 0 {
 		return nil
 	}
+	t := Turn{Resumed: true, Response: Response{Text: res.Messages[last].Text, ToolCalls: calls}, Outcomes: outcomes}
 	if s := cfg.Dispatcher.Session; s != nil {
 		// Load what other workers committed (the decisions) before the policies read it.
 		tx, err := s.Begin(ctx, session.ReadOnly)
+		if err == nil {
+			err = tx.End(ctx)
+		}
 		if err != nil {
-			*res, err = res.stop(ctx, turnError(0, "dispatch", err), StopError)
-			return err
-		}
-		if err := tx.End(ctx); err != nil {
+			for _, i := range at {
+				outcomes[i] = notRun(calls[i], stoppedAt(err))
+			}
+			cfg.report(t)
 			*res, err = res.stop(ctx, turnError(0, "dispatch", err), StopError)
 			return err
 		}
 	}
-	var outcomes []wink.Outcome
-	var held []wink.Call
-	var err error
-	if cfg.Parallel && len(pending) > 1 {
-		outcomes, held, err = dispatchParallel(ctx, cfg.Dispatcher, pending)
-	} else {
-		outcomes, held, err = dispatchSequential(ctx, cfg.Dispatcher, pending)
-	}
-	for _, o := range outcomes {
-		answered[o.CallID] = o
+	got, held, err := dispatch(ctx, cfg, pending)
+	for k, o := range got {
+		outcomes[at[k]] = o
 	}
 	tail := res.Messages[:last+1]
-	for _, c := range res.Messages[last].ToolCalls {
-		if o, ok := answered[c.ID]; ok {
+	for _, o := range outcomes {
+		if answered(o) {
 			tail = append(tail, Message{Role: RoleTool, Result: o})
 		}
 	}
 	res.Messages = tail
+	cfg.report(t)
 	if err != nil {
 		*res, err = res.stop(ctx, turnError(0, "dispatch", err), StopError)
 		return err

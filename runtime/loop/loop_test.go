@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -242,8 +243,8 @@ func TestRunChargesUsageToTheBudgetAndStopsWhenExceeded(t *testing.T) {
 	if len(rec.ids) != 2 {
 		t.Errorf("handler ran %d times, want 2: the over-budget turn's calls do not run", len(rec.ids))
 	}
-	if len(turns) != 3 || turns[2].Outcomes != nil {
-		t.Errorf("OnTurn: %d turns, last outcomes %v; want 3 turns, none for the last", len(turns), turns[len(turns)-1].Outcomes)
+	if len(turns) != 3 || len(turns[2].Outcomes) != 1 || !turns[2].Outcomes[0].NotRun || turns[2].Outcomes[0].CallID != "call_a" {
+		t.Errorf("OnTurn: %d turns, last outcomes %v; want 3 turns, the last one's call NotRun", len(turns), turns[len(turns)-1].Outcomes)
 	}
 	last := res.Messages[len(res.Messages)-1]
 	if last.Role != loop.RoleAssistant || len(last.ToolCalls) != 1 {
@@ -320,8 +321,9 @@ func TestRunStopsWhenDispatchReportsTheDeadline(t *testing.T) {
 	if len(rec.ids) != 0 || len(p.reqs) != 1 || len(res.Messages) != 1 {
 		t.Errorf("handlers=%v requests=%d messages=%d, want no handler, one request, only the assistant message", rec.ids, len(p.reqs), len(res.Messages))
 	}
-	if len(turns) != 1 || len(turns[0].Outcomes) != 0 {
-		t.Errorf("OnTurn = %+v, want one turn without outcomes", turns)
+	if len(turns) != 1 || len(turns[0].Outcomes) != 2 || !turns[0].Outcomes[0].NotRun || !turns[0].Outcomes[1].NotRun ||
+		!strings.Contains(turns[0].Outcomes[0].Message, "deadline") {
+		t.Errorf("OnTurn = %+v, want one turn with both calls NotRun, the first saying why", turns)
 	}
 }
 

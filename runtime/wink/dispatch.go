@@ -53,6 +53,19 @@ type Outcome struct {
 	// Content holds the result's blocks after Output (ToolResult.Content,
 	// WithContent): set on success only, never on a replay.
 	Content Blocks
+	// Held and NotRun are never set by Dispatch: they mark the outcomes
+	// the agent loop reports (loop.Turn.Outcomes) for calls that have no
+	// result, so that every call of a turn has its outcome at its index.
+	// Neither is sent to the model, and Output is empty.
+	//
+	// Held: a policy (or Elicit) held the call for a person's decision;
+	// nothing ran and Message is the reason. Its result comes once the
+	// decision is recorded (loop.Resume reports it).
+	Held bool
+	// NotRun: the run stopped during the turn before this call completed
+	// (its Dispatch returned an error, an earlier call's did, or the budget
+	// was exceeded); Message says why.
+	NotRun bool
 }
 
 // ToolInvoked is the telemetry event recorded for every call, whatever its

@@ -109,13 +109,15 @@ func run(w io.Writer, o options) error {
 			}
 			for i, c := range t.Response.ToolCalls {
 				fmt.Fprintf(w, "  → %s\n", strings.TrimSpace(c.Name+" "+string(c.Arguments)))
-				if i >= len(t.Outcomes) {
-					fmt.Fprintln(w, "  ← (not run: the run stopped)")
-					continue
-				}
-				o := t.Outcomes[i]
+				o := t.Outcomes[i] // one per call, at the call's index
 				status := "ok"
 				switch {
+				case o.Held:
+					fmt.Fprintf(w, "  ← HELD for approval: %s\n", o.Message)
+					continue
+				case o.NotRun:
+					fmt.Fprintf(w, "  ← (%s)\n", o.Message)
+					continue
 				case !o.Success:
 					status = "FAILED (whatever the call changed is rolled back; the model reads:)"
 				case o.Replayed:
