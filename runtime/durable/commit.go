@@ -92,6 +92,40 @@ func record(s *session.Session, c Commit) {
 	})
 }
 
+// Forget removes the commits of run from the session s, in a transaction of its own, once the run has
+// ended: no attempt of it may run any more, so no commit of it can be needed. Engines call it when a run
+// ends (Done or Failed), before they record the end; an engine that dies in between calls it again when
+// the run is driven to its end once more. A session serving many runs then keeps only the commits of the
+// runs still going, and the write of each tool call's transaction (which rewrites the whole CommitSlice)
+// depends on the runs in flight on the session, not on how many it has served. A stale attempt of an
+// ended run is refused by its engine's fence (the embedded engine's claim) or its deadline (a Temporal
+// activity's start-to-close timeout), not by a commit. Forget writes nothing when the run has no commit.
+func Forget(ctx context.Context, s *session.Session, run string) error {
+	tx, err := s.Begin(ctx, session.ReadWrite)
+	if err != nil {
+		return err
+	}
+	has := false
+	for c := range session.Values(s, CommitSlice) {
+		if c.Run == run {
+			has = true
+			break
+		}
+	}
+	if has {
+		session.Replace(s, CommitSlice, func(items []Commit) []Commit {
+			out := items[:0]
+			for _, it := range items {
+				if it.Run != run {
+					out = append(out, it)
+				}
+			}
+			return out
+		})
+	}
+	return tx.End(ctx)
+}
+
 // ErrStaleStep refuses a tool call of a run whose later step has committed already: the attempt is
 // stale (its worker was paused past its lease, or it is an attempt a retry has overtaken) and must not
 // run.

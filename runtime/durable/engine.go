@@ -337,7 +337,26 @@ func (e *Engine) drive(ctx context.Context, rec Record) driven {
 		x.tools = cfg.Dispatcher.Registry.Tools()
 	}
 	var p progress
-	return replay(ctx, x, &p, input, steps, rec.MaxTurns)
+	return x.settle(ctx, replay(ctx, x, &p, input, steps, rec.MaxTurns))
+}
+
+// settle forgets the run's commits in its session (Forget) when d ends the run, before the end is
+// recorded: no attempt of an ended run may run, and a session must not keep a commit per run it has
+// served. When that write fails, the run is given back to be driven to its end again (which forgets
+// again) rather than recorded as ended with its commits left behind.
+func (x *execution) settle(ctx context.Context, d driven) driven {
+	s := x.cfg.Dispatcher.Session
+	if d.abandon || !d.rel.State.Terminal() || s == nil {
+		return d
+	}
+	if err := Forget(ctx, s, x.rec.ID); err != nil {
+		if ctx.Err() != nil {
+			return driven{abandon: true}
+		}
+		x.e.observe(Event{Kind: EventError, Run: x.rec.ID, Err: err})
+		return x.e.retry(errors.New("durable: forgetting the ended run's commits: " + err.Error()))
+	}
+	return d
 }
 
 // progress is what replaying a run's checkpoints produced.

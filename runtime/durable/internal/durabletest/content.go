@@ -12,12 +12,21 @@ type SnapshotParams struct {
 	Account string `json:"account" wink:"minLength=1,maxLength=40"`
 }
 
-// Snapshot records a look at an account in the session and returns it with one content block of every
-// kind (SnapshotBlocks): the tests check that a checkpoint gives the model back every block.
+// Snapshot records a look at an account and returns one content block of every kind (SnapshotBlocks).
+// The account's latest look replaces its earlier ones.
 //
 //wink:tool
 func Snapshot(tc *wink.ToolContext, p SnapshotParams) (wink.ToolResult[wink.NoValue], error) {
-	session.Append(tc.Session(), Entries, Entry{Account: p.Account, Key: durable.IdempotencyKey(tc)})
+	// The account's latest look replaces the earlier ones: a session's state does not grow with looks.
+	session.Replace(tc.Session(), Entries, func(items []Entry) []Entry {
+		out := items[:0]
+		for _, e := range items {
+			if e.Account != p.Account || e.Cents != 0 {
+				out = append(out, e)
+			}
+		}
+		return append(out, Entry{Account: p.Account, Key: durable.IdempotencyKey(tc)})
+	})
 	return wink.WithContent(wink.Done[wink.NoValue]("Snapshot of "+p.Account+":"), SnapshotBlocks(p.Account)...), nil
 }
 

@@ -54,7 +54,7 @@ func WinkTools() []*wink.Tool {
 // WinkSnapshot is the snapshot tool, handled by Snapshot.
 var WinkSnapshot = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
-	Description:      "Records a look at an account in the session and returns it with one content block of every kind (SnapshotBlocks): the tests check that a checkpoint gives the model back every block.",
+	Description:      "Records a look at an account and returns one content block of every kind (SnapshotBlocks). The account's latest look replaces its earlier ones.",
 	Name:             "snapshot",
 	ParamsSchema:     winkSchemaSnapshotParams,
 	Position:         "github.com/winkgen/wink/runtime/durable/internal/durabletest.Snapshot (content.go)",
