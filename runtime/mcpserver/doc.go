@@ -148,7 +148,10 @@
 // data) first on every POST stream, and one that lost a stream reconnects with GET and Last-Event-ID
 // and receives what it missed. Every SSE response starts with a "retry:" field (DefaultSSERetry,
 // WithSSERetry). A handler can close its call's stream and let the client come back for the answer
-// (CloseSSEStream). What the SDK does not do: it decides by the request's Mcp-Protocol-Version
+// (CloseSSEStream), but only a stream the client can resume: one that began with a priming event. For
+// any other (a request at 2025-06-18 or earlier, a stateless server, JSON responses, 2026-07-28, a
+// server made with New) CloseSSEStream closes nothing and reports false, and the answer goes on the
+// open stream. What the SDK does not do: it decides by the request's Mcp-Protocol-Version
 // header, so a request naming a version before 2025-11-25 gets no priming event even on a session that
 // negotiated 2025-11-25; 2026-07-28 has no resumable streams; a stateless server keeps no events; the
 // in-memory store is one process's, so a fleet needs an mcp.EventStore its workers share.

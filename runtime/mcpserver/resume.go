@@ -12,7 +12,9 @@ package mcpserver
 //     how long to wait before reconnecting; the SDK itself writes one only in the event that closes a
 //     stream on purpose.
 //   - A handler may close its call's stream, asking the client to come back later (CloseSSEStream); the
-//     call goes on and its answer is replayed when the client reconnects.
+//     call goes on and its answer is replayed when the client reconnects. Only a stream that began with
+//     a priming event is closed (issue 25 item 17): the SDK closes any stream it is asked to, and a
+//     client without the event's id cannot reconnect to it, so its answer was lost.
 //
 // What the SDK does not allow: it decides by the request's Mcp-Protocol-Version header, so a request
 // whose header names a version before 2025-11-25 gets no priming event (and so cannot resume a POST
@@ -50,9 +52,13 @@ type closeStreamKey struct{}
 // CloseSSEStream closes the SSE stream that carries the current tools/call's answer (ctx is the
 // handler's *wink.ToolContext or a context derived from it), telling the client to reconnect after
 // retryAfter: the call goes on, and the client receives its answer, with everything else it missed, by
-// reconnecting with Last-Event-ID. It reports whether there was such a stream to close: false over
-// stdio, for a response sent as JSON, and for clients on protocol 2026-07-28, which has no resumable
-// streams.
+// reconnecting with Last-Event-ID. It closes only a stream the client can resume, one that started
+// with a priming event: a stream of a stateful HTTPHandler (which keeps an event store) answering a
+// request of protocol 2025-11-25 as SSE. Everywhere else it closes nothing and reports false, and the
+// answer goes on the open stream: over stdio, on a server made with New (which cannot know whether its
+// HTTP handler keeps events), on a stateless handler, for a response sent as JSON
+// (StreamableHTTPOptions.JSONResponse), and for requests of protocol 2025-06-18 or earlier (no priming
+// event: the client could not resume) or 2026-07-28 (no resumable streams).
 func CloseSSEStream(ctx context.Context, retryAfter time.Duration) bool {
 	f, _ := ctx.Value(closeStreamKey{}).(func(mcp.CloseSSEStreamArgs))
 	if f == nil {
@@ -62,12 +68,26 @@ func CloseSSEStream(ctx context.Context, retryAfter time.Duration) bool {
 	return true
 }
 
-// withCloseStream returns ctx carrying req's CloseSSEStream, if any.
-func withCloseStream(ctx context.Context, req *mcp.CallToolRequest) context.Context {
-	if req == nil || req.Extra == nil || req.Extra.CloseSSEStream == nil {
+// withCloseStream returns ctx carrying req's CloseSSEStream when the client can resume the stream it
+// closes (issue 25 item 17): the server's streams are resumable (resumableStreams) and the request's
+// stream started with a priming event. The SDK writes that event, on a stream with an event store, for a
+// request whose Mcp-Protocol-Version header is 2025-11-25 or later and before 2026-07-28, and closes a
+// stream when asked whether it wrote one or not: a client at 2025-06-18 or earlier then lost the answer,
+// and a JSON response got a close event in place of its body.
+func (s *server) withCloseStream(ctx context.Context, req *mcp.CallToolRequest) context.Context {
+	if !s.resumableStreams || req == nil || req.Extra == nil || req.Extra.CloseSSEStream == nil {
+		return ctx
+	}
+	if v := req.Extra.Header.Get("Mcp-Protocol-Version"); v < version20251125 || v >= version20260728 {
 		return ctx
 	}
 	return context.WithValue(ctx, closeStreamKey{}, req.Extra.CloseSSEStream)
+}
+
+// resumableStreams reports whether a handler with options o keeps its POST streams resumable: a stateful
+// handler with an event store, answering as SSE.
+func resumableStreams(o *mcp.StreamableHTTPOptions) bool {
+	return !o.Stateless && o.EventStore != nil && !o.JSONResponse
 }
 
 // resumable completes the HTTP options of a stateful handler with an event store.

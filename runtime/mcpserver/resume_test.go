@@ -2,13 +2,17 @@ package mcpserver_test
 
 import (
 	"bufio"
+	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/winkgen/wink/runtime/mcpserver"
 )
 
@@ -182,4 +186,96 @@ func TestSSERetryField(t *testing.T) {
 func TestCloseSSEStreamWithoutAStream(t *testing.T) {
 	cs := inMemory(t, testDispatcher(t))
 	checkResult(t, call(t, cs, "linger", `{"ms":0}`), false, "Lingered.\n\n\"closed=false\"", `"closed=false"`)
+}
+
+// CloseSSEStream closes only a stream the client can resume (issue 25 item 17): one that started with a
+// priming event (an event id), which the SDK writes on a stateful server with an event store, for a
+// request of protocol 2025-11-25 sent as SSE. Everywhere else (a client at 2025-06-18 or earlier, a
+// stateless server, JSON responses, 2026-07-28) it reports false, the stream stays open, and the answer
+// arrives on it: before, the stream was closed and the answer lost.
+func TestCloseSSEStreamOnlyWhenResumable(t *testing.T) {
+	for _, c := range []struct {
+		version string
+		opts    mcp.StreamableHTTPOptions
+		closed  bool
+	}{
+		{"2024-11-05", mcp.StreamableHTTPOptions{}, false},
+		{"2025-03-26", mcp.StreamableHTTPOptions{}, false},
+		{"2025-06-18", mcp.StreamableHTTPOptions{}, false},
+		{"2025-11-25", mcp.StreamableHTTPOptions{}, true},
+		{"2025-11-25", mcp.StreamableHTTPOptions{JSONResponse: true}, false},
+		{"2025-06-18", mcp.StreamableHTTPOptions{JSONResponse: true}, false},
+		{"2025-11-25", mcp.StreamableHTTPOptions{Stateless: true}, false},
+		{"2025-06-18", mcp.StreamableHTTPOptions{Stateless: true}, false},
+		{"2026-07-28", mcp.StreamableHTTPOptions{Stateless: true}, false},
+	} {
+		name := c.version
+		if c.opts.JSONResponse {
+			name += "/json"
+		}
+		if c.opts.Stateless {
+			name += "/stateless"
+		}
+		t.Run(name, func(t *testing.T) {
+			opts := c.opts
+			h, err := mcpserver.HTTPHandler(testDispatcher(t), mcpserver.WithHTTPOptions(&opts))
+			if err != nil {
+				t.Fatal(err)
+			}
+			hs := httptest.NewServer(h)
+			t.Cleanup(hs.Close)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			cs, err := newClient().Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL, MaxRetries: 3},
+				&mcp.ClientSessionOptions{ProtocolVersion: c.version})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { cs.Close() })
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "linger", Arguments: json.RawMessage(`{"ms":100}`)})
+			if err != nil {
+				t.Fatalf("the answer was lost: %v", err)
+			}
+			want := "closed=" + strconv.FormatBool(c.closed)
+			if res.IsError || len(res.Content) != 1 || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, want) {
+				t.Fatalf("got %+v, want %s", res.Content, want)
+			}
+		})
+	}
+}
+
+// A request whose Mcp-Protocol-Version header names 2025-06-18 gets no priming event even on a session
+// that negotiated 2025-11-25 (the SDK decides by the header): its stream is not closed, and the answer
+// comes on it.
+func TestCloseSSEStreamKeepsAStreamWithoutPrimingEvent(t *testing.T) {
+	h, err := mcpserver.HTTPHandler(testDispatcher(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(h)
+	t.Cleanup(hs.Close)
+	resp := post(t, hs.URL, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
+	session := resp.Header.Get("Mcp-Session-Id")
+	readSSE(t, resp.Body, func(e sseEvent) bool { return strings.Contains(e.data, `"id":1`) })
+	post(t, hs.URL, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`).Body.Close()
+
+	req, _ := http.NewRequest(http.MethodPost, hs.URL, strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"linger","arguments":{"ms":50}}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Session-Id", session)
+	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	got, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer got.Body.Close()
+	events := readSSE(t, got.Body, func(e sseEvent) bool { return strings.Contains(e.data, `"id":2`) })
+	for _, e := range events {
+		if e.event == "prime" || e.event == "close" {
+			t.Errorf("a stream of a 2025-06-18 request has event %+v", e)
+		}
+	}
+	if len(events) == 0 || !strings.Contains(events[len(events)-1].data, `closed=false`) {
+		t.Fatalf("the answer did not come on the stream: %+v", events)
+	}
 }

@@ -29,16 +29,18 @@ const (
 type Option func(*config)
 
 type config struct {
-	impl       mcp.Implementation
-	sseRetry   time.Duration // WithSSERetry (resume.go)
-	serverOpts *mcp.ServerOptions
-	httpOpts   *mcp.StreamableHTTPOptions
-	logger     *slog.Logger
-	sessions   SessionFunc
-	callCtx    func(ctx context.Context, meta map[string]any) context.Context
-	stateKey   []byte   // WithRequestStateKey
-	lifetime   lifetime // WithSessionTimeout, WithMaxRequestBytes (lifetime.go)
-	ext        *extras  // WithPrompt(s), WithResource(Template), WithWorkspace (completion.go)
+	impl     mcp.Implementation
+	sseRetry time.Duration // WithSSERetry (resume.go)
+	// resumableStreams: HTTPHandler serves the server with resumable streams (resume.go).
+	resumableStreams bool
+	serverOpts       *mcp.ServerOptions
+	httpOpts         *mcp.StreamableHTTPOptions
+	logger           *slog.Logger
+	sessions         SessionFunc
+	callCtx          func(ctx context.Context, meta map[string]any) context.Context
+	stateKey         []byte   // WithRequestStateKey
+	lifetime         lifetime // WithSessionTimeout, WithMaxRequestBytes (lifetime.go)
+	ext              *extras  // WithPrompt(s), WithResource(Template), WithWorkspace (completion.go)
 }
 
 // WithImplementation sets the name and version the server reports to
@@ -142,16 +144,18 @@ func ServeStdio(ctx context.Context, d *wink.Dispatcher, opts ...Option) error {
 // with WithSessions, each gets its own dispatcher; without it, d serves
 // every client, which New allows only when d holds no per-client state.
 func HTTPHandler(d *wink.Dispatcher, opts ...Option) (http.Handler, error) {
-	ms, err := New(d, opts...)
-	if err != nil {
-		return nil, err
-	}
 	var c config
 	for _, o := range opts {
 		o(&c)
 	}
 	// Streams are resumable, and start with a retry field (resume.go).
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return ms }, resumable(c.httpOptions()))
+	ho := resumable(c.httpOptions())
+	streams := resumableStreams(ho)
+	ms, err := newMCPServer(d, false, append(opts[:len(opts):len(opts)], func(c *config) { c.resumableStreams = streams }))
+	if err != nil {
+		return nil, err
+	}
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return ms }, ho)
 	return withRetry(h, c.sseRetry), nil
 }
 
@@ -167,6 +171,8 @@ type server struct {
 	seq      atomic.Uint64
 	pending  sync.Map // call id -> *pendingCall
 	stateKey []byte   // signs the requestState of held calls (approval.go)
+	// resumableStreams: the server's calls may close their streams (CloseSSEStream, resume.go).
+	resumableStreams bool
 }
 
 // pendingCall receives the result value of one call from the event sink.
@@ -209,7 +215,8 @@ func newServer(d *wink.Dispatcher, oneClient bool, opts []Option) (*server, *con
 	if err != nil {
 		return nil, nil, err
 	}
-	s := &server{disp: *d, logger: c.logger, callCtx: c.callCtx, stateKey: key, versions: serverVersions(c.serverOpts)}
+	s := &server{disp: *d, logger: c.logger, callCtx: c.callCtx, stateKey: key, versions: serverVersions(c.serverOpts),
+		resumableStreams: c.resumableStreams}
 	s.disp.Events = s.eventSink(d.Events)
 	if c.sessions != nil {
 		s.clients = &clients{s: s, make: c.sessions}
@@ -407,7 +414,7 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 			})
 		}
 	}
-	ctx = withCloseStream(ctx, req) // CloseSSEStream (resume.go)
+	ctx = s.withCloseStream(ctx, req) // CloseSSEStream (resume.go)
 	pc := &pendingCall{}
 	s.pending.Store(id, pc)
 	defer s.pending.Delete(id)

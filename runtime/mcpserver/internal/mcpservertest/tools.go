@@ -100,8 +100,8 @@ type LingerParams struct {
 	Ms int `json:"ms" wink:"min=0,max=10000"`
 }
 
-// Linger closes the SSE stream of its call (asking the client to reconnect after 10 ms), reports progress,
-// then answers after ms milliseconds: the answer reaches the client only through a resumed stream.
+// Linger closes the SSE stream of its call when the client can resume it (asking the client to reconnect
+// after 10 ms), then answers after ms milliseconds, saying whether it closed the stream.
 //
 //wink:tool readonly
 func Linger(tc *wink.ToolContext, p LingerParams) (wink.ToolResult[string], error) {

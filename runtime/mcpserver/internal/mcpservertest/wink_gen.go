@@ -294,7 +294,7 @@ var winkFuncsWait = wink.Funcs[wink.NoParams, wink.NoValue]{
 // WinkLinger is the linger tool, handled by Linger.
 var WinkLinger = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
-	Description:      "Closes the SSE stream of its call (asking the client to reconnect after 10 ms), reports progress, then answers after ms milliseconds: the answer reaches the client only through a resumed stream.",
+	Description:      "Closes the SSE stream of its call when the client can resume it (asking the client to reconnect after 10 ms), then answers after ms milliseconds, saying whether it closed the stream.",
 	Name:             "linger",
 	ParamsSchema:     winkSchemaLingerParams,
 	Position:         "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Linger (tools.go)",
