@@ -24,18 +24,27 @@ package eval
 //     taken, however large the one step's request. (Not RLIMIT_DATA: see limitData.)
 //   - debug.SetMemoryLimit(start heap + MaxMemory) and the heap watcher (watchMemory): a program that grows
 //     step by step is cancelled cleanly at MaxMemory, with its print output kept.
+//   - on Linux, RLIMIT_CPU = the CPU time it has used + Config.CPUTime (whole seconds; set when the program
+//     arrives, so a child that serves several programs can set it again for each): at the soft limit the
+//     kernel sends SIGXCPU, on which the child exits with exitCPU; a second later, SIGKILL.
+//
+// Neither the step budget nor Thread.Cancel bounds time: both are checked between steps, and one step
+// (==, <, in, index, sorted, hash over values built by repetition, which share their elements: a few
+// thousand list cells walked as 10^12) runs for hours. So time is bounded from outside the interpreter:
+// the CPU limit above, and the parent's wall-clock timer (Config.Timeout), which kills the child.
 //
 // The workspace stays in the parent: read_file and write_file are requests over the child's stdin/stdout,
 // checked and performed by the parent on the call's vfs.Filesystem inside the call's transaction, exactly as
 // before. print() is streamed as it happens (the child stops sending past MaxOutputBytes), so a program
 // that crashes still shows what it printed. The parent trusts nothing the child sends: frames are bounded
-// (frameLimit), printed text is capped again, and the child is killed when the call's context ends.
+// (frameLimit), printed text is capped again, and the child is killed when the call's context ends or
+// its wall-clock bound passes.
 //
 // Wire format: frames of one kind byte, a 4-byte big-endian length and the payload; no reflection, no
-// encoding/json. Parent to child: 'S' (steps as uvarint, then the source), 'O' (a builtin's reply: the file
-// text for read_file, nothing for write_file), 'E' (a builtin's error text). Child to parent: 'P' (printed
-// text), 'R' (read_file: the path), 'W' (write_file: path length as uvarint, path, content), 'D' (done:
-// status byte, steps, message, result repr, result-truncated byte).
+// encoding/json. Parent to child: 'S' (steps and the CPU bound in seconds as uvarints, then the source),
+// 'O' (a builtin's reply: the file text for read_file, nothing for write_file), 'E' (a builtin's error
+// text). Child to parent: 'P' (printed text), 'R' (read_file: the path), 'W' (write_file: path length as
+// uvarint, path, content), 'D' (done: status byte, steps, message, result repr, result-truncated byte).
 //
 // Cost: a process start per call (see BenchmarkEval; a few milliseconds against tens of microseconds
 // in-process), small next to a model's turn. Where the child has no RLIMIT_AS (not Linux), a single
@@ -66,8 +75,10 @@ const (
 	// childMemoryMargin is what the child may map beyond MaxMemory: the runtime's own structures, the
 	// goroutine stacks, GC metadata and fragmentation.
 	childMemoryMargin = 64 << 20
-	// exitNoLimit is the child's exit status when it cannot set its memory limit.
+	// exitNoLimit is the child's exit status when it cannot set its memory or CPU limit.
 	exitNoLimit = 5
+	// exitCPU is the child's exit status when it reaches its CPU limit (SIGXCPU).
+	exitCPU = 6
 	// frameLimit bounds a frame the parent accepts: a write_file request is the largest.
 	frameLimit = files.MaxFileSize + 1<<10
 )
@@ -181,11 +192,12 @@ func childMain(stdin io.Reader, stdout io.Writer) int {
 		return 3
 	}
 	p := payload{b: b}
-	steps := int64(p.uvarint())
-	if p.bad || steps <= 0 {
+	steps, cpu := int64(p.uvarint()), p.uvarint()
+	if p.bad || steps <= 0 || cpu == 0 {
 		return 3
 	}
 	source := string(p.b)
+	limitCPU(cpu)
 
 	// call sends a builtin's request and returns the parent's reply.
 	call := func(kind byte, parts ...[]byte) ([]byte, error) {

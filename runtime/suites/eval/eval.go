@@ -94,14 +94,16 @@ func Eval(tc *wink.ToolContext, p EvalParams) (wink.ToolResult[EvalResult], erro
 	if steps <= 0 {
 		steps = 1_000_000
 	}
+	cfg := config(tc)
 	out := &printed{}
 	var writes written
-	run, err := startChild(tc.Context())
+	reads := reads{limit: cfg.MaxReadBytes}
+	run, err := startChild(tc.Context(), cfg)
 	if err != nil {
 		return wink.ToolResult[EvalResult]{}, errors.New("eval: cannot start the evaluator process: " + err.Error())
 	}
 	defer run.kill()
-	if err := run.send('S', uvarintBytes(uint64(steps)), []byte(p.Source)); err != nil {
+	if err := run.send('S', uvarintBytes(uint64(steps)), uvarintBytes(cfg.cpuSeconds()), []byte(p.Source)); err != nil {
 		return run.crashed(tc, out, steps)
 	}
 	for {
@@ -116,7 +118,7 @@ func Eval(tc *wink.ToolContext, p EvalParams) (wink.ToolResult[EvalResult], erro
 		case 'P':
 			out.add(string(b))
 		case 'R':
-			data, err := readBuiltin(fsys, string(b))
+			data, err := readBuiltin(fsys, string(b), &reads)
 			if err != nil {
 				err = run.send('E', []byte(err.Error()))
 			} else {
@@ -180,20 +182,45 @@ func failure(text string, res EvalResult) wink.ToolResult[EvalResult] {
 	return r
 }
 
-// readBuiltin performs read_file for the program.
-func readBuiltin(fsys vfs.Filesystem, path string) ([]byte, error) {
+// reads counts what one evaluation has read, against its limit (Config.MaxReadBytes).
+type reads struct{ bytes, limit int64 }
+
+// readBuiltin performs read_file for the program. A file that would take the evaluation past its read
+// bound is refused before it is read, by its size (Stat); one that grew since is refused after the read,
+// which the filesystem bounds by its own largest file.
+func readBuiltin(fsys vfs.Filesystem, path string, r *reads) ([]byte, error) {
 	clean, err := checkPath("read_file", path)
 	if err != nil {
 		return nil, err
+	}
+	if e, err := fsys.Stat(clean); err == nil && !e.IsDir && e.Size > r.limit-r.bytes {
+		return nil, r.over(clean, e.Size)
 	}
 	data, err := fsys.Read(clean)
 	if err != nil {
 		return nil, errors.New("read_file: " + err.Error())
 	}
+	if int64(len(data)) > r.limit-r.bytes {
+		r.bytes = r.limit // the copy was made: nothing more is read
+		return nil, r.over(clean, int64(len(data)))
+	}
+	r.bytes += int64(len(data))
 	if !utf8.Valid(data) {
 		return nil, errors.New("read_file: '" + clean + "' is not UTF-8 text")
 	}
 	return data, nil
+}
+
+// over is read_file's error for a file of size bytes past the read bound.
+func (r *reads) over(path string, size int64) error {
+	limit := strconv.FormatInt(r.limit, 10)
+	if size > r.limit {
+		return errors.New("read_file: '" + path + "' holds " + strconv.FormatInt(size, 10) + " bytes, more than the " + limit +
+			" bytes one call may read, so eval cannot read it; read it in parts with a tool that reads a window of lines (the files suite's read_file, with offset and limit)")
+	}
+	return errors.New("read_file: the files one call reads may hold at most " + limit + " bytes together (repeated reads count again), and '" +
+		path + "' (" + strconv.FormatInt(size, 10) + " bytes) would pass it after " + strconv.FormatInt(r.bytes, 10) +
+		" bytes read; read each file once and keep its text in a variable, or read the rest in another call")
 }
 
 // written counts what one evaluation has written.

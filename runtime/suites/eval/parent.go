@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
+	"time"
 
 	"github.com/winkgen/wink/runtime/wink"
 )
@@ -26,10 +28,14 @@ type child struct {
 	once   sync.Once
 	// outOfProtocol says the parent stopped the child for what it sent.
 	outOfProtocol bool
+	// cfg holds the bounds of this evaluation; timedOut says the parent killed the child at cfg.Timeout.
+	cfg      Config
+	timedOut atomic.Bool
 }
 
-// startChild starts the evaluator process; it is killed when ctx ends.
-func startChild(ctx context.Context) (*child, error) {
+// startChild starts the evaluator process; it is killed when ctx ends or cfg.Timeout has passed,
+// whichever comes first.
+func startChild(ctx context.Context, cfg Config) (*child, error) {
 	path, err := selfPath()
 	if err != nil {
 		return nil, err
@@ -40,7 +46,7 @@ func startChild(ctx context.Context) (*child, error) {
 		cmd.Env = append(cmd.Env, "SYSTEMROOT="+root)
 	}
 	cmd.SysProcAttr = childAttr()
-	c := &child{ctx: ctx, cmd: cmd, stderr: &stderrCapture{}, done: make(chan struct{})}
+	c := &child{ctx: ctx, cmd: cmd, stderr: &stderrCapture{}, done: make(chan struct{}), cfg: cfg}
 	cmd.Stderr = c.stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -55,9 +61,14 @@ func startChild(ctx context.Context) (*child, error) {
 	}
 	lastChildPid.Store(int64(cmd.Process.Pid))
 	c.stdin, c.in, c.out = stdin, bufio.NewWriter(stdin), bufio.NewReader(stdout)
+	timer := time.NewTimer(cfg.Timeout)
 	go func() {
+		defer timer.Stop()
 		select {
 		case <-ctx.Done():
+			cmd.Process.Kill()
+		case <-timer.C:
+			c.timedOut.Store(true) // before the kill: the parent reads it once the child's pipe closes
 			cmd.Process.Kill()
 		case <-c.done:
 		}
@@ -95,6 +106,12 @@ func (c *child) crashed(tc *wink.ToolContext, out *printed, steps int64) (wink.T
 	stderr := c.stderr.String()
 	var text string
 	switch {
+	case c.timedOut.Load(): // the bound fired first, whatever the call's context did since
+		text = "The program ran for more than " + c.cfg.Timeout.String() + ", the evaluator's time bound, and was stopped; " +
+			"everything it wrote was undone. " + tooLongHint
+	case c.overCPU():
+		text = "The program used more than " + c.cpuBound().String() + " of CPU time, the evaluator's bound, and was stopped; " +
+			"everything it wrote was undone. " + tooLongHint
 	case c.ctx.Err() != nil:
 		text = "The program was stopped because the call was cancelled or ran out of time; everything it wrote was undone."
 	case c.outOfProtocol:
@@ -107,7 +124,7 @@ func (c *child) crashed(tc *wink.ToolContext, out *printed, steps int64) (wink.T
 		text = "The evaluator process was stopped from outside (" + c.cmd.ProcessState.String() +
 			"; the machine may be short of memory); everything the program wrote was undone. Try again, or compute less."
 	case c.cmd.ProcessState.ExitCode() == exitNoLimit:
-		text = "The evaluator could not limit its memory (it reads /proc/self/status and sets RLIMIT_AS), so the program was not run."
+		text = "The evaluator could not limit its memory or CPU time (it reads /proc/self/status and sets RLIMIT_AS and RLIMIT_CPU), so the program was not run."
 	case strings.HasPrefix(stderr, "panic: ") || !runtimeFatal(c.cmd.ProcessState.ExitCode(), stderr):
 		text = "The evaluator stopped unexpectedly (exit status " + strconv.Itoa(c.cmd.ProcessState.ExitCode()) + "); everything the program wrote was undone."
 	default:
@@ -117,6 +134,30 @@ func (c *child) crashed(tc *wink.ToolContext, out *printed, steps int64) (wink.T
 		text = memoryText
 	}
 	return failure(text, res), nil
+}
+
+// tooLongHint tells the model how to get under the time bounds. One step can take hours: ==, <, in,
+// index, sorted, hashing and the like walk whole values, and repetition builds values that are huge to
+// walk but small in memory ([[0] * 1000] * 1000 shares one inner list a thousand times).
+const tooLongHint = "A single operation can take that long: comparing, sorting, searching or hashing (==, <, in, index, sorted, " +
+	"dict keys, sets) large values, nested lists built by repetition ([x] * n) included. Compute with fewer or smaller values, " +
+	"or split the work over several calls."
+
+// cpuBound is the CPU bound as the kernel enforces it (whole seconds).
+func (c *child) cpuBound() time.Duration { return time.Duration(c.cfg.cpuSeconds()) * time.Second }
+
+// overCPU reports whether the child ended at its CPU bound: its own exit status for it (it exits on
+// SIGXCPU), or killed by a signal with its CPU time at the bound (the kernel's SIGKILL at the hard limit).
+func (c *child) overCPU() bool {
+	ps := c.cmd.ProcessState
+	if ps == nil {
+		return false
+	}
+	if ps.ExitCode() == exitCPU {
+		return true
+	}
+	ws, ok := ps.Sys().(syscall.WaitStatus)
+	return cpuLimitEnforced && ok && ws.Signaled() && ps.UserTime()+ps.SystemTime() >= c.cpuBound()
 }
 
 // runtimeFatal reports whether the child ended in a fatal error of the Go runtime (exit status 2), or of

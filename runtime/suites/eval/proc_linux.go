@@ -2,9 +2,11 @@ package eval
 
 import (
 	"os"
+	"os/signal"
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // selfPath is the executable the child runs: this very file, even if it was replaced on disk since.
@@ -58,4 +60,35 @@ func peakRSS(ps *os.ProcessState) int64 {
 		return ru.Maxrss << 10
 	}
 	return 0
+}
+
+// cpuLimitEnforced says that limitCPU sets a kernel limit here.
+const cpuLimitEnforced = true
+
+// limitCPU has the kernel stop this process once it has used secs more seconds of CPU time (its use so
+// far rounded to the nearest second): at the soft limit SIGXCPU, on which the process exits with exitCPU;
+// at the hard limit, a second later, SIGKILL should the handler not have run. A hard limit set by the
+// administrator (ulimit -t) is kept when it is lower.
+func limitCPU(secs uint64) {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		os.Exit(exitNoLimit)
+	}
+	used := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	soft := secs + uint64((used+time.Second/2)/time.Second)
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_CPU, &lim); err != nil {
+		os.Exit(exitNoLimit)
+	}
+	hard := min(soft+1, lim.Max)
+	soft = min(soft, hard)
+	xcpu := make(chan os.Signal, 1)
+	signal.Notify(xcpu, syscall.SIGXCPU)
+	go func() {
+		<-xcpu
+		os.Exit(exitCPU)
+	}()
+	if err := syscall.Setrlimit(syscall.RLIMIT_CPU, &syscall.Rlimit{Cur: soft, Max: hard}); err != nil {
+		os.Exit(exitNoLimit)
+	}
 }

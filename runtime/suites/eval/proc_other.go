@@ -19,3 +19,9 @@ func preferOOMKill() {}
 func limitData(uint64) {}
 
 func peakRSS(*os.ProcessState) int64 { return 0 }
+
+// cpuLimitEnforced says that limitCPU sets no limit here: the wall-clock bound alone bounds time.
+const cpuLimitEnforced = false
+
+// limitCPU does nothing outside Linux (see the package doc).
+func limitCPU(uint64) {}
