@@ -21,8 +21,22 @@
 //     printed output (MaxOutputBytes shown, the rest counted), the files written (MaxWrites per call, each at
 //     most the files suite's MaxFileSize, MaxWriteBytes together: written files live in the calling process
 //     or its workspace, outside the evaluator's memory bound, so without this cap a three-line program
-//     made a host with a memory workspace hold gigabytes), the result's repr (MaxOutputBytes shown, then
-//     result_truncated) and memory (below).
+//     made a host with a memory workspace hold gigabytes), the files read (Config.MaxReadBytes, 64 MiB by
+//     default, every read_file counted, a file read again counted again: each read is a copy the calling
+//     process makes; a file that would pass the bound is refused by its size before it is read), the
+//     result's repr (MaxOutputBytes shown, then result_truncated), memory and time (below).
+//   - Time: the step budget does not bound time, because one step can walk a whole value: == or sorted
+//     over [[[[0] * 1000] * 1000] * 1000] * 1000 (a few thousand list cells sharing their elements)
+//     visits 10^12 elements in one step, for hours, and go.starlark.net checks its budget and
+//     cancellation only between steps. So every evaluation also has a wall-clock bound (Config.Timeout,
+//     default 30 s: the calling process kills the evaluator) and, on Linux, a CPU-time bound
+//     (Config.CPUTime, default 10 s, whole seconds: RLIMIT_CPU, enforced by the kernel on the evaluator's
+//     threads together). 100,000,000 steps of ordinary code, the most max_steps allows, took up to 3.6 s
+//     of CPU on the machine this was measured on. Past either bound the call fails, its writes undone,
+//     with a text naming the bound and what takes that long. The call's own deadline still applies; the
+//     earlier one stops the program (a read_file the calling process is serving finishes first).
+//   - Configuration: a resources binding of ConfigKey overrides DefaultConfig for a dispatcher; without
+//     one, or for its zero fields, the defaults apply.
 //   - Isolation: each program runs in a child process, the same executable started again (the package's
 //     init recognises it), because go.starlark.net walks values recursively with no depth limit (str, repr,
 //     print, %, format, hashing a tuple as a dict key or set element...) and one step may allocate up to
@@ -33,12 +47,13 @@
 //     grows; a process boundary does. The child's stack is capped (16 MiB), so a value nested too deeply
 //     fails the call ("nested too deeply") instead of the host. The workspace stays in the calling
 //     process: read_file and write_file are requests to it, checked and performed there, in the call's
-//     transaction. The child is killed when the call's context ends. Cost: a process start per call,
-//     about 4 ms (BenchmarkEval, median, on a shared 2-core machine) against 60 µs in-process. If the child
+//     transaction. Cost: a process start per call, about 4 ms (BenchmarkEval, median, on a shared 2-core
+//     machine) against 60 µs in-process. If the child
 //     cannot be started, the call returns an error rather than running the program unprotected. The child
 //     starts with an empty environment; the init functions of the executable's other packages run in it
 //     too, so keep them free of side effects (writing to standard output, which carries the child's
-//     answers, included).
+//     answers, included). The child is killed when the call's context ends or its wall-clock bound
+//     passes, whichever comes first.
 //   - Memory: the program is stopped when the child's heap grows by more than MaxMemory (256 MiB; sampled
 //     every millisecond, with the garbage collector told to keep under it), and on Linux the child's
 //     address space is limited (RLIMIT_AS) to its size at start plus MaxMemory plus 64 MiB for the
@@ -50,8 +65,8 @@
 //     systems only the heap watcher applies, so one step can overshoot it by go.starlark.net's
 //     per-operation cap.
 //   - Failures the model reads: a syntax or runtime error with its line and column and the Starlark
-//     backtrace's last frame, the step budget, the memory bound, a failed builtin. Each is a failure result,
-//     so the call's writes are rolled back.
+//     backtrace's last frame, the step budget, the memory bound, the time bounds, a failed builtin (the
+//     read and write bounds among them). Each is a failure result, so the call's writes are rolled back.
 package eval
 
 //go:generate go run github.com/winkgen/wink/cmd/winkgen

@@ -109,7 +109,7 @@ func (c *child) crashed(tc *wink.ToolContext, out *printed, steps int64) (wink.T
 	case c.timedOut.Load(): // the bound fired first, whatever the call's context did since
 		text = "The program ran for more than " + c.cfg.Timeout.String() + ", the evaluator's time bound, and was stopped; " +
 			"everything it wrote was undone. " + tooLongHint
-	case c.overCPU():
+	case c.cmd.ProcessState.ExitCode() == exitCPU, c.ctx.Err() == nil && c.killedAtCPULimit():
 		text = "The program used more than " + c.cpuBound().String() + " of CPU time, the evaluator's bound, and was stopped; " +
 			"everything it wrote was undone. " + tooLongHint
 	case c.ctx.Err() != nil:
@@ -146,16 +146,10 @@ const tooLongHint = "A single operation can take that long: comparing, sorting, 
 // cpuBound is the CPU bound as the kernel enforces it (whole seconds).
 func (c *child) cpuBound() time.Duration { return time.Duration(c.cfg.cpuSeconds()) * time.Second }
 
-// overCPU reports whether the child ended at its CPU bound: its own exit status for it (it exits on
-// SIGXCPU), or killed by a signal with its CPU time at the bound (the kernel's SIGKILL at the hard limit).
-func (c *child) overCPU() bool {
+// killedAtCPULimit reports whether a signal ended the child with its CPU time at the bound: the kernel's
+// SIGKILL at the hard limit, when the child's own exit on SIGXCPU (exitCPU) did not come first.
+func (c *child) killedAtCPULimit() bool {
 	ps := c.cmd.ProcessState
-	if ps == nil {
-		return false
-	}
-	if ps.ExitCode() == exitCPU {
-		return true
-	}
 	ws, ok := ps.Sys().(syscall.WaitStatus)
 	return cpuLimitEnforced && ok && ws.Signaled() && ps.UserTime()+ps.SystemTime() >= c.cpuBound()
 }
