@@ -60,31 +60,38 @@ func decodeCommitJSON(data []byte) (Commit, error) {
 	return c, d.finish("session commit")
 }
 
-// latest returns the run's latest commit recorded in s, if any.
-func latest(s *session.Session, run string) (Commit, bool) {
-	for c := range session.Values(s, CommitSlice) {
-		if c.Run == run {
-			return c, true
+// find looks step (turn, index) of run up in s's commits: c is its commit when committed is true;
+// stale reports that the run has commits of a later turn (the step belongs to a turn the run has
+// left, so its attempt is stale).
+func find(s *session.Session, run string, turn, index int) (c Commit, committed, stale bool) {
+	for it := range session.Values(s, CommitSlice) {
+		if it.Run != run {
+			continue
+		}
+		switch {
+		case it.Turn > turn:
+			stale = true
+		case it.Turn == turn && it.Index == index:
+			c, committed = it, true
 		}
 	}
-	return Commit{}, false
+	return c, committed, stale
 }
 
-// after reports whether step (turn, index) of c comes after (turn, index).
-func after(c Commit, turn, index int) bool {
-	return c.Turn > turn || (c.Turn == turn && c.Index > index)
-}
-
-// record makes c the run's commit in s, unless a later step of the run committed already (a stale
-// attempt cannot take the latest commit's place).
+// record adds c to the run's commits in s. A run keeps the commits of the latest turn it committed in,
+// every one of them: a turn's calls do not commit in index order when one is held (its later siblings
+// commit while it waits for a decision, and it commits once approved), so each call of the turn must
+// find its own commit, whichever committed last. A commit of a later turn drops the earlier turns'
+// (no attempt of them may run any more: they are stale); a commit of an earlier turn than the run's
+// latest changes nothing (its attempt is stale, and Begin refused it already).
 func record(s *session.Session, c Commit) {
-	if l, ok := latest(s, c.Run); ok && after(l, c.Turn, c.Index) {
+	if _, _, stale := find(s, c.Run, c.Turn, c.Index); stale {
 		return
 	}
 	session.Replace(s, CommitSlice, func(items []Commit) []Commit {
 		out := items[:0]
 		for _, it := range items {
-			if it.Run != c.Run {
+			if it.Run != c.Run || (it.Turn == c.Turn && it.Index != c.Index) {
 				out = append(out, it)
 			}
 		}
@@ -126,10 +133,11 @@ func Forget(ctx context.Context, s *session.Session, run string) error {
 	return tx.End(ctx)
 }
 
-// ErrStaleStep refuses a tool call of a run whose later step has committed already: the attempt is
-// stale (its worker was paused past its lease, or it is an attempt a retry has overtaken) and must not
-// run.
-var ErrStaleStep = errors.New("durable: a later step of the run has committed; this attempt is stale")
+// ErrStaleStep refuses a tool call of a run that has committed a call of a later turn already: the
+// attempt is stale (its worker was paused past its lease, or it is an attempt a retry has overtaken)
+// and must not run. The calls of one turn are not stale for each other: a held call runs after its
+// later siblings committed, once approved.
+var ErrStaleStep = errors.New("durable: the run has committed a call of a later turn; this attempt is stale")
 
 // alreadyCommitted is the error the Begin hook returns when the step's call committed before.
 type alreadyCommitted struct{ out wink.Outcome }
@@ -159,9 +167,13 @@ type ToolStep struct {
 	// Attempt is copied into the call's wink.RunContext.
 	Attempt int
 	// Fence, when set, is called inside the call's transaction (under the session's lock) before the
-	// handler runs; an error refuses the call. The embedded engine renews its claim there, so a worker
-	// whose claim was taken over runs nothing.
-	Fence func(ctx context.Context) error
+	// handler runs, and again just before a call that changed the session commits; an error refuses
+	// the call (before) or its commit (after: nothing the call changed is kept). storeTx is the session
+	// store's transaction (session.Tx.StoreTx; nil for a session without a store): a fence on the same
+	// database checks in it rather than taking a second connection while the call holds this one. The
+	// embedded engine renews its claim there, so a worker whose claim was taken over runs nothing and
+	// commits nothing.
+	Fence func(ctx context.Context, storeTx any) error
 }
 
 // DispatchStep runs the call st through a copy of base whose hooks make the call's session transaction
@@ -181,16 +193,15 @@ func DispatchStep(ctx context.Context, base *wink.Dispatcher, st ToolStep, c win
 	if s := d.Session; s != nil {
 		userBegin, userResult := base.Hooks.Begin, base.Hooks.OnResult
 		d.Hooks.Begin = func(tc *wink.ToolContext, t *wink.Tool) (func() error, error) {
-			if l, ok := latest(s, run); ok {
-				if l.Turn == turn && l.Index == index {
-					return nil, &alreadyCommitted{out: l.Outcome}
-				}
-				if after(l, turn, index) {
-					return nil, ErrStaleStep
-				}
+			c, committed, stale := find(s, run, turn, index)
+			if committed {
+				return nil, &alreadyCommitted{out: c.Outcome}
+			}
+			if stale {
+				return nil, ErrStaleStep
 			}
 			if st.Fence != nil {
-				if err := st.Fence(tc); err != nil {
+				if err := st.Fence(tc, storeTx(tc)); err != nil {
 					return nil, err
 				}
 			}
@@ -205,6 +216,9 @@ func DispatchStep(ctx context.Context, base *wink.Dispatcher, st ToolStep, c win
 			}
 			if out.Success && !t.Spec().ReadOnly {
 				record(s, Commit{Run: run, Turn: turn, Index: index, Outcome: *out})
+				if tx := tc.Tx(); st.Fence != nil && tx != nil {
+					tx.Join(commitFence{fence: st.Fence})
+				}
 			}
 		}
 	}
@@ -214,3 +228,19 @@ func DispatchStep(ctx context.Context, base *wink.Dispatcher, st ToolStep, c win
 	}
 	return o, err
 }
+
+func storeTx(tc *wink.ToolContext) any {
+	if tx := tc.Tx(); tx != nil {
+		return tx.StoreTx()
+	}
+	return nil
+}
+
+// commitFence calls the step's fence in the session's transaction just before it commits: a claim
+// lost while the handler ran keeps nothing of the call.
+type commitFence struct {
+	fence func(ctx context.Context, storeTx any) error
+}
+
+func (f commitFence) Prepare(ctx context.Context, storeTx any) error { return f.fence(ctx, storeTx) }
+func (f commitFence) Done(context.Context, bool)                    {}

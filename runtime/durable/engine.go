@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/winkgen/wink/runtime/loop"
@@ -186,7 +187,8 @@ func (e *Engine) Work(ctx context.Context) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-		rec, ok, err := e.Store.Claim(ctx, e.worker, orDefault(e.Lease, DefaultLease))
+		start := time.Now()
+		rec, ok, err := e.claim(ctx)
 		if err != nil || !ok {
 			<-sem
 			if err != nil && ctx.Err() == nil {
@@ -203,7 +205,7 @@ func (e *Engine) Work(ctx context.Context) error {
 		}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			e.execute(ctx, rec)
+			e.execute(ctx, rec, start)
 		})
 	}
 }
@@ -215,12 +217,27 @@ func (e *Engine) RunOne(ctx context.Context) (ran bool, err error) {
 		return false, errors.New("durable: Engine.Store and Engine.Agent are required")
 	}
 	e.init()
-	rec, ok, err := e.Store.Claim(ctx, e.worker, orDefault(e.Lease, DefaultLease))
+	start := time.Now()
+	rec, ok, err := e.claim(ctx)
 	if err != nil || !ok {
 		return false, err
 	}
-	e.execute(ctx, rec)
+	e.execute(ctx, rec, start)
 	return true, nil
+}
+
+// claim takes a run, waiting at most a lease for the store.
+func (e *Engine) claim(ctx context.Context) (Record, bool, error) {
+	lease := orDefault(e.Lease, DefaultLease)
+	cctx, cancel := context.WithTimeout(ctx, lease)
+	defer cancel()
+	return e.Store.Claim(cctx, e.worker, lease)
+}
+
+// bounded returns ctx bounded by the lease: no store operation of a run waits longer (a pool with no
+// connection to give, a database that does not answer), and the run is given back instead.
+func (e *Engine) bounded(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, orDefault(e.Lease, DefaultLease))
 }
 
 // execution is one claim of a run on this worker.
@@ -229,18 +246,27 @@ type execution struct {
 	rec   Record
 	cfg   loop.Config
 	tools []*wink.Tool
+	lease time.Duration
+
+	mu    sync.Mutex
+	until time.Time // the claim is known valid until then, on the monotonic clock
+	// locked is set while a call's transaction holds the run's row (its fence renewed the claim in
+	// that transaction): the background renewal would only wait for it, holding a connection.
+	locked atomic.Bool
 }
 
 // outcome of driving a run: give it back as rel, or abandon it (the lease is lost, or the worker stops).
 type driven struct {
 	rel     Release
 	abandon bool
-	lost    bool // abandoned because the claim is lost: nothing to give back
+	lost    error // abandoned because the claim is lost (why): nothing to give back
 }
 
-func (e *Engine) execute(ctx context.Context, rec Record) {
+// execute drives the claim rec, taken by a Claim that started at claimed (on the monotonic clock).
+func (e *Engine) execute(ctx context.Context, rec Record, claimed time.Time) {
 	e.observe(Event{Kind: EventClaimed, Run: rec.ID})
 	lease := orDefault(e.Lease, DefaultLease)
+	x := &execution{e: e, rec: rec, lease: lease, until: claimed.Add(lease)}
 	runCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	stop := make(chan struct{})
@@ -253,32 +279,47 @@ func (e *Engine) execute(ctx context.Context, rec Record) {
 			case <-stop:
 				return
 			case <-t.C:
-				if err := e.Store.Renew(runCtx, rec.ID, rec.Token, lease); errors.Is(err, ErrLeaseLost) || errors.Is(err, ErrNotFound) {
-					cancel(ErrLeaseLost)
+				if x.locked.Load() {
+					continue // the call in flight renewed the claim in its transaction, and renews it at its commit
+				}
+				if err := x.renew(runCtx); errors.Is(err, ErrLeaseLost) || errors.Is(err, ErrNotFound) {
+					cancel(err)
 					return
 				}
 			}
 		}
 	})
-	d := e.drive(runCtx, rec)
+	d := e.drive(runCtx, x)
 	close(stop)
 	renewals.Wait()
 	if d.abandon {
-		if d.lost || context.Cause(runCtx) == ErrLeaseLost {
-			return
+		if cause := context.Cause(runCtx); d.lost == nil && (errors.Is(cause, ErrLeaseLost) || errors.Is(cause, ErrNotFound)) {
+			d.lost = cause
 		}
-		// The worker stops: give the run back at once.
-		d.rel = Release{State: Running, WakeAt: time.Now(), Err: "worker " + e.worker + " stopped"}
+		if d.lost != nil {
+			// Another worker holds the run now (or it is gone): nothing of ours to give back. Say so,
+			// and give it back anyway in case the claim is still ours after all: the release is
+			// refused when it is not, and otherwise the run is due again at once with the reason.
+			e.observe(Event{Kind: EventError, Run: rec.ID, Err: d.lost})
+			d.rel = Release{State: Running, Err: "worker " + e.worker + " gave the run up: " + d.lost.Error()}
+		} else {
+			// The worker stops: give the run back at once.
+			d.rel = Release{State: Running, Err: "worker " + e.worker + " stopped"}
+		}
 	}
-	if err := e.Store.Release(context.WithoutCancel(ctx), rec.ID, rec.Token, d.rel); err != nil {
-		e.observe(Event{Kind: EventError, Run: rec.ID, Err: err})
+	rctx, rcancel := e.bounded(context.WithoutCancel(ctx))
+	defer rcancel()
+	if err := e.Store.Release(rctx, rec.ID, rec.Token, d.rel); err != nil {
+		if d.lost == nil || !(errors.Is(err, ErrLeaseLost) || errors.Is(err, ErrNotFound)) {
+			e.observe(Event{Kind: EventError, Run: rec.ID, Err: err})
+		}
 		return
 	}
 	e.observe(Event{Kind: EventReleased, Run: rec.ID, State: d.rel.State})
 }
 
 func (e *Engine) retry(err error) driven {
-	return driven{rel: Release{State: Running, WakeAt: time.Now().Add(orDefault(e.RetryDelay, DefaultRetryDelay)), Err: err.Error()}}
+	return driven{rel: Release{State: Running, Delay: orDefault(e.RetryDelay, DefaultRetryDelay), Err: err.Error()}}
 }
 
 func finished(stop loop.StopReason, err error) driven {
@@ -294,12 +335,15 @@ func finished(stop loop.StopReason, err error) driven {
 }
 
 // drive replays the run's checkpoints and goes on from the first step without one.
-func (e *Engine) drive(ctx context.Context, rec Record) driven {
+func (e *Engine) drive(ctx context.Context, x *execution) driven {
+	rec := x.rec
 	input, err := DecodeMessages(rec.Input)
 	if err != nil {
 		return finished(loop.StopError, err)
 	}
-	_, steps, err := e.Store.Load(ctx, rec.ID)
+	lctx, lcancel := e.bounded(ctx)
+	_, steps, err := e.Store.Load(lctx, rec.ID)
+	lcancel()
 	if err != nil {
 		if ctx.Err() != nil {
 			return driven{abandon: true}
@@ -320,10 +364,12 @@ func (e *Engine) drive(ctx context.Context, rec Record) driven {
 	if s := cfg.Dispatcher.Session; s != nil {
 		// Load what other workers committed (decisions on held calls, the policies' state) before the
 		// policies read the session: they run before the call's own transaction loads it.
-		tx, err := s.Begin(ctx, session.ReadOnly)
+		bctx, bcancel := e.bounded(ctx)
+		tx, err := s.Begin(bctx, session.ReadOnly)
 		if err == nil {
-			err = tx.End(ctx)
+			err = tx.End(bctx)
 		}
+		bcancel()
 		if err != nil {
 			if ctx.Err() != nil {
 				return driven{abandon: true}
@@ -332,7 +378,7 @@ func (e *Engine) drive(ctx context.Context, rec Record) driven {
 			return e.retry(errors.New("durable: loading the session: " + err.Error()))
 		}
 	}
-	x := &execution{e: e, rec: rec, cfg: cfg, tools: cfg.Tools}
+	x.cfg, x.tools = cfg, cfg.Tools
 	if x.tools == nil && cfg.Dispatcher.Registry != nil {
 		x.tools = cfg.Dispatcher.Registry.Tools()
 	}
@@ -406,6 +452,12 @@ func replay(ctx context.Context, x *execution, p *progress, input []loop.Message
 				return driven{abandon: true}
 			}
 			x.e.observe(Event{Kind: EventModelStart, Run: x.rec.ID, Turn: turn})
+			// Nothing fences a model call at the provider: the claim is made sure of right before it
+			// is sent, so that a worker paused past its lease does not send a call another worker may
+			// have completed and checkpointed meanwhile.
+			if d, ok := x.ensure(ctx); !ok {
+				return d
+			}
 			r, err := x.cfg.Provider.Complete(ctx, loop.Request{System: x.cfg.System, Messages: p.msgs, Tools: x.tools})
 			if err != nil {
 				if ctx.Err() != nil {
@@ -451,12 +503,16 @@ func replay(ctx context.Context, x *execution, p *progress, input []loop.Message
 			}
 			x.e.observe(Event{Kind: EventToolStart, Run: x.rec.ID, Turn: turn, Index: i})
 			o, err := DispatchStep(ctx, x.cfg.Dispatcher, ToolStep{Run: x.rec.ID, Turn: turn, Index: i, Attempt: x.rec.Attempts, Fence: x.fence}, c)
+			x.locked.Store(false)
 			if he, ok := errors.AsType[*wink.HeldError](err); ok {
 				held = append(held, he.Call)
 				continue
 			}
-			if errors.Is(err, ErrLeaseLost) || errors.Is(err, ErrStaleStep) {
-				return driven{abandon: true, lost: true}
+			if errors.Is(err, ErrLeaseLost) || errors.Is(err, ErrNotFound) {
+				return driven{abandon: true, lost: err}
+			}
+			if errors.Is(err, ErrStaleStep) {
+				return x.stale(ctx, turn, err)
 			}
 			if err != nil {
 				if ctx.Err() != nil {
@@ -482,7 +538,7 @@ func replay(ctx context.Context, x *execution, p *progress, input []loop.Message
 		}
 		if len(held) > 0 {
 			wait := orDefault(x.e.HeldPoll, DefaultHeldPoll)
-			return driven{rel: Release{State: Held, Held: EncodeCalls(held), WakeAt: time.Now().Add(wait)}}
+			return driven{rel: Release{State: Held, Held: EncodeCalls(held), Delay: wait}}
 		}
 		if !complete { // replaying only: the turn's calls are still running or held
 			return driven{}
@@ -493,21 +549,105 @@ func replay(ctx context.Context, x *execution, p *progress, input []loop.Message
 	}
 }
 
-// fence renews the claim inside a call's transaction: a worker whose claim was taken over (paused past
-// its lease) runs no call.
-func (x *execution) fence(ctx context.Context) error {
-	return x.e.Store.Renew(ctx, x.rec.ID, x.rec.Token, orDefault(x.e.Lease, DefaultLease))
+// valid notes that the claim was renewed by a renewal sent at start: it holds until start + lease.
+func (x *execution) valid(start time.Time) {
+	x.mu.Lock()
+	if u := start.Add(x.lease); u.After(x.until) {
+		x.until = u
+	}
+	x.mu.Unlock()
+}
+
+// remaining is how long the claim is known to hold, on the monotonic clock (a worker stopped by a
+// signal or a frozen VM sees it run out: the monotonic clock goes on while the process does not).
+func (x *execution) remaining() time.Duration {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return time.Until(x.until)
+}
+
+// renew renews the claim on a connection of its own, waiting at most a third of the lease.
+func (x *execution) renew(ctx context.Context) error {
+	start := time.Now()
+	rctx, cancel := context.WithTimeout(ctx, x.lease/3)
+	defer cancel()
+	err := x.e.Store.Renew(rctx, x.rec.ID, x.rec.Token, x.lease)
+	if err == nil {
+		x.valid(start)
+	}
+	return err
+}
+
+// ensure makes sure of the claim before a step nothing fences (a model call): when its last renewal
+// is more than a third of the lease old on the monotonic clock, it is renewed now. ok is false when the
+// run must stop (d says how).
+func (x *execution) ensure(ctx context.Context) (d driven, ok bool) {
+	if x.remaining() > x.lease-x.lease/3 {
+		return driven{}, true
+	}
+	err := x.renew(ctx)
+	switch {
+	case err == nil:
+		return driven{}, true
+	case errors.Is(err, ErrLeaseLost), errors.Is(err, ErrNotFound):
+		return driven{abandon: true, lost: err}, false
+	case ctx.Err() != nil:
+		return driven{abandon: true}, false
+	default:
+		x.e.observe(Event{Kind: EventError, Run: x.rec.ID, Err: err})
+		return x.e.retry(errors.New("durable: renewing the claim: " + err.Error())), false
+	}
+}
+
+// fence renews the claim inside a call's transaction, before its handler runs and before it commits:
+// a worker whose claim was taken over (paused past its lease) runs no call and commits nothing. On a
+// TxRenewer store sharing the session store's database the renewal is made in the call's own
+// transaction (no second connection is taken while the call holds one); otherwise on the store.
+func (x *execution) fence(ctx context.Context, storeTx any) error {
+	if r, ok := x.e.Store.(TxRenewer); ok && storeTx != nil {
+		start := time.Now()
+		handled, err := r.RenewTx(ctx, storeTx, x.rec.ID, x.rec.Token, x.lease)
+		if handled {
+			if err == nil {
+				x.valid(start)
+				x.locked.Store(true)
+			}
+			return err
+		}
+	}
+	return x.renew(ctx)
+}
+
+// stale handles a call refused as stale (ErrStaleStep: the session holds a commit of a later turn of
+// the run). A worker whose claim is lost gives the run up (its new worker goes on); one that holds it
+// cannot advance the run (its checkpoints are behind its session's commits: the session was restored
+// from a backup, or shared with another run of the same id), and ends it Failed with the reason rather
+// than let every worker after it meet the same refusal.
+func (x *execution) stale(ctx context.Context, turn int, err error) driven {
+	rerr := x.renew(ctx)
+	switch {
+	case errors.Is(rerr, ErrLeaseLost), errors.Is(rerr, ErrNotFound):
+		return driven{abandon: true, lost: rerr}
+	case rerr != nil:
+		if ctx.Err() != nil {
+			return driven{abandon: true}
+		}
+		return x.e.retry(errors.New("durable: renewing the claim: " + rerr.Error()))
+	}
+	return finished(loop.StopError, &loop.TurnError{Turn: turn, Op: "dispatch", Err: err})
 }
 
 // checkpoint writes s; ok is false when the run must stop (d says how).
 func (x *execution) checkpoint(ctx context.Context, s Step) (d driven, ok bool) {
 	s.Worker = x.e.worker
-	err := x.e.Store.Append(ctx, x.rec.ID, x.rec.Token, s)
+	actx, cancel := x.e.bounded(ctx)
+	err := x.e.Store.Append(actx, x.rec.ID, x.rec.Token, s)
+	cancel()
 	switch {
 	case err == nil:
 		return driven{}, true
-	case errors.Is(err, ErrLeaseLost):
-		return driven{abandon: true, lost: true}, false
+	case errors.Is(err, ErrLeaseLost), errors.Is(err, ErrNotFound):
+		return driven{abandon: true, lost: err}, false
 	case ctx.Err() != nil:
 		return driven{abandon: true}, false
 	default:

@@ -96,14 +96,27 @@ type Record struct {
 	Updated time.Time
 }
 
-// Release is how a worker gives a run back: Running (retry at WakeAt, after an error), Held (look
-// again at WakeAt), Done or Failed (Result).
+// Release is how a worker gives a run back: Running (retry after Delay, after an error), Held (look
+// again after Delay), Done or Failed (Result).
 type Release struct {
-	State  State
-	Held   []byte
-	WakeAt time.Time
+	State State
+	Held  []byte
+	// Delay is how long the run waits before a worker takes it again, from the moment the store records
+	// the release, on the store's clock (the database's: a worker's clock never decides when a run is
+	// due). Zero or negative: at once.
+	Delay  time.Duration
 	Result []byte
 	Err    string
+}
+
+// TxRenewer is a Store that can renew a claim inside the transaction of a session store on the same
+// database, so that a tool call holding its session transaction's connection fences its claim on
+// that connection instead of waiting for a second one from the same pool (with the pool exhausted by
+// calls doing the same, none would ever get one). pgdurable.Store is one.
+type TxRenewer interface {
+	// RenewTx is Renew, run in storeTx (what session.Tx.StoreTx returns). ok is false, and nothing is
+	// done, when storeTx is not a transaction on the store's own database (then Renew is the way).
+	RenewTx(ctx context.Context, storeTx any, id string, token int64, lease time.Duration) (ok bool, err error)
 }
 
 // ErrLeaseLost is returned by a Store's fenced writes when another worker has claimed the run since the
@@ -132,7 +145,8 @@ type Store interface {
 	// a negative token skips the check: an orchestrator such as Temporal fences its own workers).
 	// ErrStepExists when the step is already there.
 	Append(ctx context.Context, id string, token int64, s Step) error
-	// Release gives the run back (see Release) and ends the claim with token.
+	// Release gives the run back (see Release) and ends the claim with token; the run is due again
+	// rel.Delay after now on the store's clock.
 	Release(ctx context.Context, id string, token int64, rel Release) error
 	// Wake makes a held run claimable now.
 	Wake(ctx context.Context, id string) error
@@ -291,9 +305,10 @@ func (m *MemoryStore) Release(_ context.Context, id string, token int64, rel Rel
 		return err
 	}
 	now := m.now()
-	r.rec.State, r.rec.Held, r.rec.WakeAt = rel.State, slices.Clone(rel.Held), rel.WakeAt
+	wake := now.Add(max(rel.Delay, 0))
+	r.rec.State, r.rec.Held, r.rec.WakeAt = rel.State, slices.Clone(rel.Held), wake
 	r.rec.Result, r.rec.LastErr, r.rec.Updated = slices.Clone(rel.Result), rel.Err, now
-	r.rec.LeaseUntil = rel.WakeAt // a Running run given back after an error is claimable at WakeAt
+	r.rec.LeaseUntil = wake // a Running run given back after an error is claimable at WakeAt
 	return nil
 }
 

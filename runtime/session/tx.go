@@ -114,6 +114,18 @@ func (tx *Tx) Session() *Session {
 // Access returns the transaction's access mode.
 func (tx *Tx) Access() Access { return tx.access }
 
+// StoreTx returns the store's transaction of a stored session (the StoreTx the store's Begin
+// returned, which a Participant's Prepare also receives), or nil for a session without a store. Work
+// that must be atomic with the session's commit, or that must not take a second connection from the
+// store's pool while this transaction holds one, runs in it (pgstore's Tx gives its PostgreSQL
+// transaction).
+func (tx *Tx) StoreTx() any {
+	if tx.stx == nil {
+		return nil
+	}
+	return tx.stx
+}
+
 // End ends the transaction: for a stored session it commits what the
 // transaction changed (see Store), then it releases the session's lock. If
 // the commit fails, the error is returned and the session is reloaded from

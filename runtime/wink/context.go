@@ -45,6 +45,7 @@ type ToolContext struct {
 	tool   *Tool
 	beat   func(*ToolContext)
 	sess   *session.Session
+	tx     *session.Tx // the call's session transaction (isolate)
 	res    *resources.Context
 	fs     vfs.Filesystem
 	fsErr  error // resolving FilesystemKey failed
@@ -75,6 +76,12 @@ func (d *Dispatcher) newToolContext(ctx context.Context, t *Tool, name, callID s
 	return &ToolContext{CallID: callID, ToolName: name, Run: d.RunContext, ctx: ctx, tool: t,
 		beat: d.Heartbeat, sess: d.Session, res: d.Resources, fs: d.Filesystem, budget: d.Budget}
 }
+
+// Tx returns the call's session transaction, from the moment the dispatcher has taken it (step 6:
+// Hooks.Begin, the handler, OnResult) until the call ends; nil without a Dispatcher.Session, and
+// before. Hooks use it to join work to the call's commit (session.Tx.Join) or to write in the store's
+// own transaction (session.Tx.StoreTx) instead of taking a second connection while this one is held.
+func (tc *ToolContext) Tx() *session.Tx { return tc.tx }
 
 // Session returns the session of the call (Dispatcher.Session); nil when the
 // dispatcher has none.

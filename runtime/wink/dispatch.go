@@ -796,6 +796,7 @@ func (d *Dispatcher) isolate(ctx context.Context, tc *ToolContext, cs *callState
 			return err
 		}
 		cs.tx = tx
+		tc.tx = tx
 		tc.sess = tx.Session()
 	}
 	if resources && d.Resources != nil {

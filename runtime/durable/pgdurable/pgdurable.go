@@ -30,7 +30,7 @@ var schema string
 // migrationLock is the advisory lock key that serialises schema creation across workers.
 const migrationLock = 0x77696e6b64 // "winkd"
 
-// Store is a durable.Store on PostgreSQL. It is safe for concurrent use.
+// Store is a durable.Store (and a durable.TxRenewer) on PostgreSQL. It is safe for concurrent use.
 type Store struct {
 	pool *pgxpool.Pool
 }
@@ -122,6 +122,36 @@ func (s *Store) Renew(ctx context.Context, id string, token int64, lease time.Du
 	return nil
 }
 
+// RenewTx implements durable.TxRenewer: storeTx is a transaction of runtime/session/pgstore on this
+// store's pool (a tool call's session transaction), and the claim is renewed in it, on the connection
+// the call holds already.
+func (s *Store) RenewTx(ctx context.Context, storeTx any, id string, token int64, lease time.Duration) (bool, error) {
+	t, ok := storeTx.(interface {
+		PgxTx() pgx.Tx
+		Pool() *pgxpool.Pool
+	})
+	if !ok || t.Pool() != s.pool {
+		return false, nil
+	}
+	tx := t.PgxTx()
+	tag, err := tx.Exec(ctx, `UPDATE wink_durable_runs SET due = clock_timestamp() + make_interval(secs => $3)
+		WHERE id = $1 AND token = $2 AND state = 1`, id, token, seconds(lease))
+	if err != nil {
+		return true, wrap("renewing run "+id, err)
+	}
+	if tag.RowsAffected() == 1 {
+		return true, nil
+	}
+	tag, err = tx.Exec(ctx, "SELECT 1 FROM wink_durable_runs WHERE id = $1", id)
+	switch {
+	case err != nil:
+		return true, wrap("renewing run "+id, err)
+	case tag.RowsAffected() == 0:
+		return true, durable.ErrNotFound
+	}
+	return true, durable.ErrLeaseLost
+}
+
 // Append implements durable.Store.
 func (s *Store) Append(ctx context.Context, id string, token int64, st durable.Step) error {
 	var q string
@@ -156,13 +186,16 @@ func (s *Store) Append(ctx context.Context, id string, token int64, st durable.S
 
 // Release implements durable.Store.
 func (s *Store) Release(ctx context.Context, id string, token int64, rel durable.Release) error {
-	due := rel.WakeAt
-	if rel.State.Terminal() || due.IsZero() {
-		due = time.Unix(0, 0)
+	// The due time is computed on the database's clock, as the claims that compare it are: a worker
+	// whose clock is off neither delays nor hurries the runs it gives back. Terminal runs are never due.
+	delay := seconds(max(rel.Delay, 0))
+	if rel.State.Terminal() {
+		delay = -1
 	}
-	tag, err := s.pool.Exec(ctx, `UPDATE wink_durable_runs SET state = $3, held = $4, due = $5, result = $6, last_err = $7,
-			updated = clock_timestamp()
-		WHERE id = $1 AND token = $2 AND state = 1`, id, token, int16(rel.State), rel.Held, due, rel.Result, rel.Err)
+	tag, err := s.pool.Exec(ctx, `UPDATE wink_durable_runs SET state = $3, held = $4,
+			due = CASE WHEN $5::float8 < 0 THEN 'epoch'::timestamptz ELSE clock_timestamp() + make_interval(secs => $5) END,
+			result = $6, last_err = $7, updated = clock_timestamp()
+		WHERE id = $1 AND token = $2 AND state = 1`, id, token, int16(rel.State), rel.Held, delay, rel.Result, rel.Err)
 	if err != nil {
 		return wrap("releasing run "+id, err)
 	}

@@ -176,9 +176,11 @@ type Decision struct {
 
 // WorkflowStatus is what the status query returns.
 type WorkflowStatus struct {
-	State string // "running", "held", "done"
+	State string // "running", "held", "done", "failed"
 	Turn  int
 	Held  []string
+	// Err is why a failed run failed.
+	Err string
 }
 
 // Activities are the activities of a run. Store holds the payloads (the same store the workflow's
@@ -257,7 +259,7 @@ func Deny(ctx context.Context, c client.Client, id, callID, reason string) error
 }
 
 // Status returns the run's transcript from the store and its state from the workflow's status query
-// (durable.Status.State: Running, Held or Done; Failed when the workflow failed).
+// (durable.Status.State: Running, Held or Done; Failed, with Status.Err, when the workflow failed).
 func Status(ctx context.Context, c client.Client, st durable.Store, id string) (durable.Status, error) {
 	// The query first, then the store: the steps the workflow's state depends on were checkpointed
 	// before it reached that state, so the transcript is at least as recent as the state (the other
@@ -287,6 +289,8 @@ func Status(ctx context.Context, c client.Client, st durable.Store, id string) (
 		}
 	case "done":
 		s.State = durable.Done
+	case "failed":
+		s.State, s.Stop, s.Err = durable.Failed, loop.StopError, ws.Err
 	default:
 		s.State = durable.Running
 	}
@@ -330,6 +334,11 @@ func Workflow(ctx workflow.Context, in Input) (Output, error) {
 		turn = 1
 	}
 	status := WorkflowStatus{State: "running", Turn: turn}
+	// fail ends the run on an error its activities' retries cannot cure, saying so to the status query.
+	fail := func(err error) (Output, error) {
+		status.State, status.Held, status.Err = "failed", nil, err.Error()
+		return Output{Stop: loop.StopError.String(), Turns: turn, Err: err.Error()}, err
+	}
 	if err := workflow.SetQueryHandler(ctx, QueryStatus, func() (WorkflowStatus, error) { return status, nil }); err != nil {
 		return Output{}, err
 	}
@@ -367,7 +376,7 @@ func Workflow(ctx workflow.Context, in Input) (Output, error) {
 		ref := StepRef{RunID: in.RunID, Session: in.Session, Turn: turn}
 		var m ModelResult
 		if err := exec(ctx, ActivityModel, ref).Get(ctx, &m); err != nil {
-			return Output{Stop: loop.StopError.String(), Turns: turn, Err: err.Error()}, err
+			return fail(err)
 		}
 		if m.Calls == 0 {
 			status.State = "done"
@@ -378,7 +387,7 @@ func Workflow(ctx workflow.Context, in Input) (Output, error) {
 		for i := range m.Calls {
 			r, err := runTool(ctx, exec, ref, i)
 			if err != nil {
-				return Output{Stop: loop.StopError.String(), Turns: turn, Err: err.Error()}, err
+				return fail(err)
 			}
 			if r.Held {
 				held[i] = r.CallID
@@ -410,11 +419,11 @@ func Workflow(ctx workflow.Context, in Input) (Output, error) {
 			}
 			pending = rest
 			if err := exec(ctx, ActivityDecide, StepRef{RunID: in.RunID, Session: in.Session}, d).Get(ctx, nil); err != nil {
-				return Output{Stop: loop.StopError.String(), Turns: turn, Err: err.Error()}, err
+				return fail(err)
 			}
 			r, err := runTool(ctx, exec, ref, idx)
 			if err != nil {
-				return Output{Stop: loop.StopError.String(), Turns: turn, Err: err.Error()}, err
+				return fail(err)
 			}
 			if !r.Held {
 				// Resolved: later decisions for this call (duplicates, an Approve after a Deny that ran)
@@ -577,6 +586,11 @@ func (a *Activities) Tool(ctx context.Context, ref StepRef) (ToolResult, error) 
 	if he, ok := errors.AsType[*wink.HeldError](err); ok {
 		a.observe(durable.Event{Kind: durable.EventReleased, Run: ref.RunID, Turn: ref.Turn, Index: ref.Index, State: durable.Held})
 		return ToolResult{Held: true, CallID: he.Call.ID}, nil
+	}
+	if errors.Is(err, durable.ErrStaleStep) {
+		// The session has moved past this turn while the store's checkpoints have not: no retry can
+		// run the call (every attempt meets the same commit), so the run ends with the reason.
+		return ToolResult{}, sdktemporal.NewNonRetryableApplicationError(err.Error(), "stale", err)
 	}
 	if err != nil {
 		return ToolResult{}, err

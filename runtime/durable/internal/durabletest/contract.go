@@ -75,7 +75,7 @@ func StoreContract(t *testing.T, st durable.Store) {
 		t.Fatalf("steps: %q %+v", order, steps[0])
 	}
 	// Held: not claimable before its wake time, claimable after Wake.
-	if err := st.Release(ctx, "a", r2.Token, durable.Release{State: durable.Held, Held: []byte("h"), WakeAt: time.Now().Add(time.Hour)}); err != nil {
+	if err := st.Release(ctx, "a", r2.Token, durable.Release{State: durable.Held, Held: []byte("h"), Delay: time.Hour}); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok, _ := st.Claim(ctx, "w3", time.Second); ok {

@@ -1,0 +1,114 @@
+package durable_test
+
+import (
+	"context"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/winkgen/wink/runtime/durable"
+	"github.com/winkgen/wink/runtime/durable/internal/durabletest"
+	"github.com/winkgen/wink/runtime/loop"
+	"github.com/winkgen/wink/runtime/policy"
+	"github.com/winkgen/wink/runtime/session"
+)
+
+// TestHeldWithSiblings runs a turn of three calls in every order of held, failing and committing
+// calls (27 sequences): the held calls wait for their approval while their siblings fail or commit,
+// then run once approved, though later siblings committed before them. With crash set, the worker
+// dispatching the first approved held call and the one dispatching the first committing call die
+// after the call's commit and before the engine's checkpoint: the next worker answers the call from
+// its commit in the session. Every run ends Done with each change made once; a run that no worker
+// can advance would show here as a run that never ends.
+func TestHeldWithSiblings(t *testing.T) {
+	for _, crash := range []bool{false, true} {
+		for _, seq := range durabletest.MixSequences(3) {
+			name := seq
+			if crash {
+				name += "/crash"
+			}
+			t.Run(name, func(t *testing.T) { runMix(t, seq, crash) })
+		}
+	}
+}
+
+func runMix(t *testing.T, seq string, crash bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	sst, err := session.NewMemoryStore(durabletest.Slices()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := durable.NewMemoryStore()
+	prov := &durabletest.MixProvider{Seq: seq}
+	agent := durabletest.Agent(sst, nil, prov)
+	// The calls whose commit kills its worker: the first held one (once approved) and the first
+	// committing one.
+	crashAt := map[int]bool{}
+	if crash {
+		for _, kind := range []byte{durabletest.Held, durabletest.Committed} {
+			for i := range len(seq) {
+				if seq[i] == kind {
+					crashAt[i] = true
+					break
+				}
+			}
+		}
+	}
+	approved := false
+	workers := 0
+	// step gives the run to a new worker until it gives the run back or dies.
+	step := func() {
+		workers++
+		k := &killable{Store: store}
+		eng := &durable.Engine{Store: k, Agent: agent, Worker: "w" + string(rune('A'+workers-1)), Lease: 100 * time.Millisecond,
+			HeldPoll: time.Hour, RetryDelay: time.Millisecond}
+		eng.Observe = func(ev durable.Event) {
+			if ev.Kind == durable.EventToolDispatched && crashAt[ev.Index] && (seq[ev.Index] != durabletest.Held || approved) {
+				delete(crashAt, ev.Index)
+				k.dead.Store(true)
+				runtime.Goexit()
+			}
+		}
+		for {
+			done := make(chan bool)
+			go func() {
+				ran := false
+				defer func() { done <- ran }()
+				ran, err = eng.RunOne(ctx)
+			}()
+			if <-done || k.dead.Load() || ctx.Err() != nil {
+				return
+			}
+			time.Sleep(5 * time.Millisecond) // the lease of a dead worker runs out
+		}
+	}
+	if _, err := (&durable.Engine{Store: store}).Start(ctx, "r", []loop.Message{loop.UserMessage("mix")}, durable.StartOptions{Session: "s"}); err != nil {
+		t.Fatal(err)
+	}
+	client := &durable.Engine{Store: store}
+	var st durable.Status
+	for range 12 {
+		step()
+		if st, err = client.Status(ctx, "r"); err != nil {
+			t.Fatal(err)
+		}
+		if st.State.Terminal() {
+			break
+		}
+		if st.State == durable.Held {
+			for _, c := range st.Held {
+				if err := policy.Approve(ctx, session.New(session.WithID("s"), session.WithStore(sst)), c.ID); err != nil {
+					t.Fatal(err)
+				}
+			}
+			approved = true
+			if err := client.Wake(ctx, "r"); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := durabletest.VerifyMix(ctx, sst, "s", "r", prov, st); err != nil {
+		t.Fatalf("after %d claims (state %s, attempts %d, last error %q): %v", workers, st.State, st.Attempts, st.Err, err)
+	}
+}
