@@ -243,4 +243,4 @@ type commitFence struct {
 }
 
 func (f commitFence) Prepare(ctx context.Context, storeTx any) error { return f.fence(ctx, storeTx) }
-func (f commitFence) Done(context.Context, bool)                    {}
+func (f commitFence) Done(context.Context, bool)                     {}
