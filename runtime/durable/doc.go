@@ -25,8 +25,15 @@
 //     audio, embedded resources and blobs, resource links, text), and so does the session's commit. A
 //     run taken over, or resumed after a held call was decided, sends the model the request an
 //     uninterrupted run sends, byte for byte.
-//   - A model call whose response is checkpointed is never sent again: its response is replayed. A model
-//     call interrupted before its checkpoint was written is sent again (it was not completed).
+//   - A model call whose response is checkpointed is never sent again by a worker that holds its claim:
+//     its response is replayed. A model call interrupted before its checkpoint was written is sent again
+//     (it was not completed). Nothing fences a request at the provider, so the worker makes sure of its
+//     claim right before sending one: unless the claim was renewed within the last third of the lease
+//     (measured on the monotonic clock, which runs on while a process is stopped or its VM frozen), it
+//     is renewed first, and a claim found lost sends nothing. What remains is the few instructions
+//     between that check and the request leaving: a worker stopped exactly there for longer than the
+//     lease sends its request after another worker may have completed the turn (the transcript stays
+//     right, the duplicate response is refused by the store's fencing token; the call is paid twice).
 //   - A tool call whose outcome is checkpointed never runs again.
 //   - A tool call interrupted in flight: its state effects (the session's STATE slices, the policies'
 //     state) happen exactly once. The call's session transaction carries its checkpoint: on success the
@@ -40,9 +47,11 @@
 //     the session store; without it this holds only for idempotent tools (their ledger replays the
 //     result).
 //   - A worker that lost its lease but still runs (paused by the scheduler, cut off from the database)
-//     runs no call: inside each call's transaction, under the session's lock, the engine renews its
-//     claim (DispatchStep's Fence) and a lost claim refuses the call; a call older than the run's latest
-//     commit is refused too (ErrStaleStep). Its checkpoints are refused by the store's fencing token.
+//     runs no call and commits none: inside each call's transaction, under the session's lock, before
+//     the handler and again just before the commit, the engine renews its claim (DispatchStep's Fence)
+//     and a lost claim refuses the call or its commit; a call of a turn the run has left (the session
+//     holds a commit of a later turn) is refused too (ErrStaleStep). Its checkpoints are refused by the
+//     store's fencing token.
 //   - Effects outside the session (a payment API, an e-mail) are at-least-once: a handler interrupted
 //     after its effect runs again on the next worker. IdempotencyKey(tc) gives it a key that is the same
 //     on every attempt of the call and different for every other call: pass it to the outside service
@@ -70,6 +79,50 @@
 // (or wait for HeldPoll): the next worker dispatches the held calls again, which now run or answer the
 // model with the denial.
 //
+// The other calls of the held call's turn are dispatched meanwhile, in order: they fail or commit and
+// are checkpointed, and the held call, once approved, runs after them. The session keeps the commits
+// of every call of a run's latest turn (CommitSlice), not only the last one, so a held call committing
+// after its later siblings is not taken for a stale attempt, and a worker dying after any call's commit
+// leaves the next one its outcome. This holds for every order of held, failing and committing calls in
+// a turn, on both engines (the tests run all 27 orders of three, with and without a crash after a
+// commit).
+//
+// # Liveness
+//
+// A run that a worker cannot advance ends Failed with the reason (Status.Err), or waits visibly: its
+// Status says why (Held with the calls waiting for a decision; Running with Status.Err the last error
+// a worker gave it back after, due again after RetryDelay). It never spins silently:
+//
+//   - a call refused as stale (the session holds a commit of a later turn than the run's checkpoints:
+//     the session was restored from a newer backup, or shared with another run of the same id) on a
+//     claim the worker still holds ends the run Failed: every later attempt would be refused too;
+//   - a worker that finds its claim lost reports it (EventError with ErrLeaseLost) and tries to give
+//     the run back with the reason: the store refuses when the claim is indeed another worker's (who
+//     drives the run now), and otherwise the run is due again at once;
+//   - every wait is bounded. A store operation (claim, load, checkpoint, release) waits at most Lease,
+//     a renewal a third of it; a call that cannot get its transaction (pgstore waits at most its
+//     AcquireTimeout for a connection) fails its dispatch, and the run is given back with the error
+//     and retried after RetryDelay by any worker.
+//
+// # Connections
+//
+// No step of a run holds one connection while it waits for another. A tool call holds its session
+// transaction's connection from Begin to commit; its fence renews the claim in that same transaction
+// when the run store shares the session store's database and pool (pgdurable and pgstore on one
+// pgxpool.Pool, as the package example wires them: durable.TxRenewer), and pgledger records its key in
+// it too. A model call holds none. So a pool of any size (pgxpool's default is the larger of 4 and the
+// number of CPUs) serves any Concurrency: runs beyond the pool's size wait for a connection, in turn,
+// and never for each other. With the run store on another pool than the sessions, the fence takes one
+// of the run store's connections while the call holds a session connection: give that pool its own
+// connections (calls never hold one of its connections while waiting for the other pool).
+//
+// # Clocks
+//
+// Every time the store compares is the store's: leases, and the due times of held runs and of runs
+// given back after an error, are computed by the store (the database's clock, now() in SQL) from the
+// delay the worker asks for (Release.Delay), never from a worker's clock. A worker's own clock decides
+// only when it renews, measured on its monotonic clock.
+//
 // # Leases
 //
 // A claim is a lease (Engine.Lease, renewed every Lease/3) with a fencing token: the store refuses the
@@ -81,9 +134,10 @@
 //   - A durable run dispatches its calls in order (loop.Config.Parallel is ignored): each outcome is a
 //     checkpoint and a crash point, and order keeps replays identical.
 //   - Errors: a provider error ends the run as Failed (the providers already retry transient HTTP
-//     failures); a Dispatch error (a transaction that cannot start, a database that is down), a
-//     checkpoint that cannot be written or an Agent that fails gives the run back to be retried after
-//     RetryDelay by any worker; a budget or the turn limit ends it as Done with Status.Stop saying so.
+//     failures); a Dispatch error (a transaction that cannot start, a database that is down, a pool
+//     with no connection within its bound), a checkpoint that cannot be written or an Agent that fails
+//     gives the run back to be retried after RetryDelay by any worker; a budget or the turn limit ends
+//     it as Done with Status.Stop saying so.
 //   - Payloads are a small binary format (codec.go), not JSON: no reflection on the step path. Status
 //     decodes them into the transcript.
 //   - Run ids are the caller's: Start is idempotent, a second Start of an id changes nothing.

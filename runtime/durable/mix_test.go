@@ -3,6 +3,7 @@ package durable_test
 import (
 	"context"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/winkgen/wink/runtime/loop"
 	"github.com/winkgen/wink/runtime/policy"
 	"github.com/winkgen/wink/runtime/session"
+	"github.com/winkgen/wink/runtime/wink"
 )
 
 // TestHeldWithSiblings runs a turn of three calls in every order of held, failing and committing
@@ -110,5 +112,41 @@ func runMix(t *testing.T, seq string, crash bool) {
 	}
 	if err := durabletest.VerifyMix(ctx, sst, "s", "r", prov, st); err != nil {
 		t.Fatalf("after %d claims (state %s, attempts %d, last error %q): %v", workers, st.State, st.Attempts, st.Err, err)
+	}
+}
+
+// TestStaleRunFails: a run whose session holds a commit of a later turn than its checkpoints (a
+// session restored from a newer backup, or shared with another run of the same id) cannot be advanced:
+// every call of it is refused as stale. The worker holding the claim ends it Failed with the reason
+// instead of dropping it as a lost claim, which made every worker after it do the same, for ever.
+func TestStaleRunFails(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	sst, _ := session.NewMemoryStore(durabletest.Slices()...)
+	d, err := durabletest.Dispatcher(sst, nil, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, err := durable.DispatchStep(ctx, d, durable.ToolStep{Run: "r", Turn: 5}, wink.Call{ID: "x", Name: "deposit",
+		Arguments: []byte(`{"account":"x","cents":1}`)}); err != nil || !o.Success {
+		t.Fatal(o, err)
+	}
+	store := durable.NewMemoryStore()
+	prov := &durabletest.MixProvider{Seq: "C"}
+	eng := &durable.Engine{Store: store, Agent: durabletest.Agent(sst, nil, prov), Lease: time.Second, RetryDelay: time.Millisecond}
+	if _, err := eng.Start(ctx, "r", []loop.Message{loop.UserMessage("mix")}, durable.StartOptions{Session: "s"}); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if _, err := eng.RunOne(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, err := eng.Status(ctx, "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.State != durable.Failed || st.Stop != loop.StopError || !strings.Contains(st.Err, "stale") || st.Attempts != 1 {
+		t.Fatalf("want Failed with the reason after one claim, got %s (%s) %q after %d claims", st.State, st.Stop, st.Err, st.Attempts)
 	}
 }

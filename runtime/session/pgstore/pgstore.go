@@ -29,6 +29,7 @@ import (
 	_ "embed"
 	"errors"
 	"strconv"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -42,8 +43,16 @@ var schema string
 // migrationLock is the advisory lock key that serialises schema creation across workers.
 const migrationLock = 0x77696e6b // "wink"
 
+// DefaultAcquireTimeout is how long a transaction waits for a connection from the pool by default.
+const DefaultAcquireTimeout = 30 * time.Second
+
 // Store is a session.Store on PostgreSQL. It is safe for concurrent use.
 type Store struct {
+	// AcquireTimeout bounds how long Begin waits for a connection from the pool (every connection
+	// held by other calls): past it, Begin fails and the call is not executed (a durable run is given
+	// back and retried), instead of waiting for ever. Zero: DefaultAcquireTimeout. Set it before use.
+	AcquireTimeout time.Duration
+
 	pool   *pgxpool.Pool
 	slices []session.Persistent
 	specs  map[string]session.Retention
@@ -89,12 +98,27 @@ func (st *Store) Slices() []session.Persistent { return st.slices }
 // Begin implements session.Store: it opens a transaction, locks the session's row (creating it) and
 // loads what changed since known.
 func (st *Store) Begin(ctx context.Context, id string, access session.Access, known session.Known) (session.StoreTx, session.Loaded, error) {
-	tx, err := st.pool.Begin(ctx)
+	wait := st.AcquireTimeout
+	if wait <= 0 {
+		wait = DefaultAcquireTimeout
+	}
+	actx, cancel := context.WithTimeout(ctx, wait)
+	conn, err := st.pool.Acquire(actx)
+	cancel()
 	if err != nil {
+		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+			err = errors.New("no connection from the pool within " + wait.String() + " (every one is held by other calls)")
+		}
+		return nil, session.Loaded{}, errors.New("pgstore: session " + strconv.Quote(id) + ": " + err.Error())
+	}
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		conn.Release()
 		return nil, session.Loaded{}, errors.New("pgstore: session " + strconv.Quote(id) + ": " + err.Error())
 	}
 	fail := func(err error) (session.StoreTx, session.Loaded, error) {
 		_ = tx.Rollback(context.WithoutCancel(ctx))
+		conn.Release()
 		return nil, session.Loaded{}, errors.New("pgstore: session " + strconv.Quote(id) + ": " + err.Error())
 	}
 	lock := "FOR UPDATE"
@@ -109,7 +133,7 @@ func (st *Store) Begin(ctx context.Context, id string, access session.Access, kn
 		return fail(err)
 	}
 	if known.Version >= 0 && l.Version == known.Version {
-		return &storeTx{tx: tx, pool: st.pool, id: id, version: l.Version}, l, nil
+		return &storeTx{tx: tx, conn: conn, pool: st.pool, id: id, version: l.Version}, l, nil
 	}
 	rows, err := tx.Query(ctx, "SELECT slice, items FROM wink_state WHERE session_id = $1 AND version > $2", id, known.Version)
 	if err != nil {
@@ -171,7 +195,7 @@ func (st *Store) Begin(ctx context.Context, id string, access session.Access, kn
 			return fail(err)
 		}
 	}
-	return &storeTx{tx: tx, pool: st.pool, id: id, version: l.Version}, l, nil
+	return &storeTx{tx: tx, conn: conn, pool: st.pool, id: id, version: l.Version}, l, nil
 }
 
 // splitArray splits a stored JSON array into its items' texts.
@@ -201,6 +225,7 @@ func splitArray(data []byte) ([][]byte, error) {
 
 type storeTx struct {
 	tx      pgx.Tx
+	conn    *pgxpool.Conn // released when the transaction ends
 	pool    *pgxpool.Pool
 	id      string
 	version int64
@@ -242,6 +267,7 @@ func (t *storeTx) Commit(ctx context.Context, w session.Write) (int64, error) {
 			t.id, name, seqs, items)
 	}
 	b.Queue("UPDATE wink_sessions SET version = $2 WHERE id = $1", t.id, newVersion)
+	defer t.conn.Release()
 	if err := t.tx.SendBatch(ctx, b).Close(); err != nil {
 		_ = t.tx.Rollback(context.WithoutCancel(ctx))
 		return 0, errors.New("pgstore: committing session " + strconv.Quote(t.id) + ": " + err.Error())
@@ -253,7 +279,10 @@ func (t *storeTx) Commit(ctx context.Context, w session.Write) (int64, error) {
 }
 
 // Abort rolls the transaction back, releasing the row lock.
-func (t *storeTx) Abort(ctx context.Context) error { return t.tx.Rollback(ctx) }
+func (t *storeTx) Abort(ctx context.Context) error {
+	defer t.conn.Release()
+	return t.tx.Rollback(ctx)
+}
 
 // joinArray writes items (each one JSON value) as one JSON array.
 func joinArray(items [][]byte) []byte {
