@@ -188,8 +188,9 @@ func lineDiff(a, b string) string {
 
 // checkProviderLimits reports what a provider would refuse in a tool's params: the tools whose params exceed
 // the documented limits of OpenAI's strict mode (schema.CheckOpenAILimits: OpenAI refuses the whole request
-// that carries such a tool), and property names Gemini does not accept (gemini.NameOK: letters, digits and
-// underscores, starting with a letter or an underscore, at most 64), at the field that declares them.
+// that carries such a tool), property names Gemini does not accept (gemini.NameOK: letters, digits and
+// underscores, starting with a letter or an underscore, at most 64) and objects without properties, which
+// Gemini cannot state (gemini.EmptyObjectError), at the field that declares them.
 func checkProviderLimits(p *model.Package) []Diagnostic {
 	var ds diags
 	for _, t := range p.Tools {
@@ -211,7 +212,19 @@ func checkProviderLimits(p *model.Package) []Diagnostic {
 		if err != nil {
 			continue // emit reports it
 		}
-		if g, err := gemini.Schema(plain); err == nil && g != nil {
+		g, err := gemini.Schema(plain)
+		var empty *gemini.EmptyObjectError
+		if errors.As(err, &empty) {
+			for _, path := range empty.Paths {
+				if f, owner := fieldAtPath(t.Params, path); f != nil {
+					ds.add(tokenPos(f.Pos), "%s: Gemini cannot state %q, an object without properties (an empty struct): the Gemini API refuses an OBJECT without properties, and leaving it out of tool %q's Gemini schema would hide a value the decoder reads; give the struct a field, or use a bool, or []string for a set",
+						structName(owner)+"."+strings.Join(f.GoPath, "."), path, t.Name)
+				} else {
+					ds.add(tokenPos(t.Pos), "tool %q: Gemini cannot state %q, an object without properties (an empty struct); give the struct a field, or use a bool, or []string for a set", t.Name, path)
+				}
+			}
+		}
+		if err == nil && g != nil {
 			if err := schema.CheckGemini(g); err != nil {
 				var rest []string
 				for _, line := range strings.Split(err.Error(), "\n") {
@@ -231,6 +244,50 @@ func checkProviderLimits(p *model.Package) []Diagnostic {
 		}
 	}
 	return ds.list
+}
+
+// fieldAtPath returns the field of params that a Gemini schema path names (gemini.EmptyObjectError: JSON
+// names joined by ".", "[*]" for an array's items, "*" for a map's values), and the struct declaring it; nil
+// when the path names no field.
+func fieldAtPath(params *model.Type, path string) (*model.Field, *model.Type) {
+	var field *model.Field
+	var owner *model.Type
+	t := params
+	for _, seg := range strings.Split(strings.ReplaceAll(path, "[*]", ".[*]"), ".") {
+		for t != nil && t.Kind == model.KindPointer {
+			t = t.Elem
+		}
+		if t == nil {
+			return nil, nil
+		}
+		switch seg {
+		case "[*]":
+			if t.Kind != model.KindSlice && t.Kind != model.KindArray {
+				return nil, nil
+			}
+			t = t.Elem
+		case "*":
+			if t.Kind != model.KindMap {
+				return nil, nil
+			}
+			t = t.Elem
+		default:
+			if t.Kind != model.KindStruct {
+				return nil, nil
+			}
+			var next *model.Field
+			for _, f := range t.Fields {
+				if f.JSONName == seg {
+					next = f
+				}
+			}
+			if next == nil {
+				return nil, nil
+			}
+			field, owner, t = next, t, next.Type
+		}
+	}
+	return field, owner
 }
 
 // checkGeminiNames reports the fields of t (and of the structs it holds) whose JSON name Gemini refuses as

@@ -47,3 +47,16 @@ func Eval(tc *wink.ToolContext, p EvalParams) (wink.ToolResult[Value], error) {
 func Walk(tc *wink.ToolContext, p Tree) (wink.ToolResult[Tree], error) {
 	return wink.OK(p, "walked"), nil
 }
+
+// Dir is recursive through a required map: every level gives its entries, possibly none.
+type Dir struct {
+	Name    string         `json:"name"`
+	Entries map[string]Dir `json:"entries"`
+}
+
+// List lists a directory tree.
+//
+//wink:tool
+func List(tc *wink.ToolContext, p Dir) (wink.ToolResult[wink.NoValue], error) {
+	return wink.Done[wink.NoValue]("listed"), nil
+}

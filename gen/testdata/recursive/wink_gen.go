@@ -3,6 +3,9 @@
 package recursive
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/winkgen/wink/runtime/strictjson"
 	"github.com/winkgen/wink/runtime/wink"
 )
@@ -35,16 +38,21 @@ var (
 		Children []Tree `json:"children,omitempty"`
 		Parent   *Tree  `json:"parent,omitempty"`
 	} = Tree{}
+	_ struct {
+		Name    string         `json:"name"`
+		Entries map[string]Dir `json:"entries"`
+	} = Dir{}
 )
 var (
 	_ func(*wink.ToolContext, EvalParams) (wink.ToolResult[Value], error) = Eval
 	_ func(*wink.ToolContext, Tree) (wink.ToolResult[Tree], error)        = Walk
+	_ func(*wink.ToolContext, Dir) (wink.ToolResult[wink.NoValue], error) = List
 )
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkEval, WinkWalk}
+	return []*wink.Tool{WinkEval, WinkWalk, WinkList}
 }
 
 // WinkEval is the eval tool, handled by Eval.
@@ -110,6 +118,22 @@ var winkFuncsWalk = wink.Funcs[Tree, Tree]{
 	EncodeParams: winkEncodeTree,
 	EncodeResult: winkEncodeTree,
 	Handler:      Walk,
+}
+
+// WinkList is the list tool, handled by List.
+var WinkList = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Lists a directory tree.",
+	Name:             "list",
+	ParamsSchema:     winkSchemaDir,
+	Position:         "github.com/winkgen/wink/gen/testdata/recursive.List (recursive.go)",
+	ResultSchema:     winkSchemaNoValue,
+}, &winkFuncsList)
+var winkFuncsList = wink.Funcs[Dir, wink.NoValue]{
+	Decode:       winkDecodeDir,
+	EncodeParams: winkEncodeDir,
+	EncodeResult: wink.EncodeNoValue,
+	Handler:      List,
 }
 
 // winkEncodeValue appends the canonical JSON encoding of v to dst.
@@ -364,11 +388,130 @@ func winkEncodeTree(dst []byte, v *Tree) []byte {
 	return dst
 }
 
+// winkDecodeDir strictly decodes a Dir object; errors are recorded in d.
+func winkDecodeDir(d *strictjson.Decoder, v *Dir) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "name":
+			if d.Repeated(&seen[0], 1) {
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.Name = s
+			}
+		case "entries":
+			if d.Repeated(&seen[0], 2) {
+				continue
+			}
+			if d.PairMaps() {
+				if d.PairsStart() {
+					m1 := make(map[string]Dir)
+					for d.NextElem() {
+						if !d.ObjectStart() {
+							continue
+						}
+						{
+							var k1 string
+							var e1 Dir
+							var seen1 uint64
+							for d.NextKey() {
+								switch string(d.Key()) {
+								case "key":
+									if d.Repeated(&seen1, 1) {
+										continue
+									}
+									k1, _ = d.String()
+								case "value":
+									if d.Repeated(&seen1, 2) {
+										continue
+									}
+									winkDecodeDir(d, &e1)
+								default:
+									d.Unknown(strictjson.PairKeys)
+								}
+							}
+							if seen1&1 == 0 {
+								d.Missing("key")
+							}
+							if seen1&2 == 0 {
+								d.Missing("value")
+							}
+							d.ObjectEnd()
+							if seen1 != 3 {
+								continue
+							}
+							if _, dup := m1[k1]; dup {
+								d.FailRepeatedKey(k1)
+								continue
+							}
+							m1[k1] = e1
+						}
+					}
+					d.ArrayEnd()
+					v.Entries = m1
+				}
+			} else {
+				if d.ObjectStart() {
+					m1 := make(map[string]Dir)
+					for d.NextKey() {
+						k1 := d.KeyString()
+						if _, dup := m1[k1]; dup {
+							d.Duplicate()
+							d.Skip()
+							continue
+						}
+						var e1 Dir
+						winkDecodeDir(d, &e1)
+						m1[k1] = e1
+					}
+					d.ObjectEnd()
+					v.Entries = m1
+				}
+			}
+		default:
+			d.Unknown(winkKeysDir)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("name")
+	}
+	if seen[0]&2 == 0 {
+		d.Missing("entries")
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeDir appends the canonical JSON encoding of v to dst.
+func winkEncodeDir(dst []byte, v *Dir) []byte {
+	dst = append(dst, "{\"name\":"...)
+	dst = strictjson.AppendString(dst, v.Name)
+	dst = append(dst, ",\"entries\":"...)
+	dst = append(dst, '{')
+	for i1, k1 := range slices.Sorted(maps.Keys(v.Entries)) {
+		if i1 > 0 {
+			dst = append(dst, ',')
+		}
+		dst = strictjson.AppendString(dst, k1)
+		dst = append(dst, ':')
+		e1 := v.Entries[k1]
+		dst = winkEncodeDir(dst, &e1)
+	}
+	dst = append(dst, '}')
+	dst = append(dst, '}')
+	return dst
+}
+
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
 	winkSchemaEvalParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"EvalParams wraps an expression.","properties":{"expr":{"$ref":"#/$defs/Expr"},"tree":{"$ref":"#/$defs/Tree"}},"required":["expr","tree"],"additionalProperties":false,"$defs":{"Expr":{"type":"object","description":"Expr and Call are mutually recursive.","properties":{"lit":{"type":["number","null"],"minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308},"call":{"anyOf":[{"$ref":"#/$defs/Call"},{"type":"null"}]}},"additionalProperties":false},"Tree":{"type":"object","description":"Tree is self-recursive.","properties":{"label":{"type":"string"},"children":{"type":["array","null"],"items":{"$ref":"#/$defs/Tree"}},"parent":{"anyOf":[{"$ref":"#/$defs/Tree"},{"type":"null"}]}},"required":["label"],"additionalProperties":false},"Call":{"type":"object","description":"Call applies a function.","properties":{"fn":{"type":"string","enum":["add","mul"]},"args":{"type":"array","items":{"$ref":"#/$defs/Expr"},"minItems":1}},"required":["fn","args"],"additionalProperties":false}}}`)
 	winkSchemaValue      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Value is a number.","properties":{"v":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}},"required":["v"],"additionalProperties":false}`)
 	winkSchemaTree       = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Tree is self-recursive.","properties":{"label":{"type":"string"},"children":{"type":["array","null"],"items":{"$ref":"#"}},"parent":{"anyOf":[{"$ref":"#"},{"type":"null"}]}},"required":["label"],"additionalProperties":false}`)
+	winkSchemaDir        = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Dir is recursive through a required map: every level gives its entries, possibly none.","properties":{"name":{"type":"string"},"entries":{"type":"object","additionalProperties":{"$ref":"#"}}},"required":["name","entries"],"additionalProperties":false}`)
+	winkSchemaNoValue    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"null"}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
@@ -377,6 +520,7 @@ var (
 	winkKeysExpr       = []string{"lit", "call"}
 	winkKeysCall       = []string{"fn", "args"}
 	winkKeysTree       = []string{"label", "children", "parent"}
+	winkKeysDir        = []string{"name", "entries"}
 )
 
 // winkNew sets *p to a new zero value and returns it.

@@ -24,7 +24,11 @@ import (
 //     API asks (an OBJECT without properties is refused);
 //   - $ref is replaced by the definition it names; a type that contains itself is unrolled RecursionDepth
 //     levels deep, and where it would recur once more an optional property is left out (the parent's
-//     description says so) and an array can only be empty (maxItems 0);
+//     description says so) and an array or a map can only be empty (maxItems 0), so a property the decoder
+//     requires is always stated and required;
+//   - an object without properties (an empty struct) below the root cannot be stated at all: Schema fails
+//     with an EmptyObjectError naming each (a property, required or not, an array's items, a map's
+//     values), and winkgen reports it at the field at generation time; it is never left out silently;
 //   - a map is an ARRAY of {"key","value"} OBJECTs, described "key/value pairs, each key once", the form the
 //     decoder reads under wink.Call.PairMaps, which ParseFunctionCalls sets;
 //   - a free-form JSON value is a STRING holding the value's JSON text, described "(JSON text)"; the decoder
@@ -98,7 +102,10 @@ func Schema(plain []byte) ([]byte, error) {
 	}
 	defs, _ := root.Get("$defs").(*jsontree.Obj)
 	g := &conv{root: root, defs: defs}
-	out := g.conv(root, nil)
+	out, _ := g.conv(root, nil, "")
+	if len(g.empty) > 0 {
+		g.err = errors.Join(g.err, &EmptyObjectError{Paths: g.empty})
+	}
 	if g.err != nil {
 		return nil, g.err
 	}
@@ -109,9 +116,44 @@ func Schema(plain []byte) ([]byte, error) {
 }
 
 type conv struct {
-	root *jsontree.Obj
-	defs *jsontree.Obj
-	err  error
+	root  *jsontree.Obj
+	defs  *jsontree.Obj
+	err   error
+	empty []string // paths of objects without properties below the root
+}
+
+// EmptyObjectError is Schema's error for a schema that holds an object without properties (an empty
+// struct) below its root: as a property, an array's items or a map's values, required or not. Gemini
+// cannot state such an object (the API refuses an OBJECT without properties), and leaving the property
+// out would tell the model less than the decoder enforces: a required property missing from the schema
+// fails every call with "missing required field", and an optional one would silently be a tool the model
+// cannot fully use through Gemini alone. Paths name each object as the decoder's errors name values:
+// "filters.opts" for a property, "list[*]" for an array's items, "labels.*" for a map's values. (An
+// object without properties at the root is a tool without parameters: no error.)
+type EmptyObjectError struct {
+	Paths []string
+}
+
+func (e *EmptyObjectError) Error() string {
+	return "gemini: schema: an object without properties (an empty struct) at " + strings.Join(e.Paths, ", ") +
+		": Gemini cannot state one (an OBJECT needs properties); give the struct a field, or use a bool, or a list of strings for a set"
+}
+
+// cut says why conv stated nothing: a recursion cut (the value can be left out or kept empty there, as
+// the package doc says) or a schema that cannot be stated, already recorded (g.empty or g.err).
+type cut bool
+
+const (
+	recursionCut cut = true
+	unstatable   cut = false
+)
+
+// join appends a property name to a path.
+func join(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
 }
 
 func (g *conv) fail(msg string) {
@@ -120,9 +162,10 @@ func (g *conv) fail(msg string) {
 	}
 }
 
-// conv converts one schema; stack holds the definitions being inlined ("#" for the root). nil means the
-// schema cannot be stated here (a recursion cut, an object without properties).
-func (g *conv) conv(s *jsontree.Obj, stack []string) *jsontree.Obj {
+// conv converts one schema at path ("" for the root); stack holds the definitions being inlined ("#" for
+// the root). nil means the schema cannot be stated here, and why says why: a recursion cut, or an object
+// without properties (recorded in g.empty, except at the root, where it means no parameters).
+func (g *conv) conv(s *jsontree.Obj, stack []string, path string) (_ *jsontree.Obj, why cut) {
 	if ref, ok := s.Get("$ref").(string); ok {
 		name, def := ref, g.root
 		if ref != "#" {
@@ -130,7 +173,7 @@ func (g *conv) conv(s *jsontree.Obj, stack []string) *jsontree.Obj {
 			def, _ = g.defs.Get(name).(*jsontree.Obj)
 			if def == nil {
 				g.fail("$ref " + ref + " does not resolve")
-				return nil
+				return nil, unstatable
 			}
 		}
 		n := 0
@@ -140,16 +183,16 @@ func (g *conv) conv(s *jsontree.Obj, stack []string) *jsontree.Obj {
 			}
 		}
 		if n >= RecursionDepth {
-			return nil
+			return nil, recursionCut
 		}
-		out := g.conv(def, append(stack, name))
+		out, why := g.conv(def, append(stack, name), path)
 		if out == nil {
-			return nil
+			return nil, why
 		}
 		if d := s.Str("description"); d != "" {
 			out.Set("description", d)
 		}
-		return out
+		return out, false
 	}
 	out := &jsontree.Obj{}
 	if jsontree.IsAny(s) {
@@ -158,10 +201,10 @@ func (g *conv) conv(s *jsontree.Obj, stack []string) *jsontree.Obj {
 			out.Set("description", d)
 		}
 		jsontree.AddNotes(out, []string{"JSON text"})
-		return out
+		return out, false
 	}
 	if jsontree.IsMap(s) {
-		return g.pairs(s, stack)
+		return g.pairs(s, stack, path)
 	}
 	var notes []string
 	nullable := false
@@ -233,6 +276,7 @@ func (g *conv) conv(s *jsontree.Obj, stack []string) *jsontree.Obj {
 			props, _ := v.(*jsontree.Obj)
 			conv := &jsontree.Obj{}
 			var left []string
+			lost := false
 			if props != nil {
 				for _, pk := range props.Keys {
 					ps, _ := props.Vals[pk].(*jsontree.Obj)
@@ -244,15 +288,26 @@ func (g *conv) conv(s *jsontree.Obj, stack []string) *jsontree.Obj {
 						g.fail("property name " + strconv.Quote(pk) + " is not one Gemini accepts (letters, digits and underscores, starting with a letter or an underscore, at most 64)")
 						continue
 					}
-					if c := g.conv(ps, stack); c != nil {
+					if c, why := g.conv(ps, stack, join(path, pk)); c != nil {
 						conv.Set(pk, c)
-					} else {
+					} else if why == recursionCut {
+						// Only an optional property recurses (a required one would be an infinite
+						// value), and the decoder accepts its absence.
 						left = append(left, pk)
+					} else {
+						lost = true
 					}
 				}
 			}
 			if len(conv.Keys) == 0 {
-				return nil // Gemini refuses an OBJECT without properties
+				// Gemini refuses an OBJECT without properties.
+				switch {
+				case lost:
+					return nil, unstatable // a property's own problem, recorded
+				case len(left) > 0:
+					return nil, recursionCut
+				}
+				return g.noProperties(path)
 			}
 			out.Set("properties", conv)
 			if req, ok := s.Get("required").([]any); ok {
@@ -275,8 +330,10 @@ func (g *conv) conv(s *jsontree.Obj, stack []string) *jsontree.Obj {
 				g.fail("items is not a schema")
 				continue
 			}
-			if c := g.conv(is, stack); c != nil {
+			if c, why := g.conv(is, stack, path+"[*]"); c != nil {
 				out.Set("items", c)
+			} else if why == unstatable {
+				return nil, unstatable
 			} else {
 				// Nested too deep to state: the array can only be empty here.
 				empty := &jsontree.Obj{}
@@ -301,13 +358,16 @@ func (g *conv) conv(s *jsontree.Obj, stack []string) *jsontree.Obj {
 					nullable = true
 					continue
 				}
-				if c := g.conv(as, stack); c != nil {
+				c, why := g.conv(as, stack, path)
+				if c != nil {
 					alts = append(alts, c)
+				} else if why == unstatable {
+					return nil, unstatable
 				}
 			}
 			switch len(alts) {
 			case 0:
-				return nil
+				return nil, recursionCut
 			case 1:
 				a := alts[0].(*jsontree.Obj)
 				for _, ak := range a.Keys {
@@ -328,30 +388,48 @@ func (g *conv) conv(s *jsontree.Obj, stack []string) *jsontree.Obj {
 		}
 	}
 	if jsontree.HasType(s, "object") && !out.Has("properties") {
-		return nil // an object without fields: Gemini refuses an OBJECT without properties
+		return g.noProperties(path) // an object without fields: Gemini refuses an OBJECT without properties
 	}
 	if nullable {
 		out.Set("nullable", true)
 	}
 	jsontree.AddNotes(out, notes)
-	return out
+	return out, false
 }
 
-// pairs converts a map schema to an ARRAY of {"key","value"} OBJECTs.
-func (g *conv) pairs(s *jsontree.Obj, stack []string) *jsontree.Obj {
+// noProperties records an object without properties at path, which Gemini cannot state (EmptyObjectError);
+// at the root it means a tool without parameters.
+func (g *conv) noProperties(path string) (*jsontree.Obj, cut) {
+	if path != "" && !slices.Contains(g.empty, path) {
+		g.empty = append(g.empty, path)
+	}
+	return nil, unstatable
+}
+
+// pairs converts a map schema to an ARRAY of {"key","value"} OBJECTs. Where the values recur once more
+// than RecursionDepth allows, the map can only be empty there (maxItems 0), as an array's items can.
+func (g *conv) pairs(s *jsontree.Obj, stack []string, path string) (*jsontree.Obj, cut) {
 	vs, _ := s.Get("additionalProperties").(*jsontree.Obj)
-	val := g.conv(vs, stack)
-	if val == nil {
-		return nil
+	val, why := g.conv(vs, stack, path+".*")
+	if val == nil && why == unstatable {
+		return nil, unstatable
 	}
 	out := &jsontree.Obj{}
 	out.Set("type", "ARRAY")
 	out.Set("description", jsontree.PairsDescription(s))
-	out.Set("items", jsontree.PairItem(s, val, "OBJECT", "STRING"))
+	if val == nil {
+		empty := &jsontree.Obj{}
+		empty.Set("type", "STRING")
+		out.Set("items", empty)
+		out.Set("maxItems", jsontree.Num("0"))
+		jsontree.AddNotes(out, []string{"always empty at this depth"})
+	} else {
+		out.Set("items", jsontree.PairItem(s, val, "OBJECT", "STRING"))
+	}
 	if n := s.Get("minProperties"); n != nil {
 		out.Set("minItems", n)
 	}
-	if n := s.Get("maxProperties"); n != nil {
+	if n := s.Get("maxProperties"); n != nil && !out.Has("maxItems") {
 		out.Set("maxItems", n)
 	}
 	if jsontree.HasType(s, "null") {
@@ -361,7 +439,7 @@ func (g *conv) pairs(s *jsontree.Obj, stack []string) *jsontree.Obj {
 		n, _ := jsontree.Note("default", d)
 		jsontree.AddNotes(out, []string{n})
 	}
-	return out
+	return out, false
 }
 
 // geminiType is a JSON Schema type name as Gemini's Type enum spells it ("object" → "OBJECT").

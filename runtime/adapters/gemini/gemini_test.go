@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -203,5 +205,68 @@ func TestNamesGeminiRefusesAreErrors(t *testing.T) {
 		if gemini.FuncNameOK(bad) {
 			t.Errorf("FuncNameOK(%q) = true", bad)
 		}
+	}
+}
+
+// TestObjectsWithoutPropertiesAreErrors: Gemini refuses an OBJECT without properties, so an object
+// without properties below the root (an empty struct: a property, required or optional, an array's items,
+// a map's values, alone or beside other fields) makes Schema fail with an EmptyObjectError naming every
+// such place, and FunctionDeclarations refuse the tool, never a declaration that leaves out a property the
+// decoder requires ("missing required field" on every call) or describes it as "cannot be given at this
+// depth". At the root it is a tool without parameters.
+func TestObjectsWithoutPropertiesAreErrors(t *testing.T) {
+	const empty = `{"type":"object","additionalProperties":false}`
+	const emptyProps = `{"type":"object","properties":{},"additionalProperties":false}`
+	plain := `{"type":"object","properties":{` +
+		`"flag":` + empty + `,` +
+		`"opt":{"type":["object","null"],"properties":{},"additionalProperties":false},` +
+		`"set":{"type":"object","additionalProperties":` + emptyProps + `},` +
+		`"list":{"type":"array","items":` + empty + `},` +
+		`"inner":{"type":"object","properties":{"mark":` + emptyProps + `,"name":{"type":"string"}},"required":["mark","name"],"additionalProperties":false},` +
+		`"name":{"type":"string"}},"required":["flag","set","list","inner","name"],"additionalProperties":false}`
+	g, err := gemini.Schema([]byte(plain))
+	var ee *gemini.EmptyObjectError
+	if g != nil || !errors.As(err, &ee) {
+		t.Fatalf("Schema = %s, %v; want an EmptyObjectError", g, err)
+	}
+	if want := []string{"flag", "opt", "set.*", "list[*]", "inner.mark"}; !slices.Equal(ee.Paths, want) {
+		t.Errorf("paths %q, want %q", ee.Paths, want)
+	}
+	if strings.Contains(err.Error(), "at this depth") {
+		t.Errorf("the error speaks of depth: %v", err)
+	}
+	tool := wink.NewTool(wink.Spec{Name: "use", Description: "A tool.", ParamsSchema: []byte(plain)},
+		&wink.Funcs[wink.NoParams, wink.NoValue]{Decode: wink.DecodeNoParams, EncodeResult: wink.EncodeNoValue,
+			Handler: func(*wink.ToolContext, wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
+				return wink.Done[wink.NoValue](""), nil
+			}})
+	if _, err := gemini.FunctionDeclarations([]*wink.Tool{tool}); err == nil || !strings.Contains(err.Error(), `gemini: tool "use"`) ||
+		!strings.Contains(err.Error(), "inner.mark") {
+		t.Errorf("FunctionDeclarations: %v", err)
+	}
+	for _, root := range []string{empty, emptyProps} {
+		if g, err := gemini.Schema([]byte(root)); g != nil || err != nil {
+			t.Errorf("an empty root %s: %s, %v; want no parameters", root, g, err)
+		}
+	}
+}
+
+// TestRecursionThroughARequiredMapKeepsItRequired: where a type recurs through a required map past
+// RecursionDepth, the map is stated as always empty there (maxItems 0), as an array is, and stays in
+// "required" at every level: the decoder requires it.
+func TestRecursionThroughARequiredMapKeepsItRequired(t *testing.T) {
+	plain := `{"type":"object","properties":{"name":{"type":"string"},"entries":{"type":"object","additionalProperties":{"$ref":"#"}}},"required":["name","entries"],"additionalProperties":false}`
+	g, err := gemini.Schema([]byte(plain))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := schema.CheckGemini(g); err != nil {
+		t.Errorf("%v\n%s", err, g)
+	}
+	if n := strings.Count(string(g), `"required":["name","entries"]`); n != 1+gemini.RecursionDepth {
+		t.Errorf("entries required at %d levels, want %d\n%s", n, 1+gemini.RecursionDepth, g)
+	}
+	if !strings.Contains(string(g), `"maxItems":0`) || !strings.Contains(string(g), "always empty at this depth") {
+		t.Errorf("the cut is not stated\n%s", g)
 	}
 }
