@@ -42,6 +42,12 @@
 // [Host.ScrubPrivileges] and [Host.ClearPrivilegeBits] serve the sandbox suite. Host writes never reach an
 // inode outside the root, and rollbacks restore every name of a hard-linked file together.
 //
+// Host never waits on a fifo, socket or device, even one put in place of a file or directory at any
+// moment (between any check and any open): every open is non-blocking and what was opened is checked
+// with fstat, not by its path. Read and Write of one fail at once with ErrInvalid ("not a regular file"),
+// List with ErrNotDir; a Snapshot or Restore that meets one where it had just seen a file fails with an
+// error naming the path, and no lock is held by a blocked open.
+//
 // How the package is built and why (snapshots, change tracking, hard links, the figures measured) is in
 // DESIGN.md beside this file.
 package vfs

@@ -157,30 +157,21 @@ func (h *Host) prep(p string) (string, error) {
 
 var errNotRegular = &reason{ErrInvalid, "not a regular file"}
 
-// Read returns the file's content.
+// Read returns the file's content. The file is opened without blocking and described by what was opened
+// (open.go), so a fifo, socket or device is refused at once, even one swapped in at any moment.
 func (h *Host) Read(p string) ([]byte, error) {
 	c, err := h.prep(p)
 	if err != nil {
 		return nil, pathErr("read", p, err)
 	}
-	fi, err := h.root.Stat(c)
-	if err != nil {
-		return nil, pathErr("read", p, mapErr(err))
-	}
-	if fi.IsDir() {
-		return nil, pathErr("read", p, ErrIsDir)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, pathErr("read", p, errNotRegular)
-	}
-	if fi.Size() > h.maxSize {
-		return nil, pathErr("read", p, tooLarge(fi.Size(), h.maxSize))
-	}
-	f, err := h.root.Open(c)
+	f, fi, err := openFile(h.root, c, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, pathErr("read", p, mapErr(err))
 	}
 	defer f.Close()
+	if fi.Size() > h.maxSize {
+		return nil, pathErr("read", p, tooLarge(fi.Size(), h.maxSize))
+	}
 	data, err := io.ReadAll(io.LimitReader(f, h.maxSize+1))
 	if err != nil {
 		return nil, pathErr("read", p, mapErr(err))
@@ -229,7 +220,26 @@ func (h *Host) write(op, p, c string, data []byte) error {
 		}
 		return h.replace(op, p, c, data, fi.Mode()&modeBits)
 	}
-	if err := h.root.WriteFile(c, data, 0o644); err != nil {
+	return h.writeInPlace(op, p, c, data)
+}
+
+// writeInPlace creates the file c or truncates and rewrites the regular file there. It opens without
+// blocking and checks what it opened (open.go): a fifo, socket or device found there, even one swapped in
+// after the checks above, is refused at once. What it opened is truncated only once it is known to be a
+// regular file.
+func (h *Host) writeInPlace(op, p, c string, data []byte) error {
+	f, _, err := openFile(h.root, c, os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		return pathErr(op, p, mapErr(err))
+	}
+	err = f.Truncate(0)
+	if err == nil {
+		_, err = f.Write(data)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return pathErr(op, p, mapErr(err))
 	}
 	return nil
@@ -272,18 +282,11 @@ func (h *Host) List(dir string) ([]Entry, error) {
 	if err != nil {
 		return nil, pathErr("ls", dir, err)
 	}
-	fi, err := h.root.Stat(c)
+	f, _, err := openDir(h.root, c)
 	if err != nil {
 		if errors.Is(mapErr(err), ErrNotFound) {
 			return nil, pathErr("ls", dir, errNoDir)
 		}
-		return nil, pathErr("ls", dir, mapErr(err))
-	}
-	if !fi.IsDir() {
-		return nil, pathErr("ls", dir, ErrNotDir)
-	}
-	f, err := h.root.Open(c)
-	if err != nil {
 		return nil, pathErr("ls", dir, mapErr(err))
 	}
 	des, err := f.ReadDir(-1)

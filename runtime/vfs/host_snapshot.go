@@ -519,18 +519,28 @@ func (h *Host) captureFile(e *hentry, fi fs.FileInfo, start time.Time, created *
 }
 
 // openForRead opens a regular file, making it readable for the copy if its mode forbids reading.
+// It never blocks on a fifo or device swapped in after the walk looked (open.go): that is an error.
 func (h *Host) openForRead(p string, fi fs.FileInfo) (*os.File, error) {
-	f, err := h.root.Open(p)
+	f, _, err := openFile(h.root, p, os.O_RDONLY, 0)
 	if err == nil || !errors.Is(err, fs.ErrPermission) {
-		return f, err
+		return f, notRegularAt(p, err)
 	}
 	mode := fi.Mode() & modeBits
 	if cerr := h.root.Chmod(p, mode|0o400); cerr != nil {
 		return nil, err
 	}
-	f, err = h.root.Open(p)
+	f, _, err = openFile(h.root, p, os.O_RDONLY, 0)
 	h.root.Chmod(p, mode) // the ctime change makes the entry untrusted, which is safe
-	return f, err
+	return f, notRegularAt(p, err)
+}
+
+// notRegularAt names the path in openFile's refusal of an entry that stopped being a regular file between
+// a walk's look and the open (other errors are returned as they are).
+func notRegularAt(p string, err error) error {
+	if errors.Is(err, errNotRegular) || errors.Is(err, ErrIsDir) {
+		return &reason{ErrInvalid, strconv.Quote(p) + " stopped being a regular file while it was being opened (a fifo, device, socket or directory was put in its place)"}
+	}
+	return err
 }
 
 func (st *snapState) lookup(p string) *hentry {
@@ -549,7 +559,7 @@ func (st *snapState) lookup(p string) *hentry {
 
 // sameContent reports whether the file at p holds exactly the blob's bytes.
 func (h *Host) sameContent(p string, b *blob) bool {
-	f, err := h.root.Open(p)
+	f, _, err := openFile(h.root, p, os.O_RDONLY, 0)
 	if err != nil {
 		return false
 	}
@@ -650,7 +660,7 @@ func (h *Host) readDir(p string, fi fs.FileInfo) (des []fs.DirEntry, opened bool
 }
 
 func (h *Host) readDirOnce(p string) ([]fs.DirEntry, error) {
-	d, err := h.root.Open(p)
+	d, _, err := openDir(h.root, p)
 	if err != nil {
 		return nil, err
 	}
@@ -874,12 +884,17 @@ func (r *restorer) visitFile(p string, e *hentry, fi fs.FileInfo) error {
 // kept), then its mode and mtime.
 func (r *restorer) rewrite(p string, e *hentry, fi fs.FileInfo) error {
 	root := r.h.root
-	dst, err := root.OpenFile(p, os.O_WRONLY|os.O_TRUNC, 0)
+	dst, _, err := openFile(root, p, os.O_WRONLY, 0)
 	if errors.Is(err, fs.ErrPermission) && root.Chmod(p, fi.Mode()&modeBits|0o200) == nil {
-		dst, err = root.OpenFile(p, os.O_WRONLY|os.O_TRUNC, 0)
+		dst, _, err = openFile(root, p, os.O_WRONLY, 0)
+	}
+	if err == nil {
+		if err = dst.Truncate(0); err != nil {
+			dst.Close()
+		}
 	}
 	if err != nil {
-		return err
+		return notRegularAt(p, err)
 	}
 	src, err := os.Open(r.h.store.path(e.blob.id))
 	if err != nil {

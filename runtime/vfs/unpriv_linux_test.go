@@ -82,7 +82,8 @@ func TestHostSnapshotsCopeWithEntriesThisUserCannotRead(t *testing.T) {
 		"TestSparseFilesAreSnapshotAndRestoredSparsely", "TestSnapshotOverItsByteCapFailsNamingTheFile",
 		"TestRollbackRestoresEveryNameOfAnInode", "TestLinkedWritesRollBackUnderEveryName",
 		"TestRollbackOfAnOutsideLinkedFileWhoseNameWasRemoved", "TestScrubPrivilegesTakesAwayWhatCouldGrantThem",
-		"TestGrowthMeasuresWhatWasAdded", "TestGrowthCountsDiskSpaceNotNames", "TestScrubReachesFilesInDirectoriesThatForbidIt", "TestRollbackScenariosWithLinksAndDirectories"}
+		"TestGrowthMeasuresWhatWasAdded", "TestGrowthCountsDiskSpaceNotNames", "TestScrubReachesFilesInDirectoriesThatForbidIt", "TestRollbackScenariosWithLinksAndDirectories",
+		"TestNothingBlocksOnASpecialFileSwappedIn", "TestSpecialFilesAreRefusedAtOnce"}
 	cmd := exec.Command(bin, "-test.run=^("+strings.Join(unprivTests, "|")+")$", "-test.v")
 	cmd.Env = append(os.Environ(), "WINK_UNPRIV_A="+a, "WINK_UNPRIV_B="+b, "TMPDIR="+tmp)
 	cmd.Dir = base
