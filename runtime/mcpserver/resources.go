@@ -33,13 +33,23 @@ type Resource struct {
 // ResourceTemplate is a family of resources named by a URI template
 // (resources/templates/list; resources/read of a URI it matches).
 type ResourceTemplate struct {
-	// URITemplate is an RFC 6570 template using simple ("{id}", a value
-	// without "/") and reserved ("{+path}", any value) expansions only.
+	// URITemplate is an RFC 6570 template using simple ("{id}") and
+	// reserved ("{+path}") expansions only.
+	//
+	// A simple variable holds one path segment's text, checked after
+	// percent-decoding (so that "..%2Fsecret" is not "../secret"): a URI
+	// whose decoded value is empty, "." or "..", or holds "/", a backslash, "?",
+	// "#", "[", "]", "%" (double encoding), a control character or invalid
+	// UTF-8 does not match the template, and its Read is never called
+	// ("Resource not found"). A reserved variable may hold "/" and ".."
+	// segments, as RFC 6570 reserved expansion allows: a Read that maps it
+	// to a file must clean and confine it itself (vfs.Clean); only NUL,
+	// control characters and invalid UTF-8 are refused there.
 	URITemplate string
 	// Name (required), Title, Description and MIMEType describe it.
 	Name, Title, Description, MIMEType string
 	// Read returns the contents of uri, which matched the template with the
-	// variables vars (percent-decoded).
+	// variables vars (percent-decoded, checked as URITemplate says).
 	Read func(ctx context.Context, uri string, vars map[string]string) (wink.Content, error)
 	// Complete, when set, suggests values for a variable
 	// (completion/complete with a ref/resource).
@@ -99,8 +109,9 @@ func WithWorkspace(fs vfs.Filesystem, o WorkspaceOptions) Option {
 // tmpl is a parsed resource template.
 type tmpl struct {
 	*ResourceTemplate
-	re   *regexp.Regexp
-	vars []string
+	re       *regexp.Regexp
+	vars     []string
+	reserved []bool // by variable: a {+var}
 }
 
 // tmplVar matches one expression of a URI template.
@@ -111,6 +122,7 @@ func parseTemplate(t *ResourceTemplate) (*tmpl, error) {
 	var re strings.Builder
 	re.WriteString("^")
 	var vars []string
+	var res []bool
 	last := 0
 	for _, m := range tmplVar.FindAllStringSubmatchIndex(t.URITemplate, -1) {
 		re.WriteString(regexp.QuoteMeta(t.URITemplate[last:m[0]]))
@@ -121,6 +133,7 @@ func parseTemplate(t *ResourceTemplate) (*tmpl, error) {
 			return nil, errors.New("mcpserver: resource template " + strconv.Quote(t.URITemplate) + ": expression {" + expr + "} is not supported (use {name} or {+name})")
 		}
 		vars = append(vars, name)
+		res = append(res, reserved)
 		if reserved {
 			re.WriteString("(.+)")
 		} else {
@@ -132,10 +145,10 @@ func parseTemplate(t *ResourceTemplate) (*tmpl, error) {
 	if strings.ContainsAny(t.URITemplate[last:], "{}") {
 		return nil, errors.New("mcpserver: resource template " + strconv.Quote(t.URITemplate) + ": unbalanced braces")
 	}
-	return &tmpl{ResourceTemplate: t, re: regexp.MustCompile(re.String()), vars: vars}, nil
+	return &tmpl{ResourceTemplate: t, re: regexp.MustCompile(re.String()), vars: vars, reserved: res}, nil
 }
 
-// match returns the variables of uri, or false.
+// match returns the variables of uri, percent-decoded and checked (validValue), or false.
 func (t *tmpl) match(uri string) (map[string]string, bool) {
 	m := t.re.FindStringSubmatch(uri)
 	if m == nil {
@@ -144,12 +157,39 @@ func (t *tmpl) match(uri string) (map[string]string, bool) {
 	vars := make(map[string]string, len(t.vars))
 	for i, n := range t.vars {
 		v, err := url.PathUnescape(m[i+1])
-		if err != nil {
+		if err != nil || !validValue(v, t.reserved[i]) {
 			return nil, false
 		}
 		vars[n] = v
 	}
 	return vars, true
+}
+
+// validValue reports whether v, a variable's percent-decoded value, is one the template's expansion
+// could stand for (the rules are in ResourceTemplate.URITemplate's doc). The matching expression keeps
+// a simple variable's raw text free of "/", "?" and "#"; this is the check after decoding, where "%2F",
+// "%2e%2e" and "%252F" are seen for what they are.
+//
+// DESIGN-note: RFC 6570 simple expansion percent-encodes everything but the unreserved characters, so
+// "%2F" could in principle expand a value holding "/". The server promises handlers a single segment
+// instead, which is what a template such as "docs://{id}" joined to a directory relies on, and so
+// refuses what would break that promise: separators, dot segments, query and fragment delimiters, the
+// "%" of a second encoding, and control characters. Other characters ("@", ":", "+", spaces, any
+// Unicode letter) are ordinary values.
+func validValue(v string, reserved bool) bool {
+	if !utf8.ValidString(v) {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c < 0x20 || c == 0x7f {
+			return false
+		}
+		if !reserved && strings.IndexByte(`/\?#[]%`, c) >= 0 {
+			return false
+		}
+	}
+	return reserved || (v != "" && v != "." && v != "..")
 }
 
 // template returns the parsed template whose URI template is uriTemplate, or nil.
