@@ -25,6 +25,7 @@ type extras struct {
 	resources []Resource
 	templates []ResourceTemplate
 	workspace *workspace
+	subs      subscriptions // per session, bounded (resources_subs.go)
 	tmpls     []*tmpl // the templates parsed (addResources)
 	errs      []error // option errors, reported by New
 }
