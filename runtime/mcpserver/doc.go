@@ -174,4 +174,25 @@
 // signed requestState). WithPrompt, WithPrompts and WithPromptSections serve prompts; WithResource,
 // WithResourceTemplate and WithWorkspace serve resources (a workspace's subscribers are notified when a
 // file changes); completion/complete completes prompt arguments and template variables.
+//
+// # Resources: what is guaranteed
+//
+// A template's simple variable ({id}) reaches its Read percent-decoded and as one segment's text: a URI
+// whose value decodes to "", "." or "..", or to text holding "/", a backslash, "?", "#", "[", "]", "%"
+// (a second encoding) or a control character does not match ("Resource not found"), so "..%2Fsecret"
+// never reaches a handler as "../secret". A reserved variable ({+path}) may hold "/" and dot segments
+// (RFC 6570); its Read must confine it (the workspace does, with vfs.Clean).
+//
+// A workspace file has one URI (its cleaned path, segments escaped), and subscriptions are keyed by it:
+// every spelling ("./", "%52", "a/../", "//") is the same subscription, and notifications use the one
+// URI. Every subscription (to any URI) belongs to the MCP session that made it: unsubscribing ends only
+// that session's, and the end of the session (close, timeout, disconnect) releases all of them. They are
+// bounded: DefaultMaxSubscriptionsPerSession (256) per session and DefaultMaxSubscriptions (4096) for the
+// server (WithSubscriptionLimits); over a bound resources/subscribe fails with an error saying which. A
+// stateless HTTP request (before 2026-07-28) cannot subscribe: it has no session to hold a subscription;
+// on 2026-07-28 a subscription lasts as long as its subscriptions/listen request. Changes are found by a
+// background watcher, never on a client's request and never under a lock a request needs: it stats each
+// watched file every WorkspaceOptions.Poll (and soon after a tools/call, which only wakes it) and reads a
+// file only when its size or modification time changed, at most WorkspaceOptions.MaxHashBytes per round.
+// The watcher stops when nothing is subscribed. vfs never blocks on a fifo or device in the workspace.
 package mcpserver

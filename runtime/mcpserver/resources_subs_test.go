@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -295,4 +296,90 @@ func TestToolCallsDoNoWorkForSubscribers(t *testing.T) {
 	if g := gotA.wait(1); len(g) != 1 || g[0] != "workspace:///w/7.txt" {
 		t.Fatalf("notified %q", g)
 	}
+}
+
+// TestSubscribeOnAStatelessRequestIsRefused: a stateless HTTP request has no session to hold a
+// subscription nor a stream to notify it on, so resources/subscribe (up to 2025-11-25) is refused, saying
+// so (and nothing is kept: the server's allowance of one is still free for a client with a session). On
+// 2026-07-28 a subscription lives as long as its subscriptions/listen request.
+func TestSubscribeOnAStatelessRequestIsRefused(t *testing.T) {
+	fs := workspaceFS(t)
+	d := &wink.Dispatcher{Registry: wink.MustRegistry(clienttest.WinkTools())}
+	ws := mcpserver.WithWorkspace(fs, mcpserver.WorkspaceOptions{})
+	url := serveHTTP(t, d, ws, mcpserver.WithSubscriptionLimits(1, 1), mcpserver.WithHTTPOptions(&mcp.StreamableHTTPOptions{Stateless: true}))
+	stateless, err := newClient().Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stateless.Close()
+	for range 2 {
+		err := subscribe(stateless, "workspace:///README.md")
+		if err == nil || !strings.Contains(err.Error(), "resources/subscribe needs an MCP session: this request is stateless") {
+			t.Fatalf("stateless: %v", err)
+		}
+	}
+	withSession := connectHTTP(t, serveHTTP(t, d, ws, mcpserver.WithSubscriptionLimits(1, 1)), nil)
+	if err := subscribe(withSession, "workspace:///README.md"); err != nil {
+		t.Fatalf("with a session: %v", err)
+	}
+}
+
+// TestSubscriptionsListenIsCountedAndReleased: on protocol 2026-07-28 (a stateless server), a
+// subscription made through subscriptions/listen is keyed by the file's one URI, notified under it,
+// counted against the server's bound, and given back when the client ends it.
+func TestSubscriptionsListenIsCountedAndReleased(t *testing.T) {
+	fs := workspaceFS(t)
+	d := &wink.Dispatcher{Registry: wink.MustRegistry(clienttest.WinkTools())}
+	url := serveHTTP(t, d, mcpserver.WithWorkspace(fs, mcpserver.WorkspaceOptions{Poll: 5 * time.Millisecond}),
+		mcpserver.WithSubscriptionLimits(1, 1), mcpserver.WithHTTPOptions(&mcp.StreamableHTTPOptions{Stateless: true}))
+	var got received
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v0"}, &mcp.ClientOptions{ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
+		got.add(req.Params.URI)
+	}}).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if err := subscribe(cs, "workspace:///src/../README.md"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond) // the listen stream is open
+	if err := fs.Write("README.md", []byte("# Changed\n")); err != nil {
+		t.Fatal(err)
+	}
+	if g := got.wait(1); len(g) != 1 || g[0] != "workspace:///README.md" {
+		t.Fatalf("notified %q", g)
+	}
+	// Over the server's bound of one: refused (the SDK client does not report a refused listen, so
+	// the test looks at what the server does: no notification for that file).
+	_ = subscribe(cs, "workspace:///a%20b.txt")
+	if err := fs.Write("a b.txt", []byte("changed")); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond)
+	if g := got.wait(0); len(g) != 1 {
+		t.Fatalf("notified %q: a subscription over the bound was kept", g)
+	}
+	if err := unsubscribe(cs, "workspace:///a%20b.txt"); err != nil {
+		t.Fatal(err)
+	}
+	if err := unsubscribe(cs, "workspace:///src/../README.md"); err != nil {
+		t.Fatal(err)
+	}
+	// Released: a new subscription fits and is notified.
+	eventually(t, "the listen's subscription released", func() bool {
+		if err := subscribe(cs, "workspace:///src/main.go"); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(20 * time.Millisecond)
+		if err := fs.Write("src/main.go", []byte("package x"+time.Now().String()+"\n")); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(30 * time.Millisecond)
+		ok := slices.Contains(got.wait(0), "workspace:///src/main.go")
+		if !ok {
+			_ = unsubscribe(cs, "workspace:///src/main.go")
+		}
+		return ok
+	})
 }
