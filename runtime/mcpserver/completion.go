@@ -26,8 +26,8 @@ type extras struct {
 	templates []ResourceTemplate
 	workspace *workspace
 	subs      subscriptions // per session, bounded (resources_subs.go)
-	tmpls     []*tmpl // the templates parsed (addResources)
-	errs      []error // option errors, reported by New
+	tmpls     []*tmpl       // the templates parsed (addResources)
+	errs      []error       // option errors, reported by New
 }
 
 // extras returns c's extras, made on first use.

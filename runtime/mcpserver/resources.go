@@ -245,4 +245,3 @@ func readHandler(name, mimeType string, read func(ctx context.Context, uri strin
 		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{resourceContents(c)}}, nil
 	}
 }
-

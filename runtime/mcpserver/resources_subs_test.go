@@ -209,7 +209,9 @@ func TestSubscriptionBoundsAndRelease(t *testing.T) {
 	// All released: new sessions have the server's whole allowance.
 	c, _ := ws.connect()
 	d, _ := ws.connect()
-	eventually(t, "b's subscriptions released", func() bool { return subscribe(c, f(4)) == nil && subscribe(c, f(5)) == nil && subscribe(d, f(0)) == nil })
+	eventually(t, "b's subscriptions released", func() bool {
+		return subscribe(c, f(4)) == nil && subscribe(c, f(5)) == nil && subscribe(d, f(0)) == nil
+	})
 	c.Close()
 	d.Close()
 	// Nothing subscribed: the watcher stops.
