@@ -36,6 +36,11 @@ type Tool struct {
 	// Destructive and OpenWorld are destructive=true|false and openworld=true|false (MCP's hints); nil
 	// when not given.
 	Destructive, OpenWorld *bool
+	// Scopes is scopes=a,b: the OAuth scopes a caller must hold, each an RFC 6749 §3.3 scope-token
+	// (printable ASCII other than space, '"' and '\'; a comma separates scopes, so none contains one);
+	// nil when not given.
+	Scopes         []string
+	ScopePositions []token.Position // position of each element of Scopes
 }
 
 // Example is a //wink:example directive: one documented, validated call of the tool.
@@ -183,7 +188,8 @@ var verbKeys = map[string][]keySpec{
 	"enum":  {{"title", `title="<text>"`, false}, {"legacy", "legacy (or legacy=true|false)", true}},
 	"tool": {{"name", "name=<tool_name>", false}, {"overrides", "overrides=true|false", false},
 		{"readonly", "readonly (or readonly=true|false)", true}, {"title", `title="<text>"`, false},
-		{"destructive", "destructive=true|false", false}, {"openworld", "openworld=true|false", false}},
+		{"destructive", "destructive=true|false", false}, {"openworld", "openworld=true|false", false},
+		{"scopes", "scopes=<scope>,<scope>", false}},
 	"example": {{"desc", `desc="<text>"`, false}, {"input", "input=<JSON value>", false},
 		{"output", "output=<JSON value>", false}},
 	"idempotent": {{"strategy", "strategy=auto|params|custom|none", false}, {"keys", "keys=<field>,<field>", false},
@@ -435,6 +441,11 @@ func (p *dirParser) tool(d *Tool, args map[string]arg) {
 			}
 		}
 	}
+	if a, ok := args["scopes"]; ok {
+		if v, ok := p.word(a); ok {
+			p.scopes(d, a, v)
+		}
+	}
 	for _, k := range []struct {
 		key string
 		dst **bool
@@ -451,6 +462,57 @@ func (p *dirParser) tool(d *Tool, args map[string]arg) {
 			}
 		}
 	}
+}
+
+// scopes parses scopes=a,b into d: each element an RFC 6749 §3.3 scope-token, none repeated.
+func (p *dirParser) scopes(d *Tool, a arg, v string) {
+	off := 0
+	seen := map[string]bool{}
+	ok := true
+	for _, sc := range strings.Split(v, ",") {
+		sOff := a.valOff
+		if a.kind == argBare {
+			sOff += off
+		}
+		off += len(sc) + 1
+		if sc == "" && a.kind == argBare && sOff == a.valOff+len(a.val) {
+			sOff-- // a trailing comma: point at it
+		}
+		switch {
+		case sc == "":
+			p.errorf(sOff, "empty scope in scopes; write scopes=<scope>,<scope> (for example scopes=tickets:read,tickets:write)")
+			ok = false
+		case seen[sc]:
+			p.errorf(sOff, "duplicate scope "+strconv.QuoteToASCII(sc)+" in scopes")
+			ok = false
+		default:
+			if i := badScopeChar(sc); i >= 0 {
+				if a.kind == argBare {
+					sOff += i
+				}
+				p.errorf(sOff, "scope "+strconv.QuoteToASCII(sc)+" is not an OAuth scope-token (RFC 6749 §3.3): it may hold printable ASCII other than space, '\"' and '\\', and no comma (which separates scopes)")
+				ok = false
+				continue
+			}
+			seen[sc] = true
+			d.Scopes = append(d.Scopes, sc)
+			d.ScopePositions = append(d.ScopePositions, advance(p.pos, sOff))
+		}
+	}
+	if !ok {
+		d.Scopes, d.ScopePositions = nil, nil
+	}
+}
+
+// badScopeChar returns the byte offset of the first character of s that no RFC 6749 scope-token holds
+// (%x21 / %x23-5B / %x5D-7E), or -1.
+func badScopeChar(s string) int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x21 || c > 0x7e || c == '"' || c == '\\' {
+			return i
+		}
+	}
+	return -1
 }
 
 func (p *dirParser) enum(d *Enum, args map[string]arg) {

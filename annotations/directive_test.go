@@ -25,6 +25,9 @@ func TestParseDirectiveAcceptsValidDirectives(t *testing.T) {
 		{`//wink:tool name=search_docs overrides=true`,
 			&Tool{Pos: base, Name: "search_docs", NamePos: at(18), HasName: true, Overrides: true}},
 		{`//wink:tool readonly`, &Tool{Pos: base, ReadOnly: true}},
+		{`//wink:tool scopes=tickets:write,https://api.example.com/read`, &Tool{Pos: base,
+			Scopes: []string{"tickets:write", "https://api.example.com/read"}, ScopePositions: []token.Position{at(20), at(34)}}},
+		{`//wink:tool scopes="a!#[]~"`, &Tool{Pos: base, Scopes: []string{"a!#[]~"}, ScopePositions: []token.Position{at(20)}}},
 		{`//wink:state`, &State{Pos: base}},
 		{`//wink:tool name=ls readonly=true`, &Tool{Pos: base, Name: "ls", NamePos: at(18), HasName: true, ReadOnly: true}},
 		{`//wink:tool readonly=false`, &Tool{Pos: base}},
@@ -82,10 +85,21 @@ func TestParseDirectiveReportsEveryErrorWithPositionAndMessage(t *testing.T) {
 		{`//wink:tol name=x`, []string{`tools.go:12:8: unknown directive verb "tol" (did you mean "tool"?); expected //wink:tool, //wink:example, //wink:idempotent, //wink:constraints, //wink:state, //wink:form or //wink:enum`}},
 		{`//wink:handler`, []string{`tools.go:12:8: unknown directive verb "handler"; expected //wink:tool, //wink:example, //wink:idempotent, //wink:constraints, //wink:state, //wink:form or //wink:enum`}},
 		{`//wink:tool nme=x overrides=yes name= name=y`, []string{
-			`tools.go:12:13: unknown key "nme" in //wink:tool (did you mean "name"?); accepted keys: name, overrides, readonly, title, destructive, openworld`,
+			`tools.go:12:13: unknown key "nme" in //wink:tool (did you mean "name"?); accepted keys: name, overrides, readonly, title, destructive, openworld, scopes`,
 			`tools.go:12:29: invalid value "yes" for overrides; expected true or false`,
 			`tools.go:12:33: missing value after name=; write name=<tool_name>`,
 			`tools.go:12:39: duplicate key "name" in //wink:tool; give each key once`,
+		}},
+		{`//wink:tool scopes=a,,a,b\\c,d`, []string{
+			`tools.go:12:22: empty scope in scopes; write scopes=<scope>,<scope> (for example scopes=tickets:read,tickets:write)`,
+			`tools.go:12:23: duplicate scope "a" in scopes`,
+			`tools.go:12:26: scope "b\\\\c" is not an OAuth scope-token (RFC 6749 §3.3): it may hold printable ASCII other than space, '"' and '\', and no comma (which separates scopes)`,
+		}},
+		{`//wink:tool scopes=a,`, []string{
+			`tools.go:12:21: empty scope in scopes; write scopes=<scope>,<scope> (for example scopes=tickets:read,tickets:write)`,
+		}},
+		{`//wink:tool scopes="a b"`, []string{
+			`tools.go:12:20: scope "a b" is not an OAuth scope-token (RFC 6749 §3.3): it may hold printable ASCII other than space, '"' and '\', and no comma (which separates scopes)`,
 		}},
 		{`//wink:state name=x`, []string{
 			`tools.go:12:14: //wink:state takes no keys; remove "name"`,

@@ -275,6 +275,13 @@ func (e *emitter) emitTool(t *model.Tool) error {
 	if t.OpenWorld != nil {
 		spec[jen.Id("OpenWorld")] = jen.Qual(WinkPath, map[bool]string{true: "HintYes", false: "HintNo"}[*t.OpenWorld])
 	}
+	if len(t.Scopes) > 0 {
+		var scs []jen.Code
+		for _, sc := range t.Scopes {
+			scs = append(scs, jen.Lit(sc))
+		}
+		spec[jen.Id("Scopes")] = jen.Index().String().Values(scs...)
+	}
 	if len(t.Examples) > 0 {
 		var exs []jen.Code
 		for _, ex := range t.Examples {

@@ -44,6 +44,9 @@ func Dump(w io.Writer, p *Package) {
 		if t.OpenWorld != nil {
 			flags = append(flags, "openworld="+strconv.FormatBool(*t.OpenWorld))
 		}
+		if len(t.Scopes) > 0 {
+			flags = append(flags, "scopes="+strings.Join(t.Scopes, ","))
+		}
 		if len(flags) > 0 {
 			fmt.Fprintf(w, "  methods and flags: %s\n", strings.Join(flags, ", "))
 		}

@@ -45,18 +45,19 @@ type Package struct {
 
 // Tool is one //wink:tool function.
 type Tool struct {
-	Name        string // wire name, e.g. "search_docs"
-	Description string // model-facing description
-	Func        Ident  // the handler
-	Pos         Pos    // position of the func keyword
-	DirPos      Pos    // position of the //wink:tool directive
-	Params      *Type  // named struct; nil for a parameterless handler
-	Result      *Type  // named struct, or nil when the result is wink.NoValue
-	Overrides   bool   // description may be overridden
-	ReadOnly    bool   // //wink:tool readonly: the tool changes no session state and no file
-	Title       string // //wink:tool title="...": a human-readable title (MCP)
-	Destructive *bool  // //wink:tool destructive=true|false (MCP's destructiveHint); nil: not given
-	OpenWorld   *bool  // //wink:tool openworld=true|false (MCP's openWorldHint); nil: not given
+	Name        string   // wire name, e.g. "search_docs"
+	Description string   // model-facing description
+	Func        Ident    // the handler
+	Pos         Pos      // position of the func keyword
+	DirPos      Pos      // position of the //wink:tool directive
+	Params      *Type    // named struct; nil for a parameterless handler
+	Result      *Type    // named struct, or nil when the result is wink.NoValue
+	Overrides   bool     // description may be overridden
+	ReadOnly    bool     // //wink:tool readonly: the tool changes no session state and no file
+	Title       string   // //wink:tool title="...": a human-readable title (MCP)
+	Destructive *bool    // //wink:tool destructive=true|false (MCP's destructiveHint); nil: not given
+	OpenWorld   *bool    // //wink:tool openworld=true|false (MCP's openWorldHint); nil: not given
+	Scopes      []string // //wink:tool scopes=a,b: the OAuth scopes a caller must hold; nil: none
 	Examples    []*Example
 	Idempotency *Idempotency // nil: not idempotent
 

@@ -391,6 +391,13 @@ func (t *Tool) run(ctx context.Context, disp *Dispatcher, call Call, fr *frame) 
 		}
 	}()
 
+	// 1b: the caller's scopes (principal.go), before the arguments are even read.
+	if serr := checkScopes(ctx, &t.spec); serr != nil {
+		cs.fail(serr.Error())
+		cs.cause = serr
+		return
+	}
+
 	// 2: strict decoding, then the params' Validate.
 	lim := disp.Limits
 	lim.PairMaps = call.PairMaps

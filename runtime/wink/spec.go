@@ -73,6 +73,13 @@ type Spec struct {
 	// (//wink:tool destructive=true|false, openworld=true|false): HintUnset
 	// when not given, so clients assume the protocol's defaults.
 	Destructive, OpenWorld Hint
+	// Scopes are the OAuth scopes a caller must hold, all of them, to call
+	// the tool (//wink:tool scopes=a,b), in declaration order. The
+	// dispatcher checks them before decoding the arguments of a call whose
+	// context carries a Principal (WithPrincipal); without a principal
+	// (stdio, a local loop) they are not checked. A tool declaring none is
+	// callable by any authenticated caller: readonly is not a permission.
+	Scopes []string
 }
 
 // Hint is a tri-state tool hint: HintUnset, HintYes or HintNo.
@@ -239,6 +246,11 @@ func DecodeParams[P any](t *Tool, args []byte, lim strictjson.Limits) (P, error)
 func (t *Tool) init(spec Spec, impl *ops, noValue bool) {
 	if !validName(spec.Name) {
 		panic(fmt.Sprintf("wink.NewTool: tool name %q must match ^[a-z0-9_-]{1,64}$", spec.Name))
+	}
+	for _, sc := range spec.Scopes {
+		if !ValidScope(sc) {
+			panic(fmt.Sprintf("wink.NewTool: tool %q: scope %q is not an RFC 6749 scope-token (printable ASCII, no space, '\"' or '\\')", spec.Name, sc))
+		}
 	}
 	t.spec, t.impl, t.noValue = spec, impl, noValue
 }

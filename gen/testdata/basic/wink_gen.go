@@ -70,6 +70,7 @@ var WinkKinds = wink.NewTool(wink.Spec{
 	ParamsSchema: winkSchemaParams,
 	Position:     "github.com/winkgen/wink/gen/testdata/basic.Kinds (basic.go)",
 	ResultSchema: winkSchemaResult,
+	Scopes:       []string{"docs:read", "https://docs.example.com/search"},
 }, &winkFuncsKinds)
 var winkFuncsKinds = wink.Funcs[Params, Result]{
 	Decode:       winkDecodeParams,

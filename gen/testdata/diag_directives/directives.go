@@ -77,3 +77,8 @@ func Misplaced(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) {
 //wink:constraints minLength=1
 //wink:constraints maxLength=3
 type Name string
+
+// Scoped declares scopes that are not OAuth scope-tokens.
+//
+//wink:tool name=scoped scopes=tickets:read,tickets\write,,tickets:read
+func Scoped(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) { return wink.ToolResult[R]{}, nil }
