@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"errors"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -14,8 +13,6 @@ import (
 	"github.com/winkgen/wink/runtime/durable"
 	"github.com/winkgen/wink/runtime/durable/internal/durabletest"
 	"github.com/winkgen/wink/runtime/loop"
-	"github.com/winkgen/wink/runtime/providers/anthropichttp"
-	"github.com/winkgen/wink/runtime/providers/openairesponses"
 	"github.com/winkgen/wink/runtime/session"
 	"github.com/winkgen/wink/runtime/wink"
 )
@@ -87,63 +84,6 @@ func TestCheckpointCodecKeepsEveryContentBlock(t *testing.T) {
 	}
 }
 
-// wireCapture is a model that plays a two-turn script (snapshot alice and transfer from alice, then a
-// final answer) and keeps, for each turn, the request bodies the Anthropic and OpenAI Responses
-// providers would send: the bytes the model would see.
-type wireCapture struct {
-	anth *anthropichttp.Provider
-	resp *openairesponses.Provider
-	mu   sync.Mutex
-	body map[int][]byte
-	sent map[int]int
-}
-
-func newWireCapture(t *testing.T) *wireCapture {
-	a, err := anthropichttp.New(anthropichttp.Config{BaseURL: "http://127.0.0.1:1", Model: "m", APIKey: "-"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := openairesponses.New(openairesponses.Config{BaseURL: "http://127.0.0.1:1", Model: "m", APIKey: "-"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &wireCapture{anth: a, resp: r, body: map[int][]byte{}, sent: map[int]int{}}
-}
-
-func (w *wireCapture) Complete(_ context.Context, req loop.Request) (loop.Response, error) {
-	turn := 1
-	for _, m := range req.Messages {
-		if m.Role == loop.RoleAssistant {
-			turn++
-		}
-	}
-	a, err := w.anth.RequestBody(req)
-	if err != nil {
-		return loop.Response{}, err
-	}
-	r, err := w.resp.RequestBody(req)
-	if err != nil {
-		return loop.Response{}, err
-	}
-	w.mu.Lock()
-	w.body[turn] = append(append(a, '\n'), r...)
-	w.sent[turn]++
-	w.mu.Unlock()
-	if turn == 1 {
-		return loop.Response{Text: "Looking.", ToolCalls: []wink.Call{
-			{ID: "c1_0", Name: "snapshot", Arguments: []byte(`{"account":"alice"}`)},
-			{ID: durabletest.HeldCallID, Name: "transfer", Arguments: []byte(`{"from":"alice","cents":30}`)},
-		}}, nil
-	}
-	return loop.Response{Text: "Done."}, nil
-}
-
-func (w *wireCapture) turn2() []byte {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.body[2]
-}
-
 // TestTakeoverShowsTheModelEveryContentBlock: the model's request after a takeover or a resume is
 // byte for byte the request of a run that was never interrupted (and of the plain loop), content blocks
 // included, as the Anthropic and OpenAI Responses providers would send it. The first call returns a
@@ -154,25 +94,10 @@ func TestTakeoverShowsTheModelEveryContentBlock(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 
-	// What the model sees when nothing durable is in between: loop.Run, the approval, loop.Resume.
-	plain := newWireCapture(t)
-	sst, _ := session.NewMemoryStore(durabletest.Slices()...)
-	d, err := durabletest.Dispatcher(sst, nil, "plain")
+	want, err := durabletest.UninterruptedBody(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := loop.Config{Provider: plain, Dispatcher: d, System: "You keep the accounts."}
-	res, err := loop.Run(ctx, cfg, []loop.Message{loop.UserMessage("Look at alice, take 30.")})
-	if !errors.Is(err, loop.ErrHeld) {
-		t.Fatal(res.Stop, err)
-	}
-	if err := durabletest.Approve(ctx, sst, "plain"); err != nil {
-		t.Fatal(err)
-	}
-	if res, err = loop.Resume(ctx, cfg, res.Messages); err != nil {
-		t.Fatal(res.Stop, err)
-	}
-	want := plain.turn2()
 	png := base64.StdEncoding.EncodeToString(durabletest.SnapshotBlocks("alice")[1].Data)
 	if !bytes.Contains(want, []byte(png)) {
 		t.Fatalf("the reference request does not show the image:\n%s", want)
@@ -180,7 +105,10 @@ func TestTakeoverShowsTheModelEveryContentBlock(t *testing.T) {
 
 	for _, point := range []string{"none", "after-commit", "after-checkpoint", "while-held"} {
 		t.Run(point, func(t *testing.T) {
-			model := newWireCapture(t)
+			model, err := durabletest.NewCaptureModel()
+			if err != nil {
+				t.Fatal(err)
+			}
 			sst, _ := session.NewMemoryStore(durabletest.Slices()...)
 			store := durable.NewMemoryStore()
 			var once atomic.Bool
@@ -211,7 +139,7 @@ func TestTakeoverShowsTheModelEveryContentBlock(t *testing.T) {
 				wg.Go(func() { _ = eng.Work(wctx) })
 			}
 			client := &durable.Engine{Store: store}
-			if _, err := client.Start(ctx, "r", []loop.Message{loop.UserMessage("Look at alice, take 30.")}, durable.StartOptions{Session: "s"}); err != nil {
+			if _, err := client.Start(ctx, "r", durabletest.CaptureInput, durable.StartOptions{Session: "s"}); err != nil {
 				t.Fatal(err)
 			}
 			st, err := client.WaitFor(ctx, "r", func(s durable.Status) bool { return s.State == durable.Held || s.State.Terminal() })
@@ -238,11 +166,11 @@ func TestTakeoverShowsTheModelEveryContentBlock(t *testing.T) {
 			if point != "none" && len(crashed) == 0 {
 				t.Fatal("no worker crashed at " + point)
 			}
-			if got := model.turn2(); !bytes.Equal(got, want) {
+			if got := model.Body(2); !bytes.Equal(got, want) {
 				t.Errorf("the request after the %s takeover differs from the uninterrupted one:\n got %s\nwant %s", point, got, want)
 			}
-			if model.sent[1] != 1 {
-				t.Errorf("turn 1 sent %d times", model.sent[1])
+			if model.Sent(1) != 1 {
+				t.Errorf("turn 1 sent %d times", model.Sent(1))
 			}
 			if tr := st.Messages[2].Result; tr.CallID != "c1_0" || tr.Content.Len() != 7 {
 				t.Errorf("the status transcript lost the blocks: %+v", st.Messages)

@@ -44,6 +44,7 @@ func (s *script) env(t *testing.T) *testsuite.TestWorkflowEnvironment {
 		}
 		return temporal.ToolResult{}, nil
 	})
+	env.OnActivity(temporal.ActivityForget, mock.Anything, mock.Anything).Return(nil)
 	env.OnActivity(temporal.ActivityDecide, mock.Anything, mock.Anything, mock.Anything).Return(func(_ context.Context, _ temporal.StepRef, d temporal.Decision) error {
 		s.mu.Lock()
 		defer s.mu.Unlock()

@@ -22,7 +22,11 @@
 // its result in the durable.Store before it returns, and looks for that checkpoint before it works, so a
 // model call completed by a worker that died before Temporal recorded the activity is not sent again; a
 // tool call commits its session changes and its checkpoint in one transaction (durable.DispatchStep) and
-// hands its handler durable.IdempotencyKey for effects outside (at-least-once with a key).
+// hands its handler durable.IdempotencyKey for effects outside (at-least-once with a key). A model call
+// after a retried activity or an approval is sent exactly the request an uninterrupted run sends,
+// content blocks included (the checkpoints are the embedded engine's). When the run ends, the Forget
+// activity removes its commits from its session (durable.Forget): a session serving many runs keeps only
+// those of the runs still going, and a tool call's write does not grow with the runs it has served.
 //
 // # Approvals
 //
@@ -88,7 +92,12 @@ const (
 	ActivityModel  = "wink.durable.Model"
 	ActivityTool   = "wink.durable.Tool"
 	ActivityDecide = "wink.durable.Decide"
+	ActivityForget = "wink.durable.Forget"
 )
+
+// versionForget is the workflow change that runs the Forget activity when a run ends (workflow.GetVersion):
+// histories recorded before it replay without the activity.
+const versionForget = "forget-commits"
 
 // Options are a run's settings.
 type Options struct {
@@ -207,6 +216,7 @@ func Register(w worker.Registry, a *Activities) {
 	w.RegisterActivityWithOptions(a.Model, activity.RegisterOptions{Name: ActivityModel})
 	w.RegisterActivityWithOptions(a.Tool, activity.RegisterOptions{Name: ActivityTool})
 	w.RegisterActivityWithOptions(a.Decide, activity.RegisterOptions{Name: ActivityDecide})
+	w.RegisterActivityWithOptions(a.Forget, activity.RegisterOptions{Name: ActivityForget})
 }
 
 // Start records the run in st and starts its workflow, with the run's id as the workflow id. Starting
@@ -298,29 +308,58 @@ func Status(ctx context.Context, c client.Client, st durable.Store, id string) (
 }
 
 // Workflow is a run as a Temporal workflow: deterministic, it branches only on the activities' small
-// results and the approval signals.
+// results and the approval signals. When the run ends (done, the turn limit, or an error), the Forget
+// activity removes its commits from its session (durable.Forget) before the workflow returns; a run
+// that continues as new has not ended.
 func Workflow(ctx workflow.Context, in Input) (Output, error) {
-	timeout := in.ActivityTimeout
-	if timeout <= 0 {
-		timeout = time.Minute
+	out, err := runWorkflow(ctx, in)
+	if _, cont := errors.AsType[*workflow.ContinueAsNewError](err); cont {
+		return out, err
 	}
+	if workflow.GetVersion(ctx, versionForget, workflow.DefaultVersion, 1) == 1 {
+		// Retried until it is written (a session store that is down): the run ends once its commits
+		// are gone, as on the embedded engine.
+		actx, exec := executor(ctx, in)
+		if ferr := exec(actx, ActivityForget, StepRef{RunID: in.RunID, Session: in.Session}).Get(actx, nil); ferr != nil && err == nil {
+			return Output{Stop: loop.StopError.String(), Turns: out.Turns, Err: ferr.Error()}, ferr
+		}
+	}
+	return out, err
+}
+
+// executor returns ctx with the run's activity options and the function that schedules its steps: as
+// activities, or as local activities (Input.LocalActivities).
+func executor(ctx workflow.Context, in Input) (workflow.Context, func(ctx workflow.Context, name string, args ...any) workflow.Future) {
+	timeout, policy := activityTimeout(in), retryPolicy(in)
+	if in.LocalActivities {
+		ctx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: timeout, RetryPolicy: policy})
+		return ctx, func(ctx workflow.Context, name string, args ...any) workflow.Future {
+			return workflow.ExecuteLocalActivity(ctx, name, args...)
+		}
+	}
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: timeout, RetryPolicy: policy})
+	return ctx, func(ctx workflow.Context, name string, args ...any) workflow.Future {
+		return workflow.ExecuteActivity(ctx, name, args...)
+	}
+}
+
+func activityTimeout(in Input) time.Duration {
+	if in.ActivityTimeout <= 0 {
+		return time.Minute
+	}
+	return in.ActivityTimeout
+}
+
+func retryPolicy(in Input) *sdktemporal.RetryPolicy {
 	retry := in.RetryInterval
 	if retry <= 0 {
 		retry = time.Second
 	}
-	policy := &sdktemporal.RetryPolicy{InitialInterval: retry, BackoffCoefficient: 2, MaximumInterval: 30 * retry}
-	var exec func(ctx workflow.Context, name string, args ...any) workflow.Future
-	if in.LocalActivities {
-		ctx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: timeout, RetryPolicy: policy})
-		exec = func(ctx workflow.Context, name string, args ...any) workflow.Future {
-			return workflow.ExecuteLocalActivity(ctx, name, args...)
-		}
-	} else {
-		ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: timeout, RetryPolicy: policy})
-		exec = func(ctx workflow.Context, name string, args ...any) workflow.Future {
-			return workflow.ExecuteActivity(ctx, name, args...)
-		}
-	}
+	return &sdktemporal.RetryPolicy{InitialInterval: retry, BackoffCoefficient: 2, MaximumInterval: 30 * retry}
+}
+
+func runWorkflow(ctx workflow.Context, in Input) (Output, error) {
+	ctx, exec := executor(ctx, in)
 	maxTurns := in.MaxTurns
 	if maxTurns <= 0 {
 		maxTurns = loop.DefaultMaxTurns
@@ -616,6 +655,18 @@ func (a *Activities) Decide(ctx context.Context, ref StepRef, d Decision) error 
 		return policy.Approve(ctx, s, d.CallID)
 	}
 	return policy.Deny(ctx, s, d.CallID, d.Reason)
+}
+
+// Forget is the Forget activity: it removes the ended run's commits from its session (durable.Forget).
+func (a *Activities) Forget(ctx context.Context, ref StepRef) error {
+	cfg, err := a.Agent(ctx, durable.Run{ID: ref.RunID, Session: ref.Session, Attempt: int(activity.GetInfo(ctx).Attempt)})
+	if err != nil {
+		return err
+	}
+	if cfg.Dispatcher == nil || cfg.Dispatcher.Session == nil {
+		return nil
+	}
+	return durable.Forget(ctx, cfg.Dispatcher.Session, ref.RunID)
 }
 
 // refresh loads what other workers committed to s.
