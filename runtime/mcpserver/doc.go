@@ -16,10 +16,10 @@
 //	http.Handle("/mcp", h)
 //
 // [ServeStdio] reads its input with [LineTransport]: a line that is not a JSON-RPC 2.0 message (invalid
-// JSON, binary bytes, a batch, "jsonrpc":"1.0", an object id, nesting deeper than 128 levels, a line
-// over the size limit) is answered with -32700 Parse error or -32600 Invalid Request (id null when
-// the line's id cannot be read) and the session goes on, where the SDK's own stdio transport ends
-// the connection. At the end of its input it answers every request already read (their answers are
+// JSON, binary bytes, a batch, "jsonrpc":"1.0", an object id, nesting deeper than 128 levels, a member
+// given twice, a line over the size limit) is answered with -32700 Parse error or -32600 Invalid
+// Request (id null when the line's id cannot be read) and the session goes on, where the SDK's own
+// stdio transport ends the connection. At the end of its input it answers every request already read (their answers are
 // written before the connection closes), so a client that pipes its requests and closes its end gets
 // every answer; a request the server sent the client (sampling, elicitation) fails with the end of
 // input, so the handler waiting for it goes on.
@@ -28,6 +28,24 @@
 // example/cmd/mcpserver is a complete server of the example tools (example/tools) and of tools of every
 // result shape, over stdio or (-http) streamable HTTP; example/cmd/conformance is the server the official
 // conformance suite is run against (README.md lists its results).
+//
+// # One message, one reading; browsers of other sites kept out
+//
+// A message is read the same way by everyone who reads it: one whose objects give a member twice, at
+// any depth and however the key is spelled ("method" twice, "name" twice in params with the second
+// written "na\u006de", "arguments" twice, a member of _meta or of inputResponses twice) is refused
+// with -32600 Invalid Request, naming the member, and nothing of it runs, on every transport (stdio
+// lines; HTTP bodies, each message of a batch, with HTTP 400), for every method. The SDK would have
+// run the last spelling while a gateway, a policy or a log reading the first saw another call. Inside
+// a tools/call's arguments a member given twice reaches the tool's strict decoder, which refuses it
+// and tells the model which field to fix.
+//
+// HTTPHandler refuses (HTTP 403, before reading anything) a request whose Origin header names a web
+// page of another site: served are requests without Origin (every non-browser client), pages of the
+// server's own origin (the request's Host), loopback pages (localhost, 127.0.0.0/8, [::1]: a tool the
+// user runs, such as the MCP Inspector) and origins given with WithAllowedOrigins ("*" allows all).
+// The SDK's Host check refuses DNS rebinding on a loopback address. A handler built with New and the
+// SDK's own mcp.NewStreamableHTTPHandler has neither check.
 //
 // # One session per client
 //

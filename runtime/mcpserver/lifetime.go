@@ -25,7 +25,9 @@ import (
 //
 // Requests: the SDK reads an HTTP body through http.MaxBytesReader (StreamableHTTPOptions.
 // MaxRequestBodyBytes, 4 MiB by default) and answers a larger one with 413 Request Entity Too Large,
-// "request body exceeds N bytes", having read at most the limit; the session goes on. Over stdio,
+// "request body exceeds N bytes", having read at most the limit; the session goes on. HTTPHandler's
+// own check of the message (httpcheck.go) reads the body first, within the same bound and with the
+// same answer. Over stdio,
 // LineTransport reads a line in chunks and stops keeping it past MaxLineBytes, answering -32600
 // "Invalid Request: the line is longer than N bytes". ServeStdio uses the same 4 MiB as HTTP
 // (DefaultMaxRequestBytes; LineTransport used on its own keeps its 16 MiB default, the SDK's stdio

@@ -16,8 +16,9 @@ import (
 //     lineMaxDepth): -32700 "Parse error", id null;
 //   - JSON but not a message: not an object (a batch array included: MCP
 //     has had no batches since 2025-06-18), "jsonrpc" other than "2.0", an
-//     id that is not a string, an integer or null, a member given twice, a
-//     method that is not a string, params that are neither an object nor an
+//     id that is not a string, an integer or null, a member given twice in
+//     any object of the message (unique.go; inside a tools/call's arguments
+//     the tool's strict decoder refuses it), a method that is not a string, params that are neither an object nor an
 //     array, a response without exactly one of result and error: -32600
 //     "Invalid Request", with the message's id when it could be read, else
 //     null.
@@ -66,10 +67,19 @@ func checkLine(line []byte) []byte {
 		d.Skip()
 		fail("a message must be a JSON object")
 	}
+	var (
+		u          uniqueKeys
+		methodName string
+		argsTwice  string // a member given twice inside params.arguments, for the tools/call decoder
+	)
 	if problem == "" && d.ObjectStart() {
+		u.open()
 		for d.NextKey() {
 			var bit uint8
 			key := string(d.Key())
+			if !u.add(d.Key()) {
+				fail("member " + strconv.Quote(key) + " is given twice")
+			}
 			switch key {
 			case "jsonrpc":
 				bit = 1
@@ -84,7 +94,9 @@ func checkLine(line []byte) []byte {
 			case "error":
 				bit = 32
 			default:
-				d.Skip()
+				if r := u.value(&d); r != "" {
+					fail("member " + strconv.Quote(r) + " is given twice in " + strconv.Quote(key))
+				}
 				continue
 			}
 			if seen&bit != 0 {
@@ -124,25 +136,45 @@ func checkLine(line []byte) []byte {
 				method = true
 				if d.Peek() != strictjson.KindString {
 					fail(`"method" must be a string`)
+					d.Skip()
+				} else {
+					methodName, _ = d.String()
 				}
-				d.Skip()
 			case "params":
-				if k := d.Peek(); k != strictjson.KindObject && k != strictjson.KindArray {
+				switch d.Peek() {
+				case strictjson.KindObject:
+					if r, args := paramsRepeated(&d, &u); r != "" {
+						fail(r)
+					} else if args != "" {
+						argsTwice = args
+					}
+				case strictjson.KindArray:
+					if r := u.value(&d); r != "" {
+						fail("member " + strconv.Quote(r) + ` is given twice in "params"`)
+					}
+				default:
 					fail(`"params" must be an object or an array`)
+					d.Skip()
 				}
-				d.Skip()
 			case "result":
 				result = true
-				d.Skip()
+				if r := u.value(&d); r != "" {
+					fail("member " + strconv.Quote(r) + ` is given twice in "result"`)
+				}
 			case "error":
 				errorSet = true
 				if d.Peek() != strictjson.KindObject {
 					fail(`"error" must be an object`)
 				}
-				d.Skip()
+				if r := u.value(&d); r != "" {
+					fail("member " + strconv.Quote(r) + ` is given twice in "error"`)
+				}
 			}
 		}
 		d.ObjectEnd()
+	}
+	if argsTwice != "" && methodName != "tools/call" {
+		fail("member " + strconv.Quote(argsTwice) + ` is given twice in "params.arguments"`)
 	}
 	if errs := d.Finish(); errs != nil && errs.Len() > 0 {
 		msg := "Parse error"
@@ -176,6 +208,35 @@ func checkLine(line []byte) []byte {
 		return nil
 	}
 	return errorResponse(id, codeInvalidRequest, "Invalid Request: "+problem)
+}
+
+// paramsRepeated reads the params object at d and returns the problem of a member given twice in it
+// (unique.go), except inside its "arguments": a member given twice there is returned as args, for the
+// caller to refuse unless the message is a tools/call (whose strict decoder tells the model).
+func paramsRepeated(d *strictjson.Decoder, u *uniqueKeys) (problem, args string) {
+	if !d.ObjectStart() {
+		return "", ""
+	}
+	u.open()
+	defer u.close()
+	for d.NextKey() {
+		key := string(d.Key())
+		if !u.add(d.Key()) && problem == "" {
+			problem = "member " + strconv.Quote(key) + ` of "params" is given twice`
+		}
+		r := u.value(d)
+		switch {
+		case r == "":
+		case key == "arguments":
+			if args == "" {
+				args = r
+			}
+		case problem == "":
+			problem = "member " + strconv.Quote(r) + " is given twice in " + strconv.Quote("params."+key)
+		}
+	}
+	d.ObjectEnd()
+	return problem, args
 }
 
 // integralID reports whether raw, a valid JSON number, is an integer the

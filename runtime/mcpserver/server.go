@@ -41,6 +41,7 @@ type config struct {
 	stateKey         []byte   // WithRequestStateKey
 	lifetime         lifetime // WithSessionTimeout, WithMaxRequestBytes (lifetime.go)
 	ext              *extras  // WithPrompt(s), WithResource(Template), WithWorkspace (completion.go)
+	origins          []string // WithAllowedOrigins (httpcheck.go)
 }
 
 // WithImplementation sets the name and version the server reports to
@@ -143,6 +144,12 @@ func ServeStdio(ctx context.Context, d *wink.Dispatcher, opts ...Option) error {
 // HTTP transport. Each MCP session is a client (a stateless request too):
 // with WithSessions, each gets its own dispatcher; without it, d serves
 // every client, which New allows only when d holds no per-client state.
+// Before the SDK reads a request, the handler refuses (HTTP 403) a browser
+// page of another origin (the Origin header: the server's own origin and
+// loopback origins are served, others only with WithAllowedOrigins; requests
+// without Origin are served), and answers a body that is not one reading of
+// JSON-RPC 2.0 messages (a member given twice in any object included) with
+// HTTP 400 and the JSON-RPC error, running nothing of it.
 func HTTPHandler(d *wink.Dispatcher, opts ...Option) (http.Handler, error) {
 	var c config
 	for _, o := range opts {
@@ -156,7 +163,8 @@ func HTTPHandler(d *wink.Dispatcher, opts ...Option) (http.Handler, error) {
 		return nil, err
 	}
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return ms }, ho)
-	return withRetry(h, c.sseRetry), nil
+	// Origin, and one reading of every message, before the SDK sees the request (httpcheck.go).
+	return newGuard(withRetry(h, c.sseRetry), ho.MaxRequestBodyBytes, c.origins), nil
 }
 
 // server answers tools/call for one mcp.Server.

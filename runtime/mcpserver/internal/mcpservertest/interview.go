@@ -52,3 +52,20 @@ func Interview(tc *wink.ToolContext, p InterviewParams) (wink.ToolResult[string]
 	session.Append(tc.Session(), Notes, note)
 	return wink.OK(note, "Interviewed."), nil
 }
+
+// Tallies counts the runs of tally.
+var Tallies atomic.Int32
+
+// TallyParams are the arguments of tally.
+type TallyParams struct {
+	// N is added to the tally.
+	N int `json:"n" wink:"min=0,max=100"`
+}
+
+// Tally counts its run in Tallies (a side effect tests count) and returns n.
+//
+//wink:tool
+func Tally(tc *wink.ToolContext, p TallyParams) (wink.ToolResult[int], error) {
+	Tallies.Add(1)
+	return wink.OK(p.N, "Tallied."), nil
+}

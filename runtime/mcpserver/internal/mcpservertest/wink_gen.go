@@ -19,6 +19,9 @@ var (
 		Topic string `json:"topic" wink:"minLength=1,maxLength=100"`
 	} = InterviewParams{}
 	_ struct {
+		N int `json:"n" wink:"min=0,max=100"`
+	} = TallyParams{}
+	_ struct {
 		Text string `json:"text" wink:"minLength=1,maxLength=100"`
 	} = NoteParams{}
 	_ struct {
@@ -46,6 +49,7 @@ var (
 )
 var (
 	_ func(*wink.ToolContext, InterviewParams) (wink.ToolResult[string], error)     = Interview
+	_ func(*wink.ToolContext, TallyParams) (wink.ToolResult[int], error)            = Tally
 	_ func(*wink.ToolContext, NoteParams) (wink.ToolResult[wink.NoValue], error)    = AddNote
 	_ func(*wink.ToolContext, NoteParams) (wink.ToolResult[wink.NoValue], error)    = SlowFail
 	_ func(*wink.ToolContext) (wink.ToolResult[NoteList], error)                    = ListNotes
@@ -64,7 +68,7 @@ var (
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkInterview, WinkAddNote, WinkSlowFail, WinkListNotes, WinkWords, WinkMeasure, WinkLookup, WinkEcho, WinkExplode, WinkQuiet, WinkReject, WinkCount, WinkWait, WinkLinger}
+	return []*wink.Tool{WinkInterview, WinkTally, WinkAddNote, WinkSlowFail, WinkListNotes, WinkWords, WinkMeasure, WinkLookup, WinkEcho, WinkExplode, WinkQuiet, WinkReject, WinkCount, WinkWait, WinkLinger}
 }
 
 // WinkInterview is the interview tool, handled by Interview.
@@ -81,6 +85,22 @@ var winkFuncsInterview = wink.Funcs[InterviewParams, string]{
 	EncodeParams: winkEncodeInterviewParams,
 	EncodeResult: winkEncodeResultOfInterview,
 	Handler:      Interview,
+}
+
+// WinkTally is the tally tool, handled by Tally.
+var WinkTally = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Counts its run in Tallies (a side effect tests count) and returns n.",
+	Name:             "tally",
+	ParamsSchema:     winkSchemaTallyParams,
+	Position:         "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Tally (interview.go)",
+	ResultSchema:     winkSchemaResultOfTally,
+}, &winkFuncsTally)
+var winkFuncsTally = wink.Funcs[TallyParams, int]{
+	Decode:       winkDecodeTallyParams,
+	EncodeParams: winkEncodeTallyParams,
+	EncodeResult: winkEncodeResultOfTally,
+	Handler:      Tally,
 }
 
 // WinkAddNote is the add_note tool, handled by AddNote.
@@ -159,7 +179,7 @@ var WinkMeasure = wink.NewTool(wink.Spec{
 	ParamsSchema:     winkSchemaEchoParams,
 	Position:         "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Measure (results.go)",
 	ReadOnly:         true,
-	ResultSchema:     winkSchemaResultOfMeasure,
+	ResultSchema:     winkSchemaResultOfTally,
 }, &winkFuncsMeasure)
 var winkFuncsMeasure = wink.Funcs[EchoParams, int]{
 	Decode:       winkDecodeEchoParams,
@@ -338,6 +358,39 @@ func winkDecodeInterviewParams(d *strictjson.Decoder, v *InterviewParams) {
 func winkEncodeInterviewParams(dst []byte, v *InterviewParams) []byte {
 	dst = append(dst, "{\"topic\":"...)
 	dst = strictjson.AppendString(dst, v.Topic)
+	dst = append(dst, '}')
+	return dst
+}
+
+// winkDecodeTallyParams strictly decodes a TallyParams object; errors are recorded in d.
+func winkDecodeTallyParams(d *strictjson.Decoder, v *TallyParams) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "n":
+			if d.Repeated(&seen[0], 1) {
+				continue
+			}
+			if n, ok := d.Int(0, 100); ok {
+				v.N = int(n)
+			}
+		default:
+			d.Unknown(winkKeysTallyParams)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("n")
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeTallyParams appends the canonical JSON encoding of v to dst.
+func winkEncodeTallyParams(dst []byte, v *TallyParams) []byte {
+	dst = append(dst, "{\"n\":"...)
+	dst = strictjson.AppendInt(dst, int64(v.N))
 	dst = append(dst, '}')
 	return dst
 }
@@ -575,6 +628,13 @@ func winkEncodeResultOfInterview(dst []byte, v *string) []byte {
 	return dst
 }
 
+// winkEncodeResultOfTally appends the canonical JSON encoding of v to dst.
+func winkEncodeResultOfTally(dst []byte, v *int) []byte {
+	x := *v
+	dst = strictjson.AppendInt(dst, int64(x))
+	return dst
+}
+
 // winkEncodeResultOfWords appends the canonical JSON encoding of v to dst.
 func winkEncodeResultOfWords(dst []byte, v *[]string) []byte {
 	x := *v
@@ -626,13 +686,14 @@ var WinkFormReply = &wink.Form[Reply]{
 var (
 	winkSchemaInterviewParams   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"topic":{"type":"string","description":"Topic is what the interview is about.","minLength":1,"maxLength":100}},"required":["topic"],"additionalProperties":false}`)
 	winkSchemaResultOfInterview = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"string"}`)
+	winkSchemaTallyParams       = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"n":{"type":"integer","description":"N is added to the tally.","minimum":0,"maximum":100}},"required":["n"],"additionalProperties":false}`)
+	winkSchemaResultOfTally     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}`)
 	winkSchemaNoteParams        = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"NoteParams are the arguments of the note tools.","properties":{"text":{"type":"string","description":"Text is the note.","minLength":1,"maxLength":100}},"required":["text"],"additionalProperties":false}`)
 	winkSchemaNoValue           = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"null"}`)
 	winkSchemaNoParams          = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)
 	winkSchemaNoteList          = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"NoteList is what list_notes returns.","properties":{"notes":{"type":"array","description":"Notes are the session's notes, oldest first.","items":{"type":"string"}}},"required":["notes"],"additionalProperties":false}`)
 	winkSchemaEchoParams        = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"text":{"type":"string","description":"Text is repeated back.","maxLength":100}},"required":["text"],"additionalProperties":false}`)
 	winkSchemaResultOfWords     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"array","items":{"type":"string"}}`)
-	winkSchemaResultOfMeasure   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}`)
 	winkSchemaResultOfLookup    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":["object","null"],"description":"Echoed is what echo returns.","properties":{"text":{"type":"string","description":"Text is the text received."},"length":{"type":"integer","description":"Length is the text's length in bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["text","length"],"additionalProperties":false}`)
 	winkSchemaEchoed            = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Echoed is what echo returns.","properties":{"text":{"type":"string","description":"Text is the text received."},"length":{"type":"integer","description":"Length is the text's length in bytes.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["text","length"],"additionalProperties":false}`)
 	winkSchemaExplodeParams     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"reason":{"type":"string","description":"Reason is the panic value."}},"required":["reason"],"additionalProperties":false}`)
@@ -644,6 +705,7 @@ var (
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
 	winkKeysInterviewParams = []string{"topic"}
+	winkKeysTallyParams     = []string{"n"}
 	winkKeysNoteParams      = []string{"text"}
 	winkKeysEchoParams      = []string{"text"}
 	winkKeysExplodeParams   = []string{"reason"}
