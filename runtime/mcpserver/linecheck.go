@@ -67,10 +67,11 @@ func checkLine(line []byte) []byte {
 		d.Skip()
 		fail("a message must be a JSON object")
 	}
+	u := uniquePool.Get().(*uniqueKeys)
+	defer u.release()
 	var (
-		u          uniqueKeys
-		methodName string
-		argsTwice  string // a member given twice inside params.arguments, for the tools/call decoder
+		toolsCall bool   // the method is tools/call
+		argsTwice string // a member given twice inside params.arguments, for the tools/call decoder
 	)
 	if problem == "" && d.ObjectStart() {
 		u.open()
@@ -138,12 +139,13 @@ func checkLine(line []byte) []byte {
 					fail(`"method" must be a string`)
 					d.Skip()
 				} else {
-					methodName, _ = d.String()
+					v, _ := d.StringBytes()
+					toolsCall = string(v) == "tools/call"
 				}
 			case "params":
 				switch d.Peek() {
 				case strictjson.KindObject:
-					if r, args := paramsRepeated(&d, &u); r != "" {
+					if r, args := paramsRepeated(&d, u); r != "" {
 						fail(r)
 					} else if args != "" {
 						argsTwice = args
@@ -173,7 +175,7 @@ func checkLine(line []byte) []byte {
 		}
 		d.ObjectEnd()
 	}
-	if argsTwice != "" && methodName != "tools/call" {
+	if argsTwice != "" && !toolsCall {
 		fail("member " + strconv.Quote(argsTwice) + ` is given twice in "params.arguments"`)
 	}
 	if errs := d.Finish(); errs != nil && errs.Len() > 0 {
@@ -219,20 +221,21 @@ func paramsRepeated(d *strictjson.Decoder, u *uniqueKeys) (problem, args string)
 	}
 	u.open()
 	defer u.close()
+	var buf [64]byte
 	for d.NextKey() {
-		key := string(d.Key())
-		if !u.add(d.Key()) && problem == "" {
-			problem = "member " + strconv.Quote(key) + ` of "params" is given twice`
+		key := append(buf[:0], d.Key()...) // d.Key changes as the value is read
+		if !u.add(key) && problem == "" {
+			problem = "member " + strconv.Quote(string(key)) + ` of "params" is given twice`
 		}
 		r := u.value(d)
 		switch {
 		case r == "":
-		case key == "arguments":
+		case string(key) == "arguments":
 			if args == "" {
 				args = r
 			}
 		case problem == "":
-			problem = "member " + strconv.Quote(r) + " is given twice in " + strconv.Quote("params."+key)
+			problem = "member " + strconv.Quote(r) + " is given twice in " + strconv.Quote("params."+string(key))
 		}
 	}
 	d.ObjectEnd()

@@ -1,6 +1,10 @@
 package mcpserver
 
-import "github.com/winkgen/wink/runtime/strictjson"
+import (
+	"sync"
+
+	"github.com/winkgen/wink/runtime/strictjson"
+)
 
 // One message, one reading (issue 25 item 3). The SDK decodes a message whose object repeats a member
 // as the last one says (its JSON decoder is last-wins, and compares keys unescaped): "method" given
@@ -18,6 +22,18 @@ type uniqueKeys struct {
 	arena  []byte   // the keys of the open objects, one after another
 	ends   []int    // where each key in arena ends
 	frames []uframe // the open objects and arrays, innermost last
+}
+
+// uniquePool keeps the buffers of uniqueKeys between messages.
+var uniquePool = sync.Pool{New: func() any { return new(uniqueKeys) }}
+
+// release empties u and puts it back in uniquePool, unless its buffers grew large (one huge message).
+func (u *uniqueKeys) release() {
+	if cap(u.arena) > 64<<10 || cap(u.ends) > 4<<10 || cap(u.frames) > 1<<10 {
+		return
+	}
+	u.arena, u.ends, u.frames = u.arena[:0], u.ends[:0], u.frames[:0]
+	uniquePool.Put(u)
 }
 
 // uframe is one open object or array.
