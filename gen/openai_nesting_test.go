@@ -10,6 +10,7 @@ import (
 	"github.com/winkgen/wink/gen/model"
 	"github.com/winkgen/wink/gen/schema"
 	"github.com/winkgen/wink/runtime/adapters/openai"
+	"github.com/winkgen/wink/runtime/wink"
 )
 
 // sdkValidator re-reads a strict schema as OpenAI's SDK validator does, written from its source and not
@@ -136,7 +137,7 @@ func TestOpenAINestingCountedAsOpenAIValidatorCounts(t *testing.T) {
 
 // TestOpenAINestingOfRandomTypes: the same comparison over random Go-shaped types (structs, pointers,
 // slices, arrays, maps sent as key/value pairs, recursion through $defs) converted as the adapter converts
-// them, on both sides of the limit.
+// them, on both sides of the limit; and the OpenAI adapter sends strict exactly the forms within it.
 func TestOpenAINestingOfRandomTypes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 20))
 	over, under := 0, 0
@@ -151,10 +152,15 @@ func TestOpenAINestingOfRandomTypes(t *testing.T) {
 		if err != nil {
 			t.Fatalf("random %d: %v\n%s", i, err, plain)
 		}
-		if d := checkNestingAgrees(t, fmt.Sprintf("random %d", i), strict); d > sdkMaxNestingDepth {
+		d := checkNestingAgrees(t, fmt.Sprintf("random %d", i), strict)
+		if d > sdkMaxNestingDepth {
 			over++
 		} else {
 			under++
+		}
+		// The adapter sends strict exactly when the validator takes the form (openai.MaxNesting).
+		if _, sent := openai.Schema(&wink.Spec{Name: "t", ParamsSchema: plain}); sent != (d <= sdkMaxNestingDepth) {
+			t.Errorf("random %d: depth %d, the OpenAI adapter sends strict=%v", i, d, sent)
 		}
 	}
 	t.Logf("%d random types past the limit, %d within", over, under)

@@ -26,9 +26,11 @@
 // tool, cached) and "strict":true, so the model's arguments are constrained to the schema the generated
 // decoder enforces: maps are stated as key/value pairs and free-form JSON as a string of JSON text, and
 // the calls the parsers return say so (wink.Call.PairMaps), so that the decoder reads those forms. A
+// strict form that nests deeper than MaxNesting (as OpenAI's own validator counts; winkgen diagnoses such
+// a tool at generation time, so only a hand-built one gets here) is sent with "strict":false, and a
 // hand-built schema the derivation cannot take (its root is not an object with properties) goes plain with
-// "strict":false, always written out rather than omitted, and the strict decoder alone guards the
-// arguments. Schema reports the choice.
+// "strict":false; either is always written out rather than omitted, and the strict decoder alone guards
+// the arguments. Schema reports the choice.
 //
 // # Arguments
 //

@@ -336,27 +336,72 @@ var strictCache toolset.Dialect[strictForm]
 
 type strictForm struct {
 	schema []byte
+	deep   bool // nests deeper than MaxNesting: sent without strict
 	err    error
 }
 
+// MaxNesting is the deepest strict schema OpenAI takes ("up to 10 levels of nesting",
+// https://platform.openai.com/docs/guides/structured-outputs#objects-have-limitations-on-nesting-depth-and-size),
+// counted as OpenAI's SDK validator counts it (openai/openai-java,
+// openai-java-core/src/main/kotlin/com/openai/core/JsonSchemaValidator.kt, MAX_NESTING_DEPTH = 10): the root
+// is level 0 and every step into a sub-schema one more, each property, an array's items, each anyOf
+// alternative and each $defs definition; a $ref is not followed. A []struct property is two levels, a map
+// sent as pairs three. winkgen reports a tool past it at generation time (gen/schema.CheckOpenAILimits).
+const MaxNesting = 10
+
+// nesting returns how deep a strict schema nests, counted as MaxNesting says.
+func nesting(v any) int {
+	o, ok := v.(*jsontree.Obj)
+	if !ok {
+		return 0
+	}
+	deepest := 0
+	step := func(x any) { deepest = max(deepest, 1+nesting(x)) }
+	for _, k := range []string{"properties", "$defs"} {
+		if m, ok := o.Get(k).(*jsontree.Obj); ok {
+			for _, name := range m.Keys {
+				step(m.Vals[name])
+			}
+		}
+	}
+	if alts, ok := o.Get("anyOf").([]any); ok {
+		for _, a := range alts {
+			step(a)
+		}
+	}
+	if it := o.Get("items"); it != nil {
+		step(it)
+	}
+	return deepest
+}
+
 // Schema returns the parameters schema sent for a tool and whether it is sent in strict mode: the strict
-// form StrictSchema derives from Spec.ParamsSchema (once per tool, cached) with strict true, or, for a
-// hand-built schema it cannot derive (or whose root is not an object with properties), the plain
-// ParamsSchema with strict false.
+// form StrictSchema derives from Spec.ParamsSchema (once per tool, cached) with strict true; the same form
+// with strict false when it nests deeper than MaxNesting, which strict mode refuses (the form still states
+// maps as pairs and free-form JSON as text, as the calls' PairMaps say); or, for a hand-built schema it
+// cannot derive (or whose root is not an object with properties), the plain ParamsSchema with strict
+// false.
 func Schema(s *wink.Spec) (schema []byte, strict bool) {
 	f := strictCache.Get(s.ParamsSchema, func(plain []byte) strictForm {
 		root, err := jsontree.ParseObject(plain)
 		if err != nil {
-			return strictForm{nil, err}
+			return strictForm{err: err}
 		}
 		if root.Get("type") != "object" || jsontree.IsMap(root) {
-			return strictForm{nil, errors.New("openai: strict mode needs an object with properties at the root")}
+			return strictForm{err: errors.New("openai: strict mode needs an object with properties at the root")}
 		}
 		b, err := StrictSchema(plain)
-		return strictForm{b, err}
+		if err != nil {
+			return strictForm{err: err}
+		}
+		t, err := jsontree.ParseObject(b)
+		if err != nil {
+			return strictForm{err: err}
+		}
+		return strictForm{schema: b, deep: nesting(t) > MaxNesting}
 	})
 	if f.err != nil {
 		return s.ParamsSchema, false
 	}
-	return f.schema, true
+	return f.schema, !f.deep
 }
