@@ -395,7 +395,10 @@ func (x *execution) settle(ctx context.Context, d driven) driven {
 	if d.abandon || !d.rel.State.Terminal() || s == nil {
 		return d
 	}
-	if err := Forget(ctx, s, x.rec.ID); err != nil {
+	fctx, cancel := x.e.bounded(ctx) // a session store that cannot give a connection gives the run back
+	err := Forget(fctx, s, x.rec.ID)
+	cancel()
+	if err != nil {
 		if ctx.Err() != nil {
 			return driven{abandon: true}
 		}
