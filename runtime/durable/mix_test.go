@@ -2,6 +2,7 @@ package durable_test
 
 import (
 	"context"
+	"errors"
 	"runtime"
 	"strings"
 	"testing"
@@ -148,5 +149,68 @@ func TestStaleRunFails(t *testing.T) {
 	}
 	if st.State != durable.Failed || st.Stop != loop.StopError || !strings.Contains(st.Err, "stale") || st.Attempts != 1 {
 		t.Fatalf("want Failed with the reason after one claim, got %s (%s) %q after %d claims", st.State, st.Stop, st.Err, st.Attempts)
+	}
+}
+
+// TestWorkerClockSkew: the store's clock (the database's) is an hour behind the worker's. A held run
+// is looked at again HeldPoll after it was given back, and a run given back after an error is retried
+// RetryDelay after, on the store's clock: the worker asks for a delay, the store times it. Before, the
+// worker computed the due time on its own clock, and every run it gave back waited an hour more.
+func TestWorkerClockSkew(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	store := durable.NewMemoryStore()
+	store.Now = func() time.Time { return time.Now().Add(-time.Hour) }
+	sst, _ := session.NewMemoryStore(durabletest.Slices()...)
+	prov := &durabletest.MixProvider{Seq: "H"}
+	failed := false
+	agent := func(ctx context.Context, r durable.Run) (loop.Config, error) {
+		if !failed { // the first claim cannot wire its agent: the run is given back to be retried
+			failed = true
+			return loop.Config{}, errors.New("database restarting")
+		}
+		return durabletest.Agent(sst, nil, prov)(ctx, r)
+	}
+	eng := &durable.Engine{Store: store, Agent: agent, Lease: time.Second, HeldPoll: 50 * time.Millisecond, RetryDelay: 50 * time.Millisecond}
+	if _, err := eng.Start(ctx, "r", []loop.Message{loop.UserMessage("mix")}, durable.StartOptions{Session: "s"}); err != nil {
+		t.Fatal(err)
+	}
+	// runSoon claims the run again within a second, or fails.
+	runSoon := func(what string) {
+		t.Helper()
+		deadline := time.Now().Add(time.Second)
+		for {
+			ran, err := eng.RunOne(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ran {
+				return
+			}
+			if time.Now().After(deadline) {
+				st, _ := eng.Status(ctx, "r")
+				t.Fatalf("%s: the run was not due again within a second (%s, %q)", what, st.State, st.Err)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	runSoon("first claim")
+	if st, _ := eng.Status(ctx, "r"); st.State != durable.Running || !strings.Contains(st.Err, "restarting") {
+		t.Fatalf("after the failed wiring: %s %q", st.State, st.Err)
+	}
+	runSoon("retry after RetryDelay")
+	if st, _ := eng.Status(ctx, "r"); st.State != durable.Held {
+		t.Fatalf("want the call held, got %s %q", st.State, st.Err)
+	}
+	if err := policy.Approve(ctx, session.New(session.WithID("s"), session.WithStore(sst)), durabletest.MixCallID(0)); err != nil {
+		t.Fatal(err)
+	}
+	runSoon("held run looked at again after HeldPoll") // no Wake: the poll finds the decision
+	st, err := eng.Status(ctx, "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := durabletest.VerifyMix(ctx, sst, "s", "r", prov, st); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -565,6 +565,13 @@ func (a *Activities) Model(ctx context.Context, ref StepRef) (ModelResult, error
 			tools = cfg.Dispatcher.Registry.Tools()
 		}
 		a.observe(durable.Event{Kind: durable.EventModelStart, Run: ref.RunID, Turn: ref.Turn})
+		// Nothing fences a model call at the provider: an attempt past its start-to-close timeout (its
+		// worker stopped, its VM frozen) may have been retried on another worker, which sent the call
+		// and checkpointed the response. The deadline is checked right before sending, on the
+		// monotonic clock (which runs on while the process is stopped).
+		if dl, ok := ctx.Deadline(); ctx.Err() != nil || (ok && !time.Now().Before(dl)) {
+			return ModelResult{}, errors.New("temporal: the model activity's attempt outlived its timeout; not sending its request")
+		}
 		resp, err := cfg.Provider.Complete(ctx, loop.Request{System: cfg.System, Messages: st.Messages, Tools: tools})
 		if err != nil {
 			return ModelResult{}, err

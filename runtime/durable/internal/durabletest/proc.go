@@ -45,6 +45,9 @@ func StartProc(t testing.TB, env string, args ...string) *Proc {
 	return p
 }
 
+// Signal sends sig to the process (SIGCONT to resume a stopped worker, say).
+func (p *Proc) Signal(sig os.Signal) error { return p.cmd.Process.Signal(sig) }
+
 // Killed reports whether the process has ended by SIGKILL.
 func (p *Proc) Killed() bool {
 	select {

@@ -127,7 +127,7 @@ func ClaimFile(path string) func() bool {
 
 // WorkerMain is a worker process of the embedded engine's crash tests:
 //
-//	worker -dsn DSN -model URL -effects FILE [-crash POINT -marker FILE] [-lease D] [-name N]
+//	worker -dsn DSN -model URL -effects FILE [-crash POINT -marker FILE] [-pause-before-model -marker FILE] [-lease D] [-name N]
 //
 // It works until killed or until its standard input closes.
 func WorkerMain(args []string, stdout, stderr io.Writer) int {
@@ -140,6 +140,7 @@ func WorkerMain(args []string, stdout, stderr io.Writer) int {
 	marker := fs.String("marker", "", "file claimed by the worker that crashes")
 	lease := fs.Duration("lease", time.Second, "lease")
 	name := fs.String("name", "", "worker name")
+	pause := fs.Bool("pause-before-model", false, "stop this process (SIGSTOP) right before turn 2's model call, once across workers (-marker)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -180,6 +181,19 @@ func WorkerMain(args []string, stdout, stderr io.Writer) int {
 		HeldPoll: 500 * time.Millisecond, RetryDelay: 100 * time.Millisecond}
 	if *crash != "" {
 		eng.Observe, CrashInHandler = CrashAt(*crash, ClaimFile(*marker), Kill)
+	}
+	if *pause {
+		claim := ClaimFile(*marker)
+		eng.Observe = func(ev durable.Event) {
+			if ev.Kind == durable.EventModelStart && ev.Turn == 2 && claim() {
+				fmt.Fprintln(stdout, "worker", eng.WorkerName(), "stops before turn 2's model call")
+				_ = syscall.Kill(os.Getpid(), syscall.SIGSTOP) // as a scheduler or a frozen VM stops it
+				fmt.Fprintln(stdout, "worker", eng.WorkerName(), "continues")
+			}
+			if ev.Kind == durable.EventError {
+				fmt.Fprintln(stdout, "worker", eng.WorkerName(), "error:", ev.Err)
+			}
+		}
 	}
 	fmt.Fprintln(stdout, "worker", eng.WorkerName(), "ready")
 	if err := eng.Work(ctx); err != nil && !errors.Is(err, context.Canceled) {
