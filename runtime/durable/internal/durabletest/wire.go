@@ -140,6 +140,7 @@ func WorkerMain(args []string, stdout, stderr io.Writer) int {
 	marker := fs.String("marker", "", "file claimed by the worker that crashes")
 	lease := fs.Duration("lease", time.Second, "lease")
 	name := fs.String("name", "", "worker name")
+	concurrency := fs.Int("concurrency", 0, "the engine's Concurrency (0: the default)")
 	pause := fs.Bool("pause-before-model", false, "stop this process (SIGSTOP) right before turn 2's model call, once across workers (-marker)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -178,7 +179,7 @@ func WorkerMain(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	eng := &durable.Engine{Store: dst, Agent: Agent(sst, led, p), Worker: *name, Lease: *lease, Poll: 50 * time.Millisecond,
-		HeldPoll: 500 * time.Millisecond, RetryDelay: 100 * time.Millisecond}
+		HeldPoll: 500 * time.Millisecond, RetryDelay: 100 * time.Millisecond, Concurrency: *concurrency}
 	if *crash != "" {
 		eng.Observe, CrashInHandler = CrashAt(*crash, ClaimFile(*marker), Kill)
 	}
