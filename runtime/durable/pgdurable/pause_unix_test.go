@@ -66,13 +66,22 @@ func TestPausedBeforeModelCall(t *testing.T) {
 	if err != nil || s.State != durable.Held {
 		t.Fatalf("waiting for the other worker to reach the held call: %v (%s, %s)", err, s.State, s.Err)
 	}
+	logs := func() string {
+		resumeAll()
+		var b strings.Builder
+		for _, w := range workers {
+			w.Stop()
+			b.WriteString(w.Output())
+		}
+		return b.String()
+	}
 	if n := model.Counts()[2]; n != 1 {
-		t.Fatalf("turn 2 asked %d times before the stopped worker continued", n)
+		t.Fatalf("turn 2 asked %d times before the stopped worker continued; logs:\n%s", n, logs())
 	}
 	resumeAll()
 	time.Sleep(2 * time.Second) // the continued worker would send at once
 	if n := model.Counts()[2]; n != 1 {
-		t.Fatalf("the worker stopped before turn 2's model call sent it after it was checkpointed: turn 2 asked %d times", n)
+		t.Fatalf("the worker stopped before turn 2's model call sent it after it was checkpointed: turn 2 asked %d times; logs:\n%s", n, logs())
 	}
 	if err := durabletest.Approve(ctx, sst, "sess"); err != nil {
 		t.Fatal(err)
@@ -84,15 +93,11 @@ func TestPausedBeforeModelCall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var logs strings.Builder
-	for _, w := range workers {
-		w.Stop()
-		logs.WriteString(w.Output())
-	}
-	if !strings.Contains(logs.String(), "stops before turn 2's model call") {
-		t.Fatalf("no worker stopped; logs:\n%s", logs.String())
+	out := logs()
+	if !strings.Contains(out, "stops before turn 2's model call") {
+		t.Fatalf("no worker stopped; logs:\n%s", out)
 	}
 	if err := durabletest.Verify(ctx, sst, "sess", "run", effects, model.Counts(), "", s); err != nil {
-		t.Fatalf("%v; logs:\n%s", err, logs.String())
+		t.Fatalf("%v; logs:\n%s", err, out)
 	}
 }

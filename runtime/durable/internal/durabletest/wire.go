@@ -188,11 +188,20 @@ func WorkerMain(args []string, stdout, stderr io.Writer) int {
 		eng.Observe = func(ev durable.Event) {
 			if ev.Kind == durable.EventModelStart && ev.Turn == 2 && claim() {
 				fmt.Fprintln(stdout, "worker", eng.WorkerName(), "stops before turn 2's model call")
-				_ = syscall.Kill(os.Getpid(), syscall.SIGSTOP) // as a scheduler or a frozen VM stops it
+				// As a scheduler or a frozen VM stops it. The stop reaches the process's threads
+				// asynchronously: this goroutine goes on only once the SIGCONT has come.
+				cont := make(chan os.Signal, 1)
+				signal.Notify(cont, syscall.SIGCONT)
+				_ = syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+				<-cont
+				signal.Stop(cont)
 				fmt.Fprintln(stdout, "worker", eng.WorkerName(), "continues")
 			}
-			if ev.Kind == durable.EventError {
+			switch ev.Kind {
+			case durable.EventError:
 				fmt.Fprintln(stdout, "worker", eng.WorkerName(), "error:", ev.Err)
+			case durable.EventClaimed, durable.EventModelStart, durable.EventModelDone, durable.EventReleased:
+				fmt.Fprintln(stdout, "worker", eng.WorkerName(), "event", ev.Kind, "turn", ev.Turn, "state", ev.State, time.Now().Format("15:04:05.000"))
 			}
 		}
 	}
