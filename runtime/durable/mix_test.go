@@ -17,25 +17,34 @@ import (
 )
 
 // TestHeldWithSiblings runs a turn of three calls in every order of held, failing and committing
-// calls (27 sequences): the held calls wait for their approval while their siblings fail or commit,
-// then run once approved, though later siblings committed before them. With crash set, the worker
+// calls (27 sequences): the held calls wait for their decision while their siblings fail or commit,
+// then run once approved, though later siblings committed before them (or answer the model with the
+// denial, with deny set). With crash set, the worker
 // dispatching the first approved held call and the one dispatching the first committing call die
 // after the call's commit and before the engine's checkpoint: the next worker answers the call from
 // its commit in the session. Every run ends Done with each change made once; a run that no worker
 // can advance would show here as a run that never ends.
 func TestHeldWithSiblings(t *testing.T) {
-	for _, crash := range []bool{false, true} {
-		for _, seq := range durabletest.MixSequences(3) {
-			name := seq
-			if crash {
-				name += "/crash"
+	for _, deny := range []bool{false, true} {
+		for _, crash := range []bool{false, true} {
+			for _, seq := range durabletest.MixSequences(3) {
+				if deny && !strings.Contains(seq, "H") {
+					continue
+				}
+				name := seq
+				if deny {
+					name += "/deny"
+				}
+				if crash {
+					name += "/crash"
+				}
+				t.Run(name, func(t *testing.T) { runMix(t, seq, deny, crash) })
 			}
-			t.Run(name, func(t *testing.T) { runMix(t, seq, crash) })
 		}
 	}
 }
 
-func runMix(t *testing.T, seq string, crash bool) {
+func runMix(t *testing.T, seq string, deny, crash bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	sst, err := session.NewMemoryStore(durabletest.Slices()...)
@@ -43,7 +52,7 @@ func runMix(t *testing.T, seq string, crash bool) {
 		t.Fatal(err)
 	}
 	store := durable.NewMemoryStore()
-	prov := &durabletest.MixProvider{Seq: seq}
+	prov := &durabletest.MixProvider{Seq: seq, Deny: deny}
 	agent := durabletest.Agent(sst, nil, prov)
 	// The calls whose commit kills its worker: the first held one (once approved) and the first
 	// committing one.
@@ -101,8 +110,13 @@ func runMix(t *testing.T, seq string, crash bool) {
 		}
 		if st.State == durable.Held {
 			for _, c := range st.Held {
-				if err := policy.Approve(ctx, session.New(session.WithID("s"), session.WithStore(sst)), c.ID); err != nil {
-					t.Fatal(err)
+				sess := session.New(session.WithID("s"), session.WithStore(sst))
+				decide := policy.Approve(ctx, sess, c.ID)
+				if deny {
+					decide = policy.Deny(ctx, sess, c.ID, "not today")
+				}
+				if decide != nil {
+					t.Fatal(decide)
 				}
 			}
 			approved = true

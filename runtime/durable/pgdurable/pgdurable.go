@@ -173,6 +173,20 @@ func (s *Store) Append(ctx context.Context, id string, token int64, st durable.S
 	if !errors.Is(err, pgx.ErrNoRows) {
 		return wrap("checkpointing run "+id, err)
 	}
+	if token >= 0 {
+		// A writer whose claim is no longer current hears that first (the step it finds may be the new
+		// worker's): it must stop, not retry.
+		var held bool
+		err := s.pool.QueryRow(ctx, "SELECT token = $2 AND state = 1 FROM wink_durable_runs WHERE id = $1", id, token).Scan(&held)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+			return durable.ErrNotFound
+		case err != nil:
+			return wrap("checkpointing run "+id, err)
+		case !held:
+			return durable.ErrLeaseLost
+		}
+	}
 	var exists bool
 	if err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM wink_durable_steps WHERE run_id = $1 AND turn = $2 AND kind = $3 AND idx = $4)`,
 		id, st.Turn, int16(st.Kind), st.Index).Scan(&exists); err != nil {

@@ -2,6 +2,7 @@ package temporal_test
 
 import (
 	"context"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -19,28 +20,36 @@ import (
 // their siblings fail or commit, then run once approved, though later siblings committed before them.
 // With crash set, the attempt of the first approved held call and that of the first committing call
 // die after the call's commit and before its checkpoint (Temporal retries them: the retry answers from
-// the commit). Every run ends with each change made once; before, an approved call after a committed
+// the commit). With deny set, the held calls are denied: the model reads the denials. Every run ends with each change made once; before, an approved call after a committed
 // sibling was refused as stale and retried for ever.
 func TestHeldWithSiblingsTemporal(t *testing.T) {
-	for _, crash := range []bool{false, true} {
-		for _, seq := range durabletest.MixSequences(3) {
-			name := seq
-			if crash {
-				name += "/crash"
+	for _, deny := range []bool{false, true} {
+		for _, crash := range []bool{false, true} {
+			for _, seq := range durabletest.MixSequences(3) {
+				if deny && !strings.Contains(seq, "H") {
+					continue
+				}
+				name := seq
+				if deny {
+					name += "/deny"
+				}
+				if crash {
+					name += "/crash"
+				}
+				t.Run(name, func(t *testing.T) { mixTemporal(t, seq, deny, crash) })
 			}
-			t.Run(name, func(t *testing.T) { mixTemporal(t, seq, crash) })
 		}
 	}
 }
 
-func mixTemporal(t *testing.T, seq string, crash bool) {
+func mixTemporal(t *testing.T, seq string, deny, crash bool) {
 	ctx := context.Background()
 	sst, err := session.NewMemoryStore(durabletest.Slices()...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	st := durable.NewMemoryStore()
-	prov := &durabletest.MixProvider{Seq: seq}
+	prov := &durabletest.MixProvider{Seq: seq, Deny: deny}
 	acts := &temporal.Activities{Store: st, Agent: durabletest.Agent(sst, nil, prov), Worker: "suite"}
 	crashAt := map[int]*atomic.Bool{}
 	if crash {
@@ -72,7 +81,7 @@ func mixTemporal(t *testing.T, seq string, crash bool) {
 		approved.Store(true)
 		for i := range len(seq) {
 			if seq[i] == durabletest.Held {
-				env.SignalWorkflow(temporal.SignalApproval, temporal.Decision{CallID: durabletest.MixCallID(i), Approved: true})
+				env.SignalWorkflow(temporal.SignalApproval, temporal.Decision{CallID: durabletest.MixCallID(i), Approved: !deny, Reason: "not today"})
 			}
 		}
 	}, time.Hour)

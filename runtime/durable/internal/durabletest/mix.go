@@ -43,7 +43,10 @@ func MixCallID(i int) string { return "m" + strconv.Itoa(i) }
 // MixProvider is a model that makes the calls of Seq (one per kind letter) in its first turn and
 // answers with a final text in its second; it counts the requests of each turn.
 type MixProvider struct {
-	Seq    string
+	Seq string
+	// Deny says the test denies the held calls instead of approving them (VerifyMix then expects
+	// their outcomes to be failures and their changes not made).
+	Deny   bool
 	mu     sync.Mutex
 	counts map[int]int
 }
@@ -114,12 +117,13 @@ func VerifyMix(ctx context.Context, st session.Store, sessionID, run string, p *
 	}
 	var wantEntries []string
 	for i, k := range []byte(p.Seq) {
-		want = append(want, MixCallID(i)+"="+strconv.FormatBool(k != Failing))
+		want = append(want, MixCallID(i)+"="+strconv.FormatBool(k == Committed || (k == Held && !p.Deny)))
 		n := strconv.Itoa(i)
-		switch k {
-		case Held:
+		switch {
+		case k == Held && p.Deny:
+		case k == Held:
 			wantEntries = append(wantEntries, "h"+n+" -1 "+Key(run, 1, i))
-		case Committed:
+		case k == Committed:
 			wantEntries = append(wantEntries, "c"+n+" 1 "+Key(run, 1, i))
 		}
 	}
