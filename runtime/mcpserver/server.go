@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/winkgen/wink/runtime/mcpserver/auth"
 	"github.com/winkgen/wink/runtime/strictjson"
 	"github.com/winkgen/wink/runtime/wink"
 )
@@ -42,6 +43,8 @@ type config struct {
 	lifetime         lifetime // WithSessionTimeout, WithMaxRequestBytes (lifetime.go)
 	ext              *extras  // WithPrompt(s), WithResource(Template), WithWorkspace (completion.go)
 	origins          []string // WithAllowedOrigins (httpcheck.go)
+
+	auth *auth.Config // WithAuth (auth.go)
 }
 
 // WithImplementation sets the name and version the server reports to
@@ -163,8 +166,9 @@ func HTTPHandler(d *wink.Dispatcher, opts ...Option) (http.Handler, error) {
 		return nil, err
 	}
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return ms }, ho)
-	// Origin, and one reading of every message, before the SDK sees the request (httpcheck.go).
-	return newGuard(withRetry(h, c.sseRetry), ho.MaxRequestBodyBytes, c.origins), nil
+	// Origin, and one reading of every message, before the SDK sees the request (httpcheck.go); the
+	// resource server before them, so that only an authorized request is read (auth.go).
+	return withAuth(newGuard(withRetry(h, c.sseRetry), ho.MaxRequestBodyBytes, c.origins), &c, d)
 }
 
 // server answers tools/call for one mcp.Server.
@@ -387,6 +391,7 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 		}
 		disp = cd
 	}
+	ctx = withPrincipal(ctx, req) // the caller's verified token (auth.go)
 	if s.callCtx != nil {
 		var meta map[string]any
 		if req != nil && req.Params != nil {

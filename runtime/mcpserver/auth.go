@@ -1,0 +1,63 @@
+package mcpserver
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/winkgen/wink/runtime/mcpserver/auth"
+	"github.com/winkgen/wink/runtime/wink"
+)
+
+// WithAuth makes HTTPHandler an OAuth 2.1 resource server (package auth):
+// Protected Resource Metadata at its well-known path (scopes_supported
+// holding cfg.Scopes and every scope a tool declares), 401 for a request
+// without a valid token, 403 with the step-up challenge for a tools/call of
+// a tool whose //wink:tool scopes the token lacks, and the token's
+// principal in the context of every call (wink.PrincipalFrom,
+// ToolContext.Principal), where the dispatcher checks each tool's scopes
+// again before decoding its arguments. HTTPHandler fails when cfg is
+// invalid. Serve the handler at the root of the resource's origin so that
+// clients find the metadata (or mount auth.Server.MetadataHandler there).
+//
+// New and ServeStdio ignore it: a stdio client is the local user, and its
+// calls carry no principal, so no scope is checked.
+func WithAuth(cfg auth.Config) Option {
+	return func(c *config) { c.auth = &cfg }
+}
+
+// withAuth puts h behind the resource server c.auth configures, if any.
+func withAuth(h http.Handler, c *config, d *wink.Dispatcher) (http.Handler, error) {
+	if c.auth == nil {
+		return h, nil
+	}
+	srv, err := auth.New(*c.auth)
+	if err != nil {
+		return nil, err
+	}
+	scopes := map[string][]string{}
+	var all []string
+	if d.Registry != nil {
+		for _, t := range d.Registry.Tools() {
+			sp := t.Spec()
+			scopes[sp.Name] = sp.Scopes
+			all = append(all, sp.Scopes...)
+		}
+	}
+	if srv, err = srv.WithScopes(all); err != nil {
+		return nil, err
+	}
+	return srv.Handler(h, func(tool string) ([]string, bool) {
+		sc, ok := scopes[tool]
+		return sc, ok
+	}), nil
+}
+
+// withPrincipal puts the principal of the request's verified token (WithAuth,
+// or the SDK's auth.RequireBearerToken wrapped around the handler) into ctx.
+func withPrincipal(ctx context.Context, req *mcp.CallToolRequest) context.Context {
+	if req == nil || req.Extra == nil || req.Extra.TokenInfo == nil {
+		return ctx
+	}
+	return wink.WithPrincipal(ctx, auth.PrincipalOf(req.Extra.TokenInfo))
+}

@@ -1,0 +1,96 @@
+// Package auth makes an MCP server an OAuth 2.1 resource server, as the MCP
+// authorization specification (2025-06-18, 2026-07-28) requires of a server
+// reached over HTTP. mcpserver.WithAuth(auth.Config{...}) turns it on for
+// mcpserver.HTTPHandler; New and Server.Handler serve any other handler.
+//
+// # What a client sees
+//
+//   - Protected Resource Metadata (RFC 9728) at the well-known URI of the
+//     resource: for Config.Resource "https://mcp.example.com/mcp", at
+//     /.well-known/oauth-protected-resource/mcp (and at the root form
+//     /.well-known/oauth-protected-resource, which clients try next), naming
+//     resource, authorization_servers, scopes_supported (Config.Scopes, and
+//     through WithAuth every scope a tool declares) and
+//     bearer_methods_supported ["header"]. The handler must be mounted at the
+//     root of the resource's origin for clients to find it; otherwise mount
+//     Server.MetadataHandler there.
+//   - A request without a token: 401 with
+//     WWW-Authenticate: Bearer resource_metadata="<metadata URL>".
+//   - A token that is malformed, badly signed, expired, not yet valid,
+//     issued by another issuer or for another audience: 401 with
+//     WWW-Authenticate: Bearer error="invalid_token",
+//     error_description="...", resource_metadata="<metadata URL>".
+//   - A tools/call of a tool whose scopes (//wink:tool scopes=...) the token
+//     lacks: 403 with WWW-Authenticate: Bearer error="insufficient_scope",
+//     scope="<every scope the tool needs>", resource_metadata="<metadata URL>"
+//     (one challenge, so a client steps up once). Where no status can be
+//     carried (a JSON-RPC batch, stdio, the loop, a durable run), the
+//     dispatcher refuses the call before decoding its arguments with a tool
+//     error naming the missing scopes (wink.ScopeError).
+//   - The authorization server being unreachable when its keys are needed:
+//     503, the token is neither accepted nor called invalid.
+//
+// A tool that declares no scopes is callable by any authenticated caller: a
+// read-only tool is not thereby a public one.
+//
+// # Verification
+//
+// A JWT access token (RFC 9068) is verified with the keys of the
+// authorization server's JWKS: its jwks_uri is discovered from the issuer's
+// metadata (RFC 8414 /.well-known/oauth-authorization-server, then OpenID
+// Connect /.well-known/openid-configuration; the document's issuer must equal
+// Config.Issuer exactly). Guarantees and bounds:
+//
+//   - Only asymmetric algorithms are accepted (RS*, PS*, ES*, EdDSA;
+//     Config.Algorithms narrows them): alg "none" and HMAC are refused
+//     before any key is looked at, so a public key can never serve as an
+//     HMAC secret.
+//   - iss must equal Config.Issuer; aud must contain Config.Resource (RFC 8707
+//     resource indicator) unless Config.AnyAudience; exp is required; exp,
+//     nbf and iat are compared with a clock skew of Config.ClockSkew (default
+//     30 s, at most 5 min).
+//   - Keys are cached. A token naming a kid the cache lacks (a rotation)
+//     refetches the JWKS, at most once per Config.MinRefresh (default 10 s)
+//     whatever the number of such tokens; the cache is otherwise refetched
+//     when older than Config.MaxKeyAge (default 1 h). A fetch is bounded by
+//     Config.FetchTimeout (default 10 s) and 1 MiB; verification with cached
+//     keys never waits for a fetch.
+//
+// An opaque token is verified by token introspection (RFC 7662) when
+// Config.Introspection is set: the endpoint is Introspection.URL or the
+// issuer metadata's introspection_endpoint, authenticated with the client's
+// credentials (HTTP Basic). The response must say active, and is held to the
+// same issuer, audience and time checks as a JWT's claims (an introspection
+// response without aud is refused unless Config.AnyAudience).
+//
+// # The principal
+//
+// A verified token becomes a *wink.Principal (subject, client id, issuer,
+// scopes, claims) in the context of every tool call of the request:
+// handlers read it with ToolContext.Principal() or wink.PrincipalFrom(ctx),
+// and the dispatcher checks each tool's scopes against it. The raw token is
+// kept nowhere a handler can reach and is never forwarded: a handler that
+// must call an upstream API obtains its own credential for that API, for
+// example by RFC 8693 token exchange at the authorization server
+// (golang.org/x/oauth2 or oauthex.ExchangeToken of the MCP SDK), held as a
+// resource of the dispatcher, never the inbound token itself.
+//
+// The verified token is also given to the MCP SDK (its auth.TokenInfo, with
+// the subject as UserID), which binds each MCP session to the user that
+// opened it.
+//
+// # Library
+//
+// JOSE is github.com/go-jose/go-jose/v4: the JWS and JWT code the Go OpenID
+// Connect client (coreos/go-oidc) is built on, with no dependencies beyond
+// the standard library, an explicit algorithm allow-list at parse time (the
+// guard against alg confusion), and a maintained threat model. lestrrat-go/jwx
+// offers more (a JWK cache) at the cost of a much larger dependency tree;
+// go-oidc verifies ID tokens (aud is the client), not access tokens. The
+// JWKS cache and refresh bound are written here, on top of go-jose's key
+// types; no JOSE primitive is.
+//
+// Verification (go-jose) and the metadata documents use reflection-based
+// JSON: the price of not writing JOSE code. Tool calls themselves are
+// unaffected.
+package auth
