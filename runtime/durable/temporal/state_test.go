@@ -15,7 +15,9 @@ import (
 	"github.com/winkgen/wink/runtime/loop"
 	"github.com/winkgen/wink/runtime/policy"
 	"github.com/winkgen/wink/runtime/session"
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/worker"
 )
 
 // TestTakeoverShowsTheModelEveryContentBlock is the embedded engine's test of that name on Temporal:
@@ -127,6 +129,76 @@ func TestSessionWriteDoesNotGrowWithRunsServed(t *testing.T) {
 			if err != nil || left != 0 {
 				t.Errorf("after %d ended runs the session keeps %d commits (%v)", n+1, left, err)
 			}
+		}
+	}
+}
+
+// TestTakeoverShowsTheModelEveryContentBlockOnServer is TestTakeoverShowsTheModelEveryContentBlock on
+// the development server with a real worker: an activity attempt dies after the first call's commit
+// (Temporal retries it, and the call is answered from the commit), the held call is approved by signal,
+// and the model's next request is byte for byte the uninterrupted one; the ended run leaves no commit.
+func TestTakeoverShowsTheModelEveryContentBlockOnServer(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	want, err := durabletest.UninterruptedBody(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := devServer(t)
+	c, err := client.Dial(client.Options{HostPort: srv.HostPort, Logger: devserver.Quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, local := range []bool{false, true} {
+		model, err := durabletest.NewCaptureModel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sst, _ := session.NewMemoryStore(durabletest.Slices()...)
+		st := durable.NewMemoryStore()
+		queue := "content-" + strconv.FormatBool(local)
+		var died atomic.Bool
+		w := worker.New(c, queue, worker.Options{})
+		temporal.Register(w, &temporal.Activities{Store: st, Agent: durabletest.Agent(sst, nil, model), Worker: "w",
+			Observe: func(ev durable.Event) {
+				if ev.Kind == durable.EventToolDispatched && ev.Turn == 1 && ev.Index == 0 && died.CompareAndSwap(false, true) {
+					panic("worker killed after the commit")
+				}
+			}})
+		if err := w.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer w.Stop()
+		if err := temporal.Start(ctx, c, st, queue, durabletest.CaptureInput,
+			temporal.Options{Session: "s", TaskQueue: queue, LocalActivities: local, RetryInterval: 10 * time.Millisecond}); err != nil {
+			t.Fatal(err)
+		}
+		for {
+			s, err := temporal.Status(ctx, c, st, queue)
+			if err == nil && s.State == durable.Held {
+				break
+			}
+			if ctx.Err() != nil {
+				t.Fatalf("local=%v: the run was never held: %+v %v", local, s, err)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if err := temporal.Approve(ctx, c, queue, durabletest.HeldCallID); err != nil {
+			t.Fatal(err)
+		}
+		var out temporal.Output
+		if err := c.GetWorkflow(ctx, queue, "").Get(ctx, &out); err != nil || out.Stop != "done" {
+			t.Fatalf("local=%v: %+v %v", local, out, err)
+		}
+		if !died.Load() {
+			t.Fatalf("local=%v: no attempt died", local)
+		}
+		if got := model.Body(2); !bytes.Equal(got, want) {
+			t.Errorf("local=%v: the request after the takeover differs from the uninterrupted one:\n got %s\nwant %s", local, got, want)
+		}
+		if left, err := durabletest.CommitsLeft(ctx, sst, "s"); err != nil || left != 0 {
+			t.Errorf("local=%v: the ended run left %d commits (%v)", local, left, err)
 		}
 	}
 }
