@@ -61,3 +61,31 @@ func withPrincipal(ctx context.Context, req *mcp.CallToolRequest) context.Contex
 	}
 	return wink.WithPrincipal(ctx, auth.PrincipalOf(req.Extra.TokenInfo))
 }
+
+// listByScopes is the receiving middleware that shows each caller of tools/list only the tools its
+// principal may call (every scope the tool declares granted; a tool declaring none is shown to everyone),
+// and marks such a list private (cacheScope "private", 2026-07-28) so that no one else's client or an
+// intermediary serves it. A request without a principal (stdio, a server without WithAuth) gets the whole
+// list, as before. A page the SDK cut may come out shorter; its cursor still leads to the next.
+func (s *server) listByScopes() mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			lr, ok := res.(*mcp.ListToolsResult)
+			if !ok || err != nil || method != "tools/list" || s.disp.Registry == nil || req == nil || req.GetExtra() == nil || req.GetExtra().TokenInfo == nil {
+				return res, err
+			}
+			p := auth.PrincipalOf(req.GetExtra().TokenInfo)
+			out := *lr
+			out.Tools = make([]*mcp.Tool, 0, len(lr.Tools))
+			for _, t := range lr.Tools {
+				if wt, ok := s.disp.Registry.Lookup(t.Name); ok && len(p.Missing(wt.Spec().Scopes)) > 0 {
+					continue
+				}
+				out.Tools = append(out.Tools, t)
+			}
+			out.CacheScope = "private"
+			return &out, nil
+		}
+	}
+}

@@ -47,6 +47,16 @@
 // The SDK's Host check refuses DNS rebinding on a loopback address. A handler built with New and the
 // SDK's own mcp.NewStreamableHTTPHandler has neither check.
 //
+// # Who may call what
+//
+// WithAuth(auth.Config{Issuer: ..., Resource: ...}) makes HTTPHandler an OAuth 2.1 resource server
+// (package auth: RFC 9728 metadata, 401 and 403 challenges, JWT access tokens checked with the issuer's
+// JWKS, or RFC 7662 introspection). A tools/call of a tool whose //wink:tool scopes the token lacks is
+// refused with 403 and one step-up challenge naming every scope the tool needs; the dispatcher checks the
+// same scopes again (a tool error where no status can be carried). tools/list shows each caller only the
+// tools its token permits, marked cacheScope "private". A handler reads the caller with
+// ToolContext.Principal(); the token itself is never handed on. Stdio and New serve without tokens.
+//
 // # One session per client
 //
 // A client is one MCP session of the SDK: the stdio connection, one Mcp-Session-Id of the streamable

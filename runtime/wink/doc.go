@@ -25,6 +25,18 @@
 //     `Unknown tool "x". Available tools: a, b, c.` (registry order;
 //     `Unknown tool "x". No tools are available.` for an empty registry;
 //     names longer than 64 runes are truncated with "…" when echoed);
+//     1b. the caller's scopes: when ctx carries a Principal (WithPrincipal;
+//     mcpserver.WithAuth puts the verified token's there), a tool declaring
+//     scopes (//wink:tool scopes=a,b; Spec.Scopes) is refused unless the
+//     principal holds all of them, before its arguments are read, with
+//     `tool "x" was not called: the caller's token lacks the scope "b";
+//     obtain a token granting "a b" from the authorization server and call
+//     again` (ToolInvoked.Err is a *ScopeError, ErrInsufficientScope). This
+//     holds for every entry point (MCP, the loop, a durable run executing
+//     in the context it was started with, a direct Dispatch). Without a
+//     principal nothing is checked, as before; a tool declaring no scopes
+//     is callable by any authenticated caller (readonly is not a
+//     permission);
 //  2. strict decoding with the generated decoder, then the params' Validate
 //     (only when decoding found no error: a half-decoded value is
 //     meaningless); all problems become one ArgumentsError text;

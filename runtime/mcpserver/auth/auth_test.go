@@ -295,6 +295,23 @@ func TestScopes(t *testing.T) {
 		t.Fatalf("whoami without scopes: %v %+v", err, res)
 	}
 	write := as.token(t, 0, map[string]any{"aud": []string{"https://other.example.com", s.url}, "sub": "alice", "scope": "tickets:write tickets:read"})
+	// Each caller's tools/list shows the tools its token permits, marked private.
+	for _, c := range []struct {
+		token string
+		want  []string
+	}{{read, []string{"read_ticket", "whoami"}}, {none, []string{"whoami"}}, {write, []string{"read_ticket", "close_ticket", "whoami"}}} {
+		lr, err := connect(t, s.url, c.token).ListTools(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, tool := range lr.Tools {
+			names = append(names, tool.Name)
+		}
+		if !slices.Equal(names, c.want) || lr.CacheScope != "private" {
+			t.Errorf("tools/list = %v (cacheScope %q), want %v (private)", names, lr.CacheScope, c.want)
+		}
+	}
 	res, err = connect(t, s.url, write).CallTool(ctx, &mcp.CallToolParams{Name: "close_ticket", Arguments: map[string]any{"id": 7}})
 	if err != nil || res.IsError {
 		t.Fatalf("close_ticket with both scopes: %v %+v", err, res)

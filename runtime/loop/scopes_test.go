@@ -1,0 +1,48 @@
+package loop_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/winkgen/wink/runtime/loop"
+	"github.com/winkgen/wink/runtime/loop/internal/scopetest"
+	"github.com/winkgen/wink/runtime/wink"
+)
+
+// TestRunChecksThePrincipalsScopes: a run whose context carries a principal (wink.WithPrincipal) has each
+// call checked against its tool's //wink:tool scopes: a call lacking one is a failed outcome the model reads,
+// naming the scope, and the handler does not run; with the scope, the call runs.
+func TestRunChecksThePrincipalsScopes(t *testing.T) {
+	d := &wink.Dispatcher{Registry: wink.MustRegistry(scopetest.WinkTools())}
+	run := func(p *wink.Principal) wink.Outcome {
+		t.Helper()
+		prov := script(
+			loop.Response{ToolCalls: []wink.Call{call("c1", "close_ticket", `{"id":7}`)}, Stop: "tool_calls"},
+			loop.Response{Text: "done", Stop: "stop"},
+		)
+		res, err := loop.Run(wink.WithPrincipal(context.Background(), p), loop.Config{Provider: prov, Dispatcher: d},
+			[]loop.Message{loop.UserMessage("Close ticket 7.")})
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+		return res.Messages[2].Result
+	}
+	before := scopetest.Calls.Load()
+	out := run(&wink.Principal{Subject: "alice", Scopes: []string{"tickets:read"}})
+	if out.Success || !strings.Contains(out.Output, `lacks the scope "tickets:write"`) {
+		t.Fatalf("close_ticket without tickets:write: %+v", out)
+	}
+	if scopetest.Calls.Load() != before {
+		t.Fatalf("the handler ran for a call lacking its scope")
+	}
+	if out := run(&wink.Principal{Subject: "alice", Scopes: []string{"tickets:write"}}); !out.Success {
+		t.Fatalf("close_ticket with tickets:write: %+v", out)
+	}
+	if out := run(nil); !out.Success { // no principal: the run is not made for a caller, as before
+		t.Fatalf("close_ticket without a principal: %+v", out)
+	}
+	if scopetest.Calls.Load() != before+2 {
+		t.Fatalf("handler ran %d times, want 2", scopetest.Calls.Load()-before)
+	}
+}
