@@ -327,6 +327,68 @@ func DecodeCalls(b []byte) ([]wink.Call, error) {
 	return cs, d.finish("calls")
 }
 
+// EncodeHeld returns the payload of a run's held calls: the calls as EncodeCalls writes them, then for
+// each what a person deciding on it needs (the policy, the reason, the binding, the arguments as shown,
+// and the question of a call held by Elicit).
+func EncodeHeld(hs []*wink.HeldError) []byte {
+	if len(hs) == 0 {
+		return nil
+	}
+	e := enc{b: make([]byte, 0, 128)}
+	e.b = append(e.b, codecVersion)
+	e.uvarint(uint64(len(hs)))
+	for _, h := range hs {
+		e.call(h.Call)
+	}
+	for _, h := range hs {
+		e.str(h.Call.Hold)
+		e.str(h.Policy)
+		e.str(h.Reason)
+		b := h.Binding
+		e.str(b.Hold)
+		e.str(b.Tool)
+		e.str(b.Digest)
+		e.str(b.Session)
+		e.str(b.Run)
+		e.str(h.Arguments)
+		e.bool(h.Elicitation != nil)
+		if el := h.Elicitation; el != nil {
+			e.str(el.Message)
+			e.bytes(el.Schema)
+			e.uvarint(uint64(el.Seq))
+		}
+	}
+	return e.b
+}
+
+// DecodeHeld decodes what EncodeHeld wrote; a payload of EncodeCalls (a worker before bindings) gives
+// calls without one (approving them fails: the run holds them again with their binding when it looks
+// at them next).
+func DecodeHeld(b []byte) ([]*wink.HeldError, error) {
+	if len(b) == 0 {
+		return nil, nil
+	}
+	d := dec{b: b}
+	d.version()
+	cs := d.calls()
+	hs := make([]*wink.HeldError, len(cs))
+	for i, c := range cs {
+		hs[i] = &wink.HeldError{Call: c}
+	}
+	if len(d.b) > 0 && d.err == nil {
+		for _, h := range hs {
+			h.Call.Hold = d.str()
+			h.Policy, h.Reason = d.str(), d.str()
+			h.Binding = wink.Binding{Hold: d.str(), Tool: d.str(), Digest: d.str(), Session: d.str(), Run: d.str()}
+			h.Arguments = d.str()
+			if d.bool() {
+				h.Elicitation = &wink.ElicitationRequest{Message: d.str(), Schema: d.bytes(), Seq: int(d.uvarint())}
+			}
+		}
+	}
+	return hs, d.finish("held calls")
+}
+
 // result is how a run ended: its stop reason and error text.
 type result struct {
 	stop loop.StopReason

@@ -2,8 +2,11 @@ package durable
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"errors"
+	"strconv"
 
 	"github.com/winkgen/wink/runtime/session"
 	"github.com/winkgen/wink/runtime/strictjson"
@@ -159,6 +162,17 @@ func IdempotencyKey(ctx context.Context) string {
 	return k
 }
 
+// HoldID returns the hold id (wink.Call.Hold) of call index of turn turn of run run: the id a decision
+// on that call, if it is held, is bound to. It is derived from the step, not drawn at random, so that
+// every worker, every takeover and every replay of the step (on either engine) dispatches the call
+// under the same id without storing it; it is unique because the step is (run ids are never reused:
+// Start of an existing id changes nothing), and it is never the provider's call id, so a decision on
+// one turn's "gemini-0" cannot apply to another turn's.
+func HoldID(run string, turn, index int) string {
+	sum := sha256.Sum256([]byte("wink.durable.hold\x00" + run + "\x00" + strconv.Itoa(turn) + "\x00" + strconv.Itoa(index)))
+	return "hold-" + hex.EncodeToString(sum[:16])
+}
+
 // ToolStep names the tool call DispatchStep runs: call Index of turn Turn of run Run.
 type ToolStep struct {
 	Run   string
@@ -182,11 +196,16 @@ type ToolStep struct {
 // refused with ErrStaleStep; Fence is called. On success OnResult records the outcome in CommitSlice, so
 // the session's commit and the checkpoint are one write. The handler's context carries the step's
 // IdempotencyKey. Engines call it for every tool step (the Temporal engine's tool activity too); a
-// *wink.HeldError is returned as Dispatch returns it.
+// *wink.HeldError is returned as Dispatch returns it. A call without a hold id is dispatched under the
+// step's (HoldID), so a decision recorded for the step's held call (policy.Approve with the HeldError)
+// applies when any worker dispatches it again, and to no other call.
 func DispatchStep(ctx context.Context, base *wink.Dispatcher, st ToolStep, c wink.Call) (wink.Outcome, error) {
 	run, turn, index := st.Run, st.Turn, st.Index
 	d := *base
 	key := stepKey(run, turn, index)
+	if c.Hold == "" {
+		c.Hold = HoldID(run, turn, index)
+	}
 	d.RunContext.RunID = run
 	d.RunContext.RequestID = key
 	d.RunContext.Attempt = st.Attempt

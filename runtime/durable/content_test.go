@@ -154,7 +154,7 @@ func TestTakeoverShowsTheModelEveryContentBlock(t *testing.T) {
 					t.Fatal("no worker crashed while held")
 				}
 			}
-			if err := durabletest.Approve(ctx, sst, "s"); err != nil {
+			if err := durabletest.Approve(ctx, sst, "s", st.Held[0]); err != nil {
 				t.Fatal(err)
 			}
 			if err := client.Wake(ctx, "r"); err != nil {

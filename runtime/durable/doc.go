@@ -75,9 +75,13 @@
 //
 // A call a policy holds (policy.RequireApproval) stops the run as Held: the worker gives it back and no
 // worker holds it while it waits, for days if need be. Record the decision with policy.Approve or
-// policy.Deny on the run's session, from any process sharing the session store, and call Engine.Wake
+// policy.Deny (given the *wink.HeldError of Status.Held) on the run's session, from any process sharing
+// the session store, and call Engine.Wake
 // (or wait for HeldPoll): the next worker dispatches the held calls again, which now run or answer the
-// model with the denial.
+// model with the denial. A held call's hold id is its step's (HoldID: derived from the run, the turn and
+// the call's index), so every worker, takeover and replay dispatches it under the id its decision is
+// bound to, on both engines; the decision (bound also to the tool, the canonical arguments, the session
+// and the run) applies to that call only, never to another turn's call that reuses the provider's id.
 //
 // The other calls of the held call's turn are dispatched meanwhile, in order: they fail or commit and
 // are checkpointed, and the held call, once approved, runs after them. The session keeps the commits

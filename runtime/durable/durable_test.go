@@ -106,7 +106,7 @@ func TestCrashInProcess(t *testing.T) {
 			if err != nil {
 				t.Fatalf("waiting for the held call: %v (status %+v)", err, st)
 			}
-			if st.State != durable.Held || len(st.Held) != 1 || st.Held[0].ID != durabletest.HeldCallID {
+			if st.State != durable.Held || len(st.Held) != 1 || st.Held[0].Call.ID != durabletest.HeldCallID {
 				t.Fatalf("want the transfer held, got %s %v", st.State, st.Held)
 			}
 			if point == durabletest.WhileHeld {
@@ -117,7 +117,7 @@ func TestCrashInProcess(t *testing.T) {
 					t.Fatal("no worker crashed while held")
 				}
 			}
-			if err := durabletest.Approve(ctx, sst, "sess-"+point); err != nil {
+			if err := durabletest.Approve(ctx, sst, "sess-"+point, st.Held[0]); err != nil {
 				t.Fatal(err)
 			}
 			if err := client.Wake(ctx, run); err != nil {
@@ -179,7 +179,7 @@ func TestStatusWhileRunning(t *testing.T) {
 	if ran, _ := eng.RunOne(ctx); ran {
 		t.Fatal("a held run was claimed before its wake time")
 	}
-	if err := durabletest.Approve(ctx, sst, "s"); err != nil {
+	if err := durabletest.Approve(ctx, sst, "s", st.Held[0]); err != nil {
 		t.Fatal(err)
 	}
 	if err := eng.Wake(ctx, "r"); err != nil {
@@ -212,7 +212,11 @@ func TestDenied(t *testing.T) {
 	eng := &durable.Engine{Store: store, Agent: durabletest.Agent(sst, ledger.NewMemory(), p), HeldPoll: time.Hour}
 	_, _ = eng.Start(ctx, "r", []loop.Message{loop.UserMessage("go")}, durable.StartOptions{Session: "s"})
 	_, _ = eng.RunOne(ctx)
-	if err := denyHeld(ctx, sst); err != nil {
+	held, _ := eng.Status(ctx, "r")
+	if len(held.Held) != 1 {
+		t.Fatalf("not held: %+v", held)
+	}
+	if err := denyHeld(ctx, sst, held.Held[0]); err != nil {
 		t.Fatal(err)
 	}
 	_ = eng.Wake(ctx, "r")
@@ -253,8 +257,8 @@ func durabletestCall() wink.Call {
 	return wink.Call{ID: "c1", Name: "deposit", Arguments: []byte(`{"account":"a","cents":1}`), PairMaps: true}
 }
 
-func denyHeld(ctx context.Context, st session.Store) error {
-	return policy.Deny(ctx, session.New(session.WithID("s"), session.WithStore(st)), durabletest.HeldCallID, "not today")
+func denyHeld(ctx context.Context, st session.Store, held *wink.HeldError) error {
+	return policy.Deny(ctx, session.New(session.WithID("s"), session.WithStore(st)), held, "not today")
 }
 
 // TestMemoryStoreContract checks MemoryStore against the Store contract.
@@ -350,7 +354,7 @@ func TestPausedPastLease(t *testing.T) {
 				t.Fatalf("A changed the run: %s, %d steps", st.State, st.Steps)
 			}
 			// The run goes on as if A had never resumed.
-			if err := durabletest.Approve(ctx, sst, "s"); err != nil {
+			if err := durabletest.Approve(ctx, sst, "s", st.Held[0]); err != nil {
 				t.Fatal(err)
 			}
 			_ = b.Wake(ctx, "r")

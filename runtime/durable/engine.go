@@ -488,7 +488,7 @@ func replay(ctx context.Context, x *execution, p *progress, input []loop.Message
 		}
 		outs := make([]wink.Outcome, len(resp.ToolCalls))
 		have := make([]bool, len(resp.ToolCalls))
-		var held []wink.Call
+		var held []*wink.HeldError
 		for i, c := range resp.ToolCalls {
 			if data, ok := tools[[2]int{turn, i}]; ok {
 				o, err := DecodeOutcome(data)
@@ -508,7 +508,7 @@ func replay(ctx context.Context, x *execution, p *progress, input []loop.Message
 			o, err := DispatchStep(ctx, x.cfg.Dispatcher, ToolStep{Run: x.rec.ID, Turn: turn, Index: i, Attempt: x.rec.Attempts, Fence: x.fence}, c)
 			x.locked.Store(false)
 			if he, ok := errors.AsType[*wink.HeldError](err); ok {
-				held = append(held, he.Call)
+				held = append(held, he)
 				continue
 			}
 			if errors.Is(err, ErrLeaseLost) || errors.Is(err, ErrNotFound) {
@@ -541,7 +541,7 @@ func replay(ctx context.Context, x *execution, p *progress, input []loop.Message
 		}
 		if len(held) > 0 {
 			wait := orDefault(x.e.HeldPoll, DefaultHeldPoll)
-			return driven{rel: Release{State: Held, Held: EncodeCalls(held), Delay: wait}}
+			return driven{rel: Release{State: Held, Held: EncodeHeld(held), Delay: wait}}
 		}
 		if !complete { // replaying only: the turn's calls are still running or held
 			return driven{}
@@ -675,8 +675,9 @@ type Status struct {
 	Usage wink.TokenUsage
 	// Steps counts the checkpoints.
 	Steps int
-	// Held lists the calls waiting for a decision (State Held).
-	Held []wink.Call
+	// Held lists the calls waiting for a decision (State Held): show each one's Question and record the
+	// decision with policy.Approve or policy.Deny (wink.AnswerElicitation) given the *wink.HeldError.
+	Held []*wink.HeldError
 	// Stop says how a terminal run ended; Err is its error, or the last error a worker retried after.
 	Stop    loop.StopReason
 	Err     string
@@ -705,7 +706,7 @@ func Rebuild(rec Record, steps []Step) (Status, error) {
 	var p progress
 	replay(context.Background(), nil, &p, input, steps, rec.MaxTurns)
 	st.Messages, st.Text, st.Turns, st.Usage = p.msgs, p.text, p.turns, p.usage
-	if st.Held, err = DecodeCalls(rec.Held); err != nil {
+	if st.Held, err = DecodeHeld(rec.Held); err != nil {
 		return st, err
 	}
 	if rec.State != Held {

@@ -111,9 +111,9 @@ func runMix(t *testing.T, seq string, deny, crash bool) {
 		if st.State == durable.Held {
 			for _, c := range st.Held {
 				sess := session.New(session.WithID("s"), session.WithStore(sst))
-				decide := policy.Approve(ctx, sess, c.ID)
+				decide := policy.Approve(ctx, sess, c)
 				if deny {
-					decide = policy.Deny(ctx, sess, c.ID, "not today")
+					decide = policy.Deny(ctx, sess, c, "not today")
 				}
 				if decide != nil {
 					t.Fatal(decide)
@@ -213,10 +213,11 @@ func TestWorkerClockSkew(t *testing.T) {
 		t.Fatalf("after the failed wiring: %s %q", st.State, st.Err)
 	}
 	runSoon("retry after RetryDelay")
-	if st, _ := eng.Status(ctx, "r"); st.State != durable.Held {
-		t.Fatalf("want the call held, got %s %q", st.State, st.Err)
+	held, _ := eng.Status(ctx, "r")
+	if held.State != durable.Held || len(held.Held) != 1 || held.Held[0].Call.ID != durabletest.MixCallID(0) {
+		t.Fatalf("want the call held, got %s %q", held.State, held.Err)
 	}
-	if err := policy.Approve(ctx, session.New(session.WithID("s"), session.WithStore(sst)), durabletest.MixCallID(0)); err != nil {
+	if err := policy.Approve(ctx, session.New(session.WithID("s"), session.WithStore(sst)), held.Held[0]); err != nil {
 		t.Fatal(err)
 	}
 	runSoon("held run looked at again after HeldPoll") // no Wake: the poll finds the decision

@@ -68,7 +68,7 @@ func TestApprovalInterruptsAndResumesOnAnotherWorker(t *testing.T) {
 			}}
 			res, err := loop.Run(context.Background(), loop.Config{Provider: p, Dispatcher: worker(t, store, reg)},
 				[]loop.Message{loop.UserMessage("Pay the invoice.")})
-			if !errors.Is(err, loop.ErrHeld) || res.Stop != loop.StopHeld || len(res.Held) != 1 || res.Held[0].ID != "c1" {
+			if !errors.Is(err, loop.ErrHeld) || res.Stop != loop.StopHeld || len(res.Held) != 1 || res.Held[0].Call.ID != "c1" {
 				t.Fatalf("run: %v, stop %v, held %+v", err, res.Stop, res.Held)
 			}
 			if payRuns.Load() != 0 || lookupRuns.Load() != 1 {
@@ -81,9 +81,9 @@ func TestApprovalInterruptsAndResumesOnAnotherWorker(t *testing.T) {
 			}
 			approver := worker(t, store, reg).Session
 			if c.approve {
-				err = policy.Approve(context.Background(), approver, "c1")
+				err = policy.Approve(context.Background(), approver, res.Held[0]) // the first listing: the call kept its hold id
 			} else {
-				err = policy.Deny(context.Background(), approver, "c1", "the invoice is a duplicate")
+				err = policy.Deny(context.Background(), approver, res.Held[0], "the invoice is a duplicate")
 			}
 			if err != nil {
 				t.Fatal(err)

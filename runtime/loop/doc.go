@@ -49,7 +49,11 @@
 //     completes (Turn.Resumed, Index 0) with the resumed calls' outcomes at their indexes, before its
 //     first request.
 //   - Calls a policy holds for a person's approval (policy.RequireApproval) are neither errors nor
-//     failures: the turn's other calls run, the run stops with StopHeld and Result.Held, and Resume, given
-//     the kept messages once the decisions are recorded, dispatches the held calls (on this worker or any
-//     other over the same stored session; it refreshes the session first) and goes on.
+//     failures: the turn's other calls run, the run stops with StopHeld and Result.Held (a *wink.HeldError
+//     per held call, to show and to decide on with policy.Approve or policy.Deny), and Resume, given the
+//     kept messages once the decisions are recorded, dispatches the held calls (on this worker or any
+//     other over the same stored session; it refreshes the session first) and goes on. The held calls in
+//     Result.Messages carry their hold id (wink.Call.Hold): a decision is bound to it, to the tool, to
+//     the canonical arguments, the session and the run, and applies to no other call, so a later call
+//     reusing the provider's id (Gemini's "gemini-0" opens every turn) is held again.
 package loop

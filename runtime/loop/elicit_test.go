@@ -32,7 +32,7 @@ func TestElicitationHoldsTheRunUntilTheUserAnswers(t *testing.T) {
 		{Text: "You are signed up."},
 	}}
 	res, err := loop.Run(ctx, loop.Config{Provider: p, Dispatcher: worker()}, []loop.Message{loop.UserMessage("Sign me up.")})
-	if !errors.Is(err, loop.ErrHeld) || len(res.Held) != 1 || res.Held[0].ID != "c1" {
+	if !errors.Is(err, loop.ErrHeld) || len(res.Held) != 1 || res.Held[0].Call.ID != "c1" {
 		t.Fatalf("run: %v %+v", err, res.Held)
 	}
 	answer := func(action wink.ElicitAction, content string, wantMsg string) {

@@ -123,8 +123,8 @@ const (
 	// StopError: the provider or the dispatcher failed; the error says how.
 	StopError
 	// StopHeld: a policy held some of the turn's calls for a person's approval (Result.Held); the
-	// others ran. The error is ErrHeld. Record the decisions (policy.Approve, policy.Deny), then continue
-	// with Resume, on this worker or another over the same stored session.
+	// others ran. The error is ErrHeld. Record the decisions (policy.Approve, policy.Deny with each
+	// *wink.HeldError), then continue with Resume, on this worker or another over the same stored session.
 	StopHeld
 )
 
@@ -193,8 +193,11 @@ type Result struct {
 	Usage wink.TokenUsage
 	// Stop says why the run ended.
 	Stop StopReason
-	// Held lists the calls held for approval when Stop is StopHeld, in the calls' order.
-	Held []wink.Call
+	// Held lists the calls held for approval (or waiting for an answer to Elicit) when Stop is StopHeld,
+	// in the calls' order: show each one's Question, and record the decision with policy.Approve or
+	// policy.Deny (wink.AnswerElicitation) given the *wink.HeldError itself. The held calls in Messages
+	// carry their hold id (wink.Call.Hold), which is how Resume dispatches them to their decision.
+	Held []*wink.HeldError
 }
 
 // Run drives cfg.Provider until the model stops calling tools: each turn sends the conversation and the
@@ -291,6 +294,7 @@ func run(ctx context.Context, cfg Config, messages []Message, resume bool) (Resu
 			return res, nil
 		}
 
+		asst := len(res.Messages) - 1 // the assistant message just appended
 		outcomes, held, err := dispatch(ctx, &cfg, resp.ToolCalls)
 		for _, o := range outcomes {
 			if answered(o) {
@@ -303,6 +307,7 @@ func run(ctx context.Context, cfg Config, messages []Message, resume bool) (Resu
 			return res.stop(ctx, turnError(turn, "dispatch", err), StopError)
 		}
 		if len(held) > 0 {
+			res.stampHolds(asst, held)
 			res.Stop, res.Held = StopHeld, held
 			return res, ErrHeld
 		}
@@ -362,7 +367,7 @@ func (e *TurnError) Unwrap() error { return e.Err }
 // dispatch runs a turn's calls (concurrently with cfg.Parallel) and returns one outcome per call, at
 // its index: Dispatch's outcome, or a Held or NotRun one for a call without a result. held lists the
 // held calls in order; err is the error of the earliest call whose Dispatch failed.
-func dispatch(ctx context.Context, cfg *Config, calls []wink.Call) (outcomes []wink.Outcome, held []wink.Call, err error) {
+func dispatch(ctx context.Context, cfg *Config, calls []wink.Call) (outcomes []wink.Outcome, held []*wink.HeldError, err error) {
 	if cfg.Parallel && len(calls) > 1 {
 		return dispatchParallel(ctx, cfg.Dispatcher, calls)
 	}
@@ -393,13 +398,13 @@ const notRunAfter = "not run: the run stopped at an earlier call's dispatch erro
 // dispatchSequential runs calls in order and stops at the first Dispatch error: that call and the ones
 // after it are NotRun. Calls a policy holds (*wink.HeldError) are Held and listed in held, and do not
 // stop the turn.
-func dispatchSequential(ctx context.Context, d *wink.Dispatcher, calls []wink.Call) (outcomes []wink.Outcome, held []wink.Call, err error) {
+func dispatchSequential(ctx context.Context, d *wink.Dispatcher, calls []wink.Call) (outcomes []wink.Outcome, held []*wink.HeldError, err error) {
 	outcomes = make([]wink.Outcome, len(calls))
 	for i, c := range calls {
 		o, err := d.Dispatch(ctx, c)
 		if he, ok := errors.AsType[*wink.HeldError](err); ok {
 			outcomes[i] = heldOutcome(c, he)
-			held = append(held, he.Call)
+			held = append(held, he)
 			continue
 		}
 		if err != nil {
@@ -420,7 +425,7 @@ func dispatchSequential(ctx context.Context, d *wink.Dispatcher, calls []wink.Ca
 // the earliest failing call's; as in a sequential turn, the state-changing calls after one that returned
 // an error (not a hold) do not run (NotRun). Held calls are Held and listed in held, in order. A call to
 // an unknown tool counts as changing state.
-func dispatchParallel(ctx context.Context, d *wink.Dispatcher, calls []wink.Call) ([]wink.Outcome, []wink.Call, error) {
+func dispatchParallel(ctx context.Context, d *wink.Dispatcher, calls []wink.Call) ([]wink.Outcome, []*wink.HeldError, error) {
 	outcomes := make([]wink.Outcome, len(calls))
 	errs := make([]error, len(calls))
 	var wg sync.WaitGroup
@@ -447,11 +452,11 @@ func dispatchParallel(ctx context.Context, d *wink.Dispatcher, calls []wink.Call
 	}
 	wg.Wait()
 	var first error
-	var held []wink.Call
+	var held []*wink.HeldError
 	for i, err := range errs {
 		if he, ok := errors.AsType[*wink.HeldError](err); ok {
 			outcomes[i] = heldOutcome(calls[i], he)
-			held = append(held, he.Call)
+			held = append(held, he)
 			continue
 		}
 		switch {
@@ -548,8 +553,32 @@ func (res *Result) resumeHeld(ctx context.Context, cfg *Config) error {
 		return err
 	}
 	if len(held) > 0 {
+		res.stampHolds(last, held)
 		res.Stop, res.Held = StopHeld, held
 		return ErrHeld
 	}
 	return nil
+}
+
+// stampHolds sets the hold id of each held call in the assistant message at index at (a copy of its
+// calls: the caller's messages and the provider's response are not modified), so that Resume dispatches
+// each held call with the id its decision is bound to. A call is matched by its place among the calls
+// with its provider id, name and arguments, in order: a provider id may repeat within a turn.
+func (res *Result) stampHolds(at int, held []*wink.HeldError) {
+	if at < 0 || at >= len(res.Messages) || res.Messages[at].Role != RoleAssistant {
+		return
+	}
+	m := res.Messages[at]
+	calls := append([]wink.Call(nil), m.ToolCalls...)
+	used := make([]bool, len(calls))
+	for _, h := range held {
+		for i := range calls {
+			if !used[i] && calls[i].ID == h.Call.ID && calls[i].Name == h.Call.Name && string(calls[i].Arguments) == string(h.Call.Arguments) {
+				calls[i].Hold, used[i] = h.Binding.Hold, true
+				break
+			}
+		}
+	}
+	m.ToolCalls = calls
+	res.Messages[at] = m
 }

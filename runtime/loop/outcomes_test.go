@@ -96,11 +96,11 @@ func TestTurnOutcomesStayAlignedWithTheCalls(t *testing.T) {
 				return loop.Config{Provider: p, Dispatcher: d, Parallel: parallel, OnTurn: got.onTurn}
 			}
 			res, err := loop.Run(ctx, cfg(), []loop.Message{loop.UserMessage("go")})
-			if !errors.Is(err, loop.ErrHeld) || len(res.Held) != 1 || res.Held[0].ID != "b" {
+			if !errors.Is(err, loop.ErrHeld) || len(res.Held) != 1 || res.Held[0].Call.ID != "b" {
 				t.Fatalf("run: %v %+v", err, res.Held)
 			}
 			approver := worker(t, store, reg).Session
-			if err := policy.Approve(ctx, approver, "b"); err != nil {
+			if err := policy.Approve(ctx, approver, res.Held[0]); err != nil {
 				t.Fatal(err)
 			}
 			res, err = loop.Resume(ctx, cfg(), res.Messages)

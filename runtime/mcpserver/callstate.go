@@ -42,7 +42,8 @@ const statePrefix = "wink-call."
 
 // callState is what a requestState carries from one round of a tools/call to the next.
 type callState struct {
-	held     string   // the held call's ID; "" when no policy held the call
+	held     string   // the held call's hold id (wink.Binding.Hold); "" when no policy held the call
+	digest   string   // the held call's arguments digest (wink.Binding.Digest)
 	approved bool     // the person approved the held call; false: the state asks for the decision
 	answers  []answer // the client's answers to the handler's input requests, in order
 }
@@ -54,6 +55,8 @@ var errForeignState = errors.New("requestState does not belong to this call (ano
 func (s *server) encodeState(name string, args []byte, st callState) string {
 	payload := []byte(`{"held":`)
 	payload = strictjson.AppendString(payload, st.held)
+	payload = append(payload, `,"digest":`...)
+	payload = strictjson.AppendString(payload, st.digest)
 	payload = append(payload, `,"approved":`...)
 	payload = strictjson.AppendBool(payload, st.approved)
 	payload = append(payload, `,"answers":`...)
@@ -64,7 +67,12 @@ func (s *server) encodeState(name string, args []byte, st callState) string {
 // stateMAC signs a state's payload for the call of tool name with args.
 func (s *server) stateMAC(name string, args, payload []byte) []byte {
 	m := hmac.New(sha256.New, s.stateKey)
-	sum := sha256.Sum256(args)
+	// The arguments in canonical form (RFC 8785): a retry that spells them otherwise is the same call.
+	canon, err := strictjson.CanonicalExact(nil, args)
+	if err != nil {
+		canon = args
+	}
+	sum := sha256.Sum256(canon)
 	m.Write([]byte("wink-call:" + strconv.Itoa(len(name)) + ":" + name))
 	m.Write(sum[:])
 	m.Write(payload)
@@ -90,6 +98,8 @@ func (s *server) readState(p *mcp.CallToolParamsRaw, args []byte) (callState, er
 			switch string(d.Key()) {
 			case "held":
 				st.held, _ = d.String()
+			case "digest":
+				st.digest, _ = d.String()
 			case "approved":
 				st.approved, _ = d.Bool()
 			case "answers":
@@ -123,7 +133,7 @@ func (s *server) resume(ctx context.Context, disp *wink.Dispatcher, p *mcp.CallT
 		if resp == nil {
 			return "", st, errors.New("inputResponses lacks the " + strconv.Quote(approvalInput) + " elicitation result")
 		}
-		if err := s.decide(ctx, disp, st.held, resp); err != nil {
+		if err := s.decide(ctx, disp, binding(disp, st.held, p.Name, st.digest), resp); err != nil {
 			return "", st, err
 		}
 		st.approved = resp.Action == "accept"
@@ -138,7 +148,7 @@ func (s *server) resume(ctx context.Context, disp *wink.Dispatcher, p *mcp.CallT
 		return "", st, nil
 	}
 	id := roundID(st.held, len(st.answers))
-	return id, st, stageApproval(ctx, disp, id)
+	return id, st, stageApproval(ctx, disp, binding(disp, id, p.Name, st.digest))
 }
 
 // roundID is the ID an approved held call runs under once the client has given n answers.

@@ -150,12 +150,15 @@
 //     `tool "<name>" was not answered: <error>`, also logged (WithLogger).
 //   - a call held for a person's approval (policy.RequireApproval; the dispatcher needs a session, see
 //     WithSessions): an input-required result (MCP 2026-07-28 multi round-trip requests) asking the
-//     client to elicit the decision from its user, with a signed requestState naming the held call. The
-//     client answers by calling the tool again with the elicitation's result: "accept" records
-//     policy.Approve and the call runs under its original id; "decline" or "cancel" records policy.Deny
-//     (with the form's reason) and the model reads the denial. The SDK asks clients on older protocol
-//     versions by elicitation/create itself. A requestState that does not match the retried call's tool
-//     and arguments, or a retry of a call already decided (a replay), is refused with a JSON-RPC
+//     client to elicit the decision from its user (the question shows the tool and its arguments in
+//     canonical form, bounded: wink.HeldError.Question), with a signed requestState carrying the held
+//     call's binding (its hold id and the digest of its canonical arguments). The client answers by
+//     calling the tool again with the elicitation's result: "accept" records an approval bound to the
+//     held call (hold id, tool, arguments, session, run) and the call runs under its hold id; "decline"
+//     or "cancel" records a denial (with the form's reason) and the model reads it. The SDK asks clients on older protocol
+//     versions by elicitation/create itself. A requestState that does not match the retried call's tool,
+//     arguments (in canonical form: any spelling of the same ones matches) or session, or a retry of a
+//     call already decided (a replay), is refused with a JSON-RPC
 //     invalid-params error and runs nothing. Servers sharing sessions share the
 //     signing key (WithRequestStateKey). An approved call whose handler then asks the client questions
 //     (wink.Elicit, ToolContext.Sample: input requests of their own on 2026-07-28) goes on in the same

@@ -403,6 +403,7 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 		}
 	}
 	var st callState // what the call's earlier rounds gathered (callstate.go)
+	hold := ""       // the held call's hold id (or its round's) once decided: the decision is bound to it
 	if req != nil && req.Params != nil && req.Params.RequestState != "" {
 		// The retry of a call that needed input: a person's decision, or an answer of the client.
 		rid, rst, rerr := s.resume(ctx, disp, req.Params, args)
@@ -410,9 +411,7 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tool " + strconv.Quote(name) + ": " + rerr.Error()}
 		}
 		st = rst
-		if rid != "" {
-			id = rid
-		}
+		hold = rid
 	}
 	var sc *sessionClient
 	if req != nil && req.Session != nil {
@@ -432,7 +431,7 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 	pc := &pendingCall{}
 	s.pending.Store(id, pc)
 	defer s.pending.Delete(id)
-	out, derr := disp.Dispatch(ctx, wink.Call{ID: id, Name: name, Arguments: args})
+	out, derr := disp.Dispatch(ctx, wink.Call{ID: id, Name: name, Arguments: args, Hold: hold})
 	if ir := s.inputRequired(ctx, out, derr, name, args, st); ir != nil {
 		return ir, nil // the handler waits for the client's answer (inputrequired.go)
 	}

@@ -37,6 +37,14 @@
 //     refuses it with a better message. No filesystem on the call: every
 //     path is taken to exist. A Stat error other than "not found" counts as
 //     existing (fail-closed).
+//   - Approvals are bound (RequireApproval): a decision records the held
+//     call's wink.Binding (the hold id the dispatcher drew when it held the
+//     call, the tool, "sha256:" of the canonical arguments, the session and
+//     the run) and is applied only to a call whose binding is equal in every
+//     part; a provider's call id identifies nothing (Gemini's "gemini-0"
+//     opens every turn). Approve and Deny take the *wink.HeldError itself and
+//     refuse a session other than the call's. Decisions recorded before
+//     bindings (a call id alone) apply to nothing: those calls are held again.
 //   - Replayed idempotent calls count as successes for OnResult.
 //   - AllOf: first denial wins. AnyOf: the first allowing member wins; when
 //     all deny, reasons are joined with "\nAlternatively: ". Member panics

@@ -17,7 +17,12 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 // at generation time. A failure here means a struct changed: regenerate with go generate.
 var (
 	_ struct {
-		CallID   string `json:"call_id"`
+		Hold     string `json:"hold,omitempty"`
+		Tool     string `json:"tool,omitempty"`
+		Digest   string `json:"digest,omitempty"`
+		Session  string `json:"session,omitempty"`
+		Run      string `json:"run,omitempty"`
+		CallID   string `json:"call_id,omitempty"`
 		Approved bool   `json:"approved"`
 		Reason   string `json:"reason,omitempty"`
 	} = ApprovalDecision{}
@@ -31,22 +36,75 @@ func winkDecodeApprovalDecision(d *strictjson.Decoder, v *ApprovalDecision) {
 	var seen [1]uint64
 	for d.NextKey() {
 		switch string(d.Key()) {
-		case "call_id":
+		case "hold":
 			if d.Repeated(&seen[0], 1) {
+				continue
+			}
+			if d.Null() {
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.Hold = s
+			}
+		case "tool":
+			if d.Repeated(&seen[0], 2) {
+				continue
+			}
+			if d.Null() {
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.Tool = s
+			}
+		case "digest":
+			if d.Repeated(&seen[0], 4) {
+				continue
+			}
+			if d.Null() {
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.Digest = s
+			}
+		case "session":
+			if d.Repeated(&seen[0], 8) {
+				continue
+			}
+			if d.Null() {
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.Session = s
+			}
+		case "run":
+			if d.Repeated(&seen[0], 16) {
+				continue
+			}
+			if d.Null() {
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.Run = s
+			}
+		case "call_id":
+			if d.Repeated(&seen[0], 32) {
+				continue
+			}
+			if d.Null() {
 				continue
 			}
 			if s, ok := d.String(); ok {
 				v.CallID = s
 			}
 		case "approved":
-			if d.Repeated(&seen[0], 2) {
+			if d.Repeated(&seen[0], 64) {
 				continue
 			}
 			if b, ok := d.Bool(); ok {
 				v.Approved = b
 			}
 		case "reason":
-			if d.Repeated(&seen[0], 4) {
+			if d.Repeated(&seen[0], 128) {
 				continue
 			}
 			if d.Null() {
@@ -59,10 +117,7 @@ func winkDecodeApprovalDecision(d *strictjson.Decoder, v *ApprovalDecision) {
 			d.Unknown(winkKeysApprovalDecision)
 		}
 	}
-	if seen[0]&1 == 0 {
-		d.Missing("call_id")
-	}
-	if seen[0]&2 == 0 {
+	if seen[0]&64 == 0 {
 		d.Missing("approved")
 	}
 	d.ObjectEnd()
@@ -70,8 +125,42 @@ func winkDecodeApprovalDecision(d *strictjson.Decoder, v *ApprovalDecision) {
 
 // winkEncodeApprovalDecision appends the canonical JSON encoding of v to dst.
 func winkEncodeApprovalDecision(dst []byte, v *ApprovalDecision) []byte {
-	dst = append(dst, "{\"call_id\":"...)
-	dst = strictjson.AppendString(dst, v.CallID)
+	dst = append(dst, "{\"hold\":"...)
+	if v.Hold == "" {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendString(dst, v.Hold)
+	}
+	dst = append(dst, ",\"tool\":"...)
+	if v.Tool == "" {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendString(dst, v.Tool)
+	}
+	dst = append(dst, ",\"digest\":"...)
+	if v.Digest == "" {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendString(dst, v.Digest)
+	}
+	dst = append(dst, ",\"session\":"...)
+	if v.Session == "" {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendString(dst, v.Session)
+	}
+	dst = append(dst, ",\"run\":"...)
+	if v.Run == "" {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendString(dst, v.Run)
+	}
+	dst = append(dst, ",\"call_id\":"...)
+	if v.CallID == "" {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendString(dst, v.CallID)
+	}
 	dst = append(dst, ",\"approved\":"...)
 	dst = strictjson.AppendBool(dst, v.Approved)
 	dst = append(dst, ",\"reason\":"...)
@@ -109,5 +198,5 @@ func winkStateDecodeApprovalDecision(data []byte) (ApprovalDecision, error) {
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
-	winkKeysApprovalDecision = []string{"call_id", "approved", "reason"}
+	winkKeysApprovalDecision = []string{"hold", "tool", "digest", "session", "run", "call_id", "approved", "reason"}
 )

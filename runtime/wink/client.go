@@ -230,8 +230,11 @@ func (e *FormError) Error() string {
 // it returns a *HeldError (its Elicitation says what is asked) that the
 // handler returns as its error: Dispatch then returns it, the call's effects
 // are rolled back, and the agent loop stops with StopHeld; AnswerElicitation
-// records the answer in the session, and dispatching the same call again
-// (loop.Resume) runs the handler again, whose Elicit now returns the answer.
+// records the answer in the session, and dispatching the held call again
+// (loop.Resume: the call with Call.Hold set) runs the handler again, whose
+// Elicit now returns the answer. An answer is bound to the held call's
+// Binding: a later call that reuses the provider's call id (or asks with
+// other arguments, in another session or run) is asked anew.
 // Without a client and a session it returns an error matching
 // ErrNotAvailable.
 func Elicit[T any](tc *ToolContext, message string, form *Form[T]) (T, ElicitAction, error) {
@@ -251,51 +254,65 @@ func Elicit[T any](tc *ToolContext, message string, form *Form[T]) (T, ElicitAct
 	if s == nil {
 		return zero, "", notAvailable("elicitation", "no client is connected to this call and the dispatcher has no session to hold it in")
 	}
-	for a := range session.Values(s, ElicitationSlice) {
-		if a.CallID == tc.CallID && a.Seq == seq && a.Action != "" {
-			return answer(form, a.Action, []byte(a.Content))
+	if tc.hold != "" {
+		b := tc.Binding()
+		for a := range session.Values(s, ElicitationSlice) {
+			if a.Hold == b.Hold && a.Seq == seq && a.Action != "" && a.bound(b) {
+				return answer(form, a.Action, []byte(a.Content))
+			}
 		}
 	}
+	he := tc.heldError(Call{ID: tc.CallID, Name: tc.ToolName}, "elicitation", message)
+	he.Elicitation = &ElicitationRequest{Message: message, Schema: form.Schema, Seq: seq}
 	// Record the question (a LOG slice: the call's rollback keeps it), for PendingElicitations.
 	func() {
 		defer func() { _ = recover() }() // a read-only view of the session cannot record it
-		session.Append(s, ElicitationSlice, ElicitationAnswer{CallID: tc.CallID, Seq: seq, Tool: tc.ToolName, Message: message, Schema: string(form.Schema)})
+		b := he.Binding
+		for a := range session.Values(s, ElicitationSlice) {
+			if a.Hold == b.Hold && a.Seq == seq && a.Action == "" && a.bound(b) {
+				return // asked before (the call was dispatched again before the answer)
+			}
+		}
+		session.Append(s, ElicitationSlice, ElicitationAnswer{CallID: tc.CallID, Seq: seq, Tool: tc.ToolName, Message: message,
+			Schema: string(form.Schema), Hold: b.Hold, Digest: b.Digest, Session: b.Session, Run: b.Run, Arguments: he.Arguments})
 	}()
-	return zero, "", &HeldError{
-		Call:        Call{ID: tc.CallID, Name: tc.ToolName},
-		Policy:      "elicitation",
-		Reason:      message,
-		Elicitation: &ElicitationRequest{Message: message, Schema: form.Schema, Seq: seq},
-	}
+	return zero, "", he
+}
+
+// bound reports whether a was recorded for a call with binding b (its hold id aside).
+func (a *ElicitationAnswer) bound(b Binding) bool {
+	return a.Tool == b.Tool && a.Digest == b.Digest && a.Session == b.Session && a.Run == b.Run
 }
 
 // PendingElicitations returns the questions Elicit asked in s that have no answer yet, oldest first,
-// as the *HeldError each call was held with (Call has the ID and the tool's name; its arguments are in
-// the run's messages): what a program driving the agent loop shows the user after loop.StopHeld, then
-// answers with AnswerElicitation. On a stored session, read it inside a transaction (s.Begin) to see
-// what other workers recorded.
+// as the *HeldError each call was held with (Call has the ID, the tool's name and the hold id; Binding
+// and Arguments say which call asked): what a program driving the agent loop shows the user after
+// loop.StopHeld, then answers with AnswerElicitation. On a stored session, read it inside a transaction
+// (s.Begin) to see what other workers recorded.
 func PendingElicitations(s *session.Session) []*HeldError {
 	if s == nil {
 		return nil
 	}
 	type key struct {
-		id  string
-		seq int
+		hold string
+		seq  int
 	}
 	answered := map[key]bool{}
 	var asked []ElicitationAnswer
 	for a := range session.Values(s, ElicitationSlice) {
-		k := key{a.CallID, a.Seq}
+		k := key{a.Hold, a.Seq}
 		if a.Action != "" {
 			answered[k] = true
-		} else if !slices.ContainsFunc(asked, func(b ElicitationAnswer) bool { return b.CallID == a.CallID && b.Seq == a.Seq }) {
+		} else if !slices.ContainsFunc(asked, func(b ElicitationAnswer) bool { return b.Hold == a.Hold && b.Seq == a.Seq }) {
 			asked = append(asked, a)
 		}
 	}
 	var out []*HeldError
 	for _, a := range asked {
-		if !answered[key{a.CallID, a.Seq}] {
-			out = append(out, &HeldError{Call: Call{ID: a.CallID, Name: a.Tool}, Policy: "elicitation", Reason: a.Message,
+		if !answered[key{a.Hold, a.Seq}] {
+			out = append(out, &HeldError{Call: Call{ID: a.CallID, Name: a.Tool, Hold: a.Hold}, Policy: "elicitation", Reason: a.Message,
+				Binding:     Binding{Hold: a.Hold, Tool: a.Tool, Digest: a.Digest, Session: a.Session, Run: a.Run},
+				Arguments:   a.Arguments,
 				Elicitation: &ElicitationRequest{Message: a.Message, Schema: []byte(a.Schema), Seq: a.Seq}})
 		}
 	}
@@ -361,6 +378,11 @@ type ElicitationAnswer struct {
 	Content string
 	// Tool, Message and Schema describe the question.
 	Tool, Message, Schema string
+	// Hold, Digest, Session and Run are the held call's Binding (with Tool): an answer is given to the
+	// call with that binding only.
+	Hold, Digest, Session, Run string
+	// Arguments are the call's arguments as shown (HeldError.Arguments).
+	Arguments string
 }
 
 // ElicitationSlice holds the answers (a LOG slice, with a codec: a stored
@@ -369,14 +391,16 @@ type ElicitationAnswer struct {
 var ElicitationSlice = session.NewSlice[ElicitationAnswer]("wink.elicitations", session.NoRollback, session.WithCodec(elicitationCodec))
 
 // AnswerElicitation records the user's answer to the elicitation that held
-// call (held.Elicitation), in a transaction of s. content is the answer as a
+// call (held.Elicitation), in a transaction of s, bound to held.Binding: the
+// answer is given to that held call only (dispatched again with Call.Hold),
+// never to another call that reuses its provider id. content is the answer as a
 // JSON object (for ElicitAccept; nil otherwise); it is checked against the
 // form when the handler runs again.
 func AnswerElicitation(ctx context.Context, s *session.Session, held *HeldError, action ElicitAction, content []byte) error {
 	if s == nil {
 		return errors.New("wink: no session to record the answer in")
 	}
-	if held == nil || held.Elicitation == nil || held.Call.ID == "" {
+	if held == nil || held.Elicitation == nil || held.Binding.Hold == "" {
 		return errors.New("wink: AnswerElicitation needs the *HeldError of a call held by Elicit")
 	}
 	switch action {
@@ -388,7 +412,9 @@ func AnswerElicitation(ctx context.Context, s *session.Session, held *HeldError,
 	if err != nil {
 		return err
 	}
-	session.Append(tx.Session(), ElicitationSlice, ElicitationAnswer{CallID: held.Call.ID, Seq: held.Elicitation.Seq, Action: action, Content: string(content)})
+	b := held.Binding
+	session.Append(tx.Session(), ElicitationSlice, ElicitationAnswer{CallID: held.Call.ID, Seq: held.Elicitation.Seq, Action: action, Content: string(content),
+		Tool: b.Tool, Hold: b.Hold, Digest: b.Digest, Session: b.Session, Run: b.Run})
 	return tx.End(ctx)
 }
 
@@ -410,6 +436,16 @@ var elicitationCodec = session.Codec[ElicitationAnswer]{
 		dst = strictjson.AppendString(dst, v.Message)
 		dst = append(dst, `,"schema":`...)
 		dst = strictjson.AppendString(dst, v.Schema)
+		dst = append(dst, `,"hold":`...)
+		dst = strictjson.AppendString(dst, v.Hold)
+		dst = append(dst, `,"digest":`...)
+		dst = strictjson.AppendString(dst, v.Digest)
+		dst = append(dst, `,"session":`...)
+		dst = strictjson.AppendString(dst, v.Session)
+		dst = append(dst, `,"run":`...)
+		dst = strictjson.AppendString(dst, v.Run)
+		dst = append(dst, `,"arguments":`...)
+		dst = strictjson.AppendString(dst, v.Arguments)
 		return append(dst, '}')
 	},
 	Decode: func(data []byte) (ElicitationAnswer, error) {
@@ -450,11 +486,31 @@ var elicitationCodec = session.Codec[ElicitationAnswer]{
 					if !d.Repeated(&seen, 64) {
 						v.Schema, _ = d.String()
 					}
+				case "hold":
+					if !d.Repeated(&seen, 128) {
+						v.Hold, _ = d.String()
+					}
+				case "digest":
+					if !d.Repeated(&seen, 256) {
+						v.Digest, _ = d.String()
+					}
+				case "session":
+					if !d.Repeated(&seen, 512) {
+						v.Session, _ = d.String()
+					}
+				case "run":
+					if !d.Repeated(&seen, 1024) {
+						v.Run, _ = d.String()
+					}
+				case "arguments":
+					if !d.Repeated(&seen, 2048) {
+						v.Arguments, _ = d.String()
+					}
 				default:
 					d.Unknown(elicitationKeys)
 				}
 			}
-			for i, k := range elicitationKeys[:4] { // tool, message and schema are optional
+			for i, k := range elicitationKeys[:4] { // the others are optional (records written before them have no hold: never answered)
 				if seen&(1<<i) == 0 {
 					d.Missing(k)
 				}
@@ -468,4 +524,4 @@ var elicitationCodec = session.Codec[ElicitationAnswer]{
 	},
 }
 
-var elicitationKeys = []string{"call_id", "seq", "action", "content", "tool", "message", "schema"}
+var elicitationKeys = []string{"call_id", "seq", "action", "content", "tool", "message", "schema", "hold", "digest", "session", "run", "arguments"}

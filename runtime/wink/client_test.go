@@ -13,8 +13,8 @@ import (
 
 // TestElicitOutsideMCPHoldsTheCall: without a client, Elicit holds the call (Dispatch returns a
 // *HeldError carrying the form); AnswerElicitation records the user's answer; dispatching the same call
-// again runs the handler, whose Elicit now returns the answers in order (a decline, then an accept
-// decoded strictly, defaults applied).
+// again (the held call, which carries its hold id) runs the handler, whose Elicit now returns the
+// answers in order (a decline, then an accept decoded strictly, defaults applied).
 func TestElicitOutsideMCPHoldsTheCall(t *testing.T) {
 	ctx := context.Background()
 	s := session.New()
@@ -34,6 +34,7 @@ func TestElicitOutsideMCPHoldsTheCall(t *testing.T) {
 	if err := wink.AnswerElicitation(ctx, s, held, wink.ElicitDecline, nil); err != nil {
 		t.Fatal(err)
 	}
+	call = held.Call
 	_, err = d.Dispatch(ctx, call)
 	held, ok = errors.AsType[*wink.HeldError](err)
 	if !ok || held.Elicitation.Seq != 1 || held.Elicitation.Message != "Are you sure? Please sign up." {
@@ -68,7 +69,7 @@ func TestElicitAnswerIsDecodedStrictly(t *testing.T) {
 	if err := wink.AnswerElicitation(ctx, s, held, wink.ElicitAccept, []byte(`{"plan":"gold","age":"old","colour":"red"}`)); err != nil {
 		t.Fatal(err)
 	}
-	out, err := d.Dispatch(ctx, call)
+	out, err := d.Dispatch(ctx, held.Call)
 	if err != nil || out.Success {
 		t.Fatalf("got %v %+v", err, out)
 	}

@@ -50,6 +50,13 @@ type ToolContext struct {
 	fs     vfs.Filesystem
 	fsErr  error // resolving FilesystemKey failed
 	budget *Budget
+
+	// The call's hold id (Call.Hold), arguments and frame, for Binding and CanonicalArguments.
+	hold      string
+	args      []byte
+	fr        *frame
+	canon     []byte
+	canonDone bool
 }
 
 // NewToolContext returns a ToolContext for calling a handler directly, as

@@ -26,6 +26,12 @@ type Call struct {
 	Name string
 	// Arguments is the raw JSON arguments text.
 	Arguments []byte
+	// Hold is the id the dispatcher gave the call when it held it
+	// (HeldError.Binding.Hold): set it, and only it, to dispatch a held call
+	// again (loop.Resume, the MCP server and the durable engines do). A
+	// provider or a client never sets it: a call without it is a new call,
+	// to which no recorded decision applies.
+	Hold string
 	// PairMaps says the call came from a provider that was sent the tool's
 	// params in a dialect form stating maps as arrays of {"key","value"}
 	// pairs and free-form JSON as a string of JSON text (OpenAI strict mode
@@ -357,7 +363,9 @@ func (t *Tool) invoke(ctx context.Context, disp *Dispatcher, call Call) (Outcome
 	}
 	t.run(ctx, disp, call, fr)
 	if he, ok := cs.err.(*HeldError); ok && he.Elicitation != nil {
-		he.Call = call // Elicit knew only the id and name
+		hold := he.Call.Hold
+		he.Call = call // Elicit knew only the id, the name and the hold
+		he.Call.Hold = hold
 	}
 	out, err := cs.finish(ctx, disp, t, call)
 	cs.reset()
@@ -414,12 +422,13 @@ func (t *Tool) run(ctx context.Context, disp *Dispatcher, call Call, fr *frame) 
 
 	// 3: the ToolContext (before the policies, which see it).
 	tc := disp.newToolContext(ctx, t, name, call.ID)
+	tc.hold, tc.args, tc.fr = call.Hold, call.Arguments, fr
 
 	// 4: policies, section first, then prompt; then the Check hook.
 	if policies {
 		if den := disp.policies(tc, t, cs.params, cs.start); den != nil {
 			if den.held {
-				cs.err = &HeldError{Call: call, Policy: den.Policy, Reason: den.Reason}
+				cs.err = tc.heldError(call, den.Policy, den.Reason)
 				cs.cause = cs.err
 				return
 			}

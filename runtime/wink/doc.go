@@ -100,6 +100,27 @@
 // each other's writes; read-only tools (//wink:tool readonly) share them, take
 // no snapshot and get read-only views.
 //
+// # Held calls: what a decision is bound to
+//
+// A call a policy holds (or that waits for the user's answer to [Elicit])
+// returns a [*HeldError]. The dispatcher gives the call an id of its own,
+// Binding.Hold (128 random bits, never the provider's call id: providers and
+// clients reuse ids, Gemini opens every turn with "gemini-0"), and binds it
+// ([Binding]) to the tool, "sha256:" of the canonical arguments
+// ([ToolContext.CanonicalArguments]: the decoded params re-encoded in RFC 8785
+// form, so every spelling of the same arguments is one value and no other
+// value is), the session and the run. A decision (policy.Approve,
+// policy.Deny, [AnswerElicitation]) is recorded with that binding and applied
+// only to a call whose binding is equal in every part: the held call
+// dispatched again with [Call].Hold set (loop.Resume, the MCP server and the
+// durable engines do it). A decision for anything else is never applied; the
+// call is held again. What the person is shown ([HeldError].Question,
+// Arguments) is the canonical arguments, each string cut after
+// [MaxShownString] bytes and the whole after [MaxShownArguments], with what
+// was cut said and invisible or reordering characters escaped: the same for
+// every spelling, and padding cannot push the decisive part out of sight.
+// Idempotency keys hash the same canonical form (runtime/ledger).
+//
 // How the pipeline allocates, and the decisions behind each rule above, are in
 // DESIGN.md beside this file.
 package wink

@@ -109,24 +109,37 @@ type Denial struct {
 }
 
 // HeldError is Dispatch's error for a call a policy held for a person's
-// approval (Decision.Hold): nothing ran and the model has not been answered.
-// Dispatch the same call (same ID) again once the decision is recorded.
+// approval (Decision.Hold) or that waits for the user's answer to Elicit:
+// nothing ran and the model has not been answered. Show the person
+// Question (or Call.Name and Arguments), record the decision with
+// policy.Approve or policy.Deny (AnswerElicitation for Elicit), then
+// dispatch Call again: it carries Binding.Hold in Call.Hold, which is how
+// the decision finds it. A decision applies only to a call with this exact
+// Binding (see Binding): never to another call that reuses the provider's
+// call id, names another tool, passes other arguments, or runs in another
+// session or run.
 type HeldError struct {
-	// Call is the held call.
+	// Call is the held call, with Call.Hold set to Binding.Hold.
 	Call Call
 	// Policy is the Name of the holding policy.
 	Policy string
 	// Reason is the policy's reason.
 	Reason string
+	// Binding is what a decision on this call is bound to.
+	Binding Binding
+	// Arguments are the call's arguments as a person is shown them
+	// (ShowArguments of the canonical arguments): bounded, and the same for
+	// every spelling of the same arguments.
+	Arguments string
 	// Elicitation, for a call held by Elicit (Policy "elicitation"), is
 	// what the handler asks the user: record the answer with
 	// AnswerElicitation. Nil for a call a policy held.
 	Elicitation *ElicitationRequest
 }
 
-// Error returns `tool "pay" (call c1) is held for approval: <reason>`.
+// Error returns `tool "pay" (call c1, hold hold-…) is held for approval: <reason>`.
 func (e *HeldError) Error() string {
-	return "tool " + strconv.Quote(e.Call.Name) + " (call " + e.Call.ID + ") is held for approval: " + e.Reason
+	return "tool " + strconv.Quote(e.Call.Name) + " (call " + e.Call.ID + ", hold " + e.Binding.Hold + ") is held for approval: " + e.Reason
 }
 
 // Error returns the denial's reason.

@@ -83,7 +83,11 @@ func TestPausedBeforeModelCall(t *testing.T) {
 	if n := model.Counts()[2]; n != 1 {
 		t.Fatalf("the worker stopped before turn 2's model call sent it after it was checkpointed: turn 2 asked %d times; logs:\n%s", n, logs())
 	}
-	if err := durabletest.Approve(ctx, sst, "sess"); err != nil {
+	held, err := client.WaitFor(ctx, "run", func(s durable.Status) bool { return s.State == durable.Held || s.State.Terminal() })
+	if err != nil || len(held.Held) != 1 {
+		t.Fatalf("want the run held: %v %+v", err, held)
+	}
+	if err := durabletest.Approve(ctx, sst, "sess", held.Held[0]); err != nil {
 		t.Fatal(err)
 	}
 	if err := client.Wake(ctx, "run"); err != nil {

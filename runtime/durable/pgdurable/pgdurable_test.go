@@ -111,7 +111,7 @@ func TestCrashWorkers(t *testing.T) {
 					time.Sleep(20 * time.Millisecond)
 				}
 			}
-			if err := durabletest.Approve(ctx, sst, sess); err != nil {
+			if err := durabletest.Approve(ctx, sst, sess, s.Held[0]); err != nil {
 				t.Fatal(err)
 			}
 			if err := client.Wake(ctx, run); err != nil {

@@ -177,7 +177,7 @@ func fleetKilled(t *testing.T, seed int) {
 			case s.State.Terminal():
 				done[i] = s
 			case s.State == durable.Held && !approved[i]:
-				if err := durabletest.Approve(bound, sst, "sess-"+strconv.Itoa(i)); err != nil {
+				if err := durabletest.Approve(bound, sst, "sess-"+strconv.Itoa(i), s.Held[0]); err != nil {
 					t.Fatal(err)
 				}
 				approved[i] = true

@@ -91,7 +91,7 @@ func TestDatabaseRestart(t *testing.T) {
 			if err != nil || s.State != durable.Held {
 				t.Fatalf("waiting for the held call: %v %+v", err, s)
 			}
-			if err := durabletest.Approve(ctx, sst, sess); err != nil {
+			if err := durabletest.Approve(ctx, sst, sess, s.Held[0]); err != nil {
 				t.Fatal(err)
 			}
 			if err := client.Wake(ctx, run); err != nil {

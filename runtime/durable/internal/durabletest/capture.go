@@ -102,7 +102,7 @@ func UninterruptedBody(ctx context.Context) ([]byte, error) {
 	if res.Stop != loop.StopHeld {
 		return nil, err
 	}
-	if err := Approve(ctx, sst, "plain"); err != nil {
+	if err := Approve(ctx, sst, "plain", res.Held[0]); err != nil {
 		return nil, err
 	}
 	if _, err = loop.Resume(ctx, cfg, res.Messages); err != nil {

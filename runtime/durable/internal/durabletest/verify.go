@@ -12,6 +12,7 @@ import (
 	"github.com/winkgen/wink/runtime/loop"
 	"github.com/winkgen/wink/runtime/policy"
 	"github.com/winkgen/wink/runtime/session"
+	"github.com/winkgen/wink/runtime/wink"
 )
 
 // Key returns the durable idempotency key of call index of turn in run.
@@ -19,10 +20,10 @@ func Key(run string, turn, index int) string {
 	return "durable:" + run + ":" + strconv.Itoa(turn) + ":" + strconv.Itoa(index)
 }
 
-// Approve records the approval of the script's held call in the stored session id, as any process
-// sharing the store may.
-func Approve(ctx context.Context, st session.Store, id string) error {
-	return policy.Approve(ctx, session.New(session.WithID(id), session.WithStore(st)), HeldCallID)
+// Approve records the approval of held (as durable.Status.Held or loop.Result.Held report it) in the
+// stored session id, as any process sharing the store may.
+func Approve(ctx context.Context, st session.Store, id string, held *wink.HeldError) error {
+	return policy.Approve(ctx, session.New(session.WithID(id), session.WithStore(st)), held)
 }
 
 // StoredEntries returns the session's entries as committed in st.

@@ -1,0 +1,235 @@
+package wink
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"strconv"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/winkgen/wink/runtime/strictjson"
+)
+
+// Held calls and what a decision on one is bound to.
+//
+// A provider's call id is not an identity: Gemini names the first call of every turn "gemini-0", and
+// providers and clients reuse or choose ids freely. So when a policy (or Elicit) holds a call, the
+// dispatcher gives the call an id of its own, HeldError.Binding.Hold: 128 random bits, never the
+// provider's id. Whoever dispatches the held call again (loop.Resume, the MCP server's retry, a durable
+// engine) sets Call.Hold to it; a model's new call never carries one. A decision (policy.Approve,
+// policy.Deny, AnswerElicitation) is recorded with the whole Binding of the HeldError it answers, and is
+// applied only to a call whose Binding is equal: the same hold id, the same tool, the same arguments
+// (the SHA-256 of their canonical form, so any spelling of them but no other value), the same session
+// and the same run. A decision for anything else is never applied: the call is held again.
+
+// Binding is what a decision on a held call is bound to (HeldError.Binding, ToolContext.Binding).
+type Binding struct {
+	// Hold is the id the dispatcher gave the held call (Call.Hold when it is dispatched again).
+	Hold string
+	// Tool is the called tool's name.
+	Tool string
+	// Digest is "sha256:" and the hex SHA-256 of the call's canonical arguments (CanonicalArguments).
+	Digest string
+	// Session is the id of the dispatcher's session ("" without one).
+	Session string
+	// Run is the dispatcher's RunContext.RunID.
+	Run string
+}
+
+// newHoldID returns a fresh hold id: "hold-" and 32 hex digits of crypto/rand.
+func newHoldID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	const hex = "0123456789abcdef"
+	out := make([]byte, 0, 5+32)
+	out = append(out, "hold-"...)
+	for _, c := range b {
+		out = append(out, hex[c>>4], hex[c&0xf])
+	}
+	return string(out)
+}
+
+// CanonicalArguments returns the arguments of the call in their canonical form: the decoded params
+// (defaults filled in) encoded by the tool's generated encoder, then written as RFC 8785 says
+// (strictjson.CanonicalExact), so every spelling of the same arguments gives the same bytes; for a tool
+// without a params encoder, the canonical form of the arguments as sent. It is computed once per call.
+func (tc *ToolContext) CanonicalArguments() []byte {
+	if tc.canonDone {
+		return tc.canon
+	}
+	tc.canonDone = true
+	var src []byte
+	if tc.fr != nil {
+		if b, ok := tc.fr.appendParams(nil); ok {
+			src = b
+		}
+	}
+	if src == nil {
+		src = tc.args
+	}
+	if len(src) == 0 {
+		src = []byte("{}")
+	}
+	c, err := strictjson.CanonicalExact(nil, src)
+	if err != nil {
+		c = append([]byte(nil), src...) // never after strict decoding; kept as sent
+	}
+	tc.canon = c
+	return c
+}
+
+// CanonicalArguments returns the canonical arguments (as ToolContext.CanonicalArguments computes them
+// for a call) of a call to t with args, decoded strictly with lim: what Binding.Digest hashes, for a
+// program that decides on a call it knows by its arguments.
+func (t *Tool) CanonicalArguments(args []byte, lim strictjson.Limits) ([]byte, error) {
+	p, err := t.Decode(args, lim)
+	if err != nil {
+		return nil, err
+	}
+	src, ok := t.EncodeParams(nil, p)
+	if !ok {
+		src = args
+	}
+	if len(src) == 0 {
+		src = []byte("{}")
+	}
+	return strictjson.CanonicalExact(nil, src)
+}
+
+// Binding returns what a decision on this call is bound to: its hold id (Call.Hold, "" for a call
+// never held), the tool, the digest of its canonical arguments, the session and the run.
+func (tc *ToolContext) Binding() Binding {
+	b := Binding{Hold: tc.hold, Tool: tc.ToolName, Digest: ArgumentsDigest(tc.CanonicalArguments()), Run: tc.Run.RunID}
+	if tc.sess != nil {
+		b.Session = tc.sess.ID()
+	}
+	return b
+}
+
+// ArgumentsDigest returns "sha256:" and the hex SHA-256 of canonical.
+func ArgumentsDigest(canonical []byte) string {
+	sum := sha256.Sum256(canonical)
+	const hex = "0123456789abcdef"
+	out := make([]byte, 0, 7+64)
+	out = append(out, "sha256:"...)
+	for _, c := range sum {
+		out = append(out, hex[c>>4], hex[c&0xf])
+	}
+	return string(out)
+}
+
+// MaxShownArguments bounds the arguments a held call's question shows (HeldError.Arguments), in bytes;
+// MaxShownString bounds each string value in them.
+const (
+	MaxShownArguments = 2048
+	MaxShownString    = 256
+)
+
+// ShowArguments returns canonical arguments as a person deciding on the call is shown them: the canonical
+// text (no whitespace, members sorted, so padding or reordering by the model changes nothing), each
+// string value longer than MaxShownString bytes cut with "…[N more bytes]" inside its quotes (so a long
+// value cannot push the members after it out of sight), characters that print nothing or reorder text
+// (controls, bidirectional overrides, zero-width and other format characters) written as \uXXXX escapes,
+// and the whole cut at MaxShownArguments bytes with " …[N more bytes not shown]". Equal canonical
+// arguments give equal texts.
+func ShowArguments(canonical []byte) string {
+	var out []byte
+	for i := 0; i < len(canonical); {
+		c := canonical[i]
+		if c != '"' {
+			out = append(out, c)
+			i++
+			continue
+		}
+		// A string: copy up to MaxShownString bytes of its content, escaping what does not print.
+		out = append(out, '"')
+		i++
+		shown := 0
+		for i < len(canonical) && canonical[i] != '"' {
+			n := 1
+			if canonical[i] == '\\' {
+				n = 2
+			} else if canonical[i] >= utf8.RuneSelf {
+				_, n = utf8.DecodeRune(canonical[i:])
+			}
+			if shown+n > MaxShownString {
+				rest := 0
+				for i < len(canonical) && canonical[i] != '"' {
+					if canonical[i] == '\\' {
+						i++
+						rest++
+					}
+					i++
+					rest++
+				}
+				out = append(out, "…["...)
+				out = strconv.AppendInt(out, int64(rest), 10)
+				out = append(out, " more bytes]"...)
+				break
+			}
+			if n > 1 && canonical[i] != '\\' {
+				r, _ := utf8.DecodeRune(canonical[i:])
+				if !unicode.IsPrint(r) || unicode.Is(unicode.Cf, r) {
+					out = append(out, '\\', 'u')
+					out = appendHex4(out, r)
+					i += n
+					shown += n
+					continue
+				}
+			}
+			out = append(out, canonical[i:i+n]...)
+			i += n
+			shown += n
+		}
+		out = append(out, '"')
+		i++
+	}
+	if len(out) > MaxShownArguments {
+		cut := MaxShownArguments
+		for cut > 0 && !utf8.RuneStart(out[cut]) {
+			cut--
+		}
+		rest := len(out) - cut
+		out = append(out[:cut:cut], " …["...)
+		out = strconv.AppendInt(out, int64(rest), 10)
+		out = append(out, " more bytes not shown]"...)
+	}
+	return string(out)
+}
+
+func appendHex4(dst []byte, r rune) []byte {
+	const hex = "0123456789abcdef"
+	if r > 0xFFFF {
+		// Outside the BMP: both surrogates.
+		r -= 0x10000
+		hi, lo := 0xD800+(r>>10), 0xDC00+(r&0x3FF)
+		dst = append(dst, hex[hi>>12&0xF], hex[hi>>8&0xF], hex[hi>>4&0xF], hex[hi&0xF], '\\', 'u')
+		r = lo
+	}
+	return append(dst, hex[r>>12&0xF], hex[r>>8&0xF], hex[r>>4&0xF], hex[r&0xF])
+}
+
+// heldError builds the HeldError of call, held by policy for reason, with its binding: the call's hold
+// id when it carries one (a held call dispatched again keeps its id), else a new one.
+func (tc *ToolContext) heldError(call Call, policy, reason string) *HeldError {
+	if tc.hold == "" {
+		tc.hold = newHoldID()
+	}
+	call.Hold = tc.hold
+	canon := tc.CanonicalArguments()
+	return &HeldError{Call: call, Policy: policy, Reason: reason, Binding: tc.Binding(), Arguments: ShowArguments(canon)}
+}
+
+// Question returns what a person deciding on the held call is asked: the tool, the arguments as
+// ShowArguments writes them, and the reason; for a call held by Elicit, the handler's message. It is
+// the same for every spelling of the same arguments.
+func (e *HeldError) Question() string {
+	if e.Elicitation != nil {
+		return e.Elicitation.Message
+	}
+	q := "Allow the call to tool " + strconv.Quote(e.Call.Name) + " with the arguments " + e.Arguments + "?"
+	if e.Reason != "" {
+		q += " (" + e.Reason + ")"
+	}
+	return q
+}
