@@ -81,7 +81,7 @@ func mixTemporal(t *testing.T, seq string, deny, crash bool) {
 		approved.Store(true)
 		for i := range len(seq) {
 			if seq[i] == durabletest.Held {
-				env.SignalWorkflow(temporal.SignalApproval, temporal.Decision{CallID: durabletest.MixCallID(i), Approved: !deny, Reason: "not today"})
+				env.SignalWorkflow(temporal.SignalApproval, temporal.Decision{Hold: durable.HoldID("r", 1, i), Approved: !deny, Reason: "not today"})
 			}
 		}
 	}, time.Hour)

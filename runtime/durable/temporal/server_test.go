@@ -165,10 +165,10 @@ func crashWorkers(t *testing.T, srv *devserver.Server, point string, local bool)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if len(s.Held) != 1 || s.Held[0].ID != durabletest.HeldCallID || len(s.Messages) != 5 {
+	if len(s.Held) != 1 || s.Held[0].Call.ID != durabletest.HeldCallID || s.Held[0].Binding.Hold != durable.HoldID(run, 2, 0) || len(s.Messages) != 5 {
 		t.Fatalf("held status: %+v", s)
 	}
-	if err := temporal.Approve(ctx, c, run, durabletest.HeldCallID); err != nil {
+	if err := temporal.Approve(ctx, c, run, s.Held[0].Binding.Hold); err != nil {
 		t.Fatal(err)
 	}
 	var out temporal.Output

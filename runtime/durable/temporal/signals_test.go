@@ -40,7 +40,7 @@ func (s *script) env(t *testing.T) *testsuite.TestWorkflowEnvironment {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if id, ok := s.held[[2]int{ref.Turn, ref.Index}]; ok && len(s.decided[id]) == 0 {
-			return temporal.ToolResult{Held: true, CallID: id}, nil
+			return temporal.ToolResult{Held: true, CallID: "gemini-0", Call: temporal.HeldCall{Hold: id, CallID: "gemini-0", Tool: "t"}}, nil
 		}
 		return temporal.ToolResult{}, nil
 	})
@@ -48,13 +48,16 @@ func (s *script) env(t *testing.T) *testsuite.TestWorkflowEnvironment {
 	env.OnActivity(temporal.ActivityDecide, mock.Anything, mock.Anything, mock.Anything).Return(func(_ context.Context, _ temporal.StepRef, d temporal.Decision) error {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		s.decided[d.CallID] = append(s.decided[d.CallID], d)
+		if d.Call.Hold != d.Hold { // the decision is recorded bound to the held call itself
+			return errors.New("decision for " + d.Hold + " bound to " + d.Call.Hold)
+		}
+		s.decided[d.Hold] = append(s.decided[d.Hold], d)
 		return nil
 	})
 	return env
 }
 
-func approve(id string) temporal.Decision { return temporal.Decision{CallID: id, Approved: true} }
+func approve(id string) temporal.Decision { return temporal.Decision{Hold: id, Approved: true} }
 
 func (s *script) finish(t *testing.T, env *testsuite.TestWorkflowEnvironment, in temporal.Input) {
 	t.Helper()
@@ -105,12 +108,12 @@ func TestDuplicateAndLateSignals(t *testing.T) {
 	env.RegisterDelayedCallback(func() {
 		env.SignalWorkflow(temporal.SignalApproval, approve("h1"))
 		env.SignalWorkflow(temporal.SignalApproval, approve("h1"))
-		env.SignalWorkflow(temporal.SignalApproval, temporal.Decision{CallID: "h2", Reason: "no"})
+		env.SignalWorkflow(temporal.SignalApproval, temporal.Decision{Hold: "h2", Reason: "no"})
 		env.SignalWorkflow(temporal.SignalApproval, approve("h2"))
 	}, time.Hour)
 	env.RegisterDelayedCallback(func() {
 		env.SignalWorkflow(temporal.SignalApproval, approve("h1")) // h1 was resolved an hour ago
-		env.SignalWorkflow(temporal.SignalApproval, temporal.Decision{CallID: "h3", Reason: "no"})
+		env.SignalWorkflow(temporal.SignalApproval, temporal.Decision{Hold: "h3", Reason: "no"})
 	}, 2*time.Hour)
 	env.RegisterDelayedCallback(func() {
 		env.SignalWorkflow(temporal.SignalApproval, approve("h3")) // after the Deny ran, while h4 waits
@@ -119,6 +122,36 @@ func TestDuplicateAndLateSignals(t *testing.T) {
 	s.finish(t, env, temporal.NewInput("r", temporal.Options{}))
 	if len(s.decided["h1"]) != 1 || len(s.decided["h2"]) != 1 || !s.decided["h2"][0].Approved ||
 		len(s.decided["h3"]) != 1 || s.decided["h3"][0].Approved || len(s.decided["h4"]) != 1 {
+		t.Fatalf("decisions recorded: %v", s.decided)
+	}
+}
+
+// TestSignalNamingTheProviderIDIsNotApplied: every held call has the provider id "gemini-0"; a decision
+// names a held call by its hold id only, so an approval signalled with the provider id approves nothing
+// and the run waits until the right call is named.
+func TestSignalNamingTheProviderIDIsNotApplied(t *testing.T) {
+	s := &script{calls: []int{1, 1}, held: map[[2]int]string{{1, 0}: "h1", {2, 0}: "h2"}}
+	env := s.env(t)
+	var heldAfterProviderID []temporal.HeldCall
+	env.RegisterDelayedCallback(func() { env.SignalWorkflow(temporal.SignalApproval, approve("gemini-0")) }, time.Hour)
+	env.RegisterDelayedCallback(func() {
+		v, err := env.QueryWorkflow(temporal.QueryStatus)
+		var ws temporal.WorkflowStatus
+		if err == nil {
+			err = v.Get(&ws)
+		}
+		if err != nil {
+			t.Error(err)
+		}
+		heldAfterProviderID = ws.Held
+		env.SignalWorkflow(temporal.SignalApproval, approve("h1"))
+		env.SignalWorkflow(temporal.SignalApproval, approve("h2"))
+	}, 2*time.Hour)
+	s.finish(t, env, temporal.NewInput("r", temporal.Options{}))
+	if len(heldAfterProviderID) != 1 || heldAfterProviderID[0].Hold != "h1" || len(s.decided["gemini-0"]) != 0 {
+		t.Fatalf("after the provider id's signal: held %+v, decided %v", heldAfterProviderID, s.decided)
+	}
+	if len(s.decided["h1"]) != 1 || len(s.decided["h2"]) != 1 {
 		t.Fatalf("decisions recorded: %v", s.decided)
 	}
 }
@@ -136,7 +169,7 @@ func TestContinueAsNewCarriesSignals(t *testing.T) {
 	}
 	var next temporal.Input
 	if err := converter.GetDefaultDataConverter().FromPayloads(can.Input, &next); err != nil || next.Turn != 2 ||
-		len(next.Pending) != 1 || next.Pending[0] != approve("h2") {
+		len(next.Pending) != 1 || next.Pending[0].Hold != "h2" || !next.Pending[0].Approved {
 		t.Fatalf("continued input %+v %v", next, err)
 	}
 	next.TurnsPerRun = 50

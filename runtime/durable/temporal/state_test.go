@@ -63,7 +63,7 @@ func TestTakeoverShowsTheModelEveryContentBlock(t *testing.T) {
 				env := s.NewTestWorkflowEnvironment()
 				temporal.Register(env, acts)
 				env.RegisterDelayedCallback(func() {
-					env.SignalWorkflow(temporal.SignalApproval, temporal.Decision{CallID: durabletest.HeldCallID, Approved: true})
+					env.SignalWorkflow(temporal.SignalApproval, temporal.Decision{Hold: durable.HoldID("r", 1, 1), Approved: true})
 				}, time.Minute)
 				env.ExecuteWorkflow(temporal.WorkflowName, temporal.NewInput("r", temporal.Options{Session: "s", RetryInterval: time.Millisecond, LocalActivities: local}))
 				if err := env.GetWorkflowError(); err != nil {

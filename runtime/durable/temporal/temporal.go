@@ -7,7 +7,7 @@
 //	temporal.Register(w, acts)
 //	go w.Run(worker.InterruptCh())
 //	temporal.Start(ctx, c, st, "order-42", []loop.Message{loop.UserMessage(task)}, temporal.Options{Session: "conv-7"})
-//	temporal.Approve(ctx, c, "order-42", callID)                // a held call: a signal
+//	temporal.Approve(ctx, c, "order-42", hold)                  // a held call (Status(...).Held[i].Binding.Hold): a signal
 //	s, _ := temporal.Status(ctx, c, st, "order-42")             // a query, and the transcript from the store
 //
 // The run is the same as the embedded engine's: the workflow (Workflow) asks for one model turn at a time
@@ -30,9 +30,13 @@
 //
 // # Approvals
 //
-// A decision may be signalled before the workflow holds its call (while the run is still working
-// towards it, or while it waits for another call's decision): it is kept until the call is held, across
-// continue-as-new too. When several decisions for a held call are waiting, the latest is the call's (as
+// A signal names the held call by its hold id (durable.Status.Held[i].Binding.Hold, the step's
+// durable.HoldID), never by the provider's call id, which providers reuse (Gemini's "gemini-0" opens every
+// turn): a decision for one turn's call can never be taken for another's. The Decide activity records it
+// bound to the call the workflow holds (its hold id, tool, canonical arguments' digest, session and run,
+// from the Tool activity's result), whatever else the signal says. A decision may be signalled before the
+// workflow holds its call (while the run is still working towards it, or while it waits for another
+// call's decision): it is kept until the call is held, across continue-as-new too. When several decisions for a held call are waiting, the latest is the call's (as
 // with policy.Approve and policy.Deny on the embedded engine); once the call is resolved, further
 // decisions for it (a duplicate, an Approve after a Deny that ran) are dropped.
 //
@@ -170,24 +174,43 @@ type ModelResult struct {
 	Calls int
 }
 
-// ToolResult is what the Tool activity reports: whether the call is held (and its id, for the signal).
+// ToolResult is what the Tool activity reports: whether the call is held, and then what a decision on
+// it is bound to.
 type ToolResult struct {
 	Held   bool
 	CallID string
+	Call   HeldCall
 }
 
-// Decision is the approval signal's payload.
+// HeldCall is a held call as the workflow keeps it and the status query reports it: its binding
+// (wink.Binding: the hold id a decision names, the tool, the digest of the canonical arguments, the
+// session and the run), the provider's id, and what the person is shown (wink.HeldError.Arguments and
+// Question).
+type HeldCall struct {
+	Hold, CallID, Tool, Digest, Session, Run string
+	Arguments, Question                      string
+}
+
+// Binding returns the held call's binding.
+func (h HeldCall) Binding() wink.Binding {
+	return wink.Binding{Hold: h.Hold, Tool: h.Tool, Digest: h.Digest, Session: h.Session, Run: h.Run}
+}
+
+// Decision is the approval signal's payload: the held call's hold id (HeldCall.Hold, from Status) and
+// the decision. Call is filled in by the workflow from the held call itself: the decision is recorded
+// bound to what was held, whatever the signal says.
 type Decision struct {
-	CallID   string
+	Hold     string
 	Approved bool
 	Reason   string
+	Call     HeldCall
 }
 
 // WorkflowStatus is what the status query returns.
 type WorkflowStatus struct {
 	State string // "running", "held", "done", "failed"
 	Turn  int
-	Held  []string
+	Held  []HeldCall
 	// Err is why a failed run failed.
 	Err string
 }
@@ -258,14 +281,15 @@ func NewInput(id string, o Options) Input {
 		ActivityTimeout: o.ActivityTimeout, RetryInterval: o.RetryInterval, LocalActivities: o.LocalActivities}
 }
 
-// Approve sends the approval signal for the held call callID of run id; Deny the denial.
-func Approve(ctx context.Context, c client.Client, id, callID string) error {
-	return c.SignalWorkflow(ctx, id, "", SignalApproval, Decision{CallID: callID, Approved: true})
+// Approve sends the approval signal for the held call of run id whose hold id is hold
+// (durable.Status.Held[i].Binding.Hold; never the provider's call id); Deny the denial.
+func Approve(ctx context.Context, c client.Client, id, hold string) error {
+	return c.SignalWorkflow(ctx, id, "", SignalApproval, Decision{Hold: hold, Approved: true})
 }
 
-// Deny sends the denial of the held call callID of run id; the model reads reason.
-func Deny(ctx context.Context, c client.Client, id, callID, reason string) error {
-	return c.SignalWorkflow(ctx, id, "", SignalApproval, Decision{CallID: callID, Reason: reason})
+// Deny sends the denial of the held call of run id whose hold id is hold; the model reads reason.
+func Deny(ctx context.Context, c client.Client, id, hold, reason string) error {
+	return c.SignalWorkflow(ctx, id, "", SignalApproval, Decision{Hold: hold, Reason: reason})
 }
 
 // Status returns the run's transcript from the store and its state from the workflow's status query
@@ -294,8 +318,9 @@ func Status(ctx context.Context, c client.Client, st durable.Store, id string) (
 	switch ws.State {
 	case "held":
 		s.State = durable.Held
-		for _, idx := range ws.Held {
-			s.Held = append(s.Held, wink.Call{ID: idx})
+		for _, h := range ws.Held {
+			s.Held = append(s.Held, &wink.HeldError{Call: wink.Call{ID: h.CallID, Name: h.Tool, Hold: h.Hold}, Policy: "require_approval",
+				Binding: h.Binding(), Arguments: h.Arguments})
 		}
 	case "done":
 		s.State = durable.Done
@@ -389,7 +414,7 @@ func runWorkflow(ctx workflow.Context, in Input) (Output, error) {
 	var decided []string
 	keep := func(d Decision) {
 		for _, id := range decided {
-			if id == d.CallID {
+			if id == d.Hold {
 				return
 			}
 		}
@@ -422,6 +447,7 @@ func runWorkflow(ctx workflow.Context, in Input) (Output, error) {
 			return Output{Stop: loop.StopDone.String(), Turns: turn}, nil
 		}
 		held := map[int]string{}
+		calls := map[int]HeldCall{}
 		var order []int
 		for i := range m.Calls {
 			r, err := runTool(ctx, exec, ref, i)
@@ -429,7 +455,7 @@ func runWorkflow(ctx workflow.Context, in Input) (Output, error) {
 				return fail(err)
 			}
 			if r.Held {
-				held[i] = r.CallID
+				held[i], calls[i] = r.Call.Hold, r.Call
 				order = append(order, i)
 			}
 		}
@@ -437,7 +463,7 @@ func runWorkflow(ctx workflow.Context, in Input) (Output, error) {
 			status.State = "held"
 			status.Held = status.Held[:0]
 			for _, i := range order {
-				status.Held = append(status.Held, held[i])
+				status.Held = append(status.Held, calls[i])
 			}
 			// Every decision signalled so far, then the latest one for the held call decided first (a
 			// person who changes their mind before the call runs again is heard, as policy.Approve and
@@ -457,6 +483,7 @@ func runWorkflow(ctx workflow.Context, in Input) (Output, error) {
 				continue
 			}
 			pending = rest
+			d.Call = calls[idx] // bound to what was held
 			if err := exec(ctx, ActivityDecide, StepRef{RunID: in.RunID, Session: in.Session}, d).Get(ctx, nil); err != nil {
 				return fail(err)
 			}
@@ -467,7 +494,7 @@ func runWorkflow(ctx workflow.Context, in Input) (Output, error) {
 			if !r.Held {
 				// Resolved: later decisions for this call (duplicates, an Approve after a Deny that ran)
 				// are dropped.
-				decided = append(decided, d.CallID)
+				decided = append(decided, d.Hold)
 				kept := order[:0]
 				for _, i := range order {
 					if i != idx {
@@ -491,7 +518,7 @@ func runWorkflow(ctx workflow.Context, in Input) (Output, error) {
 func choose(pending []Decision, order []int, held map[int]string) (d Decision, idx int, rest []Decision) {
 	idx = -1
 	for _, p := range pending {
-		if idx = heldIndex(order, held, p.CallID); idx >= 0 {
+		if idx = heldIndex(order, held, p.Hold); idx >= 0 {
 			break
 		}
 	}
@@ -500,7 +527,7 @@ func choose(pending []Decision, order []int, held map[int]string) (d Decision, i
 	}
 	id := held[idx]
 	for _, p := range pending {
-		if p.CallID == id {
+		if p.Hold == id {
 			d = p
 		} else {
 			rest = append(rest, p)
@@ -509,10 +536,10 @@ func choose(pending []Decision, order []int, held map[int]string) (d Decision, i
 	return d, idx, rest
 }
 
-// heldIndex returns the index of the call order holds whose id is callID, or -1.
-func heldIndex(order []int, held map[int]string, callID string) int {
+// heldIndex returns the index of the call order holds whose hold id is hold, or -1.
+func heldIndex(order []int, held map[int]string, hold string) int {
 	for _, i := range order {
-		if held[i] == callID {
+		if held[i] == hold {
 			return i
 		}
 	}
@@ -631,7 +658,9 @@ func (a *Activities) Tool(ctx context.Context, ref StepRef) (ToolResult, error) 
 		Attempt: int(activity.GetInfo(ctx).Attempt)}, call)
 	if he, ok := errors.AsType[*wink.HeldError](err); ok {
 		a.observe(durable.Event{Kind: durable.EventReleased, Run: ref.RunID, Turn: ref.Turn, Index: ref.Index, State: durable.Held})
-		return ToolResult{Held: true, CallID: he.Call.ID}, nil
+		b := he.Binding
+		return ToolResult{Held: true, CallID: he.Call.ID, Call: HeldCall{Hold: b.Hold, CallID: he.Call.ID, Tool: b.Tool, Digest: b.Digest,
+			Session: b.Session, Run: b.Run, Arguments: he.Arguments, Question: he.Question()}}, nil
 	}
 	if errors.Is(err, durable.ErrStaleStep) {
 		// The session has moved past this turn while the store's checkpoints have not: no retry can
@@ -650,18 +679,14 @@ func (a *Activities) Tool(ctx context.Context, ref StepRef) (ToolResult, error) 
 	return ToolResult{}, nil
 }
 
-// Decide is the Decide activity: it records the decision in the run's session (policy.Approve or
-// policy.Deny), so that the next dispatch of the held call sees it.
+// Decide is the Decide activity: it records the decision in the run's session, bound to the held call
+// (policy.NewDecision with d.Call's binding), so that the next dispatch of that call sees it.
 func (a *Activities) Decide(ctx context.Context, ref StepRef, d Decision) error {
 	cfg, err := a.Agent(ctx, durable.Run{ID: ref.RunID, Session: ref.Session, Attempt: int(activity.GetInfo(ctx).Attempt)})
 	if err != nil {
 		return err
 	}
-	s := cfg.Dispatcher.Session
-	if d.Approved {
-		return policy.Approve(ctx, s, d.CallID)
-	}
-	return policy.Deny(ctx, s, d.CallID, d.Reason)
+	return policy.Record(ctx, cfg.Dispatcher.Session, policy.NewDecision(d.Call.Binding(), d.Call.CallID, d.Approved, d.Reason))
 }
 
 // Forget is the Forget activity: it removes the ended run's commits from its session (durable.Forget).

@@ -3,6 +3,7 @@ package temporal_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -82,8 +83,9 @@ func testWorkflow(t *testing.T, local bool) {
 		if err := v.Get(&queried); err != nil {
 			t.Error(err)
 		}
-		env.SignalWorkflow(temporal.SignalApproval, temporal.Decision{CallID: "unknown", Approved: true})
-		env.SignalWorkflow(temporal.SignalApproval, temporal.Decision{CallID: durabletest.HeldCallID, Approved: true})
+		// The provider's call id names no held call (providers reuse ids): only the hold id does.
+		env.SignalWorkflow(temporal.SignalApproval, temporal.Decision{Hold: durabletest.HeldCallID, Approved: true})
+		env.SignalWorkflow(temporal.SignalApproval, temporal.Decision{Hold: durable.HoldID("r", 2, 0), Approved: true})
 	}, 48*time.Hour) // days of waiting cost the history two events
 	env.ExecuteWorkflow(temporal.WorkflowName, temporal.NewInput("r", temporal.Options{Session: "s", LocalActivities: local}))
 	if !env.IsWorkflowCompleted() {
@@ -96,7 +98,8 @@ func testWorkflow(t *testing.T, local bool) {
 	if err := env.GetWorkflowResult(&out); err != nil || out.Stop != "done" || out.Turns != 4 {
 		t.Fatalf("result %+v %v", out, err)
 	}
-	if queried.State != "held" || len(queried.Held) != 1 || queried.Held[0] != durabletest.HeldCallID || queried.Turn != 2 {
+	if queried.State != "held" || len(queried.Held) != 1 || queried.Held[0].Hold != durable.HoldID("r", 2, 0) || queried.Held[0].CallID != durabletest.HeldCallID ||
+		queried.Held[0].Tool != "transfer" || !strings.Contains(queried.Held[0].Question, `"cents":30`) || queried.Turn != 2 {
 		t.Fatalf("status while held: %+v", queried)
 	}
 	verify(t, f, "r", "s", "")
@@ -125,7 +128,7 @@ func TestWorkflowDenied(t *testing.T) {
 	f.start(t, "r", "s")
 	env := f.env(&s)
 	env.RegisterDelayedCallback(func() {
-		env.SignalWorkflow(temporal.SignalApproval, temporal.Decision{CallID: durabletest.HeldCallID, Reason: "no"})
+		env.SignalWorkflow(temporal.SignalApproval, temporal.Decision{Hold: durable.HoldID("r", 2, 0), Reason: "no"})
 	}, time.Minute)
 	env.ExecuteWorkflow(temporal.WorkflowName, temporal.NewInput("r", temporal.Options{Session: "s"}))
 	if err := env.GetWorkflowError(); err != nil {
@@ -146,7 +149,7 @@ func TestContinueAsNew(t *testing.T) {
 	f.start(t, "r", "s")
 	env := f.env(&s)
 	env.RegisterDelayedCallback(func() {
-		env.SignalWorkflow(temporal.SignalApproval, temporal.Decision{CallID: durabletest.HeldCallID, Approved: true})
+		env.SignalWorkflow(temporal.SignalApproval, temporal.Decision{Hold: durable.HoldID("r", 2, 0), Approved: true})
 	}, time.Minute)
 	env.ExecuteWorkflow(temporal.WorkflowName, temporal.NewInput("r", temporal.Options{Session: "s", TurnsPerRun: 2}))
 	var can *workflow.ContinueAsNewError
@@ -192,7 +195,7 @@ func activityCrash(t *testing.T, point string, local bool) {
 	})
 	env := f.env(&s)
 	env.RegisterDelayedCallback(func() {
-		env.SignalWorkflow(temporal.SignalApproval, temporal.Decision{CallID: durabletest.HeldCallID, Approved: true})
+		env.SignalWorkflow(temporal.SignalApproval, temporal.Decision{Hold: durable.HoldID("r", 2, 0), Approved: true})
 	}, time.Minute)
 	env.ExecuteWorkflow(temporal.WorkflowName, temporal.NewInput("r", temporal.Options{Session: "s", RetryInterval: time.Millisecond, LocalActivities: local}))
 	if err := env.GetWorkflowError(); err != nil {
