@@ -13,6 +13,7 @@ import (
 var notCheckpointed = map[string]string{
 	"Outcome.Held":   "a held call has no outcome to checkpoint (the run waits for the decision)",
 	"Outcome.NotRun": "set only in loop.Turn.Outcomes for a call without a result, never checkpointed",
+	"Call.Hold":      "a durable call's hold id is its step's (durable.HoldID), derived on every dispatch; a model's response never carries one; the held calls' payload (EncodeHeld) writes it",
 }
 
 // fill sets every field of v (recursively) to a value other than its zero, so that a field the codec
@@ -53,6 +54,10 @@ func fill(t *testing.T, v reflect.Value, path string) {
 			}
 			fill(t, v.Field(i), path+"."+f.Name)
 		}
+	case reflect.Pointer:
+		p := reflect.New(v.Type().Elem())
+		fill(t, p.Elem(), path)
+		v.Set(p)
 	default:
 		t.Fatalf("%s: teach fill about %s", path, v.Type())
 	}
@@ -87,5 +92,28 @@ func TestCheckpointCodecCarriesEveryField(t *testing.T) {
 	gotCs, err := durable.DecodeCalls(durable.EncodeCalls(cs))
 	if err != nil || !reflect.DeepEqual(gotCs, cs) {
 		t.Errorf("calls:\n got %+v\nwant %+v (%v)", gotCs, cs, err)
+	}
+}
+
+// TestHeldPayloadCarriesEveryField: what Status.Held reports (the binding a decision needs, what the
+// person is shown, an elicitation's question) survives EncodeHeld and DecodeHeld.
+func TestHeldPayloadCarriesEveryField(t *testing.T) {
+	var hs []wink.HeldError
+	fill(t, reflect.ValueOf(&hs).Elem(), "Held")
+	var ptrs []*wink.HeldError
+	for i := range hs {
+		ptrs = append(ptrs, &hs[i])
+	}
+	hs[1].Elicitation = nil
+	got, err := durable.DecodeHeld(durable.EncodeHeld(ptrs))
+	if err != nil || len(got) != 2 {
+		t.Fatal(got, err)
+	}
+	for i := range got {
+		want := *ptrs[i]
+		want.Call.Hold = ptrs[i].Call.Hold
+		if !reflect.DeepEqual(*got[i], want) {
+			t.Errorf("held %d:\n got %+v\nwant %+v", i, *got[i], want)
+		}
 	}
 }

@@ -159,3 +159,26 @@ func TestRequestStateBindsTheDecisionToTheHeldCall(t *testing.T) {
 		t.Errorf("replayed retry: %v", err)
 	}
 }
+
+// TestApprovalQuestionIsCanonicalAndBound: on every protocol version, the question the person reads
+// shows the arguments in canonical form (the same text however the model spelled, padded or reordered
+// them, and nothing pushed out of sight by padding), and the approval given for one held call lets that
+// call run, not a second call with the very same tool and arguments.
+func TestApprovalQuestionIsCanonicalAndBound(t *testing.T) {
+	for _, version := range []string{"2026-07-28", "2025-11-25", "2025-06-18"} {
+		t.Run(version, func(t *testing.T) {
+			var messages []string
+			cs := approvalClient(t, version, func(req *mcp.ElicitRequest) *mcp.ElicitResult {
+				messages = append(messages, req.Params.Message)
+				return &mcp.ElicitResult{Action: "accept"}
+			})
+			pad := strings.Repeat(" ", 20000)
+			for _, args := range []string{`{"text":"pay 5"}`, "{" + pad + `"te\u0078t"` + pad + ":" + pad + `"pay\u00205"}`} {
+				checkResult(t, call(t, cs, "echo", args), false, "Echoed.\n\n{\"text\":\"pay 5\",\"length\":5}", `{"text":"pay 5","length":5}`)
+			}
+			if len(messages) != 2 || messages[0] != messages[1] || !strings.Contains(messages[0], `{"text":"pay 5"}`) || len(messages[0]) > 300 {
+				t.Fatalf("questions: %q", messages)
+			}
+		})
+	}
+}
