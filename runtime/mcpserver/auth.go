@@ -3,7 +3,9 @@ package mcpserver
 import (
 	"context"
 	"net/http"
+	"strconv"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/winkgen/wink/runtime/mcpserver/auth"
 	"github.com/winkgen/wink/runtime/wink"
@@ -67,25 +69,46 @@ func withPrincipal(ctx context.Context, req *mcp.CallToolRequest) context.Contex
 // and marks such a list private (cacheScope "private", 2026-07-28) so that no one else's client or an
 // intermediary serves it. A request without a principal (stdio, a server without WithAuth) gets the whole
 // list, as before. A page the SDK cut may come out shorter; its cursor still leads to the next.
-func (s *server) listByScopes() mcp.Middleware {
+//
+// With auth.Config.HideTools, a tools/call of a tool the principal may not call is answered exactly as
+// the SDK answers a name it does not know (a JSON-RPC invalid-params error `unknown tool "x"`), so that a
+// caller cannot tell a hidden tool from a missing one.
+func (s *server) listByScopes(cfg *auth.Config) mcp.Middleware {
+	hide := cfg != nil && cfg.HideTools
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			res, err := next(ctx, method, req)
-			lr, ok := res.(*mcp.ListToolsResult)
-			if !ok || err != nil || method != "tools/list" || s.disp.Registry == nil || req == nil || req.GetExtra() == nil || req.GetExtra().TokenInfo == nil {
-				return res, err
+			if s.disp.Registry == nil || req == nil || req.GetExtra() == nil || req.GetExtra().TokenInfo == nil ||
+				(method != "tools/list" && (method != "tools/call" || !hide)) {
+				return next(ctx, method, req)
 			}
 			p := auth.PrincipalOf(req.GetExtra().TokenInfo)
+			if method == "tools/call" {
+				if cp, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok && cp != nil && !s.permits(p, cp.Name) {
+					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "unknown tool " + strconv.Quote(cp.Name)}
+				}
+				return next(ctx, method, req)
+			}
+			res, err := next(ctx, method, req)
+			lr, ok := res.(*mcp.ListToolsResult)
+			if !ok || err != nil {
+				return res, err
+			}
 			out := *lr
 			out.Tools = make([]*mcp.Tool, 0, len(lr.Tools))
 			for _, t := range lr.Tools {
-				if wt, ok := s.disp.Registry.Lookup(t.Name); ok && len(p.Missing(wt.Spec().Scopes)) > 0 {
-					continue
+				if s.permits(p, t.Name) {
+					out.Tools = append(out.Tools, t)
 				}
-				out.Tools = append(out.Tools, t)
 			}
 			out.CacheScope = "private"
 			return &out, nil
 		}
 	}
+}
+
+// permits reports whether p holds every scope the tool name declares (true for a name the registry lacks,
+// which the SDK answers as unknown anyway).
+func (s *server) permits(p *wink.Principal, name string) bool {
+	t, ok := s.disp.Registry.Lookup(name)
+	return !ok || len(p.Missing(t.Spec().Scopes)) == 0
 }

@@ -121,7 +121,7 @@ func newMCPServer(d *wink.Dispatcher, oneClient bool, opts []Option) (*mcp.Serve
 	// tools/list by name: when the list spans several pages, each page is put in registry order, and
 	// the pages keep the SDK's cursor.
 	ms.AddReceivingMiddleware(s.listForVersion(order), initializeAtNegotiated(s.versions))
-	ms.AddReceivingMiddleware(s.listByScopes()) // each caller sees the tools its token permits (auth.go)
+	ms.AddReceivingMiddleware(s.listByScopes(c.auth)) // each caller sees the tools its token permits (auth.go)
 	return ms, nil
 }
 

@@ -52,6 +52,13 @@ type Config struct {
 	// FetchTimeout bounds each request to the authorization server
 	// (metadata, JWKS, introspection); default 10 s.
 	FetchTimeout time.Duration
+	// HideTools hides the tools a token lacks scopes for completely, for
+	// servers whose tool names are themselves sensitive: they are left out
+	// of tools/list (as always), and a tools/call of one is answered
+	// exactly as one of a tool that does not exist, instead of 403 with a
+	// step-up challenge (the default, which lets a client ask for the
+	// missing scopes).
+	HideTools bool
 	// Introspection, when set, verifies tokens that are not JWTs by RFC 7662
 	// introspection.
 	Introspection *Introspection

@@ -431,3 +431,30 @@ func TestIntrospectionDiscovered(t *testing.T) {
 	s := startRS(t, as.issuer, func(c *auth.Config) { c.Introspection = &auth.Introspection{} })
 	invalidChallenge(t, post(t, s.url, "opaque-token", initialize), s, "not issued for this resource")
 }
+
+// TestHiddenTools: with HideTools, a tool the token lacks scopes for is not listed, and calling it is
+// answered exactly as calling a tool that does not exist (no 403 that would reveal it); a permitted call
+// still runs.
+func TestHiddenTools(t *testing.T) {
+	as := startMockAS(t)
+	s := startRS(t, as.issuer, func(c *auth.Config) { c.HideTools = true })
+	read := as.token(t, 0, map[string]any{"aud": s.url, "sub": "alice", "scope": "tickets:read"})
+	if resp := post(t, s.url, read, callBody("close_ticket")); resp.StatusCode == 403 {
+		t.Fatalf("a hidden tool was refused with 403, which reveals it")
+	}
+	cs := connect(t, s.url, read)
+	ctx := context.Background()
+	lr, err := cs.ListTools(ctx, nil)
+	if err != nil || len(lr.Tools) != 2 {
+		t.Fatalf("tools/list = %+v, %v; want read_ticket and whoami", lr, err)
+	}
+	_, hidden := cs.CallTool(ctx, &mcp.CallToolParams{Name: "close_ticket", Arguments: map[string]any{"id": 7}})
+	_, missing := cs.CallTool(ctx, &mcp.CallToolParams{Name: "open_ticket", Arguments: map[string]any{"id": 7}})
+	if hidden == nil || missing == nil ||
+		strings.ReplaceAll(hidden.Error(), "close_ticket", "X") != strings.ReplaceAll(missing.Error(), "open_ticket", "X") {
+		t.Fatalf("hidden tool answered %v, a missing one %v; want the same answer", hidden, missing)
+	}
+	if res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "read_ticket", Arguments: map[string]any{"id": 7}}); err != nil || res.IsError {
+		t.Fatalf("read_ticket: %v %+v", err, res)
+	}
+}

@@ -27,6 +27,11 @@
 //     carried (a JSON-RPC batch, stdio, the loop, a durable run), the
 //     dispatcher refuses the call before decoding its arguments with a tool
 //     error naming the missing scopes (wink.ScopeError).
+//   - tools/list (through WithAuth) shows each caller only the tools its
+//     token permits, with cacheScope "private". With Config.HideTools a
+//     tools/call of a tool the token lacks scopes for is answered exactly as
+//     a call of a tool that does not exist (the SDK's JSON-RPC error
+//     `unknown tool "x"`), not with 403.
 //   - The authorization server being unreachable when its keys are needed:
 //     503, the token is neither accepted nor called invalid.
 //

@@ -88,7 +88,7 @@ func (s *Server) Handler(next http.Handler, scopesOf ScopesFunc) http.Handler {
 			http.Error(w, "invalid token: "+err.Error(), http.StatusUnauthorized)
 			return
 		}
-		if scopesOf != nil && r.Method == http.MethodPost {
+		if scopesOf != nil && r.Method == http.MethodPost && !s.cfg.HideTools { // hidden: answered as unknown (mcpserver)
 			need, ok := s.peekTool(r, scopesOf)
 			if miss := p.Missing(need); ok && len(miss) > 0 {
 				w.Header().Set("WWW-Authenticate", `Bearer error="insufficient_scope", scope="`+strings.Join(need, " ")+
