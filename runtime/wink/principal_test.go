@@ -109,3 +109,26 @@ func TestValidScope(t *testing.T) {
 	}()
 	newScopedDef(&recorder{}, "a b")
 }
+
+// BenchmarkDispatchScopes: a dispatch of a tool declaring two scopes, without a principal (no check, as
+// before) and with one holding them (the check's cost).
+func BenchmarkDispatchScopes(b *testing.B) {
+	args := []byte(`{"query":"q","limit":3}`)
+	for _, c := range []struct {
+		name string
+		p    *wink.Principal
+	}{{"no-principal", nil}, {"principal", &wink.Principal{Subject: "a", Scopes: []string{"x", "docs:write", "docs:read"}}}} {
+		b.Run(c.name, func(b *testing.B) {
+			rec := &recorder{}
+			d := &wink.Dispatcher{Registry: wink.MustRegistry([]*wink.Tool{newScopedDef(rec, "docs:read", "docs:write")})}
+			ctx := wink.WithPrincipal(context.Background(), c.p)
+			call := wink.Call{ID: "c1", Name: "edit_docs", Arguments: args}
+			b.ReportAllocs()
+			for b.Loop() {
+				if out, err := d.Dispatch(ctx, call); err != nil || !out.Success {
+					b.Fatal(out, err)
+				}
+			}
+		})
+	}
+}

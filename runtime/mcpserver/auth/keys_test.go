@@ -28,7 +28,7 @@ type goAS struct {
 	fetches atomic.Int64
 }
 
-func startGoAS(t *testing.T) *goAS {
+func startGoAS(t testing.TB) *goAS {
 	as := &goAS{keys: map[string]*rsa.PrivateKey{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
@@ -50,7 +50,7 @@ func startGoAS(t *testing.T) *goAS {
 }
 
 // key makes (and, when publish, publishes) an RSA key named kid.
-func (as *goAS) key(t *testing.T, kid string, publish bool) *rsa.PrivateKey {
+func (as *goAS) key(t testing.TB, kid string, publish bool) *rsa.PrivateKey {
 	k, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
 		t.Fatal(err)
@@ -68,7 +68,7 @@ func (as *goAS) publish(kid string, k *rsa.PrivateKey) {
 }
 
 // tokenFor signs a token for resource with k, valid for ten hours.
-func (as *goAS) tokenFor(t *testing.T, k *rsa.PrivateKey, kid, resource string) string {
+func (as *goAS) tokenFor(t testing.TB, k *rsa.PrivateKey, kid, resource string) string {
 	sig, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.RS256, Key: k}, (&jose.SignerOptions{}).WithType("at+jwt").WithHeader("kid", kid))
 	if err != nil {
 		t.Fatal(err)
@@ -187,6 +187,27 @@ func TestConfigRefused(t *testing.T) {
 	} {
 		if _, err := auth.New(c.cfg); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("New(%+v) = %v, want an error about %s", c.cfg, err, c.want)
+		}
+	}
+}
+
+// BenchmarkVerify: one RS256 access token verified with cached keys (signature, claims, principal).
+func BenchmarkVerify(b *testing.B) {
+	as := startGoAS(b)
+	const resource = "https://mcp.example.com/mcp"
+	s, err := auth.New(auth.Config{Issuer: as.hs.URL, Resource: resource})
+	if err != nil {
+		b.Fatal(err)
+	}
+	tok := as.tokenFor(b, as.key(b, "k1", true), "k1", resource)
+	ctx := context.Background()
+	if _, _, err := s.Verify(ctx, tok); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := s.Verify(ctx, tok); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
