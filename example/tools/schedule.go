@@ -75,7 +75,7 @@ func (t Task) Render() string {
 
 // ScheduleTask schedules a task for a time.
 //
-//wink:tool
+//wink:tool scopes=tasks:write
 //wink:example desc="A weekly review" input={"title":"Weekly review","at":"2026-11-23T09:00:00Z","repeat":{"every":7}} output={"id":"T-1","title":"Weekly review","due":"2026-11-23T09:00:00Z","priority":2,"labels":{}}
 //wink:idempotent strategy=params keys=title,at ttl=1h
 func ScheduleTask(tc *wink.ToolContext, p ScheduleParams) (wink.ToolResult[Task], error) {

@@ -50,7 +50,7 @@ type SearchResult struct {
 
 // SearchDocs searches the documentation index for relevant content.
 //
-//wink:tool
+//wink:tool scopes=docs:read
 //wink:example desc="Basic search" input={"query":"filesystem","limit":10,"filters":{"path_prefix":"/docs","max_size":1000}} output={"matches":["fs.md"],"total_count":1}
 func SearchDocs(tc *wink.ToolContext, p SearchParams) (wink.ToolResult[SearchResult], error) {
 	var matches []string

@@ -121,6 +121,7 @@ var WinkScheduleTask = wink.NewTool(wink.Spec{
 	ParamsSchema: winkSchemaScheduleParams,
 	Position:     "github.com/winkgen/wink/example/tools.ScheduleTask (schedule.go)",
 	ResultSchema: winkSchemaTask,
+	Scopes:       []string{"tasks:write"},
 }, &winkFuncsScheduleTask)
 var winkFuncsScheduleTask = wink.Funcs[ScheduleParams, Task]{
 	Decode:       winkDecodeScheduleParams,
@@ -165,6 +166,7 @@ var WinkSearchDocs = wink.NewTool(wink.Spec{
 	ParamsSchema: winkSchemaSearchParams,
 	Position:     "github.com/winkgen/wink/example/tools.SearchDocs (search.go)",
 	ResultSchema: winkSchemaSearchResult,
+	Scopes:       []string{"docs:read"},
 }, &winkFuncsSearchDocs)
 var winkFuncsSearchDocs = wink.Funcs[SearchParams, SearchResult]{
 	Decode:       winkDecodeSearchParams,

@@ -11,6 +11,14 @@
 // resumable streams; -stateless for a server that keeps no session between requests), and writes
 // "listening on http://HOST:PORT/mcp" to standard error once it accepts connections (ADDR
 // 127.0.0.1:0 picks a free port).
+//
+// With -issuer URL and -resource URL as well, the HTTP server is an OAuth 2.1 resource server
+// (mcpserver.WithAuth): it accepts only access tokens the authorization server at -issuer signed for the
+// audience -resource (the URL clients call, such as http://127.0.0.1:8080/mcp), publishes its Protected
+// Resource Metadata at /.well-known/oauth-protected-resource/mcp (scopes_supported lists the scopes its
+// tools declare: search_docs needs docs:read, schedule_task tasks:write), answers 401 without a
+// valid token and 403 with a step-up challenge for a tool whose scopes the token lacks. -hide-tools
+// answers such a tool as an unknown one instead.
 package main
 
 import (
@@ -28,22 +36,35 @@ import (
 	"github.com/winkgen/wink/example/cmd/mcpserver/shapes"
 	"github.com/winkgen/wink/example/tools"
 	"github.com/winkgen/wink/runtime/mcpserver"
+	"github.com/winkgen/wink/runtime/mcpserver/auth"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
 func main() {
 	addr := flag.String("http", "", "serve streamable HTTP at `ADDR` (path /mcp) instead of standard input and output")
 	stateless := flag.Bool("stateless", false, "with -http: a stateless server (no Mcp-Session-Id; each request stands alone)")
+	var ac auth.Config
+	flag.StringVar(&ac.Issuer, "issuer", "", "with -http: accept only OAuth access tokens of the authorization server with issuer `URL`")
+	flag.StringVar(&ac.Resource, "resource", "", "with -issuer: this server's resource identifier, the `URL` clients call (the tokens' audience)")
+	flag.BoolVar(&ac.HideTools, "hide-tools", false, "with -issuer: answer a call of a tool the token lacks scopes for as an unknown tool, not 403")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, *addr, *stateless); err != nil {
+	var authCfg *auth.Config
+	if ac.Issuer != "" || ac.Resource != "" {
+		if *addr == "" {
+			os.Stderr.WriteString("mcpserver: -issuer and -resource need -http\n")
+			os.Exit(2)
+		}
+		authCfg = &ac
+	}
+	if err := run(ctx, *addr, *stateless, authCfg); err != nil {
 		os.Stderr.WriteString("mcpserver: " + err.Error() + "\n")
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, addr string, stateless bool) error {
+func run(ctx context.Context, addr string, stateless bool, ac *auth.Config) error {
 	reg, err := wink.NewRegistry(tools.WinkTools(), shapes.WinkTools())
 	if err != nil {
 		return err
@@ -68,6 +89,9 @@ func run(ctx context.Context, addr string, stateless bool) error {
 	if stateless {
 		opts = append(opts, mcpserver.WithHTTPOptions(&mcp.StreamableHTTPOptions{Stateless: true}))
 	}
+	if ac != nil {
+		opts = append(opts, mcpserver.WithAuth(*ac))
+	}
 	h, err := mcpserver.HTTPHandler(d, opts...)
 	if err != nil {
 		return err
@@ -78,6 +102,10 @@ func run(ctx context.Context, addr string, stateless bool) error {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
+	if ac != nil { // the metadata, which the handler serves at its well-known paths
+		mux.Handle("/.well-known/oauth-protected-resource", h)
+		mux.Handle("/.well-known/oauth-protected-resource/", h)
+	}
 	srv := &http.Server{Handler: mux}
 	go func() {
 		<-ctx.Done()
