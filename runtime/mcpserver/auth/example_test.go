@@ -15,7 +15,25 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/winkgen/wink/runtime/mcpserver"
+	"github.com/winkgen/wink/runtime/mcpserver/auth"
+	"github.com/winkgen/wink/runtime/mcpserver/internal/authtest"
+	"github.com/winkgen/wink/runtime/wink"
 )
+
+// ExampleConfig serves tools (whose //wink:tool scopes say who may call them) as an OAuth resource server.
+func ExampleConfig() {
+	d := &wink.Dispatcher{Registry: wink.MustRegistry(authtest.WinkTools())}
+	h, err := mcpserver.HTTPHandler(d, mcpserver.WithAuth(auth.Config{
+		Issuer:   "https://auth.example.com",    // the authorization server: tokens are verified with its JWKS
+		Resource: "https://mcp.example.com/mcp", // this server: the audience tokens must be issued for
+	}))
+	if err != nil {
+		panic(err)
+	}
+	_ = h // serve it at the root of the resource's origin: http.ListenAndServe(addr, h)
+	// Output:
+}
 
 // TestExampleServer: example/cmd/mcpserver run with -issuer and -resource, checked from outside as anyone
 // would: its metadata names the scopes its tools declare, a request without a token is 401, a token with
