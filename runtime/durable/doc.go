@@ -105,7 +105,8 @@
 //     drives the run now), and otherwise the run is due again at once;
 //   - every wait is bounded. A store operation (claim, load, checkpoint, release) waits at most Lease,
 //     a renewal a third of it; a call that cannot get its transaction (pgstore waits at most its
-//     AcquireTimeout for a connection) fails its dispatch, and the run is given back with the error
+//     AcquireTimeout for a connection and its LockTimeout for the session's row lock, which a worker
+//     stopped inside a call keeps) fails its dispatch, and the run is given back with the error
 //     and retried after RetryDelay by any worker.
 //
 // # Connections

@@ -14,6 +14,10 @@
 // size of the session) and commits. A failed call's STATE changes are rolled back before End, so only
 // its LOG entries are written.
 //
+// Every wait of Begin is bounded: a connection from the pool (Store.AcquireTimeout, default 30s) and the
+// session's row lock (Store.LockTimeout, default 5 minutes: a worker stopped inside a call keeps its
+// transaction, and the lock, open); past either, Begin fails saying which, and the call is not run.
+//
 // The schema (three tables prefixed wink_) is created by New, idempotently and under an advisory lock,
 // so workers may start together. A database that is down makes Begin fail: the dispatcher returns the
 // error and the handler does not run. A stored item that does not decode is reported as a
@@ -32,6 +36,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/winkgen/wink/runtime/session"
 	"github.com/winkgen/wink/runtime/strictjson"
@@ -46,12 +51,22 @@ const migrationLock = 0x77696e6b // "wink"
 // DefaultAcquireTimeout is how long a transaction waits for a connection from the pool by default.
 const DefaultAcquireTimeout = 30 * time.Second
 
+// DefaultLockTimeout is how long a transaction waits for its session's row lock (held by another
+// call on the session, in this process or another) by default.
+const DefaultLockTimeout = 5 * time.Minute
+
 // Store is a session.Store on PostgreSQL. It is safe for concurrent use.
 type Store struct {
 	// AcquireTimeout bounds how long Begin waits for a connection from the pool (every connection
 	// held by other calls): past it, Begin fails and the call is not executed (a durable run is given
 	// back and retried), instead of waiting for ever. Zero: DefaultAcquireTimeout. Set it before use.
 	AcquireTimeout time.Duration
+	// LockTimeout bounds how long a transaction waits for a lock in the database (PostgreSQL's
+	// lock_timeout for the transaction): above all its session's row lock, held by another call on the
+	// session until that call commits. A call whose holder never commits (its worker stopped by a
+	// signal or a frozen VM keeps its connection, and the lock, open) fails past it, saying so, instead
+	// of waiting for ever. Zero: DefaultLockTimeout; negative: no bound. Set it before use.
+	LockTimeout time.Duration
 
 	pool   *pgxpool.Pool
 	slices []session.Persistent
@@ -116,16 +131,31 @@ func (st *Store) Begin(ctx context.Context, id string, access session.Access, kn
 		conn.Release()
 		return nil, session.Loaded{}, errors.New("pgstore: session " + strconv.Quote(id) + ": " + err.Error())
 	}
+	lockWait := st.LockTimeout
+	if lockWait == 0 {
+		lockWait = DefaultLockTimeout
+	}
 	fail := func(err error) (session.StoreTx, session.Loaded, error) {
 		_ = tx.Rollback(context.WithoutCancel(ctx))
 		conn.Release()
+		if pe, ok := errors.AsType[*pgconn.PgError](err); ok && pe.Code == "55P03" { // lock_not_available
+			err = errors.New("another call has held the session for longer than " + lockWait.String() +
+				" (LockTimeout): its worker may be stopped; try again later")
+		}
 		return nil, session.Loaded{}, errors.New("pgstore: session " + strconv.Quote(id) + ": " + err.Error())
 	}
 	lock := "FOR UPDATE"
 	if access == session.ReadOnly {
 		lock = "FOR SHARE"
 	}
-	if _, err := tx.Exec(ctx, "INSERT INTO wink_sessions (id) VALUES ($1) ON CONFLICT (id) DO NOTHING", id); err != nil {
+	// The lock bound is set in the same round trip as the row's creation (set_config local to the
+	// transaction), before the row lock is waited for.
+	lockMillis := "0"
+	if lockWait > 0 {
+		lockMillis = strconv.FormatInt(max(lockWait.Milliseconds(), 1), 10)
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO wink_sessions (id) SELECT $1 FROM (SELECT set_config('lock_timeout', $2, true)) AS bound
+		ON CONFLICT (id) DO NOTHING`, id, lockMillis); err != nil {
 		return fail(err)
 	}
 	l := session.Loaded{State: map[string][][]byte{}, Logs: map[string][][]byte{}}
