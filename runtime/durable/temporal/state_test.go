@@ -174,9 +174,11 @@ func TestTakeoverShowsTheModelEveryContentBlockOnServer(t *testing.T) {
 			temporal.Options{Session: "s", TaskQueue: queue, LocalActivities: local, RetryInterval: 10 * time.Millisecond}); err != nil {
 			t.Fatal(err)
 		}
+		var held durable.Status
 		for {
 			s, err := temporal.Status(ctx, c, st, queue)
 			if err == nil && s.State == durable.Held {
+				held = s
 				break
 			}
 			if ctx.Err() != nil {
@@ -184,7 +186,10 @@ func TestTakeoverShowsTheModelEveryContentBlockOnServer(t *testing.T) {
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
-		if err := temporal.Approve(ctx, c, queue, durabletest.HeldCallID); err != nil {
+		if len(held.Held) != 1 || held.Held[0].Call.ID != durabletest.HeldCallID {
+			t.Fatalf("local=%v: held %+v", local, held.Held)
+		}
+		if err := temporal.Approve(ctx, c, queue, held.Held[0].Binding.Hold); err != nil {
 			t.Fatal(err)
 		}
 		var out temporal.Output
