@@ -162,8 +162,10 @@ type Config struct {
 	Dispatcher *wink.Dispatcher
 	// System is the system prompt sent with every request.
 	System string
-	// Tools are the tools offered to the model; nil offers every tool of Dispatcher.Registry. A call to a
-	// tool that is not offered still goes to the dispatcher, which answers unknown names itself.
+	// Tools are the tools offered to the model; nil offers every tool of Dispatcher.Registry. When the
+	// run's context carries a principal (wink.WithPrincipal), only the tools whose scopes it holds are
+	// offered (wink.Permitted). A call to a tool that is not offered still goes to the dispatcher, which
+	// answers unknown names itself and refuses a call lacking a scope.
 	Tools []*wink.Tool
 	// MaxTurns bounds the number of provider calls; zero means DefaultMaxTurns, a negative value is an
 	// error.
@@ -250,6 +252,7 @@ func run(ctx context.Context, cfg Config, messages []Message, resume bool) (Resu
 	if tools == nil && cfg.Dispatcher.Registry != nil {
 		tools = cfg.Dispatcher.Registry.Tools()
 	}
+	tools = wink.Permitted(ctx, tools) // a run for a caller offers only the tools its scopes permit
 	budget := cfg.Dispatcher.Budget
 	if err := budget.Err(); err != nil {
 		res.Stop = StopBudget

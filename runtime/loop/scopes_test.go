@@ -28,6 +28,24 @@ func TestRunChecksThePrincipalsScopes(t *testing.T) {
 		}
 		return res.Messages[2].Result
 	}
+	// The model is offered only the tools the principal may call.
+	offered := func(p *wink.Principal) []string {
+		prov := script(loop.Response{Text: "ok", Stop: "stop"})
+		if _, err := loop.Run(wink.WithPrincipal(context.Background(), p), loop.Config{Provider: prov, Dispatcher: d},
+			[]loop.Message{loop.UserMessage("Hi.")}); err != nil {
+			t.Fatal(err)
+		}
+		return toolNames(prov.reqs[0].Tools)
+	}
+	if got := offered(&wink.Principal{Scopes: []string{"tickets:read"}}); len(got) != 0 {
+		t.Errorf("tools offered without tickets:write: %v, want none", got)
+	}
+	if got := offered(&wink.Principal{Scopes: []string{"tickets:write"}}); len(got) != 1 {
+		t.Errorf("tools offered with tickets:write: %v, want close_ticket", got)
+	}
+	if got := offered(nil); len(got) != 1 {
+		t.Errorf("tools offered without a principal: %v, want close_ticket", got)
+	}
 	before := scopetest.Calls.Load()
 	out := run(&wink.Principal{Subject: "alice", Scopes: []string{"tickets:read"}})
 	if out.Success || !strings.Contains(out.Output, `lacks the scope "tickets:write"`) {

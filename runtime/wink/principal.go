@@ -161,3 +161,20 @@ func ValidScope(s string) bool {
 	}
 	return true
 }
+
+// Permitted returns the tools of ts that ctx's principal may call (it holds
+// every scope the tool declares), in order: what a model or a client acting
+// for that principal is offered. Without a principal it returns ts itself.
+func Permitted(ctx context.Context, ts []*Tool) []*Tool {
+	p := PrincipalFrom(ctx)
+	if p == nil {
+		return ts
+	}
+	out := make([]*Tool, 0, len(ts))
+	for _, t := range ts {
+		if len(p.Missing(t.spec.Scopes)) == 0 {
+			out = append(out, t)
+		}
+	}
+	return out
+}
