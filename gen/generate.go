@@ -49,7 +49,7 @@ func Analyze(cfg Config) ([]*model.Package, []Diagnostic, error) {
 		if mp != nil {
 			// The dialect checks see the tools without problems of their own, so their diagnostics come
 			// in the same run as the others.
-			pds = append(pds, checkProviderLimits(mp)...)
+			pds = append(pds, checkProviderLimits(mp, len(pds) > 0)...)
 		}
 		ds = append(ds, pds...)
 		if mp != nil && len(pds) == 0 {
@@ -190,8 +190,10 @@ func lineDiff(a, b string) string {
 // the documented limits of OpenAI's strict mode (schema.CheckOpenAILimits: OpenAI refuses the whole request
 // that carries such a tool), property names Gemini does not accept (gemini.NameOK: letters, digits and
 // underscores, starting with a letter or an underscore, at most 64) and objects without properties, which
-// Gemini cannot state (gemini.EmptyObjectError), at the field that declares them.
-func checkProviderLimits(p *model.Package) []Diagnostic {
+// Gemini cannot state (gemini.EmptyObjectError), at the field that declares them. When the package has
+// diagnostics of its own (flawed), a struct can look empty only because its fields were refused: objects
+// without properties are then left for the next run, after those are fixed.
+func checkProviderLimits(p *model.Package, flawed bool) []Diagnostic {
 	var ds diags
 	for _, t := range p.Tools {
 		if t.Params == nil {
@@ -214,7 +216,7 @@ func checkProviderLimits(p *model.Package) []Diagnostic {
 		}
 		g, err := gemini.Schema(plain)
 		var empty *gemini.EmptyObjectError
-		if errors.As(err, &empty) {
+		if errors.As(err, &empty) && !flawed {
 			for _, path := range empty.Paths {
 				if f, owner := fieldAtPath(t.Params, path); f != nil {
 					ds.add(tokenPos(f.Pos), "%s: Gemini cannot state %q, an object without properties (an empty struct): the Gemini API refuses an OBJECT without properties, and leaving it out of tool %q's Gemini schema would hide a value the decoder reads; give the struct a field, or use a bool, or []string for a set",
