@@ -36,7 +36,7 @@ demo-durable:
 
 ## test: everything CI runs
 test: vet
-	$(GO) test $$($(GO) list ./... | grep -v -x -F "$$($(GO) list $(RACE_PKGS))")
+	$(GO) test -timeout 30m $$($(GO) list ./... | grep -v -x -F "$$($(GO) list $(RACE_PKGS))")
 	$(MAKE) --no-print-directory race
 	$(MAKE) --no-print-directory check-fresh
 	$(MAKE) --no-print-directory cross
@@ -53,8 +53,8 @@ mcp-clients:
 ## race: the concurrency tests (isolation on one session, stores and ledgers shared by processes, the MCP
 ## server, the loop in parallel) under -race
 race:
-	$(GO) test -race $(RACE_PKGS)
-	for m in $(NESTED_MODS); do (cd $$m && $(GO) test -race ./...) || exit 1; done
+	$(GO) test -race -timeout 30m $(RACE_PKGS)
+	for m in $(NESTED_MODS); do (cd $$m && $(GO) test -race -timeout 30m ./...) || exit 1; done
 
 ## cross: the module builds and vets for darwin and windows too
 cross:

@@ -3,6 +3,7 @@ package loop_test
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -163,6 +164,7 @@ func TestQuestionShowsWhatTheCallDoes(t *testing.T) {
 		`{"memo":"` + strings.Repeat("x", 5000) + `","to":"mallory","cents":99999}`,
 		`{"memo":{"note":"` + pad + `"},` + pad + `"to":"mallory",` + pad + `"cents":99999}`,
 		`{"memo":[` + strings.Repeat(`"aaaaaaaaaa",`, 1000) + `"z"],"to":"mallory","cents":99999}`,
+		`{"memo":{` + manyMembers(3000) + `},"to":"mallory","cents":99999}`,
 		`{"memo":"\u202e` + "evil" + `\u200b","to":"mallory","cents":99999}`,
 	} {
 		_, err := d.Dispatch(ctx, bcall("c1", "pay", args))
@@ -182,11 +184,26 @@ func TestQuestionShowsWhatTheCallDoes(t *testing.T) {
 				t.Errorf("the payee is out of sight, or the cut is not said: %.400s", q)
 			}
 		}
-		if strings.Contains(args, "aaaaaaaaaa") && !strings.Contains(q, "more bytes not shown]") {
+		if !strings.Contains(q, `"to":"mallory"`) {
+			t.Errorf("%.80s: the payee is out of sight: %.400s", args, q)
+		}
+		if strings.Contains(args, "aaaaaaaaaa") && !strings.Contains(q, "more items]") {
 			t.Errorf("the cut is not said: %.400s", q[len(q)-200:])
 		}
 		if strings.ContainsRune(q, '\u202e') || strings.ContainsRune(q, '\u200b') {
 			t.Errorf("invisible or reordering characters shown as is: %q", q)
 		}
 	}
+}
+
+// manyMembers returns n distinct object members, "aNNNN":"vvvvvvvv", joined by commas.
+func manyMembers(n int) string {
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`"a` + strconv.Itoa(10000+i) + `":"vvvvvvvv"`)
+	}
+	return b.String()
 }

@@ -115,10 +115,14 @@
 // dispatched again with [Call].Hold set (loop.Resume, the MCP server and the
 // durable engines do it). A decision for anything else is never applied; the
 // call is held again. What the person is shown ([HeldError].Question,
-// Arguments) is the canonical arguments, each string cut after
-// [MaxShownString] bytes and the whole after [MaxShownArguments], with what
-// was cut said and invisible or reordering characters escaped: the same for
-// every spelling, and padding cannot push the decisive part out of sight.
+// Arguments) is the canonical arguments within [MaxShownArguments] bytes:
+// every member of the arguments object is shown, each value within a fair
+// share of the bound (a short value whole), strings cut after
+// [MaxShownString] bytes and long arrays or objects after the items that fit,
+// with what was cut said ("…[N more bytes]", "…[N more items]") and invisible
+// or reordering characters escaped: the same for every spelling, and no
+// padding (whitespace, long values, many items) can push a member out of
+// sight.
 // Idempotency keys hash the same canonical form (runtime/ledger).
 //
 // How the pipeline allocates, and the decisions behind each rule above, are in

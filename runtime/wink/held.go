@@ -126,75 +126,250 @@ const (
 )
 
 // ShowArguments returns canonical arguments as a person deciding on the call is shown them: the canonical
-// text (no whitespace, members sorted, so padding or reordering by the model changes nothing), each
-// string value longer than MaxShownString bytes cut with "…[N more bytes]" inside its quotes (so a long
-// value cannot push the members after it out of sight), characters that print nothing or reorder text
-// (controls, bidirectional overrides, zero-width and other format characters) written as \uXXXX escapes,
-// and the whole cut at MaxShownArguments bytes with " …[N more bytes not shown]". Equal canonical
-// arguments give equal texts.
+// text (no whitespace, members sorted, so padding or reordering by the model changes nothing), and
+// bounded so that no part of the arguments can push another out of sight:
+//   - every member of the arguments object is shown, each value within a fair share of MaxShownArguments
+//     (a short value keeps what it needs and leaves the rest to the longer ones);
+//   - a string value longer than MaxShownString bytes (or than its share) is cut with "…[N more bytes]"
+//     inside its quotes;
+//   - an array or object inside a value shows the items that fit its share and then "…[N more items]",
+//     so a list padded with many items says how many were not shown instead of hiding the members after it;
+//   - characters that print nothing or reorder text (controls, bidirectional overrides, zero-width and
+//     other format characters) are written as \uXXXX escapes.
+//
+// Equal canonical arguments give equal texts. The decision is bound to the whole arguments (their digest),
+// never to what was shown.
 func ShowArguments(canonical []byte) string {
-	var out []byte
-	for i := 0; i < len(canonical); {
-		c := canonical[i]
-		if c != '"' {
-			out = append(out, c)
+	if len(canonical) == 0 {
+		return ""
+	}
+	if canonical[0] != '{' {
+		return string(showValue(nil, canonical, MaxShownArguments))
+	}
+	// The members of the arguments object, each shown in full or within its share.
+	type member struct{ key, val []byte }
+	var ms []member
+	keys := 0
+	for i := 1; i < len(canonical) && canonical[i] != '}'; {
+		k := skipValue(canonical, i)
+		v := skipValue(canonical, k+1)
+		ms = append(ms, member{canonical[i:k], canonical[k+1 : v]})
+		keys += min(k-i, MaxShownString) + 2
+		i = v
+		if i < len(canonical) && canonical[i] == ',' {
 			i++
-			continue
 		}
-		// A string: copy up to MaxShownString bytes of its content, escaping what does not print.
-		out = append(out, '"')
-		i++
-		shown := 0
-		for i < len(canonical) && canonical[i] != '"' {
-			n := 1
-			if canonical[i] == '\\' {
-				n = 2
-			} else if canonical[i] >= utf8.RuneSelf {
-				_, n = utf8.DecodeRune(canonical[i:])
+	}
+	if len(ms) == 0 {
+		return "{}"
+	}
+	shares := fairShares(len(ms), MaxShownArguments-2-keys, func(i int) int { return len(ms[i].val) })
+	out := []byte{'{'}
+	for i, m := range ms {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = appendShownString(out, m.key, MaxShownString)
+		out = append(out, ':')
+		out = showValue(out, m.val, shares[i])
+	}
+	return string(append(out, '}'))
+}
+
+// minShare is the least a member's value is given, however many members there are.
+const minShare = 48
+
+// fairShares divides budget among n values of sizes size(i) (water-filling): a value that needs no more
+// than an equal share keeps its size, and what it leaves is divided among the others; none gets less
+// than minShare.
+func fairShares(n, budget int, size func(int) int) []int {
+	shares := make([]int, n)
+	done := make([]bool, n)
+	left := n
+	for left > 0 {
+		share := budget / left
+		changed := false
+		for i := range n {
+			if !done[i] && size(i) <= share {
+				shares[i], done[i] = size(i), true
+				budget -= size(i)
+				left--
+				changed = true
 			}
-			if shown+n > MaxShownString {
-				rest := 0
-				for i < len(canonical) && canonical[i] != '"' {
-					if canonical[i] == '\\' {
-						i++
-						rest++
-					}
+		}
+		if !changed {
+			for i := range n {
+				if !done[i] {
+					shares[i] = max(share, minShare)
+				}
+			}
+			break
+		}
+	}
+	return shares
+}
+
+// showValue appends the canonical value v as ShowArguments shows it, in about budget bytes.
+func showValue(dst, v []byte, budget int) []byte {
+	// A value that fits its share is shown whole (strings still cut at MaxShownString); a longer one is
+	// cut within it, leaving room for the note that says what was cut.
+	limit := max(min(MaxShownString, budget-24), 8)
+	if len(v) <= budget {
+		limit, budget = MaxShownString, budget+24
+	}
+	switch v[0] {
+	case '"':
+		return appendShownString(dst, v, limit)
+	case '{', '[':
+		return appendShownContainer(dst, v, budget)
+	default:
+		// A number (CanonicalExact keeps every digit of a long one), true, false or null.
+		if limit = max(limit, 16); len(v) > limit {
+			dst = append(dst, v[:limit]...)
+			dst = append(dst, "…["...)
+			dst = strconv.AppendInt(dst, int64(len(v)-limit), 10)
+			return append(dst, " more digits]"...)
+		}
+		return append(dst, v...)
+	}
+}
+
+// appendShownContainer appends the items of the array or object v that fit in budget, then how many
+// were left out.
+func appendShownContainer(dst, v []byte, budget int) []byte {
+	const reserve = 24 // room for the "…[N more items]" note and the closing bracket
+	base := len(dst)
+	closing := v[len(v)-1]
+	dst = append(dst, v[0])
+	i, first := 1, true
+	for i < len(v)-1 {
+		remaining := budget - (len(dst) - base) - reserve
+		if remaining < 8 {
+			more := 0
+			for i < len(v)-1 {
+				i = itemEnd(v, i)
+				more++
+			}
+			if !first {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, "…["...)
+			dst = strconv.AppendInt(dst, int64(more), 10)
+			dst = append(dst, " more items]"...)
+			break
+		}
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		if v[0] == '{' {
+			k := skipValue(v, i)
+			dst = appendShownString(dst, v[i:k], max(min(MaxShownString, remaining/2), 8))
+			dst = append(dst, ':')
+			i = k + 1
+			remaining = budget - (len(dst) - base) - reserve
+		}
+		end := skipValue(v, i)
+		dst = showValue(dst, v[i:end], remaining)
+		i = end
+		if i < len(v)-1 && v[i] == ',' {
+			i++
+		}
+	}
+	return append(dst, closing)
+}
+
+// itemEnd returns where the item (a value, or a member of an object) at i of the container c ends, past
+// its comma.
+func itemEnd(c []byte, i int) int {
+	i = skipValue(c, i)
+	if i < len(c) && c[i] == ':' {
+		i = skipValue(c, i+1)
+	}
+	if i < len(c) && c[i] == ',' {
+		i++
+	}
+	return i
+}
+
+// skipValue returns the index just past the canonical JSON value that starts at c[i].
+func skipValue(c []byte, i int) int {
+	switch c[i] {
+	case '"':
+		for i++; i < len(c) && c[i] != '"'; i++ {
+			if c[i] == '\\' {
+				i++
+			}
+		}
+		return i + 1
+	case '{', '[':
+		depth := 0
+		for i < len(c) {
+			switch c[i] {
+			case '"':
+				i = skipValue(c, i)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return i
+	default:
+		for i < len(c) && c[i] != ',' && c[i] != '}' && c[i] != ']' && c[i] != ':' {
+			i++
+		}
+		return i
+	}
+}
+
+// appendShownString appends the canonical string s (with its quotes), its content cut after limit bytes
+// with "…[N more bytes]", and characters that print nothing or reorder text escaped.
+func appendShownString(out, s []byte, limit int) []byte {
+	out = append(out, '"')
+	canonical := s[1 : len(s)-1]
+	shown := 0
+	for i := 0; i < len(canonical); {
+		n := 1
+		if canonical[i] == '\\' {
+			n = 2
+		} else if canonical[i] >= utf8.RuneSelf {
+			_, n = utf8.DecodeRune(canonical[i:])
+		}
+		if shown+n > limit {
+			rest := 0
+			for i < len(canonical) {
+				if canonical[i] == '\\' {
 					i++
-					rest++
 				}
-				out = append(out, "…["...)
-				out = strconv.AppendInt(out, int64(rest), 10)
-				out = append(out, " more bytes]"...)
-				break
+				i++
+				rest++
 			}
-			if n > 1 && canonical[i] != '\\' {
-				r, _ := utf8.DecodeRune(canonical[i:])
-				if !unicode.IsPrint(r) || unicode.Is(unicode.Cf, r) {
-					out = append(out, '\\', 'u')
-					out = appendHex4(out, r)
-					i += n
-					shown += n
-					continue
-				}
+			out = append(out, "…["...)
+			out = strconv.AppendInt(out, int64(rest), 10)
+			out = append(out, " more bytes]"...)
+			break
+		}
+		if n > 1 && canonical[i] != '\\' {
+			r, _ := utf8.DecodeRune(canonical[i:])
+			if !unicode.IsPrint(r) || unicode.Is(unicode.Cf, r) {
+				out = append(out, '\\', 'u')
+				out = appendHex4(out, r)
+				i += n
+				shown += n
+				continue
 			}
-			out = append(out, canonical[i:i+n]...)
-			i += n
-			shown += n
 		}
-		out = append(out, '"')
-		i++
+		out = append(out, canonical[i:i+n]...)
+		i += n
+		shown += n
 	}
-	if len(out) > MaxShownArguments {
-		cut := MaxShownArguments
-		for cut > 0 && !utf8.RuneStart(out[cut]) {
-			cut--
-		}
-		rest := len(out) - cut
-		out = append(out[:cut:cut], " …["...)
-		out = strconv.AppendInt(out, int64(rest), 10)
-		out = append(out, " more bytes not shown]"...)
-	}
-	return string(out)
+	return append(out, '"')
 }
 
 func appendHex4(dst []byte, r rune) []byte {
