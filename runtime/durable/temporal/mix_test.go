@@ -75,7 +75,7 @@ func mixTemporal(t *testing.T, seq string, deny, crash bool) {
 		t.Fatal(err)
 	}
 	var s testsuite.WorkflowTestSuite
-	env := s.NewTestWorkflowEnvironment()
+	env := newEnv(&s)
 	temporal.Register(env, acts)
 	env.RegisterDelayedCallback(func() {
 		approved.Store(true)
@@ -85,7 +85,6 @@ func mixTemporal(t *testing.T, seq string, deny, crash bool) {
 			}
 		}
 	}, time.Hour)
-	env.SetTestTimeout(30 * time.Second)
 	env.ExecuteWorkflow(temporal.WorkflowName, temporal.NewInput("r", temporal.Options{Session: "s", RetryInterval: time.Millisecond}))
 	if !env.IsWorkflowCompleted() {
 		t.Fatal("workflow not completed")

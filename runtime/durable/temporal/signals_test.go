@@ -26,8 +26,7 @@ type script struct {
 
 func (s *script) env(t *testing.T) *testsuite.TestWorkflowEnvironment {
 	var suite testsuite.WorkflowTestSuite
-	env := suite.NewTestWorkflowEnvironment()
-	env.SetTestTimeout(10 * time.Second)
+	env := newEnv(&suite)
 	temporal.Register(env, &temporal.Activities{})
 	s.decided = map[string][]temporal.Decision{}
 	env.OnActivity(temporal.ActivityModel, mock.Anything, mock.Anything).Return(func(_ context.Context, ref temporal.StepRef) (temporal.ModelResult, error) {

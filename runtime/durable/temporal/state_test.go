@@ -60,7 +60,7 @@ func TestTakeoverShowsTheModelEveryContentBlock(t *testing.T) {
 					t.Fatal(err)
 				}
 				var s testsuite.WorkflowTestSuite
-				env := s.NewTestWorkflowEnvironment()
+				env := newEnv(&s)
 				temporal.Register(env, acts)
 				env.RegisterDelayedCallback(func() {
 					env.SignalWorkflow(temporal.SignalApproval, temporal.Decision{Hold: durable.HoldID("r", 1, 1), Approved: true})
@@ -106,7 +106,7 @@ func TestSessionWriteDoesNotGrowWithRunsServed(t *testing.T) {
 				}
 				var s testsuite.WorkflowTestSuite
 				s.SetLogger(devserver.Quiet()) // a hundred workflows' debug lines would drown the test's
-				env := s.NewTestWorkflowEnvironment()
+				env := newEnv(&s)
 				temporal.Register(env, acts)
 				env.ExecuteWorkflow(temporal.WorkflowName, temporal.NewInput(id, temporal.Options{Session: "shared", LocalActivities: local}))
 				if err := env.GetWorkflowError(); err != nil || !env.IsWorkflowCompleted() {

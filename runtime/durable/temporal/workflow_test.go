@@ -55,7 +55,7 @@ func (f *fixture) start(t *testing.T, run, sess string) {
 }
 
 func (f *fixture) env(s *testsuite.WorkflowTestSuite) *testsuite.TestWorkflowEnvironment {
-	env := s.NewTestWorkflowEnvironment()
+	env := newEnv(s)
 	temporal.Register(env, f.acts)
 	return env
 }
