@@ -190,11 +190,7 @@ func WorkerMain(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintln(stdout, "worker", eng.WorkerName(), "stops before turn 2's model call")
 				// As a scheduler or a frozen VM stops it. The stop reaches the process's threads
 				// asynchronously: this goroutine goes on only once the SIGCONT has come.
-				cont := make(chan os.Signal, 1)
-				signal.Notify(cont, syscall.SIGCONT)
-				_ = syscall.Kill(os.Getpid(), syscall.SIGSTOP)
-				<-cont
-				signal.Stop(cont)
+				stopUntilContinued()
 				fmt.Fprintln(stdout, "worker", eng.WorkerName(), "continues")
 			}
 			switch ev.Kind {
