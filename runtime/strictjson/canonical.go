@@ -392,7 +392,8 @@ func (c *canonState) hex4() (rune, bool) {
 	return r, true
 }
 
-// appendCanonicalString writes s (valid UTF-8) as RFC 8785 section 3.2.2.2 says.
+// appendCanonicalString writes s (valid UTF-8) as RFC 8785 section 3.2.2.2 says. It is not AppendString:
+// that one escapes U+2028 and U+2029 (as encoding/json does), which RFC 8785 writes as they are.
 func appendCanonicalString(dst, s []byte) []byte {
 	const hex = "0123456789abcdef"
 	dst = append(dst, '"')
