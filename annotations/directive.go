@@ -466,18 +466,9 @@ func (p *dirParser) tool(d *Tool, args map[string]arg) {
 
 // scopes parses scopes=a,b into d: each element an RFC 6749 §3.3 scope-token, none repeated.
 func (p *dirParser) scopes(d *Tool, a arg, v string) {
-	off := 0
 	seen := map[string]bool{}
 	ok := true
-	for _, sc := range strings.Split(v, ",") {
-		sOff := a.valOff
-		if a.kind == argBare {
-			sOff += off
-		}
-		off += len(sc) + 1
-		if sc == "" && a.kind == argBare && sOff == a.valOff+len(a.val) {
-			sOff-- // a trailing comma: point at it
-		}
+	a.elements(v, func(sc string, sOff int) {
 		switch {
 		case sc == "":
 			p.errorf(sOff, "empty scope in scopes; write scopes=<scope>,<scope> (for example scopes=tickets:read,tickets:write)")
@@ -492,15 +483,33 @@ func (p *dirParser) scopes(d *Tool, a arg, v string) {
 				}
 				p.errorf(sOff, "scope "+strconv.QuoteToASCII(sc)+" is not an OAuth scope-token (RFC 6749 §3.3): it may hold printable ASCII other than space, '\"' and '\\', and no comma (which separates scopes)")
 				ok = false
-				continue
+				return
 			}
 			seen[sc] = true
 			d.Scopes = append(d.Scopes, sc)
 			d.ScopePositions = append(d.ScopePositions, advance(p.pos, sOff))
 		}
-	}
+	})
 	if !ok {
 		d.Scopes, d.ScopePositions = nil, nil
+	}
+}
+
+// elements calls each for every comma-separated element of the list value v of a, with the offset a
+// diagnostic about the element points at: the element itself in a bare value, the opening quote in a
+// quoted one, the comma for an empty element after a trailing comma.
+func (a arg) elements(v string, each func(elem string, off int)) {
+	off := 0
+	for _, e := range strings.Split(v, ",") {
+		eOff := a.valOff
+		if a.kind == argBare {
+			eOff += off
+		}
+		off += len(e) + 1
+		if e == "" && a.kind == argBare && eOff == a.valOff+len(a.val) {
+			eOff-- // a trailing comma: point at it
+		}
+		each(e, eOff)
 	}
 }
 
@@ -646,18 +655,9 @@ func (p *dirParser) idempotent(d *Idempotent, args map[string]arg) {
 // keys splits keys=a,b. For a quoted value, element positions point at the opening quote.
 func (p *dirParser) keys(d *Idempotent, a arg, v string) {
 	d.KeysPos = advance(p.pos, a.valOff)
-	off := 0
 	seen := map[string]bool{}
 	ok := true
-	for _, k := range strings.Split(v, ",") {
-		kOff := a.valOff
-		if a.kind == argBare {
-			kOff += off
-		}
-		off += len(k) + 1
-		if k == "" && a.kind == argBare && kOff == a.valOff+len(a.val) {
-			kOff-- // a trailing comma: point at it
-		}
+	a.elements(v, func(k string, kOff int) {
 		switch {
 		case k == "":
 			p.errorf(kOff, "empty field name in keys; write keys=<field>,<field>")
@@ -670,7 +670,7 @@ func (p *dirParser) keys(d *Idempotent, a arg, v string) {
 			d.Keys = append(d.Keys, k)
 			d.KeyPositions = append(d.KeyPositions, advance(p.pos, kOff))
 		}
-	}
+	})
 	if !ok {
 		d.Keys, d.KeyPositions = nil, nil
 	}
