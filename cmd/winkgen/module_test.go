@@ -11,8 +11,9 @@ import (
 // TestUseInYourModule follows the README's "Use it in your module" in a fresh module in a temporary
 // directory: go get -tool, //go:generate go tool winkgen, generate, build, vet, go mod tidy, build again,
 // winkgen -check, and a program that dispatches a call. The module is not published, so the new module
-// replaces it with this checkout as the README says (go mod edit -require -replace) and resolves everything
-// from the module cache (GOPROXY=off).
+// replaces it with this checkout by running the README's own commands for a local checkout, the way a
+// user behind a company's module proxy runs them: GOPROXY names a proxy that serves every other module
+// and answers 403 Forbidden for github.com/winkgen/wink (companyProxy), which must never be asked.
 func TestUseInYourModule(t *testing.T) {
 	repo, err := filepath.Abs("../..")
 	if err != nil {
@@ -79,20 +80,25 @@ func main() {
 	}
 }
 `)
+	proxy, forbidden := companyProxy(t)
 	run := func(args ...string) string {
 		t.Helper()
 		cmd := exec.Command("go", args...)
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOPROXY=off", "GOFLAGS=-mod=mod", "GOWORK=off")
+		cmd.Env = append(os.Environ(), "GOPROXY="+proxy, "GOFLAGS=", "GOWORK=off", "GONOSUMDB=", "GOPRIVATE=", "GONOPROXY=")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
 		return string(out)
 	}
-	// The README's steps for a local checkout: a replace directive, then the tool at the replaced version.
-	run("mod", "edit", "-require=github.com/winkgen/wink@v0.0.0", "-replace=github.com/winkgen/wink="+repo)
-	run("get", "-tool", "github.com/winkgen/wink/cmd/winkgen@v0.0.0")
+	// The README's steps for a local checkout, as written.
+	for _, c := range readmeLocalCheckout(t, repo) {
+		if c[0] != "go" {
+			t.Fatalf("the README's local-checkout block runs %q; this test runs only go commands", c)
+		}
+		run(c[1:]...)
+	}
 	run("generate", "./...")
 	if _, err := os.Stat(filepath.Join(dir, "tools", "wink_gen.go")); err != nil {
 		t.Fatal("go generate wrote no wink_gen.go")
@@ -107,6 +113,9 @@ func main() {
 		"false Invalid arguments for tool \"greet\":\n- name: must be at least 1 character long; got 0\nFix the arguments and call greet again. <nil>\n"
 	if out != want {
 		t.Errorf("the program printed:\n%s\nwant:\n%s", out, want)
+	}
+	if f := forbidden(); len(f) > 0 {
+		t.Errorf("the proxy was asked for what it forbids: %q", f)
 	}
 	if gomod, _ := os.ReadFile(filepath.Join(dir, "go.mod")); !strings.Contains(string(gomod), "tool github.com/winkgen/wink/cmd/winkgen") {
 		t.Errorf("go mod tidy dropped the tool line:\n%s", gomod)

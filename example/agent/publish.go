@@ -1,6 +1,6 @@
 package agent
 
-//go:generate go run github.com/winkgen/wink/cmd/winkgen
+//go:generate go tool winkgen
 
 import (
 	"strconv"

@@ -1,6 +1,6 @@
 package fleet
 
-//go:generate go run github.com/winkgen/wink/cmd/winkgen
+//go:generate go tool winkgen
 
 import (
 	"os"

@@ -2,7 +2,7 @@
 // winkgen into the registry, schemas, strict decoders and dispatch entries in wink_gen.go.
 package tools
 
-//go:generate go run github.com/winkgen/wink/cmd/winkgen
+//go:generate go tool winkgen
 
 import (
 	"strings"

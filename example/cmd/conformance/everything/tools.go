@@ -2,7 +2,7 @@
 // the server scenarios of @modelcontextprotocol/conformance call, written as ordinary winkgen handlers.
 package everything
 
-//go:generate go run github.com/winkgen/wink/cmd/winkgen
+//go:generate go tool winkgen
 
 import (
 	"encoding/base64"

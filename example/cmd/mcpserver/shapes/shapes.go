@@ -4,7 +4,7 @@
 // negotiated protocol version requires).
 package shapes
 
-//go:generate go run github.com/winkgen/wink/cmd/winkgen
+//go:generate go tool winkgen
 
 import (
 	"strings"
