@@ -34,7 +34,7 @@
 //
 // # Why
 //
-// The targets (medians of -count 6): winkgen at least 7x faster than encoding_json_strict, at
+// The targets this project holds itself to (medians of -count 6): winkgen at least 7x faster than encoding_json_strict, at
 // least 50x faster than mcp_go_sdk_path, within 1.3x of handwritten, at most 6 allocs/op; the dispatch at
 // most 2x the decode alone and faster than encoding_json_strict's decode alone. The peers are weaker than
 // winkgen (encoding/json matches keys case-insensitively and accepts duplicates, nulls and missing keys;

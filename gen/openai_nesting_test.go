@@ -169,7 +169,7 @@ func TestOpenAINestingOfRandomTypes(t *testing.T) {
 	}
 }
 
-// TestFiveNestedSlicesOfStructsAreElevenLevels: the case of issue 25: five nested []struct levels put the
+// TestFiveNestedSlicesOfStructsAreElevenLevels: a case a user met: five nested []struct levels put the
 // leaf 11 levels deep, past OpenAI's limit, though only six objects nest; four fit.
 func TestFiveNestedSlicesOfStructsAreElevenLevels(t *testing.T) {
 	leaf := &model.Type{Kind: model.KindStruct, Named: &model.Ident{Path: "p", Name: "L"}, ID: "L",

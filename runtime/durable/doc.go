@@ -134,7 +134,7 @@
 // checkpoints of a worker whose run was claimed again, and that worker stops driving it. A worker that
 // dies is replaced once its lease expires.
 //
-// # Decisions where the issue was silent
+// # Choices made here
 //
 //   - A durable run dispatches its calls in order (loop.Config.Parallel is ignored): each outcome is a
 //     checkpoint and a crash point, and order keeps replays identical.

@@ -13,7 +13,7 @@
 // whitespace, escapes, 1e2 for 100) keeps its key and replays, and two
 // different values never share one; a free-form value naming a member twice is
 // refused by the decoder and never reaches a key. Keys recorded before this
-// rule (winkgen before issue 25 hashed the encoding as written) differ: a call
+// rule (earlier winkgen versions hashed the encoding as written) differ: a call
 // retried across the upgrade runs once more. The hash suffix is the first 16
 // hex characters of SHA-256, as in WINK.
 //

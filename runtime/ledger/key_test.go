@@ -218,7 +218,7 @@ func TestKeysAreUnambiguousWhateverThePartsHold(t *testing.T) {
 			scopes[s] = id
 		}
 	}
-	// The collision: session "a:t:b" with custom key "c" against session "a" with custom key "b:t:c".
+	// The collision that motivated the rule: session "a:t:b" with custom key "c" against session "a" with custom key "b:t:c".
 	if CustomKey(SessionScope("a:t:b"), "t", "c") == CustomKey(SessionScope("a"), "t", "b:t:c") {
 		t.Fatal("two sessions share a key")
 	}

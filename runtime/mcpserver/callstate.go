@@ -14,7 +14,7 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// The rounds of one tools/call on protocol 2026-07-28 (issue 25 item 6). A call may need several round
+// The rounds of one tools/call on protocol 2026-07-28. A call may need several round
 // trips before it completes: a policy holds it for a person's approval (approval.go), then its handler
 // asks the client any number of questions (elicitation, sampling: inputrequired.go). Each round's
 // input-required result carries one requestState holding everything the call has gathered so far: the

@@ -14,7 +14,7 @@ import (
 	"github.com/winkgen/wink/runtime/strictjson"
 )
 
-// What HTTPHandler checks before the SDK sees a request (issue 25 item 3).
+// What HTTPHandler checks before the SDK sees a request.
 //
 //   - Origin. A browser names the page that sends a request in its Origin header; a web page on another
 //     site could otherwise drive a server that a browser can reach (a local server, one on the intranet),

@@ -112,7 +112,7 @@ var twiceSpelled = []struct{ why, msg, member string }{
 }
 
 // A message that gives a member twice is refused on every transport with -32600 Invalid Request and
-// nothing of it runs (issue 25 item 3): the request that runs is the request every reader reads. The same
+// nothing of it runs: the request that runs is the request every reader reads. The same
 // message without the repeated member runs (so each case could fail), and a member given twice inside a
 // tools/call's arguments is refused by the tool's strict decoder, which tells the model.
 func TestMessagesGivingAMemberTwiceAreRefused(t *testing.T) {
@@ -170,7 +170,7 @@ func TestBatchGivingAMemberTwiceIsRefused(t *testing.T) {
 }
 
 // HTTPHandler serves a browser page only from the server's own origin, a loopback one or one allowed by
-// WithAllowedOrigins (issue 25 item 3); any other Origin is refused with 403 and nothing runs, whatever
+// WithAllowedOrigins; any other Origin is refused with 403 and nothing runs, whatever
 // the method. Requests without Origin (non-browser clients) are served.
 func TestOriginIsChecked(t *testing.T) {
 	d := &wink.Dispatcher{Registry: wink.MustRegistry(mcpservertest.WinkTools())}

@@ -1,7 +1,7 @@
 package mcpserver
 
 // What a tool looks like to a client depends on the protocol version the client negotiated
-// (DESIGN-notes, issue 18 items 1-3):
+// (DESIGN-notes):
 //
 //   - 2026-07-28 and later take any JSON Schema as outputSchema: the result schema is sent as it is and
 //     structuredContent is the bare value.

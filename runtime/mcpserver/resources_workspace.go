@@ -80,7 +80,7 @@ func WithWorkspace(fs vfs.Filesystem, o WorkspaceOptions) Option {
 
 // workspace serves a filesystem as resources.
 //
-// DESIGN-notes (where the issue is silent):
+// DESIGN-notes (choices made here):
 //   - URIs are WorkspaceOptions.Prefix ("workspace:///" by default, not file://: the paths are the
 //     filesystem's, not the host's) followed by the path, each segment percent-escaped.
 //   - resources/list is a tool-free walk of the filesystem, appended to the SDK's first page only (the

@@ -2,7 +2,7 @@ package mcpserver
 
 // Streamable HTTP resumability (MCP 2025-11-25, SEP-1699), as far as the Go SDK (v1.8.0) allows.
 //
-// DESIGN-notes (issue 18 item 9). What a stateful HTTPHandler does:
+// DESIGN-notes. What a stateful HTTPHandler does:
 //   - Every stream event is kept in an event store (WithHTTPOptions's EventStore, else an in-memory
 //     store like mcp.MemoryEventStore: DefaultEventStoreBytes across sessions, a session's events
 //     dropped when it ends, its memory returned when most sessions have ended), so the SDK writes a priming event (an id and empty data) first on every POST SSE stream of
@@ -13,7 +13,7 @@ package mcpserver
 //     stream on purpose.
 //   - A handler may close its call's stream, asking the client to come back later (CloseSSEStream); the
 //     call goes on and its answer is replayed when the client reconnects. Only a stream that began with
-//     a priming event is closed (issue 25 item 17): the SDK closes any stream it is asked to, and a
+//     a priming event is closed: the SDK closes any stream it is asked to, and a
 //     client without the event's id cannot reconnect to it, so its answer was lost.
 //
 // What the SDK does not allow: it decides by the request's Mcp-Protocol-Version header, so a request
@@ -69,7 +69,7 @@ func CloseSSEStream(ctx context.Context, retryAfter time.Duration) bool {
 }
 
 // withCloseStream returns ctx carrying req's CloseSSEStream when the client can resume the stream it
-// closes (issue 25 item 17): the server's streams are resumable (resumableStreams) and the request's
+// closes: the server's streams are resumable (resumableStreams) and the request's
 // stream started with a priming event. The SDK writes that event, on a stream with an event store, for a
 // request whose Mcp-Protocol-Version header is 2025-11-25 or later and before 2026-07-28, and closes a
 // stream when asked whether it wrote one or not: a client at 2025-06-18 or earlier then lost the answer,

@@ -79,7 +79,7 @@ func post(t *testing.T, url, session, body string) *http.Response {
 	return resp
 }
 
-// A stateful HTTP handler's streams are resumable (issue 18 item 9): every SSE response starts with a
+// A stateful HTTP handler's streams are resumable: every SSE response starts with a
 // retry field, a POST stream of a 2025-11-25 client starts with a priming event carrying an id, a
 // handler can close its call's stream (CloseSSEStream, which sends the close event with its retry),
 // and the client that reconnects with GET and Last-Event-ID receives the call's answer.
@@ -188,7 +188,7 @@ func TestCloseSSEStreamWithoutAStream(t *testing.T) {
 	checkResult(t, call(t, cs, "linger", `{"ms":0}`), false, "Lingered.\n\n\"closed=false\"", `"closed=false"`)
 }
 
-// CloseSSEStream closes only a stream the client can resume (issue 25 item 17): one that started with a
+// CloseSSEStream closes only a stream the client can resume: one that started with a
 // priming event (an event id), which the SDK writes on a stateful server with an event store, for a
 // request of protocol 2025-11-25 sent as SSE. Everywhere else (a client at 2025-06-18 or earlier, a
 // stateless server, JSON responses, 2026-07-28) it reports false, the stream stays open, and the answer

@@ -71,7 +71,7 @@ func (a *interviewAnswers) options(disabled bool) *mcp.ClientOptions {
 }
 
 // A held call whose handler then asks the client two elicitation questions and one sampling question
-// completes in one tools/call on every protocol version (issue 25 item 6): on 2026-07-28 the approval and
+// completes in one tools/call on every protocol version: on 2026-07-28 the approval and
 // each question are round trips of their own, and the requestState of each round carries the approval
 // and every earlier answer; the person is asked to approve once, and the handler's effect (a note in the
 // session) happens once.

@@ -95,7 +95,7 @@ type lineConn struct {
 	answered chan struct{}           // signalled when a request is answered
 }
 
-// DESIGN-notes (issue 17 item 4, issue 18 item 4). The SDK handles requests concurrently and closes the
+// DESIGN-notes. The SDK handles requests concurrently and closes the
 // connection as soon as Read reports an error, cancelling what is in flight and dropping its answers:
 // a client piping requests and closing its input lost answers to requests already read (even
 // initialize's). So Read reports io.EOF only after every request read before the end of input has

@@ -346,7 +346,7 @@ func (w *closingBuffer) Close() error {
 }
 
 // At the end of input, every request already read is answered before the connection closes: many
-// requests piped at once, then the end of input, many times over (issue 17 item 4).
+// requests piped at once, then the end of input, many times over.
 func TestEndOfInputAnswersEveryRequestRead(t *testing.T) {
 	in, ids := pipedInput(60)
 	runs := 200

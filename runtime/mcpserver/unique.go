@@ -6,7 +6,7 @@ import (
 	"github.com/winkgen/wink/runtime/strictjson"
 )
 
-// One message, one reading (issue 25 item 3). The SDK decodes a message whose object repeats a member
+// One message, one reading. The SDK decodes a message whose object repeats a member
 // as the last one says (its JSON decoder is last-wins, and compares keys unescaped): "method" given
 // twice ran the second method, "name" twice inside params (the second spelled "na\u006de") the second
 // tool, while a gateway, a policy layer or a log that reads the first member saw another call. So a
