@@ -3,6 +3,7 @@ package gen
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -101,11 +102,7 @@ var Formats = []string{"openai", "openai-responses", "anthropic", "anthropic-str
 //
 // The output is followed by a newline.
 func Payload(tools []ToolInfo, format string) ([]byte, error) {
-	ts := make([]*wink.Tool, 0, len(tools))
-	for _, t := range tools {
-		ts = append(ts, wink.NewTool(wink.Spec{Name: t.Name, Description: t.Description, ParamsSchema: t.ParamsSchema,
-			ResultSchema: t.ResultSchema}, &inspectFuncs))
-	}
+	ts := inspectTools(tools)
 	var out []byte
 	var err error
 	switch format {
@@ -146,6 +143,34 @@ func Payload(tools []ToolInfo, format string) ([]byte, error) {
 		return nil, err
 	}
 	return append(out, '\n'), nil
+}
+
+// Notices are what the developer should know about a payload that Payload does not show: for
+// anthropic-strict, each tool sent without strict and why (anthropic.WhyNotStrict), in the tools' order.
+func Notices(tools []ToolInfo, format string) []string {
+	if format != "anthropic-strict" {
+		return nil
+	}
+	ts := inspectTools(tools)
+	_, fellBack, err := anthropic.StrictTools(ts)
+	if err != nil {
+		return nil
+	}
+	out := make([]string, 0, len(fellBack))
+	for _, name := range fellBack {
+		out = append(out, "tool "+strconv.Quote(name)+" is sent without strict: "+anthropic.WhyNotStrict(ts, name))
+	}
+	return out
+}
+
+// inspectTools builds tools from the source's specs for the adapters, which only read the Specs.
+func inspectTools(tools []ToolInfo) []*wink.Tool {
+	ts := make([]*wink.Tool, 0, len(tools))
+	for _, t := range tools {
+		ts = append(ts, wink.NewTool(wink.Spec{Name: t.Name, Description: t.Description, ParamsSchema: t.ParamsSchema,
+			ResultSchema: t.ResultSchema}, &inspectFuncs))
+	}
+	return ts
 }
 
 // inspectFuncs are the functions of the tools Payload builds: never called, as the adapters only read

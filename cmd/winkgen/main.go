@@ -5,7 +5,8 @@
 //	winkgen list [packages]                              print a table of the tools
 //	winkgen schema -format F [packages]                  print the tools payload F's adapter sends, byte for
 //	                                                     byte (F: openai, openai-responses, anthropic,
-//	                                                     anthropic-strict, gemini, mcp)
+//	                                                     anthropic-strict, gemini, mcp; a tool anthropic-strict
+//	                                                     sends without strict is named on stderr, with why)
 //	winkgen help [command]                               print usage (also -h)
 //	winkgen -version                                     print the module version
 //
@@ -214,6 +215,9 @@ func schemaCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	stdout.Write(out)
+	for _, n := range gen.Notices(tools, *format) {
+		fmt.Fprintln(stderr, "winkgen schema: "+n)
+	}
 	return 0
 }
 

@@ -155,3 +155,22 @@ func TestHelpListsEveryCommandAndExitsZero(t *testing.T) {
 		t.Errorf("-version: exit %d, %q", code, stdout)
 	}
 }
+
+// TestSchemaAnthropicStrictSaysWhichToolLosesStrict: `winkgen schema -format anthropic-strict` prints the
+// payload on stdout as before and, on stderr, one line per tool sent without strict naming the tool and
+// why (a map member, recursive params), exit 0.
+func TestSchemaAnthropicStrictSaysWhichToolLosesStrict(t *testing.T) {
+	code, stdout, stderr := runIn(t, "../../example/tools", "schema", "-format", "anthropic-strict")
+	if code != 0 || !strings.HasPrefix(stdout, "[") {
+		t.Fatalf("exit %d, stdout %.80q, stderr %s", code, stdout, stderr)
+	}
+	want := `winkgen schema: tool "schedule_task" is sent without strict: "labels" is a map (an object with arbitrary keys), which strict mode cannot state
+winkgen schema: tool "count_outline" is sent without strict: its params are recursive (a type that contains itself), which strict mode cannot state
+`
+	if stderr != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", stderr, want)
+	}
+	if code, _, stderr := runIn(t, "../../example/tools", "schema", "-format", "anthropic"); code != 0 || stderr != "" {
+		t.Errorf("-format anthropic: exit %d, stderr %q (no notice: nothing is strict)", code, stderr)
+	}
+}
