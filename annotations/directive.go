@@ -41,6 +41,10 @@ type Tool struct {
 	// nil when not given.
 	Scopes         []string
 	ScopePositions []token.Position // position of each element of Scopes
+	// Task is task=optional|required (MCP's io.modelcontextprotocol/tasks extension): whether a call may
+	// (optional) or must (required) run as a task; "" when not given (the tool is never a task).
+	Task    string
+	TaskPos token.Position // position of the task value
 }
 
 // Example is a //wink:example directive: one documented, validated call of the tool.
@@ -189,7 +193,7 @@ var verbKeys = map[string][]keySpec{
 	"tool": {{"name", "name=<tool_name>", false}, {"overrides", "overrides=true|false", false},
 		{"readonly", "readonly (or readonly=true|false)", true}, {"title", `title="<text>"`, false},
 		{"destructive", "destructive=true|false", false}, {"openworld", "openworld=true|false", false},
-		{"scopes", "scopes=<scope>,<scope>", false}},
+		{"scopes", "scopes=<scope>,<scope>", false}, {"task", "task=optional|required", false}},
 	"example": {{"desc", `desc="<text>"`, false}, {"input", "input=<JSON value>", false},
 		{"output", "output=<JSON value>", false}},
 	"idempotent": {{"strategy", "strategy=auto|params|custom|none", false}, {"keys", "keys=<field>,<field>", false},
@@ -444,6 +448,16 @@ func (p *dirParser) tool(d *Tool, args map[string]arg) {
 	if a, ok := args["scopes"]; ok {
 		if v, ok := p.word(a); ok {
 			p.scopes(d, a, v)
+		}
+	}
+	if a, ok := args["task"]; ok {
+		if v, ok := p.word(a); ok {
+			switch v {
+			case "optional", "required":
+				d.Task, d.TaskPos = v, advance(p.pos, a.valOff)
+			default:
+				p.errorf(a.valOff, "invalid value "+strconv.QuoteToASCII(v)+" for task; expected optional (a client that declared the tasks extension gets a task, others a plain result) or required (only clients that declared it may call the tool)")
+			}
 		}
 	}
 	for _, k := range []struct {

@@ -29,6 +29,8 @@ func TestParseDirectiveAcceptsValidDirectives(t *testing.T) {
 			Scopes: []string{"tickets:write", "https://api.example.com/read"}, ScopePositions: []token.Position{at(20), at(34)}}},
 		{`//wink:tool scopes="a!#[]~"`, &Tool{Pos: base, Scopes: []string{"a!#[]~"}, ScopePositions: []token.Position{at(20)}}},
 		{`//wink:state`, &State{Pos: base}},
+		{`//wink:tool task=optional`, &Tool{Pos: base, Task: "optional", TaskPos: at(18)}},
+		{`//wink:tool name=x task="required"`, &Tool{Pos: base, Name: "x", NamePos: at(18), HasName: true, Task: "required", TaskPos: at(25)}},
 		{`//wink:tool name=ls readonly=true`, &Tool{Pos: base, Name: "ls", NamePos: at(18), HasName: true, ReadOnly: true}},
 		{`//wink:tool readonly=false`, &Tool{Pos: base}},
 		{`//wink:tool title="Echo the text" destructive=false openworld=true`, &Tool{Pos: base, Title: "Echo the text", Destructive: ptr(false), OpenWorld: ptr(true)}},
@@ -85,7 +87,7 @@ func TestParseDirectiveReportsEveryErrorWithPositionAndMessage(t *testing.T) {
 		{`//wink:tol name=x`, []string{`tools.go:12:8: unknown directive verb "tol" (did you mean "tool"?); expected //wink:tool, //wink:example, //wink:idempotent, //wink:constraints, //wink:state, //wink:form or //wink:enum`}},
 		{`//wink:handler`, []string{`tools.go:12:8: unknown directive verb "handler"; expected //wink:tool, //wink:example, //wink:idempotent, //wink:constraints, //wink:state, //wink:form or //wink:enum`}},
 		{`//wink:tool nme=x overrides=yes name= name=y`, []string{
-			`tools.go:12:13: unknown key "nme" in //wink:tool (did you mean "name"?); accepted keys: name, overrides, readonly, title, destructive, openworld, scopes`,
+			`tools.go:12:13: unknown key "nme" in //wink:tool (did you mean "name"?); accepted keys: name, overrides, readonly, title, destructive, openworld, scopes, task`,
 			`tools.go:12:29: invalid value "yes" for overrides; expected true or false`,
 			`tools.go:12:33: missing value after name=; write name=<tool_name>`,
 			`tools.go:12:39: duplicate key "name" in //wink:tool; give each key once`,
@@ -100,6 +102,12 @@ func TestParseDirectiveReportsEveryErrorWithPositionAndMessage(t *testing.T) {
 		}},
 		{`//wink:tool scopes="a b"`, []string{
 			`tools.go:12:20: scope "a b" is not an OAuth scope-token (RFC 6749 §3.3): it may hold printable ASCII other than space, '"' and '\', and no comma (which separates scopes)`,
+		}},
+		{`//wink:tool task=always`, []string{
+			`tools.go:12:18: invalid value "always" for task; expected optional (a client that declared the tasks extension gets a task, others a plain result) or required (only clients that declared it may call the tool)`,
+		}},
+		{`//wink:tool task`, []string{
+			`tools.go:12:13: missing '=' after task; write task=optional|required`,
 		}},
 		{`//wink:state name=x`, []string{
 			`tools.go:12:14: //wink:state takes no keys; remove "name"`,

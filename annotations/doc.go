@@ -10,6 +10,7 @@
 //	//wink:example desc="Basic search" input={"query":"fs","limit":10} output={"total":1}
 //	//wink:idempotent strategy=params keys=user_id,order_id ttl=1h scope=session
 //	//wink:tool readonly
+//	//wink:tool task=optional             (runs as an MCP task for clients that declared the tasks extension; task=required: only for them)
 //	//wink:state                          (on a named struct type: emit its session codec)
 //	//wink:form                           (on a named struct type: emit its elicitation form, WinkForm<T>)
 //	//wink:enum title="First option"      (on an enum constant: the label a form shows for it)

@@ -405,7 +405,7 @@ func (a *analyzer) tool(fd *ast.FuncDecl, dirs []*ast.Comment) (t *model.Tool, o
 		ReadOnly:  td.ReadOnly,
 		Title:     td.Title,
 	}
-	t.Destructive, t.OpenWorld, t.Scopes = td.Destructive, td.OpenWorld, td.Scopes
+	t.Destructive, t.OpenWorld, t.Scopes, t.Task = td.Destructive, td.OpenWorld, td.Scopes, td.Task
 	// Name.
 	if td.HasName {
 		t.Name = td.Name

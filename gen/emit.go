@@ -282,6 +282,12 @@ func (e *emitter) emitTool(t *model.Tool) error {
 		}
 		spec[jen.Id("Scopes")] = jen.Index().String().Values(scs...)
 	}
+	switch t.Task {
+	case "optional":
+		spec[jen.Id("Task")] = jen.Qual(WinkPath, "TaskOptional")
+	case "required":
+		spec[jen.Id("Task")] = jen.Qual(WinkPath, "TaskRequired")
+	}
 	if len(t.Examples) > 0 {
 		var exs []jen.Code
 		for _, ex := range t.Examples {

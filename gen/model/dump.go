@@ -47,6 +47,9 @@ func Dump(w io.Writer, p *Package) {
 		if len(t.Scopes) > 0 {
 			flags = append(flags, "scopes="+strings.Join(t.Scopes, ","))
 		}
+		if t.Task != "" {
+			flags = append(flags, "task="+t.Task)
+		}
 		if len(flags) > 0 {
 			fmt.Fprintf(w, "  methods and flags: %s\n", strings.Join(flags, ", "))
 		}

@@ -58,6 +58,7 @@ type Tool struct {
 	Destructive *bool    // //wink:tool destructive=true|false (MCP's destructiveHint); nil: not given
 	OpenWorld   *bool    // //wink:tool openworld=true|false (MCP's openWorldHint); nil: not given
 	Scopes      []string // //wink:tool scopes=a,b: the OAuth scopes a caller must hold; nil: none
+	Task        string   // //wink:tool task=optional|required (MCP tasks extension); "": never a task
 	Examples    []*Example
 	Idempotency *Idempotency // nil: not idempotent
 

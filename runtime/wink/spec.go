@@ -80,6 +80,12 @@ type Spec struct {
 	// (stdio, a local loop) they are not checked. A tool declaring none is
 	// callable by any authenticated caller: readonly is not a permission.
 	Scopes []string
+	// Task says whether a call of the tool runs as a task of MCP's
+	// io.modelcontextprotocol/tasks extension (//wink:tool
+	// task=optional|required): TaskNever (the default), TaskOptional or
+	// TaskRequired. Only the MCP server reads it (runtime/mcpserver,
+	// WithTasks); every other entry point calls the tool as usual.
+	Task TaskSupport
 }
 
 // Hint is a tri-state tool hint: HintUnset, HintYes or HintNo.

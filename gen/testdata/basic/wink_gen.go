@@ -71,6 +71,7 @@ var WinkKinds = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/gen/testdata/basic.Kinds (basic.go)",
 	ResultSchema: winkSchemaResult,
 	Scopes:       []string{"docs:read", "https://docs.example.com/search"},
+	Task:         wink.TaskOptional,
 }, &winkFuncsKinds)
 var winkFuncsKinds = wink.Funcs[Params, Result]{
 	Decode:       winkDecodeParams,

@@ -82,3 +82,8 @@ type Name string
 //
 //wink:tool name=scoped scopes=tickets:read,tickets\write,,tickets:read
 func Scoped(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) { return wink.ToolResult[R]{}, nil }
+
+// Tasked names a task support that does not exist.
+//
+//wink:tool name=tasked task=sometimes
+func Tasked(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) { return wink.ToolResult[R]{}, nil }
