@@ -31,6 +31,9 @@ type Tool struct {
 	HasName   bool           // name= was given
 	Overrides bool           // overrides=true|false (default false): the description may be overridden
 	ReadOnly  bool           // readonly, or readonly=true|false (default false): the tool changes no state
+	// Defer is defer, or defer=true|false (default false): the tool's definition is not loaded into the
+	// model's context up front; the model finds it with tool search.
+	Defer bool
 	// Title is title="..." (MCP's human-readable title), unquoted; "" when not given.
 	Title string
 	// Destructive and OpenWorld are destructive=true|false and openworld=true|false (MCP's hints); nil
@@ -193,7 +196,8 @@ var verbKeys = map[string][]keySpec{
 	"tool": {{"name", "name=<tool_name>", false}, {"overrides", "overrides=true|false", false},
 		{"readonly", "readonly (or readonly=true|false)", true}, {"title", `title="<text>"`, false},
 		{"destructive", "destructive=true|false", false}, {"openworld", "openworld=true|false", false},
-		{"scopes", "scopes=<scope>,<scope>", false}, {"task", "task=optional|required", false}},
+		{"scopes", "scopes=<scope>,<scope>", false}, {"task", "task=optional|required", false},
+		{"defer", "defer (or defer=true|false)", true}},
 	"example": {{"desc", `desc="<text>"`, false}, {"input", "input=<JSON value>", false},
 		{"output", "output=<JSON value>", false}},
 	"idempotent": {{"strategy", "strategy=auto|params|custom|none", false}, {"keys", "keys=<field>,<field>", false},
@@ -436,6 +440,9 @@ func (p *dirParser) tool(d *Tool, args map[string]arg) {
 			}
 		}
 	}
+	if a, ok := args["defer"]; ok {
+		d.Defer = p.flag(a, "defer")
+	}
 	if a, ok := args["title"]; ok {
 		if v, ok := p.word(a); ok {
 			if strings.TrimSpace(v) == "" || len(v) > 100 || strings.ContainsAny(v, "\r\n") {
@@ -476,6 +483,25 @@ func (p *dirParser) tool(d *Tool, args map[string]arg) {
 			}
 		}
 	}
+}
+
+// flag parses a key that may be written alone (key, meaning true) or as key=true|false.
+func (p *dirParser) flag(a arg, key string) bool {
+	if a.kind == argNoEq {
+		return true
+	}
+	v, ok := p.word(a)
+	if !ok {
+		return false
+	}
+	switch v {
+	case "true":
+		return true
+	case "false":
+	default:
+		p.errorf(a.valOff, "invalid value "+strconv.QuoteToASCII(v)+" for "+key+"; expected true or false, or a bare "+key)
+	}
+	return false
 }
 
 // scopes parses scopes=a,b into d: each element an RFC 6749 §3.3 scope-token, none repeated.

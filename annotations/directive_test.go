@@ -33,6 +33,9 @@ func TestParseDirectiveAcceptsValidDirectives(t *testing.T) {
 		{`//wink:tool name=x task="required"`, &Tool{Pos: base, Name: "x", NamePos: at(18), HasName: true, Task: "required", TaskPos: at(25)}},
 		{`//wink:tool name=ls readonly=true`, &Tool{Pos: base, Name: "ls", NamePos: at(18), HasName: true, ReadOnly: true}},
 		{`//wink:tool readonly=false`, &Tool{Pos: base}},
+		{`//wink:tool defer`, &Tool{Pos: base, Defer: true}},
+		{`//wink:tool readonly defer=true`, &Tool{Pos: base, ReadOnly: true, Defer: true}},
+		{`//wink:tool defer=false`, &Tool{Pos: base}},
 		{`//wink:tool title="Echo the text" destructive=false openworld=true`, &Tool{Pos: base, Title: "Echo the text", Destructive: ptr(false), OpenWorld: ptr(true)}},
 		{"//wink:tool\tname=\"quoted-name\"  overrides=false",
 			&Tool{Pos: base, Name: "quoted-name", NamePos: at(18), HasName: true}},
@@ -87,7 +90,7 @@ func TestParseDirectiveReportsEveryErrorWithPositionAndMessage(t *testing.T) {
 		{`//wink:tol name=x`, []string{`tools.go:12:8: unknown directive verb "tol" (did you mean "tool"?); expected //wink:tool, //wink:example, //wink:idempotent, //wink:constraints, //wink:state, //wink:form or //wink:enum`}},
 		{`//wink:handler`, []string{`tools.go:12:8: unknown directive verb "handler"; expected //wink:tool, //wink:example, //wink:idempotent, //wink:constraints, //wink:state, //wink:form or //wink:enum`}},
 		{`//wink:tool nme=x overrides=yes name= name=y`, []string{
-			`tools.go:12:13: unknown key "nme" in //wink:tool (did you mean "name"?); accepted keys: name, overrides, readonly, title, destructive, openworld, scopes, task`,
+			`tools.go:12:13: unknown key "nme" in //wink:tool (did you mean "name"?); accepted keys: name, overrides, readonly, title, destructive, openworld, scopes, task, defer`,
 			`tools.go:12:29: invalid value "yes" for overrides; expected true or false`,
 			`tools.go:12:33: missing value after name=; write name=<tool_name>`,
 			`tools.go:12:39: duplicate key "name" in //wink:tool; give each key once`,
@@ -115,6 +118,9 @@ func TestParseDirectiveReportsEveryErrorWithPositionAndMessage(t *testing.T) {
 		{`//wink:tool destructive=maybe title=" "`, []string{
 			`tools.go:12:25: invalid value "maybe" for destructive; expected true or false`,
 			`tools.go:12:37: title must be one line of 1-100 characters`,
+		}},
+		{`//wink:tool defer=later`, []string{
+			`tools.go:12:19: invalid value "later" for defer; expected true or false, or a bare defer`,
 		}},
 		{`//wink:tool readonly=yes readonly`, []string{
 			`tools.go:12:22: invalid value "yes" for readonly; expected true or false, or a bare readonly`,

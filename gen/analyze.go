@@ -406,6 +406,7 @@ func (a *analyzer) tool(fd *ast.FuncDecl, dirs []*ast.Comment) (t *model.Tool, o
 		Title:     td.Title,
 	}
 	t.Destructive, t.OpenWorld, t.Scopes, t.Task = td.Destructive, td.OpenWorld, td.Scopes, td.Task
+	t.Defer = td.Defer
 	// Name.
 	if td.HasName {
 		t.Name = td.Name

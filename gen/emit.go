@@ -60,6 +60,7 @@ func emit(p *model.Package) ([]byte, error) {
 			return nil, err
 		}
 	}
+	e.emitCatalog(p.Tools) // emit_catalog.go
 	decoded := decodedTypes(p)
 	for _, t := range p.Types {
 		if t.Kind == model.KindStruct && t.Named != nil {
@@ -287,6 +288,9 @@ func (e *emitter) emitTool(t *model.Tool) error {
 		spec[jen.Id("Task")] = jen.Qual(WinkPath, "TaskOptional")
 	case "required":
 		spec[jen.Id("Task")] = jen.Qual(WinkPath, "TaskRequired")
+	}
+	if t.Defer {
+		spec[jen.Id("Deferred")] = jen.True()
 	}
 	if len(t.Examples) > 0 {
 		var exs []jen.Code

@@ -50,6 +50,9 @@ func Dump(w io.Writer, p *Package) {
 		if t.Task != "" {
 			flags = append(flags, "task="+t.Task)
 		}
+		if t.Defer {
+			flags = append(flags, "defer")
+		}
 		if len(flags) > 0 {
 			fmt.Fprintf(w, "  methods and flags: %s\n", strings.Join(flags, ", "))
 		}

@@ -59,6 +59,7 @@ type Tool struct {
 	OpenWorld   *bool    // //wink:tool openworld=true|false (MCP's openWorldHint); nil: not given
 	Scopes      []string // //wink:tool scopes=a,b: the OAuth scopes a caller must hold; nil: none
 	Task        string   // //wink:tool task=optional|required (MCP tasks extension); "": never a task
+	Defer       bool     // //wink:tool defer: left out of the model's context until tool search finds it
 	Examples    []*Example
 	Idempotency *Idempotency // nil: not idempotent
 

@@ -86,6 +86,12 @@ type Spec struct {
 	// TaskRequired. Only the MCP server reads it (runtime/mcpserver,
 	// WithTasks); every other entry point calls the tool as usual.
 	Task TaskSupport
+	// Deferred reports that the tool's definition is left out of the
+	// model's context until a tool search finds it (//wink:tool defer):
+	// providers that load tools on demand are sent it marked so
+	// (defer_loading), others are sent it once it is found (package
+	// toolsearch, loop.Config.Search). It is callable either way.
+	Deferred bool
 }
 
 // Hint is a tri-state tool hint: HintUnset, HintYes or HintNo.
