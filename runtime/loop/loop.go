@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/winkgen/wink/runtime/session"
+	"github.com/winkgen/wink/runtime/toolsearch"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
@@ -41,6 +42,11 @@ type Message struct {
 	// Result is the dispatched call's outcome (tool messages only): Result.CallID answers the call with
 	// that id, Result.Output is the text the model reads, Result.Success says whether the call failed.
 	Result wink.Outcome
+	// Found names the tools a tool search found (tool messages answering a call of toolsearch.Name
+	// only), best first: providers that load deferred tools by reference answer with these names
+	// (Anthropic tool_reference blocks, OpenAI tool_search_output), and the loop loads them from the
+	// next request on. Keep it with the message: a run continued from these messages loads them too.
+	Found []string
 }
 
 // UserMessage returns a user message with text.
@@ -60,8 +66,15 @@ type Request struct {
 	System string
 	// Messages is the conversation so far, oldest first.
 	Messages []Message
-	// Tools are the tools the model may call, in order.
+	// Tools are the tools the model may call, in order, loaded into its context.
 	Tools []*wink.Tool
+	// Deferred are the tools the model may find with a tool search but whose definitions are not loaded
+	// yet (wink.Spec.Deferred, not found by a search of this conversation), in order. Providers that
+	// load tools on demand send them marked so (defer_loading); the others leave them out.
+	Deferred []*wink.Tool
+	// Search asks for the client-side tool search (Config.Search): the provider offers the model a tool
+	// named toolsearch.Name (with toolsearch.ParamsSchema) whose calls the loop answers.
+	Search bool
 }
 
 // Response is one model turn as a provider reports it.
@@ -179,6 +192,12 @@ type Config struct {
 	Parallel bool
 	// OnTurn, when set, is called after each turn, from the goroutine running Run.
 	OnTurn func(Turn)
+	// Search turns on the client-side tool search over these generated catalogs (each package's
+	// WinkCatalog): the model is offered a tool named toolsearch.Name, the loop answers its calls
+	// (only tools offered by Tools and deferred are found), and the tools found are loaded into every
+	// later request (Request.Tools; the other deferred tools stay in Request.Deferred). Nil: no client
+	// search (deferred tools are still sent as Request.Deferred, for a provider's own search).
+	Search []*toolsearch.Catalog
 }
 
 // Result is what a run produced, complete or not.
@@ -253,6 +272,11 @@ func run(ctx context.Context, cfg Config, messages []Message, resume bool) (Resu
 		tools = cfg.Dispatcher.Registry.Tools()
 	}
 	tools = wink.Permitted(ctx, tools) // a run for a caller offers only the tools its scopes permit
+	offered, err := newOffer(tools, cfg.Search, res.Messages)
+	if err != nil {
+		res.Stop = StopError
+		return res, err
+	}
 	budget := cfg.Dispatcher.Budget
 	if err := budget.Err(); err != nil {
 		res.Stop = StopBudget
@@ -269,7 +293,9 @@ func run(ctx context.Context, cfg Config, messages []Message, resume bool) (Resu
 		if err := ctx.Err(); err != nil {
 			return res.stop(ctx, err, StopError)
 		}
-		resp, err := cfg.Provider.Complete(ctx, Request{System: cfg.System, Messages: res.Messages, Tools: tools})
+		req := Request{System: cfg.System, Messages: res.Messages}
+		offered.request(&req) // search.go
+		resp, err := cfg.Provider.Complete(ctx, req)
 		if err != nil {
 			return res.stop(ctx, turnError(turn, "provider", err), StopError)
 		}
@@ -298,10 +324,16 @@ func run(ctx context.Context, cfg Config, messages []Message, resume bool) (Resu
 		}
 
 		asst := len(res.Messages) - 1 // the assistant message just appended
-		outcomes, held, err := dispatch(ctx, &cfg, resp.ToolCalls)
-		for _, o := range outcomes {
+		outcomes, found, held, err := offered.dispatch(func(calls []wink.Call) ([]wink.Outcome, []*wink.HeldError, error) {
+			return dispatch(ctx, &cfg, calls)
+		}, resp.ToolCalls)
+		for i, o := range outcomes {
 			if answered(o) {
-				res.Messages = append(res.Messages, Message{Role: RoleTool, Result: o})
+				m := Message{Role: RoleTool, Result: o}
+				if found != nil {
+					m.Found = found[i]
+				}
+				res.Messages = append(res.Messages, m)
 			}
 		}
 		t.Outcomes = outcomes
@@ -504,9 +536,11 @@ func (res *Result) resumeHeld(ctx context.Context, cfg *Config) error {
 	}
 	calls := res.Messages[last].ToolCalls
 	answers := map[string]wink.Outcome{}
+	found := map[string][]string{} // what the turn's searches found, kept with their answers
 	for _, m := range res.Messages[last+1:] {
 		if m.Role == RoleTool {
 			answers[m.Result.CallID] = m.Result
+			found[m.Result.CallID] = m.Found
 		}
 	}
 	outcomes := make([]wink.Outcome, len(calls))
@@ -546,7 +580,7 @@ func (res *Result) resumeHeld(ctx context.Context, cfg *Config) error {
 	tail := res.Messages[:last+1]
 	for _, o := range outcomes {
 		if answered(o) {
-			tail = append(tail, Message{Role: RoleTool, Result: o})
+			tail = append(tail, Message{Role: RoleTool, Result: o, Found: found[o.CallID]})
 		}
 	}
 	res.Messages = tail

@@ -87,3 +87,8 @@ func Scoped(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) { return wink
 //
 //wink:tool name=tasked task=sometimes
 func Tasked(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) { return wink.ToolResult[R]{}, nil }
+
+// Later defers with a value that is not a boolean.
+//
+//wink:tool name=later defer=later
+func Later(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) { return wink.ToolResult[R]{}, nil }
