@@ -2,7 +2,8 @@
 // over streamable HTTP, connecting the TypeScript SDK client at a chosen protocol version, and running
 // the Inspector CLI.
 import { spawn, execFile } from 'node:child_process';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -73,16 +74,23 @@ export async function connect(transport, version) {
   return client;
 }
 
-// The Inspector CLI's build resolves its own package.json against the working directory (a bug of
-// inspector-cli 1.0.3 outside the inspector's repository), so it runs from its build directory.
-const inspectorDir = join(here, 'node_modules', '@modelcontextprotocol', 'inspector-cli', 'build');
+// The Inspector CLI is the installed `inspector` command (@modelcontextprotocol/inspector 2.x, `inspector
+// --cli`), started the way a user starts it: from any directory (here the system's temporary directory),
+// with the server's command or URL as its target.
+const binDir = join(here, 'node_modules', '.bin');
+const inspectorBin = join(binDir, 'inspector');
 
-// inspector runs the Inspector CLI with args and returns its parsed JSON output.
+// inspector runs the Inspector CLI with args and returns its parsed JSON output. The CLI exits with
+// status 5 (and still prints the result) exactly when a tools/call result has isError true.
 export function inspector(args) {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [join(inspectorDir, 'index.js'), ...args], { cwd: inspectorDir, timeout: 60000 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`inspector ${args.join(' ')}: ${err.message}\n${stderr}`));
-      else resolve(JSON.parse(stdout));
+    execFile(inspectorBin, ['--cli', ...args], { cwd: tmpdir(), timeout: 60000, env: { ...process.env, PATH: binDir + delimiter + process.env.PATH } }, (err, stdout, stderr) => {
+      let res;
+      try { res = JSON.parse(stdout); } catch { res = undefined; }
+      if (err && !(err.code === 5 && res?.isError === true)) reject(new Error(`inspector --cli ${args.join(' ')}: ${err.message}\n${stderr}`));
+      else if (!err && res?.isError === true) reject(new Error(`inspector --cli ${args.join(' ')}: exit status 0 for a result with isError true`));
+      else if (res === undefined) reject(new Error(`inspector --cli ${args.join(' ')}: output is not JSON: ${stdout}`));
+      else resolve(res);
     });
   });
 }

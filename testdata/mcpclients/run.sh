@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The official MCP clients against winkgen's servers (make mcp-clients, part of make test):
-#   1. the TypeScript SDK client and the Inspector CLI drive example/cmd/mcpserver over stdio and
+#   1. the TypeScript SDK client and the Inspector CLI (inspector --cli of @modelcontextprotocol/inspector
+#      2.x) drive example/cmd/mcpserver over stdio and
 #      streamable HTTP (stateful, stateless) on every protocol version the client offers
 #      (clients.test.mjs, node's test runner), and the same for the tools of every result shape
 #      (runtime/mcpserver/internal/shapestest/shapesserver, shapes.test.mjs);
-#   2. the conformance suite runs every server scenario against example/cmd/conformance
-#      (conformance.sh).
+#   2. the conformance suite runs its 2025-11-25 and 2026-07-28 requirement sets against
+#      example/cmd/conformance, stateful and stateless (conformance.sh).
 # Node.js 22 and the clients come from package-lock.json (npm ci when node_modules is missing or older
 # than the lock file).
 set -euo pipefail

@@ -2,8 +2,8 @@
 // is run against: its tools are winkgen handlers (package everything), its prompts, resources, resource
 // template and completion are served with runtime/mcpserver's options, over streamable HTTP:
 //
-//	go run ./example/cmd/conformance -http 127.0.0.1:3001
-//	npx @modelcontextprotocol/conformance server --url http://127.0.0.1:3001/mcp
+//	go run ./example/cmd/conformance -http 127.0.0.1:3001 [-stateless]
+//	npx @modelcontextprotocol/conformance server --url http://127.0.0.1:3001/mcp --requirements 2026-07-28
 //
 // It writes "listening on http://HOST:PORT/mcp" to standard error once it accepts connections (the default
 // address, 127.0.0.1:0, picks a free port). `make mcp-clients` runs every server scenario against it
@@ -21,6 +21,7 @@ import (
 	"os/signal"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/winkgen/wink/example/cmd/conformance/everything"
 	"github.com/winkgen/wink/runtime/mcpserver"
 	"github.com/winkgen/wink/runtime/wink"
@@ -28,22 +29,26 @@ import (
 
 func main() {
 	addr := flag.String("http", "127.0.0.1:0", "serve streamable HTTP at `ADDR` (path /mcp)")
+	stateless := flag.Bool("stateless", false, "serve every HTTP request on its own, without MCP sessions (StreamableHTTPOptions.Stateless)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, *addr); err != nil {
+	if err := run(ctx, *addr, *stateless); err != nil {
 		os.Stderr.WriteString("conformance: " + err.Error() + "\n")
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, addr string) error {
+func run(ctx context.Context, addr string, stateless bool) error {
 	reg, err := wink.NewRegistry(everything.WinkTools())
 	if err != nil {
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	opts := append([]mcpserver.Option{mcpserver.WithImplementation("wink-conformance", "v0.1.0"), mcpserver.WithLogger(logger)}, extras()...)
+	if stateless {
+		opts = append(opts, mcpserver.WithHTTPOptions(&mcp.StreamableHTTPOptions{Stateless: true}))
+	}
 	h, err := mcpserver.HTTPHandler(&wink.Dispatcher{Registry: reg}, opts...)
 	if err != nil {
 		return err
