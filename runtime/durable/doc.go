@@ -134,6 +134,18 @@
 // checkpoints of a worker whose run was claimed again, and that worker stops driving it. A worker that
 // dies is replaced once its lease expires.
 //
+// # Who a run acts for
+//
+// A run started for a caller (Start's context carries its principal, as an MCP request's does once
+// the resource server verified its token, or StartOptions.Principal) acts for that caller on every
+// worker: the principal (subject, issuer, client id, scopes, expiry; never the raw token, never its
+// claims) is stored with the run, and every step a worker executes, after a takeover too, is
+// dispatched with it in its context. A call whose tool declares a scope the principal lacks is refused
+// before its arguments are decoded (the model reads which scope is missing), and the model is offered
+// only the tools the principal may call (wink.Permitted). Once the token's expiry has passed, a step is
+// taken only if Engine.Reauthorize renews the principal; otherwise the run ends Failed with
+// ErrPrincipalExpired (principal.go says why). Status.Principal shows who a run acts for.
+//
 // # Choices made here
 //
 //   - A durable run dispatches its calls in order (loop.Config.Parallel is ignored): each outcome is a

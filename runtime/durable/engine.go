@@ -34,6 +34,9 @@ type Run struct {
 	Session string
 	// Attempt counts the claims of the run, from 1 (a run taken over after a crash has Attempt 2 or more).
 	Attempt int
+	// Principal is who the run acts for (see StartOptions.Principal), nil for a run started without
+	// one. The Agent's context carries it too (wink.PrincipalFrom).
+	Principal *wink.Principal
 }
 
 // Agent wires a run on the worker that executes it: the provider, the dispatcher (its session bound to
@@ -49,6 +52,11 @@ type StartOptions struct {
 	Session string
 	// MaxTurns bounds the model calls (0: loop.DefaultMaxTurns).
 	MaxTurns int
+	// Principal is who the run acts for; nil: the principal of Start's context (wink.PrincipalFrom), if
+	// any. It is stored with the run (never the raw token, see EncodePrincipal) and every step of the
+	// run, on any worker, is dispatched for it: a call its scopes do not permit is refused, and the model
+	// is offered only the tools it may call.
+	Principal *wink.Principal
 }
 
 // EventKind names what an Event reports.
@@ -112,6 +120,9 @@ type Engine struct {
 	Concurrency int
 	// Observe, when set, is told each Event.
 	Observe func(Event)
+	// Reauthorize renews the principal of a run whose token has expired (see Reauthorize); nil: such a
+	// run ends Failed with ErrPrincipalExpired at its next step.
+	Reauthorize Reauthorize
 
 	once   sync.Once
 	worker string
@@ -159,7 +170,12 @@ func (e *Engine) Start(ctx context.Context, id string, input []loop.Message, opt
 	if e.Store == nil {
 		return false, errors.New("durable: Engine.Store is required")
 	}
-	return e.Store.Create(ctx, Record{ID: id, Session: opts.Session, Input: EncodeMessages(input), MaxTurns: opts.MaxTurns})
+	p := opts.Principal
+	if p == nil {
+		p = wink.PrincipalFrom(ctx)
+	}
+	return e.Store.Create(ctx, Record{ID: id, Session: opts.Session, Input: EncodeMessages(input), MaxTurns: opts.MaxTurns,
+		Principal: EncodePrincipal(p)})
 }
 
 // Wake makes a held run claimable now: call it after recording a decision (policy.Approve, policy.Deny)
@@ -247,6 +263,7 @@ type execution struct {
 	cfg   loop.Config
 	tools []*wink.Tool
 	lease time.Duration
+	run   Run // Principal: the principal the run acts for now (renewed by Reauthorize)
 
 	mu    sync.Mutex
 	until time.Time // the claim is known valid until then, on the monotonic clock
@@ -350,7 +367,16 @@ func (e *Engine) drive(ctx context.Context, x *execution) driven {
 		}
 		return e.retry(err)
 	}
-	cfg, err := e.Agent(ctx, Run{ID: rec.ID, Session: rec.Session, Attempt: rec.Attempts})
+	principal, err := DecodePrincipal(rec.Principal)
+	if err != nil {
+		return finished(loop.StopError, err)
+	}
+	x.run = Run{ID: rec.ID, Session: rec.Session, Attempt: rec.Attempts, Principal: principal}
+	actx, d, ok := x.authorize(ctx)
+	if !ok {
+		return d
+	}
+	cfg, err := e.Agent(actx, x.run)
 	if err != nil {
 		if ctx.Err() != nil {
 			return driven{abandon: true}
@@ -461,7 +487,11 @@ func replay(ctx context.Context, x *execution, p *progress, input []loop.Message
 			if d, ok := x.ensure(ctx); !ok {
 				return d
 			}
-			r, err := x.cfg.Provider.Complete(ctx, loop.Request{System: x.cfg.System, Messages: p.msgs, Tools: x.tools})
+			sctx, d, ok := x.authorize(ctx)
+			if !ok {
+				return d
+			}
+			r, err := x.cfg.Provider.Complete(ctx, loop.Request{System: x.cfg.System, Messages: p.msgs, Tools: wink.Permitted(sctx, x.tools)})
 			if err != nil {
 				if ctx.Err() != nil {
 					return driven{abandon: true}
@@ -504,8 +534,12 @@ func replay(ctx context.Context, x *execution, p *progress, input []loop.Message
 			if ctx.Err() != nil {
 				return driven{abandon: true}
 			}
+			sctx, d, ok := x.authorize(ctx)
+			if !ok {
+				return d
+			}
 			x.e.observe(Event{Kind: EventToolStart, Run: x.rec.ID, Turn: turn, Index: i})
-			o, err := DispatchStep(ctx, x.cfg.Dispatcher, ToolStep{Run: x.rec.ID, Turn: turn, Index: i, Attempt: x.rec.Attempts, Fence: x.fence}, c)
+			o, err := DispatchStep(sctx, x.cfg.Dispatcher, ToolStep{Run: x.rec.ID, Turn: turn, Index: i, Attempt: x.rec.Attempts, Fence: x.fence}, c)
 			x.locked.Store(false)
 			if he, ok := errors.AsType[*wink.HeldError](err); ok {
 				held = append(held, he)
@@ -549,6 +583,25 @@ func replay(ctx context.Context, x *execution, p *progress, input []loop.Message
 		if turn >= maxTurns {
 			return finished(loop.StopMaxTurns, loop.ErrMaxTurns)
 		}
+	}
+}
+
+// authorize returns ctx carrying the principal the run acts for, for a step taken now (Authorize,
+// with the Engine's Reauthorize; a renewed principal is kept for the claim's later steps). ok is false
+// when the run must stop (d says how).
+func (x *execution) authorize(ctx context.Context) (sctx context.Context, d driven, ok bool) {
+	sctx, p, err := Authorize(ctx, x.run, time.Now(), x.e.Reauthorize)
+	switch {
+	case err == nil:
+		x.run.Principal = p
+		return sctx, driven{}, true
+	case errors.Is(err, ErrPrincipalExpired):
+		return ctx, finished(loop.StopError, err), false
+	case ctx.Err() != nil:
+		return ctx, driven{abandon: true}, false
+	default:
+		x.e.observe(Event{Kind: EventError, Run: x.rec.ID, Err: err})
+		return ctx, x.e.retry(err), false
 	}
 }
 
@@ -682,6 +735,8 @@ type Status struct {
 	Stop    loop.StopReason
 	Err     string
 	Updated time.Time
+	// Principal is who the run acts for (as stored: no claims), nil for none.
+	Principal *wink.Principal
 }
 
 // Status returns the run's state and transcript; it may be read at any time, from any process sharing
@@ -701,6 +756,9 @@ func Rebuild(rec Record, steps []Step) (Status, error) {
 		Steps: len(steps), Err: rec.LastErr, Updated: rec.Updated}
 	input, err := DecodeMessages(rec.Input)
 	if err != nil {
+		return st, err
+	}
+	if st.Principal, err = DecodePrincipal(rec.Principal); err != nil {
 		return st, err
 	}
 	var p progress

@@ -77,7 +77,9 @@ type Record struct {
 	Input []byte
 	// MaxTurns bounds the run's model calls (0: loop.DefaultMaxTurns).
 	MaxTurns int
-	State    State
+	// Principal is who the run acts for (EncodePrincipal), nil for none.
+	Principal []byte
+	State     State
 	// Owner is the worker holding (or that last held) the run; Token counts claims and fences writes:
 	// a write with an older token is refused with ErrLeaseLost.
 	Owner      string
@@ -191,7 +193,7 @@ func (m *MemoryStore) Create(_ context.Context, r Record) (bool, error) {
 	}
 	now := m.now()
 	r.State, r.Owner, r.Token, r.Attempts = Pending, "", 0, 0
-	r.Input = slices.Clone(r.Input)
+	r.Input, r.Principal = slices.Clone(r.Input), slices.Clone(r.Principal)
 	r.Created, r.Updated = now, now
 	m.seq++
 	m.runs[r.ID] = &memRun{rec: r, order: m.seq}
@@ -235,6 +237,7 @@ func claimable(r *Record, now time.Time) bool {
 
 func cloneRecord(r Record) Record {
 	r.Input, r.Held, r.Result = slices.Clone(r.Input), slices.Clone(r.Held), slices.Clone(r.Result)
+	r.Principal = slices.Clone(r.Principal)
 	return r
 }
 

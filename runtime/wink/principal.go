@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Principal is who a call is made for: the subject and client an
@@ -28,6 +29,11 @@ type Principal struct {
 	// Scopes are the scopes granted, in the token's order, without
 	// duplicates.
 	Scopes []string
+	// Expires is when the token the principal comes from expires (its exp),
+	// zero when unknown (a principal made by hand). The dispatcher does not
+	// compare it: a request's token was checked when the request came in. A
+	// durable run, which may outlive its token, does (runtime/durable).
+	Expires time.Time
 	// Claims are the token's claims (a JWT's payload, or an introspection
 	// response), for handlers that need more than the fields above; nil
 	// when none were kept.

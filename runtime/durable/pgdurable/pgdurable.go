@@ -56,22 +56,22 @@ func wrap(op string, err error) error { return errors.New("pgdurable: " + op + "
 
 // Create implements durable.Store.
 func (s *Store) Create(ctx context.Context, r durable.Record) (bool, error) {
-	tag, err := s.pool.Exec(ctx, `INSERT INTO wink_durable_runs (id, session, input, max_turns) VALUES ($1, $2, $3, $4)
-		ON CONFLICT (id) DO NOTHING`, r.ID, r.Session, r.Input, r.MaxTurns)
+	tag, err := s.pool.Exec(ctx, `INSERT INTO wink_durable_runs (id, session, input, max_turns, principal) VALUES ($1, $2, $3, $4, $5)
+		ON CONFLICT (id) DO NOTHING`, r.ID, r.Session, r.Input, r.MaxTurns, r.Principal)
 	if err != nil {
 		return false, wrap("starting run "+r.ID, err)
 	}
 	return tag.RowsAffected() == 1, nil
 }
 
-const recordCols = `id, session, input, max_turns, state, owner, token, due, attempts, held, result, last_err, created, updated`
+const recordCols = `id, session, input, max_turns, state, owner, token, due, attempts, held, result, last_err, created, updated, principal`
 
 func scanRecord(row pgx.Row) (durable.Record, error) {
 	var r durable.Record
 	var state int16
 	var due time.Time
 	err := row.Scan(&r.ID, &r.Session, &r.Input, &r.MaxTurns, &state, &r.Owner, &r.Token, &due, &r.Attempts,
-		&r.Held, &r.Result, &r.LastErr, &r.Created, &r.Updated)
+		&r.Held, &r.Result, &r.LastErr, &r.Created, &r.Updated, &r.Principal)
 	r.State = durable.State(state)
 	r.LeaseUntil, r.WakeAt = due, due
 	return r, err

@@ -17,6 +17,9 @@ CREATE TABLE IF NOT EXISTS wink_durable_runs (
 	created   timestamptz NOT NULL DEFAULT now(),
 	updated   timestamptz NOT NULL DEFAULT now()
 );
+-- principal: who the run acts for (durable.EncodePrincipal: subject, client, issuer, scopes, expiry; never
+-- a token), NULL for none. Added after the table's first version, hence the ALTER.
+ALTER TABLE wink_durable_runs ADD COLUMN IF NOT EXISTS principal bytea;
 CREATE INDEX IF NOT EXISTS wink_durable_runs_due ON wink_durable_runs (due) WHERE state < 3;
 -- One row per checkpoint: a model response (kind 1, idx 0) or a tool call's outcome (kind 2, idx the
 -- call's position in its turn).

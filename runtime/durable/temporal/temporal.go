@@ -28,6 +28,15 @@
 // activity removes its commits from its session (durable.Forget): a session serving many runs keeps only
 // those of the runs still going, and a tool call's write does not grow with the runs it has served.
 //
+// # Who a run acts for
+//
+// A run started for a caller (Start's context carries its principal, or Options.Principal) keeps it in
+// the durable.Store, never in the workflow's history: every Model and Tool activity, on whichever worker
+// and attempt runs it, restores it into its context, so calls are checked against their tools' scopes
+// and the model is offered only the tools the principal may call. Past the token's expiry a step is
+// taken only if Activities.Reauthorize renews the principal; otherwise the workflow fails (not
+// retried) with durable.ErrPrincipalExpired, as on the embedded engine.
+//
 // # Approvals
 //
 // A signal names the held call by its hold id (durable.Status.Held[i].Binding.Hold, the step's
@@ -131,6 +140,12 @@ type Options struct {
 	// worker (Temporal's default, ten seconds, when zero): with LocalActivities, how long a dead
 	// worker's run waits before another worker resumes it.
 	WorkflowTaskTimeout time.Duration
+	// Principal is who the run acts for; nil: the principal of Start's context (wink.PrincipalFrom), if
+	// any. It is stored with the run in the durable.Store (never in the workflow's history, never the
+	// raw token) and every Model and Tool activity, on any worker, acts for it: calls its scopes do not
+	// permit are refused and the model is offered only the tools it may call. Its expiry is handled as
+	// on the embedded engine (durable.Authorize, Activities.Reauthorize).
+	Principal *wink.Principal
 }
 
 // Input is the workflow's argument: the run's id and settings, and the turn to start from (a run that
@@ -224,6 +239,9 @@ type Activities struct {
 	Observe func(durable.Event)
 	// Worker names this worker in the events and the checkpoints.
 	Worker string
+	// Reauthorize renews the principal of a run whose token has expired (durable.Reauthorize); nil:
+	// such a run fails (durable.ErrPrincipalExpired, not retried) at its next step.
+	Reauthorize durable.Reauthorize
 }
 
 func (a *Activities) observe(ev durable.Event) {
@@ -248,7 +266,12 @@ func Start(ctx context.Context, c client.Client, st durable.Store, id string, in
 	if id == "" {
 		return errors.New("temporal: a run needs an id")
 	}
-	created, err := st.Create(ctx, durable.Record{ID: id, Session: o.Session, Input: durable.EncodeMessages(input), MaxTurns: o.MaxTurns})
+	p := o.Principal
+	if p == nil {
+		p = wink.PrincipalFrom(ctx)
+	}
+	created, err := st.Create(ctx, durable.Record{ID: id, Session: o.Session, Input: durable.EncodeMessages(input), MaxTurns: o.MaxTurns,
+		Principal: durable.EncodePrincipal(p)})
 	if err != nil {
 		return err
 	}
@@ -583,7 +606,11 @@ func (a *Activities) Model(ctx context.Context, ref StepRef) (ModelResult, error
 		if st.Turns != ref.Turn-1 {
 			return ModelResult{}, errors.New("temporal: turn " + itoa(ref.Turn) + " asked before the previous turns were checkpointed")
 		}
-		cfg, err := a.Agent(ctx, durable.Run{ID: ref.RunID, Session: rec.Session, Attempt: int(activity.GetInfo(ctx).Attempt)})
+		actx, run, err := a.authorize(ctx, ref, rec)
+		if err != nil {
+			return ModelResult{}, err
+		}
+		cfg, err := a.Agent(actx, run)
 		if err != nil {
 			return ModelResult{}, err
 		}
@@ -591,6 +618,7 @@ func (a *Activities) Model(ctx context.Context, ref StepRef) (ModelResult, error
 		if tools == nil && cfg.Dispatcher != nil && cfg.Dispatcher.Registry != nil {
 			tools = cfg.Dispatcher.Registry.Tools()
 		}
+		tools = wink.Permitted(actx, tools)
 		a.observe(durable.Event{Kind: durable.EventModelStart, Run: ref.RunID, Turn: ref.Turn})
 		// Nothing fences a model call at the provider: an attempt past its start-to-close timeout (its
 		// worker stopped, its VM frozen) may have been retried on another worker, which sent the call
@@ -644,7 +672,11 @@ func (a *Activities) Tool(ctx context.Context, ref StepRef) (ToolResult, error) 
 		return ToolResult{}, sdktemporal.NewNonRetryableApplicationError("temporal: no call "+itoa(ref.Index)+" in turn "+itoa(ref.Turn), "corrupt", err)
 	}
 	call := resp.ToolCalls[ref.Index]
-	cfg, err := a.Agent(ctx, durable.Run{ID: ref.RunID, Session: rec.Session, Attempt: int(activity.GetInfo(ctx).Attempt)})
+	ctx, run, err := a.authorize(ctx, ref, rec)
+	if err != nil {
+		return ToolResult{}, err
+	}
+	cfg, err := a.Agent(ctx, run)
 	if err != nil {
 		return ToolResult{}, err
 	}
@@ -677,6 +709,23 @@ func (a *Activities) Tool(ctx context.Context, ref StepRef) (ToolResult, error) 
 	}
 	a.observe(durable.Event{Kind: durable.EventToolDone, Run: ref.RunID, Turn: ref.Turn, Index: ref.Index})
 	return ToolResult{}, nil
+}
+
+// authorize returns ctx carrying the principal the run rec acts for in this step (durable.Authorize)
+// and the run as the Agent is told it. A principal expired beyond renewal fails the activity for good.
+func (a *Activities) authorize(ctx context.Context, ref StepRef, rec durable.Record) (context.Context, durable.Run, error) {
+	run := durable.Run{ID: ref.RunID, Session: rec.Session, Attempt: int(activity.GetInfo(ctx).Attempt)}
+	p, err := durable.DecodePrincipal(rec.Principal)
+	if err != nil {
+		return ctx, run, sdktemporal.NewNonRetryableApplicationError(err.Error(), "corrupt", err)
+	}
+	run.Principal = p
+	actx, p, err := durable.Authorize(ctx, run, time.Now(), a.Reauthorize)
+	if errors.Is(err, durable.ErrPrincipalExpired) {
+		return ctx, run, sdktemporal.NewNonRetryableApplicationError(err.Error(), "principal_expired", err)
+	}
+	run.Principal = p
+	return actx, run, err
 }
 
 // Decide is the Decide activity: it records the decision in the run's session, bound to the held call

@@ -249,13 +249,21 @@ func (s *Server) buildMetadata(extra []string) ([]byte, error) {
 // Config.Introspection is set. The error wraps ErrInvalidToken or
 // ErrUnavailable.
 func (s *Server) Verify(ctx context.Context, token string) (*wink.Principal, time.Time, error) {
-	if strings.Count(token, ".") == 2 {
-		return s.verifyJWT(ctx, token)
+	var p *wink.Principal
+	var exp time.Time
+	var err error
+	switch {
+	case strings.Count(token, ".") == 2:
+		p, exp, err = s.verifyJWT(ctx, token)
+	case s.cfg.Introspection != nil:
+		p, exp, err = s.introspect(ctx, token)
+	default:
+		return nil, time.Time{}, invalid("the token is not a JWT, and this server does not introspect tokens")
 	}
-	if s.cfg.Introspection != nil {
-		return s.introspect(ctx, token)
+	if p != nil {
+		p.Expires = exp
 	}
-	return nil, time.Time{}, invalid("the token is not a JWT, and this server does not introspect tokens")
+	return p, exp, err
 }
 
 // tokenError is a refusal: its text is the error_description.

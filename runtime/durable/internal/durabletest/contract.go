@@ -14,7 +14,7 @@ import (
 // never claimed.
 func StoreContract(t *testing.T, st durable.Store) {
 	ctx := context.Background()
-	if created, err := st.Create(ctx, durable.Record{ID: "a", Session: "s", Input: []byte{1, 2}, MaxTurns: 3}); err != nil || !created {
+	if created, err := st.Create(ctx, durable.Record{ID: "a", Session: "s", Input: []byte{1, 2}, MaxTurns: 3, Principal: []byte{7, 8}}); err != nil || !created {
 		t.Fatalf("create: %v %v", created, err)
 	}
 	if created, err := st.Create(ctx, durable.Record{ID: "a", Input: []byte{9}}); err != nil || created {
@@ -25,7 +25,7 @@ func StoreContract(t *testing.T, st durable.Store) {
 	}
 	r, ok, err := st.Claim(ctx, "w1", 200*time.Millisecond)
 	if err != nil || !ok || r.ID != "a" || r.Owner != "w1" || r.State != durable.Running || r.Attempts != 1 ||
-		r.Session != "s" || r.MaxTurns != 3 || string(r.Input) != "\x01\x02" {
+		r.Session != "s" || r.MaxTurns != 3 || string(r.Input) != "\x01\x02" || string(r.Principal) != "\x07\x08" {
 		t.Fatalf("claim: %+v %v %v", r, ok, err)
 	}
 	if _, ok, _ := st.Claim(ctx, "w2", time.Second); ok {
