@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/winkgen/wink/runtime/loop"
+	"github.com/winkgen/wink/runtime/loop/internal/looptest"
 	"github.com/winkgen/wink/runtime/loop/internal/scopetest"
 	"github.com/winkgen/wink/runtime/wink"
 )
@@ -62,5 +63,34 @@ func TestRunChecksThePrincipalsScopes(t *testing.T) {
 	}
 	if scopetest.Calls.Load() != before+2 {
 		t.Fatalf("handler ran %d times, want 2", scopetest.Calls.Load()-before)
+	}
+}
+
+// TestRunUnknownToolNamesOnlyPermittedTools: in a run for a principal lacking tickets:write, the model's
+// call of a tool that does not exist is answered with a list that leaves close_ticket out, and with
+// Dispatcher.HideUnpermitted its call of close_ticket reads exactly like a call of a missing tool.
+func TestRunUnknownToolNamesOnlyPermittedTools(t *testing.T) {
+	reg := wink.MustRegistry(append(looptest.WinkTools(), scopetest.WinkTools()...))
+	ctx := wink.WithPrincipal(context.Background(), &wink.Principal{Subject: "alice", Scopes: []string{"tickets:read"}})
+	for _, hide := range []bool{false, true} {
+		prov := script(
+			loop.Response{ToolCalls: []wink.Call{call("c1", "nope", `{}`), call("c2", "close_ticket", `{"id":7}`)}, Stop: "tool_calls"},
+			loop.Response{Text: "done", Stop: "stop"},
+		)
+		res, err := loop.Run(ctx, loop.Config{Provider: prov, Dispatcher: &wink.Dispatcher{Registry: reg, HideUnpermitted: hide}},
+			[]loop.Message{loop.UserMessage("Close ticket 7.")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		unknown, closeOut := res.Messages[2].Result.Output, res.Messages[3].Result.Output
+		if strings.Contains(unknown, "close_ticket") || !strings.Contains(unknown, "Available tools: ") {
+			t.Errorf("hide=%v: the unknown-tool text %q names close_ticket", hide, unknown)
+		}
+		if hide && closeOut != strings.Replace(unknown, `"nope"`, `"close_ticket"`, 1) {
+			t.Errorf("hidden close_ticket answered %q; a missing tool %q", closeOut, unknown)
+		}
+		if !hide && !strings.Contains(closeOut, `lacks the scope "tickets:write"`) {
+			t.Errorf("close_ticket without hiding: %q", closeOut)
+		}
 	}
 }

@@ -175,6 +175,13 @@ type Hooks struct {
 type Dispatcher struct {
 	// Registry holds the callable tools.
 	Registry *Registry
+	// HideUnpermitted answers a call to a tool whose scopes the caller's
+	// principal (WithPrincipal) lacks exactly as a call to an unknown tool
+	// (ErrUnknownTool, the same text), instead of the scope refusal that
+	// names the missing scopes: for servers whose tool names are themselves
+	// sensitive. Either way, the unknown-tool text lists only the tools the
+	// principal may call. Without a principal it changes nothing.
+	HideUnpermitted bool
 	// Limits bounds strict decoding; zero fields take strictjson's defaults.
 	Limits strictjson.Limits
 	// Events receives a ToolInvoked for every call (step 11); nil drops
@@ -264,8 +271,8 @@ func (d *Dispatcher) Dispatch(ctx context.Context, call Call) (Outcome, error) {
 		ctx = context.Background()
 	}
 	t, ok := d.Registry.Lookup(call.Name)
-	if !ok {
-		return d.unknownTool(call), nil
+	if !ok || (d.HideUnpermitted && checkScopes(ctx, &t.spec) != nil) {
+		return d.unknownTool(ctx, call), nil
 	}
 	return t.impl.tool.invoke(ctx, d, call)
 }
@@ -291,9 +298,10 @@ func (d *Dispatcher) deliver(ev *ToolInvoked) {
 	d.Events(ev)
 }
 
-// unknownTool answers a call naming no registered tool (step 1).
-func (d *Dispatcher) unknownTool(call Call) Outcome {
-	msg := d.Registry.unknownToolMessage(call.Name)
+// unknownTool answers a call naming no registered tool (step 1), or a tool
+// hidden from ctx's principal (HideUnpermitted).
+func (d *Dispatcher) unknownTool(ctx context.Context, call Call) Outcome {
+	msg := d.Registry.unknownToolMessage(call.Name, PrincipalFrom(ctx))
 	out := Outcome{CallID: call.ID, Name: call.Name, Message: msg, Output: msg}
 	if d.records() {
 		now := d.now()

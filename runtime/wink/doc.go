@@ -24,7 +24,10 @@
 //  1. lookup: an unknown name is a failure result
 //     `Unknown tool "x". Available tools: a, b, c.` (registry order;
 //     `Unknown tool "x". No tools are available.` for an empty registry;
-//     names longer than 64 runes are truncated with "…" when echoed);
+//     names longer than 64 runes are truncated with "…" when echoed); for
+//     a caller with a Principal the list names only the tools it may call,
+//     and with Dispatcher.HideUnpermitted a tool it may not call is
+//     answered exactly as an unknown one;
 //     1b. the caller's scopes: when ctx carries a Principal (WithPrincipal;
 //     mcpserver.WithAuth puts the verified token's there), a tool declaring
 //     scopes (//wink:tool scopes=a,b; Spec.Scopes) is refused unless the

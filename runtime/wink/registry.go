@@ -107,7 +107,11 @@ const maxEchoedName = 64
 // unknownToolMessage is the failure text for a call to an unknown tool:
 //
 //	Unknown tool "serch". Available tools: search_docs, read_file.
-func (r *Registry) unknownToolMessage(name string) string {
+//
+// For a caller with a principal (p not nil) it lists only the tools p may
+// call (every scope they declare granted), as tools/list shows them: the
+// text never names a tool the caller may not call.
+func (r *Registry) unknownToolMessage(name string, p *Principal) string {
 	if utf8.RuneCountInString(name) > maxEchoedName {
 		i, n := 0, 0
 		for i = range name {
@@ -121,16 +125,26 @@ func (r *Registry) unknownToolMessage(name string) string {
 	var b strings.Builder
 	b.WriteString("Unknown tool ")
 	b.WriteString(strconv.Quote(name))
-	if r.Len() == 0 {
-		b.WriteString(". No tools are available.")
-		return b.String()
+	listed := 0
+	var names []string
+	if r != nil {
+		names = r.names
 	}
-	b.WriteString(". Available tools: ")
-	for i, n := range r.names {
-		if i > 0 {
+	for i, n := range names {
+		if p != nil && len(p.Missing(r.tools[i].spec.Scopes)) > 0 {
+			continue
+		}
+		if listed == 0 {
+			b.WriteString(". Available tools: ")
+		} else {
 			b.WriteString(", ")
 		}
 		b.WriteString(n)
+		listed++
+	}
+	if listed == 0 {
+		b.WriteString(". No tools are available.")
+		return b.String()
 	}
 	b.WriteByte('.')
 	return b.String()
