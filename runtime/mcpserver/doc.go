@@ -84,6 +84,21 @@
 // HTTPHandler refuse a dispatcher holding a Session, Resources or Filesystem, which every client
 // would otherwise share (a factory returning that dispatcher shares it on purpose).
 //
+// # Both revisions on one HTTP server
+//
+// Revision 2026-07-28 has no sessions: each request carries its protocol version (the
+// Mcp-Protocol-Version header and _meta) and stands alone, and a question to the client is an
+// input-required round. The specification lets one server speak it beside the session-based revisions;
+// the Go SDK's streamable handler does not (it refuses 2026-07-28 with -32022 unless
+// StreamableHTTPOptions.Stateless is set). HTTPHandler serves both: on a stateful server (the default),
+// a request without Mcp-Session-Id whose Mcp-Protocol-Version is 2026-07-28 or later is served exactly
+// as a stateless server serves it, and every other request (initialize, the requests of a session) by
+// the sessions as before. What a user chooses: a stateful server (the default) serves clients of every
+// revision, and keeps what a session needs (server-to-client requests, subscriptions over the session's
+// stream) for the older ones; StreamableHTTPOptions.Stateless serves 2026-07-28 fully and older clients
+// without anything that needs a session (sampling, elicitation, roots and resources/subscribe fail for
+// them), which suits a fleet behind a load balancer.
+//
 // # A server that runs for weeks
 //
 // What a client costs is given back when it leaves. A streamable HTTP session that receives no

@@ -166,7 +166,7 @@ func HTTPHandler(d *wink.Dispatcher, opts ...Option) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return ms }, ho)
+	h := withStatelessRevisions(ms, ho, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return ms }, ho))
 	// Origin, and one reading of every message, before the SDK sees the request (httpcheck.go); the
 	// resource server before them, so that only an authorized request is read (auth.go).
 	return withAuth(newGuard(withRetry(h, c.sseRetry), ho.MaxRequestBodyBytes, c.origins), &c, d)
