@@ -11,7 +11,7 @@ RACE_PKGS := ./runtime/wink/... ./runtime/ledger/... ./runtime/session/... ./run
 NESTED_MODS := runtime/durable/temporal
 FUZZTIME ?= 60s
 
-.PHONY: demo demo-tools demo-fleet demo-durable bench-durable test race generate regen check-generated check-fresh cross bench bench-scale bench-mcp fuzz fuzz-brief vet mcp-clients conformance
+.PHONY: demo demo-tools demo-fleet demo-durable bench-durable test race generate regen check-generated check-fresh cross go-next bench bench-scale bench-mcp fuzz fuzz-brief vet mcp-clients conformance
 
 ## demo: install bubblewrap when missing (scripts/demo-deps.sh: the demo's shell runs in it), regenerate,
 ## then run the example agent end to end through the agent loop with a scripted model
@@ -43,6 +43,7 @@ test:
 	$(MAKE) --no-print-directory race
 	$(MAKE) --no-print-directory check-fresh
 	$(MAKE) --no-print-directory cross
+	$(MAKE) --no-print-directory go-next
 	$(MAKE) --no-print-directory fuzz-brief
 	$(MAKE) --no-print-directory mcp-clients
 
@@ -71,6 +72,15 @@ race:
 cross:
 	$(GO) run ./internal/crosscheck -os darwin,windows ./...
 	for m in $(NESTED_MODS); do $(GO) run ./internal/crosscheck -C $$m -os darwin,windows ./... || exit 1; done
+
+## go-next: the generator, the decoders and the dispatcher vetted and tested on the newest Go release too
+## (GO_NEXT, fetched through the module proxy as GOTOOLCHAIN); make test runs it
+GO_NEXT ?= go1.27.3
+NEXT_PKGS := ./annotations/... ./runtime/strictjson/... ./runtime/wink/... ./cmd/winkgen/... ./benchmarks/ ./gen/schema/...
+go-next:
+	GOTOOLCHAIN=$(GO_NEXT) $(GO) vet $(NEXT_PKGS) ./gen
+	GOTOOLCHAIN=$(GO_NEXT) $(GO) test -timeout 30m $(NEXT_PKGS)
+	GOTOOLCHAIN=$(GO_NEXT) $(GO) test -timeout 30m ./gen -run 'TestGolden|TestDeterministic|Example'
 
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

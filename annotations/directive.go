@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/winkgen/wink/runtime/strictjson"
 )
 
 // Prefix is the text every wink directive comment starts with.
@@ -387,21 +389,23 @@ func (p *dirParser) jsonValue(a arg) (string, bool) {
 		p.errorf(a.valOff, "invalid JSON in "+a.key+": invalid UTF-8")
 		return "", false
 	}
-	// Unmarshal (not Compact) reports the offset of the offending byte.
-	var raw json.RawMessage
-	if err := json.Unmarshal([]byte(a.val), &raw); err != nil {
-		off := 0
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			off = min(max(int(se.Offset)-1, 0), len(a.val)-1)
+	// The syntax is judged by strictjson (its own words and offsets, the same on every Go release, and a
+	// member named twice or a lone surrogate is an error too); encoding/json's messages change between
+	// releases, and diagnostics must not.
+	if _, err := strictjson.CanonicalExact(nil, []byte(a.val)); err != nil {
+		off, msg := 0, err.Error()
+		var ce *strictjson.CanonicalError
+		if errors.As(err, &ce) {
+			off, msg = min(max(ce.Offset, 0), len(a.val)-1), ce.Msg
 		}
 		hint := ""
 		if a.kind == argBare {
 			hint = " (a bare value must be a JSON number, true, false or null; write strings in double quotes)"
 		}
-		p.errorf(a.valOff+off, "invalid JSON in "+a.key+": "+err.Error()+hint)
+		p.errorf(a.valOff+off, "invalid JSON in "+a.key+": "+msg+hint)
 		return "", false
 	}
+	raw := []byte(a.val)
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, raw); err != nil { // cannot fail on a valid value
 		p.errorf(a.valOff, "invalid JSON in "+a.key+": "+err.Error())

@@ -136,15 +136,15 @@ func TestParseDirectiveReportsEveryErrorWithPositionAndMessage(t *testing.T) {
 		}},
 		{`//wink:example input={"query":} output=hello`, []string{
 			`tools.go:12:1: //wink:example is missing desc; write desc="<what the example shows>"`,
-			`tools.go:12:31: invalid JSON in input: invalid character '}' looking for beginning of value`,
-			`tools.go:12:40: invalid JSON in output: invalid character 'h' looking for beginning of value (a bare value must be a JSON number, true, false or null; write strings in double quotes)`,
+			`tools.go:12:31: invalid JSON in input: unexpected character '}'; expected a value`,
+			`tools.go:12:40: invalid JSON in output: unexpected character 'h'; expected a value (a bare value must be a JSON number, true, false or null; write strings in double quotes)`,
 		}},
 		{`//wink:example desc="x`, []string{
 			`tools.go:12:1: //wink:example is missing input; write input=<JSON value>, e.g. input={"query":"x"}`,
 			`tools.go:12:21: unterminated string in the value of "desc": missing closing '"'`,
 		}},
 		{`//wink:example desc=x input={"a":[1}`, []string{
-			`tools.go:12:36: invalid JSON in input: invalid character '}' after array element`,
+			`tools.go:12:36: invalid JSON in input: unexpected character '}' after an array element; expected ',' or ']'`,
 		}},
 		{`//wink:example desc=x input={"a":1}x output=[1,2`, []string{
 			`tools.go:12:36: unexpected 'x' right after the value of "input"; separate key=value pairs with spaces`,
@@ -160,7 +160,7 @@ func TestParseDirectiveReportsEveryErrorWithPositionAndMessage(t *testing.T) {
 		}},
 		{"//wink:example desc=x input=\"\xff\"", []string{`tools.go:12:29: invalid JSON in input: invalid UTF-8`}},
 		{`//wink:example desc=x input=1 output="\x41"`, []string{
-			`tools.go:12:40: invalid JSON in output: invalid character 'x' in string escape code`,
+			`tools.go:12:39: invalid JSON in output: invalid escape '\x' in a string; JSON has \" \\ \/ \b \f \n \r \t and \uXXXX`,
 		}},
 		{`//wink:idempotent strategy=params keys=a,b,,a`, []string{
 			`tools.go:12:44: empty field name in keys; write keys=<field>,<field>`,

@@ -331,7 +331,12 @@ func isJSONNumberText(v string) bool {
 }
 
 // compactJSON is v without insignificant whitespace, after a strict syntax check.
+// compactJSON checks v with strictjson (whose messages are the same on every Go release, as diagnostics
+// must be) and returns it compacted.
 func compactJSON(v string) (string, error) {
+	if _, err := strictjson.CanonicalExact(nil, []byte(v)); err != nil {
+		return "", err
+	}
 	var b bytes.Buffer
 	if err := json.Compact(&b, []byte(v)); err != nil {
 		return "", err

@@ -60,6 +60,9 @@ type dupError struct {
 
 func (e *dupError) Is(target error) bool { return target == ErrDuplicateMember }
 
+// Unwrap lets errors.As find the CanonicalError (its offset) of a duplicate member too.
+func (e *dupError) Unwrap() error { return &e.CanonicalError }
+
 type canonState struct {
 	src   []byte
 	pos   int
@@ -126,7 +129,7 @@ func (c *canonState) value(dst []byte) ([]byte, error) {
 	case b == '-' || b >= '0' && b <= '9':
 		return c.number(dst)
 	}
-	return dst, c.fail(c.pos, "unexpected character")
+	return dst, c.fail(c.pos, "unexpected "+describeByte(c.src[c.pos])+"; expected a value")
 }
 
 func (c *canonState) lit(dst []byte, lit string) ([]byte, error) {
@@ -175,7 +178,7 @@ func (c *canonState) array(dst []byte) ([]byte, error) {
 			c.depth--
 			return append(dst, ']'), nil
 		default:
-			return dst, c.fail(c.pos, "expected ',' or ']'")
+			return dst, c.fail(c.pos, "unexpected "+describeByte(c.src[c.pos])+" after an array element; expected ',' or ']'")
 		}
 	}
 }
@@ -205,8 +208,11 @@ func (c *canonState) object(dst []byte) ([]byte, error) {
 	}
 	for {
 		c.ws()
-		if c.pos >= len(c.src) || c.src[c.pos] != '"' {
-			return dst[:start], c.fail(c.pos, "expected a string key")
+		if c.pos >= len(c.src) {
+			return dst[:start], c.fail(c.pos, "unexpected end of input; expected a member name in double quotes")
+		}
+		if c.src[c.pos] != '"' {
+			return dst[:start], c.fail(c.pos, "unexpected "+describeByte(c.src[c.pos])+"; expected a member name in double quotes")
 		}
 		m := member{keyStart: c.pos}
 		m.key[0] = len(c.keys)
@@ -217,7 +223,7 @@ func (c *canonState) object(dst []byte) ([]byte, error) {
 		m.key[1] = len(c.keys)
 		c.ws()
 		if c.pos >= len(c.src) || c.src[c.pos] != ':' {
-			return dst[:start], c.fail(c.pos, "expected ':' after the key")
+			return dst[:start], c.fail(c.pos, "expected ':' after the member name")
 		}
 		c.pos++
 		c.ws()
@@ -238,7 +244,7 @@ func (c *canonState) object(dst []byte) ([]byte, error) {
 			continue
 		}
 		if c.src[c.pos] != '}' {
-			return dst[:start], c.fail(c.pos, "expected ',' or '}'")
+			return dst[:start], c.fail(c.pos, "unexpected "+describeByte(c.src[c.pos])+" after an object member; expected ',' or '}'")
 		}
 		c.pos++
 		break
@@ -351,7 +357,7 @@ func (c *canonState) escape(dst []byte) ([]byte, error) {
 		return append(dst, '\t'), nil
 	case 'u':
 	default:
-		return dst, c.fail(at, "invalid escape")
+		return dst, c.fail(at, "invalid escape '\\"+string(rune(e))+"' in a string; JSON has \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX")
 	}
 	r, ok := c.hex4()
 	if !ok {
