@@ -15,7 +15,8 @@ package eval
 // before any per-step check could see it.
 //
 // So the program runs in a child process: the same executable, re-executed with childEnv set; the
-// package's init sees the variable and serves one program instead of starting the host program. The child
+// package's init sees the variable and serves programs instead of starting the host program (one at a
+// time; pool.go says when a process serves another and why nothing of one program reaches the next). The child
 // sets its own limits before it reads the program:
 //   - debug.SetMaxStack(childMaxStack): a value nested too deeply for a walk ends the child with "stack
 //     overflow"; the parent reports it as a failed call.
@@ -44,10 +45,11 @@ package eval
 // encoding/json. Parent to child: 'S' (steps and the CPU bound in seconds as uvarints, then the source),
 // 'O' (a builtin's reply: the file text for read_file, nothing for write_file), 'E' (a builtin's error
 // text). Child to parent: 'P' (printed text), 'R' (read_file: the path), 'W' (write_file: path length as
-// uvarint, path, content), 'D' (done: status byte, steps, message, result repr, result-truncated byte).
+// uvarint, path, content), 'A' (the program is accepted and runs), 'D' (done: status byte, steps,
+// message, result repr, result-truncated byte, reusable byte: the process may serve another program).
 //
-// Cost: a process start per call (see BenchmarkEval; a few milliseconds against tens of microseconds
-// in-process), small next to a model's turn. Where the child has no RLIMIT_AS (not Linux), a single
+// Cost: a process start for the first call and whenever no evaluator is waiting (a few milliseconds);
+// otherwise a few pipe round trips on top of the evaluation (see BenchmarkEval and pool.go). Where the child has no RLIMIT_AS (not Linux), a single
 // step's allocation is bounded only by go.starlark.net's per-operation cap; the crash isolation holds
 // everywhere.
 
@@ -57,6 +59,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 
@@ -79,6 +82,9 @@ const (
 	exitNoLimit = 5
 	// exitCPU is the child's exit status when it reaches its CPU limit (SIGXCPU).
 	exitCPU = 6
+	// exitRetired is the exit status of a reused child that cannot give a program its CPU bound (see
+	// limitCPU); the parent runs the program in a fresh one.
+	exitRetired = 7
 	// frameLimit bounds a frame the parent accepts: a write_file request is the largest.
 	frameLimit = files.MaxFileSize + 1<<10
 )
@@ -175,30 +181,50 @@ func lenPrefixed(b []byte) []byte {
 	return append(uvarintBytes(uint64(len(b))), b...)
 }
 
-// childMain serves one program: it reads 'S', runs the program, and writes 'D'. It returns the exit code.
+// childMain serves programs until its standard input ends: for each it reads 'S', answers 'A', runs the
+// program and writes 'D'. It returns the exit code.
 func childMain(stdin io.Reader, stdout io.Writer) int {
 	debug.SetMaxStack(childMaxStack)
 	preferOOMKill()
 	limitData(MaxMemory + childMemoryMargin)
 	total := []metrics.Sample{{Name: "/memory/classes/total:bytes"}}
-	metrics.Read(total)
-	if total[0].Value.Kind() == metrics.KindUint64 {
-		debug.SetMemoryLimit(int64(total[0].Value.Uint64()) + MaxMemory) // collect hard before the watcher's bound
-	}
 	in := bufio.NewReader(stdin)
 	out := bufio.NewWriterSize(stdout, 64<<10)
-	kind, b, err := readFrame(in, 1<<30)
-	if err != nil || kind != 'S' {
-		return 3
+	for served := 0; ; served++ {
+		kind, b, err := readFrame(in, 1<<30)
+		if err == io.EOF && served > 0 {
+			return 0 // the parent ended this evaluator between programs
+		}
+		if err != nil || kind != 'S' {
+			return 3
+		}
+		p := payload{b: b}
+		steps, cpu := int64(p.uvarint()), p.uvarint()
+		if p.bad || steps <= 0 || cpu == 0 {
+			return 3
+		}
+		if !limitCPU(cpu) {
+			return exitRetired
+		}
+		metrics.Read(total)
+		if total[0].Value.Kind() == metrics.KindUint64 {
+			debug.SetMemoryLimit(int64(total[0].Value.Uint64()) + MaxMemory) // collect hard before the watcher's bound
+		}
+		// 'A' travels with the program's first frame (no flush of its own: the parent waits for it anyway).
+		out.Write([]byte{'A', 0, 0, 0, 0})
+		reusable, grew, code := serve(in, out, steps, string(p.b))
+		if code != 0 || !reusable {
+			return code
+		}
+		if grew > 1<<20 {
+			runtime.GC() // the next program's heap bound counts from a heap without this one's garbage
+		}
 	}
-	p := payload{b: b}
-	steps, cpu := int64(p.uvarint()), p.uvarint()
-	if p.bad || steps <= 0 || cpu == 0 {
-		return 3
-	}
-	source := string(p.b)
-	limitCPU(cpu)
+}
 
+// serve runs one program and writes its 'D'. reusable says the process may serve another (its heap grew
+// by less than reuseHeap); code is non-zero when the process must exit with it.
+func serve(in *bufio.Reader, out *bufio.Writer, steps int64, source string) (reusable bool, grew uint64, code int) {
 	// call sends a builtin's request and returns the parent's reply.
 	call := func(kind byte, parts ...[]byte) ([]byte, error) {
 		if err := writeFrame(out, kind, parts...); err != nil {
@@ -265,7 +291,7 @@ func childMain(stdin io.Reader, stdout io.Writer) int {
 	}
 	stop := watchMemory(thread)
 	globals, err := starlark.ExecFileOptions(&syntax.FileOptions{TopLevelControl: true, While: true, Set: true, GlobalReassign: true}, thread, "program.star", source, predeclared)
-	overMemory := stop()
+	overMemory, grew := stop()
 	status, msg, result, resultTruncated := statusOK, "", "", byte(0)
 	switch {
 	case err == nil:
@@ -282,9 +308,18 @@ func childMain(stdin io.Reader, stdout io.Writer) int {
 	default:
 		status, msg = statusError, errorText(err)
 	}
+	reusable = status != statusMemory && grew < reuseHeap
 	if writeFrame(out, 'D', []byte{status}, uvarintBytes(thread.ExecutionSteps()), lenPrefixed([]byte(msg)),
-		lenPrefixed([]byte(result)), []byte{resultTruncated}) != nil {
-		return 4
+		lenPrefixed([]byte(result)), []byte{resultTruncated}, []byte{boolByte(reusable)}) != nil {
+		return false, grew, 4
+	}
+	return reusable, grew, 0
+}
+
+// boolByte is b as a frame's byte.
+func boolByte(b bool) byte {
+	if b {
+		return 1
 	}
 	return 0
 }

@@ -47,8 +47,20 @@
 //     grows; a process boundary does. The child's stack is capped (16 MiB), so a value nested too deeply
 //     fails the call ("nested too deeply") instead of the host. The workspace stays in the calling
 //     process: read_file and write_file are requests to it, checked and performed there, in the call's
-//     transaction. Cost: a process start per call, about 4 ms (BenchmarkEval, median, on a shared 2-core
-//     machine) against 60 µs in-process. If the child
+//     transaction.
+//   - Warm evaluators: an evaluator that served a program cleanly (it finished, failed with an error or ran
+//     out of steps, its heap grew by less than 32 MiB) waits for the next call, at most 4 of them, each for
+//     at most a minute and 1,000 programs; so a call pays a process start only when none is waiting (the
+//     first call, or more calls at once than evaluators waiting). Nothing of one program reaches the next:
+//     the thread, the globals and the builtins are made anew, the workspace and every count are the calling
+//     process's, per call, and each bound is set again per program (steps, the heap watcher's base, the CPU
+//     limit, the wall clock, the call's context); an evaluator that hit the memory or a time bound, was
+//     killed, crashed or answered out of protocol is ended. On Linux the kernel's SIGKILL behind the CPU
+//     bound (should the evaluator not exit at the bound itself) comes 1 to 3 s after it, not 1 s: an
+//     unprivileged process cannot raise its hard limit again, so the first program sets it with 2 s of
+//     room for the later ones; an evaluator that has used those 2 s since its first program, or is asked
+//     for a larger CPU bound than its first program had, hands the program to a fresh one. Calls at once never share an evaluator. The pool.go design note has the details; BenchmarkEval
+//     the cost (warm, cold, and the same program in process). If the child
 //     cannot be started, the call returns an error rather than running the program unprotected. The child
 //     starts with an empty environment; the init functions of the executable's other packages run in it
 //     too, so keep them free of side effects (writing to standard output, which carries the child's

@@ -98,16 +98,42 @@ func Eval(tc *wink.ToolContext, p EvalParams) (wink.ToolResult[EvalResult], erro
 	out := &printed{}
 	var writes written
 	reads := reads{limit: cfg.MaxReadBytes}
-	run, err := startChild(tc.Context(), cfg)
+	run, reused, err := getChild()
 	if err != nil {
 		return wink.ToolResult[EvalResult]{}, errors.New("eval: cannot start the evaluator process: " + err.Error())
 	}
-	defer run.kill()
-	if err := run.send('S', uvarintBytes(uint64(steps)), uvarintBytes(cfg.cpuSeconds()), []byte(p.Source)); err != nil {
-		return run.crashed(tc, out, steps)
-	}
+	run.begin(tc.Context(), cfg)
+	clean := false // the program ended cleanly and its evaluator may serve another
+	defer func() {
+		if clean && run.end() {
+			putChild(run)
+		} else {
+			run.kill()
+		}
+	}()
+	program := [][]byte{uvarintBytes(uint64(steps)), uvarintBytes(cfg.cpuSeconds()), []byte(p.Source)}
+	err = run.send('S', program...)
+	// A waiting evaluator answers 'A' first (it travels with the program's first frame), or nothing when
+	// it cannot give the program its bounds (its CPU limit can no longer grant the whole CPU bound); when
+	// it is gone, or answers nothing for that reason, a fresh one serves the program, which never began.
+	first, sendFailed := reused, err != nil
 	for {
-		kind, b, err := readFrame(run.out, frameLimit)
+		var kind byte
+		var b []byte
+		if err == nil {
+			kind, b, err = readFrame(run.out, frameLimit)
+		}
+		if first {
+			first = false
+			if err != nil && err != errFrameTooLarge && run.retired(sendFailed) {
+				if run, err = startChild(); err != nil {
+					return wink.ToolResult[EvalResult]{}, errors.New("eval: cannot start the evaluator process: " + err.Error())
+				}
+				run.begin(tc.Context(), cfg)
+				err = run.send('S', program...)
+				continue
+			}
+		}
 		if err == errFrameTooLarge {
 			return run.garbled(tc, out, steps)
 		}
@@ -115,6 +141,7 @@ func Eval(tc *wink.ToolContext, p EvalParams) (wink.ToolResult[EvalResult], erro
 			return run.crashed(tc, out, steps)
 		}
 		switch kind {
+		case 'A': // the program began
 		case 'P':
 			out.add(string(b))
 		case 'R':
@@ -143,10 +170,11 @@ func Eval(tc *wink.ToolContext, p EvalParams) (wink.ToolResult[EvalResult], erro
 			}
 		case 'D':
 			pl := payload{b: b}
-			status, used, msg, result, resultTruncated := pl.byte1(), pl.uvarint(), pl.bytes(), pl.bytes(), pl.byte1()
+			status, used, msg, result, resultTruncated, reusable := pl.byte1(), pl.uvarint(), pl.bytes(), pl.bytes(), pl.byte1(), pl.byte1()
 			if pl.bad || len(result) > MaxOutputBytes {
 				return run.garbled(tc, out, steps)
 			}
+			clean = reusable == 1 && status != statusMemory
 			res := EvalResult{Steps: int64(used)}
 			res.Output, res.Truncated = out.text()
 			if status == statusOK {
@@ -348,8 +376,8 @@ func (p *printed) add(msg string) {
 func (p *printed) text() (string, bool) { return p.b.String(), p.truncated }
 
 // watchMemory cancels thread when the heap grows by more than MaxMemory; stop ends the watch and reports
-// whether it cancelled.
-func watchMemory(thread *starlark.Thread) (stop func() bool) {
+// whether it cancelled and how much the heap grew at most (as sampled, and at the end).
+func watchMemory(thread *starlark.Thread) (stop func() (over bool, grew uint64)) {
 	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	read := func() uint64 {
 		metrics.Read(sample)
@@ -362,6 +390,7 @@ func watchMemory(thread *starlark.Thread) (stop func() bool) {
 	done := make(chan struct{})
 	var once sync.Once
 	var over bool
+	var peak uint64
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
@@ -373,7 +402,9 @@ func watchMemory(thread *starlark.Thread) (stop func() bool) {
 			case <-done:
 				return
 			case <-t.C:
-				if read() > base+MaxMemory {
+				now := read()
+				peak = max(peak, now)
+				if now > base+MaxMemory {
 					over = true
 					thread.Cancel("memory limit")
 					return
@@ -381,9 +412,13 @@ func watchMemory(thread *starlark.Thread) (stop func() bool) {
 			}
 		}
 	}()
-	return func() bool {
+	return func() (bool, uint64) {
 		once.Do(func() { close(done) })
 		wg.Wait()
-		return over
+		peak = max(peak, read())
+		if peak < base {
+			return over, 0
+		}
+		return over, peak - base
 	}
 }

@@ -6,3 +6,21 @@ func LastChildPeak() int64 { return lastChildPeak.Load() }
 
 // LastChildPid returns the process ID of the last evaluator process started.
 func LastChildPid() int { return int(lastChildPid.Load()) }
+
+// Programs returns the number of programs begun (each in a waiting evaluator or a new one).
+func Programs() int64 { return programs.Load() }
+
+// MaxIdle is the most evaluators the pool keeps waiting.
+const MaxIdle = maxIdle
+
+// DrainPool ends every evaluator waiting for a program.
+func DrainPool() {
+	warm.mu.Lock()
+	idle := warm.idle
+	warm.idle = nil
+	warm.mu.Unlock()
+	for _, c := range idle {
+		c.idle.Stop()
+		c.kill()
+	}
+}

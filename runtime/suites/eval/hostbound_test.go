@@ -80,7 +80,7 @@ func TestEvalChildKilledMidCallFailsCleanly(t *testing.T) {
 		t.Skip("no SIGKILL on Windows") // os.Process.Kill is TerminateProcess there; same path, other wording
 	}
 	filesystems(t, func(t *testing.T, fs fsys) {
-		before := eval.LastChildPid()
+		before := eval.Programs()
 		done := make(chan wink.Outcome, 1)
 		go func() {
 			d := &wink.Dispatcher{Registry: wink.MustRegistry(eval.WinkTools()), Filesystem: fs, Session: session.New()}
@@ -90,7 +90,7 @@ func TestEvalChildKilledMidCallFailsCleanly(t *testing.T) {
 		}()
 		deadline := time.Now().Add(10 * time.Second)
 		for {
-			if _, err := fs.Stat("new.txt"); err == nil && eval.LastChildPid() != before {
+			if _, err := fs.Stat("new.txt"); err == nil && eval.Programs() != before {
 				break
 			}
 			if time.Now().After(deadline) {
@@ -107,6 +107,7 @@ func TestEvalChildKilledMidCallFailsCleanly(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		defer p.Release() // its pidfd, which TestEvalLeavesNoProcessOrDescriptorBehind would count otherwise
 		if err := p.Kill(); err != nil {
 			t.Fatal(err)
 		}
@@ -207,7 +208,8 @@ func TestEvalCancelledAtAnyMomentKeepsAllOrNothing(t *testing.T) {
 }
 
 // The class: no evaluator process, zombie or descriptor outlives its call, whether the call finished,
-// failed or was cancelled, with many at once.
+// failed or was cancelled, with many at once, except the evaluators waiting in the pool for the next
+// call (at most eval.MaxIdle), which leave nothing behind when they end.
 func TestEvalLeavesNoProcessOrDescriptorBehind(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("counts /proc entries")
@@ -235,6 +237,7 @@ func TestEvalLeavesNoProcessOrDescriptorBehind(t *testing.T) {
 		return n
 	}
 	call(t, vfs.NewMemory(), src("print(1)")) // the first call's one-time setup is no leak
+	eval.DrainPool()
 	before := fds()
 	programs := []string{
 		"for i in range(100):\n  print('x' * 1000)\nwrite_file('a.txt', 'y' * 100000)\nresult = read_file('a.txt')",
@@ -260,6 +263,10 @@ func TestEvalLeavesNoProcessOrDescriptorBehind(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	if n := children(); n > eval.MaxIdle {
+		t.Errorf("%d child processes left after the calls; the pool keeps at most %d", n, eval.MaxIdle)
+	}
+	eval.DrainPool()
 	if after := fds(); after != before {
 		t.Errorf("%d descriptors open before 200 calls, %d after", before, after)
 	}

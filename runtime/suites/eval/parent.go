@@ -16,26 +16,37 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// child is one evaluator process serving one program.
+// child is one evaluator process. It serves programs one at a time: the fields after prog are those
+// of the program it is serving (begin sets them); between programs it waits in the warm pool (pool.go).
 type child struct {
-	ctx    context.Context
 	cmd    *exec.Cmd
 	in     *bufio.Writer
 	stdin  io.Closer
 	out    *bufio.Reader
+	stdout io.Closer
 	stderr *stderrCapture
-	done   chan struct{}
 	once   sync.Once
+	// served counts the programs the process has been given; idle stops it when it waits too long in the
+	// pool.
+	served int
+	idle   *time.Timer
+
+	// The program being served.
+	ctx context.Context
 	// outOfProtocol says the parent stopped the child for what it sent.
 	outOfProtocol bool
-	// cfg holds the bounds of this evaluation; timedOut says the parent killed the child at cfg.Timeout.
+	// cfg holds the bounds of this evaluation; timedOut says the parent killed the child at cfg.Timeout,
+	// stopped that it killed it for the call's context or the time bound.
 	cfg      Config
 	timedOut atomic.Bool
+	stopped  atomic.Bool
+	// done ends the program's watch; watched is closed when the watch is over.
+	done    chan struct{}
+	watched chan struct{}
 }
 
-// startChild starts the evaluator process; it is killed when ctx ends or cfg.Timeout has passed,
-// whichever comes first.
-func startChild(ctx context.Context, cfg Config) (*child, error) {
+// startChild starts an evaluator process, which waits for its first program.
+func startChild() (*child, error) {
 	path, err := selfPath()
 	if err != nil {
 		return nil, err
@@ -46,45 +57,91 @@ func startChild(ctx context.Context, cfg Config) (*child, error) {
 		cmd.Env = append(cmd.Env, "SYSTEMROOT="+root)
 	}
 	cmd.SysProcAttr = childAttr()
-	c := &child{ctx: ctx, cmd: cmd, stderr: &stderrCapture{}, done: make(chan struct{}), cfg: cfg}
+	c := &child{cmd: cmd, stderr: &stderrCapture{}}
 	cmd.Stderr = c.stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
+	stdout, childOut, err := answerPipe()
 	if err != nil {
+		stdin.Close()
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	cmd.Stdout = childOut
+	err = cmd.Start()
+	childOut.Close() // the child's copy is all it needs
+	if err != nil {
+		stdin.Close()
+		stdout.Close()
 		return nil, err
 	}
-	lastChildPid.Store(int64(cmd.Process.Pid))
-	c.stdin, c.in, c.out = stdin, bufio.NewWriter(stdin), bufio.NewReader(stdout)
+	c.stdin, c.in, c.out, c.stdout = stdin, bufio.NewWriter(stdin), bufio.NewReader(stdout), stdout
+	return c, nil
+}
+
+// begin makes c serve a program with the bounds cfg: the process is killed when ctx ends or cfg.Timeout
+// has passed, whichever comes first, until end.
+func (c *child) begin(ctx context.Context, cfg Config) {
+	c.served++
+	c.ctx, c.cfg, c.outOfProtocol = ctx, cfg, false
+	c.timedOut.Store(false)
+	c.stopped.Store(false)
+	c.done, c.watched = make(chan struct{}), make(chan struct{})
+	lastChildPid.Store(int64(c.cmd.Process.Pid))
+	programs.Add(1)
 	timer := time.NewTimer(cfg.Timeout)
+	done, watched := c.done, c.watched
 	go func() {
+		defer close(watched)
 		defer timer.Stop()
 		select {
 		case <-ctx.Done():
-			cmd.Process.Kill()
+			c.stopped.Store(true)
+			c.cmd.Process.Kill()
 		case <-timer.C:
 			c.timedOut.Store(true) // before the kill: the parent reads it once the child's pipe closes
-			cmd.Process.Kill()
-		case <-c.done:
+			c.stopped.Store(true)
+			c.cmd.Process.Kill()
+		case <-done:
 		}
 	}()
-	return c, nil
+}
+
+// end ends the program's watch and reports whether the process is untouched by it (not killed for the
+// call's context or the time bound).
+func (c *child) end() bool {
+	if c.done == nil {
+		return false
+	}
+	close(c.done)
+	<-c.watched
+	c.done = nil
+	return !c.stopped.Load()
+}
+
+// retired ends c, a waiting evaluator that did not answer its program, and reports whether the program
+// never began in it: sending it failed (the process had exited), or the process exited with exitRetired,
+// refusing a program it could not bound.
+func (c *child) retired(sendFailed bool) bool {
+	stopped := c.stopped.Load()
+	c.kill()
+	if stopped { // killed for the call's context or the time bound: the call ends
+		return false
+	}
+	return sendFailed || c.cmd.ProcessState.ExitCode() == exitRetired
 }
 
 func (c *child) send(kind byte, parts ...[]byte) error { return writeFrame(c.in, kind, parts...) }
 
 // kill ends the process (a no-op once it has exited) and waits for it.
 func (c *child) kill() {
+	c.end()
 	c.once.Do(func() {
-		close(c.done)
 		c.stdin.Close()
 		c.cmd.Process.Kill()
 		c.cmd.Wait()
+		c.stdout.Close()
 		if c.cmd.ProcessState != nil {
 			lastChildPeak.Store(peakRSS(c.cmd.ProcessState))
 		}
@@ -163,8 +220,12 @@ func runtimeFatal(code int, stderr string) bool {
 // testChildEnv is added to the child's environment (tests make a child misbehave with it).
 var testChildEnv []string
 
-// lastChildPid is the process ID of the last evaluator started (tests signal it).
-var lastChildPid atomic.Int64
+// lastChildPid is the process ID of the evaluator serving the last program begun (tests signal it);
+// programs counts the programs begun.
+var (
+	lastChildPid atomic.Int64
+	programs     atomic.Int64
+)
 
 // lastChildPeak is the peak resident memory of the last evaluator process that ended (tests read it).
 var lastChildPeak atomic.Int64

@@ -17,6 +17,17 @@ func selfPath() (string, error) {
 	return "/proc/self/exe", nil
 }
 
+// answerPipe is the pipe the child answers through. The parent's end blocks in read(2) rather than
+// waiting in the runtime's poller (as exec.Cmd.StdoutPipe's does): the parent waits for each answer of a
+// short program, and a blocked read is woken straight away, with no poller round on the way.
+func answerPipe() (r, w *os.File, err error) {
+	var p [2]int
+	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
+		return nil, nil, err
+	}
+	return os.NewFile(uintptr(p[0]), "|0"), os.NewFile(uintptr(p[1]), "|1"), nil
+}
+
 // childAttr kills the child when the parent dies (strictly: when the OS thread that started it exits,
 // which the Go runtime does not do to threads running ordinary goroutines), so a program computing for
 // its step budget does not outlive a host that was killed.
@@ -71,9 +82,17 @@ const cpuLimitEnforced = true
 
 // limitCPU has the kernel stop this process once it has used secs more seconds of CPU time (its use so
 // far rounded to the nearest second): at the soft limit SIGXCPU, on which the process exits with exitCPU;
-// at the hard limit, a second later, SIGKILL should the handler not have run. A hard limit set by the
-// administrator (ulimit -t) is kept when it is lower.
-func limitCPU(secs uint64) {
+// at the hard limit SIGKILL, should the handler not have run. A hard limit set by the administrator
+// (ulimit -t) is kept when it is lower.
+//
+// An unprivileged process can lower its hard limit but never raise it again, and a process serving
+// several programs needs the soft limit to move up with each: so the first program sets the hard limit
+// to its soft limit + 1 + cpuReuseSlack, and each later program only moves the soft limit. limitCPU
+// returns false when the soft limit the program needs would come within a second of the hard limit (the
+// process has used more than cpuReuseSlack since its first program, or a later program asks for a larger
+// bound): the process must not run it (exitRetired). So the kernel's SIGKILL comes 1 to 1 +
+// cpuReuseSlack seconds after the soft limit.
+func limitCPU(secs uint64) bool {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		os.Exit(exitNoLimit)
@@ -84,17 +103,31 @@ func limitCPU(secs uint64) {
 	if err := syscall.Getrlimit(syscall.RLIMIT_CPU, &lim); err != nil {
 		os.Exit(exitNoLimit)
 	}
-	hard := min(soft+1, lim.Max)
-	soft = min(soft, hard)
-	if exitOnXCPU {
-		xcpu := make(chan os.Signal, 1)
-		signal.Notify(xcpu, syscall.SIGXCPU)
-		go func() {
-			<-xcpu
-			os.Exit(exitCPU)
-		}()
+	hard := lim.Max
+	if !cpuLimited {
+		hard = min(soft+1+cpuReuseSlack, lim.Max)
+		soft = min(soft, hard)
+		if exitOnXCPU {
+			xcpu := make(chan os.Signal, 1)
+			signal.Notify(xcpu, syscall.SIGXCPU)
+			go func() {
+				<-xcpu
+				os.Exit(exitCPU)
+			}()
+		}
+		cpuLimited = true
+	} else if soft+1 > hard {
+		return false
 	}
 	if err := syscall.Setrlimit(syscall.RLIMIT_CPU, &syscall.Rlimit{Cur: soft, Max: hard}); err != nil {
 		os.Exit(exitNoLimit)
 	}
+	return true
 }
+
+// cpuLimited says that limitCPU has set the hard limit (for the process's first program).
+var cpuLimited bool
+
+// cpuReuseSlack is the CPU time, in seconds, an evaluator may use over its programs after the first
+// before it is retired (see limitCPU).
+const cpuReuseSlack = 2

@@ -10,6 +10,9 @@ import (
 // selfPath is the executable the child runs.
 func selfPath() (string, error) { return os.Executable() }
 
+// answerPipe is the pipe the child answers through.
+func answerPipe() (r, w *os.File, err error) { return os.Pipe() }
+
 func childAttr() *syscall.SysProcAttr { return nil }
 
 // preferOOMKill does nothing outside Linux.
@@ -23,5 +26,5 @@ func peakRSS(*os.ProcessState) int64 { return 0 }
 // cpuLimitEnforced says that limitCPU sets no limit here: the wall-clock bound alone bounds time.
 const cpuLimitEnforced = false
 
-// limitCPU does nothing outside Linux (see the package doc).
-func limitCPU(uint64) {}
+// limitCPU does nothing outside Linux (see the package doc); every program is accepted.
+func limitCPU(uint64) bool { return true }
