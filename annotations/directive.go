@@ -50,6 +50,9 @@ type Tool struct {
 	// (optional) or must (required) run as a task; "" when not given (the tool is never a task).
 	Task    string
 	TaskPos token.Position // position of the task value
+	// Rate is rate=<count>/<period> with an optional burst=<n> (rate.go): a token bucket per caller
+	// for this tool; nil when not given.
+	Rate *Rate
 }
 
 // Example is a //wink:example directive: one documented, validated call of the tool.
@@ -199,7 +202,8 @@ var verbKeys = map[string][]keySpec{
 		{"readonly", "readonly (or readonly=true|false)", true}, {"title", `title="<text>"`, false},
 		{"destructive", "destructive=true|false", false}, {"openworld", "openworld=true|false", false},
 		{"scopes", "scopes=<scope>,<scope>", false}, {"task", "task=optional|required", false},
-		{"defer", "defer (or defer=true|false)", true}},
+		{"defer", "defer (or defer=true|false)", true}, {"rate", "rate=<count>/<period> (for example rate=10/s or rate=100/m)", false},
+		{"burst", "burst=<count>", false}},
 	"example": {{"desc", `desc="<text>"`, false}, {"input", "input=<JSON value>", false},
 		{"output", "output=<JSON value>", false}},
 	"idempotent": {{"strategy", "strategy=auto|params|custom|none", false}, {"keys", "keys=<field>,<field>", false},
@@ -471,6 +475,7 @@ func (p *dirParser) tool(d *Tool, args map[string]arg) {
 			}
 		}
 	}
+	p.rate(d, args)
 	for _, k := range []struct {
 		key string
 		dst **bool

@@ -407,6 +407,9 @@ func (a *analyzer) tool(fd *ast.FuncDecl, dirs []*ast.Comment) (t *model.Tool, o
 	}
 	t.Destructive, t.OpenWorld, t.Scopes, t.Task = td.Destructive, td.OpenWorld, td.Scopes, td.Task
 	t.Defer = td.Defer
+	if r := td.Rate; r != nil {
+		t.Rate = &model.Rate{Count: r.Count, PerNanos: int64(r.Per), Burst: r.Burst}
+	}
 	// Name.
 	if td.HasName {
 		t.Name = td.Name

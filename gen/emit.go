@@ -292,6 +292,13 @@ func (e *emitter) emitTool(t *model.Tool) error {
 	if t.Defer {
 		spec[jen.Id("Deferred")] = jen.True()
 	}
+	if r := t.Rate; r != nil {
+		spec[jen.Id("Rate")] = jen.Qual(WinkPath, "Rate").Values(jen.Dict{
+			jen.Id("Count"): jen.Lit(int(r.Count)),
+			jen.Id("Per"):   durationCode(time.Duration(r.PerNanos)),
+			jen.Id("Burst"): jen.Lit(int(r.Burst)),
+		})
+	}
 	if len(t.Examples) > 0 {
 		var exs []jen.Code
 		for _, ex := range t.Examples {

@@ -53,6 +53,9 @@ func Dump(w io.Writer, p *Package) {
 		if t.Defer {
 			flags = append(flags, "defer")
 		}
+		if r := t.Rate; r != nil {
+			flags = append(flags, "rate="+strconv.FormatInt(r.Count, 10)+"/"+strconv.FormatInt(r.PerNanos, 10)+"ns burst="+strconv.FormatInt(r.Burst, 10))
+		}
 		if len(flags) > 0 {
 			fmt.Fprintf(w, "  methods and flags: %s\n", strings.Join(flags, ", "))
 		}

@@ -60,12 +60,21 @@ type Tool struct {
 	Scopes      []string // //wink:tool scopes=a,b: the OAuth scopes a caller must hold; nil: none
 	Task        string   // //wink:tool task=optional|required (MCP tasks extension); "": never a task
 	Defer       bool     // //wink:tool defer: left out of the model's context until tool search finds it
+	Rate        *Rate    // //wink:tool rate=N/period burst=B: a token bucket per caller; nil: none
 	Examples    []*Example
 	Idempotency *Idempotency // nil: not idempotent
 
 	ParamsValidate bool // *P or P has Validate() error
 	ResultValidate bool // *R or R has Validate() error
 	ResultRender   bool // *R or R has Render() string
+}
+
+// Rate is a tool's rate limit (//wink:tool rate= burst=): a bucket of Burst tokens refilled Count tokens
+// every PerNanos nanoseconds.
+type Rate struct {
+	Count    int64
+	PerNanos int64
+	Burst    int64
 }
 
 // Example is one //wink:example directive, checked against the params and result types.

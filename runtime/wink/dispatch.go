@@ -56,6 +56,9 @@ type Outcome struct {
 	// Replayed reports that the outcome was replayed from the idempotency
 	// ledger instead of running the handler.
 	Replayed bool
+	// RetryAfter is set when a rate limit refused the call
+	// (Dispatcher.RateLimit): how long until it would be admitted.
+	RetryAfter time.Duration
 	// Content holds the result's blocks after Output (ToolResult.Content,
 	// WithContent): set on success only, never on a replay.
 	Content Blocks
@@ -226,6 +229,10 @@ type Dispatcher struct {
 	Ledger ledger.Doer
 	// Budget is the run's token budget tracker (ToolContext.Budget).
 	Budget *Budget
+	// RateLimit admits or refuses each call to a registered tool before its
+	// arguments are decoded, right after the scope check (package
+	// runtime/ratelimit); nil: no limit.
+	RateLimit RateLimiter
 }
 
 // now reads the dispatcher's clock. A clock that panics is contained: the
@@ -411,6 +418,10 @@ func (t *Tool) run(ctx context.Context, disp *Dispatcher, call Call, fr *frame) 
 	if serr := checkScopes(ctx, &t.spec); serr != nil {
 		cs.fail(serr.Error())
 		cs.cause = serr
+		return
+	}
+	// 1c: rate limits (ratelimit.go), before the arguments are read.
+	if disp.RateLimit != nil && !disp.admit(ctx, t, cs) {
 		return
 	}
 

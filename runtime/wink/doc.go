@@ -40,6 +40,15 @@
 //     principal nothing is checked, as before; a tool declaring no scopes
 //     is callable by any authenticated caller (readonly is not a
 //     permission);
+//     1c. rate limits: Dispatcher.RateLimit (package runtime/ratelimit:
+//     token buckets server-wide, per principal, and per principal and tool
+//     from Spec.Rate, //wink:tool rate=10/s burst=20) admits the call or
+//     refuses it, still before its arguments are read, with `tool "x" was
+//     not called: this tool's rate limit for the caller (10/s) is used up;
+//     call it again in 1.5s or later, with the same arguments`
+//     (Outcome.RetryAfter is set; ToolInvoked.Err is a *RateLimitError,
+//     ErrRateLimited). A limiter that cannot decide (its database is down)
+//     fails closed: Dispatch returns its error and nothing runs;
 //  2. strict decoding with the generated decoder, then the params' Validate
 //     (only when decoding found no error: a half-decoded value is
 //     meaningless); all problems become one ArgumentsError text;

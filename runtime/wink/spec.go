@@ -92,6 +92,10 @@ type Spec struct {
 	// (defer_loading), others are sent it once it is found (package
 	// toolsearch, loop.Config.Search). It is callable either way.
 	Deferred bool
+	// Rate is the token bucket each caller gets for this tool (//wink:tool
+	// rate=10/s burst=20), applied by a Dispatcher.RateLimit such as
+	// runtime/ratelimit's; the zero Rate: no per-tool limit.
+	Rate Rate
 }
 
 // Hint is a tri-state tool hint: HintUnset, HintYes or HintNo.
@@ -263,6 +267,9 @@ func (t *Tool) init(spec Spec, impl *ops, noValue bool) {
 		if !ValidScope(sc) {
 			panic(fmt.Sprintf("wink.NewTool: tool %q: scope %q is not an RFC 6749 scope-token (printable ASCII, no space, '\"' or '\\')", spec.Name, sc))
 		}
+	}
+	if err := spec.Rate.Validate(); err != nil {
+		panic(fmt.Sprintf("wink.NewTool: tool %q: %v", spec.Name, err))
 	}
 	t.spec, t.impl, t.noValue = spec, impl, noValue
 }

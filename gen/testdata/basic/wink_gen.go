@@ -69,6 +69,11 @@ var WinkKinds = wink.NewTool(wink.Spec{
 	Name:         "kinds",
 	ParamsSchema: winkSchemaParams,
 	Position:     "github.com/winkgen/wink/gen/testdata/basic.Kinds (basic.go)",
+	Rate: wink.Rate{
+		Burst: 20,
+		Count: 100,
+		Per:   1 * time.Minute,
+	},
 	ResultSchema: winkSchemaResult,
 	Scopes:       []string{"docs:read", "https://docs.example.com/search"},
 	Task:         wink.TaskOptional,

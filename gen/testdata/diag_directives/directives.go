@@ -92,3 +92,18 @@ func Tasked(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) { return wink
 //
 //wink:tool name=later defer=later
 func Later(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) { return wink.ToolResult[R]{}, nil }
+
+// Limited declares rates that make no sense.
+//
+//wink:tool name=limited rate=0/fortnight burst=0
+func Limited(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) { return wink.ToolResult[R]{}, nil }
+
+// Bursty declares a burst without a rate.
+//
+//wink:tool name=bursty burst=5
+func Bursty(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) { return wink.ToolResult[R]{}, nil }
+
+// Flood declares more than a million calls a second.
+//
+//wink:tool name=flood rate=5000/ms
+func Flood(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) { return wink.ToolResult[R]{}, nil }
