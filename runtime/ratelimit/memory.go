@@ -1,0 +1,363 @@
+package ratelimit
+
+import (
+	"context"
+	"hash/maphash"
+	"math"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/winkgen/wink/runtime/wink"
+)
+
+// shards is how many parts Memory's callers are split into, each with its
+// own lock, so that lookups of different callers rarely meet.
+const shards = 64
+
+// Memory is a Store in the process's memory: cheap (no lock held while a
+// token is taken, no allocation once a caller's buckets exist), exact
+// under any number of goroutines, and lost when the process ends. Its clock
+// is the process's monotonic clock.
+//
+// Each bucket is one atomic integer, its theoretical arrival time (the
+// generic cell rate algorithm, which is a token bucket: the bucket is full
+// when the time is at or before now, and each call moves it Per/Count
+// later; a call is refused when that would put it more than Burst-1
+// intervals ahead of now). A call's buckets are taken one after another and
+// given back when a later one refuses, so a concurrent call may be refused
+// for a token that is given back a moment later, but no bucket ever
+// admits more than its rate. A caller whose buckets have all refilled is
+// the same as a caller never seen, so Memory drops such callers from time
+// to time: its size follows the callers of the last refill period.
+type Memory struct {
+	seed   maphash.Seed
+	base   time.Time
+	now    func() time.Time // nil: the monotonic clock
+	server gcra
+	shards [shards]shard
+}
+
+// gcra is one bucket: its theoretical arrival time, in nanoseconds since
+// Memory.base. The zero value is a full bucket.
+type gcra struct{ tat atomic.Int64 }
+
+// shard holds callers by the hash of their key (so a lookup hashes the key
+// once), each hash's callers chained (two keys with one 64-bit hash are
+// possible, if unlikely).
+type shard struct {
+	mu    sync.RWMutex
+	m     map[uint64]*caller
+	n     int // callers in m
+	sweep int // n at which the next sweep runs
+	_     [16]byte
+}
+
+// caller holds one principal's buckets.
+type caller struct {
+	issuer, subject string
+	next            *caller // the next caller of the same hash
+	principal       gcra
+	dead            atomic.Bool                  // dropped from its shard: take again from a fresh caller
+	tools           atomic.Pointer[[]toolBucket] // copied on write, under mu
+	mu              sync.Mutex
+}
+
+type toolBucket struct {
+	name string
+	b    *gcra
+}
+
+// minSweep is the smallest shard size that is ever swept.
+const minSweep = 1024
+
+var _ Store = (*Memory)(nil)
+
+// NewMemory returns an empty in-memory store.
+func NewMemory() *Memory { return &Memory{seed: maphash.MakeSeed(), base: time.Now()} }
+
+// NewMemoryClock returns an in-memory store whose clock is now (tests, and
+// simulations that run faster than time); now must never go back.
+func NewMemoryClock(now func() time.Time) *Memory {
+	m := NewMemory()
+	m.now, m.base = now, now()
+	return m
+}
+
+func (m *Memory) clock() int64 {
+	if m.now != nil {
+		return int64(m.now().Sub(m.base))
+	}
+	return int64(time.Since(m.base))
+}
+
+// rated is a rate with its interval worked out: t, the time between tokens
+// in nanoseconds, rounded up (so that the bucket never admits more than the
+// rate), and tau, how far ahead of now a bucket's arrival time may be for a
+// call to be admitted. The zero rated is no limit.
+type rated struct {
+	t, tau int64
+}
+
+func rate(r wink.Rate) rated {
+	if r.IsZero() {
+		return rated{}
+	}
+	t := int64((r.Per + time.Duration(r.Count) - 1) / time.Duration(r.Count))
+	n := int64(r.Size() - 1)
+	if n > 0 && t > math.MaxInt64/4/n {
+		return rated{t, math.MaxInt64 / 4}
+	}
+	return rated{t, t * n}
+}
+
+func (r rated) none() bool { return r.t == 0 }
+
+// take takes a token from b at now under rate r, or returns how long until
+// it has one.
+func (b *gcra) take(r rated, now int64) (ok bool, wait int64) {
+	t, tau := r.t, r.tau
+	for {
+		old := b.tat.Load()
+		at := max(old, now)
+		if at-now > tau {
+			return false, at - now - tau
+		}
+		if b.tat.CompareAndSwap(old, at+t) {
+			return true, 0
+		}
+	}
+}
+
+// give gives back a token take took under r.
+func (b *gcra) give(r rated) { b.tat.Add(-r.t) }
+
+// waitFor returns how long until b has a token under r, taking nothing.
+func (b *gcra) waitFor(r rated, now int64) int64 {
+	return max(b.tat.Load()-now-r.tau, 0)
+}
+
+// hash returns the hash of a caller's key.
+func (m *Memory) hash(issuer, subject string) uint64 {
+	return maphash.String(m.seed, subject) ^ (maphash.String(m.seed, issuer) * 0x9e3779b97f4a7c15)
+}
+
+// find returns the caller of key (issuer, subject) in the chain c.
+func find(c *caller, issuer, subject string) *caller {
+	for ; c != nil; c = c.next {
+		if c.subject == subject && c.issuer == issuer {
+			return c
+		}
+	}
+	return nil
+}
+
+// caller returns the buckets of (issuer, subject), creating them.
+func (m *Memory) caller(issuer, subject string, now int64) *caller {
+	h := m.hash(issuer, subject)
+	s := &m.shards[h%shards]
+	s.mu.RLock()
+	c := find(s.m[h], issuer, subject)
+	s.mu.RUnlock()
+	if c != nil {
+		return c
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c = find(s.m[h], issuer, subject); c != nil {
+		return c
+	}
+	if s.m == nil {
+		s.m, s.sweep = map[uint64]*caller{}, minSweep
+	}
+	if s.n >= s.sweep {
+		s.dropFull(now)
+	}
+	c = &caller{issuer: issuer, subject: subject, next: s.m[h]}
+	s.m[h] = c
+	s.n++
+	return c
+}
+
+// dropFull deletes the callers of s (write-locked) whose buckets are all
+// full, and sets the next sweep at twice what remains. A call that took a
+// token from a dropped caller sees it dead and takes again from a fresh one.
+func (s *shard) dropFull(now int64) {
+	for h, head := range s.m {
+		var keep *caller
+		for c := head; c != nil; {
+			next := c.next
+			c.dead.Store(true)
+			if c.full(now) {
+				s.n--
+			} else {
+				c.dead.Store(false)
+				c.next, keep = keep, c // the lock is held exclusively: no one walks the chain meanwhile
+			}
+			c = next
+		}
+		if keep == nil {
+			delete(s.m, h)
+		} else {
+			s.m[h] = keep
+		}
+	}
+	s.sweep = max(minSweep, 2*s.n)
+}
+
+func (c *caller) full(now int64) bool {
+	if c.principal.tat.Load() > now {
+		return false
+	}
+	if ts := c.tools.Load(); ts != nil {
+		for _, tb := range *ts {
+			if tb.b.tat.Load() > now {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// tool returns c's bucket for the tool name, creating it.
+func (c *caller) tool(name string) *gcra {
+	if ts := c.tools.Load(); ts != nil {
+		for _, tb := range *ts {
+			if tb.name == name {
+				return tb.b
+			}
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var old []toolBucket
+	if ts := c.tools.Load(); ts != nil {
+		old = *ts
+		for _, tb := range old {
+			if tb.name == name {
+				return tb.b
+			}
+		}
+	}
+	b := &gcra{}
+	ts := append(append(make([]toolBucket, 0, len(old)+1), old...), toolBucket{name, b})
+	c.tools.Store(&ts)
+	return b
+}
+
+// admit is the Limiter's path: the server bucket (when server is not
+// zero), then the caller's (when pr is not zero), then the caller's for
+// the tool (when tr is not zero). It returns -1, or the bound that refused
+// and how long until every bucket has a token.
+func (m *Memory) admit(server, pr, tr rated, issuer, subject, tool string) (refused int, wait time.Duration) {
+	now := m.clock()
+	for {
+		if !server.none() {
+			if ok, w := m.server.take(server, now); !ok {
+				return 0, time.Duration(w)
+			}
+		}
+		if pr.none() && tr.none() {
+			return -1, 0
+		}
+		c := m.caller(issuer, subject, now)
+		var tb *gcra
+		if !tr.none() {
+			tb = c.tool(tool)
+		}
+		if !pr.none() {
+			if ok, w := c.principal.take(pr, now); !ok {
+				if !server.none() {
+					m.server.give(server)
+				}
+				return 1, time.Duration(w)
+			}
+		}
+		if tb != nil {
+			if ok, w := tb.take(tr, now); !ok {
+				if !server.none() {
+					m.server.give(server)
+				}
+				if !pr.none() {
+					c.principal.give(pr)
+				}
+				return 2, time.Duration(w)
+			}
+		}
+		if !c.dead.Load() {
+			return -1, 0
+		}
+		// The caller was dropped while we took from it: give everything back, take again.
+		if !server.none() {
+			m.server.give(server)
+		}
+		if !pr.none() {
+			c.principal.give(pr)
+		}
+		if tb != nil {
+			tb.give(tr)
+		}
+	}
+}
+
+// bucket returns the bucket k names, and its caller (nil for the server's).
+func (m *Memory) bucket(k Key, now int64) (*gcra, *caller) {
+	if k.Bound == wink.BoundServer {
+		return &m.server, nil
+	}
+	c := m.caller(k.Issuer, k.Subject, now)
+	if k.Bound == wink.BoundPrincipal {
+		return &c.principal, c
+	}
+	return c.tool(k.Tool), c
+}
+
+// Take implements Store. Buckets are named by Key as the Limiter names
+// them; Take and the Limiter's own path share them.
+func (m *Memory) Take(_ context.Context, bs []Bucket) (int, time.Duration, error) {
+	now := m.clock()
+	taken := make([]*gcra, 0, len(bs))
+	giveBack := func() {
+		for j, b := range taken {
+			b.give(rate(bs[j].Rate))
+		}
+	}
+	for {
+		dead := false
+		for i := range bs {
+			b, c := m.bucket(bs[i].Key, now)
+			ok, w := b.take(rate(bs[i].Rate), now)
+			if !ok {
+				giveBack()
+				return i, time.Duration(w), nil
+			}
+			taken = append(taken, b)
+			dead = dead || (c != nil && c.dead.Load())
+		}
+		if !dead {
+			return -1, 0, nil
+		}
+		giveBack() // a caller was dropped while we took from it: take again
+		taken = taken[:0]
+	}
+}
+
+// Peek implements Store.
+func (m *Memory) Peek(_ context.Context, b Bucket) (time.Duration, error) {
+	now := m.clock()
+	bk, _ := m.bucket(b.Key, now)
+	return time.Duration(bk.waitFor(rate(b.Rate), now)), nil
+}
+
+// Len returns how many callers m holds buckets for (callers whose buckets
+// have all refilled are dropped from time to time, see Memory).
+func (m *Memory) Len() int {
+	n := 0
+	for i := range m.shards {
+		s := &m.shards[i]
+		s.mu.RLock()
+		n += s.n
+		s.mu.RUnlock()
+	}
+	return n
+}
