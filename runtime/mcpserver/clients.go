@@ -164,5 +164,8 @@ func (cs *clients) open(ctx context.Context, c *client, info Client) (err error)
 	c.disp, c.release = *d, release
 	c.disp.Registry = cs.s.disp.Registry
 	c.disp.Events = cs.s.eventSink(d.Events)
+	if cs.s.disp.RateLimit != nil && c.disp.RateLimit == nil {
+		c.disp.RateLimit = cs.s.disp.RateLimit // WithRateLimit (ratelimit.go)
+	}
 	return nil
 }

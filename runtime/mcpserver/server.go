@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/winkgen/wink/runtime/mcpserver/auth"
+	"github.com/winkgen/wink/runtime/ratelimit"
 	"github.com/winkgen/wink/runtime/strictjson"
 	"github.com/winkgen/wink/runtime/wink"
 )
@@ -44,7 +45,8 @@ type config struct {
 	ext              *extras  // WithPrompt(s), WithResource(Template), WithWorkspace (completion.go)
 	origins          []string // WithAllowedOrigins (httpcheck.go)
 
-	auth *auth.Config // WithAuth (auth.go)
+	auth      *auth.Config       // WithAuth (auth.go)
+	rateLimit *ratelimit.Limiter // WithRateLimit (ratelimit.go)
 }
 
 // WithImplementation sets the name and version the server reports to
@@ -169,7 +171,7 @@ func HTTPHandler(d *wink.Dispatcher, opts ...Option) (http.Handler, error) {
 	h := withStatelessRevisions(ms, ho, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return ms }, ho))
 	// Origin, and one reading of every message, before the SDK sees the request (httpcheck.go); the
 	// resource server before them, so that only an authorized request is read (auth.go).
-	return withAuth(newGuard(withRetry(h, c.sseRetry), ho.MaxRequestBodyBytes, c.origins), &c, d)
+	return withAuth(newGuard(withServerBound(withRetry(h, c.sseRetry), c.rateLimit), ho.MaxRequestBodyBytes, c.origins), &c, d)
 }
 
 // server answers tools/call for one mcp.Server.
@@ -231,6 +233,9 @@ func newServer(d *wink.Dispatcher, oneClient bool, opts []Option) (*server, *con
 	s := &server{disp: *d, logger: c.logger, callCtx: c.callCtx, stateKey: key, versions: serverVersions(c.serverOpts),
 		resumableStreams: c.resumableStreams}
 	s.disp.Events = s.eventSink(d.Events)
+	if c.rateLimit != nil {
+		s.disp.RateLimit = c.rateLimit
+	}
 	if c.sessions != nil {
 		s.clients = &clients{s: s, make: c.sessions}
 	}
@@ -449,6 +454,9 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "tool " + strconv.Quote(name) + " was not answered: " + derr.Error()}
 	}
 	if !out.Success {
+		if out.RetryAfter > 0 {
+			return retryResult(out), nil // a rate limit refused the call (ratelimit.go)
+		}
 		return errorResult(out.Output), nil
 	}
 	res = &mcp.CallToolResult{Content: appendContent(textContent(out.Output), out.Content.All())} // content.go
