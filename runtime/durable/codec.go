@@ -16,7 +16,10 @@ import (
 // Version 2 adds an outcome's content blocks (wink.Outcome.Content: images, audio, embedded resources,
 // resource links, more text) after its fields: version 1 dropped them, so a model resumed from a
 // checkpoint saw its tools' results without them. Version 1 payloads still decode (with no blocks).
-const codecVersion = 2
+//
+// Version 3 keeps what provider-native programs need to continue: a call's Caller, a response's and an
+// assistant message's Container and Native, and a tool message's Found (the tools a search found).
+const codecVersion = 3
 
 // minCodecVersion is the oldest version the decoder reads.
 const minCodecVersion = 1
@@ -139,10 +142,15 @@ func (e *enc) call(c wink.Call) {
 	e.str(c.Name)
 	e.bytes(c.Arguments)
 	e.bool(c.PairMaps)
+	e.bytes(c.Caller)
 }
 
 func (d *dec) call() wink.Call {
-	return wink.Call{ID: d.str(), Name: d.str(), Arguments: d.bytes(), PairMaps: d.bool()}
+	c := wink.Call{ID: d.str(), Name: d.str(), Arguments: d.bytes(), PairMaps: d.bool()}
+	if d.v >= 3 {
+		c.Caller = d.bytes()
+	}
+	return c
 }
 
 func (e *enc) calls(cs []wink.Call) {
@@ -247,6 +255,8 @@ func EncodeResponse(r loop.Response) []byte {
 	e.varint(int64(r.Usage.Input))
 	e.varint(int64(r.Usage.Output))
 	e.str(r.Stop)
+	e.str(r.Container)
+	e.bytes(r.Native)
 	return e.b
 }
 
@@ -258,6 +268,9 @@ func DecodeResponse(b []byte) (loop.Response, error) {
 	r.Usage.Input = int(d.varint())
 	r.Usage.Output = int(d.varint())
 	r.Stop = d.str()
+	if d.v >= 3 {
+		r.Container, r.Native = d.str(), d.bytes()
+	}
 	return r, d.finish("model response")
 }
 
@@ -287,6 +300,12 @@ func EncodeMessages(ms []loop.Message) []byte {
 		e.str(m.Text)
 		e.calls(m.ToolCalls)
 		e.outcome(m.Result)
+		e.uvarint(uint64(len(m.Found)))
+		for _, f := range m.Found {
+			e.str(f)
+		}
+		e.str(m.Container)
+		e.bytes(m.Native)
 	}
 	return e.b
 }
@@ -300,6 +319,12 @@ func DecodeMessages(b []byte) ([]loop.Message, error) {
 	for range n {
 		m := loop.Message{Role: loop.Role(d.str()), Text: d.str(), ToolCalls: d.calls()}
 		m.Result = d.outcome()
+		if d.v >= 3 {
+			for k := d.count(1); k > 0; k-- {
+				m.Found = append(m.Found, d.str())
+			}
+			m.Container, m.Native = d.str(), d.bytes()
+		}
 		ms = append(ms, m)
 	}
 	return ms, d.finish("messages")

@@ -509,7 +509,8 @@ func replay(ctx context.Context, x *execution, p *progress, input []loop.Message
 		p.usage.Input += in
 		p.usage.Output += out
 		p.usage.Total += in + out
-		p.msgs = append(p.msgs, loop.Message{Role: loop.RoleAssistant, Text: resp.Text, ToolCalls: resp.ToolCalls})
+		p.msgs = append(p.msgs, loop.Message{Role: loop.RoleAssistant, Text: resp.Text, ToolCalls: resp.ToolCalls,
+			Container: resp.Container, Native: resp.Native})
 		if err := budget.Consume(in, out); err != nil {
 			return finished(loop.StopBudget, err)
 		}

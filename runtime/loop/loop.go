@@ -47,6 +47,15 @@ type Message struct {
 	// (Anthropic tool_reference blocks, OpenAI tool_search_output), and the loop loads them from the
 	// next request on. Keep it with the message: a run continued from these messages loads them too.
 	Found []string
+	// Container is the id of the provider's code execution container this assistant turn ran in
+	// (Anthropic's container.id), "" for none: the provider sends the latest one back so that programs
+	// continue where they stopped.
+	Container string
+	// Native is the assistant turn as the provider wrote it, when the turn holds items the neutral form
+	// cannot carry (Anthropic's server_tool_use and code_execution results, OpenAI's program items with
+	// their fingerprint): the provider's own JSON, sent back byte for byte in place of Text and
+	// ToolCalls. Nil for an ordinary turn.
+	Native []byte
 }
 
 // UserMessage returns a user message with text.
@@ -88,6 +97,9 @@ type Response struct {
 	// Stop is the provider's own stop reason, verbatim ("stop", "tool_calls", "length", "end_turn", ...).
 	// The loop does not interpret it: only ToolCalls decides whether the run goes on.
 	Stop string
+	// Container and Native become the assistant message's (see Message).
+	Container string
+	Native    []byte
 }
 
 // Provider is a model behind some API: it answers a conversation with text and/or tool calls.
@@ -305,7 +317,8 @@ func run(ctx context.Context, cfg Config, messages []Message, resume bool) (Resu
 		res.Usage.Input += in
 		res.Usage.Output += out
 		res.Usage.Total += in + out
-		res.Messages = append(res.Messages, Message{Role: RoleAssistant, Text: resp.Text, ToolCalls: resp.ToolCalls})
+		res.Messages = append(res.Messages, Message{Role: RoleAssistant, Text: resp.Text, ToolCalls: resp.ToolCalls,
+			Container: resp.Container, Native: resp.Native})
 		t := Turn{Index: turn, Response: resp, Usage: res.Usage}
 
 		if err := budget.Consume(in, out); err != nil {

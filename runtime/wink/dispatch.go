@@ -38,6 +38,12 @@ type Call struct {
 	// and Gemini; their adapters and providers set it): such values are
 	// decoded in that form.
 	PairMaps bool
+	// Caller is the provider's caller object of a call made by a program
+	// the provider ran (Anthropic's {"type":"code_execution_20250825",
+	// "tool_id":...}, OpenAI's {"type":"program","caller_id":...}), as the
+	// provider sent it; nil for a call the model made directly. Providers
+	// echo it where their API wants it (on the call and on its answer).
+	Caller []byte
 }
 
 // Outcome is the result of one dispatched call as the model sees it.
