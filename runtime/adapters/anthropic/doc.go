@@ -41,4 +41,19 @@
 //     (`{"type":"error","error":{...}}`) is returned as an error.
 //   - Tool names: winkgen names (^[a-z0-9_-]{1,64}$) are a subset of what Anthropic accepts; a call
 //     naming a tool the registry lacks is answered by the dispatcher as an unknown tool.
+//
+// # Tool search, examples and programs (ToolsWith, ToolReferences)
+//
+// ToolsWith writes what Options asks for besides each tool: "defer_loading":true on deferred tools
+// (//wink:tool defer), "input_examples" from the validated examples (//wink:example, canonical inputs),
+// "allowed_callers" from the declaration ("direct", and CodeExecutionType for a tool programs may call:
+// by default read-only or idempotent tools not declared destructive), and the server tools: the client
+// tool search as a custom tool named toolsearch.Name, Anthropic's tool_search_tool_bm25_20251119 or
+// tool_search_tool_regex_20251119, the code_execution_20250825 tool. A client search is answered by
+// ToolReferences, a tool_result of {"type":"tool_reference","tool_name":N} blocks. Field names and
+// shapes are those of the official SDK's types (github.com/anthropics/anthropic-sdk-go v1.84.0:
+// ToolParam.DeferLoading, AllowedCallers, InputExamples; ToolReferenceBlockParam; ServerToolCaller;
+// MessageNewParams.Container) and of the tool reference page of the Messages API's documentation
+// (platform.claude.com/docs/en/agents-and-tools/tool-use/tool-reference); the tests read our payloads
+// with those types.
 package anthropic

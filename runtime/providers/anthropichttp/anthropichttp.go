@@ -31,6 +31,7 @@ import (
 	"github.com/winkgen/wink/runtime/loop"
 	"github.com/winkgen/wink/runtime/providers/httpcall"
 	"github.com/winkgen/wink/runtime/strictjson"
+	"github.com/winkgen/wink/runtime/toolsearch"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
@@ -60,6 +61,15 @@ type Config struct {
 	// Strict turns on strict tool use for the tools that allow it, within the API's per-request limits
 	// (anthropic.StrictTools; the others are sent as before).
 	Strict bool
+	// ToolSearch adds Anthropic's server tool search over the deferred tools (loop.Request.Deferred, sent
+	// with defer_loading): anthropic.SearchBM25 or anthropic.SearchRegex; "" for none. The client search
+	// (loop.Config.Search) needs no setting here.
+	ToolSearch string
+	// CodeExecution adds the code execution tool, whose programs call the tools their declaration
+	// allows (allowed_callers; see native.go for what is kept and sent back).
+	CodeExecution bool
+	// Examples sends the tools' validated examples as input_examples.
+	Examples bool
 	// Retry configures retries (the zero value retries 4 times).
 	Retry httpcall.Retry
 	// Header holds extra request headers (anthropic-beta, proxies' keys).
@@ -129,14 +139,21 @@ type assembler struct {
 	stop    string
 	started bool // message_start arrived
 	stopped bool // message_stop arrived
+	// container is the code execution container's id (message_start's message or message_delta's delta).
+	container string
+	native    bool // a block the neutral form cannot carry arrived (native.go)
 }
 
 type block struct {
 	tool     bool
+	kind     string // the block's type
 	id, name string
 	input    []byte // the content_block_start input (used when no delta arrives)
 	args     []byte // the concatenated partial_json
 	deltas   bool
+	caller   []byte // a tool_use's caller, when a program made the call
+	raw      []byte // the content_block_start block (kept for blocks sent back as they came)
+	text     []byte // a text block's text
 }
 
 func (a *assembler) response() loop.Response {
@@ -148,11 +165,11 @@ func (a *assembler) response() loop.Response {
 		if !b.tool {
 			continue
 		}
-		args := b.args
-		if !b.deltas {
-			args = b.input
-		}
-		r.ToolCalls = append(r.ToolCalls, wink.Call{ID: b.id, Name: b.name, Arguments: args})
+		r.ToolCalls = append(r.ToolCalls, wink.Call{ID: b.id, Name: b.name, Arguments: b.arguments(), Caller: b.caller})
+	}
+	r.Container = a.container
+	if a.native {
+		r.Native = a.nativeContent()
 	}
 	return r
 }
@@ -198,6 +215,7 @@ func (a *assembler) event(ev httpcall.Event) error {
 		if u, ok := strictjson.Member(message, "usage"); ok {
 			a.readUsage(u)
 		}
+		a.readContainer(message)
 	case "content_block_start":
 		if index < 0 {
 			return errors.New("anthropichttp: content_block_start without an index")
@@ -206,11 +224,25 @@ func (a *assembler) event(ev httpcall.Event) error {
 			a.blocks = append(a.blocks, block{})
 		}
 		b := &a.blocks[index]
-		if t := httpcall.String(cblock, "type"); t == "tool_use" {
+		b.kind, b.raw = httpcall.String(cblock, "type"), cblock
+		switch b.kind {
+		case "tool_use":
 			b.tool, b.id, b.name = true, httpcall.String(cblock, "id"), httpcall.String(cblock, "name")
 			b.input, _ = strictjson.Member(cblock, "input")
-		} else if t == "text" {
-			a.text.WriteString(httpcall.String(cblock, "text"))
+			if c, ok := strictjson.Member(cblock, "caller"); ok && programCaller(c) {
+				b.caller, a.native = c, true
+			}
+		case "text":
+			t := httpcall.String(cblock, "text")
+			a.text.WriteString(t)
+			b.text = append(b.text, t...)
+		case "server_tool_use":
+			b.id, b.name = httpcall.String(cblock, "id"), httpcall.String(cblock, "name")
+			b.input, _ = strictjson.Member(cblock, "input")
+			a.native = true
+		case "thinking", "redacted_thinking":
+		default:
+			a.native = true // a server tool's result: sent back as it came
 		}
 	case "content_block_delta":
 		if index < 0 || index >= len(a.blocks) {
@@ -218,7 +250,9 @@ func (a *assembler) event(ev httpcall.Event) error {
 		}
 		switch httpcall.String(delta, "type") {
 		case "text_delta":
-			a.text.WriteString(httpcall.String(delta, "text"))
+			t := httpcall.String(delta, "text")
+			a.text.WriteString(t)
+			a.blocks[index].text = append(a.blocks[index].text, t...)
 		case "input_json_delta":
 			b := &a.blocks[index]
 			b.args = append(b.args, httpcall.String(delta, "partial_json")...)
@@ -231,6 +265,7 @@ func (a *assembler) event(ev httpcall.Event) error {
 		if usage != nil {
 			a.readUsage(usage)
 		}
+		a.readContainer(delta)
 	case "message_stop":
 		a.stopped = true
 	case "error":
@@ -276,6 +311,11 @@ func (p *Provider) RequestBody(req loop.Request) ([]byte, error) {
 			b = append(b, '}')
 		case loop.RoleAssistant:
 			b = append(b, `{"role":"assistant","content":`...)
+			if m.Native != nil {
+				b = append(b, m.Native...)
+				b = append(b, '}')
+				continue
+			}
 			if len(m.ToolCalls) == 0 {
 				b = strictjson.AppendString(b, m.Text)
 				b = append(b, '}')
@@ -301,6 +341,10 @@ func (p *Provider) RequestBody(req loop.Request) ([]byte, error) {
 				} else {
 					b = append(b, "{}"...)
 				}
+				if c.Caller != nil {
+					b = append(b, `,"caller":`...)
+					b = append(b, c.Caller...)
+				}
 				b = append(b, '}')
 			}
 			b = append(b, "]}"...)
@@ -311,7 +355,11 @@ func (p *Provider) RequestBody(req loop.Request) ([]byte, error) {
 				if j > i {
 					b = append(b, ',')
 				}
-				b = append(b, anthropic.ToolResult(msgs[j].Result.CallID, msgs[j].Result)...)
+				if r := msgs[j].Result; req.Search && r.Name == toolsearch.Name {
+					b = append(b, anthropic.ToolReferences(r.CallID, msgs[j].Found, r)...)
+				} else {
+					b = append(b, anthropic.ToolResult(r.CallID, r)...)
+				}
 				i = j
 			}
 			b = append(b, "]}"...)
@@ -320,14 +368,20 @@ func (p *Provider) RequestBody(req loop.Request) ([]byte, error) {
 		}
 	}
 	b = append(b, ']')
-	if len(req.Tools) > 0 {
-		var tools []byte
-		var err error
-		if p.cfg.Strict {
-			tools, _, err = anthropic.StrictTools(req.Tools)
-		} else {
-			tools, err = anthropic.Tools(req.Tools)
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Container != "" {
+			b = append(b, `,"container":`...)
+			b = strictjson.AppendString(b, msgs[i].Container)
+			break
 		}
+	}
+	o := anthropic.Options{Deferred: req.Deferred, Search: p.cfg.ToolSearch, Examples: p.cfg.Examples,
+		CodeExecution: p.cfg.CodeExecution, Strict: p.cfg.Strict}
+	if req.Search {
+		o.Search = anthropic.SearchClient
+	}
+	if len(req.Tools)+len(req.Deferred) > 0 || o.Search != "" || o.CodeExecution {
+		tools, err := anthropic.ToolsWith(req.Tools, o)
 		if err != nil {
 			return nil, errors.New("anthropichttp: " + err.Error())
 		}
