@@ -68,4 +68,18 @@
 //   - Tool names: winkgen names (^[a-z0-9_-]{1,64}$) are a subset of what OpenAI accepts, so every
 //     registry is sendable; a call naming a tool the registry lacks (say camelCase from another client's
 //     history) is answered by the dispatcher as an unknown tool.
+//
+// # Tool search, output schemas and programs (Responses API)
+//
+// ResponsesToolsWith writes what ResponsesOptions asks for besides each function: "defer_loading":true
+// on deferred tools (//wink:tool defer), "allowed_callers" from the declaration ("direct", and
+// "programmatic" for a tool programs may call: by default read-only or idempotent tools not declared
+// destructive), "output_schema" from the generated result schema, and the tools {"type":"tool_search"}
+// (hosted, or "execution":"client" with toolsearch's description and parameters) and
+// {"type":"programmatic_tool_calling"}. A client search call is replayed by ToolSearchCall and answered
+// by ToolSearchOutput, a tool_search_output item carrying the found functions' definitions. Field names
+// and shapes are those of the official SDK's types (github.com/openai/openai-go/v3 v3.96.0, package
+// responses: FunctionToolParam.DeferLoading, AllowedCallers, OutputSchema; ToolSearchToolParam;
+// ResponseToolSearchCall, ResponseToolSearchOutputItem; ResponseInputItemProgram.Fingerprint;
+// ResponseFunctionToolCallCallerProgram); the tests read our payloads with those types.
 package openai

@@ -17,10 +17,16 @@
 //     and jitter, honouring retry-after-ms and Retry-After, up to Config.Retry.MaxRetries and never past the
 //     context's deadline; other statuses (400, 401, 403, 404, 413) are returned at once as a
 //     *httpcall.StatusError. An error event inside the stream is an error of its own (*StreamError).
+//   - Tool search and programs: deferred tools are sent with defer_loading, the client search
+//     (loop.Config.Search) as a custom tool answered with tool_reference blocks, Config.ToolSearch adds
+//     Anthropic's server search, Config.CodeExecution the code execution tool and allowed_callers;
+//     containers, callers and the server blocks of a program's turn are kept and sent back exactly
+//     (native.go).
 //   - No SDK and no encoding/json: requests are written and events read with strictjson.
 package anthropichttp
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"net/http"
@@ -224,13 +230,13 @@ func (a *assembler) event(ev httpcall.Event) error {
 			a.blocks = append(a.blocks, block{})
 		}
 		b := &a.blocks[index]
-		b.kind, b.raw = httpcall.String(cblock, "type"), cblock
+		b.kind, b.raw = httpcall.String(cblock, "type"), bytes.Clone(cblock)
 		switch b.kind {
 		case "tool_use":
 			b.tool, b.id, b.name = true, httpcall.String(cblock, "id"), httpcall.String(cblock, "name")
 			b.input, _ = strictjson.Member(cblock, "input")
 			if c, ok := strictjson.Member(cblock, "caller"); ok && programCaller(c) {
-				b.caller, a.native = c, true
+				b.caller, a.native = bytes.Clone(c), true
 			}
 		case "text":
 			t := httpcall.String(cblock, "text")

@@ -17,10 +17,15 @@
 //   - Retries and errors as in package anthropichttp: 408, 409, 429 and 5xx retried with backoff, jitter
 //     and Retry-After within the deadline; other statuses returned at once as *httpcall.StatusError; an
 //     error event or a failed response is a *StreamError.
+//   - Tool search and programs: deferred tools are sent with defer_loading, the client search
+//     (loop.Config.Search) as a client-executed tool_search, and with Config.Programs the
+//     programmatic_tool_calling tool; program items (with their fingerprint) and callers are kept and sent
+//     back exactly (native.go).
 //   - No SDK and no encoding/json: requests are written and events read with strictjson.
 package openairesponses
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"net/http"
@@ -32,6 +37,7 @@ import (
 	"github.com/winkgen/wink/runtime/loop"
 	"github.com/winkgen/wink/runtime/providers/httpcall"
 	"github.com/winkgen/wink/runtime/strictjson"
+	"github.com/winkgen/wink/runtime/toolsearch"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
@@ -56,6 +62,15 @@ type Config struct {
 	MaxOutputTokens int
 	// Temperature, when set, is sent as "temperature".
 	Temperature *float64
+	// ToolSearch, set to openai.SearchHosted, adds OpenAI's hosted tool search over the deferred tools
+	// (loop.Request.Deferred, sent with defer_loading). The client search (loop.Config.Search) needs no
+	// setting here.
+	ToolSearch string
+	// Programs adds programmatic tool calling: the functions' allowed_callers from their declarations
+	// and the programmatic_tool_calling tool (see native.go for what is kept and sent back).
+	Programs bool
+	// OutputSchema sends each function's generated result schema as output_schema.
+	OutputSchema bool
 	// Retry configures retries (the zero value retries 4 times).
 	Retry httpcall.Retry
 	// Header holds extra request headers.
@@ -121,6 +136,8 @@ type assembler struct {
 	usage   loop.Usage
 	status  string // set by response.completed or response.incomplete
 	started bool
+	items   [][]byte // every output item as response.output_item.done gave it, by output_index
+	native  bool     // an item the neutral form cannot carry arrived (native.go)
 }
 
 type call struct {
@@ -129,6 +146,7 @@ type call struct {
 	callID, name string
 	args         []byte
 	done         bool // function_call_arguments.done or output_item.done gave the whole text
+	caller       []byte
 }
 
 func (a *assembler) response() loop.Response {
@@ -139,7 +157,10 @@ func (a *assembler) response() loop.Response {
 	calls := slices.Clone(a.calls)
 	slices.SortStableFunc(calls, func(x, y call) int { return x.index - y.index })
 	for _, c := range calls {
-		r.ToolCalls = append(r.ToolCalls, wink.Call{ID: c.callID, Name: c.name, Arguments: c.args, PairMaps: true})
+		r.ToolCalls = append(r.ToolCalls, wink.Call{ID: c.callID, Name: c.name, Arguments: c.args, PairMaps: c.name != toolsearch.Name, Caller: c.caller})
+	}
+	if a.native {
+		r.Native = a.nativeItems()
 	}
 	return r
 }
@@ -204,7 +225,20 @@ func (a *assembler) event(ev httpcall.Event) error {
 	case "response.created", "response.in_progress":
 		a.started = true
 	case "response.output_item.added", "response.output_item.done":
-		if httpcall.String(item, "type") != "function_call" {
+		if typ == "response.output_item.done" {
+			a.keep(index, item)
+		}
+		switch httpcall.String(item, "type") {
+		case "function_call":
+		case "tool_search_call":
+			a.searchCall(index, item)
+			return nil
+		case "message", "reasoning":
+			return nil
+		default:
+			if typ == "response.output_item.done" {
+				a.native = true // a program, its output, a hosted search: sent back as they came
+			}
 			return nil
 		}
 		id := httpcall.String(item, "id")
@@ -214,6 +248,9 @@ func (a *assembler) event(ev httpcall.Event) error {
 			c = &a.calls[len(a.calls)-1]
 		}
 		c.callID, c.name = httpcall.String(item, "call_id"), httpcall.String(item, "name")
+		if cl, ok := strictjson.Member(item, "caller"); ok && programCaller(cl) {
+			c.caller, a.native = bytes.Clone(cl), true
+		}
 		if typ == "response.output_item.done" {
 			c.args, c.done = []byte(httpcall.String(item, "arguments")), true
 		}
@@ -267,6 +304,11 @@ func (p *Provider) RequestBody(req loop.Request) ([]byte, error) {
 		b = strictjson.AppendString(b, req.System)
 	}
 	b = append(b, `,"input":[`...)
+	o := openai.ResponsesOptions{Deferred: req.Deferred, Search: p.cfg.ToolSearch, Programs: p.cfg.Programs, OutputSchema: p.cfg.OutputSchema}
+	if req.Search {
+		o.Search = openai.SearchClient
+	}
+	callers := map[string][]byte{}
 	first := true
 	sep := func() {
 		if !first {
@@ -282,6 +324,18 @@ func (p *Provider) RequestBody(req loop.Request) ([]byte, error) {
 			b = strictjson.AppendString(b, m.Text)
 			b = append(b, '}')
 		case loop.RoleAssistant:
+			for _, c := range m.ToolCalls {
+				if c.Caller != nil {
+					callers[c.ID] = c.Caller
+				}
+			}
+			if m.Native != nil {
+				if items := inner(m.Native); len(items) > 0 {
+					sep()
+					b = append(b, items...)
+				}
+				continue
+			}
 			if m.Text != "" || len(m.ToolCalls) == 0 {
 				sep()
 				b = append(b, `{"role":"assistant","content":`...)
@@ -290,24 +344,44 @@ func (p *Provider) RequestBody(req loop.Request) ([]byte, error) {
 			}
 			for _, c := range m.ToolCalls {
 				sep()
+				if req.Search && c.Name == toolsearch.Name {
+					b = append(b, openai.ToolSearchCall(c)...)
+					continue
+				}
 				b = append(b, `{"type":"function_call","call_id":`...)
 				b = strictjson.AppendString(b, c.ID)
 				b = append(b, `,"name":`...)
 				b = strictjson.AppendString(b, c.Name)
 				b = append(b, `,"arguments":`...)
 				b = strictjson.AppendString(b, string(c.Arguments))
+				if c.Caller != nil {
+					b = append(b, `,"caller":`...)
+					b = append(b, c.Caller...)
+				}
 				b = append(b, '}')
 			}
 		case loop.RoleTool:
 			sep()
-			b = append(b, openai.ResponsesToolOutput(m.Result.CallID, m.Result)...)
+			if r := m.Result; req.Search && r.Name == toolsearch.Name {
+				out, err := openai.ToolSearchOutput(r.CallID, pick(req, m.Found), o)
+				if err != nil {
+					return nil, errors.New("openairesponses: " + err.Error())
+				}
+				b = append(b, out...)
+				continue
+			}
+			out := openai.ResponsesToolOutput(m.Result.CallID, m.Result)
+			if c := callers[m.Result.CallID]; c != nil { // the answer names the program that called
+				out = append(append(append(out[:len(out)-1], `,"caller":`...), c...), '}')
+			}
+			b = append(b, out...)
 		default:
 			return nil, errors.New("openairesponses: message " + strconv.Itoa(i) + " has unknown role " + strconv.Quote(string(m.Role)))
 		}
 	}
 	b = append(b, ']')
-	if len(req.Tools) > 0 {
-		tools, err := openai.ResponsesTools(req.Tools)
+	if len(req.Tools)+len(req.Deferred) > 0 || o.Search != "" || o.Programs {
+		tools, err := openai.ResponsesToolsWith(req.Tools, o)
 		if err != nil {
 			return nil, errors.New("openairesponses: " + err.Error())
 		}
