@@ -20,10 +20,11 @@ const supported = "supported: string, bool, integers, float32/64, named types ov
 // convert maps a Go type to the model. where names the value for messages ("SearchParams.Filters");
 // pos is where to report problems that have no better position.
 func (a *analyzer) convert(t types.Type, where string, pos token.Pos) *model.Type {
+	written := t // messages name the type as the source spells it (an alias by its own name)
 	t = types.Unalias(t)
 	switch t := t.(type) {
 	case *types.Named:
-		return a.convertNamed(t, where, pos)
+		return a.convertNamed(t, written, where, pos)
 	case *types.Basic:
 		return a.basic(t, where, pos)
 	case *types.Pointer:
@@ -154,7 +155,10 @@ func (a *analyzer) basic(t *types.Basic, where string, pos token.Pos) *model.Typ
 	return mt
 }
 
-func (a *analyzer) convertNamed(n *types.Named, where string, pos token.Pos) *model.Type {
+// convertNamed maps the named type n, written in the source as written (n itself, or an alias of it:
+// encoding/json.RawMessage is an alias of encoding/json/jsontext.Value from Go 1.27 on, and a diagnostic
+// must name what the developer wrote, on every Go release).
+func (a *analyzer) convertNamed(n *types.Named, written types.Type, where string, pos token.Pos) *model.Type {
 	obj := n.Obj()
 	if obj.Pkg() != nil && obj.Pkg().Path() == "time" && obj.Name() == "Time" {
 		return &model.Type{Kind: model.KindTime, Named: &model.Ident{Path: "time", Name: "Time"}}
@@ -179,17 +183,17 @@ func (a *analyzer) convertNamed(n *types.Named, where string, pos token.Pos) *mo
 		return nil
 	}
 	if m := jsonMethod(n); m != "" {
-		a.unsupported(where, pos, "type "+a.typeString(n)+" with its own "+m+" method (encoding/json would use it, "+
+		a.unsupported(where, pos, "type "+a.typeString(written)+" with its own "+m+" method (encoding/json would use it, "+
 			"and winkgen cannot know the JSON it reads or writes; use a type without it, or a plain field the handler converts)")
 		return nil
 	}
 	if n.TypeArgs().Len() > 0 {
-		a.unsupported(where, pos, "generic type "+a.typeString(n)+" (declare a non-generic named type)")
+		a.unsupported(where, pos, "generic type "+a.typeString(written)+" (declare a non-generic named type)")
 		return nil
 	}
 	if mt, ok := a.named[n]; ok {
 		if mt == nil {
-			a.unsupported(where, pos, "recursive type "+a.typeString(n)+" (recursion must go through a struct type)")
+			a.unsupported(where, pos, "recursive type "+a.typeString(written)+" (recursion must go through a struct type)")
 			return nil
 		}
 		for i, p := range a.inProg {
@@ -214,7 +218,7 @@ func (a *analyzer) convertNamed(n *types.Named, where string, pos token.Pos) *mo
 		a.pkgNames[obj.Pkg().Path()] = obj.Pkg().Name()
 	}
 	if obj.Pkg().Path() != a.pkg.PkgPath && !obj.Exported() {
-		a.unsupported(where, pos, "unexported type "+a.typeString(n)+" of another package")
+		a.unsupported(where, pos, "unexported type "+a.typeString(written)+" of another package")
 		return nil
 	}
 	switch u := n.Underlying().(type) {
