@@ -93,7 +93,11 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "failed to read body", http.StatusBadRequest)
 			return
 		}
-		if resp := checkHTTPBody(data); resp != nil {
+		resp := checkHTTPBody(data)
+		if resp == nil {
+			resp = checkTaskHeaders(r.Header, data) // tasks_http.go
+		}
+		if resp != nil {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusBadRequest)
 			_, _ = w.Write(resp)

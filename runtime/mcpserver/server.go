@@ -47,6 +47,8 @@ type config struct {
 
 	auth      *auth.Config       // WithAuth (auth.go)
 	rateLimit *ratelimit.Limiter // WithRateLimit (ratelimit.go)
+
+	tasks *Tasks // WithTasks (tasks.go)
 }
 
 // WithImplementation sets the name and version the server reports to
@@ -109,9 +111,14 @@ func newMCPServer(d *wink.Dispatcher, oneClient bool, opts []Option) (*mcp.Serve
 	if err != nil {
 		return nil, err
 	}
-	ms := mcp.NewServer(&c.impl, c.ext.serverOptions(c.serverOpts))
+	ms := mcp.NewServer(&c.impl, c.tasks.serverOptions(c.ext.serverOptions(c.serverOpts)))
 	if err := c.ext.install(ms); err != nil { // prompts, resources, completion (completion.go)
 		return nil, err
+	}
+	if c.tasks != nil { // tasks/get, tasks/update, tasks/cancel; task-supporting tools' calls (tasks.go)
+		if err := c.tasks.install(ms, s); err != nil {
+			return nil, err
+		}
 	}
 	order := make(map[string]int, len(s.tools))
 	for i, t := range s.tools {
@@ -194,6 +201,7 @@ type server struct {
 type pendingCall struct {
 	tool  *wink.Tool
 	value any
+	err   error // a failed call's error (a *ProtocolError answers the call with a JSON-RPC error)
 }
 
 // rawJSON is JSON text that marshals as itself (json.RawMessage without
@@ -358,6 +366,11 @@ func (s *server) eventSink(sink func(*wink.ToolInvoked)) func(*wink.ToolInvoked)
 				pc.tool, pc.value = ev.Tool, ev.Value
 			}
 		}
+		if !ev.Success && ev.Err != nil {
+			if p, ok := s.pending.Load(ev.CallID); ok {
+				p.(*pendingCall).err = ev.Err
+			}
+		}
 		if sink != nil {
 			sink(ev)
 		}
@@ -456,6 +469,9 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 	if !out.Success {
 		if out.RetryAfter > 0 {
 			return retryResult(out), nil // a rate limit refused the call (ratelimit.go)
+		}
+		if pe, ok := errors.AsType[*ProtocolError](pc.err); ok {
+			return nil, pe.rpc() // protocolerror.go
 		}
 		return errorResult(out.Output), nil
 	}

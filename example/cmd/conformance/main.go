@@ -46,6 +46,11 @@ func run(ctx context.Context, addr string, stateless bool) error {
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	opts := append([]mcpserver.Option{mcpserver.WithImplementation("wink-conformance", "v0.1.0"), mcpserver.WithLogger(logger)}, extras()...)
+	to, err := withTasks(ctx) // tasks.go
+	if err != nil {
+		return err
+	}
+	opts = append(opts, to)
 	if stateless {
 		opts = append(opts, mcpserver.WithHTTPOptions(&mcp.StreamableHTTPOptions{Stateless: true}))
 	}

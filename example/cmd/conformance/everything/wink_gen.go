@@ -27,11 +27,28 @@ var (
 		City   string `json:"city,omitempty"`
 	} = address{}
 	_ struct {
+		Name string `json:"name"`
+	} = GreetParams{}
+	_ struct {
+		Seconds int    `json:"seconds" wink:"min=0,max=3600"`
+		Label   string `json:"label,omitempty"`
+	} = SlowComputeParams{}
+	_ struct {
+		Filename string `json:"filename"`
+	} = ConfirmDeleteParams{}
+	_ struct {
 		Prompt string `json:"prompt"`
 	} = SamplingParams{}
 	_ struct {
 		Message string `json:"message"`
 	} = ElicitationParams{}
+	_ struct {
+		Confirm bool `json:"confirm"`
+	} = Confirmation{}
+	_ struct {
+		Name    string `json:"name,omitempty"`
+		Confirm bool   `json:"confirm,omitempty"`
+	} = Answer{}
 	_ struct {
 		Username string `json:"username"`
 		Email    string `json:"email"`
@@ -52,26 +69,32 @@ var (
 	} = Enums{}
 )
 var (
-	_ func(*wink.ToolContext, SchemaParams) (wink.ToolResult[wink.NoValue], error)      = JSONSchemaTool
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                    = TestSimpleText
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                    = TestImageContent
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                    = TestAudioContent
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                    = TestEmbeddedResource
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                    = TestMultipleContentTypes
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                    = TestToolWithLogging
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                    = TestErrorHandling
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                    = TestToolWithProgress
-	_ func(*wink.ToolContext, SamplingParams) (wink.ToolResult[wink.NoValue], error)    = TestSampling
-	_ func(*wink.ToolContext, ElicitationParams) (wink.ToolResult[wink.NoValue], error) = TestElicitation
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                    = TestElicitationSep1034Defaults
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                    = TestElicitationSep1330Enums
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                    = TestReconnection
+	_ func(*wink.ToolContext, SchemaParams) (wink.ToolResult[wink.NoValue], error)        = JSONSchemaTool
+	_ func(*wink.ToolContext, GreetParams) (wink.ToolResult[wink.NoValue], error)         = Greet
+	_ func(*wink.ToolContext, SlowComputeParams) (wink.ToolResult[wink.NoValue], error)   = SlowCompute
+	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = FailingJob
+	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = ProtocolErrorJob
+	_ func(*wink.ToolContext, ConfirmDeleteParams) (wink.ToolResult[wink.NoValue], error) = ConfirmDelete
+	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = MultiInput
+	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestSimpleText
+	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestImageContent
+	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestAudioContent
+	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestEmbeddedResource
+	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestMultipleContentTypes
+	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestToolWithLogging
+	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestErrorHandling
+	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestToolWithProgress
+	_ func(*wink.ToolContext, SamplingParams) (wink.ToolResult[wink.NoValue], error)      = TestSampling
+	_ func(*wink.ToolContext, ElicitationParams) (wink.ToolResult[wink.NoValue], error)   = TestElicitation
+	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestElicitationSep1034Defaults
+	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestElicitationSep1330Enums
+	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestReconnection
 )
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkJSONSchemaTool, WinkTestSimpleText, WinkTestImageContent, WinkTestAudioContent, WinkTestEmbeddedResource, WinkTestMultipleContentTypes, WinkTestToolWithLogging, WinkTestErrorHandling, WinkTestToolWithProgress, WinkTestSampling, WinkTestElicitation, WinkTestElicitationSep1034Defaults, WinkTestElicitationSep1330Enums, WinkTestReconnection}
+	return []*wink.Tool{WinkJSONSchemaTool, WinkGreet, WinkSlowCompute, WinkFailingJob, WinkProtocolErrorJob, WinkConfirmDelete, WinkMultiInput, WinkTestSimpleText, WinkTestImageContent, WinkTestAudioContent, WinkTestEmbeddedResource, WinkTestMultipleContentTypes, WinkTestToolWithLogging, WinkTestErrorHandling, WinkTestToolWithProgress, WinkTestSampling, WinkTestElicitation, WinkTestElicitationSep1034Defaults, WinkTestElicitationSep1330Enums, WinkTestReconnection}
 }
 
 // WinkJSONSchemaTool is the json_schema_2020_12_tool tool, handled by JSONSchemaTool.
@@ -89,6 +112,118 @@ var winkFuncsJSONSchemaTool = wink.Funcs[SchemaParams, wink.NoValue]{
 	EncodeParams: winkEncodeSchemaParams,
 	EncodeResult: wink.EncodeNoValue,
 	Handler:      JSONSchemaTool,
+}
+
+// WinkGreet is the greet tool, handled by Greet.
+var WinkGreet = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Greets by name, in the request (never a task).",
+	Name:             "greet",
+	ParamsSchema:     winkSchemaGreetParams,
+	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.Greet (tasks.go)",
+	ReadOnly:         true,
+	ResultSchema:     winkSchemaNoValue,
+}, &winkFuncsGreet)
+var winkFuncsGreet = wink.Funcs[GreetParams, wink.NoValue]{
+	Decode:       winkDecodeGreetParams,
+	EncodeParams: winkEncodeGreetParams,
+	EncodeResult: wink.EncodeNoValue,
+	Handler:      Greet,
+}
+
+// WinkSlowCompute is the slow_compute tool, handled by SlowCompute.
+var WinkSlowCompute = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Works for the given seconds, then answers; cancelling the task stops it.",
+	Name:             "slow_compute",
+	ParamsSchema:     winkSchemaSlowComputeParams,
+	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.SlowCompute (tasks.go)",
+	ReadOnly:         true,
+	ResultSchema:     winkSchemaNoValue,
+	Task:             wink.TaskOptional,
+}, &winkFuncsSlowCompute)
+var winkFuncsSlowCompute = wink.Funcs[SlowComputeParams, wink.NoValue]{
+	Decode:       winkDecodeSlowComputeParams,
+	EncodeParams: winkEncodeSlowComputeParams,
+	EncodeResult: wink.EncodeNoValue,
+	Handler:      SlowCompute,
+}
+
+// WinkFailingJob is the failing_job tool, handled by FailingJob.
+var WinkFailingJob = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Works for a second, then fails as a tool (an isError result: the task completes).",
+	Name:             "failing_job",
+	ParamsSchema:     winkSchemaNoParams,
+	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.FailingJob (tasks.go)",
+	ReadOnly:         true,
+	ResultSchema:     winkSchemaNoValue,
+	Task:             wink.TaskRequired,
+}, &winkFuncsFailingJob)
+var winkFuncsFailingJob = wink.Funcs[wink.NoParams, wink.NoValue]{
+	Decode:       wink.DecodeNoParams,
+	EncodeParams: wink.EncodeNoParams,
+	EncodeResult: wink.EncodeNoValue,
+	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
+		return FailingJob(tc)
+	},
+}
+
+// WinkProtocolErrorJob is the protocol_error_job tool, handled by ProtocolErrorJob.
+var WinkProtocolErrorJob = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Fails the way no tool result can say: its task fails with a JSON-RPC error.",
+	Name:             "protocol_error_job",
+	ParamsSchema:     winkSchemaNoParams,
+	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.ProtocolErrorJob (tasks.go)",
+	ReadOnly:         true,
+	ResultSchema:     winkSchemaNoValue,
+	Task:             wink.TaskOptional,
+}, &winkFuncsProtocolErrorJob)
+var winkFuncsProtocolErrorJob = wink.Funcs[wink.NoParams, wink.NoValue]{
+	Decode:       wink.DecodeNoParams,
+	EncodeParams: wink.EncodeNoParams,
+	EncodeResult: wink.EncodeNoValue,
+	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
+		return ProtocolErrorJob(tc)
+	},
+}
+
+// WinkConfirmDelete is the confirm_delete tool, handled by ConfirmDelete.
+var WinkConfirmDelete = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Asks the user to confirm, then deletes (nothing: it is a fixture).",
+	Name:             "confirm_delete",
+	ParamsSchema:     winkSchemaConfirmDeleteParams,
+	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.ConfirmDelete (tasks.go)",
+	ResultSchema:     winkSchemaNoValue,
+	Task:             wink.TaskOptional,
+}, &winkFuncsConfirmDelete)
+var winkFuncsConfirmDelete = wink.Funcs[ConfirmDeleteParams, wink.NoValue]{
+	Decode:       winkDecodeConfirmDeleteParams,
+	EncodeParams: winkEncodeConfirmDeleteParams,
+	EncodeResult: wink.EncodeNoValue,
+	Handler:      ConfirmDelete,
+}
+
+// WinkMultiInput is the multi_input tool, handled by MultiInput.
+var WinkMultiInput = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Asks two questions at once, then answers with both answers.",
+	Name:             "multi_input",
+	ParamsSchema:     winkSchemaNoParams,
+	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.MultiInput (tasks.go)",
+	ReadOnly:         true,
+	ResultSchema:     winkSchemaNoValue,
+	Task:             wink.TaskOptional,
+}, &winkFuncsMultiInput)
+var winkFuncsMultiInput = wink.Funcs[wink.NoParams, wink.NoValue]{
+	Decode:       wink.DecodeNoParams,
+	EncodeParams: wink.EncodeNoParams,
+	EncodeResult: wink.EncodeNoValue,
+	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
+		return MultiInput(tc)
+	},
 }
 
 // WinkTestSimpleText is the test_simple_text tool, handled by TestSimpleText.
@@ -456,6 +591,121 @@ func winkEncodeaddress(dst []byte, v *address) []byte {
 	return dst
 }
 
+// winkDecodeGreetParams strictly decodes a GreetParams object; errors are recorded in d.
+func winkDecodeGreetParams(d *strictjson.Decoder, v *GreetParams) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "name":
+			if d.Repeated(&seen[0], 1) {
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.Name = s
+			}
+		default:
+			d.Unknown(winkKeysGreetParams)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("name")
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeGreetParams appends the canonical JSON encoding of v to dst.
+func winkEncodeGreetParams(dst []byte, v *GreetParams) []byte {
+	dst = append(dst, "{\"name\":"...)
+	dst = strictjson.AppendString(dst, v.Name)
+	dst = append(dst, '}')
+	return dst
+}
+
+// winkDecodeSlowComputeParams strictly decodes a SlowComputeParams object; errors are recorded in d.
+func winkDecodeSlowComputeParams(d *strictjson.Decoder, v *SlowComputeParams) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "seconds":
+			if d.Repeated(&seen[0], 1) {
+				continue
+			}
+			if n, ok := d.Int(0, 3600); ok {
+				v.Seconds = int(n)
+			}
+		case "label":
+			if d.Repeated(&seen[0], 2) {
+				continue
+			}
+			if d.Null() {
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.Label = s
+			}
+		default:
+			d.Unknown(winkKeysSlowComputeParams)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("seconds")
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeSlowComputeParams appends the canonical JSON encoding of v to dst.
+func winkEncodeSlowComputeParams(dst []byte, v *SlowComputeParams) []byte {
+	dst = append(dst, "{\"seconds\":"...)
+	dst = strictjson.AppendInt(dst, int64(v.Seconds))
+	dst = append(dst, ",\"label\":"...)
+	if v.Label == "" {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendString(dst, v.Label)
+	}
+	dst = append(dst, '}')
+	return dst
+}
+
+// winkDecodeConfirmDeleteParams strictly decodes a ConfirmDeleteParams object; errors are recorded in d.
+func winkDecodeConfirmDeleteParams(d *strictjson.Decoder, v *ConfirmDeleteParams) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "filename":
+			if d.Repeated(&seen[0], 1) {
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.Filename = s
+			}
+		default:
+			d.Unknown(winkKeysConfirmDeleteParams)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("filename")
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeConfirmDeleteParams appends the canonical JSON encoding of v to dst.
+func winkEncodeConfirmDeleteParams(dst []byte, v *ConfirmDeleteParams) []byte {
+	dst = append(dst, "{\"filename\":"...)
+	dst = strictjson.AppendString(dst, v.Filename)
+	dst = append(dst, '}')
+	return dst
+}
+
 // winkDecodeSamplingParams strictly decodes a SamplingParams object; errors are recorded in d.
 func winkDecodeSamplingParams(d *strictjson.Decoder, v *SamplingParams) {
 	if !d.ObjectStart() {
@@ -518,6 +768,92 @@ func winkDecodeElicitationParams(d *strictjson.Decoder, v *ElicitationParams) {
 func winkEncodeElicitationParams(dst []byte, v *ElicitationParams) []byte {
 	dst = append(dst, "{\"message\":"...)
 	dst = strictjson.AppendString(dst, v.Message)
+	dst = append(dst, '}')
+	return dst
+}
+
+// winkDecodeConfirmation strictly decodes a Confirmation object; errors are recorded in d.
+func winkDecodeConfirmation(d *strictjson.Decoder, v *Confirmation) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "confirm":
+			if d.Repeated(&seen[0], 1) {
+				continue
+			}
+			if b, ok := d.Bool(); ok {
+				v.Confirm = b
+			}
+		default:
+			d.Unknown(winkKeysConfirmation)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("confirm")
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeConfirmation appends the canonical JSON encoding of v to dst.
+func winkEncodeConfirmation(dst []byte, v *Confirmation) []byte {
+	dst = append(dst, "{\"confirm\":"...)
+	dst = strictjson.AppendBool(dst, v.Confirm)
+	dst = append(dst, '}')
+	return dst
+}
+
+// winkDecodeAnswer strictly decodes a Answer object; errors are recorded in d.
+func winkDecodeAnswer(d *strictjson.Decoder, v *Answer) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "name":
+			if d.Repeated(&seen[0], 1) {
+				continue
+			}
+			if d.Null() {
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.Name = s
+			}
+		case "confirm":
+			if d.Repeated(&seen[0], 2) {
+				continue
+			}
+			if d.Null() {
+				continue
+			}
+			if b, ok := d.Bool(); ok {
+				v.Confirm = b
+			}
+		default:
+			d.Unknown(winkKeysAnswer)
+		}
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeAnswer appends the canonical JSON encoding of v to dst.
+func winkEncodeAnswer(dst []byte, v *Answer) []byte {
+	dst = append(dst, "{\"name\":"...)
+	if v.Name == "" {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendString(dst, v.Name)
+	}
+	dst = append(dst, ",\"confirm\":"...)
+	if !v.Confirm {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendBool(dst, v.Confirm)
+	}
 	dst = append(dst, '}')
 	return dst
 }
@@ -838,6 +1174,22 @@ func winkEncodeEnums(dst []byte, v *Enums) []byte {
 	return dst
 }
 
+// WinkFormConfirmation is the elicitation form of Confirmation (//wink:form): its requestedSchema in MCP's
+// elicitation subset and its strict decoder. Ask for it with wink.Elicit(tc, message, WinkFormConfirmation).
+var WinkFormConfirmation = &wink.Form[Confirmation]{
+	Decode: winkDecodeConfirmation,
+	Name:   "Confirmation",
+	Schema: winkSchemaFormConfirmation,
+}
+
+// WinkFormAnswer is the elicitation form of Answer (//wink:form): its requestedSchema in MCP's
+// elicitation subset and its strict decoder. Ask for it with wink.Elicit(tc, message, WinkFormAnswer).
+var WinkFormAnswer = &wink.Form[Answer]{
+	Decode: winkDecodeAnswer,
+	Name:   "Answer",
+	Schema: winkSchemaFormAnswer,
+}
+
 // WinkFormUserInfo is the elicitation form of UserInfo (//wink:form): its requestedSchema in MCP's
 // elicitation subset and its strict decoder. Ask for it with wink.Elicit(tc, message, WinkFormUserInfo).
 var WinkFormUserInfo = &wink.Form[UserInfo]{
@@ -864,23 +1216,33 @@ var WinkFormEnums = &wink.Form[Enums]{
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaSchemaParams      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"type":["string","null"],"description":"Name of the person."},"address":{"description":"Address of the person.","anyOf":[{"$ref":"#/$defs/address"},{"type":"null"}]},"billing":{"description":"Billing address, when it differs.","anyOf":[{"$ref":"#/$defs/address"},{"type":"null"}]}},"additionalProperties":false,"$defs":{"address":{"type":"object","description":"address is a postal address; used twice, so winkgen states it once, under $defs.","properties":{"street":{"type":["string","null"],"description":"Street and number."},"city":{"type":["string","null"],"description":"City name."}},"additionalProperties":false}}}`)
-	winkSchemaNoValue           = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"null"}`)
-	winkSchemaNoParams          = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)
-	winkSchemaSamplingParams    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"prompt":{"type":"string","description":"Prompt is the prompt to send to the LLM."}},"required":["prompt"],"additionalProperties":false}`)
-	winkSchemaElicitationParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"message":{"type":"string","description":"Message is the message to show the user."}},"required":["message"],"additionalProperties":false}`)
-	winkSchemaFormUserInfo      = []byte(`{"type":"object","properties":{"username":{"type":"string","description":"User's response"},"email":{"type":"string","description":"User's email address"}},"required":["username","email"]}`)
-	winkSchemaFormDefaults      = []byte(`{"type":"object","properties":{"name":{"type":"string","description":"Name of the user.","default":"John Doe"},"age":{"type":"integer","description":"Age in years.","default":30},"score":{"type":"number","description":"Score out of 100.","default":95.5},"status":{"type":"string","enum":["active","inactive","pending"],"description":"Status of the account.","default":"active"},"verified":{"type":"boolean","description":"Verified account.","default":true}}}`)
-	winkSchemaFormEnums         = []byte(`{"type":"object","properties":{"untitledSingle":{"type":"string","enum":["option1","option2","option3"],"description":"An untitled single choice."},"titledSingle":{"type":"string","oneOf":[{"const":"value1","title":"First Option"},{"const":"value2","title":"Second Option"},{"const":"value3","title":"Third Option"}],"description":"A titled single choice."},"legacyEnum":{"type":"string","enum":["opt1","opt2","opt3"],"description":"A single choice with legacy titles."},"untitledMulti":{"type":"array","items":{"type":"string","enum":["option1","option2","option3"]},"description":"An untitled multiple choice."},"titledMulti":{"type":"array","items":{"anyOf":[{"const":"value1","title":"First Choice"},{"const":"value2","title":"Second Choice"},{"const":"value3","title":"Third Choice"}]},"description":"A titled multiple choice."}},"required":["untitledSingle","titledSingle","legacyEnum","untitledMulti","titledMulti"]}`)
+	winkSchemaSchemaParams        = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"type":["string","null"],"description":"Name of the person."},"address":{"description":"Address of the person.","anyOf":[{"$ref":"#/$defs/address"},{"type":"null"}]},"billing":{"description":"Billing address, when it differs.","anyOf":[{"$ref":"#/$defs/address"},{"type":"null"}]}},"additionalProperties":false,"$defs":{"address":{"type":"object","description":"address is a postal address; used twice, so winkgen states it once, under $defs.","properties":{"street":{"type":["string","null"],"description":"Street and number."},"city":{"type":["string","null"],"description":"City name."}},"additionalProperties":false}}}`)
+	winkSchemaNoValue             = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"null"}`)
+	winkSchemaGreetParams         = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"GreetParams name who to greet.","properties":{"name":{"type":"string","description":"Who to greet."}},"required":["name"],"additionalProperties":false}`)
+	winkSchemaSlowComputeParams   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"SlowComputeParams say how long to work.","properties":{"seconds":{"type":"integer","description":"Seconds to work before answering.","minimum":0,"maximum":3600},"label":{"type":["string","null"],"description":"A label echoed in the answer."}},"required":["seconds"],"additionalProperties":false}`)
+	winkSchemaNoParams            = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)
+	winkSchemaConfirmDeleteParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"ConfirmDeleteParams name the file.","properties":{"filename":{"type":"string","description":"The file to delete."}},"required":["filename"],"additionalProperties":false}`)
+	winkSchemaSamplingParams      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"prompt":{"type":"string","description":"Prompt is the prompt to send to the LLM."}},"required":["prompt"],"additionalProperties":false}`)
+	winkSchemaElicitationParams   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"message":{"type":"string","description":"Message is the message to show the user."}},"required":["message"],"additionalProperties":false}`)
+	winkSchemaFormConfirmation    = []byte(`{"type":"object","properties":{"confirm":{"type":"boolean","description":"Whether to go on."}},"required":["confirm"]}`)
+	winkSchemaFormAnswer          = []byte(`{"type":"object","properties":{"name":{"type":"string","description":"A name."},"confirm":{"type":"boolean","description":"Whether to go on."}}}`)
+	winkSchemaFormUserInfo        = []byte(`{"type":"object","properties":{"username":{"type":"string","description":"User's response"},"email":{"type":"string","description":"User's email address"}},"required":["username","email"]}`)
+	winkSchemaFormDefaults        = []byte(`{"type":"object","properties":{"name":{"type":"string","description":"Name of the user.","default":"John Doe"},"age":{"type":"integer","description":"Age in years.","default":30},"score":{"type":"number","description":"Score out of 100.","default":95.5},"status":{"type":"string","enum":["active","inactive","pending"],"description":"Status of the account.","default":"active"},"verified":{"type":"boolean","description":"Verified account.","default":true}}}`)
+	winkSchemaFormEnums           = []byte(`{"type":"object","properties":{"untitledSingle":{"type":"string","enum":["option1","option2","option3"],"description":"An untitled single choice."},"titledSingle":{"type":"string","oneOf":[{"const":"value1","title":"First Option"},{"const":"value2","title":"Second Option"},{"const":"value3","title":"Third Option"}],"description":"A titled single choice."},"legacyEnum":{"type":"string","enum":["opt1","opt2","opt3"],"description":"A single choice with legacy titles."},"untitledMulti":{"type":"array","items":{"type":"string","enum":["option1","option2","option3"]},"description":"An untitled multiple choice."},"titledMulti":{"type":"array","items":{"anyOf":[{"const":"value1","title":"First Choice"},{"const":"value2","title":"Second Choice"},{"const":"value3","title":"Third Choice"}]},"description":"A titled multiple choice."}},"required":["untitledSingle","titledSingle","legacyEnum","untitledMulti","titledMulti"]}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
-	winkKeysSchemaParams      = []string{"name", "address", "billing"}
-	winkKeysaddress           = []string{"street", "city"}
-	winkKeysSamplingParams    = []string{"prompt"}
-	winkKeysElicitationParams = []string{"message"}
-	winkKeysUserInfo          = []string{"username", "email"}
-	winkKeysDefaults          = []string{"name", "age", "score", "status", "verified"}
-	winkKeysEnums             = []string{"untitledSingle", "titledSingle", "legacyEnum", "untitledMulti", "titledMulti"}
+	winkKeysSchemaParams        = []string{"name", "address", "billing"}
+	winkKeysaddress             = []string{"street", "city"}
+	winkKeysGreetParams         = []string{"name"}
+	winkKeysSlowComputeParams   = []string{"seconds", "label"}
+	winkKeysConfirmDeleteParams = []string{"filename"}
+	winkKeysSamplingParams      = []string{"prompt"}
+	winkKeysElicitationParams   = []string{"message"}
+	winkKeysConfirmation        = []string{"confirm"}
+	winkKeysAnswer              = []string{"name", "confirm"}
+	winkKeysUserInfo            = []string{"username", "email"}
+	winkKeysDefaults            = []string{"name", "age", "score", "status", "verified"}
+	winkKeysEnums               = []string{"untitledSingle", "titledSingle", "legacyEnum", "untitledMulti", "titledMulti"}
 )
