@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -46,6 +47,9 @@ type TaskOptions struct {
 	// PollInterval is how often clients are told to poll (pollIntervalMs), and how often a waiting task
 	// looks for answers and for its cancellation in the store; default DefaultTaskPollInterval.
 	PollInterval time.Duration
+	// StartInRequest names task-supporting tools whose calls start in the request: they may ask their
+	// first questions as input-required rounds, and become a task when the handler calls StartTask.
+	StartInRequest []string
 }
 
 // Tasks runs the task-supporting tools (//wink:tool task=optional|required) of one server as tasks of
@@ -309,19 +313,22 @@ func (tk *Tasks) middleware() mcp.Middleware {
 				}
 				return next(ctx, method, req)
 			}
-			return tk.create(ctx, cr)
+			if slices.Contains(tk.o.StartInRequest, cr.Params.Name) {
+				return tk.startInRequest(ctx, method, cr, next) // tasks_start.go
+			}
+			return tk.create(ctx, cr, nil)
 		}
 	}
 }
 
 // create records the call as a task, durably, starts running it on this worker, and answers with the
 // CreateTaskResult.
-func (tk *Tasks) create(ctx context.Context, cr *mcp.CallToolRequest) (mcp.Result, error) {
+func (tk *Tasks) create(ctx context.Context, cr *mcp.CallToolRequest, carried []byte) (mcp.Result, error) {
 	args := []byte(cr.Params.Arguments)
 	if len(args) == 0 {
 		args = emptyArgs
 	}
-	t := tasks.Task{ID: tasks.NewID(), Tool: cr.Params.Name, Arguments: append([]byte(nil), args...), TTL: tk.o.TTL}
+	t := tasks.Task{ID: tasks.NewID(), Tool: cr.Params.Name, Arguments: append([]byte(nil), args...), TTL: tk.o.TTL, Carried: carried}
 	token, err := tk.o.Store.Create(ctx, t, tk.o.Worker, tk.o.Lease)
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "tool " + strconv.Quote(t.Tool) + " was not started as a task: " + err.Error()}

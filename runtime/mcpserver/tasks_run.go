@@ -49,7 +49,7 @@ func (tk *Tasks) run(t tasks.Task, token int64) {
 	lost := make(chan struct{})
 	go tk.keep(ctx, t.ID, token, cancel, lost)
 
-	tc := &taskClient{tk: tk, id: t.ID, token: token}
+	tc := &taskClient{tk: tk, id: t.ID, token: token, carried: carriedAnswers(t.Carried)}
 	ctx = wink.WithClient(ctx, tc)
 	ctx = withTaskCall(ctx)
 	req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: t.Tool, Arguments: t.Arguments}}
@@ -115,7 +115,9 @@ func appendRPCError(b []byte, err error) []byte {
 type taskCallKey struct{}
 
 // withTaskCall marks ctx as a task's call.
-func withTaskCall(ctx context.Context) context.Context { return context.WithValue(ctx, taskCallKey{}, true) }
+func withTaskCall(ctx context.Context) context.Context {
+	return context.WithValue(ctx, taskCallKey{}, true)
+}
 
 // taskInputKey is the key of a task's input request n.
 func taskInputKey(n int) string { return "wink.input." + strconv.Itoa(n) }
@@ -125,8 +127,10 @@ type taskClient struct {
 	tk    *Tasks
 	id    string
 	token int64
-	mu    chan struct{} // nil: see next
-	next  int
+	// carried are the answers given in the request before the task started (StartTask): the handler's
+	// first questions are answered from them, in order.
+	carried []answer
+	next    int
 }
 
 func (c *taskClient) Log(context.Context, wink.LogLevel, string, string) error { return nil }
@@ -135,17 +139,23 @@ func (c *taskClient) Sample(context.Context, wink.SampleRequest) (wink.SampleRes
 	return wink.SampleResult{}, wink.NotAvailable("sampling", "a task asks its client through input requests, and sampling is not one of them yet; ask with wink.Elicit")
 }
 
-// key returns the key of the handler's next question.
-func (c *taskClient) key() string {
+// key returns the number of the handler's next question.
+func (c *taskClient) key() int {
 	c.tk.mu.Lock()
-	n := c.next
+	defer c.tk.mu.Unlock()
 	c.next++
-	c.tk.mu.Unlock()
-	return taskInputKey(n)
+	return c.next - 1
 }
 
 func (c *taskClient) Elicit(ctx context.Context, message string, schema []byte) (wink.ElicitAction, []byte, error) {
-	key := c.key()
+	n := c.key()
+	if n < len(c.carried) {
+		if a := c.carried[n]; a.elicit {
+			return a.action, a.content, nil
+		}
+		return "", nil, errors.New("mcpserver: the answer given in the request to this question is not an elicitation result")
+	}
+	key := taskInputKey(n)
 	req := append([]byte(nil), `{"method":"elicitation/create","params":{"mode":"form","message":`...)
 	req = strictjson.AppendString(req, message)
 	req = append(req, `,"requestedSchema":`...)

@@ -139,3 +139,29 @@ func ask(ctx context.Context, c wink.Client, q string) (string, error) {
 	a, err := wink.DecodeForm(WinkFormAnswer, content)
 	return a.Name, err
 }
+
+// UserName is the answer to "what is your name".
+//
+//wink:form
+type UserName struct {
+	// The user's name.
+	Name string `json:"name"`
+}
+
+// TestToolWithTask asks for the user's name in the request, then goes on as a task (listed in the
+// server's TaskOptions.StartInRequest) whose result greets the user.
+//
+//wink:tool readonly task=required
+func TestToolWithTask(tc *wink.ToolContext) (wink.ToolResult[wink.NoValue], error) {
+	u, action, err := wink.Elicit(tc, "What is your name?", WinkFormUserName)
+	if err != nil {
+		return wink.ToolResult[wink.NoValue]{}, err
+	}
+	if err := mcpserver.StartTask(tc); err != nil {
+		return wink.ToolResult[wink.NoValue]{}, err
+	}
+	if action != wink.ElicitAccept {
+		return wink.Done[wink.NoValue]("Hello, whoever you are!"), nil
+	}
+	return wink.Done[wink.NoValue]("Hello, " + u.Name + "! The task is done."), nil
+}

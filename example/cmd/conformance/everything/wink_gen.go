@@ -50,6 +50,9 @@ var (
 		Confirm bool   `json:"confirm,omitempty"`
 	} = Answer{}
 	_ struct {
+		Name string `json:"name"`
+	} = UserName{}
+	_ struct {
 		Username string `json:"username"`
 		Email    string `json:"email"`
 	} = UserInfo{}
@@ -76,6 +79,7 @@ var (
 	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = ProtocolErrorJob
 	_ func(*wink.ToolContext, ConfirmDeleteParams) (wink.ToolResult[wink.NoValue], error) = ConfirmDelete
 	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = MultiInput
+	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestToolWithTask
 	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestSimpleText
 	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestImageContent
 	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestAudioContent
@@ -94,7 +98,7 @@ var (
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkJSONSchemaTool, WinkGreet, WinkSlowCompute, WinkFailingJob, WinkProtocolErrorJob, WinkConfirmDelete, WinkMultiInput, WinkTestSimpleText, WinkTestImageContent, WinkTestAudioContent, WinkTestEmbeddedResource, WinkTestMultipleContentTypes, WinkTestToolWithLogging, WinkTestErrorHandling, WinkTestToolWithProgress, WinkTestSampling, WinkTestElicitation, WinkTestElicitationSep1034Defaults, WinkTestElicitationSep1330Enums, WinkTestReconnection}
+	return []*wink.Tool{WinkJSONSchemaTool, WinkGreet, WinkSlowCompute, WinkFailingJob, WinkProtocolErrorJob, WinkConfirmDelete, WinkMultiInput, WinkTestToolWithTask, WinkTestSimpleText, WinkTestImageContent, WinkTestAudioContent, WinkTestEmbeddedResource, WinkTestMultipleContentTypes, WinkTestToolWithLogging, WinkTestErrorHandling, WinkTestToolWithProgress, WinkTestSampling, WinkTestElicitation, WinkTestElicitationSep1034Defaults, WinkTestElicitationSep1330Enums, WinkTestReconnection}
 }
 
 // WinkJSONSchemaTool is the json_schema_2020_12_tool tool, handled by JSONSchemaTool.
@@ -223,6 +227,26 @@ var winkFuncsMultiInput = wink.Funcs[wink.NoParams, wink.NoValue]{
 	EncodeResult: wink.EncodeNoValue,
 	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
 		return MultiInput(tc)
+	},
+}
+
+// WinkTestToolWithTask is the test_tool_with_task tool, handled by TestToolWithTask.
+var WinkTestToolWithTask = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Asks for the user's name in the request, then goes on as a task (listed in the server's TaskOptions.StartInRequest) whose result greets the user.",
+	Name:             "test_tool_with_task",
+	ParamsSchema:     winkSchemaNoParams,
+	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.TestToolWithTask (tasks.go)",
+	ReadOnly:         true,
+	ResultSchema:     winkSchemaNoValue,
+	Task:             wink.TaskRequired,
+}, &winkFuncsTestToolWithTask)
+var winkFuncsTestToolWithTask = wink.Funcs[wink.NoParams, wink.NoValue]{
+	Decode:       wink.DecodeNoParams,
+	EncodeParams: wink.EncodeNoParams,
+	EncodeResult: wink.EncodeNoValue,
+	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
+		return TestToolWithTask(tc)
 	},
 }
 
@@ -858,6 +882,39 @@ func winkEncodeAnswer(dst []byte, v *Answer) []byte {
 	return dst
 }
 
+// winkDecodeUserName strictly decodes a UserName object; errors are recorded in d.
+func winkDecodeUserName(d *strictjson.Decoder, v *UserName) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "name":
+			if d.Repeated(&seen[0], 1) {
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.Name = s
+			}
+		default:
+			d.Unknown(winkKeysUserName)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("name")
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeUserName appends the canonical JSON encoding of v to dst.
+func winkEncodeUserName(dst []byte, v *UserName) []byte {
+	dst = append(dst, "{\"name\":"...)
+	dst = strictjson.AppendString(dst, v.Name)
+	dst = append(dst, '}')
+	return dst
+}
+
 // winkDecodeUserInfo strictly decodes a UserInfo object; errors are recorded in d.
 func winkDecodeUserInfo(d *strictjson.Decoder, v *UserInfo) {
 	if !d.ObjectStart() {
@@ -1190,6 +1247,14 @@ var WinkFormAnswer = &wink.Form[Answer]{
 	Schema: winkSchemaFormAnswer,
 }
 
+// WinkFormUserName is the elicitation form of UserName (//wink:form): its requestedSchema in MCP's
+// elicitation subset and its strict decoder. Ask for it with wink.Elicit(tc, message, WinkFormUserName).
+var WinkFormUserName = &wink.Form[UserName]{
+	Decode: winkDecodeUserName,
+	Name:   "UserName",
+	Schema: winkSchemaFormUserName,
+}
+
 // WinkFormUserInfo is the elicitation form of UserInfo (//wink:form): its requestedSchema in MCP's
 // elicitation subset and its strict decoder. Ask for it with wink.Elicit(tc, message, WinkFormUserInfo).
 var WinkFormUserInfo = &wink.Form[UserInfo]{
@@ -1226,6 +1291,7 @@ var (
 	winkSchemaElicitationParams   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"message":{"type":"string","description":"Message is the message to show the user."}},"required":["message"],"additionalProperties":false}`)
 	winkSchemaFormConfirmation    = []byte(`{"type":"object","properties":{"confirm":{"type":"boolean","description":"Whether to go on."}},"required":["confirm"]}`)
 	winkSchemaFormAnswer          = []byte(`{"type":"object","properties":{"name":{"type":"string","description":"A name."},"confirm":{"type":"boolean","description":"Whether to go on."}}}`)
+	winkSchemaFormUserName        = []byte(`{"type":"object","properties":{"name":{"type":"string","description":"The user's name."}},"required":["name"]}`)
 	winkSchemaFormUserInfo        = []byte(`{"type":"object","properties":{"username":{"type":"string","description":"User's response"},"email":{"type":"string","description":"User's email address"}},"required":["username","email"]}`)
 	winkSchemaFormDefaults        = []byte(`{"type":"object","properties":{"name":{"type":"string","description":"Name of the user.","default":"John Doe"},"age":{"type":"integer","description":"Age in years.","default":30},"score":{"type":"number","description":"Score out of 100.","default":95.5},"status":{"type":"string","enum":["active","inactive","pending"],"description":"Status of the account.","default":"active"},"verified":{"type":"boolean","description":"Verified account.","default":true}}}`)
 	winkSchemaFormEnums           = []byte(`{"type":"object","properties":{"untitledSingle":{"type":"string","enum":["option1","option2","option3"],"description":"An untitled single choice."},"titledSingle":{"type":"string","oneOf":[{"const":"value1","title":"First Option"},{"const":"value2","title":"Second Option"},{"const":"value3","title":"Third Option"}],"description":"A titled single choice."},"legacyEnum":{"type":"string","enum":["opt1","opt2","opt3"],"description":"A single choice with legacy titles."},"untitledMulti":{"type":"array","items":{"type":"string","enum":["option1","option2","option3"]},"description":"An untitled multiple choice."},"titledMulti":{"type":"array","items":{"anyOf":[{"const":"value1","title":"First Choice"},{"const":"value2","title":"Second Choice"},{"const":"value3","title":"Third Choice"}]},"description":"A titled multiple choice."}},"required":["untitledSingle","titledSingle","legacyEnum","untitledMulti","titledMulti"]}`)
@@ -1242,6 +1308,7 @@ var (
 	winkKeysElicitationParams   = []string{"message"}
 	winkKeysConfirmation        = []string{"confirm"}
 	winkKeysAnswer              = []string{"name", "confirm"}
+	winkKeysUserName            = []string{"name"}
 	winkKeysUserInfo            = []string{"username", "email"}
 	winkKeysDefaults            = []string{"name", "age", "score", "status", "verified"}
 	winkKeysEnums               = []string{"untitledSingle", "titledSingle", "legacyEnum", "untitledMulti", "titledMulti"}
