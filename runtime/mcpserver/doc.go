@@ -187,6 +187,26 @@
 // How the server recovers panics, numbers calls, carries structured values and
 // stays free of reflection is in DESIGN.md beside this file.
 //
+// # Tasks
+//
+// A tool declared with //wink:tool task=optional or task=required runs as a task of MCP's tasks
+// extension (io.modelcontextprotocol/tasks) for clients that declared the extension, when the server
+// has WithTasks(NewTasks(TaskOptions{Store: ...})): the tools/call is answered at once with a
+// CreateTaskResult (resultType "task", taskId, status, createdAt, lastUpdatedAt, ttlMs,
+// pollIntervalMs), created in the store before the reply; tasks/get answers the task's status, its
+// pending inputRequests, and once it is over its result (completed) or JSON-RPC error (failed) inlined;
+// tasks/update answers input requests and tasks/cancel cancels, each with an empty {"resultType":
+// "complete"} ack. A client that did not declare the extension gets a plain result from a task=optional
+// tool, and -32021 (CodeMissingCapability, data.requiredCapabilities naming the extension) from a
+// task=required tool and from the tasks methods. On 2026-07-28 a tasks method must carry Mcp-Name equal
+// to its taskId (HTTP 400, -32020 otherwise), so a router can send it to where the task is. Package
+// runtime/tasks says what is guaranteed (durability, takeover of a dead worker's tasks by Work,
+// cancellation reaching the handler, questions as input requests); a tool listed in
+// TaskOptions.StartInRequest asks its first questions in the request and becomes a task at StartTask.
+// A task runs without the caller's token: the HTTP handler checks the tool's scopes (WithAuth) before
+// the task is created. Sampling inside a task is refused (wink.NotAvailable); status notifications are
+// not sent (clients poll).
+//
 // # Resumable streams
 //
 // A stateful HTTPHandler keeps the events of its streams in an event store (WithHTTPOptions's
