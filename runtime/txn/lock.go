@@ -14,7 +14,10 @@ import (
 // identity. Lock order, so that no two calls can wait for each other: the session first, then the
 // parts in the order they were first locked in the process (each table entry gets a sequence number
 // when it is created, and a call acquires its parts sorted by it). Entries are reference-counted and
-// dropped when no call holds or waits for them, so the table holds only parts in use.
+// dropped when no call holds or waits for them, so the table holds only parts in use; a dropped entry
+// (its semaphore idle: nobody holds or waits for it) is kept in a short free list and given to the next
+// part locked, so that locking a part the table no longer holds, as every call of a single session does,
+// allocates nothing.
 
 // partWeight is what an exclusive holder takes of a part's semaphore: all of it.
 const partWeight = 1 << 30
@@ -32,7 +35,11 @@ var parts struct {
 	mu    sync.Mutex
 	seq   uint64
 	table map[any]*partLock
+	free  []*partLock // dropped entries, at most maxFreeParts
 }
+
+// maxFreeParts bounds the free list of dropped table entries.
+const maxFreeParts = 64
 
 // Locks is a set of part locks held by one call; Unlock releases them. The zero Locks holds nothing.
 // It is a value with no allocation of its own, kept in the caller's frame.
@@ -60,7 +67,14 @@ func Lock(ctx context.Context, shared bool, keys ...any) (Locks, error) {
 		pl := parts.table[k]
 		if pl == nil {
 			parts.seq++
-			pl = &partLock{sem: semaphore.NewWeighted(partWeight), seq: parts.seq}
+			if n := len(parts.free); n > 0 {
+				pl = parts.free[n-1]
+				parts.free[n-1] = nil
+				parts.free = parts.free[:n-1]
+				pl.seq = parts.seq
+			} else {
+				pl = &partLock{sem: semaphore.NewWeighted(partWeight), seq: parts.seq}
+			}
 			parts.table[k] = pl
 		}
 		pl.refs++
@@ -126,6 +140,9 @@ func (l *Locks) unref() {
 		pl.refs--
 		if pl.refs == 0 && parts.table[k] == pl {
 			delete(parts.table, k)
+			if len(parts.free) < maxFreeParts {
+				parts.free = append(parts.free, pl)
+			}
 		}
 	}
 	parts.mu.Unlock()

@@ -51,12 +51,13 @@ type ToolContext struct {
 	fsErr  error // resolving FilesystemKey failed
 	budget *Budget
 
-	// The call's hold id (Call.Hold), arguments and frame, for Binding and CanonicalArguments.
-	hold      string
-	args      []byte
-	fr        *frame
-	canon     []byte
-	canonDone bool
+	// The call's hold id (Call.Hold), arguments and frame, for Binding and CanonicalArguments (canon:
+	// nil until computed). The struct stays within 256 bytes, an allocation size class: every call
+	// allocates one.
+	hold  string
+	args  []byte
+	fr    *frame
+	canon []byte
 }
 
 // NewToolContext returns a ToolContext for calling a handler directly, as

@@ -334,18 +334,20 @@ type callState struct {
 	rollback func() error
 	snap     txn.Snap
 	start    time.Time
-	params   any // boxed P, set only when a policy, hook or the event needs it
-	value    any // boxed R for the event
+	ev       *ToolInvoked // the event in the call's record (frame.record), when the call records one and decoded its params
+	params   any          // boxed P, set only when a policy, hook or the event needs it
+	value    any          // boxed R for the event
 	hasValue bool
 	excluded bool
 	panicV   any
 	stack    []byte
 	idemKey  string
-	extraErr error              // scope close or ledger recording errors (telemetry only)
-	tx       *session.Tx        // the session's transaction (isolate), ended by finish
-	resLock  txn.Locks          // the resource context's lock (isolate), released by finish
-	fsLock   txn.Locks          // the filesystem's lock (lockFilesystem), released by finish
-	end      func(*ToolInvoked) // Hooks.Start's end
+	extraErr error                     // scope close or ledger recording errors (telemetry only)
+	tx       *session.Tx               // the session's transaction (isolate), ended by finish
+	resLock  txn.Locks                 // the resource context's lock (isolate), released by finish
+	fsLock   txn.Locks                 // the filesystem's lock (lockFilesystem), released by finish
+	end      func(*ToolInvoked)        // Hooks.Start's end
+	others   [1]resources.Snapshotable // the snapshot's other parts (the filesystem)
 }
 
 // reset makes cs zero again after finish (which leaves snap zero: released
@@ -441,6 +443,10 @@ func (t *Tool) run(ctx context.Context, disp *Dispatcher, call Call, fr *frame) 
 	}
 	hooks := &disp.Hooks
 	policies := disp.hasPolicies()
+	if disp.records() {
+		// The event, the params and the value the event carries share one allocation.
+		cs.ev = fr.record()
+	}
 	if disp.records() || policies || hooks.Check != nil || hooks.OnResult != nil {
 		cs.params = fr.params()
 	}
@@ -599,11 +605,10 @@ func (t *Tool) execute(ctx context.Context, disp *Dispatcher, tc *ToolContext, f
 		return
 	}
 	if !ro && (disp.Session != nil || disp.Resources != nil || tc.fs != nil) {
-		var others [1]resources.Snapshotable
 		parts := txn.Parts{Session: disp.Session, Resources: disp.Resources}
 		if sn, ok := tc.fs.(resources.Snapshotable); ok {
-			others[0] = sn
-			parts.Others = others[:]
+			cs.others[0] = sn // in the frame: a local array would escape to the heap
+			parts.Others = cs.others[:]
 		}
 		if err := cs.snap.Capture(parts); err != nil {
 			cs.err = &TransactionError{Tool: name, Op: "starting the transaction for", Err: err}
@@ -760,9 +765,12 @@ func (cs *callState) finish(ctx context.Context, disp *Dispatcher, t *Tool, call
 		// Hooks.Start's end alone gets them nil, and an event from a pool,
 		// valid only during end (the Hooks.Start contract).
 		var ev *ToolInvoked
-		if records {
+		switch {
+		case cs.ev != nil:
+			ev = cs.ev
+		case records:
 			ev = new(ToolInvoked)
-		} else {
+		default:
 			ev = eventPool.Get().(*ToolInvoked)
 		}
 		*ev = ToolInvoked{
@@ -787,7 +795,11 @@ func (cs *callState) finish(ctx context.Context, disp *Dispatcher, t *Tool, call
 	if cs.tx != nil {
 		tx := cs.tx
 		cs.tx = nil
-		if cerr := contained("committing the session", func() error { return tx.End(context.WithoutCancel(ctx)) }); cerr != nil {
+		commitCtx := ctx
+		if ctx.Done() != nil {
+			commitCtx = context.WithoutCancel(ctx) // the commit completes even when the call was cancelled
+		}
+		if cerr := contained("committing the session", func() error { return tx.End(commitCtx) }); cerr != nil {
 			cs.err = joinErr(cs.err, fmt.Errorf("wink: committing the session of tool %q failed: %w", t.spec.Name, cerr))
 		}
 	}

@@ -7,8 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/winkgen/wink/runtime/resources"
 	"github.com/winkgen/wink/runtime/session"
 	"github.com/winkgen/wink/runtime/txn"
+	"github.com/winkgen/wink/runtime/vfs"
 )
 
 // TestCallStateResetZeroesEveryField sets every field of a callState, as a call may leave it, and checks
@@ -31,6 +33,8 @@ func TestCallStateResetZeroesEveryField(t *testing.T) {
 		idemKey:  "key",
 		extraErr: errors.New("extra"),
 		end:      func(*ToolInvoked) {},
+		ev:       new(ToolInvoked),
+		others:   [1]resources.Snapshotable{vfs.NewMemory()},
 	}
 	if err := cs.snap.Capture(txn.Parts{Session: session.New()}); err != nil {
 		t.Fatal(err)

@@ -54,10 +54,9 @@ func newHoldID() string {
 // (strictjson.CanonicalExact), so every spelling of the same arguments gives the same bytes; for a tool
 // without a params encoder, the canonical form of the arguments as sent. It is computed once per call.
 func (tc *ToolContext) CanonicalArguments() []byte {
-	if tc.canonDone {
+	if tc.canon != nil { // never nil once computed
 		return tc.canon
 	}
-	tc.canonDone = true
 	var src []byte
 	if tc.fr != nil {
 		if b, ok := tc.fr.appendParams(nil); ok {

@@ -217,7 +217,8 @@ func newTool(spec *Spec, f unsafe.Pointer, op func(f unsafe.Pointer, k opKind, f
 		panic(badDef(spec.Name))
 	}
 	t := new(Tool)
-	o := &ops{tool: t, funcs: f, op: op, has: probe.io.has}
+	o := &ops{tool: t, funcs: f, op: op, has: probe.io.has,
+		pType: probe.io.types[0], rType: probe.io.types[1], pAt: probe.io.at[0], rAt: probe.io.at[1]}
 	// The methods winkgen looks for, found on the frame's boxed *P and *R.
 	fr := o.getFrame()
 	_, validP := fr.p.(validator)

@@ -29,7 +29,9 @@ import (
 //     each of its function types.
 //   - The params and the result live in two allocations, not in a generic
 //     struct; Validate and Render are found on them as methods by non-generic
-//     code.
+//     code. The one generic struct, record[P, R], has no methods: it puts a
+//     recorded call's event and the copies of the params and value the event
+//     boxes in one allocation instead of three.
 // README, "Generated code at scale", has the measurement.
 
 // opKind names one typed operation; opIO holds its operands.
@@ -48,18 +50,22 @@ const (
 	opAppendParams                  // Funcs.EncodeParams onto dst
 	opCustomKey                     // Funcs.IdempotencyKey → io.s
 	opAppendValueJSON               // Funcs.EncodeResult of io.v (an R or a non-nil *R) onto dst → io.ok
+	opRecord                        // allocate the call's record (the event, with room for the params and the value) → fr.rec
 )
 
 // opIO are the operands of one typed operation besides the ToolContext and
 // the buffer, which are arguments. It lives in the frame, so passing it costs
 // no allocation; release clears it.
 type opIO struct {
-	v    any
-	s    string
-	err  error
-	head resultHead
-	ok   bool
-	has  uint8
+	// types and at carry opInit's type words of P and R (ops.pType, ops.pAt, ...).
+	types [2]unsafe.Pointer
+	at    [2]bool
+	v     any
+	s     string
+	err   error
+	head  resultHead
+	ok    bool
+	has   uint8
 }
 
 // validator and renderer are the methods of params and result types the
@@ -81,11 +87,15 @@ const (
 
 // ops are one tool's typed operations.
 type ops struct {
-	tool   *Tool                                                                                    // the canonical descriptor (an overridden copy shares its ops)
-	frames sync.Pool                                                                                // of *frame
-	funcs  unsafe.Pointer                                                                           // the *Funcs[P, R] the tool was built with
-	op     func(f unsafe.Pointer, k opKind, fr *frame, tc *ToolContext, dst []byte) ([]byte, error) // typedOp[P, R]; f is funcs
-	has    uint8                                                                                    // the optional functions and methods present (hasValidate, ...)
+	// pType and rType are the type words of a boxed P and R; pAt and rAt say that a box of P (of R) may
+	// point into a record (the type is stored indirectly in an interface and is not zero-sized).
+	pType, rType unsafe.Pointer
+	pAt, rAt     bool
+	tool         *Tool                                                                                    // the canonical descriptor (an overridden copy shares its ops)
+	frames       sync.Pool                                                                                // of *frame
+	funcs        unsafe.Pointer                                                                           // the *Funcs[P, R] the tool was built with
+	op           func(f unsafe.Pointer, k opKind, fr *frame, tc *ToolContext, dst []byte) ([]byte, error) // typedOp[P, R]; f is funcs
+	has          uint8                                                                                    // the optional functions and methods present (hasValidate, ...)
 }
 
 // resultHead is the untyped part of a handler's ToolResult.
@@ -101,12 +111,16 @@ type resultHead struct {
 // may keep it. A frame keeps its Decoder across uses (one pool operation per
 // call instead of two).
 type frame struct {
-	dec *strictjson.Decoder // nil until the first decode, and after a failed one
-	cs  callState
-	ops *ops
-	p   any // the params, a *P, allocated with the frame
-	r   any // the result value, a *R, allocated with the frame
-	io  opIO
+	// rec is the call's record (opRecord), nil when the call records no event; recP and recR say that
+	// its params and value slots hold the boxed params and value (each is written once, then boxed).
+	rec        unsafe.Pointer
+	recP, recR bool
+	dec        *strictjson.Decoder // nil until the first decode, and after a failed one
+	cs         callState
+	ops        *ops
+	p          any // the params, a *P, allocated with the frame
+	r          any // the result value, a *R, allocated with the frame
+	io         opIO
 }
 
 // typedOp runs operation k of a tool built from fp, the *Funcs[P, R] NewTool
@@ -133,9 +147,23 @@ func typedOp[P, R any](fp unsafe.Pointer, k opKind, fr *frame, tc *ToolContext, 
 		var zr R
 		*fr.p.(*P), *fr.r.(*R) = zp, zr
 	case opParams:
+		if fr.rec != nil && fr.ops.pAt && !fr.recP {
+			rec := (*record[P, R])(fr.rec)
+			rec.p, fr.recP = *fr.p.(*P), true
+			fr.io.v = boxAt(fr.ops.pType, unsafe.Pointer(&rec.p))
+			break
+		}
 		fr.io.v = *fr.p.(*P)
 	case opValue:
+		if fr.rec != nil && fr.ops.rAt && !fr.recR {
+			rec := (*record[P, R])(fr.rec)
+			rec.r, fr.recR = *fr.r.(*R), true
+			fr.io.v = boxAt(fr.ops.rType, unsafe.Pointer(&rec.r))
+			break
+		}
 		fr.io.v = *fr.r.(*R)
+	case opRecord:
+		fr.rec = unsafe.Pointer(new(record[P, R]))
 	case opSetParams:
 		var v P
 		v, fr.io.ok = fr.io.v.(P)
@@ -169,8 +197,46 @@ func typedOp[P, R any](fp unsafe.Pointer, k opKind, fr *frame, tc *ToolContext, 
 		if f.Decode != nil && f.EncodeResult != nil && f.Handler != nil {
 			fr.io.has |= hasRequired
 		}
+		var zp P
+		var zr R
+		fr.io.types[0], fr.io.at[0] = boxType(zp, unsafe.Sizeof(zp))
+		fr.io.types[1], fr.io.at[1] = boxType(zr, unsafe.Sizeof(zr))
 	}
 	return dst, nil
+}
+
+// record is one call's event with the storage its boxed params and value point into: one allocation
+// where there would be three. A record is never reused (the event may be kept), and a slot is written
+// once, before it is boxed, so the boxes are as immutable as any.
+type record[P, R any] struct {
+	ev ToolInvoked
+	p  P
+	r  R
+}
+
+// eface is the layout of an empty interface.
+type eface struct{ typ, data unsafe.Pointer }
+
+// boxType returns the type word of v, a boxed zero value of a type of the given size, and whether a box
+// of that type may point to a value stored elsewhere: its values are stored indirectly (a zero value's
+// data word is then never nil; a pointer-shaped type's is) and it is not zero-sized.
+func boxType(v any, size uintptr) (typ unsafe.Pointer, at bool) {
+	e := (*eface)(unsafe.Pointer(&v))
+	return e.typ, e.data != nil && size > 0
+}
+
+// boxAt returns the interface value of type typ (a boxType type word) whose value is the one at p, without
+// copying it.
+func boxAt(typ, p unsafe.Pointer) (v any) {
+	e := (*eface)(unsafe.Pointer(&v))
+	e.typ, e.data = typ, p
+	return v
+}
+
+// record allocates the call's record and returns its event (zero), to be filled at the end of the call.
+func (fr *frame) record() *ToolInvoked {
+	fr.run(opRecord)
+	return (*ToolInvoked)(fr.rec) // the event is the record's first field
 }
 
 // getFrame returns a zero call frame from the tool's pool.
@@ -195,6 +261,7 @@ func (fr *frame) run(k opKind) { fr.ops.op(fr.ops.funcs, k, fr, nil, nil) }
 func (fr *frame) release() {
 	fr.run(opRelease)
 	fr.io = opIO{}
+	fr.rec, fr.recP, fr.recR = nil, false, false
 	fr.ops.frames.Put(fr)
 }
 

@@ -1,0 +1,82 @@
+package benchmarks
+
+import (
+	"context"
+	"strconv"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/winkgen/wink/runtime/policy"
+	"github.com/winkgen/wink/runtime/session"
+	"github.com/winkgen/wink/runtime/vfs"
+	"github.com/winkgen/wink/runtime/wink"
+)
+
+// TestDispatchAllocations pins what BenchmarkDispatchSearch and BenchmarkDispatchSearchTxn allocate per
+// call: the decoded strings and slice (2), the ToolContext (1), the event with the params and value it
+// carries (1: one record, not three allocations), the output (1); a transaction adds the session's Tx
+// and nothing else (the filesystem's lock entry and the snapshot's parts are reused, the commit's
+// context is the call's own when it cannot be cancelled).
+func TestDispatchAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("sync.Pool drops items at random under -race")
+	}
+	pol := policy.NewSequentialDependency(map[string][]string{"deploy": {"search_docs"}})
+	for _, c := range []struct {
+		name string
+		txn  bool
+		max  float64
+	}{{"plain", false, 5}, {"txn", true, 6}} {
+		d := &wink.Dispatcher{Registry: wink.MustRegistry(WinkTools()), Events: func(*wink.ToolInvoked) {}}
+		if c.txn {
+			fs := vfs.NewMemory()
+			for i := range 100 {
+				if err := fs.Write("src/f"+strconv.Itoa(i)+".go", []byte("package src")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			d.Session, d.Filesystem, d.Policies = session.New(), fs, []wink.Policy{pol}
+		}
+		call := wink.Call{ID: "call_1", Name: "search_docs", Arguments: payload}
+		got := testing.AllocsPerRun(500, func() {
+			if out, err := d.Dispatch(context.Background(), call); err != nil || !out.Success {
+				t.Fatal(out, err)
+			}
+		})
+		if got > c.max {
+			t.Errorf("%s: %v allocations per dispatch, want at most %v", c.name, got, c.max)
+		}
+	}
+}
+
+// TestEventsKeepTheirOwnParamsAndValues checks that an event kept by the sink holds the params and the
+// value of its own call, whatever the calls after it decoded: the boxes point into the event's record,
+// which no later call reuses.
+func TestEventsKeepTheirOwnParamsAndValues(t *testing.T) {
+	var events []*wink.ToolInvoked
+	d := &wink.Dispatcher{Registry: wink.MustRegistry(WinkTools()), Events: func(e *wink.ToolInvoked) { events = append(events, e) }}
+	var wants []SearchArgs
+	for i := range 50 {
+		w := want()
+		w.Query = "query " + strconv.Itoa(i)
+		w.Limit = i
+		w.FileTypes = append(w.FileTypes, strconv.Itoa(i))
+		wants = append(wants, w)
+		args := `{"query":` + strconv.Quote(w.Query) + `,"limit":` + strconv.Itoa(i) +
+			`,"case_sensitive":false,"file_types":["go","md","txt",` + strconv.Quote(strconv.Itoa(i)) +
+			`],"filters":{"path_prefix":"/workspace/src","max_size":1048576},"mode":"fuzzy"}`
+		if out, err := d.Dispatch(context.Background(), wink.Call{ID: "c", Name: "search_docs", Arguments: []byte(args)}); err != nil || !out.Success {
+			t.Fatal(out, err)
+		}
+	}
+	for i, e := range events {
+		p, ok := e.Params.(SearchArgs)
+		if !ok || !cmp.Equal(p, wants[i]) {
+			t.Errorf("event %d: params %#v, want %#v", i, e.Params, wants[i])
+		}
+		if v, ok := e.Value.(SearchResult); !ok || v != (SearchResult{}) {
+			t.Errorf("event %d: value %#v", i, e.Value)
+		}
+	}
+}

@@ -1,0 +1,59 @@
+package wink
+
+import (
+	"testing"
+	"unsafe"
+)
+
+// checkBox checks boxType's verdict for T and that a box made by boxAt over a stored value is the
+// ordinary box of that value.
+func checkBox[T comparable](t *testing.T, name string, v T, wantAt bool) {
+	t.Helper()
+	var zero T
+	typ, at := boxType(zero, unsafe.Sizeof(zero))
+	if at != wantAt {
+		t.Errorf("%s: at = %v, want %v", name, at, wantAt)
+	}
+	if !at {
+		return
+	}
+	stored := new(T)
+	*stored = v
+	b := boxAt(typ, unsafe.Pointer(stored))
+	if got, ok := b.(T); !ok || got != v || b != any(v) {
+		t.Errorf("%s: boxAt gave %#v, want %#v", name, b, v)
+	}
+}
+
+// TestBoxAt: a box may point into a record for types stored indirectly in an interface, and only for
+// those: pointer-shaped types (pointers, maps, channels, functions, single-pointer structs and arrays)
+// are stored in the interface word itself, and zero-sized types have no storage to point to.
+func TestBoxAt(t *testing.T) {
+	x := 7
+	checkBox(t, "int", 42, true)
+	checkBox(t, "string", "abc", true)
+	checkBox(t, "struct", struct {
+		A string
+		B int
+	}{"a", 1}, true)
+	checkBox(t, "two pointers", struct{ A, B *int }{&x, nil}, true)
+	checkBox(t, "pointer", &x, false)
+	checkBox(t, "single-pointer struct", struct{ P *int }{&x}, false)
+	checkBox(t, "single-pointer array", [1]*int{&x}, false)
+	checkBox(t, "channel", make(chan int), false)
+	checkBox(t, "zero-sized", struct{}{}, false)
+	checkBox(t, "NoValue", NoValue{}, false)
+	var m map[string]int
+	_, at := boxType(m, unsafe.Sizeof(m))
+	if at {
+		t.Error("map: at = true, want false")
+	}
+}
+
+// TestToolContextFitsItsSizeClass: every call allocates a ToolContext; 256 bytes is an allocation size
+// class, and a field more moves it to the next (288).
+func TestToolContextFitsItsSizeClass(t *testing.T) {
+	if s := unsafe.Sizeof(ToolContext{}); s > 256 {
+		t.Errorf("ToolContext is %d bytes, more than 256", s)
+	}
+}
