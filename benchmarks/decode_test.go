@@ -112,17 +112,33 @@ func decodeMCPPath(data []byte) (SearchArgs, error) {
 	return v, nil
 }
 
-// implementations are the decoders compared, in the order the table lists them.
-var implementations = []struct {
+// stdJSONv2 is the standard library's encoding/json/v2 decoder where the build has it (jsonv2std_test.go:
+// GOEXPERIMENT=jsonv2), else nil.
+var stdJSONv2 = stdJSONv2Decoder()
+
+// implementation is one decoder compared.
+type implementation struct {
 	name   string
 	decode func([]byte) (SearchArgs, error)
-}{
-	{"winkgen", decodeWinkgen},
-	{"encoding_json_strict", decodeEncodingJSON},
-	{"json_v2", decodeJSONv2},
-	{"mcp_go_sdk_path", decodeMCPPath},
-	{"handwritten", decodeHandwritten},
 }
+
+// implementations are the decoders compared, in the order the table lists them.
+var implementations = func() []implementation {
+	impls := []implementation{
+		{"winkgen", decodeWinkgen},
+		{"encoding_json_strict", decodeEncodingJSON},
+		{"json_v2", decodeJSONv2},
+	}
+	if stdJSONv2 != nil {
+		impls = append(impls, implementation{"encoding_json_v2", stdJSONv2})
+	}
+	return append(impls,
+		implementation{"segmentio_sdk_call", decodeSegmentioSDK},
+		implementation{"segmentio_parse", decodeSegmentioParse},
+		implementation{"mcp_go_sdk_path", decodeMCPPath},
+		implementation{"handwritten", decodeHandwritten},
+	)
+}()
 
 func TestEveryImplementationDecodesThePayloadToTheSameStruct(t *testing.T) {
 	for _, impl := range implementations {
@@ -236,6 +252,7 @@ func BenchmarkDecodeSearchArgs(b *testing.B) {
 			}
 			b.ReportAllocs()
 			b.SetBytes(int64(len(payload)))
+			done := cpuPerOp(b)
 			for b.Loop() {
 				v, err := impl.decode(payload)
 				if err != nil {
@@ -243,6 +260,7 @@ func BenchmarkDecodeSearchArgs(b *testing.B) {
 				}
 				sink = v
 			}
+			done()
 		})
 	}
 }
@@ -266,10 +284,12 @@ func BenchmarkDispatchSearch(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.SetBytes(int64(len(payload)))
+	done := cpuPerOp(b)
 	for b.Loop() {
 		out, err = d.Dispatch(ctx, call)
 		if err != nil || !out.Success {
 			b.Fatal(out, err)
 		}
 	}
+	done()
 }

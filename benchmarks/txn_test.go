@@ -55,6 +55,7 @@ func BenchmarkDispatchSearchTxn(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(payload)))
 			n := 0 // calls in the current session
+			done := cpuPerOp(b)
 			for b.Loop() {
 				if perSession > 0 && n == perSession {
 					s = session.New()
@@ -67,6 +68,7 @@ func BenchmarkDispatchSearchTxn(b *testing.B) {
 				}
 				n++
 			}
+			done()
 			if last == nil || !last.Success {
 				b.Fatalf("last event = %+v", last)
 			}
