@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -28,6 +29,8 @@ type sessionClient struct {
 	answers []answer         // the answers to the handler's requests, in order
 	next    int              // the index of the handler's next request
 	need    mcp.InputRequest // the first request without an answer
+
+	missing []wink.Capability // capabilities the call needed and the client did not declare (capability.go)
 }
 
 // newProtocol is the first protocol version without server requests during
@@ -39,8 +42,9 @@ func (c *sessionClient) Log(ctx context.Context, level wink.LogLevel, logger, me
 	return c.ss.Log(ctx, &mcp.LoggingMessageParams{Level: mcp.LoggingLevel(level), Logger: logger, Data: message})
 }
 
-// serverRequestsAllowed says why the client cannot be asked, or "".
-func (c *sessionClient) cannotAsk(capability string, has func(*mcp.ClientCapabilities) bool) string {
+// cannotAsk says why the client cannot be asked for what needs capability, or "". A capability the client
+// did not declare is remembered (capability.go).
+func (c *sessionClient) cannotAsk(capability wink.Capability) string {
 	ip := c.ss.InitializeParams()
 	if ip == nil {
 		return "the client has not initialized the session"
@@ -49,14 +53,17 @@ func (c *sessionClient) cannotAsk(capability string, has func(*mcp.ClientCapabil
 		// What the SDK makes up for a request of a stateless HTTP server, which has no stream to the client.
 		return "a stateless HTTP server cannot send requests to the client before protocol 2026-07-28"
 	}
-	if ip.Capabilities == nil || !has(ip.Capabilities) {
-		return "the client did not declare the " + capability + " capability"
+	if ip.Capabilities == nil || !has(ip.Capabilities, capability) {
+		if !slices.Contains(c.missing, capability) {
+			c.missing = append(c.missing, capability)
+		}
+		return "the client did not declare the " + string(capability) + " capability"
 	}
 	return ""
 }
 
 func (c *sessionClient) Sample(ctx context.Context, req wink.SampleRequest) (wink.SampleResult, error) {
-	if why := c.cannotAsk("sampling", func(cc *mcp.ClientCapabilities) bool { return cc.Sampling != nil }); why != "" {
+	if why := c.cannotAsk(wink.CapSampling); why != "" {
 		return wink.SampleResult{}, wink.NotAvailable("sampling", why)
 	}
 	p := &mcp.CreateMessageParams{
@@ -107,7 +114,7 @@ func (c *sessionClient) Sample(ctx context.Context, req wink.SampleRequest) (win
 }
 
 func (c *sessionClient) Elicit(ctx context.Context, message string, schema []byte) (wink.ElicitAction, []byte, error) {
-	if why := c.cannotAsk("elicitation", func(cc *mcp.ClientCapabilities) bool { return cc.Elicitation != nil }); why != "" {
+	if why := c.cannotAsk(wink.CapElicitation); why != "" {
 		return "", nil, wink.NotAvailable("elicitation", why)
 	}
 	params := &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: rawJSON(schema)}

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/winkgen/wink/runtime/internal/clienttest"
 	"github.com/winkgen/wink/runtime/mcpserver"
@@ -144,10 +146,8 @@ func TestSamplingAsksTheClientModel(t *testing.T) {
 				t.Fatalf("request: %+v", p)
 			}
 			cs = connectClientTools(t, version, nil)
-			res = callTool(t, cs, "ask_model", map[string]any{"prompt": "x"})
-			if want := `Tool "ask_model" failed: wink: sampling is not available: the client did not declare the sampling capability` + "\n"; !res.IsError || resultText(res) != want {
-				t.Errorf("got %q, want %q", resultText(res), want)
-			}
+			checkMissingCapability(t, cs, version, "ask_model", map[string]any{"prompt": "x"},
+				`Tool "ask_model" failed: wink: sampling is not available: the client did not declare the sampling capability`+"\n", "sampling")
 		})
 	}
 }
@@ -196,10 +196,8 @@ func TestElicitationFillsTheGeneratedForm(t *testing.T) {
 			}
 
 			cs = connectClientTools(t, version, nil)
-			res = callTool(t, cs, "sign_up", map[string]any{})
-			if want := `Tool "sign_up" failed: wink: elicitation is not available: the client did not declare the elicitation capability` + "\n"; !res.IsError || resultText(res) != want {
-				t.Errorf("no capability: got %q", resultText(res))
-			}
+			checkMissingCapability(t, cs, version, "sign_up", map[string]any{},
+				`Tool "sign_up" failed: wink: elicitation is not available: the client did not declare the elicitation capability`+"\n", "elicitation")
 		})
 	}
 }
@@ -343,5 +341,22 @@ func (r *received) wait(n int) []string {
 			return g
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// checkMissingCapability calls tool from a client without capability: a tool error saying so before
+// 2026-07-28, the protocol error -32021 naming the capability from 2026-07-28 on.
+func checkMissingCapability(t *testing.T, cs *mcp.ClientSession, version, tool string, args map[string]any, toolError, capability string) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if version < "2026-07-28" {
+		if err != nil || !res.IsError || resultText(res) != toolError {
+			t.Errorf("%s without %s: %v %q, want the tool error %q", tool, capability, err, resultText(res), toolError)
+		}
+		return
+	}
+	var je *jsonrpc.Error
+	if !errors.As(err, &je) || je.Code != -32021 || string(je.Data) != `{"requiredCapabilities":{"`+capability+`":{}}}` {
+		t.Errorf("%s without %s: %v, want -32021 naming it", tool, capability, err)
 	}
 }

@@ -90,14 +90,26 @@
 // Mcp-Protocol-Version header and _meta) and stands alone, and a question to the client is an
 // input-required round. The specification lets one server speak it beside the session-based revisions;
 // the Go SDK's streamable handler does not (it refuses 2026-07-28 with -32022 unless
-// StreamableHTTPOptions.Stateless is set). HTTPHandler serves both: on a stateful server (the default),
-// a request without Mcp-Session-Id whose Mcp-Protocol-Version is 2026-07-28 or later is served exactly
-// as a stateless server serves it, and every other request (initialize, the requests of a session) by
-// the sessions as before. What a user chooses: a stateful server (the default) serves clients of every
-// revision, and keeps what a session needs (server-to-client requests, subscriptions over the session's
-// stream) for the older ones; StreamableHTTPOptions.Stateless serves 2026-07-28 fully and older clients
-// without anything that needs a session (sampling, elicitation, roots and resources/subscribe fail for
-// them), which suits a fleet behind a load balancer.
+// StreamableHTTPOptions.Stateless is set, a rule of its code). The choice is the user's:
+//
+//   - stateful (the default): 2026-07-28 requests are refused with -32022; clients that speak both
+//     (the Go SDK's) fall back to 2025-11-25 and get a session, so a WithSessions factory keeps one
+//     dispatcher per client, and server-to-client requests and subscriptions work;
+//   - stateful with WithBothRevisions: a request without Mcp-Session-Id whose Mcp-Protocol-Version is
+//     2026-07-28 or later is served exactly as a stateless server serves it (no session: the factory
+//     sees a Stateless client, questions travel as input-required rounds), and every other request
+//     (initialize, the requests of a session) by the sessions as before;
+//   - StreamableHTTPOptions.Stateless: 2026-07-28 fully, older clients without anything that needs a
+//     session (sampling, elicitation and resources/subscribe fail for them); suits a fleet behind a
+//     load balancer.
+//
+// # A capability the client did not declare
+//
+// A handler states what it needs of its client with wink.ToolContext.RequireClient(wink.CapSampling,
+// ...); Sample and Elicit need sampling and elicitation. When the client did not declare the
+// capability, a 2026-07-28 request is answered with the protocol error -32021 (HTTP 400), its data
+// {"requiredCapabilities":{"sampling":{}}} naming what was missing, not with a tool result; on earlier
+// revisions the call is a tool error saying which capability the client lacks.
 //
 // # A server that runs for weeks
 //

@@ -35,6 +35,7 @@ type config struct {
 	sseRetry time.Duration // WithSSERetry (resume.go)
 	// resumableStreams: HTTPHandler serves the server with resumable streams (resume.go).
 	resumableStreams bool
+	bothRevisions    bool // WithBothRevisions (revisions.go)
 	serverOpts       *mcp.ServerOptions
 	httpOpts         *mcp.StreamableHTTPOptions
 	logger           *slog.Logger
@@ -175,7 +176,10 @@ func HTTPHandler(d *wink.Dispatcher, opts ...Option) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := withStatelessRevisions(ms, ho, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return ms }, ho))
+	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return ms }, ho)
+	if c.bothRevisions {
+		h = withStatelessRevisions(ms, ho, h) // revisions.go
+	}
 	// Origin, and one reading of every message, before the SDK sees the request (httpcheck.go); the
 	// resource server before them, so that only an authorized request is read (auth.go).
 	return withAuth(newGuard(withServerBound(withRetry(h, c.sseRetry), c.rateLimit), ho.MaxRequestBodyBytes, c.origins), &c, d)
@@ -450,6 +454,9 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 	s.pending.Store(id, pc)
 	defer s.pending.Delete(id)
 	out, derr := disp.Dispatch(ctx, wink.Call{ID: id, Name: name, Arguments: args, Hold: hold})
+	if merr := missingCapability(sc, out, derr); merr != nil {
+		return nil, merr // -32021 on 2026-07-28 (capability.go)
+	}
 	if ir := s.inputRequired(ctx, out, derr, name, args, st); ir != nil {
 		return ir, nil // the handler waits for the client's answer (inputrequired.go)
 	}

@@ -53,6 +53,8 @@ func run(ctx context.Context, addr string, stateless bool) error {
 	opts = append(opts, to)
 	if stateless {
 		opts = append(opts, mcpserver.WithHTTPOptions(&mcp.StreamableHTTPOptions{Stateless: true}))
+	} else {
+		opts = append(opts, mcpserver.WithBothRevisions()) // sessions for 2025-11-25, 2026-07-28 without
 	}
 	h, err := mcpserver.HTTPHandler(&wink.Dispatcher{Registry: reg}, opts...)
 	if err != nil {

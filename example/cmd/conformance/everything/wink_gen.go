@@ -73,6 +73,9 @@ var (
 )
 var (
 	_ func(*wink.ToolContext, SchemaParams) (wink.ToolResult[wink.NoValue], error)        = JSONSchemaTool
+	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestMissingCapability
+	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestLoggingTool
+	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestStreamingElicitation
 	_ func(*wink.ToolContext, GreetParams) (wink.ToolResult[wink.NoValue], error)         = Greet
 	_ func(*wink.ToolContext, SlowComputeParams) (wink.ToolResult[wink.NoValue], error)   = SlowCompute
 	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = FailingJob
@@ -98,7 +101,7 @@ var (
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkJSONSchemaTool, WinkGreet, WinkSlowCompute, WinkFailingJob, WinkProtocolErrorJob, WinkConfirmDelete, WinkMultiInput, WinkTestToolWithTask, WinkTestSimpleText, WinkTestImageContent, WinkTestAudioContent, WinkTestEmbeddedResource, WinkTestMultipleContentTypes, WinkTestToolWithLogging, WinkTestErrorHandling, WinkTestToolWithProgress, WinkTestSampling, WinkTestElicitation, WinkTestElicitationSep1034Defaults, WinkTestElicitationSep1330Enums, WinkTestReconnection}
+	return []*wink.Tool{WinkJSONSchemaTool, WinkTestMissingCapability, WinkTestLoggingTool, WinkTestStreamingElicitation, WinkGreet, WinkSlowCompute, WinkFailingJob, WinkProtocolErrorJob, WinkConfirmDelete, WinkMultiInput, WinkTestToolWithTask, WinkTestSimpleText, WinkTestImageContent, WinkTestAudioContent, WinkTestEmbeddedResource, WinkTestMultipleContentTypes, WinkTestToolWithLogging, WinkTestErrorHandling, WinkTestToolWithProgress, WinkTestSampling, WinkTestElicitation, WinkTestElicitationSep1034Defaults, WinkTestElicitationSep1330Enums, WinkTestReconnection}
 }
 
 // WinkJSONSchemaTool is the json_schema_2020_12_tool tool, handled by JSONSchemaTool.
@@ -116,6 +119,63 @@ var winkFuncsJSONSchemaTool = wink.Funcs[SchemaParams, wink.NoValue]{
 	EncodeParams: winkEncodeSchemaParams,
 	EncodeResult: wink.EncodeNoValue,
 	Handler:      JSONSchemaTool,
+}
+
+// WinkTestMissingCapability is the test_missing_capability tool, handled by TestMissingCapability.
+var WinkTestMissingCapability = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Needs the client's sampling capability: a client that did not declare it gets -32021 on 2026-07-28 (wink.ToolContext.RequireClient), a tool error on earlier revisions.",
+	Name:             "test_missing_capability",
+	ParamsSchema:     winkSchemaNoParams,
+	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.TestMissingCapability (stateless.go)",
+	ReadOnly:         true,
+	ResultSchema:     winkSchemaNoValue,
+}, &winkFuncsTestMissingCapability)
+var winkFuncsTestMissingCapability = wink.Funcs[wink.NoParams, wink.NoValue]{
+	Decode:       wink.DecodeNoParams,
+	EncodeParams: wink.EncodeNoParams,
+	EncodeResult: wink.EncodeNoValue,
+	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
+		return TestMissingCapability(tc)
+	},
+}
+
+// WinkTestLoggingTool is the test_logging_tool tool, handled by TestLoggingTool.
+var WinkTestLoggingTool = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Sends log messages: on 2026-07-28 only to a request that named a log level in its _meta.",
+	Name:             "test_logging_tool",
+	ParamsSchema:     winkSchemaNoParams,
+	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.TestLoggingTool (stateless.go)",
+	ReadOnly:         true,
+	ResultSchema:     winkSchemaNoValue,
+}, &winkFuncsTestLoggingTool)
+var winkFuncsTestLoggingTool = wink.Funcs[wink.NoParams, wink.NoValue]{
+	Decode:       wink.DecodeNoParams,
+	EncodeParams: wink.EncodeNoParams,
+	EncodeResult: wink.EncodeNoValue,
+	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
+		return TestLoggingTool(tc)
+	},
+}
+
+// WinkTestStreamingElicitation is the test_streaming_elicitation tool, handled by TestStreamingElicitation.
+var WinkTestStreamingElicitation = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Asks the user for a username and an email address: on 2026-07-28 the question travels in an input-required result, never as a request on the response stream.",
+	Name:             "test_streaming_elicitation",
+	ParamsSchema:     winkSchemaNoParams,
+	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.TestStreamingElicitation (stateless.go)",
+	ReadOnly:         true,
+	ResultSchema:     winkSchemaNoValue,
+}, &winkFuncsTestStreamingElicitation)
+var winkFuncsTestStreamingElicitation = wink.Funcs[wink.NoParams, wink.NoValue]{
+	Decode:       wink.DecodeNoParams,
+	EncodeParams: wink.EncodeNoParams,
+	EncodeResult: wink.EncodeNoValue,
+	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
+		return TestStreamingElicitation(tc)
+	},
 }
 
 // WinkGreet is the greet tool, handled by Greet.
@@ -1283,9 +1343,9 @@ var WinkFormEnums = &wink.Form[Enums]{
 var (
 	winkSchemaSchemaParams        = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"type":["string","null"],"description":"Name of the person."},"address":{"description":"Address of the person.","anyOf":[{"$ref":"#/$defs/address"},{"type":"null"}]},"billing":{"description":"Billing address, when it differs.","anyOf":[{"$ref":"#/$defs/address"},{"type":"null"}]}},"additionalProperties":false,"$defs":{"address":{"type":"object","description":"address is a postal address; used twice, so winkgen states it once, under $defs.","properties":{"street":{"type":["string","null"],"description":"Street and number."},"city":{"type":["string","null"],"description":"City name."}},"additionalProperties":false}}}`)
 	winkSchemaNoValue             = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"null"}`)
+	winkSchemaNoParams            = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)
 	winkSchemaGreetParams         = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"GreetParams name who to greet.","properties":{"name":{"type":"string","description":"Who to greet."}},"required":["name"],"additionalProperties":false}`)
 	winkSchemaSlowComputeParams   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"SlowComputeParams say how long to work.","properties":{"seconds":{"type":"integer","description":"Seconds to work before answering.","minimum":0,"maximum":3600},"label":{"type":["string","null"],"description":"A label echoed in the answer."}},"required":["seconds"],"additionalProperties":false}`)
-	winkSchemaNoParams            = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)
 	winkSchemaConfirmDeleteParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"ConfirmDeleteParams name the file.","properties":{"filename":{"type":"string","description":"The file to delete."}},"required":["filename"],"additionalProperties":false}`)
 	winkSchemaSamplingParams      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"prompt":{"type":"string","description":"Prompt is the prompt to send to the LLM."}},"required":["prompt"],"additionalProperties":false}`)
 	winkSchemaElicitationParams   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"message":{"type":"string","description":"Message is the message to show the user."}},"required":["message"],"additionalProperties":false}`)
