@@ -64,6 +64,12 @@ func (tk *Tasks) run(t tasks.Task, token int64) {
 	}
 	var status tasks.Status
 	var payload []byte
+	if err == nil && res != nil && res.InputRequests != nil {
+		// A policy held the call for a person's approval: inside a task the hold is not turned into an
+		// input request, so the task ends with the reason instead of waiting where nobody is asked.
+		err = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "tool " + strconv.Quote(t.Tool) +
+			" was held for approval, which a task cannot ask for; call the tool without the tasks extension to be asked"}
+	}
 	if err != nil {
 		status, payload = tasks.Failed, appendRPCError(nil, err)
 	} else {

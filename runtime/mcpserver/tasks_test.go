@@ -15,6 +15,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/winkgen/wink/runtime/mcpserver"
 	"github.com/winkgen/wink/runtime/mcpserver/internal/tasktest"
+	"github.com/winkgen/wink/runtime/policy"
+	"github.com/winkgen/wink/runtime/session"
 	"github.com/winkgen/wink/runtime/tasks"
 	"github.com/winkgen/wink/runtime/wink"
 )
@@ -251,5 +253,31 @@ func TestTasksRequestsNeedAMatchingMcpName(t *testing.T) {
 	}
 	if ok := taskCall(t, url, "tasks/get", map[string]any{"taskId": id}, true, nil); ok.Error != nil {
 		t.Errorf("tasks/get with Mcp-Name = taskId: %+v", ok.Error)
+	}
+}
+
+func TestTaskHeldForApprovalEndsWithItsReason(t *testing.T) {
+	tk, err := mcpserver.NewTasks(mcpserver.TaskOptions{Store: tasks.NewMemoryStore(), PollInterval: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := wink.MustRegistry(tasktest.WinkTools())
+	h, err := mcpserver.HTTPHandler(&wink.Dispatcher{Registry: reg}, mcpserver.WithTasks(tk),
+		mcpserver.WithHTTPOptions(&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}),
+		mcpserver.WithSessions(func(context.Context, mcpserver.Client) (*wink.Dispatcher, func(), error) {
+			return &wink.Dispatcher{Registry: reg, Session: session.New(),
+				Policies: []wink.Policy{policy.NewRequireApproval("slow")}}, nil, nil
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	r := taskCall(t, srv.URL, "tools/call", map[string]any{"name": "slow", "arguments": map[string]any{"millis": 1}}, true, nil)
+	id := r.Result["taskId"].(string)
+	got := waitStatus(t, srv.URL, id, tasks.Failed)
+	e, _ := got["error"].(map[string]any)
+	if msg, _ := e["message"].(string); !strings.Contains(msg, "held for approval") {
+		t.Fatalf("a held task's error: %v", got)
 	}
 }

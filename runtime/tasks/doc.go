@@ -43,6 +43,10 @@
 //     pending ones, tasks/update answers any of them (unknown keys are ignored), and the handler goes on
 //     once its question is answered. Answers are stored, so a worker that takes the task over replays
 //     them to the same questions.
+//   - A call a policy holds for a person's approval (policy.RequireApproval) inside a task fails the
+//     task with that reason: the approval is not asked as an input request; call such a tool without
+//     the extension. Sampling (ToolContext.Sample) inside a task is refused; status notifications are not
+//     sent (clients poll tasks/get every pollIntervalMs).
 //   - Kept for TaskOptions.TTL (ttlMs, default 24 h) from creation, then pruned by Work; tasks/get of an
 //     unknown or expired task is -32602.
 package tasks
