@@ -16,6 +16,7 @@ import (
 	"github.com/winkgen/wink/runtime/mcpserver/auth"
 	"github.com/winkgen/wink/runtime/ratelimit"
 	"github.com/winkgen/wink/runtime/strictjson"
+	"github.com/winkgen/wink/runtime/toolsearch"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
@@ -49,7 +50,8 @@ type config struct {
 	auth      *auth.Config       // WithAuth (auth.go)
 	rateLimit *ratelimit.Limiter // WithRateLimit (ratelimit.go)
 
-	tasks *Tasks // WithTasks (tasks.go)
+	tasks  *Tasks                // WithTasks (tasks.go)
+	search []*toolsearch.Catalog // WithToolSearch (toolsearch.go)
 }
 
 // WithImplementation sets the name and version the server reports to
@@ -131,7 +133,10 @@ func newMCPServer(d *wink.Dispatcher, oneClient bool, opts []Option) (*mcp.Serve
 	// tools/list by name: when the list spans several pages, each page is put in registry order, and
 	// the pages keep the SDK's cursor.
 	ms.AddReceivingMiddleware(s.listForVersion(order), initializeAtNegotiated(s.versions))
-	ms.AddReceivingMiddleware(s.listByScopes(c.auth)) // each caller sees the tools its token permits (auth.go)
+	ms.AddReceivingMiddleware(s.listByScopes(c.auth))     // each caller sees the tools its token permits (auth.go)
+	if err := s.installSearch(ms, c.search); err != nil { // toolsearch.go
+		return nil, err
+	}
 	return ms, nil
 }
 
