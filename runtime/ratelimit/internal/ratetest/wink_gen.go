@@ -24,16 +24,27 @@ var (
 	_ struct {
 		ID int `json:"id"`
 	} = LookupParams{}
+	_ struct {
+		Matches []string `json:"matches"`
+		Total   int      `json:"total"`
+	} = SearchResult{}
+	_ struct {
+		Query string     `json:"query" wink:"minLength=1,maxLength=200"`
+		Limit int        `json:"limit,omitempty" wink:"min=1,max=50,default=10"`
+		Kinds []string   `json:"kinds,omitempty" wink:"maxItems=5"`
+		Since *time.Time `json:"since,omitempty"`
+	} = SearchParams{}
 )
 var (
 	_ func(*wink.ToolContext, EmailParams) (wink.ToolResult[wink.NoValue], error)  = SendEmail
 	_ func(*wink.ToolContext, LookupParams) (wink.ToolResult[wink.NoValue], error) = Lookup
+	_ func(*wink.ToolContext, SearchParams) (wink.ToolResult[SearchResult], error) = Search
 )
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkSendEmail, WinkLookup}
+	return []*wink.Tool{WinkSendEmail, WinkLookup, WinkSearch}
 }
 
 // WinkSendEmail is the send_email tool, handled by SendEmail.
@@ -72,6 +83,23 @@ var winkFuncsLookup = wink.Funcs[LookupParams, wink.NoValue]{
 	EncodeParams: winkEncodeLookupParams,
 	EncodeResult: wink.EncodeNoValue,
 	Handler:      Lookup,
+}
+
+// WinkSearch is the search tool, handled by Search.
+var WinkSearch = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Searches the documents.",
+	Name:             "search",
+	ParamsSchema:     winkSchemaSearchParams,
+	Position:         "github.com/winkgen/wink/runtime/ratelimit/internal/ratetest.Search (tools.go)",
+	ReadOnly:         true,
+	ResultSchema:     winkSchemaSearchResult,
+}, &winkFuncsSearch)
+var winkFuncsSearch = wink.Funcs[SearchParams, SearchResult]{
+	Decode:       winkDecodeSearchParams,
+	EncodeParams: winkEncodeSearchParams,
+	EncodeResult: winkEncodeSearchResult,
+	Handler:      Search,
 }
 
 // winkDecodeEmailParams strictly decodes a EmailParams object; errors are recorded in d.
@@ -140,15 +168,138 @@ func winkEncodeLookupParams(dst []byte, v *LookupParams) []byte {
 	return dst
 }
 
+// winkEncodeSearchResult appends the canonical JSON encoding of v to dst.
+func winkEncodeSearchResult(dst []byte, v *SearchResult) []byte {
+	dst = append(dst, "{\"matches\":"...)
+	dst = append(dst, '[')
+	for i1 := range v.Matches {
+		if i1 > 0 {
+			dst = append(dst, ',')
+		}
+		dst = strictjson.AppendString(dst, v.Matches[i1])
+	}
+	dst = append(dst, ']')
+	dst = append(dst, ",\"total\":"...)
+	dst = strictjson.AppendInt(dst, int64(v.Total))
+	dst = append(dst, '}')
+	return dst
+}
+
+// winkDecodeSearchParams strictly decodes a SearchParams object; errors are recorded in d.
+func winkDecodeSearchParams(d *strictjson.Decoder, v *SearchParams) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	var set [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "query":
+			if d.Repeated(&seen[0], 1) {
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.Query = s
+				d.CheckLength(s, 1, 200)
+			}
+		case "limit":
+			if d.Repeated(&seen[0], 2) {
+				continue
+			}
+			if d.Null() {
+				continue
+			}
+			set[0] |= 2
+			if n, ok := d.Int(1, 50); ok {
+				v.Limit = int(n)
+			}
+		case "kinds":
+			if d.Repeated(&seen[0], 4) {
+				continue
+			}
+			if d.Null() {
+				continue
+			}
+			if d.ArrayStart() {
+				var buf1 [8]string
+				tmp1 := buf1[:0]
+				for d.NextElem() {
+					var e1 string
+					if s, ok := d.String(); ok {
+						e1 = s
+					}
+					tmp1 = append(tmp1, e1)
+				}
+				d.ArrayEnd()
+				v.Kinds = strictjson.Clone(tmp1)
+				d.CheckItems(len(tmp1), -1, 5)
+			}
+		case "since":
+			if d.Repeated(&seen[0], 8) {
+				continue
+			}
+			if d.Null() {
+				continue
+			}
+			var p1 time.Time
+			if tm, ok := d.Time(); ok {
+				p1 = tm
+			}
+			v.Since = &p1
+		default:
+			d.Unknown(winkKeysSearchParams)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("query")
+	}
+	if set[0]&2 == 0 {
+		v.Limit = 10
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeSearchParams appends the canonical JSON encoding of v to dst.
+func winkEncodeSearchParams(dst []byte, v *SearchParams) []byte {
+	dst = append(dst, "{\"query\":"...)
+	dst = strictjson.AppendString(dst, v.Query)
+	dst = append(dst, ",\"limit\":"...)
+	dst = strictjson.AppendInt(dst, int64(v.Limit))
+	dst = append(dst, ",\"kinds\":"...)
+	if v.Kinds == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = append(dst, '[')
+		for i1 := range v.Kinds {
+			if i1 > 0 {
+				dst = append(dst, ',')
+			}
+			dst = strictjson.AppendString(dst, v.Kinds[i1])
+		}
+		dst = append(dst, ']')
+	}
+	dst = append(dst, ",\"since\":"...)
+	if v.Since == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendTime(dst, *v.Since)
+	}
+	dst = append(dst, '}')
+	return dst
+}
+
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
 	winkSchemaEmailParams  = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"EmailParams are an email to send.","properties":{"to":{"type":"string","description":"To is the recipient."}},"required":["to"],"additionalProperties":false}`)
 	winkSchemaNoValue      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"null"}`)
 	winkSchemaLookupParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"LookupParams name a record.","properties":{"id":{"type":"integer","description":"ID is the record.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["id"],"additionalProperties":false}`)
+	winkSchemaSearchParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"SearchParams are a search as a model writes one.","properties":{"query":{"type":"string","description":"Query is the text to look for.","minLength":1,"maxLength":200},"limit":{"type":["integer","null"],"description":"Limit is the most results to return.","minimum":1,"maximum":50,"default":10},"kinds":{"type":["array","null"],"description":"Kinds narrow the search to these kinds of document.","items":{"type":"string"},"maxItems":5},"since":{"type":["string","null"],"description":"Since keeps documents changed at or after this time.","format":"date-time"}},"required":["query"],"additionalProperties":false}`)
+	winkSchemaSearchResult = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"SearchResult is what Search found.","properties":{"matches":{"type":"array","description":"Matches are the documents' paths.","items":{"type":"string"}},"total":{"type":"integer","description":"Total is how many documents matched.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["matches","total"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
 	winkKeysEmailParams  = []string{"to"}
 	winkKeysLookupParams = []string{"id"}
+	winkKeysSearchParams = []string{"query", "limit", "kinds", "since"}
 )
