@@ -121,3 +121,21 @@ func TestServerBoundOverHTTPIsA429WithRetryAfter(t *testing.T) {
 		t.Fatalf("in memory: %v %v", res.Content, res.Meta)
 	}
 }
+
+// TestRateLimitHoldsAcrossClientsWithSessions: with WithSessions, every client's own dispatcher gets the
+// limiter, so clients of one caller (here, the anonymous one) share its buckets.
+func TestRateLimitHoldsAcrossClientsWithSessions(t *testing.T) {
+	l := limiter(t, ratelimit.Limits{Tools: map[string]wink.Rate{"schedule_task": {Count: 1, Per: time.Hour}}})
+	d := exampleDispatcher(t)
+	sessions := mcpserver.WithSessions(func(context.Context, mcpserver.Client) (*wink.Dispatcher, func(), error) {
+		return &wink.Dispatcher{Registry: d.Registry}, nil, nil
+	})
+	a := inMemory(t, d, sessions, mcpserver.WithRateLimit(l))
+	b := inMemory(t, d, sessions, mcpserver.WithRateLimit(l))
+	if res := call(t, a, "schedule_task", scheduleArgs); res.IsError {
+		t.Fatalf("first client: %v", res.Content)
+	}
+	if res := call(t, b, "schedule_task", scheduleArgs); !res.IsError || res.Meta[mcpserver.MetaRetryAfter] == nil {
+		t.Fatalf("second client of the same caller: %v %v, want the rate limit's tool error", res.Content, res.Meta)
+	}
+}
