@@ -45,8 +45,8 @@ func TestRateLimitedCallIsAToolErrorSayingWhenToRetry(t *testing.T) {
 			if len(res.Content) == 1 {
 				text = res.Content[0].(*mcp.TextContent).Text
 			}
-			if !res.IsError || !strings.HasPrefix(text, `tool "schedule_task" was not called: this tool's rate limit for the caller (1/h) is used up; call it again in 3600s or later`) &&
-				!strings.HasPrefix(text, `tool "schedule_task" was not called: this tool's rate limit for the caller (1/h) is used up; call it again in 3599s or later`) {
+			if !res.IsError || !strings.HasPrefix(text, `tool "schedule_task" was not called: this tool's rate limit for the caller (1/h) is used up; call it again in 1h or later`) &&
+				!strings.HasPrefix(text, `tool "schedule_task" was not called: this tool's rate limit for the caller (1/h) is used up; call it again in 59m59s or later`) {
 				t.Fatalf("second call: isError %v, %q", res.IsError, text)
 			}
 			secs, ok := res.Meta[mcpserver.MetaRetryAfter].(float64)

@@ -158,7 +158,7 @@ func (e *RateLimitError) Is(target error) bool { return target == ErrRateLimited
 
 // RetryText returns d rounded up for a reader: whole milliseconds under a
 // second ("250ms"), tenths of a second under a minute ("1.5s"), whole
-// seconds beyond ("90s").
+// seconds beyond, in hours, minutes and seconds ("20m", "1h2m5s").
 func RetryText(d time.Duration) string {
 	switch {
 	case d <= time.Millisecond:
@@ -173,7 +173,18 @@ func RetryText(d time.Duration) string {
 		}
 		return s + "s"
 	}
-	return strconv.FormatInt(int64((d+time.Second-1)/time.Second), 10) + "s"
+	secs := int64((d + time.Second - 1) / time.Second)
+	var b strings.Builder
+	for _, u := range []struct {
+		n    int64
+		unit string
+	}{{secs / 3600, "h"}, {secs / 60 % 60, "m"}, {secs % 60, "s"}} {
+		if u.n > 0 {
+			b.WriteString(strconv.FormatInt(u.n, 10))
+			b.WriteString(u.unit)
+		}
+	}
+	return b.String()
 }
 
 // admit asks the dispatcher's rate limiter about a call of t (step 1c).
