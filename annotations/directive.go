@@ -53,6 +53,10 @@ type Tool struct {
 	// Rate is rate=<count>/<period> with an optional burst=<n> (rate.go): a token bucket per caller
 	// for this tool; nil when not given.
 	Rate *Rate
+	// Callers is callers=direct|program|both: who may call the tool (the model directly, a program's
+	// inner calls, or both); "" when not given (the default follows from the hints, see wink.Spec.Callable).
+	Callers    string
+	CallersPos token.Position // position of the callers value
 }
 
 // Example is a //wink:example directive: one documented, validated call of the tool.
@@ -203,7 +207,7 @@ var verbKeys = map[string][]keySpec{
 		{"destructive", "destructive=true|false", false}, {"openworld", "openworld=true|false", false},
 		{"scopes", "scopes=<scope>,<scope>", false}, {"task", "task=optional|required", false},
 		{"defer", "defer (or defer=true|false)", true}, {"rate", "rate=<count>/<period> (for example rate=10/s or rate=100/m)", false},
-		{"burst", "burst=<count>", false}},
+		{"burst", "burst=<count>", false}, {"callers", "callers=direct|program|both", false}},
 	"example": {{"desc", `desc="<text>"`, false}, {"input", "input=<JSON value>", false},
 		{"output", "output=<JSON value>", false}},
 	"idempotent": {{"strategy", "strategy=auto|params|custom|none", false}, {"keys", "keys=<field>,<field>", false},
@@ -476,6 +480,16 @@ func (p *dirParser) tool(d *Tool, args map[string]arg) {
 		}
 	}
 	p.rate(d, args)
+	if a, ok := args["callers"]; ok {
+		if v, ok := p.word(a); ok {
+			switch v {
+			case "direct", "program", "both":
+				d.Callers, d.CallersPos = v, advance(p.pos, a.valOff)
+			default:
+				p.errorf(a.valOff, "invalid value "+strconv.QuoteToASCII(v)+" for callers; expected direct (the model's calls only), program (calls from programs only) or both")
+			}
+		}
+	}
 	for _, k := range []struct {
 		key string
 		dst **bool

@@ -410,6 +410,7 @@ func (a *analyzer) tool(fd *ast.FuncDecl, dirs []*ast.Comment) (t *model.Tool, o
 	if r := td.Rate; r != nil {
 		t.Rate = &model.Rate{Count: r.Count, PerNanos: int64(r.Per), Burst: r.Burst}
 	}
+	t.Callers = td.Callers
 	// Name.
 	if td.HasName {
 		t.Name = td.Name

@@ -299,6 +299,9 @@ func (e *emitter) emitTool(t *model.Tool) error {
 			jen.Id("Burst"): jen.Lit(int(r.Burst)),
 		})
 	}
+	if c, ok := map[string]string{"direct": "CallersDirect", "program": "CallersProgram", "both": "CallersBoth"}[t.Callers]; ok {
+		spec[jen.Id("Callers")] = jen.Qual(WinkPath, c)
+	}
 	if len(t.Examples) > 0 {
 		var exs []jen.Code
 		for _, ex := range t.Examples {

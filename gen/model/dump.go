@@ -56,6 +56,9 @@ func Dump(w io.Writer, p *Package) {
 		if r := t.Rate; r != nil {
 			flags = append(flags, "rate="+strconv.FormatInt(r.Count, 10)+"/"+strconv.FormatInt(r.PerNanos, 10)+"ns burst="+strconv.FormatInt(r.Burst, 10))
 		}
+		if t.Callers != "" {
+			flags = append(flags, "callers="+t.Callers)
+		}
 		if len(flags) > 0 {
 			fmt.Fprintf(w, "  methods and flags: %s\n", strings.Join(flags, ", "))
 		}

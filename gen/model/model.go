@@ -61,6 +61,7 @@ type Tool struct {
 	Task        string   // //wink:tool task=optional|required (MCP tasks extension); "": never a task
 	Defer       bool     // //wink:tool defer: left out of the model's context until tool search finds it
 	Rate        *Rate    // //wink:tool rate=N/period burst=B: a token bucket per caller; nil: none
+	Callers     string   // //wink:tool callers=direct|program|both; "": not given (wink.Spec.Callable's default)
 	Examples    []*Example
 	Idempotency *Idempotency // nil: not idempotent
 

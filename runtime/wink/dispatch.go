@@ -433,6 +433,13 @@ func (t *Tool) run(ctx context.Context, disp *Dispatcher, call Call, fr *frame) 
 		return
 	}
 
+	// 1c: who may call the tool: the model directly, a program, or both (program.go).
+	if msg := t.checkCaller(ctx); msg != "" {
+		cs.fail(msg)
+		cs.cause = ErrCaller
+		return
+	}
+
 	// 2: strict decoding, then the params' Validate.
 	lim := disp.Limits
 	lim.PairMaps = call.PairMaps
@@ -489,6 +496,12 @@ func (t *Tool) run(ctx context.Context, disp *Dispatcher, call Call, fr *frame) 
 	if dl, ok := ctx.Deadline(); ok && !disp.now().Before(dl) {
 		cs.err = &deadlineError{tool: name, cause: context.DeadlineExceeded}
 		cs.cause = cs.err
+		return
+	}
+
+	// A program tool has no transaction of its own: each inner call has its own (program.go).
+	if t.program {
+		t.executeProgram(ctx, disp, tc, fr, call)
 		return
 	}
 

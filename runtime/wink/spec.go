@@ -96,6 +96,10 @@ type Spec struct {
 	// rate=10/s burst=20), applied by a Dispatcher.RateLimit such as
 	// runtime/ratelimit's; the zero Rate: no per-tool limit.
 	Rate Rate
+	// Callers says who may call the tool (//wink:tool callers=direct|program|both): the model
+	// directly, a program's inner calls (code mode), or both; CallersDefault when not declared, which
+	// Callable resolves from the hints. The dispatcher enforces it.
+	Callers Callers
 }
 
 // Hint is a tri-state tool hint: HintUnset, HintYes or HintNo.
@@ -379,6 +383,7 @@ type Tool struct {
 	spec       Spec
 	impl       *ops         // the typed operations, shared by an overridden copy
 	noValue    bool         // the result type is NoValue: never rendered
+	program    bool         // the handler runs a program whose inner calls are dispatched (AsProgram)
 	renderHint atomic.Int32 // the longest result encoding rendered so far (capped)
 }
 
@@ -406,7 +411,7 @@ func (t *Tool) Decode(args []byte, lim strictjson.Limits) (any, error) {
 // through t's typed operations, so policies, hooks and events see the original Tool.
 // Prompt overrides (package prompt) are built with it.
 func (t *Tool) WithDescription(desc string) *Tool {
-	c := &Tool{spec: t.spec, impl: t.impl, noValue: t.noValue}
+	c := &Tool{spec: t.spec, impl: t.impl, noValue: t.noValue, program: t.program}
 	c.spec.Description = strings.TrimSpace(desc)
 	return c
 }

@@ -61,7 +61,7 @@ type Result struct {
 
 // Kinds exercises every kind.
 //
-//wink:tool scopes=docs:read,https://docs.example.com/search task=optional rate=100/m burst=20
+//wink:tool scopes=docs:read,https://docs.example.com/search task=optional rate=100/m burst=20 callers=both
 //wink:example desc="Everything" input={"name":"ab","count":10,"ratio":0.5,"temp":20.5,"on":true,"allowed":["red"],"level":1,"when":"2026-01-02T15:04:05+01:00","maybe":null,"tags":["x"],"grid":[1,2],"meta":{"b":2,"a":1}} output={"ok":true}
 func Kinds(tc *wink.ToolContext, p Params) (wink.ToolResult[Result], error) {
 	return wink.OK(Result{OK: true}, "ok"), nil

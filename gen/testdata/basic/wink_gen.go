@@ -60,6 +60,7 @@ func WinkTools() []*wink.Tool {
 // WinkKinds is the kinds tool, handled by Kinds.
 var WinkKinds = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
+	Callers:          wink.CallersBoth,
 	Description:      "Exercises every kind.",
 	Examples: []wink.Example{{
 		Description: "Everything",

@@ -107,3 +107,8 @@ func Bursty(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) { return wink
 //
 //wink:tool name=flood rate=5000/ms
 func Flood(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) { return wink.ToolResult[R]{}, nil }
+
+// Callers names a caller that does not exist.
+//
+//wink:tool name=callers callers=model
+func Callers(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) { return wink.ToolResult[R]{}, nil }

@@ -1,0 +1,186 @@
+package wink
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+// Programs: tools whose handler runs a program that calls other tools (code mode, runtime/suites/eval's
+// run_program).
+//
+// A program's inner calls are full dispatches: each is looked up, checked for its caller and scopes,
+// decoded by its generated decoder, checked by the policies, run in a transaction of its own, recorded in
+// the ledger and the events, exactly as a call the model makes directly. So the program call itself takes
+// no transaction: the session's, the resources' and the filesystem's locks are not reentrant, and an
+// inner call holds them in turn. What a program call does have: the lookup, the scopes, the decoding, the
+// policies' and Hooks.Check's decisions on the program call, its ToolInvoked event and Hooks.Start. It
+// has no Hooks.Begin, no snapshot, no ledger entry and no OnResult (of the policies or the hooks): those
+// are about a transaction, and run for each inner call instead. A program that stops halfway keeps what
+// its completed inner calls did, as the same calls made one by one would.
+
+// Callers says who may call a tool (Spec.Callers, //wink:tool callers=...).
+type Callers uint8
+
+// The Callers values.
+const (
+	// CallersDefault: not declared. Direct calls are allowed; calls from programs are allowed for a tool
+	// that is read-only or idempotent, unless it is declared destructive (Spec.Callable).
+	CallersDefault Callers = iota
+	// CallersDirect: only the model's direct calls (callers=direct).
+	CallersDirect
+	// CallersProgram: only calls from a program (callers=program).
+	CallersProgram
+	// CallersBoth: both (callers=both).
+	CallersBoth
+)
+
+// String returns the directive's spelling: "direct", "program", "both", or "default".
+func (c Callers) String() string {
+	switch c {
+	case CallersDefault:
+		return "default"
+	case CallersDirect:
+		return "direct"
+	case CallersProgram:
+		return "program"
+	case CallersBoth:
+		return "both"
+	}
+	return "Callers(" + strconv.Itoa(int(c)) + ")"
+}
+
+// Callable reports who may call the tool: the model directly, and a program (an inner call). A declared
+// Callers says it; without one, direct calls are allowed, and calls from programs when the tool is
+// read-only or idempotent and not declared destructive (a program runs many calls without the model
+// seeing each: what it may repeat or that changes nothing is safe there, a destructive tool is not).
+func (s *Spec) Callable() (direct, program bool) {
+	switch s.Callers {
+	case CallersDirect:
+		return true, false
+	case CallersProgram:
+		return false, true
+	case CallersBoth:
+		return true, true
+	}
+	return true, s.Destructive != HintYes && (s.ReadOnly || s.Idempotency.Strategy != IdemNone)
+}
+
+// ErrCaller is ToolInvoked.Err for a call its tool's Callers does not allow (a direct call of a
+// program-only tool, an inner call of a direct-only tool, a program started from a program).
+var ErrCaller = errors.New("the tool may not be called this way")
+
+// InnerCall names a program's inner call: the program (its id, stable across the program's runs, see
+// runtime/suites/eval) and the call's ordinal in it, from 0. A program tool dispatches its inner calls
+// with a context carrying it (WithInnerCall); durable engines derive the inner call's step from it.
+type InnerCall struct {
+	// Program is the program's id.
+	Program string
+	// Ordinal is the inner call's place among the program's calls, from 0.
+	Ordinal int
+}
+
+type innerKey struct{}
+
+// WithInnerCall returns ctx marking the calls dispatched with it as inner call ic of a program.
+func WithInnerCall(ctx context.Context, ic InnerCall) context.Context {
+	return context.WithValue(ctx, innerKey{}, ic)
+}
+
+// InnerCallOf returns the inner call ctx marks (WithInnerCall), and false for a direct call.
+func InnerCallOf(ctx context.Context) (InnerCall, bool) {
+	if ctx == nil {
+		return InnerCall{}, false
+	}
+	ic, ok := ctx.Value(innerKey{}).(InnerCall)
+	return ic, ok
+}
+
+// AsProgram returns a copy of t whose calls run programs: the dispatcher gives its handler itself
+// (ToolContext.Dispatcher), to dispatch the program's inner calls with, and runs the call without a
+// transaction of its own (see the notes at the top of this file). A *HeldError the handler returns (an
+// inner call was held) holds the program call: its Call becomes the program call, with the inner call's
+// hold id, so that whoever dispatches the held call again (loop.Resume, a durable engine) dispatches the
+// program, which finds its completed inner calls and dispatches the held one with that id.
+func (t *Tool) AsProgram() *Tool {
+	c := &Tool{spec: t.spec, impl: t.impl, noValue: t.noValue, program: true}
+	return c
+}
+
+// IsProgram reports whether t runs programs (AsProgram).
+func (t *Tool) IsProgram() bool { return t.program }
+
+// Dispatcher returns the dispatcher running the call of a program tool (AsProgram), for its inner calls;
+// nil for other tools.
+func (tc *ToolContext) Dispatcher() *Dispatcher { return tc.disp }
+
+// checkCaller returns the failure text of a call t's callers do not allow, "" when allowed.
+func (t *Tool) checkCaller(ctx context.Context) string {
+	direct, program := t.spec.Callable()
+	name := strconv.Quote(t.spec.Name)
+	if _, inner := InnerCallOf(ctx); inner {
+		switch {
+		case t.program:
+			return "Tool " + name + " runs programs and cannot be called from a program; call the tools directly in this program."
+		case !program:
+			return "Tool " + name + " cannot be called from a program (it is not declared callable by programs); " +
+				"finish the program, and call " + name + " directly with its result."
+		}
+		return ""
+	}
+	if !direct {
+		return "Tool " + name + " can only be called from a program; call it inside a program you run with the program tool."
+	}
+	return ""
+}
+
+// executeProgram runs a program tool's handler (steps 7 and 8 without the transaction of step 6, see
+// the notes at the top of this file).
+func (t *Tool) executeProgram(ctx context.Context, disp *Dispatcher, tc *ToolContext, fr *frame, call Call) {
+	cs := &fr.cs
+	name := t.spec.Name
+	tc.disp = disp
+	res, herr := fr.handle(tc)
+	if herr != nil {
+		if he, ok := errors.AsType[*HeldError](herr); ok {
+			// An inner call is held: so is the program, under the inner call's hold id.
+			held := *he
+			held.Call = call
+			held.Call.Hold = he.Binding.Hold
+			cs.err, cs.cause = &held, &held
+			return
+		}
+		if ctx.Err() != nil && (errors.Is(herr, context.Canceled) || errors.Is(herr, context.DeadlineExceeded)) {
+			cs.err = fmt.Errorf("tool %q interrupted: %w", name, herr)
+			cs.cause = cs.err
+			return
+		}
+		cs.fail(handlerErrorText(name, herr))
+		cs.cause = herr
+		return
+	}
+	hasValue := res.hasValue && !t.noValue
+	if res.success && hasValue {
+		if verr := fr.validateResult(); verr != nil {
+			cs.fail("Tool " + strconv.Quote(name) + " returned an invalid result: " + verr.Error())
+			cs.cause = &InvalidResultError{Tool: name, Err: verr}
+			return
+		}
+	}
+	cs.out.Success = res.success
+	cs.out.Message = res.message
+	if res.success {
+		cs.out.Content = res.content
+	}
+	cs.hasValue = hasValue
+	cs.excluded = hasValue && res.excluded
+	if hasValue && !res.excluded {
+		cs.out.Output = t.render(res.message, fr)
+		if disp.records() {
+			cs.value = fr.value()
+		}
+	} else {
+		cs.out.Output = res.message
+	}
+}
