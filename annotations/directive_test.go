@@ -25,6 +25,7 @@ func TestParseDirectiveAcceptsValidDirectives(t *testing.T) {
 		{`//wink:tool name=search_docs overrides=true`,
 			&Tool{Pos: base, Name: "search_docs", NamePos: at(18), HasName: true, Overrides: true}},
 		{`//wink:tool readonly`, &Tool{Pos: base, ReadOnly: true}},
+		{`//wink:tool callers=program`, &Tool{Pos: base, Callers: "program", CallersPos: at(21)}},
 		{`//wink:tool scopes=tickets:write,https://api.example.com/read`, &Tool{Pos: base,
 			Scopes: []string{"tickets:write", "https://api.example.com/read"}, ScopePositions: []token.Position{at(20), at(34)}}},
 		{`//wink:tool scopes="a!#[]~"`, &Tool{Pos: base, Scopes: []string{"a!#[]~"}, ScopePositions: []token.Position{at(20)}}},
@@ -90,7 +91,7 @@ func TestParseDirectiveReportsEveryErrorWithPositionAndMessage(t *testing.T) {
 		{`//wink:tol name=x`, []string{`tools.go:12:8: unknown directive verb "tol" (did you mean "tool"?); expected //wink:tool, //wink:example, //wink:idempotent, //wink:constraints, //wink:state, //wink:form or //wink:enum`}},
 		{`//wink:handler`, []string{`tools.go:12:8: unknown directive verb "handler"; expected //wink:tool, //wink:example, //wink:idempotent, //wink:constraints, //wink:state, //wink:form or //wink:enum`}},
 		{`//wink:tool nme=x overrides=yes name= name=y`, []string{
-			`tools.go:12:13: unknown key "nme" in //wink:tool (did you mean "name"?); accepted keys: name, overrides, readonly, title, destructive, openworld, scopes, task, defer, rate, burst`,
+			`tools.go:12:13: unknown key "nme" in //wink:tool (did you mean "name"?); accepted keys: name, overrides, readonly, title, destructive, openworld, scopes, task, defer, rate, burst, callers`,
 			`tools.go:12:29: invalid value "yes" for overrides; expected true or false`,
 			`tools.go:12:33: missing value after name=; write name=<tool_name>`,
 			`tools.go:12:39: duplicate key "name" in //wink:tool; give each key once`,

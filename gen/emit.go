@@ -299,6 +299,13 @@ func (e *emitter) emitTool(t *model.Tool) error {
 			jen.Id("Burst"): jen.Lit(int(r.Burst)),
 		})
 	}
+	if callableFromPrograms(t) {
+		sig, err := signature(t.Name, t.Description, paramsPlain, resultPlain)
+		if err != nil {
+			return fmt.Errorf("tool %q: signature: %w", t.Name, err)
+		}
+		spec[jen.Id("Signature")] = jen.Lit(sig)
+	}
 	if c, ok := map[string]string{"direct": "CallersDirect", "program": "CallersProgram", "both": "CallersBoth"}[t.Callers]; ok {
 		spec[jen.Id("Callers")] = jen.Qual(WinkPath, c)
 	}

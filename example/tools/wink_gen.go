@@ -122,6 +122,7 @@ var WinkScheduleTask = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/example/tools.ScheduleTask (schedule.go)",
 	ResultSchema: winkSchemaTask,
 	Scopes:       []string{"tasks:write"},
+	Signature:    "schedule_task(title: str, at: str, priority: 1|2|3 = 2, assignee: str = None, labels: {str: str} = None, repeat: {every: int, until?: str} = None, ticket: str = None) -> {due: str, id: str, labels: {str: str}, priority: 1|2|3, title: str}  # Schedules a task for a time.",
 }, &winkFuncsScheduleTask)
 var winkFuncsScheduleTask = wink.Funcs[ScheduleParams, Task]{
 	Decode:       winkDecodeScheduleParams,
@@ -249,6 +250,7 @@ var WinkGetStatus = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/example/tools.GetStatus (status.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaStatus,
+	Signature:    "get_status() -> {healthy: bool, uptime_seconds: float}  # Reports whether the agent is healthy. It takes no arguments.",
 }, &winkFuncsGetStatus)
 var winkFuncsGetStatus = wink.Funcs[wink.NoParams, Status]{
 	Decode:       wink.DecodeNoParams,

@@ -159,6 +159,10 @@ func IdempotencyKey(ctx context.Context) string {
 		return ""
 	}
 	k, _ := ctx.Value(keyCtx{}).(string)
+	if ic, inner := wink.InnerCallOf(ctx); inner && k != "" {
+		// An inner call of a program the step runs: the program's step key and the call's ordinal.
+		k += "/" + strconv.Itoa(ic.Ordinal)
+	}
 	return k
 }
 
@@ -213,6 +217,11 @@ func DispatchStep(ctx context.Context, base *wink.Dispatcher, st ToolStep, c win
 		userBegin, userResult := base.Hooks.Begin, base.Hooks.OnResult
 		d.Hooks.Begin = func(tc *wink.ToolContext, t *wink.Tool) (func() error, error) {
 			c, committed, stale := find(s, run, turn, index)
+			if _, inner := wink.InnerCallOf(tc); inner {
+				// An inner call of the step's program: the step's commit is not its answer (the program
+				// keeps its inner calls' checkpoints itself); the fence and the staleness still apply.
+				committed = false
+			}
 			if committed {
 				return nil, &alreadyCommitted{out: c.Outcome}
 			}
@@ -233,7 +242,7 @@ func DispatchStep(ctx context.Context, base *wink.Dispatcher, st ToolStep, c win
 			if userResult != nil {
 				userResult(tc, t, params, out)
 			}
-			if out.Success && !t.Spec().ReadOnly {
+			if _, inner := wink.InnerCallOf(tc); out.Success && !t.Spec().ReadOnly && !inner {
 				record(s, Commit{Run: run, Turn: turn, Index: index, Outcome: *out})
 				if tx := tc.Tx(); st.Fence != nil && tx != nil {
 					tx.Join(commitFence{fence: st.Fence})

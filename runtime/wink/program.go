@@ -97,14 +97,18 @@ func InnerCallOf(ctx context.Context) (InnerCall, bool) {
 	return ic, ok
 }
 
-// AsProgram returns a copy of t whose calls run programs: the dispatcher gives its handler itself
+// AsProgram returns a new tool, t's handler and Spec, whose calls run programs (it is not Same as t): the dispatcher gives its handler itself
 // (ToolContext.Dispatcher), to dispatch the program's inner calls with, and runs the call without a
 // transaction of its own (see the notes at the top of this file). A *HeldError the handler returns (an
 // inner call was held) holds the program call: its Call becomes the program call, with the inner call's
 // hold id, so that whoever dispatches the held call again (loop.Resume, a durable engine) dispatches the
 // program, which finds its completed inner calls and dispatches the held one with that id.
 func (t *Tool) AsProgram() *Tool {
-	c := &Tool{spec: t.spec, impl: t.impl, noValue: t.noValue, program: true}
+	// A descriptor of its own (Dispatch runs a tool's canonical descriptor): the same typed operations,
+	// a pool of frames of its own.
+	o := &ops{funcs: t.impl.funcs, op: t.impl.op, has: t.impl.has}
+	c := &Tool{spec: t.spec, impl: o, noValue: t.noValue, program: true}
+	o.tool = c
 	return c
 }
 
@@ -183,4 +187,26 @@ func (t *Tool) executeProgram(ctx context.Context, disp *Dispatcher, tc *ToolCon
 	} else {
 		cs.out.Output = res.message
 	}
+}
+
+// AppendResultJSON appends the generated JSON encoding of the call's result value, during the call's
+// OnResult (a policy's or Hooks.OnResult): the value the handler returned, or the one a ledger replayed.
+// It returns dst and false when there is none to encode: a result without a value, a value excluded
+// from the context, a replay from a ledger that keeps no typed values (pgledger).
+func (tc *ToolContext) AppendResultJSON(dst []byte) ([]byte, bool) {
+	fr := tc.fr
+	if fr == nil || tc.tool == nil {
+		return dst, false
+	}
+	cs := &fr.cs
+	if !cs.hasValue || cs.excluded {
+		return dst, false
+	}
+	if cs.out.Replayed {
+		if cs.value == nil {
+			return dst, false
+		}
+		return tc.tool.impl.appendValueJSON(dst, cs.value)
+	}
+	return fr.appendValue(dst), true
 }

@@ -100,6 +100,10 @@ type Spec struct {
 	// directly, a program's inner calls (code mode), or both; CallersDefault when not declared, which
 	// Callable resolves from the hints. The dispatcher enforces it.
 	Callers Callers
+	// Signature is the tool's one-line signature for programs, derived from the schemas by winkgen for
+	// a tool programs may call (Callable): name(param: type, opt: type = default) -> result  # description.
+	// Program tools show the model these lines (runtime/suites/eval's ProgramGuide); "" for other tools.
+	Signature string
 }
 
 // Hint is a tri-state tool hint: HintUnset, HintYes or HintNo.

@@ -47,6 +47,10 @@ package eval
 // text). Child to parent: 'P' (printed text), 'R' (read_file: the path), 'W' (write_file: path length as
 // uvarint, path, content), 'A' (the program is accepted and runs), 'D' (done: status byte, steps,
 // message, result repr, result-truncated byte, reusable byte: the process may serve another program).
+// run_program adds: parent to child 'C' (as 'S', with the callable tools' names, a uvarint count then
+// each length-prefixed, before the source), 'V' (a tool call's result value as JSON) and 'F' (a failed
+// tool call's text); child to parent 'T' (a tool call: the length-prefixed name, then the arguments as a
+// JSON object). The child defines no tool's behaviour: every call is answered by the parent.
 //
 // Cost: a process start for the first call and whenever no evaluator is waiting (a few milliseconds);
 // otherwise a few pipe round trips on top of the evaluation (see BenchmarkEval and pool.go). Where the child has no RLIMIT_AS (not Linux), a single
@@ -195,11 +199,18 @@ func childMain(stdin io.Reader, stdout io.Writer) int {
 		if err == io.EOF && served > 0 {
 			return 0 // the parent ended this evaluator between programs
 		}
-		if err != nil || kind != 'S' {
+		if err != nil || kind != 'S' && kind != 'C' {
 			return 3
 		}
 		p := payload{b: b}
 		steps, cpu := int64(p.uvarint()), p.uvarint()
+		var tools []string
+		if kind == 'C' { // run_program: the names of the callable tools come first
+			tools = []string{}
+			for n := p.uvarint(); n > 0 && !p.bad; n-- {
+				tools = append(tools, string(p.bytes()))
+			}
+		}
 		if p.bad || steps <= 0 || cpu == 0 {
 			return 3
 		}
@@ -212,7 +223,7 @@ func childMain(stdin io.Reader, stdout io.Writer) int {
 		}
 		// 'A' travels with the program's first frame (no flush of its own: the parent waits for it anyway).
 		out.Write([]byte{'A', 0, 0, 0, 0})
-		reusable, grew, code := serve(in, out, steps, string(p.b))
+		reusable, grew, code := serve(in, out, steps, string(p.b), tools)
 		if code != 0 || !reusable {
 			return code
 		}
@@ -224,9 +235,9 @@ func childMain(stdin io.Reader, stdout io.Writer) int {
 
 // serve runs one program and writes its 'D'. reusable says the process may serve another (its heap grew
 // by less than reuseHeap); code is non-zero when the process must exit with it.
-func serve(in *bufio.Reader, out *bufio.Writer, steps int64, source string) (reusable bool, grew uint64, code int) {
-	// call sends a builtin's request and returns the parent's reply.
-	call := func(kind byte, parts ...[]byte) ([]byte, error) {
+func serve(in *bufio.Reader, out *bufio.Writer, steps int64, source string, tools []string) (reusable bool, grew uint64, code int) {
+	// request sends a builtin's request and returns the parent's reply.
+	request := func(kind byte, parts ...[]byte) (byte, []byte) {
 		if err := writeFrame(out, kind, parts...); err != nil {
 			os.Exit(4)
 		}
@@ -234,6 +245,10 @@ func serve(in *bufio.Reader, out *bufio.Writer, steps int64, source string) (reu
 		if err != nil {
 			os.Exit(4) // the parent is gone
 		}
+		return k, reply
+	}
+	call := func(kind byte, parts ...[]byte) ([]byte, error) {
+		k, reply := request(kind, parts...)
 		if k == 'E' {
 			return nil, errors.New(string(reply))
 		}
@@ -288,6 +303,9 @@ func serve(in *bufio.Reader, out *bufio.Writer, steps int64, source string) (reu
 			wrote += len(content)
 			return starlark.None, nil
 		}),
+	}
+	if tools != nil { // a program (run_program) reaches the tools, and nothing else
+		predeclared = programBuiltins(tools, request)
 	}
 	stop := watchMemory(thread)
 	globals, err := starlark.ExecFileOptions(&syntax.FileOptions{TopLevelControl: true, While: true, Set: true, GlobalReassign: true}, thread, "program.star", source, predeclared)

@@ -26,15 +26,30 @@ var (
 		Source   string `json:"source" wink:"minLength=1,maxLength=65536"`
 		MaxSteps int64  `json:"max_steps,omitempty" wink:"min=1000,max=100000000,default=1000000"`
 	} = EvalParams{}
+	_ struct {
+		Output          string `json:"output"`
+		Result          string `json:"result,omitempty"`
+		Steps           int64  `json:"steps"`
+		Calls           int    `json:"calls"`
+		Replayed        int    `json:"replayed,omitempty"`
+		Truncated       bool   `json:"truncated,omitempty"`
+		ResultTruncated bool   `json:"result_truncated,omitempty"`
+	} = ProgramResult{}
+	_ struct {
+		Source   string `json:"source" wink:"minLength=1,maxLength=65536"`
+		MaxSteps int64  `json:"max_steps,omitempty" wink:"min=1000,max=100000000,default=1000000"`
+		MaxCalls int    `json:"max_calls,omitempty" wink:"min=1,max=1000,default=100"`
+	} = ProgramParams{}
 )
 var (
-	_ func(*wink.ToolContext, EvalParams) (wink.ToolResult[EvalResult], error) = Eval
+	_ func(*wink.ToolContext, EvalParams) (wink.ToolResult[EvalResult], error)       = Eval
+	_ func(*wink.ToolContext, ProgramParams) (wink.ToolResult[ProgramResult], error) = RunProgram
 )
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkEval}
+	return []*wink.Tool{WinkEval, WinkRunProgram}
 }
 
 // WinkEval is the eval tool, handled by Eval.
@@ -73,6 +88,40 @@ func WinkEvalExamples() []wink.TypedExample[EvalParams, EvalResult] {
 		out[1].Description = "Count the lines of a file"
 		out[1].Input.Source = "result = len(read_file('README.md').splitlines())"
 		out[1].Input.MaxSteps = 1000000
+	}
+	return out
+}
+
+// WinkRunProgram is the run_program tool, handled by RunProgram.
+var WinkRunProgram = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Callers:          wink.CallersDirect,
+	Description:      "Runs a Starlark program that calls tools as functions with keyword arguments; see the tools list in the instructions.",
+	Examples: []wink.Example{{
+		Description: "Look up several things at once",
+		Input:       []byte(`{"source":"result = [lookup(id=i)['name'] for i in range(3)]","max_steps":1000000,"max_calls":100}`),
+	}},
+	Name:         "run_program",
+	ParamsSchema: winkSchemaProgramParams,
+	Position:     "github.com/winkgen/wink/runtime/suites/eval.RunProgram (program.go)",
+	ResultSchema: winkSchemaProgramResult,
+}, &winkFuncsRunProgram)
+var winkFuncsRunProgram = wink.Funcs[ProgramParams, ProgramResult]{
+	Decode:       winkDecodeProgramParams,
+	EncodeParams: winkEncodeProgramParams,
+	EncodeResult: winkEncodeProgramResult,
+	Handler:      RunProgram,
+}
+
+// WinkRunProgramExamples returns the examples of run_program as typed values, in directive order. Their JSON forms are in
+// WinkRunProgram.Spec().Examples.
+func WinkRunProgramExamples() []wink.TypedExample[ProgramParams, ProgramResult] {
+	out := make([]wink.TypedExample[ProgramParams, ProgramResult], 1)
+	{
+		out[0].Description = "Look up several things at once"
+		out[0].Input.Source = "result = [lookup(id=i)['name'] for i in range(3)]"
+		out[0].Input.MaxSteps = 1000000
+		out[0].Input.MaxCalls = 100
 	}
 	return out
 }
@@ -156,13 +205,119 @@ func winkEncodeEvalParams(dst []byte, v *EvalParams) []byte {
 	return dst
 }
 
+// winkEncodeProgramResult appends the canonical JSON encoding of v to dst.
+func winkEncodeProgramResult(dst []byte, v *ProgramResult) []byte {
+	dst = append(dst, "{\"output\":"...)
+	dst = strictjson.AppendString(dst, v.Output)
+	dst = append(dst, ",\"result\":"...)
+	if v.Result == "" {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendString(dst, v.Result)
+	}
+	dst = append(dst, ",\"steps\":"...)
+	dst = strictjson.AppendInt(dst, v.Steps)
+	dst = append(dst, ",\"calls\":"...)
+	dst = strictjson.AppendInt(dst, int64(v.Calls))
+	dst = append(dst, ",\"replayed\":"...)
+	if v.Replayed == 0 {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendInt(dst, int64(v.Replayed))
+	}
+	dst = append(dst, ",\"truncated\":"...)
+	if !v.Truncated {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendBool(dst, v.Truncated)
+	}
+	dst = append(dst, ",\"result_truncated\":"...)
+	if !v.ResultTruncated {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strictjson.AppendBool(dst, v.ResultTruncated)
+	}
+	dst = append(dst, '}')
+	return dst
+}
+
+// winkDecodeProgramParams strictly decodes a ProgramParams object; errors are recorded in d.
+func winkDecodeProgramParams(d *strictjson.Decoder, v *ProgramParams) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	var set [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "source":
+			if d.Repeated(&seen[0], 1) {
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.Source = s
+				d.CheckLength(s, 1, 65536)
+			}
+		case "max_steps":
+			if d.Repeated(&seen[0], 2) {
+				continue
+			}
+			if d.Null() {
+				continue
+			}
+			set[0] |= 2
+			if n, ok := d.Int(1000, 100000000); ok {
+				v.MaxSteps = n
+			}
+		case "max_calls":
+			if d.Repeated(&seen[0], 4) {
+				continue
+			}
+			if d.Null() {
+				continue
+			}
+			set[0] |= 4
+			if n, ok := d.Int(1, 1000); ok {
+				v.MaxCalls = int(n)
+			}
+		default:
+			d.Unknown(winkKeysProgramParams)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("source")
+	}
+	if set[0]&2 == 0 {
+		v.MaxSteps = 1000000
+	}
+	if set[0]&4 == 0 {
+		v.MaxCalls = 100
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeProgramParams appends the canonical JSON encoding of v to dst.
+func winkEncodeProgramParams(dst []byte, v *ProgramParams) []byte {
+	dst = append(dst, "{\"source\":"...)
+	dst = strictjson.AppendString(dst, v.Source)
+	dst = append(dst, ",\"max_steps\":"...)
+	dst = strictjson.AppendInt(dst, v.MaxSteps)
+	dst = append(dst, ",\"max_calls\":"...)
+	dst = strictjson.AppendInt(dst, int64(v.MaxCalls))
+	dst = append(dst, '}')
+	return dst
+}
+
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaEvalParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"source":{"type":"string","description":"Source is the Starlark program. Print with print(); set a top-level variable result to return a value.","minLength":1,"maxLength":65536},"max_steps":{"type":["integer","null"],"description":"MaxSteps bounds the computation steps of the program.","minimum":1000,"maximum":100000000,"default":1000000}},"required":["source"],"additionalProperties":false}`)
-	winkSchemaEvalResult = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"EvalResult is what a program printed and returned.","properties":{"output":{"type":"string","description":"Output is what the program printed, up to MaxOutputBytes."},"result":{"type":["string","null"],"description":"Result is the repr of the top-level variable result; empty when the program set none."},"steps":{"type":"integer","description":"Steps is the number of steps the program took.","minimum":-9223372036854775808,"maximum":9223372036854775807},"truncated":{"type":["boolean","null"],"description":"Truncated says that Output is only the start of what was printed."},"result_truncated":{"type":["boolean","null"],"description":"ResultTruncated says that Result is only the first MaxOutputBytes of the repr."}},"required":["output","steps"],"additionalProperties":false}`)
+	winkSchemaEvalParams    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"source":{"type":"string","description":"Source is the Starlark program. Print with print(); set a top-level variable result to return a value.","minLength":1,"maxLength":65536},"max_steps":{"type":["integer","null"],"description":"MaxSteps bounds the computation steps of the program.","minimum":1000,"maximum":100000000,"default":1000000}},"required":["source"],"additionalProperties":false}`)
+	winkSchemaEvalResult    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"EvalResult is what a program printed and returned.","properties":{"output":{"type":"string","description":"Output is what the program printed, up to MaxOutputBytes."},"result":{"type":["string","null"],"description":"Result is the repr of the top-level variable result; empty when the program set none."},"steps":{"type":"integer","description":"Steps is the number of steps the program took.","minimum":-9223372036854775808,"maximum":9223372036854775807},"truncated":{"type":["boolean","null"],"description":"Truncated says that Output is only the start of what was printed."},"result_truncated":{"type":["boolean","null"],"description":"ResultTruncated says that Result is only the first MaxOutputBytes of the repr."}},"required":["output","steps"],"additionalProperties":false}`)
+	winkSchemaProgramParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"source":{"type":"string","description":"Source is the Starlark program. Call tools as functions with keyword arguments; print with print(); set a top-level result to return a value.","minLength":1,"maxLength":65536},"max_steps":{"type":["integer","null"],"description":"MaxSteps bounds the computation steps of the program.","minimum":1000,"maximum":100000000,"default":1000000},"max_calls":{"type":["integer","null"],"description":"MaxCalls bounds the tool calls the program makes.","minimum":1,"maximum":1000,"default":100}},"required":["source"],"additionalProperties":false}`)
+	winkSchemaProgramResult = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"ProgramResult is what a program printed and returned, and the tool calls it made.","properties":{"output":{"type":"string","description":"Output is what the program printed, up to MaxOutputBytes."},"result":{"type":["string","null"],"description":"Result is the repr of the top-level variable result; empty when the program set none."},"steps":{"type":"integer","description":"Steps is the number of steps the program took.","minimum":-9223372036854775808,"maximum":9223372036854775807},"calls":{"type":"integer","description":"Calls is the number of tool calls the program made.","minimum":-9223372036854775808,"maximum":9223372036854775807},"replayed":{"type":["integer","null"],"description":"Replayed counts the calls answered from their checkpoints (a program run again after a hold or a crash).","minimum":-9223372036854775808,"maximum":9223372036854775807},"truncated":{"type":["boolean","null"],"description":"Truncated says that Output is only the start of what was printed."},"result_truncated":{"type":["boolean","null"],"description":"ResultTruncated says that Result is only the first MaxOutputBytes of the repr."}},"required":["output","steps","calls"],"additionalProperties":false}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
-	winkKeysEvalParams = []string{"source", "max_steps"}
+	winkKeysEvalParams    = []string{"source", "max_steps"}
+	winkKeysProgramParams = []string{"source", "max_steps", "max_calls"}
 )
