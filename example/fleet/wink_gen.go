@@ -80,6 +80,7 @@ var WinkRecall = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/example/fleet.Recall (tools.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaRecalled,
+	Signature:        "recall() -> {notes: [{text: str, worker: str}], worker: str}  # Lists the notes of the conversation.",
 }, &winkFuncsRecall)
 var winkFuncsRecall = wink.Funcs[wink.NoParams, Recalled]{
 	Decode:       wink.DecodeNoParams,
@@ -103,6 +104,7 @@ var WinkPay = wink.NewTool(wink.Spec{
 	ParamsSchema: winkSchemaPayParams,
 	Position:     "github.com/winkgen/wink/example/fleet.Pay (tools.go)",
 	ResultSchema: winkSchemaReceipt,
+	Signature:    "pay(invoice: str, cents: int) -> {cents: int, invoice: str, payment: str}  # Pays an invoice once: paying the same invoice again, on any worker, replays the first receipt.",
 }, &winkFuncsPay)
 var winkFuncsPay = wink.Funcs[PayParams, Receipt]{
 	Decode:       winkDecodePayParams,

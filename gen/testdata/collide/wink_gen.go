@@ -66,6 +66,7 @@ var WinkCollide = wink3.NewTool(wink3.Spec{
 	ParamsSchema: winkSchemaParams,
 	Position:     "github.com/winkgen/wink/gen/testdata/collide.Collide (collide.go)",
 	ResultSchema: winkSchemaResult,
+	Signature:    "collide(when: str, name: str, ratio: float, level: 0|1, wait: str = \"2s\", tags: {str: Item} = None, list: [Item] = None) -> {at: str}  # Collides.",
 }, &winkFuncsCollide)
 var winkFuncsCollide = wink3.Funcs[Params, Result]{
 	Decode:       winkDecodeParams,

@@ -53,6 +53,7 @@ var WinkPay = wink.NewTool(wink.Spec{
 	ParamsSchema: winkSchemaPayParams,
 	Position:     "github.com/winkgen/wink/gen/testdata/idempotent.Pay (idempotent.go)",
 	ResultSchema: winkSchemaReceipt,
+	Signature:    "pay(account: str, amount: int, memo: str = None) -> {id: str}  # Moves money once per account and amount.",
 }, &winkFuncsPay)
 var winkFuncsPay = wink.Funcs[PayParams, Receipt]{
 	Decode:       winkDecodePayParams,
@@ -73,6 +74,7 @@ var WinkRefund = wink.NewTool(wink.Spec{
 	ParamsSchema: winkSchemaPayParams,
 	Position:     "github.com/winkgen/wink/gen/testdata/idempotent.Refund (idempotent.go)",
 	ResultSchema: winkSchemaReceipt,
+	Signature:    "refund(account: str, amount: int, memo: str = None) -> {id: str}  # Is idempotent on all its arguments.",
 }, &winkFuncsRefund)
 var winkFuncsRefund = wink.Funcs[PayParams, Receipt]{
 	Decode:       winkDecodePayParams,
@@ -94,6 +96,7 @@ var WinkTransfer = wink.NewTool(wink.Spec{
 	ParamsSchema: winkSchemaPayParams,
 	Position:     "github.com/winkgen/wink/gen/testdata/idempotent.Transfer (idempotent.go)",
 	ResultSchema: winkSchemaReceipt,
+	Signature:    "transfer(account: str, amount: int, memo: str = None) -> {id: str}  # Uses a custom key, globally scoped.",
 }, &winkFuncsTransfer)
 var winkFuncsTransfer = wink.Funcs[PayParams, Receipt]{
 	Decode:       winkDecodePayParams,

@@ -63,6 +63,7 @@ var WinkShowcase = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/runtime/internal/clienttest.Showcase (clienttest.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
+	Signature:        "showcase() -> None  # Returns a text, an image, audio, an embedded text resource, an embedded PDF and a link.",
 }, &winkFuncsShowcase)
 var winkFuncsShowcase = wink.Funcs[wink.NoParams, wink.NoValue]{
 	Decode:       wink.DecodeNoParams,
@@ -100,6 +101,7 @@ var WinkChatty = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/runtime/internal/clienttest.Chatty (clienttest.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
+	Signature:        "chatty() -> None  # Logs at every level from debug to error while it works.",
 }, &winkFuncsChatty)
 var winkFuncsChatty = wink.Funcs[wink.NoParams, wink.NoValue]{
 	Decode:       wink.DecodeNoParams,
@@ -119,6 +121,7 @@ var WinkAskModel = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/runtime/internal/clienttest.AskModel (clienttest.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaResultOfAskModel,
+	Signature:        "ask_model(prompt: str) -> str  # Asks the client's model and returns its answer.",
 }, &winkFuncsAskModel)
 var winkFuncsAskModel = wink.Funcs[AskParams, string]{
 	Decode:       winkDecodeAskParams,

@@ -151,8 +151,11 @@ func RunProgram(tc *wink.ToolContext, p ProgramParams) (wink.ToolResult[ProgramR
 			res := r.result(out, int64(used))
 			if status == statusOK {
 				res.Result, res.ResultTruncated = string(result), resultTruncated == 1
-				return wink.OK(res, "The program finished after "+strconv.FormatInt(res.Steps, 10)+" steps and "+
-					strconv.Itoa(res.Calls)+" tool calls."), nil
+				msg := "The program finished after " + strconv.FormatInt(res.Steps, 10) + " steps and " + strconv.Itoa(res.Calls) + " tool calls"
+				if res.Replayed > 0 {
+					msg += " (" + strconv.Itoa(res.Replayed) + " answered from their checkpoints: they had completed in an earlier run of the program)"
+				}
+				return wink.OK(res, msg+"."), nil
 			}
 			var text string
 			switch status {

@@ -149,6 +149,7 @@ var WinkGlob = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/suites/files.Glob (glob.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaGlobResult,
+	Signature:    "glob(pattern: str, path: str = None, offset: int = 0, limit: int = 200) -> {matches: [str], total: int}  # Finds files and directories whose paths match a pattern such as **/*.go.",
 }, &winkFuncsGlob)
 var winkFuncsGlob = wink.Funcs[GlobParams, GlobResult]{
 	Decode:       winkDecodeGlobParams,
@@ -189,6 +190,7 @@ var WinkGrep = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/suites/files.Grep (grep.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaGrepResult,
+	Signature:    "grep(pattern: str, path: str = None, glob: str = None, offset: int = 0, limit: int = 200) -> {matches: [{line: int, path: str, text: str}], more: bool, skipped: int}  # Searches the lines of text files for an RE2 regular expression and returns path:line: text matches.",
 }, &winkFuncsGrep)
 var winkFuncsGrep = wink.Funcs[GrepParams, GrepResult]{
 	Decode:       winkDecodeGrepParams,
@@ -232,6 +234,7 @@ var WinkLs = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/suites/files.Ls (ls.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaLsResult,
+	Signature:    "ls(path: str = None, offset: int = 0, limit: int = 200) -> {entries: [{kind: \"file\"|\"dir\", name: str, size: int}], path: str, total: int}  # Lists the files and directories in a directory of the workspace.",
 }, &winkFuncsLs)
 var winkFuncsLs = wink.Funcs[LsParams, LsResult]{
 	Decode:       winkDecodeLsParams,
@@ -277,6 +280,7 @@ var WinkReadFile = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/suites/files.ReadFile (read.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaReadFileResult,
+	Signature:    "read_file(file_path: str, offset: int = 0, limit: int = 2000) -> {content: str, end_line: int, path: str, start_line: int, total_lines: int}  # Reads a text file and returns its lines numbered from 1, a window at a time (offset, limit).",
 }, &winkFuncsReadFile)
 var winkFuncsReadFile = wink.Funcs[ReadFileParams, ReadFileResult]{
 	Decode:       winkDecodeReadFileParams,

@@ -228,6 +228,7 @@ var WinkReadPlan = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/suites/planning.ReadPlan (tools.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaPlan,
+	Signature:    "planning_read_plan() -> {objective: str, status: \"active\"|\"completed\", steps: [{status: \"pending\"|\"in_progress\"|\"done\", step_id: int, title: str}]}  # Returns the latest plan snapshot.",
 }, &winkFuncsReadPlan)
 var winkFuncsReadPlan = wink.Funcs[wink.NoParams, Plan]{
 	Decode:       wink.DecodeNoParams,

@@ -113,6 +113,7 @@ var WinkJSONSchemaTool = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.JSONSchemaTool (schema.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
+	Signature:        "json_schema_2020_12_tool(name: str = None, address: any = None, billing: any = None) -> None  # Has an input schema with JSON Schema 2020-12 features: $schema, $defs and additionalProperties.",
 }, &winkFuncsJSONSchemaTool)
 var winkFuncsJSONSchemaTool = wink.Funcs[SchemaParams, wink.NoValue]{
 	Decode:       winkDecodeSchemaParams,
@@ -319,6 +320,7 @@ var WinkTestSimpleText = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.TestSimpleText (tools.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
+	Signature:        "test_simple_text() -> None  # Returns simple text content.",
 }, &winkFuncsTestSimpleText)
 var winkFuncsTestSimpleText = wink.Funcs[wink.NoParams, wink.NoValue]{
 	Decode:       wink.DecodeNoParams,
@@ -338,6 +340,7 @@ var WinkTestImageContent = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.TestImageContent (tools.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
+	Signature:        "test_image_content() -> None  # Returns an image: a 1x1 red PNG.",
 }, &winkFuncsTestImageContent)
 var winkFuncsTestImageContent = wink.Funcs[wink.NoParams, wink.NoValue]{
 	Decode:       wink.DecodeNoParams,
@@ -357,6 +360,7 @@ var WinkTestAudioContent = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.TestAudioContent (tools.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
+	Signature:        "test_audio_content() -> None  # Returns audio: a WAV file of one silent sample.",
 }, &winkFuncsTestAudioContent)
 var winkFuncsTestAudioContent = wink.Funcs[wink.NoParams, wink.NoValue]{
 	Decode:       wink.DecodeNoParams,
@@ -376,6 +380,7 @@ var WinkTestEmbeddedResource = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.TestEmbeddedResource (tools.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
+	Signature:        "test_embedded_resource() -> None  # Returns an embedded text resource.",
 }, &winkFuncsTestEmbeddedResource)
 var winkFuncsTestEmbeddedResource = wink.Funcs[wink.NoParams, wink.NoValue]{
 	Decode:       wink.DecodeNoParams,
@@ -395,6 +400,7 @@ var WinkTestMultipleContentTypes = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.TestMultipleContentTypes (tools.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
+	Signature:        "test_multiple_content_types() -> None  # Returns text, an image and an embedded resource.",
 }, &winkFuncsTestMultipleContentTypes)
 var winkFuncsTestMultipleContentTypes = wink.Funcs[wink.NoParams, wink.NoValue]{
 	Decode:       wink.DecodeNoParams,
@@ -414,6 +420,7 @@ var WinkTestToolWithLogging = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.TestToolWithLogging (tools.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
+	Signature:        "test_tool_with_logging() -> None  # Sends three log messages while it runs.",
 }, &winkFuncsTestToolWithLogging)
 var winkFuncsTestToolWithLogging = wink.Funcs[wink.NoParams, wink.NoValue]{
 	Decode:       wink.DecodeNoParams,
@@ -433,6 +440,7 @@ var WinkTestErrorHandling = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.TestErrorHandling (tools.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
+	Signature:        "test_error_handling() -> None  # Always fails.",
 }, &winkFuncsTestErrorHandling)
 var winkFuncsTestErrorHandling = wink.Funcs[wink.NoParams, wink.NoValue]{
 	Decode:       wink.DecodeNoParams,
@@ -452,6 +460,7 @@ var WinkTestToolWithProgress = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.TestToolWithProgress (tools.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
+	Signature:        "test_tool_with_progress() -> None  # Reports progress 0, 50 and 100 of 100.",
 }, &winkFuncsTestToolWithProgress)
 var winkFuncsTestToolWithProgress = wink.Funcs[wink.NoParams, wink.NoValue]{
 	Decode:       wink.DecodeNoParams,
@@ -471,6 +480,7 @@ var WinkTestSampling = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.TestSampling (tools.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
+	Signature:        "test_sampling(prompt: str) -> None  # Asks the client's model to answer a prompt.",
 }, &winkFuncsTestSampling)
 var winkFuncsTestSampling = wink.Funcs[SamplingParams, wink.NoValue]{
 	Decode:       winkDecodeSamplingParams,
@@ -488,6 +498,7 @@ var WinkTestElicitation = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.TestElicitation (tools.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
+	Signature:        "test_elicitation(message: str) -> None  # Asks the user for a username and an email address.",
 }, &winkFuncsTestElicitation)
 var winkFuncsTestElicitation = wink.Funcs[ElicitationParams, wink.NoValue]{
 	Decode:       winkDecodeElicitationParams,
@@ -505,6 +516,7 @@ var WinkTestElicitationSep1034Defaults = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.TestElicitationSep1034Defaults (tools.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
+	Signature:        "test_elicitation_sep1034_defaults() -> None  # Asks for a form whose fields all have defaults.",
 }, &winkFuncsTestElicitationSep1034Defaults)
 var winkFuncsTestElicitationSep1034Defaults = wink.Funcs[wink.NoParams, wink.NoValue]{
 	Decode:       wink.DecodeNoParams,
@@ -524,6 +536,7 @@ var WinkTestElicitationSep1330Enums = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.TestElicitationSep1330Enums (tools.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
+	Signature:        "test_elicitation_sep1330_enums() -> None  # Asks for a form with every kind of enum.",
 }, &winkFuncsTestElicitationSep1330Enums)
 var winkFuncsTestElicitationSep1330Enums = wink.Funcs[wink.NoParams, wink.NoValue]{
 	Decode:       wink.DecodeNoParams,
@@ -543,6 +556,7 @@ var WinkTestReconnection = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.TestReconnection (tools.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
+	Signature:        "test_reconnection() -> None  # Closes its SSE stream mid-call (SEP-1699); the client gets the answer by reconnecting with Last-Event-ID.",
 }, &winkFuncsTestReconnection)
 var winkFuncsTestReconnection = wink.Funcs[wink.NoParams, wink.NoValue]{
 	Decode:       wink.DecodeNoParams,

@@ -58,6 +58,7 @@ var WinkSplitWords = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/example/cmd/mcpserver/shapes.SplitWords (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaResultOfSplitWords,
+	Signature:    "split_words(text: str) -> [str]  # Splits a text into its words.",
 }, &winkFuncsSplitWords)
 var winkFuncsSplitWords = wink.Funcs[TextParams, []string]{
 	Decode:       winkDecodeTextParams,
@@ -95,6 +96,7 @@ var WinkShout = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/example/cmd/mcpserver/shapes.Shout (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaResultOfShout,
+	Signature:    "shout(text: str) -> str  # Returns a text in capitals.",
 }, &winkFuncsShout)
 var winkFuncsShout = wink.Funcs[TextParams, string]{
 	Decode:       winkDecodeTextParams,
@@ -130,6 +132,7 @@ var WinkCountLetters = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/example/cmd/mcpserver/shapes.CountLetters (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaResultOfCountLetters,
+	Signature:    "count_letters(text: str) -> int  # Counts the letters of a text.",
 }, &winkFuncsCountLetters)
 var winkFuncsCountLetters = wink.Funcs[TextParams, int]{
 	Decode:       winkDecodeTextParams,
@@ -165,6 +168,7 @@ var WinkLetterCounts = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/example/cmd/mcpserver/shapes.LetterCounts (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaResultOfLetterCounts,
+	Signature:    "letter_counts(text: str) -> {str: int}  # Counts each letter of a text.",
 }, &winkFuncsLetterCounts)
 var winkFuncsLetterCounts = wink.Funcs[TextParams, map[string]int]{
 	Decode:       winkDecodeTextParams,
@@ -213,6 +217,7 @@ var WinkFindWord = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/example/cmd/mcpserver/shapes.FindWord (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaFound,
+	Signature:    "find_word(text: str, word: str) -> {offset: int, word: str}  # Finds the first occurrence of a word in a text; when it is absent the result has no value.",
 }, &winkFuncsFindWord)
 var winkFuncsFindWord = wink.Funcs[FindParams, Found]{
 	Decode:       winkDecodeFindParams,

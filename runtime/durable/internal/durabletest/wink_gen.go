@@ -80,6 +80,7 @@ var WinkDeposit = wink.NewTool(wink.Spec{
 	ParamsSchema: winkSchemaDepositParams,
 	Position:     "github.com/winkgen/wink/runtime/durable/internal/durabletest.Deposit (tools.go)",
 	ResultSchema: winkSchemaBalance,
+	Signature:    "deposit(account: str, cents: int) -> {account: str, cents: int}  # Credits an account.",
 }, &winkFuncsDeposit)
 var winkFuncsDeposit = wink.Funcs[DepositParams, Balance]{
 	Decode:       winkDecodeDepositParams,

@@ -75,6 +75,7 @@ var WinkPeek = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/runtime/loop/internal/looptest.Peek (tools.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
+	Signature:        "peek(id: str) -> None  # Calls the test hook and reports the step seen: a read-only step, which Parallel runs concurrently.",
 }, &winkFuncsPeek)
 var winkFuncsPeek = wink.Funcs[StepParams, wink.NoValue]{
 	Decode:       winkDecodeStepParams,

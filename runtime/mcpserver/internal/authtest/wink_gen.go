@@ -51,6 +51,7 @@ var WinkReadTicket = wink.NewTool(wink.Spec{
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaTicket,
 	Scopes:           []string{"tickets:read"},
+	Signature:        "read_ticket(id: int) -> {id: int, state: str}  # Reads a ticket.",
 }, &winkFuncsReadTicket)
 var winkFuncsReadTicket = wink.Funcs[TicketParams, Ticket]{
 	Decode:       winkDecodeTicketParams,
@@ -85,6 +86,7 @@ var WinkWhoami = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/runtime/mcpserver/internal/authtest.Whoami (tickets.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaCaller,
+	Signature:        "whoami() -> {scopes: str, subject: str}  # Reports the caller.",
 }, &winkFuncsWhoami)
 var winkFuncsWhoami = wink.Funcs[wink.NoParams, Caller]{
 	Decode:       wink.DecodeNoParams,

@@ -144,6 +144,7 @@ var WinkListNotes = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.ListNotes (notes.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoteList,
+	Signature:        "list_notes() -> {notes: [str]}  # Returns the session's notes.",
 }, &winkFuncsListNotes)
 var winkFuncsListNotes = wink.Funcs[wink.NoParams, NoteList]{
 	Decode:       wink.DecodeNoParams,
@@ -163,6 +164,7 @@ var WinkWords = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Words (results.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaResultOfWords,
+	Signature:        "words(text: str) -> [str]  # Splits the text into words: an array result.",
 }, &winkFuncsWords)
 var winkFuncsWords = wink.Funcs[EchoParams, []string]{
 	Decode:       winkDecodeEchoParams,
@@ -180,6 +182,7 @@ var WinkMeasure = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Measure (results.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaResultOfTally,
+	Signature:        "measure(text: str) -> int  # Counts the text's bytes: a number result.",
 }, &winkFuncsMeasure)
 var winkFuncsMeasure = wink.Funcs[EchoParams, int]{
 	Decode:       winkDecodeEchoParams,
@@ -197,6 +200,7 @@ var WinkLookup = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Lookup (results.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaResultOfLookup,
+	Signature:        "lookup(text: str) -> {length: int, text: str}  # Finds the text among the known ones: a nullable object result, null when unknown.",
 }, &winkFuncsLookup)
 var winkFuncsLookup = wink.Funcs[EchoParams, *Echoed]{
 	Decode:       winkDecodeEchoParams,
@@ -216,6 +220,7 @@ var WinkEcho = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Echo (tools.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaEchoed,
+	Signature:        "echo(text: str) -> {length: int, text: str}  # Repeats its text back.",
 	Title:            "Echo the text",
 }, &winkFuncsEcho)
 var winkFuncsEcho = wink.Funcs[EchoParams, Echoed]{
@@ -284,6 +289,7 @@ var WinkCount = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Count (tools.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
+	Signature:        "count(to: int) -> None  # Counts to a number, reporting its progress at each step.",
 }, &winkFuncsCount)
 var winkFuncsCount = wink.Funcs[CountParams, wink.NoValue]{
 	Decode:       winkDecodeCountParams,
@@ -301,6 +307,7 @@ var WinkWait = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Wait (tools.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
+	Signature:        "wait() -> None  # Waits until its call is cancelled, then reports the context's error on Waits.",
 }, &winkFuncsWait)
 var winkFuncsWait = wink.Funcs[wink.NoParams, wink.NoValue]{
 	Decode:       wink.DecodeNoParams,
@@ -320,6 +327,7 @@ var WinkLinger = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest.Linger (tools.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaResultOfInterview,
+	Signature:        "linger(ms: int) -> str  # Closes the SSE stream of its call when the client can resume it (asking the client to reconnect after 10 ms), then answers after ms milliseconds, saying whether it closed the stream.",
 }, &winkFuncsLinger)
 var winkFuncsLinger = wink.Funcs[LingerParams, string]{
 	Decode:       winkDecodeLingerParams,

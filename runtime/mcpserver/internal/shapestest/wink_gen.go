@@ -152,6 +152,7 @@ var WinkStructResult = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.StructResult (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaRecord,
+	Signature:    "struct_result(name: str, color: \"red\"|\"green\"|\"blue\" = \"green\", level: 1|2 = 1, mode: \"fast\"|\"slow\" = \"fast\", wait: str = \"90s\", email: str = None, when: str = None, ratio: float = 0.5, options: {depth?: int, labels?: [str]} = {\"depth\":3}, points: [{x: int, y: int}] = None, weights: {str: int} = None, extra: any = None, fail: bool = None, panic: bool = None, absent: bool = None) -> {color: \"red\"|\"green\"|\"blue\", count?: int, created: str, extra?: any, from: Point, id: str, level: 1|2, name: str, note?: str, tags: [str], to?: any, wait: str}  # Returns a struct.",
 }, &winkFuncsStructResult)
 var winkFuncsStructResult = wink.Funcs[Params, Record]{
 	Decode:       winkDecodeParams,
@@ -223,6 +224,7 @@ var WinkPointerResult = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.PointerResult (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaResultOfPointerResult,
+	Signature:    "pointer_result(name: str, color: \"red\"|\"green\"|\"blue\" = \"green\", level: 1|2 = 1, mode: \"fast\"|\"slow\" = \"fast\", wait: str = \"90s\", email: str = None, when: str = None, ratio: float = 0.5, options: {depth?: int, labels?: [str]} = {\"depth\":3}, points: [{x: int, y: int}] = None, weights: {str: int} = None, extra: any = None, fail: bool = None, panic: bool = None, absent: bool = None) -> {color: \"red\"|\"green\"|\"blue\", count?: int, created: str, extra?: any, from: Point, id: str, level: 1|2, name: str, note?: str, tags: [str], to?: any, wait: str}  # Returns a pointer to a struct, nil when the name is \"none\".",
 }, &winkFuncsPointerResult)
 var winkFuncsPointerResult = wink.Funcs[Params, *Record]{
 	Decode:       winkDecodeParams,
@@ -278,6 +280,7 @@ var WinkStringsResult = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.StringsResult (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaResultOfStringsResult,
+	Signature:    "strings_result(name: str, color: \"red\"|\"green\"|\"blue\" = \"green\", level: 1|2 = 1, mode: \"fast\"|\"slow\" = \"fast\", wait: str = \"90s\", email: str = None, when: str = None, ratio: float = 0.5, options: {depth?: int, labels?: [str]} = {\"depth\":3}, points: [{x: int, y: int}] = None, weights: {str: int} = None, extra: any = None, fail: bool = None, panic: bool = None, absent: bool = None) -> [str]  # Returns a slice of strings.",
 }, &winkFuncsStringsResult)
 var winkFuncsStringsResult = wink.Funcs[Params, []string]{
 	Decode:       winkDecodeParams,
@@ -324,6 +327,7 @@ var WinkNilSliceResult = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.NilSliceResult (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaResultOfStringsResult,
+	Signature:    "nil_slice_result(name: str, color: \"red\"|\"green\"|\"blue\" = \"green\", level: 1|2 = 1, mode: \"fast\"|\"slow\" = \"fast\", wait: str = \"90s\", email: str = None, when: str = None, ratio: float = 0.5, options: {depth?: int, labels?: [str]} = {\"depth\":3}, points: [{x: int, y: int}] = None, weights: {str: int} = None, extra: any = None, fail: bool = None, panic: bool = None, absent: bool = None) -> [str]  # Returns a nil slice.",
 }, &winkFuncsNilSliceResult)
 var winkFuncsNilSliceResult = wink.Funcs[Params, []string]{
 	Decode:       winkDecodeParams,
@@ -365,6 +369,7 @@ var WinkStructsResult = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.StructsResult (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaResultOfStructsResult,
+	Signature:    "structs_result(name: str, color: \"red\"|\"green\"|\"blue\" = \"green\", level: 1|2 = 1, mode: \"fast\"|\"slow\" = \"fast\", wait: str = \"90s\", email: str = None, when: str = None, ratio: float = 0.5, options: {depth?: int, labels?: [str]} = {\"depth\":3}, points: [{x: int, y: int}] = None, weights: {str: int} = None, extra: any = None, fail: bool = None, panic: bool = None, absent: bool = None) -> [{x: int, y: int}]  # Returns a slice of structs (the shared Point).",
 }, &winkFuncsStructsResult)
 var winkFuncsStructsResult = wink.Funcs[Params, []Point]{
 	Decode:       winkDecodeParams,
@@ -407,6 +412,7 @@ var WinkMatrixResult = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.MatrixResult (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaResultOfMatrixResult,
+	Signature:    "matrix_result(name: str, color: \"red\"|\"green\"|\"blue\" = \"green\", level: 1|2 = 1, mode: \"fast\"|\"slow\" = \"fast\", wait: str = \"90s\", email: str = None, when: str = None, ratio: float = 0.5, options: {depth?: int, labels?: [str]} = {\"depth\":3}, points: [{x: int, y: int}] = None, weights: {str: int} = None, extra: any = None, fail: bool = None, panic: bool = None, absent: bool = None) -> [[int]]  # Returns a slice of slices of integers.",
 }, &winkFuncsMatrixResult)
 var winkFuncsMatrixResult = wink.Funcs[Params, [][]int]{
 	Decode:       winkDecodeParams,
@@ -455,6 +461,7 @@ var WinkMapResult = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.MapResult (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaResultOfMapResult,
+	Signature:    "map_result(name: str, color: \"red\"|\"green\"|\"blue\" = \"green\", level: 1|2 = 1, mode: \"fast\"|\"slow\" = \"fast\", wait: str = \"90s\", email: str = None, when: str = None, ratio: float = 0.5, options: {depth?: int, labels?: [str]} = {\"depth\":3}, points: [{x: int, y: int}] = None, weights: {str: int} = None, extra: any = None, fail: bool = None, panic: bool = None, absent: bool = None) -> {str: int}  # Returns a map of integers.",
 }, &winkFuncsMapResult)
 var winkFuncsMapResult = wink.Funcs[Params, map[string]int]{
 	Decode:       winkDecodeParams,
@@ -496,6 +503,7 @@ var WinkStructMapResult = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.StructMapResult (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaResultOfStructMapResult,
+	Signature:    "struct_map_result(name: str, color: \"red\"|\"green\"|\"blue\" = \"green\", level: 1|2 = 1, mode: \"fast\"|\"slow\" = \"fast\", wait: str = \"90s\", email: str = None, when: str = None, ratio: float = 0.5, options: {depth?: int, labels?: [str]} = {\"depth\":3}, points: [{x: int, y: int}] = None, weights: {str: int} = None, extra: any = None, fail: bool = None, panic: bool = None, absent: bool = None) -> {str: {x: int, y: int}}  # Returns a map of structs.",
 }, &winkFuncsStructMapResult)
 var winkFuncsStructMapResult = wink.Funcs[Params, map[string]Point]{
 	Decode:       winkDecodeParams,
@@ -538,6 +546,7 @@ var WinkStringResult = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.StringResult (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaResultOfStringResult,
+	Signature:    "string_result(name: str, color: \"red\"|\"green\"|\"blue\" = \"green\", level: 1|2 = 1, mode: \"fast\"|\"slow\" = \"fast\", wait: str = \"90s\", email: str = None, when: str = None, ratio: float = 0.5, options: {depth?: int, labels?: [str]} = {\"depth\":3}, points: [{x: int, y: int}] = None, weights: {str: int} = None, extra: any = None, fail: bool = None, panic: bool = None, absent: bool = None) -> str  # Returns a string.",
 }, &winkFuncsStringResult)
 var winkFuncsStringResult = wink.Funcs[Params, string]{
 	Decode:       winkDecodeParams,
@@ -582,6 +591,7 @@ var WinkIntResult = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.IntResult (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaResultOfIntResult,
+	Signature:    "int_result(name: str, color: \"red\"|\"green\"|\"blue\" = \"green\", level: 1|2 = 1, mode: \"fast\"|\"slow\" = \"fast\", wait: str = \"90s\", email: str = None, when: str = None, ratio: float = 0.5, options: {depth?: int, labels?: [str]} = {\"depth\":3}, points: [{x: int, y: int}] = None, weights: {str: int} = None, extra: any = None, fail: bool = None, panic: bool = None, absent: bool = None) -> int  # Returns an integer.",
 }, &winkFuncsIntResult)
 var winkFuncsIntResult = wink.Funcs[Params, int]{
 	Decode:       winkDecodeParams,
@@ -626,6 +636,7 @@ var WinkFloatResult = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.FloatResult (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaResultOfFloatResult,
+	Signature:    "float_result(name: str, color: \"red\"|\"green\"|\"blue\" = \"green\", level: 1|2 = 1, mode: \"fast\"|\"slow\" = \"fast\", wait: str = \"90s\", email: str = None, when: str = None, ratio: float = 0.5, options: {depth?: int, labels?: [str]} = {\"depth\":3}, points: [{x: int, y: int}] = None, weights: {str: int} = None, extra: any = None, fail: bool = None, panic: bool = None, absent: bool = None) -> float  # Returns a float.",
 }, &winkFuncsFloatResult)
 var winkFuncsFloatResult = wink.Funcs[Params, float64]{
 	Decode:       winkDecodeParams,
@@ -670,6 +681,7 @@ var WinkBoolResult = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.BoolResult (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaResultOfBoolResult,
+	Signature:    "bool_result(name: str, color: \"red\"|\"green\"|\"blue\" = \"green\", level: 1|2 = 1, mode: \"fast\"|\"slow\" = \"fast\", wait: str = \"90s\", email: str = None, when: str = None, ratio: float = 0.5, options: {depth?: int, labels?: [str]} = {\"depth\":3}, points: [{x: int, y: int}] = None, weights: {str: int} = None, extra: any = None, fail: bool = None, panic: bool = None, absent: bool = None) -> bool  # Returns a bool.",
 }, &winkFuncsBoolResult)
 var winkFuncsBoolResult = wink.Funcs[Params, bool]{
 	Decode:       winkDecodeParams,
@@ -714,6 +726,7 @@ var WinkEnumResult = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.EnumResult (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaColor,
+	Signature:    "enum_result(name: str, color: \"red\"|\"green\"|\"blue\" = \"green\", level: 1|2 = 1, mode: \"fast\"|\"slow\" = \"fast\", wait: str = \"90s\", email: str = None, when: str = None, ratio: float = 0.5, options: {depth?: int, labels?: [str]} = {\"depth\":3}, points: [{x: int, y: int}] = None, weights: {str: int} = None, extra: any = None, fail: bool = None, panic: bool = None, absent: bool = None) -> \"red\"|\"green\"|\"blue\"  # Returns a named string enum.",
 }, &winkFuncsEnumResult)
 var winkFuncsEnumResult = wink.Funcs[Params, Color]{
 	Decode:       winkDecodeParams,
@@ -758,6 +771,7 @@ var WinkLevelResult = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.LevelResult (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaLevel,
+	Signature:    "level_result(name: str, color: \"red\"|\"green\"|\"blue\" = \"green\", level: 1|2 = 1, mode: \"fast\"|\"slow\" = \"fast\", wait: str = \"90s\", email: str = None, when: str = None, ratio: float = 0.5, options: {depth?: int, labels?: [str]} = {\"depth\":3}, points: [{x: int, y: int}] = None, weights: {str: int} = None, extra: any = None, fail: bool = None, panic: bool = None, absent: bool = None) -> 1|2  # Returns a named integer enum.",
 }, &winkFuncsLevelResult)
 var winkFuncsLevelResult = wink.Funcs[Params, Level]{
 	Decode:       winkDecodeParams,
@@ -802,6 +816,7 @@ var WinkTagsResult = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.TagsResult (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaResultOfStringsResult,
+	Signature:    "tags_result(name: str, color: \"red\"|\"green\"|\"blue\" = \"green\", level: 1|2 = 1, mode: \"fast\"|\"slow\" = \"fast\", wait: str = \"90s\", email: str = None, when: str = None, ratio: float = 0.5, options: {depth?: int, labels?: [str]} = {\"depth\":3}, points: [{x: int, y: int}] = None, weights: {str: int} = None, extra: any = None, fail: bool = None, panic: bool = None, absent: bool = None) -> [str]  # Returns a named slice type.",
 }, &winkFuncsTagsResult)
 var winkFuncsTagsResult = wink.Funcs[Params, Tags]{
 	Decode:       winkDecodeParams,
@@ -847,6 +862,7 @@ var WinkTimeResult = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.TimeResult (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaResultOfTimeResult,
+	Signature:    "time_result(name: str, color: \"red\"|\"green\"|\"blue\" = \"green\", level: 1|2 = 1, mode: \"fast\"|\"slow\" = \"fast\", wait: str = \"90s\", email: str = None, when: str = None, ratio: float = 0.5, options: {depth?: int, labels?: [str]} = {\"depth\":3}, points: [{x: int, y: int}] = None, weights: {str: int} = None, extra: any = None, fail: bool = None, panic: bool = None, absent: bool = None) -> str  # Returns a time.",
 }, &winkFuncsTimeResult)
 var winkFuncsTimeResult = wink.Funcs[Params, time.Time]{
 	Decode:       winkDecodeParams,
@@ -891,6 +907,7 @@ var WinkDurationResult = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.DurationResult (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaResultOfDurationResult,
+	Signature:    "duration_result(name: str, color: \"red\"|\"green\"|\"blue\" = \"green\", level: 1|2 = 1, mode: \"fast\"|\"slow\" = \"fast\", wait: str = \"90s\", email: str = None, when: str = None, ratio: float = 0.5, options: {depth?: int, labels?: [str]} = {\"depth\":3}, points: [{x: int, y: int}] = None, weights: {str: int} = None, extra: any = None, fail: bool = None, panic: bool = None, absent: bool = None) -> str  # Returns a duration.",
 }, &winkFuncsDurationResult)
 var winkFuncsDurationResult = wink.Funcs[Params, time.Duration]{
 	Decode:       winkDecodeParams,
@@ -935,6 +952,7 @@ var WinkRawResult = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.RawResult (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaResultOfRawResult,
+	Signature:    "raw_result(name: str, color: \"red\"|\"green\"|\"blue\" = \"green\", level: 1|2 = 1, mode: \"fast\"|\"slow\" = \"fast\", wait: str = \"90s\", email: str = None, when: str = None, ratio: float = 0.5, options: {depth?: int, labels?: [str]} = {\"depth\":3}, points: [{x: int, y: int}] = None, weights: {str: int} = None, extra: any = None, fail: bool = None, panic: bool = None, absent: bool = None) -> any  # Returns free-form JSON.",
 }, &winkFuncsRawResult)
 var winkFuncsRawResult = wink.Funcs[Params, wink.RawJSON]{
 	Decode:       winkDecodeParams,
@@ -1019,6 +1037,7 @@ var WinkTreeResult = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.TreeResult (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaTree,
+	Signature:    "tree_result(name: str, color: \"red\"|\"green\"|\"blue\" = \"green\", level: 1|2 = 1, mode: \"fast\"|\"slow\" = \"fast\", wait: str = \"90s\", email: str = None, when: str = None, ratio: float = 0.5, options: {depth?: int, labels?: [str]} = {\"depth\":3}, points: [{x: int, y: int}] = None, weights: {str: int} = None, extra: any = None, fail: bool = None, panic: bool = None, absent: bool = None) -> {children: [#], name: str, parent?: any}  # Returns a recursive struct.",
 }, &winkFuncsTreeResult)
 var winkFuncsTreeResult = wink.Funcs[Params, Tree]{
 	Decode:       winkDecodeParams,
@@ -1061,6 +1080,7 @@ var WinkSharedResult = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.SharedResult (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaPair,
+	Signature:    "shared_result(name: str, color: \"red\"|\"green\"|\"blue\" = \"green\", level: 1|2 = 1, mode: \"fast\"|\"slow\" = \"fast\", wait: str = \"90s\", email: str = None, when: str = None, ratio: float = 0.5, options: {depth?: int, labels?: [str]} = {\"depth\":3}, points: [{x: int, y: int}] = None, weights: {str: int} = None, extra: any = None, fail: bool = None, panic: bool = None, absent: bool = None) -> {a: Point, b: Point, records?: [{color: \"red\"|\"green\"|\"blue\", count?: int, created: str, extra?: any, from: Point, id: str, level: 1|2, name: str, note?: str, tags: [str], to?: any, wait: str}]}  # Returns a struct using a shared struct more than once.",
 }, &winkFuncsSharedResult)
 var winkFuncsSharedResult = wink.Funcs[Params, Pair]{
 	Decode:       winkDecodeParams,
@@ -1107,6 +1127,7 @@ var WinkHiddenResult = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.HiddenResult (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaRecord,
+	Signature:    "hidden_result(name: str, color: \"red\"|\"green\"|\"blue\" = \"green\", level: 1|2 = 1, mode: \"fast\"|\"slow\" = \"fast\", wait: str = \"90s\", email: str = None, when: str = None, ratio: float = 0.5, options: {depth?: int, labels?: [str]} = {\"depth\":3}, points: [{x: int, y: int}] = None, weights: {str: int} = None, extra: any = None, fail: bool = None, panic: bool = None, absent: bool = None) -> {color: \"red\"|\"green\"|\"blue\", count?: int, created: str, extra?: any, from: Point, id: str, level: 1|2, name: str, note?: str, tags: [str], to?: any, wait: str}  # Returns a value kept out of the context.",
 }, &winkFuncsHiddenResult)
 var winkFuncsHiddenResult = wink.Funcs[Params, Record]{
 	Decode:       winkDecodeParams,
@@ -1148,6 +1169,7 @@ var WinkContentResult = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.ContentResult (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaResultOfStructsResult,
+	Signature:    "content_result(name: str, color: \"red\"|\"green\"|\"blue\" = \"green\", level: 1|2 = 1, mode: \"fast\"|\"slow\" = \"fast\", wait: str = \"90s\", email: str = None, when: str = None, ratio: float = 0.5, options: {depth?: int, labels?: [str]} = {\"depth\":3}, points: [{x: int, y: int}] = None, weights: {str: int} = None, extra: any = None, fail: bool = None, panic: bool = None, absent: bool = None) -> [{x: int, y: int}]  # Returns a value with an image, audio, an embedded resource (text and blob) and a link.",
 }, &winkFuncsContentResult)
 var winkFuncsContentResult = wink.Funcs[Params, []Point]{
 	Decode:       winkDecodeParams,
@@ -1189,6 +1211,7 @@ var WinkContentOnly = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.ContentOnly (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaNoValue,
+	Signature:    "content_only(name: str, color: \"red\"|\"green\"|\"blue\" = \"green\", level: 1|2 = 1, mode: \"fast\"|\"slow\" = \"fast\", wait: str = \"90s\", email: str = None, when: str = None, ratio: float = 0.5, options: {depth?: int, labels?: [str]} = {\"depth\":3}, points: [{x: int, y: int}] = None, weights: {str: int} = None, extra: any = None, fail: bool = None, panic: bool = None, absent: bool = None) -> None  # Returns no value and blocks only.",
 }, &winkFuncsContentOnly)
 var winkFuncsContentOnly = wink.Funcs[Params, wink.NoValue]{
 	Decode:       winkDecodeParams,
@@ -1230,6 +1253,7 @@ var WinkErrorResult = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.ErrorResult (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaPoint,
+	Signature:    "error_result(name: str, color: \"red\"|\"green\"|\"blue\" = \"green\", level: 1|2 = 1, mode: \"fast\"|\"slow\" = \"fast\", wait: str = \"90s\", email: str = None, when: str = None, ratio: float = 0.5, options: {depth?: int, labels?: [str]} = {\"depth\":3}, points: [{x: int, y: int}] = None, weights: {str: int} = None, extra: any = None, fail: bool = None, panic: bool = None, absent: bool = None) -> {x: int, y: int}  # Returns a Go error.",
 }, &winkFuncsErrorResult)
 var winkFuncsErrorResult = wink.Funcs[Params, Point]{
 	Decode:       winkDecodeParams,
@@ -1267,6 +1291,7 @@ var WinkNoParamsResult = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.NoParamsResult (shapes.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaPoint,
+	Signature:        "no_params_result() -> {x: int, y: int}  # Takes no params and returns a struct.",
 }, &winkFuncsNoParamsResult)
 var winkFuncsNoParamsResult = wink.Funcs[wink.NoParams, Point]{
 	Decode:       wink.DecodeNoParams,
@@ -1290,6 +1315,7 @@ var WinkForestResult = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.ForestResult (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaResultOfForestResult,
+	Signature:    "forest_result(root: Tree, a: any = None, b: any = None) -> [Tree]  # Returns a slice of a recursive struct (its schema under $defs).",
 }, &winkFuncsForestResult)
 var winkFuncsForestResult = wink.Funcs[TreeParams, []Tree]{
 	Decode:       winkDecodeTreeParams,
@@ -1325,6 +1351,7 @@ var WinkTreeMapResult = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.TreeMapResult (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaResultOfTreeMapResult,
+	Signature:    "tree_map_result(root: Tree, a: any = None, b: any = None) -> {str: Tree}  # Returns a map of a recursive struct.",
 }, &winkFuncsTreeMapResult)
 var winkFuncsTreeMapResult = wink.Funcs[TreeParams, map[string]Tree]{
 	Decode:       winkDecodeTreeParams,
@@ -1361,6 +1388,7 @@ var WinkTreePointerResult = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.TreePointerResult (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaResultOfTreePointerResult,
+	Signature:    "tree_pointer_result(root: Tree, a: any = None, b: any = None) -> any  # Returns a pointer to a recursive struct, nil for a root named \"none\".",
 }, &winkFuncsTreePointerResult)
 var winkFuncsTreePointerResult = wink.Funcs[TreeParams, *Tree]{
 	Decode:       winkDecodeTreeParams,
@@ -1401,6 +1429,7 @@ var WinkNumbersResult = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.NumbersResult (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaNumbers,
+	Signature:    "numbers_result(name: str, color: \"red\"|\"green\"|\"blue\" = \"green\", level: 1|2 = 1, mode: \"fast\"|\"slow\" = \"fast\", wait: str = \"90s\", email: str = None, when: str = None, ratio: float = 0.5, options: {depth?: int, labels?: [str]} = {\"depth\":3}, points: [{x: int, y: int}] = None, weights: {str: int} = None, extra: any = None, fail: bool = None, panic: bool = None, absent: bool = None) -> {at: str, corners: [{x: int, y: int}], f32: float, f64: float, i64: int, i8: int, long: str, pair: [int], u64: int, u8: int}  # Returns every number kind at its extremes.",
 }, &winkFuncsNumbersResult)
 var winkFuncsNumbersResult = wink.Funcs[Params, Numbers]{
 	Decode:       winkDecodeParams,
@@ -1443,6 +1472,7 @@ var WinkArrayResult = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.ArrayResult (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaResultOfArrayResult,
+	Signature:    "array_result(name: str, color: \"red\"|\"green\"|\"blue\" = \"green\", level: 1|2 = 1, mode: \"fast\"|\"slow\" = \"fast\", wait: str = \"90s\", email: str = None, when: str = None, ratio: float = 0.5, options: {depth?: int, labels?: [str]} = {\"depth\":3}, points: [{x: int, y: int}] = None, weights: {str: int} = None, extra: any = None, fail: bool = None, panic: bool = None, absent: bool = None) -> [int]  # Returns a fixed-size array.",
 }, &winkFuncsArrayResult)
 var winkFuncsArrayResult = wink.Funcs[Params, [3]int]{
 	Decode:       winkDecodeParams,
@@ -1488,6 +1518,7 @@ var WinkSparseResult = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.SparseResult (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaSparse,
+	Signature:    "sparse_result(name: str, color: \"red\"|\"green\"|\"blue\" = \"green\", level: 1|2 = 1, mode: \"fast\"|\"slow\" = \"fast\", wait: str = \"90s\", email: str = None, when: str = None, ratio: float = 0.5, options: {depth?: int, labels?: [str]} = {\"depth\":3}, points: [{x: int, y: int}] = None, weights: {str: int} = None, extra: any = None, fail: bool = None, panic: bool = None, absent: bool = None) -> {by_name: {str: any}, counts: {str: int}, empty: {str: str}, points: [any], words: [str]}  # Returns slices and maps holding nulls.",
 }, &winkFuncsSparseResult)
 var winkFuncsSparseResult = wink.Funcs[Params, Sparse]{
 	Decode:       winkDecodeParams,
@@ -1530,6 +1561,7 @@ var WinkCountsResult = wink.NewTool(wink.Spec{
 	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.CountsResult (shapes.go)",
 	ReadOnly:     true,
 	ResultSchema: winkSchemaResultOfMapResult,
+	Signature:    "counts_result(name: str, color: \"red\"|\"green\"|\"blue\" = \"green\", level: 1|2 = 1, mode: \"fast\"|\"slow\" = \"fast\", wait: str = \"90s\", email: str = None, when: str = None, ratio: float = 0.5, options: {depth?: int, labels?: [str]} = {\"depth\":3}, points: [{x: int, y: int}] = None, weights: {str: int} = None, extra: any = None, fail: bool = None, panic: bool = None, absent: bool = None) -> {str: int}  # Returns a named map type.",
 }, &winkFuncsCountsResult)
 var winkFuncsCountsResult = wink.Funcs[Params, Counts]{
 	Decode:       winkDecodeParams,

@@ -219,6 +219,7 @@ var WinkCharge = wink.NewTool(wink.Spec{
 	ParamsSchema: winkSchemaChargeParams,
 	Position:     "github.com/winkgen/wink/runtime/wink/internal/winktest.Charge (tools.go)",
 	ResultSchema: winkSchemaReceipt,
+	Signature:    "charge(account: str, amount: int, fail: bool = None) -> {seq: int}  # Charges an account once per identical call.",
 }, &winkFuncsCharge)
 var winkFuncsCharge = wink.Funcs[ChargeParams, Receipt]{
 	Decode:       winkDecodeChargeParams,
@@ -239,6 +240,7 @@ var WinkTransfer = wink.NewTool(wink.Spec{
 	ParamsSchema: winkSchemaTransferParams,
 	Position:     "github.com/winkgen/wink/runtime/wink/internal/winktest.Transfer (tools.go)",
 	ResultSchema: winkSchemaReceipt,
+	Signature:    "transfer(to: str, amount: int, meta: any) -> {seq: int}  # Moves money once per identical call (the free-form meta included).",
 }, &winkFuncsTransfer)
 var winkFuncsTransfer = wink.Funcs[TransferParams, Receipt]{
 	Decode:       winkDecodeTransferParams,
@@ -261,6 +263,7 @@ var WinkBook = wink.NewTool(wink.Spec{
 	ParamsSchema: winkSchemaBookParams,
 	Position:     "github.com/winkgen/wink/runtime/wink/internal/winktest.Book (tools.go)",
 	ResultSchema: winkSchemaReceipt,
+	Signature:    "book(room: str, day: int, note: str = None) -> {seq: int}  # Books a room for a day, once per room and day whatever the note.",
 }, &winkFuncsBook)
 var winkFuncsBook = wink.Funcs[BookParams, Receipt]{
 	Decode:       winkDecodeBookParams,
@@ -281,6 +284,7 @@ var WinkPing = wink.NewTool(wink.Spec{
 	ParamsSchema: winkSchemaPingParams,
 	Position:     "github.com/winkgen/wink/runtime/wink/internal/winktest.Ping (tools.go)",
 	ResultSchema: winkSchemaReceipt,
+	Signature:    "ping(id: str, n: int) -> {seq: int}  # Answers once per id.",
 }, &winkFuncsPing)
 var winkFuncsPing = wink.Funcs[PingParams, Receipt]{
 	Decode:       winkDecodePingParams,
