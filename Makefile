@@ -11,7 +11,7 @@ RACE_PKGS := ./runtime/wink/... ./runtime/ledger/... ./runtime/session/... ./run
 NESTED_MODS := runtime/durable/temporal
 FUZZTIME ?= 60s
 
-.PHONY: demo demo-tools demo-fleet demo-durable bench-durable test race generate regen check-generated check-fresh cross go-next bench bench-scale bench-mcp fuzz fuzz-brief vet mcp-clients conformance
+.PHONY: demo demo-tools demo-fleet demo-durable demo-code bench-durable test race generate regen check-generated check-fresh cross go-next bench bench-scale bench-mcp fuzz fuzz-brief vet mcp-clients conformance
 
 ## demo: install bubblewrap when missing (scripts/demo-deps.sh: the demo's shell runs in it), regenerate,
 ## then run the example agent end to end through the agent loop with a scripted model
@@ -33,6 +33,13 @@ demo-fleet:
 ## worker killed (kill -9) mid-way, the run finished by another worker, the transcript printed
 demo-durable:
 	$(GO) run ./example/cmd/durable
+
+## demo-code: programs that call tools (runtime/suites/eval's run_program): the example's scripted model
+## answers a dozen dependent lookups with one program (the program, each inner call with its policy
+## decision, the result, the turns and bytes against call by call), then the same run on the durable
+## engine (PostgreSQL) with its worker killed (kill -9) mid-program and the completed calls replayed
+demo-code:
+	$(GO) run ./example/cmd/codemode
 
 ## test: everything CI runs (scripts/test-deps.sh first: it installs bubblewrap, PostgreSQL and npm when
 ## missing, or says what to install, before anything is built)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/winkgen/wink/runtime/session"
 	"github.com/winkgen/wink/runtime/wink"
@@ -253,6 +254,7 @@ func (r *programRun) inner(name string, args []byte) (byte, []byte, error) {
 	if cp, ok := r.checkpoints[n]; ok && !r.diverged {
 		if cp.Tool == name && cp.Args == digest {
 			r.replayed++
+			r.replayEvent(n, cp, args)
 			return 'V', cp.resultValue(), nil
 		}
 		r.diverged = true // the program took another path: its later checkpoints are not its calls
@@ -343,4 +345,17 @@ func (r *programRun) loadCheckpoints() error {
 		}
 	}
 	return tx.End(context.WithoutCancel(r.tc.Context()))
+}
+
+// replayEvent tells the dispatcher's Events sink that inner call n was answered from its checkpoint cp:
+// a ToolInvoked with Replayed set, as for a ledger's replay (nothing ran, so no policy was asked).
+func (r *programRun) replayEvent(n int, cp Checkpoint, args []byte) {
+	if r.d.Events == nil {
+		return
+	}
+	t := r.tools[cp.Tool]
+	ev := &wink.ToolInvoked{Name: cp.Tool, CallID: r.tc.CallID + "/" + strconv.Itoa(n), Tool: t, Arguments: args,
+		Success: true, Output: cp.Output, Replayed: true, Time: time.Now()}
+	defer func() { _ = recover() }() // a sink that panics drops the event, as the dispatcher's does
+	r.d.Events(ev)
 }
