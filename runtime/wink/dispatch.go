@@ -433,7 +433,7 @@ func (t *Tool) run(ctx context.Context, disp *Dispatcher, call Call, fr *frame) 
 		return
 	}
 
-	// 1c: who may call the tool: the model directly, a program, or both (program.go).
+	// 1d: who may call the tool: the model directly, a program, or both (program.go).
 	if msg := t.checkCaller(ctx); msg != "" {
 		cs.fail(msg)
 		cs.cause = ErrCaller

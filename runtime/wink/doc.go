@@ -49,6 +49,13 @@
 //     (Outcome.RetryAfter is set; ToolInvoked.Err is a *RateLimitError,
 //     ErrRateLimited). A limiter that cannot decide (its database is down)
 //     fails closed: Dispatch returns its error and nothing runs;
+//     1d. the caller: a tool's Spec.Callers (//wink:tool callers=...;
+//     Spec.Callable's default) says whether the model may call it
+//     directly and whether a program may (an inner call, its context
+//     marked by WithInnerCall); a call it does not allow is a failure
+//     result saying how to call the tool instead (ToolInvoked.Err is
+//     ErrCaller). Program tools (AsProgram) run without a transaction of
+//     their own, each inner call in its own (program.go);
 //  2. strict decoding with the generated decoder, then the params' Validate
 //     (only when decoding found no error: a half-decoded value is
 //     meaningless); all problems become one ArgumentsError text;

@@ -79,6 +79,56 @@
 //   - Failures the model reads: a syntax or runtime error with its line and column and the Starlark
 //     backtrace's last frame, the step budget, the memory bound, the time bounds, a failed builtin (the
 //     read and write bounds among them). Each is a failure result, so the call's writes are rolled back.
+//
+// # Programs that call tools (run_program)
+//
+// Program (run_program) runs a Starlark program, in the same bounded child process, whose functions are
+// the dispatcher's tools: a program reads ProgramGuide (ProgramSection puts it in the prompt), one
+// generated signature per tool (wink.Spec.Signature: parameters with their types, defaults and enums,
+// the result's shape, the one-line description), and calls tools with keyword arguments:
+//
+//	sec, _ := eval.ProgramSection(reg)                     // reg holds the tools and eval.Program
+//	d := &wink.Dispatcher{Registry: reg, Session: sess, Policies: pols}
+//
+// What a program's calls are:
+//
+//   - Which tools: those whose declaration allows calls from programs (//wink:tool callers=program or
+//     both; by default the read-only and the idempotent ones, never a destructive one: wink.Spec.Callable).
+//     Others are not functions in the program; the dispatcher refuses them too.
+//   - Every inner call is a full dispatch, in the calling process (the child holds no handler: it sends
+//     the call's name and its arguments as JSON over its pipe and waits for the answer): the caller's
+//     scopes, the generated strict decoder (a bad argument fails with the text a direct call gets), the
+//     policies, the call's own transaction, the ledger under the tool's own idempotency key (an inner call
+//     replays a direct call's result and the other way round), Hooks.Start (traces: inner spans are
+//     children of the program's) and a ToolInvoked event, with the call id "<program call id>/<n>".
+//     The program call itself has no transaction (wink.Tool.AsProgram): its inner calls commit one by one,
+//     and a program that fails halfway keeps the calls it completed, as the same calls made one by one do.
+//   - Results: the tool's result value as its generated encoder writes it, turned into Starlark values
+//     (objects are dicts, arrays lists); a result without a JSON value (none, or excluded from the
+//     context) is its text.
+//   - Failures: a failed inner call (bad arguments, a denial, a handler's failure) stops the program with
+//     "tool <name> failed: <the text a direct call gets>", at the line of the call; attempt(tool, k=v, ...)
+//     makes the call without stopping, returning a struct with ok, value and error (the same text).
+//   - Holds: an inner call a policy holds (policy.RequireApproval) holds the program call: Dispatch returns
+//     a *wink.HeldError whose Call is the program call and whose Binding is the inner call's (its tool and
+//     arguments, so the person decides on what will run), under the hold id "<program id>/<n>". Whoever
+//     dispatches the held call again (loop.Resume, a durable engine) runs the program again from its
+//     start; the inner calls it had completed are answered from their checkpoints, the held one runs or
+//     is denied as decided.
+//   - Checkpoints: each successful inner call records a Checkpoint in the session (CheckpointSlice; give
+//     it to the session store) in its own transaction, so the commit of its changes and of its checkpoint
+//     is one write. A program run again under the same id (after a hold, or by a durable engine whose
+//     worker died: the engine dispatches the step under the same hold id) is deterministic up to its
+//     inputs, the source and the results of its calls, so it sends the same calls in the same order, and
+//     each one that has a checkpoint is answered from it without running again (a ToolInvoked event with
+//     Replayed set says so). A call that differs from its checkpoint (another tool or other arguments:
+//     the program changed its path, say after a read-only tool answered differently) is dispatched, and
+//     no later checkpoint is used. A session keeps the checkpoints of its KeptPrograms latest programs.
+//     Calls that failed are not checkpointed: they changed nothing, and are dispatched again.
+//   - Bounds: max_calls (default 100, at most 1000) inner calls per program, past which it stops; the
+//     steps, memory, CPU time and wall-clock bounds of eval (the wall-clock bound includes the time its
+//     inner calls take); the values crossing the pipe are nested at most 64 deep. Programs have no
+//     read_file or write_file: what they change, they change through tools.
 package eval
 
 //go:generate go run github.com/winkgen/wink/cmd/winkgen

@@ -68,6 +68,14 @@ func entries(s *session.Session) []string {
 
 func TestProgramCallsToolsAndReturnsTheirValues(t *testing.T) {
 	e := newProgramEnv(t)
+	// Tracing's hook (otelwink plugs in here): each inner call starts in the program call's context.
+	type spanKey struct{}
+	var parents []string
+	e.d.Hooks.Start = func(ctx context.Context, tool *wink.Tool, call wink.Call) (context.Context, func(*wink.ToolInvoked)) {
+		parent, _ := ctx.Value(spanKey{}).(string)
+		parents = append(parents, call.Name+"<"+parent)
+		return context.WithValue(ctx, spanKey{}, call.Name), nil
+	}
 	before := programtest.Runs.Lookup.Load()
 	out, err := e.program(t, "total = 0\nfor i in range(12):\n    r = lookup(id=i, field='price')\n    total += r['price']\nresult = {'total': total, 'first': lookup(id=0)['name']}")
 	if err != nil || !out.Success {
@@ -92,6 +100,9 @@ func TestProgramCallsToolsAndReturnsTheirValues(t *testing.T) {
 				t.Errorf("inner event %+v", ev)
 			}
 		}
+	}
+	if len(parents) != 14 || parents[0] != "run_program<" || parents[1] != "lookup<run_program" || parents[13] != "lookup<run_program" {
+		t.Errorf("trace parents %q", parents)
 	}
 	if inner != 13 || e.events[len(e.events)-1].Name != "run_program" {
 		t.Errorf("%d inner events, last %q", inner, e.events[len(e.events)-1].Name)
