@@ -27,7 +27,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -372,8 +371,7 @@ func workerMain(args []string, stdout, stderr io.Writer) int {
 	}
 	die := func() {
 		fmt.Fprintf(stdout, "kill -9 at %s\n", *killAt)
-		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
-		select {}
+		killSelf()
 	}
 	city, phase, _ := strings.Cut(*killAt, ":")
 	if *killAt != "" && phase != "end" {

@@ -77,6 +77,7 @@ var WinkKinds = wink.NewTool(wink.Spec{
 	},
 	ResultSchema: winkSchemaResult,
 	Scopes:       []string{"docs:read", "https://docs.example.com/search"},
+	Signature:    "kinds(name: str, count: int, ratio: float, temp: float, on: bool, allowed: [\"red\"|\"blue\"], level: 1|2, when: str, tags: [str], grid: [int], meta: {str: int}, delta: int = 0, color: \"red\"|\"green\"|\"blue\" = \"green\", maybe: int = None, email: str = None, opt: \"red\"|\"green\"|\"blue\" = None, nested: {str: [bool]} = None, default_ptr: str = \"a b\") -> {ok: bool}  # Exercises every kind.",
 	Task:         wink.TaskOptional,
 }, &winkFuncsKinds)
 var winkFuncsKinds = wink.Funcs[Params, Result]{

@@ -56,6 +56,7 @@ var WinkLookupCustomer = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/gen/testdata/deferred.LookupCustomer (deferred.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaCustomer,
+	Signature:        "lookup_customer(customer_id: str) -> {name: str}  # Returns a customer's record by id.",
 }, &winkFuncsLookupCustomer)
 var winkFuncsLookupCustomer = wink.Funcs[LookupParams, Customer]{
 	Decode:       winkDecodeLookupParams,
@@ -109,6 +110,7 @@ var WinkListInvoices = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/gen/testdata/deferred.ListInvoices (deferred.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
+	Signature:        "list_invoices() -> None  # Lists the invoices of the current account.",
 }, &winkFuncsListInvoices)
 var winkFuncsListInvoices = wink.Funcs[wink.NoParams, wink.NoValue]{
 	Decode:       wink.DecodeNoParams,

@@ -119,6 +119,7 @@ var WinkLookupCustomer = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/runtime/internal/shoptools.LookupCustomer (shoptools.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaAnswer,
+	Signature:        "lookup_customer(customer_id: str) -> {detail: str, tool: str}  # Returns a customer's record: name, email and plan.",
 }, &winkFuncsLookupCustomer)
 var winkFuncsLookupCustomer = wink.Funcs[CustomerRef, Answer]{
 	Decode:       winkDecodeCustomerRef,
@@ -136,6 +137,7 @@ var WinkSearchOrders = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/runtime/internal/shoptools.SearchOrders (shoptools.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaAnswer,
+	Signature:        "search_orders(customer_id: str) -> {detail: str, tool: str}  # Lists a customer's orders, newest first.",
 }, &winkFuncsSearchOrders)
 var winkFuncsSearchOrders = wink.Funcs[CustomerRef, Answer]{
 	Decode:       winkDecodeCustomerRef,
@@ -188,6 +190,7 @@ var WinkListInvoices = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/runtime/internal/shoptools.ListInvoices (shoptools.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaAnswer,
+	Signature:        "list_invoices(customer_id: str) -> {detail: str, tool: str}  # Lists the invoices of a customer's account.",
 }, &winkFuncsListInvoices)
 var winkFuncsListInvoices = wink.Funcs[CustomerRef, Answer]{
 	Decode:       winkDecodeCustomerRef,
@@ -206,6 +209,7 @@ var WinkGetWeather = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/runtime/internal/shoptools.GetWeather (shoptools.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaAnswer,
+	Signature:        "get_weather(city: str, days: int) -> {detail: str, tool: str}  # Returns the weather forecast for a city.",
 }, &winkFuncsGetWeather)
 var winkFuncsGetWeather = wink.Funcs[City, Answer]{
 	Decode:       winkDecodeCity,
@@ -275,6 +279,7 @@ var WinkShipmentStatus = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/runtime/internal/shoptools.ShipmentStatus (shoptools.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaAnswer,
+	Signature:        "shipment_status(order_id: str) -> {detail: str, tool: str}  # Tracks the shipment of an order: carrier, position and expected delivery date.",
 }, &winkFuncsShipmentStatus)
 var winkFuncsShipmentStatus = wink.Funcs[OrderRef, Answer]{
 	Decode:       winkDecodeOrderRef,
@@ -344,6 +349,7 @@ var WinkCheckStock = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/runtime/internal/shoptools.CheckStock (shoptools.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaAnswer,
+	Signature:        "check_stock(sku: str) -> {detail: str, tool: str}  # Checks how many units of a product are in stock, per warehouse.",
 }, &winkFuncsCheckStock)
 var winkFuncsCheckStock = wink.Funcs[Product, Answer]{
 	Decode:       winkDecodeProduct,
@@ -362,6 +368,7 @@ var WinkProductDetails = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/runtime/internal/shoptools.ProductDetails (shoptools.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaAnswer,
+	Signature:        "product_details(sku: str) -> {detail: str, tool: str}  # Returns a product's description, price and dimensions.",
 }, &winkFuncsProductDetails)
 var winkFuncsProductDetails = wink.Funcs[Product, Answer]{
 	Decode:       winkDecodeProduct,
@@ -380,6 +387,7 @@ var WinkExchangeRate = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/runtime/internal/shoptools.ExchangeRate (shoptools.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaAnswer,
+	Signature:        "exchange_rate(amount: float, from: str, to: str) -> {detail: str, tool: str}  # Converts an amount between two currencies at today's rate.",
 }, &winkFuncsExchangeRate)
 var winkFuncsExchangeRate = wink.Funcs[Currency, Answer]{
 	Decode:       winkDecodeCurrency,
@@ -449,6 +457,7 @@ var WinkLoyaltyPoints = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/runtime/internal/shoptools.LoyaltyPoints (shoptools.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaAnswer,
+	Signature:        "loyalty_points(customer_id: str) -> {detail: str, tool: str}  # Returns a customer's loyalty points balance and their expiry.",
 }, &winkFuncsLoyaltyPoints)
 var winkFuncsLoyaltyPoints = wink.Funcs[CustomerRef, Answer]{
 	Decode:       winkDecodeCustomerRef,

@@ -181,8 +181,9 @@ var programMemoryText = "The program used more than " + strconv.Itoa(MaxMemory>>
 	"Build smaller values."
 
 // Program is the program tool to register: run_program, set up to dispatch its inner calls
-// (wink.Tool.AsProgram).
-var Program = WinkRunProgram.AsProgram()
+// (wink.Tool.AsProgram). (Its type is written out so that packages using it type-check while winkgen
+// regenerates this one.)
+var Program *wink.Tool = WinkRunProgram.AsProgram()
 
 // CallableTools returns the tools of reg that programs may call (wink.Spec.Callable), in registry order;
 // program tools are not among them.
