@@ -165,9 +165,7 @@ func FirstByte(data []byte) byte {
 	return t[0]
 }
 
-// Callable reports who may call the tool: the model directly, and a program the provider runs. It is
-// the declaration's default until wink.Spec says it (callers=): direct calls always; program calls for a
-// tool that is read-only or idempotent and not declared destructive.
-func Callable(s *wink.Spec) (direct, program bool) {
-	return true, s.Destructive != wink.HintYes && (s.ReadOnly || s.Idempotency.Strategy != wink.IdemNone)
-}
+// Callable reports who may call the tool: the model directly, and a program the provider runs: the
+// declaration (//wink:tool callers=direct|program|both), else its default from the hints
+// (wink.Spec.Callable).
+func Callable(s *wink.Spec) (direct, program bool) { return s.Callable() }

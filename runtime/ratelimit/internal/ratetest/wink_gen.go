@@ -77,6 +77,7 @@ var WinkLookup = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/runtime/ratelimit/internal/ratetest.Lookup (tools.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
+	Signature:        "lookup(id: int) -> None  # Reads a record.",
 }, &winkFuncsLookup)
 var winkFuncsLookup = wink.Funcs[LookupParams, wink.NoValue]{
 	Decode:       winkDecodeLookupParams,
