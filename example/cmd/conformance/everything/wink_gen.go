@@ -131,6 +131,7 @@ var WinkTestMissingCapability = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.TestMissingCapability (stateless.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
+	Signature:        "test_missing_capability() -> None  # Needs the client's sampling capability: a client that did not declare it gets -32021 on 2026-07-28 (wink.ToolContext.RequireClient), a tool error on earlier revisions.",
 }, &winkFuncsTestMissingCapability)
 var winkFuncsTestMissingCapability = wink.Funcs[wink.NoParams, wink.NoValue]{
 	Decode:       wink.DecodeNoParams,
@@ -150,6 +151,7 @@ var WinkTestLoggingTool = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.TestLoggingTool (stateless.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
+	Signature:        "test_logging_tool() -> None  # Sends log messages: on 2026-07-28 only to a request that named a log level in its _meta.",
 }, &winkFuncsTestLoggingTool)
 var winkFuncsTestLoggingTool = wink.Funcs[wink.NoParams, wink.NoValue]{
 	Decode:       wink.DecodeNoParams,
@@ -169,6 +171,7 @@ var WinkTestStreamingElicitation = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.TestStreamingElicitation (stateless.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
+	Signature:        "test_streaming_elicitation() -> None  # Asks the user for a username and an email address: on 2026-07-28 the question travels in an input-required result, never as a request on the response stream.",
 }, &winkFuncsTestStreamingElicitation)
 var winkFuncsTestStreamingElicitation = wink.Funcs[wink.NoParams, wink.NoValue]{
 	Decode:       wink.DecodeNoParams,
@@ -188,6 +191,7 @@ var WinkGreet = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.Greet (tasks.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
+	Signature:        "greet(name: str) -> None  # Greets by name, in the request (never a task).",
 }, &winkFuncsGreet)
 var winkFuncsGreet = wink.Funcs[GreetParams, wink.NoValue]{
 	Decode:       winkDecodeGreetParams,
@@ -205,6 +209,7 @@ var WinkSlowCompute = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.SlowCompute (tasks.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
+	Signature:        "slow_compute(seconds: int, label: str = None) -> None  # Works for the given seconds, then answers; cancelling the task stops it.",
 	Task:             wink.TaskOptional,
 }, &winkFuncsSlowCompute)
 var winkFuncsSlowCompute = wink.Funcs[SlowComputeParams, wink.NoValue]{
@@ -223,6 +228,7 @@ var WinkFailingJob = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.FailingJob (tasks.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
+	Signature:        "failing_job() -> None  # Works for a second, then fails as a tool (an isError result: the task completes).",
 	Task:             wink.TaskRequired,
 }, &winkFuncsFailingJob)
 var winkFuncsFailingJob = wink.Funcs[wink.NoParams, wink.NoValue]{
@@ -243,6 +249,7 @@ var WinkProtocolErrorJob = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.ProtocolErrorJob (tasks.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
+	Signature:        "protocol_error_job() -> None  # Fails the way no tool result can say: its task fails with a JSON-RPC error.",
 	Task:             wink.TaskOptional,
 }, &winkFuncsProtocolErrorJob)
 var winkFuncsProtocolErrorJob = wink.Funcs[wink.NoParams, wink.NoValue]{
@@ -280,6 +287,7 @@ var WinkMultiInput = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.MultiInput (tasks.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
+	Signature:        "multi_input() -> None  # Asks two questions at once, then answers with both answers.",
 	Task:             wink.TaskOptional,
 }, &winkFuncsMultiInput)
 var winkFuncsMultiInput = wink.Funcs[wink.NoParams, wink.NoValue]{
@@ -300,6 +308,7 @@ var WinkTestToolWithTask = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.TestToolWithTask (tasks.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
+	Signature:        "test_tool_with_task() -> None  # Asks for the user's name in the request, then goes on as a task (listed in the server's TaskOptions.StartInRequest) whose result greets the user.",
 	Task:             wink.TaskRequired,
 }, &winkFuncsTestToolWithTask)
 var winkFuncsTestToolWithTask = wink.Funcs[wink.NoParams, wink.NoValue]{

@@ -43,6 +43,7 @@ var WinkSlow = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/runtime/mcpserver/internal/tasktest.Slow (tools.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
+	Signature:        "slow(millis: int, label: str = None) -> None  # Works for the given milliseconds, then answers with its label and the process that finished it.",
 	Task:             wink.TaskOptional,
 }, &winkFuncsSlow)
 var winkFuncsSlow = wink.Funcs[SlowParams, wink.NoValue]{
@@ -61,6 +62,7 @@ var WinkAsk = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/runtime/mcpserver/internal/tasktest.Ask (tools.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
+	Signature:        "ask() -> None  # Asks the user's name and greets them.",
 	Task:             wink.TaskRequired,
 }, &winkFuncsAsk)
 var winkFuncsAsk = wink.Funcs[wink.NoParams, wink.NoValue]{
