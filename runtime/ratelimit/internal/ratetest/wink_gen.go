@@ -95,6 +95,7 @@ var WinkSearch = wink.NewTool(wink.Spec{
 	Position:         "github.com/winkgen/wink/runtime/ratelimit/internal/ratetest.Search (tools.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaSearchResult,
+	Signature:        "search(query: str, limit: int = 10, kinds: [str] = None, since: str = None) -> {matches: [str], total: int}  # Searches the documents.",
 }, &winkFuncsSearch)
 var winkFuncsSearch = wink.Funcs[SearchParams, SearchResult]{
 	Decode:       winkDecodeSearchParams,
