@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"strconv"
+	"time"
 
 	"github.com/winkgen/wink/runtime/loop"
 	"github.com/winkgen/wink/runtime/wink"
@@ -19,7 +20,10 @@ import (
 //
 // Version 3 keeps what provider-native programs need to continue: a call's Caller, a response's and an
 // assistant message's Container and Native, and a tool message's Found (the tools a search found).
-const codecVersion = 3
+//
+// Version 4 adds an outcome's RetryAfter (a rate limit's refusal says when to call again) after its
+// content blocks.
+const codecVersion = 4
 
 // minCodecVersion is the oldest version the decoder reads.
 const minCodecVersion = 1
@@ -185,6 +189,7 @@ func (e *enc) outcome(o wink.Outcome) {
 	for i := range blocks {
 		e.content(&blocks[i])
 	}
+	e.varint(int64(o.RetryAfter))
 }
 
 func (d *dec) outcome() wink.Outcome {
@@ -198,6 +203,9 @@ func (d *dec) outcome() wink.Outcome {
 			}
 			o.Content = wink.BlocksOf(blocks...)
 		}
+	}
+	if d.v >= 4 {
+		o.RetryAfter = time.Duration(d.varint())
 	}
 	return o
 }
