@@ -18,7 +18,9 @@ import (
 // a tool whose //wink:tool scopes the token lacks, and the token's
 // principal in the context of every call (wink.PrincipalFrom,
 // ToolContext.Principal), where the dispatcher checks each tool's scopes
-// again before decoding its arguments. HTTPHandler fails when cfg is
+// again before decoding its arguments. Prompts, resources and resource
+// templates declaring Scopes are listed, got and read likewise
+// (auth_items.go). HTTPHandler fails when cfg is
 // invalid. Serve the handler at the root of the resource's origin so that
 // clients find the metadata (or mount auth.Server.MetadataHandler there).
 //
@@ -46,12 +48,22 @@ func withAuth(h http.Handler, c *config, d *wink.Dispatcher) (http.Handler, erro
 			all = append(all, sp.Scopes...)
 		}
 	}
+	items, err := itemScopesOf(c.ext)
+	if err != nil {
+		return nil, err
+	}
+	if items != nil {
+		all = append(all, items.all...)
+	}
 	if srv, err = srv.WithScopes(all); err != nil {
 		return nil, err
 	}
-	return srv.Handler(h, func(tool string) ([]string, bool) {
-		sc, ok := scopes[tool]
-		return sc, ok
+	return srv.Handler(h, func(method, name string) ([]string, bool) {
+		if method == "tools/call" {
+			sc, ok := scopes[name]
+			return sc, ok
+		}
+		return items.of(method, name)
 	}), nil
 }
 

@@ -29,6 +29,10 @@ type Prompt struct {
 	// Complete, when set, suggests values for an argument
 	// (completion/complete); the values are filtered by the prefix typed.
 	Complete Completer
+	// Scopes are the OAuth scopes a caller's token must hold to see it
+	// listed and to get it when the server is a resource server (WithAuth;
+	// auth_items.go); none: any authenticated caller.
+	Scopes []string
 }
 
 // PromptArgument is one argument of a Prompt.

@@ -24,6 +24,10 @@ type Resource struct {
 	// Read returns its contents: a wink.EmbeddedResource (text) or
 	// wink.EmbeddedBlob (bytes); an empty URI or MIME type is filled in.
 	Read func(ctx context.Context) (wink.Content, error)
+	// Scopes are the OAuth scopes a caller's token must hold to see it
+	// listed and to read it when the server is a resource server (WithAuth;
+	// auth_items.go); none: any authenticated caller.
+	Scopes []string
 }
 
 // ResourceTemplate is a family of resources named by a URI template
@@ -50,6 +54,10 @@ type ResourceTemplate struct {
 	// Complete, when set, suggests values for a variable
 	// (completion/complete with a ref/resource).
 	Complete Completer
+	// Scopes are the OAuth scopes a caller's token must hold to see it
+	// listed and to read the resources of it when the server is a resource server (WithAuth;
+	// auth_items.go); none: any authenticated caller.
+	Scopes []string
 }
 
 // WithResource serves r.

@@ -137,6 +137,11 @@ func newMCPServer(d *wink.Dispatcher, oneClient bool, opts []Option) (*mcp.Serve
 	if err := s.installSearch(ms, c.search); err != nil { // toolsearch.go
 		return nil, err
 	}
+	items, err := itemScopesOf(c.ext)
+	if err != nil {
+		return nil, err
+	}
+	ms.AddReceivingMiddleware(itemsByScopes(c.auth, items)) // and the prompts and resources (auth_items.go)
 	return ms, nil
 }
 

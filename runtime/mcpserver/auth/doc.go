@@ -32,6 +32,13 @@
 //     tools/call of a tool the token lacks scopes for is answered exactly as
 //     a call of a tool that does not exist (the SDK's JSON-RPC error
 //     `unknown tool "x"`), not with 403.
+//   - Prompts, resources and resource templates declaring Scopes
+//     (mcpserver.Prompt.Scopes, Resource.Scopes, ResourceTemplate.Scopes)
+//     are treated alike: prompts/list, resources/list and
+//     resources/templates/list show a caller only what its token permits
+//     (private); prompts/get and resources/read of the rest get the same 403
+//     step-up challenge, or, with HideTools, exactly the answer for a prompt
+//     or resource that does not exist.
 //   - The authorization server being unreachable when its keys are needed:
 //     503, the token is neither accepted nor called invalid.
 //

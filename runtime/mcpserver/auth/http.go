@@ -47,8 +47,10 @@ func (s *Server) serveMetadata(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// ScopesFunc returns the scopes a tool needs, and whether the tool exists.
-type ScopesFunc func(tool string) (scopes []string, ok bool)
+// ScopesFunc returns the scopes a request needs: method is "tools/call"
+// (name: the tool), "prompts/get" (the prompt) or "resources/read" (name:
+// the URI). ok is false when nothing is needed or the name is unknown.
+type ScopesFunc func(method, name string) (scopes []string, ok bool)
 
 // Handler returns next behind the resource server: the metadata at its
 // well-known paths, every other request refused with 401 unless it carries
@@ -89,11 +91,11 @@ func (s *Server) Handler(next http.Handler, scopesOf ScopesFunc) http.Handler {
 			return
 		}
 		if scopesOf != nil && r.Method == http.MethodPost && !s.cfg.HideTools { // hidden: answered as unknown (mcpserver)
-			need, ok := s.peekTool(r, scopesOf)
+			need, ok := s.peekScopes(r, scopesOf)
 			if miss := p.Missing(need); ok && len(miss) > 0 {
 				w.Header().Set("WWW-Authenticate", `Bearer error="insufficient_scope", scope="`+strings.Join(need, " ")+
 					`", resource_metadata="`+s.metadataURL+`", error_description="`+quotable("the token lacks "+strings.Join(miss, " "))+`"`)
-				http.Error(w, "insufficient scope: the tool needs "+strings.Join(need, " ")+"; the token lacks "+strings.Join(miss, " "), http.StatusForbidden)
+				http.Error(w, "insufficient scope: the request needs "+strings.Join(need, " ")+"; the token lacks "+strings.Join(miss, " "), http.StatusForbidden)
 				return
 			}
 		}
@@ -164,10 +166,11 @@ func quotable(s string) string {
 // peekLimits bound the reading of a request body for its tool name.
 var peekLimits = strictjson.Limits{MaxBytes: MaxPeekBytes, MaxDepth: 64, MaxErrors: 1}
 
-// peekTool reads r's body (restoring it for next) and returns the scopes of
-// the tool a single tools/call names; ok is false for any other request
-// (another method, a batch, an unknown tool, a body too large to read).
-func (s *Server) peekTool(r *http.Request, scopesOf ScopesFunc) (need []string, ok bool) {
+// peekScopes reads r's body (restoring it for next) and returns the scopes
+// a single tools/call, prompts/get or resources/read needs (scopesOf); ok is
+// false for any other request (another method, a batch, an unknown name, a
+// body too large to read).
+func (s *Server) peekScopes(r *http.Request, scopesOf ScopesFunc) (need []string, ok bool) {
 	if r.Body == nil || r.Body == http.NoBody {
 		return nil, false
 	}
@@ -182,7 +185,7 @@ func (s *Server) peekTool(r *http.Request, scopesOf ScopesFunc) (need []string, 
 	if d.Peek() != strictjson.KindObject {
 		return nil, false
 	}
-	method, name := "", ""
+	method, name, uri := "", "", ""
 	if d.ObjectStart() {
 		for d.NextKey() {
 			switch string(d.Key()) {
@@ -201,9 +204,12 @@ func (s *Server) peekTool(r *http.Request, scopesOf ScopesFunc) (need []string, 
 					continue
 				}
 				for d.NextKey() {
-					if string(d.Key()) == "name" && d.Peek() == strictjson.KindString {
+					switch {
+					case string(d.Key()) == "name" && d.Peek() == strictjson.KindString:
 						name, _ = d.String()
-					} else {
+					case string(d.Key()) == "uri" && d.Peek() == strictjson.KindString:
+						uri, _ = d.String()
+					default:
 						d.Skip()
 					}
 				}
@@ -214,10 +220,16 @@ func (s *Server) peekTool(r *http.Request, scopesOf ScopesFunc) (need []string, 
 		}
 		d.ObjectEnd()
 	}
-	if errs := d.Finish(); (errs != nil && errs.Len() > 0) || method != "tools/call" {
+	if errs := d.Finish(); errs != nil && errs.Len() > 0 {
 		return nil, false
 	}
-	return scopesOf(name)
+	switch method {
+	case "tools/call", "prompts/get":
+		return scopesOf(method, name)
+	case "resources/read":
+		return scopesOf(method, uri)
+	}
+	return nil, false
 }
 
 // readCloser reads from one reader and closes another.
