@@ -56,6 +56,17 @@
 // same scopes again (a tool error where no status can be carried). tools/list shows each caller only the
 // tools its token permits, marked cacheScope "private". A handler reads the caller with
 // ToolContext.Principal(); the token itself is never handed on. Stdio and New serve without tokens.
+// Prompts, resources and resource templates declaring Scopes are listed, got and read likewise
+// (auth_items.go).
+//
+// # A tool list the client can pin
+//
+// The initialize result and every tools/list result carry, under _meta FingerprintMeta, the
+// fingerprint of the tool definitions the caller is shown (wink.Fingerprint: SHA-256 of the RFC 8785
+// canonical definitions, names, descriptions, schemas, examples, annotations and scopes). It changes
+// only when a definition changes (or, with WithAuth, when the caller's scopes show it other tools), so
+// a host that pinned it, computed offline with wink.Fingerprint(registry.Tools()) or read once, sees a
+// definition changed after approval. fingerprint.go says why it is there and not in the metadata.
 //
 // # One session per client
 //

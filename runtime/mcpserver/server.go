@@ -142,6 +142,11 @@ func newMCPServer(d *wink.Dispatcher, oneClient bool, opts []Option) (*mcp.Serve
 		return nil, err
 	}
 	ms.AddReceivingMiddleware(itemsByScopes(c.auth, items)) // and the prompts and resources (auth_items.go)
+	var tools []*wink.Tool
+	if d.Registry != nil {
+		tools = d.Registry.Tools()
+	}
+	ms.AddReceivingMiddleware(withFingerprint(tools)) // the tool list a client can pin (fingerprint.go)
 	return ms, nil
 }
 
