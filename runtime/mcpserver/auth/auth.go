@@ -67,6 +67,12 @@ type Config struct {
 	HTTPClient *http.Client
 	// Now returns the current time; default time.Now.
 	Now func() time.Time
+	// TokenCacheSize bounds the verified JWTs kept so that a token sent
+	// again is not verified again (cache.go: keyed by the token's SHA-256,
+	// used until its exp and never past it, only while the key set that
+	// verified it is current); default DefaultTokenCacheSize, negative: no
+	// cache.
+	TokenCacheSize int
 }
 
 // Introspection configures RFC 7662 token introspection.
@@ -97,6 +103,7 @@ type Server struct {
 	metadata     []byte // the metadata document
 	keys         *keyCache
 	disc         *discovery
+	cache        *tokenCache // verified JWTs (cache.go); nil: none
 }
 
 // defaultAlgs are the asymmetric JWS algorithms accepted by default.
@@ -172,6 +179,7 @@ func New(cfg Config) (*Server, error) {
 	s.metadataURL = ru.Scheme + "://" + ru.Host + s.metadataPath
 	s.disc = &discovery{s: s}
 	s.keys = &keyCache{s: s}
+	s.cache = newTokenCache(cfg.TokenCacheSize)
 	s.metadata, err = s.buildMetadata(nil)
 	if err != nil {
 		return nil, err
@@ -254,7 +262,7 @@ func (s *Server) Verify(ctx context.Context, token string) (*wink.Principal, tim
 	var err error
 	switch {
 	case strings.Count(token, ".") == 2:
-		p, exp, err = s.verifyJWT(ctx, token)
+		p, exp, err = s.verifyCached(ctx, token)
 	case s.cfg.Introspection != nil:
 		p, exp, err = s.introspect(ctx, token)
 	default:

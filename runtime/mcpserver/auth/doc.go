@@ -67,6 +67,14 @@
 //     when older than Config.MaxKeyAge (default 1 h). A fetch is bounded by
 //     Config.FetchTimeout (default 10 s) and 1 MiB; verification with cached
 //     keys never waits for a fetch.
+//   - Verified tokens are cached (Config.TokenCacheSize, default 4096
+//     tokens; negative: off), keyed by the token's SHA-256, used until its
+//     exp and never past it, and only while the key set that verified it is
+//     current: a key withdrawn from the JWKS stops vouching for cached tokens
+//     once the keys are fetched again. A cached token costs a hash and a map
+//     lookup instead of a signature check (BenchmarkVerify: about 45 times
+//     faster, 1 allocation instead of 146). Introspected tokens are not
+//     cached, so a revocation is seen at once. cache.go has the details.
 //
 // An opaque token is verified by token introspection (RFC 7662) when
 // Config.Introspection is set: the endpoint is Introspection.URL or the

@@ -195,19 +195,28 @@ func TestConfigRefused(t *testing.T) {
 func BenchmarkVerify(b *testing.B) {
 	as := startGoAS(b)
 	const resource = "https://mcp.example.com/mcp"
-	s, err := auth.New(auth.Config{Issuer: as.hs.URL, Resource: resource})
-	if err != nil {
-		b.Fatal(err)
-	}
 	tok := as.tokenFor(b, as.key(b, "k1", true), "k1", resource)
-	ctx := context.Background()
-	if _, _, err := s.Verify(ctx, tok); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, _, err := s.Verify(ctx, tok); err != nil {
-			b.Fatal(err)
-		}
+	for _, c := range []struct {
+		name string
+		size int
+	}{{"uncached", -1}, {"cached", 0}} {
+		b.Run(c.name, func(b *testing.B) {
+			s, err := auth.New(auth.Config{Issuer: as.hs.URL, Resource: resource, TokenCacheSize: c.size})
+			if err != nil {
+				b.Fatal(err)
+			}
+			ctx := context.Background()
+			for range 2 { // the first fetches the keys, the second is cached
+				if _, _, err := s.Verify(ctx, tok); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := s.Verify(ctx, tok); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
