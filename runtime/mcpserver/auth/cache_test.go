@@ -25,7 +25,7 @@ func TestTokenCache(t *testing.T) {
 	}
 	ctx := context.Background()
 	k1 := as.key(t, "k1", true)
-	tok := as.tokenFor(t, k1, "k1", resource) // expires in ten hours
+	tok := as.tokenFor(t, k1, "k1", resource)        // expires in ten hours
 	if _, _, err := s.Verify(ctx, tok); err != nil { // fetches the keys: not cached (no key set was current before)
 		t.Fatal(err)
 	}
