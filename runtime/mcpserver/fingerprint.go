@@ -13,7 +13,8 @@ import (
 )
 
 // FingerprintMeta is the _meta key under which the server publishes the fingerprint of its tool
-// definitions (wink.Fingerprint): in the initialize result and in every tools/list result.
+// definitions (wink.Fingerprint): in the initialize result (server/discover's on 2026-07-28) and in
+// every tools/list result.
 //
 // Where, and why there: the initialize result is what every client reads, once per session and before
 // it sees any tool, so a host can compare it with the fingerprint it pinned before the model is shown
@@ -65,7 +66,7 @@ func withFingerprint(tools []*wink.Tool) mcp.Middleware {
 	f := &fingerprints{tools: tools}
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			if method != "initialize" && method != "tools/list" {
+			if method != "initialize" && method != "server/discover" && method != "tools/list" {
 				return next(ctx, method, req)
 			}
 			res, err := next(ctx, method, req)
@@ -80,6 +81,10 @@ func withFingerprint(tools []*wink.Tool) mcp.Middleware {
 			fp := f.of(ctx)
 			switch r := res.(type) {
 			case *mcp.InitializeResult:
+				out := *r
+				out.Meta = withMeta(r.Meta, fp)
+				return &out, nil
+			case *mcp.DiscoverResult:
 				out := *r
 				out.Meta = withMeta(r.Meta, fp)
 				return &out, nil
