@@ -31,6 +31,7 @@ type analyzer struct {
 	ids       map[string]bool                        // generated-identifier stems in use
 	astFields map[token.Pos]*ast.Field               // field name (or embedded type) position → syntax
 	typeDocs  map[token.Pos]string                   // type name position → doc text
+	constDoc  map[token.Pos]string                   // constant name position → what it means (enumdoc.go)
 	typeCons  map[token.Pos]*annotations.Tag         // type name position → its //wink:constraints
 	states    []stateDecl                            // types marked //wink:state, in source order
 	fm        formState                              // //wink:form types and //wink:enum titles (emit_form.go)
@@ -49,6 +50,7 @@ func newAnalyzer(pkg *packages.Package) *analyzer {
 		ids:       map[string]bool{},
 		astFields: map[token.Pos]*ast.Field{},
 		typeDocs:  map[token.Pos]string{},
+		constDoc:  map[token.Pos]string{},
 		typeCons:  map[token.Pos]*annotations.Tag{},
 		owned:     map[*ast.Comment]bool{},
 		reported:  map[string]bool{},
@@ -81,6 +83,7 @@ func newAnalyzer(pkg *packages.Package) *analyzer {
 				}
 				if n.Tok == token.CONST {
 					a.enumDirectives(n) // emit_form.go
+					a.constDocs(n)      // enumdoc.go
 				}
 			case *ast.StructType:
 				for _, fld := range n.Fields.List {
@@ -266,13 +269,15 @@ func analyze(pkg *packages.Package) (*model.Package, []Diagnostic) {
 			// A tool with other problems still takes part in the duplicate check, so that a duplicate
 			// name is reported in the same run as everything else.
 			if prev, dup := names[t.Name]; dup {
-				a.ds.add(a.pos(fd.Name.Pos()), "duplicate tool name %q: also declared by %s at %s", t.Name,
-					prev.Func.Name, shortPos(prev.Pos))
+				a.ds.add(a.pos(fd.Name.Pos()), "duplicate tool name %q: also declared by %s at %s%s", t.Name,
+					prev.Func.Name, shortPos(prev.Pos), duplicateHint(t, names))
 				continue
 			}
 			names[t.Name] = t
 			if ok {
 				mp.Tools = append(mp.Tools, t)
+			} else {
+				mp.Unfit = append(mp.Unfit, t)
 			}
 		}
 		for _, cg := range f.Comments {
@@ -415,13 +420,13 @@ func (a *analyzer) tool(fd *ast.FuncDecl, dirs []*ast.Comment) (t *model.Tool, o
 	if td.HasName {
 		t.Name = td.Name
 		if !validToolName(t.Name) {
-			a.ds.add(td.NamePos, "tool name %q must match ^[a-z_][a-z0-9_-]{0,63}$ (lowercase letters, digits, '_' and '-', starting with a letter or '_', as Gemini requires)", t.Name)
+			a.ds.add(td.NamePos, "tool name %q must match ^[a-z_][a-z0-9_-]{0,63}$ (lowercase letters, digits, '_' and '-', starting with a letter or '_', as Gemini requires)%s", t.Name, renameHint(t.Name))
 			ok = false
 		}
 	} else {
 		t.Name = snakeCase(fd.Name.Name)
 		if !validToolName(t.Name) {
-			a.errorf(fd.Name.Pos(), "tool name %q (from the function name) must match ^[a-z_][a-z0-9_-]{0,63}$; set one with //wink:tool name=...", t.Name)
+			a.errorf(fd.Name.Pos(), "tool name %q (from the function name) must match ^[a-z_][a-z0-9_-]{0,63}$%s", t.Name, renameHint(t.Name))
 			ok = false
 		}
 	}
@@ -463,10 +468,7 @@ func (a *analyzer) tool(fd *ast.FuncDecl, dirs []*ast.Comment) (t *model.Tool, o
 			}
 		}
 	}
-	if !validToolName(t.Name) {
-		return nil, false
-	}
-	return t, ok
+	return t, ok && validToolName(t.Name)
 }
 
 const shapes = "accepted shapes: func(tc *wink.ToolContext, p P) (wink.ToolResult[R], error) or " +
@@ -490,6 +492,7 @@ func (a *analyzer) handlerShape(fd *ast.FuncDecl, t *model.Tool) bool {
 	}
 	bad := func(what string) bool {
 		a.errorf(fd.Type.Pos(), "handler %s: %s; %s", fd.Name.Name, what, shapes)
+		a.signatureTypes(sig, fd)
 		return false
 	}
 	ps, rs := sig.Params(), sig.Results()

@@ -35,14 +35,16 @@ func emit(p *model.Package) ([]byte, error) {
 	if shapes := shapeGuards(p); len(shapes) > 0 {
 		f.Comment("Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had")
 		f.Comment("at generation time. A failure here means a struct changed: regenerate with go generate.")
-		f.Var().Defs(shapes...)
+		for _, g := range shapes {
+			f.Add(g)
+		}
 	}
 	if len(p.Tools) > 0 {
-		var guards []jen.Code
 		for _, t := range p.Tools {
-			guards = append(guards, jen.Id("_").Add(handlerType(t)).Op("=").Qual(t.Func.Path, t.Func.Name))
+			alias := staleName("Handler" + t.Func.Name)
+			f.Type().Id(alias).Op("=").Add(handlerType(t))
+			f.Var().Id("_").Id(alias).Op("=").Qual(t.Func.Path, t.Func.Name)
 		}
-		f.Var().Defs(guards...)
 
 		// Registry.
 		var list []jen.Code

@@ -1,6 +1,8 @@
 package gen
 
 import (
+	"strconv"
+
 	"github.com/dave/jennifer/jen"
 	"github.com/winkgen/wink/gen/model"
 )
@@ -8,9 +10,9 @@ import (
 // encodeFuncName is the generated encoder of a named struct type.
 func encodeFuncName(t *model.Type) string { return "winkEncode" + t.ID }
 
-// emitStructEncoder writes func winkEncodeT(dst []byte, v *T) []byte. Every field is written, in
-// declaration order: nil pointers as null, nil slices as [] and nil maps as {} (so results always match
-// their schema), map keys sorted. The output is the canonical JSON used for rendering, structured content
+// emitStructEncoder writes func winkEncodeT(dst []byte, v *T) []byte. Fields are written in declaration
+// order, left out where encoding/json leaves them out (omitempty, omitzero: omitTest); nil pointers as
+// null, nil slices as [] and nil maps as {} (so results always match their schema), map keys sorted. The output is the canonical JSON used for rendering, structured content
 // and idempotency keys.
 func (e *emitter) emitStructEncoder(t *model.Type) {
 	body := e.encodeStruct(t, jen.Id("v"), 0)
@@ -42,23 +44,44 @@ func (e *emitter) encodeStruct(t *model.Type, v *jen.Statement, depth int) []jen
 	if len(t.Fields) == 0 {
 		return []jen.Code{appendRaw("{}")}
 	}
+	// Fields before the first one always written may be left out, so whether a comma precedes a field is
+	// known only at run time until then: mark is where the members start.
+	mark := jen.Id("mark" + strconv.Itoa(depth))
+	dynamic := e.omitTest(t.Fields[0], e.fieldExpr(v, t.Fields[0])) != nil
+	scoped := dynamic && len(t.Fields) > 1 // mark lives in a block of its own (an anonymous struct's encoder is inlined)
+	switch {
+	case scoped:
+		out = append(out, appendByte('{'), jen.Add(mark).Op(":=").Len(jen.Id("dst")))
+	case dynamic:
+		out = append(out, appendByte('{'))
+	}
 	for i, f := range t.Fields {
-		prefix := ","
-		if i == 0 {
-			prefix = "{"
+		name := jsonQuote(f.JSONName) + ":"
+		var key []jen.Code
+		switch {
+		case !dynamic && i == 0:
+			key = []jen.Code{appendRaw("{" + name)}
+		case !dynamic:
+			key = []jen.Code{appendRaw("," + name)}
+		case i == 0:
+			key = []jen.Code{appendRaw(name)}
+		default:
+			key = []jen.Code{jen.If(jen.Len(jen.Id("dst")).Op("!=").Add(mark)).Block(appendByte(',')), appendRaw(name)}
 		}
-		out = append(out, appendRaw(prefix+jsonQuote(f.JSONName)+":"))
 		value := e.encodeValue(f.Type, e.fieldExpr(v, f), depth+1)
-		// Free-form JSON writes null for its zero value itself (encodeValue): no second test.
-		if zero := e.zeroTest(f, e.fieldExpr(v, f)); zero != nil && f.Type.Kind != model.KindJSON {
-			// An optional field at its zero value is written as null (absent): its zero value may not satisfy
-			// its own constraints (an empty string against a pattern), and null decodes back to it.
-			out = append(out, jen.If(zero).Block(appendRaw("null")).Else().Block(value...))
+		if omit := e.omitTest(f, e.fieldExpr(v, f)); omit != nil {
+			// Left out as encoding/json leaves it out (omitempty, omitzero); absent decodes back to it.
+			out = append(out, jen.If(jen.Op("!").Parens(omit)).Block(append(key, value...)...))
 			continue
 		}
+		dynamic = false
+		out = append(out, key...)
 		out = append(out, value...)
 	}
 	out = append(out, appendByte('}'))
+	if scoped {
+		return []jen.Code{jen.Block(out...)}
+	}
 	return out
 }
 
@@ -153,13 +176,21 @@ func (e *emitter) encodeValue(t *model.Type, v *jen.Statement, depth int) []jen.
 	return []jen.Code{appendRaw("null")}
 }
 
-// zeroTest is the condition under which an optional field without a default is written as null: its Go
-// zero value, which null decodes back to (and which may not satisfy the field's own constraints: an empty
-// string against a pattern, a zero struct whose fields have minLength). nil when the field is written as is
-// (required fields, defaults, pointers, which are null when nil anyway).
-func (e *emitter) zeroTest(f *model.Field, v *jen.Statement) jen.Code {
-	if f.Required || (f.Cons != nil && f.Cons.Default != "") || f.Type.Kind == model.KindPointer {
+// omitTest is the condition under which a field is left out of the encoding, as encoding/json leaves it
+// out: with omitempty when it is empty (false, 0, "", a nil pointer, a slice, map or free-form value of
+// length 0), with omitzero when it is its zero value. Where encoding/json's omitempty never omits (a struct,
+// a time.Time, a non-empty array type) the zero value is left out too: writing it could break the field's
+// own constraints (a zero struct whose fields have minLength), and absent decodes back to it. nil when the
+// field is always written: no omitempty or omitzero, or a default (which absent would decode to instead).
+func (e *emitter) omitTest(f *model.Field, v *jen.Statement) jen.Code {
+	if !f.OmitEmpty && !f.OmitZero || f.Cons != nil && f.Cons.Default != "" {
 		return nil
+	}
+	if f.OmitEmpty {
+		switch f.Type.Kind {
+		case model.KindSlice, model.KindMap, model.KindJSON:
+			return jen.Len(v).Op("==").Lit(0)
+		}
 	}
 	return e.zeroExpr(f.Type, v)
 }
@@ -262,7 +293,7 @@ func (e *emitter) emitZeroFuncs() {
 				body = jen.False() // a field without a zero test: treat the value as set
 			}
 		}
-		e.f.Commentf("%s reports whether v is the zero %s (an optional field holding it is written as null).", zeroFuncName(t), t.Named.Name)
+		e.f.Commentf("%s reports whether v is the zero %s (an omitzero field holding it is left out).", zeroFuncName(t), t.Named.Name)
 		e.f.Func().Id(zeroFuncName(t)).Params(jen.Id("v").Op("*").Add(typeCode(t))).Bool().Block(jen.Return(body))
 	}
 }

@@ -195,7 +195,7 @@ func lineDiff(a, b string) string {
 // without properties are then left for the next run, after those are fixed.
 func checkProviderLimits(p *model.Package, flawed bool) []Diagnostic {
 	var ds diags
-	for _, t := range p.Tools {
+	for _, t := range append(p.Tools[:len(p.Tools):len(p.Tools)], p.Unfit...) {
 		if t.Params == nil {
 			continue
 		}

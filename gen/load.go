@@ -34,6 +34,9 @@ func load(dir string, patterns []string) ([]*packages.Package, []Diagnostic, err
 	if err != nil {
 		return nil, nil, fmt.Errorf("loading packages: %w", err)
 	}
+	if err := patternErrors(probe); err != nil {
+		return nil, nil, err
+	}
 	overlay := map[string][]byte{}
 	for _, p := range probe {
 		for _, f := range append(append([]string{}, p.GoFiles...), p.IgnoredFiles...) {
@@ -140,4 +143,30 @@ func errPosition(e packages.Error) token.Position {
 
 func errMessage(e packages.Error) string {
 	return e.Msg
+}
+
+// PatternError is a package pattern that names no package to work on (no such package or directory, or
+// one without Go files): the command line is wrong, not the code, so winkgen exits 2 as for any usage
+// error.
+type PatternError struct{ Problems []string }
+
+func (e *PatternError) Error() string { return strings.Join(e.Problems, "\n") }
+
+// patternErrors reports the probed packages that the loader could not list at all.
+func patternErrors(probe []*packages.Package) error {
+	var problems []string
+	for _, p := range probe {
+		if len(p.GoFiles) > 0 || len(p.IgnoredFiles) > 0 || len(p.CompiledGoFiles) > 0 {
+			continue
+		}
+		for _, e := range p.Errors {
+			if e.Kind == packages.ListError {
+				problems = append(problems, e.Msg)
+			}
+		}
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	return &PatternError{Problems: problems}
 }

@@ -138,8 +138,14 @@ func shapeGuards(p *model.Package) []jen.Code {
 		}
 		seen[t] = true
 		if t.Kind == model.KindStruct && t.Named != nil && t.Shape != nil {
-			out = append(out, jen.Id("_").Add(goTypeCode(t.Shape)).Op("=").Qual(t.Named.Path, t.Named.Name).Values())
+			alias := staleName(t.ID)
+			out = append(out, jen.Type().Id(alias).Op("=").Add(goTypeCode(t.Shape)),
+				jen.Var().Id("_").Id(alias).Op("=").Qual(t.Named.Path, t.Named.Name).Values())
 		}
 	}
 	return out
 }
+
+// staleName is the alias a guard assigns to: the compiler's error names it ("cannot use T{} (value of
+// struct type T) as winkStaleTRunGoGenerate value"), so a stale file says in one short line what to do.
+func staleName(id string) string { return "winkStale" + id + "RunGoGenerate" }

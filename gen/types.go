@@ -80,7 +80,7 @@ func (a *analyzer) convert(t types.Type, where string, pos token.Pos) *model.Typ
 		mt.Fields = a.fields(t, where, pos)
 		return mt
 	case *types.Interface:
-		a.unsupported(where, pos, "interface type "+a.typeString(t))
+		a.unsupported(where, pos, "interface type "+a.typeString(t)+" (for a value of any JSON shape, use wink.RawJSON: the value's JSON text, checked to be JSON, which your handler decodes)")
 	case *types.Chan:
 		a.unsupported(where, pos, "channel type "+a.typeString(t))
 	case *types.Signature:
@@ -287,7 +287,7 @@ func (a *analyzer) enumValues(n *types.Named) []*model.EnumValue {
 			continue // aliases of one value appear once
 		}
 		seen[lit] = true
-		out = append(out, &model.EnumValue{Const: model.Ident{Path: c.Pkg().Path(), Name: c.Name()}, JSON: lit, Title: a.enumTitle(c)})
+		out = append(out, &model.EnumValue{Const: model.Ident{Path: c.Pkg().Path(), Name: c.Name()}, JSON: lit, Title: a.enumTitle(c), Doc: a.constDocAt(c.Pos())})
 	}
 	return out
 }
@@ -369,8 +369,10 @@ func (a *analyzer) collectFields(st *types.Struct, where string, goPath []string
 		}
 		for _, o := range strings.Split(opts, ",") {
 			switch o {
-			case "omitempty", "omitzero":
+			case "omitempty":
 				f.OmitEmpty = true
+			case "omitzero":
+				f.OmitZero = true
 			case "string":
 				a.errorf(v.Pos(), "%s: the json \",string\" option is not supported; declare the field as a string", fwhere)
 			}
@@ -402,7 +404,7 @@ func (a *analyzer) collectFields(st *types.Struct, where string, goPath []string
 		if wt != nil && len(errs) == 0 {
 			f.Cons = a.constraints(wt, f, fwhere)
 		}
-		f.Required = f.Type.Kind != model.KindPointer && !f.OmitEmpty && (f.Cons == nil || f.Cons.Default == "")
+		f.Required = f.Type.Kind != model.KindPointer && !f.OmitEmpty && !f.OmitZero && (f.Cons == nil || f.Cons.Default == "")
 		*out = append(*out, fieldCand{f: f, depth: depth, tag: jname != ""})
 	}
 }

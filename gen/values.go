@@ -545,6 +545,17 @@ func constJSON(v constant.Value) string {
 	return v.ExactString()
 }
 
+// asWritten is an example's JSON as the developer wrote it, only insignificant whitespace removed: the
+// model is shown "48h" as "48h", the members in the order written, no default filled in. The decoder has
+// checked it (decodeJSONValue); what it understood is the typed example (Wink<Handler>Examples).
+func asWritten(src string) string {
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(src)); err != nil {
+		return src // not reached: the decoder accepted src
+	}
+	return b.String()
+}
+
 // example checks one //wink:example against the tool's types.
 func (a *analyzer) example(ex *annotations.Example, t *model.Tool) *model.Example {
 	m := &model.Example{Pos: model.Pos{File: ex.Pos.Filename, Line: ex.Pos.Line, Col: ex.Pos.Column}, Description: ex.Desc}
@@ -569,7 +580,7 @@ func (a *analyzer) example(ex *annotations.Example, t *model.Tool) *model.Exampl
 			ok = false
 		} else {
 			m.InputValue = v
-			m.Input = canonical(v)
+			m.Input = asWritten(ex.Input)
 		}
 	}
 	if ex.HasOutput {
@@ -585,7 +596,7 @@ func (a *analyzer) example(ex *annotations.Example, t *model.Tool) *model.Exampl
 				ok = false
 			} else {
 				m.OutputValue = v
-				m.Output = canonical(v)
+				m.Output = asWritten(ex.Output)
 			}
 		}
 	}

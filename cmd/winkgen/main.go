@@ -17,6 +17,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -65,6 +66,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 				return list([]string{"-h"}, stdout, stdout)
 			case len(args) > 1 && args[1] == "schema":
 				return schemaCmd([]string{"-h"}, stdout, stdout)
+			case len(args) > 1:
+				fmt.Fprintf(stderr, "winkgen help: unknown command %q; commands: list, schema (winkgen help prints the usage)\n", args[1])
+				return 2
 			}
 			args = []string{"-h"}
 			stderr = stdout
@@ -97,8 +101,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *dumpIR {
 		models, diags, err := gen.Analyze(gen.Config{Dir: wd, Patterns: fs.Args()})
 		if err != nil {
-			fmt.Fprintln(stderr, "winkgen:", err)
-			return 2
+			return loadFailed(stderr, err, fs.Args())
 		}
 		for _, d := range diags {
 			fmt.Fprintln(stderr, d.Format(wd))
@@ -113,8 +116,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	results, diags, err := gen.Generate(gen.Config{Dir: wd, Patterns: fs.Args()})
 	if err != nil {
-		fmt.Fprintln(stderr, "winkgen:", err)
-		return 2
+		return loadFailed(stderr, err, fs.Args())
 	}
 	if len(diags) > 0 {
 		for _, d := range diags {
@@ -144,8 +146,7 @@ func inspect(patterns []string, stderr io.Writer) ([]gen.ToolInfo, int) {
 	}
 	tools, diags, err := gen.Inspect(gen.Config{Dir: wd, Patterns: patterns})
 	if err != nil {
-		fmt.Fprintln(stderr, "winkgen:", err)
-		return nil, 2
+		return nil, loadFailed(stderr, err, patterns)
 	}
 	if len(diags) > 0 {
 		for _, d := range diags {
@@ -242,4 +243,60 @@ func moduleVersion() string {
 		v = "(devel)"
 	}
 	return v + " " + bi.GoVersion
+}
+
+// loadFailed prints why the packages could not be loaded and returns the exit code: 2, a usage error
+// (a pattern naming no package) or an internal one. A pattern that looks like a misspelt command or flag
+// gets a suggestion.
+func loadFailed(stderr io.Writer, err error, patterns []string) int {
+	fmt.Fprintln(stderr, "winkgen:", err)
+	var pe *gen.PatternError
+	if errors.As(err, &pe) {
+		for _, p := range patterns {
+			if s := nearCommand(p); s != "" {
+				fmt.Fprintf(stderr, "winkgen: %q is no package; did you mean %s?\n", p, s)
+			}
+		}
+		fmt.Fprintln(stderr, "usage: winkgen [-check] [-dump-ir] [packages]; winkgen help prints the whole usage")
+	}
+	return 2
+}
+
+// nearCommand returns the command or flag p is a near miss of ("lsit" → "winkgen list", "check" →
+// "winkgen -check"), or "".
+func nearCommand(p string) string {
+	if strings.ContainsAny(p, "./") {
+		return ""
+	}
+	for _, c := range []struct{ word, say string }{
+		{"list", "winkgen list"}, {"schema", "winkgen schema"}, {"help", "winkgen help"},
+		{"check", "winkgen -check"}, {"generate", "winkgen (it generates by default)"},
+		{"version", "winkgen -version"}, {"dump-ir", "winkgen -dump-ir"},
+	} {
+		if d := distance(strings.TrimLeft(strings.ToLower(p), "-"), c.word); d <= 2 && d < len(c.word)/2+1 {
+			return c.say
+		}
+	}
+	return ""
+}
+
+// distance is the Levenshtein distance between a and b.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }

@@ -14,19 +14,23 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		Highs []float64 `json:"highs"`
-	} = Forecast{}
-	_ struct {
-		City string `json:"city" wink:"minLength=1,maxLength=100"`
-		Days int    `json:"days" wink:"min=1,max=7,default=1"`
-		Unit Unit   `json:"unit,omitempty" wink:"default=celsius"`
-	} = ForecastParams{}
-)
-var (
-	_ func(*wink.ToolContext, ForecastParams) (wink.ToolResult[Forecast], error) = GetForecast
-)
+type winkStaleForecastRunGoGenerate = struct {
+	Highs []float64 `json:"highs"`
+}
+
+var _ winkStaleForecastRunGoGenerate = Forecast{}
+
+type winkStaleForecastParamsRunGoGenerate = struct {
+	City string `json:"city" wink:"minLength=1,maxLength=100"`
+	Days int    `json:"days" wink:"min=1,max=7,default=1"`
+	Unit Unit   `json:"unit,omitempty" wink:"default=celsius"`
+}
+
+var _ winkStaleForecastParamsRunGoGenerate = ForecastParams{}
+
+type winkStaleHandlerGetForecastRunGoGenerate = func(*wink.ToolContext, ForecastParams) (wink.ToolResult[Forecast], error)
+
+var _ winkStaleHandlerGetForecastRunGoGenerate = GetForecast
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
@@ -40,7 +44,7 @@ var WinkGetForecast = wink.NewTool(wink.Spec{
 	Description:      "Returns the weather forecast for a city.",
 	Examples: []wink.Example{{
 		Description: "Two days in Lisbon",
-		Input:       []byte(`{"city":"Lisbon","days":2,"unit":"celsius"}`),
+		Input:       []byte(`{"city":"Lisbon","days":2}`),
 		Output:      []byte(`{"highs":[21.5,23]}`),
 	}},
 	Name:         "get_forecast",

@@ -28,6 +28,9 @@ type Package struct {
 	Name  string // package name
 	Dir   string // directory (absolute)
 	Tools []*Tool
+	// Unfit lists the tools with problems of their own (a bad name, a bad example, ...): never emitted,
+	// still held to the providers' rules, so every problem shows in one run.
+	Unfit []*Tool
 	// Types lists every named struct and enum type reachable from the tools, in first-use order; each has a
 	// unique ID used for generated function names and $defs keys.
 	Types []*Type
@@ -209,6 +212,7 @@ type EnumValue struct {
 	Const Ident  // the Go constant
 	JSON  string // its JSON literal: a quoted string or an integer
 	Title string // its //wink:enum title (the label a form shows); "" for none
+	Doc   string // what its doc comment says it means, the constant's name dropped; "" for none
 }
 
 // Field is one JSON property of a struct.
@@ -219,8 +223,10 @@ type Field struct {
 	Required bool
 	Doc      string // description
 	Pos      Pos
-	// Optional reasons, kept for messages and docs.
+	// Optional reasons, kept for messages and docs. The encoders leave the field out as encoding/json
+	// does: OmitEmpty (json ",omitempty") when it is empty, OmitZero (",omitzero") when it is zero.
 	OmitEmpty bool
+	OmitZero  bool
 	Cons      *Constraints // nil: none
 }
 

@@ -243,6 +243,9 @@ func (b *builder) field(owner *model.Type, f *model.Field) (*obj, error) {
 	}
 	if f.Doc != "" {
 		s.set("description", str(f.Doc))
+		if isScalar(t) {
+			restate(s, enumMeanings(t, c)) // the field's doc replaced the type's, which scalar extended
+		}
 	}
 	// Bounds on durations have no JSON Schema keyword (a duration is a string): the description states
 	// them, in every dialect; the decoder enforces them.
@@ -479,6 +482,7 @@ func (b *builder) scalar(t *model.Type, nullable bool, c *model.Constraints, pat
 	if t.Named != nil && t.Doc != "" {
 		s.set("description", str(t.Doc))
 	}
+	restate(s, enumMeanings(t, c))
 	var notes []string
 
 	// enum: a tag enum narrows the type's own.

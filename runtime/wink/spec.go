@@ -121,9 +121,11 @@ const (
 type Example struct {
 	// Description says what the example shows.
 	Description string
-	// Input is the canonical JSON of the arguments.
+	// Input is the arguments as the //wink:example directive wrote them (insignificant whitespace
+	// removed; durations, defaults and member order as written), checked by the params' decoder at
+	// generation time.
 	Input []byte
-	// Output is the canonical JSON of the result value.
+	// Output is the result value as the directive wrote it, checked likewise.
 	Output []byte
 }
 
