@@ -16,25 +16,29 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		Total int `json:"total"`
-	} = SearchResult{}
-	_ struct {
-		Query         string   `json:"query"`
-		Limit         int      `json:"limit"`
-		CaseSensitive bool     `json:"case_sensitive"`
-		FileTypes     []string `json:"file_types"`
-		Filters       struct {
-			PathPrefix string `json:"path_prefix"`
-			MaxSize    int64  `json:"max_size"`
-		} `json:"filters"`
-		Mode SearchMode `json:"mode"`
-	} = SearchArgs{}
-)
-var (
-	_ func(*wink.ToolContext, SearchArgs) (wink.ToolResult[SearchResult], error) = SearchDocs
-)
+type winkStaleSearchResultRunGoGenerate = struct {
+	Total int `json:"total"`
+}
+
+var _ winkStaleSearchResultRunGoGenerate = SearchResult{}
+
+type winkStaleSearchArgsRunGoGenerate = struct {
+	Query         string   `json:"query"`
+	Limit         int      `json:"limit"`
+	CaseSensitive bool     `json:"case_sensitive"`
+	FileTypes     []string `json:"file_types"`
+	Filters       struct {
+		PathPrefix string `json:"path_prefix"`
+		MaxSize    int64  `json:"max_size"`
+	} `json:"filters"`
+	Mode SearchMode `json:"mode"`
+}
+
+var _ winkStaleSearchArgsRunGoGenerate = SearchArgs{}
+
+type winkStaleHandlerSearchDocsRunGoGenerate = func(*wink.ToolContext, SearchArgs) (wink.ToolResult[SearchResult], error)
+
+var _ winkStaleHandlerSearchDocsRunGoGenerate = SearchDocs
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.

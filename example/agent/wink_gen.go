@@ -14,18 +14,22 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		Index string `json:"index"`
-		Pages int    `json:"pages"`
-	} = Published{}
-	_ struct {
-		Paths []string `json:"paths" wink:"minItems=1,maxItems=20,uniqueItems"`
-	} = PublishParams{}
-)
-var (
-	_ func(*wink.ToolContext, PublishParams) (wink.ToolResult[Published], error) = PublishDocs
-)
+type winkStalePublishedRunGoGenerate = struct {
+	Index string `json:"index"`
+	Pages int    `json:"pages"`
+}
+
+var _ winkStalePublishedRunGoGenerate = Published{}
+
+type winkStalePublishParamsRunGoGenerate = struct {
+	Paths []string `json:"paths" wink:"minItems=1,maxItems=20,uniqueItems"`
+}
+
+var _ winkStalePublishParamsRunGoGenerate = PublishParams{}
+
+type winkStaleHandlerPublishDocsRunGoGenerate = func(*wink.ToolContext, PublishParams) (wink.ToolResult[Published], error)
+
+var _ winkStaleHandlerPublishDocsRunGoGenerate = PublishDocs
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.

@@ -17,37 +17,59 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		Count  int    `json:"count"`
-		Worker string `json:"worker"`
-	} = Remembered{}
-	_ struct {
-		Text string `json:"text" wink:"minLength=1,maxLength=200"`
-	} = RememberParams{}
-	_ struct {
-		Notes  []Note `json:"notes"`
-		Worker string `json:"worker"`
-	} = Recalled{}
-	_ struct {
-		Text   string `json:"text"`
-		Worker string `json:"worker"`
-	} = Note{}
-	_ struct {
-		Invoice string `json:"invoice"`
-		Cents   int    `json:"cents"`
-		Payment string `json:"payment"`
-	} = Receipt{}
-	_ struct {
-		Invoice string `json:"invoice" wink:"pattern='INV-[0-9]{1,9}',patternDesc='an invoice number like INV-7'"`
-		Cents   int    `json:"cents" wink:"min=1,max=100000000"`
-	} = PayParams{}
-)
-var (
-	_ func(*wink.ToolContext, RememberParams) (wink.ToolResult[Remembered], error) = Remember
-	_ func(*wink.ToolContext) (wink.ToolResult[Recalled], error)                   = Recall
-	_ func(*wink.ToolContext, PayParams) (wink.ToolResult[Receipt], error)         = Pay
-)
+type winkStaleRememberedRunGoGenerate = struct {
+	Count  int    `json:"count"`
+	Worker string `json:"worker"`
+}
+
+var _ winkStaleRememberedRunGoGenerate = Remembered{}
+
+type winkStaleRememberParamsRunGoGenerate = struct {
+	Text string `json:"text" wink:"minLength=1,maxLength=200"`
+}
+
+var _ winkStaleRememberParamsRunGoGenerate = RememberParams{}
+
+type winkStaleRecalledRunGoGenerate = struct {
+	Notes  []Note `json:"notes"`
+	Worker string `json:"worker"`
+}
+
+var _ winkStaleRecalledRunGoGenerate = Recalled{}
+
+type winkStaleNoteRunGoGenerate = struct {
+	Text   string `json:"text"`
+	Worker string `json:"worker"`
+}
+
+var _ winkStaleNoteRunGoGenerate = Note{}
+
+type winkStaleReceiptRunGoGenerate = struct {
+	Invoice string `json:"invoice"`
+	Cents   int    `json:"cents"`
+	Payment string `json:"payment"`
+}
+
+var _ winkStaleReceiptRunGoGenerate = Receipt{}
+
+type winkStalePayParamsRunGoGenerate = struct {
+	Invoice string `json:"invoice" wink:"pattern='INV-[0-9]{1,9}',patternDesc='an invoice number like INV-7'"`
+	Cents   int    `json:"cents" wink:"min=1,max=100000000"`
+}
+
+var _ winkStalePayParamsRunGoGenerate = PayParams{}
+
+type winkStaleHandlerRememberRunGoGenerate = func(*wink.ToolContext, RememberParams) (wink.ToolResult[Remembered], error)
+
+var _ winkStaleHandlerRememberRunGoGenerate = Remember
+
+type winkStaleHandlerRecallRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[Recalled], error)
+
+var _ winkStaleHandlerRecallRunGoGenerate = Recall
+
+type winkStaleHandlerPayRunGoGenerate = func(*wink.ToolContext, PayParams) (wink.ToolResult[Receipt], error)
+
+var _ winkStaleHandlerPayRunGoGenerate = Pay
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.

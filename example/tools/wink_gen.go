@@ -20,81 +20,130 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		ID       string            `json:"id"`
-		Title    string            `json:"title"`
-		Due      time.Time         `json:"due"`
-		Priority Priority          `json:"priority"`
-		Labels   map[string]string `json:"labels"`
-	} = Task{}
-	_ struct {
-		Title    string            `json:"title" wink:"minLength=3,maxLength=80"`
-		At       time.Time         `json:"at"`
-		Priority Priority          `json:"priority" wink:"default=2"`
-		Assignee *string           `json:"assignee,omitempty" wink:"format=email"`
-		Labels   map[string]string `json:"labels,omitempty"`
-		Repeat   *Recurrence       `json:"repeat,omitempty"`
-		Ticket   string            `json:"ticket,omitempty" wink:"pattern='[A-Z]{2,5}-[0-9]+'"`
-	} = ScheduleParams{}
-	_ struct {
-		Every int        `json:"every" wink:"min=1,max=365"`
-		Until *time.Time `json:"until,omitempty"`
-	} = Recurrence{}
-	_ struct {
-		Matches    []string `json:"matches"`
-		TotalCount int      `json:"total_count"`
-	} = SearchResult{}
-	_ struct {
-		Query         string   `json:"query" wink:"minLength=1,maxLength=200"`
-		Limit         int      `json:"limit" wink:"min=1,max=100,default=10"`
-		CaseSensitive bool     `json:"case_sensitive,omitempty"`
-		FileTypes     []string `json:"file_types,omitempty" wink:"maxItems=10,uniqueItems,pattern='[a-z0-9]{1,8}'"`
-		Filters       struct {
-			PathPrefix string `json:"path_prefix" wink:"pattern='/[A-Za-z0-9_./-]*'"`
-			MaxSize    int64  `json:"max_size" wink:"min=0"`
-		} `json:"filters"`
-		Mode Mode `json:"mode" wink:"default=fuzzy"`
-	} = SearchParams{}
-	_ struct {
-		Mean  float64 `json:"mean"`
-		Min   float64 `json:"min"`
-		Max   float64 `json:"max"`
-		Count uint32  `json:"count"`
-	} = Stats{}
-	_ struct {
-		Samples   []float64 `json:"samples" wink:"minItems=1,maxItems=1000,exclusiveMin=-1e9,max=1e9"`
-		Precision float64   `json:"precision,omitempty" wink:"exclusiveMin=0,max=1,multipleOf=0.001,default=0.01"`
-		Weights   []uint16  `json:"weights,omitempty" wink:"max=255"`
-		Window    *[3]int16 `json:"window,omitempty"`
-	} = StatsParams{}
-	_ struct {
-		Healthy bool    `json:"healthy"`
-		Uptime  float64 `json:"uptime_seconds"`
-	} = Status{}
-	_ struct {
-		Entries int `json:"entries"`
-		Depth   int `json:"depth"`
-	} = OutlineCount{}
-	_ struct {
-		Root Node `json:"root"`
-	} = OutlineParams{}
-	_ struct {
-		Title    string `json:"title" wink:"minLength=1"`
-		Children []Node `json:"children,omitempty" wink:"maxItems=20"`
-	} = Node{}
-	_ struct {
-		Paths []string `json:"paths" wink:"minItems=1"`
-	} = ArchiveParams{}
-)
-var (
-	_ func(*wink.ToolContext, ScheduleParams) (wink.ToolResult[Task], error)        = ScheduleTask
-	_ func(*wink.ToolContext, SearchParams) (wink.ToolResult[SearchResult], error)  = SearchDocs
-	_ func(*wink.ToolContext, StatsParams) (wink.ToolResult[Stats], error)          = ComputeStats
-	_ func(*wink.ToolContext) (wink.ToolResult[Status], error)                      = GetStatus
-	_ func(*wink.ToolContext, OutlineParams) (wink.ToolResult[OutlineCount], error) = CountOutline
-	_ func(*wink.ToolContext, ArchiveParams) (wink.ToolResult[wink.NoValue], error) = ArchiveDocs
-)
+type winkStaleTaskRunGoGenerate = struct {
+	ID       string            `json:"id"`
+	Title    string            `json:"title"`
+	Due      time.Time         `json:"due"`
+	Priority Priority          `json:"priority"`
+	Labels   map[string]string `json:"labels"`
+}
+
+var _ winkStaleTaskRunGoGenerate = Task{}
+
+type winkStaleScheduleParamsRunGoGenerate = struct {
+	Title    string            `json:"title" wink:"minLength=3,maxLength=80"`
+	At       time.Time         `json:"at"`
+	Priority Priority          `json:"priority" wink:"default=2"`
+	Assignee *string           `json:"assignee,omitempty" wink:"format=email"`
+	Labels   map[string]string `json:"labels,omitempty"`
+	Repeat   *Recurrence       `json:"repeat,omitempty"`
+	Ticket   string            `json:"ticket,omitempty" wink:"pattern='[A-Z]{2,5}-[0-9]+'"`
+}
+
+var _ winkStaleScheduleParamsRunGoGenerate = ScheduleParams{}
+
+type winkStaleRecurrenceRunGoGenerate = struct {
+	Every int        `json:"every" wink:"min=1,max=365"`
+	Until *time.Time `json:"until,omitempty"`
+}
+
+var _ winkStaleRecurrenceRunGoGenerate = Recurrence{}
+
+type winkStaleSearchResultRunGoGenerate = struct {
+	Matches    []string `json:"matches"`
+	TotalCount int      `json:"total_count"`
+}
+
+var _ winkStaleSearchResultRunGoGenerate = SearchResult{}
+
+type winkStaleSearchParamsRunGoGenerate = struct {
+	Query         string   `json:"query" wink:"minLength=1,maxLength=200"`
+	Limit         int      `json:"limit" wink:"min=1,max=100,default=10"`
+	CaseSensitive bool     `json:"case_sensitive,omitempty"`
+	FileTypes     []string `json:"file_types,omitempty" wink:"maxItems=10,uniqueItems,pattern='[a-z0-9]{1,8}'"`
+	Filters       struct {
+		PathPrefix string `json:"path_prefix" wink:"pattern='/[A-Za-z0-9_./-]*'"`
+		MaxSize    int64  `json:"max_size" wink:"min=0"`
+	} `json:"filters"`
+	Mode Mode `json:"mode" wink:"default=fuzzy"`
+}
+
+var _ winkStaleSearchParamsRunGoGenerate = SearchParams{}
+
+type winkStaleStatsRunGoGenerate = struct {
+	Mean  float64 `json:"mean"`
+	Min   float64 `json:"min"`
+	Max   float64 `json:"max"`
+	Count uint32  `json:"count"`
+}
+
+var _ winkStaleStatsRunGoGenerate = Stats{}
+
+type winkStaleStatsParamsRunGoGenerate = struct {
+	Samples   []float64 `json:"samples" wink:"minItems=1,maxItems=1000,exclusiveMin=-1e9,max=1e9"`
+	Precision float64   `json:"precision,omitempty" wink:"exclusiveMin=0,max=1,multipleOf=0.001,default=0.01"`
+	Weights   []uint16  `json:"weights,omitempty" wink:"max=255"`
+	Window    *[3]int16 `json:"window,omitempty"`
+}
+
+var _ winkStaleStatsParamsRunGoGenerate = StatsParams{}
+
+type winkStaleStatusRunGoGenerate = struct {
+	Healthy bool    `json:"healthy"`
+	Uptime  float64 `json:"uptime_seconds"`
+}
+
+var _ winkStaleStatusRunGoGenerate = Status{}
+
+type winkStaleOutlineCountRunGoGenerate = struct {
+	Entries int `json:"entries"`
+	Depth   int `json:"depth"`
+}
+
+var _ winkStaleOutlineCountRunGoGenerate = OutlineCount{}
+
+type winkStaleOutlineParamsRunGoGenerate = struct {
+	Root Node `json:"root"`
+}
+
+var _ winkStaleOutlineParamsRunGoGenerate = OutlineParams{}
+
+type winkStaleNodeRunGoGenerate = struct {
+	Title    string `json:"title" wink:"minLength=1"`
+	Children []Node `json:"children,omitempty" wink:"maxItems=20"`
+}
+
+var _ winkStaleNodeRunGoGenerate = Node{}
+
+type winkStaleArchiveParamsRunGoGenerate = struct {
+	Paths []string `json:"paths" wink:"minItems=1"`
+}
+
+var _ winkStaleArchiveParamsRunGoGenerate = ArchiveParams{}
+
+type winkStaleHandlerScheduleTaskRunGoGenerate = func(*wink.ToolContext, ScheduleParams) (wink.ToolResult[Task], error)
+
+var _ winkStaleHandlerScheduleTaskRunGoGenerate = ScheduleTask
+
+type winkStaleHandlerSearchDocsRunGoGenerate = func(*wink.ToolContext, SearchParams) (wink.ToolResult[SearchResult], error)
+
+var _ winkStaleHandlerSearchDocsRunGoGenerate = SearchDocs
+
+type winkStaleHandlerComputeStatsRunGoGenerate = func(*wink.ToolContext, StatsParams) (wink.ToolResult[Stats], error)
+
+var _ winkStaleHandlerComputeStatsRunGoGenerate = ComputeStats
+
+type winkStaleHandlerGetStatusRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[Status], error)
+
+var _ winkStaleHandlerGetStatusRunGoGenerate = GetStatus
+
+type winkStaleHandlerCountOutlineRunGoGenerate = func(*wink.ToolContext, OutlineParams) (wink.ToolResult[OutlineCount], error)
+
+var _ winkStaleHandlerCountOutlineRunGoGenerate = CountOutline
+
+type winkStaleHandlerArchiveDocsRunGoGenerate = func(*wink.ToolContext, ArchiveParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerArchiveDocsRunGoGenerate = ArchiveDocs
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
@@ -108,7 +157,7 @@ var WinkScheduleTask = wink.NewTool(wink.Spec{
 	Description:      "Schedules a task for a time.",
 	Examples: []wink.Example{{
 		Description: "A weekly review",
-		Input:       []byte(`{"title":"Weekly review","at":"2026-11-23T09:00:00Z","priority":2,"repeat":{"every":7}}`),
+		Input:       []byte(`{"title":"Weekly review","at":"2026-11-23T09:00:00Z","repeat":{"every":7}}`),
 		Output:      []byte(`{"id":"T-1","title":"Weekly review","due":"2026-11-23T09:00:00Z","priority":2,"labels":{}}`),
 	}},
 	Idempotency: wink.Idempotency{
@@ -160,7 +209,7 @@ var WinkSearchDocs = wink.NewTool(wink.Spec{
 	Description:      "Searches the documentation index for relevant content.",
 	Examples: []wink.Example{{
 		Description: "Basic search",
-		Input:       []byte(`{"query":"filesystem","limit":10,"filters":{"path_prefix":"/docs","max_size":1000},"mode":"fuzzy"}`),
+		Input:       []byte(`{"query":"filesystem","limit":10,"filters":{"path_prefix":"/docs","max_size":1000}}`),
 		Output:      []byte(`{"matches":["fs.md"],"total_count":1}`),
 	}},
 	Name:         "search_docs",
@@ -201,7 +250,7 @@ var WinkComputeStats = wink.NewTool(wink.Spec{
 	Description:      "Computes summary statistics of numeric samples.",
 	Examples: []wink.Example{{
 		Description: "Three samples",
-		Input:       []byte(`{"samples":[1,2,3.5],"precision":0.01}`),
+		Input:       []byte(`{"samples":[1,2,3.5]}`),
 		Output:      []byte(`{"mean":2.17,"min":1,"max":3.5,"count":3}`),
 	}},
 	Name:         "compute_stats",
@@ -527,16 +576,16 @@ func winkEncodeScheduleParams(dst []byte, v *ScheduleParams) []byte {
 	dst = strictjson.AppendTime(dst, v.At)
 	dst = append(dst, ",\"priority\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Priority))
-	dst = append(dst, ",\"assignee\":"...)
-	if v.Assignee == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendString(dst, *v.Assignee)
+	if !(v.Assignee == nil) {
+		dst = append(dst, ",\"assignee\":"...)
+		if v.Assignee == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendString(dst, *v.Assignee)
+		}
 	}
-	dst = append(dst, ",\"labels\":"...)
-	if v.Labels == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.Labels) == 0) {
+		dst = append(dst, ",\"labels\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.Labels)) {
 			if i1 > 0 {
@@ -548,16 +597,16 @@ func winkEncodeScheduleParams(dst []byte, v *ScheduleParams) []byte {
 		}
 		dst = append(dst, '}')
 	}
-	dst = append(dst, ",\"repeat\":"...)
-	if v.Repeat == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = winkEncodeRecurrence(dst, v.Repeat)
+	if !(v.Repeat == nil) {
+		dst = append(dst, ",\"repeat\":"...)
+		if v.Repeat == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = winkEncodeRecurrence(dst, v.Repeat)
+		}
 	}
-	dst = append(dst, ",\"ticket\":"...)
-	if v.Ticket == "" {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Ticket == "") {
+		dst = append(dst, ",\"ticket\":"...)
 		dst = strictjson.AppendString(dst, v.Ticket)
 	}
 	dst = append(dst, '}')
@@ -605,11 +654,13 @@ func winkDecodeRecurrence(d *strictjson.Decoder, v *Recurrence) {
 func winkEncodeRecurrence(dst []byte, v *Recurrence) []byte {
 	dst = append(dst, "{\"every\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Every))
-	dst = append(dst, ",\"until\":"...)
-	if v.Until == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendTime(dst, *v.Until)
+	if !(v.Until == nil) {
+		dst = append(dst, ",\"until\":"...)
+		if v.Until == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendTime(dst, *v.Until)
+		}
 	}
 	dst = append(dst, '}')
 	return dst
@@ -773,16 +824,12 @@ func winkEncodeSearchParams(dst []byte, v *SearchParams) []byte {
 	dst = strictjson.AppendString(dst, v.Query)
 	dst = append(dst, ",\"limit\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Limit))
-	dst = append(dst, ",\"case_sensitive\":"...)
-	if !v.CaseSensitive {
-		dst = append(dst, "null"...)
-	} else {
+	if !(!v.CaseSensitive) {
+		dst = append(dst, ",\"case_sensitive\":"...)
 		dst = strictjson.AppendBool(dst, v.CaseSensitive)
 	}
-	dst = append(dst, ",\"file_types\":"...)
-	if v.FileTypes == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.FileTypes) == 0) {
+		dst = append(dst, ",\"file_types\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.FileTypes {
 			if i1 > 0 {
@@ -931,10 +978,8 @@ func winkEncodeStatsParams(dst []byte, v *StatsParams) []byte {
 	dst = append(dst, ']')
 	dst = append(dst, ",\"precision\":"...)
 	dst = strictjson.AppendFloat(dst, v.Precision, 64)
-	dst = append(dst, ",\"weights\":"...)
-	if v.Weights == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.Weights) == 0) {
+		dst = append(dst, ",\"weights\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.Weights {
 			if i1 > 0 {
@@ -944,18 +989,20 @@ func winkEncodeStatsParams(dst []byte, v *StatsParams) []byte {
 		}
 		dst = append(dst, ']')
 	}
-	dst = append(dst, ",\"window\":"...)
-	if v.Window == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = append(dst, '[')
-		for i2 := range *v.Window {
-			if i2 > 0 {
-				dst = append(dst, ',')
+	if !(v.Window == nil) {
+		dst = append(dst, ",\"window\":"...)
+		if v.Window == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = append(dst, '[')
+			for i2 := range *v.Window {
+				if i2 > 0 {
+					dst = append(dst, ',')
+				}
+				dst = strictjson.AppendInt(dst, int64((*v.Window)[i2]))
 			}
-			dst = strictjson.AppendInt(dst, int64((*v.Window)[i2]))
+			dst = append(dst, ']')
 		}
-		dst = append(dst, ']')
 	}
 	dst = append(dst, '}')
 	return dst
@@ -1061,10 +1108,8 @@ func winkDecodeNode(d *strictjson.Decoder, v *Node) {
 func winkEncodeNode(dst []byte, v *Node) []byte {
 	dst = append(dst, "{\"title\":"...)
 	dst = strictjson.AppendString(dst, v.Title)
-	dst = append(dst, ",\"children\":"...)
-	if v.Children == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.Children) == 0) {
+		dst = append(dst, ",\"children\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.Children {
 			if i1 > 0 {
@@ -1131,8 +1176,8 @@ func winkEncodeArchiveParams(dst []byte, v *ArchiveParams) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaScheduleParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"title":{"type":"string","description":"Title names the task.","minLength":3,"maxLength":80},"at":{"type":"string","description":"At is when the task is due (RFC 3339).","format":"date-time"},"priority":{"type":["integer","null"],"description":"Priority of the task.","enum":[1,2,3,null],"default":2},"assignee":{"type":["string","null"],"description":"Assignee is the e-mail address of the person responsible.","format":"email"},"labels":{"type":["object","null"],"description":"Labels attach free-form key/value metadata.","additionalProperties":{"type":"string"}},"repeat":{"type":["object","null"],"description":"Repeat makes the task recur.","properties":{"every":{"type":"integer","description":"Every is the interval in days.","minimum":1,"maximum":365},"until":{"type":["string","null"],"description":"Until ends the recurrence; open-ended when absent.","format":"date-time"}},"required":["every"],"additionalProperties":false},"ticket":{"type":["string","null"],"description":"Ticket is the tracker reference, like ABC-123.","pattern":"^(?:[A-Z]{2,5}-[0-9]+)$"}},"required":["title","at"],"additionalProperties":false}`)
-	winkSchemaTask           = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Task is a scheduled task.","properties":{"id":{"type":"string","description":"ID identifies the task."},"title":{"type":"string","description":"Title names the task."},"due":{"type":"string","description":"Due is when the task is due.","format":"date-time"},"priority":{"type":"integer","description":"Priority of the task.","enum":[1,2,3]},"labels":{"type":"object","description":"Labels are the task's metadata.","additionalProperties":{"type":"string"}}},"required":["id","title","due","priority","labels"],"additionalProperties":false}`)
+	winkSchemaScheduleParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"title":{"type":"string","description":"Title names the task.","minLength":3,"maxLength":80},"at":{"type":"string","description":"At is when the task is due (RFC 3339).","format":"date-time"},"priority":{"type":["integer","null"],"description":"Priority of the task. (1 = PriorityLow; 2 = PriorityNormal; 3 = PriorityHigh)","enum":[1,2,3,null],"default":2},"assignee":{"type":["string","null"],"description":"Assignee is the e-mail address of the person responsible.","format":"email"},"labels":{"type":["object","null"],"description":"Labels attach free-form key/value metadata.","additionalProperties":{"type":"string"}},"repeat":{"type":["object","null"],"description":"Repeat makes the task recur.","properties":{"every":{"type":"integer","description":"Every is the interval in days.","minimum":1,"maximum":365},"until":{"type":["string","null"],"description":"Until ends the recurrence; open-ended when absent.","format":"date-time"}},"required":["every"],"additionalProperties":false},"ticket":{"type":["string","null"],"description":"Ticket is the tracker reference, like ABC-123.","pattern":"^(?:[A-Z]{2,5}-[0-9]+)$"}},"required":["title","at"],"additionalProperties":false}`)
+	winkSchemaTask           = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Task is a scheduled task.","properties":{"id":{"type":"string","description":"ID identifies the task."},"title":{"type":"string","description":"Title names the task."},"due":{"type":"string","description":"Due is when the task is due.","format":"date-time"},"priority":{"type":"integer","description":"Priority of the task. (1 = PriorityLow; 2 = PriorityNormal; 3 = PriorityHigh)","enum":[1,2,3]},"labels":{"type":"object","description":"Labels are the task's metadata.","additionalProperties":{"type":"string"}}},"required":["id","title","due","priority","labels"],"additionalProperties":false}`)
 	winkSchemaSearchParams   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"query":{"type":"string","description":"Query is the text to search for.","minLength":1,"maxLength":200},"limit":{"type":["integer","null"],"description":"Limit caps the number of matches returned.","minimum":1,"maximum":100,"default":10},"case_sensitive":{"type":["boolean","null"],"description":"CaseSensitive makes matching case-sensitive."},"file_types":{"type":["array","null"],"description":"FileTypes restricts matches to these extensions.","items":{"type":"string","pattern":"^(?:[a-z0-9]{1,8})$"},"maxItems":10,"uniqueItems":true},"filters":{"type":"object","description":"Filters narrows the search.","properties":{"path_prefix":{"type":"string","description":"PathPrefix keeps only documents under this path.","pattern":"^(?:/[A-Za-z0-9_./-]*)$"},"max_size":{"type":"integer","description":"MaxSize skips documents larger than this many bytes.","minimum":0,"maximum":9223372036854775807}},"required":["path_prefix","max_size"],"additionalProperties":false},"mode":{"type":["string","null"],"description":"Mode is the matching mode.","enum":["fuzzy","exact",null],"default":"fuzzy"}},"required":["query","filters"],"additionalProperties":false}`)
 	winkSchemaSearchResult   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"SearchResult lists matching documents.","properties":{"matches":{"type":"array","description":"Matches are the matching document paths.","items":{"type":"string"}},"total_count":{"type":"integer","description":"TotalCount is the number of matches before the limit.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["matches","total_count"],"additionalProperties":false}`)
 	winkSchemaStatsParams    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"samples":{"type":"array","description":"Samples are the measurements.","items":{"type":"number","exclusiveMinimum":-1e9,"maximum":1e9},"minItems":1,"maxItems":1000},"precision":{"type":["number","null"],"description":"Precision is the rounding step of the results, like 0.01.","exclusiveMinimum":0,"maximum":1,"multipleOf":0.001,"default":0.01},"weights":{"type":["array","null"],"description":"Weights give each sample's weight; same length as samples when present.","items":{"type":"integer","minimum":0,"maximum":255}},"window":{"type":["array","null"],"description":"Window is a fixed three-point smoothing kernel.","items":{"type":"integer","minimum":-32768,"maximum":32767},"minItems":3,"maxItems":3}},"required":["samples"],"additionalProperties":false}`)

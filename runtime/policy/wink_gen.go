@@ -15,18 +15,18 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		Hold     string `json:"hold,omitempty"`
-		Tool     string `json:"tool,omitempty"`
-		Digest   string `json:"digest,omitempty"`
-		Session  string `json:"session,omitempty"`
-		Run      string `json:"run,omitempty"`
-		CallID   string `json:"call_id,omitempty"`
-		Approved bool   `json:"approved"`
-		Reason   string `json:"reason,omitempty"`
-	} = ApprovalDecision{}
-)
+type winkStaleApprovalDecisionRunGoGenerate = struct {
+	Hold     string `json:"hold,omitempty"`
+	Tool     string `json:"tool,omitempty"`
+	Digest   string `json:"digest,omitempty"`
+	Session  string `json:"session,omitempty"`
+	Run      string `json:"run,omitempty"`
+	CallID   string `json:"call_id,omitempty"`
+	Approved bool   `json:"approved"`
+	Reason   string `json:"reason,omitempty"`
+}
+
+var _ winkStaleApprovalDecisionRunGoGenerate = ApprovalDecision{}
 
 // winkDecodeApprovalDecision strictly decodes a ApprovalDecision object; errors are recorded in d.
 func winkDecodeApprovalDecision(d *strictjson.Decoder, v *ApprovalDecision) {
@@ -125,51 +125,59 @@ func winkDecodeApprovalDecision(d *strictjson.Decoder, v *ApprovalDecision) {
 
 // winkEncodeApprovalDecision appends the canonical JSON encoding of v to dst.
 func winkEncodeApprovalDecision(dst []byte, v *ApprovalDecision) []byte {
-	dst = append(dst, "{\"hold\":"...)
-	if v.Hold == "" {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendString(dst, v.Hold)
+	{
+		dst = append(dst, '{')
+		mark0 := len(dst)
+		if !(v.Hold == "") {
+			dst = append(dst, "\"hold\":"...)
+			dst = strictjson.AppendString(dst, v.Hold)
+		}
+		if !(v.Tool == "") {
+			if len(dst) != mark0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, "\"tool\":"...)
+			dst = strictjson.AppendString(dst, v.Tool)
+		}
+		if !(v.Digest == "") {
+			if len(dst) != mark0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, "\"digest\":"...)
+			dst = strictjson.AppendString(dst, v.Digest)
+		}
+		if !(v.Session == "") {
+			if len(dst) != mark0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, "\"session\":"...)
+			dst = strictjson.AppendString(dst, v.Session)
+		}
+		if !(v.Run == "") {
+			if len(dst) != mark0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, "\"run\":"...)
+			dst = strictjson.AppendString(dst, v.Run)
+		}
+		if !(v.CallID == "") {
+			if len(dst) != mark0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, "\"call_id\":"...)
+			dst = strictjson.AppendString(dst, v.CallID)
+		}
+		if len(dst) != mark0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, "\"approved\":"...)
+		dst = strictjson.AppendBool(dst, v.Approved)
+		if !(v.Reason == "") {
+			dst = append(dst, ",\"reason\":"...)
+			dst = strictjson.AppendString(dst, v.Reason)
+		}
+		dst = append(dst, '}')
 	}
-	dst = append(dst, ",\"tool\":"...)
-	if v.Tool == "" {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendString(dst, v.Tool)
-	}
-	dst = append(dst, ",\"digest\":"...)
-	if v.Digest == "" {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendString(dst, v.Digest)
-	}
-	dst = append(dst, ",\"session\":"...)
-	if v.Session == "" {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendString(dst, v.Session)
-	}
-	dst = append(dst, ",\"run\":"...)
-	if v.Run == "" {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendString(dst, v.Run)
-	}
-	dst = append(dst, ",\"call_id\":"...)
-	if v.CallID == "" {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendString(dst, v.CallID)
-	}
-	dst = append(dst, ",\"approved\":"...)
-	dst = strictjson.AppendBool(dst, v.Approved)
-	dst = append(dst, ",\"reason\":"...)
-	if v.Reason == "" {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendString(dst, v.Reason)
-	}
-	dst = append(dst, '}')
 	return dst
 }
 

@@ -16,27 +16,31 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		N int `json:"n"`
-	} = Out{}
-	_ struct {
-		Filter struct {
-			Prefix string `json:"prefix"`
-			Max    int    `json:"max,omitempty"`
-		} `json:"filter"`
-		Rows []struct {
-			Key   string `json:"key"`
-			Value *int   `json:"value"`
-		} `json:"rows" wink:"maxItems=5"`
-		Extra *struct {
-			Note string `json:"note"`
-		} `json:"extra,omitempty"`
-	} = Params{}
-)
-var (
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[Out], error) = Anon
-)
+type winkStaleOutRunGoGenerate = struct {
+	N int `json:"n"`
+}
+
+var _ winkStaleOutRunGoGenerate = Out{}
+
+type winkStaleParamsRunGoGenerate = struct {
+	Filter struct {
+		Prefix string `json:"prefix"`
+		Max    int    `json:"max,omitempty"`
+	} `json:"filter"`
+	Rows []struct {
+		Key   string `json:"key"`
+		Value *int   `json:"value"`
+	} `json:"rows" wink:"maxItems=5"`
+	Extra *struct {
+		Note string `json:"note"`
+	} `json:"extra,omitempty"`
+}
+
+var _ winkStaleParamsRunGoGenerate = Params{}
+
+type winkStaleHandlerAnonRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[Out], error)
+
+var _ winkStaleHandlerAnonRunGoGenerate = Anon
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
@@ -50,7 +54,7 @@ var WinkAnon = wink.NewTool(wink.Spec{
 	Description:      "Counts rows.",
 	Examples: []wink.Example{{
 		Description: "Rows",
-		Input:       []byte(`{"filter":{"prefix":"p"},"rows":[{"key":"a","value":1},{"key":"b"}],"extra":{"note":"x"}}`),
+		Input:       []byte(`{"filter":{"prefix":"p"},"rows":[{"key":"a","value":1},{"key":"b","value":null}],"extra":{"note":"x"}}`),
 		Output:      []byte(`{"n":2}`),
 	}},
 	Name:         "anon",
@@ -234,10 +238,8 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 	dst = append(dst, "{\"filter\":"...)
 	dst = append(dst, "{\"prefix\":"...)
 	dst = strictjson.AppendString(dst, v.Filter.Prefix)
-	dst = append(dst, ",\"max\":"...)
-	if v.Filter.Max == 0 {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Filter.Max == 0) {
+		dst = append(dst, ",\"max\":"...)
 		dst = strictjson.AppendInt(dst, int64(v.Filter.Max))
 	}
 	dst = append(dst, '}')
@@ -258,13 +260,15 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 		dst = append(dst, '}')
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"extra\":"...)
-	if v.Extra == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = append(dst, "{\"note\":"...)
-		dst = strictjson.AppendString(dst, v.Extra.Note)
-		dst = append(dst, '}')
+	if !(v.Extra == nil) {
+		dst = append(dst, ",\"extra\":"...)
+		if v.Extra == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = append(dst, "{\"note\":"...)
+			dst = strictjson.AppendString(dst, v.Extra.Note)
+			dst = append(dst, '}')
+		}
 	}
 	dst = append(dst, '}')
 	return dst

@@ -19,81 +19,124 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		OK bool `json:"ok"`
-	} = Result{}
-	_ struct {
-		Base
-		Quoted    string                    `json:"quoted"`
-		U8        uint8                     `json:"u8"`
-		U16       uint16                    `json:"u16,omitempty"`
-		U32       *uint32                   `json:"u32,omitempty"`
-		I8        int8                      `json:"i8" wink:"min=-5,max=5"`
-		Ratio     float64                   `json:"ratio" wink:"min=0,max=1"`
-		F32       float32                   `json:"f32,omitempty"`
-		Level     Level                     `json:"level" wink:"enum=1|2|3,default=2"`
-		Pair      [2]int                    `json:"pair"`
-		Grid      [][]float64               `json:"grid,omitempty"`
-		When      time.Time                 `json:"when"`
-		MaybeWhen *time.Time                `json:"maybe_when,omitempty"`
-		Wait      time.Duration             `json:"wait,omitempty" wink:"min=1s,max=24h"`
-		Matrix    map[string]map[string]int `json:"matrix,omitempty"`
-		Rows      []map[string]string       `json:"rows,omitempty"`
-		Options   wink.RawJSON              `json:"options,omitempty"`
-		Extras    []wink.RawJSON            `json:"extras,omitempty"`
-		Meta      map[string]wink.RawJSON   `json:"meta,omitempty"`
-		Deep      L1                        `json:"deep"`
-		Tree      *Node                     `json:"tree,omitempty"`
-		PS        *string                   `json:"ps,omitempty"`
-		PB        *bool                     `json:"pb,omitempty"`
-		PF        *float64                  `json:"pf,omitempty"`
-		PL        *[]int                    `json:"pl,omitempty"`
-		Zero      int                       `json:"zero,omitzero"`
-		Names     []string                  `json:"names,omitempty" wink:"default=[\"a\",\"b\"]"`
-		Type      string                    `json:"type,omitempty" wink:"enum=file|dir"`
-		Func      string                    `json:"func,omitempty"`
-	} = WideParams{}
-	_ struct {
-		Next  *L3    `json:"next,omitempty"`
-		Name  string `json:"name"`
-		Count int    `json:"count"`
-	} = L1{}
-	_ struct {
-		Next []L4 `json:"next"`
-	} = L3{}
-	_ struct {
-		Next map[string]L6 `json:"next"`
-	} = L4{}
-	_ struct {
-		Next [2]L7 `json:"next"`
-	} = L6{}
-	_ struct {
-		Leaf  wink.RawJSON `json:"leaf"`
-		Level Level        `json:"level" wink:"enum=1|2|3"`
-	} = L7{}
-	_ struct {
-		Value    wink.RawJSON     `json:"value,omitempty"`
-		Kids     []Node           `json:"kids,omitempty"`
-		ByName   map[string]*Node `json:"by_name,omitempty"`
-		Sibling  *Node            `json:"sibling,omitempty"`
-		Priority *Level           `json:"priority,omitempty" wink:"enum=1|2|3"`
-	} = Node{}
-	_ struct {
-		Any wink.RawJSON `json:"any"`
-	} = FreeParams{}
-	_ struct {
-		Counts map[string]int `json:"counts"`
-	} = MapParams{}
-	_ struct{} = EmptyParams{}
-)
-var (
-	_ func(*wink.ToolContext, WideParams) (wink.ToolResult[Result], error)        = Wide
-	_ func(*wink.ToolContext, FreeParams) (wink.ToolResult[wink.NoValue], error)  = Free
-	_ func(*wink.ToolContext, MapParams) (wink.ToolResult[wink.NoValue], error)   = Counts
-	_ func(*wink.ToolContext, Node) (wink.ToolResult[wink.NoValue], error)        = Tree
-	_ func(*wink.ToolContext, EmptyParams) (wink.ToolResult[wink.NoValue], error) = Nothing
-)
+type winkStaleResultRunGoGenerate = struct {
+	OK bool `json:"ok"`
+}
+
+var _ winkStaleResultRunGoGenerate = Result{}
+
+type winkStaleWideParamsRunGoGenerate = struct {
+	Base
+	Quoted    string                    `json:"quoted"`
+	U8        uint8                     `json:"u8"`
+	U16       uint16                    `json:"u16,omitempty"`
+	U32       *uint32                   `json:"u32,omitempty"`
+	I8        int8                      `json:"i8" wink:"min=-5,max=5"`
+	Ratio     float64                   `json:"ratio" wink:"min=0,max=1"`
+	F32       float32                   `json:"f32,omitempty"`
+	Level     Level                     `json:"level" wink:"enum=1|2|3,default=2"`
+	Pair      [2]int                    `json:"pair"`
+	Grid      [][]float64               `json:"grid,omitempty"`
+	When      time.Time                 `json:"when"`
+	MaybeWhen *time.Time                `json:"maybe_when,omitempty"`
+	Wait      time.Duration             `json:"wait,omitempty" wink:"min=1s,max=24h"`
+	Matrix    map[string]map[string]int `json:"matrix,omitempty"`
+	Rows      []map[string]string       `json:"rows,omitempty"`
+	Options   wink.RawJSON              `json:"options,omitempty"`
+	Extras    []wink.RawJSON            `json:"extras,omitempty"`
+	Meta      map[string]wink.RawJSON   `json:"meta,omitempty"`
+	Deep      L1                        `json:"deep"`
+	Tree      *Node                     `json:"tree,omitempty"`
+	PS        *string                   `json:"ps,omitempty"`
+	PB        *bool                     `json:"pb,omitempty"`
+	PF        *float64                  `json:"pf,omitempty"`
+	PL        *[]int                    `json:"pl,omitempty"`
+	Zero      int                       `json:"zero,omitzero"`
+	Names     []string                  `json:"names,omitempty" wink:"default=[\"a\",\"b\"]"`
+	Type      string                    `json:"type,omitempty" wink:"enum=file|dir"`
+	Func      string                    `json:"func,omitempty"`
+}
+
+var _ winkStaleWideParamsRunGoGenerate = WideParams{}
+
+type winkStaleL1RunGoGenerate = struct {
+	Next  *L3    `json:"next,omitempty"`
+	Name  string `json:"name"`
+	Count int    `json:"count"`
+}
+
+var _ winkStaleL1RunGoGenerate = L1{}
+
+type winkStaleL3RunGoGenerate = struct {
+	Next []L4 `json:"next"`
+}
+
+var _ winkStaleL3RunGoGenerate = L3{}
+
+type winkStaleL4RunGoGenerate = struct {
+	Next map[string]L6 `json:"next"`
+}
+
+var _ winkStaleL4RunGoGenerate = L4{}
+
+type winkStaleL6RunGoGenerate = struct {
+	Next [2]L7 `json:"next"`
+}
+
+var _ winkStaleL6RunGoGenerate = L6{}
+
+type winkStaleL7RunGoGenerate = struct {
+	Leaf  wink.RawJSON `json:"leaf"`
+	Level Level        `json:"level" wink:"enum=1|2|3"`
+}
+
+var _ winkStaleL7RunGoGenerate = L7{}
+
+type winkStaleNodeRunGoGenerate = struct {
+	Value    wink.RawJSON     `json:"value,omitempty"`
+	Kids     []Node           `json:"kids,omitempty"`
+	ByName   map[string]*Node `json:"by_name,omitempty"`
+	Sibling  *Node            `json:"sibling,omitempty"`
+	Priority *Level           `json:"priority,omitempty" wink:"enum=1|2|3"`
+}
+
+var _ winkStaleNodeRunGoGenerate = Node{}
+
+type winkStaleFreeParamsRunGoGenerate = struct {
+	Any wink.RawJSON `json:"any"`
+}
+
+var _ winkStaleFreeParamsRunGoGenerate = FreeParams{}
+
+type winkStaleMapParamsRunGoGenerate = struct {
+	Counts map[string]int `json:"counts"`
+}
+
+var _ winkStaleMapParamsRunGoGenerate = MapParams{}
+
+type winkStaleEmptyParamsRunGoGenerate = struct{}
+
+var _ winkStaleEmptyParamsRunGoGenerate = EmptyParams{}
+
+type winkStaleHandlerWideRunGoGenerate = func(*wink.ToolContext, WideParams) (wink.ToolResult[Result], error)
+
+var _ winkStaleHandlerWideRunGoGenerate = Wide
+
+type winkStaleHandlerFreeRunGoGenerate = func(*wink.ToolContext, FreeParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerFreeRunGoGenerate = Free
+
+type winkStaleHandlerCountsRunGoGenerate = func(*wink.ToolContext, MapParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerCountsRunGoGenerate = Counts
+
+type winkStaleHandlerTreeRunGoGenerate = func(*wink.ToolContext, Node) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerTreeRunGoGenerate = Tree
+
+type winkStaleHandlerNothingRunGoGenerate = func(*wink.ToolContext, EmptyParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerNothingRunGoGenerate = Nothing
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
@@ -961,10 +1004,8 @@ func winkDecodeWideParams(d *strictjson.Decoder, v *WideParams) {
 func winkEncodeWideParams(dst []byte, v *WideParams) []byte {
 	dst = append(dst, "{\"id\":"...)
 	dst = strictjson.AppendUint(dst, v.Base.ID)
-	dst = append(dst, ",\"tags\":"...)
-	if v.Base.Tags == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.Base.Tags) == 0) {
+		dst = append(dst, ",\"tags\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.Base.Tags {
 			if i1 > 0 {
@@ -978,26 +1019,24 @@ func winkEncodeWideParams(dst []byte, v *WideParams) []byte {
 	dst = strictjson.AppendString(dst, v.Quoted)
 	dst = append(dst, ",\"u8\":"...)
 	dst = strictjson.AppendUint(dst, uint64(v.U8))
-	dst = append(dst, ",\"u16\":"...)
-	if v.U16 == 0 {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.U16 == 0) {
+		dst = append(dst, ",\"u16\":"...)
 		dst = strictjson.AppendUint(dst, uint64(v.U16))
 	}
-	dst = append(dst, ",\"u32\":"...)
-	if v.U32 == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendUint(dst, uint64(*v.U32))
+	if !(v.U32 == nil) {
+		dst = append(dst, ",\"u32\":"...)
+		if v.U32 == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendUint(dst, uint64(*v.U32))
+		}
 	}
 	dst = append(dst, ",\"i8\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.I8))
 	dst = append(dst, ",\"ratio\":"...)
 	dst = strictjson.AppendFloat(dst, v.Ratio, 64)
-	dst = append(dst, ",\"f32\":"...)
-	if v.F32 == 0 {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.F32 == 0) {
+		dst = append(dst, ",\"f32\":"...)
 		dst = strictjson.AppendFloat(dst, float64(v.F32), 32)
 	}
 	dst = append(dst, ",\"level\":"...)
@@ -1011,10 +1050,8 @@ func winkEncodeWideParams(dst []byte, v *WideParams) []byte {
 		dst = strictjson.AppendInt(dst, int64(v.Pair[i1]))
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"grid\":"...)
-	if v.Grid == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.Grid) == 0) {
+		dst = append(dst, ",\"grid\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.Grid {
 			if i1 > 0 {
@@ -1033,22 +1070,20 @@ func winkEncodeWideParams(dst []byte, v *WideParams) []byte {
 	}
 	dst = append(dst, ",\"when\":"...)
 	dst = strictjson.AppendTime(dst, v.When)
-	dst = append(dst, ",\"maybe_when\":"...)
-	if v.MaybeWhen == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendTime(dst, *v.MaybeWhen)
+	if !(v.MaybeWhen == nil) {
+		dst = append(dst, ",\"maybe_when\":"...)
+		if v.MaybeWhen == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendTime(dst, *v.MaybeWhen)
+		}
 	}
-	dst = append(dst, ",\"wait\":"...)
-	if v.Wait == 0 {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Wait == 0) {
+		dst = append(dst, ",\"wait\":"...)
 		dst = strictjson.AppendDuration(dst, v.Wait)
 	}
-	dst = append(dst, ",\"matrix\":"...)
-	if v.Matrix == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.Matrix) == 0) {
+		dst = append(dst, ",\"matrix\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.Matrix)) {
 			if i1 > 0 {
@@ -1069,10 +1104,8 @@ func winkEncodeWideParams(dst []byte, v *WideParams) []byte {
 		}
 		dst = append(dst, '}')
 	}
-	dst = append(dst, ",\"rows\":"...)
-	if v.Rows == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.Rows) == 0) {
+		dst = append(dst, ",\"rows\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.Rows {
 			if i1 > 0 {
@@ -1091,16 +1124,16 @@ func winkEncodeWideParams(dst []byte, v *WideParams) []byte {
 		}
 		dst = append(dst, ']')
 	}
-	dst = append(dst, ",\"options\":"...)
-	if len(v.Options) == 0 {
-		dst = append(dst, "null"...)
-	} else {
-		dst = append(dst, v.Options...)
+	if !(len(v.Options) == 0) {
+		dst = append(dst, ",\"options\":"...)
+		if len(v.Options) == 0 {
+			dst = append(dst, "null"...)
+		} else {
+			dst = append(dst, v.Options...)
+		}
 	}
-	dst = append(dst, ",\"extras\":"...)
-	if v.Extras == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.Extras) == 0) {
+		dst = append(dst, ",\"extras\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.Extras {
 			if i1 > 0 {
@@ -1114,10 +1147,8 @@ func winkEncodeWideParams(dst []byte, v *WideParams) []byte {
 		}
 		dst = append(dst, ']')
 	}
-	dst = append(dst, ",\"meta\":"...)
-	if v.Meta == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.Meta) == 0) {
+		dst = append(dst, ",\"meta\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.Meta)) {
 			if i1 > 0 {
@@ -1135,47 +1166,55 @@ func winkEncodeWideParams(dst []byte, v *WideParams) []byte {
 	}
 	dst = append(dst, ",\"deep\":"...)
 	dst = winkEncodeL1(dst, &v.Deep)
-	dst = append(dst, ",\"tree\":"...)
-	if v.Tree == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = winkEncodeNode(dst, v.Tree)
-	}
-	dst = append(dst, ",\"ps\":"...)
-	if v.PS == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendString(dst, *v.PS)
-	}
-	dst = append(dst, ",\"pb\":"...)
-	if v.PB == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendBool(dst, *v.PB)
-	}
-	dst = append(dst, ",\"pf\":"...)
-	if v.PF == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendFloat(dst, *v.PF, 64)
-	}
-	dst = append(dst, ",\"pl\":"...)
-	if v.PL == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = append(dst, '[')
-		for i2 := range *v.PL {
-			if i2 > 0 {
-				dst = append(dst, ',')
-			}
-			dst = strictjson.AppendInt(dst, int64((*v.PL)[i2]))
+	if !(v.Tree == nil) {
+		dst = append(dst, ",\"tree\":"...)
+		if v.Tree == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = winkEncodeNode(dst, v.Tree)
 		}
-		dst = append(dst, ']')
 	}
-	dst = append(dst, ",\"zero\":"...)
-	if v.Zero == 0 {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.PS == nil) {
+		dst = append(dst, ",\"ps\":"...)
+		if v.PS == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendString(dst, *v.PS)
+		}
+	}
+	if !(v.PB == nil) {
+		dst = append(dst, ",\"pb\":"...)
+		if v.PB == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendBool(dst, *v.PB)
+		}
+	}
+	if !(v.PF == nil) {
+		dst = append(dst, ",\"pf\":"...)
+		if v.PF == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendFloat(dst, *v.PF, 64)
+		}
+	}
+	if !(v.PL == nil) {
+		dst = append(dst, ",\"pl\":"...)
+		if v.PL == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = append(dst, '[')
+			for i2 := range *v.PL {
+				if i2 > 0 {
+					dst = append(dst, ',')
+				}
+				dst = strictjson.AppendInt(dst, int64((*v.PL)[i2]))
+			}
+			dst = append(dst, ']')
+		}
+	}
+	if !(v.Zero == 0) {
+		dst = append(dst, ",\"zero\":"...)
 		dst = strictjson.AppendInt(dst, int64(v.Zero))
 	}
 	dst = append(dst, ",\"names\":"...)
@@ -1187,16 +1226,12 @@ func winkEncodeWideParams(dst []byte, v *WideParams) []byte {
 		dst = strictjson.AppendString(dst, v.Names[i1])
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"type\":"...)
-	if v.Type == "" {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Type == "") {
+		dst = append(dst, ",\"type\":"...)
 		dst = strictjson.AppendString(dst, v.Type)
 	}
-	dst = append(dst, ",\"func\":"...)
-	if v.Func == "" {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Func == "") {
+		dst = append(dst, ",\"func\":"...)
 		dst = strictjson.AppendString(dst, v.Func)
 	}
 	dst = append(dst, '}')
@@ -1250,17 +1285,26 @@ func winkDecodeL1(d *strictjson.Decoder, v *L1) {
 
 // winkEncodeL1 appends the canonical JSON encoding of v to dst.
 func winkEncodeL1(dst []byte, v *L1) []byte {
-	dst = append(dst, "{\"next\":"...)
-	if v.Next == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = winkEncodeL3(dst, v.Next)
+	{
+		dst = append(dst, '{')
+		mark0 := len(dst)
+		if !(v.Next == nil) {
+			dst = append(dst, "\"next\":"...)
+			if v.Next == nil {
+				dst = append(dst, "null"...)
+			} else {
+				dst = winkEncodeL3(dst, v.Next)
+			}
+		}
+		if len(dst) != mark0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, "\"name\":"...)
+		dst = strictjson.AppendString(dst, v.Name)
+		dst = append(dst, ",\"count\":"...)
+		dst = strictjson.AppendInt(dst, int64(v.Count))
+		dst = append(dst, '}')
 	}
-	dst = append(dst, ",\"name\":"...)
-	dst = strictjson.AppendString(dst, v.Name)
-	dst = append(dst, ",\"count\":"...)
-	dst = strictjson.AppendInt(dst, int64(v.Count))
-	dst = append(dst, '}')
 	return dst
 }
 
@@ -1677,57 +1721,75 @@ func winkDecodeNode(d *strictjson.Decoder, v *Node) {
 
 // winkEncodeNode appends the canonical JSON encoding of v to dst.
 func winkEncodeNode(dst []byte, v *Node) []byte {
-	dst = append(dst, "{\"value\":"...)
-	if len(v.Value) == 0 {
-		dst = append(dst, "null"...)
-	} else {
-		dst = append(dst, v.Value...)
-	}
-	dst = append(dst, ",\"kids\":"...)
-	if v.Kids == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = append(dst, '[')
-		for i1 := range v.Kids {
-			if i1 > 0 {
-				dst = append(dst, ',')
-			}
-			dst = winkEncodeNode(dst, &v.Kids[i1])
-		}
-		dst = append(dst, ']')
-	}
-	dst = append(dst, ",\"by_name\":"...)
-	if v.ByName == nil {
-		dst = append(dst, "null"...)
-	} else {
+	{
 		dst = append(dst, '{')
-		for i1, k1 := range slices.Sorted(maps.Keys(v.ByName)) {
-			if i1 > 0 {
-				dst = append(dst, ',')
-			}
-			dst = strictjson.AppendString(dst, k1)
-			dst = append(dst, ':')
-			if v.ByName[k1] == nil {
+		mark0 := len(dst)
+		if !(len(v.Value) == 0) {
+			dst = append(dst, "\"value\":"...)
+			if len(v.Value) == 0 {
 				dst = append(dst, "null"...)
 			} else {
-				dst = winkEncodeNode(dst, v.ByName[k1])
+				dst = append(dst, v.Value...)
+			}
+		}
+		if !(len(v.Kids) == 0) {
+			if len(dst) != mark0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, "\"kids\":"...)
+			dst = append(dst, '[')
+			for i1 := range v.Kids {
+				if i1 > 0 {
+					dst = append(dst, ',')
+				}
+				dst = winkEncodeNode(dst, &v.Kids[i1])
+			}
+			dst = append(dst, ']')
+		}
+		if !(len(v.ByName) == 0) {
+			if len(dst) != mark0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, "\"by_name\":"...)
+			dst = append(dst, '{')
+			for i1, k1 := range slices.Sorted(maps.Keys(v.ByName)) {
+				if i1 > 0 {
+					dst = append(dst, ',')
+				}
+				dst = strictjson.AppendString(dst, k1)
+				dst = append(dst, ':')
+				if v.ByName[k1] == nil {
+					dst = append(dst, "null"...)
+				} else {
+					dst = winkEncodeNode(dst, v.ByName[k1])
+				}
+			}
+			dst = append(dst, '}')
+		}
+		if !(v.Sibling == nil) {
+			if len(dst) != mark0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, "\"sibling\":"...)
+			if v.Sibling == nil {
+				dst = append(dst, "null"...)
+			} else {
+				dst = winkEncodeNode(dst, v.Sibling)
+			}
+		}
+		if !(v.Priority == nil) {
+			if len(dst) != mark0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, "\"priority\":"...)
+			if v.Priority == nil {
+				dst = append(dst, "null"...)
+			} else {
+				dst = strictjson.AppendInt(dst, int64(*v.Priority))
 			}
 		}
 		dst = append(dst, '}')
 	}
-	dst = append(dst, ",\"sibling\":"...)
-	if v.Sibling == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = winkEncodeNode(dst, v.Sibling)
-	}
-	dst = append(dst, ",\"priority\":"...)
-	if v.Priority == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendInt(dst, int64(*v.Priority))
-	}
-	dst = append(dst, '}')
 	return dst
 }
 
@@ -1898,12 +1960,12 @@ func winkEncodeEmptyParams(dst []byte, v *EmptyParams) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaWideParams  = []byte("{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"type\":\"object\",\"description\":\"WideParams has many properties of awkward types.\",\"properties\":{\"id\":{\"type\":\"integer\",\"description\":\"ID of the record.\",\"minimum\":0,\"maximum\":18446744073709551615},\"tags\":{\"type\":[\"array\",\"null\"],\"description\":\"Tags of the record.\",\"items\":{\"type\":\"string\"},\"maxItems\":8,\"uniqueItems\":true},\"quoted\":{\"type\":\"string\",\"description\":\"A description with \\\"quotes\\\", `backticks`, a backslash \\\\ and <html> & such.\"},\"u8\":{\"type\":\"integer\",\"description\":\"Small unsigned.\",\"minimum\":0,\"maximum\":255},\"u16\":{\"type\":[\"integer\",\"null\"],\"description\":\"Unsigned 16.\",\"minimum\":0,\"maximum\":65535},\"u32\":{\"type\":[\"integer\",\"null\"],\"description\":\"Unsigned 32.\",\"minimum\":0,\"maximum\":4294967295},\"i8\":{\"type\":\"integer\",\"description\":\"Signed 8.\",\"minimum\":-5,\"maximum\":5},\"ratio\":{\"type\":\"number\",\"description\":\"Ratio in [0, 1].\",\"minimum\":0,\"maximum\":1},\"f32\":{\"type\":[\"number\",\"null\"],\"description\":\"Float32 value.\",\"minimum\":-3.4028235e+38,\"maximum\":3.4028235e+38},\"level\":{\"type\":[\"integer\",\"null\"],\"description\":\"An integer enum.\",\"enum\":[1,2,3,null],\"default\":2},\"pair\":{\"type\":\"array\",\"description\":\"A fixed array.\",\"items\":{\"type\":\"integer\",\"minimum\":-9223372036854775808,\"maximum\":9223372036854775807},\"minItems\":2,\"maxItems\":2},\"grid\":{\"type\":[\"array\",\"null\"],\"description\":\"An array of arrays.\",\"items\":{\"type\":\"array\",\"items\":{\"type\":\"number\",\"minimum\":-1.7976931348623157e+308,\"maximum\":1.7976931348623157e+308}}},\"when\":{\"type\":\"string\",\"description\":\"When.\",\"format\":\"date-time\"},\"maybe_when\":{\"type\":[\"string\",\"null\"],\"description\":\"Maybe when.\",\"format\":\"date-time\"},\"wait\":{\"type\":[\"string\",\"null\"],\"description\":\"How long. (at least 1s; at most 24h)\",\"pattern\":\"^(?:0|-?(?:[0-9]+(?:\\\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$\"},\"matrix\":{\"type\":[\"object\",\"null\"],\"description\":\"Map of maps.\",\"additionalProperties\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"integer\",\"minimum\":-9223372036854775808,\"maximum\":9223372036854775807}}},\"rows\":{\"type\":[\"array\",\"null\"],\"description\":\"Slice of maps.\",\"items\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"}}},\"options\":{\"description\":\"Free-form options.\"},\"extras\":{\"type\":[\"array\",\"null\"],\"description\":\"Free-form list.\",\"items\":{}},\"meta\":{\"type\":[\"object\",\"null\"],\"description\":\"Free-form map values.\",\"additionalProperties\":{}},\"deep\":{\"type\":\"object\",\"description\":\"Deep nesting.\",\"properties\":{\"next\":{\"type\":[\"object\",\"null\"],\"description\":\"Next level.\",\"properties\":{\"next\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"description\":\"L4 is a level.\",\"properties\":{\"next\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"object\",\"description\":\"L6 is a level.\",\"properties\":{\"next\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"description\":\"L7 is the deepest level.\",\"properties\":{\"leaf\":{},\"level\":{\"type\":\"integer\",\"description\":\"Level is an integer enum.\",\"enum\":[1,2,3]}},\"required\":[\"leaf\",\"level\"],\"additionalProperties\":false},\"minItems\":2,\"maxItems\":2}},\"required\":[\"next\"],\"additionalProperties\":false}}},\"required\":[\"next\"],\"additionalProperties\":false}}},\"required\":[\"next\"],\"additionalProperties\":false},\"name\":{\"type\":\"string\",\"description\":\"Name at this level.\"},\"count\":{\"type\":\"integer\",\"description\":\"Count at this level.\",\"minimum\":-9223372036854775808,\"maximum\":9223372036854775807}},\"required\":[\"name\",\"count\"],\"additionalProperties\":false},\"tree\":{\"description\":\"A recursive tree.\",\"anyOf\":[{\"$ref\":\"#/$defs/Node\"},{\"type\":\"null\"}]},\"ps\":{\"type\":[\"string\",\"null\"],\"description\":\"Nullable pointers to everything.\"},\"pb\":{\"type\":[\"boolean\",\"null\"]},\"pf\":{\"type\":[\"number\",\"null\"],\"minimum\":-1.7976931348623157e+308,\"maximum\":1.7976931348623157e+308},\"pl\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"integer\",\"minimum\":-9223372036854775808,\"maximum\":9223372036854775807}},\"zero\":{\"type\":[\"integer\",\"null\"],\"description\":\"Zero means absent.\",\"minimum\":-9223372036854775808,\"maximum\":9223372036854775807},\"names\":{\"type\":[\"array\",\"null\"],\"description\":\"Default list.\",\"items\":{\"type\":\"string\"},\"default\":[\"a\",\"b\"]},\"type\":{\"type\":[\"string\",\"null\"],\"description\":\"Go keyword as a name.\",\"enum\":[\"file\",\"dir\",null]},\"func\":{\"type\":[\"string\",\"null\"],\"description\":\"Another keyword.\"}},\"required\":[\"id\",\"quoted\",\"u8\",\"i8\",\"ratio\",\"pair\",\"when\",\"deep\"],\"additionalProperties\":false,\"$defs\":{\"Node\":{\"type\":\"object\",\"description\":\"Node recurses through a slice, a map and a pointer.\",\"properties\":{\"value\":{},\"kids\":{\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/Node\"}},\"by_name\":{\"type\":[\"object\",\"null\"],\"additionalProperties\":{\"anyOf\":[{\"$ref\":\"#/$defs/Node\"},{\"type\":\"null\"}]}},\"sibling\":{\"anyOf\":[{\"$ref\":\"#/$defs/Node\"},{\"type\":\"null\"}]},\"priority\":{\"type\":[\"integer\",\"null\"],\"description\":\"Level is an integer enum.\",\"enum\":[1,2,3,null]}},\"additionalProperties\":false}}}")
+	winkSchemaWideParams  = []byte("{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"type\":\"object\",\"description\":\"WideParams has many properties of awkward types.\",\"properties\":{\"id\":{\"type\":\"integer\",\"description\":\"ID of the record.\",\"minimum\":0,\"maximum\":18446744073709551615},\"tags\":{\"type\":[\"array\",\"null\"],\"description\":\"Tags of the record.\",\"items\":{\"type\":\"string\"},\"maxItems\":8,\"uniqueItems\":true},\"quoted\":{\"type\":\"string\",\"description\":\"A description with \\\"quotes\\\", `backticks`, a backslash \\\\ and <html> & such.\"},\"u8\":{\"type\":\"integer\",\"description\":\"Small unsigned.\",\"minimum\":0,\"maximum\":255},\"u16\":{\"type\":[\"integer\",\"null\"],\"description\":\"Unsigned 16.\",\"minimum\":0,\"maximum\":65535},\"u32\":{\"type\":[\"integer\",\"null\"],\"description\":\"Unsigned 32.\",\"minimum\":0,\"maximum\":4294967295},\"i8\":{\"type\":\"integer\",\"description\":\"Signed 8.\",\"minimum\":-5,\"maximum\":5},\"ratio\":{\"type\":\"number\",\"description\":\"Ratio in [0, 1].\",\"minimum\":0,\"maximum\":1},\"f32\":{\"type\":[\"number\",\"null\"],\"description\":\"Float32 value.\",\"minimum\":-3.4028235e+38,\"maximum\":3.4028235e+38},\"level\":{\"type\":[\"integer\",\"null\"],\"description\":\"An integer enum. (1 = Low; 2 = Mid; 3 = High)\",\"enum\":[1,2,3,null],\"default\":2},\"pair\":{\"type\":\"array\",\"description\":\"A fixed array.\",\"items\":{\"type\":\"integer\",\"minimum\":-9223372036854775808,\"maximum\":9223372036854775807},\"minItems\":2,\"maxItems\":2},\"grid\":{\"type\":[\"array\",\"null\"],\"description\":\"An array of arrays.\",\"items\":{\"type\":\"array\",\"items\":{\"type\":\"number\",\"minimum\":-1.7976931348623157e+308,\"maximum\":1.7976931348623157e+308}}},\"when\":{\"type\":\"string\",\"description\":\"When.\",\"format\":\"date-time\"},\"maybe_when\":{\"type\":[\"string\",\"null\"],\"description\":\"Maybe when.\",\"format\":\"date-time\"},\"wait\":{\"type\":[\"string\",\"null\"],\"description\":\"How long. (at least 1s; at most 24h)\",\"pattern\":\"^(?:0|-?(?:[0-9]+(?:\\\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$\"},\"matrix\":{\"type\":[\"object\",\"null\"],\"description\":\"Map of maps.\",\"additionalProperties\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"integer\",\"minimum\":-9223372036854775808,\"maximum\":9223372036854775807}}},\"rows\":{\"type\":[\"array\",\"null\"],\"description\":\"Slice of maps.\",\"items\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"}}},\"options\":{\"description\":\"Free-form options.\"},\"extras\":{\"type\":[\"array\",\"null\"],\"description\":\"Free-form list.\",\"items\":{}},\"meta\":{\"type\":[\"object\",\"null\"],\"description\":\"Free-form map values.\",\"additionalProperties\":{}},\"deep\":{\"type\":\"object\",\"description\":\"Deep nesting.\",\"properties\":{\"next\":{\"type\":[\"object\",\"null\"],\"description\":\"Next level.\",\"properties\":{\"next\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"description\":\"L4 is a level.\",\"properties\":{\"next\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"object\",\"description\":\"L6 is a level.\",\"properties\":{\"next\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"description\":\"L7 is the deepest level.\",\"properties\":{\"leaf\":{},\"level\":{\"type\":\"integer\",\"description\":\"Level is an integer enum. (1 = Low; 2 = Mid; 3 = High)\",\"enum\":[1,2,3]}},\"required\":[\"leaf\",\"level\"],\"additionalProperties\":false},\"minItems\":2,\"maxItems\":2}},\"required\":[\"next\"],\"additionalProperties\":false}}},\"required\":[\"next\"],\"additionalProperties\":false}}},\"required\":[\"next\"],\"additionalProperties\":false},\"name\":{\"type\":\"string\",\"description\":\"Name at this level.\"},\"count\":{\"type\":\"integer\",\"description\":\"Count at this level.\",\"minimum\":-9223372036854775808,\"maximum\":9223372036854775807}},\"required\":[\"name\",\"count\"],\"additionalProperties\":false},\"tree\":{\"description\":\"A recursive tree.\",\"anyOf\":[{\"$ref\":\"#/$defs/Node\"},{\"type\":\"null\"}]},\"ps\":{\"type\":[\"string\",\"null\"],\"description\":\"Nullable pointers to everything.\"},\"pb\":{\"type\":[\"boolean\",\"null\"]},\"pf\":{\"type\":[\"number\",\"null\"],\"minimum\":-1.7976931348623157e+308,\"maximum\":1.7976931348623157e+308},\"pl\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"integer\",\"minimum\":-9223372036854775808,\"maximum\":9223372036854775807}},\"zero\":{\"type\":[\"integer\",\"null\"],\"description\":\"Zero means absent.\",\"minimum\":-9223372036854775808,\"maximum\":9223372036854775807},\"names\":{\"type\":[\"array\",\"null\"],\"description\":\"Default list.\",\"items\":{\"type\":\"string\"},\"default\":[\"a\",\"b\"]},\"type\":{\"type\":[\"string\",\"null\"],\"description\":\"Go keyword as a name.\",\"enum\":[\"file\",\"dir\",null]},\"func\":{\"type\":[\"string\",\"null\"],\"description\":\"Another keyword.\"}},\"required\":[\"id\",\"quoted\",\"u8\",\"i8\",\"ratio\",\"pair\",\"when\",\"deep\"],\"additionalProperties\":false,\"$defs\":{\"Node\":{\"type\":\"object\",\"description\":\"Node recurses through a slice, a map and a pointer.\",\"properties\":{\"value\":{},\"kids\":{\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/Node\"}},\"by_name\":{\"type\":[\"object\",\"null\"],\"additionalProperties\":{\"anyOf\":[{\"$ref\":\"#/$defs/Node\"},{\"type\":\"null\"}]}},\"sibling\":{\"anyOf\":[{\"$ref\":\"#/$defs/Node\"},{\"type\":\"null\"}]},\"priority\":{\"type\":[\"integer\",\"null\"],\"description\":\"Level is an integer enum. (1 = Low; 2 = Mid; 3 = High)\",\"enum\":[1,2,3,null]}},\"additionalProperties\":false}}}")
 	winkSchemaResult      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Result is what wide returns.","properties":{"ok":{"type":"boolean"}},"required":["ok"],"additionalProperties":false}`)
 	winkSchemaFreeParams  = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"FreeParams is only free-form JSON.","properties":{"any":{"description":"Anything."}},"required":["any"],"additionalProperties":false}`)
 	winkSchemaNoValue     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"null"}`)
 	winkSchemaMapParams   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"MapParams is a map at the root of a field only.","properties":{"counts":{"type":"object","description":"Counters.","additionalProperties":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}}},"required":["counts"],"additionalProperties":false}`)
-	winkSchemaNode        = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Node recurses through a slice, a map and a pointer.","properties":{"value":{},"kids":{"type":["array","null"],"items":{"$ref":"#"}},"by_name":{"type":["object","null"],"additionalProperties":{"anyOf":[{"$ref":"#"},{"type":"null"}]}},"sibling":{"anyOf":[{"$ref":"#"},{"type":"null"}]},"priority":{"type":["integer","null"],"description":"Level is an integer enum.","enum":[1,2,3,null]}},"additionalProperties":false}`)
+	winkSchemaNode        = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Node recurses through a slice, a map and a pointer.","properties":{"value":{},"kids":{"type":["array","null"],"items":{"$ref":"#"}},"by_name":{"type":["object","null"],"additionalProperties":{"anyOf":[{"$ref":"#"},{"type":"null"}]}},"sibling":{"anyOf":[{"$ref":"#"},{"type":"null"}]},"priority":{"type":["integer","null"],"description":"Level is an integer enum. (1 = Low; 2 = Mid; 3 = High)","enum":[1,2,3,null]}},"additionalProperties":false}`)
 	winkSchemaEmptyParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"EmptyParams has no fields.","properties":{},"additionalProperties":false}`)
 )
 

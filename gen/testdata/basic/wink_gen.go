@@ -20,36 +20,40 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		OK bool `json:"ok"`
-	} = Result{}
-	_ struct {
-		Name    string         `json:"name" wink:"minLength=1,maxLength=10,pattern='[a-z]+'"`
-		Count   uint16         `json:"count" wink:"max=500,multipleOf=5"`
-		Delta   int32          `json:"delta,omitempty" wink:"exclusiveMin=-10,exclusiveMax=10,default=0"`
-		Ratio   float32        `json:"ratio" wink:"min=0,max=1"`
-		Temp    Celsius        `json:"temp" wink:"multipleOf=0.5"`
-		On      bool           `json:"on"`
-		Color   Color          `json:"color" wink:"default=green"`
-		Allowed []Color        `json:"allowed" wink:"enum=red|blue,uniqueItems"`
-		Level   Level          `json:"level"`
-		When    time.Time      `json:"when"`
-		Maybe   *int           `json:"maybe"`
-		Tags    []string       `json:"tags" wink:"minItems=1,maxItems=3,uniqueItems"`
-		Grid    [2]int         `json:"grid"`
-		Meta    map[string]int `json:"meta"`
-		Email   string         `json:"email,omitempty" wink:"format=email"`
-		Skip    string         `json:"-"`
-		hidden  string
-		Opt     *Color            `json:"opt"`
-		Nested  map[string][]bool `json:"nested,omitempty"`
-		Default *string           `json:"default_ptr" wink:"default='a b'"`
-	} = Params{}
-)
-var (
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[Result], error) = Kinds
-)
+type winkStaleResultRunGoGenerate = struct {
+	OK bool `json:"ok"`
+}
+
+var _ winkStaleResultRunGoGenerate = Result{}
+
+type winkStaleParamsRunGoGenerate = struct {
+	Name    string         `json:"name" wink:"minLength=1,maxLength=10,pattern='[a-z]+'"`
+	Count   uint16         `json:"count" wink:"max=500,multipleOf=5"`
+	Delta   int32          `json:"delta,omitempty" wink:"exclusiveMin=-10,exclusiveMax=10,default=0"`
+	Ratio   float32        `json:"ratio" wink:"min=0,max=1"`
+	Temp    Celsius        `json:"temp" wink:"multipleOf=0.5"`
+	On      bool           `json:"on"`
+	Color   Color          `json:"color" wink:"default=green"`
+	Allowed []Color        `json:"allowed" wink:"enum=red|blue,uniqueItems"`
+	Level   Level          `json:"level"`
+	When    time.Time      `json:"when"`
+	Maybe   *int           `json:"maybe"`
+	Tags    []string       `json:"tags" wink:"minItems=1,maxItems=3,uniqueItems"`
+	Grid    [2]int         `json:"grid"`
+	Meta    map[string]int `json:"meta"`
+	Email   string         `json:"email,omitempty" wink:"format=email"`
+	Skip    string         `json:"-"`
+	hidden  string
+	Opt     *Color            `json:"opt"`
+	Nested  map[string][]bool `json:"nested,omitempty"`
+	Default *string           `json:"default_ptr" wink:"default='a b'"`
+}
+
+var _ winkStaleParamsRunGoGenerate = Params{}
+
+type winkStaleHandlerKindsRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[Result], error)
+
+var _ winkStaleHandlerKindsRunGoGenerate = Kinds
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
@@ -64,7 +68,7 @@ var WinkKinds = wink.NewTool(wink.Spec{
 	Description:      "Exercises every kind.",
 	Examples: []wink.Example{{
 		Description: "Everything",
-		Input:       []byte(`{"name":"ab","count":10,"delta":0,"ratio":0.5,"temp":20.5,"on":true,"color":"green","allowed":["red"],"level":1,"when":"2026-01-02T15:04:05+01:00","tags":["x"],"grid":[1,2],"meta":{"a":1,"b":2},"default_ptr":"a b"}`),
+		Input:       []byte(`{"name":"ab","count":10,"ratio":0.5,"temp":20.5,"on":true,"allowed":["red"],"level":1,"when":"2026-01-02T15:04:05+01:00","maybe":null,"tags":["x"],"grid":[1,2],"meta":{"b":2,"a":1}}`),
 		Output:      []byte(`{"ok":true}`),
 	}},
 	Name:         "kinds",
@@ -645,10 +649,8 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 		dst = strictjson.AppendInt(dst, int64(v.Meta[k1]))
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"email\":"...)
-	if v.Email == "" {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Email == "") {
+		dst = append(dst, ",\"email\":"...)
 		dst = strictjson.AppendString(dst, v.Email)
 	}
 	dst = append(dst, ",\"opt\":"...)
@@ -657,10 +659,8 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 	} else {
 		dst = strictjson.AppendString(dst, string(*v.Opt))
 	}
-	dst = append(dst, ",\"nested\":"...)
-	if v.Nested == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.Nested) == 0) {
+		dst = append(dst, ",\"nested\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.Nested)) {
 			if i1 > 0 {
@@ -691,7 +691,7 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Params covers the kinds.","properties":{"name":{"type":"string","minLength":1,"maxLength":10,"pattern":"^(?:[a-z]+)$"},"count":{"type":"integer","minimum":0,"maximum":500,"multipleOf":5},"delta":{"type":["integer","null"],"exclusiveMinimum":-10,"exclusiveMaximum":10,"default":0},"ratio":{"type":"number","minimum":0,"maximum":1},"temp":{"type":"number","description":"Celsius is a named float.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308,"multipleOf":0.5},"on":{"type":"boolean"},"color":{"type":["string","null"],"description":"Color is a string enum.","enum":["red","green","blue",null],"default":"green"},"allowed":{"type":"array","items":{"type":"string","description":"Color is a string enum.","enum":["red","blue"]},"uniqueItems":true},"level":{"type":"integer","description":"Level is an integer enum.","enum":[1,2]},"when":{"type":"string","format":"date-time"},"maybe":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807},"tags":{"type":"array","items":{"type":"string"},"minItems":1,"maxItems":3,"uniqueItems":true},"grid":{"type":"array","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"minItems":2,"maxItems":2},"meta":{"type":"object","additionalProperties":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"email":{"type":["string","null"],"format":"email"},"opt":{"type":["string","null"],"description":"Color is a string enum.","enum":["red","green","blue",null]},"nested":{"type":["object","null"],"additionalProperties":{"type":"array","items":{"type":"boolean"}}},"default_ptr":{"type":["string","null"],"default":"a b"}},"required":["name","count","ratio","temp","on","allowed","level","when","tags","grid","meta"],"additionalProperties":false}`)
+	winkSchemaParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Params covers the kinds.","properties":{"name":{"type":"string","minLength":1,"maxLength":10,"pattern":"^(?:[a-z]+)$"},"count":{"type":"integer","minimum":0,"maximum":500,"multipleOf":5},"delta":{"type":["integer","null"],"exclusiveMinimum":-10,"exclusiveMaximum":10,"default":0},"ratio":{"type":"number","minimum":0,"maximum":1},"temp":{"type":"number","description":"Celsius is a named float.","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308,"multipleOf":0.5},"on":{"type":"boolean"},"color":{"type":["string","null"],"description":"Color is a string enum.","enum":["red","green","blue",null],"default":"green"},"allowed":{"type":"array","items":{"type":"string","description":"Color is a string enum.","enum":["red","blue"]},"uniqueItems":true},"level":{"type":"integer","description":"Level is an integer enum. (1 = Low; 2 = High)","enum":[1,2]},"when":{"type":"string","format":"date-time"},"maybe":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807},"tags":{"type":"array","items":{"type":"string"},"minItems":1,"maxItems":3,"uniqueItems":true},"grid":{"type":"array","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"minItems":2,"maxItems":2},"meta":{"type":"object","additionalProperties":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"email":{"type":["string","null"],"format":"email"},"opt":{"type":["string","null"],"description":"Color is a string enum.","enum":["red","green","blue",null]},"nested":{"type":["object","null"],"additionalProperties":{"type":"array","items":{"type":"boolean"}}},"default_ptr":{"type":["string","null"],"default":"a b"}},"required":["name","count","ratio","temp","on","allowed","level","when","tags","grid","meta"],"additionalProperties":false}`)
 	winkSchemaResult = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Result is the tool's result.","properties":{"ok":{"type":"boolean"}},"required":["ok"],"additionalProperties":false}`)
 )
 

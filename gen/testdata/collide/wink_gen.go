@@ -20,27 +20,34 @@ const _ = wink3.EnforceVersion(4 - wink3.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		At time2.Time `json:"at"`
-	} = Result{}
-	_ struct {
-		When   time2.Time      `json:"when"`
-		Wait   time2.Duration  `json:"wait,omitempty" wink:"default=2s"`
-		Name   string          `json:"name" wink:"pattern='^[a-z]+$',maxLength=9"`
-		Ratio  float64         `json:"ratio" wink:"multipleOf=0.5,max=10"`
-		Hidden string          `json:"-"`
-		Level  Level           `json:"level"`
-		Tags   map[string]Item `json:"tags,omitempty"`
-		List   []Item          `json:"list,omitempty"`
-	} = Params{}
-	_ struct {
-		N int `json:"n"`
-	} = Item{}
-)
-var (
-	_ func(*wink3.ToolContext, Params) (wink3.ToolResult[Result], error) = Collide
-)
+type winkStaleResultRunGoGenerate = struct {
+	At time2.Time `json:"at"`
+}
+
+var _ winkStaleResultRunGoGenerate = Result{}
+
+type winkStaleParamsRunGoGenerate = struct {
+	When   time2.Time      `json:"when"`
+	Wait   time2.Duration  `json:"wait,omitempty" wink:"default=2s"`
+	Name   string          `json:"name" wink:"pattern='^[a-z]+$',maxLength=9"`
+	Ratio  float64         `json:"ratio" wink:"multipleOf=0.5,max=10"`
+	Hidden string          `json:"-"`
+	Level  Level           `json:"level"`
+	Tags   map[string]Item `json:"tags,omitempty"`
+	List   []Item          `json:"list,omitempty"`
+}
+
+var _ winkStaleParamsRunGoGenerate = Params{}
+
+type winkStaleItemRunGoGenerate = struct {
+	N int `json:"n"`
+}
+
+var _ winkStaleItemRunGoGenerate = Item{}
+
+type winkStaleHandlerCollideRunGoGenerate = func(*wink3.ToolContext, Params) (wink3.ToolResult[Result], error)
+
+var _ winkStaleHandlerCollideRunGoGenerate = Collide
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
@@ -54,7 +61,7 @@ var WinkCollide = wink3.NewTool(wink3.Spec{
 	Description:      "Collides.",
 	Examples: []wink3.Example{{
 		Description: "All",
-		Input:       []byte(`{"when":"2026-01-02T15:04:05Z","wait":"2s","name":"abc","ratio":1.5,"level":1}`),
+		Input:       []byte(`{"when":"2026-01-02T15:04:05Z","name":"abc","ratio":1.5,"level":1}`),
 	}},
 	Idempotency: wink3.Idempotency{
 		Keys:     []string{"name"},
@@ -279,10 +286,8 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 	dst = strictjson2.AppendFloat(dst, v.Ratio, 64)
 	dst = append(dst, ",\"level\":"...)
 	dst = strictjson2.AppendInt(dst, int64(v.Level))
-	dst = append(dst, ",\"tags\":"...)
-	if v.Tags == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.Tags) == 0) {
+		dst = append(dst, ",\"tags\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices2.Sorted(maps2.Keys(v.Tags)) {
 			if i1 > 0 {
@@ -295,10 +300,8 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 		}
 		dst = append(dst, '}')
 	}
-	dst = append(dst, ",\"list\":"...)
-	if v.List == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.List) == 0) {
+		dst = append(dst, ",\"list\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.List {
 			if i1 > 0 {
@@ -347,7 +350,7 @@ func winkEncodeItem(dst []byte, v *Item) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"when":{"type":"string","format":"date-time"},"wait":{"type":["string","null"],"pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$","default":"2s"},"name":{"type":"string","maxLength":9,"pattern":"^[a-z]+$"},"ratio":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":10,"multipleOf":0.5},"level":{"type":"integer","description":"Level is an integer enum.","enum":[0,1]},"tags":{"type":["object","null"],"additionalProperties":{"$ref":"#/$defs/Item"}},"list":{"type":["array","null"],"items":{"$ref":"#/$defs/Item"}}},"required":["when","name","ratio","level"],"additionalProperties":false,"$defs":{"Item":{"type":"object","description":"Item is an element.","properties":{"n":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["n"],"additionalProperties":false}}}`)
+	winkSchemaParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"when":{"type":"string","format":"date-time"},"wait":{"type":["string","null"],"pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$","default":"2s"},"name":{"type":"string","maxLength":9,"pattern":"^[a-z]+$"},"ratio":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":10,"multipleOf":0.5},"level":{"type":"integer","description":"Level is an integer enum. (0 = Low; 1 = High)","enum":[0,1]},"tags":{"type":["object","null"],"additionalProperties":{"$ref":"#/$defs/Item"}},"list":{"type":["array","null"],"items":{"$ref":"#/$defs/Item"}}},"required":["when","name","ratio","level"],"additionalProperties":false,"$defs":{"Item":{"type":"object","description":"Item is an element.","properties":{"n":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["n"],"additionalProperties":false}}}`)
 	winkSchemaResult = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Result is what collide returns.","properties":{"at":{"type":"string","format":"date-time"}},"required":["at"],"additionalProperties":false}`)
 )
 

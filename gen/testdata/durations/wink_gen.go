@@ -16,21 +16,25 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		Waited time.Duration `json:"waited"`
-	} = Result{}
-	_ struct {
-		For      time.Duration
-		Timeout  time.Duration   `json:"timeout" wink:"default=1m30s"`
-		Backoff  *time.Duration  `json:"backoff,omitempty"`
-		Steps    []time.Duration `json:"steps,omitempty"`
-		Deadline time.Time       `json:"deadline,omitempty"`
-	} = Params{}
-)
-var (
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[Result], error) = Wait
-)
+type winkStaleResultRunGoGenerate = struct {
+	Waited time.Duration `json:"waited"`
+}
+
+var _ winkStaleResultRunGoGenerate = Result{}
+
+type winkStaleParamsRunGoGenerate = struct {
+	For      time.Duration
+	Timeout  time.Duration   `json:"timeout" wink:"default=1m30s"`
+	Backoff  *time.Duration  `json:"backoff,omitempty"`
+	Steps    []time.Duration `json:"steps,omitempty"`
+	Deadline time.Time       `json:"deadline,omitempty"`
+}
+
+var _ winkStaleParamsRunGoGenerate = Params{}
+
+type winkStaleHandlerWaitRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[Result], error)
+
+var _ winkStaleHandlerWaitRunGoGenerate = Wait
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
@@ -44,7 +48,7 @@ var WinkWait = wink.NewTool(wink.Spec{
 	Description:      "Waits.",
 	Examples: []wink.Example{{
 		Description: "Wait",
-		Input:       []byte(`{"for":"1.5s","timeout":"1m30s","steps":["250ms","1h2m3s"]}`),
+		Input:       []byte(`{"for":"1.5s","steps":["250ms","1h2m3s"]}`),
 		Output:      []byte(`{"waited":"1.5s"}`),
 	}},
 	Name:         "wait",
@@ -172,16 +176,16 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 	dst = strictjson.AppendDuration(dst, v.For)
 	dst = append(dst, ",\"timeout\":"...)
 	dst = strictjson.AppendDuration(dst, v.Timeout)
-	dst = append(dst, ",\"backoff\":"...)
-	if v.Backoff == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendDuration(dst, *v.Backoff)
+	if !(v.Backoff == nil) {
+		dst = append(dst, ",\"backoff\":"...)
+		if v.Backoff == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendDuration(dst, *v.Backoff)
+		}
 	}
-	dst = append(dst, ",\"steps\":"...)
-	if v.Steps == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.Steps) == 0) {
+		dst = append(dst, ",\"steps\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.Steps {
 			if i1 > 0 {
@@ -191,10 +195,8 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 		}
 		dst = append(dst, ']')
 	}
-	dst = append(dst, ",\"deadline\":"...)
-	if v.Deadline.IsZero() {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Deadline.IsZero()) {
+		dst = append(dst, ",\"deadline\":"...)
 		dst = strictjson.AppendTime(dst, v.Deadline)
 	}
 	dst = append(dst, '}')

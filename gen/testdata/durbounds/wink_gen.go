@@ -19,24 +19,28 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		Timeout  time.Duration   `json:"timeout" wink:"min=1s,max=24h"`
-		Poll     *time.Duration  `json:"poll,omitempty" wink:"min=100ms,default=1s"`
-		Backoffs []time.Duration `json:"backoffs,omitempty" wink:"max=1m,maxItems=5"`
-		Tags     []string        `json:"tags,omitempty" wink:"default=[\"a\",\"b\"],maxItems=3"`
-		Window   Window          `json:"window,omitempty" wink:"default={\"from\":1,\"to\":2}"`
-		Weights  map[string]int  `json:"weights,omitempty" wink:"default={\"x\":1}"`
-		Options  wink.RawJSON    `json:"options,omitempty"`
-	} = Params{}
-	_ struct {
-		From int `json:"from"`
-		To   int `json:"to"`
-	} = Window{}
-)
-var (
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[wink.NoValue], error) = WaitFor
-)
+type winkStaleParamsRunGoGenerate = struct {
+	Timeout  time.Duration   `json:"timeout" wink:"min=1s,max=24h"`
+	Poll     *time.Duration  `json:"poll,omitempty" wink:"min=100ms,default=1s"`
+	Backoffs []time.Duration `json:"backoffs,omitempty" wink:"max=1m,maxItems=5"`
+	Tags     []string        `json:"tags,omitempty" wink:"default=[\"a\",\"b\"],maxItems=3"`
+	Window   Window          `json:"window,omitempty" wink:"default={\"from\":1,\"to\":2}"`
+	Weights  map[string]int  `json:"weights,omitempty" wink:"default={\"x\":1}"`
+	Options  wink.RawJSON    `json:"options,omitempty"`
+}
+
+var _ winkStaleParamsRunGoGenerate = Params{}
+
+type winkStaleWindowRunGoGenerate = struct {
+	From int `json:"from"`
+	To   int `json:"to"`
+}
+
+var _ winkStaleWindowRunGoGenerate = Window{}
+
+type winkStaleHandlerWaitForRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerWaitForRunGoGenerate = WaitFor
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
@@ -50,10 +54,10 @@ var WinkWaitFor = wink.NewTool(wink.Spec{
 	Description:      "Waits.",
 	Examples: []wink.Example{{
 		Description: "A minute",
-		Input:       []byte(`{"timeout":"1m0s","poll":"1s","tags":["a","b"],"window":{"from":1,"to":2},"weights":{"x":1}}`),
+		Input:       []byte(`{"timeout":"1m"}`),
 	}, {
 		Description: "With options",
-		Input:       []byte(`{"timeout":"2s","poll":"1s","tags":["a","b"],"window":{"from":1,"to":2},"weights":{"x":1},"options":{"depth":[1,{"x":null}],"mode":"fast"}}`),
+		Input:       []byte(`{"timeout":"2s","options":{"depth":[1,{"x":null}],"mode":"fast"}}`),
 	}},
 	Name:         "wait_for",
 	ParamsSchema: winkSchemaParams,
@@ -325,10 +329,8 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 	} else {
 		dst = strictjson.AppendDuration(dst, *v.Poll)
 	}
-	dst = append(dst, ",\"backoffs\":"...)
-	if v.Backoffs == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.Backoffs) == 0) {
+		dst = append(dst, ",\"backoffs\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.Backoffs {
 			if i1 > 0 {
@@ -360,11 +362,13 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 		dst = strictjson.AppendInt(dst, int64(v.Weights[k1]))
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"options\":"...)
-	if len(v.Options) == 0 {
-		dst = append(dst, "null"...)
-	} else {
-		dst = append(dst, v.Options...)
+	if !(len(v.Options) == 0) {
+		dst = append(dst, ",\"options\":"...)
+		if len(v.Options) == 0 {
+			dst = append(dst, "null"...)
+		} else {
+			dst = append(dst, v.Options...)
+		}
 	}
 	dst = append(dst, '}')
 	return dst

@@ -16,24 +16,31 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		Names []string `json:"names"`
-	} = Items{}
-	_ struct {
-		Paging
-		Ordering
-		Query string `json:"query"`
-		Field string `json:"field"`
-		Sort  `json:"sort"`
-	} = ListParams{}
-	_ struct {
-		Field string `json:"field,omitempty"`
-	} = Sort{}
-)
-var (
-	_ func(*wink.ToolContext, ListParams) (wink.ToolResult[Items], error) = ListItems
-)
+type winkStaleItemsRunGoGenerate = struct {
+	Names []string `json:"names"`
+}
+
+var _ winkStaleItemsRunGoGenerate = Items{}
+
+type winkStaleListParamsRunGoGenerate = struct {
+	Paging
+	Ordering
+	Query string `json:"query"`
+	Field string `json:"field"`
+	Sort  `json:"sort"`
+}
+
+var _ winkStaleListParamsRunGoGenerate = ListParams{}
+
+type winkStaleSortRunGoGenerate = struct {
+	Field string `json:"field,omitempty"`
+}
+
+var _ winkStaleSortRunGoGenerate = Sort{}
+
+type winkStaleHandlerListItemsRunGoGenerate = func(*wink.ToolContext, ListParams) (wink.ToolResult[Items], error)
+
+var _ winkStaleHandlerListItemsRunGoGenerate = ListItems
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
@@ -47,7 +54,7 @@ var WinkListItems = wink.NewTool(wink.Spec{
 	Description:      "Lists items page by page.",
 	Examples: []wink.Example{{
 		Description: "First page",
-		Input:       []byte(`{"limit":20,"query":"a","field":"x","sort":{"field":"name"}}`),
+		Input:       []byte(`{"query":"a","field":"x","sort":{"field":"name"}}`),
 		Output:      []byte(`{"names":[]}`),
 	}},
 	Name:         "list_items",
@@ -173,27 +180,30 @@ func winkDecodeListParams(d *strictjson.Decoder, v *ListParams) {
 
 // winkEncodeListParams appends the canonical JSON encoding of v to dst.
 func winkEncodeListParams(dst []byte, v *ListParams) []byte {
-	dst = append(dst, "{\"offset\":"...)
-	if v.Paging.Offset == 0 {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendInt(dst, int64(v.Paging.Offset))
+	{
+		dst = append(dst, '{')
+		mark0 := len(dst)
+		if !(v.Paging.Offset == 0) {
+			dst = append(dst, "\"offset\":"...)
+			dst = strictjson.AppendInt(dst, int64(v.Paging.Offset))
+		}
+		if len(dst) != mark0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, "\"limit\":"...)
+		dst = strictjson.AppendInt(dst, int64(v.Paging.Limit))
+		if !(!v.Ordering.Desc) {
+			dst = append(dst, ",\"desc\":"...)
+			dst = strictjson.AppendBool(dst, v.Ordering.Desc)
+		}
+		dst = append(dst, ",\"query\":"...)
+		dst = strictjson.AppendString(dst, v.Query)
+		dst = append(dst, ",\"field\":"...)
+		dst = strictjson.AppendString(dst, v.Field)
+		dst = append(dst, ",\"sort\":"...)
+		dst = winkEncodeSort(dst, &v.Sort)
+		dst = append(dst, '}')
 	}
-	dst = append(dst, ",\"limit\":"...)
-	dst = strictjson.AppendInt(dst, int64(v.Paging.Limit))
-	dst = append(dst, ",\"desc\":"...)
-	if !v.Ordering.Desc {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendBool(dst, v.Ordering.Desc)
-	}
-	dst = append(dst, ",\"query\":"...)
-	dst = strictjson.AppendString(dst, v.Query)
-	dst = append(dst, ",\"field\":"...)
-	dst = strictjson.AppendString(dst, v.Field)
-	dst = append(dst, ",\"sort\":"...)
-	dst = winkEncodeSort(dst, &v.Sort)
-	dst = append(dst, '}')
 	return dst
 }
 
@@ -224,10 +234,9 @@ func winkDecodeSort(d *strictjson.Decoder, v *Sort) {
 
 // winkEncodeSort appends the canonical JSON encoding of v to dst.
 func winkEncodeSort(dst []byte, v *Sort) []byte {
-	dst = append(dst, "{\"field\":"...)
-	if v.Field == "" {
-		dst = append(dst, "null"...)
-	} else {
+	dst = append(dst, '{')
+	if !(v.Field == "") {
+		dst = append(dst, "\"field\":"...)
 		dst = strictjson.AppendString(dst, v.Field)
 	}
 	dst = append(dst, '}')

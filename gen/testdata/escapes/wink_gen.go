@@ -14,16 +14,17 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		Mark  Mark   `json:"mark"`
-		Label string `json:"label" wink:"default='a\u2028b'"`
-		Note  string `json:"note,omitempty" wink:"maxLength=40"`
-	} = Params{}
-)
-var (
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[wink.NoValue], error) = MarkIt
-)
+type winkStaleParamsRunGoGenerate = struct {
+	Mark  Mark   `json:"mark"`
+	Label string `json:"label" wink:"default='a\u2028b'"`
+	Note  string `json:"note,omitempty" wink:"maxLength=40"`
+}
+
+var _ winkStaleParamsRunGoGenerate = Params{}
+
+type winkStaleHandlerMarkItRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerMarkItRunGoGenerate = MarkIt
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
@@ -37,7 +38,7 @@ var WinkMarkIt = wink.NewTool(wink.Spec{
 	Description:      "Mark marks.",
 	Examples: []wink.Example{{
 		Description: "BOM",
-		Input:       []byte("{\"mark\":\"\ufeffbom\",\"label\":\"a\\u2028b\",\"note\":\"x\ufeffy`z\\r\\u0000\"}"),
+		Input:       []byte("{\"mark\":\"\\ufeffbom\",\"note\":\"x\\ufeffy`z\\r\\u0000\"}"),
 	}},
 	Name:         "mark_it",
 	ParamsSchema: winkSchemaParams,
@@ -134,10 +135,8 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 	dst = strictjson.AppendString(dst, string(v.Mark))
 	dst = append(dst, ",\"label\":"...)
 	dst = strictjson.AppendString(dst, v.Label)
-	dst = append(dst, ",\"note\":"...)
-	if v.Note == "" {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Note == "") {
+		dst = append(dst, ",\"note\":"...)
 		dst = strictjson.AppendString(dst, v.Note)
 	}
 	dst = append(dst, '}')

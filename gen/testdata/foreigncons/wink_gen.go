@@ -17,16 +17,17 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		Path files.Path       `json:"path"`
-		Dir  files.PathOrRoot `json:"dir,omitempty"`
-		Many []files.Path     `json:"many,omitempty"`
-	} = Params{}
-)
-var (
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[wink.NoValue], error) = Open
-)
+type winkStaleParamsRunGoGenerate = struct {
+	Path files.Path       `json:"path"`
+	Dir  files.PathOrRoot `json:"dir,omitempty"`
+	Many []files.Path     `json:"many,omitempty"`
+}
+
+var _ winkStaleParamsRunGoGenerate = Params{}
+
+type winkStaleHandlerOpenRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerOpenRunGoGenerate = Open
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
@@ -115,16 +116,12 @@ func winkDecodeParams(d *strictjson.Decoder, v *Params) {
 func winkEncodeParams(dst []byte, v *Params) []byte {
 	dst = append(dst, "{\"path\":"...)
 	dst = strictjson.AppendString(dst, string(v.Path))
-	dst = append(dst, ",\"dir\":"...)
-	if v.Dir == "" {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Dir == "") {
+		dst = append(dst, ",\"dir\":"...)
 		dst = strictjson.AppendString(dst, string(v.Dir))
 	}
-	dst = append(dst, ",\"many\":"...)
-	if v.Many == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.Many) == 0) {
+		dst = append(dst, ",\"many\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.Many {
 			if i1 > 0 {

@@ -14,22 +14,22 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		Name      string   `json:"name" wink:"minLength=1,maxLength=50,default='John Doe'"`
-		Email     string   `json:"email,omitempty" wink:"format=email"`
-		Age       int      `json:"age" wink:"min=0,max=150,default=30"`
-		Score     float64  `json:"score" wink:"default=95.5"`
-		Verified  bool     `json:"verified" wink:"default=true"`
-		Status    Status   `json:"status" wink:"default=active"`
-		Favourite Choice   `json:"favourite"`
-		Colors    []Color  `json:"colors,omitempty" wink:"minItems=1,maxItems=2"`
-		Picks     []Choice `json:"picks,omitempty"`
-		Nickname  *string  `json:"nickname"`
-		Old       Legacy   `json:"old,omitempty"`
-		Size      string   `json:"size,omitempty" wink:"enum=s|m|l"`
-	} = Profile{}
-)
+type winkStaleProfileRunGoGenerate = struct {
+	Name      string   `json:"name" wink:"minLength=1,maxLength=50,default='John Doe'"`
+	Email     string   `json:"email,omitempty" wink:"format=email"`
+	Age       int      `json:"age" wink:"min=0,max=150,default=30"`
+	Score     float64  `json:"score" wink:"default=95.5"`
+	Verified  bool     `json:"verified" wink:"default=true"`
+	Status    Status   `json:"status" wink:"default=active"`
+	Favourite Choice   `json:"favourite"`
+	Colors    []Color  `json:"colors,omitempty" wink:"minItems=1,maxItems=2"`
+	Picks     []Choice `json:"picks,omitempty"`
+	Nickname  *string  `json:"nickname"`
+	Old       Legacy   `json:"old,omitempty"`
+	Size      string   `json:"size,omitempty" wink:"enum=s|m|l"`
+}
+
+var _ winkStaleProfileRunGoGenerate = Profile{}
 
 // winkDecodeProfile strictly decodes a Profile object; errors are recorded in d.
 func winkDecodeProfile(d *strictjson.Decoder, v *Profile) {
@@ -266,10 +266,8 @@ func winkDecodeProfile(d *strictjson.Decoder, v *Profile) {
 func winkEncodeProfile(dst []byte, v *Profile) []byte {
 	dst = append(dst, "{\"name\":"...)
 	dst = strictjson.AppendString(dst, v.Name)
-	dst = append(dst, ",\"email\":"...)
-	if v.Email == "" {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Email == "") {
+		dst = append(dst, ",\"email\":"...)
 		dst = strictjson.AppendString(dst, v.Email)
 	}
 	dst = append(dst, ",\"age\":"...)
@@ -282,10 +280,8 @@ func winkEncodeProfile(dst []byte, v *Profile) []byte {
 	dst = strictjson.AppendString(dst, string(v.Status))
 	dst = append(dst, ",\"favourite\":"...)
 	dst = strictjson.AppendString(dst, string(v.Favourite))
-	dst = append(dst, ",\"colors\":"...)
-	if v.Colors == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.Colors) == 0) {
+		dst = append(dst, ",\"colors\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.Colors {
 			if i1 > 0 {
@@ -295,10 +291,8 @@ func winkEncodeProfile(dst []byte, v *Profile) []byte {
 		}
 		dst = append(dst, ']')
 	}
-	dst = append(dst, ",\"picks\":"...)
-	if v.Picks == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.Picks) == 0) {
+		dst = append(dst, ",\"picks\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.Picks {
 			if i1 > 0 {
@@ -314,16 +308,12 @@ func winkEncodeProfile(dst []byte, v *Profile) []byte {
 	} else {
 		dst = strictjson.AppendString(dst, *v.Nickname)
 	}
-	dst = append(dst, ",\"old\":"...)
-	if v.Old == "" {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Old == "") {
+		dst = append(dst, ",\"old\":"...)
 		dst = strictjson.AppendString(dst, string(v.Old))
 	}
-	dst = append(dst, ",\"size\":"...)
-	if v.Size == "" {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Size == "") {
+		dst = append(dst, ",\"size\":"...)
 		dst = strictjson.AppendString(dst, v.Size)
 	}
 	dst = append(dst, '}')

@@ -17,21 +17,31 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		ID string `json:"id"`
-	} = Receipt{}
-	_ struct {
-		Account string `json:"account"`
-		Amount  int64  `json:"amount"`
-		Memo    string `json:"memo,omitempty"`
-	} = PayParams{}
-)
-var (
-	_ func(*wink.ToolContext, PayParams) (wink.ToolResult[Receipt], error) = Pay
-	_ func(*wink.ToolContext, PayParams) (wink.ToolResult[Receipt], error) = Refund
-	_ func(*wink.ToolContext, PayParams) (wink.ToolResult[Receipt], error) = Transfer
-)
+type winkStaleReceiptRunGoGenerate = struct {
+	ID string `json:"id"`
+}
+
+var _ winkStaleReceiptRunGoGenerate = Receipt{}
+
+type winkStalePayParamsRunGoGenerate = struct {
+	Account string `json:"account"`
+	Amount  int64  `json:"amount"`
+	Memo    string `json:"memo,omitempty"`
+}
+
+var _ winkStalePayParamsRunGoGenerate = PayParams{}
+
+type winkStaleHandlerPayRunGoGenerate = func(*wink.ToolContext, PayParams) (wink.ToolResult[Receipt], error)
+
+var _ winkStaleHandlerPayRunGoGenerate = Pay
+
+type winkStaleHandlerRefundRunGoGenerate = func(*wink.ToolContext, PayParams) (wink.ToolResult[Receipt], error)
+
+var _ winkStaleHandlerRefundRunGoGenerate = Refund
+
+type winkStaleHandlerTransferRunGoGenerate = func(*wink.ToolContext, PayParams) (wink.ToolResult[Receipt], error)
+
+var _ winkStaleHandlerTransferRunGoGenerate = Transfer
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
@@ -167,10 +177,8 @@ func winkEncodePayParams(dst []byte, v *PayParams) []byte {
 	dst = strictjson.AppendString(dst, v.Account)
 	dst = append(dst, ",\"amount\":"...)
 	dst = strictjson.AppendInt(dst, v.Amount)
-	dst = append(dst, ",\"memo\":"...)
-	if v.Memo == "" {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Memo == "") {
+		dst = append(dst, ",\"memo\":"...)
 		dst = strictjson.AppendString(dst, v.Memo)
 	}
 	dst = append(dst, '}')

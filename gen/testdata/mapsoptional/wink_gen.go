@@ -17,29 +17,36 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		ByName map[string]Item            `json:"by_name"`
-		Refs   map[string]*Item           `json:"refs"`
-		Lists  map[string][]Item          `json:"lists"`
-		Nested map[string]map[string]Item `json:"nested"`
-		Pairs  map[string][2]Item         `json:"pairs"`
-		Pair   [2]string                  `json:"pair,omitempty" wink:"minLength=1"`
-		Prefix Prefix                     `json:"prefix,omitempty"`
-		Anon   struct {
-			X string `json:"x" wink:"minLength=1"`
-		} `json:"anon,omitempty"`
-	} = Params{}
-	_ struct {
-		Name string `json:"name" wink:"minLength=1"`
-	} = Item{}
-	_ struct {
-		Value string `json:"value" wink:"minLength=1"`
-	} = Prefix{}
-)
-var (
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[Params], error) = Store
-)
+type winkStaleParamsRunGoGenerate = struct {
+	ByName map[string]Item            `json:"by_name"`
+	Refs   map[string]*Item           `json:"refs"`
+	Lists  map[string][]Item          `json:"lists"`
+	Nested map[string]map[string]Item `json:"nested"`
+	Pairs  map[string][2]Item         `json:"pairs"`
+	Pair   [2]string                  `json:"pair,omitempty" wink:"minLength=1"`
+	Prefix Prefix                     `json:"prefix,omitempty"`
+	Anon   struct {
+		X string `json:"x" wink:"minLength=1"`
+	} `json:"anon,omitempty"`
+}
+
+var _ winkStaleParamsRunGoGenerate = Params{}
+
+type winkStaleItemRunGoGenerate = struct {
+	Name string `json:"name" wink:"minLength=1"`
+}
+
+var _ winkStaleItemRunGoGenerate = Item{}
+
+type winkStalePrefixRunGoGenerate = struct {
+	Value string `json:"value" wink:"minLength=1"`
+}
+
+var _ winkStalePrefixRunGoGenerate = Prefix{}
+
+type winkStaleHandlerStoreRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[Params], error)
+
+var _ winkStaleHandlerStoreRunGoGenerate = Store
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
@@ -768,8 +775,7 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 		dst = append(dst, ']')
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"pair\":"...)
-	if func() bool {
+	if !(func() bool {
 		for i := range v.Pair {
 			x := v.Pair[i]
 			if !(x == "") {
@@ -777,9 +783,8 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 			}
 		}
 		return true
-	}() {
-		dst = append(dst, "null"...)
-	} else {
+	}()) {
+		dst = append(dst, ",\"pair\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.Pair {
 			if i1 > 0 {
@@ -789,16 +794,12 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 		}
 		dst = append(dst, ']')
 	}
-	dst = append(dst, ",\"prefix\":"...)
-	if winkZeroPrefix(&v.Prefix) {
-		dst = append(dst, "null"...)
-	} else {
+	if !(winkZeroPrefix(&v.Prefix)) {
+		dst = append(dst, ",\"prefix\":"...)
 		dst = winkEncodePrefix(dst, &v.Prefix)
 	}
-	dst = append(dst, ",\"anon\":"...)
-	if v.Anon.X == "" {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Anon.X == "") {
+		dst = append(dst, ",\"anon\":"...)
 		dst = append(dst, "{\"x\":"...)
 		dst = strictjson.AppendString(dst, v.Anon.X)
 		dst = append(dst, '}')
@@ -875,7 +876,7 @@ func winkEncodePrefix(dst []byte, v *Prefix) []byte {
 	return dst
 }
 
-// winkZeroPrefix reports whether v is the zero Prefix (an optional field holding it is written as null).
+// winkZeroPrefix reports whether v is the zero Prefix (an omitzero field holding it is left out).
 func winkZeroPrefix(v *Prefix) bool {
 	return (v.Value == "")
 }

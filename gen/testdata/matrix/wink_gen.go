@@ -19,349 +19,467 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		ValReq      string              `json:"val_req"`
-		ValOpt      string              `json:"val_opt,omitempty"`
-		PtrReq      *string             `json:"ptr_req"`
-		PtrOpt      *string             `json:"ptr_opt,omitempty"`
-		SliceReq    []string            `json:"slice_req"`
-		SliceOpt    []string            `json:"slice_opt,omitempty"`
-		ArrayReq    [2]string           `json:"array_req"`
-		ArrayOpt    [2]string           `json:"array_opt,omitempty"`
-		MapReq      map[string]string   `json:"map_req"`
-		MapOpt      map[string]string   `json:"map_opt,omitempty"`
-		MapSliceReq map[string][]string `json:"map_slice_req"`
-		MapSliceOpt map[string][]string `json:"map_slice_opt,omitempty"`
-		SlicePtrReq []*string           `json:"slice_ptr_req"`
-		SlicePtrOpt []*string           `json:"slice_ptr_opt,omitempty"`
-	} = Strings{}
-	_ struct {
-		ValReq      bool              `json:"val_req"`
-		ValOpt      bool              `json:"val_opt,omitempty"`
-		PtrReq      *bool             `json:"ptr_req"`
-		PtrOpt      *bool             `json:"ptr_opt,omitempty"`
-		SliceReq    []bool            `json:"slice_req"`
-		SliceOpt    []bool            `json:"slice_opt,omitempty"`
-		ArrayReq    [2]bool           `json:"array_req"`
-		ArrayOpt    [2]bool           `json:"array_opt,omitempty"`
-		MapReq      map[string]bool   `json:"map_req"`
-		MapOpt      map[string]bool   `json:"map_opt,omitempty"`
-		MapSliceReq map[string][]bool `json:"map_slice_req"`
-		MapSliceOpt map[string][]bool `json:"map_slice_opt,omitempty"`
-		SlicePtrReq []*bool           `json:"slice_ptr_req"`
-		SlicePtrOpt []*bool           `json:"slice_ptr_opt,omitempty"`
-	} = Bools{}
-	_ struct {
-		ValReq      int              `json:"val_req"`
-		ValOpt      int              `json:"val_opt,omitempty"`
-		PtrReq      *int             `json:"ptr_req"`
-		PtrOpt      *int             `json:"ptr_opt,omitempty"`
-		SliceReq    []int            `json:"slice_req"`
-		SliceOpt    []int            `json:"slice_opt,omitempty"`
-		ArrayReq    [2]int           `json:"array_req"`
-		ArrayOpt    [2]int           `json:"array_opt,omitempty"`
-		MapReq      map[string]int   `json:"map_req"`
-		MapOpt      map[string]int   `json:"map_opt,omitempty"`
-		MapSliceReq map[string][]int `json:"map_slice_req"`
-		MapSliceOpt map[string][]int `json:"map_slice_opt,omitempty"`
-		SlicePtrReq []*int           `json:"slice_ptr_req"`
-		SlicePtrOpt []*int           `json:"slice_ptr_opt,omitempty"`
-	} = Ints{}
-	_ struct {
-		ValReq      int8              `json:"val_req"`
-		ValOpt      int8              `json:"val_opt,omitempty"`
-		PtrReq      *int8             `json:"ptr_req"`
-		PtrOpt      *int8             `json:"ptr_opt,omitempty"`
-		SliceReq    []int8            `json:"slice_req"`
-		SliceOpt    []int8            `json:"slice_opt,omitempty"`
-		ArrayReq    [2]int8           `json:"array_req"`
-		ArrayOpt    [2]int8           `json:"array_opt,omitempty"`
-		MapReq      map[string]int8   `json:"map_req"`
-		MapOpt      map[string]int8   `json:"map_opt,omitempty"`
-		MapSliceReq map[string][]int8 `json:"map_slice_req"`
-		MapSliceOpt map[string][]int8 `json:"map_slice_opt,omitempty"`
-		SlicePtrReq []*int8           `json:"slice_ptr_req"`
-		SlicePtrOpt []*int8           `json:"slice_ptr_opt,omitempty"`
-	} = Int8s{}
-	_ struct {
-		ValReq      int16              `json:"val_req"`
-		ValOpt      int16              `json:"val_opt,omitempty"`
-		PtrReq      *int16             `json:"ptr_req"`
-		PtrOpt      *int16             `json:"ptr_opt,omitempty"`
-		SliceReq    []int16            `json:"slice_req"`
-		SliceOpt    []int16            `json:"slice_opt,omitempty"`
-		ArrayReq    [2]int16           `json:"array_req"`
-		ArrayOpt    [2]int16           `json:"array_opt,omitempty"`
-		MapReq      map[string]int16   `json:"map_req"`
-		MapOpt      map[string]int16   `json:"map_opt,omitempty"`
-		MapSliceReq map[string][]int16 `json:"map_slice_req"`
-		MapSliceOpt map[string][]int16 `json:"map_slice_opt,omitempty"`
-		SlicePtrReq []*int16           `json:"slice_ptr_req"`
-		SlicePtrOpt []*int16           `json:"slice_ptr_opt,omitempty"`
-	} = Int16s{}
-	_ struct {
-		ValReq      int32              `json:"val_req"`
-		ValOpt      int32              `json:"val_opt,omitempty"`
-		PtrReq      *int32             `json:"ptr_req"`
-		PtrOpt      *int32             `json:"ptr_opt,omitempty"`
-		SliceReq    []int32            `json:"slice_req"`
-		SliceOpt    []int32            `json:"slice_opt,omitempty"`
-		ArrayReq    [2]int32           `json:"array_req"`
-		ArrayOpt    [2]int32           `json:"array_opt,omitempty"`
-		MapReq      map[string]int32   `json:"map_req"`
-		MapOpt      map[string]int32   `json:"map_opt,omitempty"`
-		MapSliceReq map[string][]int32 `json:"map_slice_req"`
-		MapSliceOpt map[string][]int32 `json:"map_slice_opt,omitempty"`
-		SlicePtrReq []*int32           `json:"slice_ptr_req"`
-		SlicePtrOpt []*int32           `json:"slice_ptr_opt,omitempty"`
-	} = Int32s{}
-	_ struct {
-		ValReq      int64              `json:"val_req"`
-		ValOpt      int64              `json:"val_opt,omitempty"`
-		PtrReq      *int64             `json:"ptr_req"`
-		PtrOpt      *int64             `json:"ptr_opt,omitempty"`
-		SliceReq    []int64            `json:"slice_req"`
-		SliceOpt    []int64            `json:"slice_opt,omitempty"`
-		ArrayReq    [2]int64           `json:"array_req"`
-		ArrayOpt    [2]int64           `json:"array_opt,omitempty"`
-		MapReq      map[string]int64   `json:"map_req"`
-		MapOpt      map[string]int64   `json:"map_opt,omitempty"`
-		MapSliceReq map[string][]int64 `json:"map_slice_req"`
-		MapSliceOpt map[string][]int64 `json:"map_slice_opt,omitempty"`
-		SlicePtrReq []*int64           `json:"slice_ptr_req"`
-		SlicePtrOpt []*int64           `json:"slice_ptr_opt,omitempty"`
-	} = Int64s{}
-	_ struct {
-		ValReq      uint              `json:"val_req"`
-		ValOpt      uint              `json:"val_opt,omitempty"`
-		PtrReq      *uint             `json:"ptr_req"`
-		PtrOpt      *uint             `json:"ptr_opt,omitempty"`
-		SliceReq    []uint            `json:"slice_req"`
-		SliceOpt    []uint            `json:"slice_opt,omitempty"`
-		ArrayReq    [2]uint           `json:"array_req"`
-		ArrayOpt    [2]uint           `json:"array_opt,omitempty"`
-		MapReq      map[string]uint   `json:"map_req"`
-		MapOpt      map[string]uint   `json:"map_opt,omitempty"`
-		MapSliceReq map[string][]uint `json:"map_slice_req"`
-		MapSliceOpt map[string][]uint `json:"map_slice_opt,omitempty"`
-		SlicePtrReq []*uint           `json:"slice_ptr_req"`
-		SlicePtrOpt []*uint           `json:"slice_ptr_opt,omitempty"`
-	} = Uints{}
-	_ struct {
-		ValReq   uint8            `json:"val_req"`
-		ValOpt   uint8            `json:"val_opt,omitempty"`
-		PtrReq   *uint8           `json:"ptr_req"`
-		PtrOpt   *uint8           `json:"ptr_opt,omitempty"`
-		ArrayReq [2]uint8         `json:"array_req"`
-		ArrayOpt [2]uint8         `json:"array_opt,omitempty"`
-		MapReq   map[string]uint8 `json:"map_req"`
-		MapOpt   map[string]uint8 `json:"map_opt,omitempty"`
-	} = Uint8s{}
-	_ struct {
-		ValReq      uint16              `json:"val_req"`
-		ValOpt      uint16              `json:"val_opt,omitempty"`
-		PtrReq      *uint16             `json:"ptr_req"`
-		PtrOpt      *uint16             `json:"ptr_opt,omitempty"`
-		SliceReq    []uint16            `json:"slice_req"`
-		SliceOpt    []uint16            `json:"slice_opt,omitempty"`
-		ArrayReq    [2]uint16           `json:"array_req"`
-		ArrayOpt    [2]uint16           `json:"array_opt,omitempty"`
-		MapReq      map[string]uint16   `json:"map_req"`
-		MapOpt      map[string]uint16   `json:"map_opt,omitempty"`
-		MapSliceReq map[string][]uint16 `json:"map_slice_req"`
-		MapSliceOpt map[string][]uint16 `json:"map_slice_opt,omitempty"`
-		SlicePtrReq []*uint16           `json:"slice_ptr_req"`
-		SlicePtrOpt []*uint16           `json:"slice_ptr_opt,omitempty"`
-	} = Uint16s{}
-	_ struct {
-		ValReq      uint32              `json:"val_req"`
-		ValOpt      uint32              `json:"val_opt,omitempty"`
-		PtrReq      *uint32             `json:"ptr_req"`
-		PtrOpt      *uint32             `json:"ptr_opt,omitempty"`
-		SliceReq    []uint32            `json:"slice_req"`
-		SliceOpt    []uint32            `json:"slice_opt,omitempty"`
-		ArrayReq    [2]uint32           `json:"array_req"`
-		ArrayOpt    [2]uint32           `json:"array_opt,omitempty"`
-		MapReq      map[string]uint32   `json:"map_req"`
-		MapOpt      map[string]uint32   `json:"map_opt,omitempty"`
-		MapSliceReq map[string][]uint32 `json:"map_slice_req"`
-		MapSliceOpt map[string][]uint32 `json:"map_slice_opt,omitempty"`
-		SlicePtrReq []*uint32           `json:"slice_ptr_req"`
-		SlicePtrOpt []*uint32           `json:"slice_ptr_opt,omitempty"`
-	} = Uint32s{}
-	_ struct {
-		ValReq      uint64              `json:"val_req"`
-		ValOpt      uint64              `json:"val_opt,omitempty"`
-		PtrReq      *uint64             `json:"ptr_req"`
-		PtrOpt      *uint64             `json:"ptr_opt,omitempty"`
-		SliceReq    []uint64            `json:"slice_req"`
-		SliceOpt    []uint64            `json:"slice_opt,omitempty"`
-		ArrayReq    [2]uint64           `json:"array_req"`
-		ArrayOpt    [2]uint64           `json:"array_opt,omitempty"`
-		MapReq      map[string]uint64   `json:"map_req"`
-		MapOpt      map[string]uint64   `json:"map_opt,omitempty"`
-		MapSliceReq map[string][]uint64 `json:"map_slice_req"`
-		MapSliceOpt map[string][]uint64 `json:"map_slice_opt,omitempty"`
-		SlicePtrReq []*uint64           `json:"slice_ptr_req"`
-		SlicePtrOpt []*uint64           `json:"slice_ptr_opt,omitempty"`
-	} = Uint64s{}
-	_ struct {
-		ValReq      float32              `json:"val_req"`
-		ValOpt      float32              `json:"val_opt,omitempty"`
-		PtrReq      *float32             `json:"ptr_req"`
-		PtrOpt      *float32             `json:"ptr_opt,omitempty"`
-		SliceReq    []float32            `json:"slice_req"`
-		SliceOpt    []float32            `json:"slice_opt,omitempty"`
-		ArrayReq    [2]float32           `json:"array_req"`
-		ArrayOpt    [2]float32           `json:"array_opt,omitempty"`
-		MapReq      map[string]float32   `json:"map_req"`
-		MapOpt      map[string]float32   `json:"map_opt,omitempty"`
-		MapSliceReq map[string][]float32 `json:"map_slice_req"`
-		MapSliceOpt map[string][]float32 `json:"map_slice_opt,omitempty"`
-		SlicePtrReq []*float32           `json:"slice_ptr_req"`
-		SlicePtrOpt []*float32           `json:"slice_ptr_opt,omitempty"`
-	} = Float32s{}
-	_ struct {
-		ValReq      float64              `json:"val_req"`
-		ValOpt      float64              `json:"val_opt,omitempty"`
-		PtrReq      *float64             `json:"ptr_req"`
-		PtrOpt      *float64             `json:"ptr_opt,omitempty"`
-		SliceReq    []float64            `json:"slice_req"`
-		SliceOpt    []float64            `json:"slice_opt,omitempty"`
-		ArrayReq    [2]float64           `json:"array_req"`
-		ArrayOpt    [2]float64           `json:"array_opt,omitempty"`
-		MapReq      map[string]float64   `json:"map_req"`
-		MapOpt      map[string]float64   `json:"map_opt,omitempty"`
-		MapSliceReq map[string][]float64 `json:"map_slice_req"`
-		MapSliceOpt map[string][]float64 `json:"map_slice_opt,omitempty"`
-		SlicePtrReq []*float64           `json:"slice_ptr_req"`
-		SlicePtrOpt []*float64           `json:"slice_ptr_opt,omitempty"`
-	} = Float64s{}
-	_ struct {
-		ValReq      time.Time              `json:"val_req"`
-		ValOpt      time.Time              `json:"val_opt,omitempty"`
-		PtrReq      *time.Time             `json:"ptr_req"`
-		PtrOpt      *time.Time             `json:"ptr_opt,omitempty"`
-		SliceReq    []time.Time            `json:"slice_req"`
-		SliceOpt    []time.Time            `json:"slice_opt,omitempty"`
-		ArrayReq    [2]time.Time           `json:"array_req"`
-		ArrayOpt    [2]time.Time           `json:"array_opt,omitempty"`
-		MapReq      map[string]time.Time   `json:"map_req"`
-		MapOpt      map[string]time.Time   `json:"map_opt,omitempty"`
-		MapSliceReq map[string][]time.Time `json:"map_slice_req"`
-		MapSliceOpt map[string][]time.Time `json:"map_slice_opt,omitempty"`
-		SlicePtrReq []*time.Time           `json:"slice_ptr_req"`
-		SlicePtrOpt []*time.Time           `json:"slice_ptr_opt,omitempty"`
-	} = Times{}
-	_ struct {
-		ValReq      time.Duration              `json:"val_req"`
-		ValOpt      time.Duration              `json:"val_opt,omitempty"`
-		PtrReq      *time.Duration             `json:"ptr_req"`
-		PtrOpt      *time.Duration             `json:"ptr_opt,omitempty"`
-		SliceReq    []time.Duration            `json:"slice_req"`
-		SliceOpt    []time.Duration            `json:"slice_opt,omitempty"`
-		ArrayReq    [2]time.Duration           `json:"array_req"`
-		ArrayOpt    [2]time.Duration           `json:"array_opt,omitempty"`
-		MapReq      map[string]time.Duration   `json:"map_req"`
-		MapOpt      map[string]time.Duration   `json:"map_opt,omitempty"`
-		MapSliceReq map[string][]time.Duration `json:"map_slice_req"`
-		MapSliceOpt map[string][]time.Duration `json:"map_slice_opt,omitempty"`
-		SlicePtrReq []*time.Duration           `json:"slice_ptr_req"`
-		SlicePtrOpt []*time.Duration           `json:"slice_ptr_opt,omitempty"`
-	} = Durations{}
-	_ struct {
-		ValReq      Color              `json:"val_req"`
-		ValOpt      Color              `json:"val_opt,omitempty"`
-		PtrReq      *Color             `json:"ptr_req"`
-		PtrOpt      *Color             `json:"ptr_opt,omitempty"`
-		SliceReq    []Color            `json:"slice_req"`
-		SliceOpt    []Color            `json:"slice_opt,omitempty"`
-		ArrayReq    [2]Color           `json:"array_req"`
-		ArrayOpt    [2]Color           `json:"array_opt,omitempty"`
-		MapReq      map[string]Color   `json:"map_req"`
-		MapOpt      map[string]Color   `json:"map_opt,omitempty"`
-		MapSliceReq map[string][]Color `json:"map_slice_req"`
-		MapSliceOpt map[string][]Color `json:"map_slice_opt,omitempty"`
-		SlicePtrReq []*Color           `json:"slice_ptr_req"`
-		SlicePtrOpt []*Color           `json:"slice_ptr_opt,omitempty"`
-	} = Colors{}
-	_ struct {
-		ValReq      Level              `json:"val_req"`
-		ValOpt      Level              `json:"val_opt,omitempty"`
-		PtrReq      *Level             `json:"ptr_req"`
-		PtrOpt      *Level             `json:"ptr_opt,omitempty"`
-		SliceReq    []Level            `json:"slice_req"`
-		SliceOpt    []Level            `json:"slice_opt,omitempty"`
-		ArrayReq    [2]Level           `json:"array_req"`
-		ArrayOpt    [2]Level           `json:"array_opt,omitempty"`
-		MapReq      map[string]Level   `json:"map_req"`
-		MapOpt      map[string]Level   `json:"map_opt,omitempty"`
-		MapSliceReq map[string][]Level `json:"map_slice_req"`
-		MapSliceOpt map[string][]Level `json:"map_slice_opt,omitempty"`
-		SlicePtrReq []*Level           `json:"slice_ptr_req"`
-		SlicePtrOpt []*Level           `json:"slice_ptr_opt,omitempty"`
-	} = Levels{}
-	_ struct {
-		ValReq      Name              `json:"val_req"`
-		ValOpt      Name              `json:"val_opt,omitempty"`
-		PtrReq      *Name             `json:"ptr_req"`
-		PtrOpt      *Name             `json:"ptr_opt,omitempty"`
-		SliceReq    []Name            `json:"slice_req"`
-		SliceOpt    []Name            `json:"slice_opt,omitempty"`
-		ArrayReq    [2]Name           `json:"array_req"`
-		ArrayOpt    [2]Name           `json:"array_opt,omitempty"`
-		MapReq      map[string]Name   `json:"map_req"`
-		MapOpt      map[string]Name   `json:"map_opt,omitempty"`
-		MapSliceReq map[string][]Name `json:"map_slice_req"`
-		MapSliceOpt map[string][]Name `json:"map_slice_opt,omitempty"`
-		SlicePtrReq []*Name           `json:"slice_ptr_req"`
-		SlicePtrOpt []*Name           `json:"slice_ptr_opt,omitempty"`
-	} = Names{}
-	_ struct {
-		ValReq      Leaf              `json:"val_req"`
-		ValOpt      Leaf              `json:"val_opt,omitempty"`
-		PtrReq      *Leaf             `json:"ptr_req"`
-		PtrOpt      *Leaf             `json:"ptr_opt,omitempty"`
-		SliceReq    []Leaf            `json:"slice_req"`
-		SliceOpt    []Leaf            `json:"slice_opt,omitempty"`
-		ArrayReq    [2]Leaf           `json:"array_req"`
-		ArrayOpt    [2]Leaf           `json:"array_opt,omitempty"`
-		MapReq      map[string]Leaf   `json:"map_req"`
-		MapOpt      map[string]Leaf   `json:"map_opt,omitempty"`
-		MapSliceReq map[string][]Leaf `json:"map_slice_req"`
-		MapSliceOpt map[string][]Leaf `json:"map_slice_opt,omitempty"`
-		SlicePtrReq []*Leaf           `json:"slice_ptr_req"`
-		SlicePtrOpt []*Leaf           `json:"slice_ptr_opt,omitempty"`
-	} = Leafs{}
-	_ struct {
-		A    string `json:"a"`
-		B    int32  `json:"b,omitempty"`
-		Next *Leaf  `json:"next,omitempty"`
-	} = Leaf{}
-)
-var (
-	_ func(*wink.ToolContext, Strings) (wink.ToolResult[Strings], error)     = EchoString
-	_ func(*wink.ToolContext, Bools) (wink.ToolResult[Bools], error)         = EchoBool
-	_ func(*wink.ToolContext, Ints) (wink.ToolResult[Ints], error)           = EchoInt
-	_ func(*wink.ToolContext, Int8s) (wink.ToolResult[Int8s], error)         = EchoInt8
-	_ func(*wink.ToolContext, Int16s) (wink.ToolResult[Int16s], error)       = EchoInt16
-	_ func(*wink.ToolContext, Int32s) (wink.ToolResult[Int32s], error)       = EchoInt32
-	_ func(*wink.ToolContext, Int64s) (wink.ToolResult[Int64s], error)       = EchoInt64
-	_ func(*wink.ToolContext, Uints) (wink.ToolResult[Uints], error)         = EchoUint
-	_ func(*wink.ToolContext, Uint8s) (wink.ToolResult[Uint8s], error)       = EchoUint8
-	_ func(*wink.ToolContext, Uint16s) (wink.ToolResult[Uint16s], error)     = EchoUint16
-	_ func(*wink.ToolContext, Uint32s) (wink.ToolResult[Uint32s], error)     = EchoUint32
-	_ func(*wink.ToolContext, Uint64s) (wink.ToolResult[Uint64s], error)     = EchoUint64
-	_ func(*wink.ToolContext, Float32s) (wink.ToolResult[Float32s], error)   = EchoFloat32
-	_ func(*wink.ToolContext, Float64s) (wink.ToolResult[Float64s], error)   = EchoFloat64
-	_ func(*wink.ToolContext, Times) (wink.ToolResult[Times], error)         = EchoTime
-	_ func(*wink.ToolContext, Durations) (wink.ToolResult[Durations], error) = EchoDuration
-	_ func(*wink.ToolContext, Colors) (wink.ToolResult[Colors], error)       = EchoColor
-	_ func(*wink.ToolContext, Levels) (wink.ToolResult[Levels], error)       = EchoLevel
-	_ func(*wink.ToolContext, Names) (wink.ToolResult[Names], error)         = EchoName
-	_ func(*wink.ToolContext, Leafs) (wink.ToolResult[Leafs], error)         = EchoLeaf
-)
+type winkStaleStringsRunGoGenerate = struct {
+	ValReq      string              `json:"val_req"`
+	ValOpt      string              `json:"val_opt,omitempty"`
+	PtrReq      *string             `json:"ptr_req"`
+	PtrOpt      *string             `json:"ptr_opt,omitempty"`
+	SliceReq    []string            `json:"slice_req"`
+	SliceOpt    []string            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]string           `json:"array_req"`
+	ArrayOpt    [2]string           `json:"array_opt,omitempty"`
+	MapReq      map[string]string   `json:"map_req"`
+	MapOpt      map[string]string   `json:"map_opt,omitempty"`
+	MapSliceReq map[string][]string `json:"map_slice_req"`
+	MapSliceOpt map[string][]string `json:"map_slice_opt,omitempty"`
+	SlicePtrReq []*string           `json:"slice_ptr_req"`
+	SlicePtrOpt []*string           `json:"slice_ptr_opt,omitempty"`
+}
+
+var _ winkStaleStringsRunGoGenerate = Strings{}
+
+type winkStaleBoolsRunGoGenerate = struct {
+	ValReq      bool              `json:"val_req"`
+	ValOpt      bool              `json:"val_opt,omitempty"`
+	PtrReq      *bool             `json:"ptr_req"`
+	PtrOpt      *bool             `json:"ptr_opt,omitempty"`
+	SliceReq    []bool            `json:"slice_req"`
+	SliceOpt    []bool            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]bool           `json:"array_req"`
+	ArrayOpt    [2]bool           `json:"array_opt,omitempty"`
+	MapReq      map[string]bool   `json:"map_req"`
+	MapOpt      map[string]bool   `json:"map_opt,omitempty"`
+	MapSliceReq map[string][]bool `json:"map_slice_req"`
+	MapSliceOpt map[string][]bool `json:"map_slice_opt,omitempty"`
+	SlicePtrReq []*bool           `json:"slice_ptr_req"`
+	SlicePtrOpt []*bool           `json:"slice_ptr_opt,omitempty"`
+}
+
+var _ winkStaleBoolsRunGoGenerate = Bools{}
+
+type winkStaleIntsRunGoGenerate = struct {
+	ValReq      int              `json:"val_req"`
+	ValOpt      int              `json:"val_opt,omitempty"`
+	PtrReq      *int             `json:"ptr_req"`
+	PtrOpt      *int             `json:"ptr_opt,omitempty"`
+	SliceReq    []int            `json:"slice_req"`
+	SliceOpt    []int            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]int           `json:"array_req"`
+	ArrayOpt    [2]int           `json:"array_opt,omitempty"`
+	MapReq      map[string]int   `json:"map_req"`
+	MapOpt      map[string]int   `json:"map_opt,omitempty"`
+	MapSliceReq map[string][]int `json:"map_slice_req"`
+	MapSliceOpt map[string][]int `json:"map_slice_opt,omitempty"`
+	SlicePtrReq []*int           `json:"slice_ptr_req"`
+	SlicePtrOpt []*int           `json:"slice_ptr_opt,omitempty"`
+}
+
+var _ winkStaleIntsRunGoGenerate = Ints{}
+
+type winkStaleInt8sRunGoGenerate = struct {
+	ValReq      int8              `json:"val_req"`
+	ValOpt      int8              `json:"val_opt,omitempty"`
+	PtrReq      *int8             `json:"ptr_req"`
+	PtrOpt      *int8             `json:"ptr_opt,omitempty"`
+	SliceReq    []int8            `json:"slice_req"`
+	SliceOpt    []int8            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]int8           `json:"array_req"`
+	ArrayOpt    [2]int8           `json:"array_opt,omitempty"`
+	MapReq      map[string]int8   `json:"map_req"`
+	MapOpt      map[string]int8   `json:"map_opt,omitempty"`
+	MapSliceReq map[string][]int8 `json:"map_slice_req"`
+	MapSliceOpt map[string][]int8 `json:"map_slice_opt,omitempty"`
+	SlicePtrReq []*int8           `json:"slice_ptr_req"`
+	SlicePtrOpt []*int8           `json:"slice_ptr_opt,omitempty"`
+}
+
+var _ winkStaleInt8sRunGoGenerate = Int8s{}
+
+type winkStaleInt16sRunGoGenerate = struct {
+	ValReq      int16              `json:"val_req"`
+	ValOpt      int16              `json:"val_opt,omitempty"`
+	PtrReq      *int16             `json:"ptr_req"`
+	PtrOpt      *int16             `json:"ptr_opt,omitempty"`
+	SliceReq    []int16            `json:"slice_req"`
+	SliceOpt    []int16            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]int16           `json:"array_req"`
+	ArrayOpt    [2]int16           `json:"array_opt,omitempty"`
+	MapReq      map[string]int16   `json:"map_req"`
+	MapOpt      map[string]int16   `json:"map_opt,omitempty"`
+	MapSliceReq map[string][]int16 `json:"map_slice_req"`
+	MapSliceOpt map[string][]int16 `json:"map_slice_opt,omitempty"`
+	SlicePtrReq []*int16           `json:"slice_ptr_req"`
+	SlicePtrOpt []*int16           `json:"slice_ptr_opt,omitempty"`
+}
+
+var _ winkStaleInt16sRunGoGenerate = Int16s{}
+
+type winkStaleInt32sRunGoGenerate = struct {
+	ValReq      int32              `json:"val_req"`
+	ValOpt      int32              `json:"val_opt,omitempty"`
+	PtrReq      *int32             `json:"ptr_req"`
+	PtrOpt      *int32             `json:"ptr_opt,omitempty"`
+	SliceReq    []int32            `json:"slice_req"`
+	SliceOpt    []int32            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]int32           `json:"array_req"`
+	ArrayOpt    [2]int32           `json:"array_opt,omitempty"`
+	MapReq      map[string]int32   `json:"map_req"`
+	MapOpt      map[string]int32   `json:"map_opt,omitempty"`
+	MapSliceReq map[string][]int32 `json:"map_slice_req"`
+	MapSliceOpt map[string][]int32 `json:"map_slice_opt,omitempty"`
+	SlicePtrReq []*int32           `json:"slice_ptr_req"`
+	SlicePtrOpt []*int32           `json:"slice_ptr_opt,omitempty"`
+}
+
+var _ winkStaleInt32sRunGoGenerate = Int32s{}
+
+type winkStaleInt64sRunGoGenerate = struct {
+	ValReq      int64              `json:"val_req"`
+	ValOpt      int64              `json:"val_opt,omitempty"`
+	PtrReq      *int64             `json:"ptr_req"`
+	PtrOpt      *int64             `json:"ptr_opt,omitempty"`
+	SliceReq    []int64            `json:"slice_req"`
+	SliceOpt    []int64            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]int64           `json:"array_req"`
+	ArrayOpt    [2]int64           `json:"array_opt,omitempty"`
+	MapReq      map[string]int64   `json:"map_req"`
+	MapOpt      map[string]int64   `json:"map_opt,omitempty"`
+	MapSliceReq map[string][]int64 `json:"map_slice_req"`
+	MapSliceOpt map[string][]int64 `json:"map_slice_opt,omitempty"`
+	SlicePtrReq []*int64           `json:"slice_ptr_req"`
+	SlicePtrOpt []*int64           `json:"slice_ptr_opt,omitempty"`
+}
+
+var _ winkStaleInt64sRunGoGenerate = Int64s{}
+
+type winkStaleUintsRunGoGenerate = struct {
+	ValReq      uint              `json:"val_req"`
+	ValOpt      uint              `json:"val_opt,omitempty"`
+	PtrReq      *uint             `json:"ptr_req"`
+	PtrOpt      *uint             `json:"ptr_opt,omitempty"`
+	SliceReq    []uint            `json:"slice_req"`
+	SliceOpt    []uint            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]uint           `json:"array_req"`
+	ArrayOpt    [2]uint           `json:"array_opt,omitempty"`
+	MapReq      map[string]uint   `json:"map_req"`
+	MapOpt      map[string]uint   `json:"map_opt,omitempty"`
+	MapSliceReq map[string][]uint `json:"map_slice_req"`
+	MapSliceOpt map[string][]uint `json:"map_slice_opt,omitempty"`
+	SlicePtrReq []*uint           `json:"slice_ptr_req"`
+	SlicePtrOpt []*uint           `json:"slice_ptr_opt,omitempty"`
+}
+
+var _ winkStaleUintsRunGoGenerate = Uints{}
+
+type winkStaleUint8sRunGoGenerate = struct {
+	ValReq   uint8            `json:"val_req"`
+	ValOpt   uint8            `json:"val_opt,omitempty"`
+	PtrReq   *uint8           `json:"ptr_req"`
+	PtrOpt   *uint8           `json:"ptr_opt,omitempty"`
+	ArrayReq [2]uint8         `json:"array_req"`
+	ArrayOpt [2]uint8         `json:"array_opt,omitempty"`
+	MapReq   map[string]uint8 `json:"map_req"`
+	MapOpt   map[string]uint8 `json:"map_opt,omitempty"`
+}
+
+var _ winkStaleUint8sRunGoGenerate = Uint8s{}
+
+type winkStaleUint16sRunGoGenerate = struct {
+	ValReq      uint16              `json:"val_req"`
+	ValOpt      uint16              `json:"val_opt,omitempty"`
+	PtrReq      *uint16             `json:"ptr_req"`
+	PtrOpt      *uint16             `json:"ptr_opt,omitempty"`
+	SliceReq    []uint16            `json:"slice_req"`
+	SliceOpt    []uint16            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]uint16           `json:"array_req"`
+	ArrayOpt    [2]uint16           `json:"array_opt,omitempty"`
+	MapReq      map[string]uint16   `json:"map_req"`
+	MapOpt      map[string]uint16   `json:"map_opt,omitempty"`
+	MapSliceReq map[string][]uint16 `json:"map_slice_req"`
+	MapSliceOpt map[string][]uint16 `json:"map_slice_opt,omitempty"`
+	SlicePtrReq []*uint16           `json:"slice_ptr_req"`
+	SlicePtrOpt []*uint16           `json:"slice_ptr_opt,omitempty"`
+}
+
+var _ winkStaleUint16sRunGoGenerate = Uint16s{}
+
+type winkStaleUint32sRunGoGenerate = struct {
+	ValReq      uint32              `json:"val_req"`
+	ValOpt      uint32              `json:"val_opt,omitempty"`
+	PtrReq      *uint32             `json:"ptr_req"`
+	PtrOpt      *uint32             `json:"ptr_opt,omitempty"`
+	SliceReq    []uint32            `json:"slice_req"`
+	SliceOpt    []uint32            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]uint32           `json:"array_req"`
+	ArrayOpt    [2]uint32           `json:"array_opt,omitempty"`
+	MapReq      map[string]uint32   `json:"map_req"`
+	MapOpt      map[string]uint32   `json:"map_opt,omitempty"`
+	MapSliceReq map[string][]uint32 `json:"map_slice_req"`
+	MapSliceOpt map[string][]uint32 `json:"map_slice_opt,omitempty"`
+	SlicePtrReq []*uint32           `json:"slice_ptr_req"`
+	SlicePtrOpt []*uint32           `json:"slice_ptr_opt,omitempty"`
+}
+
+var _ winkStaleUint32sRunGoGenerate = Uint32s{}
+
+type winkStaleUint64sRunGoGenerate = struct {
+	ValReq      uint64              `json:"val_req"`
+	ValOpt      uint64              `json:"val_opt,omitempty"`
+	PtrReq      *uint64             `json:"ptr_req"`
+	PtrOpt      *uint64             `json:"ptr_opt,omitempty"`
+	SliceReq    []uint64            `json:"slice_req"`
+	SliceOpt    []uint64            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]uint64           `json:"array_req"`
+	ArrayOpt    [2]uint64           `json:"array_opt,omitempty"`
+	MapReq      map[string]uint64   `json:"map_req"`
+	MapOpt      map[string]uint64   `json:"map_opt,omitempty"`
+	MapSliceReq map[string][]uint64 `json:"map_slice_req"`
+	MapSliceOpt map[string][]uint64 `json:"map_slice_opt,omitempty"`
+	SlicePtrReq []*uint64           `json:"slice_ptr_req"`
+	SlicePtrOpt []*uint64           `json:"slice_ptr_opt,omitempty"`
+}
+
+var _ winkStaleUint64sRunGoGenerate = Uint64s{}
+
+type winkStaleFloat32sRunGoGenerate = struct {
+	ValReq      float32              `json:"val_req"`
+	ValOpt      float32              `json:"val_opt,omitempty"`
+	PtrReq      *float32             `json:"ptr_req"`
+	PtrOpt      *float32             `json:"ptr_opt,omitempty"`
+	SliceReq    []float32            `json:"slice_req"`
+	SliceOpt    []float32            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]float32           `json:"array_req"`
+	ArrayOpt    [2]float32           `json:"array_opt,omitempty"`
+	MapReq      map[string]float32   `json:"map_req"`
+	MapOpt      map[string]float32   `json:"map_opt,omitempty"`
+	MapSliceReq map[string][]float32 `json:"map_slice_req"`
+	MapSliceOpt map[string][]float32 `json:"map_slice_opt,omitempty"`
+	SlicePtrReq []*float32           `json:"slice_ptr_req"`
+	SlicePtrOpt []*float32           `json:"slice_ptr_opt,omitempty"`
+}
+
+var _ winkStaleFloat32sRunGoGenerate = Float32s{}
+
+type winkStaleFloat64sRunGoGenerate = struct {
+	ValReq      float64              `json:"val_req"`
+	ValOpt      float64              `json:"val_opt,omitempty"`
+	PtrReq      *float64             `json:"ptr_req"`
+	PtrOpt      *float64             `json:"ptr_opt,omitempty"`
+	SliceReq    []float64            `json:"slice_req"`
+	SliceOpt    []float64            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]float64           `json:"array_req"`
+	ArrayOpt    [2]float64           `json:"array_opt,omitempty"`
+	MapReq      map[string]float64   `json:"map_req"`
+	MapOpt      map[string]float64   `json:"map_opt,omitempty"`
+	MapSliceReq map[string][]float64 `json:"map_slice_req"`
+	MapSliceOpt map[string][]float64 `json:"map_slice_opt,omitempty"`
+	SlicePtrReq []*float64           `json:"slice_ptr_req"`
+	SlicePtrOpt []*float64           `json:"slice_ptr_opt,omitempty"`
+}
+
+var _ winkStaleFloat64sRunGoGenerate = Float64s{}
+
+type winkStaleTimesRunGoGenerate = struct {
+	ValReq      time.Time              `json:"val_req"`
+	ValOpt      time.Time              `json:"val_opt,omitempty"`
+	PtrReq      *time.Time             `json:"ptr_req"`
+	PtrOpt      *time.Time             `json:"ptr_opt,omitempty"`
+	SliceReq    []time.Time            `json:"slice_req"`
+	SliceOpt    []time.Time            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]time.Time           `json:"array_req"`
+	ArrayOpt    [2]time.Time           `json:"array_opt,omitempty"`
+	MapReq      map[string]time.Time   `json:"map_req"`
+	MapOpt      map[string]time.Time   `json:"map_opt,omitempty"`
+	MapSliceReq map[string][]time.Time `json:"map_slice_req"`
+	MapSliceOpt map[string][]time.Time `json:"map_slice_opt,omitempty"`
+	SlicePtrReq []*time.Time           `json:"slice_ptr_req"`
+	SlicePtrOpt []*time.Time           `json:"slice_ptr_opt,omitempty"`
+}
+
+var _ winkStaleTimesRunGoGenerate = Times{}
+
+type winkStaleDurationsRunGoGenerate = struct {
+	ValReq      time.Duration              `json:"val_req"`
+	ValOpt      time.Duration              `json:"val_opt,omitempty"`
+	PtrReq      *time.Duration             `json:"ptr_req"`
+	PtrOpt      *time.Duration             `json:"ptr_opt,omitempty"`
+	SliceReq    []time.Duration            `json:"slice_req"`
+	SliceOpt    []time.Duration            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]time.Duration           `json:"array_req"`
+	ArrayOpt    [2]time.Duration           `json:"array_opt,omitempty"`
+	MapReq      map[string]time.Duration   `json:"map_req"`
+	MapOpt      map[string]time.Duration   `json:"map_opt,omitempty"`
+	MapSliceReq map[string][]time.Duration `json:"map_slice_req"`
+	MapSliceOpt map[string][]time.Duration `json:"map_slice_opt,omitempty"`
+	SlicePtrReq []*time.Duration           `json:"slice_ptr_req"`
+	SlicePtrOpt []*time.Duration           `json:"slice_ptr_opt,omitempty"`
+}
+
+var _ winkStaleDurationsRunGoGenerate = Durations{}
+
+type winkStaleColorsRunGoGenerate = struct {
+	ValReq      Color              `json:"val_req"`
+	ValOpt      Color              `json:"val_opt,omitempty"`
+	PtrReq      *Color             `json:"ptr_req"`
+	PtrOpt      *Color             `json:"ptr_opt,omitempty"`
+	SliceReq    []Color            `json:"slice_req"`
+	SliceOpt    []Color            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]Color           `json:"array_req"`
+	ArrayOpt    [2]Color           `json:"array_opt,omitempty"`
+	MapReq      map[string]Color   `json:"map_req"`
+	MapOpt      map[string]Color   `json:"map_opt,omitempty"`
+	MapSliceReq map[string][]Color `json:"map_slice_req"`
+	MapSliceOpt map[string][]Color `json:"map_slice_opt,omitempty"`
+	SlicePtrReq []*Color           `json:"slice_ptr_req"`
+	SlicePtrOpt []*Color           `json:"slice_ptr_opt,omitempty"`
+}
+
+var _ winkStaleColorsRunGoGenerate = Colors{}
+
+type winkStaleLevelsRunGoGenerate = struct {
+	ValReq      Level              `json:"val_req"`
+	ValOpt      Level              `json:"val_opt,omitempty"`
+	PtrReq      *Level             `json:"ptr_req"`
+	PtrOpt      *Level             `json:"ptr_opt,omitempty"`
+	SliceReq    []Level            `json:"slice_req"`
+	SliceOpt    []Level            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]Level           `json:"array_req"`
+	ArrayOpt    [2]Level           `json:"array_opt,omitempty"`
+	MapReq      map[string]Level   `json:"map_req"`
+	MapOpt      map[string]Level   `json:"map_opt,omitempty"`
+	MapSliceReq map[string][]Level `json:"map_slice_req"`
+	MapSliceOpt map[string][]Level `json:"map_slice_opt,omitempty"`
+	SlicePtrReq []*Level           `json:"slice_ptr_req"`
+	SlicePtrOpt []*Level           `json:"slice_ptr_opt,omitempty"`
+}
+
+var _ winkStaleLevelsRunGoGenerate = Levels{}
+
+type winkStaleNamesRunGoGenerate = struct {
+	ValReq      Name              `json:"val_req"`
+	ValOpt      Name              `json:"val_opt,omitempty"`
+	PtrReq      *Name             `json:"ptr_req"`
+	PtrOpt      *Name             `json:"ptr_opt,omitempty"`
+	SliceReq    []Name            `json:"slice_req"`
+	SliceOpt    []Name            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]Name           `json:"array_req"`
+	ArrayOpt    [2]Name           `json:"array_opt,omitempty"`
+	MapReq      map[string]Name   `json:"map_req"`
+	MapOpt      map[string]Name   `json:"map_opt,omitempty"`
+	MapSliceReq map[string][]Name `json:"map_slice_req"`
+	MapSliceOpt map[string][]Name `json:"map_slice_opt,omitempty"`
+	SlicePtrReq []*Name           `json:"slice_ptr_req"`
+	SlicePtrOpt []*Name           `json:"slice_ptr_opt,omitempty"`
+}
+
+var _ winkStaleNamesRunGoGenerate = Names{}
+
+type winkStaleLeafsRunGoGenerate = struct {
+	ValReq      Leaf              `json:"val_req"`
+	ValOpt      Leaf              `json:"val_opt,omitempty"`
+	PtrReq      *Leaf             `json:"ptr_req"`
+	PtrOpt      *Leaf             `json:"ptr_opt,omitempty"`
+	SliceReq    []Leaf            `json:"slice_req"`
+	SliceOpt    []Leaf            `json:"slice_opt,omitempty"`
+	ArrayReq    [2]Leaf           `json:"array_req"`
+	ArrayOpt    [2]Leaf           `json:"array_opt,omitempty"`
+	MapReq      map[string]Leaf   `json:"map_req"`
+	MapOpt      map[string]Leaf   `json:"map_opt,omitempty"`
+	MapSliceReq map[string][]Leaf `json:"map_slice_req"`
+	MapSliceOpt map[string][]Leaf `json:"map_slice_opt,omitempty"`
+	SlicePtrReq []*Leaf           `json:"slice_ptr_req"`
+	SlicePtrOpt []*Leaf           `json:"slice_ptr_opt,omitempty"`
+}
+
+var _ winkStaleLeafsRunGoGenerate = Leafs{}
+
+type winkStaleLeafRunGoGenerate = struct {
+	A    string `json:"a"`
+	B    int32  `json:"b,omitempty"`
+	Next *Leaf  `json:"next,omitempty"`
+}
+
+var _ winkStaleLeafRunGoGenerate = Leaf{}
+
+type winkStaleHandlerEchoStringRunGoGenerate = func(*wink.ToolContext, Strings) (wink.ToolResult[Strings], error)
+
+var _ winkStaleHandlerEchoStringRunGoGenerate = EchoString
+
+type winkStaleHandlerEchoBoolRunGoGenerate = func(*wink.ToolContext, Bools) (wink.ToolResult[Bools], error)
+
+var _ winkStaleHandlerEchoBoolRunGoGenerate = EchoBool
+
+type winkStaleHandlerEchoIntRunGoGenerate = func(*wink.ToolContext, Ints) (wink.ToolResult[Ints], error)
+
+var _ winkStaleHandlerEchoIntRunGoGenerate = EchoInt
+
+type winkStaleHandlerEchoInt8RunGoGenerate = func(*wink.ToolContext, Int8s) (wink.ToolResult[Int8s], error)
+
+var _ winkStaleHandlerEchoInt8RunGoGenerate = EchoInt8
+
+type winkStaleHandlerEchoInt16RunGoGenerate = func(*wink.ToolContext, Int16s) (wink.ToolResult[Int16s], error)
+
+var _ winkStaleHandlerEchoInt16RunGoGenerate = EchoInt16
+
+type winkStaleHandlerEchoInt32RunGoGenerate = func(*wink.ToolContext, Int32s) (wink.ToolResult[Int32s], error)
+
+var _ winkStaleHandlerEchoInt32RunGoGenerate = EchoInt32
+
+type winkStaleHandlerEchoInt64RunGoGenerate = func(*wink.ToolContext, Int64s) (wink.ToolResult[Int64s], error)
+
+var _ winkStaleHandlerEchoInt64RunGoGenerate = EchoInt64
+
+type winkStaleHandlerEchoUintRunGoGenerate = func(*wink.ToolContext, Uints) (wink.ToolResult[Uints], error)
+
+var _ winkStaleHandlerEchoUintRunGoGenerate = EchoUint
+
+type winkStaleHandlerEchoUint8RunGoGenerate = func(*wink.ToolContext, Uint8s) (wink.ToolResult[Uint8s], error)
+
+var _ winkStaleHandlerEchoUint8RunGoGenerate = EchoUint8
+
+type winkStaleHandlerEchoUint16RunGoGenerate = func(*wink.ToolContext, Uint16s) (wink.ToolResult[Uint16s], error)
+
+var _ winkStaleHandlerEchoUint16RunGoGenerate = EchoUint16
+
+type winkStaleHandlerEchoUint32RunGoGenerate = func(*wink.ToolContext, Uint32s) (wink.ToolResult[Uint32s], error)
+
+var _ winkStaleHandlerEchoUint32RunGoGenerate = EchoUint32
+
+type winkStaleHandlerEchoUint64RunGoGenerate = func(*wink.ToolContext, Uint64s) (wink.ToolResult[Uint64s], error)
+
+var _ winkStaleHandlerEchoUint64RunGoGenerate = EchoUint64
+
+type winkStaleHandlerEchoFloat32RunGoGenerate = func(*wink.ToolContext, Float32s) (wink.ToolResult[Float32s], error)
+
+var _ winkStaleHandlerEchoFloat32RunGoGenerate = EchoFloat32
+
+type winkStaleHandlerEchoFloat64RunGoGenerate = func(*wink.ToolContext, Float64s) (wink.ToolResult[Float64s], error)
+
+var _ winkStaleHandlerEchoFloat64RunGoGenerate = EchoFloat64
+
+type winkStaleHandlerEchoTimeRunGoGenerate = func(*wink.ToolContext, Times) (wink.ToolResult[Times], error)
+
+var _ winkStaleHandlerEchoTimeRunGoGenerate = EchoTime
+
+type winkStaleHandlerEchoDurationRunGoGenerate = func(*wink.ToolContext, Durations) (wink.ToolResult[Durations], error)
+
+var _ winkStaleHandlerEchoDurationRunGoGenerate = EchoDuration
+
+type winkStaleHandlerEchoColorRunGoGenerate = func(*wink.ToolContext, Colors) (wink.ToolResult[Colors], error)
+
+var _ winkStaleHandlerEchoColorRunGoGenerate = EchoColor
+
+type winkStaleHandlerEchoLevelRunGoGenerate = func(*wink.ToolContext, Levels) (wink.ToolResult[Levels], error)
+
+var _ winkStaleHandlerEchoLevelRunGoGenerate = EchoLevel
+
+type winkStaleHandlerEchoNameRunGoGenerate = func(*wink.ToolContext, Names) (wink.ToolResult[Names], error)
+
+var _ winkStaleHandlerEchoNameRunGoGenerate = EchoName
+
+type winkStaleHandlerEchoLeafRunGoGenerate = func(*wink.ToolContext, Leafs) (wink.ToolResult[Leafs], error)
+
+var _ winkStaleHandlerEchoLeafRunGoGenerate = EchoLeaf
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
@@ -1232,10 +1350,8 @@ func winkDecodeStrings(d *strictjson.Decoder, v *Strings) {
 func winkEncodeStrings(dst []byte, v *Strings) []byte {
 	dst = append(dst, "{\"val_req\":"...)
 	dst = strictjson.AppendString(dst, v.ValReq)
-	dst = append(dst, ",\"val_opt\":"...)
-	if v.ValOpt == "" {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.ValOpt == "") {
+		dst = append(dst, ",\"val_opt\":"...)
 		dst = strictjson.AppendString(dst, v.ValOpt)
 	}
 	dst = append(dst, ",\"ptr_req\":"...)
@@ -1244,11 +1360,13 @@ func winkEncodeStrings(dst []byte, v *Strings) []byte {
 	} else {
 		dst = strictjson.AppendString(dst, *v.PtrReq)
 	}
-	dst = append(dst, ",\"ptr_opt\":"...)
-	if v.PtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendString(dst, *v.PtrOpt)
+	if !(v.PtrOpt == nil) {
+		dst = append(dst, ",\"ptr_opt\":"...)
+		if v.PtrOpt == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendString(dst, *v.PtrOpt)
+		}
 	}
 	dst = append(dst, ",\"slice_req\":"...)
 	dst = append(dst, '[')
@@ -1259,10 +1377,8 @@ func winkEncodeStrings(dst []byte, v *Strings) []byte {
 		dst = strictjson.AppendString(dst, v.SliceReq[i1])
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_opt\":"...)
-	if v.SliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SliceOpt) == 0) {
+		dst = append(dst, ",\"slice_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
@@ -1281,8 +1397,7 @@ func winkEncodeStrings(dst []byte, v *Strings) []byte {
 		dst = strictjson.AppendString(dst, v.ArrayReq[i1])
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"array_opt\":"...)
-	if func() bool {
+	if !(func() bool {
 		for i := range v.ArrayOpt {
 			x := v.ArrayOpt[i]
 			if !(x == "") {
@@ -1290,9 +1405,8 @@ func winkEncodeStrings(dst []byte, v *Strings) []byte {
 			}
 		}
 		return true
-	}() {
-		dst = append(dst, "null"...)
-	} else {
+	}()) {
+		dst = append(dst, ",\"array_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
@@ -1313,10 +1427,8 @@ func winkEncodeStrings(dst []byte, v *Strings) []byte {
 		dst = strictjson.AppendString(dst, v.MapReq[k1])
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_opt\":"...)
-	if v.MapOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapOpt) == 0) {
+		dst = append(dst, ",\"map_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
@@ -1346,10 +1458,8 @@ func winkEncodeStrings(dst []byte, v *Strings) []byte {
 		dst = append(dst, ']')
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_slice_opt\":"...)
-	if v.MapSliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapSliceOpt) == 0) {
+		dst = append(dst, ",\"map_slice_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
@@ -1381,10 +1491,8 @@ func winkEncodeStrings(dst []byte, v *Strings) []byte {
 		}
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_ptr_opt\":"...)
-	if v.SlicePtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SlicePtrOpt) == 0) {
+		dst = append(dst, ",\"slice_ptr_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
@@ -1945,10 +2053,8 @@ func winkDecodeBools(d *strictjson.Decoder, v *Bools) {
 func winkEncodeBools(dst []byte, v *Bools) []byte {
 	dst = append(dst, "{\"val_req\":"...)
 	dst = strictjson.AppendBool(dst, v.ValReq)
-	dst = append(dst, ",\"val_opt\":"...)
-	if !v.ValOpt {
-		dst = append(dst, "null"...)
-	} else {
+	if !(!v.ValOpt) {
+		dst = append(dst, ",\"val_opt\":"...)
 		dst = strictjson.AppendBool(dst, v.ValOpt)
 	}
 	dst = append(dst, ",\"ptr_req\":"...)
@@ -1957,11 +2063,13 @@ func winkEncodeBools(dst []byte, v *Bools) []byte {
 	} else {
 		dst = strictjson.AppendBool(dst, *v.PtrReq)
 	}
-	dst = append(dst, ",\"ptr_opt\":"...)
-	if v.PtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendBool(dst, *v.PtrOpt)
+	if !(v.PtrOpt == nil) {
+		dst = append(dst, ",\"ptr_opt\":"...)
+		if v.PtrOpt == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendBool(dst, *v.PtrOpt)
+		}
 	}
 	dst = append(dst, ",\"slice_req\":"...)
 	dst = append(dst, '[')
@@ -1972,10 +2080,8 @@ func winkEncodeBools(dst []byte, v *Bools) []byte {
 		dst = strictjson.AppendBool(dst, v.SliceReq[i1])
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_opt\":"...)
-	if v.SliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SliceOpt) == 0) {
+		dst = append(dst, ",\"slice_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
@@ -1994,8 +2100,7 @@ func winkEncodeBools(dst []byte, v *Bools) []byte {
 		dst = strictjson.AppendBool(dst, v.ArrayReq[i1])
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"array_opt\":"...)
-	if func() bool {
+	if !(func() bool {
 		for i := range v.ArrayOpt {
 			x := v.ArrayOpt[i]
 			if !(!x) {
@@ -2003,9 +2108,8 @@ func winkEncodeBools(dst []byte, v *Bools) []byte {
 			}
 		}
 		return true
-	}() {
-		dst = append(dst, "null"...)
-	} else {
+	}()) {
+		dst = append(dst, ",\"array_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
@@ -2026,10 +2130,8 @@ func winkEncodeBools(dst []byte, v *Bools) []byte {
 		dst = strictjson.AppendBool(dst, v.MapReq[k1])
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_opt\":"...)
-	if v.MapOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapOpt) == 0) {
+		dst = append(dst, ",\"map_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
@@ -2059,10 +2161,8 @@ func winkEncodeBools(dst []byte, v *Bools) []byte {
 		dst = append(dst, ']')
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_slice_opt\":"...)
-	if v.MapSliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapSliceOpt) == 0) {
+		dst = append(dst, ",\"map_slice_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
@@ -2094,10 +2194,8 @@ func winkEncodeBools(dst []byte, v *Bools) []byte {
 		}
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_ptr_opt\":"...)
-	if v.SlicePtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SlicePtrOpt) == 0) {
+		dst = append(dst, ",\"slice_ptr_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
@@ -2658,10 +2756,8 @@ func winkDecodeInts(d *strictjson.Decoder, v *Ints) {
 func winkEncodeInts(dst []byte, v *Ints) []byte {
 	dst = append(dst, "{\"val_req\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.ValReq))
-	dst = append(dst, ",\"val_opt\":"...)
-	if v.ValOpt == 0 {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.ValOpt == 0) {
+		dst = append(dst, ",\"val_opt\":"...)
 		dst = strictjson.AppendInt(dst, int64(v.ValOpt))
 	}
 	dst = append(dst, ",\"ptr_req\":"...)
@@ -2670,11 +2766,13 @@ func winkEncodeInts(dst []byte, v *Ints) []byte {
 	} else {
 		dst = strictjson.AppendInt(dst, int64(*v.PtrReq))
 	}
-	dst = append(dst, ",\"ptr_opt\":"...)
-	if v.PtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendInt(dst, int64(*v.PtrOpt))
+	if !(v.PtrOpt == nil) {
+		dst = append(dst, ",\"ptr_opt\":"...)
+		if v.PtrOpt == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendInt(dst, int64(*v.PtrOpt))
+		}
 	}
 	dst = append(dst, ",\"slice_req\":"...)
 	dst = append(dst, '[')
@@ -2685,10 +2783,8 @@ func winkEncodeInts(dst []byte, v *Ints) []byte {
 		dst = strictjson.AppendInt(dst, int64(v.SliceReq[i1]))
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_opt\":"...)
-	if v.SliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SliceOpt) == 0) {
+		dst = append(dst, ",\"slice_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
@@ -2707,8 +2803,7 @@ func winkEncodeInts(dst []byte, v *Ints) []byte {
 		dst = strictjson.AppendInt(dst, int64(v.ArrayReq[i1]))
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"array_opt\":"...)
-	if func() bool {
+	if !(func() bool {
 		for i := range v.ArrayOpt {
 			x := v.ArrayOpt[i]
 			if !(x == 0) {
@@ -2716,9 +2811,8 @@ func winkEncodeInts(dst []byte, v *Ints) []byte {
 			}
 		}
 		return true
-	}() {
-		dst = append(dst, "null"...)
-	} else {
+	}()) {
+		dst = append(dst, ",\"array_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
@@ -2739,10 +2833,8 @@ func winkEncodeInts(dst []byte, v *Ints) []byte {
 		dst = strictjson.AppendInt(dst, int64(v.MapReq[k1]))
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_opt\":"...)
-	if v.MapOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapOpt) == 0) {
+		dst = append(dst, ",\"map_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
@@ -2772,10 +2864,8 @@ func winkEncodeInts(dst []byte, v *Ints) []byte {
 		dst = append(dst, ']')
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_slice_opt\":"...)
-	if v.MapSliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapSliceOpt) == 0) {
+		dst = append(dst, ",\"map_slice_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
@@ -2807,10 +2897,8 @@ func winkEncodeInts(dst []byte, v *Ints) []byte {
 		}
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_ptr_opt\":"...)
-	if v.SlicePtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SlicePtrOpt) == 0) {
+		dst = append(dst, ",\"slice_ptr_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
@@ -3371,10 +3459,8 @@ func winkDecodeInt8s(d *strictjson.Decoder, v *Int8s) {
 func winkEncodeInt8s(dst []byte, v *Int8s) []byte {
 	dst = append(dst, "{\"val_req\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.ValReq))
-	dst = append(dst, ",\"val_opt\":"...)
-	if v.ValOpt == 0 {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.ValOpt == 0) {
+		dst = append(dst, ",\"val_opt\":"...)
 		dst = strictjson.AppendInt(dst, int64(v.ValOpt))
 	}
 	dst = append(dst, ",\"ptr_req\":"...)
@@ -3383,11 +3469,13 @@ func winkEncodeInt8s(dst []byte, v *Int8s) []byte {
 	} else {
 		dst = strictjson.AppendInt(dst, int64(*v.PtrReq))
 	}
-	dst = append(dst, ",\"ptr_opt\":"...)
-	if v.PtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendInt(dst, int64(*v.PtrOpt))
+	if !(v.PtrOpt == nil) {
+		dst = append(dst, ",\"ptr_opt\":"...)
+		if v.PtrOpt == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendInt(dst, int64(*v.PtrOpt))
+		}
 	}
 	dst = append(dst, ",\"slice_req\":"...)
 	dst = append(dst, '[')
@@ -3398,10 +3486,8 @@ func winkEncodeInt8s(dst []byte, v *Int8s) []byte {
 		dst = strictjson.AppendInt(dst, int64(v.SliceReq[i1]))
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_opt\":"...)
-	if v.SliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SliceOpt) == 0) {
+		dst = append(dst, ",\"slice_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
@@ -3420,8 +3506,7 @@ func winkEncodeInt8s(dst []byte, v *Int8s) []byte {
 		dst = strictjson.AppendInt(dst, int64(v.ArrayReq[i1]))
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"array_opt\":"...)
-	if func() bool {
+	if !(func() bool {
 		for i := range v.ArrayOpt {
 			x := v.ArrayOpt[i]
 			if !(x == 0) {
@@ -3429,9 +3514,8 @@ func winkEncodeInt8s(dst []byte, v *Int8s) []byte {
 			}
 		}
 		return true
-	}() {
-		dst = append(dst, "null"...)
-	} else {
+	}()) {
+		dst = append(dst, ",\"array_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
@@ -3452,10 +3536,8 @@ func winkEncodeInt8s(dst []byte, v *Int8s) []byte {
 		dst = strictjson.AppendInt(dst, int64(v.MapReq[k1]))
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_opt\":"...)
-	if v.MapOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapOpt) == 0) {
+		dst = append(dst, ",\"map_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
@@ -3485,10 +3567,8 @@ func winkEncodeInt8s(dst []byte, v *Int8s) []byte {
 		dst = append(dst, ']')
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_slice_opt\":"...)
-	if v.MapSliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapSliceOpt) == 0) {
+		dst = append(dst, ",\"map_slice_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
@@ -3520,10 +3600,8 @@ func winkEncodeInt8s(dst []byte, v *Int8s) []byte {
 		}
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_ptr_opt\":"...)
-	if v.SlicePtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SlicePtrOpt) == 0) {
+		dst = append(dst, ",\"slice_ptr_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
@@ -4084,10 +4162,8 @@ func winkDecodeInt16s(d *strictjson.Decoder, v *Int16s) {
 func winkEncodeInt16s(dst []byte, v *Int16s) []byte {
 	dst = append(dst, "{\"val_req\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.ValReq))
-	dst = append(dst, ",\"val_opt\":"...)
-	if v.ValOpt == 0 {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.ValOpt == 0) {
+		dst = append(dst, ",\"val_opt\":"...)
 		dst = strictjson.AppendInt(dst, int64(v.ValOpt))
 	}
 	dst = append(dst, ",\"ptr_req\":"...)
@@ -4096,11 +4172,13 @@ func winkEncodeInt16s(dst []byte, v *Int16s) []byte {
 	} else {
 		dst = strictjson.AppendInt(dst, int64(*v.PtrReq))
 	}
-	dst = append(dst, ",\"ptr_opt\":"...)
-	if v.PtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendInt(dst, int64(*v.PtrOpt))
+	if !(v.PtrOpt == nil) {
+		dst = append(dst, ",\"ptr_opt\":"...)
+		if v.PtrOpt == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendInt(dst, int64(*v.PtrOpt))
+		}
 	}
 	dst = append(dst, ",\"slice_req\":"...)
 	dst = append(dst, '[')
@@ -4111,10 +4189,8 @@ func winkEncodeInt16s(dst []byte, v *Int16s) []byte {
 		dst = strictjson.AppendInt(dst, int64(v.SliceReq[i1]))
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_opt\":"...)
-	if v.SliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SliceOpt) == 0) {
+		dst = append(dst, ",\"slice_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
@@ -4133,8 +4209,7 @@ func winkEncodeInt16s(dst []byte, v *Int16s) []byte {
 		dst = strictjson.AppendInt(dst, int64(v.ArrayReq[i1]))
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"array_opt\":"...)
-	if func() bool {
+	if !(func() bool {
 		for i := range v.ArrayOpt {
 			x := v.ArrayOpt[i]
 			if !(x == 0) {
@@ -4142,9 +4217,8 @@ func winkEncodeInt16s(dst []byte, v *Int16s) []byte {
 			}
 		}
 		return true
-	}() {
-		dst = append(dst, "null"...)
-	} else {
+	}()) {
+		dst = append(dst, ",\"array_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
@@ -4165,10 +4239,8 @@ func winkEncodeInt16s(dst []byte, v *Int16s) []byte {
 		dst = strictjson.AppendInt(dst, int64(v.MapReq[k1]))
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_opt\":"...)
-	if v.MapOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapOpt) == 0) {
+		dst = append(dst, ",\"map_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
@@ -4198,10 +4270,8 @@ func winkEncodeInt16s(dst []byte, v *Int16s) []byte {
 		dst = append(dst, ']')
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_slice_opt\":"...)
-	if v.MapSliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapSliceOpt) == 0) {
+		dst = append(dst, ",\"map_slice_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
@@ -4233,10 +4303,8 @@ func winkEncodeInt16s(dst []byte, v *Int16s) []byte {
 		}
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_ptr_opt\":"...)
-	if v.SlicePtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SlicePtrOpt) == 0) {
+		dst = append(dst, ",\"slice_ptr_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
@@ -4797,10 +4865,8 @@ func winkDecodeInt32s(d *strictjson.Decoder, v *Int32s) {
 func winkEncodeInt32s(dst []byte, v *Int32s) []byte {
 	dst = append(dst, "{\"val_req\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.ValReq))
-	dst = append(dst, ",\"val_opt\":"...)
-	if v.ValOpt == 0 {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.ValOpt == 0) {
+		dst = append(dst, ",\"val_opt\":"...)
 		dst = strictjson.AppendInt(dst, int64(v.ValOpt))
 	}
 	dst = append(dst, ",\"ptr_req\":"...)
@@ -4809,11 +4875,13 @@ func winkEncodeInt32s(dst []byte, v *Int32s) []byte {
 	} else {
 		dst = strictjson.AppendInt(dst, int64(*v.PtrReq))
 	}
-	dst = append(dst, ",\"ptr_opt\":"...)
-	if v.PtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendInt(dst, int64(*v.PtrOpt))
+	if !(v.PtrOpt == nil) {
+		dst = append(dst, ",\"ptr_opt\":"...)
+		if v.PtrOpt == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendInt(dst, int64(*v.PtrOpt))
+		}
 	}
 	dst = append(dst, ",\"slice_req\":"...)
 	dst = append(dst, '[')
@@ -4824,10 +4892,8 @@ func winkEncodeInt32s(dst []byte, v *Int32s) []byte {
 		dst = strictjson.AppendInt(dst, int64(v.SliceReq[i1]))
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_opt\":"...)
-	if v.SliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SliceOpt) == 0) {
+		dst = append(dst, ",\"slice_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
@@ -4846,8 +4912,7 @@ func winkEncodeInt32s(dst []byte, v *Int32s) []byte {
 		dst = strictjson.AppendInt(dst, int64(v.ArrayReq[i1]))
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"array_opt\":"...)
-	if func() bool {
+	if !(func() bool {
 		for i := range v.ArrayOpt {
 			x := v.ArrayOpt[i]
 			if !(x == 0) {
@@ -4855,9 +4920,8 @@ func winkEncodeInt32s(dst []byte, v *Int32s) []byte {
 			}
 		}
 		return true
-	}() {
-		dst = append(dst, "null"...)
-	} else {
+	}()) {
+		dst = append(dst, ",\"array_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
@@ -4878,10 +4942,8 @@ func winkEncodeInt32s(dst []byte, v *Int32s) []byte {
 		dst = strictjson.AppendInt(dst, int64(v.MapReq[k1]))
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_opt\":"...)
-	if v.MapOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapOpt) == 0) {
+		dst = append(dst, ",\"map_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
@@ -4911,10 +4973,8 @@ func winkEncodeInt32s(dst []byte, v *Int32s) []byte {
 		dst = append(dst, ']')
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_slice_opt\":"...)
-	if v.MapSliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapSliceOpt) == 0) {
+		dst = append(dst, ",\"map_slice_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
@@ -4946,10 +5006,8 @@ func winkEncodeInt32s(dst []byte, v *Int32s) []byte {
 		}
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_ptr_opt\":"...)
-	if v.SlicePtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SlicePtrOpt) == 0) {
+		dst = append(dst, ",\"slice_ptr_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
@@ -5510,10 +5568,8 @@ func winkDecodeInt64s(d *strictjson.Decoder, v *Int64s) {
 func winkEncodeInt64s(dst []byte, v *Int64s) []byte {
 	dst = append(dst, "{\"val_req\":"...)
 	dst = strictjson.AppendInt(dst, v.ValReq)
-	dst = append(dst, ",\"val_opt\":"...)
-	if v.ValOpt == 0 {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.ValOpt == 0) {
+		dst = append(dst, ",\"val_opt\":"...)
 		dst = strictjson.AppendInt(dst, v.ValOpt)
 	}
 	dst = append(dst, ",\"ptr_req\":"...)
@@ -5522,11 +5578,13 @@ func winkEncodeInt64s(dst []byte, v *Int64s) []byte {
 	} else {
 		dst = strictjson.AppendInt(dst, *v.PtrReq)
 	}
-	dst = append(dst, ",\"ptr_opt\":"...)
-	if v.PtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendInt(dst, *v.PtrOpt)
+	if !(v.PtrOpt == nil) {
+		dst = append(dst, ",\"ptr_opt\":"...)
+		if v.PtrOpt == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendInt(dst, *v.PtrOpt)
+		}
 	}
 	dst = append(dst, ",\"slice_req\":"...)
 	dst = append(dst, '[')
@@ -5537,10 +5595,8 @@ func winkEncodeInt64s(dst []byte, v *Int64s) []byte {
 		dst = strictjson.AppendInt(dst, v.SliceReq[i1])
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_opt\":"...)
-	if v.SliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SliceOpt) == 0) {
+		dst = append(dst, ",\"slice_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
@@ -5559,8 +5615,7 @@ func winkEncodeInt64s(dst []byte, v *Int64s) []byte {
 		dst = strictjson.AppendInt(dst, v.ArrayReq[i1])
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"array_opt\":"...)
-	if func() bool {
+	if !(func() bool {
 		for i := range v.ArrayOpt {
 			x := v.ArrayOpt[i]
 			if !(x == 0) {
@@ -5568,9 +5623,8 @@ func winkEncodeInt64s(dst []byte, v *Int64s) []byte {
 			}
 		}
 		return true
-	}() {
-		dst = append(dst, "null"...)
-	} else {
+	}()) {
+		dst = append(dst, ",\"array_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
@@ -5591,10 +5645,8 @@ func winkEncodeInt64s(dst []byte, v *Int64s) []byte {
 		dst = strictjson.AppendInt(dst, v.MapReq[k1])
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_opt\":"...)
-	if v.MapOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapOpt) == 0) {
+		dst = append(dst, ",\"map_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
@@ -5624,10 +5676,8 @@ func winkEncodeInt64s(dst []byte, v *Int64s) []byte {
 		dst = append(dst, ']')
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_slice_opt\":"...)
-	if v.MapSliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapSliceOpt) == 0) {
+		dst = append(dst, ",\"map_slice_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
@@ -5659,10 +5709,8 @@ func winkEncodeInt64s(dst []byte, v *Int64s) []byte {
 		}
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_ptr_opt\":"...)
-	if v.SlicePtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SlicePtrOpt) == 0) {
+		dst = append(dst, ",\"slice_ptr_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
@@ -6223,10 +6271,8 @@ func winkDecodeUints(d *strictjson.Decoder, v *Uints) {
 func winkEncodeUints(dst []byte, v *Uints) []byte {
 	dst = append(dst, "{\"val_req\":"...)
 	dst = strictjson.AppendUint(dst, uint64(v.ValReq))
-	dst = append(dst, ",\"val_opt\":"...)
-	if v.ValOpt == 0 {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.ValOpt == 0) {
+		dst = append(dst, ",\"val_opt\":"...)
 		dst = strictjson.AppendUint(dst, uint64(v.ValOpt))
 	}
 	dst = append(dst, ",\"ptr_req\":"...)
@@ -6235,11 +6281,13 @@ func winkEncodeUints(dst []byte, v *Uints) []byte {
 	} else {
 		dst = strictjson.AppendUint(dst, uint64(*v.PtrReq))
 	}
-	dst = append(dst, ",\"ptr_opt\":"...)
-	if v.PtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendUint(dst, uint64(*v.PtrOpt))
+	if !(v.PtrOpt == nil) {
+		dst = append(dst, ",\"ptr_opt\":"...)
+		if v.PtrOpt == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendUint(dst, uint64(*v.PtrOpt))
+		}
 	}
 	dst = append(dst, ",\"slice_req\":"...)
 	dst = append(dst, '[')
@@ -6250,10 +6298,8 @@ func winkEncodeUints(dst []byte, v *Uints) []byte {
 		dst = strictjson.AppendUint(dst, uint64(v.SliceReq[i1]))
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_opt\":"...)
-	if v.SliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SliceOpt) == 0) {
+		dst = append(dst, ",\"slice_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
@@ -6272,8 +6318,7 @@ func winkEncodeUints(dst []byte, v *Uints) []byte {
 		dst = strictjson.AppendUint(dst, uint64(v.ArrayReq[i1]))
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"array_opt\":"...)
-	if func() bool {
+	if !(func() bool {
 		for i := range v.ArrayOpt {
 			x := v.ArrayOpt[i]
 			if !(x == 0) {
@@ -6281,9 +6326,8 @@ func winkEncodeUints(dst []byte, v *Uints) []byte {
 			}
 		}
 		return true
-	}() {
-		dst = append(dst, "null"...)
-	} else {
+	}()) {
+		dst = append(dst, ",\"array_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
@@ -6304,10 +6348,8 @@ func winkEncodeUints(dst []byte, v *Uints) []byte {
 		dst = strictjson.AppendUint(dst, uint64(v.MapReq[k1]))
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_opt\":"...)
-	if v.MapOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapOpt) == 0) {
+		dst = append(dst, ",\"map_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
@@ -6337,10 +6379,8 @@ func winkEncodeUints(dst []byte, v *Uints) []byte {
 		dst = append(dst, ']')
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_slice_opt\":"...)
-	if v.MapSliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapSliceOpt) == 0) {
+		dst = append(dst, ",\"map_slice_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
@@ -6372,10 +6412,8 @@ func winkEncodeUints(dst []byte, v *Uints) []byte {
 		}
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_ptr_opt\":"...)
-	if v.SlicePtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SlicePtrOpt) == 0) {
+		dst = append(dst, ",\"slice_ptr_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
@@ -6652,10 +6690,8 @@ func winkDecodeUint8s(d *strictjson.Decoder, v *Uint8s) {
 func winkEncodeUint8s(dst []byte, v *Uint8s) []byte {
 	dst = append(dst, "{\"val_req\":"...)
 	dst = strictjson.AppendUint(dst, uint64(v.ValReq))
-	dst = append(dst, ",\"val_opt\":"...)
-	if v.ValOpt == 0 {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.ValOpt == 0) {
+		dst = append(dst, ",\"val_opt\":"...)
 		dst = strictjson.AppendUint(dst, uint64(v.ValOpt))
 	}
 	dst = append(dst, ",\"ptr_req\":"...)
@@ -6664,11 +6700,13 @@ func winkEncodeUint8s(dst []byte, v *Uint8s) []byte {
 	} else {
 		dst = strictjson.AppendUint(dst, uint64(*v.PtrReq))
 	}
-	dst = append(dst, ",\"ptr_opt\":"...)
-	if v.PtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendUint(dst, uint64(*v.PtrOpt))
+	if !(v.PtrOpt == nil) {
+		dst = append(dst, ",\"ptr_opt\":"...)
+		if v.PtrOpt == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendUint(dst, uint64(*v.PtrOpt))
+		}
 	}
 	dst = append(dst, ",\"array_req\":"...)
 	dst = append(dst, '[')
@@ -6679,8 +6717,7 @@ func winkEncodeUint8s(dst []byte, v *Uint8s) []byte {
 		dst = strictjson.AppendUint(dst, uint64(v.ArrayReq[i1]))
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"array_opt\":"...)
-	if func() bool {
+	if !(func() bool {
 		for i := range v.ArrayOpt {
 			x := v.ArrayOpt[i]
 			if !(x == 0) {
@@ -6688,9 +6725,8 @@ func winkEncodeUint8s(dst []byte, v *Uint8s) []byte {
 			}
 		}
 		return true
-	}() {
-		dst = append(dst, "null"...)
-	} else {
+	}()) {
+		dst = append(dst, ",\"array_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
@@ -6711,10 +6747,8 @@ func winkEncodeUint8s(dst []byte, v *Uint8s) []byte {
 		dst = strictjson.AppendUint(dst, uint64(v.MapReq[k1]))
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_opt\":"...)
-	if v.MapOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapOpt) == 0) {
+		dst = append(dst, ",\"map_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
@@ -7273,10 +7307,8 @@ func winkDecodeUint16s(d *strictjson.Decoder, v *Uint16s) {
 func winkEncodeUint16s(dst []byte, v *Uint16s) []byte {
 	dst = append(dst, "{\"val_req\":"...)
 	dst = strictjson.AppendUint(dst, uint64(v.ValReq))
-	dst = append(dst, ",\"val_opt\":"...)
-	if v.ValOpt == 0 {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.ValOpt == 0) {
+		dst = append(dst, ",\"val_opt\":"...)
 		dst = strictjson.AppendUint(dst, uint64(v.ValOpt))
 	}
 	dst = append(dst, ",\"ptr_req\":"...)
@@ -7285,11 +7317,13 @@ func winkEncodeUint16s(dst []byte, v *Uint16s) []byte {
 	} else {
 		dst = strictjson.AppendUint(dst, uint64(*v.PtrReq))
 	}
-	dst = append(dst, ",\"ptr_opt\":"...)
-	if v.PtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendUint(dst, uint64(*v.PtrOpt))
+	if !(v.PtrOpt == nil) {
+		dst = append(dst, ",\"ptr_opt\":"...)
+		if v.PtrOpt == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendUint(dst, uint64(*v.PtrOpt))
+		}
 	}
 	dst = append(dst, ",\"slice_req\":"...)
 	dst = append(dst, '[')
@@ -7300,10 +7334,8 @@ func winkEncodeUint16s(dst []byte, v *Uint16s) []byte {
 		dst = strictjson.AppendUint(dst, uint64(v.SliceReq[i1]))
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_opt\":"...)
-	if v.SliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SliceOpt) == 0) {
+		dst = append(dst, ",\"slice_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
@@ -7322,8 +7354,7 @@ func winkEncodeUint16s(dst []byte, v *Uint16s) []byte {
 		dst = strictjson.AppendUint(dst, uint64(v.ArrayReq[i1]))
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"array_opt\":"...)
-	if func() bool {
+	if !(func() bool {
 		for i := range v.ArrayOpt {
 			x := v.ArrayOpt[i]
 			if !(x == 0) {
@@ -7331,9 +7362,8 @@ func winkEncodeUint16s(dst []byte, v *Uint16s) []byte {
 			}
 		}
 		return true
-	}() {
-		dst = append(dst, "null"...)
-	} else {
+	}()) {
+		dst = append(dst, ",\"array_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
@@ -7354,10 +7384,8 @@ func winkEncodeUint16s(dst []byte, v *Uint16s) []byte {
 		dst = strictjson.AppendUint(dst, uint64(v.MapReq[k1]))
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_opt\":"...)
-	if v.MapOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapOpt) == 0) {
+		dst = append(dst, ",\"map_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
@@ -7387,10 +7415,8 @@ func winkEncodeUint16s(dst []byte, v *Uint16s) []byte {
 		dst = append(dst, ']')
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_slice_opt\":"...)
-	if v.MapSliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapSliceOpt) == 0) {
+		dst = append(dst, ",\"map_slice_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
@@ -7422,10 +7448,8 @@ func winkEncodeUint16s(dst []byte, v *Uint16s) []byte {
 		}
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_ptr_opt\":"...)
-	if v.SlicePtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SlicePtrOpt) == 0) {
+		dst = append(dst, ",\"slice_ptr_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
@@ -7986,10 +8010,8 @@ func winkDecodeUint32s(d *strictjson.Decoder, v *Uint32s) {
 func winkEncodeUint32s(dst []byte, v *Uint32s) []byte {
 	dst = append(dst, "{\"val_req\":"...)
 	dst = strictjson.AppendUint(dst, uint64(v.ValReq))
-	dst = append(dst, ",\"val_opt\":"...)
-	if v.ValOpt == 0 {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.ValOpt == 0) {
+		dst = append(dst, ",\"val_opt\":"...)
 		dst = strictjson.AppendUint(dst, uint64(v.ValOpt))
 	}
 	dst = append(dst, ",\"ptr_req\":"...)
@@ -7998,11 +8020,13 @@ func winkEncodeUint32s(dst []byte, v *Uint32s) []byte {
 	} else {
 		dst = strictjson.AppendUint(dst, uint64(*v.PtrReq))
 	}
-	dst = append(dst, ",\"ptr_opt\":"...)
-	if v.PtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendUint(dst, uint64(*v.PtrOpt))
+	if !(v.PtrOpt == nil) {
+		dst = append(dst, ",\"ptr_opt\":"...)
+		if v.PtrOpt == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendUint(dst, uint64(*v.PtrOpt))
+		}
 	}
 	dst = append(dst, ",\"slice_req\":"...)
 	dst = append(dst, '[')
@@ -8013,10 +8037,8 @@ func winkEncodeUint32s(dst []byte, v *Uint32s) []byte {
 		dst = strictjson.AppendUint(dst, uint64(v.SliceReq[i1]))
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_opt\":"...)
-	if v.SliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SliceOpt) == 0) {
+		dst = append(dst, ",\"slice_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
@@ -8035,8 +8057,7 @@ func winkEncodeUint32s(dst []byte, v *Uint32s) []byte {
 		dst = strictjson.AppendUint(dst, uint64(v.ArrayReq[i1]))
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"array_opt\":"...)
-	if func() bool {
+	if !(func() bool {
 		for i := range v.ArrayOpt {
 			x := v.ArrayOpt[i]
 			if !(x == 0) {
@@ -8044,9 +8065,8 @@ func winkEncodeUint32s(dst []byte, v *Uint32s) []byte {
 			}
 		}
 		return true
-	}() {
-		dst = append(dst, "null"...)
-	} else {
+	}()) {
+		dst = append(dst, ",\"array_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
@@ -8067,10 +8087,8 @@ func winkEncodeUint32s(dst []byte, v *Uint32s) []byte {
 		dst = strictjson.AppendUint(dst, uint64(v.MapReq[k1]))
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_opt\":"...)
-	if v.MapOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapOpt) == 0) {
+		dst = append(dst, ",\"map_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
@@ -8100,10 +8118,8 @@ func winkEncodeUint32s(dst []byte, v *Uint32s) []byte {
 		dst = append(dst, ']')
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_slice_opt\":"...)
-	if v.MapSliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapSliceOpt) == 0) {
+		dst = append(dst, ",\"map_slice_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
@@ -8135,10 +8151,8 @@ func winkEncodeUint32s(dst []byte, v *Uint32s) []byte {
 		}
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_ptr_opt\":"...)
-	if v.SlicePtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SlicePtrOpt) == 0) {
+		dst = append(dst, ",\"slice_ptr_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
@@ -8699,10 +8713,8 @@ func winkDecodeUint64s(d *strictjson.Decoder, v *Uint64s) {
 func winkEncodeUint64s(dst []byte, v *Uint64s) []byte {
 	dst = append(dst, "{\"val_req\":"...)
 	dst = strictjson.AppendUint(dst, v.ValReq)
-	dst = append(dst, ",\"val_opt\":"...)
-	if v.ValOpt == 0 {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.ValOpt == 0) {
+		dst = append(dst, ",\"val_opt\":"...)
 		dst = strictjson.AppendUint(dst, v.ValOpt)
 	}
 	dst = append(dst, ",\"ptr_req\":"...)
@@ -8711,11 +8723,13 @@ func winkEncodeUint64s(dst []byte, v *Uint64s) []byte {
 	} else {
 		dst = strictjson.AppendUint(dst, *v.PtrReq)
 	}
-	dst = append(dst, ",\"ptr_opt\":"...)
-	if v.PtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendUint(dst, *v.PtrOpt)
+	if !(v.PtrOpt == nil) {
+		dst = append(dst, ",\"ptr_opt\":"...)
+		if v.PtrOpt == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendUint(dst, *v.PtrOpt)
+		}
 	}
 	dst = append(dst, ",\"slice_req\":"...)
 	dst = append(dst, '[')
@@ -8726,10 +8740,8 @@ func winkEncodeUint64s(dst []byte, v *Uint64s) []byte {
 		dst = strictjson.AppendUint(dst, v.SliceReq[i1])
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_opt\":"...)
-	if v.SliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SliceOpt) == 0) {
+		dst = append(dst, ",\"slice_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
@@ -8748,8 +8760,7 @@ func winkEncodeUint64s(dst []byte, v *Uint64s) []byte {
 		dst = strictjson.AppendUint(dst, v.ArrayReq[i1])
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"array_opt\":"...)
-	if func() bool {
+	if !(func() bool {
 		for i := range v.ArrayOpt {
 			x := v.ArrayOpt[i]
 			if !(x == 0) {
@@ -8757,9 +8768,8 @@ func winkEncodeUint64s(dst []byte, v *Uint64s) []byte {
 			}
 		}
 		return true
-	}() {
-		dst = append(dst, "null"...)
-	} else {
+	}()) {
+		dst = append(dst, ",\"array_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
@@ -8780,10 +8790,8 @@ func winkEncodeUint64s(dst []byte, v *Uint64s) []byte {
 		dst = strictjson.AppendUint(dst, v.MapReq[k1])
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_opt\":"...)
-	if v.MapOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapOpt) == 0) {
+		dst = append(dst, ",\"map_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
@@ -8813,10 +8821,8 @@ func winkEncodeUint64s(dst []byte, v *Uint64s) []byte {
 		dst = append(dst, ']')
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_slice_opt\":"...)
-	if v.MapSliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapSliceOpt) == 0) {
+		dst = append(dst, ",\"map_slice_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
@@ -8848,10 +8854,8 @@ func winkEncodeUint64s(dst []byte, v *Uint64s) []byte {
 		}
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_ptr_opt\":"...)
-	if v.SlicePtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SlicePtrOpt) == 0) {
+		dst = append(dst, ",\"slice_ptr_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
@@ -9412,10 +9416,8 @@ func winkDecodeFloat32s(d *strictjson.Decoder, v *Float32s) {
 func winkEncodeFloat32s(dst []byte, v *Float32s) []byte {
 	dst = append(dst, "{\"val_req\":"...)
 	dst = strictjson.AppendFloat(dst, float64(v.ValReq), 32)
-	dst = append(dst, ",\"val_opt\":"...)
-	if v.ValOpt == 0 {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.ValOpt == 0) {
+		dst = append(dst, ",\"val_opt\":"...)
 		dst = strictjson.AppendFloat(dst, float64(v.ValOpt), 32)
 	}
 	dst = append(dst, ",\"ptr_req\":"...)
@@ -9424,11 +9426,13 @@ func winkEncodeFloat32s(dst []byte, v *Float32s) []byte {
 	} else {
 		dst = strictjson.AppendFloat(dst, float64(*v.PtrReq), 32)
 	}
-	dst = append(dst, ",\"ptr_opt\":"...)
-	if v.PtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendFloat(dst, float64(*v.PtrOpt), 32)
+	if !(v.PtrOpt == nil) {
+		dst = append(dst, ",\"ptr_opt\":"...)
+		if v.PtrOpt == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendFloat(dst, float64(*v.PtrOpt), 32)
+		}
 	}
 	dst = append(dst, ",\"slice_req\":"...)
 	dst = append(dst, '[')
@@ -9439,10 +9443,8 @@ func winkEncodeFloat32s(dst []byte, v *Float32s) []byte {
 		dst = strictjson.AppendFloat(dst, float64(v.SliceReq[i1]), 32)
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_opt\":"...)
-	if v.SliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SliceOpt) == 0) {
+		dst = append(dst, ",\"slice_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
@@ -9461,8 +9463,7 @@ func winkEncodeFloat32s(dst []byte, v *Float32s) []byte {
 		dst = strictjson.AppendFloat(dst, float64(v.ArrayReq[i1]), 32)
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"array_opt\":"...)
-	if func() bool {
+	if !(func() bool {
 		for i := range v.ArrayOpt {
 			x := v.ArrayOpt[i]
 			if !(x == 0) {
@@ -9470,9 +9471,8 @@ func winkEncodeFloat32s(dst []byte, v *Float32s) []byte {
 			}
 		}
 		return true
-	}() {
-		dst = append(dst, "null"...)
-	} else {
+	}()) {
+		dst = append(dst, ",\"array_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
@@ -9493,10 +9493,8 @@ func winkEncodeFloat32s(dst []byte, v *Float32s) []byte {
 		dst = strictjson.AppendFloat(dst, float64(v.MapReq[k1]), 32)
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_opt\":"...)
-	if v.MapOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapOpt) == 0) {
+		dst = append(dst, ",\"map_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
@@ -9526,10 +9524,8 @@ func winkEncodeFloat32s(dst []byte, v *Float32s) []byte {
 		dst = append(dst, ']')
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_slice_opt\":"...)
-	if v.MapSliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapSliceOpt) == 0) {
+		dst = append(dst, ",\"map_slice_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
@@ -9561,10 +9557,8 @@ func winkEncodeFloat32s(dst []byte, v *Float32s) []byte {
 		}
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_ptr_opt\":"...)
-	if v.SlicePtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SlicePtrOpt) == 0) {
+		dst = append(dst, ",\"slice_ptr_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
@@ -10125,10 +10119,8 @@ func winkDecodeFloat64s(d *strictjson.Decoder, v *Float64s) {
 func winkEncodeFloat64s(dst []byte, v *Float64s) []byte {
 	dst = append(dst, "{\"val_req\":"...)
 	dst = strictjson.AppendFloat(dst, v.ValReq, 64)
-	dst = append(dst, ",\"val_opt\":"...)
-	if v.ValOpt == 0 {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.ValOpt == 0) {
+		dst = append(dst, ",\"val_opt\":"...)
 		dst = strictjson.AppendFloat(dst, v.ValOpt, 64)
 	}
 	dst = append(dst, ",\"ptr_req\":"...)
@@ -10137,11 +10129,13 @@ func winkEncodeFloat64s(dst []byte, v *Float64s) []byte {
 	} else {
 		dst = strictjson.AppendFloat(dst, *v.PtrReq, 64)
 	}
-	dst = append(dst, ",\"ptr_opt\":"...)
-	if v.PtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendFloat(dst, *v.PtrOpt, 64)
+	if !(v.PtrOpt == nil) {
+		dst = append(dst, ",\"ptr_opt\":"...)
+		if v.PtrOpt == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendFloat(dst, *v.PtrOpt, 64)
+		}
 	}
 	dst = append(dst, ",\"slice_req\":"...)
 	dst = append(dst, '[')
@@ -10152,10 +10146,8 @@ func winkEncodeFloat64s(dst []byte, v *Float64s) []byte {
 		dst = strictjson.AppendFloat(dst, v.SliceReq[i1], 64)
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_opt\":"...)
-	if v.SliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SliceOpt) == 0) {
+		dst = append(dst, ",\"slice_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
@@ -10174,8 +10166,7 @@ func winkEncodeFloat64s(dst []byte, v *Float64s) []byte {
 		dst = strictjson.AppendFloat(dst, v.ArrayReq[i1], 64)
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"array_opt\":"...)
-	if func() bool {
+	if !(func() bool {
 		for i := range v.ArrayOpt {
 			x := v.ArrayOpt[i]
 			if !(x == 0) {
@@ -10183,9 +10174,8 @@ func winkEncodeFloat64s(dst []byte, v *Float64s) []byte {
 			}
 		}
 		return true
-	}() {
-		dst = append(dst, "null"...)
-	} else {
+	}()) {
+		dst = append(dst, ",\"array_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
@@ -10206,10 +10196,8 @@ func winkEncodeFloat64s(dst []byte, v *Float64s) []byte {
 		dst = strictjson.AppendFloat(dst, v.MapReq[k1], 64)
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_opt\":"...)
-	if v.MapOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapOpt) == 0) {
+		dst = append(dst, ",\"map_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
@@ -10239,10 +10227,8 @@ func winkEncodeFloat64s(dst []byte, v *Float64s) []byte {
 		dst = append(dst, ']')
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_slice_opt\":"...)
-	if v.MapSliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapSliceOpt) == 0) {
+		dst = append(dst, ",\"map_slice_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
@@ -10274,10 +10260,8 @@ func winkEncodeFloat64s(dst []byte, v *Float64s) []byte {
 		}
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_ptr_opt\":"...)
-	if v.SlicePtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SlicePtrOpt) == 0) {
+		dst = append(dst, ",\"slice_ptr_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
@@ -10838,10 +10822,8 @@ func winkDecodeTimes(d *strictjson.Decoder, v *Times) {
 func winkEncodeTimes(dst []byte, v *Times) []byte {
 	dst = append(dst, "{\"val_req\":"...)
 	dst = strictjson.AppendTime(dst, v.ValReq)
-	dst = append(dst, ",\"val_opt\":"...)
-	if v.ValOpt.IsZero() {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.ValOpt.IsZero()) {
+		dst = append(dst, ",\"val_opt\":"...)
 		dst = strictjson.AppendTime(dst, v.ValOpt)
 	}
 	dst = append(dst, ",\"ptr_req\":"...)
@@ -10850,11 +10832,13 @@ func winkEncodeTimes(dst []byte, v *Times) []byte {
 	} else {
 		dst = strictjson.AppendTime(dst, *v.PtrReq)
 	}
-	dst = append(dst, ",\"ptr_opt\":"...)
-	if v.PtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendTime(dst, *v.PtrOpt)
+	if !(v.PtrOpt == nil) {
+		dst = append(dst, ",\"ptr_opt\":"...)
+		if v.PtrOpt == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendTime(dst, *v.PtrOpt)
+		}
 	}
 	dst = append(dst, ",\"slice_req\":"...)
 	dst = append(dst, '[')
@@ -10865,10 +10849,8 @@ func winkEncodeTimes(dst []byte, v *Times) []byte {
 		dst = strictjson.AppendTime(dst, v.SliceReq[i1])
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_opt\":"...)
-	if v.SliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SliceOpt) == 0) {
+		dst = append(dst, ",\"slice_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
@@ -10887,8 +10869,7 @@ func winkEncodeTimes(dst []byte, v *Times) []byte {
 		dst = strictjson.AppendTime(dst, v.ArrayReq[i1])
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"array_opt\":"...)
-	if func() bool {
+	if !(func() bool {
 		for i := range v.ArrayOpt {
 			x := v.ArrayOpt[i]
 			if !(x.IsZero()) {
@@ -10896,9 +10877,8 @@ func winkEncodeTimes(dst []byte, v *Times) []byte {
 			}
 		}
 		return true
-	}() {
-		dst = append(dst, "null"...)
-	} else {
+	}()) {
+		dst = append(dst, ",\"array_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
@@ -10919,10 +10899,8 @@ func winkEncodeTimes(dst []byte, v *Times) []byte {
 		dst = strictjson.AppendTime(dst, v.MapReq[k1])
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_opt\":"...)
-	if v.MapOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapOpt) == 0) {
+		dst = append(dst, ",\"map_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
@@ -10952,10 +10930,8 @@ func winkEncodeTimes(dst []byte, v *Times) []byte {
 		dst = append(dst, ']')
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_slice_opt\":"...)
-	if v.MapSliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapSliceOpt) == 0) {
+		dst = append(dst, ",\"map_slice_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
@@ -10987,10 +10963,8 @@ func winkEncodeTimes(dst []byte, v *Times) []byte {
 		}
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_ptr_opt\":"...)
-	if v.SlicePtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SlicePtrOpt) == 0) {
+		dst = append(dst, ",\"slice_ptr_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
@@ -11551,10 +11525,8 @@ func winkDecodeDurations(d *strictjson.Decoder, v *Durations) {
 func winkEncodeDurations(dst []byte, v *Durations) []byte {
 	dst = append(dst, "{\"val_req\":"...)
 	dst = strictjson.AppendDuration(dst, v.ValReq)
-	dst = append(dst, ",\"val_opt\":"...)
-	if v.ValOpt == 0 {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.ValOpt == 0) {
+		dst = append(dst, ",\"val_opt\":"...)
 		dst = strictjson.AppendDuration(dst, v.ValOpt)
 	}
 	dst = append(dst, ",\"ptr_req\":"...)
@@ -11563,11 +11535,13 @@ func winkEncodeDurations(dst []byte, v *Durations) []byte {
 	} else {
 		dst = strictjson.AppendDuration(dst, *v.PtrReq)
 	}
-	dst = append(dst, ",\"ptr_opt\":"...)
-	if v.PtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendDuration(dst, *v.PtrOpt)
+	if !(v.PtrOpt == nil) {
+		dst = append(dst, ",\"ptr_opt\":"...)
+		if v.PtrOpt == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendDuration(dst, *v.PtrOpt)
+		}
 	}
 	dst = append(dst, ",\"slice_req\":"...)
 	dst = append(dst, '[')
@@ -11578,10 +11552,8 @@ func winkEncodeDurations(dst []byte, v *Durations) []byte {
 		dst = strictjson.AppendDuration(dst, v.SliceReq[i1])
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_opt\":"...)
-	if v.SliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SliceOpt) == 0) {
+		dst = append(dst, ",\"slice_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
@@ -11600,8 +11572,7 @@ func winkEncodeDurations(dst []byte, v *Durations) []byte {
 		dst = strictjson.AppendDuration(dst, v.ArrayReq[i1])
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"array_opt\":"...)
-	if func() bool {
+	if !(func() bool {
 		for i := range v.ArrayOpt {
 			x := v.ArrayOpt[i]
 			if !(x == 0) {
@@ -11609,9 +11580,8 @@ func winkEncodeDurations(dst []byte, v *Durations) []byte {
 			}
 		}
 		return true
-	}() {
-		dst = append(dst, "null"...)
-	} else {
+	}()) {
+		dst = append(dst, ",\"array_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
@@ -11632,10 +11602,8 @@ func winkEncodeDurations(dst []byte, v *Durations) []byte {
 		dst = strictjson.AppendDuration(dst, v.MapReq[k1])
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_opt\":"...)
-	if v.MapOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapOpt) == 0) {
+		dst = append(dst, ",\"map_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
@@ -11665,10 +11633,8 @@ func winkEncodeDurations(dst []byte, v *Durations) []byte {
 		dst = append(dst, ']')
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_slice_opt\":"...)
-	if v.MapSliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapSliceOpt) == 0) {
+		dst = append(dst, ",\"map_slice_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
@@ -11700,10 +11666,8 @@ func winkEncodeDurations(dst []byte, v *Durations) []byte {
 		}
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_ptr_opt\":"...)
-	if v.SlicePtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SlicePtrOpt) == 0) {
+		dst = append(dst, ",\"slice_ptr_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
@@ -12426,10 +12390,8 @@ func winkDecodeColors(d *strictjson.Decoder, v *Colors) {
 func winkEncodeColors(dst []byte, v *Colors) []byte {
 	dst = append(dst, "{\"val_req\":"...)
 	dst = strictjson.AppendString(dst, string(v.ValReq))
-	dst = append(dst, ",\"val_opt\":"...)
-	if v.ValOpt == "" {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.ValOpt == "") {
+		dst = append(dst, ",\"val_opt\":"...)
 		dst = strictjson.AppendString(dst, string(v.ValOpt))
 	}
 	dst = append(dst, ",\"ptr_req\":"...)
@@ -12438,11 +12400,13 @@ func winkEncodeColors(dst []byte, v *Colors) []byte {
 	} else {
 		dst = strictjson.AppendString(dst, string(*v.PtrReq))
 	}
-	dst = append(dst, ",\"ptr_opt\":"...)
-	if v.PtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendString(dst, string(*v.PtrOpt))
+	if !(v.PtrOpt == nil) {
+		dst = append(dst, ",\"ptr_opt\":"...)
+		if v.PtrOpt == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendString(dst, string(*v.PtrOpt))
+		}
 	}
 	dst = append(dst, ",\"slice_req\":"...)
 	dst = append(dst, '[')
@@ -12453,10 +12417,8 @@ func winkEncodeColors(dst []byte, v *Colors) []byte {
 		dst = strictjson.AppendString(dst, string(v.SliceReq[i1]))
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_opt\":"...)
-	if v.SliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SliceOpt) == 0) {
+		dst = append(dst, ",\"slice_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
@@ -12475,8 +12437,7 @@ func winkEncodeColors(dst []byte, v *Colors) []byte {
 		dst = strictjson.AppendString(dst, string(v.ArrayReq[i1]))
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"array_opt\":"...)
-	if func() bool {
+	if !(func() bool {
 		for i := range v.ArrayOpt {
 			x := v.ArrayOpt[i]
 			if !(x == "") {
@@ -12484,9 +12445,8 @@ func winkEncodeColors(dst []byte, v *Colors) []byte {
 			}
 		}
 		return true
-	}() {
-		dst = append(dst, "null"...)
-	} else {
+	}()) {
+		dst = append(dst, ",\"array_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
@@ -12507,10 +12467,8 @@ func winkEncodeColors(dst []byte, v *Colors) []byte {
 		dst = strictjson.AppendString(dst, string(v.MapReq[k1]))
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_opt\":"...)
-	if v.MapOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapOpt) == 0) {
+		dst = append(dst, ",\"map_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
@@ -12540,10 +12498,8 @@ func winkEncodeColors(dst []byte, v *Colors) []byte {
 		dst = append(dst, ']')
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_slice_opt\":"...)
-	if v.MapSliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapSliceOpt) == 0) {
+		dst = append(dst, ",\"map_slice_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
@@ -12575,10 +12531,8 @@ func winkEncodeColors(dst []byte, v *Colors) []byte {
 		}
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_ptr_opt\":"...)
-	if v.SlicePtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SlicePtrOpt) == 0) {
+		dst = append(dst, ",\"slice_ptr_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
@@ -13229,10 +13183,8 @@ func winkDecodeLevels(d *strictjson.Decoder, v *Levels) {
 func winkEncodeLevels(dst []byte, v *Levels) []byte {
 	dst = append(dst, "{\"val_req\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.ValReq))
-	dst = append(dst, ",\"val_opt\":"...)
-	if v.ValOpt == 0 {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.ValOpt == 0) {
+		dst = append(dst, ",\"val_opt\":"...)
 		dst = strictjson.AppendInt(dst, int64(v.ValOpt))
 	}
 	dst = append(dst, ",\"ptr_req\":"...)
@@ -13241,11 +13193,13 @@ func winkEncodeLevels(dst []byte, v *Levels) []byte {
 	} else {
 		dst = strictjson.AppendInt(dst, int64(*v.PtrReq))
 	}
-	dst = append(dst, ",\"ptr_opt\":"...)
-	if v.PtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendInt(dst, int64(*v.PtrOpt))
+	if !(v.PtrOpt == nil) {
+		dst = append(dst, ",\"ptr_opt\":"...)
+		if v.PtrOpt == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendInt(dst, int64(*v.PtrOpt))
+		}
 	}
 	dst = append(dst, ",\"slice_req\":"...)
 	dst = append(dst, '[')
@@ -13256,10 +13210,8 @@ func winkEncodeLevels(dst []byte, v *Levels) []byte {
 		dst = strictjson.AppendInt(dst, int64(v.SliceReq[i1]))
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_opt\":"...)
-	if v.SliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SliceOpt) == 0) {
+		dst = append(dst, ",\"slice_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
@@ -13278,8 +13230,7 @@ func winkEncodeLevels(dst []byte, v *Levels) []byte {
 		dst = strictjson.AppendInt(dst, int64(v.ArrayReq[i1]))
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"array_opt\":"...)
-	if func() bool {
+	if !(func() bool {
 		for i := range v.ArrayOpt {
 			x := v.ArrayOpt[i]
 			if !(x == 0) {
@@ -13287,9 +13238,8 @@ func winkEncodeLevels(dst []byte, v *Levels) []byte {
 			}
 		}
 		return true
-	}() {
-		dst = append(dst, "null"...)
-	} else {
+	}()) {
+		dst = append(dst, ",\"array_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
@@ -13310,10 +13260,8 @@ func winkEncodeLevels(dst []byte, v *Levels) []byte {
 		dst = strictjson.AppendInt(dst, int64(v.MapReq[k1]))
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_opt\":"...)
-	if v.MapOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapOpt) == 0) {
+		dst = append(dst, ",\"map_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
@@ -13343,10 +13291,8 @@ func winkEncodeLevels(dst []byte, v *Levels) []byte {
 		dst = append(dst, ']')
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_slice_opt\":"...)
-	if v.MapSliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapSliceOpt) == 0) {
+		dst = append(dst, ",\"map_slice_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
@@ -13378,10 +13324,8 @@ func winkEncodeLevels(dst []byte, v *Levels) []byte {
 		}
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_ptr_opt\":"...)
-	if v.SlicePtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SlicePtrOpt) == 0) {
+		dst = append(dst, ",\"slice_ptr_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
@@ -13942,10 +13886,8 @@ func winkDecodeNames(d *strictjson.Decoder, v *Names) {
 func winkEncodeNames(dst []byte, v *Names) []byte {
 	dst = append(dst, "{\"val_req\":"...)
 	dst = strictjson.AppendString(dst, string(v.ValReq))
-	dst = append(dst, ",\"val_opt\":"...)
-	if v.ValOpt == "" {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.ValOpt == "") {
+		dst = append(dst, ",\"val_opt\":"...)
 		dst = strictjson.AppendString(dst, string(v.ValOpt))
 	}
 	dst = append(dst, ",\"ptr_req\":"...)
@@ -13954,11 +13896,13 @@ func winkEncodeNames(dst []byte, v *Names) []byte {
 	} else {
 		dst = strictjson.AppendString(dst, string(*v.PtrReq))
 	}
-	dst = append(dst, ",\"ptr_opt\":"...)
-	if v.PtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendString(dst, string(*v.PtrOpt))
+	if !(v.PtrOpt == nil) {
+		dst = append(dst, ",\"ptr_opt\":"...)
+		if v.PtrOpt == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendString(dst, string(*v.PtrOpt))
+		}
 	}
 	dst = append(dst, ",\"slice_req\":"...)
 	dst = append(dst, '[')
@@ -13969,10 +13913,8 @@ func winkEncodeNames(dst []byte, v *Names) []byte {
 		dst = strictjson.AppendString(dst, string(v.SliceReq[i1]))
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_opt\":"...)
-	if v.SliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SliceOpt) == 0) {
+		dst = append(dst, ",\"slice_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
@@ -13991,8 +13933,7 @@ func winkEncodeNames(dst []byte, v *Names) []byte {
 		dst = strictjson.AppendString(dst, string(v.ArrayReq[i1]))
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"array_opt\":"...)
-	if func() bool {
+	if !(func() bool {
 		for i := range v.ArrayOpt {
 			x := v.ArrayOpt[i]
 			if !(x == "") {
@@ -14000,9 +13941,8 @@ func winkEncodeNames(dst []byte, v *Names) []byte {
 			}
 		}
 		return true
-	}() {
-		dst = append(dst, "null"...)
-	} else {
+	}()) {
+		dst = append(dst, ",\"array_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
@@ -14023,10 +13963,8 @@ func winkEncodeNames(dst []byte, v *Names) []byte {
 		dst = strictjson.AppendString(dst, string(v.MapReq[k1]))
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_opt\":"...)
-	if v.MapOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapOpt) == 0) {
+		dst = append(dst, ",\"map_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
@@ -14056,10 +13994,8 @@ func winkEncodeNames(dst []byte, v *Names) []byte {
 		dst = append(dst, ']')
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_slice_opt\":"...)
-	if v.MapSliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapSliceOpt) == 0) {
+		dst = append(dst, ",\"map_slice_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
@@ -14091,10 +14027,8 @@ func winkEncodeNames(dst []byte, v *Names) []byte {
 		}
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_ptr_opt\":"...)
-	if v.SlicePtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SlicePtrOpt) == 0) {
+		dst = append(dst, ",\"slice_ptr_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
@@ -14619,10 +14553,8 @@ func winkDecodeLeafs(d *strictjson.Decoder, v *Leafs) {
 func winkEncodeLeafs(dst []byte, v *Leafs) []byte {
 	dst = append(dst, "{\"val_req\":"...)
 	dst = winkEncodeLeaf(dst, &v.ValReq)
-	dst = append(dst, ",\"val_opt\":"...)
-	if winkZeroLeaf(&v.ValOpt) {
-		dst = append(dst, "null"...)
-	} else {
+	if !(winkZeroLeaf(&v.ValOpt)) {
+		dst = append(dst, ",\"val_opt\":"...)
 		dst = winkEncodeLeaf(dst, &v.ValOpt)
 	}
 	dst = append(dst, ",\"ptr_req\":"...)
@@ -14631,11 +14563,13 @@ func winkEncodeLeafs(dst []byte, v *Leafs) []byte {
 	} else {
 		dst = winkEncodeLeaf(dst, v.PtrReq)
 	}
-	dst = append(dst, ",\"ptr_opt\":"...)
-	if v.PtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = winkEncodeLeaf(dst, v.PtrOpt)
+	if !(v.PtrOpt == nil) {
+		dst = append(dst, ",\"ptr_opt\":"...)
+		if v.PtrOpt == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = winkEncodeLeaf(dst, v.PtrOpt)
+		}
 	}
 	dst = append(dst, ",\"slice_req\":"...)
 	dst = append(dst, '[')
@@ -14646,10 +14580,8 @@ func winkEncodeLeafs(dst []byte, v *Leafs) []byte {
 		dst = winkEncodeLeaf(dst, &v.SliceReq[i1])
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_opt\":"...)
-	if v.SliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SliceOpt) == 0) {
+		dst = append(dst, ",\"slice_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SliceOpt {
 			if i1 > 0 {
@@ -14668,8 +14600,7 @@ func winkEncodeLeafs(dst []byte, v *Leafs) []byte {
 		dst = winkEncodeLeaf(dst, &v.ArrayReq[i1])
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"array_opt\":"...)
-	if func() bool {
+	if !(func() bool {
 		for i := range v.ArrayOpt {
 			x := v.ArrayOpt[i]
 			if !(winkZeroLeaf(&x)) {
@@ -14677,9 +14608,8 @@ func winkEncodeLeafs(dst []byte, v *Leafs) []byte {
 			}
 		}
 		return true
-	}() {
-		dst = append(dst, "null"...)
-	} else {
+	}()) {
+		dst = append(dst, ",\"array_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.ArrayOpt {
 			if i1 > 0 {
@@ -14701,10 +14631,8 @@ func winkEncodeLeafs(dst []byte, v *Leafs) []byte {
 		dst = winkEncodeLeaf(dst, &e1)
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_opt\":"...)
-	if v.MapOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapOpt) == 0) {
+		dst = append(dst, ",\"map_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapOpt)) {
 			if i1 > 0 {
@@ -14735,10 +14663,8 @@ func winkEncodeLeafs(dst []byte, v *Leafs) []byte {
 		dst = append(dst, ']')
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"map_slice_opt\":"...)
-	if v.MapSliceOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.MapSliceOpt) == 0) {
+		dst = append(dst, ",\"map_slice_opt\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.MapSliceOpt)) {
 			if i1 > 0 {
@@ -14770,10 +14696,8 @@ func winkEncodeLeafs(dst []byte, v *Leafs) []byte {
 		}
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"slice_ptr_opt\":"...)
-	if v.SlicePtrOpt == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.SlicePtrOpt) == 0) {
+		dst = append(dst, ",\"slice_ptr_opt\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.SlicePtrOpt {
 			if i1 > 0 {
@@ -14840,23 +14764,23 @@ func winkDecodeLeaf(d *strictjson.Decoder, v *Leaf) {
 func winkEncodeLeaf(dst []byte, v *Leaf) []byte {
 	dst = append(dst, "{\"a\":"...)
 	dst = strictjson.AppendString(dst, v.A)
-	dst = append(dst, ",\"b\":"...)
-	if v.B == 0 {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.B == 0) {
+		dst = append(dst, ",\"b\":"...)
 		dst = strictjson.AppendInt(dst, int64(v.B))
 	}
-	dst = append(dst, ",\"next\":"...)
-	if v.Next == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = winkEncodeLeaf(dst, v.Next)
+	if !(v.Next == nil) {
+		dst = append(dst, ",\"next\":"...)
+		if v.Next == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = winkEncodeLeaf(dst, v.Next)
+		}
 	}
 	dst = append(dst, '}')
 	return dst
 }
 
-// winkZeroLeaf reports whether v is the zero Leaf (an optional field holding it is written as null).
+// winkZeroLeaf reports whether v is the zero Leaf (an omitzero field holding it is left out).
 func winkZeroLeaf(v *Leaf) bool {
 	return (v.A == "") && (v.B == 0) && (v.Next == nil)
 }
@@ -14880,7 +14804,7 @@ var (
 	winkSchemaTimes     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Times holds time.Time in every shape.","properties":{"val_req":{"type":"string","format":"date-time"},"val_opt":{"type":["string","null"],"format":"date-time"},"ptr_req":{"type":["string","null"],"format":"date-time"},"ptr_opt":{"type":["string","null"],"format":"date-time"},"slice_req":{"type":"array","items":{"type":"string","format":"date-time"}},"slice_opt":{"type":["array","null"],"items":{"type":"string","format":"date-time"}},"array_req":{"type":"array","items":{"type":"string","format":"date-time"},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"string","format":"date-time"},"minItems":2,"maxItems":2},"map_req":{"type":"object","additionalProperties":{"type":"string","format":"date-time"}},"map_opt":{"type":["object","null"],"additionalProperties":{"type":"string","format":"date-time"}},"map_slice_req":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","format":"date-time"}}},"map_slice_opt":{"type":["object","null"],"additionalProperties":{"type":"array","items":{"type":"string","format":"date-time"}}},"slice_ptr_req":{"type":"array","items":{"type":["string","null"],"format":"date-time"}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["string","null"],"format":"date-time"}}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"],"additionalProperties":false}`)
 	winkSchemaDurations = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Durations holds time.Duration in every shape.","properties":{"val_req":{"type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"val_opt":{"type":["string","null"],"pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"ptr_req":{"type":["string","null"],"pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"ptr_opt":{"type":["string","null"],"pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"slice_req":{"type":"array","items":{"type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}},"slice_opt":{"type":["array","null"],"items":{"type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}},"array_req":{"type":"array","items":{"type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"minItems":2,"maxItems":2},"map_req":{"type":"object","additionalProperties":{"type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}},"map_opt":{"type":["object","null"],"additionalProperties":{"type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}},"map_slice_req":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}}},"map_slice_opt":{"type":["object","null"],"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}}},"slice_ptr_req":{"type":"array","items":{"type":["string","null"],"pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["string","null"],"pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"],"additionalProperties":false}`)
 	winkSchemaColors    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Colors holds Color in every shape.","properties":{"val_req":{"type":"string","description":"Color is a string enum.","enum":["red","green","blue"]},"val_opt":{"type":["string","null"],"description":"Color is a string enum.","enum":["red","green","blue",null]},"ptr_req":{"type":["string","null"],"description":"Color is a string enum.","enum":["red","green","blue",null]},"ptr_opt":{"type":["string","null"],"description":"Color is a string enum.","enum":["red","green","blue",null]},"slice_req":{"type":"array","items":{"type":"string","description":"Color is a string enum.","enum":["red","green","blue"]}},"slice_opt":{"type":["array","null"],"items":{"type":"string","description":"Color is a string enum.","enum":["red","green","blue"]}},"array_req":{"type":"array","items":{"type":"string","description":"Color is a string enum.","enum":["red","green","blue"]},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"string","description":"Color is a string enum.","enum":["red","green","blue"]},"minItems":2,"maxItems":2},"map_req":{"type":"object","additionalProperties":{"type":"string","description":"Color is a string enum.","enum":["red","green","blue"]}},"map_opt":{"type":["object","null"],"additionalProperties":{"type":"string","description":"Color is a string enum.","enum":["red","green","blue"]}},"map_slice_req":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","description":"Color is a string enum.","enum":["red","green","blue"]}}},"map_slice_opt":{"type":["object","null"],"additionalProperties":{"type":"array","items":{"type":"string","description":"Color is a string enum.","enum":["red","green","blue"]}}},"slice_ptr_req":{"type":"array","items":{"type":["string","null"],"description":"Color is a string enum.","enum":["red","green","blue",null]}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["string","null"],"description":"Color is a string enum.","enum":["red","green","blue",null]}}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"],"additionalProperties":false}`)
-	winkSchemaLevels    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Levels holds Level in every shape.","properties":{"val_req":{"type":"integer","description":"Level is an integer enum.","enum":[-1,0,7]},"val_opt":{"type":["integer","null"],"description":"Level is an integer enum.","enum":[-1,0,7,null]},"ptr_req":{"type":["integer","null"],"description":"Level is an integer enum.","enum":[-1,0,7,null]},"ptr_opt":{"type":["integer","null"],"description":"Level is an integer enum.","enum":[-1,0,7,null]},"slice_req":{"type":"array","items":{"type":"integer","description":"Level is an integer enum.","enum":[-1,0,7]}},"slice_opt":{"type":["array","null"],"items":{"type":"integer","description":"Level is an integer enum.","enum":[-1,0,7]}},"array_req":{"type":"array","items":{"type":"integer","description":"Level is an integer enum.","enum":[-1,0,7]},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"integer","description":"Level is an integer enum.","enum":[-1,0,7]},"minItems":2,"maxItems":2},"map_req":{"type":"object","additionalProperties":{"type":"integer","description":"Level is an integer enum.","enum":[-1,0,7]}},"map_opt":{"type":["object","null"],"additionalProperties":{"type":"integer","description":"Level is an integer enum.","enum":[-1,0,7]}},"map_slice_req":{"type":"object","additionalProperties":{"type":"array","items":{"type":"integer","description":"Level is an integer enum.","enum":[-1,0,7]}}},"map_slice_opt":{"type":["object","null"],"additionalProperties":{"type":"array","items":{"type":"integer","description":"Level is an integer enum.","enum":[-1,0,7]}}},"slice_ptr_req":{"type":"array","items":{"type":["integer","null"],"description":"Level is an integer enum.","enum":[-1,0,7,null]}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["integer","null"],"description":"Level is an integer enum.","enum":[-1,0,7,null]}}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"],"additionalProperties":false}`)
+	winkSchemaLevels    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Levels holds Level in every shape.","properties":{"val_req":{"type":"integer","description":"Level is an integer enum. (-1 = Low; 0 = Mid; 7 = High)","enum":[-1,0,7]},"val_opt":{"type":["integer","null"],"description":"Level is an integer enum. (-1 = Low; 0 = Mid; 7 = High)","enum":[-1,0,7,null]},"ptr_req":{"type":["integer","null"],"description":"Level is an integer enum. (-1 = Low; 0 = Mid; 7 = High)","enum":[-1,0,7,null]},"ptr_opt":{"type":["integer","null"],"description":"Level is an integer enum. (-1 = Low; 0 = Mid; 7 = High)","enum":[-1,0,7,null]},"slice_req":{"type":"array","items":{"type":"integer","description":"Level is an integer enum. (-1 = Low; 0 = Mid; 7 = High)","enum":[-1,0,7]}},"slice_opt":{"type":["array","null"],"items":{"type":"integer","description":"Level is an integer enum. (-1 = Low; 0 = Mid; 7 = High)","enum":[-1,0,7]}},"array_req":{"type":"array","items":{"type":"integer","description":"Level is an integer enum. (-1 = Low; 0 = Mid; 7 = High)","enum":[-1,0,7]},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"integer","description":"Level is an integer enum. (-1 = Low; 0 = Mid; 7 = High)","enum":[-1,0,7]},"minItems":2,"maxItems":2},"map_req":{"type":"object","additionalProperties":{"type":"integer","description":"Level is an integer enum. (-1 = Low; 0 = Mid; 7 = High)","enum":[-1,0,7]}},"map_opt":{"type":["object","null"],"additionalProperties":{"type":"integer","description":"Level is an integer enum. (-1 = Low; 0 = Mid; 7 = High)","enum":[-1,0,7]}},"map_slice_req":{"type":"object","additionalProperties":{"type":"array","items":{"type":"integer","description":"Level is an integer enum. (-1 = Low; 0 = Mid; 7 = High)","enum":[-1,0,7]}}},"map_slice_opt":{"type":["object","null"],"additionalProperties":{"type":"array","items":{"type":"integer","description":"Level is an integer enum. (-1 = Low; 0 = Mid; 7 = High)","enum":[-1,0,7]}}},"slice_ptr_req":{"type":"array","items":{"type":["integer","null"],"description":"Level is an integer enum. (-1 = Low; 0 = Mid; 7 = High)","enum":[-1,0,7,null]}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["integer","null"],"description":"Level is an integer enum. (-1 = Low; 0 = Mid; 7 = High)","enum":[-1,0,7,null]}}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"],"additionalProperties":false}`)
 	winkSchemaNames     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Names holds Name in every shape.","properties":{"val_req":{"type":"string","description":"Name is a named string."},"val_opt":{"type":["string","null"],"description":"Name is a named string."},"ptr_req":{"type":["string","null"],"description":"Name is a named string."},"ptr_opt":{"type":["string","null"],"description":"Name is a named string."},"slice_req":{"type":"array","items":{"type":"string","description":"Name is a named string."}},"slice_opt":{"type":["array","null"],"items":{"type":"string","description":"Name is a named string."}},"array_req":{"type":"array","items":{"type":"string","description":"Name is a named string."},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"type":"string","description":"Name is a named string."},"minItems":2,"maxItems":2},"map_req":{"type":"object","additionalProperties":{"type":"string","description":"Name is a named string."}},"map_opt":{"type":["object","null"],"additionalProperties":{"type":"string","description":"Name is a named string."}},"map_slice_req":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","description":"Name is a named string."}}},"map_slice_opt":{"type":["object","null"],"additionalProperties":{"type":"array","items":{"type":"string","description":"Name is a named string."}}},"slice_ptr_req":{"type":"array","items":{"type":["string","null"],"description":"Name is a named string."}},"slice_ptr_opt":{"type":["array","null"],"items":{"type":["string","null"],"description":"Name is a named string."}}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"],"additionalProperties":false}`)
 	winkSchemaLeafs     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Leafs holds Leaf in every shape.","properties":{"val_req":{"$ref":"#/$defs/Leaf"},"val_opt":{"anyOf":[{"$ref":"#/$defs/Leaf"},{"type":"null"}]},"ptr_req":{"anyOf":[{"$ref":"#/$defs/Leaf"},{"type":"null"}]},"ptr_opt":{"anyOf":[{"$ref":"#/$defs/Leaf"},{"type":"null"}]},"slice_req":{"type":"array","items":{"$ref":"#/$defs/Leaf"}},"slice_opt":{"type":["array","null"],"items":{"$ref":"#/$defs/Leaf"}},"array_req":{"type":"array","items":{"$ref":"#/$defs/Leaf"},"minItems":2,"maxItems":2},"array_opt":{"type":["array","null"],"items":{"$ref":"#/$defs/Leaf"},"minItems":2,"maxItems":2},"map_req":{"type":"object","additionalProperties":{"$ref":"#/$defs/Leaf"}},"map_opt":{"type":["object","null"],"additionalProperties":{"$ref":"#/$defs/Leaf"}},"map_slice_req":{"type":"object","additionalProperties":{"type":"array","items":{"$ref":"#/$defs/Leaf"}}},"map_slice_opt":{"type":["object","null"],"additionalProperties":{"type":"array","items":{"$ref":"#/$defs/Leaf"}}},"slice_ptr_req":{"type":"array","items":{"anyOf":[{"$ref":"#/$defs/Leaf"},{"type":"null"}]}},"slice_ptr_opt":{"type":["array","null"],"items":{"anyOf":[{"$ref":"#/$defs/Leaf"},{"type":"null"}]}}},"required":["val_req","slice_req","array_req","map_req","map_slice_req","slice_ptr_req"],"additionalProperties":false,"$defs":{"Leaf":{"type":"object","description":"Leaf is a small recursive struct.","properties":{"a":{"type":"string"},"b":{"type":["integer","null"],"minimum":-2147483648,"maximum":2147483647},"next":{"anyOf":[{"$ref":"#/$defs/Leaf"},{"type":"null"}]}},"required":["a"],"additionalProperties":false}}}`)
 )

@@ -16,18 +16,22 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		Len int `json:"len"`
-	} = Span{}
-	_ struct {
-		From int `json:"from"`
-		To   int `json:"to"`
-	} = Range{}
-)
-var (
-	_ func(*wink.ToolContext, Range) (wink.ToolResult[Span], error) = Measure
-)
+type winkStaleSpanRunGoGenerate = struct {
+	Len int `json:"len"`
+}
+
+var _ winkStaleSpanRunGoGenerate = Span{}
+
+type winkStaleRangeRunGoGenerate = struct {
+	From int `json:"from"`
+	To   int `json:"to"`
+}
+
+var _ winkStaleRangeRunGoGenerate = Range{}
+
+type winkStaleHandlerMeasureRunGoGenerate = func(*wink.ToolContext, Range) (wink.ToolResult[Span], error)
+
+var _ winkStaleHandlerMeasureRunGoGenerate = Measure
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.

@@ -14,19 +14,29 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		At string `json:"at"`
-	} = Pong{}
-	_ struct {
-		Key string `json:"key"`
-	} = ClearParams{}
-)
-var (
-	_ func(*wink.ToolContext) (wink.ToolResult[Pong], error)                      = Ping
-	_ func(*wink.ToolContext, ClearParams) (wink.ToolResult[wink.NoValue], error) = Clear
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)              = Noop
-)
+type winkStalePongRunGoGenerate = struct {
+	At string `json:"at"`
+}
+
+var _ winkStalePongRunGoGenerate = Pong{}
+
+type winkStaleClearParamsRunGoGenerate = struct {
+	Key string `json:"key"`
+}
+
+var _ winkStaleClearParamsRunGoGenerate = ClearParams{}
+
+type winkStaleHandlerPingRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[Pong], error)
+
+var _ winkStaleHandlerPingRunGoGenerate = Ping
+
+type winkStaleHandlerClearRunGoGenerate = func(*wink.ToolContext, ClearParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerClearRunGoGenerate = Clear
+
+type winkStaleHandlerNoopRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerNoopRunGoGenerate = Noop
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.

@@ -18,36 +18,43 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		N int `json:"n"`
-	} = Hits{}
-	_ struct {
-		Query       string                  `json:"query"`
-		Limit       int                     `json:"limit,omitempty" wink:"default=10,min=1,max=100"`
-		MinScore    float64                 `json:"min_score,omitempty" wink:"default=0.5"`
-		Archived    bool                    `json:"archived,omitempty" wink:"default=false"`
-		Unit        Unit                    `json:"unit,omitempty" wink:"default=m/s"`
-		Port        int                     `json:"port,omitempty" wink:"enum=80|443|8080,default=443"`
-		Matrix      [][]int                 `json:"matrix,omitempty"`
-		Params      map[string]wink.RawJSON `json:"params,omitempty"`
-		Value       wink.RawJSON            `json:"value,omitempty"`
-		Filters     []Filter                `json:"filters,omitempty"`
-		Coordinates [2]float64              `json:"coordinates,omitempty"`
-		Labels      map[string]string       `json:"labels,omitempty" wink:"default={\"env\":\"prod\"}"`
-		Filter      *Filter                 `json:"filter,omitempty"`
-		Temperature float64                 `json:"temperature,omitempty" wink:"enum=0|0.5|1.5,default=0.5"`
-		Ratio       float32                 `json:"ratio,omitempty" wink:"enum=0.1|0.25"`
-		Range       string                  `json:"range,omitempty"`
-	} = SearchParams{}
-	_ struct {
-		Field  string   `json:"field"`
-		Values []string `json:"values,omitempty" wink:"default=[]"`
-	} = Filter{}
-)
-var (
-	_ func(*wink.ToolContext, SearchParams) (wink.ToolResult[Hits], error) = Search
-)
+type winkStaleHitsRunGoGenerate = struct {
+	N int `json:"n"`
+}
+
+var _ winkStaleHitsRunGoGenerate = Hits{}
+
+type winkStaleSearchParamsRunGoGenerate = struct {
+	Query       string                  `json:"query"`
+	Limit       int                     `json:"limit,omitempty" wink:"default=10,min=1,max=100"`
+	MinScore    float64                 `json:"min_score,omitempty" wink:"default=0.5"`
+	Archived    bool                    `json:"archived,omitempty" wink:"default=false"`
+	Unit        Unit                    `json:"unit,omitempty" wink:"default=m/s"`
+	Port        int                     `json:"port,omitempty" wink:"enum=80|443|8080,default=443"`
+	Matrix      [][]int                 `json:"matrix,omitempty"`
+	Params      map[string]wink.RawJSON `json:"params,omitempty"`
+	Value       wink.RawJSON            `json:"value,omitempty"`
+	Filters     []Filter                `json:"filters,omitempty"`
+	Coordinates [2]float64              `json:"coordinates,omitempty"`
+	Labels      map[string]string       `json:"labels,omitempty" wink:"default={\"env\":\"prod\"}"`
+	Filter      *Filter                 `json:"filter,omitempty"`
+	Temperature float64                 `json:"temperature,omitempty" wink:"enum=0|0.5|1.5,default=0.5"`
+	Ratio       float32                 `json:"ratio,omitempty" wink:"enum=0.1|0.25"`
+	Range       string                  `json:"range,omitempty"`
+}
+
+var _ winkStaleSearchParamsRunGoGenerate = SearchParams{}
+
+type winkStaleFilterRunGoGenerate = struct {
+	Field  string   `json:"field"`
+	Values []string `json:"values,omitempty" wink:"default=[]"`
+}
+
+var _ winkStaleFilterRunGoGenerate = Filter{}
+
+type winkStaleHandlerSearchRunGoGenerate = func(*wink.ToolContext, SearchParams) (wink.ToolResult[Hits], error)
+
+var _ winkStaleHandlerSearchRunGoGenerate = Search
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
@@ -61,7 +68,7 @@ var WinkSearch = wink.NewTool(wink.Spec{
 	Description:      "Searches the index for a query.",
 	Examples: []wink.Example{{
 		Description: "Defaults",
-		Input:       []byte(`{"query":"cats","limit":10,"min_score":0.5,"archived":false,"unit":"m/s","port":443,"labels":{"env":"prod"},"temperature":1.5,"ratio":0.1}`),
+		Input:       []byte(`{"query":"cats","temperature":1.5,"ratio":0.1}`),
 		Output:      []byte(`{"n":1}`),
 	}},
 	Name:         "search",
@@ -533,10 +540,8 @@ func winkEncodeSearchParams(dst []byte, v *SearchParams) []byte {
 	dst = strictjson.AppendString(dst, string(v.Unit))
 	dst = append(dst, ",\"port\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Port))
-	dst = append(dst, ",\"matrix\":"...)
-	if v.Matrix == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.Matrix) == 0) {
+		dst = append(dst, ",\"matrix\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.Matrix {
 			if i1 > 0 {
@@ -553,10 +558,8 @@ func winkEncodeSearchParams(dst []byte, v *SearchParams) []byte {
 		}
 		dst = append(dst, ']')
 	}
-	dst = append(dst, ",\"params\":"...)
-	if v.Params == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.Params) == 0) {
+		dst = append(dst, ",\"params\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.Params)) {
 			if i1 > 0 {
@@ -572,16 +575,16 @@ func winkEncodeSearchParams(dst []byte, v *SearchParams) []byte {
 		}
 		dst = append(dst, '}')
 	}
-	dst = append(dst, ",\"value\":"...)
-	if len(v.Value) == 0 {
-		dst = append(dst, "null"...)
-	} else {
-		dst = append(dst, v.Value...)
+	if !(len(v.Value) == 0) {
+		dst = append(dst, ",\"value\":"...)
+		if len(v.Value) == 0 {
+			dst = append(dst, "null"...)
+		} else {
+			dst = append(dst, v.Value...)
+		}
 	}
-	dst = append(dst, ",\"filters\":"...)
-	if v.Filters == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.Filters) == 0) {
+		dst = append(dst, ",\"filters\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.Filters {
 			if i1 > 0 {
@@ -591,8 +594,7 @@ func winkEncodeSearchParams(dst []byte, v *SearchParams) []byte {
 		}
 		dst = append(dst, ']')
 	}
-	dst = append(dst, ",\"coordinates\":"...)
-	if func() bool {
+	if !(func() bool {
 		for i := range v.Coordinates {
 			x := v.Coordinates[i]
 			if !(x == 0) {
@@ -600,9 +602,8 @@ func winkEncodeSearchParams(dst []byte, v *SearchParams) []byte {
 			}
 		}
 		return true
-	}() {
-		dst = append(dst, "null"...)
-	} else {
+	}()) {
+		dst = append(dst, ",\"coordinates\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.Coordinates {
 			if i1 > 0 {
@@ -623,24 +624,22 @@ func winkEncodeSearchParams(dst []byte, v *SearchParams) []byte {
 		dst = strictjson.AppendString(dst, v.Labels[k1])
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"filter\":"...)
-	if v.Filter == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = winkEncodeFilter(dst, v.Filter)
+	if !(v.Filter == nil) {
+		dst = append(dst, ",\"filter\":"...)
+		if v.Filter == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = winkEncodeFilter(dst, v.Filter)
+		}
 	}
 	dst = append(dst, ",\"temperature\":"...)
 	dst = strictjson.AppendFloat(dst, v.Temperature, 64)
-	dst = append(dst, ",\"ratio\":"...)
-	if v.Ratio == 0 {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Ratio == 0) {
+		dst = append(dst, ",\"ratio\":"...)
 		dst = strictjson.AppendFloat(dst, float64(v.Ratio), 32)
 	}
-	dst = append(dst, ",\"range\":"...)
-	if v.Range == "" {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Range == "") {
+		dst = append(dst, ",\"range\":"...)
 		dst = strictjson.AppendString(dst, v.Range)
 	}
 	dst = append(dst, '}')

@@ -17,37 +17,59 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		V float64 `json:"v"`
-	} = Value{}
-	_ struct {
-		Expr Expr `json:"expr"`
-		Tree Tree `json:"tree"`
-	} = EvalParams{}
-	_ struct {
-		Lit  *float64 `json:"lit,omitempty"`
-		Call *Call    `json:"call,omitempty"`
-	} = Expr{}
-	_ struct {
-		Fn   string `json:"fn" wink:"enum=add|mul"`
-		Args []Expr `json:"args" wink:"minItems=1"`
-	} = Call{}
-	_ struct {
-		Label    string `json:"label"`
-		Children []Tree `json:"children,omitempty"`
-		Parent   *Tree  `json:"parent,omitempty"`
-	} = Tree{}
-	_ struct {
-		Name    string         `json:"name"`
-		Entries map[string]Dir `json:"entries"`
-	} = Dir{}
-)
-var (
-	_ func(*wink.ToolContext, EvalParams) (wink.ToolResult[Value], error) = Eval
-	_ func(*wink.ToolContext, Tree) (wink.ToolResult[Tree], error)        = Walk
-	_ func(*wink.ToolContext, Dir) (wink.ToolResult[wink.NoValue], error) = List
-)
+type winkStaleValueRunGoGenerate = struct {
+	V float64 `json:"v"`
+}
+
+var _ winkStaleValueRunGoGenerate = Value{}
+
+type winkStaleEvalParamsRunGoGenerate = struct {
+	Expr Expr `json:"expr"`
+	Tree Tree `json:"tree"`
+}
+
+var _ winkStaleEvalParamsRunGoGenerate = EvalParams{}
+
+type winkStaleExprRunGoGenerate = struct {
+	Lit  *float64 `json:"lit,omitempty"`
+	Call *Call    `json:"call,omitempty"`
+}
+
+var _ winkStaleExprRunGoGenerate = Expr{}
+
+type winkStaleCallRunGoGenerate = struct {
+	Fn   string `json:"fn" wink:"enum=add|mul"`
+	Args []Expr `json:"args" wink:"minItems=1"`
+}
+
+var _ winkStaleCallRunGoGenerate = Call{}
+
+type winkStaleTreeRunGoGenerate = struct {
+	Label    string `json:"label"`
+	Children []Tree `json:"children,omitempty"`
+	Parent   *Tree  `json:"parent,omitempty"`
+}
+
+var _ winkStaleTreeRunGoGenerate = Tree{}
+
+type winkStaleDirRunGoGenerate = struct {
+	Name    string         `json:"name"`
+	Entries map[string]Dir `json:"entries"`
+}
+
+var _ winkStaleDirRunGoGenerate = Dir{}
+
+type winkStaleHandlerEvalRunGoGenerate = func(*wink.ToolContext, EvalParams) (wink.ToolResult[Value], error)
+
+var _ winkStaleHandlerEvalRunGoGenerate = Eval
+
+type winkStaleHandlerWalkRunGoGenerate = func(*wink.ToolContext, Tree) (wink.ToolResult[Tree], error)
+
+var _ winkStaleHandlerWalkRunGoGenerate = Walk
+
+type winkStaleHandlerListRunGoGenerate = func(*wink.ToolContext, Dir) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerListRunGoGenerate = List
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
@@ -224,19 +246,30 @@ func winkDecodeExpr(d *strictjson.Decoder, v *Expr) {
 
 // winkEncodeExpr appends the canonical JSON encoding of v to dst.
 func winkEncodeExpr(dst []byte, v *Expr) []byte {
-	dst = append(dst, "{\"lit\":"...)
-	if v.Lit == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendFloat(dst, *v.Lit, 64)
+	{
+		dst = append(dst, '{')
+		mark0 := len(dst)
+		if !(v.Lit == nil) {
+			dst = append(dst, "\"lit\":"...)
+			if v.Lit == nil {
+				dst = append(dst, "null"...)
+			} else {
+				dst = strictjson.AppendFloat(dst, *v.Lit, 64)
+			}
+		}
+		if !(v.Call == nil) {
+			if len(dst) != mark0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, "\"call\":"...)
+			if v.Call == nil {
+				dst = append(dst, "null"...)
+			} else {
+				dst = winkEncodeCall(dst, v.Call)
+			}
+		}
+		dst = append(dst, '}')
 	}
-	dst = append(dst, ",\"call\":"...)
-	if v.Call == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = winkEncodeCall(dst, v.Call)
-	}
-	dst = append(dst, '}')
 	return dst
 }
 
@@ -365,10 +398,8 @@ func winkDecodeTree(d *strictjson.Decoder, v *Tree) {
 func winkEncodeTree(dst []byte, v *Tree) []byte {
 	dst = append(dst, "{\"label\":"...)
 	dst = strictjson.AppendString(dst, v.Label)
-	dst = append(dst, ",\"children\":"...)
-	if v.Children == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.Children) == 0) {
+		dst = append(dst, ",\"children\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.Children {
 			if i1 > 0 {
@@ -378,11 +409,13 @@ func winkEncodeTree(dst []byte, v *Tree) []byte {
 		}
 		dst = append(dst, ']')
 	}
-	dst = append(dst, ",\"parent\":"...)
-	if v.Parent == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = winkEncodeTree(dst, v.Parent)
+	if !(v.Parent == nil) {
+		dst = append(dst, ",\"parent\":"...)
+		if v.Parent == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = winkEncodeTree(dst, v.Parent)
+		}
 	}
 	dst = append(dst, '}')
 	return dst

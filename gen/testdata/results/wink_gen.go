@@ -17,25 +17,50 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		Name string `json:"name"`
-		Size int    `json:"size" wink:"min=0"`
-	} = Item{}
-	_ struct {
-		Prefix string `json:"prefix"`
-	} = Query{}
-)
-var (
-	_ func(*wink.ToolContext, Query) (wink.ToolResult[[]Item], error)         = ListItems
-	_ func(*wink.ToolContext, Query) (wink.ToolResult[int], error)            = CountItems
-	_ func(*wink.ToolContext, Query) (wink.ToolResult[string], error)         = Greet
-	_ func(*wink.ToolContext, Query) (wink.ToolResult[map[string]int], error) = Sizes
-	_ func(*wink.ToolContext, Query) (wink.ToolResult[*Item], error)          = FindItem
-	_ func(*wink.ToolContext, Query) (wink.ToolResult[Tags], error)           = Labels
-	_ func(*wink.ToolContext, Query) (wink.ToolResult[Tags], error)           = MoreLabels
-	_ func(*wink.ToolContext, Query) (wink.ToolResult[Level], error)          = Severity
-)
+type winkStaleItemRunGoGenerate = struct {
+	Name string `json:"name"`
+	Size int    `json:"size" wink:"min=0"`
+}
+
+var _ winkStaleItemRunGoGenerate = Item{}
+
+type winkStaleQueryRunGoGenerate = struct {
+	Prefix string `json:"prefix"`
+}
+
+var _ winkStaleQueryRunGoGenerate = Query{}
+
+type winkStaleHandlerListItemsRunGoGenerate = func(*wink.ToolContext, Query) (wink.ToolResult[[]Item], error)
+
+var _ winkStaleHandlerListItemsRunGoGenerate = ListItems
+
+type winkStaleHandlerCountItemsRunGoGenerate = func(*wink.ToolContext, Query) (wink.ToolResult[int], error)
+
+var _ winkStaleHandlerCountItemsRunGoGenerate = CountItems
+
+type winkStaleHandlerGreetRunGoGenerate = func(*wink.ToolContext, Query) (wink.ToolResult[string], error)
+
+var _ winkStaleHandlerGreetRunGoGenerate = Greet
+
+type winkStaleHandlerSizesRunGoGenerate = func(*wink.ToolContext, Query) (wink.ToolResult[map[string]int], error)
+
+var _ winkStaleHandlerSizesRunGoGenerate = Sizes
+
+type winkStaleHandlerFindItemRunGoGenerate = func(*wink.ToolContext, Query) (wink.ToolResult[*Item], error)
+
+var _ winkStaleHandlerFindItemRunGoGenerate = FindItem
+
+type winkStaleHandlerLabelsRunGoGenerate = func(*wink.ToolContext, Query) (wink.ToolResult[Tags], error)
+
+var _ winkStaleHandlerLabelsRunGoGenerate = Labels
+
+type winkStaleHandlerMoreLabelsRunGoGenerate = func(*wink.ToolContext, Query) (wink.ToolResult[Tags], error)
+
+var _ winkStaleHandlerMoreLabelsRunGoGenerate = MoreLabels
+
+type winkStaleHandlerSeverityRunGoGenerate = func(*wink.ToolContext, Query) (wink.ToolResult[Level], error)
+
+var _ winkStaleHandlerSeverityRunGoGenerate = Severity
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.

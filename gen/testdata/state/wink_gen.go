@@ -20,19 +20,22 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		Phase  Phase             `json:"phase"`
-		Notes  []Note            `json:"notes"`
-		Tags   map[string]int    `json:"tags"`
-		Pinned *Note             `json:"pinned,omitempty"`
-		Extra  map[string]string `json:"extra,omitempty"`
-	} = Board{}
-	_ struct {
-		Text string `json:"text" wink:"minLength=1"`
-		At   time.Time
-	} = Note{}
-)
+type winkStaleBoardRunGoGenerate = struct {
+	Phase  Phase             `json:"phase"`
+	Notes  []Note            `json:"notes"`
+	Tags   map[string]int    `json:"tags"`
+	Pinned *Note             `json:"pinned,omitempty"`
+	Extra  map[string]string `json:"extra,omitempty"`
+}
+
+var _ winkStaleBoardRunGoGenerate = Board{}
+
+type winkStaleNoteRunGoGenerate = struct {
+	Text string `json:"text" wink:"minLength=1"`
+	At   time.Time
+}
+
+var _ winkStaleNoteRunGoGenerate = Note{}
 
 // winkDecodeBoard strictly decodes a Board object; errors are recorded in d.
 func winkDecodeBoard(d *strictjson.Decoder, v *Board) {
@@ -270,16 +273,16 @@ func winkEncodeBoard(dst []byte, v *Board) []byte {
 		dst = strictjson.AppendInt(dst, int64(v.Tags[k1]))
 	}
 	dst = append(dst, '}')
-	dst = append(dst, ",\"pinned\":"...)
-	if v.Pinned == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = winkEncodeNote(dst, v.Pinned)
+	if !(v.Pinned == nil) {
+		dst = append(dst, ",\"pinned\":"...)
+		if v.Pinned == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = winkEncodeNote(dst, v.Pinned)
+		}
 	}
-	dst = append(dst, ",\"extra\":"...)
-	if v.Extra == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.Extra) == 0) {
+		dst = append(dst, ",\"extra\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.Extra)) {
 			if i1 > 0 {

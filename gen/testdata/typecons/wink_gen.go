@@ -16,20 +16,24 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		N int `json:"n"`
-	} = Copied{}
-	_ struct {
-		From Path   `json:"from"`
-		To   *Path  `json:"to,omitempty" wink:"maxLength=50"`
-		Also []Path `json:"also,omitempty" wink:"maxItems=3"`
-		Tag  Slug   `json:"tag,omitempty"`
-	} = CopyParams{}
-)
-var (
-	_ func(*wink.ToolContext, CopyParams) (wink.ToolResult[Copied], error) = Copy
-)
+type winkStaleCopiedRunGoGenerate = struct {
+	N int `json:"n"`
+}
+
+var _ winkStaleCopiedRunGoGenerate = Copied{}
+
+type winkStaleCopyParamsRunGoGenerate = struct {
+	From Path   `json:"from"`
+	To   *Path  `json:"to,omitempty" wink:"maxLength=50"`
+	Also []Path `json:"also,omitempty" wink:"maxItems=3"`
+	Tag  Slug   `json:"tag,omitempty"`
+}
+
+var _ winkStaleCopyParamsRunGoGenerate = CopyParams{}
+
+type winkStaleHandlerCopyRunGoGenerate = func(*wink.ToolContext, CopyParams) (wink.ToolResult[Copied], error)
+
+var _ winkStaleHandlerCopyRunGoGenerate = Copy
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
@@ -160,16 +164,16 @@ func winkDecodeCopyParams(d *strictjson.Decoder, v *CopyParams) {
 func winkEncodeCopyParams(dst []byte, v *CopyParams) []byte {
 	dst = append(dst, "{\"from\":"...)
 	dst = strictjson.AppendString(dst, string(v.From))
-	dst = append(dst, ",\"to\":"...)
-	if v.To == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendString(dst, string(*v.To))
+	if !(v.To == nil) {
+		dst = append(dst, ",\"to\":"...)
+		if v.To == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendString(dst, string(*v.To))
+		}
 	}
-	dst = append(dst, ",\"also\":"...)
-	if v.Also == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.Also) == 0) {
+		dst = append(dst, ",\"also\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.Also {
 			if i1 > 0 {
@@ -179,10 +183,8 @@ func winkEncodeCopyParams(dst []byte, v *CopyParams) []byte {
 		}
 		dst = append(dst, ']')
 	}
-	dst = append(dst, ",\"tag\":"...)
-	if v.Tag == "" {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Tag == "") {
+		dst = append(dst, ",\"tag\":"...)
 		dst = strictjson.AppendString(dst, string(v.Tag))
 	}
 	dst = append(dst, '}')

@@ -14,39 +14,64 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		Prompt string `json:"prompt"`
-	} = AskParams{}
-	_ struct {
-		Action  string `json:"action"`
-		Summary string `json:"summary,omitempty"`
-	} = Registered{}
-	_ struct {
-		UntitledSingle Option   `json:"untitledSingle" wink:"default=option1"`
-		TitledSingle   Titled   `json:"titledSingle"`
-		LegacyEnum     Legacy   `json:"legacyEnum"`
-		UntitledMulti  []Option `json:"untitledMulti,omitempty"`
-		TitledMulti    []Titled `json:"titledMulti,omitempty"`
-		Score          float64  `json:"score" wink:"default=95.5"`
-		Verified       bool     `json:"verified" wink:"default=true"`
-	} = Choices{}
-	_ struct {
-		Name       string  `json:"name" wink:"minLength=1,maxLength=50"`
-		Age        int     `json:"age" wink:"min=13,max=150,default=30"`
-		Plan       Plan    `json:"plan" wink:"default=free"`
-		Topics     []Topic `json:"topics,omitempty"`
-		Newsletter bool    `json:"newsletter" wink:"default=false"`
-	} = SignUp{}
-)
-var (
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)      = Showcase
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)      = Fails
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)      = Chatty
-	_ func(*wink.ToolContext, AskParams) (wink.ToolResult[string], error) = AskModel
-	_ func(*wink.ToolContext) (wink.ToolResult[Registered], error)        = SignUpUser
-	_ func(*wink.ToolContext) (wink.ToolResult[Choices], error)           = Choose
-)
+type winkStaleAskParamsRunGoGenerate = struct {
+	Prompt string `json:"prompt"`
+}
+
+var _ winkStaleAskParamsRunGoGenerate = AskParams{}
+
+type winkStaleRegisteredRunGoGenerate = struct {
+	Action  string `json:"action"`
+	Summary string `json:"summary,omitempty"`
+}
+
+var _ winkStaleRegisteredRunGoGenerate = Registered{}
+
+type winkStaleChoicesRunGoGenerate = struct {
+	UntitledSingle Option   `json:"untitledSingle" wink:"default=option1"`
+	TitledSingle   Titled   `json:"titledSingle"`
+	LegacyEnum     Legacy   `json:"legacyEnum"`
+	UntitledMulti  []Option `json:"untitledMulti,omitempty"`
+	TitledMulti    []Titled `json:"titledMulti,omitempty"`
+	Score          float64  `json:"score" wink:"default=95.5"`
+	Verified       bool     `json:"verified" wink:"default=true"`
+}
+
+var _ winkStaleChoicesRunGoGenerate = Choices{}
+
+type winkStaleSignUpRunGoGenerate = struct {
+	Name       string  `json:"name" wink:"minLength=1,maxLength=50"`
+	Age        int     `json:"age" wink:"min=13,max=150,default=30"`
+	Plan       Plan    `json:"plan" wink:"default=free"`
+	Topics     []Topic `json:"topics,omitempty"`
+	Newsletter bool    `json:"newsletter" wink:"default=false"`
+}
+
+var _ winkStaleSignUpRunGoGenerate = SignUp{}
+
+type winkStaleHandlerShowcaseRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerShowcaseRunGoGenerate = Showcase
+
+type winkStaleHandlerFailsRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerFailsRunGoGenerate = Fails
+
+type winkStaleHandlerChattyRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerChattyRunGoGenerate = Chatty
+
+type winkStaleHandlerAskModelRunGoGenerate = func(*wink.ToolContext, AskParams) (wink.ToolResult[string], error)
+
+var _ winkStaleHandlerAskModelRunGoGenerate = AskModel
+
+type winkStaleHandlerSignUpUserRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[Registered], error)
+
+var _ winkStaleHandlerSignUpUserRunGoGenerate = SignUpUser
+
+type winkStaleHandlerChooseRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[Choices], error)
+
+var _ winkStaleHandlerChooseRunGoGenerate = Choose
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
@@ -203,10 +228,8 @@ func winkEncodeAskParams(dst []byte, v *AskParams) []byte {
 func winkEncodeRegistered(dst []byte, v *Registered) []byte {
 	dst = append(dst, "{\"action\":"...)
 	dst = strictjson.AppendString(dst, v.Action)
-	dst = append(dst, ",\"summary\":"...)
-	if v.Summary == "" {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Summary == "") {
+		dst = append(dst, ",\"summary\":"...)
 		dst = strictjson.AppendString(dst, v.Summary)
 	}
 	dst = append(dst, '}')
@@ -378,10 +401,8 @@ func winkEncodeChoices(dst []byte, v *Choices) []byte {
 	dst = strictjson.AppendString(dst, string(v.TitledSingle))
 	dst = append(dst, ",\"legacyEnum\":"...)
 	dst = strictjson.AppendString(dst, string(v.LegacyEnum))
-	dst = append(dst, ",\"untitledMulti\":"...)
-	if v.UntitledMulti == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.UntitledMulti) == 0) {
+		dst = append(dst, ",\"untitledMulti\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.UntitledMulti {
 			if i1 > 0 {
@@ -391,10 +412,8 @@ func winkEncodeChoices(dst []byte, v *Choices) []byte {
 		}
 		dst = append(dst, ']')
 	}
-	dst = append(dst, ",\"titledMulti\":"...)
-	if v.TitledMulti == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.TitledMulti) == 0) {
+		dst = append(dst, ",\"titledMulti\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.TitledMulti {
 			if i1 > 0 {
@@ -525,10 +544,8 @@ func winkEncodeSignUp(dst []byte, v *SignUp) []byte {
 	dst = strictjson.AppendInt(dst, int64(v.Age))
 	dst = append(dst, ",\"plan\":"...)
 	dst = strictjson.AppendString(dst, string(v.Plan))
-	dst = append(dst, ",\"topics\":"...)
-	if v.Topics == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.Topics) == 0) {
+		dst = append(dst, ",\"topics\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.Topics {
 			if i1 > 0 {

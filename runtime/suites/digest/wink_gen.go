@@ -19,38 +19,51 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		Files    int         `json:"files"`
-		Dirs     int         `json:"dirs"`
-		Bytes    int64       `json:"bytes"`
-		Partial  bool        `json:"partial,omitempty"`
-		Kinds    []KindCount `json:"kinds"`
-		Notable  []string    `json:"notable"`
-		Expanded []Dir       `json:"expanded"`
-	} = Digest{}
-	_ struct {
-		Ext   string `json:"ext"`
-		Files int    `json:"files"`
-	} = KindCount{}
-	_ struct {
-		Path     string  `json:"path"`
-		Children []Child `json:"children"`
-		More     int     `json:"more,omitempty"`
-	} = Dir{}
-	_ struct {
-		Name  string `json:"name"`
-		IsDir bool   `json:"is_dir,omitempty"`
-		Files int    `json:"files,omitempty"`
-		Bytes int64  `json:"bytes"`
-	} = Child{}
-	_ struct {
-		Path files.PathOrRoot `json:"path,omitempty"`
-	} = DigestParams{}
-)
-var (
-	_ func(*wink.ToolContext, DigestParams) (wink.ToolResult[Digest], error) = WorkspaceDigest
-)
+type winkStaleDigestRunGoGenerate = struct {
+	Files    int         `json:"files"`
+	Dirs     int         `json:"dirs"`
+	Bytes    int64       `json:"bytes"`
+	Partial  bool        `json:"partial,omitempty"`
+	Kinds    []KindCount `json:"kinds"`
+	Notable  []string    `json:"notable"`
+	Expanded []Dir       `json:"expanded"`
+}
+
+var _ winkStaleDigestRunGoGenerate = Digest{}
+
+type winkStaleKindCountRunGoGenerate = struct {
+	Ext   string `json:"ext"`
+	Files int    `json:"files"`
+}
+
+var _ winkStaleKindCountRunGoGenerate = KindCount{}
+
+type winkStaleDirRunGoGenerate = struct {
+	Path     string  `json:"path"`
+	Children []Child `json:"children"`
+	More     int     `json:"more,omitempty"`
+}
+
+var _ winkStaleDirRunGoGenerate = Dir{}
+
+type winkStaleChildRunGoGenerate = struct {
+	Name  string `json:"name"`
+	IsDir bool   `json:"is_dir,omitempty"`
+	Files int    `json:"files,omitempty"`
+	Bytes int64  `json:"bytes"`
+}
+
+var _ winkStaleChildRunGoGenerate = Child{}
+
+type winkStaleDigestParamsRunGoGenerate = struct {
+	Path files.PathOrRoot `json:"path,omitempty"`
+}
+
+var _ winkStaleDigestParamsRunGoGenerate = DigestParams{}
+
+type winkStaleHandlerWorkspaceDigestRunGoGenerate = func(*wink.ToolContext, DigestParams) (wink.ToolResult[Digest], error)
+
+var _ winkStaleHandlerWorkspaceDigestRunGoGenerate = WorkspaceDigest
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
@@ -214,10 +227,8 @@ func winkEncodeDigest(dst []byte, v *Digest) []byte {
 	dst = strictjson.AppendInt(dst, int64(v.Dirs))
 	dst = append(dst, ",\"bytes\":"...)
 	dst = strictjson.AppendInt(dst, v.Bytes)
-	dst = append(dst, ",\"partial\":"...)
-	if !v.Partial {
-		dst = append(dst, "null"...)
-	} else {
+	if !(!v.Partial) {
+		dst = append(dst, ",\"partial\":"...)
 		dst = strictjson.AppendBool(dst, v.Partial)
 	}
 	dst = append(dst, ",\"kinds\":"...)
@@ -362,10 +373,8 @@ func winkEncodeDir(dst []byte, v *Dir) []byte {
 		dst = winkEncodeChild(dst, &v.Children[i1])
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"more\":"...)
-	if v.More == 0 {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.More == 0) {
+		dst = append(dst, ",\"more\":"...)
 		dst = strictjson.AppendInt(dst, int64(v.More))
 	}
 	dst = append(dst, '}')
@@ -431,16 +440,12 @@ func winkDecodeChild(d *strictjson.Decoder, v *Child) {
 func winkEncodeChild(dst []byte, v *Child) []byte {
 	dst = append(dst, "{\"name\":"...)
 	dst = strictjson.AppendString(dst, v.Name)
-	dst = append(dst, ",\"is_dir\":"...)
-	if !v.IsDir {
-		dst = append(dst, "null"...)
-	} else {
+	if !(!v.IsDir) {
+		dst = append(dst, ",\"is_dir\":"...)
 		dst = strictjson.AppendBool(dst, v.IsDir)
 	}
-	dst = append(dst, ",\"files\":"...)
-	if v.Files == 0 {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Files == 0) {
+		dst = append(dst, ",\"files\":"...)
 		dst = strictjson.AppendInt(dst, int64(v.Files))
 	}
 	dst = append(dst, ",\"bytes\":"...)
@@ -478,10 +483,9 @@ func winkDecodeDigestParams(d *strictjson.Decoder, v *DigestParams) {
 
 // winkEncodeDigestParams appends the canonical JSON encoding of v to dst.
 func winkEncodeDigestParams(dst []byte, v *DigestParams) []byte {
-	dst = append(dst, "{\"path\":"...)
-	if v.Path == "" {
-		dst = append(dst, "null"...)
-	} else {
+	dst = append(dst, '{')
+	if !(v.Path == "") {
+		dst = append(dst, "\"path\":"...)
 		dst = strictjson.AppendString(dst, string(v.Path))
 	}
 	dst = append(dst, '}')

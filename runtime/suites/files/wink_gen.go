@@ -17,84 +17,139 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		FilePath   Path   `json:"file_path"`
-		OldString  string `json:"old_string" wink:"minLength=1"`
-		NewString  string `json:"new_string"`
-		ReplaceAll bool   `json:"replace_all,omitempty"`
-	} = EditFileParams{}
-	_ struct {
-		Matches []string `json:"matches"`
-		Total   int      `json:"total"`
-	} = GlobResult{}
-	_ struct {
-		Pattern string     `json:"pattern" wink:"minLength=1,maxLength=1297,pattern='[ -~]+'"`
-		Path    PathOrRoot `json:"path,omitempty"`
-		Offset  int        `json:"offset" wink:"min=0,default=0"`
-		Limit   int        `json:"limit" wink:"min=1,max=1000,default=200"`
-	} = GlobParams{}
-	_ struct {
-		Matches []GrepMatch `json:"matches"`
-		More    bool        `json:"more"`
-		Skipped int         `json:"skipped"`
-	} = GrepResult{}
-	_ struct {
-		Path string `json:"path"`
-		Line int    `json:"line"`
-		Text string `json:"text"`
-	} = GrepMatch{}
-	_ struct {
-		Pattern string     `json:"pattern" wink:"minLength=1,maxLength=1000"`
-		Path    PathOrRoot `json:"path,omitempty"`
-		Glob    string     `json:"glob,omitempty" wink:"maxLength=1297,pattern='[ -~]+'"`
-		Offset  int        `json:"offset" wink:"min=0,default=0"`
-		Limit   int        `json:"limit" wink:"min=1,max=1000,default=200"`
-	} = GrepParams{}
-	_ struct {
-		Path    string    `json:"path"`
-		Entries []LsEntry `json:"entries"`
-		Total   int       `json:"total"`
-	} = LsResult{}
-	_ struct {
-		Name string    `json:"name"`
-		Kind EntryKind `json:"kind"`
-		Size int64     `json:"size"`
-	} = LsEntry{}
-	_ struct {
-		Path   PathOrRoot `json:"path,omitempty"`
-		Offset int        `json:"offset" wink:"min=0,default=0"`
-		Limit  int        `json:"limit" wink:"min=1,max=1000,default=200"`
-	} = LsParams{}
-	_ struct {
-		Path       string `json:"path"`
-		Content    string `json:"content"`
-		StartLine  int    `json:"start_line"`
-		EndLine    int    `json:"end_line"`
-		TotalLines int    `json:"total_lines"`
-	} = ReadFileResult{}
-	_ struct {
-		FilePath Path `json:"file_path"`
-		Offset   int  `json:"offset" wink:"min=0,default=0"`
-		Limit    int  `json:"limit" wink:"min=1,max=2000,default=2000"`
-	} = ReadFileParams{}
-	_ struct {
-		Path Path `json:"path"`
-	} = RmParams{}
-	_ struct {
-		FilePath Path   `json:"file_path"`
-		Content  string `json:"content"`
-	} = WriteFileParams{}
-)
-var (
-	_ func(*wink.ToolContext, EditFileParams) (wink.ToolResult[wink.NoValue], error)   = EditFile
-	_ func(*wink.ToolContext, GlobParams) (wink.ToolResult[GlobResult], error)         = Glob
-	_ func(*wink.ToolContext, GrepParams) (wink.ToolResult[GrepResult], error)         = Grep
-	_ func(*wink.ToolContext, LsParams) (wink.ToolResult[LsResult], error)             = Ls
-	_ func(*wink.ToolContext, ReadFileParams) (wink.ToolResult[ReadFileResult], error) = ReadFile
-	_ func(*wink.ToolContext, RmParams) (wink.ToolResult[wink.NoValue], error)         = Rm
-	_ func(*wink.ToolContext, WriteFileParams) (wink.ToolResult[wink.NoValue], error)  = WriteFile
-)
+type winkStaleEditFileParamsRunGoGenerate = struct {
+	FilePath   Path   `json:"file_path"`
+	OldString  string `json:"old_string" wink:"minLength=1"`
+	NewString  string `json:"new_string"`
+	ReplaceAll bool   `json:"replace_all,omitempty"`
+}
+
+var _ winkStaleEditFileParamsRunGoGenerate = EditFileParams{}
+
+type winkStaleGlobResultRunGoGenerate = struct {
+	Matches []string `json:"matches"`
+	Total   int      `json:"total"`
+}
+
+var _ winkStaleGlobResultRunGoGenerate = GlobResult{}
+
+type winkStaleGlobParamsRunGoGenerate = struct {
+	Pattern string     `json:"pattern" wink:"minLength=1,maxLength=1297,pattern='[ -~]+'"`
+	Path    PathOrRoot `json:"path,omitempty"`
+	Offset  int        `json:"offset" wink:"min=0,default=0"`
+	Limit   int        `json:"limit" wink:"min=1,max=1000,default=200"`
+}
+
+var _ winkStaleGlobParamsRunGoGenerate = GlobParams{}
+
+type winkStaleGrepResultRunGoGenerate = struct {
+	Matches []GrepMatch `json:"matches"`
+	More    bool        `json:"more"`
+	Skipped int         `json:"skipped"`
+}
+
+var _ winkStaleGrepResultRunGoGenerate = GrepResult{}
+
+type winkStaleGrepMatchRunGoGenerate = struct {
+	Path string `json:"path"`
+	Line int    `json:"line"`
+	Text string `json:"text"`
+}
+
+var _ winkStaleGrepMatchRunGoGenerate = GrepMatch{}
+
+type winkStaleGrepParamsRunGoGenerate = struct {
+	Pattern string     `json:"pattern" wink:"minLength=1,maxLength=1000"`
+	Path    PathOrRoot `json:"path,omitempty"`
+	Glob    string     `json:"glob,omitempty" wink:"maxLength=1297,pattern='[ -~]+'"`
+	Offset  int        `json:"offset" wink:"min=0,default=0"`
+	Limit   int        `json:"limit" wink:"min=1,max=1000,default=200"`
+}
+
+var _ winkStaleGrepParamsRunGoGenerate = GrepParams{}
+
+type winkStaleLsResultRunGoGenerate = struct {
+	Path    string    `json:"path"`
+	Entries []LsEntry `json:"entries"`
+	Total   int       `json:"total"`
+}
+
+var _ winkStaleLsResultRunGoGenerate = LsResult{}
+
+type winkStaleLsEntryRunGoGenerate = struct {
+	Name string    `json:"name"`
+	Kind EntryKind `json:"kind"`
+	Size int64     `json:"size"`
+}
+
+var _ winkStaleLsEntryRunGoGenerate = LsEntry{}
+
+type winkStaleLsParamsRunGoGenerate = struct {
+	Path   PathOrRoot `json:"path,omitempty"`
+	Offset int        `json:"offset" wink:"min=0,default=0"`
+	Limit  int        `json:"limit" wink:"min=1,max=1000,default=200"`
+}
+
+var _ winkStaleLsParamsRunGoGenerate = LsParams{}
+
+type winkStaleReadFileResultRunGoGenerate = struct {
+	Path       string `json:"path"`
+	Content    string `json:"content"`
+	StartLine  int    `json:"start_line"`
+	EndLine    int    `json:"end_line"`
+	TotalLines int    `json:"total_lines"`
+}
+
+var _ winkStaleReadFileResultRunGoGenerate = ReadFileResult{}
+
+type winkStaleReadFileParamsRunGoGenerate = struct {
+	FilePath Path `json:"file_path"`
+	Offset   int  `json:"offset" wink:"min=0,default=0"`
+	Limit    int  `json:"limit" wink:"min=1,max=2000,default=2000"`
+}
+
+var _ winkStaleReadFileParamsRunGoGenerate = ReadFileParams{}
+
+type winkStaleRmParamsRunGoGenerate = struct {
+	Path Path `json:"path"`
+}
+
+var _ winkStaleRmParamsRunGoGenerate = RmParams{}
+
+type winkStaleWriteFileParamsRunGoGenerate = struct {
+	FilePath Path   `json:"file_path"`
+	Content  string `json:"content"`
+}
+
+var _ winkStaleWriteFileParamsRunGoGenerate = WriteFileParams{}
+
+type winkStaleHandlerEditFileRunGoGenerate = func(*wink.ToolContext, EditFileParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerEditFileRunGoGenerate = EditFile
+
+type winkStaleHandlerGlobRunGoGenerate = func(*wink.ToolContext, GlobParams) (wink.ToolResult[GlobResult], error)
+
+var _ winkStaleHandlerGlobRunGoGenerate = Glob
+
+type winkStaleHandlerGrepRunGoGenerate = func(*wink.ToolContext, GrepParams) (wink.ToolResult[GrepResult], error)
+
+var _ winkStaleHandlerGrepRunGoGenerate = Grep
+
+type winkStaleHandlerLsRunGoGenerate = func(*wink.ToolContext, LsParams) (wink.ToolResult[LsResult], error)
+
+var _ winkStaleHandlerLsRunGoGenerate = Ls
+
+type winkStaleHandlerReadFileRunGoGenerate = func(*wink.ToolContext, ReadFileParams) (wink.ToolResult[ReadFileResult], error)
+
+var _ winkStaleHandlerReadFileRunGoGenerate = ReadFile
+
+type winkStaleHandlerRmRunGoGenerate = func(*wink.ToolContext, RmParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerRmRunGoGenerate = Rm
+
+type winkStaleHandlerWriteFileRunGoGenerate = func(*wink.ToolContext, WriteFileParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerWriteFileRunGoGenerate = WriteFile
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
@@ -141,7 +196,7 @@ var WinkGlob = wink.NewTool(wink.Spec{
 	Description:      "Finds files and directories whose paths match a pattern such as **/*.go.",
 	Examples: []wink.Example{{
 		Description: "Go files anywhere",
-		Input:       []byte(`{"pattern":"**/*.go","offset":0,"limit":200}`),
+		Input:       []byte(`{"pattern":"**/*.go"}`),
 		Output:      []byte(`{"matches":["cmd/main.go","lib/lib.go"],"total":2}`),
 	}},
 	Name:         "glob",
@@ -182,7 +237,7 @@ var WinkGrep = wink.NewTool(wink.Spec{
 	Description:      "Searches the lines of text files for an RE2 regular expression and returns path:line: text matches.",
 	Examples: []wink.Example{{
 		Description: "Find TODOs in Go files",
-		Input:       []byte(`{"pattern":"TODO","glob":"**/*.go","offset":0,"limit":200}`),
+		Input:       []byte(`{"pattern":"TODO","glob":"**/*.go"}`),
 		Output:      []byte(`{"matches":[{"path":"main.go","line":3,"text":"// TODO: log"}],"more":false,"skipped":0}`),
 	}},
 	Name:         "grep",
@@ -226,7 +281,7 @@ var WinkLs = wink.NewTool(wink.Spec{
 	Description:      "Lists the files and directories in a directory of the workspace.",
 	Examples: []wink.Example{{
 		Description: "List the root",
-		Input:       []byte(`{"path":"","offset":0,"limit":200}`),
+		Input:       []byte(`{"path":""}`),
 		Output:      []byte(`{"path":"/","entries":[{"name":"README.md","kind":"file","size":12},{"name":"src","kind":"dir","size":0}],"total":2}`),
 	}},
 	Name:         "ls",
@@ -272,7 +327,7 @@ var WinkReadFile = wink.NewTool(wink.Spec{
 	Description:      "Reads a text file and returns its lines numbered from 1, a window at a time (offset, limit).",
 	Examples: []wink.Example{{
 		Description: "Read a small file",
-		Input:       []byte(`{"file_path":"notes.txt","offset":0,"limit":2000}`),
+		Input:       []byte(`{"file_path":"notes.txt"}`),
 		Output:      []byte(`{"path":"notes.txt","content":"   1 | hello","start_line":1,"end_line":1,"total_lines":1}`),
 	}},
 	Name:         "read_file",
@@ -437,10 +492,8 @@ func winkEncodeEditFileParams(dst []byte, v *EditFileParams) []byte {
 	dst = strictjson.AppendString(dst, v.OldString)
 	dst = append(dst, ",\"new_string\":"...)
 	dst = strictjson.AppendString(dst, v.NewString)
-	dst = append(dst, ",\"replace_all\":"...)
-	if !v.ReplaceAll {
-		dst = append(dst, "null"...)
-	} else {
+	if !(!v.ReplaceAll) {
+		dst = append(dst, ",\"replace_all\":"...)
 		dst = strictjson.AppendBool(dst, v.ReplaceAll)
 	}
 	dst = append(dst, '}')
@@ -536,10 +589,8 @@ func winkDecodeGlobParams(d *strictjson.Decoder, v *GlobParams) {
 func winkEncodeGlobParams(dst []byte, v *GlobParams) []byte {
 	dst = append(dst, "{\"pattern\":"...)
 	dst = strictjson.AppendString(dst, v.Pattern)
-	dst = append(dst, ",\"path\":"...)
-	if v.Path == "" {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Path == "") {
+		dst = append(dst, ",\"path\":"...)
 		dst = strictjson.AppendString(dst, string(v.Path))
 	}
 	dst = append(dst, ",\"offset\":"...)
@@ -664,16 +715,12 @@ func winkDecodeGrepParams(d *strictjson.Decoder, v *GrepParams) {
 func winkEncodeGrepParams(dst []byte, v *GrepParams) []byte {
 	dst = append(dst, "{\"pattern\":"...)
 	dst = strictjson.AppendString(dst, v.Pattern)
-	dst = append(dst, ",\"path\":"...)
-	if v.Path == "" {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Path == "") {
+		dst = append(dst, ",\"path\":"...)
 		dst = strictjson.AppendString(dst, string(v.Path))
 	}
-	dst = append(dst, ",\"glob\":"...)
-	if v.Glob == "" {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Glob == "") {
+		dst = append(dst, ",\"glob\":"...)
 		dst = strictjson.AppendString(dst, v.Glob)
 	}
 	dst = append(dst, ",\"offset\":"...)
@@ -773,17 +820,22 @@ func winkDecodeLsParams(d *strictjson.Decoder, v *LsParams) {
 
 // winkEncodeLsParams appends the canonical JSON encoding of v to dst.
 func winkEncodeLsParams(dst []byte, v *LsParams) []byte {
-	dst = append(dst, "{\"path\":"...)
-	if v.Path == "" {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendString(dst, string(v.Path))
+	{
+		dst = append(dst, '{')
+		mark0 := len(dst)
+		if !(v.Path == "") {
+			dst = append(dst, "\"path\":"...)
+			dst = strictjson.AppendString(dst, string(v.Path))
+		}
+		if len(dst) != mark0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, "\"offset\":"...)
+		dst = strictjson.AppendInt(dst, int64(v.Offset))
+		dst = append(dst, ",\"limit\":"...)
+		dst = strictjson.AppendInt(dst, int64(v.Limit))
+		dst = append(dst, '}')
 	}
-	dst = append(dst, ",\"offset\":"...)
-	dst = strictjson.AppendInt(dst, int64(v.Offset))
-	dst = append(dst, ",\"limit\":"...)
-	dst = strictjson.AppendInt(dst, int64(v.Limit))
-	dst = append(dst, '}')
 	return dst
 }
 

@@ -17,36 +17,58 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		Objective string     `json:"objective"`
-		Status    PlanStatus `json:"status"`
-		Steps     []PlanStep `json:"steps"`
-	} = Plan{}
-	_ struct {
-		StepID int        `json:"step_id"`
-		Title  string     `json:"title"`
-		Status StepStatus `json:"status"`
-	} = PlanStep{}
-	_ struct {
-		Objective    string   `json:"objective" wink:"minLength=1,maxLength=500"`
-		InitialSteps []string `json:"initial_steps,omitempty" wink:"minLength=1,maxLength=500"`
-	} = SetupPlanParams{}
-	_ struct {
-		Steps []string `json:"steps" wink:"minItems=1,minLength=1,maxLength=500"`
-	} = AddStepParams{}
-	_ struct {
-		StepID int         `json:"step_id" wink:"min=1"`
-		Title  *string     `json:"title,omitempty" wink:"minLength=1,maxLength=500"`
-		Status *StepStatus `json:"status,omitempty"`
-	} = UpdateStepParams{}
-)
-var (
-	_ func(*wink.ToolContext, SetupPlanParams) (wink.ToolResult[Plan], error)  = SetupPlan
-	_ func(*wink.ToolContext, AddStepParams) (wink.ToolResult[Plan], error)    = AddStep
-	_ func(*wink.ToolContext, UpdateStepParams) (wink.ToolResult[Plan], error) = UpdateStep
-	_ func(*wink.ToolContext) (wink.ToolResult[Plan], error)                   = ReadPlan
-)
+type winkStalePlanRunGoGenerate = struct {
+	Objective string     `json:"objective"`
+	Status    PlanStatus `json:"status"`
+	Steps     []PlanStep `json:"steps"`
+}
+
+var _ winkStalePlanRunGoGenerate = Plan{}
+
+type winkStalePlanStepRunGoGenerate = struct {
+	StepID int        `json:"step_id"`
+	Title  string     `json:"title"`
+	Status StepStatus `json:"status"`
+}
+
+var _ winkStalePlanStepRunGoGenerate = PlanStep{}
+
+type winkStaleSetupPlanParamsRunGoGenerate = struct {
+	Objective    string   `json:"objective" wink:"minLength=1,maxLength=500"`
+	InitialSteps []string `json:"initial_steps,omitempty" wink:"minLength=1,maxLength=500"`
+}
+
+var _ winkStaleSetupPlanParamsRunGoGenerate = SetupPlanParams{}
+
+type winkStaleAddStepParamsRunGoGenerate = struct {
+	Steps []string `json:"steps" wink:"minItems=1,minLength=1,maxLength=500"`
+}
+
+var _ winkStaleAddStepParamsRunGoGenerate = AddStepParams{}
+
+type winkStaleUpdateStepParamsRunGoGenerate = struct {
+	StepID int         `json:"step_id" wink:"min=1"`
+	Title  *string     `json:"title,omitempty" wink:"minLength=1,maxLength=500"`
+	Status *StepStatus `json:"status,omitempty"`
+}
+
+var _ winkStaleUpdateStepParamsRunGoGenerate = UpdateStepParams{}
+
+type winkStaleHandlerSetupPlanRunGoGenerate = func(*wink.ToolContext, SetupPlanParams) (wink.ToolResult[Plan], error)
+
+var _ winkStaleHandlerSetupPlanRunGoGenerate = SetupPlan
+
+type winkStaleHandlerAddStepRunGoGenerate = func(*wink.ToolContext, AddStepParams) (wink.ToolResult[Plan], error)
+
+var _ winkStaleHandlerAddStepRunGoGenerate = AddStep
+
+type winkStaleHandlerUpdateStepRunGoGenerate = func(*wink.ToolContext, UpdateStepParams) (wink.ToolResult[Plan], error)
+
+var _ winkStaleHandlerUpdateStepRunGoGenerate = UpdateStep
+
+type winkStaleHandlerReadPlanRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[Plan], error)
+
+var _ winkStaleHandlerReadPlanRunGoGenerate = ReadPlan
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
@@ -455,10 +477,8 @@ func winkDecodeSetupPlanParams(d *strictjson.Decoder, v *SetupPlanParams) {
 func winkEncodeSetupPlanParams(dst []byte, v *SetupPlanParams) []byte {
 	dst = append(dst, "{\"objective\":"...)
 	dst = strictjson.AppendString(dst, v.Objective)
-	dst = append(dst, ",\"initial_steps\":"...)
-	if v.InitialSteps == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.InitialSteps) == 0) {
+		dst = append(dst, ",\"initial_steps\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.InitialSteps {
 			if i1 > 0 {
@@ -587,17 +607,21 @@ func winkDecodeUpdateStepParams(d *strictjson.Decoder, v *UpdateStepParams) {
 func winkEncodeUpdateStepParams(dst []byte, v *UpdateStepParams) []byte {
 	dst = append(dst, "{\"step_id\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.StepID))
-	dst = append(dst, ",\"title\":"...)
-	if v.Title == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendString(dst, *v.Title)
+	if !(v.Title == nil) {
+		dst = append(dst, ",\"title\":"...)
+		if v.Title == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendString(dst, *v.Title)
+		}
 	}
-	dst = append(dst, ",\"status\":"...)
-	if v.Status == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendString(dst, string(*v.Status))
+	if !(v.Status == nil) {
+		dst = append(dst, ",\"status\":"...)
+		if v.Status == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendString(dst, string(*v.Status))
+		}
 	}
 	dst = append(dst, '}')
 	return dst

@@ -19,25 +19,29 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		ExitCode    int    `json:"exit_code"`
-		Output      string `json:"output"`
-		OutputBytes int64  `json:"output_bytes"`
-		Truncated   bool   `json:"truncated"`
-	} = ShellResult{}
-	_ struct {
-		Command        string            `json:"command" wink:"minLength=1,maxLength=4096"`
-		Args           []string          `json:"args,omitempty" wink:"maxItems=1024,maxLength=65536"`
-		Workdir        files.PathOrRoot  `json:"workdir,omitempty"`
-		TimeoutSeconds int               `json:"timeout_seconds,omitempty" wink:"min=1,max=3600,default=60"`
-		Env            map[string]string `json:"env,omitempty"`
-		AllowFailure   bool              `json:"allow_failure,omitempty"`
-	} = ShellParams{}
-)
-var (
-	_ func(*wink.ToolContext, ShellParams) (wink.ToolResult[ShellResult], error) = Shell
-)
+type winkStaleShellResultRunGoGenerate = struct {
+	ExitCode    int    `json:"exit_code"`
+	Output      string `json:"output"`
+	OutputBytes int64  `json:"output_bytes"`
+	Truncated   bool   `json:"truncated"`
+}
+
+var _ winkStaleShellResultRunGoGenerate = ShellResult{}
+
+type winkStaleShellParamsRunGoGenerate = struct {
+	Command        string            `json:"command" wink:"minLength=1,maxLength=4096"`
+	Args           []string          `json:"args,omitempty" wink:"maxItems=1024,maxLength=65536"`
+	Workdir        files.PathOrRoot  `json:"workdir,omitempty"`
+	TimeoutSeconds int               `json:"timeout_seconds,omitempty" wink:"min=1,max=3600,default=60"`
+	Env            map[string]string `json:"env,omitempty"`
+	AllowFailure   bool              `json:"allow_failure,omitempty"`
+}
+
+var _ winkStaleShellParamsRunGoGenerate = ShellParams{}
+
+type winkStaleHandlerShellRunGoGenerate = func(*wink.ToolContext, ShellParams) (wink.ToolResult[ShellResult], error)
+
+var _ winkStaleHandlerShellRunGoGenerate = Shell
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
@@ -54,7 +58,7 @@ var WinkShell = wink.NewTool(wink.Spec{
 		Input:       []byte(`{"command":"go","args":["test","./..."],"timeout_seconds":300}`),
 	}, {
 		Description: "Use a shell for a pipeline",
-		Input:       []byte(`{"command":"sh","args":["-c","ls -1 | wc -l"],"timeout_seconds":60}`),
+		Input:       []byte(`{"command":"sh","args":["-c","ls -1 | wc -l"]}`),
 	}},
 	Name:         "shell",
 	ParamsSchema: winkSchemaShellParams,
@@ -270,10 +274,8 @@ func winkDecodeShellParams(d *strictjson.Decoder, v *ShellParams) {
 func winkEncodeShellParams(dst []byte, v *ShellParams) []byte {
 	dst = append(dst, "{\"command\":"...)
 	dst = strictjson.AppendString(dst, v.Command)
-	dst = append(dst, ",\"args\":"...)
-	if v.Args == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.Args) == 0) {
+		dst = append(dst, ",\"args\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.Args {
 			if i1 > 0 {
@@ -283,18 +285,14 @@ func winkEncodeShellParams(dst []byte, v *ShellParams) []byte {
 		}
 		dst = append(dst, ']')
 	}
-	dst = append(dst, ",\"workdir\":"...)
-	if v.Workdir == "" {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Workdir == "") {
+		dst = append(dst, ",\"workdir\":"...)
 		dst = strictjson.AppendString(dst, string(v.Workdir))
 	}
 	dst = append(dst, ",\"timeout_seconds\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.TimeoutSeconds))
-	dst = append(dst, ",\"env\":"...)
-	if v.Env == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.Env) == 0) {
+		dst = append(dst, ",\"env\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.Env)) {
 			if i1 > 0 {
@@ -306,10 +304,8 @@ func winkEncodeShellParams(dst []byte, v *ShellParams) []byte {
 		}
 		dst = append(dst, '}')
 	}
-	dst = append(dst, ",\"allow_failure\":"...)
-	if !v.AllowFailure {
-		dst = append(dst, "null"...)
-	} else {
+	if !(!v.AllowFailure) {
+		dst = append(dst, ",\"allow_failure\":"...)
 		dst = strictjson.AppendBool(dst, v.AllowFailure)
 	}
 	dst = append(dst, '}')

@@ -17,26 +17,45 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		Text string `json:"text" wink:"maxLength=1000"`
-	} = TextParams{}
-	_ struct {
-		Word   string `json:"word"`
-		Offset int    `json:"offset"`
-	} = Found{}
-	_ struct {
-		Text string `json:"text" wink:"maxLength=1000"`
-		Word string `json:"word" wink:"minLength=1,maxLength=100"`
-	} = FindParams{}
-)
-var (
-	_ func(*wink.ToolContext, TextParams) (wink.ToolResult[[]string], error)       = SplitWords
-	_ func(*wink.ToolContext, TextParams) (wink.ToolResult[string], error)         = Shout
-	_ func(*wink.ToolContext, TextParams) (wink.ToolResult[int], error)            = CountLetters
-	_ func(*wink.ToolContext, TextParams) (wink.ToolResult[map[string]int], error) = LetterCounts
-	_ func(*wink.ToolContext, FindParams) (wink.ToolResult[Found], error)          = FindWord
-)
+type winkStaleTextParamsRunGoGenerate = struct {
+	Text string `json:"text" wink:"maxLength=1000"`
+}
+
+var _ winkStaleTextParamsRunGoGenerate = TextParams{}
+
+type winkStaleFoundRunGoGenerate = struct {
+	Word   string `json:"word"`
+	Offset int    `json:"offset"`
+}
+
+var _ winkStaleFoundRunGoGenerate = Found{}
+
+type winkStaleFindParamsRunGoGenerate = struct {
+	Text string `json:"text" wink:"maxLength=1000"`
+	Word string `json:"word" wink:"minLength=1,maxLength=100"`
+}
+
+var _ winkStaleFindParamsRunGoGenerate = FindParams{}
+
+type winkStaleHandlerSplitWordsRunGoGenerate = func(*wink.ToolContext, TextParams) (wink.ToolResult[[]string], error)
+
+var _ winkStaleHandlerSplitWordsRunGoGenerate = SplitWords
+
+type winkStaleHandlerShoutRunGoGenerate = func(*wink.ToolContext, TextParams) (wink.ToolResult[string], error)
+
+var _ winkStaleHandlerShoutRunGoGenerate = Shout
+
+type winkStaleHandlerCountLettersRunGoGenerate = func(*wink.ToolContext, TextParams) (wink.ToolResult[int], error)
+
+var _ winkStaleHandlerCountLettersRunGoGenerate = CountLetters
+
+type winkStaleHandlerLetterCountsRunGoGenerate = func(*wink.ToolContext, TextParams) (wink.ToolResult[map[string]int], error)
+
+var _ winkStaleHandlerLetterCountsRunGoGenerate = LetterCounts
+
+type winkStaleHandlerFindWordRunGoGenerate = func(*wink.ToolContext, FindParams) (wink.ToolResult[Found], error)
+
+var _ winkStaleHandlerFindWordRunGoGenerate = FindWord
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.

@@ -18,37 +18,62 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		Location    string `json:"location"`
-		Temperature int    `json:"temperature"`
-		Unit        Unit   `json:"unit"`
-	} = Weather{}
-	_ struct {
-		Location string `json:"location" wink:"minLength=1"`
-		Unit     Unit   `json:"unit,omitempty"`
-	} = WeatherParams{}
-	_ struct {
-		Hits []string `json:"hits"`
-	} = SearchResult{}
-	_ struct {
-		SearchEngine Engine `json:"search_engine"`
-		SearchQuery  string `json:"search_query" wink:"minLength=1"`
-	} = SearchParams{}
-	_ struct {
-		Open int `json:"open"`
-	} = IssueList{}
-	_ struct {
-		Issue  int               `json:"issue" wink:"min=1"`
-		Labels map[string]string `json:"labels"`
-	} = LabelParams{}
-)
-var (
-	_ func(*wink.ToolContext, WeatherParams) (wink.ToolResult[Weather], error)     = GetCurrentWeather
-	_ func(*wink.ToolContext, SearchParams) (wink.ToolResult[SearchResult], error) = Search
-	_ func(*wink.ToolContext) (wink.ToolResult[IssueList], error)                  = UpdateIssueList
-	_ func(*wink.ToolContext, LabelParams) (wink.ToolResult[wink.NoValue], error)  = LabelIssue
-)
+type winkStaleWeatherRunGoGenerate = struct {
+	Location    string `json:"location"`
+	Temperature int    `json:"temperature"`
+	Unit        Unit   `json:"unit"`
+}
+
+var _ winkStaleWeatherRunGoGenerate = Weather{}
+
+type winkStaleWeatherParamsRunGoGenerate = struct {
+	Location string `json:"location" wink:"minLength=1"`
+	Unit     Unit   `json:"unit,omitempty"`
+}
+
+var _ winkStaleWeatherParamsRunGoGenerate = WeatherParams{}
+
+type winkStaleSearchResultRunGoGenerate = struct {
+	Hits []string `json:"hits"`
+}
+
+var _ winkStaleSearchResultRunGoGenerate = SearchResult{}
+
+type winkStaleSearchParamsRunGoGenerate = struct {
+	SearchEngine Engine `json:"search_engine"`
+	SearchQuery  string `json:"search_query" wink:"minLength=1"`
+}
+
+var _ winkStaleSearchParamsRunGoGenerate = SearchParams{}
+
+type winkStaleIssueListRunGoGenerate = struct {
+	Open int `json:"open"`
+}
+
+var _ winkStaleIssueListRunGoGenerate = IssueList{}
+
+type winkStaleLabelParamsRunGoGenerate = struct {
+	Issue  int               `json:"issue" wink:"min=1"`
+	Labels map[string]string `json:"labels"`
+}
+
+var _ winkStaleLabelParamsRunGoGenerate = LabelParams{}
+
+type winkStaleHandlerGetCurrentWeatherRunGoGenerate = func(*wink.ToolContext, WeatherParams) (wink.ToolResult[Weather], error)
+
+var _ winkStaleHandlerGetCurrentWeatherRunGoGenerate = GetCurrentWeather
+
+type winkStaleHandlerSearchRunGoGenerate = func(*wink.ToolContext, SearchParams) (wink.ToolResult[SearchResult], error)
+
+var _ winkStaleHandlerSearchRunGoGenerate = Search
+
+type winkStaleHandlerUpdateIssueListRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[IssueList], error)
+
+var _ winkStaleHandlerUpdateIssueListRunGoGenerate = UpdateIssueList
+
+type winkStaleHandlerLabelIssueRunGoGenerate = func(*wink.ToolContext, LabelParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerLabelIssueRunGoGenerate = LabelIssue
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
@@ -181,10 +206,8 @@ func winkDecodeWeatherParams(d *strictjson.Decoder, v *WeatherParams) {
 func winkEncodeWeatherParams(dst []byte, v *WeatherParams) []byte {
 	dst = append(dst, "{\"location\":"...)
 	dst = strictjson.AppendString(dst, v.Location)
-	dst = append(dst, ",\"unit\":"...)
-	if v.Unit == "" {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Unit == "") {
+		dst = append(dst, ",\"unit\":"...)
 		dst = strictjson.AppendString(dst, string(v.Unit))
 	}
 	dst = append(dst, '}')

@@ -17,33 +17,52 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		Account string `json:"account" wink:"minLength=1,maxLength=40"`
-	} = SnapshotParams{}
-	_ struct {
-		Account string `json:"account"`
-		Cents   int    `json:"cents"`
-	} = Balance{}
-	_ struct {
-		Account string `json:"account" wink:"minLength=1,maxLength=40"`
-		Cents   int    `json:"cents" wink:"min=1,max=1000000"`
-	} = DepositParams{}
-	_ struct {
-		From  string `json:"from" wink:"minLength=1,maxLength=40"`
-		Cents int    `json:"cents" wink:"min=1,max=1000000"`
-	} = TransferParams{}
-	_ struct {
-		Account string `json:"account"`
-		Cents   int    `json:"cents"`
-		Key     string `json:"key"`
-	} = Entry{}
-)
-var (
-	_ func(*wink.ToolContext, SnapshotParams) (wink.ToolResult[wink.NoValue], error) = Snapshot
-	_ func(*wink.ToolContext, DepositParams) (wink.ToolResult[Balance], error)       = Deposit
-	_ func(*wink.ToolContext, TransferParams) (wink.ToolResult[Balance], error)      = Transfer
-)
+type winkStaleSnapshotParamsRunGoGenerate = struct {
+	Account string `json:"account" wink:"minLength=1,maxLength=40"`
+}
+
+var _ winkStaleSnapshotParamsRunGoGenerate = SnapshotParams{}
+
+type winkStaleBalanceRunGoGenerate = struct {
+	Account string `json:"account"`
+	Cents   int    `json:"cents"`
+}
+
+var _ winkStaleBalanceRunGoGenerate = Balance{}
+
+type winkStaleDepositParamsRunGoGenerate = struct {
+	Account string `json:"account" wink:"minLength=1,maxLength=40"`
+	Cents   int    `json:"cents" wink:"min=1,max=1000000"`
+}
+
+var _ winkStaleDepositParamsRunGoGenerate = DepositParams{}
+
+type winkStaleTransferParamsRunGoGenerate = struct {
+	From  string `json:"from" wink:"minLength=1,maxLength=40"`
+	Cents int    `json:"cents" wink:"min=1,max=1000000"`
+}
+
+var _ winkStaleTransferParamsRunGoGenerate = TransferParams{}
+
+type winkStaleEntryRunGoGenerate = struct {
+	Account string `json:"account"`
+	Cents   int    `json:"cents"`
+	Key     string `json:"key"`
+}
+
+var _ winkStaleEntryRunGoGenerate = Entry{}
+
+type winkStaleHandlerSnapshotRunGoGenerate = func(*wink.ToolContext, SnapshotParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerSnapshotRunGoGenerate = Snapshot
+
+type winkStaleHandlerDepositRunGoGenerate = func(*wink.ToolContext, DepositParams) (wink.ToolResult[Balance], error)
+
+var _ winkStaleHandlerDepositRunGoGenerate = Deposit
+
+type winkStaleHandlerTransferRunGoGenerate = func(*wink.ToolContext, TransferParams) (wink.ToolResult[Balance], error)
+
+var _ winkStaleHandlerTransferRunGoGenerate = Transfer
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.

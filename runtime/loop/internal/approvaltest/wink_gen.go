@@ -16,20 +16,27 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		To    string       `json:"to"`
-		Cents int          `json:"cents"`
-		Memo  wink.RawJSON `json:"memo,omitempty"`
-	} = PayParams{}
-	_ struct {
-		Path string `json:"path"`
-	} = WipeParams{}
-)
-var (
-	_ func(*wink.ToolContext, PayParams) (wink.ToolResult[wink.NoValue], error)  = Pay
-	_ func(*wink.ToolContext, WipeParams) (wink.ToolResult[wink.NoValue], error) = Wipe
-)
+type winkStalePayParamsRunGoGenerate = struct {
+	To    string       `json:"to"`
+	Cents int          `json:"cents"`
+	Memo  wink.RawJSON `json:"memo,omitempty"`
+}
+
+var _ winkStalePayParamsRunGoGenerate = PayParams{}
+
+type winkStaleWipeParamsRunGoGenerate = struct {
+	Path string `json:"path"`
+}
+
+var _ winkStaleWipeParamsRunGoGenerate = WipeParams{}
+
+type winkStaleHandlerPayRunGoGenerate = func(*wink.ToolContext, PayParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerPayRunGoGenerate = Pay
+
+type winkStaleHandlerWipeRunGoGenerate = func(*wink.ToolContext, WipeParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerWipeRunGoGenerate = Wipe
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
@@ -120,11 +127,13 @@ func winkEncodePayParams(dst []byte, v *PayParams) []byte {
 	dst = strictjson.AppendString(dst, v.To)
 	dst = append(dst, ",\"cents\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Cents))
-	dst = append(dst, ",\"memo\":"...)
-	if len(v.Memo) == 0 {
-		dst = append(dst, "null"...)
-	} else {
-		dst = append(dst, v.Memo...)
+	if !(len(v.Memo) == 0) {
+		dst = append(dst, ",\"memo\":"...)
+		if len(v.Memo) == 0 {
+			dst = append(dst, "null"...)
+		} else {
+			dst = append(dst, v.Memo...)
+		}
 	}
 	dst = append(dst, '}')
 	return dst

@@ -14,19 +14,29 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		Text string `json:"text" wink:"minLength=1"`
-	} = EchoParams{}
-	_ struct {
-		ID string `json:"id"`
-	} = StepParams{}
-)
-var (
-	_ func(*wink.ToolContext, EchoParams) (wink.ToolResult[wink.NoValue], error) = Echo
-	_ func(*wink.ToolContext, StepParams) (wink.ToolResult[wink.NoValue], error) = Step
-	_ func(*wink.ToolContext, StepParams) (wink.ToolResult[wink.NoValue], error) = Peek
-)
+type winkStaleEchoParamsRunGoGenerate = struct {
+	Text string `json:"text" wink:"minLength=1"`
+}
+
+var _ winkStaleEchoParamsRunGoGenerate = EchoParams{}
+
+type winkStaleStepParamsRunGoGenerate = struct {
+	ID string `json:"id"`
+}
+
+var _ winkStaleStepParamsRunGoGenerate = StepParams{}
+
+type winkStaleHandlerEchoRunGoGenerate = func(*wink.ToolContext, EchoParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerEchoRunGoGenerate = Echo
+
+type winkStaleHandlerStepRunGoGenerate = func(*wink.ToolContext, StepParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerStepRunGoGenerate = Step
+
+type winkStaleHandlerPeekRunGoGenerate = func(*wink.ToolContext, StepParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerPeekRunGoGenerate = Peek
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.

@@ -16,24 +16,37 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		ID    int    `json:"id"`
-		State string `json:"state"`
-	} = Ticket{}
-	_ struct {
-		ID int `json:"id"`
-	} = TicketParams{}
-	_ struct {
-		Subject string `json:"subject"`
-		Scopes  string `json:"scopes"`
-	} = Caller{}
-)
-var (
-	_ func(*wink.ToolContext, TicketParams) (wink.ToolResult[Ticket], error) = ReadTicket
-	_ func(*wink.ToolContext, TicketParams) (wink.ToolResult[Ticket], error) = CloseTicket
-	_ func(*wink.ToolContext) (wink.ToolResult[Caller], error)               = Whoami
-)
+type winkStaleTicketRunGoGenerate = struct {
+	ID    int    `json:"id"`
+	State string `json:"state"`
+}
+
+var _ winkStaleTicketRunGoGenerate = Ticket{}
+
+type winkStaleTicketParamsRunGoGenerate = struct {
+	ID int `json:"id"`
+}
+
+var _ winkStaleTicketParamsRunGoGenerate = TicketParams{}
+
+type winkStaleCallerRunGoGenerate = struct {
+	Subject string `json:"subject"`
+	Scopes  string `json:"scopes"`
+}
+
+var _ winkStaleCallerRunGoGenerate = Caller{}
+
+type winkStaleHandlerReadTicketRunGoGenerate = func(*wink.ToolContext, TicketParams) (wink.ToolResult[Ticket], error)
+
+var _ winkStaleHandlerReadTicketRunGoGenerate = ReadTicket
+
+type winkStaleHandlerCloseTicketRunGoGenerate = func(*wink.ToolContext, TicketParams) (wink.ToolResult[Ticket], error)
+
+var _ winkStaleHandlerCloseTicketRunGoGenerate = CloseTicket
+
+type winkStaleHandlerWhoamiRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[Caller], error)
+
+var _ winkStaleHandlerWhoamiRunGoGenerate = Whoami
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.

@@ -14,56 +14,126 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		Topic string `json:"topic" wink:"minLength=1,maxLength=100"`
-	} = InterviewParams{}
-	_ struct {
-		N int `json:"n" wink:"min=0,max=100"`
-	} = TallyParams{}
-	_ struct {
-		Text string `json:"text" wink:"minLength=1,maxLength=100"`
-	} = NoteParams{}
-	_ struct {
-		Notes []string `json:"notes"`
-	} = NoteList{}
-	_ struct {
-		Text string `json:"text" wink:"maxLength=100"`
-	} = EchoParams{}
-	_ struct {
-		Text   string `json:"text"`
-		Length int    `json:"length"`
-	} = Echoed{}
-	_ struct {
-		Reason string `json:"reason"`
-	} = ExplodeParams{}
-	_ struct {
-		To int `json:"to" wink:"min=1,max=100"`
-	} = CountParams{}
-	_ struct {
-		Ms int `json:"ms" wink:"min=0,max=10000"`
-	} = LingerParams{}
-	_ struct {
-		Text string `json:"text" wink:"minLength=1,maxLength=100"`
-	} = Reply{}
-)
-var (
-	_ func(*wink.ToolContext, InterviewParams) (wink.ToolResult[string], error)     = Interview
-	_ func(*wink.ToolContext, TallyParams) (wink.ToolResult[int], error)            = Tally
-	_ func(*wink.ToolContext, NoteParams) (wink.ToolResult[wink.NoValue], error)    = AddNote
-	_ func(*wink.ToolContext, NoteParams) (wink.ToolResult[wink.NoValue], error)    = SlowFail
-	_ func(*wink.ToolContext) (wink.ToolResult[NoteList], error)                    = ListNotes
-	_ func(*wink.ToolContext, EchoParams) (wink.ToolResult[[]string], error)        = Words
-	_ func(*wink.ToolContext, EchoParams) (wink.ToolResult[int], error)             = Measure
-	_ func(*wink.ToolContext, EchoParams) (wink.ToolResult[*Echoed], error)         = Lookup
-	_ func(*wink.ToolContext, EchoParams) (wink.ToolResult[Echoed], error)          = Echo
-	_ func(*wink.ToolContext, ExplodeParams) (wink.ToolResult[wink.NoValue], error) = Explode
-	_ func(*wink.ToolContext) (wink.ToolResult[Echoed], error)                      = Quiet
-	_ func(*wink.ToolContext, EchoParams) (wink.ToolResult[Echoed], error)          = Reject
-	_ func(*wink.ToolContext, CountParams) (wink.ToolResult[wink.NoValue], error)   = Count
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                = Wait
-	_ func(*wink.ToolContext, LingerParams) (wink.ToolResult[string], error)        = Linger
-)
+type winkStaleInterviewParamsRunGoGenerate = struct {
+	Topic string `json:"topic" wink:"minLength=1,maxLength=100"`
+}
+
+var _ winkStaleInterviewParamsRunGoGenerate = InterviewParams{}
+
+type winkStaleTallyParamsRunGoGenerate = struct {
+	N int `json:"n" wink:"min=0,max=100"`
+}
+
+var _ winkStaleTallyParamsRunGoGenerate = TallyParams{}
+
+type winkStaleNoteParamsRunGoGenerate = struct {
+	Text string `json:"text" wink:"minLength=1,maxLength=100"`
+}
+
+var _ winkStaleNoteParamsRunGoGenerate = NoteParams{}
+
+type winkStaleNoteListRunGoGenerate = struct {
+	Notes []string `json:"notes"`
+}
+
+var _ winkStaleNoteListRunGoGenerate = NoteList{}
+
+type winkStaleEchoParamsRunGoGenerate = struct {
+	Text string `json:"text" wink:"maxLength=100"`
+}
+
+var _ winkStaleEchoParamsRunGoGenerate = EchoParams{}
+
+type winkStaleEchoedRunGoGenerate = struct {
+	Text   string `json:"text"`
+	Length int    `json:"length"`
+}
+
+var _ winkStaleEchoedRunGoGenerate = Echoed{}
+
+type winkStaleExplodeParamsRunGoGenerate = struct {
+	Reason string `json:"reason"`
+}
+
+var _ winkStaleExplodeParamsRunGoGenerate = ExplodeParams{}
+
+type winkStaleCountParamsRunGoGenerate = struct {
+	To int `json:"to" wink:"min=1,max=100"`
+}
+
+var _ winkStaleCountParamsRunGoGenerate = CountParams{}
+
+type winkStaleLingerParamsRunGoGenerate = struct {
+	Ms int `json:"ms" wink:"min=0,max=10000"`
+}
+
+var _ winkStaleLingerParamsRunGoGenerate = LingerParams{}
+
+type winkStaleReplyRunGoGenerate = struct {
+	Text string `json:"text" wink:"minLength=1,maxLength=100"`
+}
+
+var _ winkStaleReplyRunGoGenerate = Reply{}
+
+type winkStaleHandlerInterviewRunGoGenerate = func(*wink.ToolContext, InterviewParams) (wink.ToolResult[string], error)
+
+var _ winkStaleHandlerInterviewRunGoGenerate = Interview
+
+type winkStaleHandlerTallyRunGoGenerate = func(*wink.ToolContext, TallyParams) (wink.ToolResult[int], error)
+
+var _ winkStaleHandlerTallyRunGoGenerate = Tally
+
+type winkStaleHandlerAddNoteRunGoGenerate = func(*wink.ToolContext, NoteParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerAddNoteRunGoGenerate = AddNote
+
+type winkStaleHandlerSlowFailRunGoGenerate = func(*wink.ToolContext, NoteParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerSlowFailRunGoGenerate = SlowFail
+
+type winkStaleHandlerListNotesRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[NoteList], error)
+
+var _ winkStaleHandlerListNotesRunGoGenerate = ListNotes
+
+type winkStaleHandlerWordsRunGoGenerate = func(*wink.ToolContext, EchoParams) (wink.ToolResult[[]string], error)
+
+var _ winkStaleHandlerWordsRunGoGenerate = Words
+
+type winkStaleHandlerMeasureRunGoGenerate = func(*wink.ToolContext, EchoParams) (wink.ToolResult[int], error)
+
+var _ winkStaleHandlerMeasureRunGoGenerate = Measure
+
+type winkStaleHandlerLookupRunGoGenerate = func(*wink.ToolContext, EchoParams) (wink.ToolResult[*Echoed], error)
+
+var _ winkStaleHandlerLookupRunGoGenerate = Lookup
+
+type winkStaleHandlerEchoRunGoGenerate = func(*wink.ToolContext, EchoParams) (wink.ToolResult[Echoed], error)
+
+var _ winkStaleHandlerEchoRunGoGenerate = Echo
+
+type winkStaleHandlerExplodeRunGoGenerate = func(*wink.ToolContext, ExplodeParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerExplodeRunGoGenerate = Explode
+
+type winkStaleHandlerQuietRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[Echoed], error)
+
+var _ winkStaleHandlerQuietRunGoGenerate = Quiet
+
+type winkStaleHandlerRejectRunGoGenerate = func(*wink.ToolContext, EchoParams) (wink.ToolResult[Echoed], error)
+
+var _ winkStaleHandlerRejectRunGoGenerate = Reject
+
+type winkStaleHandlerCountRunGoGenerate = func(*wink.ToolContext, CountParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerCountRunGoGenerate = Count
+
+type winkStaleHandlerWaitRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerWaitRunGoGenerate = Wait
+
+type winkStaleHandlerLingerRunGoGenerate = func(*wink.ToolContext, LingerParams) (wink.ToolResult[string], error)
+
+var _ winkStaleHandlerLingerRunGoGenerate = Linger
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.

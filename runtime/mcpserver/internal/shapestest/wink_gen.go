@@ -20,115 +20,236 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		Base
-		Name  string        `json:"name"`
-		Note  *string       `json:"note,omitempty"`
-		Count int           `json:"count,omitempty"`
-		From  Point         `json:"from"`
-		To    *Point        `json:"to,omitempty"`
-		Color Color         `json:"color"`
-		Tags  Tags          `json:"tags"`
-		Extra wink.RawJSON  `json:"extra,omitempty"`
-		Wait  time.Duration `json:"wait"`
-		Level Level         `json:"level"`
-	} = Record{}
-	_ struct {
-		X int `json:"x"`
-		Y int `json:"y"`
-	} = Point{}
-	_ struct {
-		Name    string         `json:"name" wink:"pattern='^[a-z]{1,20}$',patternDesc='a lower-case word'"`
-		Color   Color          `json:"color,omitempty" wink:"default=green"`
-		Level   Level          `json:"level,omitempty" wink:"default=1"`
-		Mode    string         `json:"mode,omitempty" wink:"enum=fast|slow,default=fast"`
-		Wait    time.Duration  `json:"wait,omitempty" wink:"min=1s,max=1h,default=90s"`
-		Email   string         `json:"email,omitempty" wink:"format=email"`
-		When    *time.Time     `json:"when,omitempty"`
-		Ratio   float64        `json:"ratio,omitempty" wink:"min=0,max=1,default=0.5"`
-		Options Options        `json:"options" wink:"default={\"depth\":3}"`
-		Points  []Point        `json:"points,omitempty"`
-		Weights map[string]int `json:"weights,omitempty"`
-		Extra   wink.RawJSON   `json:"extra,omitempty"`
-		Fail    bool           `json:"fail,omitempty"`
-		Panic   bool           `json:"panic,omitempty"`
-		Absent  bool           `json:"absent,omitempty"`
-	} = Params{}
-	_ struct {
-		Depth  int      `json:"depth" wink:"min=1,max=5,default=2"`
-		Labels []string `json:"labels" wink:"default=[\"a\",\"b\"],maxItems=4,uniqueItems"`
-	} = Options{}
-	_ struct {
-		Name     string `json:"name"`
-		Children []Tree `json:"children"`
-		Parent   *Tree  `json:"parent,omitempty"`
-	} = Tree{}
-	_ struct {
-		A       Point    `json:"a"`
-		B       Point    `json:"b"`
-		Records []Record `json:"records,omitempty"`
-	} = Pair{}
-	_ struct {
-		Root Tree   `json:"root"`
-		A    *Point `json:"a,omitempty"`
-		B    *Point `json:"b,omitempty"`
-	} = TreeParams{}
-	_ struct {
-		I8      int8          `json:"i8"`
-		U8      uint8         `json:"u8"`
-		I64     int64         `json:"i64"`
-		U64     uint64        `json:"u64"`
-		F32     float32       `json:"f32"`
-		F64     float64       `json:"f64"`
-		Pair    [2]int        `json:"pair"`
-		Corners [2]Point      `json:"corners"`
-		At      time.Time     `json:"at"`
-		Long    time.Duration `json:"long"`
-	} = Numbers{}
-	_ struct {
-		Points []*Point          `json:"points"`
-		ByName map[string]*Point `json:"by_name"`
-		Words  []*string         `json:"words"`
-		Counts Counts            `json:"counts"`
-		Empty  map[string]string `json:"empty"`
-	} = Sparse{}
-)
-var (
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[Record], error)              = StructResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[*Record], error)             = PointerResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[[]string], error)            = StringsResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[[]string], error)            = NilSliceResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[[]Point], error)             = StructsResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[[][]int], error)             = MatrixResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[map[string]int], error)      = MapResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[map[string]Point], error)    = StructMapResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[string], error)              = StringResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[int], error)                 = IntResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[float64], error)             = FloatResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[bool], error)                = BoolResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[Color], error)               = EnumResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[Level], error)               = LevelResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[Tags], error)                = TagsResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[time.Time], error)           = TimeResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[time.Duration], error)       = DurationResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[wink.RawJSON], error)        = RawResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[wink.NoValue], error)        = NoValueResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[Tree], error)                = TreeResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[Pair], error)                = SharedResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[Record], error)              = HiddenResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[[]Point], error)             = ContentResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[wink.NoValue], error)        = ContentOnly
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[Point], error)               = ErrorResult
-	_ func(*wink.ToolContext) (wink.ToolResult[Point], error)                       = NoParamsResult
-	_ func(*wink.ToolContext, TreeParams) (wink.ToolResult[[]Tree], error)          = ForestResult
-	_ func(*wink.ToolContext, TreeParams) (wink.ToolResult[map[string]Tree], error) = TreeMapResult
-	_ func(*wink.ToolContext, TreeParams) (wink.ToolResult[*Tree], error)           = TreePointerResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[Numbers], error)             = NumbersResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[[3]int], error)              = ArrayResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[Sparse], error)              = SparseResult
-	_ func(*wink.ToolContext, Params) (wink.ToolResult[Counts], error)              = CountsResult
-)
+type winkStaleRecordRunGoGenerate = struct {
+	Base
+	Name  string        `json:"name"`
+	Note  *string       `json:"note,omitempty"`
+	Count int           `json:"count,omitempty"`
+	From  Point         `json:"from"`
+	To    *Point        `json:"to,omitempty"`
+	Color Color         `json:"color"`
+	Tags  Tags          `json:"tags"`
+	Extra wink.RawJSON  `json:"extra,omitempty"`
+	Wait  time.Duration `json:"wait"`
+	Level Level         `json:"level"`
+}
+
+var _ winkStaleRecordRunGoGenerate = Record{}
+
+type winkStalePointRunGoGenerate = struct {
+	X int `json:"x"`
+	Y int `json:"y"`
+}
+
+var _ winkStalePointRunGoGenerate = Point{}
+
+type winkStaleParamsRunGoGenerate = struct {
+	Name    string         `json:"name" wink:"pattern='^[a-z]{1,20}$',patternDesc='a lower-case word'"`
+	Color   Color          `json:"color,omitempty" wink:"default=green"`
+	Level   Level          `json:"level,omitempty" wink:"default=1"`
+	Mode    string         `json:"mode,omitempty" wink:"enum=fast|slow,default=fast"`
+	Wait    time.Duration  `json:"wait,omitempty" wink:"min=1s,max=1h,default=90s"`
+	Email   string         `json:"email,omitempty" wink:"format=email"`
+	When    *time.Time     `json:"when,omitempty"`
+	Ratio   float64        `json:"ratio,omitempty" wink:"min=0,max=1,default=0.5"`
+	Options Options        `json:"options" wink:"default={\"depth\":3}"`
+	Points  []Point        `json:"points,omitempty"`
+	Weights map[string]int `json:"weights,omitempty"`
+	Extra   wink.RawJSON   `json:"extra,omitempty"`
+	Fail    bool           `json:"fail,omitempty"`
+	Panic   bool           `json:"panic,omitempty"`
+	Absent  bool           `json:"absent,omitempty"`
+}
+
+var _ winkStaleParamsRunGoGenerate = Params{}
+
+type winkStaleOptionsRunGoGenerate = struct {
+	Depth  int      `json:"depth" wink:"min=1,max=5,default=2"`
+	Labels []string `json:"labels" wink:"default=[\"a\",\"b\"],maxItems=4,uniqueItems"`
+}
+
+var _ winkStaleOptionsRunGoGenerate = Options{}
+
+type winkStaleTreeRunGoGenerate = struct {
+	Name     string `json:"name"`
+	Children []Tree `json:"children"`
+	Parent   *Tree  `json:"parent,omitempty"`
+}
+
+var _ winkStaleTreeRunGoGenerate = Tree{}
+
+type winkStalePairRunGoGenerate = struct {
+	A       Point    `json:"a"`
+	B       Point    `json:"b"`
+	Records []Record `json:"records,omitempty"`
+}
+
+var _ winkStalePairRunGoGenerate = Pair{}
+
+type winkStaleTreeParamsRunGoGenerate = struct {
+	Root Tree   `json:"root"`
+	A    *Point `json:"a,omitempty"`
+	B    *Point `json:"b,omitempty"`
+}
+
+var _ winkStaleTreeParamsRunGoGenerate = TreeParams{}
+
+type winkStaleNumbersRunGoGenerate = struct {
+	I8      int8          `json:"i8"`
+	U8      uint8         `json:"u8"`
+	I64     int64         `json:"i64"`
+	U64     uint64        `json:"u64"`
+	F32     float32       `json:"f32"`
+	F64     float64       `json:"f64"`
+	Pair    [2]int        `json:"pair"`
+	Corners [2]Point      `json:"corners"`
+	At      time.Time     `json:"at"`
+	Long    time.Duration `json:"long"`
+}
+
+var _ winkStaleNumbersRunGoGenerate = Numbers{}
+
+type winkStaleSparseRunGoGenerate = struct {
+	Points []*Point          `json:"points"`
+	ByName map[string]*Point `json:"by_name"`
+	Words  []*string         `json:"words"`
+	Counts Counts            `json:"counts"`
+	Empty  map[string]string `json:"empty"`
+}
+
+var _ winkStaleSparseRunGoGenerate = Sparse{}
+
+type winkStaleHandlerStructResultRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[Record], error)
+
+var _ winkStaleHandlerStructResultRunGoGenerate = StructResult
+
+type winkStaleHandlerPointerResultRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[*Record], error)
+
+var _ winkStaleHandlerPointerResultRunGoGenerate = PointerResult
+
+type winkStaleHandlerStringsResultRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[[]string], error)
+
+var _ winkStaleHandlerStringsResultRunGoGenerate = StringsResult
+
+type winkStaleHandlerNilSliceResultRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[[]string], error)
+
+var _ winkStaleHandlerNilSliceResultRunGoGenerate = NilSliceResult
+
+type winkStaleHandlerStructsResultRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[[]Point], error)
+
+var _ winkStaleHandlerStructsResultRunGoGenerate = StructsResult
+
+type winkStaleHandlerMatrixResultRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[[][]int], error)
+
+var _ winkStaleHandlerMatrixResultRunGoGenerate = MatrixResult
+
+type winkStaleHandlerMapResultRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[map[string]int], error)
+
+var _ winkStaleHandlerMapResultRunGoGenerate = MapResult
+
+type winkStaleHandlerStructMapResultRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[map[string]Point], error)
+
+var _ winkStaleHandlerStructMapResultRunGoGenerate = StructMapResult
+
+type winkStaleHandlerStringResultRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[string], error)
+
+var _ winkStaleHandlerStringResultRunGoGenerate = StringResult
+
+type winkStaleHandlerIntResultRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[int], error)
+
+var _ winkStaleHandlerIntResultRunGoGenerate = IntResult
+
+type winkStaleHandlerFloatResultRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[float64], error)
+
+var _ winkStaleHandlerFloatResultRunGoGenerate = FloatResult
+
+type winkStaleHandlerBoolResultRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[bool], error)
+
+var _ winkStaleHandlerBoolResultRunGoGenerate = BoolResult
+
+type winkStaleHandlerEnumResultRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[Color], error)
+
+var _ winkStaleHandlerEnumResultRunGoGenerate = EnumResult
+
+type winkStaleHandlerLevelResultRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[Level], error)
+
+var _ winkStaleHandlerLevelResultRunGoGenerate = LevelResult
+
+type winkStaleHandlerTagsResultRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[Tags], error)
+
+var _ winkStaleHandlerTagsResultRunGoGenerate = TagsResult
+
+type winkStaleHandlerTimeResultRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[time.Time], error)
+
+var _ winkStaleHandlerTimeResultRunGoGenerate = TimeResult
+
+type winkStaleHandlerDurationResultRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[time.Duration], error)
+
+var _ winkStaleHandlerDurationResultRunGoGenerate = DurationResult
+
+type winkStaleHandlerRawResultRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[wink.RawJSON], error)
+
+var _ winkStaleHandlerRawResultRunGoGenerate = RawResult
+
+type winkStaleHandlerNoValueResultRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerNoValueResultRunGoGenerate = NoValueResult
+
+type winkStaleHandlerTreeResultRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[Tree], error)
+
+var _ winkStaleHandlerTreeResultRunGoGenerate = TreeResult
+
+type winkStaleHandlerSharedResultRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[Pair], error)
+
+var _ winkStaleHandlerSharedResultRunGoGenerate = SharedResult
+
+type winkStaleHandlerHiddenResultRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[Record], error)
+
+var _ winkStaleHandlerHiddenResultRunGoGenerate = HiddenResult
+
+type winkStaleHandlerContentResultRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[[]Point], error)
+
+var _ winkStaleHandlerContentResultRunGoGenerate = ContentResult
+
+type winkStaleHandlerContentOnlyRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerContentOnlyRunGoGenerate = ContentOnly
+
+type winkStaleHandlerErrorResultRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[Point], error)
+
+var _ winkStaleHandlerErrorResultRunGoGenerate = ErrorResult
+
+type winkStaleHandlerNoParamsResultRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[Point], error)
+
+var _ winkStaleHandlerNoParamsResultRunGoGenerate = NoParamsResult
+
+type winkStaleHandlerForestResultRunGoGenerate = func(*wink.ToolContext, TreeParams) (wink.ToolResult[[]Tree], error)
+
+var _ winkStaleHandlerForestResultRunGoGenerate = ForestResult
+
+type winkStaleHandlerTreeMapResultRunGoGenerate = func(*wink.ToolContext, TreeParams) (wink.ToolResult[map[string]Tree], error)
+
+var _ winkStaleHandlerTreeMapResultRunGoGenerate = TreeMapResult
+
+type winkStaleHandlerTreePointerResultRunGoGenerate = func(*wink.ToolContext, TreeParams) (wink.ToolResult[*Tree], error)
+
+var _ winkStaleHandlerTreePointerResultRunGoGenerate = TreePointerResult
+
+type winkStaleHandlerNumbersResultRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[Numbers], error)
+
+var _ winkStaleHandlerNumbersResultRunGoGenerate = NumbersResult
+
+type winkStaleHandlerArrayResultRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[[3]int], error)
+
+var _ winkStaleHandlerArrayResultRunGoGenerate = ArrayResult
+
+type winkStaleHandlerSparseResultRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[Sparse], error)
+
+var _ winkStaleHandlerSparseResultRunGoGenerate = SparseResult
+
+type winkStaleHandlerCountsResultRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[Counts], error)
+
+var _ winkStaleHandlerCountsResultRunGoGenerate = CountsResult
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
@@ -142,10 +263,10 @@ var WinkStructResult = wink.NewTool(wink.Spec{
 	Description:      "Returns a struct.",
 	Examples: []wink.Example{{
 		Description: "A record",
-		Input:       []byte(`{"name":"abc","color":"green","level":1,"mode":"fast","wait":"1m30s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]}}`),
+		Input:       []byte(`{"name":"abc"}`),
 	}, {
 		Description: "Every param",
-		Input:       []byte(`{"name":"abc","color":"red","level":2,"mode":"slow","wait":"2m0s","email":"a@b.example","when":"2026-01-02T03:04:05Z","ratio":0.25,"options":{"depth":4,"labels":["z"]},"points":[{"x":1,"y":2}],"weights":{"a":1},"extra":{"k":[1,2]}}`),
+		Input:       []byte(`{"name":"abc","color":"red","level":2,"mode":"slow","wait":"2m","email":"a@b.example","when":"2026-01-02T03:04:05Z","ratio":0.25,"options":{"depth":4,"labels":["z"]},"points":[{"x":1,"y":2}],"weights":{"a":1},"extra":{"k":[1,2]}}`),
 	}},
 	Name:         "struct_result",
 	ParamsSchema: winkSchemaParams,
@@ -214,10 +335,10 @@ var WinkPointerResult = wink.NewTool(wink.Spec{
 	Description:      "Returns a pointer to a struct, nil when the name is \"none\".",
 	Examples: []wink.Example{{
 		Description: "A record",
-		Input:       []byte(`{"name":"abc","color":"green","level":1,"mode":"fast","wait":"1m30s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]}}`),
+		Input:       []byte(`{"name":"abc"}`),
 	}, {
 		Description: "Null",
-		Input:       []byte(`{"name":"none","color":"green","level":1,"mode":"fast","wait":"1m30s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]}}`),
+		Input:       []byte(`{"name":"none"}`),
 	}},
 	Name:         "pointer_result",
 	ParamsSchema: winkSchemaParams,
@@ -272,7 +393,7 @@ var WinkStringsResult = wink.NewTool(wink.Spec{
 	Description:      "Returns a slice of strings.",
 	Examples: []wink.Example{{
 		Description: "Letters",
-		Input:       []byte(`{"name":"abc","color":"green","level":1,"mode":"fast","wait":"1m30s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]}}`),
+		Input:       []byte(`{"name":"abc"}`),
 		Output:      []byte(`["a","b","c"]`),
 	}},
 	Name:         "strings_result",
@@ -320,7 +441,7 @@ var WinkNilSliceResult = wink.NewTool(wink.Spec{
 	Description:      "Returns a nil slice.",
 	Examples: []wink.Example{{
 		Description: "Nil",
-		Input:       []byte(`{"name":"abc","color":"green","level":1,"mode":"fast","wait":"1m30s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]}}`),
+		Input:       []byte(`{"name":"abc"}`),
 	}},
 	Name:         "nil_slice_result",
 	ParamsSchema: winkSchemaParams,
@@ -362,7 +483,7 @@ var WinkStructsResult = wink.NewTool(wink.Spec{
 	Description:      "Returns a slice of structs (the shared Point).",
 	Examples: []wink.Example{{
 		Description: "Points",
-		Input:       []byte(`{"name":"abc","color":"green","level":1,"mode":"fast","wait":"1m30s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]}}`),
+		Input:       []byte(`{"name":"abc"}`),
 	}},
 	Name:         "structs_result",
 	ParamsSchema: winkSchemaParams,
@@ -404,7 +525,7 @@ var WinkMatrixResult = wink.NewTool(wink.Spec{
 	Description:      "Returns a slice of slices of integers.",
 	Examples: []wink.Example{{
 		Description: "Matrix",
-		Input:       []byte(`{"name":"abc","color":"green","level":1,"mode":"fast","wait":"1m30s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]}}`),
+		Input:       []byte(`{"name":"abc"}`),
 		Output:      []byte(`[[1,2],[3]]`),
 	}},
 	Name:         "matrix_result",
@@ -454,7 +575,7 @@ var WinkMapResult = wink.NewTool(wink.Spec{
 	Description:      "Returns a map of integers.",
 	Examples: []wink.Example{{
 		Description: "Map",
-		Input:       []byte(`{"name":"abc","color":"green","level":1,"mode":"fast","wait":"1m30s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]}}`),
+		Input:       []byte(`{"name":"abc"}`),
 	}},
 	Name:         "map_result",
 	ParamsSchema: winkSchemaParams,
@@ -496,7 +617,7 @@ var WinkStructMapResult = wink.NewTool(wink.Spec{
 	Description:      "Returns a map of structs.",
 	Examples: []wink.Example{{
 		Description: "Map",
-		Input:       []byte(`{"name":"abc","color":"green","level":1,"mode":"fast","wait":"1m30s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]}}`),
+		Input:       []byte(`{"name":"abc"}`),
 	}},
 	Name:         "struct_map_result",
 	ParamsSchema: winkSchemaParams,
@@ -538,7 +659,7 @@ var WinkStringResult = wink.NewTool(wink.Spec{
 	Description:      "Returns a string.",
 	Examples: []wink.Example{{
 		Description: "Upper",
-		Input:       []byte(`{"name":"abc","color":"green","level":1,"mode":"fast","wait":"1m30s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]}}`),
+		Input:       []byte(`{"name":"abc"}`),
 		Output:      []byte(`"ABC"`),
 	}},
 	Name:         "string_result",
@@ -583,7 +704,7 @@ var WinkIntResult = wink.NewTool(wink.Spec{
 	Description:      "Returns an integer.",
 	Examples: []wink.Example{{
 		Description: "Length",
-		Input:       []byte(`{"name":"abc","color":"green","level":1,"mode":"fast","wait":"1m30s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]}}`),
+		Input:       []byte(`{"name":"abc"}`),
 		Output:      []byte(`3`),
 	}},
 	Name:         "int_result",
@@ -628,7 +749,7 @@ var WinkFloatResult = wink.NewTool(wink.Spec{
 	Description:      "Returns a float.",
 	Examples: []wink.Example{{
 		Description: "Ratio",
-		Input:       []byte(`{"name":"abc","color":"green","level":1,"mode":"fast","wait":"1m30s","ratio":0.25,"options":{"depth":3,"labels":["a","b"]}}`),
+		Input:       []byte(`{"name":"abc","ratio":0.25}`),
 		Output:      []byte(`0.25`),
 	}},
 	Name:         "float_result",
@@ -673,7 +794,7 @@ var WinkBoolResult = wink.NewTool(wink.Spec{
 	Description:      "Returns a bool.",
 	Examples: []wink.Example{{
 		Description: "False",
-		Input:       []byte(`{"name":"abc","color":"green","level":1,"mode":"fast","wait":"1m30s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]}}`),
+		Input:       []byte(`{"name":"abc"}`),
 		Output:      []byte(`false`),
 	}},
 	Name:         "bool_result",
@@ -718,7 +839,7 @@ var WinkEnumResult = wink.NewTool(wink.Spec{
 	Description:      "Returns a named string enum.",
 	Examples: []wink.Example{{
 		Description: "Color",
-		Input:       []byte(`{"name":"abc","color":"blue","level":1,"mode":"fast","wait":"1m30s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]}}`),
+		Input:       []byte(`{"name":"abc","color":"blue"}`),
 		Output:      []byte(`"blue"`),
 	}},
 	Name:         "enum_result",
@@ -763,7 +884,7 @@ var WinkLevelResult = wink.NewTool(wink.Spec{
 	Description:      "Returns a named integer enum.",
 	Examples: []wink.Example{{
 		Description: "Level",
-		Input:       []byte(`{"name":"abc","color":"green","level":2,"mode":"fast","wait":"1m30s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]}}`),
+		Input:       []byte(`{"name":"abc","level":2}`),
 		Output:      []byte(`2`),
 	}},
 	Name:         "level_result",
@@ -808,7 +929,7 @@ var WinkTagsResult = wink.NewTool(wink.Spec{
 	Description:      "Returns a named slice type.",
 	Examples: []wink.Example{{
 		Description: "Tags",
-		Input:       []byte(`{"name":"abc","color":"green","level":1,"mode":"fast","wait":"1m30s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]}}`),
+		Input:       []byte(`{"name":"abc"}`),
 		Output:      []byte(`["abc"]`),
 	}},
 	Name:         "tags_result",
@@ -854,7 +975,7 @@ var WinkTimeResult = wink.NewTool(wink.Spec{
 	Description:      "Returns a time.",
 	Examples: []wink.Example{{
 		Description: "Time",
-		Input:       []byte(`{"name":"abc","color":"green","level":1,"mode":"fast","wait":"1m30s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]}}`),
+		Input:       []byte(`{"name":"abc"}`),
 		Output:      []byte(`"2026-01-02T03:04:05Z"`),
 	}},
 	Name:         "time_result",
@@ -899,7 +1020,7 @@ var WinkDurationResult = wink.NewTool(wink.Spec{
 	Description:      "Returns a duration.",
 	Examples: []wink.Example{{
 		Description: "Wait",
-		Input:       []byte(`{"name":"abc","color":"green","level":1,"mode":"fast","wait":"2m0s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]}}`),
+		Input:       []byte(`{"name":"abc","wait":"2m"}`),
 		Output:      []byte(`"2m0s"`),
 	}},
 	Name:         "duration_result",
@@ -944,7 +1065,7 @@ var WinkRawResult = wink.NewTool(wink.Spec{
 	Description:      "Returns free-form JSON.",
 	Examples: []wink.Example{{
 		Description: "Raw",
-		Input:       []byte(`{"name":"abc","color":"green","level":1,"mode":"fast","wait":"1m30s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]},"extra":[1,{"a":null}]}`),
+		Input:       []byte(`{"name":"abc","extra":[1,{"a":null}]}`),
 		Output:      []byte(`[1,{"a":null}]`),
 	}},
 	Name:         "raw_result",
@@ -990,7 +1111,7 @@ var WinkNoValueResult = wink.NewTool(wink.Spec{
 	Description:      "Returns no value.",
 	Examples: []wink.Example{{
 		Description: "Nothing",
-		Input:       []byte(`{"name":"abc","color":"green","level":1,"mode":"fast","wait":"1m30s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]}}`),
+		Input:       []byte(`{"name":"abc"}`),
 	}},
 	Name:         "no_value_result",
 	ParamsSchema: winkSchemaParams,
@@ -1030,7 +1151,7 @@ var WinkTreeResult = wink.NewTool(wink.Spec{
 	Description:      "Returns a recursive struct.",
 	Examples: []wink.Example{{
 		Description: "Tree",
-		Input:       []byte(`{"name":"abc","color":"green","level":1,"mode":"fast","wait":"1m30s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]}}`),
+		Input:       []byte(`{"name":"abc"}`),
 	}},
 	Name:         "tree_result",
 	ParamsSchema: winkSchemaParams,
@@ -1072,8 +1193,8 @@ var WinkSharedResult = wink.NewTool(wink.Spec{
 	Description:      "Returns a struct using a shared struct more than once.",
 	Examples: []wink.Example{{
 		Description: "Pair",
-		Input:       []byte(`{"name":"abc","color":"green","level":1,"mode":"fast","wait":"1m30s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]}}`),
-		Output:      []byte(`{"a":{"x":1,"y":2},"b":{"x":3,"y":4}}`),
+		Input:       []byte(`{"name":"abc"}`),
+		Output:      []byte(`{"a":{"x":1,"y":2},"b":{"x":3,"y":4},"records":null}`),
 	}},
 	Name:         "shared_result",
 	ParamsSchema: winkSchemaParams,
@@ -1120,7 +1241,7 @@ var WinkHiddenResult = wink.NewTool(wink.Spec{
 	Description:      "Returns a value kept out of the context.",
 	Examples: []wink.Example{{
 		Description: "Hidden",
-		Input:       []byte(`{"name":"abc","color":"green","level":1,"mode":"fast","wait":"1m30s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]}}`),
+		Input:       []byte(`{"name":"abc"}`),
 	}},
 	Name:         "hidden_result",
 	ParamsSchema: winkSchemaParams,
@@ -1162,7 +1283,7 @@ var WinkContentResult = wink.NewTool(wink.Spec{
 	Description:      "Returns a value with an image, audio, an embedded resource (text and blob) and a link.",
 	Examples: []wink.Example{{
 		Description: "Blocks",
-		Input:       []byte(`{"name":"abc","color":"green","level":1,"mode":"fast","wait":"1m30s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]}}`),
+		Input:       []byte(`{"name":"abc"}`),
 	}},
 	Name:         "content_result",
 	ParamsSchema: winkSchemaParams,
@@ -1204,7 +1325,7 @@ var WinkContentOnly = wink.NewTool(wink.Spec{
 	Description:      "Returns no value and blocks only.",
 	Examples: []wink.Example{{
 		Description: "Blocks",
-		Input:       []byte(`{"name":"abc","color":"green","level":1,"mode":"fast","wait":"1m30s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]}}`),
+		Input:       []byte(`{"name":"abc"}`),
 	}},
 	Name:         "content_only",
 	ParamsSchema: winkSchemaParams,
@@ -1246,7 +1367,7 @@ var WinkErrorResult = wink.NewTool(wink.Spec{
 	Description:      "Returns a Go error.",
 	Examples: []wink.Example{{
 		Description: "Error",
-		Input:       []byte(`{"name":"abc","color":"green","level":1,"mode":"fast","wait":"1m30s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]}}`),
+		Input:       []byte(`{"name":"abc"}`),
 	}},
 	Name:         "error_result",
 	ParamsSchema: winkSchemaParams,
@@ -1422,7 +1543,7 @@ var WinkNumbersResult = wink.NewTool(wink.Spec{
 	Description:      "Returns every number kind at its extremes.",
 	Examples: []wink.Example{{
 		Description: "Extremes",
-		Input:       []byte(`{"name":"abc","color":"green","level":1,"mode":"fast","wait":"1m30s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]}}`),
+		Input:       []byte(`{"name":"abc"}`),
 	}},
 	Name:         "numbers_result",
 	ParamsSchema: winkSchemaParams,
@@ -1464,7 +1585,7 @@ var WinkArrayResult = wink.NewTool(wink.Spec{
 	Description:      "Returns a fixed-size array.",
 	Examples: []wink.Example{{
 		Description: "Three",
-		Input:       []byte(`{"name":"abc","color":"green","level":1,"mode":"fast","wait":"1m30s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]}}`),
+		Input:       []byte(`{"name":"abc"}`),
 		Output:      []byte(`[1,2,3]`),
 	}},
 	Name:         "array_result",
@@ -1511,7 +1632,7 @@ var WinkSparseResult = wink.NewTool(wink.Spec{
 	Description:      "Returns slices and maps holding nulls.",
 	Examples: []wink.Example{{
 		Description: "Sparse",
-		Input:       []byte(`{"name":"abc","color":"green","level":1,"mode":"fast","wait":"1m30s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]}}`),
+		Input:       []byte(`{"name":"abc"}`),
 	}},
 	Name:         "sparse_result",
 	ParamsSchema: winkSchemaParams,
@@ -1553,7 +1674,7 @@ var WinkCountsResult = wink.NewTool(wink.Spec{
 	Description:      "Returns a named map type.",
 	Examples: []wink.Example{{
 		Description: "Counts",
-		Input:       []byte(`{"name":"abc","color":"green","level":1,"mode":"fast","wait":"1m30s","ratio":0.5,"options":{"depth":3,"labels":["a","b"]}}`),
+		Input:       []byte(`{"name":"abc"}`),
 		Output:      []byte(`{"abc":3}`),
 	}},
 	Name:         "counts_result",
@@ -1605,25 +1726,27 @@ func winkEncodeRecord(dst []byte, v *Record) []byte {
 	dst = strictjson.AppendTime(dst, v.Base.Created)
 	dst = append(dst, ",\"name\":"...)
 	dst = strictjson.AppendString(dst, v.Name)
-	dst = append(dst, ",\"note\":"...)
-	if v.Note == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendString(dst, *v.Note)
+	if !(v.Note == nil) {
+		dst = append(dst, ",\"note\":"...)
+		if v.Note == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendString(dst, *v.Note)
+		}
 	}
-	dst = append(dst, ",\"count\":"...)
-	if v.Count == 0 {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Count == 0) {
+		dst = append(dst, ",\"count\":"...)
 		dst = strictjson.AppendInt(dst, int64(v.Count))
 	}
 	dst = append(dst, ",\"from\":"...)
 	dst = winkEncodePoint(dst, &v.From)
-	dst = append(dst, ",\"to\":"...)
-	if v.To == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = winkEncodePoint(dst, v.To)
+	if !(v.To == nil) {
+		dst = append(dst, ",\"to\":"...)
+		if v.To == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = winkEncodePoint(dst, v.To)
+		}
 	}
 	dst = append(dst, ",\"color\":"...)
 	dst = strictjson.AppendString(dst, string(v.Color))
@@ -1636,11 +1759,13 @@ func winkEncodeRecord(dst []byte, v *Record) []byte {
 		dst = strictjson.AppendString(dst, v.Tags[i1])
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"extra\":"...)
-	if len(v.Extra) == 0 {
-		dst = append(dst, "null"...)
-	} else {
-		dst = append(dst, v.Extra...)
+	if !(len(v.Extra) == 0) {
+		dst = append(dst, ",\"extra\":"...)
+		if len(v.Extra) == 0 {
+			dst = append(dst, "null"...)
+		} else {
+			dst = append(dst, v.Extra...)
+		}
 	}
 	dst = append(dst, ",\"wait\":"...)
 	dst = strictjson.AppendDuration(dst, v.Wait)
@@ -2001,26 +2126,24 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 	dst = strictjson.AppendString(dst, v.Mode)
 	dst = append(dst, ",\"wait\":"...)
 	dst = strictjson.AppendDuration(dst, v.Wait)
-	dst = append(dst, ",\"email\":"...)
-	if v.Email == "" {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Email == "") {
+		dst = append(dst, ",\"email\":"...)
 		dst = strictjson.AppendString(dst, v.Email)
 	}
-	dst = append(dst, ",\"when\":"...)
-	if v.When == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendTime(dst, *v.When)
+	if !(v.When == nil) {
+		dst = append(dst, ",\"when\":"...)
+		if v.When == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendTime(dst, *v.When)
+		}
 	}
 	dst = append(dst, ",\"ratio\":"...)
 	dst = strictjson.AppendFloat(dst, v.Ratio, 64)
 	dst = append(dst, ",\"options\":"...)
 	dst = winkEncodeOptions(dst, &v.Options)
-	dst = append(dst, ",\"points\":"...)
-	if v.Points == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.Points) == 0) {
+		dst = append(dst, ",\"points\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.Points {
 			if i1 > 0 {
@@ -2030,10 +2153,8 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 		}
 		dst = append(dst, ']')
 	}
-	dst = append(dst, ",\"weights\":"...)
-	if v.Weights == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.Weights) == 0) {
+		dst = append(dst, ",\"weights\":"...)
 		dst = append(dst, '{')
 		for i1, k1 := range slices.Sorted(maps.Keys(v.Weights)) {
 			if i1 > 0 {
@@ -2045,28 +2166,24 @@ func winkEncodeParams(dst []byte, v *Params) []byte {
 		}
 		dst = append(dst, '}')
 	}
-	dst = append(dst, ",\"extra\":"...)
-	if len(v.Extra) == 0 {
-		dst = append(dst, "null"...)
-	} else {
-		dst = append(dst, v.Extra...)
+	if !(len(v.Extra) == 0) {
+		dst = append(dst, ",\"extra\":"...)
+		if len(v.Extra) == 0 {
+			dst = append(dst, "null"...)
+		} else {
+			dst = append(dst, v.Extra...)
+		}
 	}
-	dst = append(dst, ",\"fail\":"...)
-	if !v.Fail {
-		dst = append(dst, "null"...)
-	} else {
+	if !(!v.Fail) {
+		dst = append(dst, ",\"fail\":"...)
 		dst = strictjson.AppendBool(dst, v.Fail)
 	}
-	dst = append(dst, ",\"panic\":"...)
-	if !v.Panic {
-		dst = append(dst, "null"...)
-	} else {
+	if !(!v.Panic) {
+		dst = append(dst, ",\"panic\":"...)
 		dst = strictjson.AppendBool(dst, v.Panic)
 	}
-	dst = append(dst, ",\"absent\":"...)
-	if !v.Absent {
-		dst = append(dst, "null"...)
-	} else {
+	if !(!v.Absent) {
+		dst = append(dst, ",\"absent\":"...)
 		dst = strictjson.AppendBool(dst, v.Absent)
 	}
 	dst = append(dst, '}')
@@ -2216,11 +2333,13 @@ func winkEncodeTree(dst []byte, v *Tree) []byte {
 		dst = winkEncodeTree(dst, &v.Children[i1])
 	}
 	dst = append(dst, ']')
-	dst = append(dst, ",\"parent\":"...)
-	if v.Parent == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = winkEncodeTree(dst, v.Parent)
+	if !(v.Parent == nil) {
+		dst = append(dst, ",\"parent\":"...)
+		if v.Parent == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = winkEncodeTree(dst, v.Parent)
+		}
 	}
 	dst = append(dst, '}')
 	return dst
@@ -2232,10 +2351,8 @@ func winkEncodePair(dst []byte, v *Pair) []byte {
 	dst = winkEncodePoint(dst, &v.A)
 	dst = append(dst, ",\"b\":"...)
 	dst = winkEncodePoint(dst, &v.B)
-	dst = append(dst, ",\"records\":"...)
-	if v.Records == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.Records) == 0) {
+		dst = append(dst, ",\"records\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.Records {
 			if i1 > 0 {
@@ -2296,17 +2413,21 @@ func winkDecodeTreeParams(d *strictjson.Decoder, v *TreeParams) {
 func winkEncodeTreeParams(dst []byte, v *TreeParams) []byte {
 	dst = append(dst, "{\"root\":"...)
 	dst = winkEncodeTree(dst, &v.Root)
-	dst = append(dst, ",\"a\":"...)
-	if v.A == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = winkEncodePoint(dst, v.A)
+	if !(v.A == nil) {
+		dst = append(dst, ",\"a\":"...)
+		if v.A == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = winkEncodePoint(dst, v.A)
+		}
 	}
-	dst = append(dst, ",\"b\":"...)
-	if v.B == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = winkEncodePoint(dst, v.B)
+	if !(v.B == nil) {
+		dst = append(dst, ",\"b\":"...)
+		if v.B == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = winkEncodePoint(dst, v.B)
+		}
 	}
 	dst = append(dst, '}')
 	return dst
@@ -2697,9 +2818,9 @@ func winkEncodeResultOfCountsResult(dst []byte, v *Counts) []byte {
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaParams                    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Params use every schema feature.","properties":{"name":{"type":"string","description":"Name is a lower-case word.","pattern":"^[a-z]{1,20}$"},"color":{"type":["string","null"],"description":"Color to use.","enum":["red","green","blue",null],"default":"green"},"level":{"type":["integer","null"],"description":"Level to use.","enum":[1,2,null],"default":1},"mode":{"type":["string","null"],"description":"Mode is one of two strings.","enum":["fast","slow",null],"default":"fast"},"wait":{"type":["string","null"],"description":"Wait is a bounded duration. (at least 1s; at most 1h)","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$","default":"90s"},"email":{"type":["string","null"],"description":"Email of the caller.","format":"email"},"when":{"type":["string","null"],"description":"When the call is for.","format":"date-time"},"ratio":{"type":["number","null"],"description":"Ratio between 0 and 1.","minimum":0,"maximum":1,"default":0.5},"options":{"type":["object","null"],"description":"Options with composite defaults.","properties":{"depth":{"type":["integer","null"],"description":"Depth of the search.","minimum":1,"maximum":5,"default":2},"labels":{"type":["array","null"],"description":"Labels to attach.","items":{"type":"string"},"maxItems":4,"uniqueItems":true,"default":["a","b"]}},"additionalProperties":false,"default":{"depth":3}},"points":{"type":["array","null"],"description":"Points are optional.","items":{"type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false}},"weights":{"type":["object","null"],"description":"Weights by name.","additionalProperties":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"extra":{"description":"Extra is free-form JSON."},"fail":{"type":["boolean","null"],"description":"Fail makes the call fail."},"panic":{"type":["boolean","null"],"description":"Panic makes the handler panic."},"absent":{"type":["boolean","null"],"description":"Absent answers without a value."}},"required":["name"],"additionalProperties":false}`)
-	winkSchemaRecord                    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Record is a struct with an embedded struct, optional fields and a shared struct used twice.","properties":{"id":{"type":"string","description":"ID of the record."},"created":{"type":"string","description":"Created is when the record was made.","format":"date-time"},"name":{"type":"string","description":"Name of the record."},"note":{"type":["string","null"],"description":"Note is optional."},"count":{"type":["integer","null"],"description":"Count is optional (omitempty).","minimum":-9223372036854775808,"maximum":9223372036854775807},"from":{"description":"From is one point.","$ref":"#/$defs/Point"},"to":{"description":"To is another point.","anyOf":[{"$ref":"#/$defs/Point"},{"type":"null"}]},"color":{"type":"string","description":"Color of the record.","enum":["red","green","blue"]},"tags":{"type":"array","description":"Tags of the record.","items":{"type":"string"}},"extra":{"description":"Extra is free-form JSON."},"wait":{"type":"string","description":"Wait is a duration.","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"level":{"type":"integer","description":"Level of the record.","enum":[1,2]}},"required":["id","created","name","from","color","tags","wait","level"],"additionalProperties":false,"$defs":{"Point":{"type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false}}}`)
-	winkSchemaResultOfPointerResult     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":["object","null"],"description":"Record is a struct with an embedded struct, optional fields and a shared struct used twice.","properties":{"id":{"type":"string","description":"ID of the record."},"created":{"type":"string","description":"Created is when the record was made.","format":"date-time"},"name":{"type":"string","description":"Name of the record."},"note":{"type":["string","null"],"description":"Note is optional."},"count":{"type":["integer","null"],"description":"Count is optional (omitempty).","minimum":-9223372036854775808,"maximum":9223372036854775807},"from":{"description":"From is one point.","$ref":"#/$defs/Point"},"to":{"description":"To is another point.","anyOf":[{"$ref":"#/$defs/Point"},{"type":"null"}]},"color":{"type":"string","description":"Color of the record.","enum":["red","green","blue"]},"tags":{"type":"array","description":"Tags of the record.","items":{"type":"string"}},"extra":{"description":"Extra is free-form JSON."},"wait":{"type":"string","description":"Wait is a duration.","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"level":{"type":"integer","description":"Level of the record.","enum":[1,2]}},"required":["id","created","name","from","color","tags","wait","level"],"additionalProperties":false,"$defs":{"Point":{"type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false}}}`)
+	winkSchemaParams                    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Params use every schema feature.","properties":{"name":{"type":"string","description":"Name is a lower-case word.","pattern":"^[a-z]{1,20}$"},"color":{"type":["string","null"],"description":"Color to use.","enum":["red","green","blue",null],"default":"green"},"level":{"type":["integer","null"],"description":"Level to use. (1 = Low; 2 = High)","enum":[1,2,null],"default":1},"mode":{"type":["string","null"],"description":"Mode is one of two strings.","enum":["fast","slow",null],"default":"fast"},"wait":{"type":["string","null"],"description":"Wait is a bounded duration. (at least 1s; at most 1h)","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$","default":"90s"},"email":{"type":["string","null"],"description":"Email of the caller.","format":"email"},"when":{"type":["string","null"],"description":"When the call is for.","format":"date-time"},"ratio":{"type":["number","null"],"description":"Ratio between 0 and 1.","minimum":0,"maximum":1,"default":0.5},"options":{"type":["object","null"],"description":"Options with composite defaults.","properties":{"depth":{"type":["integer","null"],"description":"Depth of the search.","minimum":1,"maximum":5,"default":2},"labels":{"type":["array","null"],"description":"Labels to attach.","items":{"type":"string"},"maxItems":4,"uniqueItems":true,"default":["a","b"]}},"additionalProperties":false,"default":{"depth":3}},"points":{"type":["array","null"],"description":"Points are optional.","items":{"type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false}},"weights":{"type":["object","null"],"description":"Weights by name.","additionalProperties":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"extra":{"description":"Extra is free-form JSON."},"fail":{"type":["boolean","null"],"description":"Fail makes the call fail."},"panic":{"type":["boolean","null"],"description":"Panic makes the handler panic."},"absent":{"type":["boolean","null"],"description":"Absent answers without a value."}},"required":["name"],"additionalProperties":false}`)
+	winkSchemaRecord                    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Record is a struct with an embedded struct, optional fields and a shared struct used twice.","properties":{"id":{"type":"string","description":"ID of the record."},"created":{"type":"string","description":"Created is when the record was made.","format":"date-time"},"name":{"type":"string","description":"Name of the record."},"note":{"type":["string","null"],"description":"Note is optional."},"count":{"type":["integer","null"],"description":"Count is optional (omitempty).","minimum":-9223372036854775808,"maximum":9223372036854775807},"from":{"description":"From is one point.","$ref":"#/$defs/Point"},"to":{"description":"To is another point.","anyOf":[{"$ref":"#/$defs/Point"},{"type":"null"}]},"color":{"type":"string","description":"Color of the record.","enum":["red","green","blue"]},"tags":{"type":"array","description":"Tags of the record.","items":{"type":"string"}},"extra":{"description":"Extra is free-form JSON."},"wait":{"type":"string","description":"Wait is a duration.","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"level":{"type":"integer","description":"Level of the record. (1 = Low; 2 = High)","enum":[1,2]}},"required":["id","created","name","from","color","tags","wait","level"],"additionalProperties":false,"$defs":{"Point":{"type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false}}}`)
+	winkSchemaResultOfPointerResult     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":["object","null"],"description":"Record is a struct with an embedded struct, optional fields and a shared struct used twice.","properties":{"id":{"type":"string","description":"ID of the record."},"created":{"type":"string","description":"Created is when the record was made.","format":"date-time"},"name":{"type":"string","description":"Name of the record."},"note":{"type":["string","null"],"description":"Note is optional."},"count":{"type":["integer","null"],"description":"Count is optional (omitempty).","minimum":-9223372036854775808,"maximum":9223372036854775807},"from":{"description":"From is one point.","$ref":"#/$defs/Point"},"to":{"description":"To is another point.","anyOf":[{"$ref":"#/$defs/Point"},{"type":"null"}]},"color":{"type":"string","description":"Color of the record.","enum":["red","green","blue"]},"tags":{"type":"array","description":"Tags of the record.","items":{"type":"string"}},"extra":{"description":"Extra is free-form JSON."},"wait":{"type":"string","description":"Wait is a duration.","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"level":{"type":"integer","description":"Level of the record. (1 = Low; 2 = High)","enum":[1,2]}},"required":["id","created","name","from","color","tags","wait","level"],"additionalProperties":false,"$defs":{"Point":{"type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false}}}`)
 	winkSchemaResultOfStringsResult     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"array","items":{"type":"string"}}`)
 	winkSchemaResultOfStructsResult     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"array","items":{"type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false}}`)
 	winkSchemaResultOfMatrixResult      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"array","items":{"type":"array","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}}}`)
@@ -2710,13 +2831,13 @@ var (
 	winkSchemaResultOfFloatResult       = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}`)
 	winkSchemaResultOfBoolResult        = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"boolean"}`)
 	winkSchemaColor                     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"string","description":"Color is a named string enum.","enum":["red","green","blue"]}`)
-	winkSchemaLevel                     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"integer","description":"Level is a named integer enum.","enum":[1,2]}`)
+	winkSchemaLevel                     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"integer","description":"Level is a named integer enum. (1 = Low; 2 = High)","enum":[1,2]}`)
 	winkSchemaResultOfTimeResult        = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"string","format":"date-time"}`)
 	winkSchemaResultOfDurationResult    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"string","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"}`)
 	winkSchemaResultOfRawResult         = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema"}`)
 	winkSchemaNoValue                   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"null"}`)
 	winkSchemaTree                      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Tree is a recursive struct.","properties":{"name":{"type":"string","description":"Name of the node."},"children":{"type":"array","description":"Children of the node.","items":{"$ref":"#"}},"parent":{"description":"Parent points up (always null in results).","anyOf":[{"$ref":"#"},{"type":"null"}]}},"required":["name","children"],"additionalProperties":false}`)
-	winkSchemaPair                      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Pair holds the shared Point twice and a Record (whose Point goes under $defs too).","properties":{"a":{"description":"A is one point.","$ref":"#/$defs/Point"},"b":{"description":"B is another.","$ref":"#/$defs/Point"},"records":{"type":["array","null"],"description":"Records are optional.","items":{"type":"object","description":"Record is a struct with an embedded struct, optional fields and a shared struct used twice.","properties":{"id":{"type":"string","description":"ID of the record."},"created":{"type":"string","description":"Created is when the record was made.","format":"date-time"},"name":{"type":"string","description":"Name of the record."},"note":{"type":["string","null"],"description":"Note is optional."},"count":{"type":["integer","null"],"description":"Count is optional (omitempty).","minimum":-9223372036854775808,"maximum":9223372036854775807},"from":{"description":"From is one point.","$ref":"#/$defs/Point"},"to":{"description":"To is another point.","anyOf":[{"$ref":"#/$defs/Point"},{"type":"null"}]},"color":{"type":"string","description":"Color of the record.","enum":["red","green","blue"]},"tags":{"type":"array","description":"Tags of the record.","items":{"type":"string"}},"extra":{"description":"Extra is free-form JSON."},"wait":{"type":"string","description":"Wait is a duration.","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"level":{"type":"integer","description":"Level of the record.","enum":[1,2]}},"required":["id","created","name","from","color","tags","wait","level"],"additionalProperties":false}}},"required":["a","b"],"additionalProperties":false,"$defs":{"Point":{"type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false}}}`)
+	winkSchemaPair                      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Pair holds the shared Point twice and a Record (whose Point goes under $defs too).","properties":{"a":{"description":"A is one point.","$ref":"#/$defs/Point"},"b":{"description":"B is another.","$ref":"#/$defs/Point"},"records":{"type":["array","null"],"description":"Records are optional.","items":{"type":"object","description":"Record is a struct with an embedded struct, optional fields and a shared struct used twice.","properties":{"id":{"type":"string","description":"ID of the record."},"created":{"type":"string","description":"Created is when the record was made.","format":"date-time"},"name":{"type":"string","description":"Name of the record."},"note":{"type":["string","null"],"description":"Note is optional."},"count":{"type":["integer","null"],"description":"Count is optional (omitempty).","minimum":-9223372036854775808,"maximum":9223372036854775807},"from":{"description":"From is one point.","$ref":"#/$defs/Point"},"to":{"description":"To is another point.","anyOf":[{"$ref":"#/$defs/Point"},{"type":"null"}]},"color":{"type":"string","description":"Color of the record.","enum":["red","green","blue"]},"tags":{"type":"array","description":"Tags of the record.","items":{"type":"string"}},"extra":{"description":"Extra is free-form JSON."},"wait":{"type":"string","description":"Wait is a duration.","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"level":{"type":"integer","description":"Level of the record. (1 = Low; 2 = High)","enum":[1,2]}},"required":["id","created","name","from","color","tags","wait","level"],"additionalProperties":false}}},"required":["a","b"],"additionalProperties":false,"$defs":{"Point":{"type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false}}}`)
 	winkSchemaPoint                     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false}`)
 	winkSchemaNoParams                  = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)
 	winkSchemaTreeParams                = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"TreeParams hold a recursive struct and a shared one twice (the inputSchema has $defs).","properties":{"root":{"description":"Root of the tree to echo.","$ref":"#/$defs/Tree"},"a":{"description":"A is one point.","anyOf":[{"$ref":"#/$defs/Point"},{"type":"null"}]},"b":{"description":"B is another.","anyOf":[{"$ref":"#/$defs/Point"},{"type":"null"}]}},"required":["root"],"additionalProperties":false,"$defs":{"Tree":{"type":"object","description":"Tree is a recursive struct.","properties":{"name":{"type":"string","description":"Name of the node."},"children":{"type":"array","description":"Children of the node.","items":{"$ref":"#/$defs/Tree"}},"parent":{"description":"Parent points up (always null in results).","anyOf":[{"$ref":"#/$defs/Tree"},{"type":"null"}]}},"required":["name","children"],"additionalProperties":false},"Point":{"type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false}}}`)

@@ -17,77 +17,147 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		Notes int `json:"notes"`
-	} = MutateResult{}
-	_ struct {
-		Note    string   `json:"note"`
-		Path    string   `json:"path,omitempty"`
-		Content string   `json:"content,omitempty"`
-		Remove  string   `json:"remove,omitempty"`
-		Fail    FailKind `json:"fail"`
-	} = MutateParams{}
-	_ struct {
-		Content string `json:"content"`
-	} = FileContent{}
-	_ struct {
-		Path string `json:"path"`
-	} = PathParams{}
-	_ struct {
-		Path    string `json:"path"`
-		Content string `json:"content"`
-	} = WriteParams{}
-	_ struct {
-		FilePath string `json:"file_path"`
-		Old      string `json:"old"`
-		New      string `json:"new"`
-	} = EditParams{}
-	_ struct {
-		Fail bool `json:"fail,omitempty"`
-	} = StepParams{}
-	_ struct {
-		Seq int64 `json:"seq"`
-	} = Receipt{}
-	_ struct {
-		Account string `json:"account"`
-		Amount  int    `json:"amount"`
-		Fail    bool   `json:"fail,omitempty"`
-	} = ChargeParams{}
-	_ struct {
-		To     string       `json:"to"`
-		Amount int          `json:"amount"`
-		Meta   wink.RawJSON `json:"meta"`
-	} = TransferParams{}
-	_ struct {
-		Room string `json:"room"`
-		Day  int    `json:"day"`
-		Note string `json:"note,omitempty"`
-	} = BookParams{}
-	_ struct {
-		ID string `json:"id"`
-		N  int    `json:"n"`
-	} = PingParams{}
-	_ struct {
-		HasDeadline bool  `json:"has_deadline"`
-		InToolCall  bool  `json:"in_tool_call"`
-		BudgetLeft  int64 `json:"budget_left"`
-	} = Probe{}
-)
-var (
-	_ func(*wink.ToolContext, MutateParams) (wink.ToolResult[MutateResult], error) = Mutate
-	_ func(*wink.ToolContext, PathParams) (wink.ToolResult[FileContent], error)    = ReadFile
-	_ func(*wink.ToolContext, WriteParams) (wink.ToolResult[wink.NoValue], error)  = WriteFile
-	_ func(*wink.ToolContext, EditParams) (wink.ToolResult[wink.NoValue], error)   = EditFile
-	_ func(*wink.ToolContext, StepParams) (wink.ToolResult[wink.NoValue], error)   = Build
-	_ func(*wink.ToolContext, StepParams) (wink.ToolResult[wink.NoValue], error)   = Test
-	_ func(*wink.ToolContext, StepParams) (wink.ToolResult[wink.NoValue], error)   = Deploy
-	_ func(*wink.ToolContext, ChargeParams) (wink.ToolResult[Receipt], error)      = Charge
-	_ func(*wink.ToolContext, TransferParams) (wink.ToolResult[Receipt], error)    = Transfer
-	_ func(*wink.ToolContext, BookParams) (wink.ToolResult[Receipt], error)        = Book
-	_ func(*wink.ToolContext, PingParams) (wink.ToolResult[Receipt], error)        = Ping
-	_ func(*wink.ToolContext) (wink.ToolResult[Probe], error)                      = Inspect
-)
+type winkStaleMutateResultRunGoGenerate = struct {
+	Notes int `json:"notes"`
+}
+
+var _ winkStaleMutateResultRunGoGenerate = MutateResult{}
+
+type winkStaleMutateParamsRunGoGenerate = struct {
+	Note    string   `json:"note"`
+	Path    string   `json:"path,omitempty"`
+	Content string   `json:"content,omitempty"`
+	Remove  string   `json:"remove,omitempty"`
+	Fail    FailKind `json:"fail"`
+}
+
+var _ winkStaleMutateParamsRunGoGenerate = MutateParams{}
+
+type winkStaleFileContentRunGoGenerate = struct {
+	Content string `json:"content"`
+}
+
+var _ winkStaleFileContentRunGoGenerate = FileContent{}
+
+type winkStalePathParamsRunGoGenerate = struct {
+	Path string `json:"path"`
+}
+
+var _ winkStalePathParamsRunGoGenerate = PathParams{}
+
+type winkStaleWriteParamsRunGoGenerate = struct {
+	Path    string `json:"path"`
+	Content string `json:"content"`
+}
+
+var _ winkStaleWriteParamsRunGoGenerate = WriteParams{}
+
+type winkStaleEditParamsRunGoGenerate = struct {
+	FilePath string `json:"file_path"`
+	Old      string `json:"old"`
+	New      string `json:"new"`
+}
+
+var _ winkStaleEditParamsRunGoGenerate = EditParams{}
+
+type winkStaleStepParamsRunGoGenerate = struct {
+	Fail bool `json:"fail,omitempty"`
+}
+
+var _ winkStaleStepParamsRunGoGenerate = StepParams{}
+
+type winkStaleReceiptRunGoGenerate = struct {
+	Seq int64 `json:"seq"`
+}
+
+var _ winkStaleReceiptRunGoGenerate = Receipt{}
+
+type winkStaleChargeParamsRunGoGenerate = struct {
+	Account string `json:"account"`
+	Amount  int    `json:"amount"`
+	Fail    bool   `json:"fail,omitempty"`
+}
+
+var _ winkStaleChargeParamsRunGoGenerate = ChargeParams{}
+
+type winkStaleTransferParamsRunGoGenerate = struct {
+	To     string       `json:"to"`
+	Amount int          `json:"amount"`
+	Meta   wink.RawJSON `json:"meta"`
+}
+
+var _ winkStaleTransferParamsRunGoGenerate = TransferParams{}
+
+type winkStaleBookParamsRunGoGenerate = struct {
+	Room string `json:"room"`
+	Day  int    `json:"day"`
+	Note string `json:"note,omitempty"`
+}
+
+var _ winkStaleBookParamsRunGoGenerate = BookParams{}
+
+type winkStalePingParamsRunGoGenerate = struct {
+	ID string `json:"id"`
+	N  int    `json:"n"`
+}
+
+var _ winkStalePingParamsRunGoGenerate = PingParams{}
+
+type winkStaleProbeRunGoGenerate = struct {
+	HasDeadline bool  `json:"has_deadline"`
+	InToolCall  bool  `json:"in_tool_call"`
+	BudgetLeft  int64 `json:"budget_left"`
+}
+
+var _ winkStaleProbeRunGoGenerate = Probe{}
+
+type winkStaleHandlerMutateRunGoGenerate = func(*wink.ToolContext, MutateParams) (wink.ToolResult[MutateResult], error)
+
+var _ winkStaleHandlerMutateRunGoGenerate = Mutate
+
+type winkStaleHandlerReadFileRunGoGenerate = func(*wink.ToolContext, PathParams) (wink.ToolResult[FileContent], error)
+
+var _ winkStaleHandlerReadFileRunGoGenerate = ReadFile
+
+type winkStaleHandlerWriteFileRunGoGenerate = func(*wink.ToolContext, WriteParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerWriteFileRunGoGenerate = WriteFile
+
+type winkStaleHandlerEditFileRunGoGenerate = func(*wink.ToolContext, EditParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerEditFileRunGoGenerate = EditFile
+
+type winkStaleHandlerBuildRunGoGenerate = func(*wink.ToolContext, StepParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerBuildRunGoGenerate = Build
+
+type winkStaleHandlerTestRunGoGenerate = func(*wink.ToolContext, StepParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerTestRunGoGenerate = Test
+
+type winkStaleHandlerDeployRunGoGenerate = func(*wink.ToolContext, StepParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerDeployRunGoGenerate = Deploy
+
+type winkStaleHandlerChargeRunGoGenerate = func(*wink.ToolContext, ChargeParams) (wink.ToolResult[Receipt], error)
+
+var _ winkStaleHandlerChargeRunGoGenerate = Charge
+
+type winkStaleHandlerTransferRunGoGenerate = func(*wink.ToolContext, TransferParams) (wink.ToolResult[Receipt], error)
+
+var _ winkStaleHandlerTransferRunGoGenerate = Transfer
+
+type winkStaleHandlerBookRunGoGenerate = func(*wink.ToolContext, BookParams) (wink.ToolResult[Receipt], error)
+
+var _ winkStaleHandlerBookRunGoGenerate = Book
+
+type winkStaleHandlerPingRunGoGenerate = func(*wink.ToolContext, PingParams) (wink.ToolResult[Receipt], error)
+
+var _ winkStaleHandlerPingRunGoGenerate = Ping
+
+type winkStaleHandlerInspectRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[Probe], error)
+
+var _ winkStaleHandlerInspectRunGoGenerate = Inspect
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
@@ -406,22 +476,16 @@ func winkDecodeMutateParams(d *strictjson.Decoder, v *MutateParams) {
 func winkEncodeMutateParams(dst []byte, v *MutateParams) []byte {
 	dst = append(dst, "{\"note\":"...)
 	dst = strictjson.AppendString(dst, v.Note)
-	dst = append(dst, ",\"path\":"...)
-	if v.Path == "" {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Path == "") {
+		dst = append(dst, ",\"path\":"...)
 		dst = strictjson.AppendString(dst, v.Path)
 	}
-	dst = append(dst, ",\"content\":"...)
-	if v.Content == "" {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Content == "") {
+		dst = append(dst, ",\"content\":"...)
 		dst = strictjson.AppendString(dst, v.Content)
 	}
-	dst = append(dst, ",\"remove\":"...)
-	if v.Remove == "" {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Remove == "") {
+		dst = append(dst, ",\"remove\":"...)
 		dst = strictjson.AppendString(dst, v.Remove)
 	}
 	dst = append(dst, ",\"fail\":"...)
@@ -600,10 +664,9 @@ func winkDecodeStepParams(d *strictjson.Decoder, v *StepParams) {
 
 // winkEncodeStepParams appends the canonical JSON encoding of v to dst.
 func winkEncodeStepParams(dst []byte, v *StepParams) []byte {
-	dst = append(dst, "{\"fail\":"...)
-	if !v.Fail {
-		dst = append(dst, "null"...)
-	} else {
+	dst = append(dst, '{')
+	if !(!v.Fail) {
+		dst = append(dst, "\"fail\":"...)
 		dst = strictjson.AppendBool(dst, v.Fail)
 	}
 	dst = append(dst, '}')
@@ -669,10 +732,8 @@ func winkEncodeChargeParams(dst []byte, v *ChargeParams) []byte {
 	dst = strictjson.AppendString(dst, v.Account)
 	dst = append(dst, ",\"amount\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Amount))
-	dst = append(dst, ",\"fail\":"...)
-	if !v.Fail {
-		dst = append(dst, "null"...)
-	} else {
+	if !(!v.Fail) {
+		dst = append(dst, ",\"fail\":"...)
 		dst = strictjson.AppendBool(dst, v.Fail)
 	}
 	dst = append(dst, '}')
@@ -791,10 +852,8 @@ func winkEncodeBookParams(dst []byte, v *BookParams) []byte {
 	dst = strictjson.AppendString(dst, v.Room)
 	dst = append(dst, ",\"day\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Day))
-	dst = append(dst, ",\"note\":"...)
-	if v.Note == "" {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Note == "") {
+		dst = append(dst, ",\"note\":"...)
 		dst = strictjson.AppendString(dst, v.Note)
 	}
 	dst = append(dst, '}')
