@@ -77,7 +77,7 @@ func (c *sessionClient) Sample(ctx context.Context, req wink.SampleRequest) (win
 		switch m.Content.Kind {
 		case wink.KindText, wink.KindImage, wink.KindAudio:
 		default:
-			return wink.SampleResult{}, errors.New("mcpserver: sampling message " + strconv.Itoa(i) + " holds " + m.Content.Kind.String() + " content; sampling takes text, image and audio")
+			return wink.SampleResult{}, errors.New("sampling message " + strconv.Itoa(i) + " holds " + m.Content.Kind.String() + " content; sampling takes text, image and audio")
 		}
 		p.Messages = append(p.Messages, &mcp.SamplingMessage{Role: mcp.Role(m.Role), Content: mcpContent(m.Content)})
 	}
@@ -93,7 +93,7 @@ func (c *sessionClient) Sample(ctx context.Context, req wink.SampleRequest) (win
 			return wink.SampleResult{}, err
 		}
 		if a.elicit {
-			return wink.SampleResult{}, errors.New("mcpserver: the client answered a sampling request with an elicitation result")
+			return wink.SampleResult{}, errors.New("the client answered a sampling request with an elicitation result")
 		}
 		return a.sample, nil
 	}
@@ -106,7 +106,7 @@ func (c *sessionClient) Sample(ctx context.Context, req wink.SampleRequest) (win
 	if res.Content != nil {
 		wc, ok := winkContent(res.Content)
 		if !ok {
-			return out, errors.New("mcpserver: the client's model answered with content a tool cannot read")
+			return out, errors.New("the client's model answered with content a tool cannot read")
 		}
 		out.Content = wc
 	}
@@ -124,11 +124,12 @@ func (c *sessionClient) Elicit(ctx context.Context, message string, schema []byt
 			return "", nil, err
 		}
 		if !a.elicit {
-			return "", nil, errors.New("mcpserver: the client answered an elicitation with a sampling result")
+			return "", nil, errors.New("the client answered an elicitation with a sampling result")
 		}
 		return a.action, a.content, nil
 	}
-	res, err := c.ss.Elicit(ctx, params)
+	kept := &keptAnswer{}
+	res, err := c.ss.Elicit(context.WithValue(ctx, keptAnswerKey{}, kept), params)
 	if err != nil {
 		return "", nil, err
 	}
@@ -136,16 +137,21 @@ func (c *sessionClient) Elicit(ctx context.Context, message string, schema []byt
 	if action != wink.ElicitAccept {
 		return action, nil, nil
 	}
-	b, err := appendFlatJSON(nil, res.Content)
+	content := res.Content
+	if kept.set {
+		content = kept.content // the answer as the client sent it, judged by the form's decoder (keepAnswer)
+	}
+	b, err := appendFlatJSON(nil, content)
 	if err != nil {
 		return action, nil, err
 	}
 	return action, b, nil
 }
 
-// appendFlatJSON appends the JSON object of an elicitation answer, whose
-// values are strings, numbers, booleans and arrays of strings (MCP's
-// elicitation subset), keys sorted; anything else is an error.
+// appendFlatJSON appends the JSON object of an elicitation answer, keys
+// sorted. Its values should be strings, numbers, booleans and arrays of
+// strings (MCP's elicitation subset); whatever JSON the client sent is
+// written as sent, so the form's generated decoder judges it.
 func appendFlatJSON(dst []byte, m map[string]any) ([]byte, error) {
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -161,7 +167,7 @@ func appendFlatJSON(dst []byte, m map[string]any) ([]byte, error) {
 		dst = append(dst, ':')
 		var err error
 		if dst, err = appendFlatValue(dst, m[k]); err != nil {
-			return nil, errors.New("mcpserver: elicitation answer: field " + strconv.Quote(k) + ": " + err.Error())
+			return nil, errors.New("elicitation answer: field " + strconv.Quote(k) + ": " + err.Error())
 		}
 	}
 	return append(dst, '}'), nil
@@ -197,18 +203,20 @@ func appendFlatValue(dst []byte, v any) ([]byte, error) {
 		}
 		return append(dst, ']'), nil
 	case []any:
+		// Any items: the form's decoder says, in its words, which are not what the form asks.
 		dst = append(dst, '[')
 		for i, e := range v {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			s, ok := e.(string)
-			if !ok {
-				return nil, errors.New("an array may hold strings only")
+			var err error
+			if dst, err = appendFlatValue(dst, e); err != nil {
+				return nil, err
 			}
-			dst = strictjson.AppendString(dst, s)
 		}
 		return append(dst, ']'), nil
+	case map[string]any:
+		return appendFlatJSON(dst, v)
 	}
 	return nil, errors.New("a value of a kind elicitation does not allow")
 }

@@ -147,7 +147,7 @@ func TestSamplingAsksTheClientModel(t *testing.T) {
 			}
 			cs = connectClientTools(t, version, nil)
 			checkMissingCapability(t, cs, version, "ask_model", map[string]any{"prompt": "x"},
-				`Tool "ask_model" failed: wink: sampling is not available: the client did not declare the sampling capability`+"\n", "sampling")
+				`Tool "ask_model" failed: sampling is not available: the client did not declare the sampling capability`+"\n", "sampling")
 		})
 	}
 }
@@ -197,7 +197,7 @@ func TestElicitationFillsTheGeneratedForm(t *testing.T) {
 
 			cs = connectClientTools(t, version, nil)
 			checkMissingCapability(t, cs, version, "sign_up", map[string]any{},
-				`Tool "sign_up" failed: wink: elicitation is not available: the client did not declare the elicitation capability`+"\n", "elicitation")
+				`Tool "sign_up" failed: elicitation is not available: the client did not declare the elicitation capability`+"\n", "elicitation")
 		})
 	}
 }

@@ -147,6 +147,7 @@ func newMCPServer(d *wink.Dispatcher, oneClient bool, opts []Option) (*mcp.Serve
 		tools = d.Registry.Tools()
 	}
 	ms.AddReceivingMiddleware(withFingerprint(tools)) // the tool list a client can pin (fingerprint.go)
+	ms.AddSendingMiddleware(keepAnswer)               // a form's answer is judged by its decoder (keepanswer.go)
 	return ms, nil
 }
 

@@ -148,7 +148,7 @@ func (tc *ToolContext) SampleText(prompt string, maxTokens int) (string, error) 
 		return "", err
 	}
 	if res.Content.Kind != KindText {
-		return "", errors.New("wink: the client's model answered with " + res.Content.Kind.String() + " content, not text")
+		return "", errors.New("the client's model answered with " + res.Content.Kind.String() + " content, not text")
 	}
 	return res.Content.Text, nil
 }
@@ -160,7 +160,7 @@ func notAvailable(what, why string) error {
 
 type notAvailableError struct{ what, why string }
 
-func (e *notAvailableError) Error() string { return "wink: " + e.what + " is not available: " + e.why }
+func (e *notAvailableError) Error() string { return e.what + " is not available: " + e.why }
 func (e *notAvailableError) Unwrap() error { return ErrNotAvailable }
 
 // NotAvailable returns an error matching ErrNotAvailable saying that what
@@ -214,9 +214,10 @@ type FormError struct {
 	Errs *strictjson.Errors
 }
 
-// Error returns `wink: the answer to form Contact does not fit it: <problems>`.
+// Error returns `the answer to form Contact does not fit it: <problems>` (a text that may reach the
+// model: the handler returns it).
 func (e *FormError) Error() string {
-	return "wink: the answer to form " + e.Form + " does not fit it: " + e.Errs.Error()
+	return "the answer to form " + e.Form + " does not fit it: " + e.Errs.Error()
 }
 
 // Elicit asks the user to fill form, showing message, and returns the answer
@@ -240,7 +241,7 @@ func (e *FormError) Error() string {
 func Elicit[T any](tc *ToolContext, message string, form *Form[T]) (T, ElicitAction, error) {
 	var zero T
 	if form == nil || form.Decode == nil {
-		return zero, "", errors.New("wink: Elicit needs a form (a generated WinkForm<T>)")
+		return zero, "", errors.New("Elicit needs a form (a generated WinkForm<T>)")
 	}
 	seq := tc.nextElicit()
 	if c := tc.client(); c != nil {
@@ -351,7 +352,7 @@ func answer[T any](form *Form[T], action ElicitAction, content []byte) (T, Elici
 	case ElicitDecline, ElicitCancel:
 		return zero, action, nil
 	}
-	return zero, action, errors.New("wink: unknown elicitation action " + strconv.Quote(string(action)))
+	return zero, action, errors.New("unknown elicitation action " + strconv.Quote(string(action)))
 }
 
 // ElicitationRequest is what a call held by Elicit asks (HeldError.Elicitation).

@@ -73,7 +73,7 @@ func TestElicitAnswerIsDecodedStrictly(t *testing.T) {
 	if err != nil || out.Success {
 		t.Fatalf("got %v %+v", err, out)
 	}
-	for _, want := range []string{`wink: the answer to form SignUp does not fit it`, `age: expected integer, got string "old"`, `plan:`, `"gold"`, `colour`, `name: missing required field`} {
+	for _, want := range []string{`the answer to form SignUp does not fit it`, `age: expected integer, got string "old"`, `plan:`, `"gold"`, `colour`, `name: missing required field`} {
 		if !strings.Contains(out.Output, want) {
 			t.Errorf("output %q lacks %q", out.Output, want)
 		}
@@ -106,7 +106,7 @@ func TestClientCallsWithoutAClient(t *testing.T) {
 		t.Fatalf("chatty: %v %+v", err, out)
 	}
 	out, err = d.Dispatch(context.Background(), wink.Call{ID: "2", Name: "ask_model", Arguments: []byte(`{"prompt":"x"}`)})
-	if err != nil || out.Success || out.Output != `Tool "ask_model" failed: wink: sampling is not available: no client is connected to this call` {
+	if err != nil || out.Success || out.Output != `Tool "ask_model" failed: sampling is not available: no client is connected to this call` {
 		t.Fatalf("ask_model: %v %+v", err, out)
 	}
 	tc := wink.NewToolContext(nil, "x", "1")
