@@ -5,8 +5,8 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"strconv"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 

@@ -14,7 +14,9 @@
 // different values never share one; a free-form value naming a member twice is
 // refused by the decoder and never reaches a key. Keys recorded before this
 // rule (earlier winkgen versions hashed the encoding as written) differ: a call
-// retried across the upgrade runs once more. The hash suffix is the first 16
+// retried across the upgrade runs once more; so do keys recorded before the
+// encoders left out a zero omitempty or omitzero field (it was written as
+// null). The hash suffix is the first 16
 // hex characters of SHA-256, as in WINK.
 //
 // Which strategy a tool uses, and its scope and TTL, come from its

@@ -9,7 +9,7 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// The README's MCP snippet: serve a registry over stdio, or over streamable HTTP.
+// Serve a registry over stdio, or over streamable HTTP.
 func Example() {
 	ctx := context.Background()
 	reg := wink.MustRegistry(tools.WinkTools())

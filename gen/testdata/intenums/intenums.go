@@ -14,7 +14,7 @@ type Priority int
 // Priorities.
 const (
 	// Low is for tasks that can wait.
-	Low Priority = 1
+	Low    Priority = 1
 	Medium Priority = 2 // Medium: this week.
 	// High means today.
 	High Priority = 3
