@@ -17,29 +17,48 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		Name string `json:"name"`
-	} = Customer{}
-	_ struct {
-		CustomerID string `json:"customer_id"`
-	} = LookupParams{}
-	_ struct {
-		To      string `json:"to"`
-		Subject string `json:"subject"`
-		Body    string `json:"body"`
-	} = EmailParams{}
-	_ struct {
-		OrderID     string `json:"order_id"`
-		AmountCents int64  `json:"amount_cents"`
-	} = RefundParams{}
-)
-var (
-	_ func(*wink.ToolContext, LookupParams) (wink.ToolResult[Customer], error)     = LookupCustomer
-	_ func(*wink.ToolContext, EmailParams) (wink.ToolResult[wink.NoValue], error)  = SendEmail
-	_ func(*wink.ToolContext, RefundParams) (wink.ToolResult[wink.NoValue], error) = RefundOrder
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)               = ListInvoices
-)
+type winkStaleCustomerRunGoGenerate = struct {
+	Name string `json:"name"`
+}
+
+var _ winkStaleCustomerRunGoGenerate = Customer{}
+
+type winkStaleLookupParamsRunGoGenerate = struct {
+	CustomerID string `json:"customer_id"`
+}
+
+var _ winkStaleLookupParamsRunGoGenerate = LookupParams{}
+
+type winkStaleEmailParamsRunGoGenerate = struct {
+	To      string `json:"to"`
+	Subject string `json:"subject"`
+	Body    string `json:"body"`
+}
+
+var _ winkStaleEmailParamsRunGoGenerate = EmailParams{}
+
+type winkStaleRefundParamsRunGoGenerate = struct {
+	OrderID     string `json:"order_id"`
+	AmountCents int64  `json:"amount_cents"`
+}
+
+var _ winkStaleRefundParamsRunGoGenerate = RefundParams{}
+
+type winkStaleHandlerLookupCustomerRunGoGenerate = func(*wink.ToolContext, LookupParams) (wink.ToolResult[Customer], error)
+
+var _ winkStaleHandlerLookupCustomerRunGoGenerate = LookupCustomer
+
+type winkStaleHandlerSendEmailRunGoGenerate = func(*wink.ToolContext, EmailParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerSendEmailRunGoGenerate = SendEmail
+
+type winkStaleHandlerRefundOrderRunGoGenerate = func(*wink.ToolContext, RefundParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerRefundOrderRunGoGenerate = RefundOrder
+
+type winkStaleHandlerListInvoicesRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerListInvoicesRunGoGenerate = ListInvoices
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.

@@ -17,92 +17,192 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		Tool   string `json:"tool"`
-		Detail string `json:"detail"`
-	} = Answer{}
-	_ struct {
-		CustomerID string `json:"customer_id"`
-	} = CustomerRef{}
-	_ struct {
-		To      string `json:"to"`
-		Subject string `json:"subject"`
-		Body    string `json:"body"`
-	} = Email{}
-	_ struct {
-		OrderID     string `json:"order_id"`
-		AmountCents int64  `json:"amount_cents"`
-	} = Refund{}
-	_ struct {
-		City string `json:"city"`
-		Days int    `json:"days"`
-	} = City{}
-	_ struct {
-		CustomerID string `json:"customer_id"`
-		Title      string `json:"title"`
-		Body       string `json:"body"`
-	} = Ticket{}
-	_ struct {
-		TicketID string `json:"ticket_id"`
-	} = TicketRef{}
-	_ struct {
-		TicketID string `json:"ticket_id"`
-		Text     string `json:"text"`
-	} = Note{}
-	_ struct {
-		OrderID string `json:"order_id"`
-	} = OrderRef{}
-	_ struct {
-		OrderID  string `json:"order_id"`
-		Street   string `json:"street"`
-		City     string `json:"city"`
-		Postcode string `json:"postcode"`
-	} = Address{}
-	_ struct {
-		OrderID string `json:"order_id"`
-		Code    string `json:"code"`
-	} = Coupon{}
-	_ struct {
-		SKU string `json:"sku"`
-	} = Product{}
-	_ struct {
-		Amount float64 `json:"amount"`
-		From   string  `json:"from"`
-		To     string  `json:"to"`
-	} = Currency{}
-	_ struct {
-		CustomerID string `json:"customer_id"`
-		Phone      string `json:"phone"`
-		At         string `json:"at"`
-	} = Callback{}
-	_ struct {
-		CustomerID string `json:"customer_id"`
-		Plan       string `json:"plan"`
-	} = Plan{}
-)
-var (
-	_ func(*wink.ToolContext, CustomerRef) (wink.ToolResult[Answer], error) = LookupCustomer
-	_ func(*wink.ToolContext, CustomerRef) (wink.ToolResult[Answer], error) = SearchOrders
-	_ func(*wink.ToolContext, Email) (wink.ToolResult[Answer], error)       = SendEmail
-	_ func(*wink.ToolContext, Refund) (wink.ToolResult[Answer], error)      = RefundOrder
-	_ func(*wink.ToolContext, CustomerRef) (wink.ToolResult[Answer], error) = ListInvoices
-	_ func(*wink.ToolContext, City) (wink.ToolResult[Answer], error)        = GetWeather
-	_ func(*wink.ToolContext, Ticket) (wink.ToolResult[Answer], error)      = CreateTicket
-	_ func(*wink.ToolContext, TicketRef) (wink.ToolResult[Answer], error)   = CloseTicket
-	_ func(*wink.ToolContext, Note) (wink.ToolResult[Answer], error)        = AddNote
-	_ func(*wink.ToolContext, OrderRef) (wink.ToolResult[Answer], error)    = ShipmentStatus
-	_ func(*wink.ToolContext, OrderRef) (wink.ToolResult[Answer], error)    = CancelOrder
-	_ func(*wink.ToolContext, Address) (wink.ToolResult[Answer], error)     = ChangeAddress
-	_ func(*wink.ToolContext, Coupon) (wink.ToolResult[Answer], error)      = ApplyCoupon
-	_ func(*wink.ToolContext, Product) (wink.ToolResult[Answer], error)     = CheckStock
-	_ func(*wink.ToolContext, Product) (wink.ToolResult[Answer], error)     = ProductDetails
-	_ func(*wink.ToolContext, Currency) (wink.ToolResult[Answer], error)    = ExchangeRate
-	_ func(*wink.ToolContext, Callback) (wink.ToolResult[Answer], error)    = ScheduleCallback
-	_ func(*wink.ToolContext, CustomerRef) (wink.ToolResult[Answer], error) = ResetPassword
-	_ func(*wink.ToolContext, Plan) (wink.ToolResult[Answer], error)        = UpdatePlan
-	_ func(*wink.ToolContext, CustomerRef) (wink.ToolResult[Answer], error) = LoyaltyPoints
-)
+type winkStaleAnswerRunGoGenerate = struct {
+	Tool   string `json:"tool"`
+	Detail string `json:"detail"`
+}
+
+var _ winkStaleAnswerRunGoGenerate = Answer{}
+
+type winkStaleCustomerRefRunGoGenerate = struct {
+	CustomerID string `json:"customer_id"`
+}
+
+var _ winkStaleCustomerRefRunGoGenerate = CustomerRef{}
+
+type winkStaleEmailRunGoGenerate = struct {
+	To      string `json:"to"`
+	Subject string `json:"subject"`
+	Body    string `json:"body"`
+}
+
+var _ winkStaleEmailRunGoGenerate = Email{}
+
+type winkStaleRefundRunGoGenerate = struct {
+	OrderID     string `json:"order_id"`
+	AmountCents int64  `json:"amount_cents"`
+}
+
+var _ winkStaleRefundRunGoGenerate = Refund{}
+
+type winkStaleCityRunGoGenerate = struct {
+	City string `json:"city"`
+	Days int    `json:"days"`
+}
+
+var _ winkStaleCityRunGoGenerate = City{}
+
+type winkStaleTicketRunGoGenerate = struct {
+	CustomerID string `json:"customer_id"`
+	Title      string `json:"title"`
+	Body       string `json:"body"`
+}
+
+var _ winkStaleTicketRunGoGenerate = Ticket{}
+
+type winkStaleTicketRefRunGoGenerate = struct {
+	TicketID string `json:"ticket_id"`
+}
+
+var _ winkStaleTicketRefRunGoGenerate = TicketRef{}
+
+type winkStaleNoteRunGoGenerate = struct {
+	TicketID string `json:"ticket_id"`
+	Text     string `json:"text"`
+}
+
+var _ winkStaleNoteRunGoGenerate = Note{}
+
+type winkStaleOrderRefRunGoGenerate = struct {
+	OrderID string `json:"order_id"`
+}
+
+var _ winkStaleOrderRefRunGoGenerate = OrderRef{}
+
+type winkStaleAddressRunGoGenerate = struct {
+	OrderID  string `json:"order_id"`
+	Street   string `json:"street"`
+	City     string `json:"city"`
+	Postcode string `json:"postcode"`
+}
+
+var _ winkStaleAddressRunGoGenerate = Address{}
+
+type winkStaleCouponRunGoGenerate = struct {
+	OrderID string `json:"order_id"`
+	Code    string `json:"code"`
+}
+
+var _ winkStaleCouponRunGoGenerate = Coupon{}
+
+type winkStaleProductRunGoGenerate = struct {
+	SKU string `json:"sku"`
+}
+
+var _ winkStaleProductRunGoGenerate = Product{}
+
+type winkStaleCurrencyRunGoGenerate = struct {
+	Amount float64 `json:"amount"`
+	From   string  `json:"from"`
+	To     string  `json:"to"`
+}
+
+var _ winkStaleCurrencyRunGoGenerate = Currency{}
+
+type winkStaleCallbackRunGoGenerate = struct {
+	CustomerID string `json:"customer_id"`
+	Phone      string `json:"phone"`
+	At         string `json:"at"`
+}
+
+var _ winkStaleCallbackRunGoGenerate = Callback{}
+
+type winkStalePlanRunGoGenerate = struct {
+	CustomerID string `json:"customer_id"`
+	Plan       string `json:"plan"`
+}
+
+var _ winkStalePlanRunGoGenerate = Plan{}
+
+type winkStaleHandlerLookupCustomerRunGoGenerate = func(*wink.ToolContext, CustomerRef) (wink.ToolResult[Answer], error)
+
+var _ winkStaleHandlerLookupCustomerRunGoGenerate = LookupCustomer
+
+type winkStaleHandlerSearchOrdersRunGoGenerate = func(*wink.ToolContext, CustomerRef) (wink.ToolResult[Answer], error)
+
+var _ winkStaleHandlerSearchOrdersRunGoGenerate = SearchOrders
+
+type winkStaleHandlerSendEmailRunGoGenerate = func(*wink.ToolContext, Email) (wink.ToolResult[Answer], error)
+
+var _ winkStaleHandlerSendEmailRunGoGenerate = SendEmail
+
+type winkStaleHandlerRefundOrderRunGoGenerate = func(*wink.ToolContext, Refund) (wink.ToolResult[Answer], error)
+
+var _ winkStaleHandlerRefundOrderRunGoGenerate = RefundOrder
+
+type winkStaleHandlerListInvoicesRunGoGenerate = func(*wink.ToolContext, CustomerRef) (wink.ToolResult[Answer], error)
+
+var _ winkStaleHandlerListInvoicesRunGoGenerate = ListInvoices
+
+type winkStaleHandlerGetWeatherRunGoGenerate = func(*wink.ToolContext, City) (wink.ToolResult[Answer], error)
+
+var _ winkStaleHandlerGetWeatherRunGoGenerate = GetWeather
+
+type winkStaleHandlerCreateTicketRunGoGenerate = func(*wink.ToolContext, Ticket) (wink.ToolResult[Answer], error)
+
+var _ winkStaleHandlerCreateTicketRunGoGenerate = CreateTicket
+
+type winkStaleHandlerCloseTicketRunGoGenerate = func(*wink.ToolContext, TicketRef) (wink.ToolResult[Answer], error)
+
+var _ winkStaleHandlerCloseTicketRunGoGenerate = CloseTicket
+
+type winkStaleHandlerAddNoteRunGoGenerate = func(*wink.ToolContext, Note) (wink.ToolResult[Answer], error)
+
+var _ winkStaleHandlerAddNoteRunGoGenerate = AddNote
+
+type winkStaleHandlerShipmentStatusRunGoGenerate = func(*wink.ToolContext, OrderRef) (wink.ToolResult[Answer], error)
+
+var _ winkStaleHandlerShipmentStatusRunGoGenerate = ShipmentStatus
+
+type winkStaleHandlerCancelOrderRunGoGenerate = func(*wink.ToolContext, OrderRef) (wink.ToolResult[Answer], error)
+
+var _ winkStaleHandlerCancelOrderRunGoGenerate = CancelOrder
+
+type winkStaleHandlerChangeAddressRunGoGenerate = func(*wink.ToolContext, Address) (wink.ToolResult[Answer], error)
+
+var _ winkStaleHandlerChangeAddressRunGoGenerate = ChangeAddress
+
+type winkStaleHandlerApplyCouponRunGoGenerate = func(*wink.ToolContext, Coupon) (wink.ToolResult[Answer], error)
+
+var _ winkStaleHandlerApplyCouponRunGoGenerate = ApplyCoupon
+
+type winkStaleHandlerCheckStockRunGoGenerate = func(*wink.ToolContext, Product) (wink.ToolResult[Answer], error)
+
+var _ winkStaleHandlerCheckStockRunGoGenerate = CheckStock
+
+type winkStaleHandlerProductDetailsRunGoGenerate = func(*wink.ToolContext, Product) (wink.ToolResult[Answer], error)
+
+var _ winkStaleHandlerProductDetailsRunGoGenerate = ProductDetails
+
+type winkStaleHandlerExchangeRateRunGoGenerate = func(*wink.ToolContext, Currency) (wink.ToolResult[Answer], error)
+
+var _ winkStaleHandlerExchangeRateRunGoGenerate = ExchangeRate
+
+type winkStaleHandlerScheduleCallbackRunGoGenerate = func(*wink.ToolContext, Callback) (wink.ToolResult[Answer], error)
+
+var _ winkStaleHandlerScheduleCallbackRunGoGenerate = ScheduleCallback
+
+type winkStaleHandlerResetPasswordRunGoGenerate = func(*wink.ToolContext, CustomerRef) (wink.ToolResult[Answer], error)
+
+var _ winkStaleHandlerResetPasswordRunGoGenerate = ResetPassword
+
+type winkStaleHandlerUpdatePlanRunGoGenerate = func(*wink.ToolContext, Plan) (wink.ToolResult[Answer], error)
+
+var _ winkStaleHandlerUpdatePlanRunGoGenerate = UpdatePlan
+
+type winkStaleHandlerLoyaltyPointsRunGoGenerate = func(*wink.ToolContext, CustomerRef) (wink.ToolResult[Answer], error)
+
+var _ winkStaleHandlerLoyaltyPointsRunGoGenerate = LoyaltyPoints
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.

@@ -16,15 +16,19 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		ID int `json:"id"`
-	} = TicketParams{}
-)
-var (
-	_ func(*wink.ToolContext, TicketParams) (wink.ToolResult[wink.NoValue], error) = CloseTicket
-	_ func(*wink.ToolContext, TicketParams) (wink.ToolResult[wink.NoValue], error) = ReadTicket
-)
+type winkStaleTicketParamsRunGoGenerate = struct {
+	ID int `json:"id"`
+}
+
+var _ winkStaleTicketParamsRunGoGenerate = TicketParams{}
+
+type winkStaleHandlerCloseTicketRunGoGenerate = func(*wink.ToolContext, TicketParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerCloseTicketRunGoGenerate = CloseTicket
+
+type winkStaleHandlerReadTicketRunGoGenerate = func(*wink.ToolContext, TicketParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerReadTicketRunGoGenerate = ReadTicket
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
