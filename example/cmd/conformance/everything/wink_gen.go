@@ -16,87 +16,193 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		Name    string   `json:"name,omitempty"`
-		Address *address `json:"address,omitempty"`
-		Billing *address `json:"billing,omitempty"`
-	} = SchemaParams{}
-	_ struct {
-		Street string `json:"street,omitempty"`
-		City   string `json:"city,omitempty"`
-	} = address{}
-	_ struct {
-		Name string `json:"name"`
-	} = GreetParams{}
-	_ struct {
-		Seconds int    `json:"seconds" wink:"min=0,max=3600"`
-		Label   string `json:"label,omitempty"`
-	} = SlowComputeParams{}
-	_ struct {
-		Filename string `json:"filename"`
-	} = ConfirmDeleteParams{}
-	_ struct {
-		Prompt string `json:"prompt"`
-	} = SamplingParams{}
-	_ struct {
-		Message string `json:"message"`
-	} = ElicitationParams{}
-	_ struct {
-		Confirm bool `json:"confirm"`
-	} = Confirmation{}
-	_ struct {
-		Name    string `json:"name,omitempty"`
-		Confirm bool   `json:"confirm,omitempty"`
-	} = Answer{}
-	_ struct {
-		Name string `json:"name"`
-	} = UserName{}
-	_ struct {
-		Username string `json:"username"`
-		Email    string `json:"email"`
-	} = UserInfo{}
-	_ struct {
-		Name     string  `json:"name" wink:"default='John Doe'"`
-		Age      int     `json:"age" wink:"default=30"`
-		Score    float64 `json:"score" wink:"default=95.5"`
-		Status   Status  `json:"status" wink:"default=active"`
-		Verified bool    `json:"verified" wink:"default=true"`
-	} = Defaults{}
-	_ struct {
-		UntitledSingle Option         `json:"untitledSingle"`
-		TitledSingle   Titled         `json:"titledSingle"`
-		LegacyEnum     Legacy         `json:"legacyEnum"`
-		UntitledMulti  []Option       `json:"untitledMulti"`
-		TitledMulti    []TitledChoice `json:"titledMulti"`
-	} = Enums{}
-)
-var (
-	_ func(*wink.ToolContext, SchemaParams) (wink.ToolResult[wink.NoValue], error)        = JSONSchemaTool
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestMissingCapability
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestLoggingTool
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestStreamingElicitation
-	_ func(*wink.ToolContext, GreetParams) (wink.ToolResult[wink.NoValue], error)         = Greet
-	_ func(*wink.ToolContext, SlowComputeParams) (wink.ToolResult[wink.NoValue], error)   = SlowCompute
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = FailingJob
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = ProtocolErrorJob
-	_ func(*wink.ToolContext, ConfirmDeleteParams) (wink.ToolResult[wink.NoValue], error) = ConfirmDelete
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = MultiInput
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestToolWithTask
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestSimpleText
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestImageContent
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestAudioContent
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestEmbeddedResource
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestMultipleContentTypes
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestToolWithLogging
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestErrorHandling
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestToolWithProgress
-	_ func(*wink.ToolContext, SamplingParams) (wink.ToolResult[wink.NoValue], error)      = TestSampling
-	_ func(*wink.ToolContext, ElicitationParams) (wink.ToolResult[wink.NoValue], error)   = TestElicitation
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestElicitationSep1034Defaults
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestElicitationSep1330Enums
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)                      = TestReconnection
-)
+type winkStaleSchemaParamsRunGoGenerate = struct {
+	Name    string   `json:"name,omitempty"`
+	Address *address `json:"address,omitempty"`
+	Billing *address `json:"billing,omitempty"`
+}
+
+var _ winkStaleSchemaParamsRunGoGenerate = SchemaParams{}
+
+type winkStaleaddressRunGoGenerate = struct {
+	Street string `json:"street,omitempty"`
+	City   string `json:"city,omitempty"`
+}
+
+var _ winkStaleaddressRunGoGenerate = address{}
+
+type winkStaleGreetParamsRunGoGenerate = struct {
+	Name string `json:"name"`
+}
+
+var _ winkStaleGreetParamsRunGoGenerate = GreetParams{}
+
+type winkStaleSlowComputeParamsRunGoGenerate = struct {
+	Seconds int    `json:"seconds" wink:"min=0,max=3600"`
+	Label   string `json:"label,omitempty"`
+}
+
+var _ winkStaleSlowComputeParamsRunGoGenerate = SlowComputeParams{}
+
+type winkStaleConfirmDeleteParamsRunGoGenerate = struct {
+	Filename string `json:"filename"`
+}
+
+var _ winkStaleConfirmDeleteParamsRunGoGenerate = ConfirmDeleteParams{}
+
+type winkStaleSamplingParamsRunGoGenerate = struct {
+	Prompt string `json:"prompt"`
+}
+
+var _ winkStaleSamplingParamsRunGoGenerate = SamplingParams{}
+
+type winkStaleElicitationParamsRunGoGenerate = struct {
+	Message string `json:"message"`
+}
+
+var _ winkStaleElicitationParamsRunGoGenerate = ElicitationParams{}
+
+type winkStaleConfirmationRunGoGenerate = struct {
+	Confirm bool `json:"confirm"`
+}
+
+var _ winkStaleConfirmationRunGoGenerate = Confirmation{}
+
+type winkStaleAnswerRunGoGenerate = struct {
+	Name    string `json:"name,omitempty"`
+	Confirm bool   `json:"confirm,omitempty"`
+}
+
+var _ winkStaleAnswerRunGoGenerate = Answer{}
+
+type winkStaleUserNameRunGoGenerate = struct {
+	Name string `json:"name"`
+}
+
+var _ winkStaleUserNameRunGoGenerate = UserName{}
+
+type winkStaleUserInfoRunGoGenerate = struct {
+	Username string `json:"username"`
+	Email    string `json:"email"`
+}
+
+var _ winkStaleUserInfoRunGoGenerate = UserInfo{}
+
+type winkStaleDefaultsRunGoGenerate = struct {
+	Name     string  `json:"name" wink:"default='John Doe'"`
+	Age      int     `json:"age" wink:"default=30"`
+	Score    float64 `json:"score" wink:"default=95.5"`
+	Status   Status  `json:"status" wink:"default=active"`
+	Verified bool    `json:"verified" wink:"default=true"`
+}
+
+var _ winkStaleDefaultsRunGoGenerate = Defaults{}
+
+type winkStaleEnumsRunGoGenerate = struct {
+	UntitledSingle Option         `json:"untitledSingle"`
+	TitledSingle   Titled         `json:"titledSingle"`
+	LegacyEnum     Legacy         `json:"legacyEnum"`
+	UntitledMulti  []Option       `json:"untitledMulti"`
+	TitledMulti    []TitledChoice `json:"titledMulti"`
+}
+
+var _ winkStaleEnumsRunGoGenerate = Enums{}
+
+type winkStaleHandlerJSONSchemaToolRunGoGenerate = func(*wink.ToolContext, SchemaParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerJSONSchemaToolRunGoGenerate = JSONSchemaTool
+
+type winkStaleHandlerTestMissingCapabilityRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerTestMissingCapabilityRunGoGenerate = TestMissingCapability
+
+type winkStaleHandlerTestLoggingToolRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerTestLoggingToolRunGoGenerate = TestLoggingTool
+
+type winkStaleHandlerTestStreamingElicitationRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerTestStreamingElicitationRunGoGenerate = TestStreamingElicitation
+
+type winkStaleHandlerGreetRunGoGenerate = func(*wink.ToolContext, GreetParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerGreetRunGoGenerate = Greet
+
+type winkStaleHandlerSlowComputeRunGoGenerate = func(*wink.ToolContext, SlowComputeParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerSlowComputeRunGoGenerate = SlowCompute
+
+type winkStaleHandlerFailingJobRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerFailingJobRunGoGenerate = FailingJob
+
+type winkStaleHandlerProtocolErrorJobRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerProtocolErrorJobRunGoGenerate = ProtocolErrorJob
+
+type winkStaleHandlerConfirmDeleteRunGoGenerate = func(*wink.ToolContext, ConfirmDeleteParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerConfirmDeleteRunGoGenerate = ConfirmDelete
+
+type winkStaleHandlerMultiInputRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerMultiInputRunGoGenerate = MultiInput
+
+type winkStaleHandlerTestToolWithTaskRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerTestToolWithTaskRunGoGenerate = TestToolWithTask
+
+type winkStaleHandlerTestSimpleTextRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerTestSimpleTextRunGoGenerate = TestSimpleText
+
+type winkStaleHandlerTestImageContentRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerTestImageContentRunGoGenerate = TestImageContent
+
+type winkStaleHandlerTestAudioContentRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerTestAudioContentRunGoGenerate = TestAudioContent
+
+type winkStaleHandlerTestEmbeddedResourceRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerTestEmbeddedResourceRunGoGenerate = TestEmbeddedResource
+
+type winkStaleHandlerTestMultipleContentTypesRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerTestMultipleContentTypesRunGoGenerate = TestMultipleContentTypes
+
+type winkStaleHandlerTestToolWithLoggingRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerTestToolWithLoggingRunGoGenerate = TestToolWithLogging
+
+type winkStaleHandlerTestErrorHandlingRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerTestErrorHandlingRunGoGenerate = TestErrorHandling
+
+type winkStaleHandlerTestToolWithProgressRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerTestToolWithProgressRunGoGenerate = TestToolWithProgress
+
+type winkStaleHandlerTestSamplingRunGoGenerate = func(*wink.ToolContext, SamplingParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerTestSamplingRunGoGenerate = TestSampling
+
+type winkStaleHandlerTestElicitationRunGoGenerate = func(*wink.ToolContext, ElicitationParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerTestElicitationRunGoGenerate = TestElicitation
+
+type winkStaleHandlerTestElicitationSep1034DefaultsRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerTestElicitationSep1034DefaultsRunGoGenerate = TestElicitationSep1034Defaults
+
+type winkStaleHandlerTestElicitationSep1330EnumsRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerTestElicitationSep1330EnumsRunGoGenerate = TestElicitationSep1330Enums
+
+type winkStaleHandlerTestReconnectionRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerTestReconnectionRunGoGenerate = TestReconnection
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
@@ -623,25 +729,37 @@ func winkDecodeSchemaParams(d *strictjson.Decoder, v *SchemaParams) {
 
 // winkEncodeSchemaParams appends the canonical JSON encoding of v to dst.
 func winkEncodeSchemaParams(dst []byte, v *SchemaParams) []byte {
-	dst = append(dst, "{\"name\":"...)
-	if v.Name == "" {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendString(dst, v.Name)
+	{
+		dst = append(dst, '{')
+		mark0 := len(dst)
+		if !(v.Name == "") {
+			dst = append(dst, "\"name\":"...)
+			dst = strictjson.AppendString(dst, v.Name)
+		}
+		if !(v.Address == nil) {
+			if len(dst) != mark0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, "\"address\":"...)
+			if v.Address == nil {
+				dst = append(dst, "null"...)
+			} else {
+				dst = winkEncodeaddress(dst, v.Address)
+			}
+		}
+		if !(v.Billing == nil) {
+			if len(dst) != mark0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, "\"billing\":"...)
+			if v.Billing == nil {
+				dst = append(dst, "null"...)
+			} else {
+				dst = winkEncodeaddress(dst, v.Billing)
+			}
+		}
+		dst = append(dst, '}')
 	}
-	dst = append(dst, ",\"address\":"...)
-	if v.Address == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = winkEncodeaddress(dst, v.Address)
-	}
-	dst = append(dst, ",\"billing\":"...)
-	if v.Billing == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = winkEncodeaddress(dst, v.Billing)
-	}
-	dst = append(dst, '}')
 	return dst
 }
 
@@ -682,19 +800,22 @@ func winkDecodeaddress(d *strictjson.Decoder, v *address) {
 
 // winkEncodeaddress appends the canonical JSON encoding of v to dst.
 func winkEncodeaddress(dst []byte, v *address) []byte {
-	dst = append(dst, "{\"street\":"...)
-	if v.Street == "" {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendString(dst, v.Street)
+	{
+		dst = append(dst, '{')
+		mark0 := len(dst)
+		if !(v.Street == "") {
+			dst = append(dst, "\"street\":"...)
+			dst = strictjson.AppendString(dst, v.Street)
+		}
+		if !(v.City == "") {
+			if len(dst) != mark0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, "\"city\":"...)
+			dst = strictjson.AppendString(dst, v.City)
+		}
+		dst = append(dst, '}')
 	}
-	dst = append(dst, ",\"city\":"...)
-	if v.City == "" {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendString(dst, v.City)
-	}
-	dst = append(dst, '}')
 	return dst
 }
 
@@ -770,10 +891,8 @@ func winkDecodeSlowComputeParams(d *strictjson.Decoder, v *SlowComputeParams) {
 func winkEncodeSlowComputeParams(dst []byte, v *SlowComputeParams) []byte {
 	dst = append(dst, "{\"seconds\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Seconds))
-	dst = append(dst, ",\"label\":"...)
-	if v.Label == "" {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Label == "") {
+		dst = append(dst, ",\"label\":"...)
 		dst = strictjson.AppendString(dst, v.Label)
 	}
 	dst = append(dst, '}')
@@ -949,19 +1068,22 @@ func winkDecodeAnswer(d *strictjson.Decoder, v *Answer) {
 
 // winkEncodeAnswer appends the canonical JSON encoding of v to dst.
 func winkEncodeAnswer(dst []byte, v *Answer) []byte {
-	dst = append(dst, "{\"name\":"...)
-	if v.Name == "" {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendString(dst, v.Name)
+	{
+		dst = append(dst, '{')
+		mark0 := len(dst)
+		if !(v.Name == "") {
+			dst = append(dst, "\"name\":"...)
+			dst = strictjson.AppendString(dst, v.Name)
+		}
+		if !(!v.Confirm) {
+			if len(dst) != mark0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, "\"confirm\":"...)
+			dst = strictjson.AppendBool(dst, v.Confirm)
+		}
+		dst = append(dst, '}')
 	}
-	dst = append(dst, ",\"confirm\":"...)
-	if !v.Confirm {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendBool(dst, v.Confirm)
-	}
-	dst = append(dst, '}')
 	return dst
 }
 

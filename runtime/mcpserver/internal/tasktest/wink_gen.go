@@ -14,19 +14,26 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		Millis int    `json:"millis" wink:"min=0,max=600000"`
-		Label  string `json:"label,omitempty"`
-	} = SlowParams{}
-	_ struct {
-		Name string `json:"name"`
-	} = Name{}
-)
-var (
-	_ func(*wink.ToolContext, SlowParams) (wink.ToolResult[wink.NoValue], error) = Slow
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)             = Ask
-)
+type winkStaleSlowParamsRunGoGenerate = struct {
+	Millis int    `json:"millis" wink:"min=0,max=600000"`
+	Label  string `json:"label,omitempty"`
+}
+
+var _ winkStaleSlowParamsRunGoGenerate = SlowParams{}
+
+type winkStaleNameRunGoGenerate = struct {
+	Name string `json:"name"`
+}
+
+var _ winkStaleNameRunGoGenerate = Name{}
+
+type winkStaleHandlerSlowRunGoGenerate = func(*wink.ToolContext, SlowParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerSlowRunGoGenerate = Slow
+
+type winkStaleHandlerAskRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerAskRunGoGenerate = Ask
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
@@ -113,10 +120,8 @@ func winkDecodeSlowParams(d *strictjson.Decoder, v *SlowParams) {
 func winkEncodeSlowParams(dst []byte, v *SlowParams) []byte {
 	dst = append(dst, "{\"millis\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Millis))
-	dst = append(dst, ",\"label\":"...)
-	if v.Label == "" {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Label == "") {
+		dst = append(dst, ",\"label\":"...)
 		dst = strictjson.AppendString(dst, v.Label)
 	}
 	dst = append(dst, '}')
