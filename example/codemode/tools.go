@@ -4,7 +4,7 @@
 // it (example/cmd/codemode), durably, with a worker killed in the middle of the program.
 package codemode
 
-//go:generate go run github.com/winkgen/wink/cmd/winkgen
+//go:generate go tool winkgen
 
 import (
 	"os"

@@ -14,19 +14,23 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		City string `json:"city"`
-		Next string `json:"next"`
-		KM   int    `json:"km"`
-	} = Leg{}
-	_ struct {
-		City string `json:"city" wink:"minLength=1,maxLength=40"`
-	} = LegParams{}
-)
-var (
-	_ func(*wink.ToolContext, LegParams) (wink.ToolResult[Leg], error) = RouteLeg
-)
+type winkStaleLegRunGoGenerate = struct {
+	City string `json:"city"`
+	Next string `json:"next"`
+	KM   int    `json:"km"`
+}
+
+var _ winkStaleLegRunGoGenerate = Leg{}
+
+type winkStaleLegParamsRunGoGenerate = struct {
+	City string `json:"city" wink:"minLength=1,maxLength=40"`
+}
+
+var _ winkStaleLegParamsRunGoGenerate = LegParams{}
+
+type winkStaleHandlerRouteLegRunGoGenerate = func(*wink.ToolContext, LegParams) (wink.ToolResult[Leg], error)
+
+var _ winkStaleHandlerRouteLegRunGoGenerate = RouteLeg
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.

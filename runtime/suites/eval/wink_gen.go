@@ -14,37 +14,50 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		Output          string `json:"output"`
-		Result          string `json:"result,omitempty"`
-		Steps           int64  `json:"steps"`
-		Truncated       bool   `json:"truncated,omitempty"`
-		ResultTruncated bool   `json:"result_truncated,omitempty"`
-	} = EvalResult{}
-	_ struct {
-		Source   string `json:"source" wink:"minLength=1,maxLength=65536"`
-		MaxSteps int64  `json:"max_steps,omitempty" wink:"min=1000,max=100000000,default=1000000"`
-	} = EvalParams{}
-	_ struct {
-		Output          string `json:"output"`
-		Result          string `json:"result,omitempty"`
-		Steps           int64  `json:"steps"`
-		Calls           int    `json:"calls"`
-		Replayed        int    `json:"replayed,omitempty"`
-		Truncated       bool   `json:"truncated,omitempty"`
-		ResultTruncated bool   `json:"result_truncated,omitempty"`
-	} = ProgramResult{}
-	_ struct {
-		Source   string `json:"source" wink:"minLength=1,maxLength=65536"`
-		MaxSteps int64  `json:"max_steps,omitempty" wink:"min=1000,max=100000000,default=1000000"`
-		MaxCalls int    `json:"max_calls,omitempty" wink:"min=1,max=1000,default=100"`
-	} = ProgramParams{}
-)
-var (
-	_ func(*wink.ToolContext, EvalParams) (wink.ToolResult[EvalResult], error)       = Eval
-	_ func(*wink.ToolContext, ProgramParams) (wink.ToolResult[ProgramResult], error) = RunProgram
-)
+type winkStaleEvalResultRunGoGenerate = struct {
+	Output          string `json:"output"`
+	Result          string `json:"result,omitempty"`
+	Steps           int64  `json:"steps"`
+	Truncated       bool   `json:"truncated,omitempty"`
+	ResultTruncated bool   `json:"result_truncated,omitempty"`
+}
+
+var _ winkStaleEvalResultRunGoGenerate = EvalResult{}
+
+type winkStaleEvalParamsRunGoGenerate = struct {
+	Source   string `json:"source" wink:"minLength=1,maxLength=65536"`
+	MaxSteps int64  `json:"max_steps,omitempty" wink:"min=1000,max=100000000,default=1000000"`
+}
+
+var _ winkStaleEvalParamsRunGoGenerate = EvalParams{}
+
+type winkStaleProgramResultRunGoGenerate = struct {
+	Output          string `json:"output"`
+	Result          string `json:"result,omitempty"`
+	Steps           int64  `json:"steps"`
+	Calls           int    `json:"calls"`
+	Replayed        int    `json:"replayed,omitempty"`
+	Truncated       bool   `json:"truncated,omitempty"`
+	ResultTruncated bool   `json:"result_truncated,omitempty"`
+}
+
+var _ winkStaleProgramResultRunGoGenerate = ProgramResult{}
+
+type winkStaleProgramParamsRunGoGenerate = struct {
+	Source   string `json:"source" wink:"minLength=1,maxLength=65536"`
+	MaxSteps int64  `json:"max_steps,omitempty" wink:"min=1000,max=100000000,default=1000000"`
+	MaxCalls int    `json:"max_calls,omitempty" wink:"min=1,max=1000,default=100"`
+}
+
+var _ winkStaleProgramParamsRunGoGenerate = ProgramParams{}
+
+type winkStaleHandlerEvalRunGoGenerate = func(*wink.ToolContext, EvalParams) (wink.ToolResult[EvalResult], error)
+
+var _ winkStaleHandlerEvalRunGoGenerate = Eval
+
+type winkStaleHandlerRunProgramRunGoGenerate = func(*wink.ToolContext, ProgramParams) (wink.ToolResult[ProgramResult], error)
+
+var _ winkStaleHandlerRunProgramRunGoGenerate = RunProgram
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
@@ -58,10 +71,10 @@ var WinkEval = wink.NewTool(wink.Spec{
 	Description:      "Runs a Starlark program (Python-like) with read_file(path) and write_file(path, content) over the workspace. A failing program is undone.",
 	Examples: []wink.Example{{
 		Description: "Compute and print",
-		Input:       []byte(`{"source":"print(max([n * n for n in range(10)]))","max_steps":1000000}`),
+		Input:       []byte(`{"source":"print(max([n * n for n in range(10)]))"}`),
 	}, {
 		Description: "Count the lines of a file",
-		Input:       []byte(`{"source":"result = len(read_file('README.md').splitlines())","max_steps":1000000}`),
+		Input:       []byte(`{"source":"result = len(read_file('README.md').splitlines())"}`),
 	}},
 	Name:         "eval",
 	ParamsSchema: winkSchemaEvalParams,
@@ -99,7 +112,7 @@ var WinkRunProgram = wink.NewTool(wink.Spec{
 	Description:      "Runs a Starlark program that calls tools as functions with keyword arguments; see the tools list in the instructions.",
 	Examples: []wink.Example{{
 		Description: "Look up several things at once",
-		Input:       []byte(`{"source":"result = [lookup(id=i)['name'] for i in range(3)]","max_steps":1000000,"max_calls":100}`),
+		Input:       []byte(`{"source":"result = [lookup(id=i)['name'] for i in range(3)]"}`),
 	}},
 	Name:         "run_program",
 	ParamsSchema: winkSchemaProgramParams,
@@ -130,24 +143,18 @@ func WinkRunProgramExamples() []wink.TypedExample[ProgramParams, ProgramResult] 
 func winkEncodeEvalResult(dst []byte, v *EvalResult) []byte {
 	dst = append(dst, "{\"output\":"...)
 	dst = strictjson.AppendString(dst, v.Output)
-	dst = append(dst, ",\"result\":"...)
-	if v.Result == "" {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Result == "") {
+		dst = append(dst, ",\"result\":"...)
 		dst = strictjson.AppendString(dst, v.Result)
 	}
 	dst = append(dst, ",\"steps\":"...)
 	dst = strictjson.AppendInt(dst, v.Steps)
-	dst = append(dst, ",\"truncated\":"...)
-	if !v.Truncated {
-		dst = append(dst, "null"...)
-	} else {
+	if !(!v.Truncated) {
+		dst = append(dst, ",\"truncated\":"...)
 		dst = strictjson.AppendBool(dst, v.Truncated)
 	}
-	dst = append(dst, ",\"result_truncated\":"...)
-	if !v.ResultTruncated {
-		dst = append(dst, "null"...)
-	} else {
+	if !(!v.ResultTruncated) {
+		dst = append(dst, ",\"result_truncated\":"...)
 		dst = strictjson.AppendBool(dst, v.ResultTruncated)
 	}
 	dst = append(dst, '}')
@@ -209,32 +216,24 @@ func winkEncodeEvalParams(dst []byte, v *EvalParams) []byte {
 func winkEncodeProgramResult(dst []byte, v *ProgramResult) []byte {
 	dst = append(dst, "{\"output\":"...)
 	dst = strictjson.AppendString(dst, v.Output)
-	dst = append(dst, ",\"result\":"...)
-	if v.Result == "" {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Result == "") {
+		dst = append(dst, ",\"result\":"...)
 		dst = strictjson.AppendString(dst, v.Result)
 	}
 	dst = append(dst, ",\"steps\":"...)
 	dst = strictjson.AppendInt(dst, v.Steps)
 	dst = append(dst, ",\"calls\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Calls))
-	dst = append(dst, ",\"replayed\":"...)
-	if v.Replayed == 0 {
-		dst = append(dst, "null"...)
-	} else {
+	if !(v.Replayed == 0) {
+		dst = append(dst, ",\"replayed\":"...)
 		dst = strictjson.AppendInt(dst, int64(v.Replayed))
 	}
-	dst = append(dst, ",\"truncated\":"...)
-	if !v.Truncated {
-		dst = append(dst, "null"...)
-	} else {
+	if !(!v.Truncated) {
+		dst = append(dst, ",\"truncated\":"...)
 		dst = strictjson.AppendBool(dst, v.Truncated)
 	}
-	dst = append(dst, ",\"result_truncated\":"...)
-	if !v.ResultTruncated {
-		dst = append(dst, "null"...)
-	} else {
+	if !(!v.ResultTruncated) {
+		dst = append(dst, ",\"result_truncated\":"...)
 		dst = strictjson.AppendBool(dst, v.ResultTruncated)
 	}
 	dst = append(dst, '}')

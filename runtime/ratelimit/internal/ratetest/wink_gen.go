@@ -17,29 +17,45 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		To string `json:"to"`
-	} = EmailParams{}
-	_ struct {
-		ID int `json:"id"`
-	} = LookupParams{}
-	_ struct {
-		Matches []string `json:"matches"`
-		Total   int      `json:"total"`
-	} = SearchResult{}
-	_ struct {
-		Query string     `json:"query" wink:"minLength=1,maxLength=200"`
-		Limit int        `json:"limit,omitempty" wink:"min=1,max=50,default=10"`
-		Kinds []string   `json:"kinds,omitempty" wink:"maxItems=5"`
-		Since *time.Time `json:"since,omitempty"`
-	} = SearchParams{}
-)
-var (
-	_ func(*wink.ToolContext, EmailParams) (wink.ToolResult[wink.NoValue], error)  = SendEmail
-	_ func(*wink.ToolContext, LookupParams) (wink.ToolResult[wink.NoValue], error) = Lookup
-	_ func(*wink.ToolContext, SearchParams) (wink.ToolResult[SearchResult], error) = Search
-)
+type winkStaleEmailParamsRunGoGenerate = struct {
+	To string `json:"to"`
+}
+
+var _ winkStaleEmailParamsRunGoGenerate = EmailParams{}
+
+type winkStaleLookupParamsRunGoGenerate = struct {
+	ID int `json:"id"`
+}
+
+var _ winkStaleLookupParamsRunGoGenerate = LookupParams{}
+
+type winkStaleSearchResultRunGoGenerate = struct {
+	Matches []string `json:"matches"`
+	Total   int      `json:"total"`
+}
+
+var _ winkStaleSearchResultRunGoGenerate = SearchResult{}
+
+type winkStaleSearchParamsRunGoGenerate = struct {
+	Query string     `json:"query" wink:"minLength=1,maxLength=200"`
+	Limit int        `json:"limit,omitempty" wink:"min=1,max=50,default=10"`
+	Kinds []string   `json:"kinds,omitempty" wink:"maxItems=5"`
+	Since *time.Time `json:"since,omitempty"`
+}
+
+var _ winkStaleSearchParamsRunGoGenerate = SearchParams{}
+
+type winkStaleHandlerSendEmailRunGoGenerate = func(*wink.ToolContext, EmailParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerSendEmailRunGoGenerate = SendEmail
+
+type winkStaleHandlerLookupRunGoGenerate = func(*wink.ToolContext, LookupParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerLookupRunGoGenerate = Lookup
+
+type winkStaleHandlerSearchRunGoGenerate = func(*wink.ToolContext, SearchParams) (wink.ToolResult[SearchResult], error)
+
+var _ winkStaleHandlerSearchRunGoGenerate = Search
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
@@ -267,10 +283,8 @@ func winkEncodeSearchParams(dst []byte, v *SearchParams) []byte {
 	dst = strictjson.AppendString(dst, v.Query)
 	dst = append(dst, ",\"limit\":"...)
 	dst = strictjson.AppendInt(dst, int64(v.Limit))
-	dst = append(dst, ",\"kinds\":"...)
-	if v.Kinds == nil {
-		dst = append(dst, "null"...)
-	} else {
+	if !(len(v.Kinds) == 0) {
+		dst = append(dst, ",\"kinds\":"...)
 		dst = append(dst, '[')
 		for i1 := range v.Kinds {
 			if i1 > 0 {
@@ -280,11 +294,13 @@ func winkEncodeSearchParams(dst []byte, v *SearchParams) []byte {
 		}
 		dst = append(dst, ']')
 	}
-	dst = append(dst, ",\"since\":"...)
-	if v.Since == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = strictjson.AppendTime(dst, *v.Since)
+	if !(v.Since == nil) {
+		dst = append(dst, ",\"since\":"...)
+		if v.Since == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendTime(dst, *v.Since)
+		}
 	}
 	dst = append(dst, '}')
 	return dst

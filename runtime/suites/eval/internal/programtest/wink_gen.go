@@ -15,40 +15,74 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
-var (
-	_ struct {
-		ID    int    `json:"id"`
-		Name  string `json:"name"`
-		Price int    `json:"price"`
-	} = Record{}
-	_ struct {
-		ID    int    `json:"id" wink:"min=0,max=99"`
-		Field string `json:"field,omitempty" wink:"enum=name|price,default=name"`
-	} = LookupParams{}
-	_ struct {
-		Count int `json:"count"`
-	} = Noted{}
-	_ struct {
-		Text string `json:"text" wink:"minLength=1,maxLength=100"`
-	} = NoteParams{}
-	_ struct {
-		Cents int `json:"cents"`
-	} = Paid{}
-	_ struct {
-		Cents int `json:"cents" wink:"min=1,max=100000"`
-	} = PayParams{}
-	_ struct {
-		Text string `json:"text"`
-	} = Entry{}
-)
-var (
-	_ func(*wink.ToolContext, LookupParams) (wink.ToolResult[Record], error) = Lookup
-	_ func(*wink.ToolContext, NoteParams) (wink.ToolResult[Noted], error)    = Note
-	_ func(*wink.ToolContext, PayParams) (wink.ToolResult[Paid], error)      = Pay
-	_ func(*wink.ToolContext, NoteParams) (wink.ToolResult[Noted], error)    = Broken
-	_ func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)         = Wipe
-	_ func(*wink.ToolContext) (wink.ToolResult[Record], error)               = Secret
-)
+type winkStaleRecordRunGoGenerate = struct {
+	ID    int    `json:"id"`
+	Name  string `json:"name"`
+	Price int    `json:"price"`
+}
+
+var _ winkStaleRecordRunGoGenerate = Record{}
+
+type winkStaleLookupParamsRunGoGenerate = struct {
+	ID    int    `json:"id" wink:"min=0,max=99"`
+	Field string `json:"field,omitempty" wink:"enum=name|price,default=name"`
+}
+
+var _ winkStaleLookupParamsRunGoGenerate = LookupParams{}
+
+type winkStaleNotedRunGoGenerate = struct {
+	Count int `json:"count"`
+}
+
+var _ winkStaleNotedRunGoGenerate = Noted{}
+
+type winkStaleNoteParamsRunGoGenerate = struct {
+	Text string `json:"text" wink:"minLength=1,maxLength=100"`
+}
+
+var _ winkStaleNoteParamsRunGoGenerate = NoteParams{}
+
+type winkStalePaidRunGoGenerate = struct {
+	Cents int `json:"cents"`
+}
+
+var _ winkStalePaidRunGoGenerate = Paid{}
+
+type winkStalePayParamsRunGoGenerate = struct {
+	Cents int `json:"cents" wink:"min=1,max=100000"`
+}
+
+var _ winkStalePayParamsRunGoGenerate = PayParams{}
+
+type winkStaleEntryRunGoGenerate = struct {
+	Text string `json:"text"`
+}
+
+var _ winkStaleEntryRunGoGenerate = Entry{}
+
+type winkStaleHandlerLookupRunGoGenerate = func(*wink.ToolContext, LookupParams) (wink.ToolResult[Record], error)
+
+var _ winkStaleHandlerLookupRunGoGenerate = Lookup
+
+type winkStaleHandlerNoteRunGoGenerate = func(*wink.ToolContext, NoteParams) (wink.ToolResult[Noted], error)
+
+var _ winkStaleHandlerNoteRunGoGenerate = Note
+
+type winkStaleHandlerPayRunGoGenerate = func(*wink.ToolContext, PayParams) (wink.ToolResult[Paid], error)
+
+var _ winkStaleHandlerPayRunGoGenerate = Pay
+
+type winkStaleHandlerBrokenRunGoGenerate = func(*wink.ToolContext, NoteParams) (wink.ToolResult[Noted], error)
+
+var _ winkStaleHandlerBrokenRunGoGenerate = Broken
+
+type winkStaleHandlerWipeRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerWipeRunGoGenerate = Wipe
+
+type winkStaleHandlerSecretRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[Record], error)
+
+var _ winkStaleHandlerSecretRunGoGenerate = Secret
 
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
