@@ -42,7 +42,11 @@ func (e *emitter) emitCatalog(tools []*model.Tool) {
 	c := toolsearch.Build(entries, docs)
 	var es []jen.Code
 	for _, en := range c.Entries {
-		es = append(es, jen.Values(jen.Lit(en.Name), jen.Lit(en.Line), jen.Lit(en.Params)))
+		es = append(es, jen.Values(jen.Dict{ // keyed: go vet's composites check reads generated code too
+			jen.Id("Name"):   jen.Lit(en.Name),
+			jen.Id("Line"):   jen.Lit(en.Line),
+			jen.Id("Params"): jen.Lit(en.Params),
+		}))
 	}
 	var terms, posts []jen.Code
 	for i, t := range c.Terms {

@@ -143,7 +143,19 @@ var winkFuncsListInvoices = wink.Funcs[wink.NoParams, wink.NoValue]{
 // WinkCatalog is the tool search index of this package's deferred tools (//wink:tool defer), built by
 // winkgen: pass it to loop.Config.Search or the MCP server's tool search.
 var WinkCatalog = &toolsearch.Catalog{
-	Entries:  []toolsearch.Entry{{"send_email", "Sends an email message to a customer.", "to, subject, body"}, {"refund_order", "Refunds an order's payment, in full or in part.", "order_id, amount_cents"}, {"list_invoices", "Lists the invoices of the current account.", ""}},
+	Entries: []toolsearch.Entry{{
+		Line:   "Sends an email message to a customer.",
+		Name:   "send_email",
+		Params: "to, subject, body",
+	}, {
+		Line:   "Refunds an order's payment, in full or in part.",
+		Name:   "refund_order",
+		Params: "order_id, amount_cents",
+	}, {
+		Line:   "Lists the invoices of the current account.",
+		Name:   "list_invoices",
+		Params: "",
+	}},
 	Lengths:  []uint16{14, 13, 8},
 	Postings: [][]uint32{{513}, {257}, {1}, {257}, {513}, {1}, {1}, {3}, {257}, {257}, {515}, {515}, {1}, {1}, {260}, {257}, {257}, {1}, {259}, {3}, {1}, {1}},
 	Terms:    []string{"account", "amount", "body", "cent", "current", "customer", "delivered", "email", "full", "id", "invoice", "list", "message", "minute", "order", "part", "payment", "queued", "refund", "send", "subject", "within"},

@@ -569,7 +569,79 @@ var winkFuncsLoyaltyPoints = wink.Funcs[CustomerRef, Answer]{
 // WinkCatalog is the tool search index of this package's deferred tools (//wink:tool defer), built by
 // winkgen: pass it to loop.Config.Search or the MCP server's tool search.
 var WinkCatalog = &toolsearch.Catalog{
-	Entries:  []toolsearch.Entry{{"send_email", "Sends an email message to a customer.", "to, subject, body"}, {"refund_order", "Refunds an order's payment, in full or in part.", "order_id, amount_cents"}, {"list_invoices", "Lists the invoices of a customer's account.", "customer_id"}, {"get_weather", "Returns the weather forecast for a city.", "city, days"}, {"create_ticket", "Opens a support ticket for a customer's problem.", "customer_id, title, body"}, {"close_ticket", "Closes a support ticket once the problem is solved.", "ticket_id"}, {"add_note", "Adds an internal note to a support ticket.", "ticket_id, text"}, {"shipment_status", "Tracks the shipment of an order: carrier, position and expected delivery date.", "order_id"}, {"cancel_order", "Cancels an order that has not shipped yet.", "order_id"}, {"change_address", "Changes the delivery address of an order that has not shipped yet.", "order_id, street, city, postcode"}, {"apply_coupon", "Applies a discount coupon code to an order.", "order_id, code"}, {"check_stock", "Checks how many units of a product are in stock, per warehouse.", "sku"}, {"product_details", "Returns a product's description, price and dimensions.", "sku"}, {"exchange_rate", "Converts an amount between two currencies at today's rate.", "amount, from, to"}, {"schedule_callback", "Schedules a phone callback from a support agent at a given time.", "customer_id, phone, at"}, {"reset_password", "Sends a customer a link to reset the account password.", "customer_id"}, {"update_plan", "Moves a customer's subscription to another plan.", "customer_id, plan"}, {"loyalty_points", "Returns a customer's loyalty points balance and their expiry.", "customer_id"}},
+	Entries: []toolsearch.Entry{{
+		Line:   "Sends an email message to a customer.",
+		Name:   "send_email",
+		Params: "to, subject, body",
+	}, {
+		Line:   "Refunds an order's payment, in full or in part.",
+		Name:   "refund_order",
+		Params: "order_id, amount_cents",
+	}, {
+		Line:   "Lists the invoices of a customer's account.",
+		Name:   "list_invoices",
+		Params: "customer_id",
+	}, {
+		Line:   "Returns the weather forecast for a city.",
+		Name:   "get_weather",
+		Params: "city, days",
+	}, {
+		Line:   "Opens a support ticket for a customer's problem.",
+		Name:   "create_ticket",
+		Params: "customer_id, title, body",
+	}, {
+		Line:   "Closes a support ticket once the problem is solved.",
+		Name:   "close_ticket",
+		Params: "ticket_id",
+	}, {
+		Line:   "Adds an internal note to a support ticket.",
+		Name:   "add_note",
+		Params: "ticket_id, text",
+	}, {
+		Line:   "Tracks the shipment of an order: carrier, position and expected delivery date.",
+		Name:   "shipment_status",
+		Params: "order_id",
+	}, {
+		Line:   "Cancels an order that has not shipped yet.",
+		Name:   "cancel_order",
+		Params: "order_id",
+	}, {
+		Line:   "Changes the delivery address of an order that has not shipped yet.",
+		Name:   "change_address",
+		Params: "order_id, street, city, postcode",
+	}, {
+		Line:   "Applies a discount coupon code to an order.",
+		Name:   "apply_coupon",
+		Params: "order_id, code",
+	}, {
+		Line:   "Checks how many units of a product are in stock, per warehouse.",
+		Name:   "check_stock",
+		Params: "sku",
+	}, {
+		Line:   "Returns a product's description, price and dimensions.",
+		Name:   "product_details",
+		Params: "sku",
+	}, {
+		Line:   "Converts an amount between two currencies at today's rate.",
+		Name:   "exchange_rate",
+		Params: "amount, from, to",
+	}, {
+		Line:   "Schedules a phone callback from a support agent at a given time.",
+		Name:   "schedule_callback",
+		Params: "customer_id, phone, at",
+	}, {
+		Line:   "Sends a customer a link to reset the account password.",
+		Name:   "reset_password",
+		Params: "customer_id",
+	}, {
+		Line:   "Moves a customer's subscription to another plan.",
+		Name:   "update_plan",
+		Params: "customer_id, plan",
+	}, {
+		Line:   "Returns a customer's loyalty points balance and their expiry.",
+		Name:   "loyalty_points",
+		Params: "customer_id",
+	}},
 	Lengths:  []uint16{14, 13, 10, 10, 13, 12, 12, 14, 12, 17, 12, 13, 10, 12, 14, 12, 12, 13},
 	Postings: [][]uint32{{513, 3841}, {1539}, {2307}, {3585}, {257, 3330}, {4097}, {2561}, {2562}, {4353}, {3329}, {1, 1025}, {3587}, {2051}, {1793}, {257}, {2307}, {2819}, {770, 2305}, {1283}, {2562}, {3329}, {2563}, {1026}, {3329}, {1, 514, 1026, 3585, 3842, 4098, 4354}, {1793}, {769}, {1}, {1793, 2305}, {3073}, {3074}, {3073}, {2561}, {3}, {3330}, {1793}, {4353}, {769}, {257}, {770}, {3585}, {2049, 2305}, {2817}, {257, 513, 1025, 1281, 1537, 1793, 2049, 2305, 2561, 3585, 3841, 4097, 4353}, {1537}, {515}, {3841}, {515}, {4355}, {2817}, {1}, {1}, {4097}, {2049, 2305}, {1539}, {1281}, {1025}, {260, 1794, 2052, 2306, 2562}, {257}, {3843}, {257}, {2817}, {3586}, {4100}, {4355}, {1793}, {2305}, {3073}, {1025, 1281}, {2817, 3075}, {1}, {3331}, {259}, {3843}, {769, 3073, 4353}, {3587}, {3, 3841}, {1795}, {2049, 2305}, {2817, 3073}, {1281}, {1794}, {2819}, {2305}, {1}, {4097}, {1025, 1281, 1537, 3585}, {1537}, {4353}, {1027, 1284, 1538}, {3585}, {1025}, {3329}, {1793}, {3329}, {2817}, {4098}, {2817}, {771}, {1}, {2049, 2305}},
 	Terms:    []string{"account", "add", "address", "agent", "amount", "another", "applie", "apply", "balance", "between", "body", "callback", "cancel", "carrier", "cent", "change", "check", "city", "close", "code", "convert", "coupon", "create", "currencie", "customer", "date", "day", "delivered", "delivery", "description", "detail", "dimension", "discount", "email", "exchange", "expected", "expiry", "forecast", "full", "get", "given", "has", "how", "id", "internal", "invoice", "link", "list", "loyalty", "many", "message", "minute", "move", "not", "note", "once", "open", "order", "part", "password", "payment", "per", "phone", "plan", "point", "position", "postcode", "price", "problem", "product", "queued", "rate", "refund", "reset", "return", "schedule", "send", "shipment", "shipped", "sku", "solved", "status", "stock", "street", "subject", "subscription", "support", "text", "their", "ticket", "time", "title", "today", "track", "two", "unit", "update", "warehouse", "weather", "within", "yet"},
