@@ -56,7 +56,8 @@ test:
 
 ## mcp-clients: the official MCP clients against winkgen's servers (Node.js 22 and the clients pinned in
 ## testdata/mcpclients/package-lock.json, installed with npm ci when missing): the TypeScript SDK client and
-## the Inspector CLI drive example/cmd/mcpserver over stdio and streamable HTTP on every protocol version, and
+## the Inspector CLI drive example/cmd/mcpserver over stdio and streamable HTTP on every protocol version, the
+## TypeScript client's own OAuth support authorizes against it as a resource server (oauth2-mock-server), and
 ## @modelcontextprotocol/conformance runs its 2025-11-25 and 2026-07-28 requirement sets against
 ## example/cmd/conformance (stateful, and stateless for 2026-07-28)
 mcp-clients:
