@@ -73,7 +73,8 @@ func withPrincipal(ctx context.Context, req *mcp.CallToolRequest) context.Contex
 	if req == nil || req.Extra == nil || req.Extra.TokenInfo == nil {
 		return ctx
 	}
-	return wink.WithPrincipal(ctx, auth.PrincipalOf(req.Extra.TokenInfo))
+	return auth.NewContext(ctx, req.Extra.TokenInfo) // the principal, and what an auth.Exchanger needs
+
 }
 
 // listByScopes is the receiving middleware that shows each caller of tools/list only the tools its

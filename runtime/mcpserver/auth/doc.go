@@ -90,14 +90,57 @@
 // handlers read it with ToolContext.Principal() or wink.PrincipalFrom(ctx),
 // and the dispatcher checks each tool's scopes against it. The raw token is
 // kept nowhere a handler can reach and is never forwarded: a handler that
-// must call an upstream API obtains its own credential for that API, for
-// example by RFC 8693 token exchange at the authorization server
-// (golang.org/x/oauth2 or oauthex.ExchangeToken of the MCP SDK), held as a
-// resource of the dispatcher, never the inbound token itself.
+// must call an upstream API obtains its own credential for that API (next
+// section).
 //
 // The verified token is also given to the MCP SDK (its auth.TokenInfo, with
 // the subject as UserID), which binds each MCP session to the user that
 // opened it.
+//
+// # Calling an upstream API: token exchange
+//
+// A handler never sends the caller's token upstream (it would let the
+// upstream replay it here, and the token was not issued for it). It gets a
+// token of its own for that API from an Exchanger, bound as a resource of
+// the dispatcher (resources.Instance; ExampleExchanger shows the whole
+// server):
+//
+//	ex, err := resources.Get(tc.Resources(), OrdersAPI)
+//	tok, err := ex.Token(tc, "orders:read")
+//	req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+//
+// Exchanger.Token performs an RFC 8693 token exchange at the authorization
+// server's token endpoint (ExchangeConfig.TokenURL): a form POST with
+// grant_type urn:ietf:params:oauth:grant-type:token-exchange, the caller's
+// token as subject_token (subject_token_type and requested_token_type
+// urn:ietf:params:oauth:token-type:access_token), ExchangeConfig.Audience
+// as audience and Resource as resource (RFC 8707), the scopes asked for as
+// scope, and this server's client credentials as HTTP Basic (RFC 6749
+// §2.3.1). What it guarantees:
+//
+//   - The inbound token is sent nowhere else. Server.Handler keeps it in an
+//     unexported context value (and the TokenInfo it gives the SDK, under an
+//     unexported type) that only an Exchanger reads; wink.Principal, its
+//     Claims and every other public API leave it out. An Exchanger sends it
+//     only to its TokenURL, follows no redirect (with the default
+//     HTTPClient), and only for a token its ExchangeConfig.Issuer issued.
+//   - The answer is a token for that upstream only (an ExchangedToken); it
+//     is reused for the same inbound token and scopes until
+//     ExchangeConfig.Skew (default 30 s) before its expiry, at most
+//     ExchangeConfig.CacheSize tokens (default DefaultExchangeCacheSize). An
+//     answer without expires_in is not reused.
+//   - Errors say what to fix: the authorization server's refusal is an
+//     *ExchangeError (errors.Is ErrExchangeRefused) carrying its code
+//     (invalid_grant: the caller's token was not accepted for exchange;
+//     invalid_client: this server's credentials; invalid_target,
+//     invalid_scope); no caller to act for (stdio, a principal put in by
+//     hand, a durable run resumed without its request) is ErrNoInboundToken,
+//     and nothing is sent; an unreachable endpoint is ErrUnavailable. Each
+//     request is bounded by ExchangeConfig.Timeout (default 10 s) and 1 MiB.
+//
+// The caller's request context carries what Token needs: a ToolContext of a
+// call served through mcpserver.WithAuth (mcpserver calls NewContext), or
+// the context of a request Server.Handler accepted.
 //
 // # Library
 //

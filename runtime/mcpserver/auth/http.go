@@ -99,8 +99,10 @@ func (s *Server) Handler(next http.Handler, scopesOf ScopesFunc) http.Handler {
 				return
 			}
 		}
-		ti := &sdkauth.TokenInfo{Scopes: p.Scopes, UserID: userID(p), Extra: map[string]any{principalExtra: p}}
-		ctx := context.WithValue(wink.WithPrincipal(r.Context(), p), tokenInfoKey{}, ti)
+		// The token itself travels only as an *inbound (exchange.go), which nothing but an Exchanger reads.
+		in := &inbound{token: token, issuer: p.Issuer}
+		ti := &sdkauth.TokenInfo{Scopes: p.Scopes, UserID: userID(p), Extra: map[string]any{principalExtra: p, inboundExtra: in}}
+		ctx := context.WithValue(context.WithValue(wink.WithPrincipal(r.Context(), p), inboundKey{}, in), tokenInfoKey{}, ti)
 		inner.ServeHTTP(w, r.WithContext(ctx))
 	})
 }

@@ -1,0 +1,411 @@
+package auth
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/winkgen/wink/runtime/strictjson"
+	"github.com/winkgen/wink/runtime/wink"
+)
+
+// RFC 8693 identifiers.
+const (
+	grantTokenExchange  = "urn:ietf:params:oauth:grant-type:token-exchange"
+	tokenTypeAccess     = "urn:ietf:params:oauth:token-type:access_token"
+	defaultExchangeSkew = 30 * time.Second
+)
+
+// DefaultExchangeCacheSize bounds the exchanged tokens an Exchanger keeps
+// when ExchangeConfig.CacheSize is zero.
+const DefaultExchangeCacheSize = 1024
+
+// Errors of Exchanger.Token, through errors.Is: ErrNoInboundToken when the
+// context carries no token verified by a Server (stdio, a call made by hand,
+// a durable run resumed in another process), ErrExchangeRefused when the
+// authorization server refused the exchange (the error is an
+// *ExchangeError), ErrUnavailable when it could not be asked.
+var (
+	ErrNoInboundToken  = errors.New("no inbound token to exchange")
+	ErrExchangeRefused = errors.New("token exchange refused")
+)
+
+// ExchangeConfig configures an Exchanger: one upstream API, the
+// authorization server that issues its tokens, and this server's client
+// credentials there.
+type ExchangeConfig struct {
+	// Issuer is the authorization server's issuer identifier (required). Only
+	// an inbound token this issuer issued is exchanged: a token is never sent
+	// to another server's token endpoint.
+	Issuer string
+	// TokenURL is the issuer's token endpoint (required; an absolute https
+	// URL, or http on a loopback host).
+	TokenURL string
+	// ClientID and ClientSecret authenticate this server to the token
+	// endpoint (HTTP Basic, RFC 6749 §2.3.1). Required.
+	ClientID, ClientSecret string
+	// Audience and Resource name the upstream API the exchanged tokens are
+	// for (RFC 8693 audience, RFC 8707 resource); at least one is required.
+	Audience string
+	Resource string
+	// Scopes are requested when Token is called without scopes.
+	Scopes []string
+	// Skew is how long before its expiry an exchanged token stops being
+	// reused; default 30 s.
+	Skew time.Duration
+	// CacheSize bounds the exchanged tokens kept; default
+	// DefaultExchangeCacheSize, negative: none kept.
+	CacheSize int
+	// Timeout bounds each request to the token endpoint; default 10 s.
+	Timeout time.Duration
+	// HTTPClient makes the requests; default a client with no redirects
+	// followed (a redirect would carry the inbound token elsewhere).
+	HTTPClient *http.Client
+	// Now returns the current time; default time.Now.
+	Now func() time.Time
+}
+
+// Exchanger obtains, by RFC 8693 token exchange, access tokens for one
+// upstream API on behalf of the caller of a tool call. It is the only code
+// that reads the inbound token a Server verified, and it sends it only to
+// ExchangeConfig.TokenURL. Bind it as a resource of the dispatcher
+// (resources.Instance) and call Token from the handler with its
+// ToolContext. It is safe for concurrent use.
+type Exchanger struct {
+	cfg   ExchangeConfig
+	mu    sync.Mutex
+	cache map[exchangeKey]exchanged
+}
+
+// exchangeKey identifies an exchanged token: the inbound token (by its
+// SHA-256: the principal and what it was granted) and the scopes asked for.
+type exchangeKey struct {
+	subject [32]byte
+	scopes  string
+}
+
+type exchanged struct {
+	token string
+	until time.Time // reused before this instant
+}
+
+// ExchangedToken is an access token for the upstream API.
+type ExchangedToken struct {
+	// AccessToken is the token: send it to the upstream API only.
+	AccessToken string
+	// TokenType is the token_type of the answer, "Bearer" usually.
+	TokenType string
+	// Scopes are the scopes granted (the answer's scope, else those asked).
+	Scopes []string
+	// Expiry is when the token expires; zero when the answer did not say
+	// (such a token is not reused).
+	Expiry time.Time
+}
+
+// ExchangeError is the authorization server's refusal (RFC 6749 §5.2).
+type ExchangeError struct {
+	// Status is the HTTP status of the answer.
+	Status int
+	// Code is the error code (invalid_grant, invalid_client,
+	// invalid_target, invalid_scope, unauthorized_client, ...).
+	Code string
+	// Description is the error_description, if any.
+	Description string
+}
+
+func (e *ExchangeError) Error() string {
+	msg := "token exchange refused by the authorization server: " + e.Code
+	if e.Description != "" {
+		msg += " (" + e.Description + ")"
+	}
+	switch e.Code {
+	case "invalid_grant":
+		msg += "; the caller's token was not accepted for exchange: it may be expired or revoked, or not allowed to be exchanged for this audience"
+	case "invalid_client", "unauthorized_client":
+		msg += "; check ExchangeConfig.ClientID and ClientSecret, and that this client may use token exchange"
+	case "invalid_target":
+		msg += "; the authorization server does not issue tokens for this Audience/Resource to this client"
+	case "invalid_scope":
+		msg += "; ask for scopes the upstream API grants to this client"
+	}
+	return msg
+}
+
+func (e *ExchangeError) Unwrap() error { return ErrExchangeRefused }
+
+// NewExchanger returns an Exchanger for cfg. It does not contact the
+// authorization server.
+func NewExchanger(cfg ExchangeConfig) (*Exchanger, error) {
+	if cfg.Issuer == "" {
+		return nil, errors.New("auth: ExchangeConfig.Issuer is required (the authorization server that issued the inbound tokens)")
+	}
+	if cfg.TokenURL == "" {
+		return nil, errors.New("auth: ExchangeConfig.TokenURL is required (the issuer's token endpoint)")
+	}
+	if err := checkURL(cfg.TokenURL); err != nil {
+		return nil, errors.New("auth: ExchangeConfig.TokenURL: " + err.Error())
+	}
+	if cfg.ClientID == "" {
+		return nil, errors.New("auth: ExchangeConfig.ClientID is required (this server's client at the authorization server)")
+	}
+	if cfg.Audience == "" && cfg.Resource == "" {
+		return nil, errors.New("auth: ExchangeConfig needs Audience or Resource (the upstream API the tokens are for)")
+	}
+	for _, s := range cfg.Scopes {
+		if !wink.ValidScope(s) {
+			return nil, errors.New("auth: ExchangeConfig.Scopes: " + s + " is not an RFC 6749 scope-token")
+		}
+	}
+	if cfg.Skew <= 0 {
+		cfg.Skew = defaultExchangeSkew
+	}
+	if cfg.CacheSize == 0 {
+		cfg.CacheSize = DefaultExchangeCacheSize
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 10 * time.Second
+	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Exchanger{cfg: cfg, cache: map[exchangeKey]exchanged{}}, nil
+}
+
+// Token returns an access token for the upstream API on behalf of the
+// caller whose request ctx belongs to (a tool call's ToolContext, or the
+// context of a request Server.Handler accepted), with scopes (none:
+// ExchangeConfig.Scopes). A token exchanged earlier for the same inbound
+// token and scopes is reused until Skew before its expiry. The error wraps
+// ErrNoInboundToken, ErrExchangeRefused (an *ExchangeError) or
+// ErrUnavailable.
+func (e *Exchanger) Token(ctx context.Context, scopes ...string) (*ExchangedToken, error) {
+	in, _ := ctx.Value(inboundKey{}).(*inbound)
+	if in == nil {
+		return nil, noInbound("the call was not made through a resource server (auth.Server.Handler or mcpserver.WithAuth), so there is no caller to act for")
+	}
+	if in.issuer != e.cfg.Issuer {
+		return nil, noInbound("the caller's token was issued by " + strconv.Quote(in.issuer) +
+			", not by ExchangeConfig.Issuer " + strconv.Quote(e.cfg.Issuer) + "; it is not sent to another issuer")
+	}
+	if len(scopes) == 0 {
+		scopes = e.cfg.Scopes
+	}
+	for _, s := range scopes {
+		if !wink.ValidScope(s) {
+			return nil, errors.New("auth: scope " + strconv.Quote(s) + " is not an RFC 6749 scope-token")
+		}
+	}
+	key := exchangeKey{subject: sha256.Sum256([]byte(in.token)), scopes: strings.Join(scopes, " ")}
+	now := e.cfg.Now()
+	if e.cfg.CacheSize > 0 {
+		e.mu.Lock()
+		c, ok := e.cache[key]
+		e.mu.Unlock()
+		if ok && now.Before(c.until) {
+			return &ExchangedToken{AccessToken: c.token, TokenType: "Bearer", Scopes: scopes, Expiry: c.until.Add(e.cfg.Skew)}, nil
+		}
+	}
+	tok, err := e.exchange(ctx, in.token, scopes)
+	if err != nil {
+		return nil, err
+	}
+	if tok.Scopes == nil {
+		tok.Scopes = scopes
+	}
+	if e.cfg.CacheSize > 0 && !tok.Expiry.IsZero() && strings.EqualFold(tok.TokenType, "Bearer") {
+		until := tok.Expiry.Add(-e.cfg.Skew)
+		if now.Before(until) {
+			e.put(key, exchanged{token: tok.AccessToken, until: until}, now)
+		}
+	}
+	return tok, nil
+}
+
+// noInbound is ErrNoInboundToken, saying why.
+func noInbound(why string) error {
+	return &noInboundError{"auth: " + ErrNoInboundToken.Error() + ": " + why}
+}
+
+type noInboundError struct{ msg string }
+
+func (e *noInboundError) Error() string { return e.msg }
+func (e *noInboundError) Unwrap() error { return ErrNoInboundToken }
+
+// put keeps c, dropping expired entries (then any one) when the cache is full.
+func (e *Exchanger) put(k exchangeKey, c exchanged, now time.Time) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.cache) >= e.cfg.CacheSize {
+		for k, v := range e.cache {
+			if !now.Before(v.until) {
+				delete(e.cache, k)
+			}
+		}
+		for k := range e.cache {
+			if len(e.cache) < e.cfg.CacheSize {
+				break
+			}
+			delete(e.cache, k)
+		}
+	}
+	e.cache[k] = c
+}
+
+// exchange performs one RFC 8693 request.
+func (e *Exchanger) exchange(ctx context.Context, subject string, scopes []string) (*ExchangedToken, error) {
+	form := url.Values{
+		"grant_type":           {grantTokenExchange},
+		"subject_token":        {subject},
+		"subject_token_type":   {tokenTypeAccess},
+		"requested_token_type": {tokenTypeAccess},
+	}
+	if e.cfg.Audience != "" {
+		form.Set("audience", e.cfg.Audience)
+	}
+	if e.cfg.Resource != "" {
+		form.Set("resource", e.cfg.Resource)
+	}
+	if len(scopes) > 0 {
+		form.Set("scope", strings.Join(scopes, " "))
+	}
+	ctx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.cfg.TokenURL, strings.NewReader(form.Encode()))
+	if err != nil {
+		return nil, unavailable("token exchange at "+e.cfg.TokenURL, err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
+	req.SetBasicAuth(url.QueryEscape(e.cfg.ClientID), url.QueryEscape(e.cfg.ClientSecret)) // RFC 6749 §2.3.1
+	resp, err := e.cfg.HTTPClient.Do(req)
+	if err != nil {
+		return nil, unavailable("token exchange at "+e.cfg.TokenURL, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxDocBytes+1))
+	if err != nil {
+		return nil, unavailable("token exchange at "+e.cfg.TokenURL, err)
+	}
+	if len(body) > maxDocBytes {
+		return nil, unavailable("token exchange at "+e.cfg.TokenURL, errors.New("the answer exceeds 1 MiB"))
+	}
+	f := parseTokenAnswer(body)
+	switch {
+	case resp.StatusCode == http.StatusOK && f.err == "" && f.accessToken != "":
+	case (resp.StatusCode == http.StatusBadRequest || resp.StatusCode == http.StatusUnauthorized) && f.err != "":
+		return nil, &ExchangeError{Status: resp.StatusCode, Code: f.err, Description: f.desc}
+	case resp.StatusCode == http.StatusOK:
+		return nil, unavailable("token exchange at "+e.cfg.TokenURL, errors.New("the answer has no access_token"))
+	default:
+		return nil, unavailable("token exchange at "+e.cfg.TokenURL, errors.New("status "+strconv.Itoa(resp.StatusCode)))
+	}
+	if f.issuedType != "" && f.issuedType != tokenTypeAccess {
+		return nil, unavailable("token exchange at "+e.cfg.TokenURL, errors.New("issued_token_type is "+f.issuedType+", not an access token"))
+	}
+	tok := &ExchangedToken{AccessToken: f.accessToken, TokenType: f.tokenType}
+	if f.scope != "" {
+		tok.Scopes = strings.Fields(f.scope)
+	}
+	if f.expiresIn > 0 {
+		tok.Expiry = e.cfg.Now().Add(time.Duration(f.expiresIn) * time.Second)
+	}
+	return tok, nil
+}
+
+// tokenAnswer is what is read of a token endpoint's JSON answer.
+type tokenAnswer struct {
+	accessToken, tokenType, issuedType, scope, err, desc string
+	expiresIn                                            int64
+}
+
+var answerLimits = strictjson.Limits{MaxBytes: maxDocBytes, MaxDepth: 16, MaxErrors: 1}
+
+// parseTokenAnswer reads the fields of an RFC 6749 §5.1 / §5.2 answer;
+// unknown members are skipped, a malformed answer yields no fields.
+func parseTokenAnswer(body []byte) tokenAnswer {
+	var a tokenAnswer
+	var d strictjson.Decoder
+	d.Reset(body, answerLimits)
+	if d.Peek() != strictjson.KindObject || !d.ObjectStart() {
+		return tokenAnswer{}
+	}
+	str := func(dst *string) {
+		if d.Peek() == strictjson.KindString {
+			*dst, _ = d.String()
+		} else {
+			d.Skip()
+		}
+	}
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "access_token":
+			str(&a.accessToken)
+		case "token_type":
+			str(&a.tokenType)
+		case "issued_token_type":
+			str(&a.issuedType)
+		case "scope":
+			str(&a.scope)
+		case "error":
+			str(&a.err)
+		case "error_description":
+			str(&a.desc)
+		case "expires_in":
+			if d.Peek() == strictjson.KindNumber {
+				a.expiresIn, _ = d.Int(0, 1<<40)
+			} else {
+				d.Skip()
+			}
+		default:
+			d.Skip()
+		}
+	}
+	d.ObjectEnd()
+	if errs := d.Finish(); errs != nil && errs.Len() > 0 {
+		return tokenAnswer{}
+	}
+	return a
+}
+
+// inbound is a verified inbound token, kept in a context under inboundKey
+// and in TokenInfo.Extra: neither the type nor the key is exported, so only
+// an Exchanger reads it.
+type inbound struct {
+	token  string
+	issuer string
+}
+
+// String hides the token from fmt and loggers.
+func (*inbound) String() string { return "[inbound token]" }
+
+type inboundKey struct{}
+
+// inboundExtra is the key of the *inbound in TokenInfo.Extra.
+const inboundExtra = "wink.inbound"
+
+// NewContext returns ctx carrying the caller of a request the MCP SDK hands
+// a verified token for (RequestExtra.TokenInfo): its principal
+// (wink.PrincipalFrom, PrincipalOf) and, when Server.Handler verified the
+// token, what an Exchanger needs to act for the caller. mcpserver does this
+// for every tool call; a nil ti returns ctx unchanged.
+func NewContext(ctx context.Context, ti *sdkauth.TokenInfo) context.Context {
+	if ti == nil {
+		return ctx
+	}
+	ctx = wink.WithPrincipal(ctx, PrincipalOf(ti))
+	if in, ok := ti.Extra[inboundExtra].(*inbound); ok {
+		ctx = context.WithValue(ctx, inboundKey{}, in)
+	}
+	return ctx
+}
