@@ -51,5 +51,5 @@ func ExampleGenerate_diagnostics() {
 	fmt.Println(diags[0].Format(base))
 	// Output:
 	// 0 files
-	// directives.go:16:13: unknown key "nmae" in //wink:tool (did you mean "name"?); accepted keys: name, overrides, readonly, title, destructive, openworld, scopes, task, defer, rate, burst
+	// directives.go:16:13: unknown key "nmae" in //wink:tool (did you mean "name"?); accepted keys: name, overrides, readonly, title, destructive, openworld, scopes, task, defer, rate, burst, callers
 }

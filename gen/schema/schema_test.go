@@ -172,9 +172,9 @@ func TestScalarSchemas(t *testing.T) {
 		{"time", req("f", tTime()), `{"type":"string","format":"date-time"}`},
 		{"optional time", opt("f", tTime()), `{"type":["string","null"],"format":"date-time"}`},
 		{"string", req("f", tString()), `{"type":"string"}`},
-		{"integer enum has no implicit range", req("f", level), `{"type":"integer","enum":[0,1]}`},
-		{"optional enum lists null", opt("f", level), `{"type":["integer","null"],"enum":[0,1,null]}`},
-		{"tag enum narrows the type's enum", cons(req("f", level), model.Constraints{Enum: []string{"1"}}), `{"type":"integer","enum":[1]}`},
+		{"integer enum has no implicit range", req("f", level), `{"type":"integer","description":"(0 = LevelA; 1 = LevelB)","enum":[0,1]}`},
+		{"optional enum lists null", opt("f", level), `{"type":["integer","null"],"description":"(0 = LevelA; 1 = LevelB)","enum":[0,1,null]}`},
+		{"tag enum narrows the type's enum", cons(req("f", level), model.Constraints{Enum: []string{"1"}}), `{"type":"integer","description":"(1 = LevelB)","enum":[1]}`},
 		{"enum keeps explicit bounds", cons(req("f", tInt(8)), model.Constraints{Enum: []string{"1", "5"}, Max: num("4")}), `{"type":"integer","enum":[1,5],"maximum":4}`},
 		{"bool tag enum", cons(req("f", tBool()), model.Constraints{Enum: []string{"true"}}), `{"type":"boolean","enum":[true]}`},
 		{"pattern is anchored", cons(req("f", tString()), model.Constraints{Pattern: `a|b`}), `{"type":"string","pattern":"^(?:a|b)$"}`},
@@ -183,7 +183,7 @@ func TestScalarSchemas(t *testing.T) {
 		{"named scalar type doc", req("f", &model.Type{Kind: model.KindString, Named: &model.Ident{Name: "N"}, Doc: "Type doc."}), `{"type":"string","description":"Type doc."}`},
 		{"array of pointers with scalar cons", cons(req("f", tArray(tPtr(tString()), 2)), model.Constraints{MinLength: n(3), MinItems: n(5)}), `{"type":"array","items":{"type":["string","null"],"minLength":3},"minItems":5,"maxItems":2}`},
 		{"array cons cannot loosen the length", cons(req("f", tArray(tBool(), 4)), model.Constraints{MinItems: n(1), MaxItems: n(9)}), `{"type":"array","items":{"type":"boolean"},"minItems":4,"maxItems":4}`},
-		{"slice of enums with tag enum", cons(opt("f", tSlice(tPtr(level))), model.Constraints{Enum: []string{"0"}}), `{"type":["array","null"],"items":{"type":["integer","null"],"enum":[0,null]}}`},
+		{"slice of enums with tag enum", cons(opt("f", tSlice(tPtr(level))), model.Constraints{Enum: []string{"0"}}), `{"type":["array","null"],"items":{"type":["integer","null"],"description":"(0 = LevelA)","enum":[0,null]}}`},
 		{"default compacted", cons(opt("f", tSlice(tInt(8))), model.Constraints{Default: "[1, 2]"}), `{"type":["array","null"],"items":{"type":"integer","minimum":-128,"maximum":127},"default":[1,2]}`},
 	}
 	for _, tc := range tests {
