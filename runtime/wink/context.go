@@ -50,7 +50,6 @@ type ToolContext struct {
 	fs     vfs.Filesystem
 	fsErr  error // resolving FilesystemKey failed
 	budget *Budget
-	disp   *Dispatcher // a program tool's dispatcher (ToolContext.Dispatcher)
 
 	// The call's hold id (Call.Hold), arguments and frame, for Binding and CanonicalArguments (canon:
 	// nil until computed). The struct stays within 256 bytes, an allocation size class: every call

@@ -117,7 +117,18 @@ func (t *Tool) IsProgram() bool { return t.program }
 
 // Dispatcher returns the dispatcher running the call of a program tool (AsProgram), for its inner calls;
 // nil for other tools.
-func (tc *ToolContext) Dispatcher() *Dispatcher { return tc.disp }
+func (tc *ToolContext) Dispatcher() *Dispatcher {
+	if tc.tool == nil || !tc.tool.program {
+		return nil
+	}
+	d, _ := tc.ctx.Value(programDispatcherKey{}).(*Dispatcher)
+	return d
+}
+
+// programDispatcherKey holds a program tool's dispatcher in its call's context: a context value, not a
+// ToolContext field, so that every other call's ToolContext keeps fitting its 256-byte size class
+// (TestToolContextFitsItsSizeClass).
+type programDispatcherKey struct{}
 
 // checkCaller returns the failure text of a call t's callers do not allow, "" when allowed.
 func (t *Tool) checkCaller(ctx context.Context) string {
@@ -144,7 +155,7 @@ func (t *Tool) checkCaller(ctx context.Context) string {
 func (t *Tool) executeProgram(ctx context.Context, disp *Dispatcher, tc *ToolContext, fr *frame, call Call) {
 	cs := &fr.cs
 	name := t.spec.Name
-	tc.disp = disp
+	tc.ctx = context.WithValue(tc.ctx, programDispatcherKey{}, disp)
 	res, herr := fr.handle(tc)
 	if herr != nil {
 		if he, ok := errors.AsType[*HeldError](herr); ok {
