@@ -80,13 +80,13 @@ func (a *analyzer) convert(t types.Type, where string, pos token.Pos) *model.Typ
 		mt.Fields = a.fields(t, where, pos)
 		return mt
 	case *types.Interface:
-		a.unsupported(where, pos, "interface type "+a.typeString(t)+" (for a value of any JSON shape, use wink.RawJSON: the value's JSON text, checked to be JSON, which your handler decodes)")
+		a.unsupported(where, pos, "interface type "+a.typeString(written)+" (for a value of any JSON shape, use wink.RawJSON: the value's JSON text, checked to be JSON, which your handler decodes)")
 	case *types.Chan:
-		a.unsupported(where, pos, "channel type "+a.typeString(t))
+		a.unsupported(where, pos, "channel type "+a.typeString(written))
 	case *types.Signature:
-		a.unsupported(where, pos, "function type "+a.typeString(t))
+		a.unsupported(where, pos, "function type "+a.typeString(written))
 	default:
-		a.unsupported(where, pos, "type "+a.typeString(t))
+		a.unsupported(where, pos, "type "+a.typeString(written))
 	}
 	return nil
 }
