@@ -145,13 +145,15 @@ func TestWorkspaceGrowthIsBounded(t *testing.T) {
 
 // TestPrivilegeBitsAreTakenWhileTheCommandRuns: a setuid file made by a command that goes on running
 // loses the bit within a poll (not only when the command ends), and the model is told once. The command
-// records the mode it gave x (file "set"), so the test need not catch the bit in the short time it lives.
+// records that its chmod succeeded (file "set"), so the test need not catch the bit in the short time it
+// lives; it does not record the mode it reads back, as a poll may take the bit between the chmod and a stat
+// (as one CI run saw). The message, told once, shows the bit was set and taken.
 func TestPrivilegeBitsAreTakenWhileTheCommandRuns(t *testing.T) {
 	e := newEnv(t, nil)
 	done := make(chan string, 1)
 	go func() {
 		o, err := e.d.Dispatch(context.Background(), wink.Call{ID: "c", Name: "shell",
-			Arguments: []byte(`{"command":"sh","args":["-c","cp /bin/sh x && chmod 4755 x && stat -c %a x > set.tmp && mv set.tmp set && while [ ! -e stop ]; do sleep 0.05; done"]}`)})
+			Arguments: []byte(`{"command":"sh","args":["-c","cp /bin/sh x && chmod 4755 x && echo chmod-ok > set.tmp && mv set.tmp set && while [ ! -e stop ]; do sleep 0.05; done"]}`)})
 		if err != nil {
 			done <- err.Error()
 			return
@@ -172,8 +174,8 @@ func TestPrivilegeBitsAreTakenWhileTheCommandRuns(t *testing.T) {
 			break
 		}
 	}
-	if string(set) != "4755\n" {
-		t.Fatalf("inside the sandbox x had mode %q, want 4755", set)
+	if string(set) != "chmod-ok\n" {
+		t.Fatalf("inside the sandbox chmod 4755 x did not succeed (%q)", set)
 	}
 	select {
 	case out := <-done:
