@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -28,6 +29,12 @@ import (
 // changes or when the caller's scopes let it see other tools. A host pins the fingerprint for the
 // scopes it asks for; without a principal (stdio, no WithAuth) it is the fingerprint of every tool,
 // which wink.Fingerprint(registry.Tools()) computes offline.
+//
+// What it covers is every tool the server can serve, not only the ones tools/list shows: with
+// WithToolSearch, the deferred tools (left out of tools/list but callable by name, and shown to the model
+// by the search tool) and the search tool itself (SearchTool); offline that is
+// wink.Fingerprint(append(registry.Tools(), mcpserver.SearchTool())). A deferred tool whose definition
+// changes after a host approved the server therefore changes the fingerprint, although no list shows it.
 const FingerprintMeta = "com.github.winkgen/tools-fingerprint"
 
 // maxFingerprints bounds the per-caller fingerprints a server keeps (one per distinct permitted set).
@@ -35,13 +42,17 @@ const maxFingerprints = 256
 
 // fingerprints computes and caches the fingerprints of the permitted sets of a server's tools.
 type fingerprints struct {
-	tools []*wink.Tool
+	tools []*wink.Tool // the registry's, deferred ones included
+	extra []*wink.Tool // tools the server adds (the search tool), which every caller may call
 	cache sync.Map // permitted names joined by NUL -> fingerprint
 	n     atomic.Int64
 }
 
 func (f *fingerprints) of(ctx context.Context) string {
 	ts := wink.Permitted(ctx, f.tools)
+	if len(f.extra) > 0 {
+		ts = slices.Concat(ts, f.extra) // a copy: Permitted may return f.tools itself
+	}
 	var b strings.Builder
 	for _, t := range ts {
 		b.WriteString(t.Name())
@@ -61,9 +72,9 @@ func (f *fingerprints) of(ctx context.Context) string {
 }
 
 // withFingerprint is the receiving middleware that puts the caller's fingerprint into the _meta of
-// initialize and tools/list results.
-func withFingerprint(tools []*wink.Tool) mcp.Middleware {
-	f := &fingerprints{tools: tools}
+// initialize and tools/list results: of tools, and of extra, which every caller may call.
+func withFingerprint(tools, extra []*wink.Tool) mcp.Middleware {
+	f := &fingerprints{tools: tools, extra: extra}
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if method != "initialize" && method != "server/discover" && method != "tools/list" {

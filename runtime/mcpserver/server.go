@@ -142,11 +142,14 @@ func newMCPServer(d *wink.Dispatcher, oneClient bool, opts []Option) (*mcp.Serve
 		return nil, err
 	}
 	ms.AddReceivingMiddleware(itemsByScopes(c.auth, items)) // and the prompts and resources (auth_items.go)
-	var tools []*wink.Tool
+	var tools, extra []*wink.Tool
 	if d.Registry != nil {
-		tools = d.Registry.Tools()
+		tools = d.Registry.Tools() // deferred ones included: callable, so covered (fingerprint.go)
+		if c.search != nil {
+			extra = append(extra, searchTool)
+		}
 	}
-	ms.AddReceivingMiddleware(withFingerprint(tools)) // the tool list a client can pin (fingerprint.go)
+	ms.AddReceivingMiddleware(withFingerprint(tools, extra)) // the tool list a client can pin (fingerprint.go)
 	ms.AddSendingMiddleware(keepAnswer)               // a form's answer is judged by its decoder (keepanswer.go)
 	return ms, nil
 }

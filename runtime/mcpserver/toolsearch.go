@@ -113,3 +113,24 @@ func searchResult(reg *wink.Registry, query string, hits []toolsearch.Hit) *mcp.
 	}
 	return &mcp.CallToolResult{Content: textContent(text), StructuredContent: rawJSON(b)}
 }
+
+// SearchTool returns the definition of the search tool WithToolSearch serves (toolsearch.Name), as a
+// tool whose fingerprint is part of the server's (FingerprintMeta): a host computes offline the
+// fingerprint a server with tool search publishes as wink.Fingerprint(append(reg.Tools(),
+// mcpserver.SearchTool())). It is a definition only: a dispatcher calling it gets an error; the server
+// answers the search itself.
+func SearchTool() *wink.Tool { return searchTool }
+
+var searchTool = wink.NewTool(wink.Spec{
+	Name: toolsearch.Name, Description: toolsearch.Description, ParamsSchema: []byte(toolsearch.ParamsSchema),
+}, &searchFuncs)
+
+var searchFuncs = wink.Funcs[searchDef, searchDef]{
+	Decode:       func(d *strictjson.Decoder, _ *searchDef) { d.Skip() },
+	EncodeResult: func(b []byte, _ *searchDef) []byte { return append(b, "null"...) },
+	Handler: func(*wink.ToolContext, searchDef) (wink.ToolResult[searchDef], error) {
+		return wink.ToolResult[searchDef]{}, errors.New("mcpserver: " + toolsearch.Name + " is answered by the MCP server (WithToolSearch), not by a dispatcher")
+	},
+}
+
+type searchDef struct{}
