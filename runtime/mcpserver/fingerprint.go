@@ -44,7 +44,7 @@ const maxFingerprints = 256
 type fingerprints struct {
 	tools []*wink.Tool // the registry's, deferred ones included
 	extra []*wink.Tool // tools the server adds (the search tool), which every caller may call
-	cache sync.Map // permitted names joined by NUL -> fingerprint
+	cache sync.Map     // permitted names joined by NUL -> fingerprint
 	n     atomic.Int64
 }
 

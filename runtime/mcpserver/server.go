@@ -150,7 +150,7 @@ func newMCPServer(d *wink.Dispatcher, oneClient bool, opts []Option) (*mcp.Serve
 		}
 	}
 	ms.AddReceivingMiddleware(withFingerprint(tools, extra)) // the tool list a client can pin (fingerprint.go)
-	ms.AddSendingMiddleware(keepAnswer)               // a form's answer is judged by its decoder (keepanswer.go)
+	ms.AddSendingMiddleware(keepAnswer)                      // a form's answer is judged by its decoder (keepanswer.go)
 	return ms, nil
 }
 
