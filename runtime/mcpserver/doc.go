@@ -27,7 +27,7 @@
 // For any other transport, or to add prompts and resources, [New] returns the *mcp.Server itself.
 // example/cmd/mcpserver is a complete server of the example tools (example/tools) and of tools of every
 // result shape, over stdio or (-http) streamable HTTP; example/cmd/conformance is the server the official
-// conformance suite is run against (README.md lists its results).
+// conformance suite is run against (docs/mcp-server.md lists its results).
 //
 // # One message, one reading; browsers of other sites kept out
 //

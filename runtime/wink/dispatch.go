@@ -165,7 +165,7 @@ type Hooks struct {
 	Start func(ctx context.Context, tool *Tool, call Call) (context.Context, func(*ToolInvoked))
 }
 
-// Dispatcher runs tool calls through the pipeline of the README's "Dispatch".
+// Dispatcher runs tool calls through the pipeline of docs/tools.md's "Dispatch".
 // Its zero value is usable (every call names an unknown tool). A Dispatcher
 // must not be modified while it dispatches; it is a small value, so the usual
 // pattern is one Dispatcher per session, copied from a template.

@@ -19,7 +19,7 @@
 //
 // # Dispatch
 //
-// [Dispatcher.Dispatch] runs the pipeline of the README's "Dispatch":
+// [Dispatcher.Dispatch] runs the pipeline of docs/tools.md's "Dispatch":
 //
 //  1. lookup: an unknown name is a failure result
 //     `Unknown tool "x". Available tools: a, b, c.` (registry order;

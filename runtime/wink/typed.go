@@ -32,7 +32,7 @@ import (
 //     code. The one generic struct, record[P, R], has no methods: it puts a
 //     recorded call's event and the copies of the params and value the event
 //     boxes in one allocation instead of three.
-// README, "Generated code at scale", has the measurement.
+// docs/performance.md, "Generated code at scale", has the measurement.
 
 // opKind names one typed operation; opIO holds its operands.
 type opKind uint8

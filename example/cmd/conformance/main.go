@@ -7,7 +7,7 @@
 //
 // It writes "listening on http://HOST:PORT/mcp" to standard error once it accepts connections (the default
 // address, 127.0.0.1:0, picks a free port). `make mcp-clients` runs every server scenario against it
-// (testdata/mcpclients/conformance.sh); README.md lists the results.
+// (testdata/mcpclients/conformance.sh); docs/mcp-server.md lists the results.
 package main
 
 import (

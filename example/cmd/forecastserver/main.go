@@ -1,5 +1,5 @@
-// Command forecastserver is the README's MCP server: the quickstart's tools over streamable HTTP at
-// /mcp, or over stdio with -stdio, named as your server (WithImplementation).
+// Command forecastserver is the MCP server of docs/mcp-server.md: the quickstart's tools over
+// streamable HTTP at /mcp, or over stdio with -stdio, named as your server (WithImplementation).
 package main
 
 import (
