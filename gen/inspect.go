@@ -91,14 +91,17 @@ func idemSummary(id *model.Idempotency) string {
 var Formats = []string{"openai", "openai-responses", "anthropic", "anthropic-strict", "gemini", "mcp"}
 
 // Payload renders the tools as the request payload a provider receives, byte for byte what the runtime
-// adapter writes for the same tools (the adapters are called on tools built from the source):
+// adapter writes for the same tools (the adapters are called on tools built from the source), except mcp:
 //
 //	openai            openai.ChatTools (chat completions; strict mode, the strict form derived from the plain schema)
 //	openai-responses  openai.ResponsesTools (Responses API)
 //	anthropic         anthropic.Tools (the plain schema)
 //	anthropic-strict  anthropic.StrictTools (strict tool use where the params allow it)
 //	gemini            gemini.FunctionDeclarations (Gemini's OpenAPI subset; no "parameters" without params)
-//	mcp               the tools/list entries: name, description, inputSchema, outputSchema (MCP 2026-07-28)
+//	mcp               name, description, inputSchema and outputSchema as generated (MCP 2026-07-28 takes
+//	                  them as they are); not byte for byte what runtime/mcpserver lists, which appends the
+//	                  examples to the description and the inputSchema, adds _meta and annotations, and
+//	                  leaves out of outputSchema the value rules nothing enforces on a handler's result
 //
 // The output is followed by a newline.
 func Payload(tools []ToolInfo, format string) ([]byte, error) {

@@ -5,8 +5,11 @@
 //	winkgen list [packages]                              print a table of the tools
 //	winkgen schema -format F [packages]                  print the tools payload F's adapter sends, byte for
 //	                                                     byte (F: openai, openai-responses, anthropic,
-//	                                                     anthropic-strict, gemini, mcp; a tool anthropic-strict
-//	                                                     sends without strict is named on stderr, with why)
+//	                                                     anthropic-strict, gemini; a tool anthropic-strict
+//	                                                     sends without strict is named on stderr, with why),
+//	                                                     or mcp: name, description and schemas as generated
+//	                                                     (the MCP server adds each tool's examples and
+//	                                                     annotations, and states outputSchema per version)
 //	winkgen help [command]                               print usage (also -h)
 //	winkgen -version                                     print the module version
 //
@@ -43,7 +46,9 @@ usage:
                                            understood)
   winkgen list [packages]                  print a table of the tools
   winkgen schema -format F [packages]      print the tools payload F's adapter sends (F: openai, openai-responses,
-                                           anthropic, anthropic-strict, gemini, mcp)
+                                           anthropic, anthropic-strict, gemini), or with F mcp each tool's
+                                           name, description and schemas as generated (the MCP server adds
+                                           examples and annotations, and states outputSchema per version)
   winkgen help [list|schema]               print this help, or a command's
   winkgen -version                         print the module version
 
