@@ -274,3 +274,32 @@ func TestDocsLinksResolve(t *testing.T) {
 		}
 	}
 }
+
+// repoPath matches a word of a code span that names a path of this repository (`runtime/durable`,
+// `./example/cmd/forecast`, `./runtime/vfs/...`).
+var repoPath = regexp.MustCompile(`^(?:\./)?((?:annotations|benchmarks|cmd|docs|example|gen|internal|runtime|scripts|testdata|\.ci)/[A-Za-z0-9_./-]*)$`)
+
+// TestDocsPathsExist: every repository path the README and the guides name in code (a package, a file,
+// a command's pattern) exists, so that a reader who looks for it finds it.
+func TestDocsPathsExist(t *testing.T) {
+	n := 0
+	for _, doc := range docFiles(t) {
+		text := fence.ReplaceAllString(readDoc(t, doc), "")
+		for _, span := range codeSpan.FindAllString(text, -1) {
+			for _, w := range strings.Fields(strings.Trim(span, "`")) {
+				m := repoPath.FindStringSubmatch(w)
+				if m == nil {
+					continue
+				}
+				n++
+				p := strings.TrimSuffix(strings.TrimSuffix(m[1], "..."), "/")
+				if _, err := os.Stat(filepath.Join(repo, filepath.FromSlash(p))); err != nil {
+					t.Errorf("%s: `%s` names %s, which does not exist", doc, w, p)
+				}
+			}
+		}
+	}
+	if n < 50 {
+		t.Errorf("only %d repository paths found in code spans", n)
+	}
+}
