@@ -268,9 +268,16 @@ func TestDocsLinksResolve(t *testing.T) {
 		}
 	}
 	readme := codeSpan.ReplaceAllString(readDoc(t, "README.md"), "")
+	index := codeSpan.ReplaceAllString(readDoc(t, "docs/README.md"), "")
 	for _, doc := range docs[1:] {
-		if doc != "docs/README.md" && !strings.Contains(readme, "]("+doc+")") {
+		if doc == "docs/README.md" {
+			continue
+		}
+		if !strings.Contains(readme, "]("+doc+")") {
 			t.Errorf("README.md's list of guides does not link %s", doc)
+		}
+		if !strings.Contains(index, "]("+strings.TrimPrefix(doc, "docs/")+")") {
+			t.Errorf("docs/README.md's list of guides does not link %s", doc)
 		}
 	}
 }
