@@ -3,6 +3,7 @@ package benchmarks
 import (
 	"encoding/binary"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -16,8 +17,9 @@ import (
 // after unescaping; unknown, duplicate and missing keys rejected; no null for any field (all are
 // required); integers written as any integral JSON number (25, 25.0, 2.5e1, -0) within int64; strings with
 // valid UTF-8, no control characters, valid escapes and no lone surrogates; mode one of fuzzy|exact; input
-// at most hwMaxBytes long. Like the generated decoder it converts the input to a string once and slices
-// unescaped strings out of it, so a success allocates that copy and the file_types slice.
+// at most hwMaxBytes long. Like the generated decoder it copies decoded strings into shared blocks of 64
+// bytes and up (or of the rest of the input, when shorter), so a success allocates one block and the
+// file_types slice.
 
 // hwMaxBytes is the input size limit, the default of strictjson.Limits.MaxBytes.
 const hwMaxBytes = 1 << 20
@@ -34,9 +36,10 @@ func (e *hwError) Error() string {
 
 // hw is the state of one handwritten decode.
 type hw struct {
-	data []byte
-	src  string // string(data), made on the first string value
-	pos  int
+	data     []byte
+	strs     strings.Builder // the block decoded strings are copied into
+	strsNext int             // the size of the next block
+	pos      int
 }
 
 func (d *hw) fail(msg string) error { return &hwError{pos: d.pos, msg: msg} }
@@ -304,12 +307,31 @@ func (d *hw) str() (string, error) {
 		return "", err
 	}
 	if esc {
-		return string(appendUnescapedHW(nil, d.data[start:end])), nil
+		var buf [64]byte
+		return d.keep(appendUnescapedHW(buf[:0], d.data[start:end])), nil
 	}
-	if d.src == "" {
-		d.src = string(d.data)
+	return d.keep(d.data[start:end]), nil
+}
+
+// keep copies b into the current block, as strictjson's Decoder does.
+func (d *hw) keep(b []byte) string {
+	n := len(b)
+	if n == 0 {
+		return ""
 	}
-	return d.src[start:end], nil
+	if d.strs.Cap()-d.strs.Len() < n {
+		if n >= 256 {
+			return string(b)
+		}
+		size := max(d.strsNext, 64)
+		d.strsNext = min(2*size, 1024)
+		size = min(size, len(d.data)-d.pos+n)
+		d.strs.Reset()
+		d.strs.Grow(max(size, n))
+	}
+	start := d.strs.Len()
+	d.strs.Write(b)
+	return d.strs.String()[start:]
 }
 
 const (

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -84,7 +85,8 @@ type level struct {
 const inlineLevels = 16
 
 // Decoder is a strict, reflection-free JSON reader driven by generated code. The zero value is ready after
-// Reset; it is meant to live on the caller's stack (no method retains a pointer to it).
+// Reset; it is meant to live on the caller's stack (no method retains a pointer to it). A Decoder must not
+// be copied between Reset and the end of its decode.
 //
 // Errors are of two sorts. Fatal errors (syntax, limits) stop decoding: every later call returns false or
 // a zero value without consuming input. Value errors (wrong type, range, constraint, unknown, missing or
@@ -92,7 +94,6 @@ const inlineLevels = 16
 // on, so that all of them are reported at once.
 type Decoder struct {
 	data     []byte
-	src      string // string(data), made on the first String call
 	pos      int
 	depth    int
 	maxDepth int
@@ -108,6 +109,9 @@ type Decoder struct {
 	keyEsc           bool
 	keyBuf           []byte // storage for escaped keys
 	strBuf           []byte // storage for StringBytes and escaped strings
+
+	strs     strings.Builder // the block decoded strings are copied into (keep)
+	strsNext int             // the size of the next block
 
 	errs   Errors
 	levels [inlineLevels]level
@@ -137,9 +141,10 @@ func (d *Decoder) Reset(data []byte, lim Limits) {
 		d.errs.max = DefaultMaxErrors
 	}
 	d.data = data
-	if d.src != "" {
-		d.src = ""
+	if d.strs.Cap() != 0 {
+		d.strs.Reset() // the strings handed out keep the block; it is never written again
 	}
+	d.strsNext = 0
 	d.pos = 0
 	d.depth = 0
 	d.fatal = false
@@ -349,18 +354,17 @@ func (d *Decoder) Key() []byte {
 	return d.data[d.keyStart:d.keyEnd]
 }
 
-// KeyString returns the current key as a string (for map keys). Keys without escapes share the input
-// string made by String and cost no allocation of their own.
+// KeyString returns the current key as a string (for map keys), copied into the block String's strings
+// share.
 func (d *Decoder) KeyString() string {
 	l := d.top()
 	if l == nil || l.kind != lvObject || l.keyEnd < 0 {
 		return ""
 	}
 	if l.keyEsc {
-		return string(d.Key())
+		return d.keep(d.Key()) // unescaped by NextKey
 	}
-	d.ensureSrc()
-	return d.src[l.keyStart:l.keyEnd]
+	return d.keep(d.data[l.keyStart:l.keyEnd])
 }
 
 // ObjectEnd pops the level pushed by a successful ObjectStart. Members the caller did not read are
@@ -525,12 +529,6 @@ func (d *Decoder) Bool() (bool, bool) {
 	}
 	d.mismatch("boolean")
 	return false, false
-}
-
-func (d *Decoder) ensureSrc() {
-	if len(d.src) != len(d.data) {
-		d.src = string(d.data)
-	}
 }
 
 // ---- error recording ----

@@ -268,12 +268,7 @@ func (d *Decoder) Float(bitSize int) (float64, bool) {
 			return float64(m), true
 		}
 	}
-	var s string
-	if len(d.src) == len(d.data) {
-		s = d.src[d.numStart:d.numEnd]
-	} else {
-		s = string(lit)
-	}
+	s := string(lit)
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsInf(f, 0) || bitSize == 32 && math.Abs(f) > MaxFloat32JSON {
 		max := "1.7976931348623157e+308"

@@ -7,9 +7,10 @@ import (
 	"unicode/utf8"
 )
 
-// String reads a string value, unescaped. The first call converts the whole input to a string once;
-// strings without escapes are then substrings of it (no further allocation); strings with escapes
-// allocate their own result. Any other value records "expected string, got ..." and is skipped.
+// String reads a string value, unescaped. Decoded strings are copied into small shared blocks (see
+// strs), not each into an allocation of its own and not as substrings of one copy of the whole input: a
+// string keeps at most its block alive, and the input may be reused as soon as decoding ends. Any other
+// value records "expected string, got ..." and is skipped.
 func (d *Decoder) String() (string, bool) {
 	if d.fatal {
 		return "", false
@@ -43,14 +44,50 @@ func (d *Decoder) String() (string, bool) {
 	}
 scanned:
 	if !esc {
-		d.ensureSrc()
-		return d.src[s:e], true
+		return d.keep(d.data[s:e]), true
 	}
 	if cap(d.strBuf) < e-s {
 		d.strBuf = make([]byte, 0, e-s)
 	}
 	d.strBuf = appendUnescaped(d.strBuf[:0], d.data[s:e])
-	return string(d.strBuf), true
+	return d.keep(d.strBuf), true
+}
+
+// The blocks decoded strings are copied into. A block is filled front to back and never written below
+// its length, so the strings already taken from it stay as they are; Reset drops the current block
+// rather than reusing it. The first block of a decode holds strsFirst bytes (or the rest of the input,
+// when that is shorter: no decoded string can be longer than its JSON text), each further one twice the
+// last up to strsMax; a string of strsOwn bytes or more gets an allocation of its own.
+const (
+	strsFirst = 64
+	strsMax   = 1024
+	strsOwn   = 256
+)
+
+// keep returns b as a string copied into the current block.
+func (d *Decoder) keep(b []byte) string {
+	n := len(b)
+	if n == 0 {
+		return ""
+	}
+	if d.strs.Cap()-d.strs.Len() < n {
+		if n >= strsOwn {
+			return string(b)
+		}
+		size := d.strsNext
+		if size < strsFirst {
+			size = strsFirst
+		}
+		d.strsNext = min(2*size, strsMax)
+		if rest := len(d.data) - d.pos + n; size > rest {
+			size = rest // n <= rest: b was read from the input before d.pos
+		}
+		d.strs.Reset()
+		d.strs.Grow(max(size, n))
+	}
+	start := d.strs.Len()
+	d.strs.Write(b)
+	return d.strs.String()[start:]
 }
 
 // StringBytes reads a string value, unescaped, without allocating (for enums). The bytes are valid

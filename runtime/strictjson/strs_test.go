@@ -1,0 +1,131 @@
+package strictjson
+
+import (
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// decodeStrings decodes in, an array of strings and {"key": ...} objects, with d, returning every string
+// and every object key (KeyString) in order.
+func decodeStrings(t *testing.T, d *Decoder, in []byte) []string {
+	t.Helper()
+	d.Reset(in, Limits{})
+	var out []string
+	d.ArrayStart()
+	for d.NextElem() {
+		if d.Peek() == KindObject {
+			d.ObjectStart()
+			for d.NextKey() {
+				out = append(out, d.KeyString())
+				d.Skip()
+			}
+			d.ObjectEnd()
+			continue
+		}
+		s, _ := d.String()
+		out = append(out, s)
+	}
+	d.ArrayEnd()
+	if errs := d.Finish(); errs != nil {
+		t.Fatal(errs)
+	}
+	return out
+}
+
+// TestDecodedStringsOutliveTheInputAndTheDecoder checks that decoded strings (short and long, plain and
+// escaped, values and map keys) stay as they were when the caller reuses its input buffer and the decoder
+// decodes other inputs: the block strings are copied into is never written again below what was handed
+// out.
+func TestDecodedStringsOutliveTheInputAndTheDecoder(t *testing.T) {
+	var d Decoder
+	type kept struct{ got, want []string }
+	var all []kept
+	buf := make([]byte, 0, 1<<16)
+	for round := range 40 {
+		var want []string
+		buf = append(buf[:0], '[')
+		for i := range 3 + round*7 {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			s := strings.Repeat(string(rune('a'+(round+i)%26)), (i*37+round)%300) + strconv.Itoa(round)
+			switch i % 4 {
+			case 0: // plain
+				buf = strconv.AppendQuote(buf, s)
+			case 1: // escaped
+				buf = append(buf, `"`+s+`\n\"\u00e9"`...)
+				s += "\n\"é"
+			case 2: // an object key
+				buf = append(buf, `{`...)
+				buf = strconv.AppendQuote(buf, s)
+				buf = append(buf, `:1}`...)
+			default: // an escaped object key
+				s = "k\t" + s
+				buf = append(buf, `{"k\t`+s[2:]+`":[1,"x"]}`...)
+			}
+			want = append(want, s)
+		}
+		buf = append(buf, ']')
+		all = append(all, kept{decodeStrings(t, &d, buf), want})
+		for i := range buf {
+			buf[i] = '#' // the caller reuses its buffer
+		}
+	}
+	for r, k := range all {
+		if len(k.got) != len(k.want) {
+			t.Fatalf("round %d: %d strings, want %d", r, len(k.got), len(k.want))
+		}
+		for i := range k.want {
+			if k.got[i] != k.want[i] {
+				t.Fatalf("round %d, string %d: %q, want %q", r, i, k.got[i], k.want[i])
+			}
+		}
+	}
+}
+
+// TestDecodedStringsDoNotCopyTheInput checks that a decoded string costs about its own length, not a copy
+// of the whole input: a short string read out of a large input (whose other members are skipped) keeps
+// only a small block alive.
+func TestDecodedStringsDoNotCopyTheInput(t *testing.T) {
+	in := []byte(`{"name":"short","pad":"` + strings.Repeat("x", 1<<16) + `","more":["a","b"]}`)
+	var d Decoder
+	var sink []string
+	decode := func() {
+		d.Reset(in, Limits{})
+		d.ObjectStart()
+		for d.NextKey() {
+			switch string(d.Key()) {
+			case "name":
+				s, _ := d.String()
+				sink = append(sink[:0], s)
+			case "more":
+				d.ArrayStart()
+				for d.NextElem() {
+					s, _ := d.String()
+					sink = append(sink, s)
+				}
+				d.ArrayEnd()
+			}
+		}
+		d.ObjectEnd()
+		if errs := d.Finish(); errs != nil {
+			t.Fatal(errs)
+		}
+	}
+	decode()
+	const runs = 100
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range runs {
+		decode()
+	}
+	runtime.ReadMemStats(&after)
+	if per := (after.TotalAlloc - before.TotalAlloc) / runs; per > 256 {
+		t.Errorf("decoding 3 short strings out of a %d-byte input allocated %d bytes per decode, want at most 256", len(in), per)
+	}
+	if sink[0] != "short" || sink[1] != "a" || sink[2] != "b" {
+		t.Errorf("decoded %q", sink)
+	}
+}
