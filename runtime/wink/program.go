@@ -133,19 +133,20 @@ type programDispatcherKey struct{}
 // checkCaller returns the failure text of a call t's callers do not allow, "" when allowed.
 func (t *Tool) checkCaller(ctx context.Context) string {
 	direct, program := t.spec.Callable()
-	name := strconv.Quote(t.spec.Name)
+	// The name is quoted only for a refusal: quoting costs an allocation every call otherwise.
 	if _, inner := InnerCallOf(ctx); inner {
 		switch {
 		case t.program:
-			return "Tool " + name + " runs programs and cannot be called from a program; call the tools directly in this program."
+			return "Tool " + strconv.Quote(t.spec.Name) + " runs programs and cannot be called from a program; call the tools directly in this program."
 		case !program:
+			name := strconv.Quote(t.spec.Name)
 			return "Tool " + name + " cannot be called from a program (it is not declared callable by programs); " +
 				"finish the program, and call " + name + " directly with its result."
 		}
 		return ""
 	}
 	if !direct {
-		return "Tool " + name + " can only be called from a program; call it inside a program you run with the program tool."
+		return "Tool " + strconv.Quote(t.spec.Name) + " can only be called from a program; call it inside a program you run with the program tool."
 	}
 	return ""
 }
