@@ -163,6 +163,46 @@ func (d *Decoder) number(want string) ([]byte, bool) {
 	return d.data[start:d.pos], true
 }
 
+// plainInt reads the common integer in one pass: at d.pos (no whitespace first), an optional '-' and 1 to
+// 18 digits without a leading zero, not followed by a fraction, an exponent or a 19th digit. For anything
+// else (and after a fatal error) it consumes nothing and returns false: Int's general path then scans the
+// literal and reports what is wrong with it.
+func (d *Decoder) plainInt() (int64, bool) {
+	if d.fatal {
+		return 0, false
+	}
+	data := d.data
+	i := d.pos
+	neg := i < len(data) && data[i] == '-'
+	if neg {
+		i++
+	}
+	s := i
+	var m int64
+	for i < len(data) && i-s < 19 {
+		c := data[i]
+		if c < '0' || c > '9' {
+			break
+		}
+		m = m*10 + int64(c-'0')
+		i++
+	}
+	if n := i - s; n == 0 || n > 18 || (n > 1 && data[s] == '0') {
+		return 0, false
+	}
+	if i < len(data) {
+		if c := data[i]; c == '.' || c == 'e' || c == 'E' {
+			return 0, false
+		}
+	}
+	d.numStart, d.numEnd = d.pos, i
+	d.pos = i
+	if neg {
+		m = -m
+	}
+	return m, true
+}
+
 // NumberLiteral returns the raw text of the last number read by Int, Uint or Float (for exact
 // multipleOf checks). Valid until the next Reset.
 func (d *Decoder) NumberLiteral() []byte { return d.data[d.numStart:d.numEnd] }
@@ -171,6 +211,22 @@ func (d *Decoder) NumberLiteral() []byte { return d.data[d.numStart:d.numEnd] }
 // 2.5e1, 1E2, -0) are accepted. Errors: "expected integer, got number 2.5"; "must be >= min; got v" and
 // "must be <= max; got v" (v is the literal when it does not fit int64); wrong types as for every value.
 func (d *Decoder) Int(min, max int64) (int64, bool) {
+	if v, ok := d.plainInt(); ok {
+		if v < min {
+			d.rangeErr(">= ", strconv.FormatInt(min, 10), strconv.FormatInt(v, 10))
+			return 0, false
+		}
+		if v > max {
+			d.rangeErr("<= ", strconv.FormatInt(max, 10), strconv.FormatInt(v, 10))
+			return 0, false
+		}
+		return v, true
+	}
+	return d.intLiteral(min, max)
+}
+
+// intLiteral is Int's general path: any literal, any error.
+func (d *Decoder) intLiteral(min, max int64) (int64, bool) {
 	lit, ok := d.number("integer")
 	if !ok {
 		return 0, false

@@ -129,3 +129,26 @@ func TestDecodedStringsDoNotCopyTheInput(t *testing.T) {
 		t.Errorf("decoded %q", sink)
 	}
 }
+
+// FuzzIntFastPath checks that Int's one-pass path for plain integers (plainInt) gives what its general
+// path gives, on every input: the value, the verdict, the errors, where decoding stopped and the literal.
+func FuzzIntFastPath(f *testing.F) {
+	for _, s := range []string{"25", "-0", "0", "01", "-", "123456789012345678", "1234567890123456789",
+		"-9223372036854775808", "9223372036854775807", "25.0", "2e1", "7 ", " 7", "7,", "7x", "-12]", "1E2", ""} {
+		f.Add([]byte(s), int64(-100), int64(100))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, min, max int64) {
+		var fast, slow Decoder
+		fast.Reset(data, Limits{})
+		slow.Reset(data, Limits{})
+		fv, fok := fast.Int(min, max)
+		sv, sok := slow.intLiteral(min, max)
+		if fv != sv || fok != sok || fast.pos != slow.pos || string(fast.NumberLiteral()) != string(slow.NumberLiteral()) {
+			t.Fatalf("%q in [%d, %d]: Int = %d, %v at %d (%q); general path = %d, %v at %d (%q)", data, min, max,
+				fv, fok, fast.pos, fast.NumberLiteral(), sv, sok, slow.pos, slow.NumberLiteral())
+		}
+		if fe, se := fast.Finish(), slow.Finish(); (fe == nil) != (se == nil) || fe != nil && fe.Error() != se.Error() {
+			t.Fatalf("%q in [%d, %d]: Int's errors %v; the general path's %v", data, min, max, fe, se)
+		}
+	})
+}
