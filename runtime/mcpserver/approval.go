@@ -111,14 +111,20 @@ func undecided(hold string) func(session.View[policy.ApprovalDecision]) error {
 // decide records the person's decision (resp, the approval elicitation's result) on the held call b in
 // disp's session.
 func (s *server) decide(ctx context.Context, disp *wink.Dispatcher, b wink.Binding, resp *mcp.ElicitResult) error {
-	if resp.Action == "accept" {
+	reason, _ := resp.Content["reason"].(string)
+	return decideAs(ctx, disp, b, resp.Action, reason)
+}
+
+// decideAs records the decision action ("accept", "decline" or "cancel"), with the person's reason, on
+// the held call b in disp's session.
+func decideAs(ctx context.Context, disp *wink.Dispatcher, b wink.Binding, action, reason string) error {
+	if action == "accept" {
 		return stageApproval(ctx, disp, b)
 	}
 	if disp.Session == nil {
 		return errors.New("policy: no session to record the decision in")
 	}
-	reason, _ := resp.Content["reason"].(string)
-	if reason == "" && resp.Action == "cancel" {
+	if reason == "" && action == "cancel" {
 		reason = "The person dismissed the request without deciding."
 	}
 	// A denial runs nothing: checked and recorded in one transaction before the model is answered.

@@ -31,6 +31,18 @@ type Client struct {
 	// TokenInfo is the bearer token's information when the HTTP handler is
 	// wrapped in the SDK's auth middleware; nil otherwise.
 	TokenInfo *auth.TokenInfo
+	// Task is set when a worker took over a task (WithTasks) whose worker
+	// died: the id of the task to run. SessionID is then the MCP session
+	// id of the client that created the task ("" for a stateless one),
+	// Principal who the task acts for, and Header and TokenInfo are nil.
+	// The factory returns the dispatcher of that client's session (opened
+	// from the session store it keeps sessions in); release is called when
+	// the task's run ends. The worker that creates a task runs it on the
+	// dispatcher of the client's session, which is not released before the
+	// task's run ends.
+	Task string
+	// Principal is who the task acts for when Task is set; nil otherwise.
+	Principal *wink.Principal
 }
 
 // SessionFunc makes the dispatcher that serves one client's calls: usually
@@ -68,6 +80,10 @@ type client struct {
 	disp    wink.Dispatcher
 	release func()
 	err     error
+	// users counts the runs of tasks on disp; ended is set when the MCP
+	// session ended. release runs once ended is set and users is 0.
+	users int
+	ended bool
 }
 
 // errOtherRegistry is returned when a factory's dispatcher has a registry
@@ -77,6 +93,54 @@ var errOtherRegistry = errors.New("the session factory returned a dispatcher wit
 // dispatcher returns the dispatcher of the client req comes from, making it
 // on its first call.
 func (cs *clients) dispatcher(ctx context.Context, req *mcp.CallToolRequest) (*wink.Dispatcher, error) {
+	d, _, err := cs.client(ctx, req)
+	return d, err
+}
+
+// forTask returns the dispatcher of the client req comes from for the run of a task it created, and
+// the function to call when the run ends: the client's dispatcher is released only after it.
+func (cs *clients) forTask(ctx context.Context, req *mcp.CallToolRequest) (*wink.Dispatcher, func(), error) {
+	d, c, err := cs.client(ctx, req)
+	if err != nil {
+		return nil, nil, err
+	}
+	cs.mu.Lock()
+	if c.ended {
+		cs.mu.Unlock()
+		return nil, nil, errors.New("the client's session ended before its task started")
+	}
+	c.users++
+	cs.mu.Unlock()
+	var once sync.Once
+	return d, func() {
+		once.Do(func() {
+			cs.mu.Lock()
+			c.users--
+			last := c.users == 0 && c.ended
+			cs.mu.Unlock()
+			if last && c.release != nil {
+				c.release()
+			}
+		})
+	}, nil
+}
+
+// takeOver asks the factory for the dispatcher of a task taken over from a worker that died.
+func (cs *clients) takeOver(ctx context.Context, info Client) (*wink.Dispatcher, func(), error) {
+	c := &client{}
+	if err := cs.open(ctx, c, info); err != nil {
+		return nil, nil, err
+	}
+	release := c.release
+	if release == nil {
+		release = func() {}
+	}
+	return &c.disp, release, nil
+}
+
+// client returns the dispatcher of the client req comes from, and the client, making it on its first
+// call.
+func (cs *clients) client(ctx context.Context, req *mcp.CallToolRequest) (*wink.Dispatcher, *client, error) {
 	var ss *mcp.ServerSession
 	var extra *mcp.RequestExtra
 	if req != nil {
@@ -96,12 +160,12 @@ func (cs *clients) dispatcher(ctx context.Context, req *mcp.CallToolRequest) (*w
 		select {
 		case <-c.ready:
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return nil, nil, ctx.Err()
 		}
 		if c.err != nil {
-			return nil, c.err
+			return nil, nil, c.err
 		}
-		return &c.disp, nil
+		return &c.disp, c, nil
 	}
 
 	info := Client{}
@@ -118,7 +182,7 @@ func (cs *clients) dispatcher(ctx context.Context, req *mcp.CallToolRequest) (*w
 		delete(cs.m, ss) // the next call asks the factory again
 		cs.mu.Unlock()
 		close(c.ready)
-		return nil, c.err
+		return nil, nil, c.err
 	}
 	close(c.ready)
 	if ss != nil {
@@ -126,13 +190,15 @@ func (cs *clients) dispatcher(ctx context.Context, req *mcp.CallToolRequest) (*w
 			ss.Wait()
 			cs.mu.Lock()
 			delete(cs.m, ss)
+			c.ended = true
+			last := c.users == 0
 			cs.mu.Unlock()
-			if c.release != nil {
-				c.release()
+			if last && c.release != nil {
+				c.release() // else the last task's run releases it
 			}
 		}()
 	}
-	return &c.disp, nil
+	return &c.disp, c, nil
 }
 
 // open calls the factory for info and sets up c's dispatcher.

@@ -226,9 +226,14 @@
 // runtime/tasks says what is guaranteed (durability, takeover of a dead worker's tasks by Work,
 // cancellation reaching the handler, questions as input requests); a tool listed in
 // TaskOptions.StartInRequest asks its first questions in the request and becomes a task at StartTask.
-// A task runs without the caller's token: the HTTP handler checks the tool's scopes (WithAuth) before
-// the task is created. Sampling inside a task is refused (wink.NotAvailable); status notifications are
-// not sent (clients poll).
+// A task acts for the caller's principal (subject, issuer, client id, scopes and expiry, stored with the
+// task, never the token), on every worker, after a takeover too: the dispatcher checks the scopes its
+// tool declares inside the task, and a task taken over after its principal's expiry fails. Questions
+// (wink.Elicit), sampling (ToolContext.Sample) and approvals of held calls (policy.RequireApproval) become
+// the task's input requests (tasks_ask.go says their keys and shapes). With WithSessions a task runs on
+// the dispatcher of the client that created it, released only after the task's run; a worker that takes
+// a task over asks the factory for it with Client.Task set. Status notifications are not sent (clients
+// poll tasks/get).
 //
 // # Resumable streams
 //

@@ -423,7 +423,10 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 	}()
 
 	disp := &s.disp
-	if s.clients != nil {
+	tr := taskRunOf(ctx) // a task's run: its dispatcher and the hold it was decided under (tasks_run.go)
+	if tr != nil && tr.disp != nil {
+		disp = tr.disp
+	} else if s.clients != nil {
 		cd, cerr := s.clients.dispatcher(ctx, req)
 		if cerr != nil {
 			if s.logger != nil {
@@ -433,16 +436,7 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 		}
 		disp = cd
 	}
-	ctx = withPrincipal(ctx, req) // the caller's verified token (auth.go)
-	if s.callCtx != nil {
-		var meta map[string]any
-		if req != nil && req.Params != nil {
-			meta = req.Params.Meta
-		}
-		if c := s.callCtx(ctx, meta); c != nil {
-			ctx = c
-		}
-	}
+	ctx = s.callerContext(ctx, req)
 	var st callState // what the call's earlier rounds gathered (callstate.go)
 	hold := ""       // the held call's hold id (or its round's) once decided: the decision is bound to it
 	if req != nil && req.Params != nil && req.Params.RequestState != "" {
@@ -453,6 +447,9 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 		}
 		st = rst
 		hold = rid
+	}
+	if tr != nil {
+		hold = tr.hold
 	}
 	var sc *sessionClient
 	if req != nil && req.Session != nil {
@@ -480,6 +477,9 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 		return ir, nil // the handler waits for the client's answer (inputrequired.go)
 	}
 	if held, ok := errors.AsType[*wink.HeldError](derr); ok {
+		if tr != nil {
+			tr.held = held // the task asks for the decision as an input request (tasks_run.go)
+		}
 		answers := st.answers
 		if sc != nil {
 			answers = sc.answers
@@ -517,6 +517,22 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 		}
 	}
 	return res, nil
+}
+
+// callerContext returns ctx carrying what req says of its caller: the principal of its verified token
+// (auth.go), then what WithCallContext adds.
+func (s *server) callerContext(ctx context.Context, req *mcp.CallToolRequest) context.Context {
+	ctx = withPrincipal(ctx, req)
+	if s.callCtx != nil {
+		var meta map[string]any
+		if req != nil && req.Params != nil {
+			meta = req.Params.Meta
+		}
+		if c := s.callCtx(ctx, meta); c != nil {
+			ctx = c
+		}
+	}
+	return ctx
 }
 
 // errorResult is an isError result showing text.

@@ -108,7 +108,7 @@ func (tk *Tasks) Work(ctx context.Context) error {
 			if err != nil || !ok {
 				break
 			}
-			go tk.run(task, task.Token)
+			go tk.run(task, task.Token, nil, nil)
 		}
 		if _, err := tk.o.Store.Prune(ctx); err != nil && ctx.Err() == nil && tk.srv != nil && tk.srv.logger != nil {
 			tk.srv.logger.WarnContext(ctx, "mcpserver: pruning tasks", "error", err.Error())
@@ -328,16 +328,35 @@ func (tk *Tasks) create(ctx context.Context, cr *mcp.CallToolRequest, carried []
 	if len(args) == 0 {
 		args = emptyArgs
 	}
-	t := tasks.Task{ID: tasks.NewID(), Tool: cr.Params.Name, Arguments: append([]byte(nil), args...), TTL: tk.o.TTL, Carried: carried}
+	t := tasks.Task{ID: tasks.NewID(), Tool: cr.Params.Name, Arguments: append([]byte(nil), args...), TTL: tk.o.TTL, Carried: carried,
+		Principal: wink.PrincipalFrom(tk.srv.callerContext(ctx, cr))} // who the task acts for, on every worker
+	if cr.Session != nil {
+		t.Session = cr.Session.ID()
+	}
+	notStarted := func(err error) error {
+		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "tool " + strconv.Quote(t.Tool) + " was not started as a task: " + err.Error()}
+	}
+	var disp *wink.Dispatcher
+	release := func() {}
+	if tk.srv.clients != nil {
+		// The task runs on the dispatcher of the caller's session, kept until the task's run ends.
+		d, rel, err := tk.srv.clients.forTask(ctx, cr)
+		if err != nil {
+			return nil, notStarted(errors.New("no session for this client: " + err.Error()))
+		}
+		disp, release = d, rel
+	}
 	token, err := tk.o.Store.Create(ctx, t, tk.o.Worker, tk.o.Lease)
 	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "tool " + strconv.Quote(t.Tool) + " was not started as a task: " + err.Error()}
+		release()
+		return nil, notStarted(err)
 	}
 	stored, err := tk.o.Store.Get(ctx, t.ID)
 	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "tool " + strconv.Quote(t.Tool) + " was not started as a task: " + err.Error()}
+		release()
+		return nil, notStarted(err)
 	}
-	go tk.run(stored, token)
+	go tk.run(stored, token, disp, release)
 	return &taskResult{body: tk.appendTask(append([]byte(nil), `{"resultType":"task",`...), &stored, false)}, nil
 }
 

@@ -33,8 +33,10 @@ func sortedKeys(m map[string][]byte) []string {
 	return keys
 }
 
-// run runs task t with the claim token.
-func (tk *Tasks) run(t tasks.Task, token int64) {
+// run runs task t with the claim token on disp, the dispatcher of the client that created it (nil: the
+// server's, or for a server with a session factory the factory's for the task, on a takeover); release,
+// when not nil, is called once the run ends.
+func (tk *Tasks) run(t tasks.Task, token int64, disp *wink.Dispatcher, release func()) {
 	base := tk.baseContext()
 	ctx, cancel := context.WithCancel(base)
 	defer cancel()
@@ -46,14 +48,13 @@ func (tk *Tasks) run(t tasks.Task, token int64) {
 		delete(tk.running, t.ID)
 		tk.mu.Unlock()
 	}()
+	if release != nil {
+		defer release()
+	}
 	lost := make(chan struct{})
 	go tk.keep(ctx, t.ID, token, cancel, lost)
 
-	tc := &taskClient{tk: tk, id: t.ID, token: token, carried: carriedAnswers(t.Carried)}
-	ctx = wink.WithClient(ctx, tc)
-	ctx = withTaskCall(ctx)
-	req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: t.Tool, Arguments: t.Arguments}}
-	res, err := tk.srv.handle(ctx, req)
+	res, err := tk.dispatch(ctx, t, token, disp)
 	select {
 	case <-lost:
 		return // another worker has the task, or it was cancelled: its outcome is not ours to write
@@ -64,12 +65,6 @@ func (tk *Tasks) run(t tasks.Task, token int64) {
 	}
 	var status tasks.Status
 	var payload []byte
-	if err == nil && res != nil && res.InputRequests != nil {
-		// A policy held the call for a person's approval: inside a task the hold is not turned into an
-		// input request, so the task ends with the reason instead of waiting where nobody is asked.
-		err = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "tool " + strconv.Quote(t.Tool) +
-			" was held for approval, which a task cannot ask for; call the tool without the tasks extension to be asked"}
-	}
 	if err != nil {
 		status, payload = tasks.Failed, appendRPCError(nil, err)
 	} else {
@@ -83,6 +78,67 @@ func (tk *Tasks) run(t tasks.Task, token int64) {
 	if _, ferr := tk.o.Store.Finish(context.WithoutCancel(ctx), t.ID, token, status, payload); ferr != nil && tk.srv.logger != nil {
 		tk.srv.logger.ErrorContext(ctx, "mcpserver: a task's outcome was not stored", "task", t.ID, "tool", t.Tool, "error", ferr.Error())
 	}
+}
+
+// dispatch runs the task's call on disp for the task's principal, asking for a person's decision
+// through an input request each time a policy holds it, and returns what the call is answered with.
+func (tk *Tasks) dispatch(ctx context.Context, t tasks.Task, token int64, disp *wink.Dispatcher) (*mcp.CallToolResult, error) {
+	if disp == nil {
+		disp = &tk.srv.disp
+		if tk.srv.clients != nil { // a task taken over from a worker that died (clients.go)
+			d, release, err := tk.srv.clients.takeOver(ctx, Client{SessionID: t.Session, Stateless: t.Session == "", Task: t.ID, Principal: t.Principal})
+			if err != nil {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "tool " + strconv.Quote(t.Tool) + " was not answered: no session for the task's client: " + err.Error()}
+			}
+			defer release()
+			disp = d
+		}
+	}
+	tc := &taskClient{tk: tk, id: t.ID, token: token, carried: carriedAnswers(t.Carried)}
+	tr := &taskRun{disp: disp}
+	ctx = wink.WithClient(ctx, tc)
+	ctx = context.WithValue(ctx, taskRunKey{}, tr)
+	ctx = wink.WithPrincipal(ctx, t.Principal) // who the task acts for, on every worker (tasks.Task.Principal)
+	req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: t.Tool, Arguments: t.Arguments}}
+	for {
+		if p := t.Principal; p != nil && !p.Expires.IsZero() && !time.Now().Before(p.Expires) {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "tool " + strconv.Quote(t.Tool) +
+				" was not answered: the task acts for " + p.Subject + ", whose token expired at " + p.Expires.UTC().Format(time.RFC3339) +
+				"; call the tool again with a fresh token"}
+		}
+		res, err := tk.srv.handle(ctx, req)
+		held := tr.held
+		tr.held = nil
+		if err != nil || held == nil {
+			return res, err
+		}
+		// A policy held the call for a person's decision: the task asks for it (tasks_ask.go), records it
+		// bound to the held call, and dispatches the call again under its hold id.
+		action, reason, err := tc.decision(ctx, held)
+		if err != nil {
+			return nil, err
+		}
+		if err := decideAs(ctx, disp, held.Binding, string(action), reason); err != nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "tool " + strconv.Quote(t.Tool) + " was not answered: the decision was not recorded: " + err.Error()}
+		}
+		tr.hold = held.Binding.Hold
+	}
+}
+
+// taskRun is what a task's run tells the server's call path (server.handle): the dispatcher to call and
+// the hold id a decision was recorded for; the call path reports a hold in held.
+type taskRun struct {
+	disp *wink.Dispatcher
+	hold string
+	held *wink.HeldError
+}
+
+type taskRunKey struct{}
+
+// taskRunOf returns the task run ctx belongs to, nil outside a task.
+func taskRunOf(ctx context.Context) *taskRun {
+	tr, _ := ctx.Value(taskRunKey{}).(*taskRun)
+	return tr
 }
 
 // keep renews the claim until ctx is done; it cancels the handler (and closes lost) when the task was
@@ -116,106 +172,4 @@ func appendRPCError(b []byte, err error) []byte {
 	b = append(b, `,"message":`...)
 	b = strictjson.AppendString(b, msg)
 	return append(b, '}')
-}
-
-type taskCallKey struct{}
-
-// withTaskCall marks ctx as a task's call.
-func withTaskCall(ctx context.Context) context.Context {
-	return context.WithValue(ctx, taskCallKey{}, true)
-}
-
-// taskInputKey is the key of a task's input request n.
-func taskInputKey(n int) string { return "wink.input." + strconv.Itoa(n) }
-
-// taskClient is the wink.Client of a task's handler: its questions are the task's input requests.
-type taskClient struct {
-	tk    *Tasks
-	id    string
-	token int64
-	// carried are the answers given in the request before the task started (StartTask): the handler's
-	// first questions are answered from them, in order.
-	carried []answer
-	next    int
-}
-
-func (c *taskClient) Log(context.Context, wink.LogLevel, string, string) error { return nil }
-
-func (c *taskClient) Sample(context.Context, wink.SampleRequest) (wink.SampleResult, error) {
-	return wink.SampleResult{}, wink.NotAvailable("sampling", "a task asks its client through input requests, and sampling is not one of them yet; ask with wink.Elicit")
-}
-
-// key returns the number of the handler's next question.
-func (c *taskClient) key() int {
-	c.tk.mu.Lock()
-	defer c.tk.mu.Unlock()
-	c.next++
-	return c.next - 1
-}
-
-func (c *taskClient) Elicit(ctx context.Context, message string, schema []byte) (wink.ElicitAction, []byte, error) {
-	n := c.key()
-	if n < len(c.carried) {
-		if a := c.carried[n]; a.elicit {
-			return a.action, a.content, nil
-		}
-		return "", nil, errors.New("mcpserver: the answer given in the request to this question is not an elicitation result")
-	}
-	key := taskInputKey(n)
-	req := append([]byte(nil), `{"method":"elicitation/create","params":{"mode":"form","message":`...)
-	req = strictjson.AppendString(req, message)
-	req = append(req, `,"requestedSchema":`...)
-	req = append(req, schema...)
-	req = append(req, `}}`...)
-	ans, ok, err := c.tk.o.Store.Ask(ctx, c.id, c.token, key, req)
-	for err == nil && !ok {
-		select {
-		case <-ctx.Done():
-			return "", nil, ctx.Err()
-		case <-time.After(min(c.tk.o.PollInterval, 200*time.Millisecond)):
-		}
-		var t tasks.Task
-		t, err = c.tk.o.Store.Get(ctx, c.id)
-		if err == nil {
-			ans, ok = t.Answers[key]
-		}
-	}
-	if err != nil {
-		return "", nil, err
-	}
-	return readElicitAnswer(ans)
-}
-
-// readElicitAnswer reads an elicitation result: {"action":..., "content":{...}}.
-func readElicitAnswer(raw []byte) (wink.ElicitAction, []byte, error) {
-	var d strictjson.Decoder
-	d.Reset(raw, strictjson.Limits{MaxBytes: len(raw) + 1, MaxDepth: 128, MaxErrors: 1})
-	var action string
-	var content []byte
-	if d.ObjectStart() {
-		for d.NextKey() {
-			switch string(d.Key()) {
-			case "action":
-				action, _ = d.String()
-			case "content":
-				if v, ok := d.Raw(); ok {
-					content = append([]byte(nil), v...)
-				}
-			default:
-				d.Skip()
-			}
-		}
-		d.ObjectEnd()
-	}
-	if errs := d.Finish(); errs != nil && errs.Len() > 0 {
-		return "", nil, errors.New("the client's answer is not an elicitation result: " + errs.Error())
-	}
-	switch a := wink.ElicitAction(action); a {
-	case wink.ElicitAccept, wink.ElicitDecline, wink.ElicitCancel:
-		if a != wink.ElicitAccept {
-			content = nil
-		}
-		return a, content, nil
-	}
-	return "", nil, errors.New("the client's answer has action " + strconv.Quote(action) + "; expected accept, decline or cancel")
 }

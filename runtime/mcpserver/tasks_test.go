@@ -15,8 +15,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/winkgen/wink/runtime/mcpserver"
 	"github.com/winkgen/wink/runtime/mcpserver/internal/tasktest"
-	"github.com/winkgen/wink/runtime/policy"
-	"github.com/winkgen/wink/runtime/session"
 	"github.com/winkgen/wink/runtime/tasks"
 	"github.com/winkgen/wink/runtime/wink"
 )
@@ -57,15 +55,30 @@ type rpcReply struct {
 // header adds or overrides headers; the routing headers are set as clients set them.
 func taskCall(t *testing.T, url, method string, params map[string]any, withTasks bool, header map[string]string) rpcReply {
 	t.Helper()
+	return taskRequest(t, url, method, params, withTasks, nil, header)
+}
+
+// taskCallMeta is taskCall declaring the extension, with more members of _meta.
+func taskCallMeta(t *testing.T, url, method string, params, meta map[string]any, header map[string]string) rpcReply {
+	t.Helper()
+	return taskRequest(t, url, method, params, true, meta, header)
+}
+
+func taskRequest(t *testing.T, url, method string, params map[string]any, withTasks bool, extra map[string]any, header map[string]string) rpcReply {
+	t.Helper()
 	caps := map[string]any{"elicitation": map[string]any{}}
 	if withTasks {
 		caps["extensions"] = map[string]any{mcpserver.TasksExtension: map[string]any{}}
 	}
-	params["_meta"] = map[string]any{
+	meta := map[string]any{
 		"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
 		"io.modelcontextprotocol/clientCapabilities": caps,
 		"io.modelcontextprotocol/clientInfo":         map[string]any{"name": "tasks-test", "version": "1"},
 	}
+	for k, v := range extra {
+		meta[k] = v
+	}
+	params["_meta"] = meta
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
 	req, _ := http.NewRequest("POST", url, bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
@@ -253,31 +266,5 @@ func TestTasksRequestsNeedAMatchingMcpName(t *testing.T) {
 	}
 	if ok := taskCall(t, url, "tasks/get", map[string]any{"taskId": id}, true, nil); ok.Error != nil {
 		t.Errorf("tasks/get with Mcp-Name = taskId: %+v", ok.Error)
-	}
-}
-
-func TestTaskHeldForApprovalEndsWithItsReason(t *testing.T) {
-	tk, err := mcpserver.NewTasks(mcpserver.TaskOptions{Store: tasks.NewMemoryStore(), PollInterval: 50 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := wink.MustRegistry(tasktest.WinkTools())
-	h, err := mcpserver.HTTPHandler(&wink.Dispatcher{Registry: reg}, mcpserver.WithTasks(tk),
-		mcpserver.WithHTTPOptions(&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}),
-		mcpserver.WithSessions(func(context.Context, mcpserver.Client) (*wink.Dispatcher, func(), error) {
-			return &wink.Dispatcher{Registry: reg, Session: session.New(),
-				Policies: []wink.Policy{policy.NewRequireApproval("slow")}}, nil, nil
-		}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
-	r := taskCall(t, srv.URL, "tools/call", map[string]any{"name": "slow", "arguments": map[string]any{"millis": 1}}, true, nil)
-	id := r.Result["taskId"].(string)
-	got := waitStatus(t, srv.URL, id, tasks.Failed)
-	e, _ := got["error"].(map[string]any)
-	if msg, _ := e["message"].(string); !strings.Contains(msg, "held for approval") {
-		t.Fatalf("a held task's error: %v", got)
 	}
 }

@@ -43,10 +43,24 @@
 //     pending ones, tasks/update answers any of them (unknown keys are ignored), and the handler goes on
 //     once its question is answered. Answers are stored, so a worker that takes the task over replays
 //     them to the same questions.
-//   - A call a policy holds for a person's approval (policy.RequireApproval) inside a task fails the
-//     task with that reason: the approval is not asked as an input request; call such a tool without
-//     the extension. Sampling (ToolContext.Sample) inside a task is refused; status notifications are not
-//     sent (clients poll tasks/get every pollIntervalMs).
+//   - Sampling becomes an input request too: ToolContext.Sample inside a task adds one
+//     (sampling/createMessage) under the next wink.input.N key, answered with a sampling result.
+//   - A call a policy holds for a person's approval (policy.RequireApproval) becomes an input request:
+//     an elicitation asking to approve the call, under the key wink.approval.M.H (M counts the task's
+//     holds, H names the held call: its tool and canonical arguments). tasks/update with
+//     {"action":"accept"} approves it and the call runs; "decline" (with content.reason, which the model
+//     reads) or "cancel" denies it and the task completes with the denial as an isError result. The
+//     decision is recorded in the dispatcher's session bound to the held call (wink.Binding), so an
+//     approval authorizes that call only: not another task's, not another call of the same task (its
+//     key differs), not a later one. A worker that takes the task over replays the stored decision to
+//     the same held call only. Approvals need a session on the dispatcher (mcpserver.WithSessions).
+//   - Who the task acts for: the caller's principal when the task was created (Task.Principal:
+//     subject, issuer, client id, scopes, expiry; never the token, never its claims) is stored with the
+//     task and put back on every worker that runs it, after a takeover too, so the scopes its tool
+//     declares are checked inside the task and the handler reads ToolContext.Principal. The task's
+//     call is not dispatched at or after the principal's expiry (a takeover or an approval that came
+//     late): the task fails, and the client calls the tool again with a fresh token.
+//   - Status notifications are not sent: clients poll tasks/get every pollIntervalMs.
 //   - Kept for TaskOptions.TTL (ttlMs, default 24 h) from creation, then pruned by Work; tasks/get of an
 //     unknown or expired task is -32602.
 package tasks

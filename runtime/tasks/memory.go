@@ -3,8 +3,11 @@ package tasks
 import (
 	"context"
 	"maps"
+	"slices"
 	"sync"
 	"time"
+
+	"github.com/winkgen/wink/runtime/wink"
 )
 
 // MemoryStore is a Store in one process's memory: tasks survive nothing but their request. It is
@@ -30,6 +33,7 @@ func (m *MemoryStore) now() time.Time {
 func clone(t *Task) Task {
 	c := *t
 	c.Pending, c.Answers = maps.Clone(t.Pending), maps.Clone(t.Answers)
+	c.Principal = clonePrincipal(t.Principal)
 	return c
 }
 
@@ -45,6 +49,7 @@ func (m *MemoryStore) Create(_ context.Context, t Task, worker string, lease tim
 	t.Status, t.Created, t.Updated = Working, now, now
 	t.Owner, t.Token, t.LeaseUntil, t.Attempts = worker, m.next, now.Add(lease), 1
 	t.Pending, t.Answers = maps.Clone(t.Pending), maps.Clone(t.Answers)
+	t.Principal = clonePrincipal(t.Principal)
 	m.tasks[t.ID] = &t
 	return t.Token, nil
 }
@@ -205,4 +210,13 @@ func (m *MemoryStore) Prune(context.Context) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// clonePrincipal copies what a store keeps of p: subject, client id, issuer, scopes and expiry, not the
+// claims (as pgtasks.Store keeps it).
+func clonePrincipal(p *wink.Principal) *wink.Principal {
+	if p == nil {
+		return nil
+	}
+	return &wink.Principal{Subject: p.Subject, ClientID: p.ClientID, Issuer: p.Issuer, Scopes: slices.Clone(p.Scopes), Expires: p.Expires}
 }

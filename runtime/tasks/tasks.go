@@ -6,6 +6,8 @@ import (
 	"encoding/base64"
 	"errors"
 	"time"
+
+	"github.com/winkgen/wink/runtime/wink"
 )
 
 // Status is a task's status, as the tasks extension names it on the wire.
@@ -31,6 +33,14 @@ type Task struct {
 	// Carried is what the runner carries from the request into the task, opaque to the store (the MCP
 	// server keeps there the answers a client gave before the task was created).
 	Carried []byte
+	// Principal is who the task acts for: the caller's principal when the task was created (subject,
+	// issuer, client id, scopes, expiry; never the token nor its claims), nil for a caller without
+	// one. Every worker that runs the task, after a takeover too, runs it for this principal.
+	Principal *wink.Principal
+	// Session is the MCP session id (Mcp-Session-Id) of the client that created the task, "" for a
+	// stateless request or stdio; a server with a session factory runs the task on that session's
+	// dispatcher.
+	Session string
 	Status  Status
 	Created time.Time
 	Updated time.Time

@@ -20,6 +20,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/winkgen/wink/runtime/durable"
 	"github.com/winkgen/wink/runtime/tasks"
 )
 
@@ -55,10 +56,10 @@ func ms(d time.Duration) int64 { return d.Milliseconds() }
 // Create implements tasks.Store.
 func (s *Store) Create(ctx context.Context, t tasks.Task, worker string, lease time.Duration) (int64, error) {
 	var token int64
-	err := s.pool.QueryRow(ctx, `INSERT INTO wink_tasks (id, tool, arguments, carried, ttl_ms, owner, token, lease, attempts)
-		VALUES ($1, $2, $3, $4, $5, $6, nextval('wink_tasks_token'), now() + $7 * interval '1 millisecond', 1)
+	err := s.pool.QueryRow(ctx, `INSERT INTO wink_tasks (id, tool, arguments, carried, ttl_ms, owner, token, lease, attempts, principal, session)
+		VALUES ($1, $2, $3, $4, $5, $6, nextval('wink_tasks_token'), now() + $7 * interval '1 millisecond', 1, $8, $9)
 		ON CONFLICT (id) DO NOTHING RETURNING token`,
-		t.ID, t.Tool, t.Arguments, t.Carried, ms(t.TTL), worker, ms(lease)).Scan(&token)
+		t.ID, t.Tool, t.Arguments, t.Carried, ms(t.TTL), worker, ms(lease), durable.EncodePrincipal(t.Principal), t.Session).Scan(&token)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return 0, tasks.ErrExists
 	}
@@ -75,9 +76,10 @@ func (s *Store) Get(ctx context.Context, id string) (tasks.Task, error) {
 	var t tasks.Task
 	var ttl int64
 	var status string
+	var principal []byte
 	err := s.pool.QueryRow(ctx, `SELECT id, tool, arguments, carried, status, ttl_ms, result, owner, token, lease, attempts,
-		created, updated FROM wink_tasks WHERE id = $1 AND `+live, id).Scan(&t.ID, &t.Tool, &t.Arguments, &t.Carried,
-		&status, &ttl, &t.Result, &t.Owner, &t.Token, &t.LeaseUntil, &t.Attempts, &t.Created, &t.Updated)
+		created, updated, principal, session FROM wink_tasks WHERE id = $1 AND `+live, id).Scan(&t.ID, &t.Tool, &t.Arguments, &t.Carried,
+		&status, &ttl, &t.Result, &t.Owner, &t.Token, &t.LeaseUntil, &t.Attempts, &t.Created, &t.Updated, &principal, &t.Session)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return tasks.Task{}, tasks.ErrNotFound
 	}
@@ -85,6 +87,9 @@ func (s *Store) Get(ctx context.Context, id string) (tasks.Task, error) {
 		return tasks.Task{}, wrap("reading task "+id, err)
 	}
 	t.Status, t.TTL = tasks.Status(status), time.Duration(ttl)*time.Millisecond
+	if t.Principal, err = durable.DecodePrincipal(principal); err != nil {
+		return tasks.Task{}, wrap("reading task "+id, err)
+	}
 	rows, err := s.pool.Query(ctx, `SELECT key, request, answer FROM wink_tasks_inputs WHERE task_id = $1`, id)
 	if err != nil {
 		return tasks.Task{}, wrap("reading task "+id, err)

@@ -16,6 +16,9 @@ CREATE TABLE IF NOT EXISTS wink_tasks (
 	created   timestamptz NOT NULL DEFAULT now(),
 	updated   timestamptz NOT NULL DEFAULT now()
 );
+-- Who the task acts for (durable.EncodePrincipal: never a token) and the MCP session that created it.
+ALTER TABLE wink_tasks ADD COLUMN IF NOT EXISTS principal bytea;
+ALTER TABLE wink_tasks ADD COLUMN IF NOT EXISTS session text NOT NULL DEFAULT '';
 CREATE INDEX IF NOT EXISTS wink_tasks_lease ON wink_tasks (lease) WHERE status IN ('working', 'input_required');
 CREATE SEQUENCE IF NOT EXISTS wink_tasks_token;
 -- One row per input request of a task: pending while answer is NULL.

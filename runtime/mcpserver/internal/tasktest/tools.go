@@ -8,6 +8,7 @@ package tasktest
 import (
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/winkgen/wink/runtime/wink"
@@ -60,4 +61,49 @@ func Ask(tc *wink.ToolContext) (wink.ToolResult[wink.NoValue], error) {
 		return wink.Done[wink.NoValue]("Nobody answered."), nil
 	}
 	return wink.Done[wink.NoValue]("Hello, " + n.Name + "!"), nil
+}
+
+// WhoParams say how long to wait before answering.
+type WhoParams struct {
+	// Millis to wait.
+	Millis int `json:"millis,omitempty" wink:"min=0,max=600000"`
+}
+
+// Who waits, then names who the call acts for (its principal's subject and scopes), the session it runs
+// in and the process that answered.
+//
+//wink:tool readonly task=optional scopes=tasks:read
+func Who(tc *wink.ToolContext, p WhoParams) (wink.ToolResult[wink.NoValue], error) {
+	select {
+	case <-tc.Done():
+		return wink.ToolResult[wink.NoValue]{}, tc.Err()
+	case <-time.After(time.Duration(p.Millis) * time.Millisecond):
+	}
+	who := "subject (none)"
+	if pr := tc.Principal(); pr != nil {
+		who = "subject " + pr.Subject + " scopes " + strings.Join(pr.Scopes, ",")
+	}
+	sess := "(none)"
+	if s := tc.Session(); s != nil {
+		sess = s.ID()
+	}
+	return wink.Done[wink.NoValue](who + " session " + sess + " in process " + strconv.Itoa(os.Getpid())), nil
+}
+
+// SummarizeParams hold the text to summarize.
+type SummarizeParams struct {
+	// Text to summarize.
+	Text string `json:"text"`
+}
+
+// Summarize asks the client's model for a summary of the text.
+//
+//wink:tool readonly task=required
+func Summarize(tc *wink.ToolContext, p SummarizeParams) (wink.ToolResult[wink.NoValue], error) {
+	r, err := tc.Sample(wink.SampleRequest{MaxTokens: 50, SystemPrompt: "Be brief.",
+		Messages: []wink.SampleMessage{{Role: "user", Content: wink.Content{Kind: wink.KindText, Text: "Summarize: " + p.Text}}}})
+	if err != nil {
+		return wink.ToolResult[wink.NoValue]{}, err
+	}
+	return wink.Done[wink.NoValue]("Summary by " + r.Model + ": " + r.Content.Text), nil
 }

@@ -21,6 +21,18 @@ type winkStaleSlowParamsRunGoGenerate = struct {
 
 var _ winkStaleSlowParamsRunGoGenerate = SlowParams{}
 
+type winkStaleWhoParamsRunGoGenerate = struct {
+	Millis int `json:"millis,omitempty" wink:"min=0,max=600000"`
+}
+
+var _ winkStaleWhoParamsRunGoGenerate = WhoParams{}
+
+type winkStaleSummarizeParamsRunGoGenerate = struct {
+	Text string `json:"text"`
+}
+
+var _ winkStaleSummarizeParamsRunGoGenerate = SummarizeParams{}
+
 type winkStaleNameRunGoGenerate = struct {
 	Name string `json:"name"`
 }
@@ -35,10 +47,18 @@ type winkStaleHandlerAskRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult
 
 var _ winkStaleHandlerAskRunGoGenerate = Ask
 
+type winkStaleHandlerWhoRunGoGenerate = func(*wink.ToolContext, WhoParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerWhoRunGoGenerate = Who
+
+type winkStaleHandlerSummarizeRunGoGenerate = func(*wink.ToolContext, SummarizeParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerSummarizeRunGoGenerate = Summarize
+
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkSlow, WinkAsk}
+	return []*wink.Tool{WinkSlow, WinkAsk, WinkWho, WinkSummarize}
 }
 
 // WinkSlow is the slow tool, handled by Slow.
@@ -79,6 +99,45 @@ var winkFuncsAsk = wink.Funcs[wink.NoParams, wink.NoValue]{
 	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
 		return Ask(tc)
 	},
+}
+
+// WinkWho is the who tool, handled by Who.
+var WinkWho = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Waits, then names who the call acts for (its principal's subject and scopes), the session it runs in and the process that answered.",
+	Name:             "who",
+	ParamsSchema:     winkSchemaWhoParams,
+	Position:         "github.com/winkgen/wink/runtime/mcpserver/internal/tasktest.Who (tools.go)",
+	ReadOnly:         true,
+	ResultSchema:     winkSchemaNoValue,
+	Scopes:           []string{"tasks:read"},
+	Signature:        "who(millis: int = None) -> None  # Waits, then names who the call acts for (its principal's subject and scopes), the session it runs in and the process that answered.",
+	Task:             wink.TaskOptional,
+}, &winkFuncsWho)
+var winkFuncsWho = wink.Funcs[WhoParams, wink.NoValue]{
+	Decode:       winkDecodeWhoParams,
+	EncodeParams: winkEncodeWhoParams,
+	EncodeResult: wink.EncodeNoValue,
+	Handler:      Who,
+}
+
+// WinkSummarize is the summarize tool, handled by Summarize.
+var WinkSummarize = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Asks the client's model for a summary of the text.",
+	Name:             "summarize",
+	ParamsSchema:     winkSchemaSummarizeParams,
+	Position:         "github.com/winkgen/wink/runtime/mcpserver/internal/tasktest.Summarize (tools.go)",
+	ReadOnly:         true,
+	ResultSchema:     winkSchemaNoValue,
+	Signature:        "summarize(text: str) -> None  # Asks the client's model for a summary of the text.",
+	Task:             wink.TaskRequired,
+}, &winkFuncsSummarize)
+var winkFuncsSummarize = wink.Funcs[SummarizeParams, wink.NoValue]{
+	Decode:       winkDecodeSummarizeParams,
+	EncodeParams: winkEncodeSummarizeParams,
+	EncodeResult: wink.EncodeNoValue,
+	Handler:      Summarize,
 }
 
 // winkDecodeSlowParams strictly decodes a SlowParams object; errors are recorded in d.
@@ -128,6 +187,75 @@ func winkEncodeSlowParams(dst []byte, v *SlowParams) []byte {
 	return dst
 }
 
+// winkDecodeWhoParams strictly decodes a WhoParams object; errors are recorded in d.
+func winkDecodeWhoParams(d *strictjson.Decoder, v *WhoParams) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "millis":
+			if d.Repeated(&seen[0], 1) {
+				continue
+			}
+			if d.Null() {
+				continue
+			}
+			if n, ok := d.Int(0, 600000); ok {
+				v.Millis = int(n)
+			}
+		default:
+			d.Unknown(winkKeysWhoParams)
+		}
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeWhoParams appends the canonical JSON encoding of v to dst.
+func winkEncodeWhoParams(dst []byte, v *WhoParams) []byte {
+	dst = append(dst, '{')
+	if !(v.Millis == 0) {
+		dst = append(dst, "\"millis\":"...)
+		dst = strictjson.AppendInt(dst, int64(v.Millis))
+	}
+	dst = append(dst, '}')
+	return dst
+}
+
+// winkDecodeSummarizeParams strictly decodes a SummarizeParams object; errors are recorded in d.
+func winkDecodeSummarizeParams(d *strictjson.Decoder, v *SummarizeParams) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "text":
+			if d.Repeated(&seen[0], 1) {
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.Text = s
+			}
+		default:
+			d.Unknown(winkKeysSummarizeParams)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("text")
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeSummarizeParams appends the canonical JSON encoding of v to dst.
+func winkEncodeSummarizeParams(dst []byte, v *SummarizeParams) []byte {
+	dst = append(dst, "{\"text\":"...)
+	dst = strictjson.AppendString(dst, v.Text)
+	dst = append(dst, '}')
+	return dst
+}
+
 // winkDecodeName strictly decodes a Name object; errors are recorded in d.
 func winkDecodeName(d *strictjson.Decoder, v *Name) {
 	if !d.ObjectStart() {
@@ -171,14 +299,18 @@ var WinkFormName = &wink.Form[Name]{
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaSlowParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"SlowParams say how long to work.","properties":{"millis":{"type":"integer","description":"Millis to work.","minimum":0,"maximum":600000},"label":{"type":["string","null"],"description":"Label is echoed in the result."}},"required":["millis"],"additionalProperties":false}`)
-	winkSchemaNoValue    = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"null"}`)
-	winkSchemaNoParams   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)
-	winkSchemaFormName   = []byte(`{"type":"object","properties":{"name":{"type":"string","description":"The user's name."}},"required":["name"]}`)
+	winkSchemaSlowParams      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"SlowParams say how long to work.","properties":{"millis":{"type":"integer","description":"Millis to work.","minimum":0,"maximum":600000},"label":{"type":["string","null"],"description":"Label is echoed in the result."}},"required":["millis"],"additionalProperties":false}`)
+	winkSchemaNoValue         = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"null"}`)
+	winkSchemaNoParams        = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)
+	winkSchemaWhoParams       = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"WhoParams say how long to wait before answering.","properties":{"millis":{"type":["integer","null"],"description":"Millis to wait.","minimum":0,"maximum":600000}},"additionalProperties":false}`)
+	winkSchemaSummarizeParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"SummarizeParams hold the text to summarize.","properties":{"text":{"type":"string","description":"Text to summarize."}},"required":["text"],"additionalProperties":false}`)
+	winkSchemaFormName        = []byte(`{"type":"object","properties":{"name":{"type":"string","description":"The user's name."}},"required":["name"]}`)
 )
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
-	winkKeysSlowParams = []string{"millis", "label"}
-	winkKeysName       = []string{"name"}
+	winkKeysSlowParams      = []string{"millis", "label"}
+	winkKeysWhoParams       = []string{"millis"}
+	winkKeysSummarizeParams = []string{"text"}
+	winkKeysName            = []string{"name"}
 )
