@@ -233,7 +233,8 @@
 // the task's input requests (tasks_ask.go says their keys and shapes). With WithSessions a task runs on
 // the dispatcher of the client that created it, released only after the task's run; a worker that takes
 // a task over asks the factory for it with Client.Task set. Status notifications are not sent (clients
-// poll tasks/get).
+// poll tasks/get; the SDK sends no notification method it does not know, and serves subscriptions/listen
+// for its own notification kinds only).
 //
 // # Resumable streams
 //

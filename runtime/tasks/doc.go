@@ -60,7 +60,12 @@
 //     declares are checked inside the task and the handler reads ToolContext.Principal. The task's
 //     call is not dispatched at or after the principal's expiry (a takeover or an approval that came
 //     late): the task fails, and the client calls the tool again with a fresh token.
-//   - Status notifications are not sent: clients poll tasks/get every pollIntervalMs.
+//     A tool listed in TaskOptions.StartInRequest whose call was approved in the request is asked
+//     again inside the task (the approval in the request was bound to that request's hold).
+//   - Status notifications are not sent; clients poll tasks/get every pollIntervalMs. The extension
+//     makes them optional and delivers them as notifications/tasks on the subscriptions/listen stream;
+//     the Go SDK the server is built on serves that stream for its own notification kinds only and
+//     sends no notification method it does not know.
 //   - Kept for TaskOptions.TTL (ttlMs, default 24 h) from creation, then pruned by Work; tasks/get of an
 //     unknown or expired task is -32602.
 package tasks
