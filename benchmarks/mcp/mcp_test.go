@@ -325,7 +325,7 @@ func TestServersAnswerTheSameCalls(t *testing.T) {
 			}
 			b, _ := json.Marshal(res.StructuredContent)
 			if impl == mcpbench.Wink && bytes.HasPrefix(b, []byte(`{"result":`)) {
-				// Protocol versions before 2026-07-28 take an object: wink wraps every result in one.
+				// wink states every result in an envelope, {"result": value}, on every protocol version.
 				b = bytes.TrimSuffix(bytes.TrimPrefix(b, []byte(`{"result":`)), []byte("}"))
 			}
 			answers[impl] = append(answers[impl], string(b))

@@ -145,25 +145,26 @@
 // stateless servers; a client asking for 2026-07-28 or an unknown version in initialize is answered
 // 2025-11-25 and served as 2025-11-25; a 2026-07-28 request states its version in _meta):
 //
-//   - 2026-07-28 and later accept any JSON Schema: outputSchema = Spec.ResultSchema (a struct's object, a
-//     slice's array, a string, a pointer's nullable object), and structuredContent is the value itself.
-//   - 2025-06-18 and 2025-11-25 require outputSchema to have type "object" and structuredContent to be an
-//     object, and the TypeScript SDK's client (most hosts, the Inspector) rejects the whole tools/list
-//     otherwise, and any success of a tool with an outputSchema that has no structuredContent. Every
-//     result is therefore stated in an envelope: outputSchema =
+//   - 2025-06-18 and later: outputSchema =
 //     {"type":"object","properties":{"result":<Spec.ResultSchema>},"additionalProperties":false} (its
 //     "$schema" and "$defs" moved to the envelope's root, and references into the result schema's root,
-//     such as a recursive type's "$ref":"#", rebased onto "#/properties/result"), and structuredContent =
-//     {"result":<value>}, or {} when the call returned no value (wink.Done) or kept it out of the
-//     context (wink.WithoutValueInContext). "result" (ResultProperty) is optional for that reason. The
-//     envelope is used for every result type, objects included, so that one rule holds: a struct
-//     result answered by Done has no value its own schema would accept.
+//     such as a recursive type's "$ref":"#", rebased onto "#/properties/result"), and every successful
+//     result carries structuredContent = {"result":<value>}, or {} when the call returned no value
+//     (wink.Done) or kept it out of the context (wink.WithoutValueInContext). "result" (ResultProperty)
+//     is optional for that reason. A server that lists an outputSchema must send structuredContent that
+//     matches it with every success, and any handler may answer wink.Done, which no result type's own
+//     schema admits: hence the envelope, for every result type, objects included. 2025-06-18 and
+//     2025-11-25 also require an object (the TypeScript SDK's client rejects the whole tools/list
+//     otherwise, and any success of a tool with an outputSchema that has no structuredContent).
+//     2026-07-28 would accept the bare value, but a bare value cannot say "no value" (null is the
+//     value of a nullable result, and the Go and TypeScript clients read a null, false, 0 or ""
+//     structuredContent as none), so 2026-07-28 gets the same envelope.
 //   - Versions before 2025-06-18 have no outputSchema and no structuredContent: neither is sent.
 //
 // A wink.NoValue result (schema {"type":"null"}) has no outputSchema and no structuredContent on any
 // version.
 //
-// In both forms the result schema S is stated as what the generated encoder guarantees of every value: its
+// In the envelope the result schema S is stated as what the generated encoder guarantees of every value: its
 // types, properties, required members, items, nullability and references, without the rules of values
 // that a result type's wink:"..." tags and enum constants add (enum, const, lengths, pattern, bounds,
 // multipleOf, item and property counts, formats other than "date-time"). Only arguments are decoded

@@ -317,9 +317,8 @@ func checkResult(t *testing.T, res *mcp.CallToolResult, isError bool, text, stru
 	if diff := cmp.Diff(want, texts); diff != "" {
 		t.Errorf("text content (-want +got):\n%s", diff)
 	}
-	// The value is bare for clients on 2026-07-28 and under "result" for earlier versions (the SDK's
-	// client speaks either, by transport); a success without a value has {} or none. TestResultShapes
-	// checks which shape each version gets.
+	// The value is under "result"; a success without a value has {} (or none before 2025-06-18).
+	// TestResultShapes checks which shape each version gets.
 	got := resultValue(res)
 	switch {
 	case structured == "" && res.StructuredContent != nil && (isError || !cmp.Equal(res.StructuredContent, map[string]any{})):
@@ -335,8 +334,7 @@ func checkResult(t *testing.T, res *mcp.CallToolResult, isError bool, text, stru
 	}
 }
 
-// resultValue is the result value in res's structuredContent: under "result" (protocol versions before
-// 2026-07-28) or bare.
+// resultValue is the result value in res's structuredContent, under "result".
 func resultValue(res *mcp.CallToolResult) any {
 	if m, ok := res.StructuredContent.(map[string]any); ok && len(m) == 1 {
 		if v, ok := m["result"]; ok {
@@ -406,7 +404,6 @@ func TestListToolsShowsWinkgenSchemas(t *testing.T) {
 			if diff := cmp.Diff(want, names); diff != "" {
 				t.Fatalf("tool names (-want +got):\n%s", diff)
 			}
-			version := cs.InitializeResult().ProtocolVersion
 			for _, tl := range exampleTools() {
 				sp, mt := tl.Spec(), byName[tl.Name()]
 				if !strings.HasPrefix(mt.Description, sp.Description) {
@@ -426,15 +423,12 @@ func TestListToolsShowsWinkgenSchemas(t *testing.T) {
 				}
 				var wantOut any
 				if sp.Name != "archive_docs" { // archive_docs returns wink.NoValue: {"type":"null"}
-					wantOut = unmarshal(t, mcpserver.OutputSchema(sp.ResultSchema))
-					if version < "2026-07-28" { // TestResultShapes
-						wantOut = unmarshal(t, []byte(envelopeOf(t, mcpserver.OutputSchema(sp.ResultSchema))))
-					}
+					wantOut = unmarshal(t, []byte(envelopeOf(t, mcpserver.OutputSchema(sp.ResultSchema)))) // TestResultShapes
 				}
 				if diff := cmp.Diff(wantOut, mt.OutputSchema); diff != "" {
 					t.Errorf("%s: outputSchema (-want +got):\n%s", sp.Name, diff)
 				}
-				idem := sp.Name == "schedule_task"
+				idem := sp.Name == "schedule_task" || sp.ReadOnly
 				if got := mt.Annotations != nil && mt.Annotations.IdempotentHint; got != idem {
 					t.Errorf("%s: idempotentHint %v, want %v", sp.Name, got, idem)
 				}
@@ -733,24 +727,48 @@ func BenchmarkCallToolInMemory(b *testing.B) {
 }
 
 // TestToolAnnotationsComeFromDirectives: //wink:tool readonly title="..." destructive=false openworld=false
-// reach tools/list as MCP's annotations, seen through the SDK's client; a tool without any has none.
+// reach tools/list as MCP's annotations and the tool's title, seen through the SDK's client; a tool
+// without any states the protocol's defaults. All four hints are on the wire for every tool, on every
+// version that has annotations.
 func TestToolAnnotationsComeFromDirectives(t *testing.T) {
 	cs := inMemory(t, testDispatcher(t))
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	no := false
+	yes, no := true, false
 	for _, mt := range res.Tools {
 		switch mt.Name {
 		case "echo":
-			want := &mcp.ToolAnnotations{Title: "Echo the text", ReadOnlyHint: true, DestructiveHint: &no, OpenWorldHint: &no}
+			want := &mcp.ToolAnnotations{Title: "Echo the text", ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: &no, OpenWorldHint: &no}
 			if diff := cmp.Diff(want, mt.Annotations); diff != "" {
 				t.Errorf("echo annotations (-want +got):\n%s", diff)
 			}
+			if mt.Title != "Echo the text" {
+				t.Errorf("echo title %q", mt.Title)
+			}
 		case "explode":
-			if mt.Annotations != nil {
-				t.Errorf("explode has annotations %+v", mt.Annotations)
+			want := &mcp.ToolAnnotations{DestructiveHint: &yes, OpenWorldHint: &yes}
+			if diff := cmp.Diff(want, mt.Annotations); diff != "" {
+				t.Errorf("explode annotations (-want +got):\n%s", diff)
+			}
+		}
+	}
+	for _, version := range []string{"2025-03-26", "2025-11-25"} {
+		c := startLineServerWith(t, testDispatcher(t), 0)
+		initializeAt(c, version)
+		var list struct {
+			Tools []struct {
+				Name        string                     `json:"name"`
+				Annotations map[string]json.RawMessage `json:"annotations"`
+			} `json:"tools"`
+		}
+		c.request(1, "tools/list", `{}`, &list)
+		for _, lt := range list.Tools {
+			for _, k := range []string{"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"} {
+				if v := string(lt.Annotations[k]); v != "true" && v != "false" {
+					t.Errorf("%s: %s on %s is %q, want true or false", version, k, lt.Name, v)
+				}
 			}
 		}
 	}

@@ -3,23 +3,25 @@ package mcpserver
 // What a tool looks like to a client depends on the protocol version the client negotiated
 // (DESIGN-notes):
 //
-//   - 2026-07-28 and later take any JSON Schema as outputSchema: the result schema is sent as it is and
-//     structuredContent is the bare value.
-//   - 2025-06-18 up to 2026-07-28 require outputSchema to have type "object" and structuredContent to be an
-//     object; the TypeScript SDK's client rejects a whole tools/list otherwise, and rejects a call to a tool
-//     with an outputSchema whose success carries no structuredContent. Every result is therefore stated
-//     as an envelope with one optional property, "result": the value when the call returned one the
-//     model may see, absent when it returned none (wink.Done) or kept it out of the context
-//     (wink.WithoutValueInContext, which must hold on every adapter: some hosts hand structuredContent to
-//     the model). One rule for every result type, objects included, because a struct result answered by
-//     Done has no value that would satisfy the struct's own schema; "$schema" and "$defs" move to the
-//     envelope's root so that "#/$defs/..." references still resolve, and references into the result
-//     schema's root (a recursive type's "$ref":"#") are rebased onto "#/properties/result", where that
-//     schema now is (rebaseRefs).
+//   - 2025-06-18 and later: every result is stated as an envelope with one optional property, "result":
+//     the value when the call returned one the model may see, absent when it returned none (wink.Done)
+//     or kept it out of the context (wink.WithoutValueInContext, which must hold on every adapter: some
+//     hosts hand structuredContent to the model). A server that lists an outputSchema must send
+//     structuredContent matching it with every successful result, and any handler may answer with
+//     wink.Done, so the schema listed must also admit "no value": the envelope does, on every revision.
+//     2025-06-18 and 2025-11-25 also require outputSchema to have type "object" and structuredContent to
+//     be an object (the TypeScript SDK's client rejects a whole tools/list otherwise, and rejects a call
+//     to a tool with an outputSchema whose success carries no structuredContent). 2026-07-28 accepts any
+//     JSON Schema and any JSON value, but a bare value cannot say "no value" (a null is the value of a
+//     nullable result, and the Go and TypeScript clients read a null, false, 0 or "" structuredContent
+//     as none), so it gets the same envelope: one rule for every result type and every revision.
+//     "$schema" and "$defs" move to the envelope's root so that "#/$defs/..." references still resolve,
+//     and references into the result schema's root (a recursive type's "$ref":"#") are rebased onto
+//     "#/properties/result", where that schema now is (rebaseRefs).
 //   - Versions before 2025-06-18 have neither outputSchema nor structuredContent: none is sent.
-//   - In both forms the result schema is first reduced to what the encoder guarantees (guaranteed): the
-//     value rules of a result type's tags are not enforced on results, and a validating client (the
-//     TypeScript SDK's AJV) refused a whole call whose enum-typed field was at its zero value.
+//   - The result schema is first reduced to what the encoder guarantees (guaranteed): the value rules of
+//     a result type's tags are not enforced on results, and a validating client (the TypeScript SDK's
+//     AJV) refused a whole call whose enum-typed field was at its zero value.
 //
 // The version is the one the request is answered at (requestVersion), never merely the one a client
 // asked for: initialize cannot negotiate 2026-07-28, so a client asking for it (or for an unknown
@@ -42,8 +44,8 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// ResultProperty is the property of the structuredContent object that holds a tool's result value for
-// clients whose protocol version requires an object (2025-06-18 up to 2026-07-28).
+// ResultProperty is the property of the structuredContent object that holds a tool's result value (on
+// every protocol version that has structuredContent, 2025-06-18 and later).
 const ResultProperty = "result"
 
 // ExamplesMetaKey is the _meta key of a listed tool holding its examples: an array of objects with
@@ -55,8 +57,7 @@ type shape uint8
 
 const (
 	shapeNone     shape = iota // before 2025-06-18: no outputSchema, no structuredContent
-	shapeEnvelope              // 2025-06-18 up to 2026-07-28: {"result": value}
-	shapeBare                  // 2026-07-28 and later: the value itself
+	shapeEnvelope              // 2025-06-18 and later: {"result": value}, {} for no value
 )
 
 // versions of the protocol this package decides by.
@@ -72,10 +73,7 @@ func shapeOf(version string) shape {
 	if version == "" || !slices.Contains(mcp.SupportedProtocolVersions(), version) {
 		version = version20251125
 	}
-	switch {
-	case version >= version20260728:
-		return shapeBare
-	case version >= version20250618:
+	if version >= version20250618 {
 		return shapeEnvelope
 	}
 	return shapeNone
@@ -169,10 +167,11 @@ func serverVersions(opts *mcp.ServerOptions) []string {
 
 // listedTool is one tool as each protocol version lists it.
 type listedTool struct {
-	byShape [3]*mcp.Tool
+	byShape [2]*mcp.Tool
 }
 
-// listedTools makes t's listings. mt is the tool as registered with the SDK (shapeBare).
+// listedTools makes t's listings. mt is the tool as registered with the SDK, whose outputSchema (the bare
+// result schema) is never listed.
 func listedTools(t *wink.Tool, mt *mcp.Tool) (*listedTool, error) {
 	sp := t.Spec()
 	lt := &listedTool{}
@@ -184,7 +183,6 @@ func listedTools(t *wink.Tool, mt *mcp.Tool) (*listedTool, error) {
 	if mt.OutputSchema != nil {
 		mt.OutputSchema = rawJSON(guaranteed(sp.ResultSchema))
 	}
-	lt.byShape[shapeBare] = mt
 	none := *mt
 	none.OutputSchema = nil
 	lt.byShape[shapeNone] = &none
@@ -410,11 +408,9 @@ func hasPrefix(b []byte, prefix string) bool {
 }
 
 // structured returns the structuredContent of a successful call for sh: the value's JSON (ok false when
-// there is none) as is, in the envelope, or nothing.
+// there is none) in the envelope, {} when there is none, or nothing before 2025-06-18.
 func structured(sh shape, value []byte, ok bool) (rawJSON, bool) {
 	switch sh {
-	case shapeBare:
-		return rawJSON(value), ok
 	case shapeEnvelope:
 		if !ok {
 			return rawJSON("{}"), true

@@ -88,10 +88,9 @@ type wireResult struct {
 // tools/call answers for results of every shape, and validates each structuredContent against the
 // listed outputSchema (as the TypeScript client does):
 //   - before 2025-06-18: no outputSchema, no structuredContent (neither exists in those versions);
-//   - 2025-06-18 and 2025-11-25: outputSchema {"type":"object","properties":{"result":S},...}, and
-//     structuredContent {"result":value} on every success of a tool with a value type, {} when the call
-//     returned none;
-//   - 2026-07-28: the result schema itself and the bare value.
+//   - 2025-06-18, 2025-11-25 and 2026-07-28: outputSchema {"type":"object","properties":{"result":S},...},
+//     and structuredContent {"result":value} on every success of a tool with a value type, {} when the
+//     call returned none.
 func TestResultShapes(t *testing.T) {
 	specs := map[string]*wink.Spec{}
 	for _, tl := range append(tools.WinkTools(), mcpservertest.WinkTools()...) {
@@ -157,8 +156,9 @@ func TestResultShapes(t *testing.T) {
 				}
 				continue
 			}
-			if !jsonEqual(t, string(mcpserver.OutputSchema(sp.ResultSchema)), string(got)) {
-				t.Errorf("%s: outputSchema %s, want %s", lt.Name, got, sp.ResultSchema)
+			// The same envelope as earlier versions: a bare value could not say "no value" (wink.Done).
+			if want := envelopeOf(t, mcpserver.OutputSchema(sp.ResultSchema)); !jsonEqual(t, want, string(got)) {
+				t.Errorf("%s: outputSchema %s, want %s", lt.Name, got, want)
 			}
 			schemas[lt.Name] = compileSchema(t, got)
 		}
@@ -168,9 +168,12 @@ func TestResultShapes(t *testing.T) {
 			if res.StructuredContent != nil {
 				got, _ = json.Marshal(res.StructuredContent)
 			}
-			want := sc.value
-			if sc.isError || want == "null" { // the SDK's client reads a null structuredContent as none
-				want = ""
+			want := ""
+			if schemas[sc.tool] != nil && !sc.isError {
+				want = `{}`
+				if sc.value != "" {
+					want = `{"result":` + sc.value + `}`
+				}
 			}
 			checkStructured(t, sc.tool+" "+sc.args, got, want, schemas[sc.tool])
 		}

@@ -19,7 +19,7 @@ func withoutDialect(v any) any {
 }
 
 // Results that are not objects are listed with their own outputSchema (in the envelope of
-// TestResultShapes before 2026-07-28) and answered with structuredContent of that shape, through the
+// TestResultShapes) and answered with structuredContent of that shape, through the
 // SDK's client.
 func TestEveryResultTypeHasItsOutputSchemaAndStructuredContent(t *testing.T) {
 	want := map[string]string{
@@ -58,10 +58,7 @@ func TestEveryResultTypeHasItsOutputSchemaAndStructuredContent(t *testing.T) {
 				if mt == nil {
 					t.Fatalf("%s not listed", tl.Name())
 				}
-				want := unmarshal(t, mcpserver.OutputSchema(tl.Spec().ResultSchema))
-				if cs.InitializeResult().ProtocolVersion < "2026-07-28" { // TestResultShapes
-					want = unmarshal(t, []byte(envelopeOf(t, mcpserver.OutputSchema(tl.Spec().ResultSchema))))
-				}
+				want := unmarshal(t, []byte(envelopeOf(t, mcpserver.OutputSchema(tl.Spec().ResultSchema)))) // TestResultShapes
 				if diff := cmp.Diff(want, mt.OutputSchema); diff != "" {
 					t.Errorf("%s: outputSchema (-want +got):\n%s", tl.Name(), diff)
 				}

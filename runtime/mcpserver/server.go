@@ -304,7 +304,7 @@ func mcpTool(t *wink.Tool) (*mcp.Tool, error) {
 	if typ != "object" {
 		return nil, errors.New("mcpserver: tool " + strconv.Quote(sp.Name) + `: params schema must have type "object", not ` + strconv.Quote(typ))
 	}
-	mt := &mcp.Tool{Name: sp.Name, Description: sp.Description, InputSchema: rawJSON(sp.ParamsSchema)}
+	mt := &mcp.Tool{Name: sp.Name, Title: sp.Title, Description: sp.Description, InputSchema: rawJSON(sp.ParamsSchema)}
 	if len(sp.ResultSchema) > 0 {
 		typ, err := rootType(sp.ResultSchema)
 		if err != nil {
@@ -320,26 +320,25 @@ func mcpTool(t *wink.Tool) (*mcp.Tool, error) {
 	return mt, nil
 }
 
-// annotations are the tool's MCP hints: readOnlyHint from //wink:tool readonly, idempotentHint from
-// //wink:idempotent, title, destructiveHint and openWorldHint from //wink:tool's title, destructive and
-// openworld keys; nil when the tool declares none (clients then assume the protocol's defaults).
+// annotations are the tool's MCP hints, all four always stated (a client never has to know the
+// protocol's defaults): readOnlyHint from //wink:tool readonly; idempotentHint from //wink:idempotent
+// (or readonly: a call that changes nothing can be repeated); destructiveHint and openWorldHint from
+// //wink:tool's destructive and openworld keys, else the protocol's defaults (destructive unless read-only,
+// open world); and the title from //wink:tool title.
 func annotations(sp *wink.Spec) *mcp.ToolAnnotations {
 	a := &mcp.ToolAnnotations{
 		Title:          sp.Title,
 		ReadOnlyHint:   sp.ReadOnly,
-		IdempotentHint: sp.Idempotency.Strategy != wink.IdemNone,
+		IdempotentHint: sp.ReadOnly || sp.Idempotency.Strategy != wink.IdemNone,
 	}
-	hint := func(h wink.Hint) *bool {
-		if h == wink.HintUnset {
-			return nil
+	hint := func(h wink.Hint, def bool) *bool {
+		b := def
+		if h != wink.HintUnset {
+			b = h == wink.HintYes
 		}
-		b := h == wink.HintYes
 		return &b
 	}
-	a.DestructiveHint, a.OpenWorldHint = hint(sp.Destructive), hint(sp.OpenWorld)
-	if *a == (mcp.ToolAnnotations{}) {
-		return nil
-	}
+	a.DestructiveHint, a.OpenWorldHint = hint(sp.Destructive, !sp.ReadOnly), hint(sp.OpenWorld, true)
 	return a
 }
 
@@ -502,7 +501,7 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 		return errorResult(out.Output), nil
 	}
 	res = &mcp.CallToolResult{Content: appendContent(textContent(out.Output), out.Content.All())} // content.go
-	if lt := s.listed[name]; lt != nil && lt.byShape[shapeBare].OutputSchema != nil {
+	if lt := s.listed[name]; lt != nil && lt.byShape[shapeEnvelope].OutputSchema != nil {
 		var value []byte
 		ok := false
 		if pc.tool != nil {

@@ -191,55 +191,60 @@ func TestRestrictedVersionsShapeResults(t *testing.T) {
 	}
 }
 
-// On 2026-07-28 (the Go SDK client's default, without initialize) every shape is listed with its own
-// schema and answered with the bare value, valid against it.
-func TestEveryResultShapeBare(t *testing.T) {
+// TestEveryResultConformsToItsOutputSchema: with the official Go SDK client at 2025-06-18, 2025-11-25 and
+// 2026-07-28 (its default, without initialize), every tool that lists an outputSchema answers every
+// success with structuredContent valid against it (compiled as JSON Schema 2020-12): a value, a nil
+// pointer, a value kept out of the context, a value that renders itself with a message, and a call
+// answered without a value (wink.Done) included; a failure has isError and no structuredContent.
+func TestEveryResultConformsToItsOutputSchema(t *testing.T) {
 	srv, err := mcpserver.New(shapesDispatcher(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs := connectServer(t, srv, "", nil)
-	if got := cs.InitializeResult().ProtocolVersion; got != "2026-07-28" {
-		t.Fatalf("negotiated %s", got)
-	}
-	lr, err := cs.ListTools(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, lt := range lr.Tools {
-		sp := shapestest.WinkTools()[slices.IndexFunc(shapestest.WinkTools(), func(x *wink.Tool) bool { return x.Name() == lt.Name })].Spec()
-		var schema *jsonschema.Schema
-		if lt.OutputSchema != nil {
-			b, _ := json.Marshal(lt.OutputSchema)
-			if !jsonEqual(t, string(mcpserver.OutputSchema(sp.ResultSchema)), string(b)) {
-				t.Errorf("%s: outputSchema %s, want the result schema %s", lt.Name, b, sp.ResultSchema)
+	tools := shapestest.WinkTools()
+	for _, version := range []string{"2025-06-18", "2025-11-25", "2026-07-28"} {
+		t.Run(version, func(t *testing.T) {
+			cs := connectServer(t, srv, version, nil)
+			if got := cs.InitializeResult().ProtocolVersion; got != version {
+				t.Fatalf("negotiated %s, want %s", got, version)
 			}
-			schema = compileSchema(t, b)
-		} else if !isNull(t, sp.ResultSchema) {
-			t.Errorf("%s: no outputSchema", lt.Name)
-		}
-		for _, args := range shapeArgs(sp) {
-			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: lt.Name, Arguments: json.RawMessage(args)})
+			lr, err := cs.ListTools(context.Background(), nil)
 			if err != nil {
-				t.Fatalf("%s(%s): %v", lt.Name, args, err)
+				t.Fatal(err)
 			}
-			// The Go SDK client reads a structuredContent of null as none: a missing one then fails
-			// validation for every schema but a nullable one.
-			var sc json.RawMessage
-			if res.StructuredContent != nil {
-				sc, _ = json.Marshal(res.StructuredContent)
-			} else if !res.IsError && lt.OutputSchema != nil {
-				sc = json.RawMessage("null")
+			if len(lr.Tools) != len(tools) {
+				t.Fatalf("%d tools listed, want %d", len(lr.Tools), len(tools))
 			}
-			// A call answered without a value has no structuredContent on 2026-07-28.
-			if strings.Contains(args, `"absent":true`) || lt.Name == "hidden_result" {
-				if res.StructuredContent != nil {
-					t.Errorf("%s(%s): structuredContent %s for a call without a value", lt.Name, args, sc)
+			for _, lt := range lr.Tools {
+				sp := tools[slices.IndexFunc(tools, func(x *wink.Tool) bool { return x.Name() == lt.Name })].Spec()
+				var schema *jsonschema.Schema
+				if lt.OutputSchema != nil {
+					b, _ := json.Marshal(lt.OutputSchema)
+					schema = compileSchema(t, b)
+				} else if !isNull(t, sp.ResultSchema) {
+					t.Errorf("%s: no outputSchema", lt.Name)
 				}
-				continue
+				for _, args := range shapeArgs(sp) {
+					res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: lt.Name, Arguments: json.RawMessage(args)})
+					if err != nil {
+						t.Fatalf("%s(%s): %v", lt.Name, args, err)
+					}
+					var sc json.RawMessage
+					if res.StructuredContent != nil {
+						sc, _ = json.Marshal(res.StructuredContent)
+					}
+					checkShapeCall(t, lt.Name+"("+args+")", sp, args, wireResult{IsError: res.IsError, StructuredContent: sc}, schema, true)
+					if strings.Contains(args, `"absent":true`) || lt.Name == "hidden_result" {
+						if !res.IsError && schema != nil && string(sc) != "{}" {
+							t.Errorf("%s(%s): structuredContent %s for a call without a value, want {}", lt.Name, args, sc)
+						}
+					}
+					if lt.Name == "rendered_result" && args == `{"name":"abc"}` && resultText(res) != "Rendered.\n\nabc x3\n" {
+						t.Errorf("%s(%s): text %q, want the message and the rendered value", lt.Name, args, resultText(res))
+					}
+				}
 			}
-			checkShapeCall(t, lt.Name+"("+args+")", sp, args, wireResult{IsError: res.IsError, StructuredContent: sc}, schema, false)
-		}
+		})
 	}
 }
 

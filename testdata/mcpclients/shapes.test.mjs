@@ -22,7 +22,7 @@ const EXAMPLES_KEY = 'io.winkgen/examples';
 const NO_VALUE = new Set(['no_value_result', 'content_only']);
 // Tools whose successes carry no value the client sees.
 const HIDDEN = new Set(['hidden_result']);
-const TOOL_COUNT = 33;
+const TOOL_COUNT = 34;
 
 // The version the server answers a client asking for v: v when it speaks it, else 2025-11-25.
 const negotiatedFor = (v) => (versions.includes(v) && v !== '2024-10-07' ? v : '2025-11-25');

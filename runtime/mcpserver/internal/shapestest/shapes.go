@@ -13,6 +13,7 @@ package shapestest
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"time"
 
@@ -358,6 +359,24 @@ func SharedResult(tc *wink.ToolContext, p Params) (wink.ToolResult[Pair], error)
 func HiddenResult(tc *wink.ToolContext, p Params) (wink.ToolResult[Record], error) {
 	r, err := outcome(p, record(p), "Kept out of the context.")
 	return wink.WithoutValueInContext(r), err
+}
+
+// Rendered is a result that renders itself for the model (wink's Render) and is written as JSON for
+// structuredContent.
+type Rendered struct {
+	Name  string `json:"name"`
+	Count int    `json:"count"`
+}
+
+// Render is what the model reads in place of the JSON.
+func (r Rendered) Render() string { return r.Name + " x" + strconv.Itoa(r.Count) }
+
+// RenderedResult returns a value that renders itself, with a message.
+//
+//wink:tool readonly
+//wink:example desc="Rendered" input={"name":"abc"} output={"name":"abc","count":3}
+func RenderedResult(tc *wink.ToolContext, p Params) (wink.ToolResult[Rendered], error) {
+	return outcome(p, Rendered{Name: p.Name, Count: len(p.Name)}, "Rendered.")
 }
 
 // ContentResult returns a value with an image, audio, an embedded resource (text and blob) and a link.

@@ -86,6 +86,13 @@ type winkStalePairRunGoGenerate = struct {
 
 var _ winkStalePairRunGoGenerate = Pair{}
 
+type winkStaleRenderedRunGoGenerate = struct {
+	Name  string `json:"name"`
+	Count int    `json:"count"`
+}
+
+var _ winkStaleRenderedRunGoGenerate = Rendered{}
+
 type winkStaleTreeParamsRunGoGenerate = struct {
 	Root Tree   `json:"root"`
 	A    *Point `json:"a,omitempty"`
@@ -207,6 +214,10 @@ type winkStaleHandlerHiddenResultRunGoGenerate = func(*wink.ToolContext, Params)
 
 var _ winkStaleHandlerHiddenResultRunGoGenerate = HiddenResult
 
+type winkStaleHandlerRenderedResultRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[Rendered], error)
+
+var _ winkStaleHandlerRenderedResultRunGoGenerate = RenderedResult
+
 type winkStaleHandlerContentResultRunGoGenerate = func(*wink.ToolContext, Params) (wink.ToolResult[[]Point], error)
 
 var _ winkStaleHandlerContentResultRunGoGenerate = ContentResult
@@ -254,7 +265,7 @@ var _ winkStaleHandlerCountsResultRunGoGenerate = CountsResult
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkStructResult, WinkPointerResult, WinkStringsResult, WinkNilSliceResult, WinkStructsResult, WinkMatrixResult, WinkMapResult, WinkStructMapResult, WinkStringResult, WinkIntResult, WinkFloatResult, WinkBoolResult, WinkEnumResult, WinkLevelResult, WinkTagsResult, WinkTimeResult, WinkDurationResult, WinkRawResult, WinkNoValueResult, WinkTreeResult, WinkSharedResult, WinkHiddenResult, WinkContentResult, WinkContentOnly, WinkErrorResult, WinkNoParamsResult, WinkForestResult, WinkTreeMapResult, WinkTreePointerResult, WinkNumbersResult, WinkArrayResult, WinkSparseResult, WinkCountsResult}
+	return []*wink.Tool{WinkStructResult, WinkPointerResult, WinkStringsResult, WinkNilSliceResult, WinkStructsResult, WinkMatrixResult, WinkMapResult, WinkStructMapResult, WinkStringResult, WinkIntResult, WinkFloatResult, WinkBoolResult, WinkEnumResult, WinkLevelResult, WinkTagsResult, WinkTimeResult, WinkDurationResult, WinkRawResult, WinkNoValueResult, WinkTreeResult, WinkSharedResult, WinkHiddenResult, WinkRenderedResult, WinkContentResult, WinkContentOnly, WinkErrorResult, WinkNoParamsResult, WinkForestResult, WinkTreeMapResult, WinkTreePointerResult, WinkNumbersResult, WinkArrayResult, WinkSparseResult, WinkCountsResult}
 }
 
 // WinkStructResult is the struct_result tool, handled by StructResult.
@@ -1273,6 +1284,52 @@ func WinkHiddenResultExamples() []wink.TypedExample[Params, Record] {
 		out[0].Input.Options.Labels = make([]string, 2)
 		out[0].Input.Options.Labels[0] = "a"
 		out[0].Input.Options.Labels[1] = "b"
+	}
+	return out
+}
+
+// WinkRenderedResult is the rendered_result tool, handled by RenderedResult.
+var WinkRenderedResult = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Returns a value that renders itself, with a message.",
+	Examples: []wink.Example{{
+		Description: "Rendered",
+		Input:       []byte(`{"name":"abc"}`),
+		Output:      []byte(`{"name":"abc","count":3}`),
+	}},
+	Name:         "rendered_result",
+	ParamsSchema: winkSchemaParams,
+	Position:     "github.com/winkgen/wink/runtime/mcpserver/internal/shapestest.RenderedResult (shapes.go)",
+	ReadOnly:     true,
+	ResultSchema: winkSchemaRendered,
+	Signature:    "rendered_result(name: str, color: \"red\"|\"green\"|\"blue\" = \"green\", level: 1|2 = 1, mode: \"fast\"|\"slow\" = \"fast\", wait: str = \"90s\", email: str = None, when: str = None, ratio: float = 0.5, options: {depth?: int, labels?: [str]} = {\"depth\":3}, points: [{x: int, y: int}] = None, weights: {str: int} = None, extra: any = None, fail: bool = None, panic: bool = None, absent: bool = None) -> {count: int, name: str}  # Returns a value that renders itself, with a message.",
+}, &winkFuncsRenderedResult)
+var winkFuncsRenderedResult = wink.Funcs[Params, Rendered]{
+	Decode:       winkDecodeParams,
+	EncodeParams: winkEncodeParams,
+	EncodeResult: winkEncodeRendered,
+	Handler:      RenderedResult,
+}
+
+// WinkRenderedResultExamples returns the examples of rendered_result as typed values, in directive order. Their JSON forms are in
+// WinkRenderedResult.Spec().Examples.
+func WinkRenderedResultExamples() []wink.TypedExample[Params, Rendered] {
+	out := make([]wink.TypedExample[Params, Rendered], 1)
+	{
+		out[0].Description = "Rendered"
+		out[0].Input.Name = "abc"
+		out[0].Input.Color = Green
+		out[0].Input.Level = Low
+		out[0].Input.Mode = "fast"
+		out[0].Input.Wait = 90 * time.Second
+		out[0].Input.Ratio = 0.5
+		out[0].Input.Options.Depth = 3
+		out[0].Input.Options.Labels = make([]string, 2)
+		out[0].Input.Options.Labels[0] = "a"
+		out[0].Input.Options.Labels[1] = "b"
+		out[0].Output.Name = "abc"
+		out[0].Output.Count = 3
+		out[0].HasOutput = true
 	}
 	return out
 }
@@ -2366,6 +2423,16 @@ func winkEncodePair(dst []byte, v *Pair) []byte {
 	return dst
 }
 
+// winkEncodeRendered appends the canonical JSON encoding of v to dst.
+func winkEncodeRendered(dst []byte, v *Rendered) []byte {
+	dst = append(dst, "{\"name\":"...)
+	dst = strictjson.AppendString(dst, v.Name)
+	dst = append(dst, ",\"count\":"...)
+	dst = strictjson.AppendInt(dst, int64(v.Count))
+	dst = append(dst, '}')
+	return dst
+}
+
 // winkDecodeTreeParams strictly decodes a TreeParams object; errors are recorded in d.
 func winkDecodeTreeParams(d *strictjson.Decoder, v *TreeParams) {
 	if !d.ObjectStart() {
@@ -2838,6 +2905,7 @@ var (
 	winkSchemaNoValue                   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"null"}`)
 	winkSchemaTree                      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Tree is a recursive struct.","properties":{"name":{"type":"string","description":"Name of the node."},"children":{"type":"array","description":"Children of the node.","items":{"$ref":"#"}},"parent":{"description":"Parent points up (always null in results).","anyOf":[{"$ref":"#"},{"type":"null"}]}},"required":["name","children"],"additionalProperties":false}`)
 	winkSchemaPair                      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Pair holds the shared Point twice and a Record (whose Point goes under $defs too).","properties":{"a":{"description":"A is one point.","$ref":"#/$defs/Point"},"b":{"description":"B is another.","$ref":"#/$defs/Point"},"records":{"type":["array","null"],"description":"Records are optional.","items":{"type":"object","description":"Record is a struct with an embedded struct, optional fields and a shared struct used twice.","properties":{"id":{"type":"string","description":"ID of the record."},"created":{"type":"string","description":"Created is when the record was made.","format":"date-time"},"name":{"type":"string","description":"Name of the record."},"note":{"type":["string","null"],"description":"Note is optional."},"count":{"type":["integer","null"],"description":"Count is optional (omitempty).","minimum":-9223372036854775808,"maximum":9223372036854775807},"from":{"description":"From is one point.","$ref":"#/$defs/Point"},"to":{"description":"To is another point.","anyOf":[{"$ref":"#/$defs/Point"},{"type":"null"}]},"color":{"type":"string","description":"Color of the record.","enum":["red","green","blue"]},"tags":{"type":"array","description":"Tags of the record.","items":{"type":"string"}},"extra":{"description":"Extra is free-form JSON."},"wait":{"type":"string","description":"Wait is a duration.","pattern":"^(?:0|-?(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+)$"},"level":{"type":"integer","description":"Level of the record. (1 = Low; 2 = High)","enum":[1,2]}},"required":["id","created","name","from","color","tags","wait","level"],"additionalProperties":false}}},"required":["a","b"],"additionalProperties":false,"$defs":{"Point":{"type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false}}}`)
+	winkSchemaRendered                  = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Rendered is a result that renders itself for the model (wink's Render) and is written as JSON for structuredContent.","properties":{"name":{"type":"string"},"count":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["name","count"],"additionalProperties":false}`)
 	winkSchemaPoint                     = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false}`)
 	winkSchemaNoParams                  = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)
 	winkSchemaTreeParams                = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"TreeParams hold a recursive struct and a shared one twice (the inputSchema has $defs).","properties":{"root":{"description":"Root of the tree to echo.","$ref":"#/$defs/Tree"},"a":{"description":"A is one point.","anyOf":[{"$ref":"#/$defs/Point"},{"type":"null"}]},"b":{"description":"B is another.","anyOf":[{"$ref":"#/$defs/Point"},{"type":"null"}]}},"required":["root"],"additionalProperties":false,"$defs":{"Tree":{"type":"object","description":"Tree is a recursive struct.","properties":{"name":{"type":"string","description":"Name of the node."},"children":{"type":"array","description":"Children of the node.","items":{"$ref":"#/$defs/Tree"}},"parent":{"description":"Parent points up (always null in results).","anyOf":[{"$ref":"#/$defs/Tree"},{"type":"null"}]}},"required":["name","children"],"additionalProperties":false},"Point":{"type":"object","description":"Point is a struct shared by several fields and results (its schema goes under $defs).","properties":{"x":{"type":"integer","description":"X coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807},"y":{"type":"integer","description":"Y coordinate.","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["x","y"],"additionalProperties":false}}}`)
