@@ -51,7 +51,12 @@
 // Memory, the default store, keeps the buckets in the process, on its monotonic clock: exact under any
 // number of goroutines, without a lock while a token is taken and without an allocation once a caller's
 // buckets exist; a caller whose buckets have refilled is dropped from time to time, so its size follows
-// the recent callers. Package pgratelimit keeps them in PostgreSQL with the database's clock as the only
+// the recent callers. A call is judged at the time its dispatch started when the dispatcher read the
+// clock for it anyway (its ToolInvoked event's Time: an MCP server's calls, a dispatcher with a Session
+// or Events; see wink.RateLimiterAt), else at the limiter's own reading; either way a call costs at most
+// one clock read. A Limiter finds a call's tool rate and caller buckets through small caches keyed by the
+// tool descriptor's and the principal's pointers, checked on every use, so a call from a principal seen
+// before neither hashes nor locks. Package pgratelimit keeps them in PostgreSQL with the database's clock as the only
 // clock, so that a fleet's workers share the limits; each call is one statement there.
 //
 // A store that cannot decide (its database is down) fails closed: the dispatcher refuses the call by

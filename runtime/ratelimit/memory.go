@@ -245,22 +245,31 @@ func (c *caller) tool(name string) *gcra {
 	return b
 }
 
-// admit is the Limiter's path: the server bucket (when server is not
+// at returns the time of m's clock at t, a reading of time.Now: t itself
+// on the monotonic clock, or m's own clock's time when m has one
+// (NewMemoryClock).
+func (m *Memory) at(t time.Time) int64 {
+	if m.now != nil {
+		return m.clock()
+	}
+	return int64(t.Sub(m.base))
+}
+
+// admit is the Limiter's path at now: the server bucket (when server is not
 // zero), then the caller's (when pr is not zero), then the caller's for
-// the tool (when tr is not zero). It returns -1, or the bound that refused
-// and how long until every bucket has a token.
-func (m *Memory) admit(server, pr, tr rated, issuer, subject, tool string) (refused int, wait time.Duration) {
-	now := m.clock()
+// the tool (when tr is not zero). c is p's caller (its key: callerKey), or
+// nil when neither pr nor tr limits. It returns -1, or the bound that
+// refused and how long until every bucket has a token.
+func (m *Memory) admit(server, pr, tr rated, c *caller, p *wink.Principal, tool string, now int64) (refused int, wait time.Duration) {
 	for {
 		if !server.none() {
 			if ok, w := m.server.take(server, now); !ok {
 				return 0, time.Duration(w)
 			}
 		}
-		if pr.none() && tr.none() {
+		if c == nil {
 			return -1, 0
 		}
-		c := m.caller(issuer, subject, now)
 		var tb *gcra
 		if !tr.none() {
 			tb = c.tool(tool)
@@ -297,6 +306,8 @@ func (m *Memory) admit(server, pr, tr rated, issuer, subject, tool string) (refu
 		if tb != nil {
 			tb.give(tr)
 		}
+		iss, sub := callerKey(p)
+		c = m.caller(iss, sub, now)
 	}
 }
 

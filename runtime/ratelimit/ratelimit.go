@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/winkgen/wink/runtime/wink"
@@ -73,6 +74,8 @@ type Limiter struct {
 	// The rates of limits worked out once, for mem.
 	server, principal, defTool rated
 	tools                      map[string]rated
+	rates                      [rateSlots]atomic.Pointer[toolRated] // tool → its rate, by pointer (fastpath.go)
+	callers                    [callerSlots]atomic.Pointer[caller]  // principal → its caller, by pointer (fastpath.go)
 }
 
 var _ wink.RateLimiter = (*Limiter)(nil)
@@ -129,15 +132,22 @@ func (l *Limiter) ToolRate(tool *wink.Tool) wink.Rate {
 // when it has no subject), or "" and "" for a call without a principal
 // (the anonymous caller, whose buckets every such call shares).
 func Caller(ctx context.Context) (issuer, subject string) {
-	p := wink.PrincipalFrom(ctx)
+	return callerKey(wink.PrincipalFrom(ctx))
+}
+
+// callerKey is Caller for the principal p (nil: anonymous).
+func callerKey(p *wink.Principal) (issuer, subject string) {
 	if p == nil {
 		return "", ""
 	}
 	if p.Subject == "" && p.ClientID != "" {
-		return p.Issuer, "client:" + p.ClientID
+		return p.Issuer, clientPrefix + p.ClientID
 	}
 	return p.Issuer, p.Subject
 }
+
+// clientPrefix starts the subject of a principal that has only a client id.
+const clientPrefix = "client:"
 
 // Admit takes a token from each bucket a call of tool made for ctx's
 // principal falls under (server, principal, principal and tool). It
@@ -145,7 +155,7 @@ func Caller(ctx context.Context) (issuer, subject string) {
 // store's error (the dispatcher then fails closed).
 func (l *Limiter) Admit(ctx context.Context, tool *wink.Tool) error {
 	if l.mem != nil {
-		return l.admitMemory(ctx, tool)
+		return l.admitMemory(ctx, tool, l.mem.clock())
 	}
 	sr, pr, tr := l.limits.Server, l.limits.PerPrincipal, l.ToolRate(tool)
 	bs := make([]Bucket, 0, 3)
@@ -174,28 +184,38 @@ func (l *Limiter) Admit(ctx context.Context, tool *wink.Tool) error {
 	return &wink.RateLimitError{Tool: tool.Name(), Bound: bs[refused].Key.Bound, Rate: bs[refused].Rate, RetryAfter: max(wait, time.Millisecond)}
 }
 
-// admitMemory is Admit on a Memory, without building keys.
-func (l *Limiter) admitMemory(ctx context.Context, tool *wink.Tool) error {
-	name := tool.Name()
-	tr, ok := l.tools[name]
-	if !ok {
-		if tr = rate(tool.Spec().Rate); tr.none() {
-			tr = l.defTool
-		}
+// AdmitAt implements wink.RateLimiterAt: it is Admit for a call whose
+// dispatch started at now, a reading of time.Now. The in-memory store
+// judges the call at now instead of reading its clock again (a Memory made
+// with NewMemoryClock reads its own clock); other stores keep their own
+// clock (pgratelimit: the database's).
+func (l *Limiter) AdmitAt(ctx context.Context, tool *wink.Tool, now time.Time) error {
+	if l.mem != nil {
+		return l.admitMemory(ctx, tool, l.mem.at(now))
 	}
+	return l.Admit(ctx, tool)
+}
+
+// admitMemory is Admit on a Memory at now (Memory's clock), without
+// building keys: the tool's rate and the caller's buckets come from caches
+// keyed by pointer (fastpath.go).
+func (l *Limiter) admitMemory(ctx context.Context, tool *wink.Tool, now int64) error {
+	tr := l.toolRated(tool)
 	if l.server.none() && l.principal.none() && tr.none() {
 		return nil
 	}
-	var iss, sub string
+	var p *wink.Principal
+	var c *caller
 	if !l.principal.none() || !tr.none() {
-		iss, sub = Caller(ctx)
+		p = wink.PrincipalFrom(ctx)
+		c = l.cachedCaller(p, now)
 	}
-	refused, wait := l.mem.admit(l.server, l.principal, tr, iss, sub, name)
+	refused, wait := l.mem.admit(l.server, l.principal, tr, c, p, tool.Name(), now)
 	if refused < 0 {
 		return nil
 	}
 	r := [3]wink.Rate{l.limits.Server, l.limits.PerPrincipal, l.ToolRate(tool)}[refused]
-	return &wink.RateLimitError{Tool: name, Bound: bounds[refused], Rate: r, RetryAfter: max(wait, time.Millisecond)}
+	return &wink.RateLimitError{Tool: tool.Name(), Bound: bounds[refused], Rate: r, RetryAfter: max(wait, time.Millisecond)}
 }
 
 var bounds = [3]string{wink.BoundServer, wink.BoundPrincipal, wink.BoundTool}

@@ -102,6 +102,20 @@ type RateLimiter interface {
 	Admit(ctx context.Context, tool *Tool) error
 }
 
+// RateLimiterAt is a RateLimiter that can take the dispatcher's own reading
+// of the clock instead of reading it again: a clock read is a large part of
+// what an in-memory limit costs. The dispatcher calls AdmitAt in place of
+// Admit when it has read the clock for the call anyway (it does when the
+// call records an event, as an MCP server's calls do, or has a Start hook)
+// and its clock is the default one (Now is nil); otherwise it calls Admit.
+type RateLimiterAt interface {
+	RateLimiter
+	// AdmitAt is Admit for a call whose dispatch started at now, a reading
+	// of time.Now (with its monotonic reading) taken for this call: the
+	// time on its ToolInvoked event.
+	AdmitAt(ctx context.Context, tool *Tool, now time.Time) error
+}
+
 // ErrRateLimited is the cause (ToolInvoked.Err, through errors.Is) of a call
 // refused by the dispatcher's rate limiter.
 var ErrRateLimited = errors.New("rate limited")
@@ -189,7 +203,12 @@ func RetryText(d time.Duration) string {
 
 // admit asks the dispatcher's rate limiter about a call of t (step 1c).
 func (d *Dispatcher) admit(ctx context.Context, t *Tool, cs *callState) bool {
-	err := d.RateLimit.Admit(ctx, t)
+	var err error
+	if at, ok := d.RateLimit.(RateLimiterAt); ok && d.Now == nil && !cs.start.IsZero() {
+		err = at.AdmitAt(ctx, t, cs.start)
+	} else {
+		err = d.RateLimit.Admit(ctx, t)
+	}
 	if err == nil {
 		return true
 	}
