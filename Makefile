@@ -128,7 +128,7 @@ bench-scale:
 	$(GO) run ./scripts/scale -n 200 -runs 5
 
 ## bench-mcp: the MCP server against the Go SDK's own server on the same tools (calls/s, server CPU per call,
-## live heap after 100,000 calls on one session, memory per idle session), side by side
+## resident memory and live heap after 100,000 calls on one session, memory per idle session), side by side
 bench-mcp:
 	bash scripts/bench-mcp.sh
 

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,6 +27,10 @@ import (
 // loopback port it prints, plus /stats (its CPU time, and with ?gc=1 its live heap after a collection,
 // and goroutines), until its standard input closes.
 const serveEnv = "WINK_MCPBENCH_SERVE" // "wink stateful", "sdk stateless", ...
+
+// heapProfileEnv names a file a server process writes its heap profile to whenever /stats measures its
+// live heap (the last one stays): WINK_MCPBENCH_HEAPPROFILE=/tmp/heap.out, then go tool pprof.
+const heapProfileEnv = "WINK_MCPBENCH_HEAPPROFILE"
 
 func TestMain(m *testing.M) {
 	if spec := os.Getenv(serveEnv); spec != "" {
@@ -58,6 +63,7 @@ func serve(spec string) {
 	mux.Handle("/mcp", h)
 	mux.HandleFunc("/stats", func(w http.ResponseWriter, r *http.Request) {
 		cpu := processCPU()
+		rss, peak := residentMemory() // as the process stands, before the collection below
 		var heap, stack uint64
 		if r.URL.Query().Get("gc") == "1" {
 			runtime.GC()
@@ -65,8 +71,14 @@ func serve(spec string) {
 			var ms runtime.MemStats
 			runtime.ReadMemStats(&ms)
 			heap, stack = ms.HeapAlloc, ms.StackInuse
+			if path := os.Getenv(heapProfileEnv); path != "" {
+				if f, err := os.Create(path); err == nil {
+					_ = pprof.WriteHeapProfile(f)
+					_ = f.Close()
+				}
+			}
 		}
-		fmt.Fprintf(w, "%d %d %d %d\n", cpu, heap, stack, runtime.NumGoroutine())
+		fmt.Fprintf(w, "%d %d %d %d %d %d\n", cpu, heap, stack, runtime.NumGoroutine(), rss, peak)
 	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -145,6 +157,20 @@ func stopServers() {
 // stats returns the server's CPU time, and with gc its live heap after a collection, its goroutine
 // stacks, and its goroutines.
 func (s *server) stats(tb testing.TB, gc bool) (cpu time.Duration, heap, stack uint64, goroutines int) {
+	st := s.allStats(tb, gc)
+	return st.cpu, st.heap, st.stack, st.goroutines
+}
+
+// serverStats is what /stats tells: rss and peak are the process's resident memory and its peak
+// (Linux; 0 elsewhere), read before the collection that measures heap.
+type serverStats struct {
+	cpu         time.Duration
+	heap, stack uint64
+	goroutines  int
+	rss, peak   uint64
+}
+
+func (s *server) allStats(tb testing.TB, gc bool) serverStats {
 	tb.Helper()
 	u := s.base + "/stats"
 	if gc {
@@ -156,10 +182,12 @@ func (s *server) stats(tb testing.TB, gc bool) (cpu time.Duration, heap, stack u
 	}
 	defer resp.Body.Close()
 	var c int64
-	if _, err := fmt.Fscan(resp.Body, &c, &heap, &stack, &goroutines); err != nil {
+	var st serverStats
+	if _, err := fmt.Fscan(resp.Body, &c, &st.heap, &st.stack, &st.goroutines, &st.rss, &st.peak); err != nil {
 		tb.Fatal(err)
 	}
-	return time.Duration(c), heap, stack, goroutines
+	st.cpu = time.Duration(c)
+	return st
 }
 
 // connect opens an SDK client session with the server.
@@ -247,7 +275,10 @@ func BenchmarkCalls(b *testing.B) {
 
 // BenchmarkLiveHeap: the server's live heap after many calls on one session (WINK_MCPBENCH_CALLS,
 // default 100,000, from 8 goroutines), and its growth over a fresh server's: what a long session
-// keeps. Run it with -benchtime 1x.
+// keeps; and the process's resident memory then (rss-MiB, and its peak, peak-rss-MiB; Linux), what the
+// machine sees: the heap with the collector's headroom and what the runtime has not returned, the
+// stacks, the binary. Both servers are the same binary, so the difference is what each one keeps.
+// Run it with -benchtime 1x.
 func BenchmarkLiveHeap(b *testing.B) {
 	n := 100_000
 	if v, err := strconv.Atoi(os.Getenv("WINK_MCPBENCH_CALLS")); err == nil && v > 0 {
@@ -261,9 +292,13 @@ func BenchmarkLiveHeap(b *testing.B) {
 				call(b, cs, 0)
 				_, heap0, _, _ := s.stats(b, true)
 				run(b, []*mcp.ClientSession{cs, cs, cs, cs, cs, cs, cs, cs}, n)
-				_, heap1, _, _ := s.stats(b, true)
-				b.ReportMetric(float64(heap1)/(1<<20), "server-MiB")
-				b.ReportMetric((float64(heap1)-float64(heap0))/(1<<20), "growth-MiB")
+				st := s.allStats(b, true)
+				b.ReportMetric(float64(st.heap)/(1<<20), "server-MiB")
+				b.ReportMetric((float64(st.heap)-float64(heap0))/(1<<20), "growth-MiB")
+				if st.rss > 0 {
+					b.ReportMetric(float64(st.rss)/(1<<20), "rss-MiB")
+					b.ReportMetric(float64(st.peak)/(1<<20), "peak-rss-MiB")
+				}
 				cs.Close()
 				s.stop()
 			}

@@ -3,9 +3,10 @@ package mcpserver
 // Streamable HTTP resumability (MCP 2025-11-25, SEP-1699), as far as the Go SDK (v1.8.0) allows.
 //
 // DESIGN-notes. What a stateful HTTPHandler does:
-//   - Every stream event is kept in an event store (WithHTTPOptions's EventStore, else an in-memory
-//     store like mcp.MemoryEventStore: DefaultEventStoreBytes across sessions, a session's events
-//     dropped when it ends, its memory returned when most sessions have ended), so the SDK writes a priming event (an id and empty data) first on every POST SSE stream of
+//   - Every stream event is kept in an event store (WithHTTPOptions's EventStore, else the in-memory
+//     store of eventstore.go: DefaultSessionEventBytes per session and DefaultEventStoreBytes across
+//     sessions, the oldest events dropped first, a session's events dropped when it ends), so the SDK
+//     writes a priming event (an id and empty data) first on every POST SSE stream of
 //     a client on 2025-11-25, and a client that lost a stream reconnects with GET and Last-Event-ID and
 //     receives what it missed (the SDK replays it from the store).
 //   - Every SSE response starts with a "retry:" field (WithSSERetry, DefaultSSERetry) telling the client
@@ -26,13 +27,8 @@ package mcpserver
 
 import (
 	"context"
-	"errors"
-	"iter"
-	"maps"
 	"net/http"
-	"slices"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -159,128 +155,3 @@ func (w *retryWriter) Flush() {
 
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (w *retryWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-// DefaultEventStoreBytes bounds the stream events HTTPHandler's default event store keeps, across
-// sessions; past it, the oldest events of the streams are dropped (a client resuming from before them
-// is told they are gone).
-const DefaultEventStoreBytes = 10 << 20
-
-// eventStore is HTTPHandler's default mcp.EventStore: mcp.MemoryEventStore's behaviour, with the map
-// of sessions rebuilt when most of its sessions have ended (a Go map keeps the memory of its largest
-// size, and a server with many short sessions would keep the memory of its busiest moment).
-type eventStore struct {
-	mu       sync.Mutex
-	maxBytes int
-	nBytes   int
-	peak     int
-	sessions map[string]map[string]*eventList // session id -> stream id -> events
-}
-
-// eventList is the events of one stream; first is the stream index of data[0].
-type eventList struct {
-	size, first int
-	data        [][]byte
-}
-
-func newEventStore() *eventStore {
-	return &eventStore{maxBytes: DefaultEventStoreBytes, sessions: map[string]map[string]*eventList{}}
-}
-
-func (s *eventStore) list(sessionID, streamID string) *eventList {
-	sm := s.sessions[sessionID]
-	if sm == nil {
-		sm = map[string]*eventList{}
-		s.sessions[sessionID] = sm
-		s.peak = max(s.peak, len(s.sessions))
-	}
-	l := sm[streamID]
-	if l == nil {
-		l = &eventList{}
-		sm[streamID] = l
-	}
-	return l
-}
-
-// Open implements mcp.EventStore.
-func (s *eventStore) Open(_ context.Context, sessionID, streamID string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.list(sessionID, streamID)
-	return nil
-}
-
-// Append implements mcp.EventStore.
-func (s *eventStore) Append(_ context.Context, sessionID, streamID string, data []byte) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	l := s.list(sessionID, streamID)
-	for s.nBytes+len(data) > s.maxBytes && s.dropOldest() {
-	}
-	l.data = append(l.data, data)
-	l.size += len(data)
-	s.nBytes += len(data)
-	return nil
-}
-
-// dropOldest removes the first event of every stream that has one; false when none had.
-func (s *eventStore) dropOldest() bool {
-	dropped := false
-	for _, sm := range s.sessions {
-		for _, l := range sm {
-			if len(l.data) == 0 {
-				continue
-			}
-			s.nBytes -= len(l.data[0])
-			l.size -= len(l.data[0])
-			l.data[0] = nil
-			l.data = l.data[1:]
-			l.first++
-			dropped = true
-		}
-	}
-	return dropped
-}
-
-// After implements mcp.EventStore.
-func (s *eventStore) After(_ context.Context, sessionID, streamID string, index int) iter.Seq2[[]byte, error] {
-	s.mu.Lock()
-	var data [][]byte
-	var err error
-	if l := s.sessions[sessionID][streamID]; l == nil {
-		err = errors.New("mcpserver: no events of stream " + strconv.Quote(streamID) + " in session " + strconv.Quote(sessionID))
-	} else if start := index + 1 - l.first; start < 0 {
-		err = mcp.ErrEventsPurged
-	} else if start < len(l.data) {
-		data = slices.Clone(l.data[start:])
-	}
-	s.mu.Unlock()
-	return func(yield func([]byte, error) bool) {
-		if err != nil {
-			yield(nil, err)
-			return
-		}
-		for _, d := range data {
-			if !yield(d, nil) {
-				return
-			}
-		}
-	}
-}
-
-// SessionClosed implements mcp.EventStore.
-func (s *eventStore) SessionClosed(_ context.Context, sessionID string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, l := range s.sessions[sessionID] {
-		s.nBytes -= l.size
-	}
-	delete(s.sessions, sessionID)
-	if s.peak >= 64 && len(s.sessions) <= s.peak/4 {
-		s.sessions = maps.Clone(s.sessions)
-		if s.sessions == nil {
-			s.sessions = map[string]map[string]*eventList{}
-		}
-		s.peak = len(s.sessions)
-	}
-	return nil
-}
