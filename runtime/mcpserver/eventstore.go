@@ -115,18 +115,24 @@ func (q *eventQueue) oldest() (eventRef, bool) {
 	return eventRef{}, false
 }
 
-// compact rebuilds q with only its live entries when it holds more than twice live of them.
+// compact keeps q's memory proportional to live, the events it may hold: it rebuilds q with only its live
+// entries when it holds more than twice live of them, and moves its entries to the front of its array
+// when the entries already taken fill half of it (so the array does not grow with every push).
 func (q *eventQueue) compact(live int) {
-	if len(q.q)-q.head <= 2*live+64 {
-		return
-	}
-	kept := make([]eventRef, 0, 2*live+16)
-	for _, r := range q.q[q.head:] {
-		if r.live() {
-			kept = append(kept, r)
+	switch {
+	case len(q.q)-q.head > 2*live+64:
+		kept := make([]eventRef, 0, 2*live+64)
+		for _, r := range q.q[q.head:] {
+			if r.live() {
+				kept = append(kept, r)
+			}
 		}
+		q.q, q.head = kept, 0
+	case q.head > 64 && q.head >= len(q.q)/2:
+		n := copy(q.q, q.q[q.head:])
+		clear(q.q[n:])
+		q.q, q.head = q.q[:n], 0
 	}
-	q.q, q.head = kept, 0
 }
 
 func newEventStore() *eventStore {
