@@ -57,3 +57,12 @@ func TestToolContextFitsItsSizeClass(t *testing.T) {
 		t.Errorf("ToolContext is %d bytes, more than 256", s)
 	}
 }
+
+// TestToolInvokedPacksItsFlags: a recorded call's event shares one allocation with its params and value
+// (record), and every call of a session's ToolLog keeps one; the flags sit together so that no word is
+// padding for a single bool.
+func TestToolInvokedPacksItsFlags(t *testing.T) {
+	if s := unsafe.Sizeof(ToolInvoked{}); s > 248 {
+		t.Errorf("ToolInvoked is %d bytes, more than 248", s)
+	}
+}

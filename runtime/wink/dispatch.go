@@ -98,13 +98,13 @@ type ToolInvoked struct {
 	// Params is the decoded params value (the tool's P); nil when decoding
 	// failed or the tool is unknown.
 	Params any
-	// Success reports whether the call succeeded.
-	Success bool
 	// Message is the outcome's message.
 	Message string
 	// Value is the result value (the tool's R); nil when the result has no
 	// value or its value is excluded from the context.
 	Value any
+	// Success reports whether the call succeeded.
+	Success bool
 	// HasValue reports whether the result carried a value.
 	HasValue bool
 	// Excluded reports that the result's value was excluded from the context.
