@@ -1,7 +1,9 @@
 // Package strictjson holds the strict, reflection-free JSON primitives that winkgen-generated decoders
 // and encoders call. It uses no reflect, no encoding/json and no fmt: a generated decoder is a key switch
-// over [Decoder] calls, and a successful decode allocates only the decoded values (plus one string copy of
-// the input, made on the first String call, that every unescaped string and map key then shares).
+// over [Decoder] calls, and a successful decode allocates only the decoded values: strings and map keys
+// are copied into shared blocks of 64 bytes and up (one allocation for many short strings; a string of
+// 256 bytes or more gets its own), never as a copy of the whole input, so the input may be reused once
+// decoding ends and a decoded string keeps at most its block alive.
 //
 // # Shape of a generated decoder
 //
