@@ -132,3 +132,34 @@ func TestMedianOfOddAndEvenCounts(t *testing.T) {
 		}
 	}
 }
+
+// TestRatiosUseCPUTimeWhenBothReportIt: on a shared machine the wall clock counts other processes' time, so
+// a ratio and a target compare CPU time per op when both benchmarks report it, wall-clock time otherwise.
+func TestRatiosUseCPUTimeWhenBothReportIt(t *testing.T) {
+	r := &report{results: map[string]stats{
+		decodePrefix + "winkgen":              {ns: 1000, cpu: 100},
+		decodePrefix + "encoding_json_strict": {ns: 2000, cpu: 900},
+		decodePrefix + "handwritten":          {ns: 500, cpu: 95},
+		decodePrefix + "segmentio_parse":      {ns: 600, cpu: 120},
+		decodePrefix + "mcp_go_sdk_path":      {ns: 60000},
+		dispatchName:                          {ns: 5000, cpu: 190},
+		txnPrefix + "plain":                   {ns: 5000, cpu: 200},
+		txnPrefix + "txn":                     {ns: 9000, cpu: 240},
+	}}
+	got := map[string]check{}
+	for _, c := range checks(r, nil, nil) {
+		got[c.what] = c
+	}
+	for what, want := range map[string]string{
+		"winkgen vs encoding_json_strict":                       "9.00x faster",
+		"winkgen vs handwritten":                                "1.05x the time",
+		"winkgen vs segmentio_parse (segmentio's fastest path)": "1.20x faster",
+		"winkgen vs mcp_go_sdk_path":                            "60.00x faster", // no CPU figure: wall clock
+		"dispatch vs winkgen decode":                            "1.90x the time",
+		"dispatch in a transaction vs without":                  "1.20x the time",
+	} {
+		if c := got[what]; c.measured != want || !c.ok {
+			t.Errorf("%s: measured %q (ok %v), want %q (ok)", what, c.measured, c.ok, want)
+		}
+	}
+}
