@@ -171,6 +171,25 @@ func (x *extras) parsed() []*tmpl {
 	return x.tmpls
 }
 
+// allTemplates returns the templates, the workspace's (which reads its files) last.
+func (x *extras) allTemplates() []ResourceTemplate {
+	w := x.workspace
+	if w == nil {
+		return x.templates
+	}
+	return append(x.templates[:len(x.templates):len(x.templates)], ResourceTemplate{
+		URITemplate: w.o.Prefix + "{+path}", Name: "workspace",
+		Description: "A file of the agent's workspace, by its path.",
+		Read: func(_ context.Context, uri string, vars map[string]string) (wink.Content, error) {
+			return w.read(uri, vars["path"])
+		},
+		Complete: func(_ context.Context, _, value string, _ map[string]string) ([]string, error) {
+			return w.complete(value)
+		},
+		Scopes: w.o.Scopes,
+	})
+}
+
 // addResources registers the resources, the templates and the workspace on ms.
 func (x *extras) addResources(ms *mcp.Server) error {
 	for i := range x.resources {
@@ -184,20 +203,9 @@ func (x *extras) addResources(ms *mcp.Server) error {
 		ms.AddResource(&mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType},
 			readHandler(r.URI, r.MIMEType, func(ctx context.Context, _ string) (wink.Content, error) { return r.Read(ctx) }))
 	}
-	if w := x.workspace; w != nil {
-		x.templates = append(x.templates, ResourceTemplate{
-			URITemplate: w.o.Prefix + "{+path}", Name: "workspace",
-			Description: "A file of the agent's workspace, by its path.",
-			Read: func(_ context.Context, uri string, vars map[string]string) (wink.Content, error) {
-				return w.read(uri, vars["path"])
-			},
-			Complete: func(_ context.Context, _, value string, _ map[string]string) ([]string, error) {
-				return w.complete(value)
-			},
-		})
-	}
-	for i := range x.templates {
-		t := &x.templates[i]
+	templates := x.allTemplates()
+	for i := range templates {
+		t := &templates[i]
 		if t.URITemplate == "" || t.Name == "" || t.Read == nil {
 			return errors.New("mcpserver: resource template " + strconv.Quote(t.URITemplate) + ": a template needs a URITemplate, a Name and a Read function")
 		}

@@ -31,6 +31,11 @@ type WorkspaceOptions struct {
 	// changes (0 means DefaultMaxHashBytes); files past it are looked at
 	// in the next round.
 	MaxHashBytes int64
+	// Scopes are the OAuth scopes a caller's token must hold to see the
+	// workspace's files and template listed, read them, complete their
+	// paths and subscribe to them when the server is a resource server
+	// (WithAuth; as Resource.Scopes); none: any authenticated caller.
+	Scopes []string
 }
 
 // DefaultMaxHashBytes is how many bytes of changed subscribed files the

@@ -142,6 +142,9 @@ func newMCPServer(d *wink.Dispatcher, oneClient bool, opts []Option) (*mcp.Serve
 		return nil, err
 	}
 	ms.AddReceivingMiddleware(itemsByScopes(c.auth, items)) // and the prompts and resources (auth_items.go)
+	if items != nil {
+		ms.AddSendingMiddleware(items.dropMuted) // hidden subscriptions are never notified (auth_subs.go)
+	}
 	var tools, extra []*wink.Tool
 	if d.Registry != nil {
 		tools = d.Registry.Tools() // deferred ones included: callable, so covered (fingerprint.go)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
@@ -48,8 +49,12 @@ func (s *Server) serveMetadata(w http.ResponseWriter, r *http.Request) {
 }
 
 // ScopesFunc returns the scopes a request needs: method is "tools/call"
-// (name: the tool), "prompts/get" (the prompt) or "resources/read" (name:
-// the URI). ok is false when nothing is needed or the name is unknown.
+// (name: the tool), "prompts/get" (the prompt; also asked for a
+// completion/complete of one of its arguments), "resources/read" or
+// "resources/subscribe" (name: the URI; subscriptions/listen asks it for each
+// URI it names) or "completion/complete" (name: the URI template whose
+// variable is completed). ok is false when nothing is needed or the name is
+// unknown.
 type ScopesFunc func(method, name string) (scopes []string, ok bool)
 
 // Handler returns next behind the resource server: the metadata at its
@@ -165,11 +170,12 @@ func quotable(s string) string {
 	return string(b)
 }
 
-// peekLimits bound the reading of a request body for its tool name.
+// peekLimits bound the reading of a request body for its method and names.
 var peekLimits = strictjson.Limits{MaxBytes: MaxPeekBytes, MaxDepth: 64, MaxErrors: 1}
 
 // peekScopes reads r's body (restoring it for next) and returns the scopes
-// a single tools/call, prompts/get or resources/read needs (scopesOf); ok is
+// a single tools/call, prompts/get, resources/read, resources/subscribe,
+// subscriptions/listen or completion/complete needs (scopesOf); ok is
 // false for any other request (another method, a batch, an unknown name, a
 // body too large to read).
 func (s *Server) peekScopes(r *http.Request, scopesOf ScopesFunc) (need []string, ok bool) {
@@ -187,16 +193,20 @@ func (s *Server) peekScopes(r *http.Request, scopesOf ScopesFunc) (need []string
 	if d.Peek() != strictjson.KindObject {
 		return nil, false
 	}
-	method, name, uri := "", "", ""
+	method, name, uri, refType := "", "", "", ""
+	var uris []string // subscriptions/listen's
+	str := func(dst *string) {
+		if d.Peek() == strictjson.KindString {
+			*dst, _ = d.String()
+		} else {
+			d.Skip()
+		}
+	}
 	if d.ObjectStart() {
 		for d.NextKey() {
 			switch string(d.Key()) {
 			case "method":
-				if d.Peek() == strictjson.KindString {
-					method, _ = d.String()
-				} else {
-					d.Skip()
-				}
+				str(&method)
 			case "params":
 				if d.Peek() != strictjson.KindObject {
 					d.Skip()
@@ -206,11 +216,47 @@ func (s *Server) peekScopes(r *http.Request, scopesOf ScopesFunc) (need []string
 					continue
 				}
 				for d.NextKey() {
-					switch {
-					case string(d.Key()) == "name" && d.Peek() == strictjson.KindString:
-						name, _ = d.String()
-					case string(d.Key()) == "uri" && d.Peek() == strictjson.KindString:
-						uri, _ = d.String()
+					switch string(d.Key()) {
+					case "name":
+						str(&name)
+					case "uri":
+						str(&uri)
+					case "ref": // completion/complete
+						if d.Peek() != strictjson.KindObject || !d.ObjectStart() {
+							d.Skip()
+							continue
+						}
+						for d.NextKey() {
+							switch string(d.Key()) {
+							case "type":
+								str(&refType)
+							case "name":
+								str(&name)
+							case "uri":
+								str(&uri)
+							default:
+								d.Skip()
+							}
+						}
+						d.ObjectEnd()
+					case "notifications": // subscriptions/listen
+						if d.Peek() != strictjson.KindObject || !d.ObjectStart() {
+							d.Skip()
+							continue
+						}
+						for d.NextKey() {
+							if string(d.Key()) != "resourceSubscriptions" || d.Peek() != strictjson.KindArray || !d.ArrayStart() {
+								d.Skip()
+								continue
+							}
+							for d.NextElem() {
+								var u string
+								str(&u)
+								uris = append(uris, u)
+							}
+							d.ArrayEnd()
+						}
+						d.ObjectEnd()
 					default:
 						d.Skip()
 					}
@@ -228,8 +274,26 @@ func (s *Server) peekScopes(r *http.Request, scopesOf ScopesFunc) (need []string
 	switch method {
 	case "tools/call", "prompts/get":
 		return scopesOf(method, name)
-	case "resources/read":
+	case "resources/read", "resources/subscribe":
 		return scopesOf(method, uri)
+	case "completion/complete":
+		switch refType {
+		case "ref/prompt":
+			return scopesOf("prompts/get", name)
+		case "ref/resource":
+			return scopesOf(method, uri)
+		}
+	case "subscriptions/listen":
+		for _, u := range uris {
+			if sc, ok := scopesOf("resources/subscribe", u); ok {
+				for _, x := range sc {
+					if !slices.Contains(need, x) {
+						need = append(need, x)
+					}
+				}
+			}
+		}
+		return need, len(need) > 0
 	}
 	return nil, false
 }
