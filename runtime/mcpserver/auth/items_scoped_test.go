@@ -37,7 +37,9 @@ func scopedOptions(fs vfs.Filesystem) []mcpserver.Option {
 			Read: func(_ context.Context, uri string, _ map[string]string) (wink.Content, error) {
 				return wink.EmbeddedResource(uri, "text/plain", "x"), nil
 			},
-			Complete: func(context.Context, string, string, map[string]string) ([]string, error) { return []string{"1", "2"}, nil }}),
+			Complete: func(context.Context, string, string, map[string]string) ([]string, error) {
+				return []string{"1", "2"}, nil
+			}}),
 	}
 }
 
