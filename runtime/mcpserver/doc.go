@@ -56,17 +56,21 @@
 // same scopes again (a tool error where no status can be carried). tools/list shows each caller only the
 // tools its token permits, marked cacheScope "private". A handler reads the caller with
 // ToolContext.Principal(); the token itself is never handed on. Stdio and New serve without tokens.
-// Prompts, resources and resource templates declaring Scopes are listed, got and read likewise
-// (auth_items.go).
+// Prompts, resources, resource templates and a workspace declaring scopes (their Scopes fields,
+// WorkspaceOptions.Scopes, and WithScopes for package prompt's prompts and sections) are listed, got,
+// read, completed and subscribed to likewise (auth_items.go, auth_subs.go): a caller whose token lacks
+// them neither sees them nor learns of them through a completion or a resources/updated notification.
 //
 // # A tool list the client can pin
 //
 // The initialize result and every tools/list result carry, under _meta FingerprintMeta, the
-// fingerprint of the tool definitions the caller is shown (wink.Fingerprint: SHA-256 of the RFC 8785
-// canonical definitions, names, descriptions, schemas, examples, annotations and scopes). It changes
-// only when a definition changes (or, with WithAuth, when the caller's scopes show it other tools), so
-// a host that pinned it, computed offline with wink.Fingerprint(registry.Tools()) or read once, sees a
-// definition changed after approval. fingerprint.go says why it is there and not in the metadata.
+// fingerprint of the tool definitions the caller may call (wink.Fingerprint: SHA-256 of the RFC 8785
+// canonical definitions, names, descriptions, schemas, examples, annotations and scopes), deferred
+// tools and WithToolSearch's search tool included although tools/list shows the one and not the
+// others. It changes only when a definition changes (or, with WithAuth, when the caller's scopes show
+// it other tools), so a host that pinned it, computed offline with wink.Fingerprint(registry.Tools())
+// (with tool search, of append(registry.Tools(), SearchTool())) or read once, sees a definition
+// changed after approval. fingerprint.go says why it is there and not in the metadata.
 //
 // # One session per client
 //
