@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -46,8 +47,11 @@ type ExchangeConfig struct {
 	// an inbound token this issuer issued is exchanged: a token is never sent
 	// to another server's token endpoint.
 	Issuer string
-	// TokenURL is the issuer's token endpoint (required; an absolute https
-	// URL, or http on a loopback host).
+	// TokenURL is the issuer's token endpoint (an absolute https URL, or
+	// http on a loopback host). Empty: the token_endpoint of the issuer's
+	// metadata, discovered on the first Token (RFC 8414
+	// /.well-known/oauth-authorization-server, then OpenID Connect
+	// /.well-known/openid-configuration; the document must name Issuer).
 	TokenURL string
 	// ClientID and ClientSecret authenticate this server to the token
 	// endpoint (HTTP Basic, RFC 6749 §2.3.1). Required.
@@ -80,10 +84,27 @@ type ExchangeConfig struct {
 // (resources.Instance) and call Token from the handler with its
 // ToolContext. It is safe for concurrent use.
 type Exchanger struct {
-	cfg   ExchangeConfig
-	mu    sync.Mutex
-	cache map[exchangeKey]exchanged
+	cfg     ExchangeConfig
+	mu      sync.Mutex
+	cache   map[exchangeKey]exchanged // under mu
+	flights map[exchangeKey]*flight   // under mu: the exchanges under way
+
+	discMu   sync.Mutex // serializes discovery
+	tokenURL string     // under discMu: ExchangeConfig.TokenURL, or the discovered one
+	discTry  time.Time  // under discMu: the last failed discovery
+	discErr  error      // under discMu: its error
 }
+
+// flight is one exchange under way; the callers asking for the same key meanwhile wait for it.
+type flight struct {
+	done       chan struct{} // closed when tok, err and gone are set
+	tok        *ExchangedToken
+	err        error
+	leaderGone bool // the caller that made it gave up (its context ended): the others try again
+}
+
+// discoveryRetry is how long a failed discovery of the token endpoint is answered from its error.
+const discoveryRetry = 5 * time.Second
 
 // exchangeKey identifies an exchanged token: the inbound token (by its
 // SHA-256: the principal and what it was granted) and the scopes asked for.
@@ -147,11 +168,12 @@ func NewExchanger(cfg ExchangeConfig) (*Exchanger, error) {
 	if cfg.Issuer == "" {
 		return nil, errors.New("auth: ExchangeConfig.Issuer is required (the authorization server that issued the inbound tokens)")
 	}
-	if cfg.TokenURL == "" {
-		return nil, errors.New("auth: ExchangeConfig.TokenURL is required (the issuer's token endpoint)")
-	}
-	if err := checkURL(cfg.TokenURL); err != nil {
-		return nil, errors.New("auth: ExchangeConfig.TokenURL: " + err.Error())
+	if cfg.TokenURL != "" {
+		if err := checkURL(cfg.TokenURL); err != nil {
+			return nil, errors.New("auth: ExchangeConfig.TokenURL: " + err.Error())
+		}
+	} else if err := checkURL(cfg.Issuer); err != nil {
+		return nil, errors.New("auth: ExchangeConfig.Issuer: " + err.Error() + " (its token endpoint is discovered from its metadata unless TokenURL is set)")
 	}
 	if cfg.ClientID == "" {
 		return nil, errors.New("auth: ExchangeConfig.ClientID is required (this server's client at the authorization server)")
@@ -179,19 +201,28 @@ func NewExchanger(cfg ExchangeConfig) (*Exchanger, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Exchanger{cfg: cfg, cache: map[exchangeKey]exchanged{}}, nil
+	return &Exchanger{cfg: cfg, cache: map[exchangeKey]exchanged{}, flights: map[exchangeKey]*flight{}, tokenURL: cfg.TokenURL}, nil
 }
 
 // Token returns an access token for the upstream API on behalf of the
 // caller whose request ctx belongs to (a tool call's ToolContext, or the
 // context of a request Server.Handler accepted), with scopes (none:
 // ExchangeConfig.Scopes). A token exchanged earlier for the same inbound
-// token and scopes is reused until Skew before its expiry. The error wraps
+// token and scopes is reused until Skew before its expiry; callers asking
+// for the same inbound token and scopes while an exchange for them is under
+// way wait for it and share its answer (one request). The error wraps
 // ErrNoInboundToken, ErrExchangeRefused (an *ExchangeError) or
 // ErrUnavailable.
 func (e *Exchanger) Token(ctx context.Context, scopes ...string) (*ExchangedToken, error) {
 	in, _ := ctx.Value(inboundKey{}).(*inbound)
 	if in == nil {
+		if p := wink.PrincipalFrom(ctx); p != nil {
+			return nil, noInbound("the call acts for " + who(p) + ", but its token is not in the context: the token is only " +
+				"in the request a resource server accepted and is never stored, so a durable run resumed on another worker " +
+				"(or after a restart), a task, or a principal put into the context by hand has none; exchange while the " +
+				"caller's request is live (in a step before the run's first checkpoint, whose result the run then keeps), or " +
+				"give the work resumed later a credential of the server's own (an OAuth client-credentials token) for this upstream")
+		}
 		return nil, noInbound("the call was not made through a resource server (auth.Server.Handler or mcpserver.WithAuth), so there is no caller to act for")
 	}
 	if in.issuer != e.cfg.Issuer {
@@ -207,29 +238,65 @@ func (e *Exchanger) Token(ctx context.Context, scopes ...string) (*ExchangedToke
 		}
 	}
 	key := exchangeKey{subject: sha256.Sum256([]byte(in.token)), scopes: strings.Join(scopes, " ")}
-	now := e.cfg.Now()
-	if e.cfg.CacheSize > 0 {
+	for {
+		now := e.cfg.Now()
 		e.mu.Lock()
-		c, ok := e.cache[key]
-		e.mu.Unlock()
-		if ok && now.Before(c.until) {
+		if c, ok := e.cache[key]; ok && now.Before(c.until) {
+			e.mu.Unlock()
 			return &ExchangedToken{AccessToken: c.token, TokenType: "Bearer", Scopes: scopes, Expiry: c.until.Add(e.cfg.Skew)}, nil
 		}
-	}
-	tok, err := e.exchange(ctx, in.token, scopes)
-	if err != nil {
-		return nil, err
-	}
-	if tok.Scopes == nil {
-		tok.Scopes = scopes
-	}
-	if e.cfg.CacheSize > 0 && !tok.Expiry.IsZero() && strings.EqualFold(tok.TokenType, "Bearer") {
-		until := tok.Expiry.Add(-e.cfg.Skew)
-		if now.Before(until) {
-			e.put(key, exchanged{token: tok.AccessToken, until: until}, now)
+		if f := e.flights[key]; f != nil { // another caller is exchanging the same: wait for its answer
+			e.mu.Unlock()
+			select {
+			case <-f.done:
+			case <-ctx.Done():
+				return nil, unavailable("token exchange", ctx.Err())
+			}
+			if f.leaderGone && ctx.Err() == nil {
+				continue // it gave up, not the authorization server: ask again
+			}
+			if f.err != nil {
+				return nil, f.err
+			}
+			tok := *f.tok
+			tok.Scopes = slices.Clone(f.tok.Scopes)
+			return &tok, nil
 		}
+		f := &flight{done: make(chan struct{})}
+		e.flights[key] = f
+		e.mu.Unlock()
+		tok, err := e.exchange(ctx, in.token, scopes)
+		if err == nil && tok.Scopes == nil {
+			tok.Scopes = scopes
+		}
+		e.mu.Lock()
+		delete(e.flights, key)
+		if err == nil && e.cfg.CacheSize > 0 && !tok.Expiry.IsZero() && strings.EqualFold(tok.TokenType, "Bearer") {
+			if until := tok.Expiry.Add(-e.cfg.Skew); now.Before(until) {
+				e.putLocked(key, exchanged{token: tok.AccessToken, until: until}, now)
+			}
+		}
+		e.mu.Unlock()
+		f.err, f.leaderGone = err, err != nil && ctx.Err() != nil
+		if err == nil {
+			cp := *tok
+			cp.Scopes = slices.Clone(tok.Scopes)
+			f.tok = &cp
+		}
+		close(f.done)
+		return tok, err
 	}
-	return tok, nil
+}
+
+// who names a principal in an error.
+func who(p *wink.Principal) string {
+	if p.Subject != "" {
+		return "subject " + strconv.Quote(p.Subject)
+	}
+	if p.ClientID != "" {
+		return "client " + strconv.Quote(p.ClientID)
+	}
+	return "a caller"
 }
 
 // noInbound is ErrNoInboundToken, saying why.
@@ -242,10 +309,8 @@ type noInboundError struct{ msg string }
 func (e *noInboundError) Error() string { return e.msg }
 func (e *noInboundError) Unwrap() error { return ErrNoInboundToken }
 
-// put keeps c, dropping expired entries (then any one) when the cache is full.
-func (e *Exchanger) put(k exchangeKey, c exchanged, now time.Time) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+// putLocked keeps c, dropping expired entries (then any one) when the cache is full; e.mu is held.
+func (e *Exchanger) putLocked(k exchangeKey, c exchanged, now time.Time) {
 	if len(e.cache) >= e.cfg.CacheSize {
 		for k, v := range e.cache {
 			if !now.Before(v.until) {
@@ -262,8 +327,52 @@ func (e *Exchanger) put(k exchangeKey, c exchanged, now time.Time) {
 	e.cache[k] = c
 }
 
+// endpoint returns the token endpoint: ExchangeConfig.TokenURL, else the issuer's metadata's
+// token_endpoint, discovered once (a failure is answered from its error for discoveryRetry).
+func (e *Exchanger) endpoint(ctx context.Context) (string, error) {
+	e.discMu.Lock()
+	defer e.discMu.Unlock()
+	if e.tokenURL != "" {
+		return e.tokenURL, nil
+	}
+	now := e.cfg.Now()
+	if e.discErr != nil && now.Sub(e.discTry) < discoveryRetry {
+		return "", e.discErr
+	}
+	get := func(ctx context.Context, loc string, v any) (int, error) {
+		ctx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
+		defer cancel()
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, loc, nil)
+		if err != nil {
+			return 0, err
+		}
+		req.Header.Set("Accept", "application/json")
+		return doJSON(e.cfg.HTTPClient, req, v)
+	}
+	md, loc, err := fetchMetadata(ctx, e.cfg.Issuer, get)
+	switch {
+	case err != nil:
+	case md.TokenEndpoint == "":
+		err = errors.New(loc + " names no token_endpoint; set ExchangeConfig.TokenURL")
+	default:
+		if cerr := checkURL(md.TokenEndpoint); cerr != nil {
+			err = errors.New(loc + ": token_endpoint: " + cerr.Error())
+		}
+	}
+	if err != nil {
+		e.discTry, e.discErr = now, unavailable("discovering the token endpoint of issuer "+e.cfg.Issuer, err)
+		return "", e.discErr
+	}
+	e.tokenURL, e.discErr = md.TokenEndpoint, nil
+	return e.tokenURL, nil
+}
+
 // exchange performs one RFC 8693 request.
 func (e *Exchanger) exchange(ctx context.Context, subject string, scopes []string) (*ExchangedToken, error) {
+	tokenURL, err := e.endpoint(ctx)
+	if err != nil {
+		return nil, err
+	}
 	form := url.Values{
 		"grant_type":           {grantTokenExchange},
 		"subject_token":        {subject},
@@ -281,24 +390,24 @@ func (e *Exchanger) exchange(ctx context.Context, subject string, scopes []strin
 	}
 	ctx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.cfg.TokenURL, strings.NewReader(form.Encode()))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, tokenURL, strings.NewReader(form.Encode()))
 	if err != nil {
-		return nil, unavailable("token exchange at "+e.cfg.TokenURL, err)
+		return nil, unavailable("token exchange at "+tokenURL, err)
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
 	req.SetBasicAuth(url.QueryEscape(e.cfg.ClientID), url.QueryEscape(e.cfg.ClientSecret)) // RFC 6749 §2.3.1
 	resp, err := e.cfg.HTTPClient.Do(req)
 	if err != nil {
-		return nil, unavailable("token exchange at "+e.cfg.TokenURL, err)
+		return nil, unavailable("token exchange at "+tokenURL, err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxDocBytes+1))
 	if err != nil {
-		return nil, unavailable("token exchange at "+e.cfg.TokenURL, err)
+		return nil, unavailable("token exchange at "+tokenURL, err)
 	}
 	if len(body) > maxDocBytes {
-		return nil, unavailable("token exchange at "+e.cfg.TokenURL, errors.New("the answer exceeds 1 MiB"))
+		return nil, unavailable("token exchange at "+tokenURL, errors.New("the answer exceeds 1 MiB"))
 	}
 	f := parseTokenAnswer(body)
 	switch {
@@ -306,12 +415,12 @@ func (e *Exchanger) exchange(ctx context.Context, subject string, scopes []strin
 	case (resp.StatusCode == http.StatusBadRequest || resp.StatusCode == http.StatusUnauthorized) && f.err != "":
 		return nil, &ExchangeError{Status: resp.StatusCode, Code: f.err, Description: f.desc}
 	case resp.StatusCode == http.StatusOK:
-		return nil, unavailable("token exchange at "+e.cfg.TokenURL, errors.New("the answer has no access_token"))
+		return nil, unavailable("token exchange at "+tokenURL, errors.New("the answer has no access_token"))
 	default:
-		return nil, unavailable("token exchange at "+e.cfg.TokenURL, errors.New("status "+strconv.Itoa(resp.StatusCode)))
+		return nil, unavailable("token exchange at "+tokenURL, errors.New("status "+strconv.Itoa(resp.StatusCode)))
 	}
 	if f.issuedType != "" && f.issuedType != tokenTypeAccess {
-		return nil, unavailable("token exchange at "+e.cfg.TokenURL, errors.New("issued_token_type is "+f.issuedType+", not an access token"))
+		return nil, unavailable("token exchange at "+tokenURL, errors.New("issued_token_type is "+f.issuedType+", not an access token"))
 	}
 	tok := &ExchangedToken{AccessToken: f.accessToken, TokenType: f.tokenType}
 	if f.scope != "" {

@@ -25,6 +25,7 @@ type asMetadata struct {
 	Issuer                string `json:"issuer"`
 	JWKSURI               string `json:"jwks_uri"`
 	IntrospectionEndpoint string `json:"introspection_endpoint"`
+	TokenEndpoint         string `json:"token_endpoint"`
 }
 
 // discovery holds the issuer's metadata once fetched. A failed fetch is
@@ -61,10 +62,24 @@ func (d *discovery) get(ctx context.Context) (*asMetadata, error) {
 // fetch tries the RFC 8414 location, then the OpenID Connect one. The
 // document's issuer must be Config.Issuer exactly (RFC 8414 §3.3).
 func (d *discovery) fetch(ctx context.Context) (*asMetadata, error) {
-	iss := d.s.cfg.Issuer
-	u, err := url.Parse(iss)
+	md, loc, err := fetchMetadata(ctx, d.s.cfg.Issuer, d.s.getJSON)
 	if err != nil {
 		return nil, err
+	}
+	if md.JWKSURI != "" {
+		if err := checkURL(md.JWKSURI); err != nil {
+			return nil, errors.New(loc + ": jwks_uri: " + err.Error())
+		}
+	}
+	return md, nil
+}
+
+// fetchMetadata reads the metadata of issuer iss with get: the RFC 8414 location first, then the OpenID
+// Connect one; loc is where it was found. The document's issuer must be iss exactly (RFC 8414 §3.3).
+func fetchMetadata(ctx context.Context, iss string, get func(ctx context.Context, loc string, v any) (int, error)) (md *asMetadata, loc string, err error) {
+	u, err := url.Parse(iss)
+	if err != nil {
+		return nil, "", err
 	}
 	path := strings.TrimSuffix(u.EscapedPath(), "/")
 	origin := u.Scheme + "://" + u.Host
@@ -74,25 +89,20 @@ func (d *discovery) fetch(ctx context.Context) (*asMetadata, error) {
 		strings.TrimSuffix(iss, "/") + "/.well-known/openid-configuration", // OpenID Connect Discovery §4
 	} {
 		var md asMetadata
-		status, err := d.s.getJSON(ctx, loc, &md)
+		status, err := get(ctx, loc, &md)
 		if err != nil {
 			errs = append(errs, err)
 			if status >= 400 && status < 500 {
 				continue // not served here: try the next location
 			}
-			return nil, errors.Join(errs...)
+			return nil, "", errors.Join(errs...)
 		}
 		if md.Issuer != iss {
-			return nil, errors.New(loc + " names issuer " + strconv.Quote(md.Issuer) + ", not " + strconv.Quote(iss))
+			return nil, "", errors.New(loc + " names issuer " + strconv.Quote(md.Issuer) + ", not " + strconv.Quote(iss))
 		}
-		if md.JWKSURI != "" {
-			if err := checkURL(md.JWKSURI); err != nil {
-				return nil, errors.New(loc + ": jwks_uri: " + err.Error())
-			}
-		}
-		return &md, nil
+		return &md, loc, nil
 	}
-	return nil, errors.Join(errs...)
+	return nil, "", errors.Join(errs...)
 }
 
 // getJSON GETs loc into v, bounded by FetchTimeout and maxDocBytes; status
@@ -109,8 +119,11 @@ func (s *Server) getJSON(ctx context.Context, loc string, v any) (status int, er
 }
 
 // do sends req and decodes a 200 response's JSON body into v.
-func (s *Server) do(req *http.Request, v any) (int, error) {
-	resp, err := s.cfg.HTTPClient.Do(req)
+func (s *Server) do(req *http.Request, v any) (int, error) { return doJSON(s.cfg.HTTPClient, req, v) }
+
+// doJSON sends req with c and decodes a 200 response's JSON body into v, bounded by maxDocBytes.
+func doJSON(c *http.Client, req *http.Request, v any) (int, error) {
+	resp, err := c.Do(req)
 	if err != nil {
 		return 0, err
 	}
