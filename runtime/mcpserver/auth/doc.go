@@ -110,7 +110,11 @@
 //	req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
 //
 // Exchanger.Token performs an RFC 8693 token exchange at the authorization
-// server's token endpoint (ExchangeConfig.TokenURL): a form POST with
+// server's token endpoint (ExchangeConfig.TokenURL; when it is not set, the
+// token_endpoint of the issuer's metadata, discovered on the first Token at
+// RFC 8414's /.well-known/oauth-authorization-server, then OpenID Connect's
+// /.well-known/openid-configuration, and kept; the document must name
+// ExchangeConfig.Issuer, and a failed discovery is retried after 5 s): a form POST with
 // grant_type urn:ietf:params:oauth:grant-type:token-exchange, the caller's
 // token as subject_token (subject_token_type and requested_token_type
 // urn:ietf:params:oauth:token-type:access_token), ExchangeConfig.Audience
@@ -129,14 +133,37 @@
 //     ExchangeConfig.Skew (default 30 s) before its expiry, at most
 //     ExchangeConfig.CacheSize tokens (default DefaultExchangeCacheSize). An
 //     answer without expires_in is not reused.
+//   - One request per caller and scopes at a time: callers asking for the
+//     same inbound token and scopes while an exchange for them is under way
+//     wait for it (or for their own context) and share its answer. When the
+//     caller that made the request gives up (its context ends), the others
+//     ask again rather than fail with its error.
 //   - Errors say what to fix: the authorization server's refusal is an
 //     *ExchangeError (errors.Is ErrExchangeRefused) carrying its code
 //     (invalid_grant: the caller's token was not accepted for exchange;
 //     invalid_client: this server's credentials; invalid_target,
 //     invalid_scope); no caller to act for (stdio, a principal put in by
 //     hand, a durable run resumed without its request) is ErrNoInboundToken,
-//     and nothing is sent; an unreachable endpoint is ErrUnavailable. Each
-//     request is bounded by ExchangeConfig.Timeout (default 10 s) and 1 MiB.
+//     and nothing is sent; an unreachable endpoint, or metadata that cannot
+//     be discovered, is ErrUnavailable. Each request is bounded by
+//     ExchangeConfig.Timeout (default 10 s) and 1 MiB.
+//
+// # Durable runs have the caller, not the caller's token
+//
+// A durable run (runtime/durable) stores its caller's principal and
+// restores it on whichever worker takes a step, but never the token: it is
+// a bearer secret, valid for this resource server only, and a store or
+// history holding it would hand it to anyone who reads them. A step that
+// runs outside the request that started the run (a worker's Work, a
+// takeover after a crash, a restart, a task) therefore has a principal and
+// no inbound token, and Exchanger.Token fails there with ErrNoInboundToken
+// and a text saying so, sending nothing. To call an upstream API for the
+// caller from a durable run, either exchange while the caller's request is
+// live (before starting the run, or in a step driven with the request's
+// context, before the run's first checkpoint) and keep what the upstream
+// answered in the run's messages, or give the work done later a credential
+// of the server's own for that upstream (an OAuth client-credentials
+// token), acting for the caller by the principal the run restores.
 //
 // The caller's request context carries what Token needs: a ToolContext of a
 // call served through mcpserver.WithAuth (mcpserver calls NewContext), or

@@ -220,8 +220,9 @@ func (e *Exchanger) Token(ctx context.Context, scopes ...string) (*ExchangedToke
 			return nil, noInbound("the call acts for " + who(p) + ", but its token is not in the context: the token is only " +
 				"in the request a resource server accepted and is never stored, so a durable run resumed on another worker " +
 				"(or after a restart), a task, or a principal put into the context by hand has none; exchange while the " +
-				"caller's request is live (in a step before the run's first checkpoint, whose result the run then keeps), or " +
-				"give the work resumed later a credential of the server's own (an OAuth client-credentials token) for this upstream")
+				"caller's request is live (before starting the run, or in a step driven with the request's context, before the " +
+				"run's first checkpoint) and keep the upstream's answer in the run, or give work done later a credential of the " +
+				"server's own (an OAuth client-credentials token) for this upstream")
 		}
 		return nil, noInbound("the call was not made through a resource server (auth.Server.Handler or mcpserver.WithAuth), so there is no caller to act for")
 	}
