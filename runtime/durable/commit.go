@@ -159,7 +159,7 @@ func IdempotencyKey(ctx context.Context) string {
 		return ""
 	}
 	k, _ := ctx.Value(keyCtx{}).(string)
-	if ic, inner := wink.InnerCallOf(ctx); inner && k != "" {
+	if ic, inner := wink.InnerCallOf(ctx); inner && !ic.Provider() && k != "" {
 		// An inner call of a program the step runs: the program's step key and the call's ordinal.
 		k += "/" + strconv.Itoa(ic.Ordinal)
 	}
@@ -217,7 +217,7 @@ func DispatchStep(ctx context.Context, base *wink.Dispatcher, st ToolStep, c win
 		userBegin, userResult := base.Hooks.Begin, base.Hooks.OnResult
 		d.Hooks.Begin = func(tc *wink.ToolContext, t *wink.Tool) (func() error, error) {
 			c, committed, stale := find(s, run, turn, index)
-			if _, inner := wink.InnerCallOf(tc); inner {
+			if ownProgram(tc) {
 				// An inner call of the step's program: the step's commit is not its answer (the program
 				// keeps its inner calls' checkpoints itself); the fence and the staleness still apply.
 				committed = false
@@ -242,7 +242,7 @@ func DispatchStep(ctx context.Context, base *wink.Dispatcher, st ToolStep, c win
 			if userResult != nil {
 				userResult(tc, t, params, out)
 			}
-			if _, inner := wink.InnerCallOf(tc); out.Success && !t.Spec().ReadOnly && !inner {
+			if out.Success && !t.Spec().ReadOnly && !ownProgram(tc) {
 				record(s, Commit{Run: run, Turn: turn, Index: index, Outcome: *out})
 				if tx := tc.Tx(); st.Fence != nil && tx != nil {
 					tx.Join(commitFence{fence: st.Fence})
@@ -255,6 +255,14 @@ func DispatchStep(ctx context.Context, base *wink.Dispatcher, st ToolStep, c win
 		return ac.out, nil
 	}
 	return o, err
+}
+
+// ownProgram reports whether the call is an inner call of a program the step runs (eval's run_program),
+// which keeps its inner calls' checkpoints itself. A call a provider's program made (wink.Call.Caller) is
+// the step's own call, committed and replayed as a direct one.
+func ownProgram(ctx context.Context) bool {
+	ic, inner := wink.InnerCallOf(ctx)
+	return inner && !ic.Provider()
 }
 
 func storeTx(tc *wink.ToolContext) any {

@@ -84,6 +84,13 @@ type Request struct {
 	// Search asks for the client-side tool search (Config.Search): the provider offers the model a tool
 	// named toolsearch.Name (with toolsearch.ParamsSchema) whose calls the loop answers.
 	Search bool
+	// Programs are the offered tools only programs may call (//wink:tool callers=program, see
+	// wink.Spec.Callable), in order: never in Tools or Deferred, as the model may not call them itself.
+	// A provider that runs programs calling the client's tools sends them for its programs only
+	// (Anthropic's allowed_callers naming the code execution tool, OpenAI's "programmatic"); the others
+	// leave them out. Programs winkgen runs (runtime/suites/eval's run_program) find them in their
+	// guide.
+	Programs []*wink.Tool
 }
 
 // Response is one model turn as a provider reports it.
@@ -189,7 +196,8 @@ type Config struct {
 	System string
 	// Tools are the tools offered to the model; nil offers every tool of Dispatcher.Registry. When the
 	// run's context carries a principal (wink.WithPrincipal), only the tools whose scopes it holds are
-	// offered (wink.Permitted). A call to a tool that is not offered still goes to the dispatcher, which
+	// offered (wink.Permitted). Tools only programs may call are offered to programs only
+	// (Request.Programs). A call to a tool that is not offered still goes to the dispatcher, which
 	// answers unknown names itself and refuses a call lacking a scope.
 	Tools []*wink.Tool
 	// MaxTurns bounds the number of provider calls; zero means DefaultMaxTurns, a negative value is an

@@ -9,12 +9,14 @@ import (
 )
 
 // offer splits the offered tools into what a request loads and what it defers: deferred tools
-// (wink.Spec.Deferred) are loaded once a search found them (found), the others always.
+// (wink.Spec.Deferred) are loaded once a search found them (found), the others always; tools only
+// programs may call go to Request.Programs.
 type offer struct {
 	all      []*wink.Tool
 	deferred map[string]bool // offered deferred tools, by name
 	found    map[string]bool // deferred tools a search of this conversation found
 	cats     []*toolsearch.Catalog
+	programs bool // some tool only programs may call is offered (Request.Programs)
 }
 
 func newOffer(tools []*wink.Tool, cats []*toolsearch.Catalog, msgs []Message) (*offer, error) {
@@ -22,6 +24,9 @@ func newOffer(tools []*wink.Tool, cats []*toolsearch.Catalog, msgs []Message) (*
 	for _, t := range tools {
 		if t.Spec().Deferred {
 			o.deferred[t.Spec().Name] = true
+		}
+		if direct, _ := t.Spec().Callable(); !direct {
+			o.programs = true
 		}
 		if cats != nil && t.Spec().Name == toolsearch.Name {
 			return nil, errors.New("loop: a tool is named " + strconv.Quote(toolsearch.Name) + ", the name of the tool search Config.Search turns on; rename it")
@@ -44,12 +49,14 @@ func (o *offer) add(names []string) {
 // request fills the tools of a request: the loaded ones in the offered order, then the deferred ones not
 // found yet; Search when the client search is on.
 func (o *offer) request(r *Request) {
-	if len(o.deferred) == 0 {
+	if len(o.deferred) == 0 && !o.programs {
 		r.Tools = o.all
 	} else {
 		for _, t := range o.all {
 			n := t.Spec().Name
-			if o.deferred[n] && !o.found[n] {
+			if direct, _ := t.Spec().Callable(); !direct {
+				r.Programs = append(r.Programs, t) // never a tool of the model's own
+			} else if o.deferred[n] && !o.found[n] {
 				r.Deferred = append(r.Deferred, t)
 			} else {
 				r.Tools = append(r.Tools, t)

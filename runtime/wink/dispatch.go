@@ -131,6 +131,10 @@ type ToolInvoked struct {
 	// IdempotencyKey is the ledger key of an idempotent call; empty
 	// otherwise.
 	IdempotencyKey string
+	// Program is the id of the program that made the call (an inner call,
+	// InnerCall.Program: a program winkgen runs, or a provider's program,
+	// Call.Caller); empty for a call the model made directly.
+	Program string
 	// Time is when Dispatch started.
 	Time time.Time
 }
@@ -283,6 +287,9 @@ func (d *Dispatcher) Dispatch(ctx context.Context, call Call) (Outcome, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	if call.Caller != nil {
+		ctx = providerCall(ctx, call) // a provider's program made it: an inner call (program.go)
+	}
 	t, ok := d.Registry.Lookup(call.Name)
 	if !ok || (d.HideUnpermitted && checkScopes(ctx, &t.spec) != nil) {
 		return d.unknownTool(ctx, call), nil
@@ -342,6 +349,7 @@ type callState struct {
 	panicV   any
 	stack    []byte
 	idemKey  string
+	program  string                    // the id of the program making the call (ToolInvoked.Program)
 	extraErr error                     // scope close or ledger recording errors (telemetry only)
 	tx       *session.Tx               // the session's transaction (isolate), ended by finish
 	resLock  txn.Locks                 // the resource context's lock (isolate), released by finish
@@ -434,7 +442,9 @@ func (t *Tool) run(ctx context.Context, disp *Dispatcher, call Call, fr *frame) 
 	}
 
 	// 1d: who may call the tool: the model directly, a program, or both (program.go).
-	if msg := t.checkCaller(ctx); msg != "" {
+	msg, prog := t.checkCaller(ctx)
+	cs.program = prog
+	if msg != "" {
 		cs.fail(msg)
 		cs.cause = ErrCaller
 		return
@@ -792,7 +802,7 @@ func (cs *callState) finish(ctx context.Context, disp *Dispatcher, t *Tool, call
 			Value: cs.value, HasValue: cs.hasValue, Excluded: cs.excluded,
 			Output: out.Output, Duration: disp.since(cs.start), Err: evErr,
 			Panic: cs.panicV, Stack: cs.stack, Replayed: out.Replayed, Time: cs.start,
-			IdempotencyKey: cs.idemKey,
+			IdempotencyKey: cs.idemKey, Program: cs.program,
 		}
 		if records {
 			disp.record(ev)

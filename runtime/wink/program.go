@@ -74,11 +74,50 @@ var ErrCaller = errors.New("the tool may not be called this way")
 // InnerCall names a program's inner call: the program (its id, stable across the program's runs, see
 // runtime/suites/eval) and the call's ordinal in it, from 0. A program tool dispatches its inner calls
 // with a context carrying it (WithInnerCall); durable engines derive the inner call's step from it.
+//
+// A call a provider's program made (Call.Caller set: Anthropic's code execution, OpenAI's programmatic
+// tool calling) is an inner call too: Dispatch marks it itself, with Program the provider's id of the
+// program (the caller's "tool_id" or "caller_id"), Ordinal -1 (the provider numbers its calls, not
+// winkgen) and Caller the caller object. Its tool's Callers apply as to any inner call, and hooks, events
+// (ToolInvoked.Program) and traces see it as one; but it is a call of its own turn, answered by its own
+// step: durable engines checkpoint it as a direct call.
 type InnerCall struct {
 	// Program is the program's id.
 	Program string
-	// Ordinal is the inner call's place among the program's calls, from 0.
+	// Ordinal is the inner call's place among the program's calls, from 0; -1 for a provider's program.
 	Ordinal int
+	// Caller is the provider's caller object (Call.Caller) of a call a provider's program made; nil for
+	// a program winkgen runs.
+	Caller []byte
+}
+
+// Provider reports whether the inner call was made by a program the provider ran (Caller is set).
+func (ic InnerCall) Provider() bool { return ic.Caller != nil }
+
+// providerCall returns ctx marking call, which a provider's program made, as an inner call; ctx itself
+// when it already marks one.
+func providerCall(ctx context.Context, call Call) context.Context {
+	if _, inner := InnerCallOf(ctx); inner {
+		return ctx
+	}
+	return WithInnerCall(ctx, InnerCall{Program: callerProgram(call.Caller), Ordinal: -1, Caller: call.Caller})
+}
+
+// callerProgram is the program id a provider's caller object names: its "tool_id" (Anthropic) or
+// "caller_id" (OpenAI), else the object's text.
+func callerProgram(caller []byte) string {
+	for _, k := range [...]string{"tool_id", "caller_id"} {
+		if raw, ok := JSONField(caller, k); ok {
+			if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' {
+				if s, err := strconv.Unquote(string(raw)); err == nil {
+					return s
+				}
+				return string(raw[1 : n-1])
+			}
+			return string(raw)
+		}
+	}
+	return string(caller)
 }
 
 type innerKey struct{}
@@ -130,25 +169,27 @@ func (tc *ToolContext) Dispatcher() *Dispatcher {
 // (TestToolContextFitsItsSizeClass).
 type programDispatcherKey struct{}
 
-// checkCaller returns the failure text of a call t's callers do not allow, "" when allowed.
-func (t *Tool) checkCaller(ctx context.Context) string {
+// checkCaller returns the failure text of a call t's callers do not allow, "" when allowed, and the id
+// of the program making the call ("" for a direct call).
+func (t *Tool) checkCaller(ctx context.Context) (msg, prog string) {
 	direct, program := t.spec.Callable()
 	// The name is quoted only for a refusal: quoting costs an allocation every call otherwise.
-	if _, inner := InnerCallOf(ctx); inner {
+	if ic, inner := InnerCallOf(ctx); inner {
+		prog = ic.Program
 		switch {
 		case t.program:
-			return "Tool " + strconv.Quote(t.spec.Name) + " runs programs and cannot be called from a program; call the tools directly in this program."
+			return "Tool " + strconv.Quote(t.spec.Name) + " runs programs and cannot be called from a program; call the tools directly in this program.", prog
 		case !program:
 			name := strconv.Quote(t.spec.Name)
 			return "Tool " + name + " cannot be called from a program (it is not declared callable by programs); " +
-				"finish the program, and call " + name + " directly with its result."
+				"finish the program, and call " + name + " directly with its result.", prog
 		}
-		return ""
+		return "", prog
 	}
 	if !direct {
-		return "Tool " + strconv.Quote(t.spec.Name) + " can only be called from a program; call it inside a program you run with the program tool."
+		return "Tool " + strconv.Quote(t.spec.Name) + " can only be called from a program; call it inside a program you run with the program tool.", ""
 	}
-	return ""
+	return "", ""
 }
 
 // executeProgram runs a program tool's handler (steps 7 and 8 without the transaction of step 6, see

@@ -73,7 +73,11 @@ func ToolsWith(tools []*wink.Tool, o Options) ([]byte, error) {
 	if o.Strict {
 		f = &strictFormat
 	}
-	b, err := toolset.Write(f, all, func(s *wink.Spec) ([]byte, string) {
+	write := toolset.Write // the model is offered only what it may call itself
+	if o.CodeExecution {
+		write = toolset.WritePrograms // and, with the programs' callers, what only programs may call
+	}
+	b, err := write(f, all, func(s *wink.Spec) ([]byte, string) {
 		schema, extra := s.ParamsSchema, ""
 		if o.Strict {
 			if st := strictSchema(s.ParamsSchema); st != nil {

@@ -57,7 +57,11 @@ func responsesToolsWith(tools []*wink.Tool, o ResponsesOptions, server bool) ([]
 			deferred[t.Name()] = true
 		}
 	}
-	b, err := toolset.Write(&responsesFormat, all, func(s *wink.Spec) ([]byte, string) {
+	write := toolset.Write // the model is offered only what it may call itself
+	if o.Programs {
+		write = toolset.WritePrograms // and, with the programs' callers, what only programs may call
+	}
+	b, err := write(&responsesFormat, all, func(s *wink.Spec) ([]byte, string) {
 		schema, extra := entry(s)
 		var x strings.Builder
 		x.WriteString(extra)

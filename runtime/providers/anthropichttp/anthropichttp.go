@@ -387,7 +387,11 @@ func (p *Provider) RequestBody(req loop.Request) ([]byte, error) {
 		o.Search = anthropic.SearchClient
 	}
 	if len(req.Tools)+len(req.Deferred) > 0 || o.Search != "" || o.CodeExecution {
-		tools, err := anthropic.ToolsWith(req.Tools, o)
+		offered := req.Tools
+		if o.CodeExecution && len(req.Programs) > 0 { // the tools only programs may call, for its programs
+			offered = append(offered[:len(offered):len(offered)], req.Programs...)
+		}
+		tools, err := anthropic.ToolsWith(offered, o)
 		if err != nil {
 			return nil, errors.New("anthropichttp: " + err.Error())
 		}

@@ -381,7 +381,11 @@ func (p *Provider) RequestBody(req loop.Request) ([]byte, error) {
 	}
 	b = append(b, ']')
 	if len(req.Tools)+len(req.Deferred) > 0 || o.Search != "" || o.Programs {
-		tools, err := openai.ResponsesToolsWith(req.Tools, o)
+		offered := req.Tools
+		if o.Programs && len(req.Programs) > 0 { // the tools only programs may call, for its programs
+			offered = append(offered[:len(offered):len(offered)], req.Programs...)
+		}
+		tools, err := openai.ResponsesToolsWith(offered, o)
 		if err != nil {
 			return nil, errors.New("openairesponses: " + err.Error())
 		}

@@ -41,8 +41,40 @@ type Format struct {
 // Write returns the tools array of a request, one entry per tool in order as f spells it, or every
 // problem of the list (check, then f.Usable). entry gives a tool's schema (nil: the schema member is
 // left out) and the members after it; it is called once per tool, in order, and only when the list
-// passes the checks. An empty list gives `[]`.
+// passes the checks. An empty list gives `[]`. A tool only programs may call (Direct) is left out: the
+// model is never offered it as a tool of its own; WritePrograms writes it, for a request whose
+// provider runs programs.
 func Write(f *Format, tools []*wink.Tool, entry func(*wink.Spec) (schema []byte, extra string)) ([]byte, error) {
+	return WritePrograms(f, Direct(tools), entry)
+}
+
+// Direct returns the tools the model may call directly (wink.Spec.Callable): tools without the tools
+// only programs may call (//wink:tool callers=program), in order; tools itself when there is none. Nil
+// tools are kept, for the checks to report.
+func Direct(tools []*wink.Tool) []*wink.Tool {
+	for i, t := range tools {
+		if t == nil {
+			continue
+		}
+		if direct, _ := t.Spec().Callable(); direct {
+			continue
+		}
+		out := append(make([]*wink.Tool, 0, len(tools)-1), tools[:i]...)
+		for _, u := range tools[i+1:] {
+			if u == nil {
+				out = append(out, u)
+			} else if direct, _ := u.Spec().Callable(); direct {
+				out = append(out, u)
+			}
+		}
+		return out
+	}
+	return tools
+}
+
+// WritePrograms is Write keeping the tools only programs may call: for a request whose provider runs
+// the programs that call them (the entry says so, allowed_callers).
+func WritePrograms(f *Format, tools []*wink.Tool, entry func(*wink.Spec) (schema []byte, extra string)) ([]byte, error) {
 	if err := check(f.Pkg, tools, f.Checked); err != nil {
 		return nil, err
 	}
