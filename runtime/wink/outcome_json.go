@@ -12,3 +12,12 @@ func (t *Tool) AppendValueJSON(dst []byte, v any) ([]byte, bool) {
 	}
 	return t.impl.appendValueJSON(dst, v)
 }
+
+// ValueIsOutput reports whether a successful call's output text is its
+// result value's JSON encoding (AppendValueJSON), after the message and a
+// blank line when there is a message: the tool returns a value (not NoValue)
+// that has no Render method. A provider that tells the model a tool's output
+// schema (OpenAI's output_schema) sends it only for such tools.
+func (t *Tool) ValueIsOutput() bool {
+	return t.impl != nil && !t.noValue && t.impl.has&hasRender == 0
+}

@@ -74,7 +74,10 @@
 // ResponsesToolsWith writes what ResponsesOptions asks for besides each function: "defer_loading":true
 // on deferred tools (//wink:tool defer), "allowed_callers" from the declaration ("direct", and
 // "programmatic" for a tool programs may call: by default read-only or idempotent tools not declared
-// destructive), "output_schema" from the generated result schema, and the tools {"type":"tool_search"}
+// destructive; a tool only programs may call, //wink:tool callers=program, is sent only with Programs,
+// with "programmatic" alone, and never by ChatTools or ResponsesTools), "output_schema" from the
+// generated result schema for a tool whose output is its value's JSON (HasOutputSchema; its calls are
+// answered with SchemaOutput, the JSON alone), and the tools {"type":"tool_search"}
 // (hosted, or "execution":"client" with toolsearch's description and parameters) and
 // {"type":"programmatic_tool_calling"}. A client search call is replayed by ToolSearchCall and answered
 // by ToolSearchOutput, a tool_search_output item carrying the found functions' definitions. Field names

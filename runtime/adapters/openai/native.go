@@ -32,7 +32,9 @@ type ResponsesOptions struct {
 	// read-only or idempotent tools not declared destructive).
 	Programs bool
 	// OutputSchema sends each function's result schema (wink.Spec.ResultSchema, the generated one) as
-	// "output_schema"; tools without a value (wink.NoValue) have none.
+	// "output_schema" when its output is that JSON (HasOutputSchema): tools without a value (wink.NoValue)
+	// and tools whose value has a Render method (the model reads the rendering, not JSON) have none. Answer
+	// such a function's calls with SchemaOutput, whose text is the value the schema describes.
 	OutputSchema bool
 }
 
@@ -55,6 +57,14 @@ func responsesToolsWith(tools []*wink.Tool, o ResponsesOptions, server bool) ([]
 	for _, t := range o.Deferred {
 		if t != nil {
 			deferred[t.Name()] = true
+		}
+	}
+	renders := map[string]bool{} // the tools whose output is not their value's JSON
+	if o.OutputSchema {
+		for _, t := range all {
+			if t != nil && !t.ValueIsOutput() {
+				renders[t.Name()] = true
+			}
 		}
 	}
 	write := toolset.Write // the model is offered only what it may call itself
@@ -82,7 +92,7 @@ func responsesToolsWith(tools []*wink.Tool, o ResponsesOptions, server bool) ([]
 			}
 			x.WriteByte(']')
 		}
-		if o.OutputSchema && hasValue(s) {
+		if o.OutputSchema && hasValue(s) && !renders[s.Name] {
 			x.WriteString(`,"output_schema":`)
 			x.Write(s.ResultSchema)
 		}
@@ -124,6 +134,29 @@ func responsesToolsWith(tools []*wink.Tool, o ResponsesOptions, server bool) ([]
 }
 
 // hasValue reports whether a tool's result has a value (its schema is not the no-value {"type":"null"}).
+// HasOutputSchema reports whether ResponsesToolsWith sends t's "output_schema" (with OutputSchema): t
+// returns a value (not wink.NoValue) whose JSON encoding is what the model reads (no Render method).
+func HasOutputSchema(t *wink.Tool) bool { return t != nil && hasValue(t.Spec()) && t.ValueIsOutput() }
+
+// SchemaOutput returns out as a call of t is answered when t's output_schema was sent (HasOutputSchema
+// and ResponsesOptions.OutputSchema): a success whose output carries the value is answered with the
+// value's JSON alone, the text the schema describes, without the message before it (a program parses
+// the output by the schema; the message is still in out.Message for the transcript). Every other
+// outcome is returned as it is: a failure's text (what went wrong and how to fix the call, never a value),
+// a success whose value the tool kept out of the context (wink.ToolResult.ExcludeValueFromContext: its
+// message alone), and any outcome of a tool without an output schema.
+func SchemaOutput(t *wink.Tool, out wink.Outcome) wink.Outcome {
+	if !out.Success || !HasOutputSchema(t) || out.Output == out.Message {
+		return out
+	}
+	if out.Message != "" {
+		if p := out.Message + "\n\n"; len(out.Output) > len(p) && out.Output[:len(p)] == p {
+			out.Output = out.Output[len(p):]
+		}
+	}
+	return out
+}
+
 func hasValue(s *wink.Spec) bool {
 	r := strings.TrimSpace(string(s.ResultSchema))
 	return r != "" && r != `{"type":"null"}`

@@ -69,7 +69,10 @@ type Config struct {
 	// Programs adds programmatic tool calling: the functions' allowed_callers from their declarations
 	// and the programmatic_tool_calling tool (see native.go for what is kept and sent back).
 	Programs bool
-	// OutputSchema sends each function's generated result schema as output_schema.
+	// OutputSchema sends the generated result schema as output_schema of each function whose output is
+	// its value's JSON (openai.HasOutputSchema: not for wink.NoValue or a value with a Render method), and
+	// answers a successful call of such a function with that JSON alone (openai.SchemaOutput): the
+	// output is exactly what the schema describes. Failures are answered with their text.
 	OutputSchema bool
 	// Retry configures retries (the zero value retries 4 times).
 	Retry httpcall.Retry
@@ -370,7 +373,11 @@ func (p *Provider) RequestBody(req loop.Request) ([]byte, error) {
 				b = append(b, out...)
 				continue
 			}
-			out := openai.ResponsesToolOutput(m.Result.CallID, m.Result)
+			r := m.Result
+			if o.OutputSchema { // the output is the value its output_schema describes
+				r = openai.SchemaOutput(toolNamed(req, r.Name), r)
+			}
+			out := openai.ResponsesToolOutput(r.CallID, r)
 			if c := callers[m.Result.CallID]; c != nil { // the answer names the program that called
 				out = append(append(append(out[:len(out)-1], `,"caller":`...), c...), '}')
 			}
@@ -401,4 +408,16 @@ func (p *Provider) RequestBody(req loop.Request) ([]byte, error) {
 		b = strconv.AppendFloat(b, *t, 'g', -1, 64)
 	}
 	return append(b, '}'), nil
+}
+
+// toolNamed returns the request's tool named name (loaded, deferred or for programs), nil for none.
+func toolNamed(req loop.Request, name string) *wink.Tool {
+	for _, ts := range [...][]*wink.Tool{req.Tools, req.Programs, req.Deferred} {
+		for _, t := range ts {
+			if t != nil && t.Name() == name {
+				return t
+			}
+		}
+	}
+	return nil
 }
