@@ -151,4 +151,3 @@ func TestOutputSchemaDescribesTheOutput(t *testing.T) {
 		t.Errorf("refund output %q", got)
 	}
 }
-
