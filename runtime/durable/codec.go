@@ -23,7 +23,11 @@ import (
 //
 // Version 4 adds an outcome's RetryAfter (a rate limit's refusal says when to call again) after its
 // content blocks.
-const codecVersion = 4
+//
+// Version 5 adds, after a tool step's outcome, the names of the tools the call found (a call of the
+// client tool search, loop.Config.Search; loop.Message.Found): a run rebuilt from its checkpoints loads
+// the same tools into its next requests.
+const codecVersion = 5
 
 // minCodecVersion is the oldest version the decoder reads.
 const minCodecVersion = 1
@@ -282,20 +286,42 @@ func DecodeResponse(b []byte) (loop.Response, error) {
 	return r, d.finish("model response")
 }
 
-// EncodeOutcome returns a tool call's checkpoint payload.
-func EncodeOutcome(o wink.Outcome) []byte {
+// EncodeOutcome returns a tool call's checkpoint payload (EncodeToolStep without found tools).
+func EncodeOutcome(o wink.Outcome) []byte { return EncodeToolStep(o, nil) }
+
+// EncodeToolStep returns a tool call's checkpoint payload: its outcome, and the tools it found when it
+// is a call of the client tool search (loop.Message.Found).
+func EncodeToolStep(o wink.Outcome, found []string) []byte {
 	e := enc{b: make([]byte, 0, 32+len(o.Output)+len(o.Message))}
 	e.b = append(e.b, codecVersion)
 	e.outcome(o)
+	e.uvarint(uint64(len(found)))
+	for _, f := range found {
+		e.str(f)
+	}
 	return e.b
 }
 
-// DecodeOutcome decodes what EncodeOutcome wrote.
+// DecodeOutcome decodes the outcome of what EncodeToolStep (or EncodeOutcome) wrote.
 func DecodeOutcome(b []byte) (wink.Outcome, error) {
+	o, _, err := DecodeToolStep(b)
+	return o, err
+}
+
+// DecodeToolStep decodes what EncodeToolStep wrote: the outcome and the tools found (none before
+// version 5).
+func DecodeToolStep(b []byte) (wink.Outcome, []string, error) {
 	d := dec{b: b}
 	d.version()
 	o := d.outcome()
-	return o, d.finish("tool outcome")
+	var found []string
+	if d.v >= 5 {
+		n := d.count(1)
+		for range n {
+			found = append(found, d.str())
+		}
+	}
+	return o, found, d.finish("tool outcome")
 }
 
 // EncodeMessages returns the payload of a run's input messages.

@@ -146,6 +146,16 @@
 // taken only if Engine.Reauthorize renews the principal; otherwise the run ends Failed with
 // ErrPrincipalExpired (principal.go says why). Status.Principal shows who a run acts for.
 //
+// # Tools offered, tool search and programs
+//
+// Each model request offers the tools as loop.Run does (loop.Offer): deferred tools (//wink:tool defer)
+// go out as deferred until a search finds them, tools only programs may call go to the provider's
+// programs only (loop.Request.Programs), and with loop.Config.Search the client tool search is offered
+// and its calls are answered by the engine, not dispatched. A search call's checkpoint keeps the names
+// it found (EncodeToolStep), so every later request of the run, on any worker and after any takeover or
+// replay, loads the same tools. A call a provider's program made (wink.Call.Caller) is a program's call
+// to the dispatcher (its tool's callers apply) but a step of its own, committed and replayed as any.
+//
 // # Choices made here
 //
 //   - A durable run dispatches its calls in order (loop.Config.Parallel is ignored): each outcome is a

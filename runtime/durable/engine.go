@@ -13,6 +13,7 @@ import (
 
 	"github.com/winkgen/wink/runtime/loop"
 	"github.com/winkgen/wink/runtime/session"
+	"github.com/winkgen/wink/runtime/toolsearch"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
@@ -491,7 +492,11 @@ func replay(ctx context.Context, x *execution, p *progress, input []loop.Message
 			if !ok {
 				return d
 			}
-			r, err := x.cfg.Provider.Complete(ctx, loop.Request{System: x.cfg.System, Messages: p.msgs, Tools: wink.Permitted(sctx, x.tools)})
+			offer, err := loop.NewOffer(wink.Permitted(sctx, x.tools), x.cfg.Search, p.msgs)
+			if err != nil {
+				return finished(loop.StopError, err)
+			}
+			r, err := x.cfg.Provider.Complete(ctx, offer.Request(x.cfg.System, p.msgs))
 			if err != nil {
 				if ctx.Err() != nil {
 					return driven{abandon: true}
@@ -518,15 +523,17 @@ func replay(ctx context.Context, x *execution, p *progress, input []loop.Message
 			return finished(loop.StopDone, nil)
 		}
 		outs := make([]wink.Outcome, len(resp.ToolCalls))
+		found := make([][]string, len(resp.ToolCalls))
 		have := make([]bool, len(resp.ToolCalls))
 		var held []*wink.HeldError
+		var offer *loop.Offer // the turn's, for the client search's calls (made on the first)
 		for i, c := range resp.ToolCalls {
 			if data, ok := tools[[2]int{turn, i}]; ok {
-				o, err := DecodeOutcome(data)
+				o, f, err := DecodeToolStep(data)
 				if err != nil {
 					return finished(loop.StopError, err)
 				}
-				outs[i], have[i] = o, true
+				outs[i], found[i], have[i] = o, f, true
 				continue
 			}
 			if x == nil {
@@ -538,6 +545,24 @@ func replay(ctx context.Context, x *execution, p *progress, input []loop.Message
 			sctx, d, ok := x.authorize(ctx)
 			if !ok {
 				return d
+			}
+			if x.cfg.Search != nil && c.Name == toolsearch.Name {
+				// The client search: answered here, as loop.Run answers it, and checkpointed with what
+				// it found, so that every later request (on any worker) loads the same tools.
+				if offer == nil {
+					var err error
+					if offer, err = loop.NewOffer(wink.Permitted(sctx, x.tools), x.cfg.Search, p.msgs); err != nil {
+						return finished(loop.StopError, err)
+					}
+				}
+				x.e.observe(Event{Kind: EventToolStart, Run: x.rec.ID, Turn: turn, Index: i})
+				o, f := offer.Search(c)
+				if d, ok := x.checkpoint(ctx, Step{Kind: StepTool, Turn: turn, Index: i, Data: EncodeToolStep(o, f)}); !ok {
+					return d
+				}
+				x.e.observe(Event{Kind: EventToolDone, Run: x.rec.ID, Turn: turn, Index: i})
+				outs[i], found[i], have[i] = o, f, true
+				continue
 			}
 			x.e.observe(Event{Kind: EventToolStart, Run: x.rec.ID, Turn: turn, Index: i})
 			o, err := DispatchStep(sctx, x.cfg.Dispatcher, ToolStep{Run: x.rec.ID, Turn: turn, Index: i, Attempt: x.rec.Attempts, Fence: x.fence}, c)
@@ -569,7 +594,7 @@ func replay(ctx context.Context, x *execution, p *progress, input []loop.Message
 		complete := true
 		for i := range outs {
 			if have[i] {
-				p.msgs = append(p.msgs, loop.Message{Role: loop.RoleTool, Result: outs[i]})
+				p.msgs = append(p.msgs, loop.Message{Role: loop.RoleTool, Result: outs[i], Found: found[i]})
 			} else {
 				complete = false
 			}

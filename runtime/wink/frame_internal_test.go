@@ -31,6 +31,7 @@ func TestCallStateResetZeroesEveryField(t *testing.T) {
 		panicV:   3,
 		stack:    []byte("stack"),
 		idemKey:  "key",
+		program:  "p",
 		extraErr: errors.New("extra"),
 		end:      func(*ToolInvoked) {},
 		ev:       new(ToolInvoked),
