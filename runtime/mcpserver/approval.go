@@ -23,6 +23,11 @@ import (
 // denial. Clients on older protocol versions (2025-06-18, 2025-11-25) are asked the same question by the
 // SDK itself (elicitation/create), transparently, and take the same path.
 //
+// A program tool (wink.Tool.AsProgram, runtime/suites/eval's run_program) whose inner call is held is
+// asked the same way: the question and the decision are the inner call's (its tool, its arguments), the
+// state carries that tool, and the retried program call runs the program again under the inner call's
+// hold id: its completed inner calls are answered from their checkpoints, the approved one runs once.
+//
 // The question shows the tool and its arguments as wink.HeldError.Question writes them: re-encoded in
 // canonical form (RFC 8785), each long string cut and the whole bounded (wink.ShowArguments), so the
 // same arguments read the same however the model spelled them, and padding cannot push what the call
@@ -82,8 +87,17 @@ func (s *server) heldResult(held *wink.HeldError, answers []answer) *mcp.CallToo
 	c := held.Call
 	return &mcp.CallToolResult{
 		InputRequests: mcp.InputRequestMap{approvalInput: &mcp.ElicitParams{Message: held.Question(), RequestedSchema: approvalSchema}},
-		RequestState:  s.encodeState(c.Name, c.Arguments, callState{held: held.Binding.Hold, digest: held.Binding.Digest, answers: answers}),
+		RequestState:  s.encodeState(c.Name, c.Arguments, callState{held: held.Binding.Hold, digest: held.Binding.Digest, tool: heldTool(held), answers: answers}),
 	}
+}
+
+// heldTool is the tool the decision on held binds, when it is not the called tool: a program's inner
+// call held under the program call (wink.Tool.AsProgram); "" otherwise.
+func heldTool(held *wink.HeldError) string {
+	if held.Binding.Tool != held.Call.Name {
+		return held.Binding.Tool
+	}
+	return ""
 }
 
 // binding is the binding of a decision on the held call (or round) hold of tool name, whose canonical

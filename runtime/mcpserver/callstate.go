@@ -24,7 +24,8 @@ import (
 // the retry that answered a question was held again, approved again, asked again, for ever.)
 //
 // The state is "wink-call." + base64url(payload) + "." + base64url(MAC); the payload is
-// {"held":ID,"approved":bool,"answers":[...]} and the MAC (HMAC-SHA256 with the server's state key,
+// {"held":ID,"digest":D[,"tool":T],"approved":bool,"answers":[...]} (tool: the held call's tool when a
+// program's inner call was held, not the called program tool) and the MAC (HMAC-SHA256 with the server's state key,
 // WithRequestStateKey) is over the tool's name, the arguments' digest and the payload: a client cannot
 // carry a state over to another tool or other arguments, nor forge an approval or an earlier answer.
 //
@@ -44,6 +45,7 @@ const statePrefix = "wink-call."
 type callState struct {
 	held     string   // the held call's hold id (wink.Binding.Hold); "" when no policy held the call
 	digest   string   // the held call's arguments digest (wink.Binding.Digest)
+	tool     string   // the held call's tool (wink.Binding.Tool) when it is not the called tool's: a program's inner call
 	approved bool     // the person approved the held call; false: the state asks for the decision
 	answers  []answer // the client's answers to the handler's input requests, in order
 }
@@ -57,6 +59,10 @@ func (s *server) encodeState(name string, args []byte, st callState) string {
 	payload = strictjson.AppendString(payload, st.held)
 	payload = append(payload, `,"digest":`...)
 	payload = strictjson.AppendString(payload, st.digest)
+	if st.tool != "" {
+		payload = append(payload, `,"tool":`...)
+		payload = strictjson.AppendString(payload, st.tool)
+	}
 	payload = append(payload, `,"approved":`...)
 	payload = strictjson.AppendBool(payload, st.approved)
 	payload = append(payload, `,"answers":`...)
@@ -100,6 +106,8 @@ func (s *server) readState(p *mcp.CallToolParamsRaw, args []byte) (callState, er
 				st.held, _ = d.String()
 			case "digest":
 				st.digest, _ = d.String()
+			case "tool":
+				st.tool, _ = d.String()
 			case "approved":
 				st.approved, _ = d.Bool()
 			case "answers":
@@ -133,7 +141,7 @@ func (s *server) resume(ctx context.Context, disp *wink.Dispatcher, p *mcp.CallT
 		if resp == nil {
 			return "", st, errors.New("inputResponses lacks the " + strconv.Quote(approvalInput) + " elicitation result")
 		}
-		if err := s.decide(ctx, disp, binding(disp, st.held, p.Name, st.digest), resp); err != nil {
+		if err := s.decide(ctx, disp, binding(disp, st.held, st.heldTool(p.Name), st.digest), resp); err != nil {
 			return "", st, err
 		}
 		st.approved = resp.Action == "accept"
@@ -148,7 +156,16 @@ func (s *server) resume(ctx context.Context, disp *wink.Dispatcher, p *mcp.CallT
 		return "", st, nil
 	}
 	id := roundID(st.held, len(st.answers))
-	return id, st, stageApproval(ctx, disp, binding(disp, id, p.Name, st.digest))
+	return id, st, stageApproval(ctx, disp, binding(disp, id, st.heldTool(p.Name), st.digest))
+}
+
+// heldTool is the tool of the held call: the called tool's (name), or, when a program's inner call was
+// held (a program tool such as run_program holds under its inner call's binding), the inner call's.
+func (st callState) heldTool(name string) string {
+	if st.tool != "" {
+		return st.tool
+	}
+	return name
 }
 
 // roundID is the ID an approved held call runs under once the client has given n answers.

@@ -84,6 +84,7 @@ import (
 	"github.com/winkgen/wink/runtime/loop"
 	"github.com/winkgen/wink/runtime/policy"
 	"github.com/winkgen/wink/runtime/session"
+	"github.com/winkgen/wink/runtime/toolsearch"
 	"github.com/winkgen/wink/runtime/wink"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
@@ -627,7 +628,11 @@ func (a *Activities) Model(ctx context.Context, ref StepRef) (ModelResult, error
 		if dl, ok := ctx.Deadline(); ctx.Err() != nil || (ok && !time.Now().Before(dl)) {
 			return ModelResult{}, errors.New("temporal: the model activity's attempt outlived its timeout; not sending its request")
 		}
-		resp, err := cfg.Provider.Complete(ctx, loop.Request{System: cfg.System, Messages: st.Messages, Tools: tools})
+		offer, err := loop.NewOffer(tools, cfg.Search, st.Messages) // as loop.Run offers them, found tools loaded
+		if err != nil {
+			return ModelResult{}, sdktemporal.NewNonRetryableApplicationError(err.Error(), "config", err)
+		}
+		resp, err := cfg.Provider.Complete(ctx, offer.Request(cfg.System, st.Messages))
 		if err != nil {
 			return ModelResult{}, err
 		}
@@ -686,6 +691,9 @@ func (a *Activities) Tool(ctx context.Context, ref StepRef) (ToolResult, error) 
 		}
 	}
 	a.observe(durable.Event{Kind: durable.EventToolStart, Run: ref.RunID, Turn: ref.Turn, Index: ref.Index})
+	if cfg.Search != nil && call.Name == toolsearch.Name {
+		return a.search(ctx, ref, rec, steps, cfg, call)
+	}
 	o, err := durable.DispatchStep(ctx, cfg.Dispatcher, durable.ToolStep{Run: ref.RunID, Turn: ref.Turn, Index: ref.Index,
 		Attempt: int(activity.GetInfo(ctx).Attempt)}, call)
 	if he, ok := errors.AsType[*wink.HeldError](err); ok {
@@ -705,6 +713,31 @@ func (a *Activities) Tool(ctx context.Context, ref StepRef) (ToolResult, error) 
 	a.observe(durable.Event{Kind: durable.EventToolDispatched, Run: ref.RunID, Turn: ref.Turn, Index: ref.Index})
 	if err := a.Store.Append(ctx, ref.RunID, -1, durable.Step{Kind: durable.StepTool, Turn: ref.Turn, Index: ref.Index,
 		Data: durable.EncodeOutcome(o), Worker: a.Worker}); err != nil && !errors.Is(err, durable.ErrStepExists) {
+		return ToolResult{}, err
+	}
+	a.observe(durable.Event{Kind: durable.EventToolDone, Run: ref.RunID, Turn: ref.Turn, Index: ref.Index})
+	return ToolResult{}, nil
+}
+
+// search answers a call of the client tool search (loop.Config.Search) as loop.Run does, over the tools
+// the run offers its principal, and checkpoints the outcome with the names found
+// (durable.EncodeToolStep): every later Model activity, on any worker, loads them.
+func (a *Activities) search(ctx context.Context, ref StepRef, rec durable.Record, steps []durable.Step, cfg loop.Config, call wink.Call) (ToolResult, error) {
+	st, err := durable.Rebuild(rec, steps)
+	if err != nil {
+		return ToolResult{}, sdktemporal.NewNonRetryableApplicationError(err.Error(), "corrupt", err)
+	}
+	tools := cfg.Tools
+	if tools == nil && cfg.Dispatcher != nil && cfg.Dispatcher.Registry != nil {
+		tools = cfg.Dispatcher.Registry.Tools()
+	}
+	offer, err := loop.NewOffer(wink.Permitted(ctx, tools), cfg.Search, st.Messages)
+	if err != nil {
+		return ToolResult{}, sdktemporal.NewNonRetryableApplicationError(err.Error(), "config", err)
+	}
+	o, found := offer.Search(call)
+	if err := a.Store.Append(ctx, ref.RunID, -1, durable.Step{Kind: durable.StepTool, Turn: ref.Turn, Index: ref.Index,
+		Data: durable.EncodeToolStep(o, found), Worker: a.Worker}); err != nil && !errors.Is(err, durable.ErrStepExists) {
 		return ToolResult{}, err
 	}
 	a.observe(durable.Event{Kind: durable.EventToolDone, Run: ref.RunID, Turn: ref.Turn, Index: ref.Index})

@@ -1,6 +1,7 @@
 // Package callertools holds the tools the tests of who may call what (//wink:tool callers=) and of
-// output schemas use with the real loop, providers and durable engines: lookup (direct calls and
-// programs), audit (programs only), refund (direct calls only, counting its runs), and three results
+// output schemas use with the real loop, providers, durable engines and MCP server: lookup (direct calls
+// and programs), audit (programs only), refund (direct calls only), pay (both; the tests hold it for a
+// person's approval), each counting its runs where it matters, and three results
 // the model reads differently: price (the value alone), quote (a message and the value) and label (a
 // value with a Render method).
 package callertools
@@ -14,8 +15,8 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// Refunds counts refund's runs.
-var Refunds atomic.Int64
+// Refunds, Lookups and Payments count the runs of refund, lookup and pay.
+var Refunds, Lookups, Payments atomic.Int64
 
 // ID names an order.
 type ID struct {
@@ -35,6 +36,7 @@ type Order struct {
 //
 //wink:tool readonly
 func Lookup(tc *wink.ToolContext, p ID) (wink.ToolResult[Order], error) {
+	Lookups.Add(1)
 	return wink.OK(Order{ID: p.ID, Total: 100 * p.ID}, ""), nil
 }
 
@@ -51,6 +53,14 @@ func Audit(tc *wink.ToolContext, p ID) (wink.ToolResult[Order], error) {
 func Refund(tc *wink.ToolContext, p ID) (wink.ToolResult[Order], error) {
 	Refunds.Add(1)
 	return wink.OK(Order{ID: p.ID}, "Refunded."), nil
+}
+
+// Pay pays an order; direct calls and programs may (the tests hold it for a person's approval).
+//
+//wink:tool callers=both
+func Pay(tc *wink.ToolContext, p ID) (wink.ToolResult[Order], error) {
+	Payments.Add(1)
+	return wink.OK(Order{ID: p.ID, Total: 100 * p.ID}, "Paid."), nil
 }
 
 // Price is a price in cents.

@@ -54,6 +54,10 @@ type winkStaleHandlerRefundRunGoGenerate = func(*wink.ToolContext, ID) (wink.Too
 
 var _ winkStaleHandlerRefundRunGoGenerate = Refund
 
+type winkStaleHandlerPayRunGoGenerate = func(*wink.ToolContext, ID) (wink.ToolResult[Order], error)
+
+var _ winkStaleHandlerPayRunGoGenerate = Pay
+
 type winkStaleHandlerPriceOfRunGoGenerate = func(*wink.ToolContext, ID) (wink.ToolResult[Price], error)
 
 var _ winkStaleHandlerPriceOfRunGoGenerate = PriceOf
@@ -69,7 +73,7 @@ var _ winkStaleHandlerLabelOfRunGoGenerate = LabelOf
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkLookup, WinkAudit, WinkRefund, WinkPriceOf, WinkQuote, WinkLabelOf}
+	return []*wink.Tool{WinkLookup, WinkAudit, WinkRefund, WinkPay, WinkPriceOf, WinkQuote, WinkLabelOf}
 }
 
 // WinkLookup is the lookup tool, handled by Lookup.
@@ -124,6 +128,24 @@ var winkFuncsRefund = wink.Funcs[ID, Order]{
 	EncodeParams: winkEncodeID,
 	EncodeResult: winkEncodeOrder,
 	Handler:      Refund,
+}
+
+// WinkPay is the pay tool, handled by Pay.
+var WinkPay = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Callers:          wink.CallersBoth,
+	Description:      "Pays an order; direct calls and programs may (the tests hold it for a person's approval).",
+	Name:             "pay",
+	ParamsSchema:     winkSchemaID,
+	Position:         "github.com/winkgen/wink/runtime/internal/callertools.Pay (tools.go)",
+	ResultSchema:     winkSchemaOrder,
+	Signature:        "pay(id: int) -> {id: int, total: int}  # Pays an order; direct calls and programs may (the tests hold it for a person's approval).",
+}, &winkFuncsPay)
+var winkFuncsPay = wink.Funcs[ID, Order]{
+	Decode:       winkDecodeID,
+	EncodeParams: winkEncodeID,
+	EncodeResult: winkEncodeOrder,
+	Handler:      Pay,
 }
 
 // WinkPriceOf is the price tool, handled by PriceOf.
