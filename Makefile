@@ -11,7 +11,7 @@ RACE_PKGS := ./runtime/wink/... ./runtime/ledger/... ./runtime/session/... ./run
 NESTED_MODS := runtime/durable/temporal
 FUZZTIME ?= 60s
 
-.PHONY: demo demo-tools demo-fleet demo-durable demo-code bench-durable test race generate regen check-generated check-fresh cross go-next bench bench-scale bench-mcp fuzz fuzz-brief vet mcp-clients conformance
+.PHONY: demo demo-tools demo-fleet demo-durable demo-code bench-durable bench-tools test race generate regen check-generated check-fresh cross go-next bench bench-scale bench-mcp fuzz fuzz-brief vet mcp-clients conformance
 
 ## demo: install bubblewrap when missing (scripts/demo-deps.sh: the demo's shell runs in it), regenerate,
 ## then run the example agent end to end through the agent loop with a scripted model
@@ -118,6 +118,12 @@ check-fresh:
 bench-durable:
 	@out=$$(mktemp); (cd runtime/durable/temporal && $(GO) test -run '^$$' -bench BenchmarkStep -benchtime 20x -count 6 -benchmem .) | tee $$out && \
 	$(GO) tool benchstat $$out; rm -f $$out
+
+## bench-tools: one task (a dozen dependent lookups among 16 tools, scripted model) done call by call with
+## every definition loaded, by one program, and with deferred tools found by search: model turns and
+## tool-definition bytes as a table with ratios (the counts are deterministic)
+bench-tools:
+	@$(GO) test -count=1 -run '^TestToolUseTable$$' -v ./example/codemode/toolbox | grep '^|'
 
 ## bench: decode and dispatch benchmarks against the peers, as a table of medians and ratios
 bench:
