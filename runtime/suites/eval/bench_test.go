@@ -29,6 +29,7 @@ func BenchmarkEval(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Run("in_process", func(b *testing.B) {
+		defer cpuPerOp(b)()
 		for b.Loop() {
 			if err := evalInProcess(fs, benchProgram); err != nil {
 				b.Fatal(err)
@@ -45,11 +46,13 @@ func BenchmarkEval(b *testing.B) {
 	}
 	b.Run("warm", func(b *testing.B) {
 		dispatch(b) // an evaluator waits from here on
+		defer cpuPerOp(b)()
 		for b.Loop() {
 			dispatch(b)
 		}
 	})
 	b.Run("cold", func(b *testing.B) {
+		defer cpuPerOp(b)()
 		for b.Loop() {
 			b.StopTimer()
 			eval.DrainPool()

@@ -65,7 +65,6 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
@@ -191,7 +190,7 @@ func childMain(stdin io.Reader, stdout io.Writer) int {
 	debug.SetMaxStack(childMaxStack)
 	preferOOMKill()
 	limitData(MaxMemory + childMemoryMargin)
-	total := []metrics.Sample{{Name: "/memory/classes/total:bytes"}}
+	watch := newMemWatch()
 	in := bufio.NewReader(stdin)
 	out := bufio.NewWriterSize(stdout, 64<<10)
 	for served := 0; ; served++ {
@@ -217,13 +216,9 @@ func childMain(stdin io.Reader, stdout io.Writer) int {
 		if !limitCPU(cpu) {
 			return exitRetired
 		}
-		metrics.Read(total)
-		if total[0].Value.Kind() == metrics.KindUint64 {
-			debug.SetMemoryLimit(int64(total[0].Value.Uint64()) + MaxMemory) // collect hard before the watcher's bound
-		}
 		// 'A' travels with the program's first frame (no flush of its own: the parent waits for it anyway).
 		out.Write([]byte{'A', 0, 0, 0, 0})
-		reusable, grew, code := serve(in, out, steps, string(p.b), tools)
+		reusable, grew, code := serve(in, out, watch, steps, string(p.b), tools)
 		if code != 0 || !reusable {
 			return code
 		}
@@ -235,7 +230,7 @@ func childMain(stdin io.Reader, stdout io.Writer) int {
 
 // serve runs one program and writes its 'D'. reusable says the process may serve another (its heap grew
 // by less than reuseHeap); code is non-zero when the process must exit with it.
-func serve(in *bufio.Reader, out *bufio.Writer, steps int64, source string, tools []string) (reusable bool, grew uint64, code int) {
+func serve(in *bufio.Reader, out *bufio.Writer, watch *memWatch, steps int64, source string, tools []string) (reusable bool, grew uint64, code int) {
 	// request sends a builtin's request and returns the parent's reply.
 	request := func(kind byte, parts ...[]byte) (byte, []byte) {
 		if err := writeFrame(out, kind, parts...); err != nil {
@@ -307,9 +302,9 @@ func serve(in *bufio.Reader, out *bufio.Writer, steps int64, source string, tool
 	if tools != nil { // a program (run_program) reaches the tools, and nothing else
 		predeclared = programBuiltins(tools, request)
 	}
-	stop := watchMemory(thread)
+	watch.start(thread)
 	globals, err := starlark.ExecFileOptions(&syntax.FileOptions{TopLevelControl: true, While: true, Set: true, GlobalReassign: true}, thread, "program.star", source, predeclared)
-	overMemory, grew := stop()
+	overMemory, grew := watch.stop()
 	status, msg, result, resultTruncated := statusOK, "", "", byte(0)
 	switch {
 	case err == nil:

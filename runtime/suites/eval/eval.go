@@ -2,11 +2,8 @@ package eval
 
 import (
 	"errors"
-	"runtime/metrics"
 	"strconv"
 	"strings"
-	"sync"
-	"time"
 	"unicode/utf8"
 
 	"go.starlark.net/resolve"
@@ -374,51 +371,3 @@ func (p *printed) add(msg string) {
 }
 
 func (p *printed) text() (string, bool) { return p.b.String(), p.truncated }
-
-// watchMemory cancels thread when the heap grows by more than MaxMemory; stop ends the watch and reports
-// whether it cancelled and how much the heap grew at most (as sampled, and at the end).
-func watchMemory(thread *starlark.Thread) (stop func() (over bool, grew uint64)) {
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	read := func() uint64 {
-		metrics.Read(sample)
-		if sample[0].Value.Kind() != metrics.KindUint64 {
-			return 0
-		}
-		return sample[0].Value.Uint64()
-	}
-	base := read()
-	done := make(chan struct{})
-	var once sync.Once
-	var over bool
-	var peak uint64
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		t := time.NewTicker(time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				now := read()
-				peak = max(peak, now)
-				if now > base+MaxMemory {
-					over = true
-					thread.Cancel("memory limit")
-					return
-				}
-			}
-		}
-	}()
-	return func() (bool, uint64) {
-		once.Do(func() { close(done) })
-		wg.Wait()
-		peak = max(peak, read())
-		if peak < base {
-			return over, 0
-		}
-		return over, peak - base
-	}
-}

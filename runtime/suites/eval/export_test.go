@@ -24,3 +24,14 @@ func DrainPool() {
 		c.kill()
 	}
 }
+
+// IdlePids returns the process IDs of the evaluators waiting for a program.
+func IdlePids() []int {
+	warm.mu.Lock()
+	defer warm.mu.Unlock()
+	pids := make([]int, 0, len(warm.idle))
+	for _, c := range warm.idle {
+		pids = append(pids, c.cmd.Process.Pid)
+	}
+	return pids
+}

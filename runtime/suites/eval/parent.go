@@ -40,9 +40,11 @@ type child struct {
 	cfg      Config
 	timedOut atomic.Bool
 	stopped  atomic.Bool
-	// done ends the program's watch; watched is closed when the watch is over.
-	done    chan struct{}
-	watched chan struct{}
+	// watching says the program's watches (timer, stopCtx) may still kill the process; end clears it.
+	watchMu  sync.Mutex
+	watching bool
+	timer    *time.Timer
+	stopCtx  func() bool
 }
 
 // startChild starts an evaluator process, which waits for its first program.
@@ -81,42 +83,55 @@ func startChild() (*child, error) {
 }
 
 // begin makes c serve a program with the bounds cfg: the process is killed when ctx ends or cfg.Timeout
-// has passed, whichever comes first, until end.
+// has passed, whichever comes first, until end. Neither watch starts a goroutine unless it fires: a timer
+// and a context.AfterFunc, both disarmed by end.
 func (c *child) begin(ctx context.Context, cfg Config) {
 	c.served++
 	c.ctx, c.cfg, c.outOfProtocol = ctx, cfg, false
 	c.timedOut.Store(false)
 	c.stopped.Store(false)
-	c.done, c.watched = make(chan struct{}), make(chan struct{})
+	c.watchMu.Lock()
+	c.watching = true
+	c.watchMu.Unlock()
 	lastChildPid.Store(int64(c.cmd.Process.Pid))
 	programs.Add(1)
-	timer := time.NewTimer(cfg.Timeout)
-	done, watched := c.done, c.watched
-	go func() {
-		defer close(watched)
-		defer timer.Stop()
-		select {
-		case <-ctx.Done():
-			c.stopped.Store(true)
-			c.cmd.Process.Kill()
-		case <-timer.C:
-			c.timedOut.Store(true) // before the kill: the parent reads it once the child's pipe closes
-			c.stopped.Store(true)
-			c.cmd.Process.Kill()
-		case <-done:
-		}
-	}()
+	c.timer = time.AfterFunc(cfg.Timeout, c.onTimeout)
+	c.stopCtx = context.AfterFunc(ctx, c.onCancel)
+}
+
+// onTimeout kills the process at the program's time bound, unless end came first.
+func (c *child) onTimeout() {
+	c.watchMu.Lock()
+	defer c.watchMu.Unlock()
+	if c.watching {
+		c.timedOut.Store(true) // before the kill: the parent reads it once the child's pipe closes
+		c.stopped.Store(true)
+		c.cmd.Process.Kill()
+	}
+}
+
+// onCancel kills the process when the call's context ends, unless end came first.
+func (c *child) onCancel() {
+	c.watchMu.Lock()
+	defer c.watchMu.Unlock()
+	if c.watching {
+		c.stopped.Store(true)
+		c.cmd.Process.Kill()
+	}
 }
 
 // end ends the program's watch and reports whether the process is untouched by it (not killed for the
-// call's context or the time bound).
+// call's context or the time bound). Once it returns, neither watch kills the process.
 func (c *child) end() bool {
-	if c.done == nil {
+	c.watchMu.Lock()
+	was := c.watching
+	c.watching = false
+	c.watchMu.Unlock()
+	if !was {
 		return false
 	}
-	close(c.done)
-	<-c.watched
-	c.done = nil
+	c.timer.Stop()
+	c.stopCtx()
 	return !c.stopped.Load()
 }
 

@@ -99,12 +99,15 @@ func limitCPU(secs uint64) bool {
 	}
 	used := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	soft := secs + uint64((used+time.Second/2)/time.Second)
-	var lim syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_CPU, &lim); err != nil {
-		os.Exit(exitNoLimit)
+	if cpuLimited && soft == cpuSoft && soft+1 <= cpuHard {
+		return true // the limit the program needs is the one set already
 	}
-	hard := lim.Max
+	hard := cpuHard
 	if !cpuLimited {
+		var lim syscall.Rlimit
+		if err := syscall.Getrlimit(syscall.RLIMIT_CPU, &lim); err != nil {
+			os.Exit(exitNoLimit)
+		}
 		hard = min(soft+1+cpuReuseSlack, lim.Max)
 		soft = min(soft, hard)
 		if exitOnXCPU {
@@ -122,11 +125,16 @@ func limitCPU(secs uint64) bool {
 	if err := syscall.Setrlimit(syscall.RLIMIT_CPU, &syscall.Rlimit{Cur: soft, Max: hard}); err != nil {
 		os.Exit(exitNoLimit)
 	}
+	cpuSoft, cpuHard = soft, hard
 	return true
 }
 
-// cpuLimited says that limitCPU has set the hard limit (for the process's first program).
-var cpuLimited bool
+// cpuLimited says that limitCPU has set the hard limit (for the process's first program); cpuSoft and
+// cpuHard are the limits it set last.
+var (
+	cpuLimited       bool
+	cpuSoft, cpuHard uint64
+)
 
 // cpuReuseSlack is the CPU time, in seconds, an evaluator may use over its programs after the first
 // before it is retired (see limitCPU).
