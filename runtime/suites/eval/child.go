@@ -23,7 +23,7 @@ package eval
 //   - on Linux, RLIMIT_AS = the child's address space at start + MaxMemory + childMemoryMargin: a mapping
 //     past it fails in the kernel and the Go runtime ends the child ("out of memory") before the memory is
 //     taken, however large the one step's request. (Not RLIMIT_DATA: see limitData.)
-//   - debug.SetMemoryLimit(start heap + MaxMemory) and the heap watcher (watchMemory): a program that grows
+//   - debug.SetMemoryLimit(start heap + MaxMemory) and the heap watcher (memwatch.go): a program that grows
 //     step by step is cancelled cleanly at MaxMemory, with its print output kept.
 //   - on Linux, RLIMIT_CPU = the CPU time it has used + Config.CPUTime (whole seconds; set when the program
 //     arrives, so a child that serves several programs can set it again for each): at the soft limit the
