@@ -143,3 +143,51 @@ func TestCallersAreKeptApartWhateverTheirPointers(t *testing.T) {
 		t.Fatalf("a principal with no issuer, subject or client is the anonymous caller; got a bucket of its own: %v", err)
 	}
 }
+
+// TestCallersKeptApartWhenPointersComeAgain: principals that are kept and come again (as a session's
+// principal does) are recognised by their pointer; thousands of them, with keys that differ only in the
+// issuer or in subject versus client id, interleaved so that they share the cache's slots, each keep
+// exactly their own bucket, and so does a new principal with an old one's key (it shares that one's).
+func TestCallersKeptApartWhenPointersComeAgain(t *testing.T) {
+	l, err := ratelimit.New(ratelimit.Limits{PerPrincipal: wink.Rate{Count: 2, Per: time.Hour, Burst: 2}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 3000
+	ps := make([]*wink.Principal, n)
+	for i := range ps {
+		switch i % 3 {
+		case 0:
+			ps[i] = &wink.Principal{Issuer: "https://as.example", Subject: "user" + strconv.Itoa(i)}
+		case 1:
+			ps[i] = &wink.Principal{Issuer: "https://other.example", Subject: "user" + strconv.Itoa(i-1)}
+		default:
+			ps[i] = &wink.Principal{Issuer: "https://as.example", ClientID: "user" + strconv.Itoa(i-2)}
+		}
+	}
+	at := time.Now()
+	admit := func(p *wink.Principal) error {
+		return l.AdmitAt(wink.WithPrincipal(context.Background(), p), ratetest.WinkLookup, at)
+	}
+	// Two tokens each: every principal is admitted twice, interleaved with all the others.
+	for round := range 2 {
+		for _, p := range ps {
+			if err := admit(p); err != nil {
+				t.Fatalf("round %d: call of %+v refused, want its own bucket to have a token: %v", round, p, err)
+			}
+		}
+	}
+	for _, p := range ps {
+		if err := admit(p); !errors.Is(err, wink.ErrRateLimited) {
+			t.Fatalf("third call of %+v admitted, want its own bucket empty: %v", p, err)
+		}
+		// A new principal with the same key is the same caller: its bucket is empty too.
+		q := *p
+		if err := admit(&q); !errors.Is(err, wink.ErrRateLimited) {
+			t.Fatalf("a copy of %+v admitted, want the same caller's empty bucket: %v", p, err)
+		}
+	}
+	if err := l.AdmitAt(context.Background(), ratetest.WinkLookup, at); err != nil {
+		t.Fatalf("the anonymous caller shares a bucket with a principal: %v", err)
+	}
+}

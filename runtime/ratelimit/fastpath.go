@@ -17,10 +17,18 @@ import (
 //
 //   - a rate slot holds the tool pointer it was worked out for, and a
 //     *wink.Tool's name and Spec.Rate never change;
-//   - a caller slot is used only when the caller's issuer and subject are
-//     the principal's and the caller has not been dropped (a dropped caller
-//     found after the lookup is handled by Memory.admit, which takes again
-//     from a fresh one).
+//   - a caller slot is used only when the caller has not been dropped (a
+//     dropped caller found after the lookup is handled by Memory.admit,
+//     which takes again from a fresh one) and the principal is either the
+//     very pointer last resolved to that caller by its issuer and subject
+//     (caller.last), or one whose issuer and subject are the caller's.
+//
+// The pointer compare is exact because a wink.Principal is not modified
+// once it is in a context (its documented rule), and because caller.last
+// holds a reference to the principal: its address cannot be reused for
+// another principal while the caller remembers it. A caller keeps one
+// principal alive until it is dropped or another principal with its key
+// replaces it.
 //
 // Pointers are hashed by their address: Go's heap objects do not move, and
 // an address reused by another object after the first was collected only
@@ -67,14 +75,20 @@ func (l *Limiter) toolRated(tool *wink.Tool) rated {
 }
 
 // cachedCaller returns the caller holding p's buckets (nil p: the anonymous
-// caller), creating it.
+// caller), creating it. A hit is the slot's caller when it is not dead and
+// p is either the very principal last resolved to it by key (c.last: one
+// pointer compare, p is not read) or a principal with its key (c.is). A
+// miss resolves p by key and records p as the caller's last principal.
 func (l *Limiter) cachedCaller(p *wink.Principal, now int64) *caller {
 	s := &l.callers[slot(p, callerBits)]
-	if c := s.Load(); c != nil && c.is(p) && !c.dead.Load() {
+	if c := s.Load(); c != nil && !c.dead.Load() && (p != nil && c.last.Load() == p || c.is(p)) {
 		return c
 	}
 	iss, sub := callerKey(p)
 	c := l.mem.caller(iss, sub, now)
+	if p != nil && c.last.Load() != p {
+		c.last.Store(p)
+	}
 	s.Store(c)
 	return c
 }

@@ -57,6 +57,10 @@ type shard struct {
 type caller struct {
 	issuer, subject string
 	next            *caller // the next caller of the same hash
+	// last is a principal whose key is this caller's, the last one a
+	// Limiter resolved to it by key (fastpath.go): a call carrying that
+	// same pointer is this caller's without reading the principal.
+	last atomic.Pointer[wink.Principal]
 	principal       gcra
 	dead            atomic.Bool                  // dropped from its shard: take again from a fresh caller
 	tools           atomic.Pointer[[]toolBucket] // copied on write, under mu

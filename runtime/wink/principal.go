@@ -17,7 +17,9 @@ import (
 // its own credential for that API.
 //
 // A Principal is shared by every call of its request and must not be
-// modified once it is in a context.
+// modified once it is in a context: code that needs another principal makes
+// a new one. Rate limiters rely on this: runtime/ratelimit recognises a
+// principal it has seen by its pointer, without reading its fields again.
 type Principal struct {
 	// Subject is the token's sub: the user, or the client acting for itself.
 	Subject string
