@@ -60,11 +60,11 @@ type caller struct {
 	// last is a principal whose key is this caller's, the last one a
 	// Limiter resolved to it by key (fastpath.go): a call carrying that
 	// same pointer is this caller's without reading the principal.
-	last atomic.Pointer[wink.Principal]
-	principal       gcra
-	dead            atomic.Bool                  // dropped from its shard: take again from a fresh caller
-	tools           atomic.Pointer[[]toolBucket] // copied on write, under mu
-	mu              sync.Mutex
+	last      atomic.Pointer[wink.Principal]
+	principal gcra
+	dead      atomic.Bool                  // dropped from its shard: take again from a fresh caller
+	tools     atomic.Pointer[[]toolBucket] // copied on write, under mu
+	mu        sync.Mutex
 }
 
 type toolBucket struct {
