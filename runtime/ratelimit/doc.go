@@ -56,7 +56,9 @@
 // or Events; see wink.RateLimiterAt), else at the limiter's own reading; either way a call costs at most
 // one clock read. A Limiter finds a call's tool rate and caller buckets through small caches keyed by the
 // tool descriptor's and the principal's pointers, checked on every use, so a call from a principal seen
-// before neither hashes nor locks. Package pgratelimit keeps them in PostgreSQL with the database's clock as the only
+// before neither hashes nor locks, and a call carrying the very principal seen before (a session's) does
+// not read it again: this relies on wink.Principal's rule that a principal is not modified once it is in
+// a context (make a new one instead). Package pgratelimit keeps them in PostgreSQL with the database's clock as the only
 // clock, so that a fleet's workers share the limits; each call is one statement there.
 //
 // A store that cannot decide (its database is down) fails closed: the dispatcher refuses the call by
