@@ -80,8 +80,17 @@ func (l *Limiter) toolRated(tool *wink.Tool) rated {
 // pointer compare, p is not read) or a principal with its key (c.is). A
 // miss resolves p by key and records p as the caller's last principal.
 func (l *Limiter) cachedCaller(p *wink.Principal, now int64) *caller {
+	if c := l.callers[slot(p, callerBits)].Load(); c != nil && p != nil && c.last.Load() == p && !c.dead.Load() {
+		return c
+	}
+	return l.lookupCaller(p, now)
+}
+
+// lookupCaller is cachedCaller past the pointer hit (kept apart so that
+// the hit inlines).
+func (l *Limiter) lookupCaller(p *wink.Principal, now int64) *caller {
 	s := &l.callers[slot(p, callerBits)]
-	if c := s.Load(); c != nil && !c.dead.Load() && (p != nil && c.last.Load() == p || c.is(p)) {
+	if c := s.Load(); c != nil && !c.dead.Load() && c.is(p) {
 		return c
 	}
 	iss, sub := callerKey(p)

@@ -53,18 +53,20 @@ type shard struct {
 	_     [16]byte
 }
 
-// caller holds one principal's buckets.
+// caller holds one principal's buckets. What a call reads on a cache hit
+// (fastpath.go) comes first, so that it shares the object's first cache
+// line: the principal bucket, last, dead and the tool buckets.
 type caller struct {
-	issuer, subject string
-	next            *caller // the next caller of the same hash
+	principal gcra
 	// last is a principal whose key is this caller's, the last one a
 	// Limiter resolved to it by key (fastpath.go): a call carrying that
 	// same pointer is this caller's without reading the principal.
-	last      atomic.Pointer[wink.Principal]
-	principal gcra
-	dead      atomic.Bool                  // dropped from its shard: take again from a fresh caller
-	tools     atomic.Pointer[[]toolBucket] // copied on write, under mu
-	mu        sync.Mutex
+	last            atomic.Pointer[wink.Principal]
+	dead            atomic.Bool                  // dropped from its shard: take again from a fresh caller
+	tools           atomic.Pointer[[]toolBucket] // copied on write, under mu
+	issuer, subject string
+	next            *caller // the next caller of the same hash
+	mu              sync.Mutex
 }
 
 type toolBucket struct {
