@@ -1,19 +1,25 @@
 package main
 
 import (
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
 
 // TestUseInYourModule follows the README's "Use it in your module" in a fresh module in a temporary
-// directory: go get -tool, //go:generate go tool winkgen, generate, build, vet, go mod tidy, build again,
-// winkgen -check, and a program that dispatches a call. The module is not published, so the new module
-// replaces it with this checkout by running the README's own commands for a local checkout, the way a
-// user behind a company's module proxy runs them: GOPROXY names a proxy that serves every other module
-// and answers 403 Forbidden for github.com/winkgen/wink (companyProxy), which must never be asked.
+// directory, as a new user does: an empty module (no go.sum), the README's commands for a local checkout
+// as written, //go:generate go tool winkgen, generate, build, vet, go mod tidy, build again, winkgen
+// -check, and a program that dispatches a call. The module is not published, so the new module replaces
+// it with this checkout, the way a user behind a company's module proxy does: GOPROXY names a proxy that
+// serves every other module and answers 403 Forbidden for github.com/winkgen/wink (companyProxy), which
+// must never be asked. The go command starts as on a new machine (an empty GOPATH: no module cache, no
+// checksum database state), so every module and every checksum of go.sum comes through the proxy. (The
+// proxy serves what this machine's go command has downloaded and verified; a checksum database tile it
+// lacks, it asks the Go module mirror for, as a company proxy does.)
 func TestUseInYourModule(t *testing.T) {
 	repo, err := filepath.Abs("../..")
 	if err != nil {
@@ -31,11 +37,6 @@ func TestUseInYourModule(t *testing.T) {
 		}
 	}
 	write("go.mod", "module example.com/agent\n\ngo 1.26\n")
-	sum, err := os.ReadFile(filepath.Join(repo, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	write("go.sum", string(sum))
 	write("tools/tools.go", `// Package tools holds the agent's tools.
 package tools
 
@@ -80,12 +81,22 @@ func main() {
 	}
 }
 `)
-	proxy, forbidden := companyProxy(t)
+	proxy, forbidden, checksums := companyProxy(t, true)
+	gopath := t.TempDir() // a new user's: no module cache, no checksum database state
+	t.Cleanup(func() {    // the go command makes the module cache read-only; let TempDir remove it
+		filepath.WalkDir(gopath, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.IsDir() {
+				os.Chmod(p, 0o755)
+			}
+			return nil
+		})
+	})
 	run := func(args ...string) string {
 		t.Helper()
 		cmd := exec.Command("go", args...)
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOPROXY="+proxy, "GOFLAGS=", "GOWORK=off", "GONOSUMDB=", "GOPRIVATE=", "GONOPROXY=")
+		cmd.Env = append(os.Environ(), "GOPROXY="+proxy, "GOFLAGS=", "GOWORK=off", "GONOSUMDB=", "GONOSUMCHECK=", "GOSUMDB=",
+			"GOPRIVATE=", "GONOPROXY=", "GOINSECURE=", "GOPATH="+gopath, "GOMODCACHE=")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
@@ -116,6 +127,12 @@ func main() {
 	}
 	if f := forbidden(); len(f) > 0 {
 		t.Errorf("the proxy was asked for what it forbids: %q", f)
+	}
+	if sum, err := os.ReadFile(filepath.Join(dir, "go.sum")); err != nil || !strings.Contains(string(sum), "golang.org/x/") {
+		t.Errorf("the commands wrote no go.sum with the runtime's dependencies (%v):\n%s", err, sum)
+	}
+	if c := checksums(); !slices.ContainsFunc(c, func(p string) bool { return strings.HasPrefix(p, "/sumdb/sum.golang.org/lookup/golang.org/x/") }) {
+		t.Errorf("the go command verified no checksum through the proxy's checksum database; it asked for %q", c)
 	}
 	if gomod, _ := os.ReadFile(filepath.Join(dir, "go.mod")); !strings.Contains(string(gomod), "tool github.com/winkgen/wink/cmd/winkgen") {
 		t.Errorf("go mod tidy dropped the tool line:\n%s", gomod)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -15,28 +16,70 @@ import (
 // companyProxy is a module proxy like many companies run: it serves the modules it knows (here, from
 // this machine's module cache, which holds every dependency of this repository) and answers 403 Forbidden
 // for any module it does not, github.com/winkgen/wink among them while the module is unpublished. Every
-// request it forbids is recorded.
-func companyProxy(t *testing.T) (url string, forbidden func() []string) {
+// request it forbids is recorded. With sumdb it also serves the checksum database sum.golang.org, as
+// most company proxies do (here from what this machine's go command verified and cached: its signed
+// tree head, its lookups and tiles), and records what it served of it; without, it answers 403 for the
+// checksum database too.
+func companyProxy(t *testing.T, sumdb bool) (url string, forbidden, checksums func() []string) {
 	t.Helper()
-	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	out, err := exec.Command("go", "env", "GOMODCACHE", "GOPATH").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cache := http.FileServer(http.Dir(filepath.Join(strings.TrimSpace(string(out)), "cache", "download")))
+	modcache, gopath, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+	if i := strings.IndexByte(gopath, os.PathListSeparator); i >= 0 {
+		gopath = gopath[:i]
+	}
+	download := filepath.Join(modcache, "cache", "download")
+	cache := http.FileServer(http.Dir(download))
 	var mu sync.Mutex
-	var refused []string
+	var refused, served []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, "/github.com/winkgen/") || strings.HasPrefix(r.URL.Path, "/sumdb/") {
+		path := r.URL.Path
+		if strings.HasPrefix(path, "/github.com/winkgen/") || strings.HasPrefix(path, "/sumdb/") && !sumdb {
 			mu.Lock()
-			refused = append(refused, r.URL.Path)
+			refused = append(refused, path)
 			mu.Unlock()
 			http.Error(w, "403 Forbidden: module not on the allow list", http.StatusForbidden)
 			return
 		}
+		if rest, ok := strings.CutPrefix(path, "/sumdb/sum.golang.org/"); ok {
+			mu.Lock()
+			served = append(served, path)
+			mu.Unlock()
+			switch {
+			case rest == "supported":
+				return // 200: this proxy serves the checksum database
+			case rest == "latest":
+				http.ServeFile(w, r, filepath.Join(gopath, "pkg", "sumdb", "sum.golang.org", "latest"))
+				return
+			case !strings.HasPrefix(rest, "lookup/") && !strings.HasPrefix(rest, "tile/"):
+				http.NotFound(w, r)
+				return
+			}
+			if _, err := os.Stat(filepath.Join(download, filepath.FromSlash(path))); err != nil {
+				forwardSumdb(w, rest) // not verified on this machine yet: ask the checksum database, as the company's proxy does
+				return
+			}
+		}
 		cache.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	return srv.URL, func() []string { mu.Lock(); defer mu.Unlock(); return slices.Clone(refused) }
+	return srv.URL, func() []string { mu.Lock(); defer mu.Unlock(); return slices.Clone(refused) },
+		func() []string { mu.Lock(); defer mu.Unlock(); return slices.Clone(served) }
+}
+
+// forwardSumdb answers with the checksum database's answer for rest (a lookup or a tile), through the Go
+// module mirror.
+func forwardSumdb(w http.ResponseWriter, rest string) {
+	resp, err := http.Get("https://proxy.golang.org/sumdb/sum.golang.org/" + rest)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	defer resp.Body.Close()
+	w.WriteHeader(resp.StatusCode)
+	io.Copy(w, resp.Body)
 }
 
 // readmeLocalCheckout returns the commands of the README's sh block for a local checkout (the one that
