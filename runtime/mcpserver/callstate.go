@@ -47,7 +47,8 @@ type callState struct {
 	digest   string   // the held call's arguments digest (wink.Binding.Digest)
 	tool     string   // the held call's tool (wink.Binding.Tool) when it is not the called tool's: a program's inner call
 	approved bool     // the person approved the held call; false: the state asks for the decision
-	answers  []answer // the client's answers to the handler's input requests, in order
+	answers  []answer // the client's answers to the handler's questions, by key
+	asked    []string // the keys the round that issued the state asked
 }
 
 // errForeignState refuses a requestState this server did not issue for the call.
@@ -66,7 +67,15 @@ func (s *server) encodeState(name string, args []byte, st callState) string {
 	payload = append(payload, `,"approved":`...)
 	payload = strictjson.AppendBool(payload, st.approved)
 	payload = append(payload, `,"answers":`...)
-	payload = append(encodeAnswers(payload, st.answers), '}')
+	payload = encodeAnswers(payload, st.answers)
+	payload = append(payload, `,"asked":[`...)
+	for i, k := range st.asked {
+		if i > 0 {
+			payload = append(payload, ',')
+		}
+		payload = strictjson.AppendString(payload, k)
+	}
+	payload = append(payload, "]}"...)
 	return statePrefix + base64.RawURLEncoding.EncodeToString(payload) + "." + base64.RawURLEncoding.EncodeToString(s.stateMAC(name, args, payload))
 }
 
@@ -85,13 +94,14 @@ func (s *server) stateMAC(name string, args, payload []byte) []byte {
 	return m.Sum(nil)
 }
 
-// readState checks p's requestState against the call (tool name, args) and returns what it carries.
-func (s *server) readState(p *mcp.CallToolParamsRaw, args []byte) (callState, error) {
-	rest, ok := strings.CutPrefix(p.RequestState, statePrefix)
+// readState checks requestState against the request (tool, prompt or resource name, args) and returns what
+// it carries.
+func (s *server) readState(name string, args []byte, requestState string) (callState, error) {
+	rest, ok := strings.CutPrefix(requestState, statePrefix)
 	enc, macText, ok2 := strings.Cut(rest, ".")
 	payload, err1 := base64.RawURLEncoding.DecodeString(enc)
 	mac, err2 := base64.RawURLEncoding.DecodeString(macText)
-	if !ok || !ok2 || err1 != nil || err2 != nil || !hmac.Equal(mac, s.stateMAC(p.Name, args, payload)) {
+	if !ok || !ok2 || err1 != nil || err2 != nil || !hmac.Equal(mac, s.stateMAC(name, args, payload)) {
 		return callState{}, errForeignState
 	}
 	// The MAC was checked: this is the server's own text.
@@ -112,6 +122,14 @@ func (s *server) readState(p *mcp.CallToolParamsRaw, args []byte) (callState, er
 				st.approved, _ = d.Bool()
 			case "answers":
 				st.answers, bad = decodeAnswers(&d)
+			case "asked":
+				if d.ArrayStart() {
+					for d.NextElem() {
+						k, _ := d.String()
+						st.asked = append(st.asked, k)
+					}
+					d.ArrayEnd()
+				}
 			default:
 				d.Skip()
 			}
@@ -127,12 +145,13 @@ func (s *server) readState(p *mcp.CallToolParamsRaw, args []byte) (callState, er
 	return st, nil
 }
 
-// resume reads the retry of a call that needed input: its requestState and the client's response to
-// what the previous round asked. It returns the ID the call now runs under ("": a fresh one) and the
-// state, whose answers include the new one. A response to an approval records the person's decision
-// (approval.go); a later round of an approved call stages the approval for its own ID (roundID).
+// resume reads the retry of a call that needed input: its requestState and, for a held call, the client's
+// response to what the previous round asked. It returns the ID the call now runs under ("": a fresh one)
+// and the state. A response to an approval records the person's decision (approval.go); a later round of
+// an approved call stages the approval for its own ID (roundID). The handler's answers are read from the
+// responses when it asks their keys (sessionClient.lookup).
 func (s *server) resume(ctx context.Context, disp *wink.Dispatcher, p *mcp.CallToolParamsRaw, args []byte) (string, callState, error) {
-	st, err := s.readState(p, args)
+	st, err := s.readState(p.Name, args, p.RequestState)
 	if err != nil {
 		return "", st, err
 	}
@@ -147,15 +166,20 @@ func (s *server) resume(ctx context.Context, disp *wink.Dispatcher, p *mcp.CallT
 		st.approved = resp.Action == "accept"
 		return st.held, st, nil
 	}
-	a, err := inputAnswer(p.InputResponses, len(st.answers))
-	if err != nil {
-		return "", st, err
-	}
-	st.answers = append(st.answers, a)
 	if st.held == "" {
 		return "", st, nil
 	}
-	id := roundID(st.held, len(st.answers))
+	// An approved call's round: it runs under an ID of its own, which the answers it brings make new.
+	n := 0
+	for _, k := range st.asked {
+		if p.InputResponses[k] != nil {
+			n++
+		}
+	}
+	if n == 0 {
+		return "", st, errors.New("inputResponses answers none of the questions the previous round asked (" + strings.Join(st.asked, ", ") + ")")
+	}
+	id := roundID(st.held, len(st.answers)+n)
 	return id, st, stageApproval(ctx, disp, binding(disp, id, st.heldTool(p.Name), st.digest))
 }
 
@@ -171,11 +195,12 @@ func (st callState) heldTool(name string) string {
 // roundID is the ID an approved held call runs under once the client has given n answers.
 func roundID(held string, n int) string { return held + "#" + strconv.Itoa(n) }
 
-// nextState is the state of the round that follows one run under st, in which the handler got answers.
-func nextState(st callState, answers []answer) callState {
+// nextState is the state of the round that follows one run under st, in which the handler got answers
+// and asked the questions keyed asked.
+func nextState(st callState, answers []answer, asked []string) callState {
 	if !st.approved {
 		st.held = ""
 	}
-	st.answers = answers
+	st.answers, st.asked = answers, asked
 	return st
 }

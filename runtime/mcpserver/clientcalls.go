@@ -25,10 +25,12 @@ type sessionClient struct {
 	ss *mcp.ServerSession
 
 	// On 2026-07-28 sessions requests travel in input-required results (inputrequired.go).
-	mrtr    bool
-	answers []answer         // the answers to the handler's requests, in order
-	next    int              // the index of the handler's next request
-	need    mcp.InputRequest // the first request without an answer
+	mrtr      bool
+	answers   []answer             // the answers the request carries, by key: its state's, then those taken from responses
+	responses mcp.InputResponseMap // the retry's inputResponses, read when the handler asks their keys
+	next      int                  // the number of the handler's next one-at-a-time question (Sample, Elicit)
+	need      []asked              // the questions of the round the handler waits on
+	bad       []string             // responses that could not be read (-32602)
 
 	missing []wink.Capability // capabilities the call needed and the client did not declare (capability.go)
 }
@@ -66,34 +68,14 @@ func (c *sessionClient) Sample(ctx context.Context, req wink.SampleRequest) (win
 	if why := c.cannotAsk(wink.CapSampling); why != "" {
 		return wink.SampleResult{}, wink.NotAvailable("sampling", why)
 	}
-	p := &mcp.CreateMessageParams{
-		MaxTokens:     int64(req.MaxTokens),
-		SystemPrompt:  req.SystemPrompt,
-		Temperature:   req.Temperature,
-		StopSequences: req.StopSequences,
-		Messages:      make([]*mcp.SamplingMessage, 0, len(req.Messages)),
-	}
-	for i, m := range req.Messages {
-		switch m.Content.Kind {
-		case wink.KindText, wink.KindImage, wink.KindAudio:
-		default:
-			return wink.SampleResult{}, errors.New("sampling message " + strconv.Itoa(i) + " holds " + m.Content.Kind.String() + " content; sampling takes text, image and audio")
-		}
-		p.Messages = append(p.Messages, &mcp.SamplingMessage{Role: mcp.Role(m.Role), Content: mcpContent(m.Content)})
-	}
-	if len(req.ModelHints) > 0 {
-		p.ModelPreferences = &mcp.ModelPreferences{}
-		for _, h := range req.ModelHints {
-			p.ModelPreferences.Hints = append(p.ModelPreferences.Hints, &mcp.ModelHint{Name: h})
-		}
+	p, err := sampleParams(req)
+	if err != nil {
+		return wink.SampleResult{}, err
 	}
 	if c.mrtr {
-		a, err := c.ask(p)
+		a, err := c.ask(wink.AskSampling, p)
 		if err != nil {
 			return wink.SampleResult{}, err
-		}
-		if a.elicit {
-			return wink.SampleResult{}, errors.New("the client answered a sampling request with an elicitation result")
 		}
 		return a.sample, nil
 	}
@@ -119,12 +101,9 @@ func (c *sessionClient) Elicit(ctx context.Context, message string, schema []byt
 	}
 	params := &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: rawJSON(schema)}
 	if c.mrtr {
-		a, err := c.ask(params)
+		a, err := c.ask(wink.AskElicitation, params)
 		if err != nil {
 			return "", nil, err
-		}
-		if !a.elicit {
-			return "", nil, errors.New("the client answered an elicitation with a sampling result")
 		}
 		return a.action, a.content, nil
 	}
@@ -146,6 +125,32 @@ func (c *sessionClient) Elicit(ctx context.Context, message string, schema []byt
 		return action, nil, err
 	}
 	return action, b, nil
+}
+
+// sampleParams is the sampling/createMessage request of req.
+func sampleParams(req wink.SampleRequest) (*mcp.CreateMessageParams, error) {
+	p := &mcp.CreateMessageParams{
+		MaxTokens:     int64(req.MaxTokens),
+		SystemPrompt:  req.SystemPrompt,
+		Temperature:   req.Temperature,
+		StopSequences: req.StopSequences,
+		Messages:      make([]*mcp.SamplingMessage, 0, len(req.Messages)),
+	}
+	for i, m := range req.Messages {
+		switch m.Content.Kind {
+		case wink.KindText, wink.KindImage, wink.KindAudio:
+		default:
+			return nil, errors.New("sampling message " + strconv.Itoa(i) + " holds " + m.Content.Kind.String() + " content; sampling takes text, image and audio")
+		}
+		p.Messages = append(p.Messages, &mcp.SamplingMessage{Role: mcp.Role(m.Role), Content: mcpContent(m.Content)})
+	}
+	if len(req.ModelHints) > 0 {
+		p.ModelPreferences = &mcp.ModelPreferences{}
+		for _, h := range req.ModelHints {
+			p.ModelPreferences.Hints = append(p.ModelPreferences.Hints, &mcp.ModelHint{Name: h})
+		}
+	}
+	return p, nil
 }
 
 // appendFlatJSON appends the JSON object of an elicitation answer, keys

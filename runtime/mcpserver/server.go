@@ -154,6 +154,7 @@ func newMCPServer(d *wink.Dispatcher, oneClient bool, opts []Option) (*mcp.Serve
 	}
 	ms.AddReceivingMiddleware(withFingerprint(tools, extra)) // the tool list a client can pin (fingerprint.go)
 	ms.AddSendingMiddleware(keepAnswer)                      // a form's answer is judged by its decoder (keepanswer.go)
+	ms.AddReceivingMiddleware(s.askingItems)                 // prompts and resources ask the client (asking_items.go)
 	return ms, nil
 }
 
@@ -456,7 +457,11 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 	var sc *sessionClient
 	if req != nil && req.Session != nil {
 		// Logging, sampling, elicitation (clientcalls.go), with the answers of earlier rounds.
-		sc = s.sessionClientFor(req, st.answers)
+		var responses mcp.InputResponseMap
+		if req.Params != nil {
+			responses = req.Params.InputResponses
+		}
+		sc = s.clientFor(req, req.Session, st.answers, responses)
 		ctx = wink.WithClient(ctx, sc)
 	}
 	if req != nil && req.Params != nil && req.Session != nil {
@@ -474,6 +479,9 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 	out, derr := disp.Dispatch(ctx, wink.Call{ID: id, Name: name, Arguments: args, Hold: hold})
 	if merr := missingCapability(sc, out, derr); merr != nil {
 		return nil, merr // -32021 on 2026-07-28 (capability.go)
+	}
+	if berr := sc.badAnswers("tool " + strconv.Quote(name)); berr != nil {
+		return nil, berr // answers the server cannot read (inputrequired.go)
 	}
 	if ir := s.inputRequired(ctx, out, derr, name, args, st); ir != nil {
 		return ir, nil // the handler waits for the client's answer (inputrequired.go)

@@ -18,6 +18,9 @@ import (
 // client is an input request of the task (status input_required), shown by tasks/get and answered by
 // tasks/update in the shapes of input-required results:
 //
+//   - wink.Round (wink.NewRound, AskForm, Sample, Roots): every question of the round at once, each
+//     under the key the handler chose, answered like the ones below (roots/list with
+//     {"roots":[{"uri":"file:///...","name":...}]}); Wait returns when all are answered.
 //   - wink.Elicit: inputRequests["wink.input.N"] = {"method":"elicitation/create","params":{...}},
 //     answered with an elicitation result ({"action":"accept","content":{...}}).
 //   - ToolContext.Sample: inputRequests["wink.input.N"] = {"method":"sampling/createMessage",
@@ -51,8 +54,7 @@ type taskClient struct {
 	tk    *Tasks
 	id    string
 	token int64
-	// carried are the answers given in the request before the task started (StartTask): the handler's
-	// first questions are answered from them, in order.
+	// carried are the answers given in the request before the task started (StartTask), by key.
 	carried []answer
 	next    int // the handler's next question
 	holds   int // the task's next hold
@@ -89,8 +91,8 @@ func (c *taskClient) await(ctx context.Context, key string, req []byte) ([]byte,
 
 func (c *taskClient) Elicit(ctx context.Context, message string, schema []byte) (wink.ElicitAction, []byte, error) {
 	n := c.key()
-	if n < len(c.carried) {
-		if a := c.carried[n]; a.elicit {
+	if a, ok := c.carriedAnswer(taskInputKey(n)); ok {
+		if a.kind == wink.AskElicitation {
 			return a.action, a.content, nil
 		}
 		return "", nil, errors.New("mcpserver: the answer given in the request to this question is not an elicitation result")
@@ -113,11 +115,11 @@ func (c *taskClient) Sample(ctx context.Context, sr wink.SampleRequest) (wink.Sa
 		return wink.SampleResult{}, err
 	}
 	n := c.key()
-	if n < len(c.carried) {
-		if a := c.carried[n]; !a.elicit {
+	if a, ok := c.carriedAnswer(taskInputKey(n)); ok {
+		if a.kind == wink.AskSampling {
 			return a.sample, nil
 		}
-		return wink.SampleResult{}, errors.New("mcpserver: the answer given in the request to this sampling request is an elicitation result")
+		return wink.SampleResult{}, errors.New("mcpserver: the answer given in the request to this sampling request is not a sampling result")
 	}
 	ans, err := c.await(ctx, taskInputKey(n), req)
 	if err != nil {
@@ -376,4 +378,170 @@ func readSampleContent(d *strictjson.Decoder) (wink.Content, error) {
 		return wink.Content{Kind: k, Data: raw, MIMEType: mime}, nil
 	}
 	return wink.Content{}, errors.New("the sampling answer holds content of type " + strconv.Quote(typ) + ", which a tool cannot read; send text, image or audio")
+}
+
+// carriedAnswer returns the answer to key given before the task started.
+func (c *taskClient) carriedAnswer(key string) (answer, bool) {
+	for _, a := range c.carried {
+		if a.key == key {
+			return a, true
+		}
+	}
+	return answer{}, false
+}
+
+// Declared is wink.Declarer: a task's client answers through tasks/update, whatever it declared.
+func (c *taskClient) Declared(wink.Capability) bool { return true }
+
+// Ask is wink.Asker: every question of the round not answered yet becomes an input request of the task
+// at once, under its key, and Ask returns when all are answered (or ctx ends: the task was cancelled or
+// this worker lost it). Every problem of every answer is reported, each under its key.
+func (c *taskClient) Ask(ctx context.Context, qs []*wink.Question) error {
+	raw := make(map[string][]byte, len(qs))
+	var pending []*wink.Question
+	for _, q := range qs {
+		if a, ok := c.carriedAnswer(q.Key); ok {
+			if a.kind != q.Kind {
+				return errors.New("question " + strconv.Quote(q.Key) + " was asked as " + a.kind.String() + " before the task started and now as " + q.Kind.String() + "; a key names one question for the whole request")
+			}
+			fill(q, a)
+			continue
+		}
+		req, err := taskRequest(q)
+		if err != nil {
+			return errors.New("question " + strconv.Quote(q.Key) + ": " + err.Error())
+		}
+		ans, ok, err := c.tk.o.Store.Ask(ctx, c.id, c.token, q.Key, req)
+		if err != nil {
+			return err
+		}
+		if ok {
+			raw[q.Key] = ans
+		} else {
+			pending = append(pending, q)
+		}
+	}
+	for len(pending) > 0 {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(min(c.tk.o.PollInterval, 200*time.Millisecond)):
+		}
+		t, err := c.tk.o.Store.Get(ctx, c.id)
+		if err != nil {
+			return err
+		}
+		rest := pending[:0]
+		for _, q := range pending {
+			if ans, ok := t.Answers[q.Key]; ok {
+				raw[q.Key] = ans
+			} else {
+				rest = append(rest, q)
+			}
+		}
+		pending = rest
+	}
+	var problems []string
+	for _, q := range qs {
+		b, ok := raw[q.Key]
+		if !ok {
+			continue // carried
+		}
+		a, err := readTaskAnswer(q.Kind, b)
+		if err != nil {
+			problems = append(problems, strconv.Quote(q.Key)+": "+err.Error())
+			continue
+		}
+		a.key = q.Key
+		fill(q, a)
+	}
+	if problems != nil {
+		return &wink.AnswerError{Problems: problems}
+	}
+	return nil
+}
+
+// taskRequest is q as a task's input request: {"method":...,"params":{...}}.
+func taskRequest(q *wink.Question) ([]byte, error) {
+	switch q.Kind {
+	case wink.AskElicitation:
+		b := append([]byte(nil), `{"method":"elicitation/create","params":{"mode":"form","message":`...)
+		b = strictjson.AppendString(b, q.Message)
+		b = append(b, `,"requestedSchema":`...)
+		b = append(b, q.Schema...)
+		return append(b, `}}`...), nil
+	case wink.AskSampling:
+		return appendSampleRequest(nil, q.Sample)
+	case wink.AskRoots:
+		return []byte(`{"method":"roots/list","params":{}}`), nil
+	}
+	return nil, errors.New("unknown question kind " + q.Kind.String())
+}
+
+// readTaskAnswer reads the client's answer to a question of kind.
+func readTaskAnswer(kind wink.QuestionKind, raw []byte) (answer, error) {
+	a := answer{kind: kind}
+	var err error
+	switch kind {
+	case wink.AskElicitation:
+		a.action, a.content, err = readElicitAnswer(raw)
+	case wink.AskSampling:
+		a.sample, err = readSampleAnswer(raw)
+	case wink.AskRoots:
+		a.roots, err = readRootsAnswer(raw)
+	default:
+		err = errors.New("unknown question kind " + kind.String())
+	}
+	return a, err
+}
+
+// readRootsAnswer reads a roots/list result, strictly: {"roots":[{"uri":...,"name":...}]} (other members
+// are ignored); every problem is reported with its path.
+func readRootsAnswer(raw []byte) ([]wink.Root, error) {
+	roots := []wink.Root{}
+	var d strictjson.Decoder
+	d.Reset(raw, strictjson.Limits{MaxBytes: len(raw) + 1, MaxDepth: 32, MaxErrors: 20})
+	seen := false
+	if d.ObjectStart() {
+		for d.NextKey() {
+			if string(d.Key()) != "roots" {
+				d.Skip()
+				continue
+			}
+			seen = true
+			if d.ArrayStart() {
+				for d.NextElem() {
+					var r wink.Root
+					hasURI := false
+					if d.ObjectStart() {
+						for d.NextKey() {
+							switch string(d.Key()) {
+							case "uri":
+								hasURI = true
+								r.URI, _ = d.String()
+							case "name":
+								r.Name, _ = d.String()
+							default:
+								d.Skip()
+							}
+						}
+						if !hasURI {
+							d.Missing("uri")
+						}
+						d.ObjectEnd()
+					}
+					roots = append(roots, r)
+				}
+				d.ArrayEnd()
+			}
+		}
+		if !seen {
+			d.Missing("roots")
+		}
+		d.ObjectEnd()
+	}
+	if errs := d.Finish(); errs != nil && errs.Len() > 0 {
+		return nil, errors.New("the client's answer is not a roots/list result: " + errs.Error())
+	}
+	return roots, nil
 }

@@ -17,10 +17,10 @@ import (
 // How a task runs on a worker (Tasks.run): the handler is dispatched as a tools/call would be, under a
 // context of its own that is cancelled when the task is cancelled (tasks/cancel on this worker at once;
 // on another worker when this one renews its claim, every third of the lease or poll interval) or when
-// the worker loses its claim. Its questions (wink.Elicit) become the task's input requests, stored
-// under keys the task never reuses (wink.input.N, N counting the handler's questions); a worker that
-// takes the task over runs the handler from the start and gets the stored answers to the questions
-// already answered. The outcome is stored fenced by the claim: a tool result (isError or not) completes
+// the worker loses its claim. Its questions (a wink.Round's, under the keys the handler chose; Elicit's
+// and Sample's under wink.input.N, N counting the handler's one-at-a-time questions) become the task's
+// input requests, stored under keys the task never reuses (tasks_ask.go); a worker that takes the task
+// over runs the handler from the start and gets the stored answers to the questions already answered. The outcome is stored fenced by the claim: a tool result (isError or not) completes
 // the task, a call the dispatcher answers with an error fails it with that JSON-RPC error.
 
 // sortedKeys returns m's keys in order.

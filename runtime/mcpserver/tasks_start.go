@@ -37,7 +37,7 @@ func StartTask(tc *wink.ToolContext) error {
 		return nil
 	}
 	if sc, ok := wink.ClientOf(tc).(*sessionClient); ok && sc != nil {
-		box.answers = slices.Clone(sc.answers[:min(sc.next, len(sc.answers))])
+		box.answers = slices.Clone(sc.answers)
 	}
 	box.started = true
 	return errStartTask

@@ -87,6 +87,7 @@ func extras() []mcpserver.Option {
 		return func(context.Context) (wink.Content, error) { return c, nil }
 	}
 	return []mcpserver.Option{
+		mcpserver.WithPrompt(everything.InputRequiredPrompt()), // asks the client first (inputrequired.go)
 		mcpserver.WithPrompt(mcpserver.Prompt{
 			Name: "test_simple_prompt", Description: "A simple prompt without arguments",
 			Get: func(context.Context, map[string]string) ([]mcpserver.PromptMessage, error) {

@@ -1,9 +1,7 @@
 package everything
 
 import (
-	"context"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/winkgen/wink/runtime/mcpserver"
@@ -103,41 +101,17 @@ type Answer struct {
 	Confirm bool `json:"confirm,omitempty"`
 }
 
-// MultiInput asks two questions at once, then answers with both answers.
+// MultiInput asks two questions at once (one round of two forms), then answers with both answers.
 //
 //wink:tool readonly task=optional
 func MultiInput(tc *wink.ToolContext) (wink.ToolResult[wink.NoValue], error) {
-	c := wink.ClientOf(tc)
-	if c == nil {
-		return wink.ToolResult[wink.NoValue]{}, wink.NewToolError("multi_input needs a client to ask; call it as a task")
+	r := wink.NewRound(tc)
+	first := wink.AskForm(r, "first_name", "First name?", WinkFormAnswer)
+	second := wink.AskForm(r, "second_name", "Second name?", WinkFormAnswer)
+	if err := r.Wait(); err != nil {
+		return wink.ToolResult[wink.NoValue]{}, err
 	}
-	var wg sync.WaitGroup
-	var names [2]string
-	var errs [2]error
-	for i, q := range []string{"First name?", "Second name?"} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			names[i], errs[i] = ask(tc, c, q)
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return wink.ToolResult[wink.NoValue]{}, err
-		}
-	}
-	return wink.Done[wink.NoValue]("Got " + names[0] + " and " + names[1] + "."), nil
-}
-
-// ask asks one question of multi_input.
-func ask(ctx context.Context, c wink.Client, q string) (string, error) {
-	action, content, err := c.Elicit(ctx, q, WinkFormAnswer.Schema)
-	if err != nil || action != wink.ElicitAccept {
-		return string(action), err
-	}
-	a, err := wink.DecodeForm(WinkFormAnswer, content)
-	return a.Name, err
+	return wink.Done[wink.NoValue]("Got " + first.Value.Name + " and " + second.Value.Name + "."), nil
 }
 
 // UserName is the answer to "what is your name".

@@ -62,6 +62,30 @@ type winkStaleElicitationParamsRunGoGenerate = struct {
 
 var _ winkStaleElicitationParamsRunGoGenerate = ElicitationParams{}
 
+type winkStalePersonNameRunGoGenerate = struct {
+	Name string `json:"name"`
+}
+
+var _ winkStalePersonNameRunGoGenerate = PersonName{}
+
+type winkStaleConfirmRunGoGenerate = struct {
+	OK bool `json:"ok"`
+}
+
+var _ winkStaleConfirmRunGoGenerate = Confirm{}
+
+type winkStaleFavoriteColorRunGoGenerate = struct {
+	Color string `json:"color"`
+}
+
+var _ winkStaleFavoriteColorRunGoGenerate = FavoriteColor{}
+
+type winkStalePromptContextRunGoGenerate = struct {
+	Context string `json:"context"`
+}
+
+var _ winkStalePromptContextRunGoGenerate = PromptContext{}
+
 type winkStaleConfirmationRunGoGenerate = struct {
 	Confirm bool `json:"confirm"`
 }
@@ -107,6 +131,38 @@ type winkStaleEnumsRunGoGenerate = struct {
 }
 
 var _ winkStaleEnumsRunGoGenerate = Enums{}
+
+type winkStaleHandlerTestInputRequiredResultElicitationRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerTestInputRequiredResultElicitationRunGoGenerate = TestInputRequiredResultElicitation
+
+type winkStaleHandlerTestInputRequiredResultSamplingRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerTestInputRequiredResultSamplingRunGoGenerate = TestInputRequiredResultSampling
+
+type winkStaleHandlerTestInputRequiredResultListRootsRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerTestInputRequiredResultListRootsRunGoGenerate = TestInputRequiredResultListRoots
+
+type winkStaleHandlerTestInputRequiredResultRequestStateRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerTestInputRequiredResultRequestStateRunGoGenerate = TestInputRequiredResultRequestState
+
+type winkStaleHandlerTestInputRequiredResultMultipleInputsRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerTestInputRequiredResultMultipleInputsRunGoGenerate = TestInputRequiredResultMultipleInputs
+
+type winkStaleHandlerTestInputRequiredResultMultiRoundRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerTestInputRequiredResultMultiRoundRunGoGenerate = TestInputRequiredResultMultiRound
+
+type winkStaleHandlerTestInputRequiredResultTamperedStateRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerTestInputRequiredResultTamperedStateRunGoGenerate = TestInputRequiredResultTamperedState
+
+type winkStaleHandlerTestInputRequiredResultCapabilitiesRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerTestInputRequiredResultCapabilitiesRunGoGenerate = TestInputRequiredResultCapabilities
 
 type winkStaleHandlerJSONSchemaToolRunGoGenerate = func(*wink.ToolContext, SchemaParams) (wink.ToolResult[wink.NoValue], error)
 
@@ -207,7 +263,167 @@ var _ winkStaleHandlerTestReconnectionRunGoGenerate = TestReconnection
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkJSONSchemaTool, WinkTestMissingCapability, WinkTestLoggingTool, WinkTestStreamingElicitation, WinkGreet, WinkSlowCompute, WinkFailingJob, WinkProtocolErrorJob, WinkConfirmDelete, WinkMultiInput, WinkTestToolWithTask, WinkTestSimpleText, WinkTestImageContent, WinkTestAudioContent, WinkTestEmbeddedResource, WinkTestMultipleContentTypes, WinkTestToolWithLogging, WinkTestErrorHandling, WinkTestToolWithProgress, WinkTestSampling, WinkTestElicitation, WinkTestElicitationSep1034Defaults, WinkTestElicitationSep1330Enums, WinkTestReconnection}
+	return []*wink.Tool{WinkTestInputRequiredResultElicitation, WinkTestInputRequiredResultSampling, WinkTestInputRequiredResultListRoots, WinkTestInputRequiredResultRequestState, WinkTestInputRequiredResultMultipleInputs, WinkTestInputRequiredResultMultiRound, WinkTestInputRequiredResultTamperedState, WinkTestInputRequiredResultCapabilities, WinkJSONSchemaTool, WinkTestMissingCapability, WinkTestLoggingTool, WinkTestStreamingElicitation, WinkGreet, WinkSlowCompute, WinkFailingJob, WinkProtocolErrorJob, WinkConfirmDelete, WinkMultiInput, WinkTestToolWithTask, WinkTestSimpleText, WinkTestImageContent, WinkTestAudioContent, WinkTestEmbeddedResource, WinkTestMultipleContentTypes, WinkTestToolWithLogging, WinkTestErrorHandling, WinkTestToolWithProgress, WinkTestSampling, WinkTestElicitation, WinkTestElicitationSep1034Defaults, WinkTestElicitationSep1330Enums, WinkTestReconnection}
+}
+
+// WinkTestInputRequiredResultElicitation is the test_input_required_result_elicitation tool, handled by TestInputRequiredResultElicitation.
+var WinkTestInputRequiredResultElicitation = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Asks the user's name under the key user_name, then greets them.",
+	Name:             "test_input_required_result_elicitation",
+	ParamsSchema:     winkSchemaNoParams,
+	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.TestInputRequiredResultElicitation (inputrequired.go)",
+	ReadOnly:         true,
+	ResultSchema:     winkSchemaNoValue,
+	Signature:        "test_input_required_result_elicitation() -> None  # Asks the user's name under the key user_name, then greets them.",
+}, &winkFuncsTestInputRequiredResultElicitation)
+var winkFuncsTestInputRequiredResultElicitation = wink.Funcs[wink.NoParams, wink.NoValue]{
+	Decode:       wink.DecodeNoParams,
+	EncodeParams: wink.EncodeNoParams,
+	EncodeResult: wink.EncodeNoValue,
+	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
+		return TestInputRequiredResultElicitation(tc)
+	},
+}
+
+// WinkTestInputRequiredResultSampling is the test_input_required_result_sampling tool, handled by TestInputRequiredResultSampling.
+var WinkTestInputRequiredResultSampling = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Asks the client's model a question under the key capital_question.",
+	Name:             "test_input_required_result_sampling",
+	ParamsSchema:     winkSchemaNoParams,
+	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.TestInputRequiredResultSampling (inputrequired.go)",
+	ReadOnly:         true,
+	ResultSchema:     winkSchemaNoValue,
+	Signature:        "test_input_required_result_sampling() -> None  # Asks the client's model a question under the key capital_question.",
+}, &winkFuncsTestInputRequiredResultSampling)
+var winkFuncsTestInputRequiredResultSampling = wink.Funcs[wink.NoParams, wink.NoValue]{
+	Decode:       wink.DecodeNoParams,
+	EncodeParams: wink.EncodeNoParams,
+	EncodeResult: wink.EncodeNoValue,
+	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
+		return TestInputRequiredResultSampling(tc)
+	},
+}
+
+// WinkTestInputRequiredResultListRoots is the test_input_required_result_list_roots tool, handled by TestInputRequiredResultListRoots.
+var WinkTestInputRequiredResultListRoots = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Asks for the client's roots under the key client_roots.",
+	Name:             "test_input_required_result_list_roots",
+	ParamsSchema:     winkSchemaNoParams,
+	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.TestInputRequiredResultListRoots (inputrequired.go)",
+	ReadOnly:         true,
+	ResultSchema:     winkSchemaNoValue,
+	Signature:        "test_input_required_result_list_roots() -> None  # Asks for the client's roots under the key client_roots.",
+}, &winkFuncsTestInputRequiredResultListRoots)
+var winkFuncsTestInputRequiredResultListRoots = wink.Funcs[wink.NoParams, wink.NoValue]{
+	Decode:       wink.DecodeNoParams,
+	EncodeParams: wink.EncodeNoParams,
+	EncodeResult: wink.EncodeNoValue,
+	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
+		return TestInputRequiredResultListRoots(tc)
+	},
+}
+
+// WinkTestInputRequiredResultRequestState is the test_input_required_result_request_state tool, handled by TestInputRequiredResultRequestState.
+var WinkTestInputRequiredResultRequestState = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Asks for a confirmation; the answer comes back with the signed requestState, which the server checks before the handler runs again.",
+	Name:             "test_input_required_result_request_state",
+	ParamsSchema:     winkSchemaNoParams,
+	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.TestInputRequiredResultRequestState (inputrequired.go)",
+	ReadOnly:         true,
+	ResultSchema:     winkSchemaNoValue,
+	Signature:        "test_input_required_result_request_state() -> None  # Asks for a confirmation; the answer comes back with the signed requestState, which the server checks before the handler runs again.",
+}, &winkFuncsTestInputRequiredResultRequestState)
+var winkFuncsTestInputRequiredResultRequestState = wink.Funcs[wink.NoParams, wink.NoValue]{
+	Decode:       wink.DecodeNoParams,
+	EncodeParams: wink.EncodeNoParams,
+	EncodeResult: wink.EncodeNoValue,
+	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
+		return TestInputRequiredResultRequestState(tc)
+	},
+}
+
+// WinkTestInputRequiredResultMultipleInputs is the test_input_required_result_multiple_inputs tool, handled by TestInputRequiredResultMultipleInputs.
+var WinkTestInputRequiredResultMultipleInputs = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Asks three questions at once: the user's name, a greeting from the client's model, and the client's roots.",
+	Name:             "test_input_required_result_multiple_inputs",
+	ParamsSchema:     winkSchemaNoParams,
+	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.TestInputRequiredResultMultipleInputs (inputrequired.go)",
+	ReadOnly:         true,
+	ResultSchema:     winkSchemaNoValue,
+	Signature:        "test_input_required_result_multiple_inputs() -> None  # Asks three questions at once: the user's name, a greeting from the client's model, and the client's roots.",
+}, &winkFuncsTestInputRequiredResultMultipleInputs)
+var winkFuncsTestInputRequiredResultMultipleInputs = wink.Funcs[wink.NoParams, wink.NoValue]{
+	Decode:       wink.DecodeNoParams,
+	EncodeParams: wink.EncodeNoParams,
+	EncodeResult: wink.EncodeNoValue,
+	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
+		return TestInputRequiredResultMultipleInputs(tc)
+	},
+}
+
+// WinkTestInputRequiredResultMultiRound is the test_input_required_result_multi_round tool, handled by TestInputRequiredResultMultiRound.
+var WinkTestInputRequiredResultMultiRound = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Asks two questions, one round after the other: the second depends on nothing but shows a handler that needs several rounds.",
+	Name:             "test_input_required_result_multi_round",
+	ParamsSchema:     winkSchemaNoParams,
+	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.TestInputRequiredResultMultiRound (inputrequired.go)",
+	ReadOnly:         true,
+	ResultSchema:     winkSchemaNoValue,
+	Signature:        "test_input_required_result_multi_round() -> None  # Asks two questions, one round after the other: the second depends on nothing but shows a handler that needs several rounds.",
+}, &winkFuncsTestInputRequiredResultMultiRound)
+var winkFuncsTestInputRequiredResultMultiRound = wink.Funcs[wink.NoParams, wink.NoValue]{
+	Decode:       wink.DecodeNoParams,
+	EncodeParams: wink.EncodeNoParams,
+	EncodeResult: wink.EncodeNoValue,
+	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
+		return TestInputRequiredResultMultiRound(tc)
+	},
+}
+
+// WinkTestInputRequiredResultTamperedState is the test_input_required_result_tampered_state tool, handled by TestInputRequiredResultTamperedState.
+var WinkTestInputRequiredResultTamperedState = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Asks for a confirmation; a retry whose requestState was changed is refused (-32602) before the handler runs.",
+	Name:             "test_input_required_result_tampered_state",
+	ParamsSchema:     winkSchemaNoParams,
+	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.TestInputRequiredResultTamperedState (inputrequired.go)",
+	ReadOnly:         true,
+	ResultSchema:     winkSchemaNoValue,
+	Signature:        "test_input_required_result_tampered_state() -> None  # Asks for a confirmation; a retry whose requestState was changed is refused (-32602) before the handler runs.",
+}, &winkFuncsTestInputRequiredResultTamperedState)
+var winkFuncsTestInputRequiredResultTamperedState = wink.Funcs[wink.NoParams, wink.NoValue]{
+	Decode:       wink.DecodeNoParams,
+	EncodeParams: wink.EncodeNoParams,
+	EncodeResult: wink.EncodeNoValue,
+	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
+		return TestInputRequiredResultTamperedState(tc)
+	},
+}
+
+// WinkTestInputRequiredResultCapabilities is the test_input_required_result_capabilities tool, handled by TestInputRequiredResultCapabilities.
+var WinkTestInputRequiredResultCapabilities = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Asks only what the client declared it can answer: a question for its model when it declared sampling, a form when it declared elicitation.",
+	Name:             "test_input_required_result_capabilities",
+	ParamsSchema:     winkSchemaNoParams,
+	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.TestInputRequiredResultCapabilities (inputrequired.go)",
+	ReadOnly:         true,
+	ResultSchema:     winkSchemaNoValue,
+	Signature:        "test_input_required_result_capabilities() -> None  # Asks only what the client declared it can answer: a question for its model when it declared sampling, a form when it declared elicitation.",
+}, &winkFuncsTestInputRequiredResultCapabilities)
+var winkFuncsTestInputRequiredResultCapabilities = wink.Funcs[wink.NoParams, wink.NoValue]{
+	Decode:       wink.DecodeNoParams,
+	EncodeParams: wink.EncodeNoParams,
+	EncodeResult: wink.EncodeNoValue,
+	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
+		return TestInputRequiredResultCapabilities(tc)
+	},
 }
 
 // WinkJSONSchemaTool is the json_schema_2020_12_tool tool, handled by JSONSchemaTool.
@@ -387,13 +603,13 @@ var winkFuncsConfirmDelete = wink.Funcs[ConfirmDeleteParams, wink.NoValue]{
 // WinkMultiInput is the multi_input tool, handled by MultiInput.
 var WinkMultiInput = wink.NewTool(wink.Spec{
 	AcceptsOverrides: false,
-	Description:      "Asks two questions at once, then answers with both answers.",
+	Description:      "Asks two questions at once (one round of two forms), then answers with both answers.",
 	Name:             "multi_input",
 	ParamsSchema:     winkSchemaNoParams,
 	Position:         "github.com/winkgen/wink/example/cmd/conformance/everything.MultiInput (tasks.go)",
 	ReadOnly:         true,
 	ResultSchema:     winkSchemaNoValue,
-	Signature:        "multi_input() -> None  # Asks two questions at once, then answers with both answers.",
+	Signature:        "multi_input() -> None  # Asks two questions at once (one round of two forms), then answers with both answers.",
 	Task:             wink.TaskOptional,
 }, &winkFuncsMultiInput)
 var winkFuncsMultiInput = wink.Funcs[wink.NoParams, wink.NoValue]{
@@ -998,6 +1214,138 @@ func winkEncodeElicitationParams(dst []byte, v *ElicitationParams) []byte {
 	return dst
 }
 
+// winkDecodePersonName strictly decodes a PersonName object; errors are recorded in d.
+func winkDecodePersonName(d *strictjson.Decoder, v *PersonName) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "name":
+			if d.Repeated(&seen[0], 1) {
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.Name = s
+			}
+		default:
+			d.Unknown(winkKeysPersonName)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("name")
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodePersonName appends the canonical JSON encoding of v to dst.
+func winkEncodePersonName(dst []byte, v *PersonName) []byte {
+	dst = append(dst, "{\"name\":"...)
+	dst = strictjson.AppendString(dst, v.Name)
+	dst = append(dst, '}')
+	return dst
+}
+
+// winkDecodeConfirm strictly decodes a Confirm object; errors are recorded in d.
+func winkDecodeConfirm(d *strictjson.Decoder, v *Confirm) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "ok":
+			if d.Repeated(&seen[0], 1) {
+				continue
+			}
+			if b, ok := d.Bool(); ok {
+				v.OK = b
+			}
+		default:
+			d.Unknown(winkKeysConfirm)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("ok")
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeConfirm appends the canonical JSON encoding of v to dst.
+func winkEncodeConfirm(dst []byte, v *Confirm) []byte {
+	dst = append(dst, "{\"ok\":"...)
+	dst = strictjson.AppendBool(dst, v.OK)
+	dst = append(dst, '}')
+	return dst
+}
+
+// winkDecodeFavoriteColor strictly decodes a FavoriteColor object; errors are recorded in d.
+func winkDecodeFavoriteColor(d *strictjson.Decoder, v *FavoriteColor) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "color":
+			if d.Repeated(&seen[0], 1) {
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.Color = s
+			}
+		default:
+			d.Unknown(winkKeysFavoriteColor)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("color")
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeFavoriteColor appends the canonical JSON encoding of v to dst.
+func winkEncodeFavoriteColor(dst []byte, v *FavoriteColor) []byte {
+	dst = append(dst, "{\"color\":"...)
+	dst = strictjson.AppendString(dst, v.Color)
+	dst = append(dst, '}')
+	return dst
+}
+
+// winkDecodePromptContext strictly decodes a PromptContext object; errors are recorded in d.
+func winkDecodePromptContext(d *strictjson.Decoder, v *PromptContext) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "context":
+			if d.Repeated(&seen[0], 1) {
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.Context = s
+			}
+		default:
+			d.Unknown(winkKeysPromptContext)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("context")
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodePromptContext appends the canonical JSON encoding of v to dst.
+func winkEncodePromptContext(dst []byte, v *PromptContext) []byte {
+	dst = append(dst, "{\"context\":"...)
+	dst = strictjson.AppendString(dst, v.Context)
+	dst = append(dst, '}')
+	return dst
+}
+
 // winkDecodeConfirmation strictly decodes a Confirmation object; errors are recorded in d.
 func winkDecodeConfirmation(d *strictjson.Decoder, v *Confirmation) {
 	if !d.ObjectStart() {
@@ -1436,6 +1784,38 @@ func winkEncodeEnums(dst []byte, v *Enums) []byte {
 	return dst
 }
 
+// WinkFormPersonName is the elicitation form of PersonName (//wink:form): its requestedSchema in MCP's
+// elicitation subset and its strict decoder. Ask for it with wink.Elicit(tc, message, WinkFormPersonName).
+var WinkFormPersonName = &wink.Form[PersonName]{
+	Decode: winkDecodePersonName,
+	Name:   "PersonName",
+	Schema: winkSchemaFormPersonName,
+}
+
+// WinkFormConfirm is the elicitation form of Confirm (//wink:form): its requestedSchema in MCP's
+// elicitation subset and its strict decoder. Ask for it with wink.Elicit(tc, message, WinkFormConfirm).
+var WinkFormConfirm = &wink.Form[Confirm]{
+	Decode: winkDecodeConfirm,
+	Name:   "Confirm",
+	Schema: winkSchemaFormConfirm,
+}
+
+// WinkFormFavoriteColor is the elicitation form of FavoriteColor (//wink:form): its requestedSchema in MCP's
+// elicitation subset and its strict decoder. Ask for it with wink.Elicit(tc, message, WinkFormFavoriteColor).
+var WinkFormFavoriteColor = &wink.Form[FavoriteColor]{
+	Decode: winkDecodeFavoriteColor,
+	Name:   "FavoriteColor",
+	Schema: winkSchemaFormFavoriteColor,
+}
+
+// WinkFormPromptContext is the elicitation form of PromptContext (//wink:form): its requestedSchema in MCP's
+// elicitation subset and its strict decoder. Ask for it with wink.Elicit(tc, message, WinkFormPromptContext).
+var WinkFormPromptContext = &wink.Form[PromptContext]{
+	Decode: winkDecodePromptContext,
+	Name:   "PromptContext",
+	Schema: winkSchemaFormPromptContext,
+}
+
 // WinkFormConfirmation is the elicitation form of Confirmation (//wink:form): its requestedSchema in MCP's
 // elicitation subset and its strict decoder. Ask for it with wink.Elicit(tc, message, WinkFormConfirmation).
 var WinkFormConfirmation = &wink.Form[Confirmation]{
@@ -1486,14 +1866,18 @@ var WinkFormEnums = &wink.Form[Enums]{
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaSchemaParams        = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"type":["string","null"],"description":"Name of the person."},"address":{"description":"Address of the person.","anyOf":[{"$ref":"#/$defs/address"},{"type":"null"}]},"billing":{"description":"Billing address, when it differs.","anyOf":[{"$ref":"#/$defs/address"},{"type":"null"}]}},"additionalProperties":false,"$defs":{"address":{"type":"object","description":"address is a postal address; used twice, so winkgen states it once, under $defs.","properties":{"street":{"type":["string","null"],"description":"Street and number."},"city":{"type":["string","null"],"description":"City name."}},"additionalProperties":false}}}`)
-	winkSchemaNoValue             = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"null"}`)
 	winkSchemaNoParams            = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)
+	winkSchemaNoValue             = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"null"}`)
+	winkSchemaSchemaParams        = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"type":["string","null"],"description":"Name of the person."},"address":{"description":"Address of the person.","anyOf":[{"$ref":"#/$defs/address"},{"type":"null"}]},"billing":{"description":"Billing address, when it differs.","anyOf":[{"$ref":"#/$defs/address"},{"type":"null"}]}},"additionalProperties":false,"$defs":{"address":{"type":"object","description":"address is a postal address; used twice, so winkgen states it once, under $defs.","properties":{"street":{"type":["string","null"],"description":"Street and number."},"city":{"type":["string","null"],"description":"City name."}},"additionalProperties":false}}}`)
 	winkSchemaGreetParams         = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"GreetParams name who to greet.","properties":{"name":{"type":"string","description":"Who to greet."}},"required":["name"],"additionalProperties":false}`)
 	winkSchemaSlowComputeParams   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"SlowComputeParams say how long to work.","properties":{"seconds":{"type":"integer","description":"Seconds to work before answering.","minimum":0,"maximum":3600},"label":{"type":["string","null"],"description":"A label echoed in the answer."}},"required":["seconds"],"additionalProperties":false}`)
 	winkSchemaConfirmDeleteParams = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"ConfirmDeleteParams name the file.","properties":{"filename":{"type":"string","description":"The file to delete."}},"required":["filename"],"additionalProperties":false}`)
 	winkSchemaSamplingParams      = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"prompt":{"type":"string","description":"Prompt is the prompt to send to the LLM."}},"required":["prompt"],"additionalProperties":false}`)
 	winkSchemaElicitationParams   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"message":{"type":"string","description":"Message is the message to show the user."}},"required":["message"],"additionalProperties":false}`)
+	winkSchemaFormPersonName      = []byte(`{"type":"object","properties":{"name":{"type":"string","description":"The name."}},"required":["name"]}`)
+	winkSchemaFormConfirm         = []byte(`{"type":"object","properties":{"ok":{"type":"boolean","description":"Whether it is confirmed."}},"required":["ok"]}`)
+	winkSchemaFormFavoriteColor   = []byte(`{"type":"object","properties":{"color":{"type":"string","description":"The color."}},"required":["color"]}`)
+	winkSchemaFormPromptContext   = []byte(`{"type":"object","properties":{"context":{"type":"string","description":"The context the prompt uses."}},"required":["context"]}`)
 	winkSchemaFormConfirmation    = []byte(`{"type":"object","properties":{"confirm":{"type":"boolean","description":"Whether to go on."}},"required":["confirm"]}`)
 	winkSchemaFormAnswer          = []byte(`{"type":"object","properties":{"name":{"type":"string","description":"A name."},"confirm":{"type":"boolean","description":"Whether to go on."}}}`)
 	winkSchemaFormUserName        = []byte(`{"type":"object","properties":{"name":{"type":"string","description":"The user's name."}},"required":["name"]}`)
@@ -1511,6 +1895,10 @@ var (
 	winkKeysConfirmDeleteParams = []string{"filename"}
 	winkKeysSamplingParams      = []string{"prompt"}
 	winkKeysElicitationParams   = []string{"message"}
+	winkKeysPersonName          = []string{"name"}
+	winkKeysConfirm             = []string{"ok"}
+	winkKeysFavoriteColor       = []string{"color"}
+	winkKeysPromptContext       = []string{"context"}
 	winkKeysConfirmation        = []string{"confirm"}
 	winkKeysAnswer              = []string{"name", "confirm"}
 	winkKeysUserName            = []string{"name"}
