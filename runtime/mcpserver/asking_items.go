@@ -55,25 +55,41 @@ func (s *server) askingItems(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 		}
 		sc := s.clientFor(req, ss, st.answers, responses)
-		res, err := next(wink.WithClient(ctx, sc), method, req)
-		if berr := sc.badAnswers(what); berr != nil {
-			return nil, berr
-		}
-		if err == nil {
-			return res, nil
-		}
-		if merr := missingCapability(sc, wink.Outcome{}, nil); merr != nil {
-			return nil, merr // -32021 on 2026-07-28 (capability.go)
-		}
-		if ir := sc.inputRequests(); ir != nil {
-			rs := s.encodeState(subject, args, callState{answers: sc.answers, asked: sc.askedKeys()})
-			if _, ok := req.(*mcp.GetPromptRequest); ok {
-				return &mcp.GetPromptResult{InputRequests: ir, RequestState: rs}, nil
-			}
-			return &mcp.ReadResourceResult{InputRequests: ir, RequestState: rs}, nil
-		}
-		return res, err
+		ia := &itemAsk{s: s, subject: subject, what: what, args: args, sc: sc}
+		ctx = context.WithValue(wink.WithClient(ctx, sc), itemAskKey{}, ia)
+		return next(ctx, method, req)
 	}
+}
+
+// itemAsk is what askingItems gives the handler of one prompts/get or resources/read.
+type itemAsk struct {
+	s             *server
+	subject, what string
+	args          []byte
+	sc            *sessionClient
+}
+
+type itemAskKey struct{}
+
+// itemAnswer is what a prompt's or resource's handler answers when Get or Read failed with err: a
+// protocol error of the answers (-32602) or of a missing capability (-32021), or the input-required
+// result's inputRequests and requestState when a round is waiting; ok is false when none applies (err
+// is Get's or Read's own failure).
+func itemAnswer(ctx context.Context, err error) (ir mcp.InputRequestMap, state string, perr error, ok bool) {
+	ia, _ := ctx.Value(itemAskKey{}).(*itemAsk)
+	if ia == nil || err == nil {
+		return nil, "", nil, false
+	}
+	if berr := ia.sc.badAnswers(ia.what); berr != nil {
+		return nil, "", berr, true
+	}
+	if merr := missingCapability(ia.sc, wink.Outcome{}, nil); merr != nil {
+		return nil, "", merr, true // -32021 on 2026-07-28 (capability.go)
+	}
+	if ir = ia.sc.inputRequests(); ir != nil {
+		return ir, ia.s.encodeState(ia.subject, ia.args, callState{answers: ia.sc.answers, asked: ia.sc.askedKeys()}), nil, true
+	}
+	return nil, "", nil, false
 }
 
 // promptArgs is a prompt's arguments as a JSON object, keys sorted.

@@ -215,6 +215,12 @@ func promptHandler(p *Prompt) mcp.PromptHandler {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: strings.TrimSuffix(msg, ";")}
 		}
 		msgs, err := p.Get(ctx, args)
+		if ir, state, perr, ok := itemAnswer(ctx, err); ok { // Get asks the client (asking_items.go)
+			if perr != nil {
+				return nil, perr
+			}
+			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{}, InputRequests: ir, RequestState: state}, nil
+		}
 		if err != nil {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "prompt " + strconv.Quote(p.Name) + ": " + err.Error()}
 		}

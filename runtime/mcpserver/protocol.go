@@ -113,6 +113,10 @@ func metaVersion(req mcp.Request) bool {
 		return r.Params != nil && r.Params.Meta[mcp.MetaKeyProtocolVersion] != nil
 	case *mcp.CallToolRequest:
 		return r.Params != nil && r.Params.Meta[mcp.MetaKeyProtocolVersion] != nil
+	case *mcp.GetPromptRequest:
+		return r.Params != nil && r.Params.Meta[mcp.MetaKeyProtocolVersion] != nil
+	case *mcp.ReadResourceRequest:
+		return r.Params != nil && r.Params.Meta[mcp.MetaKeyProtocolVersion] != nil
 	}
 	return false
 }

@@ -243,6 +243,12 @@ func readHandler(name, mimeType string, read func(ctx context.Context, uri strin
 			}
 		}()
 		c, err := read(ctx, uri)
+		if ir, state, perr, ok := itemAnswer(ctx, err); ok { // Read asks the client (asking_items.go)
+			if perr != nil {
+				return nil, perr
+			}
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{}, InputRequests: ir, RequestState: state}, nil
+		}
 		if errors.Is(err, errNotFound) || errors.Is(err, vfs.ErrNotFound) || errors.Is(err, vfs.ErrIsDir) {
 			return nil, mcp.ResourceNotFoundError(uri)
 		}
