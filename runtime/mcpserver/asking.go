@@ -35,6 +35,13 @@ func (c *sessionClient) Ask(ctx context.Context, qs []*wink.Question) error {
 		return c.askRound(qs, reqs)
 	}
 	for i, q := range qs {
+		// A key names one question for the whole request at every revision: asked again, it has its answer.
+		if a, ok, err := c.lookup(q.Key, q.Kind); err != nil {
+			return err
+		} else if ok {
+			fill(q, a)
+			continue
+		}
 		switch r := reqs[i].(type) {
 		case *mcp.ElicitParams:
 			action, content, err := c.Elicit(ctx, r.Message, q.Schema)
@@ -60,6 +67,7 @@ func (c *sessionClient) Ask(ctx context.Context, qs []*wink.Question) error {
 			q.Roots = a.roots
 		}
 		q.Answered = true
+		c.answers = append(c.answers, answer{key: q.Key, kind: q.Kind, action: q.Action, content: q.Content, sample: q.Sampled, roots: q.Roots})
 	}
 	return nil
 }

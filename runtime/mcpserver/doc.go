@@ -269,11 +269,46 @@
 // A result's content blocks (wink.WithContent: images, audio, embedded resources, resource links, more
 // text) follow its text block as MCP content of the same kinds. During a call, ToolContext.Log sends
 // notifications/message at the level the client set, and ToolContext.Sample and wink.Elicit ask the
-// client's model and user: sampling/createMessage and elicitation/create up to protocol 2025-11-25,
-// input-required results on 2026-07-28 (the handler runs again with the answers so far, carried in a
-// signed requestState). WithPrompt, WithPrompts and WithPromptSections serve prompts; WithResource,
+// client's model and user one question at a time (wink.Round asks several, named, at once: see above):
+// sampling/createMessage and elicitation/create up to protocol 2025-11-25, input-required results on
+// 2026-07-28 (the handler runs again with the answers so far, carried in a signed requestState). WithPrompt, WithPrompts and WithPromptSections serve prompts; WithResource,
 // WithResourceTemplate and WithWorkspace serve resources (a workspace's subscribers are notified when a
 // file changes); completion/complete completes prompt arguments and template variables.
+//
+// # Asking the client: named questions, several at once, from tools, prompts and resources
+//
+// A tool's handler, a Prompt's Get and a Resource's (or ResourceTemplate's) Read ask the client with
+// wink.Round (wink.NewRound(ctx)): forms (wink.AskForm), questions for the client's model (Sample) and
+// the client's roots (Roots), each under a key the handler chooses, waited for together (Wait). The
+// author writes one code path; what the client is sent depends on the revision the request is answered
+// at:
+//
+//   - 2026-07-28 (stateless, or WithBothRevisions): Wait returns an error the handler returns as it is;
+//     the server answers tools/call, prompts/get or resources/read with
+//     {"resultType":"input_required","inputRequests":{"<key>":{"method":"elicitation/create" |
+//     "sampling/createMessage" | "roots/list","params":...},...},"requestState":"wink-call...."}, every
+//     unanswered question of the round at once. The client sends the same request again with
+//     "inputResponses" (answers by key) and the requestState; the handler runs again from the start, and
+//     Wait returns the answers. A handler with k rounds runs k+1 times (a tool's earlier runs are rolled
+//     back). The requestState is signed (HMAC-SHA256, WithRequestStateKey) over the tool's name and its
+//     arguments in canonical form (the prompt's name and arguments, the resource's URI) and carries every
+//     answer given so far: a changed or foreign state is refused with -32602 before anything runs.
+//   - 2025-11-25 and earlier, on a session: each question is a request to the client
+//     (elicitation/create, sampling/createMessage, roots/list), one after the other, and the handler runs
+//     once. A stateless server cannot ask at these revisions (wink.ErrNotAvailable).
+//   - a task (WithTasks): the questions are the task's input requests under their keys; tasks/get shows
+//     them and tasks/update answers them.
+//
+// Keys: a key names one question for the whole request (every round, every run of the handler, a task's
+// whole life): its answer, once given, stays its answer, and a question of another kind under a key
+// already used is refused. Keys starting "wink." are the runtime's (wink.input.N for the one-at-a-time
+// ToolContext.Sample and wink.Elicit, wink.approval for a held call's approval). Answers are read
+// strictly: an answer of the wrong kind (a sampling result for a form) or content a tool cannot take
+// fails the request with -32602 naming each key; a form's answer is decoded by its generated decoder,
+// and Wait reports every problem of every answer, each under its key. Keys a retry answers that the
+// handler does not ask are ignored; a question the retry leaves unanswered is asked again. A question
+// whose capability the client did not declare makes the request fail with -32021 on 2026-07-28 (a tool
+// error before); wink.Declared tells a handler what the client declared, to leave such a question out.
 //
 // # Resources: what is guaranteed
 //

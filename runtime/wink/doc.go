@@ -119,6 +119,20 @@
 // each other's writes; read-only tools (//wink:tool readonly) share them, take
 // no snapshot and get read-only views.
 //
+// # Asking the client several things at once
+//
+// [NewRound] gathers a handler's questions for its client, each under a key
+// the handler chooses: forms ([AskForm], decoded by the form's generated
+// decoder), questions for the client's model ([Round.Sample]) and the
+// client's roots ([Round.Roots]); [Round.Wait] asks them together and
+// returns when all are answered, or returns an error the handler returns as
+// it is (on MCP 2026-07-28 the answers come with the request sent again, and
+// the handler runs again from the start). A key names one question for the
+// whole request. [Declared] says which capabilities the client declared.
+// The same code serves a tool, an MCP prompt's Get and a resource's Read
+// (they get a context.Context), at every MCP revision and in a task; package
+// mcpserver documents what each revision sends.
+//
 // # Held calls: what a decision is bound to
 //
 // A call a policy holds (or that waits for the user's answer to [Elicit])
