@@ -53,7 +53,7 @@ func Survey(tc *wink.ToolContext) (wink.ToolResult[wink.NoValue], error) {
 	for _, root := range roots.Roots {
 		uris = append(uris, root.URI)
 	}
-	return wink.Done[wink.NoValue](name.Value.Name+" likes "+color.Value.Color+"; the model says "+strconv.Quote(greeting.Content.Text)+"; roots: "+strings.Join(uris, ",")), nil
+	return wink.Done[wink.NoValue](name.Value.Name + " likes " + color.Value.Color + "; the model says " + strconv.Quote(greeting.Content.Text) + "; roots: " + strings.Join(uris, ",")), nil
 }
 
 // Reuse asks the key "k" as a form, then as a question for the client's model: a key names one question.
