@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -43,7 +44,7 @@ func askServer(t *testing.T) *mcp.Server {
 }
 
 // askClient connects a Go SDK client with roots, a user who answers forms and a model; asked records the
-// questions in the order the client got them (forms by message).
+// questions the client got (forms by message); the SDK client answers one round's questions concurrently.
 func askClient(t *testing.T, srv *mcp.Server, version string, disabled bool, asked *[]string) *mcp.ClientSession {
 	t.Helper()
 	st, ct := mcp.NewInMemoryTransports()
@@ -51,16 +52,21 @@ func askClient(t *testing.T, srv *mcp.Server, version string, disabled bool, ask
 	if err != nil {
 		t.Fatal(err)
 	}
+	var mu sync.Mutex
 	c := mcp.NewClient(&mcp.Implementation{Name: "ask-client", Version: "v0"}, &mcp.ClientOptions{
 		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			mu.Lock()
 			*asked = append(*asked, req.Params.Message)
+			mu.Unlock()
 			if strings.Contains(req.Params.Message, "color") {
 				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"color": "blue"}}, nil
 			}
 			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ann"}}, nil
 		},
 		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			mu.Lock()
 			*asked = append(*asked, "sampling")
+			mu.Unlock()
 			return &mcp.CreateMessageResult{Role: "assistant", Model: "m", Content: &mcp.TextContent{Text: "Hello!"}}, nil
 		},
 		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: disabled},
