@@ -287,10 +287,11 @@ func TestIdleSessionTimeoutIsOnByDefault(t *testing.T) {
 	if status, _, body, _ := c.postString(sid, `{"jsonrpc":"2.0","id":3,"method":"ping"}`); status != http.StatusNotFound {
 		t.Errorf("a request to a timed-out session: status %d %q, want 404 (the client starts a new session)", status, body)
 	}
-	// WithSessionTimeout wins over WithHTTPOptions; a session in use is kept.
-	released, sid, c = release(mcpserver.WithHTTPOptions(&mcp.StreamableHTTPOptions{SessionTimeout: time.Hour}), mcpserver.WithSessionTimeout(200*time.Millisecond))
-	for range 5 {
-		time.Sleep(100 * time.Millisecond)
+	// WithSessionTimeout wins over WithHTTPOptions; a session in use is kept: calls 250 ms apart for twice
+	// the timeout (a call would have to come over 1 s late, four times its gap, to lose the session).
+	released, sid, c = release(mcpserver.WithHTTPOptions(&mcp.StreamableHTTPOptions{SessionTimeout: time.Hour}), mcpserver.WithSessionTimeout(time.Second))
+	for range 8 {
+		time.Sleep(250 * time.Millisecond)
 		if err := c.call(sid, `{"text":"still here"}`); err != nil {
 			t.Fatalf("a session in use was closed: %v", err)
 		}
