@@ -38,7 +38,7 @@ func (t *Tag) Get(key string) (TagItem, bool) {
 
 // tagKeys lists the keys a wink tag accepts, in the order messages show them.
 var tagKeys = []string{"min", "max", "exclusiveMin", "exclusiveMax", "multipleOf", "minLength", "maxLength",
-	"pattern", "patternDesc", "format", "minItems", "maxItems", "uniqueItems", "enum", "default"}
+	"pattern", "patternDesc", "format", "minItems", "maxItems", "uniqueItems", "enum", "default", "header"}
 
 // tagForm says how to write each key, for messages.
 var tagForm = map[string]string{
@@ -47,6 +47,7 @@ var tagForm = map[string]string{
 	"minLength": "minLength=<count>", "maxLength": "maxLength=<count>", "minItems": "minItems=<count>",
 	"maxItems": "maxItems=<count>", "pattern": "pattern='<RE2 regexp>'", "patternDesc": "patternDesc='<what the pattern accepts>'", "format": "format=<name>",
 	"uniqueItems": "uniqueItems or uniqueItems=true|false", "enum": "enum=a|b|c", "default": "default=<value>",
+	"header": "header=<HTTP field name>",
 }
 
 // ParseTag parses a tag value (the text between the quotes of wink:"...") whose first byte is at pos.

@@ -71,9 +71,9 @@ func TestParseTagReportsEveryErrorWithPositionAndMessage(t *testing.T) {
 		{`min=1,`, []string{`35: empty item in wink tag; remove the extra comma`}},
 		{`,min=1`, []string{`30: empty item in wink tag; remove the extra comma`}},
 		{`mni=1,minlength=3,foo`, []string{
-			`30: unknown key "mni" in wink tag (did you mean "min"?); accepted keys: min, max, exclusiveMin, exclusiveMax, multipleOf, minLength, maxLength, pattern, patternDesc, format, minItems, maxItems, uniqueItems, enum, default`,
-			`36: unknown key "minlength" in wink tag (did you mean "minLength"?); accepted keys: min, max, exclusiveMin, exclusiveMax, multipleOf, minLength, maxLength, pattern, patternDesc, format, minItems, maxItems, uniqueItems, enum, default`,
-			`48: unknown key "foo" in wink tag; accepted keys: min, max, exclusiveMin, exclusiveMax, multipleOf, minLength, maxLength, pattern, patternDesc, format, minItems, maxItems, uniqueItems, enum, default`,
+			`30: unknown key "mni" in wink tag (did you mean "min"?); accepted keys: min, max, exclusiveMin, exclusiveMax, multipleOf, minLength, maxLength, pattern, patternDesc, format, minItems, maxItems, uniqueItems, enum, default, header`,
+			`36: unknown key "minlength" in wink tag (did you mean "minLength"?); accepted keys: min, max, exclusiveMin, exclusiveMax, multipleOf, minLength, maxLength, pattern, patternDesc, format, minItems, maxItems, uniqueItems, enum, default, header`,
+			`48: unknown key "foo" in wink tag; accepted keys: min, max, exclusiveMin, exclusiveMax, multipleOf, minLength, maxLength, pattern, patternDesc, format, minItems, maxItems, uniqueItems, enum, default, header`,
 		}},
 		{`min=1,min=2`, []string{`36: duplicate key min in wink tag; give each key once`}},
 		{`min,max=,pattern=`, []string{
@@ -186,11 +186,11 @@ func TestParseFieldTagPositionsPointIntoTheSourceLiteral(t *testing.T) {
 	}{
 		{"`json:\"q\" wink:\"min=1,mx=2\"`",
 			[]TagItem{{Key: "min", KeyPos: col(16), Value: "1", ValuePos: col(20), HasValue: true}},
-			[]string{`20:32: unknown key "mx" in wink tag (did you mean "max"?); accepted keys: min, max, exclusiveMin, exclusiveMax, multipleOf, minLength, maxLength, pattern, patternDesc, format, minItems, maxItems, uniqueItems, enum, default`}},
+			[]string{`20:32: unknown key "mx" in wink tag (did you mean "max"?); accepted keys: min, max, exclusiveMin, exclusiveMax, multipleOf, minLength, maxLength, pattern, patternDesc, format, minItems, maxItems, uniqueItems, enum, default, header`}},
 		// In a double-quoted literal every \" takes two source bytes.
 		{`"json:\"q\" wink:\"min=1,mx=2\""`,
 			[]TagItem{{Key: "min", KeyPos: col(19), Value: "1", ValuePos: col(23), HasValue: true}},
-			[]string{`20:35: unknown key "mx" in wink tag (did you mean "max"?); accepted keys: min, max, exclusiveMin, exclusiveMax, multipleOf, minLength, maxLength, pattern, patternDesc, format, minItems, maxItems, uniqueItems, enum, default`}},
+			[]string{`20:35: unknown key "mx" in wink tag (did you mean "max"?); accepted keys: min, max, exclusiveMin, exclusiveMax, multipleOf, minLength, maxLength, pattern, patternDesc, format, minItems, maxItems, uniqueItems, enum, default, header`}},
 		// The wink value is itself a Go string: \\d is one backslash; errors after it stay exact.
 		{"`wink:\"pattern='\\\\d+',min=x\"`",
 			[]TagItem{{Key: "pattern", KeyPos: col(7), Value: `\d+`, ValuePos: col(16), HasValue: true}},

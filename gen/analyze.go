@@ -460,6 +460,7 @@ func (a *analyzer) tool(fd *ast.FuncDecl, dirs []*ast.Comment) (t *model.Tool, o
 		}
 	}
 	if shapeOK {
+		t.Headers = a.paramHeaders(t)
 		for _, ex := range examples {
 			if m := a.example(ex, t); m != nil {
 				t.Examples = append(t.Examples, m)

@@ -254,7 +254,19 @@ func (a *analyzer) constraints(tag *annotations.Tag, f *model.Field, where strin
 			}
 		case "default":
 			defItem = item
+		case "header":
+			if a.headerTag(item, f, where) {
+				c.Header = item.Value
+				c.HeaderPos = model.Pos{File: item.KeyPos.Filename, Line: item.KeyPos.Line, Col: item.KeyPos.Column}
+			} else {
+				ok = false
+			}
 		}
+	}
+	if c.Header != "" && !headerIntInRange(stripPtr(f.Type), c) {
+		it, _ := tag.Get("header")
+		a.ds.add(it.KeyPos, "%s: header=%s on %s field: MCP mirrors only integers within JavaScript's safe range (-9007199254740991..9007199254740991) into headers; add min= and max= within it, or use int32", where, c.Header, aKind(stripPtr(f.Type)))
+		ok = false
 	}
 	if c.Min != nil && c.Max != nil && ratOf(c.Min).Cmp(ratOf(c.Max)) > 0 {
 		a.ds.add(tag.Items[0].KeyPos, "%s: min=%s is greater than max=%s; no value could pass", where, c.Min.Literal, c.Max.Literal)

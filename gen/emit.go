@@ -301,6 +301,13 @@ func (e *emitter) emitTool(t *model.Tool) error {
 			jen.Id("Burst"): jen.Lit(int(r.Burst)),
 		})
 	}
+	if len(t.Headers) > 0 {
+		var hs []jen.Code
+		for _, h := range t.Headers {
+			hs = append(hs, jen.Values(jen.Dict{jen.Id("Param"): jen.Lit(h.Param), jen.Id("Header"): jen.Lit(h.Header)}))
+		}
+		spec[jen.Id("Headers")] = jen.Index().Qual(WinkPath, "ParamHeader").Values(hs...)
+	}
 	if callableFromPrograms(t) {
 		sig, err := signature(t.Name, t.Description, paramsPlain, resultPlain)
 		if err != nil {

@@ -167,6 +167,9 @@ func consString(c *Constraints) string {
 	if c.PatternDesc != "" {
 		parts = append(parts, fmt.Sprintf("patternDesc=%q", c.PatternDesc))
 	}
+	if c.Header != "" {
+		parts = append(parts, "header="+c.Header)
+	}
 	if c.Format != "" {
 		parts = append(parts, "format="+c.Format)
 	}

@@ -48,29 +48,37 @@ type Package struct {
 
 // Tool is one //wink:tool function.
 type Tool struct {
-	Name        string   // wire name, e.g. "search_docs"
-	Description string   // model-facing description
-	Func        Ident    // the handler
-	Pos         Pos      // position of the func keyword
-	DirPos      Pos      // position of the //wink:tool directive
-	Params      *Type    // named struct; nil for a parameterless handler
-	Result      *Type    // named struct, or nil when the result is wink.NoValue
-	Overrides   bool     // description may be overridden
-	ReadOnly    bool     // //wink:tool readonly: the tool changes no session state and no file
-	Title       string   // //wink:tool title="...": a human-readable title (MCP)
-	Destructive *bool    // //wink:tool destructive=true|false (MCP's destructiveHint); nil: not given
-	OpenWorld   *bool    // //wink:tool openworld=true|false (MCP's openWorldHint); nil: not given
-	Scopes      []string // //wink:tool scopes=a,b: the OAuth scopes a caller must hold; nil: none
-	Task        string   // //wink:tool task=optional|required (MCP tasks extension); "": never a task
-	Defer       bool     // //wink:tool defer: left out of the model's context until tool search finds it
-	Rate        *Rate    // //wink:tool rate=N/period burst=B: a token bucket per caller; nil: none
-	Callers     string   // //wink:tool callers=direct|program|both; "": not given (wink.Spec.Callable's default)
+	Name        string        // wire name, e.g. "search_docs"
+	Description string        // model-facing description
+	Func        Ident         // the handler
+	Pos         Pos           // position of the func keyword
+	DirPos      Pos           // position of the //wink:tool directive
+	Params      *Type         // named struct; nil for a parameterless handler
+	Result      *Type         // named struct, or nil when the result is wink.NoValue
+	Overrides   bool          // description may be overridden
+	ReadOnly    bool          // //wink:tool readonly: the tool changes no session state and no file
+	Title       string        // //wink:tool title="...": a human-readable title (MCP)
+	Destructive *bool         // //wink:tool destructive=true|false (MCP's destructiveHint); nil: not given
+	OpenWorld   *bool         // //wink:tool openworld=true|false (MCP's openWorldHint); nil: not given
+	Scopes      []string      // //wink:tool scopes=a,b: the OAuth scopes a caller must hold; nil: none
+	Task        string        // //wink:tool task=optional|required (MCP tasks extension); "": never a task
+	Defer       bool          // //wink:tool defer: left out of the model's context until tool search finds it
+	Rate        *Rate         // //wink:tool rate=N/period burst=B: a token bucket per caller; nil: none
+	Callers     string        // //wink:tool callers=direct|program|both; "": not given (wink.Spec.Callable's default)
+	Headers     []ParamHeader // params fields tagged wink:"header=NAME", in field order
 	Examples    []*Example
 	Idempotency *Idempotency // nil: not idempotent
 
 	ParamsValidate bool // *P or P has Validate() error
 	ResultValidate bool // *R or R has Validate() error
 	ResultRender   bool // *R or R has Render() string
+}
+
+// ParamHeader is a top-level parameter MCP's Streamable HTTP transport mirrors into the header
+// Mcp-Param-<Header> (wink:"header=NAME").
+type ParamHeader struct {
+	Param  string // the field's JSON name
+	Header string
 }
 
 // Rate is a tool's rate limit (//wink:tool rate= burst=): a bucket of Burst tokens refilled Count tokens
@@ -247,6 +255,11 @@ type Constraints struct {
 	// MinDuration and MaxDuration bound a time.Duration field (min=1s,max=24h), or each duration of a
 	// slice or array of them.
 	MinDuration, MaxDuration *Duration
+	// Header is the name MCP's Streamable HTTP transport mirrors a tool's top-level parameter into
+	// (header=Region: the Mcp-Param-Region header, the "x-mcp-header" annotation); "" for none.
+	// HeaderPos is where the tag names it.
+	Header    string
+	HeaderPos Pos
 }
 
 // Duration is a duration bound: as written in the tag, and its value.

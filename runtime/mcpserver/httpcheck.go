@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/winkgen/wink/runtime/strictjson"
+	"github.com/winkgen/wink/runtime/wink"
 )
 
 // What HTTPHandler checks before the SDK sees a request.
@@ -47,9 +48,10 @@ func WithAllowedOrigins(origins ...string) Option {
 // guard is HTTPHandler's outermost handler: the checks above, then next.
 type guard struct {
 	next     http.Handler
-	maxBytes int64           // the request bound; < 0: none
-	origins  map[string]bool // WithAllowedOrigins, normalized
-	anyOrig  bool            // "*"
+	maxBytes int64                         // the request bound; < 0: none
+	origins  map[string]bool               // WithAllowedOrigins, normalized
+	anyOrig  bool                          // "*"
+	headers  map[string][]wink.ParamHeader // the tools' Spec.Headers (headers.go)
 }
 
 func newGuard(next http.Handler, maxBytes int64, origins []string) *guard {
@@ -96,6 +98,9 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		resp := checkHTTPBody(data)
 		if resp == nil {
 			resp = checkTaskHeaders(r.Header, data) // tasks_http.go
+		}
+		if resp == nil {
+			resp = checkParamHeaders(r.Header, data, g.headers) // headers.go
 		}
 		if resp != nil {
 			w.Header().Set("Content-Type", "application/json")

@@ -181,7 +181,7 @@ func listedTools(t *wink.Tool, mt *mcp.Tool) (*listedTool, error) {
 	lt := &listedTool{}
 	mt.Description = describe(sp)
 	if len(sp.Examples) > 0 {
-		mt.InputSchema = rawJSON(withExamples(sp.ParamsSchema, sp.Examples))
+		mt.InputSchema = rawJSON(withExamples(mt.InputSchema.(rawJSON), sp.Examples))
 		mt.Meta = mcp.Meta{ExamplesMetaKey: examplesMeta(sp)}
 	}
 	if mt.OutputSchema != nil {

@@ -205,7 +205,9 @@ func HTTPHandler(d *wink.Dispatcher, opts ...Option) (http.Handler, error) {
 	}
 	// Origin, and one reading of every message, before the SDK sees the request (httpcheck.go); the
 	// resource server before them, so that only an authorized request is read (auth.go).
-	return withAuth(newGuard(withServerBound(withRetry(h, c.sseRetry), c.rateLimit), ho.MaxRequestBodyBytes, c.origins), &c, d)
+	g := newGuard(withServerBound(withRetry(h, c.sseRetry), c.rateLimit), ho.MaxRequestBodyBytes, c.origins)
+	g.headers = headersByTool(d)
+	return withAuth(g, &c, d)
 }
 
 // server answers tools/call for one mcp.Server.
@@ -308,7 +310,11 @@ func mcpTool(t *wink.Tool) (*mcp.Tool, error) {
 	if typ != "object" {
 		return nil, errors.New("mcpserver: tool " + strconv.Quote(sp.Name) + `: params schema must have type "object", not ` + strconv.Quote(typ))
 	}
-	mt := &mcp.Tool{Name: sp.Name, Title: sp.Title, Description: sp.Description, InputSchema: rawJSON(sp.ParamsSchema)}
+	in, err := withHeaders(sp.ParamsSchema, sp.Headers)
+	if err != nil {
+		return nil, errors.New("mcpserver: tool " + strconv.Quote(sp.Name) + ": " + err.Error())
+	}
+	mt := &mcp.Tool{Name: sp.Name, Title: sp.Title, Description: sp.Description, InputSchema: rawJSON(in)}
 	if len(sp.ResultSchema) > 0 {
 		typ, err := rootType(sp.ResultSchema)
 		if err != nil {

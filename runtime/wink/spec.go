@@ -100,10 +100,22 @@ type Spec struct {
 	// directly, a program's inner calls (code mode), or both; CallersDefault when not declared, which
 	// Callable resolves from the hints. The dispatcher enforces it.
 	Callers Callers
+	// Headers are the parameters MCP's Streamable HTTP transport mirrors into HTTP headers
+	// (wink:"header=Region" on a top-level field of the params struct: the Mcp-Param-Region header), in
+	// field order. winkgen checks the names and the fields against MCP's rules; the MCP server lists
+	// each as the property's "x-mcp-header" annotation and refuses a call whose header does not match
+	// its argument. Other entry points ignore them.
+	Headers []ParamHeader
 	// Signature is the tool's one-line signature for programs, derived from the schemas by winkgen for
 	// a tool programs may call (Callable): name(param: type, opt: type = default) -> result  # description.
 	// Program tools show the model these lines (runtime/suites/eval's ProgramGuide); "" for other tools.
 	Signature string
+}
+
+// ParamHeader names a top-level parameter (its JSON name) and the header it is mirrored into over MCP's
+// Streamable HTTP transport: Mcp-Param-<Header>.
+type ParamHeader struct {
+	Param, Header string
 }
 
 // Hint is a tri-state tool hint: HintUnset, HintYes or HintNo.

@@ -16,6 +16,15 @@ const _ = wink.EnforceVersion(4 - wink.MinGenVersion)
 
 // Shape guards: every struct this file decodes or encodes still has the fields, types and tags it had
 // at generation time. A failure here means a struct changed: regenerate with go generate.
+type winkStaleRouteParamsRunGoGenerate = struct {
+	Region   string `json:"region" wink:"header=Region"`
+	Priority int32  `json:"priority,omitempty" wink:"header=Priority"`
+	Verbose  *bool  `json:"verbose,omitempty" wink:"header=Verbose"`
+	Query    string `json:"query"`
+}
+
+var _ winkStaleRouteParamsRunGoGenerate = RouteParams{}
+
 type winkStaleSchemaParamsRunGoGenerate = struct {
 	Name    string   `json:"name,omitempty"`
 	Address *address `json:"address,omitempty"`
@@ -131,6 +140,10 @@ type winkStaleEnumsRunGoGenerate = struct {
 }
 
 var _ winkStaleEnumsRunGoGenerate = Enums{}
+
+type winkStaleHandlerTestRouteQueryRunGoGenerate = func(*wink.ToolContext, RouteParams) (wink.ToolResult[wink.NoValue], error)
+
+var _ winkStaleHandlerTestRouteQueryRunGoGenerate = TestRouteQuery
 
 type winkStaleHandlerTestInputRequiredResultElicitationRunGoGenerate = func(*wink.ToolContext) (wink.ToolResult[wink.NoValue], error)
 
@@ -263,7 +276,35 @@ var _ winkStaleHandlerTestReconnectionRunGoGenerate = TestReconnection
 // WinkTools returns this package's tools in source order. Pass it to wink.NewRegistry, together with
 // other packages' WinkTools, to build the registry a dispatcher serves.
 func WinkTools() []*wink.Tool {
-	return []*wink.Tool{WinkTestInputRequiredResultElicitation, WinkTestInputRequiredResultSampling, WinkTestInputRequiredResultListRoots, WinkTestInputRequiredResultRequestState, WinkTestInputRequiredResultMultipleInputs, WinkTestInputRequiredResultMultiRound, WinkTestInputRequiredResultTamperedState, WinkTestInputRequiredResultCapabilities, WinkJSONSchemaTool, WinkTestMissingCapability, WinkTestLoggingTool, WinkTestStreamingElicitation, WinkGreet, WinkSlowCompute, WinkFailingJob, WinkProtocolErrorJob, WinkConfirmDelete, WinkMultiInput, WinkTestToolWithTask, WinkTestSimpleText, WinkTestImageContent, WinkTestAudioContent, WinkTestEmbeddedResource, WinkTestMultipleContentTypes, WinkTestToolWithLogging, WinkTestErrorHandling, WinkTestToolWithProgress, WinkTestSampling, WinkTestElicitation, WinkTestElicitationSep1034Defaults, WinkTestElicitationSep1330Enums, WinkTestReconnection}
+	return []*wink.Tool{WinkTestRouteQuery, WinkTestInputRequiredResultElicitation, WinkTestInputRequiredResultSampling, WinkTestInputRequiredResultListRoots, WinkTestInputRequiredResultRequestState, WinkTestInputRequiredResultMultipleInputs, WinkTestInputRequiredResultMultiRound, WinkTestInputRequiredResultTamperedState, WinkTestInputRequiredResultCapabilities, WinkJSONSchemaTool, WinkTestMissingCapability, WinkTestLoggingTool, WinkTestStreamingElicitation, WinkGreet, WinkSlowCompute, WinkFailingJob, WinkProtocolErrorJob, WinkConfirmDelete, WinkMultiInput, WinkTestToolWithTask, WinkTestSimpleText, WinkTestImageContent, WinkTestAudioContent, WinkTestEmbeddedResource, WinkTestMultipleContentTypes, WinkTestToolWithLogging, WinkTestErrorHandling, WinkTestToolWithProgress, WinkTestSampling, WinkTestElicitation, WinkTestElicitationSep1034Defaults, WinkTestElicitationSep1330Enums, WinkTestReconnection}
+}
+
+// WinkTestRouteQuery is the test_route_query tool, handled by TestRouteQuery.
+var WinkTestRouteQuery = wink.NewTool(wink.Spec{
+	AcceptsOverrides: false,
+	Description:      "Answers where a query runs, from arguments the client also sends as headers.",
+	Headers: []wink.ParamHeader{{
+		Header: "Region",
+		Param:  "region",
+	}, {
+		Header: "Priority",
+		Param:  "priority",
+	}, {
+		Header: "Verbose",
+		Param:  "verbose",
+	}},
+	Name:         "test_route_query",
+	ParamsSchema: winkSchemaRouteParams,
+	Position:     "github.com/winkgen/wink/example/cmd/conformance/everything.TestRouteQuery (headers.go)",
+	ReadOnly:     true,
+	ResultSchema: winkSchemaNoValue,
+	Signature:    "test_route_query(region: str, query: str, priority: int = None, verbose: bool = None) -> None  # Answers where a query runs, from arguments the client also sends as headers.",
+}, &winkFuncsTestRouteQuery)
+var winkFuncsTestRouteQuery = wink.Funcs[RouteParams, wink.NoValue]{
+	Decode:       winkDecodeRouteParams,
+	EncodeParams: winkEncodeRouteParams,
+	EncodeResult: wink.EncodeNoValue,
+	Handler:      TestRouteQuery,
 }
 
 // WinkTestInputRequiredResultElicitation is the test_input_required_result_elicitation tool, handled by TestInputRequiredResultElicitation.
@@ -896,6 +937,85 @@ var winkFuncsTestReconnection = wink.Funcs[wink.NoParams, wink.NoValue]{
 	Handler: func(tc *wink.ToolContext, _ wink.NoParams) (wink.ToolResult[wink.NoValue], error) {
 		return TestReconnection(tc)
 	},
+}
+
+// winkDecodeRouteParams strictly decodes a RouteParams object; errors are recorded in d.
+func winkDecodeRouteParams(d *strictjson.Decoder, v *RouteParams) {
+	if !d.ObjectStart() {
+		return
+	}
+	var seen [1]uint64
+	for d.NextKey() {
+		switch string(d.Key()) {
+		case "region":
+			if d.Repeated(&seen[0], 1) {
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.Region = s
+			}
+		case "priority":
+			if d.Repeated(&seen[0], 2) {
+				continue
+			}
+			if d.Null() {
+				continue
+			}
+			if n, ok := d.Int(-2147483648, 2147483647); ok {
+				v.Priority = int32(n)
+			}
+		case "verbose":
+			if d.Repeated(&seen[0], 4) {
+				continue
+			}
+			if d.Null() {
+				continue
+			}
+			var p1 bool
+			if b, ok := d.Bool(); ok {
+				p1 = b
+			}
+			v.Verbose = &p1
+		case "query":
+			if d.Repeated(&seen[0], 8) {
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.Query = s
+			}
+		default:
+			d.Unknown(winkKeysRouteParams)
+		}
+	}
+	if seen[0]&1 == 0 {
+		d.Missing("region")
+	}
+	if seen[0]&8 == 0 {
+		d.Missing("query")
+	}
+	d.ObjectEnd()
+}
+
+// winkEncodeRouteParams appends the canonical JSON encoding of v to dst.
+func winkEncodeRouteParams(dst []byte, v *RouteParams) []byte {
+	dst = append(dst, "{\"region\":"...)
+	dst = strictjson.AppendString(dst, v.Region)
+	if !(v.Priority == 0) {
+		dst = append(dst, ",\"priority\":"...)
+		dst = strictjson.AppendInt(dst, int64(v.Priority))
+	}
+	if !(v.Verbose == nil) {
+		dst = append(dst, ",\"verbose\":"...)
+		if v.Verbose == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = strictjson.AppendBool(dst, *v.Verbose)
+		}
+	}
+	dst = append(dst, ",\"query\":"...)
+	dst = strictjson.AppendString(dst, v.Query)
+	dst = append(dst, '}')
+	return dst
 }
 
 // winkDecodeSchemaParams strictly decodes a SchemaParams object; errors are recorded in d.
@@ -1866,8 +1986,9 @@ var WinkFormEnums = &wink.Form[Enums]{
 
 // JSON Schemas, each written once and shared by the tools whose params or results use it.
 var (
-	winkSchemaNoParams            = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)
+	winkSchemaRouteParams         = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"RouteParams are the arguments of test_route_query: region and priority are mirrored into the Mcp-Param-Region and Mcp-Param-Priority headers over Streamable HTTP (2026-07-28), so a load balancer can route on them without reading the body.","properties":{"region":{"type":"string","description":"Region is where the query runs."},"priority":{"type":["integer","null"],"description":"Priority orders the queries of a region.","minimum":-2147483648,"maximum":2147483647},"verbose":{"type":["boolean","null"],"description":"Verbose asks for a longer answer."},"query":{"type":"string","description":"Query is what runs; it stays in the body."}},"required":["region","query"],"additionalProperties":false}`)
 	winkSchemaNoValue             = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"null"}`)
+	winkSchemaNoParams            = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)
 	winkSchemaSchemaParams        = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"type":["string","null"],"description":"Name of the person."},"address":{"description":"Address of the person.","anyOf":[{"$ref":"#/$defs/address"},{"type":"null"}]},"billing":{"description":"Billing address, when it differs.","anyOf":[{"$ref":"#/$defs/address"},{"type":"null"}]}},"additionalProperties":false,"$defs":{"address":{"type":"object","description":"address is a postal address; used twice, so winkgen states it once, under $defs.","properties":{"street":{"type":["string","null"],"description":"Street and number."},"city":{"type":["string","null"],"description":"City name."}},"additionalProperties":false}}}`)
 	winkSchemaGreetParams         = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"GreetParams name who to greet.","properties":{"name":{"type":"string","description":"Who to greet."}},"required":["name"],"additionalProperties":false}`)
 	winkSchemaSlowComputeParams   = []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"SlowComputeParams say how long to work.","properties":{"seconds":{"type":"integer","description":"Seconds to work before answering.","minimum":0,"maximum":3600},"label":{"type":["string","null"],"description":"A label echoed in the answer."}},"required":["seconds"],"additionalProperties":false}`)
@@ -1888,6 +2009,7 @@ var (
 
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
+	winkKeysRouteParams         = []string{"region", "priority", "verbose", "query"}
 	winkKeysSchemaParams        = []string{"name", "address", "billing"}
 	winkKeysaddress             = []string{"street", "city"}
 	winkKeysGreetParams         = []string{"name"}
