@@ -260,7 +260,10 @@
 //
 // tools/list carries each tool's annotations: readOnlyHint from //wink:tool readonly, idempotentHint from
 // //wink:idempotent, and title, destructiveHint and openWorldHint from //wink:tool's title, destructive and
-// openworld keys. A client that sends a progress token receives notifications/progress for every
+// openworld keys; all four hints are always sent. Icons (an https URL or a data URI of an image, checked
+// when the server is made) are given with WithIcons for the server, WithToolIcons for tools by name, and
+// the Icons field of a Prompt, Resource or ResourceTemplate; clients of 2025-11-25 and later show them. A
+// client that sends a progress token receives notifications/progress for every
 // ToolContext.Progress its call's handler reports; a client that cancels a call (notifications/cancelled)
 // cancels the handler's context.
 //

@@ -20,6 +20,8 @@ type Prompt struct {
 	Name string
 	// Title and Description are what the client shows.
 	Title, Description string
+	// Icons are images the client may show beside it (Icon says which are accepted).
+	Icons []Icon
 	// Arguments are the prompt's arguments, in order.
 	Arguments []PromptArgument
 	// Get returns the prompt's messages for the arguments given (absent
@@ -168,7 +170,11 @@ func (x *extras) addPrompts(ms *mcp.Server) error {
 			return errors.New("mcpserver: two prompts are named " + strconv.Quote(p.Name))
 		}
 		seen[p.Name] = true
-		mp := &mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description}
+		icons, err := mcpIcons("prompt "+strconv.Quote(p.Name), p.Icons)
+		if err != nil {
+			return err
+		}
+		mp := &mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description, Icons: icons}
 		for _, a := range p.Arguments {
 			mp.Arguments = append(mp.Arguments, &mcp.PromptArgument{Name: a.Name, Title: a.Title, Description: a.Description, Required: a.Required})
 		}

@@ -21,6 +21,8 @@ type Resource struct {
 	URI string
 	// Name (required), Title, Description and MIMEType describe it.
 	Name, Title, Description, MIMEType string
+	// Icons are images the client may show beside it (Icon says which are accepted).
+	Icons []Icon
 	// Read returns its contents: a wink.EmbeddedResource (text) or
 	// wink.EmbeddedBlob (bytes); an empty URI or MIME type is filled in.
 	Read func(ctx context.Context) (wink.Content, error)
@@ -48,6 +50,8 @@ type ResourceTemplate struct {
 	URITemplate string
 	// Name (required), Title, Description and MIMEType describe it.
 	Name, Title, Description, MIMEType string
+	// Icons are images the client may show beside it (Icon says which are accepted).
+	Icons []Icon
 	// Read returns the contents of uri, which matched the template with the
 	// variables vars (percent-decoded, checked as URITemplate says).
 	Read func(ctx context.Context, uri string, vars map[string]string) (wink.Content, error)
@@ -200,7 +204,11 @@ func (x *extras) addResources(ms *mcp.Server) error {
 		if u, err := url.Parse(r.URI); err != nil || u.Scheme == "" {
 			return errors.New("mcpserver: resource URI " + strconv.Quote(r.URI) + " is not an absolute URI")
 		}
-		ms.AddResource(&mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType},
+		icons, err := mcpIcons("resource "+strconv.Quote(r.URI), r.Icons)
+		if err != nil {
+			return err
+		}
+		ms.AddResource(&mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType, Icons: icons},
 			readHandler(r.URI, r.MIMEType, func(ctx context.Context, _ string) (wink.Content, error) { return r.Read(ctx) }))
 	}
 	templates := x.allTemplates()
@@ -213,8 +221,12 @@ func (x *extras) addResources(ms *mcp.Server) error {
 		if err != nil {
 			return err
 		}
+		icons, err := mcpIcons("resource template "+strconv.Quote(t.URITemplate), t.Icons)
+		if err != nil {
+			return err
+		}
 		x.tmpls = append(x.tmpls, pt)
-		ms.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: t.URITemplate, Name: t.Name, Title: t.Title, Description: t.Description, MIMEType: t.MIMEType},
+		ms.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: t.URITemplate, Name: t.Name, Title: t.Title, Description: t.Description, MIMEType: t.MIMEType, Icons: icons},
 			readHandler(t.URITemplate, t.MIMEType, func(ctx context.Context, uri string) (wink.Content, error) {
 				vars, ok := pt.match(uri)
 				if !ok {

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"maps"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -52,6 +54,9 @@ type config struct {
 
 	tasks  *Tasks                // WithTasks (tasks.go)
 	search []*toolsearch.Catalog // WithToolSearch (toolsearch.go)
+
+	icons     []Icon            // WithIcons (icons.go)
+	toolIcons map[string][]Icon // WithToolIcons (icons.go)
 }
 
 // WithImplementation sets the name and version the server reports to
@@ -277,10 +282,27 @@ func newServer(d *wink.Dispatcher, oneClient bool, opts []Option) (*server, *con
 		s.clients = &clients{s: s, make: c.sessions}
 	}
 	var errs []error
+	if icons, err := mcpIcons("server", c.icons); err != nil {
+		errs = append(errs, err)
+	} else {
+		c.impl.Icons = icons
+	}
+	for _, name := range slices.Sorted(maps.Keys(c.toolIcons)) {
+		var ok bool
+		if d.Registry != nil {
+			_, ok = d.Registry.Lookup(name)
+		}
+		if !ok {
+			errs = append(errs, errors.New("mcpserver: WithToolIcons names "+strconv.Quote(name)+", which is not a tool of the dispatcher's registry"))
+		}
+	}
 	s.listed = map[string]*listedTool{}
 	if d.Registry != nil {
 		for _, t := range d.Registry.Tools() {
 			mt, err := mcpTool(t)
+			if err == nil {
+				mt.Icons, err = mcpIcons("tool "+strconv.Quote(mt.Name), c.toolIcons[mt.Name])
+			}
 			if err == nil {
 				var lt *listedTool
 				if lt, err = listedTools(t, mt); err == nil {
