@@ -109,6 +109,8 @@ type ToolInvoked struct {
 	HasValue bool
 	// Excluded reports that the result's value was excluded from the context.
 	Excluded bool
+	// Replayed reports that the outcome was replayed from the ledger.
+	Replayed bool
 	// Output is the text sent to the model (empty when Dispatch returned an
 	// error).
 	Output string
@@ -126,8 +128,6 @@ type ToolInvoked struct {
 	// Stack is the stack of the goroutine at the panic; never shown to the
 	// model.
 	Stack []byte
-	// Replayed reports that the outcome was replayed from the ledger.
-	Replayed bool
 	// IdempotencyKey is the ledger key of an idempotent call; empty
 	// otherwise.
 	IdempotencyKey string
