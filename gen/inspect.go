@@ -12,7 +12,6 @@ import (
 	"github.com/winkgen/wink/runtime/adapters/anthropic"
 	"github.com/winkgen/wink/runtime/adapters/gemini"
 	"github.com/winkgen/wink/runtime/adapters/openai"
-	"github.com/winkgen/wink/runtime/strictjson"
 	"github.com/winkgen/wink/runtime/wink"
 )
 
@@ -27,6 +26,9 @@ type ToolInfo struct {
 	Idempotency  string // "" when not idempotent
 	ParamsSchema []byte // the plain schema; each adapter derives its dialect's form from it
 	ResultSchema []byte // nil when the tool returns wink.NoValue
+	// Spec is the tool's wink.Spec as the generated code states it, without what needs the generated
+	// code (Signature, Rate, Callers, Position); what MCPTools lists is read from it.
+	Spec wink.Spec
 }
 
 // Inspect analyzes the packages of cfg and describes their tools in package, then source, order.
@@ -64,6 +66,7 @@ func Inspect(cfg Config) ([]ToolInfo, []Diagnostic, error) {
 				}
 			}
 			info.Idempotency = idemSummary(t.Idempotency)
+			info.Spec = inspectSpec(t, info)
 			out = append(out, info)
 		}
 	}
@@ -98,10 +101,8 @@ var Formats = []string{"openai", "openai-responses", "anthropic", "anthropic-str
 //	anthropic         anthropic.Tools (the plain schema)
 //	anthropic-strict  anthropic.StrictTools (strict tool use where the params allow it)
 //	gemini            gemini.FunctionDeclarations (Gemini's OpenAPI subset; no "parameters" without params)
-//	mcp               name, description, inputSchema and outputSchema as generated (MCP 2026-07-28 takes
-//	                  them as they are); not byte for byte what runtime/mcpserver lists, which appends the
-//	                  examples to the description and the inputSchema, adds _meta and annotations, and
-//	                  leaves out of outputSchema the value rules nothing enforces on a handler's result
+//	mcp               the tools array of a runtime/mcpserver server's tools/list result at the newest
+//	                  protocol revision (MCPTools; mcpserver.ListedTools builds it), as JSON
 //
 // The output is followed by a newline.
 func Payload(tools []ToolInfo, format string) ([]byte, error) {
@@ -120,25 +121,7 @@ func Payload(tools []ToolInfo, format string) ([]byte, error) {
 	case "gemini":
 		out, err = gemini.FunctionDeclarations(ts)
 	case "mcp":
-		out = append(out, '[')
-		for i, t := range tools {
-			if i > 0 {
-				out = append(out, ',')
-			}
-			out = append(out, `{"name":`...)
-			out = strictjson.AppendString(out, t.Name)
-			out = append(out, `,"description":`...)
-			out = strictjson.AppendString(out, t.Description)
-			out = append(out, `,"inputSchema":`...)
-			out = append(out, t.ParamsSchema...)
-			if t.ResultSchema != nil {
-				// MCP 2026-07-28 takes any JSON Schema as outputSchema; a NoValue result has none.
-				out = append(out, `,"outputSchema":`...)
-				out = append(out, t.ResultSchema...)
-			}
-			out = append(out, '}')
-		}
-		out = append(out, ']')
+		return MCPTools(tools, "")
 	default:
 		return nil, fmt.Errorf("unknown format %q; use %s", format, strings.Join(Formats, ", "))
 	}

@@ -6,10 +6,11 @@
 //	winkgen schema -format F [packages]                  print the tools payload F's adapter sends, byte for
 //	                                                     byte (F: openai, openai-responses, anthropic,
 //	                                                     anthropic-strict, gemini; a tool anthropic-strict
-//	                                                     sends without strict is named on stderr, with why),
-//	                                                     or mcp: name, description and schemas as generated
-//	                                                     (the MCP server adds each tool's examples and
-//	                                                     annotations, and states outputSchema per version)
+//	                                                     sends without strict is named on stderr, with why)
+//	winkgen schema -format mcp [-revision R] [packages]  print the tools array runtime/mcpserver's tools/list
+//	                                                     sends at MCP revision R (default the newest): title,
+//	                                                     annotations, examples, _meta, the outputSchema
+//	                                                     envelope, as a server without options lists them
 //	winkgen help [command]                               print usage (also -h)
 //	winkgen -version                                     print the module version
 //
@@ -32,6 +33,7 @@ import (
 
 	"github.com/winkgen/wink/gen"
 	"github.com/winkgen/wink/gen/model"
+	"github.com/winkgen/wink/runtime/mcpserver"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -46,9 +48,11 @@ usage:
                                            understood)
   winkgen list [packages]                  print a table of the tools
   winkgen schema -format F [packages]      print the tools payload F's adapter sends (F: openai, openai-responses,
-                                           anthropic, anthropic-strict, gemini), or with F mcp each tool's
-                                           name, description and schemas as generated (the MCP server adds
-                                           examples and annotations, and states outputSchema per version)
+                                           anthropic, anthropic-strict, gemini)
+  winkgen schema -format mcp [-revision R] [packages]
+                                           print the tools array an MCP server (runtime/mcpserver, no
+                                           options) sends in tools/list at revision R (default the newest):
+                                           title, annotations, examples, _meta, the outputSchema envelope
   winkgen help [list|schema]               print this help, or a command's
   winkgen -version                         print the module version
 
@@ -197,8 +201,9 @@ func schemaCmd(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("winkgen schema", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	format := fs.String("format", "openai", "payload format: "+strings.Join(gen.Formats, ", ")+" (the bytes that provider's adapter sends)")
+	revision := fs.String("revision", "", "with -format mcp: the MCP protocol revision whose tools/list to print ("+strings.Join(mcpserver.Revisions(), ", ")+"; default the newest)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: winkgen schema -format "+strings.Join(gen.Formats, "|")+" [packages]")
+		fmt.Fprintln(stderr, "usage: winkgen schema -format "+strings.Join(gen.Formats, "|")+" [-revision R] [packages]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -211,11 +216,25 @@ func schemaCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "winkgen schema: unknown format %q; use %s\n", *format, strings.Join(gen.Formats, ", "))
 		return 2
 	}
+	if *revision != "" && *format != "mcp" {
+		fmt.Fprintln(stderr, "winkgen schema: -revision applies to -format mcp only")
+		return 2
+	}
+	if *revision != "" && !slices.Contains(mcpserver.Revisions(), *revision) {
+		fmt.Fprintf(stderr, "winkgen schema: unknown MCP revision %q; use %s\n", *revision, strings.Join(mcpserver.Revisions(), ", "))
+		return 2
+	}
 	tools, code := inspect(fs.Args(), stderr)
 	if code != 0 {
 		return code
 	}
-	out, err := gen.Payload(tools, *format)
+	var out []byte
+	var err error
+	if *format == "mcp" {
+		out, err = gen.MCPTools(tools, *revision)
+	} else {
+		out, err = gen.Payload(tools, *format)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "winkgen:", err)
 		return 2

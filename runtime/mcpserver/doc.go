@@ -176,6 +176,9 @@
 // MCP clients that validate structuredContent (the TypeScript SDK's does) would refuse the whole call.
 // The descriptions stay, so the rules still reach whoever reads them.
 //
+// ListedTools returns the tools array of tools/list for a registry at a revision, built by the code the
+// server lists with; `winkgen schema -format mcp -revision R` prints it from a package's source.
+//
 // tools/call: the raw arguments go to Dispatcher.Dispatch untouched (absent arguments are sent as {}), so
 // the strict decoder is the only validator and its messages reach the model. Then:
 //
