@@ -370,6 +370,17 @@ func (cs *callState) reset() {
 }
 
 // fail makes the outcome a failure with text msg.
+// interrupted records herr as the call's error when the call's context ended and the handler returned
+// because of it (the call was interrupted, not failed: no result for the model), and reports whether it did.
+func (cs *callState) interrupted(ctx context.Context, name string, herr error) bool {
+	if ctx.Err() == nil || !(errors.Is(herr, context.Canceled) || errors.Is(herr, context.DeadlineExceeded)) {
+		return false
+	}
+	cs.err = fmt.Errorf("tool %q interrupted: %w", name, herr)
+	cs.cause = cs.err
+	return true
+}
+
 func (cs *callState) fail(msg string) {
 	cs.out.Success = false
 	cs.out.Message = msg
@@ -657,9 +668,7 @@ func (t *Tool) execute(ctx context.Context, disp *Dispatcher, tc *ToolContext, f
 			cs.err, cs.cause = he, he
 			return
 		}
-		if ctx.Err() != nil && (errors.Is(herr, context.Canceled) || errors.Is(herr, context.DeadlineExceeded)) {
-			cs.err = fmt.Errorf("tool %q interrupted: %w", name, herr)
-			cs.cause = cs.err
+		if cs.interrupted(ctx, name, herr) {
 			return
 		}
 		cs.fail(handlerErrorText(name, herr))

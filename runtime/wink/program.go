@@ -3,7 +3,6 @@ package wink
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 )
 
@@ -208,9 +207,7 @@ func (t *Tool) executeProgram(ctx context.Context, disp *Dispatcher, tc *ToolCon
 			cs.err, cs.cause = &held, &held
 			return
 		}
-		if ctx.Err() != nil && (errors.Is(herr, context.Canceled) || errors.Is(herr, context.DeadlineExceeded)) {
-			cs.err = fmt.Errorf("tool %q interrupted: %w", name, herr)
-			cs.cause = cs.err
+		if cs.interrupted(ctx, name, herr) {
 			return
 		}
 		cs.fail(handlerErrorText(name, herr))
