@@ -76,7 +76,7 @@ func applyOp[T any](s *Session, sl Slice[T], op Op[T]) {
 		for _, x := range op.items {
 			v = v.push(x)
 		}
-		setHead(s, sl, v)
+		appendHead(s, sl, v)
 	case opReplace:
 		setHead(s, sl, build(op.items))
 	case opClear:

@@ -14,7 +14,13 @@ import (
 type entry struct {
 	vec       any // nil or *vector[T] for the slice's T
 	retention Retention
+	// bytes is what AppendBounded counts the slice's items as: uncounted (-1) after any change but
+	// an append (Seed, Replace, a reducer's replacement), so that the next AppendBounded recounts.
+	bytes int64
 }
+
+// uncounted marks an entry's bytes as unknown.
+const uncounted = -1
 
 // Session holds typed slices of state and the reducers that update them from
 // events. It is safe for concurrent use: queries take the lock only long
@@ -152,8 +158,24 @@ func head[T any](s *Session, sl Slice[T]) *vector[T] {
 	return v
 }
 
-// setHead stores v as the slice's head. Callers hold s.mu for writing.
+// setHead stores v as the slice's head, its byte count unknown (see entry.bytes). Callers hold s.mu
+// for writing.
 func setHead[T any](s *Session, sl Slice[T], v *vector[T]) {
+	setHeadBytes(s, sl, v, uncounted)
+}
+
+// appendHead stores v, the slice's head with items appended, as the slice's head, keeping its byte
+// count (the appended items are not counted, as Append's never are).
+func appendHead[T any](s *Session, sl Slice[T], v *vector[T]) {
+	var b int64
+	if id := int(sl.id); id < len(s.entries) {
+		b = s.entries[id].bytes
+	}
+	setHeadBytes(s, sl, v, b)
+}
+
+// setHeadBytes stores v as the slice's head counted as bytes.
+func setHeadBytes[T any](s *Session, sl Slice[T], v *vector[T], bytes int64) {
 	id := int(sl.id)
 	if s.shared || id >= len(s.entries) {
 		n := max(len(s.entries), id+1)
@@ -170,7 +192,7 @@ func setHead[T any](s *Session, sl Slice[T], v *vector[T]) {
 		s.entries[id] = entry{retention: sl.retention}
 		return
 	}
-	s.entries[id] = entry{vec: v, retention: sl.retention}
+	s.entries[id] = entry{vec: v, retention: sl.retention, bytes: bytes}
 }
 
 // ViewOf returns an immutable point-in-time View of the slice in O(1).
@@ -220,7 +242,7 @@ func Append[T any](s *Session, sl Slice[T], v T) {
 		h.pushInPlace(v)
 		return
 	}
-	setHead(s, sl, h.push(v))
+	appendHead(s, sl, h.push(v))
 }
 
 // Seed replaces the slice's contents with a copy of vs.
@@ -254,7 +276,7 @@ func Replace[T any](s *Session, sl Slice[T], f func(items []T) []T) {
 	cur := head(s, sl)
 	var items []T
 	if cur.len() > 0 {
-		items = cur.appendTo(make([]T, 0, cur.count))
+		items = cur.appendTo(make([]T, 0, cur.len()))
 	}
 	setHead(s, sl, build(f(items)))
 }

@@ -137,7 +137,7 @@ func (w View[T]) All() []T {
 	if w.v.len() == 0 {
 		return nil
 	}
-	return w.v.appendTo(make([]T, 0, w.v.count))
+	return w.v.appendTo(make([]T, 0, w.v.len()))
 }
 
 // Where returns, in insertion order and in a new slice, the items for which

@@ -294,12 +294,13 @@ func (s *Session) storeBegin(ctx context.Context, tx *Tx) error {
 		st.version = -1 // reload at the next Begin: some staged values may be in memory
 		return err
 	}
-	tx.stx = stx
-	tx.heads = make([]any, len(st.infos))
-	tx.lens = make([]int, len(st.infos))
+	x := tx.extra()
+	x.stx = stx
+	x.heads = make([]any, len(st.infos))
+	x.lens = make([]int, len(st.infos))
 	s.mu.Lock()
 	for i, in := range st.infos {
-		tx.heads[i], tx.lens[i] = in.head(s)
+		x.heads[i], x.lens[i] = in.head(s)
 	}
 	s.mu.Unlock()
 	return nil
@@ -342,12 +343,13 @@ func (s *Session) apply(st *storeState, l Loaded, full bool) error {
 // storeEnd commits what the transaction changed. Called with the transaction lock held.
 func (s *Session) storeEnd(ctx context.Context, tx *Tx) error {
 	st := s.stored
+	x := tx.x
 	w := Write{}
 	s.mu.Lock()
 	for i, in := range st.infos {
 		h, n := in.head(s)
 		if in.retention == Rollback {
-			if h != tx.heads[i] {
+			if h != x.heads[i] {
 				if w.State == nil {
 					w.State = map[string][][]byte{}
 				}
@@ -365,7 +367,7 @@ func (s *Session) storeEnd(ctx context.Context, tx *Tx) error {
 	s.mu.Unlock()
 	err := s.verifyWrite(st, &w)
 	if err == nil {
-		err = tx.prepare(ctx, tx.stx)
+		err = tx.prepare(ctx, x.stx)
 	}
 	if err != nil {
 		// Nothing is written: the STATE slices go back to their content at Begin now, and the
@@ -373,19 +375,19 @@ func (s *Session) storeEnd(ctx context.Context, tx *Tx) error {
 		s.mu.Lock()
 		for i, in := range st.infos {
 			if in.retention == Rollback {
-				in.restore(s, tx.heads[i])
+				in.restore(s, x.heads[i])
 			}
 		}
 		s.mu.Unlock()
 		st.version = -1
-		_ = tx.stx.Abort(ctx)
+		_ = x.stx.Abort(ctx)
 		tx.finish(ctx, false)
 		return err
 	}
-	if w.Empty() && len(tx.joined) == 0 {
-		return tx.stx.Abort(ctx)
+	if w.Empty() && len(x.joined) == 0 {
+		return x.stx.Abort(ctx)
 	}
-	v, err := tx.stx.Commit(ctx, w)
+	v, err := x.stx.Commit(ctx, w)
 	if err != nil {
 		st.version = -1 // reload everything at the next Begin
 		tx.finish(ctx, false)

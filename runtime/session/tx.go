@@ -45,15 +45,40 @@ func (l *txLock) release(a Access) {
 
 // Tx is one call's transaction on a session, from Begin to End. It is not
 // safe for concurrent use.
+//
+// A Tx is small (three words) and its bookkeeping for a store or participants is allocated only
+// when there is some, so that a caller may keep it in memory of its own (BeginIn).
 type Tx struct {
 	s      *Session
 	access Access
 	lockAs Access // how the lock is held: access, or ReadWrite for a stored session
+	begun  bool   // Begin or BeginIn started it
 	done   bool
+	x      *txExtra // nil until a store's transaction or a participant needs it
+}
+
+// txExtra is what only some transactions need: a stored session's, or one with participants.
+type txExtra struct {
 	stx    StoreTx // the store's transaction of a stored session
 	heads  []any   // the stored slices' heads at Begin (STATE change detection)
 	lens   []int
 	joined []Participant
+}
+
+// extra returns tx's txExtra, making it on first use.
+func (tx *Tx) extra() *txExtra {
+	if tx.x == nil {
+		tx.x = new(txExtra)
+	}
+	return tx.x
+}
+
+// joined returns the participants (nil when none joined).
+func (tx *Tx) joined() []Participant {
+	if tx.x == nil {
+		return nil
+	}
+	return tx.x.joined
 }
 
 // Participant is work that must be kept exactly when a transaction's writes are: an idempotency
@@ -72,12 +97,27 @@ type Participant interface {
 // Join makes p part of the transaction: End calls p.Prepare before the commit and p.Done after it,
 // in the order of the Join calls. A transaction with participants commits (a stored session writes
 // a new version) even when it changed nothing.
-func (tx *Tx) Join(p Participant) { tx.joined = append(tx.joined, p) }
+func (tx *Tx) Join(p Participant) { x := tx.extra(); x.joined = append(x.joined, p) }
 
 // Begin starts a call's transaction on s: it waits for s's lock (exclusive
 // for ReadWrite, shared for ReadOnly) until ctx is done. End must be called
 // exactly once on the returned Tx.
 func (s *Session) Begin(ctx context.Context, access Access) (*Tx, error) {
+	tx := new(Tx)
+	if err := s.BeginIn(ctx, access, tx); err != nil {
+		return nil, err
+	}
+	return tx, nil
+}
+
+// BeginIn is Begin starting the transaction in *tx, memory the caller provides, instead of a new
+// Tx: the tool dispatcher keeps it in the allocation of the call's ToolContext, which lives as long
+// as any reference to the call's Tx. tx must be a zero Tx (a Tx is begun once; it must not be copied
+// once begun). On error *tx stays zero.
+func (s *Session) BeginIn(ctx context.Context, access Access, tx *Tx) error {
+	if tx.begun {
+		panic("session: BeginIn with a Tx that was already begun; give it a zero Tx")
+	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -90,16 +130,17 @@ func (s *Session) Begin(ctx context.Context, access Access) (*Tx, error) {
 		lockAs = ReadWrite
 	}
 	if err := s.lock().acquire(ctx, lockAs); err != nil {
-		return nil, err
+		return err
 	}
-	tx := &Tx{s: s, access: access, lockAs: lockAs}
+	*tx = Tx{s: s, access: access, lockAs: lockAs, begun: true}
 	if s.store != nil {
 		if err := s.storeBegin(ctx, tx); err != nil {
 			s.lock().release(lockAs)
-			return nil, err
+			*tx = Tx{}
+			return err
 		}
 	}
-	return tx, nil
+	return nil
 }
 
 // Session returns the session the call's handler sees: the session itself
@@ -120,10 +161,10 @@ func (tx *Tx) Access() Access { return tx.access }
 // store's pool while this transaction holds one, runs in it (pgstore's Tx gives its PostgreSQL
 // transaction).
 func (tx *Tx) StoreTx() any {
-	if tx.stx == nil {
+	if tx.x == nil || tx.x.stx == nil {
 		return nil
 	}
-	return tx.stx
+	return tx.x.stx
 }
 
 // End ends the transaction: for a stored session it commits what the
@@ -131,15 +172,18 @@ func (tx *Tx) StoreTx() any {
 // the commit fails, the error is returned and the session is reloaded from
 // the store at its next Begin. Calling End again does nothing.
 func (tx *Tx) End(ctx context.Context) error {
-	if tx.done {
+	if tx.done || !tx.begun {
 		return nil
 	}
 	tx.done = true
 	defer tx.s.lock().release(tx.lockAs)
-	if tx.stx != nil {
+	if tx.x == nil {
+		return nil
+	}
+	if tx.x.stx != nil {
 		return tx.s.storeEnd(ctx, tx)
 	}
-	if len(tx.joined) == 0 {
+	if len(tx.x.joined) == 0 {
 		return nil
 	}
 	err := tx.prepare(ctx, nil)
@@ -149,7 +193,7 @@ func (tx *Tx) End(ctx context.Context) error {
 
 // prepare runs the participants' Prepare, stopping at the first error.
 func (tx *Tx) prepare(ctx context.Context, stx any) error {
-	for _, p := range tx.joined {
+	for _, p := range tx.joined() {
 		if err := p.Prepare(ctx, stx); err != nil {
 			return err
 		}
@@ -159,7 +203,7 @@ func (tx *Tx) prepare(ctx context.Context, stx any) error {
 
 // finish runs the participants' Done.
 func (tx *Tx) finish(ctx context.Context, committed bool) {
-	for _, p := range tx.joined {
+	for _, p := range tx.joined() {
 		p.Done(ctx, committed)
 	}
 }

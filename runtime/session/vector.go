@@ -33,8 +33,14 @@ type inner struct {
 }
 
 // vector is an immutable persistent vector. A nil *vector is empty.
+//
+// Positions in the trie are raw: item i of the vector is raw item start+i. dropFront drops the oldest
+// items by moving start and removing, in a path copy, the leaves that hold dropped items only (a
+// bounded log's trim: no item is copied). The trie keeps its shift when its leaves are all gone
+// (root nil with count > width), so raw positions keep their place in it.
 type vector[T any] struct {
-	count int
+	count int  // raw items: dropped ones included
+	start int  // items dropped from the front (dropFront)
 	shift uint // shift of root; 0 means root is a *chunk[T] (or nil)
 	root  any  // nil, *chunk[T] or *inner
 	tail  *chunk[T]
@@ -72,7 +78,7 @@ func (v *vector[T]) len() int {
 	if v == nil {
 		return 0
 	}
-	return v.count
+	return v.count - v.start
 }
 
 // tailLen is the number of items in the tail: 1..width when count > 0.
@@ -105,7 +111,7 @@ func (v *vector[T]) push(x T) *vector[T] {
 			t = n
 		}
 		t.items[tl] = x
-		return &vector[T]{count: v.count + 1, shift: v.shift, root: v.root, tail: t}
+		return &vector[T]{count: v.count + 1, start: v.start, shift: v.shift, root: v.root, tail: t}
 	}
 	t := v.pushed.Load()
 	if t == nil {
@@ -113,7 +119,7 @@ func (v *vector[T]) push(x T) *vector[T] {
 		t = &trie{root: root, shift: shift}
 		v.pushed.Store(t) // a racing push stores an equal trie: either is fine
 	}
-	return &vector[T]{count: v.count + 1, shift: t.shift, root: t.root, tail: newChunk(x)}
+	return &vector[T]{count: v.count + 1, start: v.start, shift: t.shift, root: t.root, tail: newChunk(x)}
 }
 
 // pushInPlace appends x to v itself, which must be non-empty, unpublished
@@ -147,16 +153,20 @@ func (v *vector[T]) pushInPlace(x T) {
 // pushLeaf adds a full leaf whose first item has index off (the trie's item
 // count) to the trie rooted at root, path-copying.
 func pushLeaf[T any](root any, shift uint, off int, leaf *chunk[T]) (any, uint) {
-	if root == nil {
+	if off == 0 {
 		return leaf, 0
 	}
 	if off == 1<<(shift+bits) { // root is full: grow one level
 		n := &inner{}
-		n.kids[0] = root
+		n.kids[0] = root // nil when dropFront dropped all its leaves
 		n.kids[1] = newPath(leaf, shift)
 		return n, shift + bits
 	}
-	return pushInto(root.(*inner), shift, off, leaf), shift
+	r, _ := root.(*inner)
+	if r == nil { // every leaf dropped (dropFront): an empty node keeps the raw positions
+		r = &inner{}
+	}
+	return pushInto(r, shift, off, leaf), shift
 }
 
 func newPath[T any](leaf *chunk[T], shift uint) any {
@@ -184,6 +194,7 @@ func pushInto[T any](n *inner, shift uint, off int, leaf *chunk[T]) *inner {
 
 // at returns item i; i must be in range.
 func (v *vector[T]) at(i int) T {
+	i += v.start
 	off := v.count - v.tailLen()
 	if i >= off {
 		return v.tail.items[i-off]
@@ -197,68 +208,110 @@ func (v *vector[T]) at(i int) T {
 
 // appendTo appends all items in order to dst.
 func (v *vector[T]) appendTo(dst []T) []T {
-	if v == nil || v.count == 0 {
-		return dst
-	}
-	dst = appendNode[T](dst, v.root, v.shift)
-	return append(dst, v.tail.items[:v.tailLen()]...)
-}
-
-func appendNode[T any](dst []T, n any, shift uint) []T {
-	if n == nil {
-		return dst
-	}
-	if shift == 0 {
-		return append(dst, n.(*chunk[T]).items[:]...)
-	}
-	for _, k := range n.(*inner).kids {
-		if k == nil {
-			break
-		}
-		dst = appendNode[T](dst, k, shift-bits)
-	}
+	v.each(func(_ int, x T) bool {
+		dst = append(dst, x)
+		return true
+	})
 	return dst
 }
 
 // each calls yield for every item in order until yield returns false.
 func (v *vector[T]) each(yield func(int, T) bool) {
-	if v == nil || v.count == 0 {
+	if v.len() == 0 {
 		return
 	}
-	i := 0
-	if !eachNode(v.root, v.shift, &i, yield) {
+	raw := 0
+	if !eachNode(v.root, v.shift, &raw, v.start, yield) {
 		return
 	}
+	raw = v.count - v.tailLen() // the trie may be gone (dropFront)
 	for _, x := range v.tail.items[:v.tailLen()] {
-		if !yield(i, x) {
+		if raw >= v.start && !yield(raw-v.start, x) {
 			return
 		}
-		i++
+		raw++
 	}
 }
 
-func eachNode[T any](n any, shift uint, i *int, yield func(int, T) bool) bool {
+// eachNode yields the items of the trie node n (at shift, its first raw position *raw) from raw
+// position start on, advancing *raw past the node. Nil kids before the last one are leaves
+// dropFront removed (their positions are skipped); the first nil kid after a non-nil one ends the
+// trie.
+func eachNode[T any](n any, shift uint, raw *int, start int, yield func(int, T) bool) bool {
 	if n == nil {
 		return true
 	}
 	if shift == 0 {
-		for _, x := range n.(*chunk[T]).items {
-			if !yield(*i, x) {
+		c := n.(*chunk[T])
+		i := 0
+		if *raw < start {
+			i = min(start-*raw, width)
+		}
+		for ; i < width; i++ {
+			if !yield(*raw+i-start, c.items[i]) {
 				return false
 			}
-			*i++
 		}
+		*raw += width
 		return true
 	}
+	seen := false
 	for _, k := range n.(*inner).kids {
 		if k == nil {
-			break
+			if seen {
+				break
+			}
+			*raw += 1 << shift
+			continue
 		}
-		if !eachNode(k, shift-bits, i, yield) {
+		seen = true
+		if !eachNode(k, shift-bits, raw, start, yield) {
 			return false
 		}
 	}
 	return true
+}
+
+// dropFront returns a vector of v's items from index k on (nil when none remain), copying no item:
+// it shares v's nodes but for a path copy without the leaves that hold dropped items only, so the
+// result references no dropped item except those sharing a leaf (or the tail) with its first item.
+func (v *vector[T]) dropFront(k int) *vector[T] {
+	n := v.len()
+	if k <= 0 {
+		return v
+	}
+	if k >= n {
+		return nil
+	}
+	start := v.start + k
+	return &vector[T]{count: v.count, start: start, shift: v.shift, root: dropBelow(v.root, v.shift, 0, start), tail: v.tail}
+}
+
+// dropBelow returns the trie node n (at shift, first raw position base) without the leaves whose
+// items are all below raw position limit: nil when every leaf goes, n itself when none does, else a
+// path copy.
+func dropBelow(n any, shift uint, base, limit int) any {
+	if n == nil || base >= limit {
+		return n
+	}
+	if base+(1<<(shift+bits)) <= limit {
+		return nil
+	}
+	if shift == 0 {
+		return n // a leaf holding kept items too
+	}
+	c := *n.(*inner)
+	for i := range c.kids {
+		kb := base + i<<shift
+		if kb >= limit {
+			break
+		}
+		c.kids[i] = dropBelow(c.kids[i], shift-bits, kb, limit)
+	}
+	if c == (inner{}) {
+		return nil
+	}
+	return &c
 }
 
 // build returns a fresh vector holding a copy of vs (nil when empty), built

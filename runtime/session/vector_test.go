@@ -55,3 +55,78 @@ func TestVectorForksDoNotInterfere(t *testing.T) {
 		check("c", c, -5)
 	}
 }
+
+// dropFront then push, at, each and further drops agree with a plain slice, at every size and
+// alignment (leaves dropped whole, the trie's leaves all gone, a drop inside the tail), and the
+// version dropped from is unchanged.
+func TestVectorDropFrontAgreesWithASlice(t *testing.T) {
+	for _, n := range []int{1, 5, 31, 32, 33, 63, 64, 65, 100, 1023, 1024, 1025, 1056, 3000} {
+		for _, k := range []int{0, 1, 31, 32, 33, n / 2, n - 33, n - 32, n - 31, n - 1, n} {
+			if k < 0 || k > n {
+				continue
+			}
+			base := build(ints(n))
+			v := base.dropFront(k)
+			model := ints(n)[k:]
+			for round := range 3 {
+				if got := v.appendTo(nil); !slices.Equal(got, model) && (len(got) > 0 || len(model) > 0) {
+					t.Fatalf("n=%d k=%d round %d: appendTo has %d items, want %d", n, k, round, len(got), len(model))
+				}
+				if v.len() != len(model) {
+					t.Fatalf("n=%d k=%d round %d: len %d, want %d", n, k, round, v.len(), len(model))
+				}
+				for i := range model {
+					if v.at(i) != model[i] {
+						t.Fatalf("n=%d k=%d round %d: at(%d) = %d, want %d", n, k, round, i, v.at(i), model[i])
+					}
+				}
+				// grow past a leaf and a level, then drop again
+				for i := range 1100 {
+					x := 100000*(round+1) + i
+					if i%2 == 0 {
+						v = v.push(x)
+					} else if v != nil {
+						v.pushInPlace(x)
+					} else {
+						v = v.push(x)
+					}
+					model = append(model, x)
+				}
+				d := len(model) / 2
+				v = v.dropFront(d)
+				model = model[d:]
+			}
+			if !slices.Equal(base.appendTo(nil), ints(n)) {
+				t.Fatalf("n=%d k=%d: the version dropped from changed", n, k)
+			}
+		}
+	}
+}
+
+// A dropped leaf is referenced no more: after dropping every item but the tail's, the trie holds
+// no leaf.
+func TestVectorDropFrontReleasesLeaves(t *testing.T) {
+	v := build(ints(2000)).dropFront(2000 - 16)
+	if v.root != nil {
+		t.Fatalf("root = %T, want nil (every leaf below the kept items dropped)", v.root)
+	}
+	v = build(ints(2000)).dropFront(1000)
+	leaves := 0
+	var walk func(n any, shift uint)
+	walk = func(n any, shift uint) {
+		if n == nil {
+			return
+		}
+		if shift == 0 {
+			leaves++
+			return
+		}
+		for _, k := range n.(*inner).kids {
+			walk(k, shift-bits)
+		}
+	}
+	walk(v.root, v.shift)
+	if want := (v.count - v.tailLen() - 1000/32*32) / 32; leaves != want {
+		t.Fatalf("%d leaves kept, want %d", leaves, want)
+	}
+}

@@ -81,6 +81,12 @@ func (d *Dispatcher) ToolContext(ctx context.Context, name, callID string) *Tool
 
 // newToolContext builds the ToolContext of one call (step 3).
 func (d *Dispatcher) newToolContext(ctx context.Context, t *Tool, name, callID string) *ToolContext {
+	if d.Session != nil {
+		tc := newSessionToolContext() // with room for the call's transaction (txcontext.go)
+		tc.CallID, tc.ToolName, tc.Run, tc.ctx, tc.tool = callID, name, d.RunContext, ctx, t
+		tc.beat, tc.sess, tc.res, tc.fs, tc.budget = d.Heartbeat, d.Session, d.Resources, d.Filesystem, d.Budget
+		return tc
+	}
 	return &ToolContext{CallID: callID, ToolName: name, Run: d.RunContext, ctx: ctx, tool: t,
 		beat: d.Heartbeat, sess: d.Session, res: d.Resources, fs: d.Filesystem, budget: d.Budget}
 }
@@ -89,7 +95,12 @@ func (d *Dispatcher) newToolContext(ctx context.Context, t *Tool, name, callID s
 // Hooks.Begin, the handler, OnResult) until the call ends; nil without a Dispatcher.Session, and
 // before. Hooks use it to join work to the call's commit (session.Tx.Join) or to write in the store's
 // own transaction (session.Tx.StoreTx) instead of taking a second connection while this one is held.
-func (tc *ToolContext) Tx() *session.Tx { return tc.tx }
+func (tc *ToolContext) Tx() *session.Tx {
+	if tc.tx == nil || tc.tx.Session() == nil { // not begun yet
+		return nil
+	}
+	return tc.tx
+}
 
 // Session returns the session of the call (Dispatcher.Session); nil when the
 // dispatcher has none.

@@ -876,13 +876,9 @@ func (d *Dispatcher) isolate(ctx context.Context, tc *ToolContext, cs *callState
 		if ro {
 			access = session.ReadOnly
 		}
-		tx, err := d.Session.Begin(ctx, access)
-		if err != nil {
+		if err := beginTx(ctx, tc, d.Session, cs, access); err != nil {
 			return err
 		}
-		cs.tx = tx
-		tc.tx = tx
-		tc.sess = tx.Session()
 	}
 	if resources && d.Resources != nil {
 		l, err := txn.Lock(ctx, false, d.Resources)

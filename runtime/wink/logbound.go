@@ -1,7 +1,6 @@
 package wink
 
 import (
-	"sync"
 	"unsafe"
 
 	"github.com/winkgen/wink/runtime/session"
@@ -14,8 +13,7 @@ import (
 // would keep every call's arguments and output for ever. Each log therefore has a bound, in entries
 // and in bytes (Dispatcher.LogLimits, DefaultLogEntries and DefaultLogBytes per log when left zero):
 // when an append takes a log past either, its oldest entries are dropped until it holds at most half of
-// each. A trim copies the surviving entries (session.Replace: one pointer, or one PolicyChecked, each,
-// twice), so dropping half at a time costs about one entry copied per call, amortised; dropping an
+// each. A trim copies the surviving entries (one pointer, or one PolicyChecked, each, twice), so dropping half at a time costs about one entry copied per call, amortised; dropping an
 // eighth cost seven (BenchmarkDispatchSearchTxn/txn_one_session, one session for the whole run: 1,535
 // B allocated per call dropping half, 2,839 B dropping an eighth, 1,267 B keeping every entry), and
 // trimming to exactly the limit would copy the whole log on every call once it is full. The newest
@@ -26,13 +24,14 @@ import (
 // of the arguments and output texts they were decoded from and rendered to (ToolInvokedSize). That is within
 // a small factor of what the event really holds for the params and results tools have.
 //
-// The bookkeeping (entries and bytes per log) lives in the session itself, in a LOG slice holding one
-// *logAccount, made once per session under the session's lock (session.Replace), so it is neither
-// rolled back nor shared between sessions, and it is freed with the session: a table beside the
-// sessions would need weak keys. The log's own head is never viewed by the bookkeeping, so appends
-// keep growing it in place (session.Append's fast path). The counts are exact for what the dispatcher
-// appends; anything else changing a log (a user's Clear or Append) is corrected at the next trim, which
-// recounts what it keeps.
+// The bookkeeping lives in the session itself (session.AppendBounded): the entries are the log's
+// length, and the bytes are counted in the session's table of slice heads beside the log's head, so
+// the append, the count and a trim are one step under the session's lock, with no lookup and no lock
+// of the dispatcher's own (an account kept in a session slice of its own cost a lookup and two locks
+// per append, about a tenth of a dispatch in a transaction). The count is neither rolled back nor
+// shared between sessions, and it is freed with the session. The counts are exact for what the
+// dispatcher appends; a user's Seed or Replace of a log makes the next append recount it, a user's
+// Append is counted at the next trim, which recounts what it keeps.
 //
 // What reads the logs: no built-in policy or reducer does. read_before_write and sequential_dependency
 // keep their own STATE slices (the paths read or written, the prerequisites done: bounded by the files
@@ -102,41 +101,6 @@ func PolicyCheckedSize(pc PolicyChecked) int64 {
 	return policyOverhead + int64(len(pc.Tool)+len(pc.CallID)+len(pc.Policy)+len(pc.Reason))
 }
 
-// logCount is what a session's log holds, as its bound counts it.
-type logCount struct {
-	entries int
-	bytes   int64
-}
-
-// logAccount is one session's bookkeeping for ToolLog and PolicyLog; mu serialises the dispatcher's
-// appends to them, so a count and its log change together.
-type logAccount struct {
-	mu     sync.Mutex
-	tool   logCount
-	policy logCount
-}
-
-// logAccounts is the session slice holding the session's one *logAccount (a LOG slice: never rolled
-// back; no codec: never stored).
-var logAccounts = session.NewSlice[*logAccount]("wink.log_bounds", session.NoRollback)
-
-// accountOf returns s's log account, making it on first use.
-func accountOf(s *session.Session) *logAccount {
-	if a, ok := session.Latest(s, logAccounts); ok {
-		return a
-	}
-	var a *logAccount
-	session.Replace(s, logAccounts, func(items []*logAccount) []*logAccount {
-		if len(items) > 0 {
-			a = items[len(items)-1]
-			return items
-		}
-		a = &logAccount{}
-		return []*logAccount{a}
-	})
-	return a
-}
-
 // appendToolLog appends ev to s's ToolLog within d's limits.
 func (d *Dispatcher) appendToolLog(s *session.Session, ev *ToolInvoked) {
 	entries, bytes := d.LogLimits.resolved()
@@ -144,10 +108,7 @@ func (d *Dispatcher) appendToolLog(s *session.Session, ev *ToolInvoked) {
 		session.Append(s, ToolLog, ev)
 		return
 	}
-	a := accountOf(s)
-	a.mu.Lock()
-	appendBounded(s, ToolLog, ev, ToolInvokedSize(ev), ToolInvokedSize, &a.tool, entries, bytes)
-	a.mu.Unlock()
+	session.AppendBounded(s, ToolLog, ev, ToolInvokedSize(ev), session.Bound{Entries: entries, Bytes: bytes}, ToolInvokedSize)
 }
 
 // appendPolicyLog appends pc to s's PolicyLog within d's limits.
@@ -157,42 +118,5 @@ func (d *Dispatcher) appendPolicyLog(s *session.Session, pc PolicyChecked) {
 		session.Append(s, PolicyLog, pc)
 		return
 	}
-	a := accountOf(s)
-	a.mu.Lock()
-	appendBounded(s, PolicyLog, pc, PolicyCheckedSize(pc), PolicyCheckedSize, &a.policy, entries, bytes)
-	a.mu.Unlock()
-}
-
-// appendBounded appends v (of the given size) to sl and trims sl when c, its count, goes past a
-// limit (negative: none). The caller holds the account's lock.
-func appendBounded[T any](s *session.Session, sl session.Slice[T], v T, size int64, sizeOf func(T) int64, c *logCount, entries int, bytes int64) {
-	session.Append(s, sl, v)
-	c.entries++
-	c.bytes += size
-	if (entries < 0 || c.entries <= entries) && (bytes < 0 || c.bytes <= bytes) {
-		return
-	}
-	keepEntries, keepBytes := -1, int64(-1)
-	if entries >= 0 {
-		keepEntries = max(entries/2, 1)
-	}
-	if bytes >= 0 {
-		keepBytes = bytes / 2
-	}
-	session.Replace(s, sl, func(items []T) []T {
-		first := len(items)
-		var held int64
-		for first > 0 {
-			sz := sizeOf(items[first-1])
-			n := len(items) - first
-			if n > 0 && ((keepEntries >= 0 && n+1 > keepEntries) || (keepBytes >= 0 && held+sz > keepBytes)) {
-				break
-			}
-			held += sz
-			first--
-		}
-		c.entries, c.bytes = len(items)-first, held
-		clear(items[:first]) // the dropped entries are not referenced by the copy Replace keeps
-		return items[first:]
-	})
+	session.AppendBounded(s, PolicyLog, pc, PolicyCheckedSize(pc), session.Bound{Entries: entries, Bytes: bytes}, PolicyCheckedSize)
 }
