@@ -76,6 +76,8 @@ const (
 	// childEnv marks the evaluator process; its value is childMagic.
 	childEnv   = "WINK_STARLARK_EVALUATOR"
 	childMagic = "1"
+	// printsEnv tells the child that its first extra file is a print buffer (prints.go).
+	printsEnv = "WINK_STARLARK_PRINTS"
 	// childMaxStack is the child's Go stack limit.
 	childMaxStack = 16 << 20
 	// childMemoryMargin is what the child may map beyond MaxMemory: the runtime's own structures, the
@@ -188,6 +190,7 @@ func lenPrefixed(b []byte) []byte {
 // program and writes 'D'. It returns the exit code.
 func childMain(stdin io.Reader, stdout io.Writer) int {
 	debug.SetMaxStack(childMaxStack)
+	prints := openPrints() // before the address-space limit, which counts it
 	preferOOMKill()
 	limitData(MaxMemory + childMemoryMargin)
 	watch := newMemWatch()
@@ -218,7 +221,8 @@ func childMain(stdin io.Reader, stdout io.Writer) int {
 		}
 		// 'A' travels with the program's first frame (no flush of its own: the parent waits for it anyway).
 		out.Write([]byte{'A', 0, 0, 0, 0})
-		reusable, grew, code := serve(in, out, watch, steps, string(p.b), tools)
+		prints.reset()
+		reusable, grew, code := serve(in, out, prints, watch, steps, string(p.b), tools)
 		if code != 0 || !reusable {
 			return code
 		}
@@ -230,7 +234,7 @@ func childMain(stdin io.Reader, stdout io.Writer) int {
 
 // serve runs one program and writes its 'D'. reusable says the process may serve another (its heap grew
 // by less than reuseHeap); code is non-zero when the process must exit with it.
-func serve(in *bufio.Reader, out *bufio.Writer, watch *memWatch, steps int64, source string, tools []string) (reusable bool, grew uint64, code int) {
+func serve(in *bufio.Reader, out *bufio.Writer, prints *printBuf, watch *memWatch, steps int64, source string, tools []string) (reusable bool, grew uint64, code int) {
 	// request sends a builtin's request and returns the parent's reply.
 	request := func(kind byte, parts ...[]byte) (byte, []byte) {
 		if err := writeFrame(out, kind, parts...); err != nil {
@@ -260,6 +264,9 @@ func serve(in *bufio.Reader, out *bufio.Writer, watch *memWatch, steps int64, so
 				msg = msg[:MaxOutputBytes+1]
 			}
 			sent += len(msg) + 1
+			if prints.add(msg) {
+				return // the parent reads it with the next frame, or once the process has ended
+			}
 			if err := writeFrame(out, 'P', []byte(msg)); err != nil {
 				os.Exit(4)
 			}

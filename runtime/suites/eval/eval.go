@@ -118,7 +118,7 @@ func Eval(tc *wink.ToolContext, p EvalParams) (wink.ToolResult[EvalResult], erro
 		var kind byte
 		var b []byte
 		if err == nil {
-			kind, b, err = readFrame(run.out, frameLimit)
+			kind, b, err = run.next(out)
 		}
 		if first {
 			first = false

@@ -25,6 +25,8 @@ type child struct {
 	out    *bufio.Reader
 	stdout io.Closer
 	stderr *stderrCapture
+	// prints is the buffer the child prints into (prints.go); nil where there is none.
+	prints *printBuf
 	once   sync.Once
 	// served counts the programs the process has been given; idle stops it when it waits too long in the
 	// pool.
@@ -61,13 +63,24 @@ func startChild() (*child, error) {
 	cmd.SysProcAttr = childAttr()
 	c := &child{cmd: cmd, stderr: &stderrCapture{}}
 	cmd.Stderr = c.stderr
+	prints, printsFile, err := newPrints()
+	if err != nil {
+		return nil, err
+	}
+	if printsFile != nil {
+		cmd.ExtraFiles = []*os.File{printsFile}
+		cmd.Env = append(cmd.Env, printsEnv+"="+childMagic)
+		defer printsFile.Close() // the child's copy and the parent's mapping are all they need
+	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
+		prints.unmap()
 		return nil, err
 	}
 	stdout, childOut, err := answerPipe()
 	if err != nil {
 		stdin.Close()
+		prints.unmap()
 		return nil, err
 	}
 	cmd.Stdout = childOut
@@ -76,8 +89,10 @@ func startChild() (*child, error) {
 	if err != nil {
 		stdin.Close()
 		stdout.Close()
+		prints.unmap()
 		return nil, err
 	}
+	c.prints = prints
 	c.stdin, c.in, c.out, c.stdout = stdin, bufio.NewWriter(stdin), bufio.NewReader(stdout), stdout
 	return c, nil
 }
@@ -88,6 +103,7 @@ func startChild() (*child, error) {
 func (c *child) begin(ctx context.Context, cfg Config) {
 	c.served++
 	c.ctx, c.cfg, c.outOfProtocol = ctx, cfg, false
+	c.prints.reset() // before the program is sent: the child is waiting and writes nothing now
 	c.timedOut.Store(false)
 	c.stopped.Store(false)
 	c.watchMu.Lock()
@@ -149,6 +165,17 @@ func (c *child) retired(sendFailed bool) bool {
 
 func (c *child) send(kind byte, parts ...[]byte) error { return writeFrame(c.in, kind, parts...) }
 
+// next reads the child's next frame, after passing to out what the program printed before it (or before
+// the child died: then err is the read's error). A print buffer that does not parse is out of protocol
+// (errFrameTooLarge, as a frame too large).
+func (c *child) next(out *printed) (byte, []byte, error) {
+	kind, b, err := readFrame(c.out, frameLimit)
+	if !c.prints.drain(out) && err == nil {
+		err = errFrameTooLarge
+	}
+	return kind, b, err
+}
+
 // kill ends the process (a no-op once it has exited) and waits for it.
 func (c *child) kill() {
 	c.end()
@@ -157,6 +184,7 @@ func (c *child) kill() {
 		c.cmd.Process.Kill()
 		c.cmd.Wait()
 		c.stdout.Close()
+		c.prints.unmap()
 		if c.cmd.ProcessState != nil {
 			lastChildPeak.Store(peakRSS(c.cmd.ProcessState))
 		}

@@ -98,7 +98,7 @@ func RunProgram(tc *wink.ToolContext, p ProgramParams) (wink.ToolResult[ProgramR
 		var kind byte
 		var b []byte
 		if err == nil {
-			kind, b, err = readFrame(run.out, frameLimit)
+			kind, b, err = run.next(out)
 		}
 		if first {
 			first = false

@@ -1,0 +1,70 @@
+package eval
+
+import (
+	"os"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// printsFD is the print buffer's file descriptor in the child (its first extra file).
+const printsFD = 3
+
+// newPrints creates a print buffer for a child: the mapping the parent reads, and the file to hand the
+// child (closed by the parent once the child has started).
+func newPrints() (*printBuf, *os.File, error) {
+	fd, err := unix.MemfdCreate("wink-eval-prints", unix.MFD_CLOEXEC)
+	if err != nil {
+		return nil, nil, err
+	}
+	f := os.NewFile(uintptr(fd), "wink-eval-prints")
+	p, err := mapPrints(fd)
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return p, f, nil
+}
+
+// mapPrints sizes (when new) and maps the buffer's file.
+func mapPrints(fd int) (*printBuf, error) {
+	const size = 8 + printsSize
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return nil, err
+	}
+	if st.Size == 0 {
+		if err := syscall.Ftruncate(fd, size); err != nil {
+			return nil, err
+		}
+	} else if st.Size != size {
+		return nil, syscall.EINVAL
+	}
+	mem, err := syscall.Mmap(fd, 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED)
+	if err != nil {
+		return nil, err
+	}
+	return &printBuf{mem: mem}, nil
+}
+
+// openPrints maps the buffer the parent handed this child, or returns nil (the parent made none, or
+// mapping it failed: the child then sends every print as a frame).
+func openPrints() *printBuf {
+	if os.Getenv(printsEnv) != childMagic {
+		return nil
+	}
+	p, err := mapPrints(printsFD)
+	syscall.Close(printsFD)
+	if err != nil {
+		return nil
+	}
+	return p
+}
+
+// unmap releases the parent's mapping once the child has ended.
+func (p *printBuf) unmap() {
+	if p != nil && p.mem != nil {
+		syscall.Munmap(p.mem)
+		p.mem = nil
+	}
+}
