@@ -94,6 +94,9 @@ const (
 	frameLimit = files.MaxFileSize + 1<<10
 )
 
+// testPrints, when set (by a test, in the child), changes the print buffer when a program arrives.
+var testPrints func(*printBuf)
+
 // Done statuses.
 const (
 	statusOK byte = iota
@@ -222,6 +225,9 @@ func childMain(stdin io.Reader, stdout io.Writer) int {
 		// 'A' travels with the program's first frame (no flush of its own: the parent waits for it anyway).
 		out.Write([]byte{'A', 0, 0, 0, 0})
 		prints.reset()
+		if testPrints != nil {
+			testPrints(prints)
+		}
 		reusable, grew, code := serve(in, out, prints, watch, steps, string(p.b), tools)
 		if code != 0 || !reusable {
 			return code

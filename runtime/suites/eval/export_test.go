@@ -35,3 +35,6 @@ func IdlePids() []int {
 	}
 	return pids
 }
+
+// FramesRead returns the number of frames read from evaluators so far.
+func FramesRead() int64 { return framesRead.Load() }

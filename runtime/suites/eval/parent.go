@@ -170,6 +170,9 @@ func (c *child) send(kind byte, parts ...[]byte) error { return writeFrame(c.in,
 // (errFrameTooLarge, as a frame too large).
 func (c *child) next(out *printed) (byte, []byte, error) {
 	kind, b, err := readFrame(c.out, frameLimit)
+	if err == nil {
+		framesRead.Add(1)
+	}
 	if !c.prints.drain(out) && err == nil {
 		err = errFrameTooLarge
 	}
@@ -269,6 +272,9 @@ var (
 	lastChildPid atomic.Int64
 	programs     atomic.Int64
 )
+
+// framesRead counts the frames read from evaluators (tests read it).
+var framesRead atomic.Int64
 
 // lastChildPeak is the peak resident memory of the last evaluator process that ended (tests read it).
 var lastChildPeak atomic.Int64
