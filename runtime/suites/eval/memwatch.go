@@ -14,8 +14,12 @@ package eval
 // a busy machine much more wall-clock time, so there the wall-clock bound (Config.Timeout) may end it
 // first, with the text about time; either way the memory never passes the bound and the call is undone.
 //
-// The watcher is a timer, not a goroutine: a program shorter than its first tick (most of them) costs
-// one timer's arming and stopping, with no goroutine started, woken or waited for.
+// The watcher is a timer, not a goroutine, and it is not stopped when a program ends: setting a timer
+// sooner than every other wakes the runtime's poller thread (a context switch), so programs that follow
+// each other within a tick share it. A tick that finds no program running leaves the timer unset, and the
+// next program sets it; a tick of the last program that comes early in the next one samples the heap
+// against that program's base, as any tick. So a program shorter than a tick costs no goroutine and at
+// most one timer setting.
 
 import (
 	"runtime/debug"
@@ -47,6 +51,8 @@ type memWatch struct {
 	base, peak uint64
 	over       bool
 	timer      *time.Timer
+	// timerSet says the timer is pending.
+	timerSet bool
 }
 
 // newMemWatch returns a watcher, not yet watching.
@@ -78,10 +84,13 @@ func (w *memWatch) start(thread *starlark.Thread) {
 	}
 	w.thread, w.active, w.over = thread, true, false
 	w.base, w.peak = heap, heap
-	if w.timer == nil {
-		w.timer = time.AfterFunc(memTick, w.tick)
-	} else {
-		w.timer.Reset(memTick)
+	if !w.timerSet {
+		w.timerSet = true
+		if w.timer == nil {
+			w.timer = time.AfterFunc(memTick, w.tick)
+		} else {
+			w.timer.Reset(memTick)
+		}
 	}
 	w.mu.Unlock()
 }
@@ -91,10 +100,12 @@ func (w *memWatch) tick() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !w.active || w.over {
+		w.timerSet = false
 		return
 	}
 	if w.check() {
 		w.thread.Cancel("memory limit")
+		w.timerSet = false
 		return
 	}
 	w.timer.Reset(memTick)
@@ -113,7 +124,6 @@ func (w *memWatch) check() bool {
 // stop ends the watch and reports whether the program went past the bound and how much the heap grew
 // at most (as sampled, and now).
 func (w *memWatch) stop() (over bool, grew uint64) {
-	w.timer.Stop()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.active = false

@@ -29,9 +29,11 @@ type child struct {
 	prints *printBuf
 	once   sync.Once
 	// served counts the programs the process has been given; idle stops it when it waits too long in the
-	// pool.
-	served int
-	idle   *time.Timer
+	// pool (pool.go): it waits there since idleSince, and idleSet says idle is pending (warm.mu held).
+	served    int
+	idle      *time.Timer
+	idleSet   bool
+	idleSince time.Time
 
 	// The program being served.
 	ctx context.Context
@@ -43,9 +45,14 @@ type child struct {
 	timedOut atomic.Bool
 	stopped  atomic.Bool
 	// watching says the program's watches (timer, stopCtx) may still kill the process; end clears it.
+	// deadline is the program's wall-clock bound; timerSet says timer is pending, to fire at timerAt (it
+	// may be set for an earlier program and fire sooner: onTimeout then sets it again for the rest).
 	watchMu  sync.Mutex
 	watching bool
+	deadline time.Time
 	timer    *time.Timer
+	timerSet bool
+	timerAt  time.Time
 	stopCtx  func() bool
 }
 
@@ -99,7 +106,10 @@ func startChild() (*child, error) {
 
 // begin makes c serve a program with the bounds cfg: the process is killed when ctx ends or cfg.Timeout
 // has passed, whichever comes first, until end. Neither watch starts a goroutine unless it fires: a timer
-// and a context.AfterFunc, both disarmed by end.
+// and a context.AfterFunc. end disarms both, but leaves the timer pending: setting a timer sooner than
+// every other wakes the runtime's poller thread, a context switch per call, so the timer of an evaluator
+// serving one program after another is set again only when it fires (for the rest of the current
+// program's bound, if one runs), not for each program.
 func (c *child) begin(ctx context.Context, cfg Config) {
 	c.served++
 	c.ctx, c.cfg, c.outOfProtocol = ctx, cfg, false
@@ -108,22 +118,38 @@ func (c *child) begin(ctx context.Context, cfg Config) {
 	c.stopped.Store(false)
 	c.watchMu.Lock()
 	c.watching = true
+	c.deadline = time.Now().Add(cfg.Timeout)
+	if !c.timerSet || c.timerAt.After(c.deadline) { // none pending, or one too late for this bound
+		c.timerSet, c.timerAt = true, c.deadline
+		if c.timer == nil {
+			c.timer = time.AfterFunc(cfg.Timeout, c.onTimeout)
+		} else {
+			c.timer.Reset(cfg.Timeout)
+		}
+	}
 	c.watchMu.Unlock()
 	lastChildPid.Store(int64(c.cmd.Process.Pid))
 	programs.Add(1)
-	c.timer = time.AfterFunc(cfg.Timeout, c.onTimeout)
 	c.stopCtx = context.AfterFunc(ctx, c.onCancel)
 }
 
-// onTimeout kills the process at the program's time bound, unless end came first.
+// onTimeout kills the process at the program's time bound, unless end came first; fired sooner (set for
+// an earlier program), it waits for the rest of the bound.
 func (c *child) onTimeout() {
 	c.watchMu.Lock()
 	defer c.watchMu.Unlock()
-	if c.watching {
-		c.timedOut.Store(true) // before the kill: the parent reads it once the child's pipe closes
-		c.stopped.Store(true)
-		c.cmd.Process.Kill()
+	if !c.watching {
+		c.timerSet = false
+		return
 	}
+	if rest := time.Until(c.deadline); rest > 0 {
+		c.timerAt = c.deadline
+		c.timer.Reset(rest)
+		return
+	}
+	c.timedOut.Store(true) // before the kill: the parent reads it once the child's pipe closes
+	c.stopped.Store(true)
+	c.cmd.Process.Kill()
 }
 
 // onCancel kills the process when the call's context ends, unless end came first.
@@ -146,8 +172,7 @@ func (c *child) end() bool {
 	if !was {
 		return false
 	}
-	c.timer.Stop()
-	c.stopCtx()
+	c.stopCtx() // the timer stays pending: onTimeout does nothing once watching is false
 	return !c.stopped.Load()
 }
 
@@ -183,6 +208,11 @@ func (c *child) next(out *printed) (byte, []byte, error) {
 func (c *child) kill() {
 	c.end()
 	c.once.Do(func() {
+		c.watchMu.Lock()
+		if c.timer != nil {
+			c.timer.Stop()
+		}
+		c.watchMu.Unlock()
 		c.stdin.Close()
 		c.cmd.Process.Kill()
 		c.cmd.Wait()

@@ -58,7 +58,6 @@ func getChild() (c *child, reused bool, err error) {
 		if n := len(warm.idle); n > 0 {
 			c = warm.idle[n-1]
 			warm.idle = warm.idle[:n-1]
-			c.idle.Stop()
 		}
 		warm.mu.Unlock()
 		if c != nil {
@@ -69,7 +68,9 @@ func getChild() (c *child, reused bool, err error) {
 	return c, false, err
 }
 
-// putChild puts an evaluator that served a program cleanly back in the pool, or ends it.
+// putChild puts an evaluator that served a program cleanly back in the pool, or ends it. Its idle timer
+// is set only when none is pending (see begin: setting a timer is a context switch): a pending one,
+// set when the evaluator waited before, finds it busy or waiting less than idleTimeout and waits again.
 func putChild(c *child) {
 	if testChildEnv != nil || c.served >= maxPrograms {
 		c.kill()
@@ -82,20 +83,36 @@ func putChild(c *child) {
 		return
 	}
 	warm.idle = append(warm.idle, c)
-	c.idle = time.AfterFunc(idleTimeout, func() { retireIdle(c) })
+	c.idleSince = time.Now()
+	if !c.idleSet {
+		c.idleSet = true
+		if c.idle == nil {
+			c.idle = time.AfterFunc(idleTimeout, func() { retireIdle(c) })
+		} else {
+			c.idle.Reset(idleTimeout)
+		}
+	}
 	warm.mu.Unlock()
 }
 
-// retireIdle ends c if it is still waiting in the pool.
+// retireIdle ends c if it has been waiting in the pool for idleTimeout; if it waits, for less, its timer
+// is set for the rest; if it is busy or gone, the timer is left unset.
 func retireIdle(c *child) {
 	warm.mu.Lock()
 	for i, w := range warm.idle {
 		if w == c {
+			if rest := idleTimeout - time.Since(c.idleSince); rest > 0 {
+				c.idle.Reset(rest)
+				warm.mu.Unlock()
+				return
+			}
 			warm.idle = append(warm.idle[:i], warm.idle[i+1:]...)
+			c.idleSet = false
 			warm.mu.Unlock()
 			c.kill()
 			return
 		}
 	}
+	c.idleSet = false
 	warm.mu.Unlock()
 }
