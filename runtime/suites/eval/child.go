@@ -36,15 +36,17 @@ package eval
 //
 // The workspace stays in the parent: read_file and write_file are requests over the child's stdin/stdout,
 // checked and performed by the parent on the call's vfs.Filesystem inside the call's transaction, exactly as
-// before. print() is streamed as it happens (the child stops sending past MaxOutputBytes), so a program
-// that crashes still shows what it printed. The parent trusts nothing the child sends: frames are bounded
-// (frameLimit), printed text is capped again, and the child is killed when the call's context ends or
-// its wall-clock bound passes.
+// before. print() writes into a buffer the parent shares with the child and reads with each frame the
+// child sends and once the child has ended (prints.go; a 'P' frame where there is no such buffer, or
+// for text that does not fit), so printing costs no exchange and a program that crashes still shows what
+// it printed (the child stops printing past MaxOutputBytes). The parent trusts nothing the child sends:
+// frames are bounded (frameLimit), the print buffer is parsed within its size and printed text is capped
+// again, and the child is killed when the call's context ends or its wall-clock bound passes.
 //
 // Wire format: frames of one kind byte, a 4-byte big-endian length and the payload; no reflection, no
 // encoding/json. Parent to child: 'S' (steps and the CPU bound in seconds as uvarints, then the source),
 // 'O' (a builtin's reply: the file text for read_file, nothing for write_file), 'E' (a builtin's error
-// text). Child to parent: 'P' (printed text), 'R' (read_file: the path), 'W' (write_file: path length as
+// text). Child to parent: 'P' (printed text, where the print buffer cannot take it), 'R' (read_file: the path), 'W' (write_file: path length as
 // uvarint, path, content), 'A' (the program is accepted and runs), 'D' (done: status byte, steps,
 // message, result repr, result-truncated byte, reusable byte: the process may serve another program).
 // run_program adds: parent to child 'C' (as 'S', with the callable tools' names, a uvarint count then
@@ -53,7 +55,9 @@ package eval
 // JSON object). The child defines no tool's behaviour: every call is answered by the parent.
 //
 // Cost: a process start for the first call and whenever no evaluator is waiting (a few milliseconds);
-// otherwise a few pipe round trips on top of the evaluation (see BenchmarkEval and pool.go). Where the child has no RLIMIT_AS (not Linux), a single
+// otherwise one exchange ('S', then 'A' and 'D' in one write) plus one per builtin or tool call the program
+// makes, on top of the evaluation (see BenchmarkEval and pool.go). Each frame that crosses wakes the
+// other process, a context switch on both sides: that, not the bytes, is what the exchange costs. Where the child has no RLIMIT_AS (not Linux), a single
 // step's allocation is bounded only by go.starlark.net's per-operation cap; the crash isolation holds
 // everywhere.
 

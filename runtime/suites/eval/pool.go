@@ -11,7 +11,8 @@ package eval
 //   - Starlark state is per program: the thread, its step count, the globals, the predeclared builtins
 //     (read_file, write_file, print) are made anew for each; the universe (len, range, ...) is frozen and
 //     a program cannot change it, and go.starlark.net keeps no other mutable state between executions.
-//   - The workspace, the read and write counts and the print output are the parent's, per call.
+//   - The workspace, the read and write counts and the print output are the parent's, per call; the
+//     parent empties the print buffer before it sends a program, and the child again when it reads it.
 //   - The wire is quiet between programs: the child sends its 'D' last, after its watcher has stopped,
 //     and the parent reuses a process only after reading that 'D', with nothing else pending.
 //   - The bounds are set again for each program: the step budget (the thread), the heap watcher's base

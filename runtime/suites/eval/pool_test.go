@@ -102,6 +102,17 @@ func TestEvalBoundsHoldInAWarmEvaluator(t *testing.T) {
 			t.Fatalf("after the time bound, evaluator %d served again: %q", pid, out.Output)
 		}
 	})
+	// The evaluator's timer, still set for the last program's longer bound, stops this one at its own.
+	t.Run("wall clock after a longer bound", func(t *testing.T) {
+		pid := warmPid(t)
+		if out, _ := callConfig(t, vfs.NewMemory(), &eval.Config{Timeout: time.Hour}, "result = 1"); !out.Success || eval.LastChildPid() != pid {
+			t.Fatalf("evaluator %d (warm %d): %q", eval.LastChildPid(), pid, short(out.Output))
+		}
+		out, took := callConfig(t, vfs.NewMemory(), &eval.Config{Timeout: time.Second}, longStep)
+		if !stoppedWith(out, "The program ran for more than 1s, the evaluator's time bound") || eval.LastChildPid() != pid || took > 20*time.Second {
+			t.Fatalf("evaluator %d (warm %d) after %v: %q", eval.LastChildPid(), pid, took, short(out.Output))
+		}
+	})
 	t.Run("cancelled", func(t *testing.T) {
 		pid := warmPid(t)
 		d := &wink.Dispatcher{Registry: wink.MustRegistry(eval.WinkTools()), Filesystem: vfs.NewMemory(), Session: session.New()}
