@@ -1,6 +1,7 @@
 package ratelimit
 
 import (
+	"context"
 	"strings"
 	"unsafe"
 
@@ -49,8 +50,8 @@ type toolRated struct {
 
 // slot returns the index of p's slot among 1<<bits (Fibonacci hashing of
 // its address).
-func slot[T any](p *T, bits uint) uint64 {
-	return (uint64(uintptr(unsafe.Pointer(p))) * 0x9e3779b97f4a7c15) >> (64 - bits)
+func slot(p unsafe.Pointer, bits uint) uint64 {
+	return (uint64(uintptr(p)) * 0x9e3779b97f4a7c15) >> (64 - bits)
 }
 
 // toolRated returns the rate l applies to tool (ToolRate, worked out). The
@@ -58,38 +59,34 @@ func slot[T any](p *T, bits uint) uint64 {
 // never evict each other, so a call allocates nothing once its tool is
 // cached, and the other tool's rate is worked out on each call.
 func (l *Limiter) toolRated(tool *wink.Tool) rated {
-	s := &l.rates[slot(tool, rateBits)]
-	if e := s.Load(); e != nil && e.tool == tool {
+	if e := l.rates[slot(unsafe.Pointer(tool), rateBits)].Load(); e != nil && e.tool == tool {
 		return e.r
 	}
+	return l.workOutRate(tool)
+}
+
+// workOutRate is toolRated past the slot's hit (kept apart so that the hit
+// inlines).
+func (l *Limiter) workOutRate(tool *wink.Tool) rated {
 	r, ok := l.tools[tool.Name()]
 	if !ok {
 		if r = rate(tool.Spec().Rate); r.none() {
 			r = l.defTool
 		}
 	}
-	if s.Load() == nil {
+	if s := &l.rates[slot(unsafe.Pointer(tool), rateBits)]; s.Load() == nil {
 		s.CompareAndSwap(nil, &toolRated{tool, r})
 	}
 	return r
 }
 
-// cachedCaller returns the caller holding p's buckets (nil p: the anonymous
-// caller), creating it. A hit is the slot's caller when it is not dead and
-// p is either the very principal last resolved to it by key (c.last: one
-// pointer compare, p is not read) or a principal with its key (c.is). A
-// miss resolves p by key and records p as the caller's last principal.
-func (l *Limiter) cachedCaller(p *wink.Principal, now int64) *caller {
-	if c := l.callers[slot(p, callerBits)].Load(); c != nil && p != nil && c.last.Load() == p && !c.dead.Load() {
-		return c
-	}
-	return l.lookupCaller(p, now)
-}
-
-// lookupCaller is cachedCaller past the pointer hit (kept apart so that
-// the hit inlines).
+// lookupCaller returns the caller holding p's buckets (nil p: the
+// anonymous caller), creating it, past the pointer hit admitMemory makes
+// (p's slot holds a live caller whose last principal is p). The slot's
+// caller is still p's when it is live and its key is p's (c.is); otherwise
+// p is resolved by key and recorded as its caller's last principal.
 func (l *Limiter) lookupCaller(p *wink.Principal, now int64) *caller {
-	s := &l.callers[slot(p, callerBits)]
+	s := &l.callers[slot(unsafe.Pointer(p), callerBits)]
 	if c := s.Load(); c != nil && !c.dead.Load() && c.is(p) {
 		return c
 	}
@@ -116,4 +113,101 @@ func (c *caller) is(p *wink.Principal) bool {
 			c.subject[len(clientPrefix):] == p.ClientID
 	}
 	return c.subject == p.Subject
+}
+
+// admitMemory is Admit on a Memory at now (Memory's clock), without
+// building keys: the tool's rate, the caller and the caller's bucket for
+// the tool come from caches keyed by pointer. It takes the server's
+// bucket, then the caller's, then the caller's for the tool, each only
+// when its rate is not zero, and gives back what it took when a later one
+// refuses; a caller dropped while its tokens were taken (see Memory) is
+// given its tokens back and the call takes again from a fresh one.
+func (l *Limiter) admitMemory(ctx context.Context, tool *wink.Tool, now int64) error {
+	// The slots' hits are written out here rather than called: each is a
+	// few instructions, fewer than a call.
+	var tr rated
+	if e := l.rates[slot(unsafe.Pointer(tool), rateBits)].Load(); e != nil && e.tool == tool {
+		tr = e.r
+	} else {
+		tr = l.workOutRate(tool)
+	}
+	if l.principal.none() && tr.none() {
+		if !l.server.none() {
+			if ok, w := l.mem.server.take(l.server, now); !ok {
+				return l.refusal(tool, 0, w)
+			}
+		}
+		return nil
+	}
+	p := wink.PrincipalFrom(ctx)
+	c := l.callers[slot(unsafe.Pointer(p), callerBits)].Load()
+	if c == nil || p == nil || c.last.Load() != p || c.dead.Load() {
+		c = l.lookupCaller(p, now)
+	}
+	for {
+		var tb *gcra
+		if !tr.none() {
+			if ts := c.tools.Load(); ts != nil {
+				for i := range *ts {
+					if (*ts)[i].tool == tool {
+						tb = (*ts)[i].b
+						break
+					}
+				}
+			}
+			if tb == nil {
+				tb = c.tool(tool.Name(), tool)
+			}
+		}
+		if bound, w := l.take(c, tb, tr, now); bound >= 0 {
+			return l.refusal(tool, bound, w)
+		}
+		if !c.dead.Load() {
+			return nil
+		}
+		// The caller was dropped while we took from it: give everything back, take again.
+		l.give(c, tb, tr)
+		iss, sub := callerKey(p)
+		c = l.mem.caller(iss, sub, now)
+	}
+}
+
+// take takes a token at now from the server's bucket, c's and tb (c's for
+// the tool, nil when tr is zero), all or none. It returns -1, or the bound
+// that refused (0 server, 1 principal, 2 tool) and how long until it has a
+// token.
+func (l *Limiter) take(c *caller, tb *gcra, tr rated, now int64) (bound int, wait int64) {
+	if !l.server.none() {
+		if ok, w := l.mem.server.take(l.server, now); !ok {
+			return 0, w
+		}
+	}
+	if !l.principal.none() {
+		if ok, w := c.principal.take(l.principal, now); !ok {
+			if !l.server.none() {
+				l.mem.server.give(l.server)
+			}
+			return 1, w
+		}
+	}
+	if tb != nil {
+		if ok, w := tb.take(tr, now); !ok {
+			l.give(c, nil, tr)
+			return 2, w
+		}
+	}
+	return -1, 0
+}
+
+// give gives back the tokens take took.
+func (l *Limiter) give(c *caller, tb *gcra, tr rated) {
+	if !l.server.none() {
+		l.mem.server.give(l.server)
+	}
+	if !l.principal.none() {
+		c.principal.give(l.principal)
+	}
+	if tb != nil {
+		tb.give(tr)
+	}
 }

@@ -69,7 +69,13 @@ type caller struct {
 	mu              sync.Mutex
 }
 
+// toolBucket is a caller's bucket for the tool name. tool is the
+// descriptor the bucket was made for by a Limiter (nil when Take made it):
+// a descriptor's name never changes, so a call carrying that very pointer
+// finds the bucket without comparing names (fastpath.go), and the
+// reference keeps the address from being reused by another tool.
 type toolBucket struct {
+	tool *wink.Tool
 	name string
 	b    *gcra
 }
@@ -225,8 +231,9 @@ func (c *caller) full(now int64) bool {
 	return true
 }
 
-// tool returns c's bucket for the tool name, creating it.
-func (c *caller) tool(name string) *gcra {
+// tool returns c's bucket for the tool name, creating it for the
+// descriptor t when there is none (t may be nil).
+func (c *caller) tool(name string, t *wink.Tool) *gcra {
 	if ts := c.tools.Load(); ts != nil {
 		for _, tb := range *ts {
 			if tb.name == name {
@@ -246,7 +253,7 @@ func (c *caller) tool(name string) *gcra {
 		}
 	}
 	b := &gcra{}
-	ts := append(append(make([]toolBucket, 0, len(old)+1), old...), toolBucket{name, b})
+	ts := append(append(make([]toolBucket, 0, len(old)+1), old...), toolBucket{t, name, b})
 	c.tools.Store(&ts)
 	return b
 }
@@ -261,62 +268,6 @@ func (m *Memory) at(t time.Time) int64 {
 	return int64(t.Sub(m.base))
 }
 
-// admit is the Limiter's path at now: the server bucket (when server is not
-// zero), then the caller's (when pr is not zero), then the caller's for
-// the tool (when tr is not zero). c is p's caller (its key: callerKey), or
-// nil when neither pr nor tr limits. It returns -1, or the bound that
-// refused and how long until every bucket has a token.
-func (m *Memory) admit(server, pr, tr rated, c *caller, p *wink.Principal, tool string, now int64) (refused int, wait time.Duration) {
-	for {
-		if !server.none() {
-			if ok, w := m.server.take(server, now); !ok {
-				return 0, time.Duration(w)
-			}
-		}
-		if c == nil {
-			return -1, 0
-		}
-		var tb *gcra
-		if !tr.none() {
-			tb = c.tool(tool)
-		}
-		if !pr.none() {
-			if ok, w := c.principal.take(pr, now); !ok {
-				if !server.none() {
-					m.server.give(server)
-				}
-				return 1, time.Duration(w)
-			}
-		}
-		if tb != nil {
-			if ok, w := tb.take(tr, now); !ok {
-				if !server.none() {
-					m.server.give(server)
-				}
-				if !pr.none() {
-					c.principal.give(pr)
-				}
-				return 2, time.Duration(w)
-			}
-		}
-		if !c.dead.Load() {
-			return -1, 0
-		}
-		// The caller was dropped while we took from it: give everything back, take again.
-		if !server.none() {
-			m.server.give(server)
-		}
-		if !pr.none() {
-			c.principal.give(pr)
-		}
-		if tb != nil {
-			tb.give(tr)
-		}
-		iss, sub := callerKey(p)
-		c = m.caller(iss, sub, now)
-	}
-}
-
 // bucket returns the bucket k names, and its caller (nil for the server's).
 func (m *Memory) bucket(k Key, now int64) (*gcra, *caller) {
 	if k.Bound == wink.BoundServer {
@@ -326,7 +277,7 @@ func (m *Memory) bucket(k Key, now int64) (*gcra, *caller) {
 	if k.Bound == wink.BoundPrincipal {
 		return &c.principal, c
 	}
-	return c.tool(k.Tool), c
+	return c.tool(k.Tool, nil), c
 }
 
 // Take implements Store. Buckets are named by Key as the Limiter names

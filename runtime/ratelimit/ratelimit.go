@@ -196,26 +196,12 @@ func (l *Limiter) AdmitAt(ctx context.Context, tool *wink.Tool, now time.Time) e
 	return l.Admit(ctx, tool)
 }
 
-// admitMemory is Admit on a Memory at now (Memory's clock), without
-// building keys: the tool's rate and the caller's buckets come from caches
-// keyed by pointer (fastpath.go).
-func (l *Limiter) admitMemory(ctx context.Context, tool *wink.Tool, now int64) error {
-	tr := l.toolRated(tool)
-	if l.server.none() && l.principal.none() && tr.none() {
-		return nil
-	}
-	var p *wink.Principal
-	var c *caller
-	if !l.principal.none() || !tr.none() {
-		p = wink.PrincipalFrom(ctx)
-		c = l.cachedCaller(p, now)
-	}
-	refused, wait := l.mem.admit(l.server, l.principal, tr, c, p, tool.Name(), now)
-	if refused < 0 {
-		return nil
-	}
-	r := [3]wink.Rate{l.limits.Server, l.limits.PerPrincipal, l.ToolRate(tool)}[refused]
-	return &wink.RateLimitError{Tool: tool.Name(), Bound: bounds[refused], Rate: r, RetryAfter: max(wait, time.Millisecond)}
+// refusal is the error of a call of tool refused by the bucket bound
+// names (0 server, 1 principal, 2 principal and tool), which has a token
+// in wait nanoseconds.
+func (l *Limiter) refusal(tool *wink.Tool, bound int, wait int64) error {
+	r := [3]wink.Rate{l.limits.Server, l.limits.PerPrincipal, l.ToolRate(tool)}[bound]
+	return &wink.RateLimitError{Tool: tool.Name(), Bound: bounds[bound], Rate: r, RetryAfter: max(time.Duration(wait), time.Millisecond)}
 }
 
 var bounds = [3]string{wink.BoundServer, wink.BoundPrincipal, wink.BoundTool}

@@ -204,7 +204,9 @@ func RetryText(d time.Duration) string {
 // admit asks the dispatcher's rate limiter about a call of t (step 1c).
 func (d *Dispatcher) admit(ctx context.Context, t *Tool, cs *callState) bool {
 	var err error
-	if at, ok := d.RateLimit.(RateLimiterAt); ok && d.Now == nil && !cs.start.IsZero() {
+	if d.Now != nil || cs.start.IsZero() {
+		err = d.RateLimit.Admit(ctx, t) // no reading of the default clock to share
+	} else if at, ok := d.RateLimit.(RateLimiterAt); ok {
 		err = at.AdmitAt(ctx, t, cs.start)
 	} else {
 		err = d.RateLimit.Admit(ctx, t)
