@@ -147,12 +147,10 @@ func (l *Limiter) admitMemory(ctx context.Context, tool *wink.Tool, now int64) e
 	for {
 		var tb *gcra
 		if !tr.none() {
-			if ts := c.tools.Load(); ts != nil {
-				for i := range *ts {
-					if (*ts)[i].tool == tool {
-						tb = (*ts)[i].b
-						break
-					}
+			for e := c.tools.Load(); e != nil; e = e.next {
+				if e.tool == tool {
+					tb = &e.b
+					break
 				}
 			}
 			if tb == nil {

@@ -62,22 +62,25 @@ type caller struct {
 	// Limiter resolved to it by key (fastpath.go): a call carrying that
 	// same pointer is this caller's without reading the principal.
 	last            atomic.Pointer[wink.Principal]
-	dead            atomic.Bool                  // dropped from its shard: take again from a fresh caller
-	tools           atomic.Pointer[[]toolBucket] // copied on write, under mu
+	dead            atomic.Bool                // dropped from its shard: take again from a fresh caller
+	tools           atomic.Pointer[toolBucket] // the newest first; added under mu
 	issuer, subject string
 	next            *caller // the next caller of the same hash
 	mu              sync.Mutex
 }
 
-// toolBucket is a caller's bucket for the tool name. tool is the
-// descriptor the bucket was made for by a Limiter (nil when Take made it):
-// a descriptor's name never changes, so a call carrying that very pointer
-// finds the bucket without comparing names (fastpath.go), and the
-// reference keeps the address from being reused by another tool.
+// toolBucket is a caller's bucket for the tool name, one of a list that
+// only grows at its head (under the caller's mu), so that it is read
+// without a lock. tool is the descriptor the bucket was made for by a
+// Limiter (nil when Take made it): a descriptor's name never changes, so a
+// call carrying that very pointer finds the bucket without comparing names
+// (fastpath.go), and the reference keeps the address from being reused by
+// another tool. The bucket lives in the entry: finding it reads one object.
 type toolBucket struct {
+	b    gcra
 	tool *wink.Tool
 	name string
-	b    *gcra
+	next *toolBucket
 }
 
 // minSweep is the smallest shard size that is ever swept.
@@ -221,11 +224,9 @@ func (c *caller) full(now int64) bool {
 	if c.principal.tat.Load() > now {
 		return false
 	}
-	if ts := c.tools.Load(); ts != nil {
-		for _, tb := range *ts {
-			if tb.b.tat.Load() > now {
-				return false
-			}
+	for tb := c.tools.Load(); tb != nil; tb = tb.next {
+		if tb.b.tat.Load() > now {
+			return false
 		}
 	}
 	return true
@@ -234,38 +235,22 @@ func (c *caller) full(now int64) bool {
 // tool returns c's bucket for the tool name, creating it for the
 // descriptor t when there is none (t may be nil).
 func (c *caller) tool(name string, t *wink.Tool) *gcra {
-	if ts := c.tools.Load(); ts != nil {
-		for _, tb := range *ts {
-			if tb.name == name {
-				return tb.b
-			}
+	for tb := c.tools.Load(); tb != nil; tb = tb.next {
+		if tb.name == name {
+			return &tb.b
 		}
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var old []toolBucket
-	if ts := c.tools.Load(); ts != nil {
-		old = *ts
-		for _, tb := range old {
-			if tb.name == name {
-				return tb.b
-			}
+	head := c.tools.Load()
+	for tb := head; tb != nil; tb = tb.next {
+		if tb.name == name {
+			return &tb.b
 		}
 	}
-	b := &gcra{}
-	ts := append(append(make([]toolBucket, 0, len(old)+1), old...), toolBucket{t, name, b})
-	c.tools.Store(&ts)
-	return b
-}
-
-// at returns the time of m's clock at t, a reading of time.Now: t itself
-// on the monotonic clock, or m's own clock's time when m has one
-// (NewMemoryClock).
-func (m *Memory) at(t time.Time) int64 {
-	if m.now != nil {
-		return m.clock()
-	}
-	return int64(t.Sub(m.base))
+	tb := &toolBucket{tool: t, name: name, next: head}
+	c.tools.Store(tb)
+	return &tb.b
 }
 
 // bucket returns the bucket k names, and its caller (nil for the server's).

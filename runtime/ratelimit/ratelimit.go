@@ -68,12 +68,14 @@ type Store interface {
 // Limiter is a wink.RateLimiter: set it as Dispatcher.RateLimit, or pass it
 // to mcpserver.WithRateLimit. It is safe for concurrent use.
 type Limiter struct {
-	limits Limits
-	store  Store
-	mem    *Memory // store, when it is a *Memory: called directly, without an allocation
+	// What a call reads first.
+	mono *Memory // mem, when its clock is the monotonic clock (NewMemory)
+	mem  *Memory // store, when it is a *Memory: called directly, without an allocation
 	// The rates of limits worked out once, for mem.
 	server, principal, defTool rated
 	tools                      map[string]rated
+	limits                     Limits
+	store                      Store
 	rates                      [rateSlots]atomic.Pointer[toolRated] // tool → its rate, by pointer (fastpath.go)
 	callers                    [callerSlots]atomic.Pointer[caller]  // principal → its caller, by pointer (fastpath.go)
 }
@@ -108,6 +110,9 @@ func New(limits Limits, store Store) (*Limiter, error) {
 		l.tools[name] = rate(r)
 	}
 	l.mem, _ = store.(*Memory)
+	if l.mem != nil && l.mem.now == nil {
+		l.mono = l.mem
+	}
 	return l, nil
 }
 
@@ -154,6 +159,9 @@ const clientPrefix = "client:"
 // returns a *wink.RateLimitError naming the bucket that refused it, or the
 // store's error (the dispatcher then fails closed).
 func (l *Limiter) Admit(ctx context.Context, tool *wink.Tool) error {
+	if m := l.mono; m != nil {
+		return l.admitMemory(ctx, tool, int64(time.Since(m.base)))
+	}
 	if l.mem != nil {
 		return l.admitMemory(ctx, tool, l.mem.clock())
 	}
@@ -190,8 +198,11 @@ func (l *Limiter) Admit(ctx context.Context, tool *wink.Tool) error {
 // with NewMemoryClock reads its own clock); other stores keep their own
 // clock (pgratelimit: the database's).
 func (l *Limiter) AdmitAt(ctx context.Context, tool *wink.Tool, now time.Time) error {
+	if m := l.mono; m != nil {
+		return l.admitMemory(ctx, tool, int64(now.Sub(m.base)))
+	}
 	if l.mem != nil {
-		return l.admitMemory(ctx, tool, l.mem.at(now))
+		return l.admitMemory(ctx, tool, l.mem.clock())
 	}
 	return l.Admit(ctx, tool)
 }
