@@ -191,3 +191,55 @@ func TestCallersKeptApartWhenPointersComeAgain(t *testing.T) {
 		t.Fatalf("the anonymous caller shares a bucket with a principal: %v", err)
 	}
 }
+
+// TestToolBucketsFollowTheNameWhateverTheDescriptor: a caller's bucket for a tool is found by the
+// descriptor's pointer when that very descriptor comes again, but belongs to the tool's name: three tools
+// of one caller keep three buckets, another descriptor with the same name (from another registry, or
+// WithDescription) shares its name's bucket, and a bucket Memory.Take made by key is the one the
+// Limiter takes from.
+func TestToolBucketsFollowTheNameWhateverTheDescriptor(t *testing.T) {
+	hour := wink.Rate{Count: 1, Per: time.Hour}
+	m := ratelimit.NewMemory()
+	l, err := ratelimit.New(ratelimit.Limits{Tools: map[string]wink.Rate{"lookup": hour, "search": hour, "send_email": hour}}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := []*wink.Tool{ratetest.WinkLookup, ratetest.WinkSearch, ratetest.WinkSendEmail}
+	for round := range 2 {
+		for _, who := range []string{"alice", "bob"} {
+			ctx := as(who)
+			for _, tool := range tools {
+				err := l.Admit(ctx, tool)
+				if round == 0 && err != nil {
+					t.Fatalf("%s's first call of %s: %v, want it admitted (each tool its own bucket)", who, tool.Name(), err)
+				}
+				if round == 1 && !errors.Is(err, wink.ErrRateLimited) {
+					t.Fatalf("%s's second call of %s: %v, want a refusal", who, tool.Name(), err)
+				}
+			}
+		}
+	}
+	for _, tool := range tools {
+		other := tool.WithDescription("another descriptor of " + tool.Name())
+		if err := l.Admit(as("alice"), other); !errors.Is(err, wink.ErrRateLimited) {
+			t.Fatalf("another descriptor named %s: %v, want a refusal from the name's used-up bucket", tool.Name(), err)
+		}
+		if err := l.Admit(as("carol"), other); err != nil {
+			t.Fatalf("carol's first call of %s through another descriptor: %v", tool.Name(), err)
+		}
+		if err := l.Admit(as("carol"), tool); !errors.Is(err, wink.ErrRateLimited) {
+			t.Fatalf("carol's call of %s after one through another descriptor: %v, want a refusal", tool.Name(), err)
+		}
+	}
+	iss, sub := ratelimit.Caller(as("dave"))
+	refused, _, err := m.Take(context.Background(), []ratelimit.Bucket{{Key: ratelimit.Key{Bound: wink.BoundTool, Tool: "search", Issuer: iss, Subject: sub}, Rate: hour}})
+	if err != nil || refused != -1 {
+		t.Fatalf("Take: refused %d, %v", refused, err)
+	}
+	if err := l.Admit(as("dave"), ratetest.WinkSearch); !errors.Is(err, wink.ErrRateLimited) {
+		t.Fatalf("dave's call of search after Take took its token: %v, want a refusal", err)
+	}
+	if err := l.Admit(as("dave"), ratetest.WinkLookup); err != nil {
+		t.Fatalf("dave's call of lookup: %v", err)
+	}
+}
