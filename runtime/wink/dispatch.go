@@ -462,19 +462,22 @@ func (t *Tool) run(ctx context.Context, disp *Dispatcher, call Call, fr *frame) 
 	}
 
 	// 2: strict decoding, then the params' Validate.
+	// The event, the params and the value the event carries share one allocation, made first so that
+	// the params are decoded straight into it. A call whose arguments fail gets a plain event instead
+	// (finish): its record, with whatever was decoded, is dropped.
+	if disp.records() {
+		cs.ev = fr.record()
+	}
 	lim := disp.Limits
 	lim.PairMaps = call.PairMaps
 	if aerr := t.decode(fr, call.Arguments, lim); aerr != nil {
+		cs.ev = nil
 		cs.fail(aerr.Error())
 		cs.cause = aerr
 		return
 	}
 	hooks := &disp.Hooks
 	policies := disp.hasPolicies()
-	if disp.records() {
-		// The event, the params and the value the event carries share one allocation.
-		cs.ev = fr.record()
-	}
 	if disp.records() || policies || hooks.Check != nil || hooks.OnResult != nil {
 		cs.params = fr.params()
 	}

@@ -111,10 +111,13 @@ type resultHead struct {
 // may keep it. A frame keeps its Decoder across uses (one pool operation per
 // call instead of two).
 type frame struct {
-	// rec is the call's record (opRecord), nil when the call records no event; recP and recR say that
-	// its params and value slots hold the boxed params and value (each is written once, then boxed).
-	rec        unsafe.Pointer
-	recP, recR bool
+	// rec is the call's record (opRecord), nil when the call records no event. in is where the call's
+	// params are: the record's params slot, which the decoder fills directly (no copy, and the frame's
+	// own storage stays zero), or nil for the frame's own storage (fr.p). recR says that the record's
+	// value slot holds the boxed value. Each slot is written once, then boxed.
+	rec  unsafe.Pointer
+	in   unsafe.Pointer
+	recR bool
 	dec        *strictjson.Decoder // nil until the first decode, and after a failed one
 	cs         callState
 	ops        *ops
@@ -134,23 +137,29 @@ func typedOp[P, R any](fp unsafe.Pointer, k opKind, fr *frame, tc *ToolContext, 
 	// Hot cases first; each asserts only the storage it uses.
 	switch k {
 	case opDecode:
-		f.Decode(fr.dec, fr.p.(*P))
+		pp := fr.p.(*P)
+		if fr.rec != nil && fr.ops.pAt {
+			pp = &(*record[P, R])(fr.rec).p
+			fr.in = unsafe.Pointer(pp)
+		}
+		f.Decode(fr.dec, pp)
 	case opHandle:
-		res, err := f.Handler(tc, *fr.p.(*P))
+		res, err := f.Handler(tc, *paramsOf[P](fr))
 		*fr.r.(*R) = res.Value
 		fr.io.head = resultHead{message: res.Message, success: res.Success, hasValue: res.HasValue, excluded: res.ExcludeValueFromContext, content: res.Content}
 		return nil, err
 	case opAppendValue:
 		return f.EncodeResult(dst, fr.r.(*R)), nil
 	case opRelease:
-		var zp P
+		if fr.in == nil {
+			var zp P
+			*fr.p.(*P) = zp
+		}
 		var zr R
-		*fr.p.(*P), *fr.r.(*R) = zp, zr
+		*fr.r.(*R) = zr
 	case opParams:
-		if fr.rec != nil && fr.ops.pAt && !fr.recP {
-			rec := (*record[P, R])(fr.rec)
-			rec.p, fr.recP = *fr.p.(*P), true
-			fr.io.v = boxAt(fr.ops.pType, unsafe.Pointer(&rec.p))
+		if fr.in != nil {
+			fr.io.v = boxAt(fr.ops.pType, fr.in)
 			break
 		}
 		fr.io.v = *fr.p.(*P)
@@ -171,9 +180,9 @@ func typedOp[P, R any](fp unsafe.Pointer, k opKind, fr *frame, tc *ToolContext, 
 			*fr.p.(*P) = v
 		}
 	case opAppendParams:
-		return f.EncodeParams(dst, fr.p.(*P)), nil
+		return f.EncodeParams(dst, paramsOf[P](fr)), nil
 	case opCustomKey:
-		fr.io.s = f.IdempotencyKey(fr.p.(*P))
+		fr.io.s = f.IdempotencyKey(paramsOf[P](fr))
 	case opAppendValueJSON:
 		switch r := fr.io.v.(type) {
 		case R:
@@ -203,6 +212,14 @@ func typedOp[P, R any](fp unsafe.Pointer, k opKind, fr *frame, tc *ToolContext, 
 		fr.io.types[1], fr.io.at[1] = boxType(zr, unsafe.Sizeof(zr))
 	}
 	return dst, nil
+}
+
+// paramsOf returns where fr's params are: the record's slot or the frame's own storage.
+func paramsOf[P any](fr *frame) *P {
+	if fr.in != nil {
+		return (*P)(fr.in)
+	}
+	return fr.p.(*P)
 }
 
 // record is one call's event with the storage its boxed params and value point into: one allocation
@@ -261,7 +278,7 @@ func (fr *frame) run(k opKind) { fr.ops.op(fr.ops.funcs, k, fr, nil, nil) }
 func (fr *frame) release() {
 	fr.run(opRelease)
 	fr.io = opIO{}
-	fr.rec, fr.recP, fr.recR = nil, false, false
+	fr.rec, fr.in, fr.recR = nil, nil, false
 	fr.ops.frames.Put(fr)
 }
 
@@ -272,7 +289,11 @@ func (fr *frame) validate() error {
 	if fr.ops.has&hasValidate == 0 {
 		return nil
 	}
-	return fr.p.(validator).Validate()
+	v := fr.p // a *P; its data word moves to the record's slot when the params are there
+	if fr.in != nil {
+		(*eface)(unsafe.Pointer(&v)).data = fr.in
+	}
+	return v.(validator).Validate()
 }
 
 func (fr *frame) params() any {
