@@ -359,14 +359,37 @@ type callState struct {
 }
 
 // reset makes cs zero again after finish (which leaves snap zero: released
-// or never taken) and releases what finish did not.
+// or never taken) and releases what finish did not. A plain call (no
+// transaction, hook, failure or panic) set only the outcome and the event's
+// fields: they alone are cleared, one store each. Zeroing the whole state, as
+// the other calls do, passes every pointer slot of the snapshot and the locks
+// through the write barrier while the collector marks.
 func (cs *callState) reset() {
 	if cs.snap.Taken() {
 		cs.snap.Release()
 	}
 	cs.fsLock.Unlock()
 	cs.resLock.Unlock()
-	*cs = callState{}
+	if cs.err != nil || cs.cause != nil || cs.rollback != nil || cs.panicV != nil || cs.stack != nil ||
+		cs.idemKey != "" || cs.extraErr != nil || cs.tx != nil || cs.end != nil || cs.others[0] != nil {
+		*cs = callState{}
+		return
+	}
+	cs.out = Outcome{}
+	if cs.ev != nil {
+		cs.ev = nil
+	}
+	if cs.params != nil {
+		cs.params = nil
+	}
+	if cs.value != nil {
+		cs.value = nil
+	}
+	cs.hasValue, cs.excluded = false, false
+	if cs.program != "" {
+		cs.program = ""
+	}
+	cs.start = time.Time{}
 }
 
 // fail makes the outcome a failure with text msg.
@@ -808,14 +831,7 @@ func (cs *callState) finish(ctx context.Context, disp *Dispatcher, t *Tool, call
 		default:
 			ev = eventPool.Get().(*ToolInvoked)
 		}
-		*ev = ToolInvoked{
-			Name: call.Name, CallID: call.ID, Tool: t, Arguments: call.Arguments,
-			Params: cs.params, Success: out.Success, Message: out.Message,
-			Value: cs.value, HasValue: cs.hasValue, Excluded: cs.excluded,
-			Output: out.Output, Duration: disp.since(cs.start), Err: evErr,
-			Panic: cs.panicV, Stack: cs.stack, Replayed: out.Replayed, Time: cs.start,
-			IdempotencyKey: cs.idemKey, Program: cs.program,
-		}
+		cs.fill(ev, disp, t, call, &out, evErr)
 		if records {
 			disp.record(ev)
 		}
@@ -844,6 +860,38 @@ func (cs *callState) finish(ctx context.Context, disp *Dispatcher, t *Tool, call
 		return Outcome{}, cs.err
 	}
 	return out, nil
+}
+
+// fill sets the fields of ev, a zero event (fresh, or cleared before it went back to eventPool), for the
+// call: one store per field that is set, so that a call writes no zero pointer into the heap (a copy of
+// a whole ToolInvoked would pass each of its pointer slots through the write barrier while the
+// collector marks).
+func (cs *callState) fill(ev *ToolInvoked, disp *Dispatcher, t *Tool, call Call, out *Outcome, evErr error) {
+	ev.Name, ev.CallID, ev.Tool = call.Name, call.ID, t
+	if call.Arguments != nil {
+		ev.Arguments = call.Arguments
+	}
+	if cs.params != nil {
+		ev.Params = cs.params
+	}
+	ev.Message, ev.Output = out.Message, out.Output
+	if cs.value != nil {
+		ev.Value = cs.value
+	}
+	ev.Success, ev.HasValue, ev.Excluded, ev.Replayed = out.Success, cs.hasValue, cs.excluded, out.Replayed
+	ev.Duration, ev.Time = disp.since(cs.start), cs.start
+	if evErr != nil {
+		ev.Err = evErr
+	}
+	if cs.panicV != nil {
+		ev.Panic, ev.Stack = cs.panicV, cs.stack
+	}
+	if cs.idemKey != "" {
+		ev.IdempotencyKey = cs.idemKey
+	}
+	if cs.program != "" {
+		ev.Program = cs.program
+	}
 }
 
 // eventPool holds the events of calls that only Hooks.Start's end sees.

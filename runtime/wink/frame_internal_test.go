@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/winkgen/wink/runtime/resources"
 	"github.com/winkgen/wink/runtime/session"
@@ -18,6 +19,45 @@ import (
 // must start each call clean. When a field is added to callState, this test fails until the field is set
 // here.
 func TestCallStateResetZeroesEveryField(t *testing.T) {
+	cs := setCallState(t)
+	v := reflect.ValueOf(cs).Elem()
+	for i := range v.NumField() {
+		if v.Field(i).IsZero() {
+			t.Fatalf("callState.%s is not set by this test; set it, and clear it in reset", v.Type().Field(i).Name)
+		}
+	}
+	cs.reset()
+	for i := range v.NumField() {
+		if !v.Field(i).IsZero() {
+			t.Errorf("callState.%s is not zero after reset", v.Type().Field(i).Name)
+		}
+	}
+}
+
+// TestCallStateResetZeroesEachFieldAlone sets one field of a callState at a time and checks that reset
+// leaves the zero value: reset clears a plain call's few fields one by one and everything else in bulk,
+// so each field must lead it to one of the two.
+func TestCallStateResetZeroesEachFieldAlone(t *testing.T) {
+	n := reflect.TypeFor[callState]().NumField()
+	for i := range n {
+		src := reflect.ValueOf(setCallState(t)).Elem()
+		cs := new(callState)
+		dst := reflect.ValueOf(cs).Elem()
+		name := dst.Type().Field(i).Name
+		f := reflect.NewAt(dst.Field(i).Type(), unsafe.Pointer(dst.Field(i).UnsafeAddr())).Elem()
+		f.Set(reflect.NewAt(src.Field(i).Type(), unsafe.Pointer(src.Field(i).UnsafeAddr())).Elem())
+		cs.reset()
+		for j := range n {
+			if !dst.Field(j).IsZero() {
+				t.Errorf("only callState.%s set: callState.%s is not zero after reset", name, dst.Type().Field(j).Name)
+			}
+		}
+	}
+}
+
+// setCallState returns a callState with every field set, as a call may leave it.
+func setCallState(t *testing.T) *callState {
+	t.Helper()
 	cs := &callState{
 		out:      Outcome{CallID: "c", Name: "n", Success: true, Message: "m", Output: "o", Replayed: true},
 		err:      errors.New("err"),
@@ -51,16 +91,33 @@ func TestCallStateResetZeroesEveryField(t *testing.T) {
 	if cs.fsLock, err = txn.Lock(context.Background(), true, new(int)); err != nil {
 		t.Fatal(err)
 	}
-	v := reflect.ValueOf(cs).Elem()
-	for i := range v.NumField() {
-		if v.Field(i).IsZero() {
-			t.Fatalf("callState.%s is not set by this test; set it, and clear it in reset", v.Type().Field(i).Name)
+	return cs
+}
+
+// TestOpIOClearZeroesEachFieldAlone sets one field of a frame's operands at a time and checks that clear
+// leaves the zero value (clear stores only into the fields that are set).
+func TestOpIOClearZeroesEachFieldAlone(t *testing.T) {
+	full := opIO{types: [2]unsafe.Pointer{unsafe.Pointer(new(int)), nil}, at: [2]bool{false, true}, v: 1, s: "s",
+		err: errors.New("e"), head: resultHead{message: "m", content: BlocksOf(Text("x")), success: true, hasValue: true, excluded: true},
+		ok: true, has: hasRender}
+	src := reflect.ValueOf(&full).Elem()
+	n := src.NumField()
+	for i := range n {
+		if src.Field(i).IsZero() {
+			t.Fatalf("opIO.%s is not set by this test; set it, and clear it in clear", src.Type().Field(i).Name)
+		}
+		io := new(opIO)
+		dst := reflect.ValueOf(io).Elem()
+		f := reflect.NewAt(dst.Field(i).Type(), unsafe.Pointer(dst.Field(i).UnsafeAddr())).Elem()
+		f.Set(reflect.NewAt(src.Field(i).Type(), unsafe.Pointer(src.Field(i).UnsafeAddr())).Elem())
+		io.clear()
+		if *io != (opIO{}) {
+			t.Errorf("only opIO.%s set: %+v after clear", src.Type().Field(i).Name, *io)
 		}
 	}
-	cs.reset()
-	for i := range v.NumField() {
-		if !v.Field(i).IsZero() {
-			t.Errorf("callState.%s is not zero after reset", v.Type().Field(i).Name)
-		}
+	io := full
+	io.clear()
+	if io != (opIO{}) {
+		t.Errorf("every field set: %+v after clear", io)
 	}
 }

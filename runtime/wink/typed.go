@@ -118,12 +118,12 @@ type frame struct {
 	rec  unsafe.Pointer
 	in   unsafe.Pointer
 	recR bool
-	dec        *strictjson.Decoder // nil until the first decode, and after a failed one
-	cs         callState
-	ops        *ops
-	p          any // the params, a *P, allocated with the frame
-	r          any // the result value, a *R, allocated with the frame
-	io         opIO
+	dec  *strictjson.Decoder // nil until the first decode, and after a failed one
+	cs   callState
+	ops  *ops
+	p    any // the params, a *P, allocated with the frame
+	r    any // the result value, a *R, allocated with the frame
+	io   opIO
 }
 
 // typedOp runs operation k of a tool built from fp, the *Funcs[P, R] NewTool
@@ -277,9 +277,33 @@ func (fr *frame) run(k opKind) { fr.ops.op(fr.ops.funcs, k, fr, nil, nil) }
 // pool.
 func (fr *frame) release() {
 	fr.run(opRelease)
-	fr.io = opIO{}
-	fr.rec, fr.in, fr.recR = nil, nil, false
+	fr.io.clear()
+	if fr.rec != nil {
+		fr.rec, fr.in, fr.recR = nil, nil, false
+	}
 	fr.ops.frames.Put(fr)
+}
+
+// clear zeroes io, storing only into the fields an operation set: a store of a zero pointer costs a
+// write barrier while the collector marks, and a call sets few of them.
+func (io *opIO) clear() {
+	if io.types != [2]unsafe.Pointer{} {
+		io.types = [2]unsafe.Pointer{}
+	}
+	if io.v != nil {
+		io.v = nil
+	}
+	if io.s != "" {
+		io.s = ""
+	}
+	if io.err != nil {
+		io.err = nil
+	}
+	if io.head.message != "" || io.head.content != (Blocks{}) {
+		io.head = resultHead{}
+	}
+	io.head.success, io.head.hasValue, io.head.excluded = false, false, false
+	io.at, io.ok, io.has = [2]bool{}, false, 0
 }
 
 // decode decodes into the params with fr.dec.
