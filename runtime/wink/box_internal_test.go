@@ -50,11 +50,12 @@ func TestBoxAt(t *testing.T) {
 	}
 }
 
-// TestToolContextFitsItsSizeClass: every call allocates a ToolContext; 256 bytes is an allocation size
-// class, and a field more moves it to the next (288).
+// TestToolContextFitsItsSizeClass: every call allocates a ToolContext; 208 bytes is an allocation size
+// class (256 before what few calls need moved behind its rare pointer), and a field more moves it to
+// the next (224).
 func TestToolContextFitsItsSizeClass(t *testing.T) {
-	if s := unsafe.Sizeof(ToolContext{}); s > 256 {
-		t.Errorf("ToolContext is %d bytes, more than 256", s)
+	if s := unsafe.Sizeof(ToolContext{}); s > 208 {
+		t.Errorf("ToolContext is %d bytes, more than 208", s)
 	}
 }
 
@@ -67,3 +68,4 @@ func TestToolInvokedPacksItsFlags(t *testing.T) {
 		t.Errorf("ToolInvoked is %d bytes, more than 256", s)
 	}
 }
+

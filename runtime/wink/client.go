@@ -255,7 +255,7 @@ func Elicit[T any](tc *ToolContext, message string, form *Form[T]) (T, ElicitAct
 	if s == nil {
 		return zero, "", notAvailable("elicitation", "no client is connected to this call and the dispatcher has no session to hold it in")
 	}
-	if tc.hold != "" {
+	if tc.hold() != "" {
 		b := tc.Binding()
 		for a := range session.Values(s, ElicitationSlice) {
 			if a.Hold == b.Hold && a.Seq == seq && a.Action != "" && a.bound(b) {

@@ -48,16 +48,36 @@ type ToolContext struct {
 	tx     *session.Tx // the call's session transaction (isolate)
 	res    *resources.Context
 	fs     vfs.Filesystem
-	fsErr  error // resolving FilesystemKey failed
 	budget *Budget
 
-	// The call's hold id (Call.Hold), arguments and frame, for Binding and CanonicalArguments (canon:
-	// nil until computed). The struct stays within 256 bytes, an allocation size class: every call
-	// allocates one.
-	hold  string
-	args  []byte
-	fr    *frame
-	canon []byte
+	// The call's arguments and frame, for CanonicalArguments; what few calls need is in rare (nil until
+	// then). Every call allocates a ToolContext: it stays within 208 bytes, an allocation size class.
+	args []byte
+	fr   *frame
+	rare *tcRare
+}
+
+// tcRare is the part of a ToolContext that few calls set.
+type tcRare struct {
+	hold  string // the call's hold id (Call.Hold, or the one heldError gave it), for Binding
+	canon []byte // CanonicalArguments, once computed
+	fsErr error  // resolving FilesystemKey failed
+}
+
+// more returns tc.rare, allocating it.
+func (tc *ToolContext) more() *tcRare {
+	if tc.rare == nil {
+		tc.rare = new(tcRare)
+	}
+	return tc.rare
+}
+
+// hold returns the call's hold id; "" for a call never held.
+func (tc *ToolContext) hold() string {
+	if tc.rare == nil {
+		return ""
+	}
+	return tc.rare.hold
 }
 
 // NewToolContext returns a ToolContext for calling a handler directly, as
@@ -116,7 +136,7 @@ func (tc *ToolContext) Resources() *resources.Context { return tc.res }
 // resource bound to FilesystemKey (resolved before the handler runs, so that
 // the transaction covers it); nil when there is neither.
 func (tc *ToolContext) Filesystem() vfs.Filesystem {
-	if tc.fs == nil && tc.res != nil && tc.fsErr == nil {
+	if tc.fs == nil && tc.res != nil && (tc.rare == nil || tc.rare.fsErr == nil) {
 		tc.resolveFilesystem()
 	}
 	return tc.fs
@@ -130,7 +150,7 @@ func (tc *ToolContext) resolveFilesystem() error {
 		if errors.Is(err, resources.ErrUnbound) {
 			return nil
 		}
-		tc.fsErr = err
+		tc.more().fsErr = err
 		return err
 	}
 	tc.fs = fs

@@ -507,7 +507,10 @@ func (t *Tool) run(ctx context.Context, disp *Dispatcher, call Call, fr *frame) 
 
 	// 3: the ToolContext (before the policies, which see it).
 	tc := disp.newToolContext(ctx, t, name, call.ID)
-	tc.hold, tc.args, tc.fr = call.Hold, call.Arguments, fr
+	tc.args, tc.fr = call.Arguments, fr
+	if call.Hold != "" {
+		tc.more().hold = call.Hold
+	}
 
 	// 4: policies, section first, then prompt; then the Check hook.
 	if policies {

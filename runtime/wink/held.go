@@ -54,8 +54,8 @@ func newHoldID() string {
 // (strictjson.CanonicalExact), so every spelling of the same arguments gives the same bytes; for a tool
 // without a params encoder, the canonical form of the arguments as sent. It is computed once per call.
 func (tc *ToolContext) CanonicalArguments() []byte {
-	if tc.canon != nil { // never nil once computed
-		return tc.canon
+	if tc.rare != nil && tc.rare.canon != nil { // never nil once computed
+		return tc.rare.canon
 	}
 	var src []byte
 	if tc.fr != nil {
@@ -73,7 +73,7 @@ func (tc *ToolContext) CanonicalArguments() []byte {
 	if err != nil {
 		c = append([]byte(nil), src...) // never after strict decoding; kept as sent
 	}
-	tc.canon = c
+	tc.more().canon = c
 	return c
 }
 
@@ -98,7 +98,7 @@ func (t *Tool) CanonicalArguments(args []byte, lim strictjson.Limits) ([]byte, e
 // Binding returns what a decision on this call is bound to: its hold id (Call.Hold, "" for a call
 // never held), the tool, the digest of its canonical arguments, the session and the run.
 func (tc *ToolContext) Binding() Binding {
-	b := Binding{Hold: tc.hold, Tool: tc.ToolName, Digest: ArgumentsDigest(tc.CanonicalArguments()), Run: tc.Run.RunID}
+	b := Binding{Hold: tc.hold(), Tool: tc.ToolName, Digest: ArgumentsDigest(tc.CanonicalArguments()), Run: tc.Run.RunID}
 	if tc.sess != nil {
 		b.Session = tc.sess.ID()
 	}
@@ -386,10 +386,10 @@ func appendHex4(dst []byte, r rune) []byte {
 // heldError builds the HeldError of call, held by policy for reason, with its binding: the call's hold
 // id when it carries one (a held call dispatched again keeps its id), else a new one.
 func (tc *ToolContext) heldError(call Call, policy, reason string) *HeldError {
-	if tc.hold == "" {
-		tc.hold = newHoldID()
+	if tc.hold() == "" {
+		tc.more().hold = newHoldID()
 	}
-	call.Hold = tc.hold
+	call.Hold = tc.hold()
 	canon := tc.CanonicalArguments()
 	return &HeldError{Call: call, Policy: policy, Reason: reason, Binding: tc.Binding(), Arguments: ShowArguments(canon)}
 }
