@@ -100,15 +100,39 @@ func (d *Dispatcher) ToolContext(ctx context.Context, name, callID string) *Tool
 }
 
 // newToolContext builds the ToolContext of one call (step 3).
+// Every call allocates one: the fields are stored one by one and only when set, since copying a whole
+// ToolContext into the heap passes each of its pointer slots through the write barrier while the
+// collector marks.
 func (d *Dispatcher) newToolContext(ctx context.Context, t *Tool, name, callID string) *ToolContext {
+	var tc *ToolContext
 	if d.Session != nil {
-		tc := newSessionToolContext() // with room for the call's transaction (txcontext.go)
-		tc.CallID, tc.ToolName, tc.Run, tc.ctx, tc.tool = callID, name, d.RunContext, ctx, t
-		tc.beat, tc.sess, tc.res, tc.fs, tc.budget = d.Heartbeat, d.Session, d.Resources, d.Filesystem, d.Budget
-		return tc
+		tc = newSessionToolContext() // with room for the call's transaction (txcontext.go)
+	} else {
+		tc = new(ToolContext)
 	}
-	return &ToolContext{CallID: callID, ToolName: name, Run: d.RunContext, ctx: ctx, tool: t,
-		beat: d.Heartbeat, sess: d.Session, res: d.Resources, fs: d.Filesystem, budget: d.Budget}
+	tc.CallID, tc.ToolName, tc.ctx = callID, name, ctx
+	if t != nil {
+		tc.tool = t
+	}
+	if d.RunContext != (RunContext{}) {
+		tc.Run = d.RunContext
+	}
+	if d.Heartbeat != nil {
+		tc.beat = d.Heartbeat
+	}
+	if d.Session != nil {
+		tc.sess = d.Session
+	}
+	if d.Resources != nil {
+		tc.res = d.Resources
+	}
+	if d.Filesystem != nil {
+		tc.fs = d.Filesystem
+	}
+	if d.Budget != nil {
+		tc.budget = d.Budget
+	}
+	return tc
 }
 
 // Tx returns the call's session transaction, from the moment the dispatcher has taken it (step 6:
