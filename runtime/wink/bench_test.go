@@ -2,6 +2,7 @@ package wink_test
 
 import (
 	"context"
+	"runtime"
 	"testing"
 
 	"github.com/winkgen/wink/runtime/strictjson"
@@ -54,23 +55,27 @@ func BenchmarkDispatchNoop(b *testing.B) {
 	}
 }
 
-// TestDispatchAllocations pins the allocation count of the success path: the
-// call frame, the query string (strictjson converts the input once) and, with
-// a value, the output string.
+// TestDispatchAllocations pins what the success path allocates per call, in allocations and bytes: the
+// ToolContext (208 bytes) and the decoded query string (one block); with events, the record that
+// holds the event with the params and value it carries (one allocation). A short output the tool
+// rendered before (the same message and value) is given again, not allocated.
 func TestDispatchAllocations(t *testing.T) {
 	if raceEnabled {
 		t.Skip("sync.Pool drops items at random under -race")
 	}
 	tests := []struct {
-		name string
-		h    handlerFunc
-		max  float64
+		name     string
+		h        handlerFunc
+		events   bool
+		max      float64
+		maxBytes uint64
 	}{
-		{"no value", noopDone, 2},
-		{"json value", noopValue, 3},
+		{"no value", noopDone, false, 2, 272},
+		{"json value", noopValue, false, 2, 272},
+		{"json value, events", noopValue, true, 3, 592},
 	}
 	for _, tt := range tests {
-		d := benchDispatcher(tt.h, false)
+		d := benchDispatcher(tt.h, tt.events)
 		call := wink.Call{ID: "call_1", Name: "search_docs", Arguments: benchArgs}
 		ctx := context.Background()
 		got := testing.AllocsPerRun(200, func() {
@@ -80,6 +85,20 @@ func TestDispatchAllocations(t *testing.T) {
 		})
 		if got > tt.max {
 			t.Errorf("%s: %v allocs per dispatch, want <= %v", tt.name, got, tt.max)
+		}
+		const runs = 1000
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for range runs {
+			if out, err := d.Dispatch(ctx, call); err != nil || !out.Success {
+				t.Fatal(out, err)
+			}
+		}
+		runtime.ReadMemStats(&after)
+		if per := (after.TotalAlloc - before.TotalAlloc) / runs; per > tt.maxBytes {
+			t.Errorf("%s: %d bytes allocated per dispatch, want at most %d", tt.name, per, tt.maxBytes)
+		} else {
+			t.Logf("%s: %d bytes allocated per dispatch", tt.name, per)
 		}
 	}
 }

@@ -68,4 +68,3 @@ func TestToolInvokedPacksItsFlags(t *testing.T) {
 		t.Errorf("ToolInvoked is %d bytes, more than 256", s)
 	}
 }
-

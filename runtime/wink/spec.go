@@ -399,10 +399,11 @@ type fieldErrorsError interface {
 // (and WithDescription) and are immutable; use them from any goroutine.
 type Tool struct {
 	spec       Spec
-	impl       *ops         // the typed operations, shared by an overridden copy
-	noValue    bool         // the result type is NoValue: never rendered
-	program    bool         // the handler runs a program whose inner calls are dispatched (AsProgram)
-	renderHint atomic.Int32 // the longest result encoding rendered so far (capped)
+	impl       *ops                   // the typed operations, shared by an overridden copy
+	noValue    bool                   // the result type is NoValue: never rendered
+	program    bool                   // the handler runs a program whose inner calls are dispatched (AsProgram)
+	renderHint atomic.Int32           // the longest result encoding rendered so far (capped)
+	lastOutput atomic.Pointer[string] // a short output rendered before, given again when a call renders the same
 }
 
 // Spec returns the tool's static description. The result points into the

@@ -115,15 +115,17 @@ type frame struct {
 	// params are: the record's params slot, which the decoder fills directly (no copy, and the frame's
 	// own storage stays zero), or nil for the frame's own storage (fr.p). recR says that the record's
 	// value slot holds the boxed value. Each slot is written once, then boxed.
-	rec  unsafe.Pointer
-	in   unsafe.Pointer
-	recR bool
-	dec  *strictjson.Decoder // nil until the first decode, and after a failed one
-	cs   callState
-	ops  *ops
-	p    any // the params, a *P, allocated with the frame
-	r    any // the result value, a *R, allocated with the frame
-	io   opIO
+	rec    unsafe.Pointer
+	in     unsafe.Pointer
+	recR   bool
+	dec    *strictjson.Decoder // nil until the first decode, and after a failed one
+	cs     callState
+	ops    *ops
+	p      any // the params, a *P, allocated with the frame
+	r      any // the result value, a *R, allocated with the frame
+	io     opIO
+	out    [outputBuf]byte // where a short output is rendered (Tool.render)
+	misses uint8           // the outputs rendered here that differed from the tool's last one
 }
 
 // typedOp runs operation k of a tool built from fp, the *Funcs[P, R] NewTool

@@ -1,0 +1,77 @@
+package wink_test
+
+import (
+	"context"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/winkgen/wink/runtime/wink"
+)
+
+// TestShortOutputsAreEachCallsOwn dispatches, from several goroutines at once, calls whose outputs
+// repeat (a few values) and calls whose outputs are all different, short and long, and checks that
+// every outcome and every event carries its own call's output: a tool gives a short output it rendered
+// before again instead of allocating it, and must never give one that differs.
+func TestShortOutputsAreEachCallsOwn(t *testing.T) {
+	var mu sync.Mutex
+	events := map[string]string{}
+	long := make([]string, 40)
+	for i := range long {
+		long[i] = "match-" + strconv.Itoa(i)
+	}
+	d := &wink.Dispatcher{
+		Registry: wink.MustRegistry([]*wink.Tool{newSearchDef("search_docs", func(_ *wink.ToolContext, p searchParams) (wink.ToolResult[searchResult], error) {
+			return wink.OK(resultOf(p.Query, p.Limit, long), "ok"), nil
+		}, nil)}),
+		Events: func(ev *wink.ToolInvoked) {
+			mu.Lock()
+			events[ev.CallID] = ev.Output
+			mu.Unlock()
+		},
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 400 {
+				limit := i % 3 // repeats
+				query := "short"
+				switch {
+				case i%5 == 0:
+					query = "u" + strconv.Itoa(g*1000+i) // never repeats
+				case i%7 == 0:
+					query, limit = "long", i%100 // outgrows the frame's buffer
+				}
+				id := strconv.Itoa(g) + "/" + strconv.Itoa(i)
+				args := `{"query":"` + query + `","limit":` + strconv.Itoa(limit) + `}`
+				out, err := d.Dispatch(context.Background(), wink.Call{ID: id, Name: "search_docs", Arguments: []byte(args)})
+				if err != nil || !out.Success {
+					t.Errorf("call %s: %+v, %v", id, out, err)
+					return
+				}
+				r := resultOf(query, limit, long)
+				if want := "ok\n\n" + string(encodeSearchResult(nil, &r)); out.Output != want {
+					t.Errorf("call %s: output %q, want %q", id, out.Output, want)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if len(events) != 4*400 {
+		t.Fatalf("%d events, want %d", len(events), 4*400)
+	}
+}
+
+// resultOf is the result of TestShortOutputsAreEachCallsOwn's tool: its own query as the match of a
+// unique one, many matches for a long one.
+func resultOf(query string, limit int, long []string) searchResult {
+	r := searchResult{Total: limit}
+	switch {
+	case query == "long":
+		r.Matches = long[:limit%len(long)]
+	case query[0] == 'u':
+		r.Matches = []string{query}
+	}
+	return r
+}
