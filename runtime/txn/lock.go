@@ -3,6 +3,7 @@ package txn
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/sync/semaphore"
 )
@@ -19,6 +20,39 @@ import (
 // part locked, so that locking a part the table no longer holds, as every call of a single session does,
 // allocates nothing.
 
+//
+// A part that carries its own lock (Lockable: vfs.Memory and vfs.Host do) needs no table entry: its
+// PartLock is made on first use with the next sequence number and kept for the part's life, so locking
+// it takes no process-wide lock and changes no map (the table's insert and delete were most of what
+// locking a filesystem cost each call).
+
+// Lockable is a part that carries its own transaction lock. Lock uses it instead of an entry in its
+// process-wide table. TxnLock must return the same PartLock for the part's whole life.
+type Lockable interface {
+	TxnLock() *PartLock
+}
+
+// PartLock is the transaction lock a Lockable part carries. Its zero value is ready to use; it must
+// not be copied after first use.
+type PartLock struct {
+	p atomic.Pointer[partLock]
+}
+
+// get returns the lock, making it on first use.
+func (l *PartLock) get() *partLock {
+	if p := l.p.Load(); p != nil {
+		return p
+	}
+	n := &partLock{sem: semaphore.NewWeighted(partWeight), seq: seqs.Add(1)}
+	if l.p.CompareAndSwap(nil, n) {
+		return n
+	}
+	return l.p.Load()
+}
+
+// seqs numbers part locks in the order they are made (the lock order).
+var seqs atomic.Uint64
+
 // partWeight is what an exclusive holder takes of a part's semaphore: all of it.
 const partWeight = 1 << 30
 
@@ -33,7 +67,6 @@ type partLock struct {
 
 var parts struct {
 	mu    sync.Mutex
-	seq   uint64
 	table map[any]*partLock
 	free  []*partLock // dropped entries, at most maxFreeParts
 }
@@ -46,8 +79,10 @@ const maxFreeParts = 64
 type Locks struct {
 	held   [MaxLockParts]*partLock
 	keys   [MaxLockParts]any
+	own    [MaxLockParts]bool // the part is Lockable: no table entry
 	n      int
 	shared bool
+	table  bool // some part has a table entry
 }
 
 // Lock acquires the locks of the given parts (comparable values, typically pointers: a filesystem, a
@@ -56,38 +91,52 @@ type Locks struct {
 func Lock(ctx context.Context, shared bool, keys ...any) (Locks, error) {
 	var l Locks
 	l.shared = shared
-	parts.mu.Lock()
-	if parts.table == nil {
-		parts.table = make(map[any]*partLock)
-	}
 	for _, k := range keys {
 		if l.n == MaxLockParts || k == nil || !comparable(k) || l.has(k) {
 			continue
 		}
-		pl := parts.table[k]
-		if pl == nil {
-			parts.seq++
-			if n := len(parts.free); n > 0 {
-				pl = parts.free[n-1]
-				parts.free[n-1] = nil
-				parts.free = parts.free[:n-1]
-				pl.seq = parts.seq
-			} else {
-				pl = &partLock{sem: semaphore.NewWeighted(partWeight), seq: parts.seq}
+		var pl *partLock
+		own := false
+		if lk, ok := k.(Lockable); ok {
+			if p := lk.TxnLock(); p != nil {
+				pl, own = p.get(), true
 			}
-			parts.table[k] = pl
 		}
-		pl.refs++
+		if !own {
+			if !l.table {
+				parts.mu.Lock()
+				l.table = true
+				if parts.table == nil {
+					parts.table = make(map[any]*partLock)
+				}
+			}
+			pl = parts.table[k]
+			if pl == nil {
+				seq := seqs.Add(1)
+				if n := len(parts.free); n > 0 {
+					pl = parts.free[n-1]
+					parts.free[n-1] = nil
+					parts.free = parts.free[:n-1]
+					pl.seq = seq
+				} else {
+					pl = &partLock{sem: semaphore.NewWeighted(partWeight), seq: seq}
+				}
+				parts.table[k] = pl
+			}
+			pl.refs++
+		}
 		// Insert in sequence order.
 		i := l.n
 		for i > 0 && l.held[i-1].seq > pl.seq {
-			l.held[i], l.keys[i] = l.held[i-1], l.keys[i-1]
+			l.held[i], l.keys[i], l.own[i] = l.held[i-1], l.keys[i-1], l.own[i-1]
 			i--
 		}
-		l.held[i], l.keys[i] = pl, k
+		l.held[i], l.keys[i], l.own[i] = pl, k, own
 		l.n++
 	}
-	parts.mu.Unlock()
+	if l.table {
+		parts.mu.Unlock()
+	}
 	w := l.weight()
 	for i := 0; i < l.n; i++ {
 		if err := l.held[i].sem.Acquire(ctx, w); err != nil {
@@ -134,8 +183,15 @@ func (l *Locks) has(k any) bool {
 
 // unref drops the table references of l and empties it.
 func (l *Locks) unref() {
+	if !l.table {
+		*l = Locks{}
+		return
+	}
 	parts.mu.Lock()
 	for i, k := range l.keys[:l.n] {
+		if l.own[i] {
+			continue
+		}
 		pl := l.held[i]
 		pl.refs--
 		if pl.refs == 0 && parts.table[k] == pl {

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/winkgen/wink/runtime/txn"
 )
 
 // Host is a Filesystem over a host directory. Every operation goes through an os.Root, so ".." and
@@ -25,6 +27,7 @@ import (
 // Host is safe for concurrent use; Snapshot and Restore are serialized with each other but are not atomic
 // against concurrent writers (a tool should not run while the dispatcher snapshots or restores).
 type Host struct {
+	txLock  txn.PartLock // the transaction lock (txn.Lockable)
 	root    *os.Root
 	dir     string // absolute, symlinks resolved
 	given   string // absolute as given, cleaned
@@ -396,3 +399,7 @@ func randomSuffix() string {
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
 }
+
+// TxnLock returns the filesystem's transaction lock (txn.Lockable), which a tool call's transaction
+// holds from its snapshot to its commit or restore.
+func (h *Host) TxnLock() *txn.PartLock { return &h.txLock }

@@ -21,6 +21,8 @@ import (
 	"errors"
 	"sync"
 	"time"
+
+	"github.com/winkgen/wink/runtime/txn"
 )
 
 // Memory is an in-memory Filesystem with O(1) snapshots. It is a persistent tree of directories, each
@@ -28,6 +30,7 @@ import (
 // B-tree nodes on its path. It is safe for concurrent use: readers take the current root pointer and work
 // on an immutable tree; writers are serialized by a mutex.
 type Memory struct {
+	txLock  txn.PartLock // the transaction lock (txn.Lockable): no process-wide table entry per call
 	mu      sync.Mutex
 	root    *mnode
 	last    *memSnapshot // the latest snapshot taken or restored; reused while root is unchanged
@@ -349,6 +352,10 @@ func (m *Memory) Restore(snap any) error {
 	m.mu.Unlock()
 	return nil
 }
+
+// TxnLock returns the filesystem's transaction lock (txn.Lockable), which a tool call's transaction
+// holds from its snapshot to its commit or restore.
+func (m *Memory) TxnLock() *txn.PartLock { return &m.txLock }
 
 // Release exists for symmetry with Host; a Memory snapshot needs no release (the garbage collector
 // reclaims it).
