@@ -1,10 +1,7 @@
 package strictjson
 
 import (
-	"encoding/binary"
-	"math/bits"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -110,8 +107,9 @@ type Decoder struct {
 	keyBuf           []byte // storage for escaped keys
 	strBuf           []byte // storage for StringBytes and escaped strings
 
-	strs     strings.Builder // the block decoded strings are copied into (keep)
-	strsNext int             // the size of the next block
+	strs     []byte // the block decoded strings are copied into (keep); strs[:strsUsed] is handed out
+	strsUsed int    // how much of strs is taken
+	strsNext int    // the size of the next block
 
 	errs   Errors
 	levels [inlineLevels]level
@@ -141,10 +139,10 @@ func (d *Decoder) Reset(data []byte, lim Limits) {
 		d.errs.max = DefaultMaxErrors
 	}
 	d.data = data
-	if d.strs.Cap() != 0 {
-		d.strs.Reset() // the strings handed out keep the block; it is never written again
+	if d.strs != nil {
+		d.strs = nil // the strings handed out keep the block; it is never written again
 	}
-	d.strsNext = 0
+	d.strsUsed, d.strsNext = 0, 0
 	d.pos = 0
 	d.depth = 0
 	d.fatal = false
@@ -301,16 +299,12 @@ func (d *Decoder) NextKey() bool {
 key:
 	var ks, ke int
 	var esc bool
-	// Fast path: a key of at most 7 plain bytes and its closing quote in one 8-byte word, which most
-	// keys are; anything else (longer, escapes, near the end of the input) takes scanString.
-	if p := d.pos + 1; p+8 <= len(data) {
-		if m := special8(binary.LittleEndian.Uint64(data[p:])); m != 0 {
-			if q := p + bits.TrailingZeros64(m)>>3; data[q] == '"' {
-				ks, ke = p, q
-				d.pos = q + 1
-				goto scanned
-			}
-		}
+	// Fast path: a key of plain bytes, scanned a word at a time (plainEnd), which most keys are; anything
+	// else (escapes, non-ASCII, near the end of the input) takes scanString.
+	if q := plainEnd(data, d.pos+1); q >= 0 {
+		ks, ke = d.pos+1, q
+		d.pos = q + 1
+		goto scanned
 	}
 	{
 		var ok bool

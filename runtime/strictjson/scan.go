@@ -47,6 +47,23 @@ func special8(x uint64) uint64 {
 	return ((x - 0x20*lsb) | (q - lsb) | (b - lsb) | x) & msb
 }
 
+// plainEnd returns the index of the '"' that closes the string whose content starts at data[p] when no
+// byte before it needs attention (see special8) and it lies within the input's last whole 8-byte word;
+// otherwise -1, and scanString (which reports what is wrong, or handles escapes and non-ASCII) takes over.
+// It is the fast path of keys and strings, scanning a word at a time without a call.
+func plainEnd(data []byte, p int) int {
+	for p+8 <= len(data) {
+		if m := special8(binary.LittleEndian.Uint64(data[p:])); m != 0 {
+			if q := p + bits.TrailingZeros64(m)>>3; data[q] == '"' {
+				return q
+			}
+			return -1
+		}
+		p += 8
+	}
+	return -1
+}
+
 // literal consumes the literal lit (true, false, null) at d.pos.
 func (d *Decoder) literal(lit string) bool {
 	data := d.data[d.pos:]

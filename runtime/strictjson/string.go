@@ -1,10 +1,9 @@
 package strictjson
 
 import (
-	"encoding/binary"
-	"math/bits"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // String reads a string value, unescaped. Decoded strings are copied into small shared blocks (see
@@ -26,15 +25,11 @@ func (d *Decoder) String() (string, bool) {
 	}
 	var s, e int
 	var esc bool
-	// Fast path, as in NextKey: at most 7 plain bytes and the closing quote in the next 8-byte word.
-	if p := d.pos + 1; p+8 <= len(d.data) {
-		if m := special8(binary.LittleEndian.Uint64(d.data[p:])); m != 0 {
-			if q := p + bits.TrailingZeros64(m)>>3; d.data[q] == '"' {
-				s, e = p, q
-				d.pos = q + 1
-				goto scanned
-			}
-		}
+	// Fast path, as in NextKey: plain bytes up to the closing quote.
+	if q := plainEnd(d.data, d.pos+1); q >= 0 {
+		s, e = d.pos+1, q
+		d.pos = q + 1
+		goto scanned
 	}
 	{
 		var ok bool
@@ -64,30 +59,39 @@ const (
 	strsOwn   = 256
 )
 
-// keep returns b as a string copied into the current block.
+// keep returns b as a string copied into the current block. The string is the block's bytes themselves
+// (unsafe.String): no byte of a block is written twice, so the strings taken from it never change.
 func (d *Decoder) keep(b []byte) string {
+	n, start := len(b), d.strsUsed
+	if n == 0 || len(d.strs)-start < n {
+		return d.keepSlow(b)
+	}
+	copy(d.strs[start:], b)
+	d.strsUsed = start + n
+	return unsafe.String(&d.strs[start], n)
+}
+
+// keepSlow is keep for an empty string, a long one and one that does not fit the current block: it
+// starts a new block.
+func (d *Decoder) keepSlow(b []byte) string {
 	n := len(b)
 	if n == 0 {
 		return ""
 	}
-	if d.strs.Cap()-d.strs.Len() < n {
-		if n >= strsOwn {
-			return string(b)
-		}
-		size := d.strsNext
-		if size < strsFirst {
-			size = strsFirst
-		}
-		d.strsNext = min(2*size, strsMax)
-		if rest := len(d.data) - d.pos + n; size > rest {
-			size = rest // n <= rest: b was read from the input before d.pos
-		}
-		d.strs.Reset()
-		d.strs.Grow(max(size, n))
+	if n >= strsOwn {
+		return string(b)
 	}
-	start := d.strs.Len()
-	d.strs.Write(b)
-	return d.strs.String()[start:]
+	size := d.strsNext
+	if size < strsFirst {
+		size = strsFirst
+	}
+	d.strsNext = min(2*size, strsMax)
+	if rest := len(d.data) - d.pos + n; size > rest {
+		size = rest // n <= rest: b was read from the input before d.pos
+	}
+	d.strs = make([]byte, max(size, n))
+	d.strsUsed = 0
+	return d.keep(b)
 }
 
 // StringBytes reads a string value, unescaped, without allocating (for enums). The bytes are valid
@@ -100,13 +104,9 @@ func (d *Decoder) StringBytes() ([]byte, bool) {
 		d.mismatch("string")
 		return nil, false
 	}
-	if p := d.pos + 1; p+8 <= len(d.data) { // the fast path of String
-		if m := special8(binary.LittleEndian.Uint64(d.data[p:])); m != 0 {
-			if q := p + bits.TrailingZeros64(m)>>3; d.data[q] == '"' {
-				d.pos = q + 1
-				return d.data[p:q], true
-			}
-		}
+	if p, q := d.pos+1, plainEnd(d.data, d.pos+1); q >= 0 { // the fast path of String
+		d.pos = q + 1
+		return d.data[p:q], true
 	}
 	s, e, esc, ok := d.scanString()
 	if !ok {
