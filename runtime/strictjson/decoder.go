@@ -231,6 +231,28 @@ func (d *Decoder) ObjectStart() bool {
 // element of the path). It returns false at '}' (which it consumes), after a fatal error, and when the
 // current level is not an open object. A value the caller left unread is skipped first.
 func (d *Decoder) NextKey() bool {
+	// Fast path: compact JSON between members, `,"key":value` with a key of plain bytes (plainEnd) and the
+	// value right after the ':'. Anything else (whitespace, the first key, escapes, the end of the
+	// object, an unread value, errors) takes nextKey.
+	if i := d.depth - 1; i >= 0 && i < inlineLevels {
+		l := &d.levels[i]
+		data, p := d.data, d.pos
+		if p+1 < len(data) && data[p] == ',' && data[p+1] == '"' && l.idx >= 0 && p != l.valPos && l.kind == lvObject && !l.closed && !d.fatal {
+			if q := plainEnd(data, p+2); q >= 0 && q+2 < len(data) && data[q+1] == ':' && data[q+2] > ' ' {
+				d.pos = q + 2
+				l.keyStart, l.keyEnd, l.keyEsc = p+2, q, false
+				l.valPos = q + 2
+				l.idx++
+				d.keyStart, d.keyEnd, d.keyEsc = p+2, q, false
+				return true
+			}
+		}
+	}
+	return d.nextKey()
+}
+
+// nextKey is NextKey's general path.
+func (d *Decoder) nextKey() bool {
 	if d.fatal || d.depth == 0 {
 		return false
 	}
@@ -474,6 +496,13 @@ func (d *Decoder) end() {
 // begin skips whitespace before a value; false (with the error recorded) after a fatal error or at the
 // end of the input.
 func (d *Decoder) begin() bool {
+	if p := d.pos; p < len(d.data) && d.data[p] > ' ' && !d.fatal {
+		return true // the common case: the value starts at once
+	}
+	return d.beginSlow()
+}
+
+func (d *Decoder) beginSlow() bool {
 	if d.fatal {
 		return false
 	}
@@ -515,10 +544,19 @@ func (d *Decoder) Bool() (bool, bool) {
 	if !d.begin() {
 		return false, false
 	}
-	switch d.data[d.pos] {
+	data, p := d.data, d.pos
+	switch data[p] {
 	case 't':
+		if p+4 <= len(data) && string(data[p:p+4]) == "true" {
+			d.pos = p + 4
+			return true, true
+		}
 		return true, d.literal("true")
 	case 'f':
+		if p+5 <= len(data) && string(data[p:p+5]) == "false" {
+			d.pos = p + 5
+			return false, true
+		}
 		return false, d.literal("false")
 	}
 	d.mismatch("boolean")
