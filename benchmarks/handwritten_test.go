@@ -2,6 +2,7 @@ package benchmarks
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -339,11 +340,13 @@ const (
 	msb = 0x8080808080808080
 )
 
-// plain8 reports whether none of the 8 bytes in x is a control character, '"', '\\' or non-ASCII.
-func plain8(x uint64) bool {
+// special8 returns a mask of the bytes of x (little-endian) that are a control character, '"', '\\' or
+// non-ASCII; its lowest set bit is exact (bits.TrailingZeros64(m)/8 is the first such byte), m == 0 when
+// there is none.
+func special8(x uint64) uint64 {
 	q := x ^ ('"' * lsb)
 	b := x ^ ('\\' * lsb)
-	return ((x-0x20*lsb)|(q-lsb)|(b-lsb)|x)&msb == 0
+	return ((x - 0x20*lsb) | (q - lsb) | (b - lsb) | x) & msb
 }
 
 // scanString validates the string whose '"' is at d.pos, moves past it, and returns its raw content's
@@ -353,7 +356,13 @@ func (d *hw) scanString() (start, end int, esc bool, err error) {
 	i := d.pos + 1
 	start = i
 	for {
-		for i+8 <= len(data) && plain8(binary.LittleEndian.Uint64(data[i:])) {
+		// Eight bytes at a time, jumping straight to the first special byte; the last few bytes of the
+		// input one at a time.
+		for i+8 <= len(data) {
+			if m := special8(binary.LittleEndian.Uint64(data[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				goto special
+			}
 			i += 8
 		}
 		for i < len(data) {
@@ -367,6 +376,7 @@ func (d *hw) scanString() (start, end int, esc bool, err error) {
 			d.pos = i
 			return 0, 0, false, d.fail("unterminated string")
 		}
+	special:
 		switch c := data[i]; {
 		case c == '"':
 			d.pos = i + 1
