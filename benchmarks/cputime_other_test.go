@@ -5,4 +5,7 @@ package benchmarks
 import "testing"
 
 // cpuPerOp reports nothing where getrusage is not available.
-func cpuPerOp(b *testing.B) func() { return func() {} }
+func cpuPerOp(b *testing.B) func() {
+	settle()
+	return func() {}
+}

@@ -22,6 +22,7 @@ func processCPU() time.Duration {
 // the wall clock counts the time other processes held the cores, the CPU time only the work of this one
 // (its garbage collection included), so it is the steadier figure to compare.
 func cpuPerOp(b *testing.B) func() {
+	settle()
 	start := processCPU()
 	return func() {
 		if b.N > 0 {
