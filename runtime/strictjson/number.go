@@ -178,14 +178,14 @@ func (d *Decoder) plainInt() (int64, bool) {
 		i++
 	}
 	s := i
+	end := min(len(data), s+19)
 	var m int64
-	for i < len(data) && i-s < 19 {
-		c := data[i]
-		if c < '0' || c > '9' {
+	for ; i < end; i++ {
+		c := data[i] - '0'
+		if c > 9 {
 			break
 		}
-		m = m*10 + int64(c-'0')
-		i++
+		m = m*10 + int64(c)
 	}
 	if n := i - s; n == 0 || n > 18 || (n > 1 && data[s] == '0') {
 		return 0, false

@@ -39,7 +39,13 @@ func (d *Decoder) String() (string, bool) {
 	}
 scanned:
 	if !esc {
-		return d.keep(d.data[s:e]), true
+		// keep's common case, without the call
+		if n, start := e-s, d.strsUsed; n != 0 && len(d.strs)-start >= n {
+			copy(d.strs[start:], d.data[s:e])
+			d.strsUsed = start + n
+			return unsafe.String(&d.strs[start], n), true
+		}
+		return d.keepSlow(d.data[s:e]), true
 	}
 	if cap(d.strBuf) < e-s {
 		d.strBuf = make([]byte, 0, e-s)
