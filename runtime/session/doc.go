@@ -69,6 +69,19 @@
 // append therefore allocates only the storage of its items (a 32-item chunk,
 // and the trie path every 32 items).
 //
+// Bounded logs. AppendBounded appends to a LOG slice within a Bound (items and
+// bytes, as the appender counts them): past either, the oldest items are
+// dropped until half of each remains, the newest always kept. The append, the
+// count (kept beside the slice's head, never rolled back) and the trim are one
+// step under the session's lock; a trim copies no item (it drops whole leaves
+// of the trie in a path copy), so a session of millions of appends costs what
+// its newest items' storage costs. The tool dispatcher bounds ToolLog and
+// PolicyLog this way.
+//
+// Transactions. Begin returns a new *Tx; BeginIn begins one in a zero Tx the
+// caller provides (three words; the dispatcher keeps it in the call's own
+// allocation), so that a transaction allocates nothing of its own.
+//
 // Concurrency. A Session is safe for concurrent use. Queries grab an
 // immutable head under the session's mutex (a plain sync.Mutex: the critical
 // section is a load, cheaper than a read-write lock's bookkeeping) and copy

@@ -39,6 +39,9 @@
 //   - Transactions do not isolate concurrent calls on the same parts: a
 //     rollback also undoes changes another call made meanwhile. Serialise the
 //     calls of one session (an agent loop does).
+//   - Locks (Lock): a part that carries its own lock (Lockable, as vfs.Memory
+//     and vfs.Host do) is locked without the process-wide table of other
+//     parts' locks, so locking it takes no global lock and no map update.
 //   - PendingToolTracker: End and Abort of an unknown id do nothing; a second
 //     Begin of a pending id keeps the first capture.
 package txn
