@@ -81,10 +81,11 @@ func (p *SequentialDependency) OnResult(tc *wink.ToolContext, tool *wink.Tool, _
 	}
 }
 
-// contains reports whether v holds x.
+// contains reports whether v holds x (newest first: a prerequisite is checked right after it is
+// recorded; indexing, not an iterator, since this runs on every call to a prerequisite).
 func contains(v session.View[string], x string) bool {
-	for y := range v.Values() {
-		if y == x {
+	for i := v.Len() - 1; i >= 0; i-- {
+		if v.At(i) == x {
 			return true
 		}
 	}

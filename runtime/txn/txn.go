@@ -71,7 +71,7 @@ func Take(p Parts) (*Snap, error) {
 // snapshot costs: O(1) for a session and a vfs.Memory, an lstat walk for a
 // vfs.Host.
 func (s *Snap) Capture(p Parts) error {
-	*s = Snap{}
+	s.empty()
 	if p.Session != nil {
 		s.sess, s.hasSess, s.sessP = p.Session.Snapshot(), true, p.Session
 	}
@@ -202,7 +202,18 @@ func (s *Snap) Release() {
 			r.Release(it.snap)
 		}
 	}
-	*s = Snap{}
+	s.empty()
+}
+
+// empty makes s zero, writing only what a capture set: the dispatcher keeps a Snap in every call's
+// frame, and zeroing the whole value (four inline parts) on every capture and release cost a third of
+// a capture when the collector was running (each pointer cleared goes through a write barrier).
+func (s *Snap) empty() {
+	if s.hasSess {
+		s.sess, s.hasSess, s.sessP = session.Snapshot{}, false, nil
+	}
+	clear(s.inline[:min(s.n, inlineItems)])
+	s.more, s.n, s.taken = nil, 0, false
 }
 
 // Error reports a part that failed to snapshot or restore.
