@@ -254,6 +254,27 @@ func (d *Dispatcher) now() time.Time {
 	return time.Now()
 }
 
+// start reads the dispatcher's clock at the start of a call (ToolInvoked.Time). The default clock reads
+// only the monotonic clock: the time is fr's last reading of the system clock plus the monotonic time
+// elapsed since (the monotonic reading is exact, the wall clock's is at most clockRefresh old), one
+// clock read where time.Now makes two.
+func (d *Dispatcher) start(fr *frame) time.Time {
+	if d.Now != nil {
+		return d.userNow()
+	}
+	if b := fr.clock; !b.IsZero() {
+		if e := time.Since(b); e >= 0 && e < clockRefresh {
+			return b.Add(e)
+		}
+	}
+	fr.clock = time.Now()
+	return fr.clock
+}
+
+// clockRefresh is how long a frame's reading of the system clock serves (Dispatcher.start): within
+// it, the wall clock's rate adjustments (at most 500 ppm) move it by 5 µs at most.
+const clockRefresh = 10 * time.Millisecond
+
 // userNow calls d.Now, falling back to time.Now if it panics.
 func (d *Dispatcher) userNow() (t time.Time) {
 	defer func() {
@@ -424,7 +445,7 @@ func (t *Tool) invoke(ctx context.Context, disp *Dispatcher, call Call) (Outcome
 	cs.end = end
 	cs.out.CallID, cs.out.Name = call.ID, t.spec.Name
 	if disp.records() || end != nil {
-		cs.start = disp.now()
+		cs.start = disp.start(fr)
 	}
 	t.run(ctx, disp, call, fr)
 	if he, ok := cs.err.(*HeldError); ok && he.Elicitation != nil {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/winkgen/wink/runtime/wink"
 )
@@ -74,4 +75,36 @@ func resultOf(query string, limit int, long []string) searchResult {
 		r.Matches = []string{query}
 	}
 	return r
+}
+
+// TestEventTimesAreTheCallsStart checks the event's Time and Duration with the default clock, across
+// calls made more than a frame's clock refresh apart: Time falls between readings of the system clock
+// taken around Dispatch, by the monotonic clock and by the wall clock, and Duration is within the call.
+func TestEventTimesAreTheCallsStart(t *testing.T) {
+	var ev *wink.ToolInvoked
+	d := &wink.Dispatcher{
+		Registry: wink.MustRegistry([]*wink.Tool{newSearchDef("search_docs", noopValue, nil)}),
+		Events:   func(e *wink.ToolInvoked) { ev = e },
+	}
+	for i := range 6 {
+		if i == 3 {
+			time.Sleep(30 * time.Millisecond) // the frames' readings of the system clock are stale now
+		}
+		before := time.Now()
+		if _, err := d.Dispatch(context.Background(), wink.Call{ID: "c", Name: "search_docs", Arguments: benchArgs}); err != nil {
+			t.Fatal(err)
+		}
+		after := time.Now()
+		if ev.Time.Before(before) || ev.Time.After(after) {
+			t.Errorf("call %d: Time %v not within %v and %v", i, ev.Time, before, after)
+		}
+		// The wall clock (Round(0) drops the monotonic reading), allowing for its rate adjustments.
+		const slack = 50 * time.Microsecond
+		if w := ev.Time.Round(0); w.Before(before.Round(0).Add(-slack)) || w.After(after.Round(0).Add(slack)) {
+			t.Errorf("call %d: wall clock Time %v not within %v and %v", i, w, before.Round(0), after.Round(0))
+		}
+		if ev.Duration < 0 || ev.Duration > after.Sub(before) {
+			t.Errorf("call %d: Duration %v, the call took %v", i, ev.Duration, after.Sub(before))
+		}
+	}
 }

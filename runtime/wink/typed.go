@@ -2,6 +2,7 @@ package wink
 
 import (
 	"sync"
+	"time"
 	"unsafe"
 
 	"github.com/winkgen/wink/runtime/strictjson"
@@ -126,6 +127,7 @@ type frame struct {
 	io     opIO
 	out    [outputBuf]byte // where a short output is rendered (Tool.render)
 	misses uint8           // the outputs rendered here that differed from the tool's last one
+	clock  time.Time       // the last reading of the system clock (Dispatcher.start)
 }
 
 // typedOp runs operation k of a tool built from fp, the *Funcs[P, R] NewTool
@@ -148,7 +150,14 @@ func typedOp[P, R any](fp unsafe.Pointer, k opKind, fr *frame, tc *ToolContext, 
 	case opHandle:
 		res, err := f.Handler(tc, *paramsOf[P](fr))
 		*fr.r.(*R) = res.Value
-		fr.io.head = resultHead{message: res.Message, success: res.Success, hasValue: res.HasValue, excluded: res.ExcludeValueFromContext, content: res.Content}
+		h := &fr.io.head // one store per field that is set or was, no copy of a whole resultHead
+		if res.Message != "" || h.message != "" {
+			h.message = res.Message
+		}
+		if res.Content != (Blocks{}) || h.content != (Blocks{}) {
+			h.content = res.Content
+		}
+		h.success, h.hasValue, h.excluded = res.Success, res.HasValue, res.ExcludeValueFromContext
 		return nil, err
 	case opAppendValue:
 		return f.EncodeResult(dst, fr.r.(*R)), nil
@@ -301,8 +310,11 @@ func (io *opIO) clear() {
 	if io.err != nil {
 		io.err = nil
 	}
-	if io.head.message != "" || io.head.content != (Blocks{}) {
-		io.head = resultHead{}
+	if io.head.message != "" {
+		io.head.message = ""
+	}
+	if io.head.content != (Blocks{}) {
+		io.head.content = Blocks{}
 	}
 	io.head.success, io.head.hasValue, io.head.excluded = false, false, false
 	io.at, io.ok, io.has = [2]bool{}, false, 0
