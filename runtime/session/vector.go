@@ -273,8 +273,10 @@ func eachNode[T any](n any, shift uint, raw *int, start int, yield func(int, T) 
 }
 
 // dropFront returns a vector of v's items from index k on (nil when none remain), copying no item:
-// it shares v's nodes but for a path copy without the leaves that hold dropped items only, so the
-// result references no dropped item except those sharing a leaf (or the tail) with its first item.
+// the leaves still holding kept items and the tail are shared with v, under new interior nodes
+// (O(kept/32) pointers) that number them from the first kept leaf, so the trie stays as shallow as
+// what it keeps however many items were ever appended, and nothing references a dropped leaf. Only
+// items sharing a leaf with the first kept one stay referenced (start counts them).
 func (v *vector[T]) dropFront(k int) *vector[T] {
 	n := v.len()
 	if k <= 0 {
@@ -284,34 +286,41 @@ func (v *vector[T]) dropFront(k int) *vector[T] {
 		return nil
 	}
 	start := v.start + k
-	return &vector[T]{count: v.count, start: start, shift: v.shift, root: dropBelow(v.root, v.shift, 0, start), tail: v.tail}
+	first := start / width // the first leaf kept, by raw position
+	trieLen := v.count - v.tailLen()
+	var leaves []any
+	for off := first * width; off < trieLen; off += width {
+		leaves = append(leaves, v.leaf(off))
+	}
+	root, shift := trieOf(leaves)
+	return &vector[T]{count: v.count - first*width, start: start - first*width, shift: shift, root: root, tail: v.tail}
 }
 
-// dropBelow returns the trie node n (at shift, first raw position base) without the leaves whose
-// items are all below raw position limit: nil when every leaf goes, n itself when none does, else a
-// path copy.
-func dropBelow(n any, shift uint, base, limit int) any {
-	if n == nil || base >= limit {
-		return n
+// leaf returns the trie's leaf holding raw position off.
+func (v *vector[T]) leaf(off int) *chunk[T] {
+	n := v.root
+	for s := v.shift; s > 0; s -= bits {
+		n = n.(*inner).kids[(off>>s)&mask]
 	}
-	if base+(1<<(shift+bits)) <= limit {
-		return nil
+	return n.(*chunk[T])
+}
+
+// trieOf builds a dense trie over leaves, bottom-up: nil for none, the leaf itself for one.
+func trieOf(level []any) (root any, shift uint) {
+	if len(level) == 0 {
+		return nil, 0
 	}
-	if shift == 0 {
-		return n // a leaf holding kept items too
-	}
-	c := *n.(*inner)
-	for i := range c.kids {
-		kb := base + i<<shift
-		if kb >= limit {
-			break
+	for len(level) > 1 {
+		next := make([]any, 0, (len(level)+mask)/width)
+		for i := 0; i < len(level); i += width {
+			nd := &inner{}
+			copy(nd.kids[:], level[i:min(i+width, len(level))])
+			next = append(next, nd)
 		}
-		c.kids[i] = dropBelow(c.kids[i], shift-bits, kb, limit)
+		level = next
+		shift += bits
 	}
-	if c == (inner{}) {
-		return nil
-	}
-	return &c
+	return level[0], shift
 }
 
 // build returns a fresh vector holding a copy of vs (nil when empty), built
@@ -337,16 +346,6 @@ func build[T any](vs []T) *vector[T] {
 		c.used.Store(width)
 		level = append(level, c)
 	}
-	for len(level) > 1 {
-		next := make([]any, 0, (len(level)+mask)/width)
-		for i := 0; i < len(level); i += width {
-			nd := &inner{}
-			copy(nd.kids[:], level[i:min(i+width, len(level))])
-			next = append(next, nd)
-		}
-		level = next
-		v.shift += bits
-	}
-	v.root = level[0]
+	v.root, v.shift = trieOf(level)
 	return v
 }

@@ -104,7 +104,8 @@ func TestVectorDropFrontAgreesWithASlice(t *testing.T) {
 }
 
 // A dropped leaf is referenced no more: after dropping every item but the tail's, the trie holds
-// no leaf.
+// no leaf; after dropping half, the leaves from the first kept item's on, and the trie is as deep as
+// for what it keeps.
 func TestVectorDropFrontReleasesLeaves(t *testing.T) {
 	v := build(ints(2000)).dropFront(2000 - 16)
 	if v.root != nil {
@@ -126,7 +127,24 @@ func TestVectorDropFrontReleasesLeaves(t *testing.T) {
 		}
 	}
 	walk(v.root, v.shift)
-	if want := (v.count - v.tailLen() - 1000/32*32) / 32; leaves != want {
+	if want := 62 - 1000/32; leaves != want { // 1984 items in 62 leaves, then the tail
 		t.Fatalf("%d leaves kept, want %d", leaves, want)
+	}
+}
+
+// However many items a bounded log ever had, its trie is as deep as for what it keeps.
+func TestVectorDropFrontKeepsTheTrieShallow(t *testing.T) {
+	var v *vector[int]
+	for i := range 200000 {
+		v = v.push(i)
+		if v.len() > 1000 {
+			v = v.dropFront(500)
+		}
+	}
+	if v.shift > bits {
+		t.Fatalf("shift %d after 200,000 appends keeping at most 1000, want at most %d", v.shift, bits)
+	}
+	if got := v.appendTo(nil); got[0] != 200000-len(got) || got[len(got)-1] != 199999 {
+		t.Fatalf("items %d..%d", got[0], got[len(got)-1])
 	}
 }

@@ -13,11 +13,13 @@ import (
 // would keep every call's arguments and output for ever. Each log therefore has a bound, in entries
 // and in bytes (Dispatcher.LogLimits, DefaultLogEntries and DefaultLogBytes per log when left zero):
 // when an append takes a log past either, its oldest entries are dropped until it holds at most half of
-// each. A trim copies the surviving entries (one pointer, or one PolicyChecked, each, twice), so dropping half at a time costs about one entry copied per call, amortised; dropping an
-// eighth cost seven (BenchmarkDispatchSearchTxn/txn_one_session, one session for the whole run: 1,535
-// B allocated per call dropping half, 2,839 B dropping an eighth, 1,267 B keeping every entry), and
-// trimming to exactly the limit would copy the whole log on every call once it is full. The newest
-// entry is always kept, so a single event larger than Bytes is the one case a log exceeds it.
+// each. A trim copies no entry (session.AppendBounded drops the leaves of the log's trie that hold
+// dropped entries only and renumbers the rest): a session making calls for ever allocates per call
+// what a short one does (BenchmarkDispatchSearchTxn: 882 B per call for txn_one_session, one session
+// for the whole run, against 880 for txn; it was 1,367 when a trim copied the surviving half twice).
+// Dropping half at a time keeps the trims rare (one per half-bound of calls); trimming to exactly the
+// limit would trim on every call once the log is full. The newest entry is always kept, so a single
+// event larger than Bytes is the one case a log exceeds it.
 //
 // Sizes are estimates, not measurements: the runtime cannot size the decoded params and result value
 // without reflection, so an event counts its struct, its texts, and the params and value as the sizes
