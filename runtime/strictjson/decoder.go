@@ -231,20 +231,40 @@ func (d *Decoder) ObjectStart() bool {
 // element of the path). It returns false at '}' (which it consumes), after a fatal error, and when the
 // current level is not an open object. A value the caller left unread is skipped first.
 func (d *Decoder) NextKey() bool {
-	// Fast path: compact JSON between members, `,"key":value` with a key of plain bytes (plainEnd) and the
-	// value right after the ':'. Anything else (whitespace, the first key, escapes, the end of the
-	// object, an unread value, errors) takes nextKey.
+	// Fast path, for compact JSON: the object's first key right after its '{', the next one right after
+	// a ',' that follows a value that was read, or the '}' that ends the object. A key is of plain bytes
+	// (plainEnd) and its value starts right after the ':'. Anything else (whitespace, escapes, an unread
+	// value, errors) takes nextKey, which reports what is wrong.
 	if i := d.depth - 1; i >= 0 && i < inlineLevels {
 		l := &d.levels[i]
 		data, p := d.data, d.pos
-		if p+1 < len(data) && data[p] == ',' && data[p+1] == '"' && l.idx >= 0 && p != l.valPos && l.kind == lvObject && !l.closed && !d.fatal {
-			if q := plainEnd(data, p+2); q >= 0 && q+2 < len(data) && data[q+1] == ':' && data[q+2] > ' ' {
-				d.pos = q + 2
-				l.keyStart, l.keyEnd, l.keyEsc = p+2, q, false
-				l.valPos = q + 2
-				l.idx++
-				d.keyStart, d.keyEnd, d.keyEsc = p+2, q, false
-				return true
+		if p+1 < len(data) && l.kind == lvObject && !l.closed && !d.fatal {
+			k := 0 // where the key's text starts
+			switch {
+			case l.idx < 0:
+				if data[p] == '"' {
+					k = p + 1
+				}
+			case p == l.valPos: // the value was not read
+			case data[p] == ',':
+				if data[p+1] == '"' {
+					k = p + 2
+				}
+			case data[p] == '}':
+				d.pos = p + 1
+				l.closed = true
+				l.keyEnd = -1
+				return false
+			}
+			if k != 0 {
+				if q := plainEnd(data, k); q >= 0 && q+2 < len(data) && data[q+1] == ':' && data[q+2] > ' ' {
+					d.pos = q + 2
+					l.keyStart, l.keyEnd, l.keyEsc = k, q, false
+					l.valPos = q + 2
+					l.idx++
+					d.keyStart, d.keyEnd, d.keyEsc = k, q, false
+					return true
+				}
 			}
 		}
 	}
