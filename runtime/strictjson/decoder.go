@@ -211,6 +211,16 @@ func (d *Decoder) push(kind uint8) {
 // ObjectStart consumes '{' and pushes a path level. For any other value it records "expected object, got
 // ..." (the value is skipped) and returns false without pushing a level.
 func (d *Decoder) ObjectStart() bool {
+	if p, n := d.pos, d.depth; p < len(d.data) && d.data[p] == '{' && n < d.maxDepth && n < inlineLevels && !d.fatal {
+		d.pos = p + 1 // the common case: '{' at once
+		d.levels[n] = level{keyEnd: -1, idx: -1, valPos: -1, kind: lvObject}
+		d.depth = n + 1
+		return true
+	}
+	return d.objectStart()
+}
+
+func (d *Decoder) objectStart() bool {
 	if !d.begin() {
 		return false
 	}
@@ -413,6 +423,12 @@ func (d *Decoder) ArrayStart() bool { return d.arrayStart("array") }
 
 // arrayStart is ArrayStart naming what was expected as want.
 func (d *Decoder) arrayStart(want string) bool {
+	if p, n := d.pos, d.depth; p < len(d.data) && d.data[p] == '[' && n < d.maxDepth && n < inlineLevels && !d.fatal {
+		d.pos = p + 1 // the common case: '[' at once
+		d.levels[n] = level{keyEnd: -1, idx: -1, valPos: -1, kind: lvArray}
+		d.depth = n + 1
+		return true
+	}
 	if !d.begin() {
 		return false
 	}
