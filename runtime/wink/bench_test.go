@@ -56,7 +56,7 @@ func BenchmarkDispatchNoop(b *testing.B) {
 }
 
 // TestDispatchAllocations pins what the success path allocates per call, in allocations and bytes: the
-// ToolContext (208 bytes) and the decoded query string (one block); with events, the record that
+// ToolContext (192 bytes) and the decoded query string (one block); with events, the record that
 // holds the event with the params and value it carries (one allocation). A short output the tool
 // rendered before (the same message and value) is given again, not allocated.
 func TestDispatchAllocations(t *testing.T) {
@@ -70,9 +70,9 @@ func TestDispatchAllocations(t *testing.T) {
 		max      float64
 		maxBytes uint64
 	}{
-		{"no value", noopDone, false, 2, 272},
-		{"json value", noopValue, false, 2, 272},
-		{"json value, events", noopValue, true, 3, 592},
+		{"no value", noopDone, false, 2, 256},
+		{"json value", noopValue, false, 2, 256},
+		{"json value, events", noopValue, true, 3, 576},
 	}
 	for _, tt := range tests {
 		d := benchDispatcher(tt.h, tt.events)

@@ -50,9 +50,9 @@ type ToolContext struct {
 	fs     vfs.Filesystem
 	budget *Budget
 
-	// The call's arguments and frame, for CanonicalArguments; what few calls need is in rare (nil until
-	// then). Every call allocates a ToolContext: it stays within 208 bytes, an allocation size class.
-	args []byte
+	// The call's frame, for CanonicalArguments; what few calls need is in rare (nil until then). Every
+	// call allocates a ToolContext: it stays within 192 bytes, an allocation size class (208 with a
+	// session's Tx, txToolContext).
 	fr   *frame
 	rare *tcRare
 }
@@ -60,6 +60,7 @@ type ToolContext struct {
 // tcRare is the part of a ToolContext that few calls set.
 type tcRare struct {
 	hold  string // the call's hold id (Call.Hold, or the one heldError gave it), for Binding
+	args  []byte // the arguments as sent, for CanonicalArguments, when the tool has no params encoder
 	canon []byte // CanonicalArguments, once computed
 	fsErr error  // resolving FilesystemKey failed
 }

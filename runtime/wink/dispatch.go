@@ -528,7 +528,10 @@ func (t *Tool) run(ctx context.Context, disp *Dispatcher, call Call, fr *frame) 
 
 	// 3: the ToolContext (before the policies, which see it).
 	tc := disp.newToolContext(ctx, t, name, call.ID)
-	tc.args, tc.fr = call.Arguments, fr
+	tc.fr = fr
+	if fr.ops.has&hasEncodeParams == 0 && call.Arguments != nil {
+		tc.more().args = call.Arguments // no params encoder: CanonicalArguments uses the arguments as sent
+	}
 	if call.Hold != "" {
 		tc.more().hold = call.Hold
 	}

@@ -63,8 +63,8 @@ func (tc *ToolContext) CanonicalArguments() []byte {
 			src = b
 		}
 	}
-	if src == nil {
-		src = tc.args
+	if src == nil && tc.rare != nil {
+		src = tc.rare.args
 	}
 	if len(src) == 0 {
 		src = []byte("{}")

@@ -108,3 +108,32 @@ func TestEventTimesAreTheCallsStart(t *testing.T) {
 		}
 	}
 }
+
+// TestCanonicalArgumentsWithoutParamsEncoder checks what a handler of a tool built without a params
+// encoder sees as its canonical arguments: the arguments as sent, in canonical form (the ToolContext
+// keeps them aside for such tools only).
+func TestCanonicalArgumentsWithoutParamsEncoder(t *testing.T) {
+	var got []string
+	h := func(tc *wink.ToolContext, _ searchParams) (wink.ToolResult[searchResult], error) {
+		got = append(got, string(tc.CanonicalArguments()))
+		return wink.Done[searchResult]("ok"), nil
+	}
+	for _, encoder := range []bool{false, true} {
+		got = nil
+		tool := newSearchDef("search_docs", h, func(f *wink.Funcs[searchParams, searchResult]) {
+			if !encoder {
+				f.EncodeParams = nil
+			}
+		})
+		d := &wink.Dispatcher{Registry: wink.MustRegistry([]*wink.Tool{tool})}
+		for _, args := range []string{`{ "query" : "x", "limit":2 }`, `{"limit":3,"query":"y"}`} {
+			if out, err := d.Dispatch(context.Background(), wink.Call{ID: "c", Name: "search_docs", Arguments: []byte(args)}); err != nil || !out.Success {
+				t.Fatal(out, err)
+			}
+		}
+		want := []string{`{"limit":2,"query":"x"}`, `{"limit":3,"query":"y"}`}
+		if len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+			t.Errorf("encoder %v: canonical arguments %q, want %q", encoder, got, want)
+		}
+	}
+}
