@@ -81,6 +81,12 @@ type level struct {
 
 const inlineLevels = 16
 
+// noCopy makes go vet report copies of the struct holding it (Lock and Unlock are what copylocks looks for).
+type noCopy struct{}
+
+func (*noCopy) Lock()   {}
+func (*noCopy) Unlock() {}
+
 // Decoder is a strict, reflection-free JSON reader driven by generated code. The zero value is ready after
 // Reset; it is meant to live on the caller's stack (no method retains a pointer to it). A Decoder must not
 // be copied between Reset and the end of its decode.
@@ -90,6 +96,8 @@ const inlineLevels = 16
 // duplicate field) are recorded with their JSON path; the offending value is skipped and decoding goes
 // on, so that all of them are reported at once.
 type Decoder struct {
+	_ noCopy // go vet's copylocks check reports a copied Decoder: a copy would write into the block its original's strings share
+
 	data     []byte
 	pos      int
 	depth    int
