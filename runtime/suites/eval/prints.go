@@ -52,10 +52,12 @@ func (p *printBuf) add(msg string) bool {
 		return false
 	}
 	data := p.mem[8:]
-	n := binary.PutUvarint(data[p.pos:min(p.pos+binary.MaxVarintLen64, len(data))], uint64(len(msg)))
-	if n <= 0 || p.pos+n+len(msg) > len(data) {
+	var head [binary.MaxVarintLen64]byte
+	n := binary.PutUvarint(head[:], uint64(len(msg))) // into its own array: near the end, data may not hold it
+	if p.pos+n+len(msg) > len(data) {
 		return false
 	}
+	copy(data[p.pos:], head[:n])
 	copy(data[p.pos+n:], msg)
 	p.pos += n + len(msg)
 	atomic.StoreUint32(p.end(), uint32(p.pos)) // after the text: the parent reads only whole entries

@@ -54,6 +54,17 @@ func TestPrintBufferHoldsWhatAProgramMayPrint(t *testing.T) {
 			t.Fatal("a print that fits was refused")
 		}
 	})
+	t.Run("length past the end", func(t *testing.T) {
+		// One byte left: a print whose length takes two bytes is refused, not written past the end.
+		p := &printBuf{mem: make([]byte, 8+printsSize)}
+		p.pos = printsSize - 1
+		if p.add(strings.Repeat("w", 200)) {
+			t.Fatal("a print whose length does not fit was taken")
+		}
+		if !p.add("") {
+			t.Fatal("an empty print (one byte of length) was refused with one byte left")
+		}
+	})
 	for _, c := range []struct {
 		name string
 		data string
