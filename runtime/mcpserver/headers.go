@@ -109,58 +109,28 @@ func checkParamHeaders(h http.Header, body []byte, byTool map[string][]wink.Para
 	if len(byTool) == 0 || h.Get("Mcp-Protocol-Version") < version20260728 {
 		return nil
 	}
-	i := skipWS(body, 0)
-	if i >= len(body) || body[i] != '{' {
-		return nil
-	}
-	var d strictjson.Decoder
-	d.Reset(body, strictjson.Limits{MaxBytes: len(body) + 1, MaxDepth: lineMaxDepth, MaxErrors: 1})
-	var method, name string
-	var id []byte
+	var name string
 	var args map[string][]byte
-	if d.ObjectStart() {
-		for d.NextKey() {
-			switch string(d.Key()) {
-			case "method":
-				method, _ = d.String()
-			case "id":
-				if v, ok := d.Raw(); ok {
-					id = append([]byte(nil), v...)
-				}
-			case "params":
-				if d.Peek() != strictjson.KindObject {
-					d.Skip()
-					continue
-				}
-				if d.ObjectStart() {
-					for d.NextKey() {
-						switch {
-						case string(d.Key()) == "name" && d.Peek() == strictjson.KindString:
-							name, _ = d.String()
-						case string(d.Key()) == "arguments" && d.Peek() == strictjson.KindObject:
-							args = map[string][]byte{}
-							if d.ObjectStart() {
-								for d.NextKey() {
-									k := string(d.Key())
-									if v, ok := d.Raw(); ok {
-										args[k] = append([]byte(nil), v...)
-									}
-								}
-								d.ObjectEnd()
-							}
-						default:
-							d.Skip()
-						}
+	method, id, ok := peekRequest(body, func(d *strictjson.Decoder, key string) {
+		switch {
+		case key == "name" && d.Peek() == strictjson.KindString:
+			name, _ = d.String()
+		case key == "arguments" && d.Peek() == strictjson.KindObject:
+			args = map[string][]byte{}
+			if d.ObjectStart() {
+				for d.NextKey() {
+					k := string(d.Key())
+					if v, ok := d.Raw(); ok {
+						args[k] = append([]byte(nil), v...)
 					}
-					d.ObjectEnd()
 				}
-			default:
-				d.Skip()
+				d.ObjectEnd()
 			}
+		default:
+			d.Skip()
 		}
-		d.ObjectEnd()
-	}
-	if d.Finish() != nil || method != "tools/call" {
+	})
+	if !ok || method != "tools/call" {
 		return nil // the SDK answers what it cannot read
 	}
 	headers := byTool[name]

@@ -18,46 +18,16 @@ func checkTaskHeaders(h http.Header, body []byte) []byte {
 	if v := h.Get("Mcp-Protocol-Version"); v < version20260728 {
 		return nil
 	}
-	i := skipWS(body, 0)
-	if i >= len(body) || body[i] != '{' {
-		return nil // a batch: not on 2026-07-28
-	}
-	var d strictjson.Decoder
-	d.Reset(body, strictjson.Limits{MaxBytes: len(body) + 1, MaxDepth: lineMaxDepth, MaxErrors: 1})
-	var method, taskID string
-	var id []byte
-	if d.ObjectStart() {
-		for d.NextKey() {
-			switch string(d.Key()) {
-			case "method":
-				method, _ = d.String()
-			case "id":
-				if v, ok := d.Raw(); ok {
-					id = append([]byte(nil), v...)
-				}
-			case "params":
-				if d.Peek() != strictjson.KindObject {
-					d.Skip()
-					continue
-				}
-				if d.ObjectStart() {
-					for d.NextKey() {
-						if string(d.Key()) == "taskId" && d.Peek() == strictjson.KindString {
-							taskID, _ = d.String()
-							continue
-						}
-						d.Skip()
-					}
-					d.ObjectEnd()
-				}
-			default:
-				d.Skip()
-			}
+	var taskID string
+	method, id, ok := peekRequest(body, func(d *strictjson.Decoder, key string) {
+		if key == "taskId" && d.Peek() == strictjson.KindString {
+			taskID, _ = d.String()
+			return
 		}
-		d.ObjectEnd()
-	}
-	if d.Finish() != nil {
-		return nil // the SDK answers what it cannot read
+		d.Skip()
+	})
+	if !ok {
+		return nil // a batch (not on 2026-07-28), or what the SDK answers itself
 	}
 	switch method {
 	case "tasks/get", "tasks/update", "tasks/cancel":
