@@ -98,8 +98,13 @@ const (
 	frameLimit = files.MaxFileSize + 1<<10
 )
 
-// testPrints, when set (by a test, in the child), changes the print buffer when a program arrives.
-var testPrints func(*printBuf)
+// testPrints, when set (by a test, in the child), changes the print buffer when a program arrives;
+// testWire, the child's count of the bytes it has written (wire.go; nil when there is none) after each
+// builtin's or tool's request.
+var (
+	testPrints func(*printBuf)
+	testWire   func(count *uint64)
+)
 
 // Done statuses.
 const (
@@ -201,8 +206,9 @@ func childMain(stdin io.Reader, stdout io.Writer) int {
 	preferOOMKill()
 	limitData(MaxMemory + childMemoryMargin)
 	watch := newMemWatch()
-	in := bufio.NewReader(stdin)
-	out := bufio.NewWriterSize(stdout, 64<<10)
+	childCount, parentCount := prints.counts() // the shared counts of the pipes' bytes (wire.go)
+	link := newLink(stdin, parentCount, childCount)
+	in, out := bufio.NewReader(link), bufio.NewWriterSize(link.writer(stdout), 64<<10)
 	for served := 0; ; served++ {
 		kind, b, err := readFrame(in, 1<<30)
 		if err == io.EOF && served > 0 {
@@ -232,7 +238,7 @@ func childMain(stdin io.Reader, stdout io.Writer) int {
 		if testPrints != nil {
 			testPrints(prints)
 		}
-		reusable, grew, code := serve(in, out, prints, watch, steps, string(p.b), tools)
+		reusable, grew, code := serve(in, out, link, prints, watch, steps, string(p.b), tools)
 		if code != 0 || !reusable {
 			return code
 		}
@@ -244,12 +250,16 @@ func childMain(stdin io.Reader, stdout io.Writer) int {
 
 // serve runs one program and writes its 'D'. reusable says the process may serve another (its heap grew
 // by less than reuseHeap); code is non-zero when the process must exit with it.
-func serve(in *bufio.Reader, out *bufio.Writer, prints *printBuf, watch *memWatch, steps int64, source string, tools []string) (reusable bool, grew uint64, code int) {
+func serve(in *bufio.Reader, out *bufio.Writer, link *link, prints *printBuf, watch *memWatch, steps int64, source string, tools []string) (reusable bool, grew uint64, code int) {
 	// request sends a builtin's request and returns the parent's reply.
 	request := func(kind byte, parts ...[]byte) (byte, []byte) {
 		if err := writeFrame(out, kind, parts...); err != nil {
 			os.Exit(4)
 		}
+		if testWire != nil {
+			testWire(link.own)
+		}
+		link.await(in, awaitNext) // a file's text comes within microseconds (wire.go)
 		k, reply, err := readFrame(in, 1<<30)
 		if err != nil {
 			os.Exit(4) // the parent is gone

@@ -24,6 +24,10 @@ type child struct {
 	stdin  io.Closer
 	out    *bufio.Reader
 	stdout io.Closer
+	// link counts what the parent reads of the child's pipe (wire.go); await says what the parent waits
+	// for next: the program's first frame (awaitFirst) or a later one.
+	link   *link
+	await  int
 	stderr *stderrCapture
 	// prints is the buffer the child prints into (prints.go); nil where there is none.
 	prints *printBuf
@@ -100,7 +104,10 @@ func startChild() (*child, error) {
 		return nil, err
 	}
 	c.prints = prints
-	c.stdin, c.in, c.out, c.stdout = stdin, bufio.NewWriter(stdin), bufio.NewReader(stdout), stdout
+	c.stdin, c.stdout = stdin, stdout
+	childCount, parentCount := prints.counts()
+	c.link = newLink(stdout, childCount, parentCount)
+	c.in, c.out = bufio.NewWriter(c.link.writer(stdin)), bufio.NewReader(c.link)
 	return c, nil
 }
 
@@ -188,12 +195,22 @@ func (c *child) retired(sendFailed bool) bool {
 	return sendFailed || c.cmd.ProcessState.ExitCode() == exitRetired
 }
 
-func (c *child) send(kind byte, parts ...[]byte) error { return writeFrame(c.in, kind, parts...) }
+// send writes a frame to the child; the parent's next wait (wire.go) is for the program's first frame
+// after a program ('S', 'C'), for the next one after a reply.
+func (c *child) send(kind byte, parts ...[]byte) error {
+	c.await = awaitNext
+	if kind == 'S' || kind == 'C' {
+		c.await = awaitFirst
+	}
+	return writeFrame(c.in, kind, parts...)
+}
 
 // next reads the child's next frame, after passing to out what the program printed before it (or before
 // the child died: then err is the read's error). A print buffer that does not parse is out of protocol
 // (errFrameTooLarge, as a frame too large).
 func (c *child) next(out *printed) (byte, []byte, error) {
+	c.link.await(c.out, c.await)
+	c.await = awaitNext // a frame that follows another without a reply comes soon, or the site adapts
 	kind, b, err := readFrame(c.out, frameLimit)
 	if err == nil {
 		framesRead.Add(1)

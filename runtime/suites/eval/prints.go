@@ -31,6 +31,8 @@ const printsSize = 2*MaxOutputBytes + 64<<10
 // printBuf is the shared print buffer: an end word, then the entries. A nil *printBuf is no buffer.
 type printBuf struct {
 	mem []byte
+	// all is the whole mapping (the print buffer, then the counts of wire.go); nil when not mapped.
+	all []byte
 	// pos is the child's end of the buffer (in the child) or how much of it the parent has read.
 	pos int
 }

@@ -3,6 +3,7 @@ package eval
 import (
 	"os"
 	"syscall"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -26,9 +27,13 @@ func newPrints() (*printBuf, *os.File, error) {
 	return p, f, nil
 }
 
+// wireOff is where the counts of bytes written to the pipes (wire.go) start in the buffer's file: the
+// child's, then the parent's, each on a cache line of its own.
+const wireOff = (8 + printsSize + 63) &^ 63
+
 // mapPrints sizes (when new) and maps the buffer's file.
 func mapPrints(fd int) (*printBuf, error) {
-	const size = 8 + printsSize
+	const size = wireOff + 128
 	var st syscall.Stat_t
 	if err := syscall.Fstat(fd, &st); err != nil {
 		return nil, err
@@ -44,7 +49,7 @@ func mapPrints(fd int) (*printBuf, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &printBuf{mem: mem}, nil
+	return &printBuf{mem: mem[:8+printsSize], all: mem}, nil
 }
 
 // openPrints maps the buffer the parent handed this child, or returns nil (the parent made none, or
@@ -63,8 +68,17 @@ func openPrints() *printBuf {
 
 // unmap releases the parent's mapping once the child has ended.
 func (p *printBuf) unmap() {
-	if p != nil && p.mem != nil {
-		syscall.Munmap(p.mem)
-		p.mem = nil
+	if p != nil && p.all != nil {
+		syscall.Munmap(p.all)
+		p.mem, p.all = nil, nil
 	}
+}
+
+// counts returns the shared counts of the bytes the child and the parent have written to their pipes,
+// or nils when there is no buffer.
+func (p *printBuf) counts() (child, parent *uint64) {
+	if p == nil || p.all == nil {
+		return nil, nil
+	}
+	return (*uint64)(unsafe.Pointer(&p.all[wireOff])), (*uint64)(unsafe.Pointer(&p.all[wireOff+64]))
 }
