@@ -56,10 +56,12 @@ package eval
 //
 // Cost: a process start for the first call and whenever no evaluator is waiting (a few milliseconds);
 // otherwise one exchange ('S', then 'A' and 'D' in one write) plus one per builtin or tool call the program
-// makes, on top of the evaluation (see BenchmarkEval and pool.go). Each frame that crosses wakes the
-// other process, a context switch on both sides: that, not the bytes, is what the exchange costs. Where the child has no RLIMIT_AS (not Linux), a single
-// step's allocation is bounded only by go.starlark.net's per-operation cap; the crash isolation holds
-// everywhere.
+// makes, on top of the evaluation (see BenchmarkEval and pool.go). A frame that reaches a process blocked
+// in read(2) wakes it, a context switch on both sides: that, not the bytes, is what the exchange costs,
+// so on Linux a side that expects a frame soon waits a little, spinning, before it blocks (wire.go).
+//
+// Where the child has no RLIMIT_AS (not Linux), a single step's allocation is bounded only by
+// go.starlark.net's per-operation cap; the crash isolation holds everywhere.
 
 import (
 	"bufio"
