@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -161,5 +162,29 @@ func TestRatiosUseCPUTimeWhenBothReportIt(t *testing.T) {
 		if c := got[what]; c.measured != want || !c.ok {
 			t.Errorf("%s: measured %q (ok %v), want %q (ok)", what, c.measured, c.ok, want)
 		}
+	}
+}
+
+// The eval target is judged on CPU time and, where the benchmarks report it, on the wall clock too: the
+// evaluator's waits trade one for the other.
+func TestEvalTargetOnBothMeasures(t *testing.T) {
+	ev, err := parse(strings.NewReader("BenchmarkEval/in_process-2 200 40000 ns/op 50000 cpu-ns/op\n" +
+		"BenchmarkEval/warm-2 200 70000 ns/op 120000 cpu-ns/op\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &report{results: map[string]stats{}}
+	var got []string
+	for _, c := range checks(r, nil, ev) {
+		if strings.HasPrefix(c.what, "eval") {
+			got = append(got, c.what+": "+c.measured+" "+strconv.FormatBool(c.ok))
+		}
+	}
+	want := []string{
+		"eval call (warm evaluator) vs in-process evaluation: 2.40x the time false",
+		"eval call (warm evaluator) vs in-process evaluation, wall clock: 1.75x the time true",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("checks:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
