@@ -62,7 +62,7 @@
 //     for a larger CPU bound than its first program had, hands the program to a fresh one. Calls at once never share an evaluator. The pool.go design note has the details; BenchmarkEval
 //     the cost (warm, cold, and the same program in process). On Linux, with more than one CPU, a side
 //     that waits for the other's answer during a call (the calling process while a program runs, the
-//     evaluator for a file's text or a tool's result) first spins for up to 150 µs, so that an answer
+//     evaluator for a file's text or a tool's result) first spins for up to 300 µs, so that an answer
 //     that comes within microseconds costs no wakeup; it stops spinning where answers do not come in
 //     time (a busy machine), and an evaluator waiting for its next program never spins. If the child
 //     cannot be started, the call returns an error rather than running the program unprotected. The child

@@ -44,9 +44,13 @@ import (
 	"time"
 )
 
-// spinFor bounds a wait for the other side's next frame before it blocks in read(2). It covers a
-// waiting child's wakeup and a short program's compilation.
-const spinFor = 150 * time.Microsecond
+// spinFor bounds a wait for the other side's next frame before it blocks in read(2). It covers the
+// wakeup of a child that waited for its program (on a virtual machine, of a halted virtual CPU) and a
+// short program's compilation, after which the program's first request or its answer comes: with 75 µs
+// most of those waits ran out on the 2-core virtual machine this was measured on, with 150 µs a third,
+// with 300 µs few, and 500 µs gained nothing more. A wait that runs out costs that much CPU time once;
+// then the waits there are skipped (spinSite).
+const spinFor = 300 * time.Microsecond
 
 // maxSkip bounds the number of waits skipped after a wait that ran out (spinSite), as a power of two.
 const maxSkip = 6
