@@ -46,10 +46,11 @@ import (
 
 // spinFor bounds a wait for the other side's next frame before it blocks in read(2). It covers the
 // wakeup of a child that waited for its program (on a virtual machine, of a halted virtual CPU) and a
-// short program's compilation, after which the program's first request or its answer comes: with 75 µs
-// most of those waits ran out on the 2-core virtual machine this was measured on, with 150 µs a third,
-// with 300 µs few, and 500 µs gained nothing more. A wait that runs out costs that much CPU time once;
-// then the waits there are skipped (spinSite).
+// short program's compilation, after which the program's first request or its answer comes. On the
+// 2-core virtual machine this was measured on (BenchmarkEval's warm call, the two processes given the
+// CPUs), a call took 355 µs of wall clock and 500 µs of CPU time with 75 µs, 241 and 416 with 150 µs,
+// 191 and 367 with 300 µs, and 500 µs gained nothing more. A wait that runs out costs that much CPU
+// time once; then the waits there are skipped (spinSite).
 const spinFor = 300 * time.Microsecond
 
 // maxSkip bounds the number of waits skipped after a wait that ran out (spinSite), as a power of two.
