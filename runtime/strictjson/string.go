@@ -65,6 +65,18 @@ const (
 	strsOwn   = 256
 )
 
+// KeepIn makes block the block the strings decoded next are copied into, until it is full (then blocks
+// are allocated as usual): for a caller that stores the decoded value in the allocation that holds
+// block, so that its strings cost no allocation of their own. The caller gives block up: the strings
+// handed out are its bytes, so it must never write block again. Call it after Reset, which forgets it.
+func (d *Decoder) KeepIn(block []byte) {
+	d.strs, d.strsUsed = block, 0
+}
+
+// HasStrings reports whether strings decoded since Reset were copied into a block (KeepIn's or one the
+// decoder allocated): false when every string was empty, or there were none.
+func (d *Decoder) HasStrings() bool { return d.strsUsed > 0 }
+
 // keep returns b as a string copied into the current block. The string is the block's bytes themselves
 // (unsafe.String): no byte of a block is written twice, so the strings taken from it never change.
 func (d *Decoder) keep(b []byte) string {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // decodeStrings decodes in, an array of strings and {"key": ...} objects, with d, returning every string
@@ -151,4 +152,82 @@ func FuzzIntFastPath(f *testing.F) {
 			t.Fatalf("%q in [%d, %d]: Int's errors %v; the general path's %v", data, min, max, fe, se)
 		}
 	})
+}
+
+// TestKeepInTakesTheCallersBlock checks KeepIn: the strings decoded next are the bytes of the caller's
+// block, filled front to back, with no allocation while they fit; those that do not fit go to blocks the
+// decoder allocates, and the block is never written past what it handed out. HasStrings tells whether a
+// string was copied at all.
+func TestKeepInTakesTheCallersBlock(t *testing.T) {
+	in := []byte(`["abc","","de\n",{"key":1},"` + strings.Repeat("y", 40) + `"]`)
+	var d Decoder
+	block := make([]byte, 16)
+	for i := range block {
+		block[i] = '#'
+	}
+	d.Reset(in, Limits{})
+	d.KeepIn(block)
+	if d.HasStrings() {
+		t.Fatal("HasStrings before any string")
+	}
+	var got []string
+	d.ArrayStart()
+	for d.NextElem() {
+		if d.Peek() == KindObject {
+			d.ObjectStart()
+			for d.NextKey() {
+				got = append(got, d.KeyString())
+				d.Skip()
+			}
+			d.ObjectEnd()
+			continue
+		}
+		s, _ := d.String()
+		got = append(got, s)
+	}
+	d.ArrayEnd()
+	if errs := d.Finish(); errs != nil {
+		t.Fatal(errs)
+	}
+	if !d.HasStrings() {
+		t.Error("HasStrings false after decoding strings")
+	}
+	want := []string{"abc", "", "de\n", "key", strings.Repeat("y", 40)}
+	if len(got) != len(want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("string %d: %q, want %q", i, got[i], want[i])
+		}
+	}
+	if string(block) != "abcde\nkey#######" {
+		t.Errorf("block %q, want the three short strings front to back and the rest untouched", block)
+	}
+	inBlock := func(s string) bool {
+		p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+		b := uintptr(unsafe.Pointer(&block[0]))
+		return p >= b && p < b+uintptr(len(block))
+	}
+	for i, s := range got {
+		if want := i == 0 || i == 2 || i == 3; s != "" && inBlock(s) != want {
+			t.Errorf("string %d (%q) in the caller's block: %v, want %v", i, s, inBlock(s), want)
+		}
+	}
+	d.Reset([]byte(`["zz"]`), Limits{}) // Reset forgets the block
+	d.ArrayStart()
+	d.NextElem()
+	if s, _ := d.String(); s != "zz" || inBlock(s) {
+		t.Errorf("after Reset: %q, in the old block: %v", s, inBlock(s))
+	}
+	if string(block) != "abcde\nkey#######" {
+		t.Errorf("block written after Reset: %q", block)
+	}
+	d.Reset([]byte(`[""]`), Limits{})
+	d.ArrayStart()
+	d.NextElem()
+	d.String()
+	if d.HasStrings() {
+		t.Error("HasStrings after decoding only an empty string")
+	}
 }

@@ -115,7 +115,7 @@ func (d *Dispatcher) newToolContext(ctx context.Context, t *Tool, name, callID s
 	if t != nil {
 		tc.tool = t
 	}
-	if d.RunContext != (RunContext{}) {
+	if r := &d.RunContext; r.RunID != "" || r.RequestID != "" || r.TraceID != "" || r.Attempt != 0 { // not != RunContext{}: that calls its generated eq
 		tc.Run = d.RunContext
 	}
 	if d.Heartbeat != nil {

@@ -389,8 +389,12 @@ func (cs *callState) reset() {
 	if cs.snap.Taken() {
 		cs.snap.Release()
 	}
-	cs.fsLock.Unlock()
-	cs.resLock.Unlock()
+	if cs.fsLock.Held() { // Held is inlined; Unlock is a call, and a plain call holds no lock
+		cs.fsLock.Unlock()
+	}
+	if cs.resLock.Held() {
+		cs.resLock.Unlock()
+	}
 	if cs.err != nil || cs.cause != nil || cs.rollback != nil || cs.panicV != nil || cs.stack != nil ||
 		cs.idemKey != "" || cs.extraErr != nil || cs.tx != nil || cs.end != nil || cs.others[0] != nil {
 		*cs = callState{}
@@ -881,8 +885,12 @@ func (cs *callState) finish(ctx context.Context, disp *Dispatcher, t *Tool, call
 			cs.err = joinErr(cs.err, fmt.Errorf("wink: committing the session of tool %q failed: %w", t.spec.Name, cerr))
 		}
 	}
-	cs.fsLock.Unlock()
-	cs.resLock.Unlock()
+	if cs.fsLock.Held() {
+		cs.fsLock.Unlock()
+	}
+	if cs.resLock.Held() {
+		cs.resLock.Unlock()
+	}
 	if cs.err != nil {
 		return Outcome{}, cs.err
 	}

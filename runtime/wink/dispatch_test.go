@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -595,6 +596,39 @@ func TestToolContextDelegatesAndCarriesCallData(t *testing.T) {
 	var zero wink.ToolContext
 	if zero.Err() != nil || zero.Value("k") != nil {
 		t.Error("zero ToolContext is not usable")
+	}
+}
+
+// TestToolContextGetsEachRunContextField sets each field of Dispatcher.RunContext alone (through
+// reflect, so that a field added later is covered too) and checks that the handler's ToolContext carries
+// it: the dispatcher tests the fields one by one instead of comparing the struct with its zero value.
+func TestToolContextGetsEachRunContextField(t *testing.T) {
+	var seen wink.RunContext
+	def := newSearchDef("search_docs", func(tc *wink.ToolContext, p searchParams) (wink.ToolResult[searchResult], error) {
+		seen = tc.Run
+		return wink.Done[searchResult]("ok"), nil
+	}, nil)
+	d := newDispatcher(&recorder{}, def)
+	n := reflect.TypeFor[wink.RunContext]().NumField()
+	for i := range n {
+		var rc wink.RunContext
+		f := reflect.ValueOf(&rc).Elem().Field(i)
+		switch f.Kind() {
+		case reflect.String:
+			f.SetString("x")
+		case reflect.Int:
+			f.SetInt(3)
+		default:
+			t.Fatalf("RunContext field %s: kind %s not covered by this test", reflect.TypeFor[wink.RunContext]().Field(i).Name, f.Kind())
+		}
+		d.RunContext = rc
+		seen = wink.RunContext{}
+		if _, err := d.Dispatch(context.Background(), wink.Call{ID: "c", Name: "search_docs", Arguments: []byte(`{"query":"a"}`)}); err != nil {
+			t.Fatal(err)
+		}
+		if seen != rc {
+			t.Errorf("RunContext with only %s set: the handler saw %+v, want %+v", reflect.TypeFor[wink.RunContext]().Field(i).Name, seen, rc)
+		}
 	}
 }
 

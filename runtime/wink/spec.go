@@ -333,6 +333,9 @@ func (t *Tool) decode(fr *frame, args []byte, lim strictjson.Limits) *ArgumentsE
 	}
 	dec.Reset(args, lim)
 	fr.decode()
+	if fr.rec != nil && !fr.recS && dec.HasStrings() && !fr.ops.strs.Load() {
+		fr.ops.strs.Store(true) // the tool's params have strings: its records keep room for them (recordS)
+	}
 	if errs := dec.Finish(); errs != nil {
 		// The decoder is not used again: errs may share its storage.
 		fr.dec = nil
@@ -351,6 +354,9 @@ var emptyObject = []byte("{}")
 
 // noArguments reports whether args is empty, blank, or null (with blanks around it).
 func noArguments(args []byte) bool {
+	if len(args) > 0 && args[0] == '{' { // the usual arguments: an object, no blank before it
+		return false
+	}
 	i, j := 0, len(args)
 	for i < j && isBlank(args[i]) {
 		i++

@@ -2,6 +2,7 @@ package wink
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -97,6 +98,7 @@ type ops struct {
 	funcs        unsafe.Pointer                                                                           // the *Funcs[P, R] the tool was built with
 	op           func(f unsafe.Pointer, k opKind, fr *frame, tc *ToolContext, dst []byte) ([]byte, error) // typedOp[P, R]; f is funcs
 	has          uint8                                                                                    // the optional functions and methods present (hasValidate, ...)
+	strs         atomic.Bool                                                                              // a recorded call has decoded a string: records are recordS
 }
 
 // resultHead is the untyped part of a handler's ToolResult.
@@ -119,6 +121,7 @@ type frame struct {
 	rec    unsafe.Pointer
 	in     unsafe.Pointer
 	recR   bool
+	recS   bool                // rec is a recordS
 	dec    *strictjson.Decoder // nil until the first decode, and after a failed one
 	cs     callState
 	ops    *ops
@@ -145,6 +148,9 @@ func typedOp[P, R any](fp unsafe.Pointer, k opKind, fr *frame, tc *ToolContext, 
 		if fr.rec != nil && fr.ops.pAt {
 			pp = &(*record[P, R])(fr.rec).p
 			fr.in = unsafe.Pointer(pp)
+			if fr.recS {
+				fr.dec.KeepIn((*recordS[P, R])(fr.rec).s[:])
+			}
 		}
 		f.Decode(fr.dec, pp)
 	case opHandle:
@@ -183,6 +189,10 @@ func typedOp[P, R any](fp unsafe.Pointer, k opKind, fr *frame, tc *ToolContext, 
 		}
 		fr.io.v = *fr.r.(*R)
 	case opRecord:
+		if fr.ops.strs.Load() {
+			fr.rec, fr.recS = unsafe.Pointer(new(recordS[P, R])), true
+			break
+		}
 		fr.rec = unsafe.Pointer(new(record[P, R]))
 	case opSetParams:
 		var v P
@@ -242,6 +252,19 @@ type record[P, R any] struct {
 	r  R
 }
 
+// recordS is a record with room for the params' strings: the decoder copies them into s (strictjson's
+// KeepIn), so a call whose strings fit costs no allocation for them. A tool's records take this form
+// once one of its calls has decoded a string (ops.strs). s is written by that decode only; its strings
+// then keep the whole record, which the event keeps anyway.
+type recordS[P, R any] struct {
+	record[P, R]
+	s [recordStrs]byte
+}
+
+// recordStrs is the room recordS keeps for strings: a query, a path and a few names fit; the rest of a
+// call's strings go to blocks the decoder allocates, as without it.
+const recordStrs = 56
+
 // eface is the layout of an empty interface.
 type eface struct{ typ, data unsafe.Pointer }
 
@@ -290,7 +313,7 @@ func (fr *frame) release() {
 	fr.run(opRelease)
 	fr.io.clear()
 	if fr.rec != nil {
-		fr.rec, fr.in, fr.recR = nil, nil, false
+		fr.rec, fr.in, fr.recR, fr.recS = nil, nil, false, false
 	}
 	fr.ops.frames.Put(fr)
 }
@@ -298,7 +321,7 @@ func (fr *frame) release() {
 // clear zeroes io, storing only into the fields an operation set: a store of a zero pointer costs a
 // write barrier while the collector marks, and a call sets few of them.
 func (io *opIO) clear() {
-	if io.types != [2]unsafe.Pointer{} {
+	if io.types[0] != nil || io.types[1] != nil { // not io.types != [2]unsafe.Pointer{}: that calls memequal
 		io.types = [2]unsafe.Pointer{}
 	}
 	if io.v != nil {
