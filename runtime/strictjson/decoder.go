@@ -165,6 +165,18 @@ func (d *Decoder) Reset(data []byte, lim Limits) {
 	}
 }
 
+// Drop forgets the input and the block strings were copied into, so that a Decoder kept for later use
+// (pooled) keeps neither alive: what Reset(nil, Limits{}) does for them, without resetting the rest. Reset
+// the Decoder before using it again.
+func (d *Decoder) Drop() {
+	if d.data != nil {
+		d.data = nil
+	}
+	if d.strs != nil {
+		d.strs = nil
+	}
+}
+
 // Failed reports whether a fatal (syntax or limit) error happened.
 func (d *Decoder) Failed() bool { return d.fatal }
 

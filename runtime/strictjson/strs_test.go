@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -229,5 +230,39 @@ func TestKeepInTakesTheCallersBlock(t *testing.T) {
 	d.String()
 	if d.HasStrings() {
 		t.Error("HasStrings after decoding only an empty string")
+	}
+}
+
+// TestDropLetsTheInputAndTheBlockGo checks that a Decoder kept after Drop (as a pool keeps it) holds
+// neither its last input nor the block its strings were copied into.
+func TestDropLetsTheInputAndTheBlockGo(t *testing.T) {
+	var d Decoder
+	freed := make(chan string, 2)
+	func() {
+		in := []byte(`["a string copied into a block"]`)
+		runtime.AddCleanup(&in[0], func(s string) { freed <- s }, "input")
+		d.Reset(in, Limits{})
+		d.ArrayStart()
+		d.NextElem()
+		s, _ := d.String()
+		runtime.AddCleanup(unsafe.StringData(s), func(s string) { freed <- s }, "block")
+		d.ArrayEnd()
+		if errs := d.Finish(); errs != nil {
+			t.Fatal(errs)
+		}
+		d.Drop()
+	}()
+	got := map[string]bool{}
+	for deadline := time.Now().Add(20 * time.Second); len(got) < 2 && time.Now().Before(deadline); {
+		runtime.GC()
+		select {
+		case s := <-freed:
+			got[s] = true
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	runtime.KeepAlive(&d)
+	if !got["input"] || !got["block"] {
+		t.Errorf("collected after Drop: %v, want the input and the block", got)
 	}
 }

@@ -341,7 +341,7 @@ func (t *Tool) decode(fr *frame, args []byte, lim strictjson.Limits) *ArgumentsE
 		fr.dec = nil
 		return &ArgumentsError{Tool: t.spec.Name, Errors: errs}
 	}
-	dec.Reset(nil, strictjson.Limits{}) // drop the references to the input
+	dec.Drop() // the references to the input and to the strings' block
 	err := fr.validate()
 	if err == nil {
 		return nil
