@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -94,16 +93,10 @@ func TestRollbackScenariosWithLinksAndDirectories(t *testing.T) {
 		for _, tc := range cases {
 			t.Run(mode+"/"+tc.name, func(t *testing.T) {
 				dir := t.TempDir()
-				sh := func(s string) {
-					t.Helper()
-					if s == "" {
-						return
-					}
-					if o, err := exec.Command("sh", "-c", "cd "+dir+" && "+s).CombinedOutput(); err != nil {
-						t.Fatalf("%s: %v %s", s, err, o)
-					}
+				sh := newShell(t, dir).must
+				if tc.setup != "" {
+					sh(tc.setup)
 				}
-				sh(tc.setup)
 				h, err := NewHost(dir, BackupDir(t.TempDir()), TrackChanges(mode != "walk"))
 				must(t, err)
 				defer h.Close()
@@ -148,6 +141,7 @@ func TestRandomRollbacksWithDirectoryMoves(t *testing.T) {
 				h, err := NewHost(dir, BackupDir(t.TempDir()), TrackChanges(mode != "walk"))
 				must(t, err)
 				defer h.Close()
+				sh := newShell(t, dir)
 				type held struct {
 					s  any
 					fp string
@@ -189,7 +183,9 @@ func TestRandomRollbacksWithDirectoryMoves(t *testing.T) {
 						cmds = append(cmds, c)
 					}
 					script := strings.Join(cmds, "; ")
-					exec.Command("sh", "-c", "cd "+dir+" && ("+script+") 2>/dev/null").Run()
+					if o, status := sh.run(script); status < 0 { // commands may fail; the shell must not end
+						t.Fatalf("step %d: %q: %s", step, script, o)
+					}
 					switch r := rng.IntN(3); r {
 					case 0:
 						i := len(snaps) - 1

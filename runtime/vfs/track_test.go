@@ -7,7 +7,7 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"os"
-	"os/exec"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -94,7 +94,7 @@ func (h *Host) entriesOf(t *testing.T, st *snapState) map[string]string {
 }
 
 // mutate makes one random change under dir, as a tool or a subprocess would.
-func mutate(t *testing.T, rng *rand.Rand, dir string, n int) {
+func mutate(t *testing.T, sh *testShell, rng *rand.Rand, dir string, n int) {
 	t.Helper()
 	names := []string{"a", "b", "c", "d/e", "d/f", "g/h/i", "g/h/j", "k"}
 	p := filepath.Join(dir, names[rng.IntN(len(names))])
@@ -118,9 +118,7 @@ func mutate(t *testing.T, rng *rand.Rand, dir string, n int) {
 		os.Chmod(p, fs.FileMode(0o600+rng.IntN(2)*0o44))
 	case 7: // a subprocess writes a new directory with content
 		sub := filepath.Join(dir, fmt.Sprintf("sub%d", rng.IntN(3)))
-		if out, err := exec.Command("sh", "-c", "mkdir -p "+sub+"/x/y && echo hi > "+sub+"/x/y/z && echo more >> "+sub+"/x/f").CombinedOutput(); err != nil {
-			t.Fatalf("sh: %v %s", err, out)
-		}
+		sh.must("mkdir -p " + sub + "/x/y && echo hi > " + sub + "/x/y/z && echo more >> " + sub + "/x/f")
 	case 8:
 		os.Symlink("a", filepath.Join(dir, "link"+fmt.Sprint(rng.IntN(2))))
 	case 9: // a hard link from outside the root, written through (no event under the root)
@@ -141,11 +139,10 @@ func mutate(t *testing.T, rng *rand.Rand, dir string, n int) {
 		a, b := names[rng.IntN(len(names))], names[rng.IntN(len(names))]
 		op := []string{"ln " + a + " " + b, "ln -f " + a + " " + b, "cp -l " + a + " " + b, "mv -f " + a + " " + b,
 			"rm -f " + b + " && ln " + a + " " + b}[rng.IntN(5)]
-		script := "cd " + dir + " && mkdir -p $(dirname " + b + ") && " + op + " ; echo through the link " +
-			fmt.Sprint(n) + " >> " + b + " ; true"
-		if out, err := exec.Command("sh", "-c", script).CombinedOutput(); err != nil {
-			t.Fatalf("sh: %v %s", err, out)
+		if d := path.Dir(b); d != "." {
+			op = "mkdir -p " + d + " && " + op
 		}
+		sh.must(op + " ; echo through the link " + fmt.Sprint(n) + " >> " + b + " ; true")
 	}
 }
 
@@ -169,8 +166,9 @@ func TestTrackedSnapshotsMatchTheTree(t *testing.T) {
 			}
 			defer h.Close()
 			rng := rand.New(rand.NewPCG(7, c.seed))
+			sh := newShell(t, dir)
 			for i := range 5 {
-				mutate(t, rng, dir, i)
+				mutate(t, sh, rng, dir, i)
 			}
 			t.Cleanup(func() { os.RemoveAll(dir + "-outside") })
 			tracked := 0
@@ -190,7 +188,7 @@ func TestTrackedSnapshotsMatchTheTree(t *testing.T) {
 					t.Fatalf("round %d: the snapshot differs from the tree:\n%s", round, d)
 				}
 				for i := range 1 + rng.IntN(4) {
-					mutate(t, rng, dir, round*10+i)
+					mutate(t, sh, rng, dir, round*10+i)
 				}
 				if rng.IntN(2) == 0 {
 					if err := h.Restore(snap); err != nil {
@@ -281,8 +279,9 @@ func TestDeferredSweepsKeepWhatSnapshotsUse(t *testing.T) {
 			}
 			defer h.Close()
 			rng := rand.New(rand.NewPCG(11, seed))
+			sh := newShell(t, dir)
 			for i := range 5 {
-				mutate(t, rng, dir, i)
+				mutate(t, sh, rng, dir, i)
 			}
 			t.Cleanup(func() { os.RemoveAll(dir + "-outside") })
 			type held struct {
@@ -297,7 +296,7 @@ func TestDeferredSweepsKeepWhatSnapshotsUse(t *testing.T) {
 				}
 				snaps = append(snaps, held{snap, treeOf(t, dir)})
 				for i := range 1 + rng.IntN(4) {
-					mutate(t, rng, dir, round*10+i)
+					mutate(t, sh, rng, dir, round*10+i)
 				}
 				if rng.IntN(3) == 0 {
 					s := snaps[rng.IntN(len(snaps))]
