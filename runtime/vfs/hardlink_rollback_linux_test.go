@@ -247,6 +247,7 @@ func TestRollbackRestoresEveryNameOfAnInode(t *testing.T) {
 	for _, md := range []mode{{"tracked", true, false}, {"walk", false, false}, {"tracked+fallbacks", true, true}} {
 		for seed := uint64(1); seed <= 4; seed++ {
 			t.Run(fmt.Sprintf("%s/seed=%d", md.name, seed), func(t *testing.T) {
+				t.Parallel() // each runs one process at a time: side by side they keep the cores busy
 				rng := rand.New(rand.NewPCG(17, seed))
 				dir, outDir := t.TempDir(), t.TempDir()
 				out := filepath.Join(outDir, "o")
@@ -333,6 +334,7 @@ func must(t *testing.T, err error) {
 func TestLinkedWritesRollBackUnderEveryName(t *testing.T) {
 	for _, track := range []bool{true, false} {
 		t.Run(fmt.Sprintf("track=%v", track), func(t *testing.T) {
+			t.Parallel() // each runs one process at a time: side by side they keep the cores busy
 			dir := t.TempDir()
 			must(t, os.WriteFile(filepath.Join(dir, "a"), []byte("old\n"), 0o644))
 			h, err := NewHost(dir, BackupDir(t.TempDir()), TrackChanges(track))

@@ -92,6 +92,7 @@ func TestRollbackScenariosWithLinksAndDirectories(t *testing.T) {
 	for _, mode := range []string{"tracked", "walk", "fallback"} {
 		for _, tc := range cases {
 			t.Run(mode+"/"+tc.name, func(t *testing.T) {
+				t.Parallel() // each runs one process at a time: side by side they keep the cores busy
 				dir := t.TempDir()
 				sh := newShell(t, dir).must
 				if tc.setup != "" {
@@ -135,6 +136,7 @@ func TestRandomRollbacksWithDirectoryMoves(t *testing.T) {
 	for _, mode := range []string{"tracked", "walk", "fallback"} {
 		for seed := uint64(1); seed <= 8; seed++ {
 			t.Run(fmt.Sprintf("%s/%d", mode, seed), func(t *testing.T) {
+				t.Parallel() // each runs one process at a time: side by side they keep the cores busy
 				rng := rand.New(rand.NewPCG(17, seed))
 				pick := func(l []string) string { return l[rng.IntN(len(l))] }
 				dir := t.TempDir()

@@ -159,6 +159,7 @@ func TestTrackedSnapshotsMatchTheTree(t *testing.T) {
 	}{{false, 1}, {false, 2}, {false, 3}, {false, 4}, {false, 5}, {true, 1}, {true, 2}} {
 		forceFallback := c.forceFallback
 		t.Run(fmt.Sprintf("fallback=%v/seed=%d", forceFallback, c.seed), func(t *testing.T) {
+			t.Parallel() // each runs one process at a time: side by side they keep the cores busy
 			dir := t.TempDir()
 			h, err := NewHost(dir, BackupDir(t.TempDir()))
 			if err != nil {
@@ -268,10 +269,12 @@ var trackRounds = 150
 // held at once and restores to older ones, every snapshot still restores exactly; once all are released,
 // a sweep leaves in the store exactly the copies the index uses.
 func TestDeferredSweepsKeepWhatSnapshotsUse(t *testing.T) {
-	defer func(n int) { sweepSmall = n }(sweepSmall)
+	old := sweepSmall
+	t.Cleanup(func() { sweepSmall = old }) // once the parallel subtests have ended
 	sweepSmall = 0
 	for _, seed := range []uint64{1, 2, 3} {
 		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
+			t.Parallel() // each runs one process at a time: side by side they keep the cores busy
 			dir := t.TempDir()
 			h, err := NewHost(dir, BackupDir(t.TempDir()))
 			if err != nil {
