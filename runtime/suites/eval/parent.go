@@ -107,6 +107,7 @@ func startChild() (*child, error) {
 	c.stdin, c.stdout = stdin, stdout
 	childCount, parentCount := prints.counts()
 	c.link = newLink(stdout, childCount, parentCount)
+	c.link.sites[awaitFirst].skip = 1 // a new process answers its first program only once it has started
 	c.in, c.out = bufio.NewWriter(c.link.writer(stdin)), bufio.NewReader(c.link)
 	return c, nil
 }

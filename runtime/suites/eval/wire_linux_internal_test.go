@@ -220,3 +220,20 @@ func TestEvalIdleEvaluatorDoesNotSpin(t *testing.T) {
 		t.Fatalf("the waiting evaluator used %v of CPU in 500ms", used)
 	}
 }
+
+// The class: a process just started answers its first program only after the Go runtime and every
+// package's initialisation (milliseconds), so the parent does not spin for that answer; it spins for
+// the first answer of each later program.
+func TestEvalFreshEvaluatorIsNotSpunOn(t *testing.T) {
+	c, err := startChild()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.kill()
+	if s := c.link.sites[awaitFirst]; s.skip != 1 {
+		t.Fatalf("a new evaluator's first wait: %+v, want it skipped", s)
+	}
+	if c.link.await(c.out, awaitFirst) || c.link.sites[awaitFirst].skip != 0 {
+		t.Fatalf("the wait for the first program's answer was not skipped: %+v", c.link.sites[awaitFirst])
+	}
+}
