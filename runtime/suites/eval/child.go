@@ -209,7 +209,8 @@ func childMain(stdin io.Reader, stdout io.Writer) int {
 	limitData(MaxMemory + childMemoryMargin)
 	watch := newMemWatch()
 	childCount, parentCount := prints.counts() // the shared counts of the pipes' bytes (wire.go)
-	link := newLink(stdin, parentCount, childCount)
+	toParent, toChild := prints.mailboxes()
+	link := newLink(stdin, parentCount, childCount, toChild, toParent)
 	in, out := bufio.NewReader(link), bufio.NewWriterSize(link.writer(stdout), 64<<10)
 	for served := 0; ; served++ {
 		kind, b, err := readFrame(in, 1<<30)

@@ -106,7 +106,8 @@ func startChild() (*child, error) {
 	c.prints = prints
 	c.stdin, c.stdout = stdin, stdout
 	childCount, parentCount := prints.counts()
-	c.link = newLink(stdout, childCount, parentCount)
+	toParent, toChild := prints.mailboxes()
+	c.link = newLink(stdout, childCount, parentCount, toParent, toChild)
 	c.link.sites[awaitFirst].skip = 1 // a new process answers its first program only once it has started
 	c.in, c.out = bufio.NewWriter(c.link.writer(stdin)), bufio.NewReader(c.link)
 	return c, nil

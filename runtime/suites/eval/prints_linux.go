@@ -28,12 +28,13 @@ func newPrints() (*printBuf, *os.File, error) {
 }
 
 // wireOff is where the counts of bytes written to the pipes (wire.go) start in the buffer's file: the
-// child's, then the parent's, each on a cache line of its own.
+// child's, then the parent's, each on a cache line of its own; then the mailboxes (mailbox.go), the
+// parent's, then the child's.
 const wireOff = (8 + printsSize + 63) &^ 63
 
 // mapPrints sizes (when new) and maps the buffer's file.
 func mapPrints(fd int) (*printBuf, error) {
-	const size = wireOff + 128
+	const size = wireOff + 128 + 2*mailboxBytes
 	var st syscall.Stat_t
 	if err := syscall.Fstat(fd, &st); err != nil {
 		return nil, err
@@ -81,4 +82,13 @@ func (p *printBuf) counts() (child, parent *uint64) {
 		return nil, nil
 	}
 	return (*uint64)(unsafe.Pointer(&p.all[wireOff])), (*uint64)(unsafe.Pointer(&p.all[wireOff+64]))
+}
+
+// mailboxes returns the mailboxes of the messages to the parent and to the child (mailbox.go), or nils
+// when there is no buffer.
+func (p *printBuf) mailboxes() (toParent, toChild *mailbox) {
+	if p == nil || p.all == nil {
+		return nil, nil
+	}
+	return mailboxAt(p.all[wireOff+128:]), mailboxAt(p.all[wireOff+128+mailboxBytes:])
 }

@@ -13,7 +13,8 @@ package eval
 // spinFor, spinning on the other side's count, until the other side has written bytes that it has not
 // read yet. Then it reads the pipe as before: the bytes are there, so read(2) returns at once, and the
 // writer found nobody to wake. When the wait runs out, it blocks in read(2), as it would without the
-// count.
+// count. While it waits, an answer that fits comes through shared memory instead, with no system call
+// (mailbox.go).
 //
 // What the wait changes and what it does not:
 //   - The frames, their order, their checks and their bounds are the pipe's, unchanged: the count says
@@ -59,18 +60,6 @@ const maxSkip = 6
 // spinning says that a side waits at all: not with a single CPU.
 var spinning = runtime.NumCPU() > 1
 
-// countWriter counts in *n (shared) the bytes written to w, after each write.
-type countWriter struct {
-	w io.Writer
-	n *uint64
-}
-
-func (c countWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	atomic.AddUint64(c.n, uint64(n))
-	return n, err
-}
-
 // The points of the exchange where a side waits (link.await).
 const (
 	// awaitFirst: the parent waits for the first frame of a program it has just sent.
@@ -95,20 +84,36 @@ type link struct {
 	// read counts the bytes read from r.
 	read  uint64
 	sites [nSites]spinSite
+	// in is the mailbox this side receives in, out the other side's (mailbox.go); pending is what
+	// came through in and is read before r, pendBuf its storage.
+	in, out          *mailbox
+	pending, pendBuf []byte
 }
 
-// newLink returns the link reading r, with the counts peer and own (nil where there are none).
-func newLink(r io.Reader, peer, own *uint64) *link { return &link{r: r, peer: peer, own: own} }
+// newLink returns the link reading r, with the counts peer and own and the mailboxes in and out (nil
+// where there are none).
+func newLink(r io.Reader, peer, own *uint64, in, out *mailbox) *link {
+	l := &link{r: r, peer: peer, own: own, in: in, out: out}
+	if in != nil {
+		l.pendBuf = make([]byte, 0, len(in.buf))
+	}
+	return l
+}
 
-// writer returns w, counting into own when there is a count.
+// writer returns w, counting into own and writing through out where they exist.
 func (l *link) writer(w io.Writer) io.Writer {
 	if l.own == nil {
 		return w
 	}
-	return countWriter{w, l.own}
+	return wireWriter{w, l.own, l.out}
 }
 
 func (l *link) Read(p []byte) (int, error) {
+	if len(l.pending) > 0 {
+		n := copy(p, l.pending)
+		l.pending = l.pending[n:]
+		return n, nil
+	}
 	n, err := l.r.Read(p)
 	l.read += uint64(n)
 	return n, err
@@ -118,7 +123,7 @@ func (l *link) Read(p []byte) (int, error) {
 // from l) nor l has taken, and reports whether it spun and saw them come. It returns at once when r has
 // bytes buffered, the pipe has bytes already, there is no shared count, or the site skips this wait.
 func (l *link) await(r *bufio.Reader, site int) bool {
-	if l == nil || l.peer == nil || !spinning || r.Buffered() > 0 || atomic.LoadUint64(l.peer) != l.read {
+	if l == nil || l.peer == nil || !spinning || r.Buffered() > 0 || len(l.pending) > 0 || atomic.LoadUint64(l.peer) != l.read {
 		return false
 	}
 	s := &l.sites[site]
@@ -126,13 +131,25 @@ func (l *link) await(r *bufio.Reader, site int) bool {
 		s.skip--
 		return false
 	}
+	l.offer() // the answer may come through the mailbox (mailbox.go)
 	start := time.Now()
-	for i := 1; atomic.LoadUint64(l.peer) == l.read; i++ {
-		if i%64 == 0 && time.Since(start) > spinFor {
-			s.misses = min(s.misses+1, maxSkip)
-			s.skip = 1<<s.misses - 1
-			return false
+	came := false
+	for i := 1; ; i++ {
+		if l.full() || atomic.LoadUint64(l.peer) != l.read {
+			came = true
+			break
 		}
+		if i%64 == 0 && time.Since(start) > spinFor {
+			break
+		}
+	}
+	if l.withdraw() {
+		came = true
+	}
+	if !came {
+		s.misses = min(s.misses+1, maxSkip)
+		s.skip = 1<<s.misses - 1
+		return false
 	}
 	s.misses = 0
 	return true

@@ -124,7 +124,7 @@ func TestWaitsAdapt(t *testing.T) {
 		t.Skip("one CPU: nobody waits") // await returns at once; the rest of the package covers that
 	}
 	var peer uint64
-	l := newLink(strings.NewReader(""), &peer, nil)
+	l := newLink(strings.NewReader(""), &peer, nil, nil, nil)
 	r := bufio.NewReader(l)
 	for i := 1; i <= maxSkip+2; i++ {
 		if l.await(r, awaitNext) { // the count never moves: the wait runs out
