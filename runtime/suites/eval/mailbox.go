@@ -111,7 +111,8 @@ func (l *link) withdraw() bool {
 		switch atomic.LoadUint32(b.state) {
 		case mailFull:
 			n := min(int(atomic.LoadUint32(b.length)), len(b.buf))
-			l.pending = append(l.pendBuf[:0], b.buf[:n]...)
+			l.pendBuf = append(l.pendBuf[:0], b.buf[:n]...)
+			l.pending = l.pendBuf
 			atomic.StoreUint32(b.state, mailIdle)
 			return true
 		case mailClaimed:

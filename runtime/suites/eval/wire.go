@@ -85,7 +85,7 @@ type link struct {
 	read  uint64
 	sites [nSites]spinSite
 	// in is the mailbox this side receives in, out the other side's (mailbox.go); pending is what
-	// came through in and is read before r, pendBuf its storage.
+	// came through in and is read before r, pendBuf its storage (grown to the largest message).
 	in, out          *mailbox
 	pending, pendBuf []byte
 }
@@ -93,11 +93,7 @@ type link struct {
 // newLink returns the link reading r, with the counts peer and own and the mailboxes in and out (nil
 // where there are none).
 func newLink(r io.Reader, peer, own *uint64, in, out *mailbox) *link {
-	l := &link{r: r, peer: peer, own: own, in: in, out: out}
-	if in != nil {
-		l.pendBuf = make([]byte, 0, len(in.buf))
-	}
-	return l
+	return &link{r: r, peer: peer, own: own, in: in, out: out}
 }
 
 // writer returns w, counting into own and writing through out where they exist.
