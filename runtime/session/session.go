@@ -38,8 +38,7 @@ type Session struct {
 	shared   bool       // entries is referenced by a Snapshot (or an open Apply)
 	reducers map[uint64][]any
 
-	txOnce sync.Once
-	tx     *txLock // the transaction lock (Begin); created on first use
+	tx txLock // the transaction lock (Begin)
 
 	base   *Session // non-nil in a read-only view: the session it shows
 	roOnce sync.Once
@@ -300,9 +299,10 @@ func (sn Snapshot) Session() *Session { return sn.owner }
 func (s *Session) Snapshot() Snapshot {
 	s = s.target()
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.shared = true
-	return Snapshot{owner: s, entries: s.entries}
+	sn := Snapshot{owner: s, entries: s.entries}
+	s.mu.Unlock()
+	return sn
 }
 
 // Restore puts every STATE slice back to its content at sn and keeps every

@@ -458,7 +458,7 @@ func (m *MemoryStore) Begin(ctx context.Context, id string, access Access, known
 	m.mu.Lock()
 	r := m.rows[id]
 	if r == nil {
-		r = &memRow{lock: newTxLock(), state: map[string]stateRow{}, logs: map[string][][]byte{}}
+		r = &memRow{state: map[string]stateRow{}, logs: map[string][][]byte{}}
 		m.rows[id] = r
 	}
 	m.mu.Unlock()

@@ -3,7 +3,7 @@ package session
 import (
 	"context"
 
-	"golang.org/x/sync/semaphore"
+	"github.com/winkgen/wink/runtime/internal/txlock"
 )
 
 // Access says what a call may do to a session: ReadWrite calls hold the
@@ -18,30 +18,14 @@ const (
 	ReadOnly
 )
 
-// writerWeight is the weight a ReadWrite transaction takes of the session's
-// semaphore: all of it, so it excludes every other transaction.
-const writerWeight = 1 << 30
+// txLock is a session's transaction lock: a FIFO, context-aware readers/writer lock (ReadWrite takes
+// it exclusively) whose uncontended acquire and release are one compare-and-swap each. The zero value
+// is ready to use.
+type txLock struct{ l txlock.Lock }
 
-// txLock is a session's transaction lock: a FIFO, context-aware
-// readers/writer lock (a weighted semaphore where a writer takes everything).
-type txLock struct{ sem *semaphore.Weighted }
+func (l *txLock) acquire(ctx context.Context, a Access) error { return l.l.Acquire(ctx, a != ReadOnly) }
 
-func newTxLock() txLock { return txLock{sem: semaphore.NewWeighted(writerWeight)} }
-
-func (l *txLock) acquire(ctx context.Context, a Access) error {
-	if a == ReadOnly {
-		return l.sem.Acquire(ctx, 1)
-	}
-	return l.sem.Acquire(ctx, writerWeight)
-}
-
-func (l *txLock) release(a Access) {
-	if a == ReadOnly {
-		l.sem.Release(1)
-		return
-	}
-	l.sem.Release(writerWeight)
-}
+func (l *txLock) release(a Access) { l.l.Release(a != ReadOnly) }
 
 // Tx is one call's transaction on a session, from Begin to End. It is not
 // safe for concurrent use.
@@ -100,7 +84,8 @@ type Participant interface {
 func (tx *Tx) Join(p Participant) { x := tx.extra(); x.joined = append(x.joined, p) }
 
 // Begin starts a call's transaction on s: it waits for s's lock (exclusive
-// for ReadWrite, shared for ReadOnly) until ctx is done. End must be called
+// for ReadWrite, shared for ReadOnly) until ctx is done, behind the calls that
+// were waiting before it (first come, first served). End must be called
 // exactly once on the returned Tx.
 func (s *Session) Begin(ctx context.Context, access Access) (*Tx, error) {
 	tx := new(Tx)
@@ -176,10 +161,11 @@ func (tx *Tx) End(ctx context.Context) error {
 		return nil
 	}
 	tx.done = true
-	defer tx.s.lock().release(tx.lockAs)
-	if tx.x == nil {
+	if tx.x == nil { // nothing to commit: no deferred release, which runs no code of the caller's
+		tx.s.lock().release(tx.lockAs)
 		return nil
 	}
+	defer tx.s.lock().release(tx.lockAs)
 	if tx.x.stx != nil {
 		return tx.s.storeEnd(ctx, tx)
 	}
@@ -208,8 +194,5 @@ func (tx *Tx) finish(ctx context.Context, committed bool) {
 	}
 }
 
-// lock returns s's transaction lock, creating it on first use.
-func (s *Session) lock() *txLock {
-	s.txOnce.Do(func() { l := newTxLock(); s.tx = &l })
-	return s.tx
-}
+// lock returns s's transaction lock.
+func (s *Session) lock() *txLock { return &s.tx }

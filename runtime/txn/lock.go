@@ -5,7 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"golang.org/x/sync/semaphore"
+	"github.com/winkgen/wink/runtime/internal/txlock"
 )
 
 // Isolation. A tool call that takes a transaction must hold its parts exclusively from snapshot to
@@ -16,7 +16,7 @@ import (
 // parts in the order they were first locked in the process (each table entry gets a sequence number
 // when it is created, and a call acquires its parts sorted by it). Entries are reference-counted and
 // dropped when no call holds or waits for them, so the table holds only parts in use; a dropped entry
-// (its semaphore idle: nobody holds or waits for it) is kept in a short free list and given to the next
+// (its lock idle: nobody holds or waits for it) is kept in a short free list and given to the next
 // part locked, so that locking a part the table no longer holds, as every call of a single session does,
 // allocates nothing.
 
@@ -43,7 +43,7 @@ func (l *PartLock) get() *partLock {
 	if p := l.p.Load(); p != nil {
 		return p
 	}
-	n := &partLock{sem: semaphore.NewWeighted(partWeight), seq: seqs.Add(1)}
+	n := &partLock{seq: seqs.Add(1)}
 	if l.p.CompareAndSwap(nil, n) {
 		return n
 	}
@@ -53,14 +53,11 @@ func (l *PartLock) get() *partLock {
 // seqs numbers part locks in the order they are made (the lock order).
 var seqs atomic.Uint64
 
-// partWeight is what an exclusive holder takes of a part's semaphore: all of it.
-const partWeight = 1 << 30
-
 // MaxLockParts is how many parts one Lock call takes.
 const MaxLockParts = 4
 
 type partLock struct {
-	sem  *semaphore.Weighted
+	lk   txlock.Lock // FIFO, context-aware; uncontended: one compare-and-swap to take, one to give back
 	seq  uint64
 	refs int
 }
@@ -87,12 +84,26 @@ type Locks struct {
 
 // Lock acquires the locks of the given parts (comparable values, typically pointers: a filesystem, a
 // *resources.Context), exclusively or shared, waiting until ctx is done. Nil parts, parts that cannot
-// be map keys, duplicates and parts beyond MaxLockParts are ignored. On error nothing is held.
+// be map keys (unless Lockable), duplicates and parts beyond MaxLockParts are ignored. On error nothing
+// is held. Waiters are served in arrival order.
 func Lock(ctx context.Context, shared bool, keys ...any) (Locks, error) {
 	var l Locks
+	if err := l.Lock(ctx, shared, keys...); err != nil {
+		return Locks{}, err
+	}
+	return l, nil
+}
+
+// Lock is the function Lock acquiring into l, which must hold nothing (the zero Locks, or one
+// unlocked): a Locks kept in memory that outlives the call (the dispatcher's call frame) is filled
+// in place rather than copied into. On error l holds nothing.
+func (l *Locks) Lock(ctx context.Context, shared bool, keys ...any) error {
+	if l.n != 0 {
+		panic("txn: Locks.Lock on a Locks that holds locks; Unlock it first")
+	}
 	l.shared = shared
 	for _, k := range keys {
-		if l.n == MaxLockParts || k == nil || !comparable(k) || l.has(k) {
+		if l.n == MaxLockParts || k == nil {
 			continue
 		}
 		var pl *partLock
@@ -101,6 +112,11 @@ func Lock(ctx context.Context, shared bool, keys ...any) (Locks, error) {
 			if p := lk.TxnLock(); p != nil {
 				pl, own = p.get(), true
 			}
+		}
+		// A Lockable part is told apart by its lock, so it need not be a valid map key; another part
+		// must be one.
+		if own && l.holds(pl) || !own && (!comparable(k) || l.has(k)) {
+			continue
 		}
 		if !own {
 			if !l.table {
@@ -119,7 +135,7 @@ func Lock(ctx context.Context, shared bool, keys ...any) (Locks, error) {
 					parts.free = parts.free[:n-1]
 					pl.seq = seq
 				} else {
-					pl = &partLock{sem: semaphore.NewWeighted(partWeight), seq: seq}
+					pl = &partLock{seq: seq}
 				}
 				parts.table[k] = pl
 			}
@@ -137,17 +153,16 @@ func Lock(ctx context.Context, shared bool, keys ...any) (Locks, error) {
 	if l.table {
 		parts.mu.Unlock()
 	}
-	w := l.weight()
 	for i := 0; i < l.n; i++ {
-		if err := l.held[i].sem.Acquire(ctx, w); err != nil {
+		if err := l.held[i].lk.Acquire(ctx, !l.shared); err != nil {
 			for _, p := range l.held[:i] {
-				p.sem.Release(w)
+				p.lk.Release(!l.shared)
 			}
 			l.unref()
-			return Locks{}, err
+			return err
 		}
 	}
-	return l, nil
+	return nil
 }
 
 // Held reports whether l holds any lock.
@@ -158,18 +173,20 @@ func (l *Locks) Unlock() {
 	if l.n == 0 {
 		return
 	}
-	w := l.weight()
 	for i := l.n - 1; i >= 0; i-- {
-		l.held[i].sem.Release(w)
+		l.held[i].lk.Release(!l.shared)
 	}
 	l.unref()
 }
 
-func (l *Locks) weight() int64 {
-	if l.shared {
-		return 1
+// holds reports whether pl is among l's locks.
+func (l *Locks) holds(pl *partLock) bool {
+	for _, h := range l.held[:l.n] {
+		if h == pl {
+			return true
+		}
 	}
-	return partWeight
+	return false
 }
 
 func (l *Locks) has(k any) bool {
@@ -184,7 +201,7 @@ func (l *Locks) has(k any) bool {
 // unref drops the table references of l and empties it.
 func (l *Locks) unref() {
 	if !l.table {
-		*l = Locks{}
+		l.empty()
 		return
 	}
 	parts.mu.Lock()
@@ -202,7 +219,16 @@ func (l *Locks) unref() {
 		}
 	}
 	parts.mu.Unlock()
-	*l = Locks{}
+	l.empty()
+}
+
+// empty makes l zero, clearing only the slots it used: a call's Locks lives in the dispatcher's call
+// frame, where each pointer slot cleared passes through the write barrier while the collector marks.
+func (l *Locks) empty() {
+	for i := range l.n { // one store per slot: clear() of a slice goes through the runtime's bulk barrier
+		l.held[i], l.keys[i], l.own[i] = nil, nil, false
+	}
+	l.n, l.shared, l.table = 0, false, false
 }
 
 // comparable reports whether k can be a map key (a part whose dynamic type is, say, a map cannot, and

@@ -77,3 +77,50 @@ func TestLockablePartsUseTheirOwnLock(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// Locks.Lock fills a Locks in place (the dispatcher's call frame), refuses one that holds locks, and
+// Unlock leaves it zero; a Lockable part whose type could not be a map key is locked all the same (it
+// is told apart by its lock).
+func TestLocksLockInPlace(t *testing.T) {
+	ctx := context.Background()
+	p := &lockablePart{}
+	var l Locks
+	if err := l.Lock(ctx, false, p, p, unkeyable{p: p}); err != nil {
+		t.Fatal(err)
+	}
+	if l.n != 1 {
+		t.Fatalf("%d locks held for one part given three times, want 1", l.n)
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("Lock on a Locks that holds locks did not panic")
+			}
+		}()
+		_ = l.Lock(ctx, false, new(int))
+	}()
+	if p.l.get().lk.TryAcquire(false) {
+		t.Fatal("the part is not held exclusively")
+	}
+	l.Unlock()
+	if l != (Locks{}) {
+		t.Fatalf("Unlock left %+v, want the zero Locks", l)
+	}
+	var u Locks
+	if err := u.Lock(ctx, true, unkeyable{p: p}); err != nil || u.n != 1 {
+		t.Fatalf("a Lockable part of a non-comparable type: err %v, %d held; want it locked", err, u.n)
+	}
+	u.Unlock()
+	if !p.l.get().lk.TryAcquire(true) {
+		t.Fatal("the part is still held after Unlock")
+	}
+	p.l.get().lk.Release(true)
+}
+
+// unkeyable is a Lockable whose dynamic type cannot be a map key (it holds a slice).
+type unkeyable struct {
+	p *lockablePart
+	_ []int
+}
+
+func (u unkeyable) TxnLock() *PartLock { return u.p.TxnLock() }

@@ -396,9 +396,12 @@ func (cs *callState) reset() {
 		cs.resLock.Unlock()
 	}
 	if cs.err != nil || cs.cause != nil || cs.rollback != nil || cs.panicV != nil || cs.stack != nil ||
-		cs.idemKey != "" || cs.extraErr != nil || cs.tx != nil || cs.end != nil || cs.others[0] != nil {
+		cs.idemKey != "" || cs.extraErr != nil || cs.tx != nil || cs.end != nil {
 		*cs = callState{}
 		return
+	}
+	if cs.others[0] != nil { // a transaction's filesystem; its snapshot and locks are zero again
+		cs.others[0] = nil
 	}
 	cs.out = Outcome{}
 	if cs.ev != nil {
@@ -967,11 +970,9 @@ func (d *Dispatcher) isolate(ctx context.Context, tc *ToolContext, cs *callState
 		}
 	}
 	if resources && d.Resources != nil {
-		l, err := txn.Lock(ctx, false, d.Resources)
-		if err != nil {
+		if err := cs.resLock.Lock(ctx, false, d.Resources); err != nil {
 			return err
 		}
-		cs.resLock = l
 	}
 	return nil
 }
@@ -981,11 +982,9 @@ func (d *Dispatcher) isolate(ctx context.Context, tc *ToolContext, cs *callState
 // view of it).
 func (d *Dispatcher) lockFilesystem(ctx context.Context, tc *ToolContext, cs *callState, ro bool) error {
 	if _, ok := tc.fs.(resources.Snapshotable); ok {
-		l, err := txn.Lock(ctx, ro, tc.fs)
-		if err != nil {
+		if err := cs.fsLock.Lock(ctx, ro, tc.fs); err != nil { // in place: a Locks copied into the frame passes the write barrier
 			return err
 		}
-		cs.fsLock = l
 	}
 	if ro && tc.fs != nil {
 		tc.fs = vfs.ReadOnly(tc.fs)
