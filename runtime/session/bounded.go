@@ -30,13 +30,27 @@ func AppendBounded[T any](s *Session, sl Slice[T], v T, size int64, b Bound, siz
 	}
 	s = writable(s, sl.name, sl.retention)
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	h := head(s, sl)
 	var counted int64
 	if id := int(sl.id); id < len(s.entries) {
 		counted = s.entries[id].bytes
 	}
-	if counted < 0 { // changed otherwise than by appending: recount
+	if counted >= 0 && h != nil && h.count > 0 && !h.published.Load() {
+		// The common case, which runs no code of the caller's (so no deferred unlock): grow the
+		// unpublished head in place, and stop if the bound still holds.
+		counted += size
+		h.pushInPlace(v)
+		s.entries[sl.id].bytes = counted
+		if n := h.len(); (b.Entries < 0 || n <= b.Entries) && (b.Bytes < 0 || counted <= b.Bytes) {
+			s.mu.Unlock()
+			return
+		}
+		defer s.mu.Unlock()
+		trim(s, sl, h, counted, b, sizeOf)
+		return
+	}
+	defer s.mu.Unlock() // sizeOf may panic
+	if counted < 0 {    // changed otherwise than by appending: recount
 		counted = 0
 		h.each(func(_ int, x T) bool { counted += sizeOf(x); return true })
 	}
@@ -55,6 +69,12 @@ func AppendBounded[T any](s *Session, sl Slice[T], v T, size int64, b Bound, siz
 	if (b.Entries < 0 || n <= b.Entries) && (b.Bytes < 0 || counted <= b.Bytes) {
 		return
 	}
+	trim(s, sl, h, counted, b, sizeOf)
+}
+
+// trim drops h's oldest items until at most half of b is held (see AppendBounded); s.mu is held.
+func trim[T any](s *Session, sl Slice[T], h *vector[T], counted int64, b Bound, sizeOf func(T) int64) {
+	n := h.len()
 	keepEntries, keepBytes := -1, int64(-1)
 	if b.Entries >= 0 {
 		keepEntries = max(b.Entries/2, 1)

@@ -58,6 +58,13 @@ type vector[T any] struct {
 	// head per item: nothing but the tables hold it, and snapshots and
 	// Restore never read a LOG slice's head from a saved table.
 	published atomic.Bool
+
+	// edge reports that the interior nodes on the trie's right edge (root to the last leaf's parent)
+	// were made for this vector alone: by its own path copies (pushInPlace), dropFront or build. Then
+	// pushInPlace adds a full leaf by changing them in place instead of copying a 512-byte node per 32
+	// items. push clears it on the vector it pushes from, whose nodes the new vector then shares.
+	// Read and written under the session's lock only, like pushInPlace.
+	edge bool
 }
 
 // publish marks v as visible outside the session's tables (nil-safe).
@@ -101,6 +108,9 @@ func (v *vector[T]) push(x T) *vector[T] {
 	if v == nil || v.count == 0 {
 		return &vector[T]{count: 1, tail: newChunk(x)}
 	}
+	if v.edge {
+		v.edge = false // the new vector shares v's nodes: neither may change them in place
+	}
 	tl := v.tailLen()
 	if tl < width {
 		t := v.tail
@@ -141,13 +151,44 @@ func (v *vector[T]) pushInPlace(x T) {
 		return
 	}
 	t := v.pushed.Load()
-	if t == nil {
-		root, shift := pushLeaf(v.root, v.shift, v.count-width, v.tail)
-		t = &trie{root: root, shift: shift}
+	switch {
+	case t == nil && v.edge:
+		v.root, v.shift = pushLeafInPlace(v.root, v.shift, v.count-width, v.tail)
+	case t == nil:
+		v.root, v.shift = pushLeaf(v.root, v.shift, v.count-width, v.tail)
+		v.edge = true // the path copy's nodes are v's alone
+	default:
+		v.root, v.shift = t.root, t.shift
+		v.edge = false      // the memo's nodes are shared with the vectors pushed from this version
+		v.pushed.Store(nil) // the memo belonged to the previous version
 	}
-	v.root, v.shift, v.tail = t.root, t.shift, newChunk(x)
+	v.tail = newChunk(x)
 	v.count++
-	v.pushed.Store(nil) // the memo belonged to the previous version
+}
+
+// pushLeafInPlace is pushLeaf changing the nodes on the trie's right edge in place: only for a
+// vector whose edge they are (vector.edge). Nodes it adds are new.
+func pushLeafInPlace[T any](root any, shift uint, off int, leaf *chunk[T]) (any, uint) {
+	if off == 0 || off == 1<<(shift+bits) {
+		return pushLeaf(root, shift, off, leaf) // the leaf alone, or a new root over the old one
+	}
+	n, _ := root.(*inner)
+	if n == nil { // every leaf dropped (dropFront): an empty node keeps the raw positions
+		return pushLeaf(root, shift, off, leaf)
+	}
+	r := n
+	for s := shift; ; s -= bits {
+		i := (off >> s) & mask
+		if s == bits {
+			n.kids[i] = leaf
+			return r, shift
+		}
+		if n.kids[i] == nil {
+			n.kids[i] = newPath(leaf, s-bits)
+			return r, shift
+		}
+		n = n.kids[i].(*inner)
+	}
 }
 
 // pushLeaf adds a full leaf whose first item has index off (the trie's item
@@ -293,7 +334,7 @@ func (v *vector[T]) dropFront(k int) *vector[T] {
 		leaves = append(leaves, v.leaf(off))
 	}
 	root, shift := trieOf(leaves)
-	return &vector[T]{count: v.count - first*width, start: start - first*width, shift: shift, root: root, tail: v.tail}
+	return &vector[T]{count: v.count - first*width, start: start - first*width, shift: shift, root: root, tail: v.tail, edge: true}
 }
 
 // leaf returns the trie's leaf holding raw position off.
@@ -335,7 +376,7 @@ func build[T any](vs []T) *vector[T] {
 	tail := new(chunk[T])
 	copy(tail.items[:], vs[off:])
 	tail.used.Store(int32(tl))
-	v := &vector[T]{count: n, tail: tail}
+	v := &vector[T]{count: n, tail: tail, edge: true}
 	if off == 0 {
 		return v
 	}

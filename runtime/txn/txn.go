@@ -212,7 +212,9 @@ func (s *Snap) empty() {
 	if s.hasSess {
 		s.sess, s.hasSess, s.sessP = session.Snapshot{}, false, nil
 	}
-	clear(s.inline[:min(s.n, inlineItems)])
+	for i := range min(s.n, inlineItems) { // one store per slot: clear() goes through the runtime's bulk barrier
+		s.inline[i] = item{}
+	}
 	s.more, s.n, s.taken = nil, 0, false
 }
 
