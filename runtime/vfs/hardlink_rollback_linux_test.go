@@ -15,8 +15,8 @@ import (
 )
 
 // Hard links and rollback: every name of an inode is rolled back together, tracked or walked, and
-// rollbacks give names that shared an inode one inode again. The commands run in real subprocesses (sh -c),
-// as a sandboxed shell's would.
+// rollbacks give names that shared an inode one inode again. The commands run in real subprocesses (one
+// shell per test, newShell, and the tools it starts), as a sandboxed shell's would.
 
 // linkModel is what a tree of files should be: each name's inode, each inode's content, the directories,
 // and the names outside the root that share an inode of the tree (linked before the first snapshot).
