@@ -92,6 +92,7 @@ func TestShellRollbackScenariosWithLinks(t *testing.T) {
 	for _, track := range []bool{true, false} {
 		for _, sc := range scenarios {
 			t.Run(fmt.Sprintf("track=%v/%s", track, sc.name), func(t *testing.T) {
+				t.Parallel() // each waits for its sandboxed commands, one at a time: side by side they keep the cores busy
 				root := t.TempDir()
 				h, err := vfs.NewHost(root, vfs.BackupDir(t.TempDir()), vfs.TrackChanges(track))
 				if err != nil {
