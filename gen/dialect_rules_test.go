@@ -66,32 +66,37 @@ var (
 	dialectErr   error
 )
 
+// inspectAll inspects the module's tool packages and the golden packages without diagnostics in one load.
 func inspectAll() ([]ToolInfo, error) {
 	root, _ := filepath.Abs("..")
-	infos, ds, err := Inspect(Config{Dir: root, Patterns: []string{"./example/...", "./benchmarks/...", "./runtime/..."}})
+	patterns := []string{"./example/...", "./benchmarks/...", "./runtime/..."}
+	entries, err := os.ReadDir("testdata")
+	if err != nil {
+		return nil, err
+	}
+	goldens := 0
+	for _, e := range entries {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), "diag_") || strings.HasPrefix(e.Name(), "_") || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		patterns = append(patterns, "./gen/testdata/"+e.Name())
+		goldens++
+	}
+	infos, ds, err := Inspect(Config{Dir: root, Patterns: patterns})
 	if err == nil && len(ds) > 0 {
 		err = fmt.Errorf("diagnostics: %v", ds)
 	}
 	if err != nil {
 		return nil, err
 	}
-	entries, err := os.ReadDir("testdata")
-	if err != nil {
-		return nil, err
+	fromGoldens := map[string]bool{}
+	for _, ti := range infos {
+		if strings.HasPrefix(ti.Package, caseImportPath("")) {
+			fromGoldens[ti.Package] = true
+		}
 	}
-	for _, e := range entries {
-		if !e.IsDir() || strings.HasPrefix(e.Name(), "diag_") {
-			continue
-		}
-		dir, _ := filepath.Abs(filepath.Join("testdata", e.Name()))
-		more, ds, err := Inspect(Config{Dir: dir})
-		if err == nil && len(ds) > 0 {
-			err = fmt.Errorf("%s: diagnostics: %v", e.Name(), ds)
-		}
-		if err != nil {
-			return nil, err
-		}
-		infos = append(infos, more...)
+	if goldens < 10 || len(fromGoldens) < goldens*3/4 {
+		return nil, fmt.Errorf("tools of only %d of %d golden packages", len(fromGoldens), goldens)
 	}
 	if len(infos) < 100 {
 		return nil, fmt.Errorf("only %d tools", len(infos))

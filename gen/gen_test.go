@@ -6,8 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -16,7 +18,8 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files (wink_gen.go and want.diag) in gen/testdata")
 
-// caseDirs lists the golden cases: each folder of testdata is one package.
+// caseDirs lists the golden cases: each folder of testdata is one package (folders the go command ignores,
+// named with a leading '_' or '.', are a test's scratch space, not cases).
 func caseDirs(t *testing.T) []string {
 	t.Helper()
 	entries, err := os.ReadDir("testdata")
@@ -25,7 +28,7 @@ func caseDirs(t *testing.T) []string {
 	}
 	var dirs []string
 	for _, e := range entries {
-		if e.IsDir() {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), "_") && !strings.HasPrefix(e.Name(), ".") {
 			dirs = append(dirs, e.Name())
 		}
 	}
@@ -36,12 +39,15 @@ func caseDirs(t *testing.T) []string {
 }
 
 // TestGolden generates every case and compares with its golden: wink_gen.go for good cases (the golden is
-// a real file of the case's package, so it is compiled with it), want.diag for cases with diagnostics.
+// a real file of the case's package, so it is compiled with it), want.diag for cases with diagnostics. The
+// cases are generated together (generateCases); TestDeterministic holds each to its generation alone.
 func TestGolden(t *testing.T) {
+	runs := generateCases(t)
+	var generated []string
 	for _, name := range caseDirs(t) {
 		t.Run(name, func(t *testing.T) {
 			dir, _ := filepath.Abs(filepath.Join("testdata", name))
-			results, diags, err := Generate(Config{Dir: dir})
+			results, diags, err := runs[name].results, runs[name].diags, runs[name].err
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,9 +77,10 @@ func TestGolden(t *testing.T) {
 			if bytes.Contains(results[0].Content, []byte(dir)) {
 				t.Errorf("output contains the absolute directory %s", dir)
 			}
-			typeCheck(t, dir)
+			generated = append(generated, name)
 		})
 	}
+	typeCheck(t, generated)
 }
 
 func checkGolden(t *testing.T, path string, got []byte) {
@@ -93,48 +100,105 @@ func checkGolden(t *testing.T, path string, got []byte) {
 	}
 }
 
-// typeCheck compiles the case package together with its golden wink_gen.go.
-func typeCheck(t *testing.T, dir string) {
+// typeCheck compiles each case package of names together with its golden wink_gen.go (after -update has
+// written it), all in one load.
+func typeCheck(t *testing.T, names []string) {
 	t.Helper()
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedTypes | packages.NeedSyntax | packages.NeedName | packages.NeedFiles, Dir: dir}, ".")
+	if len(names) == 0 {
+		return
+	}
+	dir, _ := filepath.Abs("testdata")
+	var patterns []string
+	want := map[string]string{}
+	for _, name := range names {
+		patterns = append(patterns, "./"+name)
+		want[caseImportPath(name)] = name
+	}
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedTypes | packages.NeedSyntax | packages.NeedName | packages.NeedFiles, Dir: dir}, patterns...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range pkgs {
-		for _, e := range p.Errors {
-			t.Errorf("golden does not compile: %v", e)
+		name, ok := want[p.PkgPath]
+		if !ok {
+			t.Errorf("the load of the goldens has a package of no case: %s", p.PkgPath)
+			continue
 		}
+		delete(want, p.PkgPath)
+		for _, e := range p.Errors {
+			t.Errorf("%s: golden does not compile: %v", name, e)
+		}
+	}
+	for path := range want {
+		t.Errorf("the load of the goldens has no package %s", path)
 	}
 }
 
-// TestDeterministic generates the example-like cases twice and compares bytes.
+// TestDeterministic: what winkgen writes is a function of the source alone. Every case is generated twice,
+// independently, and the two compared byte for byte, each file and each diagnostic: once with all cases
+// loaded and generated together (generateCases, what TestGolden holds to the goldens, as make regen
+// generates many packages in one run), and once by Generate in each case's folder alone (as go generate
+// runs winkgen), several folders at a time. So an output that depends on map order, on which other
+// packages are loaded with it or in what order, or on state shared between runs fails here; and the
+// goldens hold for a package generated alone as well as among others.
 func TestDeterministic(t *testing.T) {
+	together := generateCases(t)
+	names := caseDirs(t)
 	dir, _ := filepath.Abs("testdata")
-	var first [][]byte
-	for round := 0; round < 2; round++ {
-		var all [][]byte
-		for _, name := range caseDirs(t) {
-			results, _, err := Generate(Config{Dir: filepath.Join(dir, name)})
-			if err != nil {
-				t.Fatal(err)
+	alone := make([]caseRun, len(names))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range max(2, runtime.GOMAXPROCS(0)) {
+		wg.Go(func() {
+			for i := range next {
+				r := &alone[i]
+				r.results, r.diags, r.err = Generate(Config{Dir: filepath.Join(dir, names[i])})
 			}
-			for _, r := range results {
-				all = append(all, r.Content)
-			}
-		}
-		if round == 0 {
-			first = all
+		})
+	}
+	for i := range names {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	files := 0
+	for i, name := range names {
+		a, b := alone[i], together[name]
+		if a.err != nil || b.err != nil {
+			t.Errorf("%s: generating alone: %v; together: %v", name, a.err, b.err)
 			continue
 		}
-		if len(all) != len(first) {
-			t.Fatalf("round 2 produced %d files, round 1 %d", len(all), len(first))
+		if len(a.results) != len(b.results) {
+			t.Errorf("%s: %d files generated alone, %d together", name, len(a.results), len(b.results))
+			continue
 		}
-		for i := range all {
-			if !bytes.Equal(all[i], first[i]) {
-				t.Errorf("file %d differs between runs", i)
+		for j := range a.results {
+			ra, rb := a.results[j], b.results[j]
+			if ra.PkgPath != rb.PkgPath || ra.OutputPath != rb.OutputPath {
+				t.Errorf("%s: file %d is %s (%s) alone, %s (%s) together", name, j, ra.OutputPath, ra.PkgPath, rb.OutputPath, rb.PkgPath)
 			}
+			if !bytes.Equal(ra.Content, rb.Content) {
+				t.Errorf("%s: %s differs between its generation alone (-) and together with the other cases (+):\n%s",
+					name, filepath.Base(ra.OutputPath), diffLines(string(ra.Content), string(rb.Content)))
+			}
+			files++
+		}
+		if fa, fb := formatDiags(a.diags, dir), formatDiags(b.diags, dir); fa != fb {
+			t.Errorf("%s: the diagnostics differ between its generation alone (-) and together with the other cases (+):\n%s", name, diffLines(fa, fb))
 		}
 	}
+	if files < 10 {
+		t.Errorf("only %d files compared", files)
+	}
+}
+
+// formatDiags writes ds one a line as go vet does, relative to base.
+func formatDiags(ds []Diagnostic, base string) string {
+	var b strings.Builder
+	for _, d := range ds {
+		b.WriteString(d.Format(base) + "\n")
+	}
+	return b.String()
 }
 
 // TestMovingAHandlerLeavesTheOutputUnchanged: generated code names no line numbers, so blank lines and
@@ -206,25 +270,59 @@ func TestChangingAStructWithoutRegeneratingFailsToCompile(t *testing.T) {
 		{"a result field added", "\tOK bool `json:\"ok\"`", "\tOK bool `json:\"ok\"`\n\tN int `json:\"n\"`", false},
 		{"a comment added", "\n// Kinds", "\n// A new comment.\n\n// Kinds", true},
 	}
-	for _, e := range edits {
-		t.Run(e.name, func(t *testing.T) {
-			edited := bytes.Replace(src, []byte(e.old), []byte(e.new), 1)
-			if bytes.Equal(edited, src) {
-				t.Fatalf("the edit %q did not apply", e.old)
+	// Each edit is a copy of the package in its own folder, and all are compiled in one load.
+	scratch, err := os.MkdirTemp("testdata", "_edited")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(scratch)
+	files, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var patterns []string
+	for i, e := range edits {
+		edited := bytes.Replace(src, []byte(e.old), []byte(e.new), 1)
+		if bytes.Equal(edited, src) {
+			t.Fatalf("the edit %q did not apply", e.old)
+		}
+		sub := filepath.Join(scratch, strconv.Itoa(i))
+		if err := os.Mkdir(sub, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			content := edited
+			if f.Name() != filepath.Base(file) {
+				if content, err = os.ReadFile(filepath.Join(dir, f.Name())); err != nil {
+					t.Fatal(err)
+				}
 			}
-			pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedTypes | packages.NeedName | packages.NeedFiles,
-				Dir: dir, Overlay: map[string][]byte{file: edited}}, ".")
-			if err != nil {
+			if err := os.WriteFile(filepath.Join(sub, f.Name()), content, 0o644); err != nil {
 				t.Fatal(err)
 			}
+		}
+		patterns = append(patterns, "./"+filepath.ToSlash(sub))
+	}
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedTypes | packages.NeedName | packages.NeedFiles}, patterns...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byPath := map[string]*packages.Package{}
+	for _, p := range pkgs {
+		byPath[p.PkgPath] = p
+	}
+	for i, e := range edits {
+		t.Run(e.name, func(t *testing.T) {
+			p := byPath[caseImportPath(filepath.Base(scratch)+"/"+strconv.Itoa(i))]
+			if p == nil {
+				t.Fatalf("the edited package was not loaded (loaded %d packages)", len(pkgs))
+			}
 			var inGenerated []string
-			for _, p := range pkgs {
-				for _, pe := range p.Errors {
-					if strings.Contains(pe.Pos, OutputName) || strings.Contains(pe.Msg, OutputName) {
-						inGenerated = append(inGenerated, pe.Error())
-					} else {
-						t.Errorf("unexpected error outside the generated file: %v", pe)
-					}
+			for _, pe := range p.Errors {
+				if strings.Contains(pe.Pos, OutputName) || strings.Contains(pe.Msg, OutputName) {
+					inGenerated = append(inGenerated, pe.Error())
+				} else {
+					t.Errorf("unexpected error outside the generated file: %v", pe)
 				}
 			}
 			if e.compiles && len(inGenerated) > 0 {

@@ -16,6 +16,7 @@ import (
 	"github.com/winkgen/wink/gen/schema"
 	"github.com/winkgen/wink/runtime/adapters/anthropic"
 	"github.com/winkgen/wink/runtime/adapters/gemini"
+	"golang.org/x/tools/go/packages"
 )
 
 // Config selects what to generate.
@@ -40,6 +41,12 @@ func Analyze(cfg Config) ([]*model.Package, []Diagnostic, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	models, ds := analyzeLoaded(pkgs, ds)
+	return models, ds, nil
+}
+
+// analyzeLoaded is Analyze after the load: ds are the load's diagnostics of pkgs.
+func analyzeLoaded(pkgs []*packages.Package, ds []Diagnostic) ([]*model.Package, []Diagnostic) {
 	var out []*model.Package
 	for _, p := range pkgs {
 		if len(p.Syntax) == 0 {
@@ -56,16 +63,26 @@ func Analyze(cfg Config) ([]*model.Package, []Diagnostic, error) {
 			out = append(out, mp)
 		}
 	}
-	return out, sortDiagnostics(ds), nil
+	return out, sortDiagnostics(ds)
 }
 
 // Generate analyzes (Analyze) and emits every package matched by cfg. Diagnostics are returned all at
 // once, sorted and deduplicated; when there are any, no Result is returned. The error is for failures
 // that are not the developer's annotations (the loader itself failed, or emitted code did not format).
 func Generate(cfg Config) ([]Result, []Diagnostic, error) {
-	models, ds, err := Analyze(cfg)
-	if err != nil || len(ds) > 0 {
-		return nil, ds, err
+	pkgs, ds, err := load(cfg.Dir, cfg.Patterns)
+	if err != nil {
+		return nil, nil, err
+	}
+	return generateLoaded(pkgs, ds)
+}
+
+// generateLoaded is Generate after the load: ds are the load's diagnostics of pkgs. The tests load many
+// packages at once and generate each from its share of the load.
+func generateLoaded(pkgs []*packages.Package, ds []Diagnostic) ([]Result, []Diagnostic, error) {
+	models, ds := analyzeLoaded(pkgs, ds)
+	if len(ds) > 0 {
+		return nil, ds, nil
 	}
 	var results []Result
 	for _, mp := range models {

@@ -50,6 +50,12 @@ func load(dir string, patterns []string) ([]*packages.Package, []Diagnostic, err
 	if err != nil {
 		return nil, nil, fmt.Errorf("loading packages: %w", err)
 	}
+	return pkgs, loadErrors(pkgs), nil
+}
+
+// loadErrors returns the loader's errors of pkgs that are the developer's (not ignorableTypeError, not
+// compilerOutput) as diagnostics, package by package.
+func loadErrors(pkgs []*packages.Package) []Diagnostic {
 	var ds []Diagnostic
 	for _, p := range pkgs {
 		for _, e := range p.Errors {
@@ -59,7 +65,7 @@ func load(dir string, patterns []string) ([]*packages.Package, []Diagnostic, err
 			ds = append(ds, Diagnostic{Pos: errPosition(e), Message: errMessage(e)})
 		}
 	}
-	return pkgs, ds, nil
+	return ds
 }
 
 // blankGenerated returns a stand-in for a previous output file: just its package clause.
