@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -8,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestUseInYourModule follows the README's "Use it in your module" in a fresh module in a temporary
@@ -82,15 +85,7 @@ func main() {
 }
 `)
 	proxy, forbidden, checksums := companyProxy(t, true)
-	gopath := t.TempDir() // a new user's: no module cache, no checksum database state
-	t.Cleanup(func() {    // the go command makes the module cache read-only; let TempDir remove it
-		filepath.WalkDir(gopath, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && d.IsDir() {
-				os.Chmod(p, 0o755)
-			}
-			return nil
-		})
-	})
+	gopath := newUserGopath(t, repo) // a new user's: no module cache, no checksum database state
 	run := func(args ...string) string {
 		t.Helper()
 		cmd := exec.Command("go", args...)
@@ -142,3 +137,60 @@ func main() {
 // goGenerate is the directive's prefix, kept out of this file's own lines so that go generate ./... in
 // this repository does not run the example module's directive.
 const goGenerate = "//go:" + "generate"
+
+// newUserGopath returns an empty GOPATH for a new user's go command: no module cache, no checksum database
+// state. It is the same folder on every run of this checkout's test where it can be (in the temporary
+// folder, named after the checkout, held by one run at a time through a lock file), emptied before and
+// after the run, so that what an earlier run compiled into the build cache is found again: without
+// -trimpath the go command keys a compiled package by its source folder, and a new folder each run would
+// compile every dependency of the new module anew each run. That reuse weakens nothing checked here: the
+// build cache is keyed by the content of every source file (a module served differently is compiled
+// anew), and it was shared already for everything outside GOPATH; the module cache and the checksum
+// database state, which this test is about, start empty each time. When another run holds the folder (or
+// left its lock less than an hour ago), the run takes a new folder of its own.
+func newUserGopath(t *testing.T, repo string) string {
+	t.Helper()
+	sum := sha256.Sum256([]byte(repo))
+	dir := filepath.Join(os.TempDir(), fmt.Sprintf("winkgen-newuser-%x", sum[:8]))
+	lock := dir + ".lock"
+	if st, err := os.Stat(lock); err == nil && time.Since(st.ModTime()) > time.Hour {
+		os.Remove(lock) // left by a run that was killed
+	}
+	f, err := os.OpenFile(lock, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		t.Logf("%s is taken (%v): a new GOPATH of this run's own, every dependency compiled anew", dir, err)
+		dir = t.TempDir()
+		t.Cleanup(func() { makeWritable(dir) }) // runs before TempDir's removal
+		return dir
+	}
+	f.Close()
+	empty := func() error {
+		makeWritable(dir)
+		return os.RemoveAll(dir)
+	}
+	if err := empty(); err != nil {
+		os.Remove(lock)
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		os.Remove(lock)
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := empty(); err != nil {
+			t.Error(err)
+		}
+		os.Remove(lock)
+	})
+	return dir
+}
+
+// makeWritable makes every folder under dir writable: the go command makes the module cache read-only.
+func makeWritable(dir string) {
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			os.Chmod(p, 0o755)
+		}
+		return nil
+	})
+}
