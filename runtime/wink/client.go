@@ -243,7 +243,10 @@ func Elicit[T any](tc *ToolContext, message string, form *Form[T]) (T, ElicitAct
 	if form == nil || form.Decode == nil {
 		return zero, "", errors.New("Elicit needs a form (a generated WinkForm<T>)")
 	}
-	seq := tc.nextElicit()
+	seq, live := tc.nextElicit()
+	if !live {
+		return zero, "", notAvailable("elicitation", "the call has ended; elicit during the call")
+	}
 	if c := tc.client(); c != nil {
 		action, content, err := c.Elicit(tc.parent(), message, form.Schema)
 		if err != nil {
@@ -320,20 +323,20 @@ func PendingElicitations(s *session.Session) []*HeldError {
 	return out
 }
 
-// elicitSeqKey keys the count of a handler run's Elicit calls in its context (a counter kept there rather
-// than in ToolContext, so that calls which never elicit do not pay for it).
-type elicitSeqKey struct{}
-
-// nextElicit returns the number of Elicit calls tc's handler made before this one.
-func (tc *ToolContext) nextElicit() int {
-	n, _ := tc.parent().Value(elicitSeqKey{}).(*int)
-	if n == nil {
-		n = new(int)
-		tc.ctx = context.WithValue(tc.parent(), elicitSeqKey{}, n)
+// nextElicit returns the number of Elicit calls tc's handler made before this one (counted in rare, so
+// that calls which never elicit do not pay for it); false once the call has ended.
+func (tc *ToolContext) nextElicit() (int, bool) {
+	r := tc.lockRare()
+	if r == nil {
+		return 0, false
 	}
-	seq := *n
-	*n++
-	return seq
+	defer r.unlock()
+	if r.ended() {
+		return 0, false
+	}
+	seq := r.elicits
+	r.elicits++
+	return seq, true
 }
 
 // answer decodes an accepted answer.

@@ -3,6 +3,7 @@ package wink
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"time"
 
 	"github.com/winkgen/wink/runtime/resources"
@@ -44,41 +45,29 @@ type ToolContext struct {
 	ctx    context.Context
 	tool   *Tool
 	beat   func(*ToolContext)
-	sess   *session.Session
-	tx     *session.Tx // the call's session transaction (isolate)
+	sess   atomic.Pointer[session.Session] // changed after the handler too (afterSuccess): see tcstate.go
+	tx     *session.Tx                     // the call's session transaction (isolate)
 	res    *resources.Context
 	fs     vfs.Filesystem
 	budget *Budget
 
-	// The call's frame, for CanonicalArguments; what few calls need is in rare (nil until then). Every
-	// call allocates a ToolContext: it stays within 192 bytes, an allocation size class (208 with a
-	// session's Tx, txToolContext).
+	// The call's frame, for CanonicalArguments and AppendResultJSON, read only while the call has not
+	// ended (tcstate.go); what few calls need is in rare (nil until then, endedRare once the call ended
+	// without one). Every call allocates a ToolContext: it stays within 192 bytes, an allocation size
+	// class (208 with a session's Tx, txToolContext).
 	fr   *frame
-	rare *tcRare
-}
-
-// tcRare is the part of a ToolContext that few calls set.
-type tcRare struct {
-	hold  string // the call's hold id (Call.Hold, or the one heldError gave it), for Binding
-	args  []byte // the arguments as sent, for CanonicalArguments, when the tool has no params encoder
-	canon []byte // CanonicalArguments, once computed
-	fsErr error  // resolving FilesystemKey failed
-}
-
-// more returns tc.rare, allocating it.
-func (tc *ToolContext) more() *tcRare {
-	if tc.rare == nil {
-		tc.rare = new(tcRare)
-	}
-	return tc.rare
+	rare atomic.Pointer[tcRare]
 }
 
 // hold returns the call's hold id; "" for a call never held.
 func (tc *ToolContext) hold() string {
-	if tc.rare == nil {
+	r := tc.peekRare()
+	if r == nil {
 		return ""
 	}
-	return tc.rare.hold
+	h := r.hold
+	r.unlock()
+	return h
 }
 
 // NewToolContext returns a ToolContext for calling a handler directly, as
@@ -122,7 +111,7 @@ func (d *Dispatcher) newToolContext(ctx context.Context, t *Tool, name, callID s
 		tc.beat = d.Heartbeat
 	}
 	if d.Session != nil {
-		tc.sess = d.Session
+		tc.sess.Store(d.Session)
 	}
 	if d.Resources != nil {
 		tc.res = d.Resources
@@ -137,11 +126,12 @@ func (d *Dispatcher) newToolContext(ctx context.Context, t *Tool, name, callID s
 }
 
 // Tx returns the call's session transaction, from the moment the dispatcher has taken it (step 6:
-// Hooks.Begin, the handler, OnResult) until the call ends; nil without a Dispatcher.Session, and
-// before. Hooks use it to join work to the call's commit (session.Tx.Join) or to write in the store's
-// own transaction (session.Tx.StoreTx) instead of taking a second connection while this one is held.
+// Hooks.Begin, the handler, OnResult) until the call ends; nil without a Dispatcher.Session, before,
+// and once the call has ended (the transaction is then committed or rolled back). Hooks use it to join
+// work to the call's commit (session.Tx.Join) or to write in the store's own transaction
+// (session.Tx.StoreTx) instead of taking a second connection while this one is held.
 func (tc *ToolContext) Tx() *session.Tx {
-	if tc.tx == nil || tc.tx.Session() == nil { // not begun yet
+	if tc.tx == nil || tc.tx.Session() == nil || tc.ended() { // not begun yet, or over
 		return nil
 	}
 	return tc.tx
@@ -149,7 +139,7 @@ func (tc *ToolContext) Tx() *session.Tx {
 
 // Session returns the session of the call (Dispatcher.Session); nil when the
 // dispatcher has none.
-func (tc *ToolContext) Session() *session.Session { return tc.sess }
+func (tc *ToolContext) Session() *session.Session { return tc.sess.Load() }
 
 // Resources returns the resource context of the call (Dispatcher.Resources);
 // nil when the dispatcher has none. Get typed resources with
@@ -159,23 +149,64 @@ func (tc *ToolContext) Resources() *resources.Context { return tc.res }
 
 // Filesystem returns the call's filesystem: Dispatcher.Filesystem, else the
 // resource bound to FilesystemKey (resolved before the handler runs, so that
-// the transaction covers it); nil when there is neither.
+// the transaction covers it); nil when there is neither. After the call has
+// ended it returns the filesystem the call had, and nil when none was resolved
+// during the call: resolving the key then could give another call's
+// tool-call resource.
 func (tc *ToolContext) Filesystem() vfs.Filesystem {
-	if tc.fs == nil && tc.res != nil && (tc.rare == nil || tc.rare.fsErr == nil) {
-		tc.resolveFilesystem()
+	if tc.fs != nil || tc.res == nil {
+		return tc.fs
 	}
-	return tc.fs
+	r := tc.lockRare()
+	if r == nil {
+		return nil
+	}
+	fs, done := r.fs, r.fs != nil || r.fsErr != nil || r.ended()
+	r.unlock()
+	if done {
+		return fs
+	}
+	fs, err := tc.resolve()
+	r.lock()
+	if r.fs == nil && r.fsErr == nil && !r.ended() { // the first resolution stands; none after the end
+		r.fs, r.fsErr = fs, err
+	}
+	fs = r.fs
+	r.unlock()
+	return fs
 }
 
-// resolveFilesystem resolves FilesystemKey from the resources; an unbound
-// key is not an error (there is no filesystem).
-func (tc *ToolContext) resolveFilesystem() error {
+// resolve resolves FilesystemKey from the resources; an unbound key is not an
+// error (there is no filesystem).
+func (tc *ToolContext) resolve() (vfs.Filesystem, error) {
 	fs, err := resources.Get(tc.res, FilesystemKey)
 	if err != nil {
 		if errors.Is(err, resources.ErrUnbound) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	return fs, nil
+}
+
+// resolveFilesystem resolves the call's filesystem before the handler runs
+// (the dispatcher's step 6, on its goroutine: the handler's goroutines start
+// after it sets tc.fs).
+func (tc *ToolContext) resolveFilesystem() error {
+	if r := tc.peekRare(); r != nil {
+		fs := r.fs
+		r.unlock()
+		if fs != nil { // Filesystem resolved it earlier in the call (a policy)
+			tc.fs = fs
 			return nil
 		}
-		tc.more().fsErr = err
+	}
+	fs, err := tc.resolve()
+	if err != nil {
+		if r := tc.lockRare(); r != nil {
+			r.fsErr = err
+			r.unlock()
+		}
 		return err
 	}
 	tc.fs = fs

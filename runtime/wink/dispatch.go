@@ -367,6 +367,7 @@ type callState struct {
 	value    any          // boxed R for the event
 	hasValue bool
 	excluded bool
+	replayed bool // a ledger's replay (runIdempotent): the value is in value, not in the frame
 	panicV   any
 	stack    []byte
 	idemKey  string
@@ -413,7 +414,7 @@ func (cs *callState) reset() {
 	if cs.value != nil {
 		cs.value = nil
 	}
-	cs.hasValue, cs.excluded = false, false
+	cs.hasValue, cs.excluded, cs.replayed = false, false, false
 	if cs.program != "" {
 		cs.program = ""
 	}
@@ -484,11 +485,15 @@ func startHook(ctx context.Context, start func(context.Context, *Tool, Call) (co
 func (t *Tool) run(ctx context.Context, disp *Dispatcher, call Call, fr *frame) {
 	cs := &fr.cs
 	name := t.spec.Name
+	var tc *ToolContext
 	defer func() {
 		if pv := recover(); pv != nil {
 			cs.fail(FailureText(name, PanicText(pv)))
 			cs.err, cs.cause = nil, nil
 			cs.panicV, cs.stack = pv, debug.Stack()
+		}
+		if tc != nil {
+			tc.end(fr) // before the frame goes back to the pool (invoke)
 		}
 	}()
 
@@ -533,14 +538,20 @@ func (t *Tool) run(ctx context.Context, disp *Dispatcher, call Call, fr *frame) 
 		cs.params = fr.params()
 	}
 
-	// 3: the ToolContext (before the policies, which see it).
-	tc := disp.newToolContext(ctx, t, name, call.ID)
+	// 3: the ToolContext (before the policies, which see it); its call ends when run returns (the
+	// deferred end above: tcstate.go).
+	tc = disp.newToolContext(ctx, t, name, call.ID)
 	tc.fr = fr
-	if fr.ops.has&hasEncodeParams == 0 && call.Arguments != nil {
-		tc.more().args = call.Arguments // no params encoder: CanonicalArguments uses the arguments as sent
+	if t.program {
+		tc.ctx = context.WithValue(tc.ctx, programDispatcherKey{}, disp) // ToolContext.Dispatcher
 	}
-	if call.Hold != "" {
-		tc.more().hold = call.Hold
+	if args := fr.ops.has&hasEncodeParams == 0 && call.Arguments != nil; args || call.Hold != "" {
+		r := new(tcRare)
+		if args {
+			r.args = call.Arguments // no params encoder: CanonicalArguments uses the arguments as sent
+		}
+		r.hold = call.Hold
+		tc.setRare(r)
 	}
 
 	// 4: policies, section first, then prompt; then the Check hook.
@@ -638,7 +649,7 @@ func (t *Tool) runIdempotent(ctx context.Context, disp *Dispatcher, tc *ToolCont
 	cs.out.Success = true
 	cs.out.Message = e.Message
 	cs.out.Output = e.Rendered
-	cs.out.Replayed = true
+	cs.out.Replayed, cs.replayed = true, true
 	cs.value, cs.hasValue = e.Value, e.Value != nil
 	if disp.hasPolicies() || disp.Hooks.OnResult != nil {
 		if disp.Session != nil {
@@ -776,13 +787,18 @@ func (t *Tool) afterSuccess(disp *Dispatcher, tc *ToolContext, cs *callState) {
 		// into a failure, finish restores this snapshot (which, under the
 		// shared lock, may also drop another read-only call's bookkeeping:
 		// the safe direction, a policy then asks again).
-		tc.sess = disp.Session
+		if tc.sess.Load() != disp.Session {
+			tc.sess.Store(disp.Session)
+		}
 		if !cs.snap.Taken() && (disp.hasPolicies() || disp.Hooks.OnResult != nil) {
 			if err := cs.snap.Capture(txn.Parts{Session: disp.Session}); err != nil {
 				cs.fail(FailureText(t.spec.Name, err.Error()))
 				return
 			}
 		}
+	}
+	if disp.hasPolicies() || disp.Hooks.OnResult != nil {
+		tc.fr.result.Store(true) // AppendResultJSON: the result is written (tcstate.go)
 	}
 	if disp.hasPolicies() {
 		disp.onResult(tc, t, cs.params, &cs.out)

@@ -68,6 +68,7 @@ func setCallState(t *testing.T) *callState {
 		value:    2,
 		hasValue: true,
 		excluded: true,
+		replayed: true,
 		panicV:   3,
 		stack:    []byte("stack"),
 		idemKey:  "key",

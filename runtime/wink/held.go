@@ -52,10 +52,22 @@ func newHoldID() string {
 // CanonicalArguments returns the arguments of the call in their canonical form: the decoded params
 // (defaults filled in) encoded by the tool's generated encoder, then written as RFC 8785 says
 // (strictjson.CanonicalExact), so every spelling of the same arguments gives the same bytes; for a tool
-// without a params encoder, the canonical form of the arguments as sent. It is computed once per call.
+// without a params encoder, the canonical form of the arguments as sent. It is computed once per call,
+// on first use.
+//
+// Once the call has ended (Dispatch returned), it returns what it computed during the call, and nil when
+// it was never called then: the decoded params and the arguments belong to the call, and are gone. A
+// handler (or a goroutine it starts) that needs them after the call calls it once during the call. It is
+// safe to call from any goroutine, concurrently; callers must not modify the result.
 func (tc *ToolContext) CanonicalArguments() []byte {
-	if tc.rare != nil && tc.rare.canon != nil { // never nil once computed
-		return tc.rare.canon
+	r := tc.lockRare()
+	if r == nil { // the call ended without computing them
+		return nil
+	}
+	// Held while the frame and the arguments are read: the end of the call waits for it.
+	defer r.unlock()
+	if r.canon != nil || r.ended() { // never nil once computed
+		return r.canon
 	}
 	var src []byte
 	if tc.fr != nil {
@@ -63,8 +75,8 @@ func (tc *ToolContext) CanonicalArguments() []byte {
 			src = b
 		}
 	}
-	if src == nil && tc.rare != nil {
-		src = tc.rare.args
+	if src == nil {
+		src = r.args
 	}
 	if len(src) == 0 {
 		src = []byte("{}")
@@ -73,7 +85,7 @@ func (tc *ToolContext) CanonicalArguments() []byte {
 	if err != nil {
 		c = append([]byte(nil), src...) // never after strict decoding; kept as sent
 	}
-	tc.more().canon = c
+	r.canon = c
 	return c
 }
 
@@ -96,11 +108,16 @@ func (t *Tool) CanonicalArguments(args []byte, lim strictjson.Limits) ([]byte, e
 }
 
 // Binding returns what a decision on this call is bound to: its hold id (Call.Hold, "" for a call
-// never held), the tool, the digest of its canonical arguments, the session and the run.
+// never held), the tool, the digest of its canonical arguments, the session and the run. Once the call
+// has ended, Digest is "" unless the canonical arguments were computed during the call
+// (CanonicalArguments).
 func (tc *ToolContext) Binding() Binding {
-	b := Binding{Hold: tc.hold(), Tool: tc.ToolName, Digest: ArgumentsDigest(tc.CanonicalArguments()), Run: tc.Run.RunID}
-	if tc.sess != nil {
-		b.Session = tc.sess.ID()
+	b := Binding{Hold: tc.hold(), Tool: tc.ToolName, Run: tc.Run.RunID}
+	if canon := tc.CanonicalArguments(); canon != nil {
+		b.Digest = ArgumentsDigest(canon)
+	}
+	if s := tc.sess.Load(); s != nil {
+		b.Session = s.ID()
 	}
 	return b
 }
@@ -385,9 +402,14 @@ func appendHex4(dst []byte, r rune) []byte {
 
 // heldError builds the HeldError of call, held by policy for reason, with its binding: the call's hold
 // id when it carries one (a held call dispatched again keeps its id), else a new one.
+// It runs during the call (a policy's decision on the dispatcher's goroutine, or Elicit, which refuses
+// once the call has ended).
 func (tc *ToolContext) heldError(call Call, policy, reason string) *HeldError {
-	if tc.hold() == "" {
-		tc.more().hold = newHoldID()
+	if r := tc.lockRare(); r != nil {
+		if r.hold == "" && !r.ended() {
+			r.hold = newHoldID()
+		}
+		r.unlock()
 	}
 	call.Hold = tc.hold()
 	canon := tc.CanonicalArguments()

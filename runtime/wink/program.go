@@ -196,7 +196,6 @@ func (t *Tool) checkCaller(ctx context.Context) (msg, prog string) {
 func (t *Tool) executeProgram(ctx context.Context, disp *Dispatcher, tc *ToolContext, fr *frame, call Call) {
 	cs := &fr.cs
 	name := t.spec.Name
-	tc.ctx = context.WithValue(tc.ctx, programDispatcherKey{}, disp)
 	res, herr := fr.handle(tc)
 	if herr != nil {
 		if he, ok := errors.AsType[*HeldError](herr); ok {
@@ -242,17 +241,23 @@ func (t *Tool) executeProgram(ctx context.Context, disp *Dispatcher, tc *ToolCon
 // AppendResultJSON appends the generated JSON encoding of the call's result value, during the call's
 // OnResult (a policy's or Hooks.OnResult): the value the handler returned, or the one a ledger replayed.
 // It returns dst and false when there is none to encode: a result without a value, a value excluded
-// from the context, a replay from a ledger that keeps no typed values (pgledger).
+// from the context, a replay from a ledger that keeps no typed values (pgledger); and before OnResult
+// (the handler's goroutines cannot read the result while the dispatcher writes it) and once the call
+// has ended (the result belongs to the call). It is safe to call from any goroutine.
 func (tc *ToolContext) AppendResultJSON(dst []byte) ([]byte, bool) {
-	fr := tc.fr
-	if fr == nil || tc.tool == nil {
+	if tc.tool == nil {
 		return dst, false
 	}
+	fr, ok := tc.enterFrame()
+	if !ok {
+		return dst, false
+	}
+	defer exitFrame(fr)
 	cs := &fr.cs
-	if !cs.hasValue || cs.excluded {
+	if !fr.result.Load() || !cs.hasValue || cs.excluded {
 		return dst, false
 	}
-	if cs.out.Replayed {
+	if cs.replayed {
 		if cs.value == nil {
 			return dst, false
 		}

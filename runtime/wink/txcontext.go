@@ -35,6 +35,8 @@ func beginTx(ctx context.Context, tc *ToolContext, s *session.Session, cs *callS
 	}
 	cs.tx = tx
 	tc.tx = tx
-	tc.sess = tx.Session()
+	if s := tx.Session(); s != tc.sess.Load() { // a read-only call's view
+		tc.sess.Store(s)
+	}
 	return nil
 }

@@ -131,6 +131,10 @@ type frame struct {
 	out    [outputBuf]byte // where a short output is rendered (Tool.render)
 	misses uint8           // the outputs rendered here that differed from the tool's last one
 	clock  time.Time       // the last reading of the system clock (Dispatcher.start)
+	// readers counts the AppendResultJSON calls reading the frame now, and result says that the call's
+	// result is written (OnResult): see tcstate.go.
+	readers atomic.Int32
+	result  atomic.Bool
 }
 
 // typedOp runs operation k of a tool built from fp, the *Funcs[P, R] NewTool
