@@ -237,7 +237,7 @@ func (e *FormError) Error() string {
 // Binding: a later call that reuses the provider's call id (or asks with
 // other arguments, in another session or run) is asked anew.
 // Without a client and a session it returns an error matching
-// ErrNotAvailable.
+// ErrNotAvailable, and so it does once the call has ended.
 func Elicit[T any](tc *ToolContext, message string, form *Form[T]) (T, ElicitAction, error) {
 	var zero T
 	if form == nil || form.Decode == nil {

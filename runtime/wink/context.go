@@ -33,7 +33,11 @@ type RunContext struct {
 // passes it straight to any context-taking API and sees the call's deadline
 // and cancellation.
 //
-// A ToolContext belongs to one call; the dispatcher never reuses it.
+// A ToolContext belongs to one call; the dispatcher never reuses it. A handler
+// may keep it and use it from goroutines it starts, during the call and after
+// it: its methods are safe for concurrent use, and what each returns once the
+// call has ended is in its documentation and in the package documentation
+// ("Keeping a ToolContext").
 type ToolContext struct {
 	// CallID is the provider's id of the tool call.
 	CallID string

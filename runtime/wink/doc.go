@@ -103,6 +103,32 @@
 // rollback makes Dispatch return a *TransactionError: without a transaction,
 // or after a failed restore, the state cannot be trusted.
 //
+// # Keeping a ToolContext
+//
+// Every call gets a ToolContext of its own, which the dispatcher never reuses:
+// a handler may keep it and use it, as its context or otherwise, from
+// goroutines it starts, during the call and after it; every method is safe
+// for concurrent use, and none ever gives another call's data. What belongs to
+// the call itself (its decoded arguments, its result, its transaction) is
+// gone once Dispatch returns, and the methods then say so:
+//   - CanonicalArguments returns what it computed during the call, nil when it
+//     was never called then; Binding's Digest is "" in that case;
+//   - AppendResultJSON returns false (it gives the result only during OnResult);
+//   - Tx returns nil (the transaction is committed or rolled back);
+//   - Elicit returns an error matching ErrNotAvailable;
+//   - Filesystem returns the filesystem the call had (nil when none was
+//     resolved during it);
+//   - the context methods (Done, Err, Deadline, Value), Session, Resources,
+//     Budget, Tool, Principal, Dispatcher, Beat, Log, Progress, Sample and
+//     RequireClient work as during the call, on the dispatcher's and the
+//     call's context's values: a write to the session, or a tool-call
+//     resource resolved through Resources, is then outside the call's
+//     transaction and tool-call scope.
+//
+// Policies and hooks receive the same ToolContext; a goroutine one of them
+// starts must not use it before the handler runs (the dispatcher still sets
+// the call's transaction and filesystem then).
+//
 // # Session, resources, filesystem, policies, transactions, idempotency
 //
 // Dispatcher.Session, Resources, Filesystem, Policies, SectionPolicies,

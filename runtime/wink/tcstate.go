@@ -3,6 +3,7 @@ package wink
 import (
 	"runtime"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/winkgen/wink/runtime/vfs"
 )
@@ -106,16 +107,32 @@ func (tc *ToolContext) ended() bool {
 }
 
 // end marks the end of tc's call, whose frame is fr, before fr is released: after it, no method of tc
-// reads fr or the arguments as sent. It waits for the methods reading them now, which are short.
+// reads fr or the arguments as sent. It waits for the methods reading them now, which are short. Its
+// common case (no rare, no reader, no OnResult) is one compare-and-swap and two loads.
 func (tc *ToolContext) end(fr *frame) {
-	if !tc.rare.CompareAndSwap(nil, &endedRare) {
-		r := tc.rare.Load()
-		r.lock() // waits for a CanonicalArguments reading the frame
-		r.args = nil
-		r.st.Store(tcEnded) // and unlocked
+	// tc.rare from nil to &endedRare, without the write barrier of atomic.Pointer's CompareAndSwap (a
+	// call): the old value is nil and the new one a global, neither of which the collector needs to see.
+	if !atomic.CompareAndSwapUintptr((*uintptr)(unsafe.Pointer(&tc.rare)), 0, uintptr(unsafe.Pointer(&endedRare))) {
+		tc.rare.Load().end()
 	}
+	if fr.readers.Load() != 0 || fr.result.Load() {
+		fr.endReaders()
+	}
+}
+
+// end marks the end of the call of the ToolContext r belongs to (out of line: ToolContext.end is inlined).
+//
+//go:noinline
+func (r *tcRare) end() {
+	r.lock() // waits for a CanonicalArguments reading the frame
+	r.args = nil
+	r.st.Store(tcEnded) // and unlocked
+}
+
+// endReaders waits for the AppendResultJSON calls reading fr, and closes its result for the next call.
+func (fr *frame) endReaders() {
 	for fr.readers.Load() != 0 {
-		runtime.Gosched() // an AppendResultJSON in flight
+		runtime.Gosched()
 	}
 	if fr.result.Load() {
 		fr.result.Store(false)
