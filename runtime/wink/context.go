@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/winkgen/wink/runtime/resources"
 	"github.com/winkgen/wink/runtime/session"
@@ -115,7 +116,8 @@ func (d *Dispatcher) newToolContext(ctx context.Context, t *Tool, name, callID s
 		tc.beat = d.Heartbeat
 	}
 	if d.Session != nil {
-		tc.sess.Store(d.Session)
+		// A plain store (with its write barrier) into the atomic pointer: tc is not published yet.
+		*(*unsafe.Pointer)(unsafe.Pointer(&tc.sess)) = unsafe.Pointer(d.Session)
 	}
 	if d.Resources != nil {
 		tc.res = d.Resources
