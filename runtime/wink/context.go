@@ -148,10 +148,18 @@ func (tc *ToolContext) Tx() *session.Tx {
 func (tc *ToolContext) Session() *session.Session { return tc.sess.Load() }
 
 // Resources returns the resource context of the call (Dispatcher.Resources);
-// nil when the dispatcher has none. Get typed resources with
+// nil when the dispatcher has none, and once the call has ended: the context
+// is the dispatcher's, and a ToolCall resource resolved in it then would be
+// the one of whichever call runs then. Get typed resources with
 // resources.Get(tc.Resources(), key); ToolCall resources live until the
-// handler returns.
-func (tc *ToolContext) Resources() *resources.Context { return tc.res }
+// handler returns. A goroutine that needs a resource after the call resolves
+// it during the call.
+func (tc *ToolContext) Resources() *resources.Context {
+	if tc.res == nil || tc.ended() {
+		return nil
+	}
+	return tc.res
+}
 
 // Filesystem returns the call's filesystem: Dispatcher.Filesystem, else the
 // resource bound to FilesystemKey (resolved before the handler runs, so that

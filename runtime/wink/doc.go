@@ -116,14 +116,15 @@
 //   - AppendResultJSON returns false (it gives the result only during OnResult);
 //   - Tx returns nil (the transaction is committed or rolled back);
 //   - Elicit returns an error matching ErrNotAvailable;
+//   - Resources returns nil (a tool-call resource resolved then would be the
+//     one of whichever call runs then: resolve what a goroutine needs during
+//     the call);
 //   - Filesystem returns the filesystem the call had (nil when none was
 //     resolved during it);
-//   - the context methods (Done, Err, Deadline, Value), Session, Resources,
-//     Budget, Tool, Principal, Dispatcher, Beat, Log, Progress, Sample and
-//     RequireClient work as during the call, on the dispatcher's and the
-//     call's context's values: a write to the session, or a tool-call
-//     resource resolved through Resources, is then outside the call's
-//     transaction and tool-call scope.
+//   - the context methods (Done, Err, Deadline, Value), Session, Budget, Tool,
+//     Principal, Dispatcher, Beat, Log, Progress, Sample and RequireClient
+//     work as during the call, on the dispatcher's and the call's context's
+//     values: a write to the session is then outside the call's transaction.
 //
 // Policies and hooks receive the same ToolContext; a goroutine one of them
 // starts must not use it before the handler runs (the dispatcher still sets

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/winkgen/wink/runtime/resources"
 	"github.com/winkgen/wink/runtime/session"
 	"github.com/winkgen/wink/runtime/strictjson"
 	"github.com/winkgen/wink/runtime/wink"
@@ -48,11 +49,23 @@ func TestKeptToolContextAfterTheCall(t *testing.T) {
 	var during [][]byte
 	tool := echoTool(func(tc *wink.ToolContext, p searchParams) {
 		kept = append(kept, tc)
+		if tc.Resources() == nil || tc.Tx() == nil {
+			t.Error("during the call, Resources() or Tx() is nil")
+		}
 		if p.Limit == 2 {
 			during = append(during, tc.CanonicalArguments())
 		}
 	})
-	d := &wink.Dispatcher{Registry: wink.MustRegistry([]*wink.Tool{tool}), Session: session.New(),
+	reg, err := resources.NewRegistry(resources.Bind(scratchKey, func(*resources.Resolver) (*[]byte, error) { return new([]byte), nil }).Scope(resources.ToolCall))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, err := reg.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	d := &wink.Dispatcher{Registry: wink.MustRegistry([]*wink.Tool{tool}), Session: session.New(), Resources: rc,
 		Hooks: wink.Hooks{OnResult: func(tc *wink.ToolContext, _ *wink.Tool, _ any, _ *wink.Outcome) {}}}
 	dispatch := func(q string, limit int) {
 		t.Helper()
@@ -86,6 +99,9 @@ func TestKeptToolContextAfterTheCall(t *testing.T) {
 		if got, ok := tc.AppendResultJSON(nil); ok {
 			t.Errorf("call %d: after the call, AppendResultJSON = %s, true; want false", i, got)
 		}
+		if res := tc.Resources(); res != nil {
+			t.Errorf("call %d: after the call, Resources() = %p, want nil (its tool-call scope is another call's)", i, res)
+		}
 		if tx := tc.Tx(); tx != nil {
 			t.Errorf("call %d: after the call, Tx() = %p, want nil", i, tx)
 		}
@@ -97,6 +113,9 @@ func TestKeptToolContextAfterTheCall(t *testing.T) {
 		}
 	}
 }
+
+// scratchKey is a tool-call resource.
+var scratchKey = resources.NewKey[*[]byte]("Scratch")
 
 // confirmForm is a form with no fields.
 var confirmForm = &wink.Form[struct{}]{Name: "Confirm", Schema: []byte(`{"type":"object","properties":{}}`),
