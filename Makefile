@@ -1,17 +1,12 @@
 GO ?= go
 # Packages that declare //wink:tool handlers (their wink_gen.go is committed and checked fresh).
 TOOL_PKGS := ./example/... ./benchmarks/... ./runtime/...
-# Packages whose tests run under -race (make race); make test runs every other package without it, so
-# nothing runs twice.
-RACE_PKGS := ./runtime/wink/... ./runtime/ledger/... ./runtime/session/... ./runtime/resources/... \
-	./runtime/txn/... ./runtime/loop/... ./runtime/mcpserver/... ./runtime/otelwink/... ./runtime/providers/... \
-	./runtime/durable/... ./runtime/ratelimit/...
 # Nested modules (their own go.mod, so that their dependencies stay out of winkgen's module graph): the
 # root's ./... does not enter them; test, race, vet, cross and check-fresh do.
 NESTED_MODS := runtime/durable/temporal
 FUZZTIME ?= 60s
 
-.PHONY: demo demo-tools demo-fleet demo-durable demo-code bench-durable bench-tools test race generate regen check-generated check-fresh cross go-next bench bench-scale bench-mcp fuzz fuzz-brief vet mcp-clients conformance
+.PHONY: demo demo-tools demo-fleet demo-durable demo-code bench-durable bench-tools test test-race race generate regen check-generated check-fresh cross go-next bench bench-scale bench-mcp fuzz fuzz-brief vet mcp-clients conformance
 
 ## demo: install bubblewrap when missing (scripts/demo-deps.sh: the demo's shell runs in it), regenerate,
 ## then run the example agent end to end through the agent loop with a scripted model
@@ -41,18 +36,12 @@ demo-durable:
 demo-code:
 	$(GO) run ./example/cmd/codemode
 
-## test: everything CI runs (scripts/test-deps.sh first: it installs bubblewrap, PostgreSQL and npm when
-## missing, or says what to install, before anything is built)
+## test: everything CI runs (scripts/test.sh): scripts/test-deps.sh first (it installs bubblewrap, PostgreSQL
+## and npm when missing, or says what to install, before anything is built), gofmt, then three lanes side by
+## side: race (test-race, check-fresh, cross, mcp-clients, all built with -race: one build of the tree),
+## next (go-next) and fuzz (fuzz-brief); it ends with each step's time
 test:
-	bash scripts/test-deps.sh
-	$(MAKE) --no-print-directory vet
-	$(GO) test -timeout 30m $$($(GO) list ./... | grep -v -x -F "$$($(GO) list $(RACE_PKGS))")
-	$(MAKE) --no-print-directory race
-	$(MAKE) --no-print-directory check-fresh
-	$(MAKE) --no-print-directory cross
-	$(MAKE) --no-print-directory go-next
-	$(MAKE) --no-print-directory fuzz-brief
-	$(MAKE) --no-print-directory mcp-clients
+	bash scripts/test.sh
 
 ## mcp-clients: the official MCP clients against winkgen's servers (Node.js 22 and the clients pinned in
 ## testdata/mcpclients/package-lock.json, installed with npm ci when missing): the TypeScript SDK client and
@@ -68,11 +57,15 @@ mcp-clients:
 conformance:
 	bash testdata/mcpclients/conformance.sh
 
-## race: the concurrency tests (isolation on one session, stores and ledgers shared by processes, the MCP
-## server, the loop in parallel) under -race
-race:
-	$(GO) test -race -timeout 30m $(RACE_PKGS)
-	for m in $(NESTED_MODS); do (cd $$m && $(GO) test -race -timeout 30m ./...) || exit 1; done
+## test-race: vet (every analyzer, through go test -vet=all) and every test of the module and its nested
+## modules, built with -race (make test runs it with GOFLAGS=-race, so that the go commands the tests start
+## share its build)
+test-race:
+	$(GO) test -race -vet=all -timeout 30m ./...
+	for m in $(NESTED_MODS); do (cd $$m && $(GO) test -race -vet=all -timeout 30m ./...) || exit 1; done
+
+## race: the same as test-race
+race: test-race
 
 ## cross: the module and its nested modules type-check for darwin and windows, tests included
 ## (internal/crosscheck: what differs between platforms is which files a build takes and which syscall
@@ -87,9 +80,8 @@ cross:
 GO_NEXT ?= go1.27.3
 NEXT_PKGS := ./annotations/... ./runtime/strictjson/... ./runtime/wink/... ./cmd/winkgen/... ./benchmarks/ ./gen/schema/...
 go-next:
-	GOTOOLCHAIN=$(GO_NEXT) $(GO) vet $(NEXT_PKGS) ./gen
-	GOTOOLCHAIN=$(GO_NEXT) $(GO) test -timeout 30m -skip '^TestUseInYourModule$$' $(NEXT_PKGS)
-	GOTOOLCHAIN=$(GO_NEXT) $(GO) test -timeout 30m ./gen -run 'TestGolden|TestDeterministic|Example'
+	GOTOOLCHAIN=$(GO_NEXT) $(GO) test -vet=all -timeout 30m -skip '^TestUseInYourModule$$' $(NEXT_PKGS)
+	GOTOOLCHAIN=$(GO_NEXT) $(GO) test -vet=all -timeout 30m ./gen -run 'TestGolden|TestDeterministic|Example'
 
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

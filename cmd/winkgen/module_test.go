@@ -90,7 +90,7 @@ func main() {
 		t.Helper()
 		cmd := exec.Command("go", args...)
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOPROXY="+proxy, "GOFLAGS=", "GOWORK=off", "GONOSUMDB=", "GONOSUMCHECK=", "GOSUMDB=",
+		cmd.Env = append(os.Environ(), "GOPROXY="+proxy, "GOFLAGS="+raceFlag(), "GOWORK=off", "GONOSUMDB=", "GONOSUMCHECK=", "GOSUMDB=",
 			"GOPRIVATE=", "GONOPROXY=", "GOINSECURE=", "GOPATH="+gopath, "GOMODCACHE=")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
@@ -193,4 +193,16 @@ func makeWritable(dir string) {
 		}
 		return nil
 	})
+}
+
+// raceFlag keeps -race when the surrounding test run builds with it (make test sets GOFLAGS=-race): the
+// new user's module then reuses the packages that run compiled, instead of compiling the standard library
+// and the runtime once more without it. No other flag of the surrounding run reaches the user's commands.
+func raceFlag() string {
+	for _, f := range strings.Fields(os.Getenv("GOFLAGS")) {
+		if f == "-race" || f == "-race=true" {
+			return "-race"
+		}
+	}
+	return ""
 }

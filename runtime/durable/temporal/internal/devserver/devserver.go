@@ -55,7 +55,9 @@ func Binary(ctx context.Context) (string, error) {
 		return bin, nil
 	}
 	cmd := exec.CommandContext(ctx, "go", "install", CLIModule)
-	cmd.Env = append(os.Environ(), "GOBIN="+filepath.Dir(bin))
+	// GOFLAGS cleared: make test sets -race for its own builds, and a race-built server would be a
+	// separate, slower build of the whole CLI.
+	cmd.Env = append(os.Environ(), "GOBIN="+filepath.Dir(bin), "GOFLAGS=")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", errors.New("devserver: building the temporal CLI (go install " + CLIModule + "): " + err.Error() + "\n" + string(out))
 	}

@@ -1,4 +1,4 @@
-package openai_test
+package readersfuzz_test
 
 import (
 	"encoding/json"

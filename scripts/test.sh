@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# make test: every check CI runs, in three lanes side by side, each lane's lines prefixed with its name:
+#
+#   race  vet and every test of the module and its nested modules under -race (make test-race), the
+#         freshness of generated code (make check-fresh), the darwin/windows type-check (make cross), the
+#         official MCP clients and the conformance suite (make mcp-clients)
+#   next  the generator, decoders and dispatcher on the newest Go release (make go-next); the allocation
+#         pins, which a -race build cannot measure, run here
+#   fuzz  every fuzz target briefly (make fuzz-brief)
+#
+# Why lanes, and why -race for everything: on a fresh clone most of make test is compiling, and each way
+# of building the tree (plain, -race, another Go release, fuzzing's instrumentation) compiles the
+# standard library and every dependency again. The race lane sets GOFLAGS=-race for every go command it
+# runs (go vet through go test -vet=all, the tests, the go commands the tests start, winkgen -check,
+# go build for the MCP clients' servers), so the whole lane shares one build of the tree; a test that
+# passes under -race passes without it, and the plain build's only extra checks (allocation counts, which
+# -race changes) run in the next lane. The lanes build different things, so running them side by side
+# wastes no work, and one lane's waits (PostgreSQL, subprocesses, Node.js) leave the CPU to the others.
+#
+# The script returns non-zero when any step failed, after every lane finished, and ends with each step's
+# duration. TEST_LANES (default "race next fuzz") picks lanes.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+MAKE=${MAKE:-make}
+
+bash scripts/test-deps.sh || exit 1
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [ -n "$unformatted" ]; then
+	echo "gofmt needed:"
+	echo "$unformatted"
+	exit 1
+fi
+
+steps_race="test-race check-fresh cross mcp-clients"
+steps_next="go-next"
+steps_fuzz="fuzz-brief"
+
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+t0=$(date +%s)
+
+lane() {
+	local name=$1 steps=$2 step start rc
+	for step in $steps; do
+		start=$(date +%s)
+		echo "== $step"
+		if [ "$name" = race ]; then
+			GOFLAGS="${GOFLAGS:-} -race" $MAKE --no-print-directory "$step"
+		else
+			$MAKE --no-print-directory "$step"
+		fi
+		rc=$?
+		echo "$name $step $(( $(date +%s) - start )) $rc" >>"$dir/times"
+		if [ $rc -ne 0 ]; then
+			echo "== $step FAILED (exit $rc); the rest of lane $name is skipped"
+			return 1
+		fi
+	done
+}
+
+pids=()
+for name in ${TEST_LANES:-race next fuzz}; do
+	steps_var=steps_$name
+	if [ -z "${!steps_var:-}" ]; then
+		echo "scripts/test.sh: no lane $name (lanes: race next fuzz)" >&2
+		exit 2
+	fi
+	# Each lane's lines get its name; sed -u keeps them flowing as they come.
+	( lane "$name" "${!steps_var}" 2>&1 | sed -u "s/^/[$name] /"; exit "${PIPESTATUS[0]}" ) &
+	pids+=($!)
+done
+failed=0
+for p in "${pids[@]}"; do
+	wait "$p" || failed=1
+done
+
+echo
+echo "make test: step times (lanes ran side by side; $(( $(date +%s) - t0 )) s in all)"
+while read -r name step secs rc; do
+	status=ok
+	[ "$rc" -ne 0 ] && status="FAILED (exit $rc)"
+	printf '  %-5s %-12s %4d s  %s\n' "$name" "$step" "$secs" "$status"
+done <"$dir/times"
+if [ $failed -ne 0 ]; then
+	echo "make test: FAILED"
+	exit 1
+fi
+echo "make test: ok"
