@@ -80,7 +80,7 @@ while read -r name step secs rc; do
 	status=ok
 	[ "$rc" -ne 0 ] && status="FAILED (exit $rc)"
 	printf '  %-5s %-12s %4d s  %s\n' "$name" "$step" "$secs" "$status"
-done <"$dir/times"
+done < <(sort -s -k1,1 "$dir/times")
 if [ $failed -ne 0 ]; then
 	echo "make test: FAILED"
 	exit 1
