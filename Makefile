@@ -1,12 +1,16 @@
 GO ?= go
 # Packages that declare //wink:tool handlers (their wink_gen.go is committed and checked fresh).
 TOOL_PKGS := ./example/... ./benchmarks/... ./runtime/...
+# The generator's packages: single-threaded tools whose tests type-check, generate and build code many
+# times; -race finds nothing in them and makes those tests several times slower, so they are tested by
+# test-gen, without it.
+GEN_PKGS := ./annotations/... ./gen/... ./cmd/winkgen/...
 # Nested modules (their own go.mod, so that their dependencies stay out of winkgen's module graph): the
 # root's ./... does not enter them; test, race, vet, cross and check-fresh do.
 NESTED_MODS := runtime/durable/temporal
 FUZZTIME ?= 60s
 
-.PHONY: demo demo-tools demo-fleet demo-durable demo-code bench-durable bench-tools test test-race race generate regen check-generated check-fresh cross go-next bench bench-scale bench-mcp fuzz fuzz-brief vet mcp-clients conformance
+.PHONY: demo demo-tools demo-fleet demo-durable demo-code bench-durable bench-tools test test-race test-gen race generate regen check-generated check-fresh cross go-next bench bench-scale bench-mcp fuzz fuzz-brief vet mcp-clients conformance
 
 ## demo: install bubblewrap when missing (scripts/demo-deps.sh: the demo's shell runs in it), regenerate,
 ## then run the example agent end to end through the agent loop with a scripted model
@@ -38,8 +42,9 @@ demo-code:
 
 ## test: everything CI runs (scripts/test.sh): scripts/test-deps.sh first (it installs bubblewrap, PostgreSQL
 ## and npm when missing, or says what to install, before anything is built), gofmt, then three lanes side by
-## side: race (test-race, check-fresh, cross, mcp-clients, all built with -race: one build of the tree),
-## next (go-next) and fuzz (fuzz-brief); it ends with each step's time
+## side: race (test-race, check-fresh, cross, mcp-clients), next (go-next, then test-gen) and fuzz
+## (fuzz-brief), every go command of race and test-gen built with -race (one build of the tree); it ends
+## with each step's time
 test:
 	bash scripts/test.sh
 
@@ -58,11 +63,17 @@ conformance:
 	bash testdata/mcpclients/conformance.sh
 
 ## test-race: vet (every analyzer, through go test -vet=all) and every test of the module and its nested
-## modules, built with -race (make test runs it with GOFLAGS=-race, so that the go commands the tests start
-## share its build)
+## modules but the generator's, built with -race (make test runs it with GOFLAGS=-race, so that the go
+## commands the tests start share the lane's build)
 test-race:
-	$(GO) test -race -vet=all -timeout 30m ./...
+	$(GO) test -race -vet=all -timeout 30m $$($(GO) list ./... | grep -v -x -F "$$($(GO) list $(GEN_PKGS))")
 	for m in $(NESTED_MODS); do (cd $$m && $(GO) test -race -vet=all -timeout 30m ./...) || exit 1; done
+
+## test-gen: vet and every test of the generator's packages (GEN_PKGS), their test binaries built without
+## -race even when GOFLAGS has it (make test sets it, so that the code they generate and build shares the
+## race lane's build)
+test-gen:
+	$(GO) test -race=false -vet=all -timeout 30m $(GEN_PKGS)
 
 ## race: the same as test-race
 race: test-race

@@ -4,17 +4,18 @@
 #   race  vet and every test of the module and its nested modules under -race (make test-race), the
 #         freshness of generated code (make check-fresh), the darwin/windows type-check (make cross), the
 #         official MCP clients and the conformance suite (make mcp-clients)
-#   next  the generator, decoders and dispatcher on the newest Go release (make go-next); the allocation
-#         pins, which a -race build cannot measure, run here
+#   next  the generator, decoders and dispatcher on the newest Go release (make go-next): the allocation
+#         pins, which a -race build cannot measure, run here; then the generator's tests on the machine's
+#         Go (make test-gen: their test binaries without -race, the go commands they start with it)
 #   fuzz  every fuzz target briefly (make fuzz-brief)
 #
 # Why lanes, and why -race for everything: on a fresh clone most of make test is compiling, and each way
 # of building the tree (plain, -race, another Go release, fuzzing's instrumentation) compiles the
 # standard library and every dependency again. The race lane sets GOFLAGS=-race for every go command it
 # runs (go vet through go test -vet=all, the tests, the go commands the tests start, winkgen -check,
-# go build for the MCP clients' servers), so the whole lane shares one build of the tree; a test that
-# passes under -race passes without it, and the plain build's only extra checks (allocation counts, which
-# -race changes) run in the next lane. The lanes build different things, so running them side by side
+# go build for the MCP clients' servers), and so does test-gen for the go commands the generator's tests
+# start, so they share one build of the tree; a test that passes under -race passes without it, and the
+# plain build's only extra checks (allocation counts, which -race changes) run in the next lane. The lanes build different things, so running them side by side
 # wastes no work, and one lane's waits (PostgreSQL, subprocesses, Node.js) leave the CPU to the others.
 #
 # The script returns non-zero when any step failed, after every lane finished, and ends with each step's
@@ -32,7 +33,9 @@ if [ -n "$unformatted" ]; then
 fi
 
 steps_race="test-race check-fresh cross mcp-clients"
-steps_next="go-next"
+steps_next="go-next test-gen"
+# Steps whose go commands build with -race: they share one build of the tree.
+race_steps=" test-race check-fresh cross mcp-clients test-gen "
 steps_fuzz="fuzz-brief"
 
 dir=$(mktemp -d)
@@ -44,7 +47,7 @@ lane() {
 	for step in $steps; do
 		start=$(date +%s)
 		echo "== $step"
-		if [ "$name" = race ]; then
+		if [[ "$race_steps" == *" $step "* ]]; then
 			GOFLAGS="${GOFLAGS:-} -race" $MAKE --no-print-directory "$step"
 		else
 			$MAKE --no-print-directory "$step"
