@@ -2,7 +2,8 @@
 # make test: every check CI runs, in three lanes side by side, each lane's lines prefixed with its name:
 #
 #   race  vet and every test of the module and its nested modules under -race (make test-race), the
-#         freshness of generated code (make check-fresh), the darwin/windows type-check (make cross), the
+#         freshness of generated code (make check-fresh), the darwin/windows type-check (make cross: a
+#         source type-check, built without -race, which cannot cross-compile), the
 #         official MCP clients and the conformance suite (make mcp-clients)
 #   next  the generator, decoders and dispatcher on the newest Go release (make go-next): the allocation
 #         pins, which a -race build cannot measure, run here; then the generator's tests on the machine's
@@ -35,7 +36,7 @@ fi
 steps_race="test-race check-fresh cross mcp-clients"
 steps_next="go-next test-gen"
 # Steps whose go commands build with -race: they share one build of the tree.
-race_steps=" test-race check-fresh cross mcp-clients test-gen "
+race_steps=" test-race check-fresh mcp-clients test-gen "
 steps_fuzz="fuzz-brief"
 
 dir=$(mktemp -d)
