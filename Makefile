@@ -5,6 +5,11 @@ TOOL_PKGS := ./example/... ./benchmarks/... ./runtime/...
 # times; -race finds nothing in them and makes those tests several times slower, so they are tested by
 # test-gen, without it.
 GEN_PKGS := ./annotations/... ./gen/... ./cmd/winkgen/...
+# The packages whose tests take longest, or that compile the providers' SDKs (megabytes of source each):
+# test-race names them first, so that the go command starts them first. -p 4: most of those tests wait on
+# subprocesses, PostgreSQL or the network, so four test binaries at a time keep two cores busy.
+SLOW_PKGS := ./runtime/vfs/... ./runtime/suites/... ./runtime/mcpserver/... ./runtime/wink/... \
+	./runtime/durable/... ./runtime/adapters/... ./runtime/providers/... ./runtime/ledger/... ./runtime/session/...
 # Nested modules (their own go.mod, so that their dependencies stay out of winkgen's module graph): the
 # root's ./... does not enter them; test, race, vet, cross and check-fresh do.
 NESTED_MODS := runtime/durable/temporal
@@ -42,9 +47,9 @@ demo-code:
 
 ## test: everything CI runs (scripts/test.sh): scripts/test-deps.sh first (it installs bubblewrap, PostgreSQL
 ## and npm when missing, or says what to install, before anything is built), gofmt, then three lanes side by
-## side: race (test-race, check-fresh, cross, mcp-clients), next (go-next, then test-gen) and fuzz
-## (fuzz-brief), every go command of race and test-gen built with -race (one build of the tree); it ends
-## with each step's time
+## side: race (test-race), next (go-next, test-gen, check-fresh) and fuzz (fuzz-brief, cross, mcp-clients),
+## every go command of test-race, test-gen, check-fresh and mcp-clients built with -race (one build of the
+## tree); it ends with each step's time
 test:
 	bash scripts/test.sh
 
@@ -66,7 +71,7 @@ conformance:
 ## modules but the generator's, built with -race (make test runs it with GOFLAGS=-race, so that the go
 ## commands the tests start share the lane's build)
 test-race:
-	$(GO) test -race -vet=all -timeout 30m $$($(GO) list ./... | grep -v -x -F "$$($(GO) list $(GEN_PKGS))")
+	$(GO) test -race -vet=all -p 4 -timeout 30m $(SLOW_PKGS) $$($(GO) list ./... | grep -v -x -F "$$($(GO) list $(GEN_PKGS) $(SLOW_PKGS))")
 	for m in $(NESTED_MODS); do (cd $$m && $(GO) test -race -vet=all -timeout 30m ./...) || exit 1; done
 
 ## test-gen: vet and every test of the generator's packages (GEN_PKGS), their test binaries built without

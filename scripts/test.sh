@@ -2,13 +2,14 @@
 # make test: every check CI runs, in three lanes side by side, each lane's lines prefixed with its name:
 #
 #   race  vet and every test of the module and its nested modules under -race (make test-race), the
-#         freshness of generated code (make check-fresh), the darwin/windows type-check (make cross: a
-#         source type-check, built without -race, which cannot cross-compile), the
-#         official MCP clients and the conformance suite (make mcp-clients)
+#         slowest packages first
 #   next  the generator, decoders and dispatcher on the newest Go release (make go-next): the allocation
 #         pins, which a -race build cannot measure, run here; then the generator's tests on the machine's
-#         Go (make test-gen: their test binaries without -race, the go commands they start with it)
-#   fuzz  every fuzz target briefly (make fuzz-brief)
+#         Go (make test-gen: their test binaries without -race, the go commands they start with it) and
+#         the freshness of generated code (make check-fresh)
+#   fuzz  every fuzz target briefly (make fuzz-brief), the darwin/windows type-check (make cross: a source
+#         type-check, built without -race, which cannot cross-compile), then the official MCP clients and
+#         the conformance suite (make mcp-clients)
 #
 # Why lanes, and why -race for everything: on a fresh clone most of make test is compiling, and each way
 # of building the tree (plain, -race, another Go release, fuzzing's instrumentation) compiles the
@@ -33,11 +34,11 @@ if [ -n "$unformatted" ]; then
 	exit 1
 fi
 
-steps_race="test-race check-fresh cross mcp-clients"
-steps_next="go-next test-gen"
+steps_race="test-race"
+steps_next="go-next test-gen check-fresh"
 # Steps whose go commands build with -race: they share one build of the tree.
 race_steps=" test-race check-fresh mcp-clients test-gen "
-steps_fuzz="fuzz-brief"
+steps_fuzz="fuzz-brief cross mcp-clients"
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
