@@ -1,14 +1,18 @@
 GO ?= go
 # Packages that declare //wink:tool handlers (their wink_gen.go is committed and checked fresh).
 TOOL_PKGS := ./example/... ./benchmarks/... ./runtime/...
-# The generator's packages: single-threaded tools whose tests type-check, generate and build code many
-# times; -race finds nothing in them and makes those tests several times slower, so they are tested by
-# test-gen, without it.
-GEN_PKGS := ./annotations/... ./gen/... ./cmd/winkgen/...
+# Packages tested without -race (test-gen): the generator's, single-threaded tools whose tests type-check,
+# generate and build code many times (-race finds nothing there and made cmd/winkgen's tests take 17
+# minutes), and the evaluator's, whose tests measure a child process's time, memory and read bounds: its
+# child is the test binary, which -race makes several times slower, so bounds meant for a program's work
+# are spent on instrumentation. The evaluator's concurrency tests (its mailboxes, shared counts and
+# concurrent calls) also run under -race, in test-race.
+GEN_PKGS := ./annotations/... ./gen/... ./cmd/winkgen/... ./runtime/suites/eval/...
+EVAL_RACE_TESTS := Mailbox|ConcurrentCalls|WireCounts
 # The packages whose tests take longest, or that compile the providers' SDKs (megabytes of source each):
 # test-race names them first, so that the go command starts them first. -p 4: most of those tests wait on
 # subprocesses, PostgreSQL or the network, so four test binaries at a time keep two cores busy.
-SLOW_PKGS := ./runtime/vfs/... ./runtime/suites/... ./runtime/mcpserver/... ./runtime/wink/... \
+SLOW_PKGS := ./runtime/vfs/... ./runtime/suites/sandbox/... ./runtime/suites/files/... ./runtime/mcpserver/... ./runtime/wink/... \
 	./runtime/durable/... ./runtime/adapters/... ./runtime/providers/... ./runtime/ledger/... ./runtime/session/...
 # Nested modules (their own go.mod, so that their dependencies stay out of winkgen's module graph): the
 # root's ./... does not enter them; test, race, vet, cross and check-fresh do.
@@ -72,10 +76,11 @@ conformance:
 ## commands the tests start share the lane's build)
 test-race:
 	$(GO) test -race -vet=all -p 4 -timeout 30m $(SLOW_PKGS) $$($(GO) list ./... | grep -v -x -F "$$($(GO) list $(GEN_PKGS) $(SLOW_PKGS))")
+	$(GO) test -race -vet=off -timeout 30m -run '$(EVAL_RACE_TESTS)' ./runtime/suites/eval/
 	for m in $(NESTED_MODS); do (cd $$m && $(GO) test -race -vet=all -timeout 30m ./...) || exit 1; done
 
-## test-gen: vet and every test of the generator's packages (GEN_PKGS), their test binaries built without
-## -race even when GOFLAGS has it (make test sets it, so that the code they generate and build shares the
+## test-gen: vet and every test of the generator's and the evaluator's packages (GEN_PKGS), their test
+## binaries built without -race even when GOFLAGS has it (make test sets it, so that the code they generate and build shares the
 ## race lane's build)
 test-gen:
 	$(GO) test -race=false -vet=all -timeout 30m $(GEN_PKGS)

@@ -4,7 +4,8 @@
 #   race  vet and every test of the module and its nested modules under -race (make test-race), the
 #         slowest packages first
 #   next  the generator, decoders and dispatcher on the newest Go release (make go-next): the allocation
-#         pins, which a -race build cannot measure, run here; then the generator's tests on the machine's
+#         pins, which a -race build cannot measure, run here; then the generator's and the evaluator's tests
+#         on the machine's
 #         Go (make test-gen: their test binaries without -race, the go commands they start with it) and
 #         the freshness of generated code (make check-fresh)
 #   fuzz  every fuzz target briefly (make fuzz-brief), the darwin/windows type-check (make cross: a source
