@@ -4,15 +4,14 @@
 #   race  vet and every test of the module and its nested modules under -race (make test-race), the
 #         slowest packages first
 #   next  the generator, decoders and dispatcher on the newest Go release (make go-next): the allocation
-#         pins, which a -race build cannot measure, run here; then the generator's and the evaluator's tests
-#         on the machine's
-#         Go (make test-gen: their test binaries without -race, the go commands they start with it) and
-#         the freshness of generated code (make check-fresh)
+#         pins, which a -race build cannot measure, run here; then the generator's and the evaluator's
+#         tests on the machine's Go (make test-gen: their test binaries without -race, the go commands
+#         they start with it) and the freshness of generated code (make check-fresh)
 #   fuzz  every fuzz target briefly (make fuzz-brief), the darwin/windows type-check (make cross: a source
 #         type-check, built without -race, which cannot cross-compile), then the official MCP clients and
 #         the conformance suite (make mcp-clients)
 #
-# Why lanes, and why -race for everything: on a fresh clone most of make test is compiling, and each way
+# Why lanes, and why -race for nearly everything: on a fresh clone most of make test is compiling, and each way
 # of building the tree (plain, -race, another Go release, fuzzing's instrumentation) compiles the
 # standard library and every dependency again. The race lane sets GOFLAGS=-race for every go command it
 # runs (go vet through go test -vet=all, the tests, the go commands the tests start, winkgen -check,
