@@ -43,19 +43,22 @@ steps_fuzz="fuzz-brief cross mcp-clients"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 t0=$(date +%s)
+TIMEFORMAT='%1U %1S'
 
 lane() {
-	local name=$1 steps=$2 step start rc
+	local name=$1 steps=$2 step start rc flags
 	for step in $steps; do
 		start=$(date +%s)
 		echo "== $step"
+		flags=${GOFLAGS:-}
 		if [[ "$race_steps" == *" $step "* ]]; then
-			GOFLAGS="${GOFLAGS:-} -race" $MAKE --no-print-directory "$step"
-		else
-			$MAKE --no-print-directory "$step"
+			flags="$flags -race"
 		fi
+		# bash's time keyword reports the CPU time of the step's whole process tree (every process it
+		# waited for: the go commands, compilers, test binaries, servers, node).
+		{ time GOFLAGS="$flags" $MAKE --no-print-directory "$step" 2>&3; } 3>&2 2>"$dir/$step.cpu"
 		rc=$?
-		echo "$name $step $(( $(date +%s) - start )) $rc" >>"$dir/times"
+		echo "$name $step $(( $(date +%s) - start )) $rc $(awk '{ printf "%d", $1 + $2 + 0.5 }' "$dir/$step.cpu")" >>"$dir/times"
 		if [ $rc -ne 0 ]; then
 			echo "== $step FAILED (exit $rc); the rest of lane $name is skipped"
 			return 1
@@ -81,11 +84,14 @@ done
 
 echo
 echo "make test: step times (lanes ran side by side; $(( $(date +%s) - t0 )) s in all)"
-while read -r name step secs rc; do
+while read -r name step secs rc cpu; do
 	status=ok
 	[ "$rc" -ne 0 ] && status="FAILED (exit $rc)"
-	printf '  %-5s %-12s %4d s  %s\n' "$name" "$step" "$secs" "$status"
+	printf '  %-5s %-12s %4d s  CPU %5s s  %s\n' "$name" "$step" "$secs" "$cpu" "$status"
 done < <(sort -s -k1,1 "$dir/times")
+# times: the second line is the CPU time (user, system) of every process the script waited for.
+times >"$dir/total"
+echo "  CPU of the whole run (user, system): $(sed -n 2p "$dir/total")"
 if [ $failed -ne 0 ]; then
 	echo "make test: FAILED"
 	exit 1
