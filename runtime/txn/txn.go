@@ -194,15 +194,37 @@ func (e *panicError) Error() string {
 }
 
 // Release frees the storage of the captured snapshots (Releaser parts) and
-// empties s. Restoring s afterwards does nothing.
+// empties s. Restoring s afterwards does nothing. A part's Release that
+// panics does not stop the others: every part is released and s emptied, then
+// the first panic continues (so a Snap is never released twice).
 func (s *Snap) Release() {
+	var first *releasePanic
 	for i := 0; i < s.n; i++ {
 		it := s.at(i)
 		if r, ok := it.part.(Releaser); ok {
-			r.Release(it.snap)
+			if p := releasePart(r, it.snap); p != nil && first == nil {
+				first = p
+			}
 		}
 	}
 	s.empty()
+	if first != nil {
+		panic(first.v)
+	}
+}
+
+// releasePanic is the value a part's Release panicked with.
+type releasePanic struct{ v any }
+
+// releasePart calls r.Release(snap), returning its panic, if any.
+func releasePart(r Releaser, snap any) (p *releasePanic) {
+	defer func() {
+		if pv := recover(); pv != nil {
+			p = &releasePanic{pv}
+		}
+	}()
+	r.Release(snap)
+	return nil
 }
 
 // empty makes s zero, writing only what a capture set: the dispatcher keeps a Snap in every call's
