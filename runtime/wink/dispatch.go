@@ -861,7 +861,7 @@ func (cs *callState) finish(ctx context.Context, disp *Dispatcher, t *Tool, call
 		}
 	}
 	if cs.snap.Taken() {
-		_ = contained("releasing the snapshot", func() error { cs.snap.Release(); return nil })
+		releaseSnap(&cs.snap)
 	}
 	evErr = joinErr(evErr, cs.extraErr)
 	out := cs.out
@@ -900,7 +900,7 @@ func (cs *callState) finish(ctx context.Context, disp *Dispatcher, t *Tool, call
 		if ctx.Done() != nil {
 			commitCtx = context.WithoutCancel(ctx) // the commit completes even when the call was cancelled
 		}
-		if cerr := contained("committing the session", func() error { return tx.End(commitCtx) }); cerr != nil {
+		if cerr := endTx(commitCtx, tx); cerr != nil {
 			cs.err = joinErr(cs.err, fmt.Errorf("wink: committing the session of tool %q failed: %w", t.spec.Name, cerr))
 		}
 	}
@@ -967,6 +967,24 @@ func contained(what string, f func() error) (err error) {
 		}
 	}()
 	return f()
+}
+
+// releaseSnap releases sn, ignoring a panic of a part's Release (contained without the closure: it
+// runs on every call with a transaction).
+func releaseSnap(sn *txn.Snap) {
+	defer func() { _ = recover() }()
+	sn.Release()
+}
+
+// endTx ends the call's session transaction (its commit), turning a panic into an error as contained
+// does, without contained's closure: it runs on every call with a session.
+func endTx(ctx context.Context, tx *session.Tx) (err error) {
+	defer func() {
+		if pv := recover(); pv != nil {
+			err = errors.New("committing the session panicked: " + PanicText(pv))
+		}
+	}()
+	return tx.End(ctx)
 }
 
 // isolate starts the call's isolation: the session's transaction (its lock,
