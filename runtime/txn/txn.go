@@ -198,33 +198,29 @@ func (e *panicError) Error() string {
 // panics does not stop the others: every part is released and s emptied, then
 // the first panic continues (so a Snap is never released twice).
 func (s *Snap) Release() {
-	var first *releasePanic
-	for i := 0; i < s.n; i++ {
-		it := s.at(i)
-		if r, ok := it.part.(Releaser); ok {
-			if p := releasePart(r, it.snap); p != nil && first == nil {
-				first = p
+	i := 0
+	defer func() {
+		if i < s.n { // part i's Release panicked: release the others, without stopping at a panic
+			for i++; i < s.n; i++ {
+				releasePart(s.at(i))
 			}
 		}
-	}
-	s.empty()
-	if first != nil {
-		panic(first.v)
+		s.empty()
+	}()
+	for ; i < s.n; i++ {
+		it := s.at(i)
+		if r, ok := it.part.(Releaser); ok {
+			r.Release(it.snap)
+		}
 	}
 }
 
-// releasePanic is the value a part's Release panicked with.
-type releasePanic struct{ v any }
-
-// releasePart calls r.Release(snap), returning its panic, if any.
-func releasePart(r Releaser, snap any) (p *releasePanic) {
-	defer func() {
-		if pv := recover(); pv != nil {
-			p = &releasePanic{pv}
-		}
-	}()
-	r.Release(snap)
-	return nil
+// releasePart releases it when its part is a Releaser, ignoring a panic.
+func releasePart(it *item) {
+	defer func() { _ = recover() }()
+	if r, ok := it.part.(Releaser); ok {
+		r.Release(it.snap)
+	}
 }
 
 // empty makes s zero, writing only what a capture set: the dispatcher keeps a Snap in every call's
