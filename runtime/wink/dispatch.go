@@ -542,6 +542,9 @@ func (t *Tool) run(ctx context.Context, disp *Dispatcher, call Call, fr *frame) 
 	// deferred end above: tcstate.go).
 	tc = disp.newToolContext(ctx, t, name, call.ID)
 	tc.fr = fr
+	if disp.Resources != nil {
+		tc.res = disp.Resources.ForCall() // the call's own handle: its scope opens at step 6 (callscope.go in resources)
+	}
 	if t.program {
 		tc.ctx = context.WithValue(tc.ctx, programDispatcherKey{}, disp) // ToolContext.Dispatcher
 	}
@@ -686,16 +689,18 @@ func (t *Tool) execute(ctx context.Context, disp *Dispatcher, tc *ToolContext, f
 		return
 	}
 
-	// 6, continued: the tool-call resource scope, closed however the call ends.
-	if res := disp.Resources; res != nil {
+	// 6, continued: the call's tool-call resource scope (on its own handle, which a kept
+	// ToolContext.Resources resolves in), closed however the call ends.
+	exposed := disp.hasPolicies() || hooks.Check != nil // tc reached code that may have started goroutines
+	if res := tc.res; res != nil {
 		res.BeginToolCall()
 		defer func() {
 			if err := res.EndToolCall(); err != nil {
 				cs.extraErr = joinErr(cs.extraErr, err)
 			}
 		}()
-		if tc.fs == nil {
-			if err := tc.resolveFilesystem(); err != nil {
+		if tc.callFS() == nil {
+			if err := tc.resolveFilesystem(exposed); err != nil {
 				cs.err = fmt.Errorf("wink: resolving the filesystem for tool %q: %w", name, err)
 				cs.cause = cs.err
 				return
@@ -704,14 +709,14 @@ func (t *Tool) execute(ctx context.Context, disp *Dispatcher, tc *ToolContext, f
 	}
 
 	// 6, continued: the filesystem's lock, then the transaction.
-	if err := disp.lockFilesystem(ctx, tc, cs, ro); err != nil {
+	if err := disp.lockFilesystem(ctx, tc, cs, ro, exposed); err != nil {
 		cs.err = fmt.Errorf("tool %q not executed: %w", name, err)
 		cs.cause = cs.err
 		return
 	}
-	if !ro && (disp.Session != nil || disp.Resources != nil || tc.fs != nil) {
-		parts := txn.Parts{Session: disp.Session, Resources: disp.Resources}
-		if sn, ok := tc.fs.(resources.Snapshotable); ok {
+	if fs := tc.callFS(); !ro && (disp.Session != nil || tc.res != nil || fs != nil) {
+		parts := txn.Parts{Session: disp.Session, Resources: tc.res}
+		if sn, ok := fs.(resources.Snapshotable); ok {
 			cs.others[0] = sn // in the frame: a local array would escape to the heap
 			parts.Others = cs.others[:]
 		}
@@ -1014,14 +1019,15 @@ func (d *Dispatcher) isolate(ctx context.Context, tc *ToolContext, cs *callState
 // lockFilesystem takes the lock of the call's filesystem when it is
 // snapshotable (shared for a read-only call, which also gets a read-only
 // view of it).
-func (d *Dispatcher) lockFilesystem(ctx context.Context, tc *ToolContext, cs *callState, ro bool) error {
-	if _, ok := tc.fs.(resources.Snapshotable); ok {
-		if err := cs.fsLock.Lock(ctx, ro, tc.fs); err != nil { // in place: a Locks copied into the frame passes the write barrier
+func (d *Dispatcher) lockFilesystem(ctx context.Context, tc *ToolContext, cs *callState, ro, exposed bool) error {
+	fs := tc.callFS()
+	if _, ok := fs.(resources.Snapshotable); ok {
+		if err := cs.fsLock.Lock(ctx, ro, fs); err != nil { // in place: a Locks copied into the frame passes the write barrier
 			return err
 		}
 	}
-	if ro && tc.fs != nil {
-		tc.fs = vfs.ReadOnly(tc.fs)
+	if ro && fs != nil {
+		tc.setCallFS(vfs.ReadOnly(fs), exposed)
 	}
 	return nil
 }

@@ -40,6 +40,7 @@ type tcRare struct {
 	canon   []byte         // CanonicalArguments, once computed
 	fs      vfs.Filesystem // the filesystem Filesystem resolved lazily (FilesystemKey)
 	fsErr   error          // resolving FilesystemKey failed
+	fsSet   bool           // fs is the dispatcher's step 6 value (setCallFS), which Filesystem returns
 	elicits int            // the Elicit calls the handler made
 }
 

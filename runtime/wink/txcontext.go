@@ -34,7 +34,9 @@ func beginTx(ctx context.Context, tc *ToolContext, s *session.Session, cs *callS
 		return err
 	}
 	cs.tx = tx
-	tc.tx = tx
+	if tc.tx != tx { // a ToolContext made without room for it (its tx is set before it is published otherwise)
+		tc.tx = tx
+	}
 	if s := tx.Session(); s != tc.sess.Load() { // a read-only call's view
 		tc.sess.Store(s)
 	}
