@@ -147,13 +147,14 @@ func (tc *ToolContext) Tx() *session.Tx {
 // dispatcher has none.
 func (tc *ToolContext) Session() *session.Session { return tc.sess.Load() }
 
-// Resources returns the resource context of the call (Dispatcher.Resources);
-// nil when the dispatcher has none, and once the call has ended: the context
-// is the dispatcher's, and a ToolCall resource resolved in it then would be
-// the one of whichever call runs then. Get typed resources with
-// resources.Get(tc.Resources(), key); ToolCall resources live until the
-// handler returns. A goroutine that needs a resource after the call resolves
-// it during the call.
+// Resources returns the resource context of the call: the call's own handle
+// on Dispatcher.Resources (resources.Context.ForCall), through which a
+// ToolCall resource resolves in the call's tool-call scope only (it opens just
+// before the handler and closes when the handler returns); nil when the
+// dispatcher has none, and once the call has ended. Get typed resources with
+// resources.Get(tc.Resources(), key). A handle kept past the call resolves
+// singletons as before and fails for ToolCall resources (resources.ErrScope):
+// a goroutine that needs one after the call resolves it during the call.
 func (tc *ToolContext) Resources() *resources.Context {
 	if tc.res == nil || tc.ended() {
 		return nil
