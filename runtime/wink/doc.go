@@ -119,7 +119,10 @@
 //     dispatcher starts the commit (an error matching session.ErrTxEnded; what
 //     was joined before is committed with the call, nothing is half in it),
 //     and its StoreTx is nil then;
-//   - Elicit returns an error matching ErrNotAvailable;
+//   - Elicit and Sample return an error matching ErrNotAvailable, and so does
+//     a Round's Wait made with it (the questions would belong to a request
+//     already answered); Progress does nothing (a progress token names a
+//     request in progress);
 //   - Resources returns nil; a *resources.Context it returned during the call
 //     is the call's own handle (resources.Context.ForCall): a tool-call
 //     resource resolves through it in the call's scope only, and after the
@@ -128,7 +131,7 @@
 //   - Filesystem returns the filesystem the call had (nil when none was
 //     resolved during it);
 //   - the context methods (Done, Err, Deadline, Value), Session, Budget, Tool,
-//     Principal, Dispatcher, Beat, Log, Progress, Sample and RequireClient
+//     Principal, Dispatcher, Beat, Log and RequireClient
 //     work as during the call, on the dispatcher's and the call's context's
 //     values: a write to the session is then outside the call's transaction.
 //

@@ -490,3 +490,62 @@ func TestPolicyGoroutinesUseTheToolContextBeforeTheHandler(t *testing.T) {
 	})
 	fail.report(t)
 }
+
+// countingClient is a wink.Client counting what it is asked.
+type countingClient struct{ samples, elicits, logs atomic.Int32 }
+
+func (c *countingClient) Log(context.Context, wink.LogLevel, string, string) error {
+	c.logs.Add(1)
+	return nil
+}
+func (c *countingClient) Sample(context.Context, wink.SampleRequest) (wink.SampleResult, error) {
+	c.samples.Add(1)
+	return wink.SampleResult{Role: "assistant", Content: wink.Text("ok")}, nil
+}
+func (c *countingClient) Elicit(context.Context, string, []byte) (wink.ElicitAction, []byte, error) {
+	c.elicits.Add(1)
+	return wink.ElicitDecline, nil, nil
+}
+
+// TestKeptToolContextAsksTheClientNothingAfterTheCall: the client of a call (an MCP server's request)
+// is asked nothing through a ToolContext kept past the call: Sample, Elicit and a Round's Wait fail with
+// ErrNotAvailable without reaching it, Progress reports nothing; during the call all of them reach it.
+func TestKeptToolContextAsksTheClientNothingAfterTheCall(t *testing.T) {
+	cl := &countingClient{}
+	var progress atomic.Int32
+	var kept *wink.ToolContext
+	use := func(tc *wink.ToolContext) []error {
+		_, err1 := tc.SampleText("hi", 5)
+		_, _, err2 := wink.Elicit(tc, "Sure?", confirmForm)
+		r := wink.NewRound(tc)
+		r.Sample("k", wink.SampleRequest{Messages: []wink.SampleMessage{{Role: "user", Content: wink.Text("hi")}}})
+		err3 := r.Wait()
+		tc.Progress(1, 2, "half")
+		return []error{err1, err2, err3}
+	}
+	tool := echoTool(func(tc *wink.ToolContext, _ searchParams) {
+		kept = tc
+		for i, err := range use(tc) {
+			if err != nil {
+				t.Errorf("during the call, question %d: %v", i, err)
+			}
+		}
+	})
+	d := &wink.Dispatcher{Registry: wink.MustRegistry([]*wink.Tool{tool})}
+	ctx := wink.WithProgress(wink.WithClient(context.Background(), cl), func(float64, float64, string) { progress.Add(1) })
+	if out, err := d.Dispatch(ctx, wink.Call{ID: "c", Name: "search_docs", Arguments: []byte(`{"query":"a","limit":1}`)}); err != nil || !out.Success {
+		t.Fatal(out, err)
+	}
+	s, e, p := cl.samples.Load(), cl.elicits.Load(), progress.Load()
+	if s != 2 || e != 1 || p != 1 {
+		t.Fatalf("during the call the client got %d samples, %d elicitations, %d progress reports; want 2, 1, 1", s, e, p)
+	}
+	for i, err := range use(kept) {
+		if !errors.Is(err, wink.ErrNotAvailable) {
+			t.Errorf("after the call, question %d: %v, want an error matching ErrNotAvailable", i, err)
+		}
+	}
+	if s2, e2, p2 := cl.samples.Load(), cl.elicits.Load(), progress.Load(); s2 != s || e2 != e || p2 != p {
+		t.Errorf("after the call the client got %d more samples, %d elicitations, %d progress reports; want none", s2-s, e2-e, p2-p)
+	}
+}
