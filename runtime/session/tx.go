@@ -152,6 +152,14 @@ func (s *Session) BeginIn(ctx context.Context, access Access, tx *Tx) error {
 // After End it still returns the session, whose writes then belong to no
 // transaction.
 func (tx *Tx) Session() *Session {
+	if tx.st.Load() != 0 && tx.access == ReadWrite { // every other state bit is set after txBegun
+		return tx.s
+	}
+	return tx.otherSession()
+}
+
+// otherSession is Session for a Tx not begun or ReadOnly.
+func (tx *Tx) otherSession() *Session {
 	if tx.st.Load()&txBegun == 0 {
 		return nil
 	}

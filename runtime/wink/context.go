@@ -208,13 +208,23 @@ func (tc *ToolContext) Filesystem() vfs.Filesystem {
 
 // callFS returns the call's filesystem as the dispatcher has set it (its goroutine only).
 func (tc *ToolContext) callFS() vfs.Filesystem {
-	if r := tc.rare.Load(); r != nil && r != &endedRare {
-		r.lock()
-		fs, set := r.fs, r.fsSet
-		r.unlock()
-		if set {
-			return fs
-		}
+	if tc.rare.Load() == nil {
+		return tc.fs
+	}
+	return tc.rareFS()
+}
+
+// rareFS is callFS when tc has a rare.
+func (tc *ToolContext) rareFS() vfs.Filesystem {
+	r := tc.rare.Load()
+	if r == &endedRare {
+		return tc.fs
+	}
+	r.lock()
+	fs, set := r.fs, r.fsSet
+	r.unlock()
+	if set {
+		return fs
 	}
 	return tc.fs
 }

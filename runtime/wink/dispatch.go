@@ -691,7 +691,6 @@ func (t *Tool) execute(ctx context.Context, disp *Dispatcher, tc *ToolContext, f
 
 	// 6, continued: the call's tool-call resource scope (on its own handle, which a kept
 	// ToolContext.Resources resolves in), closed however the call ends.
-	exposed := disp.hasPolicies() || hooks.Check != nil // tc reached code that may have started goroutines
 	if res := tc.res; res != nil {
 		res.BeginToolCall()
 		defer func() {
@@ -700,7 +699,7 @@ func (t *Tool) execute(ctx context.Context, disp *Dispatcher, tc *ToolContext, f
 			}
 		}()
 		if tc.callFS() == nil {
-			if err := tc.resolveFilesystem(exposed); err != nil {
+			if err := tc.resolveFilesystem(disp.exposes()); err != nil {
 				cs.err = fmt.Errorf("wink: resolving the filesystem for tool %q: %w", name, err)
 				cs.cause = cs.err
 				return
@@ -709,7 +708,7 @@ func (t *Tool) execute(ctx context.Context, disp *Dispatcher, tc *ToolContext, f
 	}
 
 	// 6, continued: the filesystem's lock, then the transaction.
-	if err := disp.lockFilesystem(ctx, tc, cs, ro, exposed); err != nil {
+	if err := disp.lockFilesystem(ctx, tc, cs, ro); err != nil {
 		cs.err = fmt.Errorf("tool %q not executed: %w", name, err)
 		cs.cause = cs.err
 		return
@@ -1019,7 +1018,7 @@ func (d *Dispatcher) isolate(ctx context.Context, tc *ToolContext, cs *callState
 // lockFilesystem takes the lock of the call's filesystem when it is
 // snapshotable (shared for a read-only call, which also gets a read-only
 // view of it).
-func (d *Dispatcher) lockFilesystem(ctx context.Context, tc *ToolContext, cs *callState, ro, exposed bool) error {
+func (d *Dispatcher) lockFilesystem(ctx context.Context, tc *ToolContext, cs *callState, ro bool) error {
 	fs := tc.callFS()
 	if _, ok := fs.(resources.Snapshotable); ok {
 		if err := cs.fsLock.Lock(ctx, ro, fs); err != nil { // in place: a Locks copied into the frame passes the write barrier
@@ -1027,10 +1026,14 @@ func (d *Dispatcher) lockFilesystem(ctx context.Context, tc *ToolContext, cs *ca
 		}
 	}
 	if ro && fs != nil {
-		tc.setCallFS(vfs.ReadOnly(fs), exposed)
+		tc.setCallFS(vfs.ReadOnly(fs), d.exposes())
 	}
 	return nil
 }
+
+// exposes reports whether a call's ToolContext reaches code before the dispatcher sets the call up (step
+// 6): policies and the Check hook, which may start goroutines that use it at once (tcstate.go).
+func (d *Dispatcher) exposes() bool { return d.hasPolicies() || d.Hooks.Check != nil }
 
 // joinErr joins two errors, either of which may be nil.
 func joinErr(a, b error) error {

@@ -27,7 +27,7 @@ func newSessionToolContext() *ToolContext {
 // without it gets its own).
 func beginTx(ctx context.Context, tc *ToolContext, s *session.Session, cs *callState, access session.Access) error {
 	tx := tc.tx
-	if tx == nil || tx.Session() != nil {
+	if tx == nil { // a ToolContext made without room for it
 		tx = new(session.Tx)
 	}
 	if err := s.BeginIn(ctx, access, tx); err != nil {
