@@ -713,9 +713,9 @@ func (t *Tool) execute(ctx context.Context, disp *Dispatcher, tc *ToolContext, f
 		cs.cause = cs.err
 		return
 	}
-	if fs := tc.callFS(); !ro && (disp.Session != nil || tc.res != nil || fs != nil) {
+	if !ro && (disp.Session != nil || tc.res != nil || tc.callFS() != nil) {
 		parts := txn.Parts{Session: disp.Session, Resources: tc.res}
-		if sn, ok := fs.(resources.Snapshotable); ok {
+		if sn, ok := tc.callFS().(resources.Snapshotable); ok {
 			cs.others[0] = sn // in the frame: a local array would escape to the heap
 			parts.Others = cs.others[:]
 		}
