@@ -40,6 +40,7 @@ type analyzer struct {
 	pkgNames  map[string]string                      // import path → name of other packages whose types are named
 	buildCons map[string]string                      // file name → its build constraint, for constrained files
 	foreign   map[string]map[string]*annotations.Tag // another package's file → its types' //wink:constraints
+	declared  map[string]bool                        // other packages whose declarations were read (loadsrc.go)
 }
 
 func newAnalyzer(pkg *packages.Package) *analyzer {
@@ -228,7 +229,11 @@ func (a *analyzer) errorf(p token.Pos, format string, args ...any) {
 
 // analyze returns the model of pkg, or nil when it declares no tools.
 func analyze(pkg *packages.Package) (*model.Package, []Diagnostic) {
-	a := newAnalyzer(pkg)
+	return newAnalyzer(pkg).run()
+}
+
+func (a *analyzer) run() (*model.Package, []Diagnostic) {
+	pkg := a.pkg
 	mp := &model.Package{Path: pkg.PkgPath, Name: pkg.Name}
 	if len(pkg.GoFiles) > 0 {
 		mp.Dir = filepath.Dir(pkg.GoFiles[0])

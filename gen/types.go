@@ -221,6 +221,7 @@ func (a *analyzer) convertNamed(n *types.Named, written types.Type, where string
 		a.unsupported(where, pos, "unexported type "+a.typeString(written)+" of another package")
 		return nil
 	}
+	a.readDeclarations(obj.Pkg())
 	switch u := n.Underlying().(type) {
 	case *types.Struct:
 		mt := &model.Type{Kind: model.KindStruct, Named: ident}
@@ -278,7 +279,15 @@ func (a *analyzer) enumValues(n *types.Named) []*model.EnumValue {
 			consts = append(consts, c)
 		}
 	}
-	sort.Slice(consts, func(i, j int) bool { return consts[i].Pos() < consts[j].Pos() })
+	// Declaration order: by file name, then place in the file. Not by token.Pos: the loader parses a
+	// package's files concurrently, so the order of their positions varies from run to run.
+	sort.Slice(consts, func(i, j int) bool {
+		pi, pj := a.pos(consts[i].Pos()), a.pos(consts[j].Pos())
+		if pi.Filename != pj.Filename {
+			return pi.Filename < pj.Filename
+		}
+		return pi.Offset < pj.Offset
+	})
 	var out []*model.EnumValue
 	seen := map[string]bool{}
 	for _, c := range consts {
@@ -348,6 +357,7 @@ func (a *analyzer) collectFields(st *types.Struct, where string, goPath []string
 		}
 		path := append(append([]string{}, goPath...), v.Name())
 		fwhere := where + "." + v.Name()
+		a.readDeclarations(v.Pkg())
 		if v.Embedded() && jname == "" {
 			et := types.Unalias(v.Type())
 			if _, isPtr := et.(*types.Pointer); isPtr {

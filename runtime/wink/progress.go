@@ -16,10 +16,9 @@ func WithProgress(ctx context.Context, f ProgressFunc) context.Context {
 
 // Progress reports the call's progress to whoever asked for it (an MCP client that sent a progress token);
 // without a listener it does nothing. progress should grow with every report; total is 0 when unknown. A
-// listener that panics is contained: progress is advice, never the call's outcome. Once the call has
-// ended it does nothing (a progress token names a request in progress).
+// listener that panics is contained: progress is advice, never the call's outcome.
 func (tc *ToolContext) Progress(progress, total float64, message string) {
-	if tc == nil || tc.ctx == nil || tc.ended() {
+	if tc == nil || tc.ctx == nil {
 		return
 	}
 	f, _ := tc.ctx.Value(progressKey{}).(ProgressFunc)
