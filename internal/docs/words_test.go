@@ -40,6 +40,12 @@ func TestDocsSpeakToUsers(t *testing.T) {
 		if rel, err := filepath.Rel(root, path); err == nil {
 			read[filepath.ToSlash(rel)] = true
 		}
+		// No match spans a line (the pattern has no newline in it, and a line's ends are word
+		// boundaries as a newline is), so a file without a match has no line with one: one scan of
+		// the file spares the per-line scans of most files.
+		if !teamTalk.Match(src) {
+			return nil
+		}
 		for i, line := range strings.Split(string(src), "\n") {
 			for _, m := range teamTalk.FindAllStringIndex(line, -1) {
 				if strings.HasPrefix(strings.ToLower(line[m[1]:]), " number") {

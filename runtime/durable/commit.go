@@ -245,7 +245,7 @@ func DispatchStep(ctx context.Context, base *wink.Dispatcher, st ToolStep, c win
 			if out.Success && !t.Spec().ReadOnly && !ownProgram(tc) {
 				record(s, Commit{Run: run, Turn: turn, Index: index, Outcome: *out})
 				if tx := tc.Tx(); st.Fence != nil && tx != nil {
-					tx.Join(commitFence{fence: st.Fence})
+					_ = tx.Join(commitFence{fence: st.Fence}) // OnResult runs before the commit: Join accepts it
 				}
 			}
 		}

@@ -55,16 +55,24 @@ func Get[T any](g Getter, key Key[T]) (T, error) {
 // dependencies on the provider's resolution path, which is how cycles are
 // detected. It is valid only until the provider returns.
 type Resolver struct {
-	c *Context
-	s *slot
+	c    *Context // the root Context
+	s    *slot
+	call *toolScope // the scope of the call handle the resolution started from; nil: the innermost
 }
 
-func (r *Resolver) get(id *keyID) (any, error) { return r.c.resolve(r.s, id) }
+func (r *Resolver) get(id *keyID) (any, error) { return r.c.resolve(r.s, r.call, id) }
 
 // Context holds the instances of one session or run: its singletons and the
 // open tool-call scopes. It is safe for concurrent use; see the package doc
 // for the locking design.
+//
+// A Context that ForCall returns is a handle on its root for one tool call
+// (callscope.go): it has only root and call set, and its methods act on the
+// root with the call's own scope.
 type Context struct {
+	root *Context   // a call's handle: the Context it is a handle on; nil for a Context Open made
+	call *toolScope // a call's handle: the call's scope (begun by the handle's BeginToolCall)
+
 	reg *Registry
 
 	mu     sync.Mutex
@@ -75,11 +83,14 @@ type Context struct {
 	closed bool
 }
 
-// toolScope is one tool call's instances.
+// toolScope is one tool call's instances. A call handle's scope (ForCall) is made with the handle, in
+// one allocation, and begun later; the root's mutex guards slots, owned, begun and ended.
 type toolScope struct {
 	slots []*slot // by binding index
 	owned []*slot // constructed instances, in construction order
+	begun bool    // BeginToolCall opened it
 	ended bool
+	h     Context // the call's handle (ForCall); unused for a scope the root's BeginToolCall opened
 }
 
 // slot is one construction: in progress until done is closed, then either a
@@ -113,7 +124,7 @@ func (r *Registry) Open() (*Context, error) {
 	}
 	for _, b := range r.bindings {
 		if b.eager {
-			if _, err := c.resolve(nil, b.id); err != nil {
+			if _, err := c.resolve(nil, nil, b.id); err != nil {
 				return nil, errors.Join(err, c.Close())
 			}
 		}
@@ -121,11 +132,18 @@ func (r *Registry) Open() (*Context, error) {
 	return c, nil
 }
 
-func (c *Context) get(id *keyID) (any, error) { return c.resolve(nil, id) }
+func (c *Context) get(id *keyID) (any, error) {
+	if c.root != nil {
+		return c.root.resolve(nil, c.call, id)
+	}
+	return c.resolve(nil, nil, id)
+}
 
 // resolve returns the instance of id's binding for a request made by the
-// construction parent (nil at top level).
-func (c *Context) resolve(parent *slot, id *keyID) (any, error) {
+// construction parent (nil at top level). call is the scope of the call handle
+// the request came through: its ToolCall resources are that scope's; nil means
+// the innermost open scope.
+func (c *Context) resolve(parent *slot, call *toolScope, id *keyID) (any, error) {
 	c.mu.Lock()
 	if parent != nil && parent.finished {
 		c.mu.Unlock()
@@ -154,7 +172,15 @@ func (c *Context) resolve(parent *slot, id *keyID) (any, error) {
 	case Singleton:
 		table = c.single
 	case ToolCall:
-		if len(c.tools) == 0 {
+		if call != nil {
+			if !call.begun || call.ended {
+				c.mu.Unlock()
+				if call.ended {
+					return nil, errCallEnded(b.name())
+				}
+				return nil, errOutsideToolCall(b.name())
+			}
+		} else if len(c.tools) == 0 {
 			c.mu.Unlock()
 			return nil, errOutsideToolCall(b.name())
 		}
@@ -164,7 +190,9 @@ func (c *Context) resolve(parent *slot, id *keyID) (any, error) {
 				return nil, errWidening(p.b.name(), b.name())
 			}
 		}
-		ts = c.tools[len(c.tools)-1]
+		if ts = call; ts == nil {
+			ts = c.tools[len(c.tools)-1]
+		}
 		table = ts.slots
 	}
 	if table != nil {
@@ -187,7 +215,7 @@ func (c *Context) resolve(parent *slot, id *keyID) (any, error) {
 		parent.edges = append(parent.edges, s)
 	}
 	c.mu.Unlock()
-	return c.construct(s, table)
+	return c.construct(s, table, call)
 }
 
 // wait waits, c.mu held on entry, for a construction run by another
@@ -214,7 +242,7 @@ func (c *Context) wait(parent, s *slot) (any, error) {
 }
 
 // construct runs s's provider and post-construct hook, without the lock.
-func (c *Context) construct(s *slot, table []*slot) (any, error) {
+func (c *Context) construct(s *slot, table []*slot, call *toolScope) (any, error) {
 	b := s.b
 	returned := false
 	defer func() {
@@ -222,7 +250,10 @@ func (c *Context) construct(s *slot, table []*slot) (any, error) {
 			c.finish(s, table, nil, errProviderPanicked(b.name()))
 		}
 	}()
-	v, err := b.provide(&Resolver{c: c, s: s})
+	if call == nil && s.scope != nil {
+		call = s.scope // a tool-call resource's dependencies resolve in its own scope
+	}
+	v, err := b.provide(&Resolver{c: c, s: s, call: call})
 	if err != nil {
 		err = providerError(b.name(), err)
 	} else if perr := runPost(b, v); perr != nil {
@@ -297,8 +328,12 @@ func (c *Context) finish(s *slot, table []*slot, v any, err error) (any, error) 
 // ToolCall resources are constructed once and cached in it. Scopes nest; the
 // innermost one is current.
 func (c *Context) BeginToolCall() {
+	if c.root != nil {
+		c.root.beginCall(c.call)
+		return
+	}
 	c.mu.Lock()
-	c.tools = append(c.tools, &toolScope{slots: make([]*slot, len(c.reg.bindings))})
+	c.tools = append(c.tools, &toolScope{slots: make([]*slot, len(c.reg.bindings)), begun: true})
 	c.mu.Unlock()
 }
 
@@ -306,6 +341,9 @@ func (c *Context) BeginToolCall() {
 // reverse order of construction; their close errors are joined. Without an
 // open scope it returns "No tool call in progress".
 func (c *Context) EndToolCall() error {
+	if c.root != nil {
+		return c.root.endCall(c.call)
+	}
 	c.mu.Lock()
 	if len(c.tools) == 0 {
 		c.mu.Unlock()
@@ -322,6 +360,11 @@ func (c *Context) EndToolCall() error {
 
 // InToolCall reports whether a tool-call scope is open.
 func (c *Context) InToolCall() bool {
+	if c.root != nil {
+		c.root.mu.Lock()
+		defer c.root.mu.Unlock()
+		return c.call.begun && !c.call.ended
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.tools) > 0
@@ -332,6 +375,9 @@ func (c *Context) InToolCall() bool {
 // construction. Errors are joined. Instance bindings and prototypes are not
 // closed. Later Gets fail; a second Close returns nil.
 func (c *Context) Close() error {
+	if c.root != nil {
+		return c.root.Close()
+	}
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
@@ -363,10 +409,17 @@ func (c *Context) Close() error {
 // included) and the current tool-call scope's instances that implement
 // Snapshotable, in construction order.
 func (c *Context) Snapshotables() []Snapshotable {
+	call := c.call
+	if c.root != nil {
+		c = c.root
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var scoped []*slot
-	if len(c.tools) > 0 {
+	switch {
+	case call != nil:
+		scoped = call.owned // nil unless begun (ended: closed, owned dropped)
+	case len(c.tools) > 0:
 		scoped = c.tools[len(c.tools)-1].owned
 	}
 	var out []Snapshotable

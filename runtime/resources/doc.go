@@ -110,6 +110,18 @@
 // goroutines building A and B where A needs B and B needs A) fails with the
 // cycle error instead of deadlocking.
 //
+// Call handles. A Context's tool-call scopes form one stack, and a Get through
+// the Context resolves a ToolCall resource in the innermost: whichever call is
+// innermost at that moment. A handle kept past its call, or used by a call that
+// is not innermost, would get another call's instance, so the dispatcher gives
+// each call its own handle instead (ForCall): its BeginToolCall opens the
+// call's scope, a ToolCall Get through it resolves in that scope wherever it
+// is in the stack, fails with "requested outside a tool call" before the scope
+// opens and with "requested after its tool call ended" once it closed (both
+// ErrScope), and never gives another call's instance. Singletons and
+// prototypes resolve through a handle as through its Context. A handle may be
+// kept and used from any goroutine.
+//
 // Snapshotables returns the constructed singletons (Instance values
 // included) and the current tool-call scope's instances that implement
 // Snapshotable, in construction order; the transaction layer snapshots and

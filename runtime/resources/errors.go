@@ -116,6 +116,11 @@ func errToolCallEnded(name string) error {
 		msg: "Tool call ended while " + name + " was being constructed"}
 }
 
+func errCallEnded(name string) error {
+	return &Error{Kind: ErrScope, Resource: name,
+		msg: "Tool-call resource " + name + " requested after its tool call ended (get it while the call runs)"}
+}
+
 func errNoToolCall() error {
 	return &Error{Kind: ErrScope, msg: "No tool call in progress"}
 }

@@ -82,6 +82,18 @@
 // caller provides (three words; the dispatcher keeps it in the call's own
 // allocation), so that a transaction allocates nothing of its own.
 //
+// Keeping a Tx. A Tx's methods are safe for concurrent use, so a goroutine a
+// call started may keep the call's Tx while the dispatcher ends it. End marks
+// the transaction ending before it commits: a Join that returned nil before
+// that is part of the commit (its participant's Prepare and Done run), and
+// every Join from then on, during the commit or after it, changes nothing and
+// returns an error matching ErrTxEnded. A transaction never commits part of
+// what was joined to it, and no participant runs in no transaction. StoreTx
+// returns nil once End has begun; the store's transaction it gave earlier is
+// the call's, for one goroutine at a time and only while the call runs
+// (pgstore's then fails with pgx.ErrTxClosed). Session and Access keep
+// answering after End; writes to the session are then in no transaction.
+//
 // Concurrency. A Session is safe for concurrent use. Queries grab an
 // immutable head under the session's mutex (a plain sync.Mutex: the critical
 // section is a load, cheaper than a read-write lock's bookkeeping) and copy

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"sync/atomic"
 
 	"github.com/winkgen/wink/runtime/internal/txlock"
 )
@@ -27,18 +28,23 @@ func (l *txLock) acquire(ctx context.Context, a Access) error { return l.l.Acqui
 
 func (l *txLock) release(a Access) { l.l.Release(a != ReadOnly) }
 
-// Tx is one call's transaction on a session, from Begin to End. It is not
-// safe for concurrent use.
+// Tx is one call's transaction on a session, from Begin to End.
+//
+// Its methods are safe for concurrent use: a goroutine the call started may keep the Tx and call Join or
+// StoreTx while another ends it. End first marks the transaction ending; from then on Join changes nothing
+// and returns an error matching ErrTxEnded, and StoreTx returns nil. A participant that Join accepted
+// before the mark is part of the commit (its Prepare and Done run); one refused is not, so a
+// transaction never commits half of what was joined to it. Session and Access keep answering after End:
+// the session is then outside any transaction.
 //
 // A Tx is small (three words) and its bookkeeping for a store or participants is allocated only
 // when there is some, so that a caller may keep it in memory of its own (BeginIn).
 type Tx struct {
 	s      *Session
+	st     atomic.Uint32 // txBegun | txEnding | txLocked: see the design note in txstate.go
 	access Access
-	lockAs Access // how the lock is held: access, or ReadWrite for a stored session
-	begun  bool   // Begin or BeginIn started it
-	done   bool
-	x      *txExtra // nil until a store's transaction or a participant needs it
+	lockAs Access   // how the lock is held: access, or ReadWrite for a stored session
+	x      *txExtra // nil until a store's transaction or a participant needs it; written under txLocked
 }
 
 // txExtra is what only some transactions need: a stored session's, or one with participants.
@@ -49,7 +55,7 @@ type txExtra struct {
 	joined []Participant
 }
 
-// extra returns tx's txExtra, making it on first use.
+// extra returns tx's txExtra, making it on first use; tx is locked, or not yet published (BeginIn).
 func (tx *Tx) extra() *txExtra {
 	if tx.x == nil {
 		tx.x = new(txExtra)
@@ -57,7 +63,7 @@ func (tx *Tx) extra() *txExtra {
 	return tx.x
 }
 
-// joined returns the participants (nil when none joined).
+// joined returns the participants (nil when none joined); tx is ending (no Join changes them).
 func (tx *Tx) joined() []Participant {
 	if tx.x == nil {
 		return nil
@@ -81,7 +87,19 @@ type Participant interface {
 // Join makes p part of the transaction: End calls p.Prepare before the commit and p.Done after it,
 // in the order of the Join calls. A transaction with participants commits (a stored session writes
 // a new version) even when it changed nothing.
-func (tx *Tx) Join(p Participant) { x := tx.extra(); x.joined = append(x.joined, p) }
+//
+// Once End has begun (from any goroutine), Join changes nothing and returns an error matching
+// ErrTxEnded: p is then no part of the transaction, and neither its Prepare nor its Done is called.
+// On a Tx that was never begun it returns an error matching ErrTxNotBegun.
+func (tx *Tx) Join(p Participant) error {
+	if err := tx.lock(); err != nil {
+		return err
+	}
+	x := tx.extra()
+	x.joined = append(x.joined, p)
+	tx.unlock()
+	return nil
+}
 
 // Begin starts a call's transaction on s: it waits for s's lock (exclusive
 // for ReadWrite, shared for ReadOnly) until ctx is done, behind the calls that
@@ -100,7 +118,7 @@ func (s *Session) Begin(ctx context.Context, access Access) (*Tx, error) {
 // as any reference to the call's Tx. tx must be a zero Tx (a Tx is begun once; it must not be copied
 // once begun). On error *tx stays zero.
 func (s *Session) BeginIn(ctx context.Context, access Access, tx *Tx) error {
-	if tx.begun {
+	if tx.st.Load() != 0 || tx.s != nil {
 		panic("session: BeginIn with a Tx that was already begun; give it a zero Tx")
 	}
 	if ctx == nil {
@@ -117,20 +135,34 @@ func (s *Session) BeginIn(ctx context.Context, access Access, tx *Tx) error {
 	if err := s.lock().acquire(ctx, lockAs); err != nil {
 		return err
 	}
-	*tx = Tx{s: s, access: access, lockAs: lockAs, begun: true}
+	tx.s, tx.access, tx.lockAs = s, access, lockAs
 	if s.store != nil {
 		if err := s.storeBegin(ctx, tx); err != nil {
 			s.lock().release(lockAs)
-			*tx = Tx{}
+			tx.s, tx.access, tx.lockAs, tx.x = nil, 0, 0, nil
 			return err
 		}
 	}
+	tx.st.Store(txBegun) // publishes the fields above to the goroutines that see it begun
 	return nil
 }
 
 // Session returns the session the call's handler sees: the session itself
-// for ReadWrite, its read-only view for ReadOnly.
+// for ReadWrite, its read-only view for ReadOnly; nil until the Tx is begun.
+// After End it still returns the session, whose writes then belong to no
+// transaction.
 func (tx *Tx) Session() *Session {
+	if tx.st.Load() != 0 && tx.access == ReadWrite { // every other state bit is set after txBegun
+		return tx.s
+	}
+	return tx.otherSession()
+}
+
+// otherSession is Session for a Tx not begun or ReadOnly.
+func (tx *Tx) otherSession() *Session {
+	if tx.st.Load()&txBegun == 0 {
+		return nil
+	}
 	if tx.access == ReadOnly {
 		return tx.s.ReadOnly()
 	}
@@ -144,23 +176,33 @@ func (tx *Tx) Access() Access { return tx.access }
 // returned, which a Participant's Prepare also receives), or nil for a session without a store. Work
 // that must be atomic with the session's commit, or that must not take a second connection from the
 // store's pool while this transaction holds one, runs in it (pgstore's Tx gives its PostgreSQL
-// transaction).
+// transaction). It returns nil once End has begun: the store's transaction is then being committed or
+// rolled back. The store's transaction is the call's: use it on one goroutine at a time, and not past
+// the call (pgstore's fails with pgx.ErrTxClosed once committed).
 func (tx *Tx) StoreTx() any {
-	if tx.x == nil || tx.x.stx == nil {
+	if tx.lock() != nil {
 		return nil
 	}
-	return tx.x.stx
+	var stx StoreTx
+	if tx.x != nil {
+		stx = tx.x.stx
+	}
+	tx.unlock()
+	if stx == nil {
+		return nil
+	}
+	return stx
 }
 
 // End ends the transaction: for a stored session it commits what the
 // transaction changed (see Store), then it releases the session's lock. If
 // the commit fails, the error is returned and the session is reloaded from
-// the store at its next Begin. Calling End again does nothing.
+// the store at its next Begin. Calling End again, from any goroutine, does
+// nothing; so does End on a Tx that was never begun.
 func (tx *Tx) End(ctx context.Context) error {
-	if tx.done || !tx.begun {
+	if !tx.markEnding() {
 		return nil
 	}
-	tx.done = true
 	if tx.x == nil { // nothing to commit: no deferred release, which runs no code of the caller's
 		tx.s.lock().release(tx.lockAs)
 		return nil

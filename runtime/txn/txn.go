@@ -194,15 +194,33 @@ func (e *panicError) Error() string {
 }
 
 // Release frees the storage of the captured snapshots (Releaser parts) and
-// empties s. Restoring s afterwards does nothing.
+// empties s. Restoring s afterwards does nothing. A part's Release that
+// panics does not stop the others: every part is released and s emptied, then
+// the first panic continues (so a Snap is never released twice).
 func (s *Snap) Release() {
-	for i := 0; i < s.n; i++ {
+	i := 0
+	defer func() {
+		if i < s.n { // part i's Release panicked: release the others, without stopping at a panic
+			for i++; i < s.n; i++ {
+				releasePart(s.at(i))
+			}
+		}
+		s.empty()
+	}()
+	for ; i < s.n; i++ {
 		it := s.at(i)
 		if r, ok := it.part.(Releaser); ok {
 			r.Release(it.snap)
 		}
 	}
-	s.empty()
+}
+
+// releasePart releases it when its part is a Releaser, ignoring a panic.
+func releasePart(it *item) {
+	defer func() { _ = recover() }()
+	if r, ok := it.part.(Releaser); ok {
+		r.Release(it.snap)
+	}
 }
 
 // empty makes s zero, writing only what a capture set: the dispatcher keeps a Snap in every call's

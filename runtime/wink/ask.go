@@ -273,6 +273,9 @@ func (r *Round) Wait() error {
 	}
 	parent := r.ctx
 	if tc, ok := r.ctx.(*ToolContext); ok {
+		if tc.ended() {
+			return notAvailable(r.qs[0].Kind.Capability().what(), "the call has ended; ask during the call")
+		}
 		parent = tc.parent()
 	}
 	if a, ok := c.(Asker); ok {

@@ -2,7 +2,9 @@ package wink_test
 
 import (
 	"context"
+	"maps"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/winkgen/wink/runtime/policy"
@@ -49,11 +51,20 @@ func TestSequentialDependencyDecisionsAndTexts(t *testing.T) {
 		{"a denied call does not count", []pstep{{"test", `{}`, "", false}, {"build", `{}`, "", true},
 			{"deploy", `{}`, "Tool 'deploy' requires: test", false}}},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			d := &wink.Dispatcher{Registry: registry, Session: session.New(), Policies: []wink.Policy{policy.NewSequentialDependency(deps)}}
-			runSteps(t, d, tc.steps)
-		})
+	// The same decisions when the policy names more tools than it compares one by one (it then finds
+	// them in a map), among them names as long as the ones called.
+	many := maps.Clone(deps)
+	for i := range 12 {
+		n := strconv.Itoa(i)
+		many["tool"+n], many["buil"+n] = []string{"tes" + n}, nil
+	}
+	for _, ds := range []map[string][]string{deps, many} {
+		for _, tc := range tests {
+			t.Run(tc.name, func(t *testing.T) {
+				d := &wink.Dispatcher{Registry: registry, Session: session.New(), Policies: []wink.Policy{policy.NewSequentialDependency(ds)}}
+				runSteps(t, d, tc.steps)
+			})
+		}
 	}
 }
 

@@ -128,11 +128,15 @@ type SampleResult struct {
 
 // Sample asks the client's model (MCP sampling/createMessage). Without a
 // client, or when the client cannot sample, it returns an error matching
-// ErrNotAvailable.
+// ErrNotAvailable; so it does once the call has ended (the question would
+// belong to a request already answered).
 func (tc *ToolContext) Sample(req SampleRequest) (SampleResult, error) {
 	c := tc.client()
 	if c == nil {
 		return SampleResult{}, notAvailable("sampling", "no client is connected to this call")
+	}
+	if tc.ended() {
+		return SampleResult{}, notAvailable("sampling", "the call has ended; sample during the call")
 	}
 	if req.MaxTokens <= 0 {
 		req.MaxTokens = 1000

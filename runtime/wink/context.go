@@ -147,13 +147,14 @@ func (tc *ToolContext) Tx() *session.Tx {
 // dispatcher has none.
 func (tc *ToolContext) Session() *session.Session { return tc.sess.Load() }
 
-// Resources returns the resource context of the call (Dispatcher.Resources);
-// nil when the dispatcher has none, and once the call has ended: the context
-// is the dispatcher's, and a ToolCall resource resolved in it then would be
-// the one of whichever call runs then. Get typed resources with
-// resources.Get(tc.Resources(), key); ToolCall resources live until the
-// handler returns. A goroutine that needs a resource after the call resolves
-// it during the call.
+// Resources returns the resource context of the call: the call's own handle
+// on Dispatcher.Resources (resources.Context.ForCall), through which a
+// ToolCall resource resolves in the call's tool-call scope only (it opens just
+// before the handler and closes when the handler returns); nil when the
+// dispatcher has none, and once the call has ended. Get typed resources with
+// resources.Get(tc.Resources(), key). A handle kept past the call resolves
+// singletons as before and fails for ToolCall resources (resources.ErrScope):
+// a goroutine that needs one after the call resolves it during the call.
 func (tc *ToolContext) Resources() *resources.Context {
 	if tc.res == nil || tc.ended() {
 		return nil
@@ -163,17 +164,32 @@ func (tc *ToolContext) Resources() *resources.Context {
 
 // Filesystem returns the call's filesystem: Dispatcher.Filesystem, else the
 // resource bound to FilesystemKey (resolved before the handler runs, so that
-// the transaction covers it); nil when there is neither. After the call has
-// ended it returns the filesystem the call had, and nil when none was resolved
-// during the call: resolving the key then could give another call's
-// tool-call resource.
+// the transaction covers it); nil when there is neither. A read-only tool's
+// handler gets a read-only view of it. Before the handler runs (a policy, the
+// Check hook, goroutines they started) it is the filesystem as the call has it
+// then: FilesystemKey is resolved in the call's tool-call scope, which opens
+// just before the handler, so a tool-call filesystem is not available yet.
+// After the call has ended it returns the filesystem the call had, and nil
+// when none was resolved during it: resolving the key then could give another
+// call's tool-call resource.
 func (tc *ToolContext) Filesystem() vfs.Filesystem {
-	if tc.fs != nil || tc.res == nil {
-		return tc.fs
+	if r := tc.rare.Load(); r == nil || r == &endedRare {
+		if tc.fs != nil || tc.res == nil { // nothing set in rare: tc.fs is all there is
+			return tc.fs
+		}
 	}
 	r := tc.lockRare()
-	if r == nil {
+	if r == nil { // ended without resolving one
 		return nil
+	}
+	if r.fsSet { // the dispatcher's step 6 (setCallFS)
+		fs := r.fs
+		r.unlock()
+		return fs
+	}
+	if tc.fs != nil || tc.res == nil {
+		r.unlock()
+		return tc.fs
 	}
 	fs, done := r.fs, r.fs != nil || r.fsErr != nil || r.ended()
 	r.unlock()
@@ -182,12 +198,48 @@ func (tc *ToolContext) Filesystem() vfs.Filesystem {
 	}
 	fs, err := tc.resolve()
 	r.lock()
-	if r.fs == nil && r.fsErr == nil && !r.ended() { // the first resolution stands; none after the end
+	if !r.fsSet && r.fs == nil && r.fsErr == nil && !r.ended() { // the first resolution stands; none after the end
 		r.fs, r.fsErr = fs, err
 	}
 	fs = r.fs
 	r.unlock()
 	return fs
+}
+
+// callFS returns the call's filesystem as the dispatcher has set it (its goroutine only).
+func (tc *ToolContext) callFS() vfs.Filesystem {
+	if tc.rare.Load() == nil {
+		return tc.fs
+	}
+	return tc.rareFS()
+}
+
+// rareFS is callFS when tc has a rare.
+func (tc *ToolContext) rareFS() vfs.Filesystem {
+	r := tc.rare.Load()
+	if r == &endedRare {
+		return tc.fs
+	}
+	r.lock()
+	fs, set := r.fs, r.fsSet
+	r.unlock()
+	if set {
+		return fs
+	}
+	return tc.fs
+}
+
+// setCallFS sets the call's filesystem (step 6, on the dispatcher's goroutine). Once tc has reached
+// code that may have started goroutines (exposed: policies, the Check hook), tc.fs is no longer
+// written: the filesystem goes into rare, under its lock, where Filesystem finds it.
+func (tc *ToolContext) setCallFS(fs vfs.Filesystem, exposed bool) {
+	if !exposed {
+		tc.fs = fs
+		return
+	}
+	r := tc.lockRare() // not ended: the call runs
+	r.fs, r.fsSet = fs, true
+	r.unlock()
 }
 
 // resolve resolves FilesystemKey from the resources; an unbound key is not an
@@ -204,14 +256,14 @@ func (tc *ToolContext) resolve() (vfs.Filesystem, error) {
 }
 
 // resolveFilesystem resolves the call's filesystem before the handler runs
-// (the dispatcher's step 6, on its goroutine: the handler's goroutines start
-// after it sets tc.fs).
-func (tc *ToolContext) resolveFilesystem() error {
+// (the dispatcher's step 6, on its goroutine, once the call's tool-call scope
+// is open).
+func (tc *ToolContext) resolveFilesystem(exposed bool) error {
 	if r := tc.peekRare(); r != nil {
 		fs := r.fs
 		r.unlock()
-		if fs != nil { // Filesystem resolved it earlier in the call (a policy)
-			tc.fs = fs
+		if fs != nil { // Filesystem resolved it earlier in the call (a policy): one instance per call
+			tc.setCallFS(fs, exposed)
 			return nil
 		}
 	}
@@ -223,7 +275,7 @@ func (tc *ToolContext) resolveFilesystem() error {
 		}
 		return err
 	}
-	tc.fs = fs
+	tc.setCallFS(fs, exposed)
 	return nil
 }
 

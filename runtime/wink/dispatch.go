@@ -542,6 +542,9 @@ func (t *Tool) run(ctx context.Context, disp *Dispatcher, call Call, fr *frame) 
 	// deferred end above: tcstate.go).
 	tc = disp.newToolContext(ctx, t, name, call.ID)
 	tc.fr = fr
+	if disp.Resources != nil {
+		tc.res = disp.Resources.ForCall() // the call's own handle: its scope opens at step 6 (callscope.go in resources)
+	}
 	if t.program {
 		tc.ctx = context.WithValue(tc.ctx, programDispatcherKey{}, disp) // ToolContext.Dispatcher
 	}
@@ -686,16 +689,17 @@ func (t *Tool) execute(ctx context.Context, disp *Dispatcher, tc *ToolContext, f
 		return
 	}
 
-	// 6, continued: the tool-call resource scope, closed however the call ends.
-	if res := disp.Resources; res != nil {
+	// 6, continued: the call's tool-call resource scope (on its own handle, which a kept
+	// ToolContext.Resources resolves in), closed however the call ends.
+	if res := tc.res; res != nil {
 		res.BeginToolCall()
 		defer func() {
 			if err := res.EndToolCall(); err != nil {
 				cs.extraErr = joinErr(cs.extraErr, err)
 			}
 		}()
-		if tc.fs == nil {
-			if err := tc.resolveFilesystem(); err != nil {
+		if tc.callFS() == nil {
+			if err := tc.resolveFilesystem(disp.exposes()); err != nil {
 				cs.err = fmt.Errorf("wink: resolving the filesystem for tool %q: %w", name, err)
 				cs.cause = cs.err
 				return
@@ -709,9 +713,9 @@ func (t *Tool) execute(ctx context.Context, disp *Dispatcher, tc *ToolContext, f
 		cs.cause = cs.err
 		return
 	}
-	if !ro && (disp.Session != nil || disp.Resources != nil || tc.fs != nil) {
-		parts := txn.Parts{Session: disp.Session, Resources: disp.Resources}
-		if sn, ok := tc.fs.(resources.Snapshotable); ok {
+	if !ro && (disp.Session != nil || tc.res != nil || tc.callFS() != nil) {
+		parts := txn.Parts{Session: disp.Session, Resources: tc.res}
+		if sn, ok := tc.callFS().(resources.Snapshotable); ok {
 			cs.others[0] = sn // in the frame: a local array would escape to the heap
 			parts.Others = cs.others[:]
 		}
@@ -861,7 +865,7 @@ func (cs *callState) finish(ctx context.Context, disp *Dispatcher, t *Tool, call
 		}
 	}
 	if cs.snap.Taken() {
-		_ = contained("releasing the snapshot", func() error { cs.snap.Release(); return nil })
+		releaseSnap(&cs.snap)
 	}
 	evErr = joinErr(evErr, cs.extraErr)
 	out := cs.out
@@ -900,7 +904,7 @@ func (cs *callState) finish(ctx context.Context, disp *Dispatcher, t *Tool, call
 		if ctx.Done() != nil {
 			commitCtx = context.WithoutCancel(ctx) // the commit completes even when the call was cancelled
 		}
-		if cerr := contained("committing the session", func() error { return tx.End(commitCtx) }); cerr != nil {
+		if cerr := endTx(commitCtx, tx); cerr != nil {
 			cs.err = joinErr(cs.err, fmt.Errorf("wink: committing the session of tool %q failed: %w", t.spec.Name, cerr))
 		}
 	}
@@ -969,6 +973,24 @@ func contained(what string, f func() error) (err error) {
 	return f()
 }
 
+// releaseSnap releases sn, ignoring a panic of a part's Release (contained without the closure: it
+// runs on every call with a transaction).
+func releaseSnap(sn *txn.Snap) {
+	defer func() { _ = recover() }()
+	sn.Release()
+}
+
+// endTx ends the call's session transaction (its commit), turning a panic into an error as contained
+// does, without contained's closure: it runs on every call with a session.
+func endTx(ctx context.Context, tx *session.Tx) (err error) {
+	defer func() {
+		if pv := recover(); pv != nil {
+			err = errors.New("committing the session panicked: " + PanicText(pv))
+		}
+	}()
+	return tx.End(ctx)
+}
+
 // isolate starts the call's isolation: the session's transaction (its lock,
 // and its store's lock and refresh when it is stored; shared for a read-only
 // call, which then sees a read-only view), then, with resources set, the
@@ -997,16 +1019,21 @@ func (d *Dispatcher) isolate(ctx context.Context, tc *ToolContext, cs *callState
 // snapshotable (shared for a read-only call, which also gets a read-only
 // view of it).
 func (d *Dispatcher) lockFilesystem(ctx context.Context, tc *ToolContext, cs *callState, ro bool) error {
-	if _, ok := tc.fs.(resources.Snapshotable); ok {
-		if err := cs.fsLock.Lock(ctx, ro, tc.fs); err != nil { // in place: a Locks copied into the frame passes the write barrier
+	fs := tc.callFS()
+	if _, ok := fs.(resources.Snapshotable); ok {
+		if err := cs.fsLock.Lock(ctx, ro, fs); err != nil { // in place: a Locks copied into the frame passes the write barrier
 			return err
 		}
 	}
-	if ro && tc.fs != nil {
-		tc.fs = vfs.ReadOnly(tc.fs)
+	if ro && fs != nil {
+		tc.setCallFS(vfs.ReadOnly(fs), d.exposes())
 	}
 	return nil
 }
+
+// exposes reports whether a call's ToolContext reaches code before the dispatcher sets the call up (step
+// 6): policies and the Check hook, which may start goroutines that use it at once (tcstate.go).
+func (d *Dispatcher) exposes() bool { return d.hasPolicies() || d.Hooks.Check != nil }
 
 // joinErr joins two errors, either of which may be nil.
 func joinErr(a, b error) error {

@@ -114,21 +114,34 @@
 //   - CanonicalArguments returns what it computed during the call, nil when it
 //     was never called then; Binding's Digest is "" in that case;
 //   - AppendResultJSON returns false (it gives the result only during OnResult);
-//   - Tx returns nil (the transaction is committed or rolled back);
-//   - Elicit returns an error matching ErrNotAvailable;
-//   - Resources returns nil (a tool-call resource resolved then would be the
-//     one of whichever call runs then: resolve what a goroutine needs during
-//     the call);
+//   - Tx returns nil (the transaction is committed or rolled back); a *session.Tx
+//     a goroutine got during the call refuses Join from the moment the
+//     dispatcher starts the commit (an error matching session.ErrTxEnded; what
+//     was joined before is committed with the call, nothing is half in it),
+//     and its StoreTx is nil then;
+//   - Elicit and Sample return an error matching ErrNotAvailable, and so does
+//     a Round's Wait made with it (the questions would belong to a request
+//     already answered); Progress does nothing (a progress token names a
+//     request in progress);
+//   - Resources returns nil; a *resources.Context it returned during the call
+//     is the call's own handle (resources.Context.ForCall): a tool-call
+//     resource resolves through it in the call's scope only, and after the
+//     call fails with an error matching resources.ErrScope, never giving
+//     another call's instance;
 //   - Filesystem returns the filesystem the call had (nil when none was
 //     resolved during it);
 //   - the context methods (Done, Err, Deadline, Value), Session, Budget, Tool,
-//     Principal, Dispatcher, Beat, Log, Progress, Sample and RequireClient
+//     Principal, Dispatcher, Beat, Log and RequireClient
 //     work as during the call, on the dispatcher's and the call's context's
 //     values: a write to the session is then outside the call's transaction.
 //
-// Policies and hooks receive the same ToolContext; a goroutine one of them
-// starts must not use it before the handler runs (the dispatcher still sets
-// the call's transaction and filesystem then).
+// Policies and hooks receive the same ToolContext, and goroutines they start
+// may use it at once, while the dispatcher still sets the call up: Tx is nil
+// until the call's transaction is begun, then the call's; Filesystem is the
+// filesystem as the call has it then (a tool-call filesystem resolves only once
+// the call's scope opens, just before the handler; a read-only call's view is
+// read-only from then); Resources resolves tool-call resources only once that
+// scope is open. None of them is ever another call's.
 //
 // # Session, resources, filesystem, policies, transactions, idempotency
 //

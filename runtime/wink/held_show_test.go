@@ -16,27 +16,37 @@ import (
 // stays bounded, and it is the same for every spelling.
 func TestShowArgumentsKeepsEveryMemberInSight(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 25))
+	// The arguments (up to a megabyte) are written straight into one buffer, and their other spelling
+	// from the members' bounds noted on the way, and every buffer is reused from round to round: under
+	// -race every byte the test copies or scans is instrumented, and building the texts by joining
+	// strings, then growing fresh buffers for them, cost more than the checks.
+	var text, respelled, canon, canon2 []byte
+	var members [][2]int
 	for round := range 400 {
 		n := 1 + rng.IntN(8)
-		var b strings.Builder
-		b.WriteByte('{')
+		text = append(text[:0], '{')
+		members = members[:0]
 		short := map[string]string{}
 		for i := range n {
 			if i > 0 {
-				b.WriteByte(',')
+				text = append(text, ',')
 			}
+			from := len(text)
 			key := "m" + strconv.Itoa(i)
-			b.WriteString(strconv.Quote(key) + ":")
+			text = strconv.AppendQuote(text, key)
+			text = append(text, ':')
 			if rng.IntN(3) == 0 {
 				v := `"payee-` + strconv.Itoa(round) + `"`
 				short[key] = v
-				b.WriteString(v)
-				continue
+				text = append(text, v...)
+			} else {
+				text = appendRandomValue(text, rng, 0)
 			}
-			b.WriteString(randomValue(rng, 0))
+			members = append(members, [2]int{from, len(text)})
 		}
-		b.WriteByte('}')
-		canon, err := strictjson.CanonicalExact(nil, []byte(b.String()))
+		text = append(text, '}')
+		var err error
+		canon, err = strictjson.CanonicalExact(canon[:0], text)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,9 +66,16 @@ func TestShowArgumentsKeepsEveryMemberInSight(t *testing.T) {
 		if len(canon) > wink.MaxShownArguments && !strings.Contains(shown, "more ") {
 			t.Fatalf("round %d: %d bytes of arguments shown in %d without saying what was cut", round, len(canon), len(shown))
 		}
-		// Another spelling: whitespace, reordered members.
-		respelled := "{ " + strings.Join(reverseMembers(b.String()), " ,\n ") + " }"
-		canon2, err := strictjson.CanonicalExact(nil, []byte(respelled))
+		// Another spelling: whitespace, members in reverse order.
+		respelled = append(respelled[:0], "{ "...)
+		for i := len(members) - 1; i >= 0; i-- {
+			if i < len(members)-1 {
+				respelled = append(respelled, " ,\n "...)
+			}
+			respelled = append(respelled, text[members[i][0]:members[i][1]]...)
+		}
+		respelled = append(respelled, " }"...)
+		canon2, err = strictjson.CanonicalExact(canon2[:0], respelled)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,58 +85,38 @@ func TestShowArgumentsKeepsEveryMemberInSight(t *testing.T) {
 	}
 }
 
-// randomValue returns a JSON value, sometimes large: long strings, long numbers, many items, nesting.
-func randomValue(rng *rand.Rand, depth int) string {
+var manyX, many9 = strings.Repeat("x", 2000), strings.Repeat("9", 600)
+
+// appendRandomValue appends a JSON value, sometimes large: long strings, long numbers, many items,
+// nesting.
+func appendRandomValue(dst []byte, rng *rand.Rand, depth int) []byte {
 	switch k := rng.IntN(6); {
 	case k == 0:
-		return strconv.Quote(strings.Repeat("x", rng.IntN(2000)))
+		dst = append(dst, '"')
+		dst = append(dst, manyX[:rng.IntN(2000)]...)
+		return append(dst, '"')
 	case k == 1:
-		return strings.Repeat("9", 1+rng.IntN(600))
+		return append(dst, many9[:1+rng.IntN(600)]...)
 	case k == 2 && depth < 4, k == 3 && depth < 4:
-		items := make([]string, rng.IntN([]int{300, 20, 5, 3}[depth]))
-		for i := range items {
-			if k == 2 {
-				items[i] = randomValue(rng, depth+1)
-			} else {
-				items[i] = strconv.Quote("k"+strconv.Itoa(i)) + ":" + randomValue(rng, depth+1)
+		open, closing := byte('['), byte(']')
+		if k == 3 {
+			open, closing = '{', '}'
+		}
+		dst = append(dst, open)
+		for i := range rng.IntN([]int{300, 20, 5, 3}[depth]) {
+			if i > 0 {
+				dst = append(dst, ',')
 			}
+			if k == 3 {
+				dst = strconv.AppendQuote(dst, "k"+strconv.Itoa(i))
+				dst = append(dst, ':')
+			}
+			dst = appendRandomValue(dst, rng, depth+1)
 		}
-		if k == 2 {
-			return "[" + strings.Join(items, ",") + "]"
-		}
-		return "{" + strings.Join(items, ",") + "}"
+		return append(dst, closing)
 	case k == 4:
-		return "\"\u202eevil\u200b\""
+		return append(dst, "\"\u202eevil\u200b\""...)
 	default:
-		return []string{"true", "false", "null", "-1.5e300", "0"}[rng.IntN(5)]
+		return append(dst, []string{"true", "false", "null", "-1.5e300", "0"}[rng.IntN(5)]...)
 	}
-}
-
-// reverseMembers splits the top-level members of the object text s (written by the test: no commas at
-// depth 1 inside a member's value) and returns them in reverse order.
-func reverseMembers(s string) []string {
-	var parts []string
-	depth, start, inString := 0, 1, false
-	for i := 1; i < len(s)-1; i++ {
-		c := s[i]
-		switch {
-		case inString && c == '\\':
-			i++
-		case c == '"':
-			inString = !inString
-		case inString:
-		case c == '{' || c == '[':
-			depth++
-		case c == '}' || c == ']':
-			depth--
-		case c == ',' && depth == 0:
-			parts = append(parts, s[start:i])
-			start = i + 1
-		}
-	}
-	parts = append(parts, s[start:len(s)-1])
-	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
-		parts[i], parts[j] = parts[j], parts[i]
-	}
-	return parts
 }

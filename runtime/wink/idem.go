@@ -102,5 +102,11 @@ func (d *Dispatcher) ledgerDo(ctx context.Context, cs *callState, key, tool stri
 // sessionTxn is a session transaction as a ledger.Txn.
 type sessionTxn struct{ tx *session.Tx }
 
-// Join joins p to the session's commit.
-func (t sessionTxn) Join(p ledger.Participant) { t.tx.Join(p) }
+// Join joins p to the session's commit. The ledger joins on the dispatcher's goroutine, before the
+// commit, so the transaction accepts p; were it refused, p is told at once that nothing was committed
+// (the ledger then frees the key), as it is after a rollback.
+func (t sessionTxn) Join(p ledger.Participant) {
+	if t.tx.Join(p) != nil {
+		p.Done(context.Background(), false)
+	}
+}

@@ -16,9 +16,10 @@ func WithProgress(ctx context.Context, f ProgressFunc) context.Context {
 
 // Progress reports the call's progress to whoever asked for it (an MCP client that sent a progress token);
 // without a listener it does nothing. progress should grow with every report; total is 0 when unknown. A
-// listener that panics is contained: progress is advice, never the call's outcome.
+// listener that panics is contained: progress is advice, never the call's outcome. Once the call has
+// ended it does nothing (a progress token names a request in progress).
 func (tc *ToolContext) Progress(progress, total float64, message string) {
-	if tc == nil || tc.ctx == nil {
+	if tc == nil || tc.ctx == nil || tc.ended() {
 		return
 	}
 	f, _ := tc.ctx.Value(progressKey{}).(ProgressFunc)

@@ -24,10 +24,16 @@ import (
 //     costs no allocation on the dispatcher's goroutine).
 //   - What a method writes lazily (the canonical arguments, the hold id, the lazily resolved filesystem,
 //     the count of Elicit calls) is in rare, under its lock, so concurrent calls of the methods are no
-//     data race either. Fields the dispatcher sets before the handler runs (the transaction, the
-//     filesystem, the context) are plain: the handler's goroutines start after them. The session, which
-//     the dispatcher changes once more after the handler (a read-only call's policies write their
-//     bookkeeping in the whole session), is an atomic pointer.
+//     data race either. Policies and the Check hook get the ToolContext before the dispatcher has set the
+//     call up, and goroutines they start may use it at once, so nothing they can read is written plainly
+//     after step 3: the transaction's Tx lives in the ToolContext's allocation from step 3 on and says
+//     when it is begun with its own atomic state (session.Tx); the resource handle (tc.res, the call's
+//     own: resources.Context.ForCall) is set at step 3 and guards its scope itself; the filesystem the
+//     dispatcher sets at step 6 (resolved in the call's scope, or a read-only call's view) goes into rare,
+//     under its lock, when policies or Check saw the ToolContext (setCallFS), and into the plain field
+//     only when nothing but the handler and what runs after step 6 can (no goroutine reads it earlier).
+//     The session, which the dispatcher changes once more after the handler (a read-only call's policies
+//     write their bookkeeping in the whole session), is an atomic pointer.
 //
 // The hot path pays one uncontended compare-and-swap per call (the end); nothing is allocated for it.
 
@@ -40,6 +46,7 @@ type tcRare struct {
 	canon   []byte         // CanonicalArguments, once computed
 	fs      vfs.Filesystem // the filesystem Filesystem resolved lazily (FilesystemKey)
 	fsErr   error          // resolving FilesystemKey failed
+	fsSet   bool           // fs is the dispatcher's step 6 value (setCallFS), which Filesystem returns
 	elicits int            // the Elicit calls the handler made
 }
 

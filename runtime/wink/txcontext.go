@@ -27,14 +27,16 @@ func newSessionToolContext() *ToolContext {
 // without it gets its own).
 func beginTx(ctx context.Context, tc *ToolContext, s *session.Session, cs *callState, access session.Access) error {
 	tx := tc.tx
-	if tx == nil || tx.Session() != nil {
+	if tx == nil { // a ToolContext made without room for it
 		tx = new(session.Tx)
 	}
 	if err := s.BeginIn(ctx, access, tx); err != nil {
 		return err
 	}
 	cs.tx = tx
-	tc.tx = tx
+	if tc.tx != tx { // a ToolContext made without room for it (its tx is set before it is published otherwise)
+		tc.tx = tx
+	}
 	if s := tx.Session(); s != tc.sess.Load() { // a read-only call's view
 		tc.sess.Store(s)
 	}
