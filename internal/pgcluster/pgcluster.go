@@ -29,6 +29,8 @@ type Cluster struct {
 	dir  string // the cluster's directory: data/ and the socket
 	cmd  *exec.Cmd
 	done chan struct{}
+	// counted: the cluster counts among the live ones that keep the template (template.go)
+	counted bool
 	// User is the database superuser name.
 	User string
 }
@@ -83,17 +85,23 @@ func Start(parent string) (*Cluster, error) {
 		return nil, err
 	}
 	data := filepath.Join(dir, "data")
-	initdb := exec.Command(filepath.Join(bin, "initdb"), "-D", data, "-U", c.User, "--auth=trust", "-E", "UTF8",
-		"--locale=C", "--no-sync")
-	initdb.SysProcAttr = attr
-	initdb.Dir = dir
-	if out, err := initdb.CombinedOutput(); err != nil {
+	err = initData(bin, data, func() error {
+		initdb := exec.Command(filepath.Join(bin, "initdb"), "-D", data, "-U", c.User, "--auth=trust", "-E", "UTF8",
+			"--locale=C", "--no-sync")
+		initdb.SysProcAttr = attr
+		initdb.Dir = dir
+		if out, err := initdb.CombinedOutput(); err != nil {
+			return fmt.Errorf("pgcluster: initdb: %v\n%s", err, out)
+		}
+		return nil
+	})
+	if err != nil {
 		os.RemoveAll(dir)
-		return nil, fmt.Errorf("pgcluster: initdb: %v\n%s", err, out)
+		return nil, err
 	}
-	c.bin = bin
+	c.bin, c.counted = bin, true
 	if err := c.startServer(); err != nil {
-		os.RemoveAll(dir)
+		c.Stop()
 		return nil, err
 	}
 	if err := c.waitReady(30 * time.Second); err != nil {
@@ -244,4 +252,8 @@ func (c *Cluster) Stop() {
 		}
 	}
 	os.RemoveAll(c.dir)
+	if c.counted {
+		c.counted = false
+		released()
+	}
 }

@@ -82,3 +82,13 @@ func childrenOf(pid int) []int {
 	}
 	return out
 }
+
+// chownLike gives path the owner and group of the file info describes (the cluster's files belong to the
+// user the server runs as; a copy made as root must too).
+func chownLike(path string, info os.FileInfo) error {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok || os.Geteuid() != 0 {
+		return nil
+	}
+	return os.Lchown(path, int(st.Uid), int(st.Gid))
+}
