@@ -31,12 +31,22 @@ func (c *sessionClient) Ask(ctx context.Context, qs []*wink.Question) error {
 		}
 		reqs[i] = r
 	}
+	if !c.lockLive() {
+		return wink.NotAvailable(string(qs[0].Kind.Capability()), callEnded)
+	}
 	if c.mrtr {
+		defer c.mu.Unlock()
 		return c.askRound(qs, reqs)
 	}
+	c.mu.Unlock()
 	for i, q := range qs {
 		// A key names one question for the whole request at every revision: asked again, it has its answer.
-		if a, ok, err := c.lookup(q.Key, q.Kind); err != nil {
+		if !c.lockLive() {
+			return wink.NotAvailable(string(q.Kind.Capability()), callEnded)
+		}
+		a, ok, err := c.lookup(q.Key, q.Kind)
+		c.mu.Unlock()
+		if err != nil {
 			return err
 		} else if ok {
 			fill(q, a)
@@ -67,7 +77,11 @@ func (c *sessionClient) Ask(ctx context.Context, qs []*wink.Question) error {
 			q.Roots = a.roots
 		}
 		q.Answered = true
+		if !c.lockLive() {
+			return wink.NotAvailable(string(q.Kind.Capability()), callEnded)
+		}
 		c.answers = append(c.answers, answer{key: q.Key, kind: q.Kind, action: q.Action, content: q.Content, sample: q.Sampled, roots: q.Roots})
+		c.mu.Unlock()
 	}
 	return nil
 }

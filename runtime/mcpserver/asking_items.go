@@ -80,6 +80,7 @@ func itemAnswer(ctx context.Context, err error) (ir mcp.InputRequestMap, state s
 	if ia == nil || err == nil {
 		return nil, "", nil, false
 	}
+	ia.sc.end() // Get or Read has returned: its goroutines ask nothing more
 	if berr := ia.sc.badAnswers(ia.what); berr != nil {
 		return nil, "", berr, true
 	}

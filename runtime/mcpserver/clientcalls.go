@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/winkgen/wink/runtime/strictjson"
@@ -23,6 +24,13 @@ import (
 // reads the level from the request's _meta).
 type sessionClient struct {
 	ss *mcp.ServerSession
+
+	// A handler's goroutines may ask concurrently, and a ToolContext kept past the call may ask after
+	// it, while the server reads what was asked (the input-required result, -32021, -32602): the fields
+	// below mrtr are written under mu, and nothing is written once the server has ended the client (end,
+	// right after the handler returns and before it reads them).
+	mu    sync.Mutex
+	ended bool
 
 	// On 2026-07-28 sessions requests travel in input-required results (inputrequired.go).
 	mrtr      bool
@@ -44,9 +52,37 @@ func (c *sessionClient) Log(ctx context.Context, level wink.LogLevel, logger, me
 	return c.ss.Log(ctx, &mcp.LoggingMessageParams{Level: mcp.LoggingLevel(level), Logger: logger, Data: message})
 }
 
+// end marks the client's request answered: from now on nothing asks it or writes its state, so that the
+// server reads that state alone.
+func (c *sessionClient) end() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	c.ended = true
+	c.mu.Unlock()
+}
+
+// lockLive locks c unless its request has been answered (end), and reports whether it did.
+func (c *sessionClient) lockLive() bool {
+	c.mu.Lock()
+	if c.ended {
+		c.mu.Unlock()
+		return false
+	}
+	return true
+}
+
+// callEnded is why a client whose request was answered cannot be asked.
+const callEnded = "the call has ended; ask during the call"
+
 // cannotAsk says why the client cannot be asked for what needs capability, or "". A capability the client
 // did not declare is remembered (capability.go).
 func (c *sessionClient) cannotAsk(capability wink.Capability) string {
+	if !c.lockLive() {
+		return callEnded
+	}
+	defer c.mu.Unlock()
 	ip := c.ss.InitializeParams()
 	if ip == nil {
 		return "the client has not initialized the session"

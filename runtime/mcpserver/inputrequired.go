@@ -211,6 +211,7 @@ func (c *sessionClient) badAnswers(what string) error {
 // client; nil when it did not. st is the state the call ran under.
 func (s *server) inputRequired(ctx context.Context, out wink.Outcome, derr error, name string, args []byte, st callState) *mcp.CallToolResult {
 	c, _ := wink.ClientOf(ctx).(*sessionClient)
+	c.end() // (done already by the caller) nothing writes c from here on
 	if c == nil || c.need == nil || derr != nil || out.Success {
 		return nil
 	}
@@ -220,6 +221,10 @@ func (s *server) inputRequired(ctx context.Context, out wink.Outcome, derr error
 // ask returns the answer to the handler's next one-at-a-time question on a 2026-07-28 session, or records
 // req as the one needed and returns errInputNeeded.
 func (c *sessionClient) ask(kind wink.QuestionKind, req mcp.InputRequest) (answer, error) {
+	if !c.lockLive() {
+		return answer{}, wink.NotAvailable(string(kind.Capability()), callEnded)
+	}
+	defer c.mu.Unlock()
 	key := inputKey(c.next)
 	c.next++
 	q := &wink.Question{Key: key, Kind: kind}

@@ -505,6 +505,7 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (res *mcp
 	s.pending.Store(id, pc)
 	defer s.pending.Delete(id)
 	out, derr := disp.Dispatch(ctx, wink.Call{ID: id, Name: name, Arguments: args, Hold: hold})
+	sc.end() // a goroutine of the handler asks nothing more: the server reads what was asked
 	if merr := missingCapability(sc, out, derr); merr != nil {
 		return nil, merr // -32021 on 2026-07-28 (capability.go)
 	}
