@@ -277,7 +277,11 @@
 // notifications/message at the level the client set, and ToolContext.Sample and wink.Elicit ask the
 // client's model and user one question at a time (wink.Round asks several, named, at once: see above):
 // sampling/createMessage and elicitation/create up to protocol 2025-11-25, input-required results on
-// 2026-07-28 (the handler runs again with the answers so far, carried in a signed requestState). WithPrompt, WithPrompts and WithPromptSections serve prompts; WithResource,
+// 2026-07-28 (the handler runs again with the answers so far, carried in a signed requestState). The
+// handler's goroutines may ask too, concurrently; once the handler has returned (Dispatch, a prompt's
+// Get, a resource's Read), asking through its context fails with an error matching wink.ErrNotAvailable
+// and changes nothing of the answered request, and a question still in flight on 2025-11-25 ends with
+// the request's context. WithPrompt, WithPrompts and WithPromptSections serve prompts; WithResource,
 // WithResourceTemplate and WithWorkspace serve resources (a workspace's subscribers are notified when a
 // file changes); completion/complete completes prompt arguments and template variables.
 //
