@@ -133,7 +133,11 @@
 //   - the context methods (Done, Err, Deadline, Value), Session, Budget, Tool,
 //     Principal, Dispatcher, Beat, Log and RequireClient
 //     work as during the call, on the dispatcher's and the call's context's
-//     values: a write to the session is then outside the call's transaction.
+//     values. A write through the session or the filesystem after the call
+//     takes no lock: it lands in whichever call holds them then, and is kept
+//     or undone with that call. A goroutine that writes after its call
+//     begins a transaction of its own (session.Session.Begin, then End),
+//     which waits for the calls that hold the session.
 //
 // Policies and hooks receive the same ToolContext, and goroutines they start
 // may use it at once, while the dispatcher still sets the call up: Tx is nil
