@@ -1,13 +1,13 @@
-package gen
+package matrixcheck
 
 // The type matrix: every supported kind (20 base types: strings, bools, every integer size, both float
 // sizes, time.Time, time.Duration, string and integer enums, a named string and a recursive struct), each
 // held directly, through a pointer, in a slice, an array, a map, a map of slices and a slice of pointers,
-// required and optional: 276 fields in 20 tools (gen/testdata/matrix, written by matrixSource). The golden
-// test generates and compiles it; TestMatrixRoundTrip encodes random values through the generated encoders,
-// validates them against the generated schemas with an independent validator, decodes them back and
-// re-encodes them; FuzzMatrixAgreesWithValidator compares the generated decoders with the validator on
-// arbitrary inputs.
+// required and optional: 276 fields in 20 tools (gen/testdata/matrix, written by package gen's
+// matrixSource; gen's golden test generates and compiles it). TestMatrixRoundTrip encodes random values
+// through the generated encoders, validates them against the generated schemas with an independent
+// validator, decodes them back and re-encodes them; FuzzMatrixAgreesWithValidator compares the generated
+// decoders with the validator on arbitrary inputs.
 
 import (
 	"bytes"
@@ -75,10 +75,27 @@ func matrixTools(tb testing.TB) []matrixTool {
 	add(matrixOf(matrix.WinkEchoLevel, matrix.EchoLevel))
 	add(matrixOf(matrix.WinkEchoName, matrix.EchoName))
 	add(matrixOf(matrix.WinkEchoLeaf, matrix.EchoLeaf))
-	if len(out) != len(matrixBases) {
-		tb.Fatalf("%d matrix tools, want %d", len(out), len(matrixBases))
-	}
+	checkEveryTool(tb, out)
 	return out
+}
+
+// checkEveryTool fails tb unless tools holds each tool of the generated matrix once: a base type added to
+// the matrix (its tool generated) but not to matrixTools fails here.
+func checkEveryTool(tb testing.TB, tools []matrixTool) {
+	tb.Helper()
+	listed := map[string]int{}
+	for _, m := range tools {
+		listed[m.name]++
+	}
+	generated := matrix.WinkTools()
+	for _, def := range generated {
+		if name := def.Spec().Name; listed[name] != 1 {
+			tb.Fatalf("matrix tool %s is tested %d times, want once (add it to matrixTools)", name, listed[name])
+		}
+	}
+	if len(tools) != len(generated) {
+		tb.Fatalf("%d matrix tools tested, the generated matrix has %d", len(tools), len(generated))
+	}
 }
 
 // matrixOf is the matrix tool def; its handler gives the params type (the result type is the same).
