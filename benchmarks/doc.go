@@ -24,9 +24,10 @@
 //     unmarshal into map[string]any, validate against the tool's plain params schema (the generated
 //     ParamsSchema bytes, resolved once outside the loop), then unmarshal into the struct. The SDK also
 //     applies defaults and re-marshals the map; that is left out, so this is a lower bound of its cost;
-//   - handwritten: the best strict decoder for this one struct written by hand with no library, as
-//     strict as the generated one (FuzzHandwrittenAgreesWithWinkgen checks they accept the same inputs and
-//     decode them to the same value). It is the floor.
+//   - handwritten: the best strict decoder for this one struct written by hand with no library
+//     (DecodeHandwritten, handwritten.go), as strict as the generated one (FuzzHandwrittenAgreesWithWinkgen
+//     in benchmarks/internal/handwrittencheck checks they accept the same inputs and decode them to the
+//     same value). It is the floor.
 //
 // BenchmarkDispatchSearch runs wink.Dispatcher.Dispatch end to end on the same payload: registry lookup,
 // strict decoding, the no-op SearchDocs handler, the ToolInvoked event (kept by the Events sink, so it is

@@ -10,9 +10,10 @@ import (
 
 // This file is the "handwritten" implementation of the benchmark: the best strict decoder for SearchArgs
 // written by hand with no library, the floor winkgen is measured against. It accepts exactly the inputs
-// the generated decoder accepts (FuzzHandwrittenAgreesWithWinkgen checks this) but, unlike it, stops at
-// the first error and reports it tersely: on the success path the benchmark measures, that makes no
-// difference, and it keeps the floor as low as it can be.
+// the generated decoder accepts (FuzzHandwrittenAgreesWithWinkgen in benchmarks/internal/handwrittencheck
+// checks this, outside this package's tests, which link the peers, so that fuzzing's instrumented build
+// does not compile them) but, unlike it, stops at the first error and reports it tersely: on the success
+// path the benchmark measures, that makes no difference, and it keeps the floor as low as it can be.
 //
 // Strictness: one JSON object and nothing but whitespace after it; RFC 8259 syntax; keys matched exactly
 // after unescaping; unknown, duplicate and missing keys rejected; no null for any field (all are
@@ -66,8 +67,9 @@ func (d *hw) peek() byte {
 	return 0
 }
 
-// decodeHandwritten strictly decodes data into a SearchArgs.
-func decodeHandwritten(data []byte) (SearchArgs, error) {
+// DecodeHandwritten strictly decodes data into a SearchArgs: the benchmark's handwritten floor. It is
+// exported for the agreement check in benchmarks/internal/handwrittencheck; nothing else should call it.
+func DecodeHandwritten(data []byte) (SearchArgs, error) {
 	var v SearchArgs
 	if len(data) > hwMaxBytes {
 		return SearchArgs{}, &hwError{msg: "input too large"}
