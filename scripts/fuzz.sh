@@ -3,9 +3,10 @@
 # built once (go test -c -fuzz) and run once per target, from the package's directory (its testdata/fuzz
 # seeds), with go test's own corpus directory ($GOCACHE/fuzz/<import path>), so what fuzzing found is
 # kept between runs as with go test -fuzz. Each build and each target's run prints its CPU time (user and
-# system seconds of its whole process tree) and wall time, and the end the totals: instrumenting a test
+# system seconds of its whole process tree) and wall time, and at the end the total: instrumenting a test
 # binary's every dependency is most of the cost, which is why some fuzz targets live in packages of their
-# own whose test binaries link little (gen/internal/matrixcheck, runtime/adapters/internal/readersfuzz).
+# own whose test binaries link little (gen/internal/matrixcheck, benchmarks/internal/handwrittencheck,
+# runtime/adapters/internal/readersfuzz).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FUZZTIME=${FUZZTIME:-60s}
