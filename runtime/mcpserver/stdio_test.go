@@ -47,7 +47,7 @@ func startLineServerWith(t testing.TB, d *wink.Dispatcher, max int, opts ...mcps
 	c := &lineClient{t: t, w: clientW, lines: make(chan string, 16)}
 	go func() {
 		defer close(c.lines)
-		br := bufio.NewReaderSize(clientR, 1<<20)
+		br := bufio.NewReader(clientR) // ReadString returns a whole line, however long
 		for {
 			l, err := br.ReadString('\n')
 			if err != nil {
