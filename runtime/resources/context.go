@@ -174,8 +174,9 @@ func (c *Context) resolve(parent *slot, call *toolScope, id *keyID) (any, error)
 	case ToolCall:
 		if call != nil {
 			if !call.begun || call.ended {
+				ended := call.ended // read under the mutex: endCall writes it
 				c.mu.Unlock()
-				if call.ended {
+				if ended {
 					return nil, errCallEnded(b.name())
 				}
 				return nil, errOutsideToolCall(b.name())
