@@ -101,7 +101,7 @@ cross:
 ## (GO_NEXT, fetched through the module proxy as GOTOOLCHAIN); make test runs it. TestUseInYourModule (a new
 ## user's module filled through a proxy, minutes long) runs once, on the machine's Go, in make test's main step
 GO_NEXT ?= go1.27.3
-NEXT_PKGS := ./annotations/... ./runtime/strictjson/... ./runtime/wink/... ./cmd/winkgen/... ./benchmarks/ ./gen/schema/...
+NEXT_PKGS := ./annotations/... ./runtime/strictjson/... ./runtime/wink/... ./cmd/winkgen/... ./benchmarks/ ./benchmarks/internal/handwrittencheck/ ./gen/schema/...
 go-next:
 	GOTOOLCHAIN=$(GO_NEXT) $(GO) test -vet=all -timeout 30m -skip '^TestUseInYourModule$$' $(NEXT_PKGS)
 	GOTOOLCHAIN=$(GO_NEXT) $(GO) test -vet=all -timeout 30m ./gen -run 'TestGolden|TestDeterministic|Example'
