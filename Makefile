@@ -53,7 +53,7 @@ demo-code:
 ## and npm when missing, or says what to install, before anything is built), gofmt, then three lanes side by
 ## side: race (test-race), next (go-next, test-gen, check-fresh) and fuzz (fuzz-brief, cross, mcp-clients),
 ## every go command of test-race, test-gen, check-fresh and mcp-clients built with -race (one build of the
-## tree); it ends with each step's time
+## tree); it ends with each step's wall-clock and CPU time, and the whole run's CPU time
 test:
 	bash scripts/test.sh
 

@@ -21,7 +21,8 @@
 # wastes no work, and one lane's waits (PostgreSQL, subprocesses, Node.js) leave the CPU to the others.
 #
 # The script returns non-zero when any step failed, after every lane finished, and ends with each step's
-# duration. TEST_LANES (default "race next fuzz") picks lanes.
+# duration and CPU time (user and system, of every process the step waited for) and the whole run's CPU
+# time. TEST_LANES (default "race next fuzz") picks lanes.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 MAKE=${MAKE:-make}
