@@ -50,8 +50,9 @@
 //     transaction.
 //   - Warm evaluators: an evaluator that served a program cleanly (it finished, failed with an error or ran
 //     out of steps, its heap grew by less than 32 MiB) waits for the next call, at most 4 of them, each for
-//     at most a minute and 1,000 programs; so a call pays a process start only when none is waiting (the
-//     first call, or more calls at once than evaluators waiting). Nothing of one program reaches the next:
+//     at most a minute and 1,000 programs (one that has served its 1,000 is replaced by a fresh one,
+//     started ahead on a goroutine of its own); so a call pays a process start only when none is waiting
+//     (the first call, or more calls at once than evaluators waiting). Nothing of one program reaches the next:
 //     the thread, the globals and the builtins are made anew, the workspace and every count are the calling
 //     process's, per call, and each bound is set again per program (steps, the heap watcher's base, the CPU
 //     limit, the wall clock, the call's context); an evaluator that hit the memory or a time bound, was

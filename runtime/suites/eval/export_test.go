@@ -15,6 +15,7 @@ const MaxIdle = maxIdle
 
 // DrainPool ends every evaluator waiting for a program.
 func DrainPool() {
+	replacing.Wait()
 	warm.mu.Lock()
 	idle := warm.idle
 	warm.idle = nil
@@ -38,3 +39,9 @@ func IdlePids() []int {
 
 // FramesRead returns the number of frames read from evaluators so far.
 func FramesRead() int64 { return framesRead.Load() }
+
+// Starts returns the number of evaluator processes started so far.
+func Starts() int64 { return starts.Load() }
+
+// MaxPrograms is the most programs one evaluator serves.
+const MaxPrograms = maxPrograms

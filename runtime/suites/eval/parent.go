@@ -103,6 +103,7 @@ func startChild() (*child, error) {
 		prints.unmap()
 		return nil, err
 	}
+	starts.Add(1)
 	c.prints = prints
 	c.stdin, c.stdout = stdin, stdout
 	childCount, parentCount := prints.counts()
@@ -321,6 +322,9 @@ var (
 	lastChildPid atomic.Int64
 	programs     atomic.Int64
 )
+
+// starts counts the evaluator processes started (tests read it).
+var starts atomic.Int64
 
 // framesRead counts the frames read from evaluators (tests read it).
 var framesRead atomic.Int64

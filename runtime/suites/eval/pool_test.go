@@ -176,3 +176,37 @@ func TestEvalConcurrentCallsUseTheirOwnEvaluators(t *testing.T) {
 	wg.Wait()
 	eval.DrainPool()
 }
+
+// An evaluator that has served its last program (MaxPrograms) is replaced off the call's path: a fresh
+// one waits in its place, so the next call starts no process.
+func TestEvalRetiredEvaluatorIsReplacedAhead(t *testing.T) {
+	pid := warmPid(t)
+	fs := vfs.NewMemory()
+	for n := 1; ; n++ {
+		if out := call(t, fs, src("result = 1")); !out.Success {
+			t.Fatalf("call %d: %q", n, out.Output)
+		}
+		if idle := eval.IdlePids(); len(idle) != 1 || idle[0] != pid {
+			break // the evaluator was not put back: it has served its last program
+		}
+		if n > eval.MaxPrograms {
+			t.Fatalf("evaluator %d served more than %d programs", pid, eval.MaxPrograms)
+		}
+	}
+	var spare int
+	for deadline := time.Now().Add(time.Minute); spare == 0; time.Sleep(time.Millisecond) {
+		if idle := eval.IdlePids(); len(idle) == 1 && idle[0] != pid {
+			spare = idle[0]
+		} else if time.Now().After(deadline) {
+			t.Fatalf("no evaluator waits after %d retired (waiting: %v)", pid, idle)
+		}
+	}
+	starts := eval.Starts()
+	if out := call(t, fs, src("result = 2")); !out.Success || !strings.Contains(out.Output, "result = 2") {
+		t.Fatalf("call after the retirement: %q", out.Output)
+	}
+	if eval.Starts() != starts || eval.LastChildPid() != spare {
+		t.Fatalf("the call after the retirement started %d processes and ran in %d, not in the waiting %d",
+			eval.Starts()-starts, eval.LastChildPid(), spare)
+	}
+}
