@@ -8,7 +8,7 @@ TOOL_PKGS := ./example/... ./benchmarks/... ./runtime/...
 # are spent on instrumentation. The evaluator's concurrency tests (its mailboxes, shared counts and
 # concurrent calls) also run under -race, in test-race.
 GEN_PKGS := ./annotations/... ./gen/... ./cmd/winkgen/... ./runtime/suites/eval/...
-EVAL_RACE_TESTS := Mailbox|ConcurrentCalls|WireCounts|RetiredEvaluator
+EVAL_RACE_TESTS := Mailbox|ConcurrentCalls|WireCounts|RetiredEvaluator|NextProgram
 # The packages whose tests take longest, or that compile the providers' SDKs (megabytes of source each):
 # test-race names them first, so that the go command starts them first. -p 4: most of those tests wait on
 # subprocesses, PostgreSQL or the network, so four test binaries at a time keep two cores busy.

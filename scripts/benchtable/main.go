@@ -41,7 +41,7 @@ const (
 // The sub-benchmarks of the transaction and evaluator tables, in table order (the first is the base).
 var (
 	txnRows  = []string{"plain", "txn", "txn_one_session"}
-	evalRows = []string{"in_process", "warm", "cold"}
+	evalRows = []string{"in_process", "warm", "warm_after_idle", "cold"}
 )
 
 // samples are the per-run measurements of one benchmark.

@@ -41,6 +41,7 @@ BenchmarkDecodeSearchArgs/encoding_json_v2-2 1 350 ns/op 208 B/op 4 allocs/op
 
 const sampleEval = `BenchmarkEval/in_process-2 200 40000 ns/op
 BenchmarkEval/warm-2 200 70000 ns/op
+BenchmarkEval/warm_after_idle-2 200 200000 ns/op
 BenchmarkEval/cold-2 200 4000000 ns/op
 `
 
@@ -64,6 +65,7 @@ func TestWritePrintsMediansRatiosAndVerdicts(t *testing.T) {
 		"| dispatch (`BenchmarkDispatchSearch`) | 250 | - | 736 | 6 | 2.27x |",
 		"| txn | 300 | - | 900 | 6 | 1.20x |",
 		"| warm | 70000 | - | 0 | 0 | 1.75x |",
+		"| warm_after_idle | 200000 | - | 0 | 0 | 5.00x |",
 		"| winkgen vs encoding_json_strict | >= 8x faster | 7.73x faster | MISSED |",
 		"| winkgen vs handwritten | <= 1.1x the time | 1.29x the time | MISSED |",
 		"| winkgen vs segmentio_parse (segmentio's fastest path) | faster | 0.91x faster | MISSED |",
@@ -90,7 +92,7 @@ func TestMissingNamesAbsentBenchmarks(t *testing.T) {
 	want := "BenchmarkDecodeSearchArgs/encoding_json_strict,BenchmarkDecodeSearchArgs/json_v2,BenchmarkDecodeSearchArgs/segmentio_sdk_call," +
 		"BenchmarkDecodeSearchArgs/segmentio_parse,BenchmarkDecodeSearchArgs/mcp_go_sdk_path,BenchmarkDecodeSearchArgs/handwritten," +
 		"BenchmarkDispatchSearch,BenchmarkDispatchSearchTxn/plain,BenchmarkDispatchSearchTxn/txn,BenchmarkDispatchSearchTxn/txn_one_session," +
-		"BenchmarkEval/in_process,BenchmarkEval/warm,BenchmarkEval/cold"
+		"BenchmarkEval/in_process,BenchmarkEval/warm,BenchmarkEval/warm_after_idle,BenchmarkEval/cold"
 	if got != want {
 		t.Errorf("missing = %s, want %s", got, want)
 	}

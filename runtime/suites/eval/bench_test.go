@@ -3,6 +3,7 @@ package eval_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
@@ -22,6 +23,8 @@ const benchProgram = "print(len(read_file('data.txt').splitlines()))\nresult = l
 //   - in_process: go.starlark.net in the calling process, with read_file over the same filesystem and
 //     print collected (no isolation at all: the floor);
 //   - warm: the eval tool as a call pays for it when an evaluator is waiting (every call after the first);
+//   - warm_after_idle: as warm, with each call 2 ms after the last (outside the timer), so that the waiting
+//     evaluator is asleep: what a call pays after a pause, a model's turn say;
 //   - cold: the eval tool with no evaluator waiting, so the call starts one (the first call's cost).
 func BenchmarkEval(b *testing.B) {
 	fs := vfs.NewMemory()
@@ -48,6 +51,16 @@ func BenchmarkEval(b *testing.B) {
 		dispatch(b) // an evaluator waits from here on
 		defer cpuPerOp(b)()
 		for b.Loop() {
+			dispatch(b)
+		}
+	})
+	b.Run("warm_after_idle", func(b *testing.B) {
+		dispatch(b)
+		defer cpuPerOp(b)()
+		for b.Loop() {
+			b.StopTimer()
+			time.Sleep(2 * time.Millisecond)
+			b.StartTimer()
 			dispatch(b)
 		}
 	})

@@ -213,6 +213,9 @@ func childMain(stdin io.Reader, stdout io.Writer) int {
 	link := newLink(stdin, parentCount, childCount, toChild, toParent)
 	in, out := bufio.NewReader(link), bufio.NewWriterSize(link.writer(stdout), 64<<10)
 	for served := 0; ; served++ {
+		if served > 0 {
+			link.await(in, awaitProgram) // the next call may follow within microseconds (wire.go)
+		}
 		kind, b, err := readFrame(in, 1<<30)
 		if err == io.EOF && served > 0 {
 			return 0 // the parent ended this evaluator between programs

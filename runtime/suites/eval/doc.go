@@ -66,7 +66,10 @@
 //     evaluator for a file's text or a tool's result) first spins for up to 300 µs, so that an answer
 //     that comes within microseconds costs no wakeup (and, up to 16 KiB, no system call: it comes through
 //     memory the two processes share); it stops spinning where answers do not come in
-//     time (a busy machine), and an evaluator waiting for its next program never spins. If the child
+//     time (a busy machine). An evaluator that has answered a program spins for at most 50 µs for the
+//     next one, so that calls one after another (a turn's eval calls) find it awake; where calls come
+//     further apart, that wait too is skipped, but for one program in up to 64, and an evaluator waiting
+//     longer blocks, using no CPU time. If the child
 //     cannot be started, the call returns an error rather than running the program unprotected. The child
 //     starts with an empty environment; the init functions of the executable's other packages run in it
 //     too, so keep them free of side effects (writing to standard output, which carries the child's

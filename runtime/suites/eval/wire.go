@@ -24,8 +24,13 @@ package eval
 //   - A dead peer is seen as before: its pipe ends, and read(2), reached within spinFor, reports it.
 //   - An idle side spins not at all: a side waits only for the answer to a frame it has just sent (the
 //     parent for the child's next frame while a program runs, the child for a builtin's or a tool's
-//     reply); a child waiting for its next program blocks in read(2) at once. Nobody waits with a
-//     single CPU, where the other side cannot run meanwhile.
+//     reply), and the child, once it has answered a program, for the next program, for spinForProgram
+//     only: waking a child asleep in read(2) was the largest part of a warm call that follows another
+//     (the parent's write(2) of the program, then the child's wakeup: about 40 µs of the 80 to 140 µs
+//     of such a call on the 2-core virtual machine this was measured on), which is what a turn's eval
+//     calls, dispatched one after another, are. A child whose calls come further apart skips that wait
+//     but for one program in up to 64 (spinSite), and then blocks. Nobody waits with a single CPU, where
+//     the other side cannot run meanwhile.
 //   - The wait adapts (spinSite): after a wait that ran out, the next waits at the same point of the
 //     exchange block at once, 1, 3, 7 ... up to 63 of them, until a wait succeeds again; on a machine
 //     too busy to run both sides at once, the waits mostly stop.
@@ -54,6 +59,13 @@ import (
 // time once; then the waits there are skipped (spinSite).
 const spinFor = 300 * time.Microsecond
 
+// spinForProgram bounds the child's wait for its next program after it has answered one: it catches a
+// call that follows the last within microseconds (a turn's eval calls, dispatched one after another),
+// which would otherwise wake the child; a call that comes later finds it blocked, as before, and after
+// such waits the site skips most of them (spinSite), so an evaluator whose calls come seconds apart spins
+// for at most this once in 64 programs.
+const spinForProgram = 50 * time.Microsecond
+
 // maxSkip bounds the number of waits skipped after a wait that ran out (spinSite), as a power of two.
 const maxSkip = 6
 
@@ -66,6 +78,8 @@ const (
 	awaitFirst = iota
 	// awaitNext: the parent waits for the child's next frame after a reply, the child for a reply.
 	awaitNext
+	// awaitProgram: the child, having answered a program, waits for the next one (for spinForProgram).
+	awaitProgram
 	nSites
 )
 
@@ -127,6 +141,10 @@ func (l *link) await(r *bufio.Reader, site int) bool {
 		s.skip--
 		return false
 	}
+	bound := spinFor
+	if site == awaitProgram {
+		bound = spinForProgram
+	}
 	l.offer() // the answer may come through the mailbox (mailbox.go)
 	start := time.Now()
 	came := false
@@ -135,7 +153,7 @@ func (l *link) await(r *bufio.Reader, site int) bool {
 			came = true
 			break
 		}
-		if i%64 == 0 && time.Since(start) > spinFor {
+		if i%64 == 0 && time.Since(start) > bound {
 			break
 		}
 	}
