@@ -15,7 +15,7 @@ import (
 )
 
 // TestDispatchAllocations pins what BenchmarkDispatchSearch and BenchmarkDispatchSearchTxn allocate per
-// call: the decoded slice (1), the ToolContext (1, 192 bytes), the event with the params, the value and
+// call: the decoded slice (1), the ToolContext (1, 176 bytes), the event with the params, the value and
 // the params' strings it carries (1: one record, not four allocations, the params decoded straight into
 // it, their strings into its room for them); the
 // output is not allocated, the tool's last short output being the same string. A transaction adds no
@@ -23,7 +23,7 @@ import (
 // filesystem's lock entry and the snapshot's parts are reused, the commit's context is the call's own
 // when it cannot be cancelled, and the logs are bounded in the session without copying (no account
 // slice, a trim drops whole leaves, and a log's trie grows in place instead of copying a 512-byte node per
-// 32 items). It pins the bytes too (656 and 782 when measured, the second with the
+// 32 items). It pins the bytes too (640 and 782 when measured, the second with the
 // growth of the session's logs, which keep each call's event and policy decision, and one trim of them;
 // a little room is left for a pool refilled after a collection): the record with the decoded strings
 // (not a copy of the arguments) fits the 416-byte size class (ToolInvoked is 256 bytes).
@@ -37,7 +37,7 @@ func TestDispatchAllocations(t *testing.T) {
 		txn      bool
 		max      float64
 		maxBytes uint64
-	}{{"plain", false, 3, 672}, {"txn", true, 3, 808}} {
+	}{{"plain", false, 3, 648}, {"txn", true, 3, 808}} {
 		d := &wink.Dispatcher{Registry: wink.MustRegistry(WinkTools()), Events: func(*wink.ToolInvoked) {}}
 		if c.txn {
 			fs := vfs.NewMemory()

@@ -48,7 +48,6 @@ type ToolContext struct {
 	Run RunContext
 
 	ctx    context.Context
-	tool   *Tool
 	beat   func(*ToolContext)
 	sess   atomic.Pointer[session.Session] // changed after the handler too (afterSuccess): see tcstate.go
 	tx     *session.Tx                     // the call's session transaction (isolate)
@@ -57,9 +56,10 @@ type ToolContext struct {
 	budget *Budget
 
 	// The call's frame, for CanonicalArguments and AppendResultJSON, read only while the call has not
-	// ended (tcstate.go); what few calls need is in rare (nil until then, endedRare once the call ended
-	// without one). Every call allocates a ToolContext: it stays within 192 bytes, an allocation size
-	// class (208 with a session's Tx, txToolContext).
+	// ended (tcstate.go), and for Tool (the frame's tool, which never changes: frames are per tool); what
+	// few calls need is in rare (nil until then, endedRare once the call ended without one). Every call
+	// allocates a ToolContext: it stays within 176 bytes, an allocation size class (208 with a session's
+	// Tx, txToolContext).
 	fr   *frame
 	rare atomic.Pointer[tcRare]
 }
@@ -98,7 +98,7 @@ func (d *Dispatcher) ToolContext(ctx context.Context, name, callID string) *Tool
 // Every call allocates one: the fields are stored one by one and only when set, since copying a whole
 // ToolContext into the heap passes each of its pointer slots through the write barrier while the
 // collector marks.
-func (d *Dispatcher) newToolContext(ctx context.Context, t *Tool, name, callID string) *ToolContext {
+func (d *Dispatcher) newToolContext(ctx context.Context, fr *frame, name, callID string) *ToolContext {
 	var tc *ToolContext
 	if d.Session != nil {
 		tc = newSessionToolContext() // with room for the call's transaction (txcontext.go)
@@ -106,8 +106,8 @@ func (d *Dispatcher) newToolContext(ctx context.Context, t *Tool, name, callID s
 		tc = new(ToolContext)
 	}
 	tc.CallID, tc.ToolName, tc.ctx = callID, name, ctx
-	if t != nil {
-		tc.tool = t
+	if fr != nil {
+		tc.fr = fr
 	}
 	if r := &d.RunContext; r.RunID != "" || r.RequestID != "" || r.TraceID != "" || r.Attempt != 0 { // not != RunContext{}: that calls its generated eq
 		tc.Run = d.RunContext
@@ -309,7 +309,12 @@ func (tc *ToolContext) Context() context.Context { return tc.parent() }
 
 // Tool returns the descriptor of the tool being called; nil for a
 // ToolContext made by NewToolContext.
-func (tc *ToolContext) Tool() *Tool { return tc.tool }
+func (tc *ToolContext) Tool() *Tool {
+	if tc.fr == nil {
+		return nil
+	}
+	return tc.fr.ops.tool // set at step 3 and never changed, like the frame's ops: safe after the call too
+}
 
 // Beat records a heartbeat for a long-running handler (lease extension). It
 // calls the dispatcher's Heartbeat function and is a cheap no-op when there is

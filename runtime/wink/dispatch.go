@@ -254,21 +254,42 @@ func (d *Dispatcher) now() time.Time {
 	return time.Now()
 }
 
-// start reads the dispatcher's clock at the start of a call (ToolInvoked.Time). The default clock reads
-// only the monotonic clock: the time is fr's last reading of the system clock plus the monotonic time
-// elapsed since (the monotonic reading is exact, the wall clock's is at most clockRefresh old), one
-// clock read where time.Now makes two.
-func (d *Dispatcher) start(fr *frame) time.Time {
+// start reads the dispatcher's clock at the start of fr's call (ToolInvoked.Time). The default clock
+// reads only the monotonic clock: the start is kept as the time elapsed since fr's last reading of the
+// system clock (fr.clock; the monotonic reading is exact, the wall clock's is at most clockRefresh
+// old), one clock read where time.Now makes two, and no time.Time is built or stored in the frame (a
+// pointer word) until one is needed (startTime).
+func (d *Dispatcher) start(fr *frame) {
+	cs := &fr.cs
+	cs.timed = true
 	if d.Now != nil {
-		return d.userNow()
+		cs.start = d.userNow()
+		return
 	}
 	if b := fr.clock; !b.IsZero() {
 		if e := time.Since(b); e >= 0 && e < clockRefresh {
-			return b.Add(e)
+			cs.at = e
+			return
 		}
 	}
-	fr.clock = time.Now()
-	return fr.clock
+	fr.clock, cs.at = time.Now(), 0
+}
+
+// startTime is when fr's call started (start); zero when the clock was not read.
+func (d *Dispatcher) startTime(fr *frame) time.Time {
+	if d.Now != nil || !fr.cs.timed {
+		return fr.cs.start
+	}
+	return fr.clock.Add(fr.cs.at)
+}
+
+// elapsed is the time since fr's call started (start), read from the dispatcher's clock. The default
+// clock reads only the monotonic clock, half the cost of time.Now.
+func (d *Dispatcher) elapsed(fr *frame) time.Duration {
+	if d.Now != nil {
+		return d.userNow().Sub(fr.cs.start)
+	}
+	return time.Since(fr.clock) - fr.cs.at
 }
 
 // clockRefresh is how long a frame's reading of the system clock serves (Dispatcher.start): within
@@ -283,16 +304,6 @@ func (d *Dispatcher) userNow() (t time.Time) {
 		}
 	}()
 	return d.Now()
-}
-
-// since returns the time elapsed since start, a time read from the
-// dispatcher's clock. The default clock reads only the monotonic clock, half
-// the cost of time.Now.
-func (d *Dispatcher) since(start time.Time) time.Duration {
-	if d.Now != nil {
-		return d.userNow().Sub(start)
-	}
-	return time.Since(start)
 }
 
 // Dispatch runs one tool call and returns what the model sees. Failures of
@@ -361,13 +372,18 @@ type callState struct {
 	cause    error // ToolInvoked.Err
 	rollback func() error
 	snap     txn.Snap
+	// The start of the call (Dispatcher.start): with the default clock, at is the time elapsed since
+	// frame.clock, the last reading of the system clock; with Dispatcher.Now, start.
 	start    time.Time
+	at       time.Duration
+	timed    bool         // the start was read
 	ev       *ToolInvoked // the event in the call's record (frame.record), when the call records one and decoded its params
 	params   any          // boxed P, set only when a policy, hook or the event needs it
 	value    any          // boxed R for the event
 	hasValue bool
 	excluded bool
 	replayed bool // a ledger's replay (runIdempotent): the value is in value, not in the frame
+	named    bool // out's CallID and Name are set (for OnResult: afterSuccess)
 	panicV   any
 	stack    []byte
 	idemKey  string
@@ -414,11 +430,14 @@ func (cs *callState) reset() {
 	if cs.value != nil {
 		cs.value = nil
 	}
-	cs.hasValue, cs.excluded, cs.replayed = false, false, false
+	cs.hasValue, cs.excluded, cs.replayed, cs.named = false, false, false, false
 	if cs.program != "" {
 		cs.program = ""
 	}
-	cs.start = time.Time{}
+	cs.timed, cs.at = false, 0
+	if !cs.start.IsZero() { // Dispatcher.Now's reading; the default clock's is at, without a pointer
+		cs.start = time.Time{}
+	}
 }
 
 // fail makes the outcome a failure with text msg.
@@ -450,10 +469,14 @@ func (t *Tool) invoke(ctx context.Context, disp *Dispatcher, call Call) (Outcome
 	}
 	fr := t.impl.getFrame()
 	cs := &fr.cs
-	cs.end = end
-	cs.out.CallID, cs.out.Name = call.ID, t.spec.Name
+	if end != nil {
+		cs.end = end
+	}
+	// The outcome's CallID and Name are set at the end (finish), or before OnResult sees it (named):
+	// a frame's pointer slots written and cleared again on every call cost a write barrier each while the
+	// collector marks.
 	if disp.records() || end != nil {
-		cs.start = disp.start(fr)
+		disp.start(fr)
 	}
 	t.run(ctx, disp, call, fr)
 	if he, ok := cs.err.(*HeldError); ok && he.Elicitation != nil {
@@ -461,7 +484,7 @@ func (t *Tool) invoke(ctx context.Context, disp *Dispatcher, call Call) (Outcome
 		he.Call = call // Elicit knew only the id, the name and the hold
 		he.Call.Hold = hold
 	}
-	out, err := cs.finish(ctx, disp, t, call)
+	out, err := cs.finish(ctx, disp, t, call, fr)
 	cs.reset()
 	fr.release()
 	return out, err
@@ -504,13 +527,15 @@ func (t *Tool) run(ctx context.Context, disp *Dispatcher, call Call, fr *frame) 
 		return
 	}
 	// 1c: rate limits (ratelimit.go), before the arguments are read.
-	if disp.RateLimit != nil && !disp.admit(ctx, t, cs) {
+	if disp.RateLimit != nil && !disp.admit(ctx, t, fr) {
 		return
 	}
 
 	// 1d: who may call the tool: the model directly, a program, or both (program.go).
 	msg, prog := t.checkCaller(ctx)
-	cs.program = prog
+	if prog != "" {
+		cs.program = prog
+	}
 	if msg != "" {
 		cs.fail(msg)
 		cs.cause = ErrCaller
@@ -535,13 +560,12 @@ func (t *Tool) run(ctx context.Context, disp *Dispatcher, call Call, fr *frame) 
 	hooks := &disp.Hooks
 	policies := disp.hasPolicies()
 	if disp.records() || policies || hooks.Check != nil || hooks.OnResult != nil {
-		cs.params = fr.params()
+		fr.boxParams() // cs.params
 	}
 
 	// 3: the ToolContext (before the policies, which see it); its call ends when run returns (the
 	// deferred end above: tcstate.go).
-	tc = disp.newToolContext(ctx, t, name, call.ID)
-	tc.fr = fr
+	tc = disp.newToolContext(ctx, fr, name, call.ID)
 	if disp.Resources != nil {
 		tc.res = disp.Resources.ForCall() // the call's own handle: its scope opens at step 6 (callscope.go in resources)
 	}
@@ -559,7 +583,7 @@ func (t *Tool) run(ctx context.Context, disp *Dispatcher, call Call, fr *frame) 
 
 	// 4: policies, section first, then prompt; then the Check hook.
 	if policies {
-		if den := disp.policies(tc, t, cs.params, cs.start); den != nil {
+		if den := disp.policies(tc, t, cs.params, disp.startTime(fr)); den != nil {
 			if den.held {
 				cs.err = tc.heldError(call, den.Policy, den.Reason)
 				cs.cause = cs.err
@@ -770,7 +794,7 @@ func (t *Tool) execute(ctx context.Context, disp *Dispatcher, tc *ToolContext, f
 	if hasValue && !res.excluded {
 		cs.out.Output = t.render(res.message, fr)
 		if disp.records() {
-			cs.value = fr.value()
+			fr.boxValue() // cs.value
 		}
 	} else {
 		cs.out.Output = res.message
@@ -802,7 +826,8 @@ func (t *Tool) afterSuccess(disp *Dispatcher, tc *ToolContext, cs *callState) {
 		}
 	}
 	if disp.hasPolicies() || disp.Hooks.OnResult != nil {
-		tc.fr.result.Store(true) // AppendResultJSON: the result is written (tcstate.go)
+		tc.fr.result.Store(true)                                            // AppendResultJSON: the result is written (tcstate.go)
+		cs.out.CallID, cs.out.Name, cs.named = tc.CallID, t.spec.Name, true // OnResult sees them, and may edit them
 	}
 	if disp.hasPolicies() {
 		disp.onResult(tc, t, cs.params, &cs.out)
@@ -848,7 +873,7 @@ func handlerErrorText(name string, err error) string {
 // the Begin hook's rollback, a part's Restore, the event sink or the session's
 // commit becomes an error (or, for the sink, is dropped), and the built-in
 // restore always runs.
-func (cs *callState) finish(ctx context.Context, disp *Dispatcher, t *Tool, call Call) (Outcome, error) {
+func (cs *callState) finish(ctx context.Context, disp *Dispatcher, t *Tool, call Call, fr *frame) (Outcome, error) {
 	evErr := cs.cause
 	if cs.err != nil || !cs.out.Success {
 		if cs.rollback != nil {
@@ -871,6 +896,8 @@ func (cs *callState) finish(ctx context.Context, disp *Dispatcher, t *Tool, call
 	out := cs.out
 	if cs.err != nil {
 		out = Outcome{}
+	} else if !cs.named {
+		out.CallID, out.Name = call.ID, t.spec.Name
 	}
 	if records := disp.records(); records || cs.end != nil {
 		// Params and Value are boxed only when the event is recorded (records):
@@ -885,7 +912,7 @@ func (cs *callState) finish(ctx context.Context, disp *Dispatcher, t *Tool, call
 		default:
 			ev = eventPool.Get().(*ToolInvoked)
 		}
-		cs.fill(ev, disp, t, call, &out, evErr)
+		cs.fill(ev, disp, t, call, &out, evErr, fr)
 		if records {
 			disp.record(ev)
 		}
@@ -924,7 +951,7 @@ func (cs *callState) finish(ctx context.Context, disp *Dispatcher, t *Tool, call
 // call: one store per field that is set, so that a call writes no zero pointer into the heap (a copy of
 // a whole ToolInvoked would pass each of its pointer slots through the write barrier while the
 // collector marks).
-func (cs *callState) fill(ev *ToolInvoked, disp *Dispatcher, t *Tool, call Call, out *Outcome, evErr error) {
+func (cs *callState) fill(ev *ToolInvoked, disp *Dispatcher, t *Tool, call Call, out *Outcome, evErr error, fr *frame) {
 	ev.Name, ev.CallID, ev.Tool = call.Name, call.ID, t
 	if call.Arguments != nil {
 		ev.Arguments = call.Arguments
@@ -937,7 +964,7 @@ func (cs *callState) fill(ev *ToolInvoked, disp *Dispatcher, t *Tool, call Call,
 		ev.Value = cs.value
 	}
 	ev.Success, ev.HasValue, ev.Excluded, ev.Replayed = out.Success, cs.hasValue, cs.excluded, out.Replayed
-	ev.Duration, ev.Time = disp.since(cs.start), cs.start
+	ev.Duration, ev.Time = disp.elapsed(fr), disp.startTime(fr)
 	if evErr != nil {
 		ev.Err = evErr
 	}

@@ -156,7 +156,7 @@ func (t *Tool) IsProgram() bool { return t.program }
 // Dispatcher returns the dispatcher running the call of a program tool (AsProgram), for its inner calls;
 // nil for other tools.
 func (tc *ToolContext) Dispatcher() *Dispatcher {
-	if tc.tool == nil || !tc.tool.program {
+	if t := tc.Tool(); t == nil || !t.program {
 		return nil
 	}
 	d, _ := tc.ctx.Value(programDispatcherKey{}).(*Dispatcher)
@@ -231,7 +231,7 @@ func (t *Tool) executeProgram(ctx context.Context, disp *Dispatcher, tc *ToolCon
 	if hasValue && !res.excluded {
 		cs.out.Output = t.render(res.message, fr)
 		if disp.records() {
-			cs.value = fr.value()
+			fr.boxValue() // cs.value
 		}
 	} else {
 		cs.out.Output = res.message
@@ -245,7 +245,8 @@ func (t *Tool) executeProgram(ctx context.Context, disp *Dispatcher, tc *ToolCon
 // (the handler's goroutines cannot read the result while the dispatcher writes it) and once the call
 // has ended (the result belongs to the call). It is safe to call from any goroutine.
 func (tc *ToolContext) AppendResultJSON(dst []byte) ([]byte, bool) {
-	if tc.tool == nil {
+	t := tc.Tool()
+	if t == nil {
 		return dst, false
 	}
 	fr, ok := tc.enterFrame()
@@ -261,7 +262,7 @@ func (tc *ToolContext) AppendResultJSON(dst []byte) ([]byte, bool) {
 		if cs.value == nil {
 			return dst, false
 		}
-		return tc.tool.impl.appendValueJSON(dst, cs.value)
+		return t.impl.appendValueJSON(dst, cs.value)
 	}
 	return fr.appendValue(dst), true
 }

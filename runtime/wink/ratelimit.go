@@ -202,12 +202,13 @@ func RetryText(d time.Duration) string {
 }
 
 // admit asks the dispatcher's rate limiter about a call of t (step 1c).
-func (d *Dispatcher) admit(ctx context.Context, t *Tool, cs *callState) bool {
+func (d *Dispatcher) admit(ctx context.Context, t *Tool, fr *frame) bool {
+	cs := &fr.cs
 	var err error
-	if d.Now != nil || cs.start.IsZero() {
+	if d.Now != nil || !cs.timed {
 		err = d.RateLimit.Admit(ctx, t) // no reading of the default clock to share
 	} else if at, ok := d.RateLimit.(RateLimiterAt); ok {
-		err = at.AdmitAt(ctx, t, cs.start)
+		err = at.AdmitAt(ctx, t, d.startTime(fr))
 	} else {
 		err = d.RateLimit.Admit(ctx, t)
 	}

@@ -44,11 +44,11 @@ const (
 	opNew                           // allocate the frame's typed storage (fr.p, fr.r)
 	opRelease                       // zero the typed storage
 	opDecode                        // Funcs.Decode into the params with fr.dec
-	opParams                        // the params, boxed → io.v
+	opParams                        // the params, boxed → cs.params
 	opSetParams                     // store io.v as the params → io.ok (false when it is not a P)
 	opHandle                        // the handler with tc → io.head and the error; keeps the result value
 	opAppendValue                   // Funcs.EncodeResult of the value onto dst
-	opValue                         // the result value, boxed → io.v
+	opValue                         // the result value, boxed → cs.value
 	opAppendParams                  // Funcs.EncodeParams onto dst
 	opCustomKey                     // Funcs.IdempotencyKey → io.s
 	opAppendValueJSON               // Funcs.EncodeResult of io.v (an R or a non-nil *R) onto dst → io.ok
@@ -178,20 +178,20 @@ func typedOp[P, R any](fp unsafe.Pointer, k opKind, fr *frame, tc *ToolContext, 
 		}
 		var zr R
 		*fr.r.(*R) = zr
-	case opParams:
+	case opParams: // into the call's state directly, not through io.v: each pointer word stored and cleared again costs a write barrier while the collector marks
 		if fr.in != nil {
-			fr.io.v = boxAt(fr.ops.pType, fr.in)
+			fr.cs.params = boxAt(fr.ops.pType, fr.in)
 			break
 		}
-		fr.io.v = *fr.p.(*P)
+		fr.cs.params = *fr.p.(*P)
 	case opValue:
 		if fr.rec != nil && fr.ops.rAt && !fr.recR {
 			rec := (*record[P, R])(fr.rec)
 			rec.r, fr.recR = *fr.r.(*R), true
-			fr.io.v = boxAt(fr.ops.rType, unsafe.Pointer(&rec.r))
+			fr.cs.value = boxAt(fr.ops.rType, unsafe.Pointer(&rec.r))
 			break
 		}
-		fr.io.v = *fr.r.(*R)
+		fr.cs.value = *fr.r.(*R)
 	case opRecord:
 		if fr.ops.strs.Load() {
 			fr.rec, fr.recS = unsafe.Pointer(new(recordS[P, R])), true
@@ -361,9 +361,15 @@ func (fr *frame) validate() error {
 	return v.(validator).Validate()
 }
 
+// boxParams sets the call's params (cs.params), boxed.
+func (fr *frame) boxParams() { fr.run(opParams) }
+
+// params returns the params, boxed, leaving the call's state without them.
 func (fr *frame) params() any {
 	fr.run(opParams)
-	return fr.io.v
+	p := fr.cs.params
+	fr.cs.params = nil
+	return p
 }
 
 // setParams stores params, a boxed P; false when it is not a P.
@@ -400,9 +406,16 @@ func (fr *frame) render() (s string, ok bool) {
 	return fr.r.(renderer).Render(), true
 }
 
+// boxValue sets the call's result value (cs.value), boxed.
+func (fr *frame) boxValue() { fr.run(opValue) }
+
+// value returns the result value, boxed, leaving the call's state (cs.value) as it was.
 func (fr *frame) value() any {
+	keep := fr.cs.value
 	fr.run(opValue)
-	return fr.io.v
+	v := fr.cs.value
+	fr.cs.value = keep
+	return v
 }
 
 // appendParams appends the params' canonical JSON to dst; ok is false when
