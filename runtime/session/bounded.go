@@ -39,7 +39,7 @@ func AppendBounded[T any](s *Session, sl Slice[T], v T, size int64, b Bound, siz
 		// The common case, which runs no code of the caller's (so no deferred unlock): grow the
 		// unpublished head in place, and stop if the bound still holds.
 		counted += size
-		h.pushInPlace(v)
+		h.pushInPlacePacked(v, sl.packing)
 		s.entries[sl.id].bytes = counted
 		if n := h.len(); (b.Entries < 0 || n <= b.Entries) && (b.Bytes < 0 || counted <= b.Bytes) {
 			s.mu.Unlock()
@@ -56,9 +56,9 @@ func AppendBounded[T any](s *Session, sl Slice[T], v T, size int64, b Bound, siz
 	}
 	counted += size
 	if h != nil && h.count > 0 && !h.published.Load() {
-		h.pushInPlace(v)
+		h.pushInPlacePacked(v, sl.packing)
 	} else {
-		h = h.push(v)
+		h = h.pushPacked(v, sl.packing)
 		setHeadBytes(s, sl, h, counted)
 	}
 	// The entry exists now; a LOG entry's count may be written in a table a Snapshot shares, since

@@ -74,7 +74,7 @@ func applyOp[T any](s *Session, sl Slice[T], op Op[T]) {
 		}
 		v := head(s, sl)
 		for _, x := range op.items {
-			v = v.push(x)
+			v = v.pushPacked(x, sl.packing)
 		}
 		appendHead(s, sl, v)
 	case opReplace:

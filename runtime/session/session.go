@@ -238,10 +238,10 @@ func Append[T any](s *Session, sl Slice[T], v T) {
 	defer s.mu.Unlock()
 	h := head(s, sl)
 	if sl.retention == NoRollback && h != nil && h.count > 0 && !h.published.Load() {
-		h.pushInPlace(v)
+		h.pushInPlacePacked(v, sl.packing)
 		return
 	}
-	appendHead(s, sl, h.push(v))
+	appendHead(s, sl, h.pushPacked(v, sl.packing))
 }
 
 // Seed replaces the slice's contents with a copy of vs.

@@ -45,7 +45,8 @@ type Slice[T any] struct {
 	id        uint32
 	retention Retention
 	name      string
-	codec     *Codec[T] // WithCodec; nil: the slice is not stored
+	codec     *Codec[T]  // WithCodec; nil: the slice is not stored
+	packing   Packing[T] // WithPacking; nil: items are kept as values
 	// upgrade (WithUpgrade) loads a stored item the codec no longer decodes.
 	upgrade func(stored []byte, err error) (T, error)
 }

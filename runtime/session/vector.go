@@ -23,8 +23,18 @@ const (
 
 // chunk is a leaf: up to width items. Slots below used are immutable.
 type chunk[T any] struct {
-	used  atomic.Int32
-	items [width]T
+	used atomic.Int32
+	// shared is set once a vector other than the one whose tail the chunk is may read it (see
+	// shareTail). An unshared full tail of a packed slice is emptied and reused (pushInPlace).
+	shared atomic.Bool
+	items  [width]T
+}
+
+// shareTail marks v's tail as read by another vector too: it is never reused in place.
+func (v *vector[T]) shareTail() {
+	if v != nil && v.tail != nil && !v.tail.shared.Load() {
+		v.tail.shared.Store(true)
+	}
 }
 
 // inner is an interior trie node; kids hold *inner or *chunk[T] values.
@@ -104,13 +114,17 @@ func newChunk[T any](x T) *chunk[T] {
 }
 
 // push returns a new vector with x appended. v is not modified (observably).
-func (v *vector[T]) push(x T) *vector[T] {
+func (v *vector[T]) push(x T) *vector[T] { return v.pushPacked(x, nil) }
+
+// pushPacked is push for a slice whose full leaves pk packs (nil: none).
+func (v *vector[T]) pushPacked(x T, pk Packing[T]) *vector[T] {
 	if v == nil || v.count == 0 {
 		return &vector[T]{count: 1, tail: newChunk(x)}
 	}
 	if v.edge {
 		v.edge = false // the new vector shares v's nodes: neither may change them in place
 	}
+	v.shareTail() // the new vector reads it too, or (full) the trie holds it or a copy of it
 	tl := v.tailLen()
 	if tl < width {
 		t := v.tail
@@ -125,7 +139,7 @@ func (v *vector[T]) push(x T) *vector[T] {
 	}
 	t := v.pushed.Load()
 	if t == nil {
-		root, shift := pushLeaf(v.root, v.shift, v.count-width, v.tail)
+		root, shift := pushLeaf(v.root, v.shift, v.count-width, leafOf(v.tail, pk))
 		t = &trie{root: root, shift: shift}
 		v.pushed.Store(t) // a racing push stores an equal trie: either is fine
 	}
@@ -135,7 +149,13 @@ func (v *vector[T]) push(x T) *vector[T] {
 // pushInPlace appends x to v itself, which must be non-empty, unpublished
 // and owned by the caller (the session's write lock held). The tail slot is
 // claimed as push does, so other versions sharing the chunk are unaffected.
-func (v *vector[T]) pushInPlace(x T) {
+func (v *vector[T]) pushInPlace(x T) { v.pushInPlacePacked(x, nil) }
+
+// pushInPlacePacked is pushInPlace for a slice whose full leaves pk packs (nil: none). A full tail
+// that pk packs goes into the trie as its packed copy, and when no other vector reads the tail chunk
+// (chunk.shared) the chunk is emptied and reused for the next items: a packed LOG slice grown in place
+// allocates only its packed leaves.
+func (v *vector[T]) pushInPlacePacked(x T, pk Packing[T]) {
 	tl := v.tailLen()
 	if tl < width {
 		t := v.tail
@@ -151,24 +171,66 @@ func (v *vector[T]) pushInPlace(x T) {
 		return
 	}
 	t := v.pushed.Load()
+	var leaf any = v.tail
+	if t == nil {
+		leaf = leafOf(v.tail, pk)
+	}
 	switch {
 	case t == nil && v.edge:
-		v.root, v.shift = pushLeafInPlace(v.root, v.shift, v.count-width, v.tail)
+		v.root, v.shift = pushLeafInPlace(v.root, v.shift, v.count-width, leaf)
 	case t == nil:
-		v.root, v.shift = pushLeaf(v.root, v.shift, v.count-width, v.tail)
+		v.root, v.shift = pushLeaf(v.root, v.shift, v.count-width, leaf)
 		v.edge = true // the path copy's nodes are v's alone
 	default:
 		v.root, v.shift = t.root, t.shift
 		v.edge = false      // the memo's nodes are shared with the vectors pushed from this version
 		v.pushed.Store(nil) // the memo belonged to the previous version
 	}
-	v.tail = newChunk(x)
 	v.count++
+	if c := v.tail; leaf != any(c) && !c.shared.Load() {
+		// Packed, and read by no other vector (the trie holds the copy): reuse the chunk. Clearing it
+		// keeps no item referenced twice.
+		clear(c.items[1:])
+		c.items[0] = x
+		c.used.Store(1)
+		return
+	}
+	v.tail = newChunk(x)
+}
+
+// leafOf returns the trie leaf for the full chunk c: c packed by pk, or c itself when pk is nil or
+// does not pack c's items. c stays a tail whose items are read in place: a leaf holding c is shared
+// with it (shared is set).
+func leafOf[T any](c *chunk[T], pk Packing[T]) any {
+	if pk != nil {
+		if data, ok := pk.Pack(c.items[:]); ok {
+			return &packedLeaf[T]{pk: pk, data: data}
+		}
+	}
+	if !c.shared.Load() {
+		c.shared.Store(true)
+	}
+	return c
+}
+
+// packedLeaf is a full leaf of a packed slice: its width items as pk packed them.
+type packedLeaf[T any] struct {
+	pk   Packing[T]
+	data []byte
+}
+
+// leafAt returns item i (0..width-1) of the leaf n, a *chunk[T] or a *packedLeaf[T].
+func leafAt[T any](n any, i int) T {
+	if c, ok := n.(*chunk[T]); ok {
+		return c.items[i]
+	}
+	p := n.(*packedLeaf[T])
+	return p.pk.Unpack(p.data, i)
 }
 
 // pushLeafInPlace is pushLeaf changing the nodes on the trie's right edge in place: only for a
 // vector whose edge they are (vector.edge). Nodes it adds are new.
-func pushLeafInPlace[T any](root any, shift uint, off int, leaf *chunk[T]) (any, uint) {
+func pushLeafInPlace(root any, shift uint, off int, leaf any) (any, uint) {
 	if off == 0 || off == 1<<(shift+bits) {
 		return pushLeaf(root, shift, off, leaf) // the leaf alone, or a new root over the old one
 	}
@@ -193,7 +255,7 @@ func pushLeafInPlace[T any](root any, shift uint, off int, leaf *chunk[T]) (any,
 
 // pushLeaf adds a full leaf whose first item has index off (the trie's item
 // count) to the trie rooted at root, path-copying.
-func pushLeaf[T any](root any, shift uint, off int, leaf *chunk[T]) (any, uint) {
+func pushLeaf(root any, shift uint, off int, leaf any) (any, uint) {
 	if off == 0 {
 		return leaf, 0
 	}
@@ -210,7 +272,7 @@ func pushLeaf[T any](root any, shift uint, off int, leaf *chunk[T]) (any, uint) 
 	return pushInto(r, shift, off, leaf), shift
 }
 
-func newPath[T any](leaf *chunk[T], shift uint) any {
+func newPath(leaf any, shift uint) any {
 	if shift == 0 {
 		return leaf
 	}
@@ -219,7 +281,7 @@ func newPath[T any](leaf *chunk[T], shift uint) any {
 	return n
 }
 
-func pushInto[T any](n *inner, shift uint, off int, leaf *chunk[T]) *inner {
+func pushInto(n *inner, shift uint, off int, leaf any) *inner {
 	c := *n
 	i := (off >> shift) & mask
 	switch {
@@ -244,7 +306,7 @@ func (v *vector[T]) at(i int) T {
 	for s := v.shift; s > 0; s -= bits {
 		n = n.(*inner).kids[(i>>s)&mask]
 	}
-	return n.(*chunk[T]).items[i&mask]
+	return leafAt[T](n, i&mask)
 }
 
 // appendTo appends all items in order to dst.
@@ -283,14 +345,22 @@ func eachNode[T any](n any, shift uint, raw *int, start int, yield func(int, T) 
 		return true
 	}
 	if shift == 0 {
-		c := n.(*chunk[T])
 		i := 0
 		if *raw < start {
 			i = min(start-*raw, width)
 		}
-		for ; i < width; i++ {
-			if !yield(*raw+i-start, c.items[i]) {
-				return false
+		if c, ok := n.(*chunk[T]); ok {
+			for ; i < width; i++ {
+				if !yield(*raw+i-start, c.items[i]) {
+					return false
+				}
+			}
+		} else {
+			p := n.(*packedLeaf[T])
+			for ; i < width; i++ {
+				if !yield(*raw+i-start, p.pk.Unpack(p.data, i)) {
+					return false
+				}
 			}
 		}
 		*raw += width
@@ -334,16 +404,19 @@ func (v *vector[T]) dropFront(k int) *vector[T] {
 		leaves = append(leaves, v.leaf(off))
 	}
 	root, shift := trieOf(leaves)
+	if v.published.Load() {
+		v.shareTail() // else v is dropped from its session's table: its tail passes to the new head
+	}
 	return &vector[T]{count: v.count - first*width, start: start - first*width, shift: shift, root: root, tail: v.tail, edge: true}
 }
 
-// leaf returns the trie's leaf holding raw position off.
-func (v *vector[T]) leaf(off int) *chunk[T] {
+// leaf returns the trie's leaf holding raw position off: a *chunk[T] or a *packedLeaf[T].
+func (v *vector[T]) leaf(off int) any {
 	n := v.root
 	for s := v.shift; s > 0; s -= bits {
 		n = n.(*inner).kids[(off>>s)&mask]
 	}
-	return n.(*chunk[T])
+	return n
 }
 
 // trieOf builds a dense trie over leaves, bottom-up: nil for none, the leaf itself for one.
