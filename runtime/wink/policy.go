@@ -73,7 +73,8 @@ type PolicyChecked struct {
 
 // PolicyLog is the session LOG slice of PolicyChecked events, the newest
 // within Dispatcher.LogLimits (DefaultLogEntries, DefaultLogBytes).
-var PolicyLog = session.NewSlice[PolicyChecked]("policy_checked", session.NoRollback)
+var PolicyLog = session.NewSlice[PolicyChecked]("policy_checked", session.NoRollback,
+	session.WithPacking[PolicyChecked](policyPacking{})) // policylog_pack.go
 
 // ToolLog is the session LOG slice of ToolInvoked events, one per call (the
 // same pointer Dispatcher.Events receives; do not modify it), the newest
