@@ -78,6 +78,16 @@
 // its newest items' storage costs. The tool dispatcher bounds ToolLog and
 // PolicyLog this way.
 //
+// Packed slices. A slice declared WithPacking keeps each full group of 32 items
+// as the bytes its Packing makes of them (no pointers: the garbage collector
+// does not scan them) and reads them back with the Packing's Unpack; the newest
+// 1 to 32 items stay values. A packed LOG slice grown in place reuses its tail's
+// storage for the next 32 items once the group is packed, unless a View or
+// another version of the slice can still read it, so it allocates only the
+// packed bytes. A group the Packing refuses stays values. Order, bounds, Views,
+// snapshots and stores behave as for any slice. The dispatcher's PolicyLog is
+// packed.
+//
 // Transactions. Begin returns a new *Tx; BeginIn begins one in a zero Tx the
 // caller provides (three words; the dispatcher keeps it in the call's own
 // allocation), so that a transaction allocates nothing of its own.

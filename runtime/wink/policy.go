@@ -72,7 +72,12 @@ type PolicyChecked struct {
 }
 
 // PolicyLog is the session LOG slice of PolicyChecked events, the newest
-// within Dispatcher.LogLimits (DefaultLogEntries, DefaultLogBytes).
+// within Dispatcher.LogLimits (DefaultLogEntries, DefaultLogBytes). It is packed
+// (session.WithPacking): the log keeps each decision in about 30 bytes the
+// garbage collector does not scan, and reads give back every field as it was
+// appended (Time with its monotonic reading and location; a group of 32 with
+// a Time in a location other than UTC or the program's starting time.Local is
+// kept as values).
 var PolicyLog = session.NewSlice[PolicyChecked]("policy_checked", session.NoRollback,
 	session.WithPacking[PolicyChecked](policyPacking{})) // policylog_pack.go
 
