@@ -19,7 +19,7 @@ SLOW_PKGS := ./runtime/vfs/... ./runtime/suites/sandbox/... ./runtime/suites/fil
 NESTED_MODS := runtime/durable/temporal
 FUZZTIME ?= 60s
 
-.PHONY: demo demo-tools demo-fleet demo-durable demo-code bench-durable bench-tools test test-race test-gen race generate regen check-generated check-fresh cross go-next bench bench-scale bench-mcp fuzz fuzz-brief vet mcp-clients conformance
+.PHONY: demo demo-tools demo-fleet demo-durable demo-code bench-durable bench-tools test test-extra test-race test-gen test-allocs race generate regen check-generated check-fresh cross go-next bench bench-scale bench-mcp fuzz fuzz-brief vet mcp-clients conformance
 
 ## demo: install bubblewrap when missing (scripts/demo-deps.sh: the demo's shell runs in it), regenerate,
 ## then run the example agent end to end through the agent loop with a scripted model
@@ -49,13 +49,18 @@ demo-durable:
 demo-code:
 	$(GO) run ./example/cmd/codemode
 
-## test: everything CI runs (scripts/test.sh): scripts/test-deps.sh first (it installs bubblewrap, PostgreSQL
-## and npm when missing, or says what to install, before anything is built), gofmt, then three lanes side by
-## side: race (test-race), next (go-next, test-gen, check-fresh) and fuzz (fuzz-brief, cross, mcp-clients),
-## every go command of test-race, test-gen, check-fresh and mcp-clients built with -race (one build of the
-## tree); it ends with each step's wall-clock and CPU time, and the whole run's CPU time
+## test: every test and check on the machine's Go (scripts/test.sh): scripts/test-deps.sh first (it installs
+## bubblewrap, PostgreSQL and npm when missing, or says what to install, before anything is built), gofmt,
+## then three lanes side by side: race (test-race), gen (test-gen, test-allocs, check-fresh) and clients (cross,
+## mcp-clients), every go command of test-race, test-gen, check-fresh and mcp-clients built with -race (one
+## build of the tree); it ends with each step's wall-clock and CPU time, and the whole run's CPU time
 test:
 	bash scripts/test.sh
+
+## test-extra: what CI runs beside make test (.ci/run runs both), in two lanes side by side: next (go-next:
+## Go 1.27.3) and fuzz (fuzz-brief: every fuzz target for 10,000 executions); each builds the tree once more
+test-extra:
+	TEST_LANES="next fuzz" TEST_NAME="make test-extra" bash scripts/test.sh
 
 ## mcp-clients: the official MCP clients against winkgen's servers (Node.js 22 and the clients pinned in
 ## testdata/mcpclients/package-lock.json, installed with npm ci when missing): the TypeScript SDK client and
@@ -85,6 +90,11 @@ test-race:
 test-gen:
 	$(GO) test -race=false -vet=all -timeout 30m $(GEN_PKGS)
 
+## test-allocs: the allocation pins of the dispatcher (runtime/wink's and the benchmarks' TestDispatchAllocations),
+## which a -race build cannot measure (sync.Pool drops items at random under -race), on a plain build
+test-allocs:
+	$(GO) test -race=false -vet=off -count=1 -run '^TestDispatchAllocations$$' ./runtime/wink ./benchmarks
+
 ## race: the same as test-race
 race: test-race
 
@@ -98,7 +108,7 @@ cross:
 	for m in $(NESTED_MODS); do $(GO) run ./internal/crosscheck -C $$m -os darwin,windows ./... || exit 1; done
 
 ## go-next: the generator, the decoders and the dispatcher vetted and tested on the newest Go release too
-## (GO_NEXT, fetched through the module proxy as GOTOOLCHAIN); make test runs it. TestUseInYourModule (a new
+## (GO_NEXT, fetched through the module proxy as GOTOOLCHAIN); make test-extra runs it. TestUseInYourModule (a new
 ## user's module filled through a proxy, minutes long) runs once, on the machine's Go, in make test's main step
 GO_NEXT ?= go1.27.3
 NEXT_PKGS := ./annotations/... ./runtime/strictjson/... ./runtime/wink/... ./cmd/winkgen/... ./benchmarks/ ./benchmarks/internal/handwrittencheck/ ./gen/schema/...
@@ -158,7 +168,7 @@ bench-mcp:
 fuzz:
 	FUZZTIME=$(FUZZTIME) bash scripts/fuzz.sh
 
-# fuzz-brief (part of make test) counts executions instead of seconds: a duration -fuzztime can fail with a
+# fuzz-brief (part of make test-extra) counts executions instead of seconds: a duration -fuzztime can fail with a
 # spurious "context deadline exceeded" on Go 1.26 (golang/go#75804, a race in the fuzzing coordinator).
 fuzz-brief:
 	FUZZTIME=10000x bash scripts/fuzz.sh

@@ -1,28 +1,38 @@
 #!/usr/bin/env bash
-# make test: every check CI runs, in three lanes side by side, each lane's lines prefixed with its name:
+# make test: every test and check of the tree on the machine's Go, in three lanes side by side, each lane's
+# lines prefixed with its name:
 #
-#   race  vet and every test of the module and its nested modules under -race (make test-race), the
-#         slowest packages first
-#   next  the generator, decoders and dispatcher on the newest Go release (make go-next): the allocation
-#         pins, which a -race build cannot measure, run here; then the generator's and the evaluator's
-#         tests on the machine's Go (make test-gen: their test binaries without -race, the go commands
-#         they start with it) and the freshness of generated code (make check-fresh)
-#   fuzz  every fuzz target briefly (make fuzz-brief), the darwin/windows type-check (make cross: a source
-#         type-check, built without -race, which cannot cross-compile), then the official MCP clients and
-#         the conformance suite (make mcp-clients)
+#   race     vet and every test of the module and its nested modules under -race (make test-race), the
+#            slowest packages first
+#   gen      the generator's and the evaluator's tests (make test-gen: their test binaries without -race,
+#            the go commands they start with it), the dispatcher's allocation pins, which -race cannot
+#            measure (make test-allocs), then the freshness of generated code (make check-fresh)
+#   clients  the darwin/windows type-check (make cross: a source type-check, built without -race, which
+#            cannot cross-compile), then the official MCP clients and the conformance suite (make
+#            mcp-clients)
 #
-# Why lanes, and why -race for nearly everything: on a fresh clone most of make test is compiling, and each way
-# of building the tree (plain, -race, another Go release, fuzzing's instrumentation) compiles the
-# standard library and every dependency again. The race lane sets GOFLAGS=-race for every go command it
-# runs (go vet through go test -vet=all, the tests, the go commands the tests start, winkgen -check,
-# go build for the MCP clients' servers), and so does test-gen for the go commands the generator's tests
-# start, so they share one build of the tree; a test that passes under -race passes without it, and the
-# plain build's only extra checks (allocation counts, which -race changes) run in the next lane. The lanes build different things, so running them side by side
-# wastes no work, and one lane's waits (PostgreSQL, subprocesses, Node.js) leave the CPU to the others.
+# make test-extra runs the two lanes CI adds beside make test (.ci/run runs both commands):
+#
+#   next     the generator, decoders and dispatcher on the newest Go release (make go-next)
+#   fuzz     every fuzz target for 10,000 executions (make fuzz-brief; their seed corpora already run as
+#            tests in make test)
+#
+# Each of those two builds the tree once more (another toolchain; fuzzing's instrumentation), about a
+# third of all the CPU a cold run spends, and neither checks the code a change touched on the Go a
+# developer runs: make test stays the check to run before pushing.
+#
+# Why -race for nearly everything: on a fresh clone most of make test is compiling, and each way of building
+# the tree (plain, -race) compiles the standard library and every dependency again. The race lane sets
+# GOFLAGS=-race for every go command it runs (go vet through go test -vet=all, the tests, the go commands the
+# tests start, winkgen -check, go build for the MCP clients' servers), and so does test-gen for the go
+# commands the generator's tests start, so they share one build of the tree; a test that passes under -race
+# passes without it, and the plain build's only extra checks (allocation counts, which -race changes) run in
+# make test-allocs. The lanes build different things, so running them side by side wastes no
+# work, and one lane's waits (PostgreSQL, subprocesses, Node.js) leave the CPU to the others.
 #
 # The script returns non-zero when any step failed, after every lane finished, and ends with each step's
 # duration and CPU time (user and system, of every process the step waited for) and the whole run's CPU
-# time. TEST_LANES (default "race next fuzz") picks lanes.
+# time. TEST_LANES (default "race gen clients"; make test-extra: "next fuzz") picks lanes.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 MAKE=${MAKE:-make}
@@ -36,10 +46,12 @@ if [ -n "$unformatted" ]; then
 fi
 
 steps_race="test-race"
-steps_next="go-next test-gen check-fresh"
+steps_gen="test-gen test-allocs check-fresh"
+steps_clients="cross mcp-clients"
+steps_next="go-next"
+steps_fuzz="fuzz-brief"
 # Steps whose go commands build with -race: they share one build of the tree.
 race_steps=" test-race check-fresh mcp-clients test-gen "
-steps_fuzz="fuzz-brief cross mcp-clients"
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -68,10 +80,10 @@ lane() {
 }
 
 pids=()
-for name in ${TEST_LANES:-race next fuzz}; do
+for name in ${TEST_LANES:-race gen clients}; do
 	steps_var=steps_$name
 	if [ -z "${!steps_var:-}" ]; then
-		echo "scripts/test.sh: no lane $name (lanes: race next fuzz)" >&2
+		echo "scripts/test.sh: no lane $name (lanes: race gen clients next fuzz)" >&2
 		exit 2
 	fi
 	# Each lane's lines get its name; sed -u keeps them flowing as they come.
@@ -84,17 +96,17 @@ for p in "${pids[@]}"; do
 done
 
 echo
-echo "make test: step times (lanes ran side by side; $(( $(date +%s) - t0 )) s in all)"
+echo "${TEST_NAME:-make test}: step times (lanes ran side by side; $(( $(date +%s) - t0 )) s in all)"
 while read -r name step secs rc cpu; do
 	status=ok
 	[ "$rc" -ne 0 ] && status="FAILED (exit $rc)"
-	printf '  %-5s %-12s %4d s  CPU %5s s  %s\n' "$name" "$step" "$secs" "$cpu" "$status"
+	printf '  %-7s %-12s %4d s  CPU %5s s  %s\n' "$name" "$step" "$secs" "$cpu" "$status"
 done < <(sort -s -k1,1 "$dir/times")
 # times: the second line is the CPU time (user, system) of every process the script waited for.
 times >"$dir/total"
 echo "  CPU of the whole run (user, system): $(sed -n 2p "$dir/total")"
 if [ $failed -ne 0 ]; then
-	echo "make test: FAILED"
+	echo "${TEST_NAME:-make test}: FAILED"
 	exit 1
 fi
-echo "make test: ok"
+echo "${TEST_NAME:-make test}: ok"
