@@ -99,7 +99,7 @@ func emit(p *model.Package) ([]byte, error) {
 	sort.Slice(e.patOrder, func(i, j int) bool { return e.pats[e.patOrder[i]] < e.pats[e.patOrder[j]] })
 	sort.Slice(e.ratOrder, func(i, j int) bool { return e.rats[e.ratOrder[i]] < e.rats[e.ratOrder[j]] })
 	for _, pat := range e.patOrder {
-		vars = append(vars, jen.Id(e.pats[pat]).Op("=").Qual("regexp", "MustCompile").Call(rawLit(anchored(pat))))
+		vars = append(vars, jen.Id(e.pats[pat]).Op("=").Qual(sjPath, "NewLazyPattern").Call(rawLit(anchored(pat)), jen.Qual("regexp", "MustCompile")))
 	}
 	for _, lit := range e.ratOrder {
 		vars = append(vars, jen.Id(e.rats[lit]).Op("=").Qual(sjPath, "MustRat").Call(jen.Lit(lit)))

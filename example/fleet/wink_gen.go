@@ -337,5 +337,5 @@ var (
 	winkKeysRememberParams = []string{"text"}
 	winkKeysNote           = []string{"text", "worker"}
 	winkKeysPayParams      = []string{"invoice", "cents"}
-	winkPattern1c6552e2    = regexp.MustCompile(`^(?:INV-[0-9]{1,9})$`)
+	winkPattern1c6552e2    = strictjson.NewLazyPattern(`^(?:INV-[0-9]{1,9})$`, regexp.MustCompile)
 )

@@ -1200,9 +1200,9 @@ var (
 	winkKeysOutlineParams       = []string{"root"}
 	winkKeysNode                = []string{"title", "children"}
 	winkKeysArchiveParams       = []string{"paths"}
-	winkPattern9302c816         = regexp.MustCompile(`^(?:[A-Z]{2,5}-[0-9]+)$`)
-	winkPattern9b4c9772         = regexp.MustCompile(`^(?:[a-z0-9]{1,8})$`)
-	winkPatternffdb9d89         = regexp.MustCompile(`^(?:/[A-Za-z0-9_./-]*)$`)
+	winkPattern9302c816         = strictjson.NewLazyPattern(`^(?:[A-Z]{2,5}-[0-9]+)$`, regexp.MustCompile)
+	winkPattern9b4c9772         = strictjson.NewLazyPattern(`^(?:[a-z0-9]{1,8})$`, regexp.MustCompile)
+	winkPatternffdb9d89         = strictjson.NewLazyPattern(`^(?:/[A-Za-z0-9_./-]*)$`, regexp.MustCompile)
 	winkRat0p001                = strictjson.MustRat("0.001")
 )
 

@@ -2,6 +2,7 @@ package strictjson
 
 import (
 	"math/big"
+	"sync"
 	"time"
 )
 
@@ -77,6 +78,32 @@ type Pattern interface {
 	MatchString(s string) bool
 	String() string
 }
+
+// LazyPattern is a Pattern compiled on its first match, so that a program linking generated code pays
+// for compiling a tool's patterns only once a call needs them, not when it starts (a large pattern takes
+// milliseconds to compile, and every process started from the executable, an evaluator say, would pay it).
+// Generated code makes one per pattern: NewLazyPattern(src, regexp.MustCompile).
+type LazyPattern[P Pattern] struct {
+	src     string
+	compile func(string) P
+	once    sync.Once
+	p       P
+}
+
+// NewLazyPattern returns the pattern src, compiled by compile on its first match (src was checked when
+// the code was generated).
+func NewLazyPattern[P Pattern](src string, compile func(string) P) *LazyPattern[P] {
+	return &LazyPattern[P]{src: src, compile: compile}
+}
+
+// MatchString reports whether s matches the pattern, compiling it first if it is the first match.
+func (l *LazyPattern[P]) MatchString(s string) bool {
+	l.once.Do(func() { l.p = l.compile(l.src) })
+	return l.p.MatchString(s)
+}
+
+// String returns the pattern's source, as the compiled pattern's String does.
+func (l *LazyPattern[P]) String() string { return l.src }
 
 // CheckPattern checks that p matches s (pattern): MsgPattern(p.String(), desc), desc being the tag's
 // patternDesc ("" when none).

@@ -698,7 +698,7 @@ var (
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
 	winkKeysParams      = []string{"name", "count", "delta", "ratio", "temp", "on", "color", "allowed", "level", "when", "maybe", "tags", "grid", "meta", "email", "opt", "nested", "default_ptr"}
-	winkPattern32c4dce4 = regexp.MustCompile(`^(?:[a-z]+)$`)
+	winkPattern32c4dce4 = strictjson.NewLazyPattern(`^(?:[a-z]+)$`, regexp.MustCompile)
 	winkRat0p5          = strictjson.MustRat("0.5")
 )
 

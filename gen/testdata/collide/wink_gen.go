@@ -358,6 +358,6 @@ var (
 var (
 	winkKeysParams      = []string{"when", "wait", "name", "ratio", "level", "tags", "list"}
 	winkKeysItem        = []string{"n"}
-	winkPattern39c46b36 = regexp2.MustCompile(`^[a-z]+$`)
+	winkPattern39c46b36 = strictjson2.NewLazyPattern(`^[a-z]+$`, regexp2.MustCompile)
 	winkRat0p5          = strictjson2.MustRat("0.5")
 )

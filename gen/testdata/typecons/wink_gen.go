@@ -200,5 +200,5 @@ var (
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
 	winkKeysCopyParams  = []string{"from", "to", "also", "tag"}
-	winkPatternde24dc97 = regexp.MustCompile(`^(?:[a-z0-9_./-]+)$`)
+	winkPatternde24dc97 = strictjson.NewLazyPattern(`^(?:[a-z0-9_./-]+)$`, regexp.MustCompile)
 )

@@ -528,5 +528,5 @@ var (
 	winkKeysDir          = []string{"path", "children", "more"}
 	winkKeysChild        = []string{"name", "is_dir", "files", "bytes"}
 	winkKeysDigestParams = []string{"path"}
-	winkPatternc3254eac  = regexp.MustCompile(`^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$`)
+	winkPatternc3254eac  = strictjson.NewLazyPattern(`^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$`, regexp.MustCompile)
 )

@@ -1030,7 +1030,7 @@ var (
 	winkKeysReadFileParams  = []string{"file_path", "offset", "limit"}
 	winkKeysRmParams        = []string{"path"}
 	winkKeysWriteFileParams = []string{"file_path", "content"}
-	winkPatternb11ea1a3     = regexp.MustCompile(`^(?:[ -~]+)$`)
-	winkPatternc3254eac     = regexp.MustCompile(`^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$`)
-	winkPatternf70c7ee7     = regexp.MustCompile(`^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$`)
+	winkPatternb11ea1a3     = strictjson.NewLazyPattern(`^(?:[ -~]+)$`, regexp.MustCompile)
+	winkPatternc3254eac     = strictjson.NewLazyPattern(`^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$`, regexp.MustCompile)
+	winkPatternf70c7ee7     = strictjson.NewLazyPattern(`^(?:/?(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)$`, regexp.MustCompile)
 )

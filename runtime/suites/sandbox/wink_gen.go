@@ -321,5 +321,5 @@ var (
 // Allowed keys for unknown-field messages, compiled patterns and exact multipleOf divisors.
 var (
 	winkKeysShellParams = []string{"command", "args", "workdir", "timeout_seconds", "env", "allow_failure"}
-	winkPatternc3254eac = regexp.MustCompile(`^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$`)
+	winkPatternc3254eac = strictjson.NewLazyPattern(`^(?:/?(?:(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,12}(?:/(?:[ -.0-~]{3,80}|[ -,0-~-][ -.0-~]?|[.][ -,0-~-])){0,3}/?)?)$`, regexp.MustCompile)
 )

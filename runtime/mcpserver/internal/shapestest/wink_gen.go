@@ -2924,7 +2924,7 @@ var (
 	winkKeysOptions     = []string{"depth", "labels"}
 	winkKeysTree        = []string{"name", "children", "parent"}
 	winkKeysTreeParams  = []string{"root", "a", "b"}
-	winkPattern68a6a773 = regexp.MustCompile(`^[a-z]{1,20}$`)
+	winkPattern68a6a773 = strictjson.NewLazyPattern(`^[a-z]{1,20}$`, regexp.MustCompile)
 )
 
 // winkNew sets *p to a new zero value and returns it.
