@@ -346,12 +346,15 @@ func (w *closingBuffer) Close() error {
 }
 
 // At the end of input, every request already read is answered before the connection closes: many
-// requests piped at once, then the end of input, many times over.
+// requests piped at once, then the end of input, many times over. 40 runs: a connection that ends at
+// the end of input without waiting loses answers in every run, and one that stops waiting while one
+// answer is still due lost it in 92 of 200 runs under -race (so 40 runs all pass with it about once in
+// 10^10); 200 runs found nothing more.
 func TestEndOfInputAnswersEveryRequestRead(t *testing.T) {
 	in, ids := pipedInput(60)
-	runs := 200
+	runs := 40
 	if testing.Short() {
-		runs = 20
+		runs = 10
 	}
 	d := exampleDispatcherTB(t)
 	for run := range runs {
