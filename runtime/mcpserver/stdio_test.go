@@ -14,6 +14,7 @@ import (
 	"github.com/winkgen/wink/example/tools"
 	"github.com/winkgen/wink/runtime/internal/clienttest"
 	"github.com/winkgen/wink/runtime/mcpserver"
+	"github.com/winkgen/wink/runtime/mcpserver/internal/linetest"
 	"github.com/winkgen/wink/runtime/mcpserver/internal/mcpservertest"
 	"github.com/winkgen/wink/runtime/wink"
 )
@@ -106,61 +107,19 @@ func (c *lineClient) ping(id string) {
 	}
 }
 
-func errLine(id string, code int, msg string) string {
-	return `{"jsonrpc":"2.0","id":` + id + `,"error":{"code":` + strconv.Itoa(code) + `,"message":` + strconv.Quote(msg) + `}}`
-}
-
-func deep(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
-
-// badLines are lines that are not JSON-RPC 2.0 messages, with the exact answer each must get.
-var badLines = []struct{ why, line, want string }{
-	{"truncated JSON", `{"jsonrpc":"2.0","id":1,"method":"ping"`,
-		errLine("null", -32700, "Parse error: invalid JSON at byte 39: unexpected end of input")},
-	{"not JSON", `hello`, errLine("null", -32700, "Parse error: invalid JSON at byte 0: unexpected character 'h'; expected a value")},
-	{"binary bytes", "\x00\x01\xfe\xff", errLine("null", -32700, "Parse error: invalid JSON at byte 0: unexpected byte 0x00; expected a value")},
-	{"invalid UTF-8 in a string", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"pi\xffng\"}",
-		errLine("null", -32700, "Parse error: method: invalid UTF-8 in string (byte 36)")},
-	{"trailing garbage", `{"jsonrpc":"2.0","id":1,"method":"ping"} x`,
-		errLine("null", -32700, "Parse error: invalid JSON at byte 41: unexpected data after the message")},
-	{"very deep nesting", `{"jsonrpc":"2.0","id":3,"method":"ping","params":{"a":` + deep(100000) + `}}`,
-		errLine("null", -32700, "Parse error: invalid JSON at byte 180: nesting deeper than 128 levels")},
-	{"a batch", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`,
-		errLine("null", -32600, "Invalid Request: batches are not supported; send one JSON-RPC message per line")},
-	{"an empty batch", `[]`, errLine("null", -32600, "Invalid Request: batches are not supported; send one JSON-RPC message per line")},
-	{"a number", `42`, errLine("null", -32600, "Invalid Request: a message must be a JSON object")},
-	{"jsonrpc 1.0", `{"jsonrpc":"1.0","id":7,"method":"ping"}`, errLine("7", -32600, `Invalid Request: "jsonrpc" must be "2.0"`)},
-	{"jsonrpc a number", `{"jsonrpc":2.0,"id":"s","method":"ping"}`, errLine(`"s"`, -32600, `Invalid Request: "jsonrpc" must be "2.0"`)},
-	{"no jsonrpc", `{"id":8,"method":"ping"}`, errLine("8", -32600, `Invalid Request: "jsonrpc" must be "2.0"`)},
-	{"an object id", `{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`,
-		errLine("null", -32600, `Invalid Request: "id" must be a string, an integer (at most 2^53-1 in magnitude) or null`)},
-	{"an array id", `{"jsonrpc":"2.0","id":[1],"method":"ping"}`,
-		errLine("null", -32600, `Invalid Request: "id" must be a string, an integer (at most 2^53-1 in magnitude) or null`)},
-	{"a fractional id", `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`,
-		errLine("null", -32600, `Invalid Request: "id" must be a string, an integer (at most 2^53-1 in magnitude) or null`)},
-	{"a huge id", `{"jsonrpc":"2.0","id":1e300,"method":"ping"}`,
-		errLine("null", -32600, `Invalid Request: "id" must be a string, an integer (at most 2^53-1 in magnitude) or null`)},
-	{"an id given twice", `{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}`,
-		errLine("null", -32600, `Invalid Request: member "id" is given twice`)},
-	{"a method that is not a string", `{"jsonrpc":"2.0","id":4,"method":5}`, errLine("4", -32600, `Invalid Request: "method" must be a string`)},
-	{"params that are a string", `{"jsonrpc":"2.0","id":"p","method":"ping","params":"x"}`,
-		errLine(`"p"`, -32600, `Invalid Request: "params" must be an object or an array`)},
-	{"neither request nor response", `{"jsonrpc":"2.0","id":9}`,
-		errLine("9", -32600, `Invalid Request: a message needs "method" (a request) or "result" or "error" (a response)`)},
-	{"a response without id", `{"jsonrpc":"2.0","result":{}}`,
-		errLine("null", -32600, `Invalid Request: a response needs the "id" of its request`)},
-	{"a response with result and error", `{"jsonrpc":"2.0","id":10,"result":{},"error":{"code":1,"message":"x"}}`,
-		errLine("10", -32600, `Invalid Request: a response carries "result" or "error", not both`)},
-	{"a request with a result", `{"jsonrpc":"2.0","id":11,"method":"ping","result":{}}`,
-		errLine("11", -32600, `Invalid Request: a request must not carry "result" or "error"`)},
-}
+var (
+	errLine  = linetest.ErrLine
+	deep     = linetest.Deep
+	badLines = linetest.BadLines
+)
 
 func TestMalformedLinesAreAnsweredAndTheSessionGoesOn(t *testing.T) {
 	c := startLineServer(t, 0)
 	c.initialize()
 	for i, bl := range badLines {
-		c.send(bl.line)
-		if got := c.recv(); got != bl.want {
-			t.Errorf("%s: answered\n%s\nwant\n%s", bl.why, got, bl.want)
+		c.send(bl.Line)
+		if got := c.recv(); got != bl.Want {
+			t.Errorf("%s: answered\n%s\nwant\n%s", bl.Why, got, bl.Want)
 		}
 		c.ping(strconv.Itoa(100 + i))
 	}
@@ -191,35 +150,6 @@ func TestOverLongLineIsAnsweredAndSkipped(t *testing.T) {
 		t.Errorf("answered\n%s\nwant\n%s", got, want)
 	}
 	c.ping("2")
-}
-
-// FuzzStdioLine sends an arbitrary line, then a ping: whatever the line, the server must answer the
-// ping (the connection survives). The line may itself be a request with the probe's id (the fuzzer can
-// write any id): an error answering the probe's id (a duplicate id, say) shows the connection alive too.
-func FuzzStdioLine(f *testing.F) {
-	for _, bl := range badLines {
-		if len(bl.line) < 4096 {
-			f.Add(bl.line)
-		}
-	}
-	f.Add(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":` + deep(200) + `}}`)
-	f.Add(`{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"get_status"}}`)
-	f.Add(`{"jsonrpc":"2.0","id":2,"result":{}}`)
-	f.Add(`{"jsonrpc":"2.0","id":"\ud800","method":"ping"}`)
-	f.Add(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"zz"}}`)
-	f.Add("\xef\xbb\xbf{}")
-	f.Fuzz(func(t *testing.T, line string) {
-		c := startLineServer(t, 0)
-		c.initialize()
-		c.send(line)
-		c.send(`{"jsonrpc":"2.0","id":"probe-after-fuzz","method":"ping"}`)
-		for {
-			got := c.recv()
-			if got == `{"jsonrpc":"2.0","id":"probe-after-fuzz","result":{}}` || strings.HasPrefix(got, `{"jsonrpc":"2.0","id":"probe-after-fuzz","error":`) {
-				return
-			}
-		}
-	})
 }
 
 // exampleDispatcherTB is exampleDispatcher for tests and fuzz targets alike.
@@ -259,7 +189,7 @@ func TestServeStdioAnswersMalformedLines(t *testing.T) {
 	t.Cleanup(func() { stdin.Close(); cmd.Wait() })
 	var in strings.Builder
 	for _, bl := range badLines {
-		in.WriteString(bl.line + "\n")
+		in.WriteString(bl.Line + "\n")
 	}
 	in.WriteString(`{"jsonrpc":"2.0","id":"last","method":"ping"}` + "\n")
 	go io.WriteString(stdin, in.String())
@@ -267,10 +197,10 @@ func TestServeStdioAnswersMalformedLines(t *testing.T) {
 	for _, bl := range badLines {
 		got, err := br.ReadString('\n')
 		if err != nil {
-			t.Fatalf("%s: the server ended the connection: %v", bl.why, err)
+			t.Fatalf("%s: the server ended the connection: %v", bl.Why, err)
 		}
-		if got = strings.TrimSuffix(got, "\n"); got != bl.want {
-			t.Errorf("%s: answered\n%s\nwant\n%s", bl.why, got, bl.want)
+		if got = strings.TrimSuffix(got, "\n"); got != bl.Want {
+			t.Errorf("%s: answered\n%s\nwant\n%s", bl.Why, got, bl.Want)
 		}
 	}
 	if got, _ := br.ReadString('\n'); got != `{"jsonrpc":"2.0","id":"last","result":{}}`+"\n" {
