@@ -6,7 +6,7 @@
 # system seconds of its whole process tree) and wall time, and at the end the total: instrumenting a test
 # binary's every dependency is most of the cost, which is why some fuzz targets live in packages of their
 # own whose test binaries link little (gen/internal/matrixcheck, benchmarks/internal/handwrittencheck,
-# runtime/adapters/internal/readersfuzz).
+# runtime/adapters/internal/readersfuzz, runtime/mcpserver/internal/stdiofuzz).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FUZZTIME=${FUZZTIME:-60s}
