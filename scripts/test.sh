@@ -50,6 +50,11 @@ steps_gen="test-gen test-allocs check-fresh"
 steps_clients="cross mcp-clients"
 steps_next="go-next"
 steps_fuzz="fuzz-brief"
+# Every step builds without debugging information (DWARF): no test reads it (stack traces and the race
+# detector's reports come from the symbol table, which stays), and leaving it out takes an eighth off the
+# CPU of compiling and linking (537 -> 470 s for the race build of runtime/mcpserver, adapters and
+# providers with their dependencies, from an empty cache).
+nodebug="-gcflags=all=-dwarf=false -ldflags=-w"
 # Steps whose go commands build with -race: they share one build of the tree.
 race_steps=" test-race check-fresh mcp-clients test-gen "
 
@@ -63,7 +68,7 @@ lane() {
 	for step in $steps; do
 		start=$(date +%s)
 		echo "== $step"
-		flags=${GOFLAGS:-}
+		flags="${GOFLAGS:-} $nodebug"
 		if [[ "$race_steps" == *" $step "* ]]; then
 			flags="$flags -race"
 		fi
