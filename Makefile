@@ -19,7 +19,7 @@ SLOW_PKGS := ./runtime/vfs/... ./runtime/suites/sandbox/... ./runtime/suites/fil
 NESTED_MODS := runtime/durable/temporal
 FUZZTIME ?= 60s
 
-.PHONY: demo demo-tools demo-fleet demo-durable demo-code bench-durable bench-tools test test-extra test-race test-gen test-allocs race generate regen check-generated check-fresh cross go-next bench bench-scale bench-mcp fuzz fuzz-brief vet mcp-clients conformance
+.PHONY: demo demo-tools demo-fleet demo-durable demo-code bench-durable bench-tools test test-extra prebuild test-race test-gen test-allocs race generate regen check-generated check-fresh cross go-next bench bench-scale bench-mcp fuzz fuzz-brief vet mcp-clients conformance
 
 ## demo: install bubblewrap when missing (scripts/demo-deps.sh: the demo's shell runs in it), regenerate,
 ## then run the example agent end to end through the agent loop with a scripted model
@@ -94,6 +94,16 @@ test-gen:
 ## which a -race build cannot measure (sync.Pool drops items at random under -race), on a plain build
 test-allocs:
 	$(GO) test -race=false -vet=off -count=1 -run '^TestDispatchAllocations$$' ./runtime/wink ./benchmarks
+
+## prebuild: what make test's lanes build in common, compiled once before they start: every package of the
+## module and its nested modules with -race (the race lane, and the go commands that the generator's tests
+## and the MCP clients start) beside the plain build of the generator's, the evaluator's and crosscheck's
+## dependencies (test-gen, test-allocs, cross)
+prebuild:
+	$(GO) build -race ./... & race=$$!; \
+	GOFLAGS="$(filter-out -race -race=true,$(GOFLAGS))" $(GO) build -race=false $(GEN_PKGS) ./internal/crosscheck ./runtime/wink ./benchmarks; plain=$$?; \
+	wait $$race && [ $$plain -eq 0 ]
+	for m in $(NESTED_MODS); do (cd $$m && $(GO) build -race ./...) || exit 1; done
 
 ## race: the same as test-race
 race: test-race
