@@ -19,11 +19,12 @@ import (
 	"github.com/winkgen/wink/runtime/wink"
 )
 
-// lineClient speaks raw lines to a server connected with mcpserver.LineTransport over pipes.
+// lineClient speaks raw lines to a server connected with mcpserver.LineTransport over pipes
+// (linetest.Client, shared with the fuzz target in internal/stdiofuzz).
 type lineClient struct {
-	t     testing.TB
-	w     *io.PipeWriter
-	lines chan string
+	*linetest.Client
+	t testing.TB
+	w *io.PipeWriter
 }
 
 // startLineServer serves the example tools over a LineTransport of pipes; max is MaxLineBytes.
@@ -39,54 +40,15 @@ func startLineServerWith(t testing.TB, d *wink.Dispatcher, max int, opts ...mcps
 	if err != nil {
 		t.Fatal(err)
 	}
-	clientR, serverW := io.Pipe()
-	serverR, clientW := io.Pipe()
-	ss, err := srv.Connect(context.Background(), &mcpserver.LineTransport{Reader: serverR, Writer: serverW, MaxLineBytes: max}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &lineClient{t: t, w: clientW, lines: make(chan string, 16)}
-	go func() {
-		defer close(c.lines)
-		br := bufio.NewReader(clientR) // ReadString returns a whole line, however long
-		for {
-			l, err := br.ReadString('\n')
-			if err != nil {
-				return
-			}
-			c.lines <- strings.TrimSuffix(l, "\n")
-		}
-	}()
-	t.Cleanup(func() {
-		clientW.Close()
-		ss.Wait()
-		clientR.Close()
-	})
-	return c
+	lc := linetest.Connect(t, srv, max)
+	return &lineClient{Client: lc, t: t, w: lc.W}
 }
 
 // send writes one line (a newline is added).
-func (c *lineClient) send(line string) {
-	c.t.Helper()
-	if _, err := io.WriteString(c.w, line+"\n"); err != nil {
-		c.t.Fatalf("writing a line: %v (the server closed the connection)", err)
-	}
-}
+func (c *lineClient) send(line string) { c.t.Helper(); c.Send(line) }
 
 // recv returns the server's next line.
-func (c *lineClient) recv() string {
-	c.t.Helper()
-	select {
-	case l, ok := <-c.lines:
-		if !ok {
-			c.t.Fatal("the server closed the connection")
-		}
-		return l
-	case <-time.After(10 * time.Second):
-		c.t.Fatal("no answer from the server in 10s")
-	}
-	return ""
-}
+func (c *lineClient) recv() string { c.t.Helper(); return c.Recv() }
 
 // initialize runs the MCP handshake.
 func (c *lineClient) initialize() {

@@ -1,6 +1,6 @@
-// Package linetest holds the malformed lines that runtime/mcpserver's line transport tests send, with
-// the exact answer each must get, for the tests in runtime/mcpserver and the fuzz target in
-// runtime/mcpserver/internal/stdiofuzz (which seeds its corpus with them).
+// Package linetest holds what runtime/mcpserver's line transport tests share with the fuzz target in
+// runtime/mcpserver/internal/stdiofuzz: the malformed lines they send, with the exact answer each must get
+// (the fuzz target seeds its corpus with them), and Client, which speaks raw lines to a server over pipes.
 package linetest
 
 import (

@@ -1,12 +1,8 @@
 package stdiofuzz_test
 
 import (
-	"bufio"
-	"context"
-	"io"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/winkgen/wink/example/cmd/mcpserver/shapes"
 	"github.com/winkgen/wink/example/tools"
@@ -37,82 +33,23 @@ func FuzzStdioLine(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		c := startLineServer(t, &wink.Dispatcher{Registry: reg})
-		c.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
-		if got := c.recv(); !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":"init","result":`) {
+		srv, err := mcpserver.New(&wink.Dispatcher{Registry: reg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := linetest.Connect(t, srv, 0)
+		c.Send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
+		if got := c.Recv(); !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":"init","result":`) {
 			t.Fatalf("initialize answered %s", got)
 		}
-		c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-		c.send(line)
-		c.send(`{"jsonrpc":"2.0","id":"probe-after-fuzz","method":"ping"}`)
+		c.Send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+		c.Send(line)
+		c.Send(`{"jsonrpc":"2.0","id":"probe-after-fuzz","method":"ping"}`)
 		for {
-			got := c.recv()
+			got := c.Recv()
 			if got == `{"jsonrpc":"2.0","id":"probe-after-fuzz","result":{}}` || strings.HasPrefix(got, `{"jsonrpc":"2.0","id":"probe-after-fuzz","error":`) {
 				return
 			}
 		}
 	})
-}
-
-// lineClient speaks raw lines to a server connected with mcpserver.LineTransport over pipes.
-type lineClient struct {
-	t     *testing.T
-	w     *io.PipeWriter
-	lines chan string
-}
-
-// startLineServer serves d's tools over a LineTransport of pipes, with the default line bound.
-func startLineServer(t *testing.T, d *wink.Dispatcher) *lineClient {
-	t.Helper()
-	srv, err := mcpserver.New(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	clientR, serverW := io.Pipe()
-	serverR, clientW := io.Pipe()
-	ss, err := srv.Connect(context.Background(), &mcpserver.LineTransport{Reader: serverR, Writer: serverW}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &lineClient{t: t, w: clientW, lines: make(chan string, 16)}
-	go func() {
-		defer close(c.lines)
-		br := bufio.NewReader(clientR) // ReadString returns a whole line, however long
-		for {
-			l, err := br.ReadString('\n')
-			if err != nil {
-				return
-			}
-			c.lines <- strings.TrimSuffix(l, "\n")
-		}
-	}()
-	t.Cleanup(func() {
-		clientW.Close()
-		ss.Wait()
-		clientR.Close()
-	})
-	return c
-}
-
-// send writes one line (a newline is added).
-func (c *lineClient) send(line string) {
-	c.t.Helper()
-	if _, err := io.WriteString(c.w, line+"\n"); err != nil {
-		c.t.Fatalf("writing a line: %v (the server closed the connection)", err)
-	}
-}
-
-// recv returns the server's next line.
-func (c *lineClient) recv() string {
-	c.t.Helper()
-	select {
-	case l, ok := <-c.lines:
-		if !ok {
-			c.t.Fatal("the server closed the connection")
-		}
-		return l
-	case <-time.After(10 * time.Second):
-		c.t.Fatal("no answer from the server in 10s")
-	}
-	return ""
 }
