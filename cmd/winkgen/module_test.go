@@ -90,7 +90,7 @@ func main() {
 		t.Helper()
 		cmd := exec.Command("go", args...)
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOPROXY="+proxy, "GOFLAGS="+raceFlag(), "GOWORK=off", "GONOSUMDB=", "GONOSUMCHECK=", "GOSUMDB=",
+		cmd.Env = append(os.Environ(), "GOPROXY="+proxy, "GOFLAGS="+buildFlags(), "GOWORK=off", "GONOSUMDB=", "GONOSUMCHECK=", "GOSUMDB=",
 			"GOPRIVATE=", "GONOPROXY=", "GOINSECURE=", "GOPATH="+gopath, "GOMODCACHE=")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
@@ -195,14 +195,17 @@ func makeWritable(dir string) {
 	})
 }
 
-// raceFlag keeps -race when the surrounding test run builds with it (make test sets GOFLAGS=-race): the
-// new user's module then reuses the packages that run compiled, instead of compiling the standard library
-// and the runtime once more without it. No other flag of the surrounding run reaches the user's commands.
-func raceFlag() string {
+// buildFlags keeps, of the surrounding test run's GOFLAGS, the flags that only say how packages are
+// compiled (-race, -gcflags, -ldflags; make test sets -race and builds without DWARF): the new user's module
+// then reuses the standard library and the packages that run compiled, instead of compiling them once
+// more. No flag that changes what the go command resolves or fetches (-mod, -modfile, ...) reaches the
+// user's commands.
+func buildFlags() string {
+	var keep []string
 	for _, f := range strings.Fields(os.Getenv("GOFLAGS")) {
-		if f == "-race" || f == "-race=true" {
-			return "-race"
+		if f == "-race" || f == "-race=true" || strings.HasPrefix(f, "-gcflags=") || strings.HasPrefix(f, "-ldflags=") {
+			keep = append(keep, f)
 		}
 	}
-	return ""
+	return strings.Join(keep, " ")
 }

@@ -83,13 +83,13 @@ for (const [name, make] of Object.entries(transports(bin))) {
   }
 }
 
-for (const [name, target] of inspectorTargets(bin)) {
-  test(`Inspector CLI, ${name}: lists and calls every tool`, async () => {
+for (const [name, target, every] of inspectorTargets(bin)) {
+  test(`Inspector CLI, ${name}: lists the tools, calls ${every ? 'every tool' : 'one'}`, async () => {
     const { args, stop } = await target();
     try {
       const { tools } = await inspector([...args, '--method', 'tools/list']);
       assert.deepEqual(tools.map((x) => x.name).sort(), Object.keys(TOOLS).sort());
-      for (const tool of tools) {
+      for (const tool of every ? tools : tools.slice(0, 1)) {
         const examples = tool._meta?.[EXAMPLES_KEY] ?? [];
         const input = examples.length > 0 ? examples[0].input : FALLBACK_ARGS[tool.name];
         const res = await inspector([...args, '--method', 'tools/call', '--tool-name', tool.name, ...toolArgs(input)]);
