@@ -90,11 +90,13 @@ test-race:
 	$(GO) test -race -vet=off -timeout 30m -run '$(EVAL_RACE_TESTS)' ./runtime/suites/eval/
 	for m in $(NESTED_MODS); do (cd $$m && $(GO) test -race -vet=all -timeout 30m ./...) || exit 1; done
 
-## test-gen: vet and every test of the generator's and the evaluator's packages (GEN_PKGS), their test
-## binaries built without -race even when GOFLAGS has it (make test sets it, so that the code they generate and build shares the
-## race lane's build)
+## test-gen: every test of the generator's and the evaluator's packages (GEN_PKGS), their test binaries
+## built without -race even when GOFLAGS has it (make test sets it, so that the code they generate and build
+## shares the race lane's build), then go vet of those packages with -race: vet's facts about the standard
+## library and the dependencies are then the race lane's, not computed a second time for a plain build
 test-gen:
-	$(GO) test -race=false -vet=all -timeout 30m $(GEN_PKGS)
+	$(GO) test -race=false -vet=off -timeout 30m $(GEN_PKGS)
+	$(GO) vet -race $(GEN_PKGS)
 
 ## test-allocs: the allocation pins of the dispatcher (runtime/wink's and the benchmarks' TestDispatchAllocations),
 ## which a -race build cannot measure (sync.Pool drops items at random under -race), on a plain build

@@ -5,7 +5,7 @@
 #   race     vet and every test of the module and its nested modules under -race (make test-race), the
 #            slowest packages first
 #   gen      the generator's and the evaluator's tests (make test-gen: their test binaries without -race,
-#            the go commands they start with it), the dispatcher's allocation pins, which -race cannot
+#            the go commands they start and their vet with it), the dispatcher's allocation pins, which -race cannot
 #            measure (make test-allocs), then the freshness of generated code (make check-fresh)
 #   clients  the darwin/windows type-check (make cross: a source type-check, built without -race, which
 #            cannot cross-compile), then the official MCP clients and the conformance suite (make
