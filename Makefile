@@ -18,6 +18,13 @@ SLOW_PKGS := ./runtime/vfs/... ./runtime/suites/sandbox/... ./runtime/suites/fil
 # root's ./... does not enter them; test, race, vet, cross and check-fresh do.
 NESTED_MODS := runtime/durable/temporal
 FUZZTIME ?= 60s
+# The plain (not -race) builds of make test take the compiler's default flags, whatever GOFLAGS says (make
+# test sets -race and no DWARF, for the race build that is most of the work): a new user's `go tool
+# winkgen` (cmd/winkgen's TestUseInYourModule) builds the generator with the default flags, as the go tool
+# command ignores GOFLAGS' build flags, so the standard library and the generator's dependencies it needs
+# are then already compiled (the plain build, shared, instead of 300 packages compiled once more: about
+# 170 s of CPU on a cold run).
+PLAIN_GOFLAGS = $(filter-out -race -race=true -gcflags=% -ldflags=%,$(GOFLAGS))
 # The providers' SDKs, which only tests import (the adapters' and providers' tests decode and encode with
 # their types), compiled without inlining: a few packages of generated code, megabytes each, whose
 # compile is the largest single cost of a cold make test. Without inlining the race build of the two
@@ -95,13 +102,13 @@ test-race:
 ## shares the race lane's build), then go vet of those packages with -race: vet's facts about the standard
 ## library and the dependencies are then the race lane's, not computed a second time for a plain build
 test-gen:
-	$(GO) test -race=false -vet=off -timeout 30m $(GEN_PKGS)
+	$(GO) test -race=false -gcflags=all= -ldflags= -vet=off -timeout 30m $(GEN_PKGS)
 	$(GO) vet -race $(GEN_PKGS)
 
 ## test-allocs: the allocation pins of the dispatcher (runtime/wink's and the benchmarks' TestDispatchAllocations),
 ## which a -race build cannot measure (sync.Pool drops items at random under -race), on a plain build
 test-allocs:
-	$(GO) test -race=false -vet=off -count=1 -run '^TestDispatchAllocations$$' ./runtime/wink ./benchmarks
+	GOFLAGS="$(PLAIN_GOFLAGS)" $(GO) test -race=false -vet=off -count=1 -run '^TestDispatchAllocations$$' ./runtime/wink ./benchmarks
 
 ## prebuild: what make test's lanes build in common, compiled once before they start: every package of the
 ## module and its nested modules with -race (the race lane, and the go commands that the generator's tests
@@ -109,7 +116,7 @@ test-allocs:
 ## dependencies (test-gen, test-allocs, cross)
 prebuild:
 	$(GO) build -race ./... & race=$$!; \
-	GOFLAGS="$(filter-out -race -race=true,$(GOFLAGS))" $(GO) build -race=false $(GEN_PKGS) ./internal/crosscheck ./runtime/wink ./benchmarks; plain=$$?; \
+	GOFLAGS="$(PLAIN_GOFLAGS)" $(GO) build -race=false $(GEN_PKGS) ./internal/crosscheck ./runtime/wink ./benchmarks; plain=$$?; \
 	wait $$race && [ $$plain -eq 0 ]
 	for m in $(NESTED_MODS); do (cd $$m && $(GO) build -race ./...) || exit 1; done
 
@@ -120,7 +127,7 @@ race: test-race
 ## (internal/crosscheck: what differs between platforms is which files a build takes and which syscall
 ## declarations exist, and type-checking from source finds both without compiling everything per platform;
 ## without -race, which other platforms cannot build with cgo off)
-cross: export GOFLAGS := $(filter-out -race -race=true,$(GOFLAGS))
+cross: export GOFLAGS := $(PLAIN_GOFLAGS)
 cross:
 	$(GO) run ./internal/crosscheck -os darwin,windows ./...
 	for m in $(NESTED_MODS); do $(GO) run ./internal/crosscheck -C $$m -os darwin,windows ./... || exit 1; done

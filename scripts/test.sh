@@ -38,6 +38,16 @@ cd "$(dirname "$0")/.."
 MAKE=${MAKE:-make}
 
 bash scripts/test-deps.sh || exit 1
+# The MCP clients' packages (Node.js 22, the TypeScript SDK, the Inspector, oauth2-mock-server), pinned by
+# testdata/mcpclients/package-lock.json: the clients lane runs them and the race lane's authorization
+# tests start oauth2-mock-server, so they are installed before any lane starts (npm ci, when missing or
+# older than the lock file).
+mc=testdata/mcpclients
+if [[ " ${TEST_LANES:-race gen clients} " == *" race "* || " ${TEST_LANES:-race gen clients} " == *" clients "* ]] &&
+	{ [ ! -f "$mc/node_modules/.package-lock.json" ] || [ "$mc/package-lock.json" -nt "$mc/node_modules/.package-lock.json" ]; }; then
+	echo "make test: installing the MCP clients (npm ci in $mc)"
+	(cd "$mc" && npm ci --no-audit --no-fund --loglevel=error) || exit 1
+fi
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
 if [ -n "$unformatted" ]; then
 	echo "gofmt needed:"
@@ -50,10 +60,12 @@ steps_gen="test-gen test-allocs check-fresh"
 steps_clients="cross mcp-clients"
 steps_next="go-next"
 steps_fuzz="fuzz-brief"
-# Every step builds without debugging information (DWARF): no test reads it (stack traces and the race
-# detector's reports come from the symbol table, which stays), and leaving it out takes an eighth off the
-# CPU of compiling and linking (537 -> 470 s for the race build of runtime/mcpserver, adapters and
-# providers with their dependencies, from an empty cache).
+# The race build (every step's go commands but the plain builds' own) is made without debugging
+# information (DWARF): no test reads it (stack traces and the race detector's reports come from the symbol
+# table, which stays), and leaving it out takes an eighth off the CPU of compiling and linking (537 -> 470 s
+# for the race build of runtime/mcpserver, adapters and providers with their dependencies, from an empty
+# cache). The plain builds (the generator's test binaries, test-allocs, cross) take the default flags
+# instead (the Makefile's PLAIN_GOFLAGS), which a user's `go tool winkgen` shares.
 nodebug="-gcflags=all=-dwarf=false -ldflags=-w"
 # Steps whose go commands build with -race: they share one build of the tree.
 race_steps=" test-race check-fresh mcp-clients test-gen "
