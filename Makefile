@@ -89,21 +89,23 @@ mcp-clients:
 conformance:
 	bash testdata/mcpclients/conformance.sh
 
-## test-race: vet (every analyzer, through go test -vet=all) and every test of the module and its nested
-## modules but the generator's, built with -race (make test runs it with GOFLAGS=-race, so that the go
-## commands the tests start share the lane's build)
+## test-race: go vet (every analyzer) of the module and its nested modules, the generator's packages
+## included, then every test of them but the generator's, built with -race (make test runs it with
+## GOFLAGS=-race, so that the go commands the tests start share the lane's build). Vet runs as go vet, not
+## through go test -vet: its facts about the standard library and the dependencies (most of vet's CPU) are
+## then the same as those of the go vet that the generator's tests and a new user's module run, computed
+## once
 test-race:
-	$(GO) test -race -vet=all -p 4 -timeout 30m $(SDK_GCFLAGS) $(SLOW_PKGS) $$($(GO) list ./... | grep -v -x -F "$$($(GO) list $(GEN_PKGS) $(SLOW_PKGS))")
+	$(GO) vet -race $(SDK_GCFLAGS) ./...
+	$(GO) test -race -vet=off -p 4 -timeout 30m $(SDK_GCFLAGS) $(SLOW_PKGS) $$($(GO) list ./... | grep -v -x -F "$$($(GO) list $(GEN_PKGS) $(SLOW_PKGS))")
 	$(GO) test -race -vet=off -timeout 30m -run '$(EVAL_RACE_TESTS)' ./runtime/suites/eval/
-	for m in $(NESTED_MODS); do (cd $$m && $(GO) test -race -vet=all -timeout 30m ./...) || exit 1; done
+	for m in $(NESTED_MODS); do (cd $$m && $(GO) vet -race ./... && $(GO) test -race -vet=off -timeout 30m ./...) || exit 1; done
 
 ## test-gen: every test of the generator's and the evaluator's packages (GEN_PKGS), their test binaries
 ## built without -race even when GOFLAGS has it (make test sets it, so that the code they generate and build
-## shares the race lane's build), then go vet of those packages with -race: vet's facts about the standard
-## library and the dependencies are then the race lane's, not computed a second time for a plain build
+## shares the race lane's build); test-race vets them
 test-gen:
 	$(GO) test -race=false -gcflags=all= -ldflags= -vet=off -timeout 30m $(GEN_PKGS)
-	$(GO) vet -race $(GEN_PKGS)
 
 ## test-allocs: the allocation pins of the dispatcher (runtime/wink's and the benchmarks' TestDispatchAllocations),
 ## which a -race build cannot measure (sync.Pool drops items at random under -race), on a plain build

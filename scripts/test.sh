@@ -5,7 +5,7 @@
 #   race     vet and every test of the module and its nested modules under -race (make test-race), the
 #            slowest packages first
 #   gen      the generator's and the evaluator's tests (make test-gen: their test binaries without -race,
-#            the go commands they start and their vet with it), the dispatcher's allocation pins, which -race cannot
+#            the go commands they start with it), the dispatcher's allocation pins, which -race cannot
 #            measure (make test-allocs), then the freshness of generated code (make check-fresh)
 #   clients  the darwin/windows type-check (make cross: a source type-check, built without -race, which
 #            cannot cross-compile), then the official MCP clients and the conformance suite (make
@@ -23,7 +23,7 @@
 #
 # Why -race for nearly everything: on a fresh clone most of make test is compiling, and each way of building
 # the tree (plain, -race) compiles the standard library and every dependency again. The race lane sets
-# GOFLAGS=-race for every go command it runs (go vet through go test -vet=all, the tests, the go commands the
+# GOFLAGS=-race for every go command it runs (go vet, the tests, the go commands the
 # tests start, winkgen -check, go build for the MCP clients' servers), and so does test-gen for the go
 # commands the generator's tests start, so they share one build of the tree; a test that passes under -race
 # passes without it, and the plain build's only extra checks (allocation counts, which -race changes) run in
