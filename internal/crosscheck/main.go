@@ -89,7 +89,7 @@ func check(dir, goos string, patterns []string) ([]string, int, error) {
 		Tests: true,
 		// CGO_ENABLED=0: a cross build has no C toolchain for the target, so cgo files are left out
 		// as go build leaves them out.
-		Env: append(os.Environ(), "GOOS="+goos, "GOARCH=amd64", "CGO_ENABLED=0"),
+		Env: append(os.Environ(), "GOOS="+goos, "GOARCH=amd64", "CGO_ENABLED=0", "GOFLAGS="+withoutSanitizers(os.Getenv("GOFLAGS"))),
 		ParseFile: func(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
 			if own(filename) {
 				return parser.ParseFile(fset, filename, src, parser.AllErrors|parser.ParseComments)
@@ -132,4 +132,18 @@ func check(dir, goos string, patterns []string) ([]string, int, error) {
 	})
 	sort.Strings(errs)
 	return errs, n, nil
+}
+
+// withoutSanitizers is goflags without -race, -msan and -asan, which need cgo (make test sets -race for
+// the go commands its race lane starts, this one's tests among them).
+func withoutSanitizers(goflags string) string {
+	var keep []string
+	for _, f := range strings.Fields(goflags) {
+		switch strings.SplitN(f, "=", 2)[0] {
+		case "-race", "-msan", "-asan", "--race", "--msan", "--asan":
+			continue
+		}
+		keep = append(keep, f)
+	}
+	return strings.Join(keep, " ")
 }
