@@ -268,7 +268,7 @@ func (d *Decoder) NextKey() bool {
 	if i := d.depth - 1; i >= 0 && i < inlineLevels {
 		l := &d.levels[i]
 		data, p := d.data, d.pos
-		if p+1 < len(data) && l.kind == lvObject && !l.closed && !d.fatal {
+		if p < len(data) && l.kind == lvObject && !l.closed && !d.fatal {
 			k := 0 // where the key's text starts
 			switch {
 			case l.idx < 0:
@@ -277,7 +277,7 @@ func (d *Decoder) NextKey() bool {
 				}
 			case p == l.valPos: // the value was not read
 			case data[p] == ',':
-				if data[p+1] == '"' {
+				if p+1 < len(data) && data[p+1] == '"' {
 					k = p + 2
 				}
 			case data[p] == '}':
@@ -287,7 +287,11 @@ func (d *Decoder) NextKey() bool {
 				return false
 			}
 			if k != 0 {
-				if q := plainEnd(data, k); q >= 0 && q+2 < len(data) && data[q+1] == ':' && data[q+2] > ' ' {
+				q := plainEnd(data, k)
+				if q < -1 {
+					q = plainTail(data, ^q)
+				}
+				if q >= 0 && q+2 < len(data) && data[q+1] == ':' && data[q+2] > ' ' {
 					d.pos = q + 2
 					l.keyStart, l.keyEnd, l.keyEsc = k, q, false
 					l.valPos = q + 2
@@ -372,8 +376,12 @@ key:
 	var ks, ke int
 	var esc bool
 	// Fast path: a key of plain bytes, scanned a word at a time (plainEnd), which most keys are; anything
-	// else (escapes, non-ASCII, near the end of the input) takes scanString.
-	if q := plainEnd(data, d.pos+1); q >= 0 {
+	// else (escapes, non-ASCII, control bytes) takes scanString.
+	q := plainEnd(data, d.pos+1)
+	if q < -1 {
+		q = plainTail(data, ^q)
+	}
+	if q >= 0 {
 		ks, ke = d.pos+1, q
 		d.pos = q + 1
 		goto scanned
@@ -469,6 +477,41 @@ func (d *Decoder) arrayStart(want string) bool {
 // the last element of the path. It returns false at ']' (which it consumes) and after a fatal error. An
 // element the caller left unread is skipped first.
 func (d *Decoder) NextElem() bool {
+	// Fast path, for compact JSON: the array's first element right after its '[', the next one right
+	// after a ',' that follows an element that was read, or the ']' that ends the array. Anything else
+	// (whitespace, an unread element, errors) takes nextElem, which reports what is wrong.
+	if i := d.depth - 1; i >= 0 && i < inlineLevels {
+		l := &d.levels[i]
+		data, p := d.data, d.pos
+		if p < len(data) && l.kind == lvArray && !l.closed && !d.fatal {
+			switch c := data[p]; {
+			case c == ']':
+				if l.idx < 0 || p != l.valPos {
+					d.pos = p + 1
+					l.closed = true
+					return false
+				}
+			case l.idx < 0:
+				if c > ' ' {
+					l.idx, l.valPos = 0, p
+					return true
+				}
+			case p == l.valPos: // the element was not read
+			case c == ',':
+				if p+1 < len(data) && data[p+1] > ' ' && data[p+1] != ']' {
+					d.pos = p + 1
+					l.idx++
+					l.valPos = p + 1
+					return true
+				}
+			}
+		}
+	}
+	return d.nextElem()
+}
+
+// nextElem is NextElem's general path.
+func (d *Decoder) nextElem() bool {
 	l := d.top()
 	if d.fatal || l == nil || l.kind != lvArray || l.closed {
 		return false

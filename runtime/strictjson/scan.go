@@ -47,10 +47,12 @@ func special8(x uint64) uint64 {
 	return ((x - 0x20*lsb) | (q - lsb) | (b - lsb) | x) & msb
 }
 
-// plainEnd returns the index of the '"' that closes the string whose content starts at data[p] when no
-// byte before it needs attention (see special8) and it lies within the input's last whole 8-byte word;
-// otherwise -1, and scanString (which reports what is wrong, or handles escapes and non-ASCII) takes over.
-// It is the fast path of keys and strings, scanning a word at a time without a call.
+// plainEnd returns the index of the '"' that closes the string whose content starts at data[p] (p > 0)
+// when no byte before it needs attention (see special8). It returns -1 at a byte that needs attention
+// (scanString, which reports what is wrong or handles escapes and non-ASCII, takes over), and ^i (< -1)
+// when only the input's last few bytes data[i:], fewer than a word, are left to scan: the caller passes
+// i to plainTail. It is the fast path of keys and strings, scanning a word at a time without a call
+// (small enough to be inlined).
 func plainEnd(data []byte, p int) int {
 	for p+8 <= len(data) {
 		if m := special8(binary.LittleEndian.Uint64(data[p:])); m != 0 {
@@ -60,6 +62,21 @@ func plainEnd(data []byte, p int) int {
 			return -1
 		}
 		p += 8
+	}
+	return ^p
+}
+
+// plainTail is plainEnd for the last n < 8 bytes data[p:] of the input: when the input holds a whole
+// word, its last word shifted so that data[p] is its low byte and the bytes past the end are zero (which
+// special8 flags, so a string not closed by the end gives -1); otherwise -1.
+func plainTail(data []byte, p int) int {
+	n := len(data) - p
+	if n <= 0 || len(data) < 8 {
+		return -1
+	}
+	x := binary.LittleEndian.Uint64(data[len(data)-8:]) >> (8 * (8 - n))
+	if i := bits.TrailingZeros64(special8(x)) >> 3; i < n && data[p+i] == '"' {
+		return p + i
 	}
 	return -1
 }

@@ -1,6 +1,7 @@
 package strictjson
 
 import (
+	"encoding/binary"
 	"time"
 	"unicode/utf8"
 	"unsafe"
@@ -26,7 +27,11 @@ func (d *Decoder) String() (string, bool) {
 	var s, e int
 	var esc bool
 	// Fast path, as in NextKey: plain bytes up to the closing quote.
-	if q := plainEnd(d.data, d.pos+1); q >= 0 {
+	q := plainEnd(d.data, d.pos+1)
+	if q < -1 {
+		q = plainTail(d.data, ^q)
+	}
+	if q >= 0 {
 		s, e = d.pos+1, q
 		d.pos = q + 1
 		goto scanned
@@ -41,7 +46,11 @@ scanned:
 	if !esc {
 		// keep's common case, without the call
 		if n, start := e-s, d.strsUsed; n != 0 && len(d.strs)-start >= n {
-			copy(d.strs[start:], d.data[s:e])
+			if n <= 16 {
+				copySmall(d.strs[start:start+n], d.data[s:e])
+			} else {
+				copy(d.strs[start:], d.data[s:e])
+			}
 			d.strsUsed = start + n
 			return unsafe.String(&d.strs[start], n), true
 		}
@@ -52,6 +61,22 @@ scanned:
 	}
 	d.strBuf = appendUnescaped(d.strBuf[:0], d.data[s:e])
 	return d.keep(d.strBuf), true
+}
+
+// copySmall copies src (at most 16 bytes) to dst (as long) without memmove's call: two overlapping words,
+// two overlapping half-words or byte by byte, written within dst only.
+func copySmall(dst, src []byte) {
+	if n := len(src); n >= 8 {
+		binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(src))
+		binary.LittleEndian.PutUint64(dst[n-8:], binary.LittleEndian.Uint64(src[n-8:]))
+	} else if n >= 4 {
+		binary.LittleEndian.PutUint32(dst, binary.LittleEndian.Uint32(src))
+		binary.LittleEndian.PutUint32(dst[n-4:], binary.LittleEndian.Uint32(src[n-4:]))
+	} else {
+		for i, c := range src {
+			dst[i] = c
+		}
+	}
 }
 
 // The blocks decoded strings are copied into. A block is filled front to back and never written below
@@ -122,7 +147,11 @@ func (d *Decoder) StringBytes() ([]byte, bool) {
 		d.mismatch("string")
 		return nil, false
 	}
-	if p, q := d.pos+1, plainEnd(d.data, d.pos+1); q >= 0 { // the fast path of String
+	p, q := d.pos+1, plainEnd(d.data, d.pos+1) // the fast path of String
+	if q < -1 {
+		q = plainTail(d.data, ^q)
+	}
+	if q >= 0 {
 		d.pos = q + 1
 		return d.data[p:q], true
 	}
