@@ -1,6 +1,7 @@
 package strictjson
 
 import (
+	"encoding/binary"
 	"math"
 	"math/big"
 	"math/bits"
@@ -178,8 +179,30 @@ func (d *Decoder) plainInt() (int64, bool) {
 		i++
 	}
 	s := i
-	end := min(len(data), s+19)
 	var m int64
+	if i+8 <= len(data) {
+		// A word at a time: the 1 to 7 digits that start the word, when a byte that is not a digit
+		// follows them in it (digits8); 8 or more digits take the loop below.
+		y := binary.LittleEndian.Uint64(data[i:]) ^ ('0' * lsb)       // a digit becomes its value
+		if nd := ((y & (0x7f * lsb)) + 0x76*lsb | y) & msb; nd != 0 { // the bytes that are not digits
+			n := bits.TrailingZeros64(nd) >> 3
+			if n == 0 || (n > 1 && y&0xff == 0) {
+				return 0, false
+			}
+			i += n
+			if c := data[i]; c == '.' || c == 'e' || c == 'E' {
+				return 0, false
+			}
+			m = int64(digits8(y << (64 - 8*n)))
+			d.numStart, d.numEnd = d.pos, i
+			d.pos = i
+			if neg {
+				m = -m
+			}
+			return m, true
+		}
+	}
+	end := min(len(data), s+19)
 	for ; i < end; i++ {
 		c := data[i] - '0'
 		if c > 9 {
@@ -201,6 +224,14 @@ func (d *Decoder) plainInt() (int64, bool) {
 		m = -m
 	}
 	return m, true
+}
+
+// digits8 returns the number whose decimal digits are the bytes of y (each 0 to 9), the lowest byte the
+// most significant digit: three multiplications instead of one per digit.
+func digits8(y uint64) uint64 {
+	y = y*10 + y>>8                                                                                 // pairs: 10a+b in the even bytes
+	y = ((y&0x000000FF000000FF)*(100+1000000<<32) + (y>>16&0x000000FF000000FF)*(1+10000<<32)) >> 32 // quads, then the whole
+	return y & 0xFFFFFFFF
 }
 
 // NumberLiteral returns the raw text of the last number read by Int, Uint or Float (for exact
