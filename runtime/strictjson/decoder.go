@@ -265,28 +265,29 @@ func (d *Decoder) NextKey() bool {
 	// a ',' that follows a value that was read, or the '}' that ends the object. A key is of plain bytes
 	// (plainEnd) and its value starts right after the ':'. Anything else (whitespace, escapes, an unread
 	// value, errors) takes nextKey, which reports what is wrong.
-	if i := d.depth - 1; i >= 0 && i < inlineLevels {
+	if i := uint(d.depth - 1); i < inlineLevels && !d.fatal {
 		l := &d.levels[i]
 		data, p := d.data, d.pos
-		if p < len(data) && l.kind == lvObject && !l.closed && !d.fatal {
-			k := 0 // where the key's text starts
-			switch {
-			case l.idx < 0:
-				if data[p] == '"' {
-					k = p + 1
+		if l.kind == lvObject && !l.closed && p < len(data) {
+			k := p + 1 // where the key's text starts, once past its '"'
+			c := data[p]
+			if l.idx >= 0 {
+				if p == l.valPos { // the value was not read
+					return d.nextKey()
 				}
-			case p == l.valPos: // the value was not read
-			case data[p] == ',':
-				if p+1 < len(data) && data[p+1] == '"' {
-					k = p + 2
+				if c == '}' {
+					d.pos = k
+					l.closed = true
+					l.keyEnd = -1
+					return false
 				}
-			case data[p] == '}':
-				d.pos = p + 1
-				l.closed = true
-				l.keyEnd = -1
-				return false
+				if c != ',' || k >= len(data) {
+					return d.nextKey()
+				}
+				c = data[k]
+				k++
 			}
-			if k != 0 {
+			if c == '"' {
 				q := plainEnd(data, k)
 				if q < -1 {
 					q = plainTail(data, ^q)

@@ -54,14 +54,14 @@ func special8(x uint64) uint64 {
 // i to plainTail. It is the fast path of keys and strings, scanning a word at a time without a call
 // (small enough to be inlined).
 func plainEnd(data []byte, p int) int {
-	for p+8 <= len(data) {
+	// Written so that the compiler checks no bounds but data[p:]'s (p < len(data)-7 is p+8 <= len(data)).
+	for ; p < len(data)-7; p += 8 {
 		if m := special8(binary.LittleEndian.Uint64(data[p:])); m != 0 {
 			if q := p + bits.TrailingZeros64(m)>>3; data[q] == '"' {
 				return q
 			}
 			return -1
 		}
-		p += 8
 	}
 	return ^p
 }
@@ -134,12 +134,11 @@ func (d *Decoder) scanString() (start, end int, esc, ok bool) {
 	for {
 		// Eight bytes at a time, jumping straight to the first special byte; the last few bytes of the
 		// input one at a time.
-		for i+8 <= len(data) {
+		for ; i < len(data)-7; i += 8 { // i+8 <= len(data), as plainEnd writes it
 			if m := special8(binary.LittleEndian.Uint64(data[i:])); m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
 				goto special
 			}
-			i += 8
 		}
 		for i < len(data) && strPlain[data[i]] {
 			i++
