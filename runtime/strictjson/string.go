@@ -12,6 +12,34 @@ import (
 // string keeps at most its block alive, and the input may be reused as soon as decoding ends. Any other
 // value records "expected string, got ..." and is skipped.
 func (d *Decoder) String() (string, bool) {
+	// Fast path, as in NextKey: a string of plain bytes (plainEnd) right at d.pos, copied into the
+	// current block when it fits.
+	if data, p := d.data, d.pos; p < len(data) && data[p] == '"' && !d.fatal {
+		q := plainEnd(data, p+1)
+		if q < -1 {
+			q = plainTail(data, ^q)
+		}
+		if q >= 0 {
+			d.pos = q + 1
+			src := data[p+1 : q]
+			if n, start := len(src), d.strsUsed; n != 0 && n <= len(d.strs)-start {
+				dst := d.strs[start : start+n : start+n]
+				if n <= 16 {
+					copySmall(dst, src)
+				} else {
+					copy(dst, src)
+				}
+				d.strsUsed = start + n
+				return unsafe.String(unsafe.SliceData(dst), n), true
+			}
+			return d.keepSlow(src), true
+		}
+	}
+	return d.stringSlow()
+}
+
+// stringSlow is String's general path.
+func (d *Decoder) stringSlow() (string, bool) {
 	if d.fatal {
 		return "", false
 	}
@@ -24,37 +52,12 @@ func (d *Decoder) String() (string, bool) {
 			return "", false
 		}
 	}
-	var s, e int
-	var esc bool
-	// Fast path, as in NextKey: plain bytes up to the closing quote.
-	q := plainEnd(d.data, d.pos+1)
-	if q < -1 {
-		q = plainTail(d.data, ^q)
+	s, e, esc, ok := d.scanString()
+	if !ok {
+		return "", false
 	}
-	if q >= 0 {
-		s, e = d.pos+1, q
-		d.pos = q + 1
-		goto scanned
-	}
-	{
-		var ok bool
-		if s, e, esc, ok = d.scanString(); !ok {
-			return "", false
-		}
-	}
-scanned:
 	if !esc {
-		// keep's common case, without the call
-		if n, start := e-s, d.strsUsed; n != 0 && len(d.strs)-start >= n {
-			if n <= 16 {
-				copySmall(d.strs[start:start+n], d.data[s:e])
-			} else {
-				copy(d.strs[start:], d.data[s:e])
-			}
-			d.strsUsed = start + n
-			return unsafe.String(&d.strs[start], n), true
-		}
-		return d.keepSlow(d.data[s:e]), true
+		return d.keep(d.data[s:e]), true
 	}
 	if cap(d.strBuf) < e-s {
 		d.strBuf = make([]byte, 0, e-s)
@@ -140,20 +143,22 @@ func (d *Decoder) keepSlow(b []byte) string {
 // StringBytes reads a string value, unescaped, without allocating (for enums). The bytes are valid
 // until the next call of any Decoder method.
 func (d *Decoder) StringBytes() ([]byte, bool) {
+	if data, p := d.data, d.pos; p < len(data) && data[p] == '"' && !d.fatal { // the fast path of String
+		q := plainEnd(data, p+1)
+		if q < -1 {
+			q = plainTail(data, ^q)
+		}
+		if q >= 0 {
+			d.pos = q + 1
+			return data[p+1 : q], true
+		}
+	}
 	if !d.begin() {
 		return nil, false
 	}
 	if d.data[d.pos] != '"' {
 		d.mismatch("string")
 		return nil, false
-	}
-	p, q := d.pos+1, plainEnd(d.data, d.pos+1) // the fast path of String
-	if q < -1 {
-		q = plainTail(d.data, ^q)
-	}
-	if q >= 0 {
-		d.pos = q + 1
-		return d.data[p:q], true
 	}
 	s, e, esc, ok := d.scanString()
 	if !ok {
