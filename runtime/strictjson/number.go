@@ -242,6 +242,21 @@ func (d *Decoder) NumberLiteral() []byte { return d.data[d.numStart:d.numEnd] }
 // 2.5e1, 1E2, -0) are accepted. Errors: "expected integer, got number 2.5"; "must be >= min; got v" and
 // "must be <= max; got v" (v is the literal when it does not fit int64); wrong types as for every value.
 func (d *Decoder) Int(min, max int64) (int64, bool) {
+	if data, i := d.data, d.pos; i < len(data)-7 && !d.fatal {
+		// plainInt's word at a time, without the call: 1 to 7 digits, not negative, followed by a byte
+		// that is not a digit within the word.
+		y := binary.LittleEndian.Uint64(data[i:]) ^ ('0' * lsb)
+		if nd := ((y&(0x7f*lsb))+0x76*lsb | y) & msb; nd != 0 {
+			n := bits.TrailingZeros64(nd) >> 3
+			if c := data[i+n]; n != 0 && (n == 1 || y&0xff != 0) && c != '.' && c != 'e' && c != 'E' {
+				if v := int64(digits8(y << (64 - 8*n))); v >= min && v <= max {
+					d.numStart, d.numEnd = i, i+n
+					d.pos = i + n
+					return v, true
+				}
+			}
+		}
+	}
 	if v, ok := d.plainInt(); ok {
 		if v < min {
 			d.rangeErr(">= ", strconv.FormatInt(min, 10), strconv.FormatInt(v, 10))
