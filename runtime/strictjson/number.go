@@ -246,7 +246,7 @@ func (d *Decoder) Int(min, max int64) (int64, bool) {
 		// plainInt's word at a time, without the call: 1 to 7 digits, not negative, followed by a byte
 		// that is not a digit within the word.
 		y := binary.LittleEndian.Uint64(data[i:]) ^ ('0' * lsb)
-		if nd := ((y&(0x7f*lsb))+0x76*lsb | y) & msb; nd != 0 {
+		if nd := ((y & (0x7f * lsb)) + 0x76*lsb | y) & msb; nd != 0 {
 			n := bits.TrailingZeros64(nd) >> 3
 			if c := data[i+n]; n != 0 && (n == 1 || y&0xff != 0) && c != '.' && c != 'e' && c != 'E' {
 				if v := int64(digits8(y << (64 - 8*n))); v >= min && v <= max {
