@@ -292,7 +292,7 @@ func (d *Decoder) NextKey() bool {
 				if q < -1 {
 					q = plainTail(data, ^q)
 				}
-				if q >= 0 && q+2 < len(data) && data[q+1] == ':' && data[q+2] > ' ' {
+				if q >= 0 && q < len(data)-2 && data[q+1] == ':' && data[q+2] > ' ' { // q+2 < len(data)
 					d.pos = q + 2
 					l.keyStart, l.keyEnd, l.keyEsc = k, q, false
 					l.valPos = q + 2
@@ -577,6 +577,10 @@ func (d *Decoder) Index() int {
 }
 
 func (d *Decoder) end() {
+	if i := uint(d.depth - 1); i < inlineLevels && d.levels[i].closed {
+		d.depth-- // the common case: the closing bracket was read
+		return
+	}
 	l := d.top()
 	if l == nil {
 		return
