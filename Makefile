@@ -32,7 +32,7 @@ PLAIN_GOFLAGS = $(filter-out -race -race=true -gcflags=% -ldflags=%,$(GOFLAGS))
 SDK_GCFLAGS := -gcflags='github.com/openai/openai-go/v3/...=-dwarf=false -l' \
 	-gcflags='github.com/anthropics/anthropic-sdk-go/...=-dwarf=false -l' -gcflags='google.golang.org/genai/...=-dwarf=false -l'
 
-.PHONY: demo demo-tools demo-fleet demo-durable demo-code bench-durable bench-tools test test-extra prebuild test-race test-gen test-allocs race generate regen check-generated check-fresh cross go-next bench bench-scale bench-mcp fuzz fuzz-brief vet mcp-clients conformance
+.PHONY: demo demo-tools demo-fleet demo-durable demo-code bench-durable bench-tools test test-extra prebuild test-race test-race-root test-race-rest test-gen test-allocs race generate regen check-generated check-fresh cross go-next bench bench-scale bench-mcp fuzz fuzz-brief vet mcp-clients conformance
 
 ## demo: install bubblewrap when missing (scripts/demo-deps.sh: the demo's shell runs in it), regenerate,
 ## then run the example agent end to end through the agent loop with a scripted model
@@ -64,9 +64,9 @@ demo-code:
 
 ## test: every test and check on the machine's Go (scripts/test.sh): scripts/test-deps.sh first (it installs
 ## bubblewrap, PostgreSQL and npm when missing, or says what to install, before anything is built), gofmt,
-## then three lanes side by side: race (test-race), gen (test-gen, test-allocs, check-fresh) and clients (cross,
-## mcp-clients), every go command of test-race, test-gen, check-fresh and mcp-clients built with -race (one
-## build of the tree); it ends with each step's wall-clock and CPU time, and the whole run's CPU time
+## then three lanes side by side: race (test-race-root), gen (test-gen, test-allocs, check-fresh,
+## test-race-rest) and clients (cross, mcp-clients), every go command of test-race, test-gen, check-fresh and
+## mcp-clients built with -race (one build of the tree); it ends with each step's wall-clock and CPU time, and the whole run's CPU time
 test:
 	bash scripts/test.sh
 
@@ -95,9 +95,16 @@ conformance:
 ## through go test -vet: its facts about the standard library and the dependencies (most of vet's CPU) are
 ## then the same as those of the go vet that the generator's tests and a new user's module run, computed
 ## once
-test-race:
+test-race: test-race-root test-race-rest
+
+## test-race-root: test-race's vet and tests of the root module (make test's race lane)
+test-race-root:
 	$(GO) vet -race $(SDK_GCFLAGS) ./...
 	$(GO) test -race -vet=off -p 4 -timeout 30m $(SDK_GCFLAGS) $(SLOW_PKGS) $$($(GO) list ./... | grep -v -x -F "$$($(GO) list $(GEN_PKGS) $(SLOW_PKGS))")
+
+## test-race-rest: the rest of test-race, the evaluator's concurrency tests and the nested modules' vet and
+## tests (make test runs it at the end of the gen lane, beside the race lane's root tests, which take longest)
+test-race-rest:
 	$(GO) test -race -vet=off -timeout 30m -run '$(EVAL_RACE_TESTS)' ./runtime/suites/eval/
 	for m in $(NESTED_MODS); do (cd $$m && $(GO) vet -race ./... && $(GO) test -race -vet=off -timeout 30m ./...) || exit 1; done
 

@@ -2,11 +2,13 @@
 # make test: every test and check of the tree on the machine's Go, in three lanes side by side, each lane's
 # lines prefixed with its name:
 #
-#   race     vet and every test of the module and its nested modules under -race (make test-race), the
-#            slowest packages first
+#   race     vet and every test of the root module under -race (make test-race-root), the slowest
+#            packages first
 #   gen      the generator's and the evaluator's tests (make test-gen: their test binaries without -race,
 #            the go commands they start with it), the dispatcher's allocation pins, which -race cannot
-#            measure (make test-allocs), then the freshness of generated code (make check-fresh)
+#            measure (make test-allocs), the freshness of generated code (make check-fresh), then the rest
+#            of make test-race (make test-race-rest: the evaluator's concurrency tests and the nested
+#            modules under -race), which would otherwise run alone after the race lane's root tests
 #   clients  the darwin/windows type-check (make cross: a source type-check, built without -race, which
 #            cannot cross-compile), then the official MCP clients and the conformance suite (make
 #            mcp-clients)
@@ -52,8 +54,8 @@ if [ -n "$unformatted" ]; then
 	exit 1
 fi
 
-steps_race="test-race"
-steps_gen="test-gen test-allocs check-fresh"
+steps_race="test-race-root"
+steps_gen="test-gen test-allocs check-fresh test-race-rest"
 steps_clients="cross mcp-clients"
 steps_next="go-next"
 steps_fuzz="fuzz-brief"
@@ -65,7 +67,7 @@ steps_fuzz="fuzz-brief"
 # instead (the Makefile's PLAIN_GOFLAGS), which a user's `go tool winkgen` shares.
 nodebug="-gcflags=all=-dwarf=false -ldflags=-w"
 # Steps whose go commands build with -race: they share one build of the tree.
-race_steps=" test-race check-fresh mcp-clients test-gen "
+race_steps=" test-race test-race-root test-race-rest check-fresh mcp-clients test-gen "
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
