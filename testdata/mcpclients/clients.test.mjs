@@ -6,7 +6,7 @@
 //	WINK_MCPSERVER=/path/to/mcpserver node --test testdata/mcpclients/clients.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { connect, inspector, inspectorTargets, toolArgs, transports, versions } from './harness.mjs';
+import { connect, inspector, inspectorInProcess, inspectorTargets, toolArgs, transports, versions } from './harness.mjs';
 
 const bin = process.env.WINK_MCPSERVER;
 if (!bin) throw new Error('set WINK_MCPSERVER to the path of a built example/cmd/mcpserver');
@@ -92,7 +92,7 @@ for (const [name, target, every] of inspectorTargets(bin)) {
       for (const tool of every ? tools : tools.slice(0, 1)) {
         const examples = tool._meta?.[EXAMPLES_KEY] ?? [];
         const input = examples.length > 0 ? examples[0].input : FALLBACK_ARGS[tool.name];
-        const res = await inspector([...args, '--method', 'tools/call', '--tool-name', tool.name, ...toolArgs(input)]);
+        const res = await (every ? inspectorInProcess : inspector)([...args, '--method', 'tools/call', '--tool-name', tool.name, ...toolArgs(input)]);
         assert.notEqual(res.isError, true, `${tool.name}: ${JSON.stringify(res)}`);
       }
       const bad = await inspector([...args, '--method', 'tools/call', '--tool-name', 'shout', '--tool-arg', 'text=1', '--tool-arg', 'extra=2']);

@@ -12,7 +12,7 @@
 //	WINK_SHAPESSERVER=/path/to/shapesserver node --test testdata/mcpclients/shapes.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { connect, inspector, inspectorTargets, toolArgs, transports, versions } from './harness.mjs';
+import { connect, inspector, inspectorInProcess, inspectorTargets, toolArgs, transports, versions } from './harness.mjs';
 
 const bin = process.env.WINK_SHAPESSERVER;
 if (!bin) throw new Error('set WINK_SHAPESSERVER to the path of a built runtime/mcpserver/internal/shapestest/shapesserver');
@@ -118,7 +118,7 @@ for (const [name, target, every] of inspectorTargets(bin)) {
       for (const tool of every ? tools : tools.slice(0, 1)) {
         const examples = tool._meta?.[EXAMPLES_KEY] ?? [];
         const input = examples.length > 0 ? examples[examples.length - 1].input : {};
-        const res = await inspector([...args, '--method', 'tools/call', '--tool-name', tool.name, ...toolArgs(input)]);
+        const res = await (every ? inspectorInProcess : inspector)([...args, '--method', 'tools/call', '--tool-name', tool.name, ...toolArgs(input)]);
         assert.equal(res.isError === true, tool.name === 'error_result', `${tool.name}: ${JSON.stringify(res)}`);
       }
       const bad = await inspector([...args, '--method', 'tools/call', '--tool-name', 'string_result', '--tool-arg', 'name=abc', '--tool-arg', 'extra2=2']);
