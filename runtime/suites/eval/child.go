@@ -108,6 +108,14 @@ var (
 	testWire   func(count *uint64)
 )
 
+// maxMemory and maxStack are the child's memory bound and stack limit: MaxMemory and childMaxStack,
+// lowered only by the package's tests (in an evaluator started for a test, before childMain runs) to prove
+// the mechanisms at less cost.
+var (
+	maxMemory uint64 = MaxMemory
+	maxStack  int    = childMaxStack
+)
+
 // Done statuses.
 const (
 	statusOK byte = iota
@@ -203,10 +211,10 @@ func lenPrefixed(b []byte) []byte {
 // childMain serves programs until its standard input ends: for each it reads 'S', answers 'A', runs the
 // program and writes 'D'. It returns the exit code.
 func childMain(stdin io.Reader, stdout io.Writer) int {
-	debug.SetMaxStack(childMaxStack)
+	debug.SetMaxStack(maxStack)
 	prints := openPrints() // before the address-space limit, which counts it
 	preferOOMKill()
-	limitData(MaxMemory + childMemoryMargin)
+	limitData(maxMemory + childMemoryMargin)
 	watch := newMemWatch()
 	childCount, parentCount := prints.counts() // the shared counts of the pipes' bytes (wire.go)
 	toParent, toChild := prints.mailboxes()

@@ -1,5 +1,7 @@
 package eval
 
+import "strconv"
+
 // LastChildPeak returns the peak resident memory, in bytes, of the last evaluator process that ended (0
 // where the platform does not report it).
 func LastChildPeak() int64 { return lastChildPeak.Load() }
@@ -45,3 +47,20 @@ func Starts() int64 { return starts.Load() }
 
 // MaxPrograms is the most programs one evaluator serves.
 const MaxPrograms = maxPrograms
+
+// LowerMemoryBound makes the evaluators started from now on bound a program's memory at n bytes instead
+// of MaxMemory, until the returned function is called. They are fresh processes, never pooled (as every
+// evaluator started with a test's environment), so no evaluator of the default bound serves a program
+// meanwhile, and none of the lower bound serves one after.
+func LowerMemoryBound(n uint64) (restore func()) { return lower(memoryBoundEnv, n, MaxMemory) }
+
+// LowerStackLimit is LowerMemoryBound for the evaluators' stack limit (16 MiB).
+func LowerStackLimit(n uint64) (restore func()) { return lower(stackBoundEnv, n, childMaxStack) }
+
+func lower(env string, n, most uint64) func() {
+	if n == 0 || n > most {
+		panic("eval: a test bound must be positive and at most the default")
+	}
+	testChildEnv = []string{env + "=" + strconv.FormatUint(n, 10)}
+	return func() { testChildEnv = nil }
+}

@@ -32,13 +32,20 @@ func deep(build string) string {
 	return nested + build + "\n"
 }
 
+// testStackLimit is the evaluators' stack limit in TestEvalDeepValuesFailTheCallNotTheProcess but for its
+// first case, which keeps the default (16 MiB): a walk ends the evaluator at any limit the same way, and
+// the values there are nested deeply enough to exhaust the default, so the walks stop sooner and the
+// collector scans a smaller stack.
+const testStackLimit = 1 << 20
+
 func TestEvalDeepValuesFailTheCallNotTheProcess(t *testing.T) {
+	eval.DrainPool() // checkPeak reads the last evaluator that ended: none of another test's
 	const n = "300000"
 	list := "x = []\nfor i in range(" + n + "):\n  x = [x]"
 	tuple := "x = ()\nfor i in range(" + n + "):\n  x = (x,)"
 	dict := "x = {}\nfor i in range(" + n + "):\n  x = {'k': x}"
 	mutated := "a = []\nx = a\nfor i in range(" + n + "):\n  b = []\n  a.append(b)\n  a = b"
-	for _, c := range []struct{ name, program string }{
+	for i, c := range []struct{ name, program string }{
 		{"str list", list + "\ns = str(x)"},
 		{"repr list", list + "\ns = repr(x)"},
 		{"print list", list + "\nprint(x)"},
@@ -62,6 +69,9 @@ func TestEvalDeepValuesFailTheCallNotTheProcess(t *testing.T) {
 		{"string join of str", list + "\ns = ','.join([str(x)])"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			if i > 0 {
+				defer eval.LowerStackLimit(testStackLimit)()
+			}
 			fs := vfs.NewMemory()
 			out := callSteps(t, fs, deep(c.program), 50_000_000)
 			if out.Success {
@@ -86,7 +96,16 @@ func TestEvalDeepValuesFailTheCallNotTheProcess(t *testing.T) {
 	}
 }
 
+// testMemoryBound is the evaluators' memory bound in TestEvalOneStepCannotTakeMemoryPastTheBound: every
+// step there asks for far more than MaxMemory, and the mechanism that stops it (RLIMIT_AS, the collector's
+// limit and the heap watcher, all set from the bound) is the same at any bound, so the evaluators there
+// fill an eighth of the heap (the default bound is held in TestEvalFailuresRollBackAndSayWhy and
+// TestEvalBoundsHoldInAWarmEvaluator). The texts are the parent's and name MaxMemory.
+const testMemoryBound = eval.MaxMemory / 8
+
 func TestEvalOneStepCannotTakeMemoryPastTheBound(t *testing.T) {
+	eval.DrainPool() // checkPeak reads the last evaluator that ended: none of another test's
+	defer eval.LowerMemoryBound(testMemoryBound)()
 	const mb = "s = 'x' * 1000000\n"
 	for _, c := range []struct{ name, program string }{
 		{"string repetition", "s = 'x' * 900000000"},
@@ -129,7 +148,7 @@ func TestEvalOneStepCannotTakeMemoryPastTheBound(t *testing.T) {
 			if _, err := fs.Stat("new.txt"); err == nil {
 				t.Error("new.txt survived the failed call")
 			}
-			checkPeak(t)
+			checkPeakUnder(t, testMemoryBound+64<<20+64<<20)
 		})
 	}
 }
@@ -195,10 +214,18 @@ func callMemory(t *testing.T, fs vfs.Filesystem, program string) wink.Outcome {
 
 func checkPeak(t *testing.T) {
 	t.Helper()
+	checkPeakUnder(t, peakBound)
+}
+
+// checkPeakUnder checks that the last call's evaluator stayed under peak bytes resident (3 times as much
+// under the race detector). The test must have drained the pool before its calls.
+func checkPeakUnder(t *testing.T, peak int64) {
+	t.Helper()
 	if runtime.GOOS != "linux" {
 		return
 	}
-	bound := int64(peakBound)
+	eval.DrainPool() // the call's evaluator, if it was kept for the next program, ends now
+	bound := peak
 	if raceEnabled {
 		bound *= 3
 	}

@@ -80,7 +80,7 @@ func (w *memWatch) start(thread *starlark.Thread) {
 	w.mu.Lock()
 	heap, total := w.read()
 	if total > 0 {
-		debug.SetMemoryLimit(int64(total) + MaxMemory) // collect hard before the watcher's bound
+		debug.SetMemoryLimit(int64(total + maxMemory)) // collect hard before the watcher's bound
 	}
 	w.thread, w.active, w.over = thread, true, false
 	w.base, w.peak = heap, heap
@@ -115,7 +115,7 @@ func (w *memWatch) tick() {
 func (w *memWatch) check() bool {
 	heap, _ := w.read()
 	w.peak = max(w.peak, heap)
-	if heap > w.base+MaxMemory {
+	if heap > w.base+maxMemory {
 		w.over = true
 	}
 	return w.over
