@@ -30,6 +30,12 @@ func load(dir string, patterns []string) ([]*packages.Package, []Diagnostic, err
 	if len(patterns) == 0 {
 		patterns = []string{"."}
 	}
+	if blank, ok := guessOutputs(dir, patterns); ok { // see loadguess.go
+		pkgs, err := loadSources(dir, patterns, blank)
+		if err == nil && guessHeld(pkgs, blank) {
+			return pkgs, loadErrors(pkgs), nil
+		}
+	}
 	// First pass: names and files only, to find previous outputs.
 	probe, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedFiles, Dir: dir}, patterns...)
 	if err != nil {
