@@ -89,18 +89,21 @@ mcp-clients:
 conformance:
 	bash testdata/mcpclients/conformance.sh
 
-## test-race: go vet (every analyzer) of the module and its nested modules, the generator's packages
-## included, then every test of them but the generator's, built with -race (make test runs it with
+## test-race: every test of the module and its nested modules but the generator's, and go vet (every
+## analyzer) of them all, the generator's packages included, built with -race (make test runs it with
 ## GOFLAGS=-race, so that the go commands the tests start share the lane's build). Vet runs as go vet, not
 ## through go test -vet: its facts about the standard library and the dependencies (most of vet's CPU) are
 ## then the same as those of the go vet that the generator's tests and a new user's module run, computed
 ## once
 test-race: test-race-root test-race-rest
 
-## test-race-root: test-race's vet and tests of the root module (make test's race lane)
+## test-race-root: test-race's tests and vet of the root module (make test's race lane). The tests come
+## first: while they wait on PostgreSQL, subprocesses and the network, their go command compiles the next
+## test binaries; vet then finds every dependency compiled and keeps both cores busy to the end (run first,
+## it compiled the tests' dependencies alone, and the tests' waits left a core idle at the end of the run)
 test-race-root:
-	$(GO) vet -race $(SDK_GCFLAGS) ./...
-	$(GO) test -race -vet=off -p 4 -timeout 30m $(SDK_GCFLAGS) $(SLOW_PKGS) $$($(GO) list ./... | grep -v -x -F "$$($(GO) list $(GEN_PKGS) $(SLOW_PKGS))")
+	$(GO) test -race -vet=off -p 4 -timeout 30m $(SDK_GCFLAGS) $(SLOW_PKGS) $$($(GO) list ./... | grep -v -x -F "$$($(GO) list $(GEN_PKGS) $(SLOW_PKGS))"); \
+	rc=$$?; $(GO) vet -race $(SDK_GCFLAGS) ./... && exit $$rc
 
 ## test-race-rest: the rest of test-race, the evaluator's concurrency tests and the nested modules' vet and
 ## tests (make test runs it at the end of the gen lane, beside the race lane's root tests, which take longest)

@@ -2,7 +2,7 @@
 # make test: every test and check of the tree on the machine's Go, in three lanes side by side, each lane's
 # lines prefixed with its name:
 #
-#   race     vet and every test of the root module under -race (make test-race-root), the slowest
+#   race     every test and vet of the root module under -race (make test-race-root), the slowest
 #            packages first
 #   gen      the generator's and the evaluator's tests (make test-gen: their test binaries without -race,
 #            the go commands they start with it), the dispatcher's allocation pins, which -race cannot
