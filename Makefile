@@ -32,7 +32,7 @@ PLAIN_GOFLAGS = $(filter-out -race -race=true -gcflags=% -ldflags=%,$(GOFLAGS))
 SDK_GCFLAGS := -gcflags='github.com/openai/openai-go/v3/...=-dwarf=false -l' \
 	-gcflags='github.com/anthropics/anthropic-sdk-go/...=-dwarf=false -l' -gcflags='google.golang.org/genai/...=-dwarf=false -l'
 
-.PHONY: demo demo-tools demo-fleet demo-durable demo-code bench-durable bench-tools test test-extra prebuild test-race test-race-root test-race-eval test-race-nested test-gen test-allocs race generate regen check-generated check-fresh cross go-next bench bench-scale bench-mcp fuzz fuzz-brief vet mcp-clients conformance
+.PHONY: demo demo-tools demo-fleet demo-durable demo-code bench-durable bench-tools test test-extra prebuild test-race test-race-root test-race-rest test-gen test-allocs race generate regen check-generated check-fresh cross go-next bench bench-scale bench-mcp fuzz fuzz-brief vet mcp-clients conformance
 
 ## demo: install bubblewrap when missing (scripts/demo-deps.sh: the demo's shell runs in it), regenerate,
 ## then run the example agent end to end through the agent loop with a scripted model
@@ -65,7 +65,7 @@ demo-code:
 ## test: every test and check on the machine's Go (scripts/test.sh): scripts/test-deps.sh first (it installs
 ## bubblewrap, PostgreSQL and npm when missing, or says what to install, before anything is built), gofmt,
 ## then three lanes side by side: race (test-race-root), gen (test-gen, test-allocs, check-fresh,
-## test-race-eval) and clients (cross, mcp-clients, test-race-nested), every go command of test-race, test-gen, check-fresh and
+## test-race-rest) and clients (cross, mcp-clients), every go command of test-race, test-gen, check-fresh and
 ## mcp-clients built with -race (one build of the tree); it ends with each step's wall-clock and CPU time, and the whole run's CPU time
 test:
 	bash scripts/test.sh
@@ -95,7 +95,7 @@ conformance:
 ## through go test -vet: its facts about the standard library and the dependencies (most of vet's CPU) are
 ## then the same as those of the go vet that the generator's tests and a new user's module run, computed
 ## once
-test-race: test-race-root test-race-eval test-race-nested
+test-race: test-race-root test-race-rest
 
 ## test-race-root: test-race's tests and vet of the root module (make test's race lane). The tests come
 ## first: while they wait on PostgreSQL, subprocesses and the network, their go command compiles the next
@@ -105,13 +105,11 @@ test-race-root:
 	$(GO) test -race -vet=off -p 4 -timeout 30m $(SDK_GCFLAGS) $(SLOW_PKGS) $$($(GO) list ./... | grep -v -x -F "$$($(GO) list $(GEN_PKGS) $(SLOW_PKGS))"); \
 	rc=$$?; $(GO) vet -race $(SDK_GCFLAGS) ./... && exit $$rc
 
-## test-race-eval, test-race-nested: the rest of test-race, the evaluator's concurrency tests and the nested
-## modules' tests and vet (make test runs them at the ends of the gen and clients lanes, beside the race
-## lane's root tests, which take longest)
-test-race-eval:
+## test-race-rest: the rest of test-race, the evaluator's concurrency tests and the nested modules' vet and
+## tests (make test runs it at the end of the gen lane, beside the race lane's root tests, which take longest)
+test-race-rest:
 	$(GO) test -race -vet=off -timeout 30m -run '$(EVAL_RACE_TESTS)' ./runtime/suites/eval/
-test-race-nested:
-	for m in $(NESTED_MODS); do (cd $$m && $(GO) test -race -vet=off -timeout 30m ./... && $(GO) vet -race ./...) || exit 1; done
+	for m in $(NESTED_MODS); do (cd $$m && $(GO) vet -race ./... && $(GO) test -race -vet=off -timeout 30m ./...) || exit 1; done
 
 ## test-gen: every test of the generator's and the evaluator's packages (GEN_PKGS), their test binaries
 ## built without -race even when GOFLAGS has it (make test sets it, so that the code they generate and build

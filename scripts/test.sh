@@ -6,14 +6,12 @@
 #            packages first
 #   gen      the generator's and the evaluator's tests (make test-gen: their test binaries without -race,
 #            the go commands they start with it), the dispatcher's allocation pins, which -race cannot
-#            measure (make test-allocs), the freshness of generated code (make check-fresh), then the
-#            evaluator's concurrency tests under -race (make test-race-eval)
+#            measure (make test-allocs), the freshness of generated code (make check-fresh), then the rest
+#            of make test-race (make test-race-rest: the evaluator's concurrency tests and the nested
+#            modules under -race), which would otherwise run alone after the race lane's root tests
 #   clients  the darwin/windows type-check (make cross: a source type-check, built without -race, which
-#            cannot cross-compile), the official MCP clients and the conformance suite (make
-#            mcp-clients), then the nested modules' tests and vet under -race (make test-race-nested)
-#
-# make test-race-eval and test-race-nested are the rest of make test-race: at the ends of the two shorter
-# lanes they run beside the race lane's root tests, which take longest, instead of alone after them.
+#            cannot cross-compile), then the official MCP clients and the conformance suite (make
+#            mcp-clients)
 #
 # make test-extra runs the two lanes CI adds beside make test (.ci/run runs both commands):
 #
@@ -43,15 +41,11 @@ MAKE=${MAKE:-make}
 
 bash scripts/test-deps.sh || exit 1
 lanes=${TEST_LANES:-race gen clients}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
 # The MCP clients (Node.js 22, the TypeScript SDK, the Inspector, oauth2-mock-server): the clients lane
 # runs them and the race lane's authorization tests start oauth2-mock-server, so they are installed before
-# any lane starts, while make prebuild compiles (npm ci, when node_modules is missing or stale, takes ~25 s).
-npm_pid=
+# any lane starts.
 if [[ " $lanes " == *" race "* || " $lanes " == *" clients "* ]]; then
-	bash testdata/mcpclients/install.sh >"$dir/npm.log" 2>&1 &
-	npm_pid=$!
+	bash testdata/mcpclients/install.sh || exit 1
 fi
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
 if [ -n "$unformatted" ]; then
@@ -61,8 +55,8 @@ if [ -n "$unformatted" ]; then
 fi
 
 steps_race="test-race-root"
-steps_gen="test-gen test-allocs check-fresh test-race-eval"
-steps_clients="cross mcp-clients test-race-nested"
+steps_gen="test-gen test-allocs check-fresh test-race-rest"
+steps_clients="cross mcp-clients"
 steps_next="go-next"
 steps_fuzz="fuzz-brief"
 # The race build (every step's go commands but the plain builds' own) is made without debugging
@@ -73,8 +67,10 @@ steps_fuzz="fuzz-brief"
 # instead (the Makefile's PLAIN_GOFLAGS), which a user's `go tool winkgen` shares.
 nodebug="-gcflags=all=-dwarf=false -ldflags=-w"
 # Steps whose go commands build with -race: they share one build of the tree.
-race_steps=" test-race test-race-root test-race-eval test-race-nested check-fresh mcp-clients test-gen "
+race_steps=" test-race test-race-root test-race-rest check-fresh mcp-clients test-gen "
 
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
 t0=$(date +%s)
 TIMEFORMAT='%1U %1S'
 
@@ -108,15 +104,6 @@ if [[ " $lanes " == *" race "* || " $lanes " == *" gen "* || " $lanes " == *" cl
 	lane pre prebuild 2>&1 | sed -u "s/^/[pre] /"
 	if [ "${PIPESTATUS[0]}" -ne 0 ]; then
 		echo "make test: the build failed (above); no lane was started"
-		exit 1
-	fi
-fi
-if [ -n "$npm_pid" ]; then
-	npm_rc=0
-	wait "$npm_pid" || npm_rc=$?
-	cat "$dir/npm.log"
-	if [ "$npm_rc" -ne 0 ]; then
-		echo "make test: installing the MCP clients failed (above); no lane was started"
 		exit 1
 	fi
 fi
