@@ -183,9 +183,8 @@ func (d *Decoder) plainInt() (int64, bool) {
 	if i+8 <= len(data) {
 		// A word at a time: the 1 to 7 digits that start the word, when a byte that is not a digit
 		// follows them in it (digits8); 8 or more digits take the loop below.
-		y := binary.LittleEndian.Uint64(data[i:]) ^ ('0' * lsb)       // a digit becomes its value
-		if nd := ((y & (0x7f * lsb)) + 0x76*lsb | y) & msb; nd != 0 { // the bytes that are not digits
-			n := bits.TrailingZeros64(nd) >> 3
+		y := binary.LittleEndian.Uint64(data[i:]) ^ ('0' * lsb) // a digit becomes its value
+		if n, ok := wordDigits(y); ok {
 			if n == 0 || (n > 1 && y&0xff == 0) {
 				return 0, false
 			}
@@ -226,6 +225,13 @@ func (d *Decoder) plainInt() (int64, bool) {
 	return m, true
 }
 
+// wordDigits returns how many of the bytes of y (8 input bytes minus '0' each, the first in the lowest
+// byte) are digits before the first that is not, and false when all 8 are digits.
+func wordDigits(y uint64) (n int, ok bool) {
+	nd := ((y & (0x7f * lsb)) + 0x76*lsb | y) & msb // the high bit of each byte that is not a digit
+	return bits.TrailingZeros64(nd) >> 3, nd != 0
+}
+
 // digits8 returns the number whose decimal digits are the bytes of y (each 0 to 9), the lowest byte the
 // most significant digit: three multiplications instead of one per digit.
 func digits8(y uint64) uint64 {
@@ -246,8 +252,7 @@ func (d *Decoder) Int(min, max int64) (int64, bool) {
 		// plainInt's word at a time, without the call: 1 to 7 digits, not negative, followed by a byte
 		// that is not a digit within the word.
 		y := binary.LittleEndian.Uint64(data[i:]) ^ ('0' * lsb)
-		if nd := ((y & (0x7f * lsb)) + 0x76*lsb | y) & msb; nd != 0 {
-			n := bits.TrailingZeros64(nd) >> 3
+		if n, ok := wordDigits(y); ok {
 			if c := data[i+n]; n != 0 && (n == 1 || y&0xff != 0) && c != '.' && c != 'e' && c != 'E' {
 				if v := int64(digits8(y << (64 - 8*n))); v >= min && v <= max {
 					d.numStart, d.numEnd = i, i+n
