@@ -66,7 +66,8 @@ demo-code:
 ## bubblewrap, PostgreSQL and npm when missing, or says what to install, before anything is built), gofmt,
 ## then three lanes side by side: race (test-race-root), gen (test-gen, test-allocs, check-fresh,
 ## test-race-rest) and clients (cross, mcp-clients), every go command of test-race, test-gen, check-fresh and
-## mcp-clients built with -race (one build of the tree); it ends with each step's wall-clock and CPU time, and the whole run's CPU time
+## mcp-clients built with -race (one build of the tree); it ends with each step's wall-clock and CPU time,
+## and the whole run's CPU time
 test:
 	bash scripts/test.sh
 
