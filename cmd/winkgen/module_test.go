@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/winkgen/wink/internal/goflags"
 )
 
 // TestUseInYourModule follows the README's "Use it in your module" in a fresh module in a temporary
@@ -90,7 +92,7 @@ func main() {
 		t.Helper()
 		cmd := exec.Command("go", args...)
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOPROXY="+proxy, "GOFLAGS="+buildFlags(), "GOWORK=off", "GONOSUMDB=", "GONOSUMCHECK=", "GOSUMDB=",
+		cmd.Env = append(os.Environ(), "GOPROXY="+proxy, "GOFLAGS="+buildFlags(t), "GOWORK=off", "GONOSUMDB=", "GONOSUMCHECK=", "GOSUMDB=",
 			"GOPRIVATE=", "GONOPROXY=", "GOINSECURE=", "GOPATH="+gopath, "GOMODCACHE=")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
@@ -200,12 +202,21 @@ func makeWritable(dir string) {
 // then reuses the standard library and the packages that run compiled, instead of compiling them once
 // more. No flag that changes what the go command resolves or fetches (-mod, -modfile, ...) reaches the
 // user's commands.
-func buildFlags() string {
+func buildFlags(t *testing.T) string {
+	t.Helper()
+	flags, err := goflags.Split(os.Getenv("GOFLAGS"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	var keep []string
-	for _, f := range strings.Fields(os.Getenv("GOFLAGS")) {
+	for _, f := range flags {
 		if f == "-race" || f == "-race=true" || strings.HasPrefix(f, "-gcflags=") || strings.HasPrefix(f, "-ldflags=") {
 			keep = append(keep, f)
 		}
 	}
-	return strings.Join(keep, " ")
+	s, err := goflags.Join(keep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

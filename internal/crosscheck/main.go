@@ -36,6 +36,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/winkgen/wink/internal/goflags"
 )
 
 func main() {
@@ -82,6 +84,10 @@ func check(dir, goos string, patterns []string) ([]string, int, error) {
 		return nil, 0, err
 	}
 	own := func(filename string) bool { return strings.HasPrefix(filename, root+string(filepath.Separator)) }
+	flags, err := withoutSanitizers(os.Getenv("GOFLAGS"))
+	if err != nil {
+		return nil, 0, err
+	}
 	cfg := &packages.Config{
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps |
 			packages.NeedTypes | packages.NeedSyntax,
@@ -89,7 +95,7 @@ func check(dir, goos string, patterns []string) ([]string, int, error) {
 		Tests: true,
 		// CGO_ENABLED=0: a cross build has no C toolchain for the target, so cgo files are left out
 		// as go build leaves them out.
-		Env: append(os.Environ(), "GOOS="+goos, "GOARCH=amd64", "CGO_ENABLED=0", "GOFLAGS="+withoutSanitizers(os.Getenv("GOFLAGS"))),
+		Env: append(os.Environ(), "GOOS="+goos, "GOARCH=amd64", "CGO_ENABLED=0", "GOFLAGS="+flags),
 		ParseFile: func(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
 			if own(filename) {
 				return parser.ParseFile(fset, filename, src, parser.AllErrors|parser.ParseComments)
@@ -134,16 +140,21 @@ func check(dir, goos string, patterns []string) ([]string, int, error) {
 	return errs, n, nil
 }
 
-// withoutSanitizers is goflags without -race, -msan and -asan, which need cgo (make test sets -race for
-// the go commands its race lane starts, this one's tests among them).
-func withoutSanitizers(goflags string) string {
+// withoutSanitizers is the GOFLAGS value without -race, -msan and -asan, which need cgo (make test sets -race for
+// the go commands its race lane starts, this one's tests among them). It reads and writes GOFLAGS as the
+// go command does (internal/goflags: a flag may be quoted whole to hold spaces).
+func withoutSanitizers(value string) (string, error) {
+	flags, err := goflags.Split(value)
+	if err != nil {
+		return "", err
+	}
 	var keep []string
-	for _, f := range strings.Fields(goflags) {
+	for _, f := range flags {
 		switch strings.SplitN(f, "=", 2)[0] {
 		case "-race", "-msan", "-asan", "--race", "--msan", "--asan":
 			continue
 		}
 		keep = append(keep, f)
 	}
-	return strings.Join(keep, " ")
+	return goflags.Join(keep)
 }

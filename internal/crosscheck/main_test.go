@@ -26,3 +26,18 @@ func TestCheckFindsWhatDoesNotBuildOnAPlatform(t *testing.T) {
 		t.Errorf("darwin: errors %q, %v; want none", errs, err)
 	}
 }
+
+// TestWithoutSanitizersKeepsQuotedFlagsWhole: a GOFLAGS flag quoted to hold spaces reaches the cross
+// type-check whole, and the sanitizers are dropped wherever they stand.
+func TestWithoutSanitizersKeepsQuotedFlagsWhole(t *testing.T) {
+	got, err := withoutSanitizers(`-race '-gcflags=all=-N -l' -msan=true "-tags=a b" -asan`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `'-gcflags=all=-N -l' '-tags=a b'`; got != want {
+		t.Errorf("withoutSanitizers = %s, want %s", got, want)
+	}
+	if _, err := withoutSanitizers(`-race '-gcflags=-N`); err == nil {
+		t.Error("an open quote in GOFLAGS was not reported")
+	}
+}
