@@ -9,7 +9,7 @@ import (
 	"github.com/winkgen/wink/runtime/strictjson"
 )
 
-// The typed part of a tool. The call pipeline (dispatch.go) is non-generic: it
+// The typed part of a tool. The call pipeline (call.go) is non-generic: it
 // runs once for every tool, as methods of the canonical *Tool. What must know
 // the params type P and the result type R (decoding into a P, calling the
 // handler, encoding an R, boxing them for policies and events) is one
