@@ -431,30 +431,9 @@ func (t *Tool) execute(ctx context.Context, disp *Dispatcher, tc *ToolContext, f
 		cs.cause = herr
 		return
 	}
-	hasValue := res.hasValue && !t.noValue
-	if res.success && hasValue {
-		if verr := fr.validateResult(); verr != nil {
-			cs.fail("Tool " + strconv.Quote(name) + " returned an invalid result: " + verr.Error())
-			cs.cause = &InvalidResultError{Tool: name, Err: verr}
-			return
-		}
-	}
-
 	// 8: rendering (before OnResult, which sees the output).
-	cs.out.Success = res.success
-	cs.out.Message = res.message
-	if res.success {
-		cs.out.Content = res.content
-	}
-	cs.hasValue = hasValue
-	cs.excluded = hasValue && res.excluded
-	if hasValue && !res.excluded {
-		cs.out.Output = t.render(res.message, fr)
-		if disp.records() {
-			fr.boxValue() // cs.value
-		}
-	} else {
-		cs.out.Output = res.message
+	if !t.takeResult(disp, fr, res) {
+		return
 	}
 
 	// 9: policies' OnResult, then the hook.
@@ -496,6 +475,38 @@ func (t *Tool) afterSuccess(disp *Dispatcher, tc *ToolContext, cs *callState) {
 		cs.out.Replayed = false
 		cs.out.Content = Blocks{}
 	}
+}
+
+// takeResult puts a handler's result into the call's state: a result whose value does not pass its
+// checks is the call's failure (it reports false; the caller returns), else the outcome is filled and the
+// value rendered for the model (step 8), and boxed for the event when the dispatcher records one.
+func (t *Tool) takeResult(disp *Dispatcher, fr *frame, res resultHead) bool {
+	cs := &fr.cs
+	hasValue := res.hasValue && !t.noValue
+	if res.success && hasValue {
+		if verr := fr.validateResult(); verr != nil {
+			name := t.spec.Name
+			cs.fail("Tool " + strconv.Quote(name) + " returned an invalid result: " + verr.Error())
+			cs.cause = &InvalidResultError{Tool: name, Err: verr}
+			return false
+		}
+	}
+	cs.out.Success = res.success
+	cs.out.Message = res.message
+	if res.success {
+		cs.out.Content = res.content
+	}
+	cs.hasValue = hasValue
+	cs.excluded = hasValue && res.excluded
+	if hasValue && !res.excluded {
+		cs.out.Output = t.render(res.message, fr)
+		if disp.records() {
+			fr.boxValue() // cs.value
+		}
+	} else {
+		cs.out.Output = res.message
+	}
+	return true
 }
 
 // handlerErrorText is the failure text of an error returned by a handler: a

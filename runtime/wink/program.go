@@ -213,28 +213,8 @@ func (t *Tool) executeProgram(ctx context.Context, disp *Dispatcher, tc *ToolCon
 		cs.cause = herr
 		return
 	}
-	hasValue := res.hasValue && !t.noValue
-	if res.success && hasValue {
-		if verr := fr.validateResult(); verr != nil {
-			cs.fail("Tool " + strconv.Quote(name) + " returned an invalid result: " + verr.Error())
-			cs.cause = &InvalidResultError{Tool: name, Err: verr}
-			return
-		}
-	}
-	cs.out.Success = res.success
-	cs.out.Message = res.message
-	if res.success {
-		cs.out.Content = res.content
-	}
-	cs.hasValue = hasValue
-	cs.excluded = hasValue && res.excluded
-	if hasValue && !res.excluded {
-		cs.out.Output = t.render(res.message, fr)
-		if disp.records() {
-			fr.boxValue() // cs.value
-		}
-	} else {
-		cs.out.Output = res.message
+	if !t.takeResult(disp, fr, res) {
+		return
 	}
 }
 
