@@ -27,16 +27,7 @@ func (t *Tool) render(msg string, fr *frame) string {
 	// The text is built in a buffer of its own, sized by the longest
 	// encoding seen so far, and becomes the string without a copy: one
 	// allocation, no pooled scratch buffer.
-	b := make([]byte, 0, len(msg)+2+hint)
-	b = append(b, msg...)
-	if msg != "" {
-		b = append(b, '\n', '\n')
-	}
-	n := len(b)
-	b = fr.appendValue(b)
-	if enc := len(b) - n; enc > hint {
-		t.renderHint.Store(int32(min(enc, maxRenderHint)))
-	}
+	b := t.appendOutput(make([]byte, 0, len(msg)+2+hint), msg, hint, fr)
 	if len(b) == 0 {
 		return ""
 	}
@@ -49,15 +40,7 @@ func (t *Tool) render(msg string, fr *frame) string {
 // tool's last output is replaced at the first difference a frame sees, then at every 16th: a tool whose
 // outputs vary pays one comparison per call, not a shared store.
 func (t *Tool) renderShort(msg string, hint int, fr *frame) string {
-	b := append(fr.out[:0], msg...)
-	if msg != "" {
-		b = append(b, '\n', '\n')
-	}
-	n := len(b)
-	b = fr.appendValue(b)
-	if enc := len(b) - n; enc > hint {
-		t.renderHint.Store(int32(min(enc, maxRenderHint)))
-	}
+	b := t.appendOutput(fr.out[:0], msg, hint, fr)
 	if len(b) == 0 {
 		return ""
 	}
@@ -75,6 +58,21 @@ func (t *Tool) renderShort(msg string, hint int, fr *frame) string {
 		t.lastOutput.Store(p)
 	}
 	return s
+}
+
+// appendOutput appends msg, a blank line when msg is not empty, and the value's encoding to b, and
+// raises the tool's render hint when the encoding is longer than hint, the longest seen so far.
+func (t *Tool) appendOutput(b []byte, msg string, hint int, fr *frame) []byte {
+	b = append(b, msg...)
+	if msg != "" {
+		b = append(b, '\n', '\n')
+	}
+	n := len(b)
+	b = fr.appendValue(b)
+	if enc := len(b) - n; enc > hint {
+		t.renderHint.Store(int32(min(enc, maxRenderHint)))
+	}
+	return b
 }
 
 // outputBuf is the size of the frame's buffer for short outputs (renderShort).
