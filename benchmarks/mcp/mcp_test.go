@@ -32,6 +32,11 @@ const serveEnv = "WINK_MCPBENCH_SERVE" // "wink stateful", "sdk stateless", ...
 // live heap (the last one stays): WINK_MCPBENCH_HEAPPROFILE=/tmp/heap.out, then go tool pprof.
 const heapProfileEnv = "WINK_MCPBENCH_HEAPPROFILE"
 
+// cpuProfileEnv names a file prefix each server process writes its CPU profile to, from its start to its
+// end, as PREFIX.IMPL-MODE (WINK_MCPBENCH_CPUPROFILE=/tmp/cpu gives /tmp/cpu.wink-stateful and so on):
+// where a server's time goes, beside the other implementation's.
+const cpuProfileEnv = "WINK_MCPBENCH_CPUPROFILE"
+
 func TestMain(m *testing.M) {
 	if spec := os.Getenv(serveEnv); spec != "" {
 		serve(spec)
@@ -58,6 +63,11 @@ func serve(spec string) {
 	default:
 		fmt.Fprintln(os.Stderr, "unknown implementation", impl)
 		os.Exit(2)
+	}
+	if prefix := os.Getenv(cpuProfileEnv); prefix != "" {
+		if f, err := os.Create(prefix + "." + impl + "-" + mode); err == nil && pprof.StartCPUProfile(f) == nil {
+			defer pprof.StopCPUProfile()
+		}
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
@@ -88,6 +98,7 @@ func serve(spec string) {
 	fmt.Println(ln.Addr().String())
 	go func() {
 		_, _ = bufio.NewReader(os.Stdin).ReadString(0) // returns when the benchmark closes our stdin or exits
+		pprof.StopCPUProfile()
 		os.Exit(0)
 	}()
 	_ = http.Serve(ln, mux)
