@@ -4,6 +4,7 @@ package eval
 
 import (
 	"os"
+	"runtime"
 	"syscall"
 )
 
@@ -14,6 +15,10 @@ func selfPath() (string, error) { return os.Executable() }
 func answerPipe() (r, w *os.File, err error) { return os.Pipe() }
 
 func childAttr() *syscall.SysProcAttr { return nil }
+
+// yieldCPU lets the Go scheduler run another goroutine: outside Linux a spinning wait yields nothing
+// else (see proc_linux.go).
+func yieldCPU() { runtime.Gosched() }
 
 // preferOOMKill does nothing outside Linux.
 func preferOOMKill() {}
