@@ -140,9 +140,9 @@ func check(dir, goos string, patterns []string) ([]string, int, error) {
 	return errs, n, nil
 }
 
-// withoutSanitizers is the GOFLAGS value without -race, -msan and -asan, which need cgo (make test sets -race for
-// the go commands its race lane starts, this one's tests among them). It reads and writes GOFLAGS as the
-// go command does (internal/goflags: a flag may be quoted whole to hold spaces).
+// withoutSanitizers is the GOFLAGS value without -race, -msan and -asan, which need cgo (make test sets
+// -race for the go commands its race lane starts, this one's tests among them). It reads and writes
+// GOFLAGS as the go command does (internal/goflags: a flag may be quoted whole to hold spaces).
 func withoutSanitizers(value string) (string, error) {
 	flags, err := goflags.Split(value)
 	if err != nil {
