@@ -64,15 +64,8 @@ func guessOutputs(dir string, patterns []string) (blank map[string][]byte, ok bo
 		if err != nil {
 			return nil, false
 		}
-		for _, g := range clause.Comments { // a build constraint may leave the file out of its package
-			if t := g.Text(); strings.Contains(t, "go:build") || strings.Contains(t, "+build") {
-				return nil, false
-			}
-			for _, c := range g.List {
-				if strings.HasPrefix(c.Text, "//go:build") || strings.HasPrefix(c.Text, "// +build") {
-					return nil, false
-				}
-			}
+		if fileConstraint(f, clause) != "" { // a build constraint may leave the file out of its package
+			return nil, false
 		}
 		blank[f] = blankGenerated(f, clause.Name.Name)
 	}

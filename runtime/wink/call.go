@@ -109,6 +109,16 @@ func (cs *callState) interrupted(ctx context.Context, name string, herr error) b
 	return true
 }
 
+// handlerFailed records the error a handler returned: the call was interrupted when its context ended and
+// the error says so (interrupted), else it is a failure result with the handler's text for the model.
+func (cs *callState) handlerFailed(ctx context.Context, name string, herr error) {
+	if cs.interrupted(ctx, name, herr) {
+		return
+	}
+	cs.fail(handlerErrorText(name, herr))
+	cs.cause = herr
+}
+
 func (cs *callState) fail(msg string) {
 	cs.out.Success = false
 	cs.out.Message = msg
@@ -424,11 +434,7 @@ func (t *Tool) execute(ctx context.Context, disp *Dispatcher, tc *ToolContext, f
 			cs.err, cs.cause = he, he
 			return
 		}
-		if cs.interrupted(ctx, name, herr) {
-			return
-		}
-		cs.fail(handlerErrorText(name, herr))
-		cs.cause = herr
+		cs.handlerFailed(ctx, name, herr)
 		return
 	}
 	// 8: rendering (before OnResult, which sees the output).

@@ -206,11 +206,7 @@ func (t *Tool) executeProgram(ctx context.Context, disp *Dispatcher, tc *ToolCon
 			cs.err, cs.cause = &held, &held
 			return
 		}
-		if cs.interrupted(ctx, name, herr) {
-			return
-		}
-		cs.fail(handlerErrorText(name, herr))
-		cs.cause = herr
+		cs.handlerFailed(ctx, name, herr)
 		return
 	}
 	if !t.takeResult(disp, fr, res) {
